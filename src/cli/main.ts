@@ -1,0 +1,115 @@
+import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
+import { TillpointError } from '../domain/errors';
+import { createAccount } from '../domain/use-cases/create-account';
+import { expireOverdueSessions } from '../domain/use-cases/expire-overdue-sessions';
+import { buildHttpServer } from '../http/server';
+import { migrate } from '../persistence/migrations';
+import { ConfigError, readConfig, type Config } from '../runtime/config';
+import { ensureDemo } from '../runtime/demo';
+import { openDatabase, openTillpoint } from '../runtime/open-tillpoint';
+
+const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
+
+function loadConfig(): Config {
+  try {
+    return readConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`tillpoint: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+function where(config: Config): string {
+  return config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+}
+
+async function serve() {
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  const tillpoint = await openTillpoint({ db, publicUrl: config.publicUrl });
+  const demo = await ensureDemo(tillpoint.deps, db);
+  const app = await buildHttpServer({
+    deps: tillpoint.deps,
+    webRoot,
+    logger: { level: config.logLevel },
+    isReady: async () => (await db.query('SELECT 1')).rowCount === 1,
+  });
+  await app.listen({ port: config.port, host: config.host });
+
+  const lines = [`Tillpoint is running at ${config.publicUrl} (database: ${where(config)})`];
+  if (demo.created) {
+    lines.push(
+      'Created a demo account on this first start:',
+      `  account id:       ${demo.created.accountId}`,
+      `  test secret key:  ${demo.created.testSecretKey}   (shown once; keep it)`,
+    );
+  }
+  if (demo.checkoutUrl) {
+    lines.push(`Demo checkout: ${demo.checkoutUrl}`, '  pay with 4111 1111 1111 1111, any future expiry, any CVC');
+  }
+  console.log(`\n${lines.join('\n')}\n`);
+
+  const sweeper = setInterval(() => {
+    expireOverdueSessions(tillpoint.deps).catch((error) => app.log.error({ err: error }, 'session expiry sweep failed'));
+  }, 60_000);
+  sweeper.unref();
+
+  const stop = async () => {
+    clearInterval(sweeper);
+    await app.close();
+    await tillpoint.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+const program = new Command('tillpoint')
+  .description('Tillpoint: self-hosted checkout. Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, LOG_LEVEL.')
+  .showHelpAfterError();
+
+program.command('serve').description('run the HTTP server (creates a demo account on an empty database)').action(serve);
+
+program
+  .command('migrate')
+  .description('bring the database schema up to date')
+  .action(async () => {
+    const config = loadConfig();
+    const db = await openDatabase(config);
+    const applied = await migrate(db);
+    await db.close();
+    console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'The database is up to date.');
+  });
+
+const account = program.command('account').description('manage merchant accounts');
+account
+  .command('create')
+  .description("create a merchant account and print its id and a test secret key")
+  .requiredOption('--name <name>', 'the business name')
+  .option('--currency <code>', 'default currency', 'USD')
+  .option('--json', 'print JSON instead of text')
+  .action(async (options: { name: string; currency: string; json?: boolean }) => {
+    const config = loadConfig();
+    const tillpoint = await openTillpoint({ db: await openDatabase(config), publicUrl: config.publicUrl });
+    try {
+      const created = await createAccount(tillpoint.deps, { name: options.name, defaultCurrency: options.currency });
+      if (options.json) {
+        console.log(JSON.stringify({ id: created.account.id, name: created.account.name, test_secret_key: created.testSecretKey }));
+      } else {
+        console.log(`Account ${created.account.id} (${created.account.name})\nTest secret key: ${created.testSecretKey}  (shown once)`);
+      }
+    } catch (error) {
+      if (error instanceof TillpointError) {
+        console.error(`tillpoint: ${error.message}`);
+        process.exitCode = 2;
+      } else throw error;
+    } finally {
+      await tillpoint.close();
+    }
+  });
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,115 @@
+import type { Mode } from './events';
+import type { CheckoutSessionStatus, PaymentStatus } from './state-machine';
+import type { DeclineCode } from './errors';
+
+/** A merchant. One install serves many; no data crosses accounts. */
+export interface Account {
+  id: string;
+  name: string;
+  defaultCurrency: string;
+  branding: { displayName: string | null; logoUrl: string | null; accentColor: string | null };
+  supportEmail: string | null;
+  createdAt: Date;
+}
+
+export type ApiKeyKind = 'secret' | 'publishable';
+
+/** An API key; only its hash is kept, the secret is shown once. */
+export interface ApiKey {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  kind: ApiKeyKind;
+  /** `sk_test_`, `pk_live_`… */
+  prefix: string;
+  secretHash: string;
+  last4: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface LineItem {
+  name: string;
+  unitAmount: number;
+  quantity: number;
+  /** unitAmount × quantity, in minor units. */
+  amount: number;
+}
+
+export type CaptureMethod = 'automatic' | 'manual';
+export type PaymentMethodType = 'card' | 'google_pay';
+
+/** What the shopper is asked to pay, and whether they have (DESIGN §3, `cs_…`). */
+export interface CheckoutSession {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  status: CheckoutSessionStatus;
+  currency: string;
+  lineItems: LineItem[];
+  amountSubtotal: number;
+  amountTotal: number;
+  customerEmail: string | null;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  captureMethod: CaptureMethod;
+  paymentMethodTypes: PaymentMethodType[];
+  locale: string | null;
+  metadata: Record<string, string>;
+  clientReferenceId: string | null;
+  paymentLinkId: string | null;
+  expiresAt: Date;
+  completedAt: Date | null;
+  /** The successful payment, once there is one. */
+  paymentId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The card or wallet that paid, as far as it may be kept: never the number or the CVC. */
+export interface PaymentMethodDetails {
+  type: PaymentMethodType;
+  brand: string | null;
+  last4: string | null;
+  expMonth: number | null;
+  expYear: number | null;
+  /** Same card, same fingerprint, within one install; a keyed hash, not reversible. */
+  fingerprint: string | null;
+}
+
+/** One attempt to pay a session (DESIGN §3, `pay_…`). */
+export interface Payment {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  checkoutSessionId: string;
+  amount: number;
+  currency: string;
+  status: PaymentStatus;
+  captureMethod: CaptureMethod;
+  amountCaptured: number;
+  amountRefunded: number;
+  customerEmail: string | null;
+  paymentMethod: PaymentMethodDetails | null;
+  processor: string;
+  processorTransactionId: string | null;
+  processorResponse: { code: string; text: string } | null;
+  failureCode: string | null;
+  declineCode: DeclineCode | null;
+  threeDSecure: { status: string; liabilityShifted: boolean } | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A reusable link that opens a fresh checkout session for fixed items (`/l/:slug`). */
+export interface PaymentLink {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  slug: string;
+  currency: string;
+  lineItems: Array<Omit<LineItem, 'amount'>>;
+  active: boolean;
+  createdAt: Date;
+}

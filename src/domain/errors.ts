@@ -1,0 +1,88 @@
+/**
+ * The error catalogue of DESIGN §8: every code Tillpoint answers with, its type and HTTP status.
+ * This table is the only place a code is mapped to a status; the shopper's wording lives in the
+ * checkout page's message catalogue, keyed by the same codes.
+ */
+export const errorCatalogue = {
+  parameter_missing: { status: 400, type: 'invalid_request_error' },
+  parameter_invalid: { status: 400, type: 'invalid_request_error' },
+  parameter_unknown: { status: 400, type: 'invalid_request_error' },
+  amount_too_small: { status: 400, type: 'invalid_request_error' },
+  amount_too_large: { status: 400, type: 'invalid_request_error' },
+  currency_not_supported: { status: 400, type: 'invalid_request_error' },
+  api_key_missing: { status: 401, type: 'authentication_error' },
+  api_key_invalid: { status: 401, type: 'authentication_error' },
+  api_key_revoked: { status: 401, type: 'authentication_error' },
+  card_declined: { status: 402, type: 'card_error' },
+  insufficient_role: { status: 403, type: 'permission_error' },
+  wrong_mode: { status: 403, type: 'permission_error' },
+  publishable_key_not_allowed: { status: 403, type: 'permission_error' },
+  resource_missing: { status: 404, type: 'invalid_request_error' },
+  idempotency_key_reused: { status: 409, type: 'idempotency_error' },
+  idempotency_key_in_use: { status: 409, type: 'idempotency_error' },
+  checkout_session_completed: { status: 409, type: 'invalid_request_error' },
+  payment_not_capturable: { status: 409, type: 'invalid_request_error' },
+  payment_not_refundable: { status: 409, type: 'invalid_request_error' },
+  refund_exceeds_available: { status: 409, type: 'invalid_request_error' },
+  payment_not_settled: { status: 409, type: 'invalid_request_error' },
+  checkout_session_expired: { status: 410, type: 'invalid_request_error' },
+  rate_limited: { status: 429, type: 'rate_limit_error' },
+  processor_unavailable: { status: 502, type: 'processor_error' },
+  processor_timeout: { status: 504, type: 'processor_error' },
+  internal_error: { status: 500, type: 'api_error' },
+} as const satisfies Record<string, { status: number; type: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** Why a card was declined (DESIGN §8, the `decline_code` of a `card_declined`). */
+export const declineCodes = [
+  'insufficient_funds',
+  'do_not_honor',
+  'expired_card',
+  'incorrect_cvc',
+  'incorrect_number',
+  'lost_card',
+  'stolen_card',
+  'fraudulent',
+  'processing_error',
+  'authentication_failed',
+  'card_not_supported',
+  'test_mode_live_card',
+] as const;
+export type DeclineCode = (typeof declineCodes)[number];
+
+/**
+ * The one error type of the domain. `message` is safe to show a merchant's developer; it must
+ * never contain card data. Expected outcomes (a declined card) are results, not errors, until the
+ * edge turns them into an answer.
+ */
+export class TillpointError extends Error {
+  readonly code: ErrorCode;
+  readonly param: string | undefined;
+  readonly declineCode: DeclineCode | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { param?: string; declineCode?: DeclineCode } = {},
+  ) {
+    super(message);
+    this.name = 'TillpointError';
+    this.code = code;
+    this.param = options.param;
+    this.declineCode = options.declineCode;
+  }
+
+  get status(): number {
+    return errorCatalogue[this.code].status;
+  }
+
+  get type(): string {
+    return errorCatalogue[this.code].type;
+  }
+}
+
+/** Shorthand for the common 404: the same answer whether the object is absent or another account's. */
+export function resourceMissing(kind: string, id: string): TillpointError {
+  return new TillpointError('resource_missing', `No such ${kind}: '${id}'`, { param: 'id' });
+}

@@ -1,0 +1,29 @@
+/** Event types a merchant can receive (DESIGN §3). */
+export const eventTypes = [
+  'checkout.session.completed',
+  'checkout.session.expired',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.requires_capture',
+  'payment.captured',
+  'payment.canceled',
+  'refund.succeeded',
+  'refund.failed',
+] as const;
+export type EventType = (typeof eventTypes)[number];
+
+/** A record that something changed state, written in the same transaction as the change. */
+export interface DomainEvent {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  type: EventType;
+  /** The id of the object the event is about (`cs_…`, `pay_…`, `re_…`). */
+  objectId: string;
+  /** Snapshot of the object as the API shows it, taken at the moment of the change. */
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** Test or live: keys, objects and processors never cross modes. */
+export type Mode = 'test' | 'live';

@@ -1,0 +1,29 @@
+import type { CheckoutSession } from '../entities';
+import { resourceMissing, TillpointError } from '../errors';
+import type { Deps, Scope } from '../ports';
+import { transitionCheckoutSession } from '../transition';
+
+/**
+ * Expires an open session now, so the shopper can no longer pay it. A session whose payment is
+ * under way or done cannot be expired.
+ */
+export async function expireCheckoutSession(
+  deps: Deps,
+  options: { scope: Scope; id: string },
+): Promise<CheckoutSession> {
+  return deps.store.transaction(async (tx) => {
+    const session = await tx.checkoutSessions.get(options.scope, options.id, { forUpdate: true });
+    if (!session) throw resourceMissing('checkout session', options.id);
+    if (session.status === 'expired') return session;
+    if (session.status === 'complete') {
+      throw new TillpointError('checkout_session_completed', 'This checkout session is already complete');
+    }
+    if (await tx.payments.holdingSession(session.id)) {
+      throw new TillpointError(
+        'checkout_session_completed',
+        'A payment for this checkout session is under way; it cannot be expired now',
+      );
+    }
+    return transitionCheckoutSession(tx, session, 'expired', {}, deps.clock.now(), deps.publicUrl);
+  });
+}

@@ -1,0 +1,202 @@
+import type { CheckoutSession, Payment, PaymentMethodType } from '../entities';
+import { resourceMissing, TillpointError } from '../errors';
+import { newId } from '../ids';
+import { SessionBusyError, type AuthorizeResult, type Deps } from '../ports';
+import { transitionCheckoutSession, transitionPayment } from '../transition';
+import { expireIfOverdue } from './get-checkout-session';
+
+export interface PayCheckoutSessionOptions {
+  sessionId: string;
+  paymentMethodType: PaymentMethodType;
+  /** A payment method nonce from the processor's client side (or the test processor's tokenizer). */
+  nonce: string;
+  email: string;
+  deviceData?: string | null;
+}
+
+export interface PaidCheckout {
+  session: CheckoutSession;
+  payment: Payment;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The shopper pays a session: record the attempt, ask the processor (outside any transaction),
+ * record the outcome. At most one payment per session can be under way or succeed; the database's
+ * unique index, not this code alone, guarantees it. An unknown outcome leaves the payment
+ * `processing` for reconciliation.
+ */
+export async function payCheckoutSession(deps: Deps, options: PayCheckoutSessionOptions): Promise<PaidCheckout> {
+  const email = options.email.trim();
+  if (!EMAIL.test(email) || email.length > 254) {
+    throw new TillpointError('parameter_invalid', 'Enter a valid email address', { param: 'email' });
+  }
+
+  // 1. Record the intent.
+  const started = await deps.store.transaction(async (tx) => {
+    const found = await tx.checkoutSessions.get(null, options.sessionId, { forUpdate: true });
+    if (!found) return { refused: resourceMissing('checkout session', options.sessionId) } as const;
+    const session = await expireIfOverdue(deps, tx, found);
+    if (session.status === 'expired') {
+      return { refused: new TillpointError('checkout_session_expired', 'This checkout session has expired') } as const;
+    }
+    if (session.status === 'complete') {
+      return { refused: new TillpointError('checkout_session_completed', 'This checkout session is already paid') } as const;
+    }
+    if (!session.paymentMethodTypes.includes(options.paymentMethodType)) {
+      throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', {
+        param: 'payment_method_type',
+      });
+    }
+    const now = deps.clock.now();
+    const processor = await deps.processors.forScope(session);
+    const payment: Payment = {
+      id: newId('pay'),
+      accountId: session.accountId,
+      mode: session.mode,
+      checkoutSessionId: session.id,
+      amount: session.amountTotal,
+      currency: session.currency,
+      status: 'processing',
+      captureMethod: session.captureMethod,
+      amountCaptured: 0,
+      amountRefunded: 0,
+      customerEmail: email,
+      paymentMethod: null,
+      processor: processor.name,
+      processorTransactionId: null,
+      processorResponse: null,
+      failureCode: null,
+      declineCode: null,
+      threeDSecure: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await tx.payments.insert(payment);
+    } catch (error) {
+      if (error instanceof SessionBusyError) return { refused: paymentUnderWay() } as const;
+      throw error;
+    }
+    return { session, payment, processor } as const;
+  }).catch((error: unknown) => {
+    // The unique index fires at commit on some drivers; it means the same as the check above.
+    if (error instanceof SessionBusyError) return { refused: paymentUnderWay() } as const;
+    throw error;
+  });
+  if ('refused' in started) throw started.refused;
+
+  // 2. Ask the processor, holding no transaction.
+  const { session, payment, processor } = started;
+  const result: AuthorizeResult = await processor.authorize({
+    paymentId: payment.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    capture: payment.captureMethod === 'automatic',
+    nonce: options.nonce,
+    deviceData: options.deviceData ?? null,
+    email,
+  });
+
+  // 3. Record the outcome.
+  return recordAuthorization(deps, { session, payment, paymentMethodType: options.paymentMethodType, result });
+}
+
+function paymentUnderWay(): TillpointError {
+  return new TillpointError(
+    'idempotency_key_in_use',
+    'Another payment for this checkout session is under way; wait for its result',
+  );
+}
+
+/**
+ * Writes what the processor said onto the payment (and the session, when it won) and throws the
+ * API error that the outcome means for the caller. Shared by paying and by reconciliation.
+ */
+export async function recordAuthorization(
+  deps: Deps,
+  options: { session: CheckoutSession; payment: Payment; paymentMethodType: PaymentMethodType; result: AuthorizeResult },
+): Promise<PaidCheckout> {
+  const { result, payment } = options;
+  const now = deps.clock.now();
+  if (result.outcome === 'unknown') {
+    throw new TillpointError(
+      'processor_timeout',
+      'The processor did not answer in time; the payment stays processing until its outcome is known',
+    );
+  }
+  const outcome = await deps.store.transaction(async (tx) => {
+    if (result.outcome === 'approved') {
+      const paid = await transitionPayment(
+        tx,
+        payment,
+        result.captured ? 'succeeded' : 'requires_capture',
+        {
+          paymentMethod: { ...result.paymentMethod, type: options.paymentMethodType },
+          processorTransactionId: result.transactionId,
+          processorResponse: result.response,
+          amountCaptured: result.captured ? payment.amount : 0,
+        },
+        now,
+      );
+      const current = (await tx.checkoutSessions.get(null, options.session.id, { forUpdate: true })) ?? options.session;
+      const session = await transitionCheckoutSession(
+        tx,
+        current,
+        'complete',
+        { paymentId: paid.id, completedAt: now, customerEmail: current.customerEmail ?? paid.customerEmail },
+        now,
+        deps.publicUrl,
+      );
+      return { session, payment: paid };
+    }
+    if (result.outcome === 'declined') {
+      const failed = await transitionPayment(
+        tx,
+        payment,
+        'failed',
+        {
+          paymentMethod: result.paymentMethod && { ...result.paymentMethod, type: options.paymentMethodType },
+          processorTransactionId: result.transactionId,
+          processorResponse: result.response,
+          failureCode: 'card_declined',
+          declineCode: result.declineCode,
+        },
+        now,
+      );
+      return {
+        payment: failed,
+        error: new TillpointError('card_declined', declineMessage(result.declineCode), {
+          declineCode: result.declineCode,
+        }),
+      };
+    }
+    if (result.outcome === 'invalid_payment_method') {
+      const failed = await transitionPayment(tx, payment, 'failed', { failureCode: 'parameter_invalid' }, now);
+      return {
+        payment: failed,
+        error: new TillpointError('parameter_invalid', result.message, { param: 'payment_method' }),
+      };
+    }
+    const failed = await transitionPayment(
+      tx,
+      payment,
+      'failed',
+      { failureCode: 'processor_unavailable', processorResponse: result.response },
+      now,
+    );
+    return {
+      payment: failed,
+      error: new TillpointError('processor_unavailable', 'The payment processor is unavailable; try again shortly'),
+    };
+  });
+  if ('error' in outcome) throw outcome.error;
+  return outcome;
+}
+
+function declineMessage(code: string): string {
+  return code === 'test_mode_live_card'
+    ? 'Your card was declined: a real card number cannot be used in test mode'
+    : `Your card was declined (${code})`;
+}

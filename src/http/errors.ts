@@ -1,0 +1,67 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { TillpointError } from '../domain/errors';
+
+/** The error envelope of DESIGN §8. */
+export function errorBody(error: TillpointError, requestId: string) {
+  return {
+    error: {
+      type: error.type,
+      code: error.code,
+      message: error.message,
+      ...(error.param ? { param: error.param } : {}),
+      ...(error.declineCode ? { decline_code: error.declineCode } : {}),
+      request_id: requestId,
+    },
+  };
+}
+
+/** `['line_items', 0, 'quantity']` → `line_items[0][quantity]`, the way the API names parameters. */
+export function paramName(path: readonly PropertyKey[]): string {
+  return path.map((part, i) => (i === 0 ? String(part) : `[${String(part)}]`)).join('');
+}
+
+/** The first problem zod found, as one of our codes, naming the parameter. */
+export function fromZodError(error: z.ZodError): TillpointError {
+  const issue = error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const param = paramName([...issue.path, issue.keys[0]!]);
+    return new TillpointError('parameter_unknown', `Received unknown parameter: ${param}`, { param });
+  }
+  const param = paramName(issue.path);
+  if (issue.code === 'invalid_type' && issue.input === undefined) {
+    return new TillpointError('parameter_missing', `Missing required parameter: ${param}`, { param });
+  }
+  if (!param) return new TillpointError('parameter_invalid', 'The request body must be a JSON object');
+  return new TillpointError('parameter_invalid', `Invalid ${param}: ${issue.message}`, { param });
+}
+
+/** Any thrown value → our error: known ones keep their code, everything else is internal. */
+export function toTillpointError(error: unknown): TillpointError {
+  if (error instanceof TillpointError) return error;
+  if (error instanceof z.ZodError) return fromZodError(error);
+  const fastifyError = error as FastifyError;
+  switch (fastifyError?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new TillpointError('parameter_invalid', 'The request body is larger than 256 KB');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new TillpointError('parameter_invalid', 'Send the request body as application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new TillpointError('parameter_invalid', 'The request body is empty; send a JSON object');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new TillpointError('parameter_invalid', 'The request body is not valid JSON');
+  }
+  if (fastifyError instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return new TillpointError('parameter_invalid', 'The request body is not valid JSON');
+  }
+  return new TillpointError('internal_error', 'Something went wrong on our side; it has been logged');
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  const known = toTillpointError(error);
+  if (known.code === 'internal_error') {
+    // Log the cause, never the request body: it may hold card data.
+    request.log.error({ err: error }, 'unhandled error');
+  }
+  return reply.status(known.status).send(errorBody(known, request.id));
+}

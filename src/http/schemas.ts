@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** Body of `POST /v1/checkout/sessions`. Unknown fields are refused by name. */
+export const createCheckoutSessionBody = z.strictObject({
+  currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code'),
+  line_items: z.array(
+    z.strictObject({
+      name: z.string(),
+      unit_amount: z.number().int('must be an integer in minor units'),
+      quantity: z.number().int(),
+    }),
+  ),
+  success_url: z.string().max(2048).optional(),
+  cancel_url: z.string().max(2048).optional(),
+  capture_method: z.enum(['automatic', 'manual']).optional(),
+  payment_method_types: z.array(z.enum(['card', 'google_pay'])).optional(),
+  customer_email: z.email().max(254).optional(),
+  locale: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 language tag such as en or fr-CA')
+    .optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  client_reference_id: z.string().min(1).max(200).optional(),
+  expires_at: z.number().int('must be a Unix timestamp in seconds').optional(),
+});
+
+/** An object id in a path: letters, digits and underscores, bounded. */
+export const idParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/) });
+
+/** Body of the checkout page's card tokenization (test processor only). */
+export const tokenizeCardBody = z.strictObject({
+  number: z.string().max(32),
+  exp_month: z.number().int().min(1).max(12),
+  exp_year: z.number().int().min(0).max(9999),
+  cvc: z.string().max(4),
+  postal_code: z.string().max(16).nullable().optional(),
+});
+
+/** Body of the checkout page's payment. */
+export const payBody = z.strictObject({
+  payment_method_type: z.enum(['card', 'google_pay']),
+  nonce: z.string().min(1).max(4096),
+  email: z.string().max(254),
+  device_data: z.string().max(8192).nullable().optional(),
+});

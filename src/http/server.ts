@@ -1,0 +1,100 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Deps } from '../domain/ports';
+import { TillpointError } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { openPaymentLink } from '../domain/use-cases/open-payment-link';
+import { errorBody, sendError } from './errors';
+import { checkoutApi } from './routes/checkout-api';
+import { merchantApi } from './routes/merchant-api';
+
+export const BODY_LIMIT = 256 * 1024;
+
+export interface HttpOptions {
+  deps: Deps;
+  /** Built web apps (`dist/web`); pages answer 503 until it exists. */
+  webRoot: string;
+  /** A pino logger config or instance; false for none. */
+  logger?: object | boolean;
+  /** Checked by `/readyz`. */
+  isReady?: () => Promise<boolean>;
+}
+
+const securityHeaders = {
+  'x-content-type-options': 'nosniff',
+  // The session id in the checkout URL is the shopper's credential: never leak it to other sites.
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+/** The HTTP server: merchant API, checkout API, pages and assets. */
+export async function buildHttpServer(options: HttpOptions): Promise<FastifyInstance> {
+  const { deps, webRoot } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => newId('req', 16),
+    requestIdHeader: false,
+    trustProxy: true,
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.headers(securityHeaders);
+    reply.header('request-id', request.id);
+  });
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .send(errorBody(new TillpointError('resource_missing', `No such route: ${request.method} ${request.url.split('?')[0]}`), request.id)),
+  );
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const ready = options.isReady ? await options.isReady().catch(() => false) : true;
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable' });
+  });
+
+  await app.register(merchantApi, { deps });
+  await app.register(checkoutApi, { deps });
+
+  const checkoutHtml = path.join(webRoot, 'checkout', 'index.html');
+  let cachedHtml: string | null = null;
+  const sendCheckoutPage = (_request: unknown, reply: import('fastify').FastifyReply) => {
+    if (cachedHtml === null && existsSync(checkoutHtml)) cachedHtml = readFileSync(checkoutHtml, 'utf8');
+    if (cachedHtml === null) {
+      return reply.status(503).type('text/plain').send('The checkout page is not built yet: run `npm run build`.');
+    }
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header(
+        'content-security-policy',
+        "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+      )
+      .send(cachedHtml);
+  };
+  app.get('/c/:id', sendCheckoutPage);
+  app.get('/c/:id/done', sendCheckoutPage);
+
+  app.get('/l/:slug', async (request, reply) => {
+    const { slug } = request.params as { slug: string };
+    const session = await openPaymentLink(deps, { slug: String(slug).slice(0, 64) });
+    return reply.redirect(`/c/${session.id}`, 303);
+  });
+
+  const assets = path.join(webRoot, 'assets');
+  if (existsSync(assets)) {
+    await app.register(fastifyStatic, {
+      root: assets,
+      prefix: '/assets/',
+      immutable: true,
+      maxAge: '365d',
+      index: false,
+      wildcard: true,
+    });
+  }
+  return app;
+}

@@ -1,0 +1,321 @@
+import type { Account, ApiKey, CheckoutSession, Payment, PaymentLink } from '../domain/entities';
+import type { DomainEvent } from '../domain/events';
+import { SessionBusyError, type Scope, type Store, type UnitOfWork } from '../domain/ports';
+import type { TestNonceRecord, TestNonceVault } from '../processors/test/test-processor';
+import type { SqlClient, SqlExecutor } from './sql-client';
+
+type Row = Record<string, any>;
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+const num = (value: unknown) => Number(value);
+const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+
+function scopeClause(scope: Scope | null, firstParam: number): { sql: string; params: unknown[] } {
+  if (!scope) return { sql: '', params: [] };
+  return { sql: ` AND account_id = $${firstParam} AND mode = $${firstParam + 1}`, params: [scope.accountId, scope.mode] };
+}
+
+function toAccount(row: Row): Account {
+  return {
+    id: row.id,
+    name: row.name,
+    defaultCurrency: row.default_currency,
+    branding: { displayName: row.display_name, logoUrl: row.logo_url, accentColor: row.accent_color },
+    supportEmail: row.support_email,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+function toApiKey(row: Row): ApiKey {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    kind: row.kind,
+    prefix: row.prefix,
+    secretHash: row.secret_hash,
+    last4: row.last4,
+    createdAt: new Date(row.created_at),
+    lastUsedAt: dateOrNull(row.last_used_at),
+    revokedAt: dateOrNull(row.revoked_at),
+  };
+}
+
+function toSession(row: Row): CheckoutSession {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    status: row.status,
+    currency: row.currency,
+    lineItems: row.line_items,
+    amountSubtotal: num(row.amount_subtotal),
+    amountTotal: num(row.amount_total),
+    customerEmail: row.customer_email,
+    successUrl: row.success_url,
+    cancelUrl: row.cancel_url,
+    captureMethod: row.capture_method,
+    paymentMethodTypes: row.payment_method_types,
+    locale: row.locale,
+    metadata: row.metadata,
+    clientReferenceId: row.client_reference_id,
+    paymentLinkId: row.payment_link_id,
+    expiresAt: new Date(row.expires_at),
+    completedAt: dateOrNull(row.completed_at),
+    paymentId: row.payment_id,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function toPayment(row: Row): Payment {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    checkoutSessionId: row.checkout_session_id,
+    amount: num(row.amount),
+    currency: row.currency,
+    status: row.status,
+    captureMethod: row.capture_method,
+    amountCaptured: num(row.amount_captured),
+    amountRefunded: num(row.amount_refunded),
+    customerEmail: row.customer_email,
+    paymentMethod: row.payment_method,
+    processor: row.processor,
+    processorTransactionId: row.processor_transaction_id,
+    processorResponse: row.processor_response,
+    failureCode: row.failure_code,
+    declineCode: row.decline_code,
+    threeDSecure: row.three_d_secure,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function toPaymentLink(row: Row): PaymentLink {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    slug: row.slug,
+    currency: row.currency,
+    lineItems: row.line_items,
+    active: row.active,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+function toEvent(row: Row): DomainEvent {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    type: row.type,
+    objectId: row.object_id,
+    data: row.data,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+const sessionColumns = [
+  'status', 'currency', 'line_items', 'amount_subtotal', 'amount_total', 'customer_email', 'success_url',
+  'cancel_url', 'capture_method', 'payment_method_types', 'locale', 'metadata', 'client_reference_id',
+  'payment_link_id', 'expires_at', 'completed_at', 'payment_id', 'updated_at',
+] as const;
+
+function sessionValues(s: CheckoutSession): unknown[] {
+  return [
+    s.status, s.currency, json(s.lineItems), s.amountSubtotal, s.amountTotal, s.customerEmail, s.successUrl,
+    s.cancelUrl, s.captureMethod, json(s.paymentMethodTypes), s.locale, json(s.metadata), s.clientReferenceId,
+    s.paymentLinkId, s.expiresAt, s.completedAt, s.paymentId, s.updatedAt,
+  ];
+}
+
+const paymentColumns = [
+  'status', 'amount_captured', 'amount_refunded', 'customer_email', 'payment_method', 'processor',
+  'processor_transaction_id', 'processor_response', 'failure_code', 'decline_code', 'three_d_secure', 'updated_at',
+] as const;
+
+function paymentValues(p: Payment): unknown[] {
+  return [
+    p.status, p.amountCaptured, p.amountRefunded, p.customerEmail, json(p.paymentMethod), p.processor,
+    p.processorTransactionId, json(p.processorResponse), p.failureCode, p.declineCode, json(p.threeDSecure), p.updatedAt,
+  ];
+}
+
+const placeholders = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+
+const assignments = (columns: readonly string[], from: number) =>
+  columns.map((column, i) => `${column} = $${from + i}`).join(', ');
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  return e?.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
+}
+
+/** The domain's unit of work over one SQL transaction. */
+export function unitOfWork(db: SqlExecutor): UnitOfWork {
+  return {
+    accounts: {
+      async insert(a) {
+        await db.query(
+          `INSERT INTO accounts (id, name, default_currency, display_name, logo_url, accent_color, support_email, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [a.id, a.name, a.defaultCurrency, a.branding.displayName, a.branding.logoUrl, a.branding.accentColor, a.supportEmail, a.createdAt],
+        );
+      },
+      async get(id) {
+        const { rows } = await db.query('SELECT * FROM accounts WHERE id = $1', [id]);
+        return rows[0] ? toAccount(rows[0]) : null;
+      },
+      async count() {
+        const { rows } = await db.query<{ n: unknown }>('SELECT count(*) AS n FROM accounts');
+        return num(rows[0]?.n);
+      },
+    },
+    apiKeys: {
+      async insert(k) {
+        await db.query(
+          `INSERT INTO api_keys (id, account_id, mode, kind, prefix, secret_hash, last4, created_at, last_used_at, revoked_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+          [k.id, k.accountId, k.mode, k.kind, k.prefix, k.secretHash, k.last4, k.createdAt, k.lastUsedAt, k.revokedAt],
+        );
+      },
+      async findBySecretHash(hash) {
+        const { rows } = await db.query('SELECT * FROM api_keys WHERE secret_hash = $1', [hash]);
+        return rows[0] ? toApiKey(rows[0]) : null;
+      },
+      async markUsed(id, at) {
+        await db.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, at]);
+      },
+    },
+    checkoutSessions: {
+      async insert(s) {
+        await db.query(
+          `INSERT INTO checkout_sessions (id, account_id, mode, created_at, ${sessionColumns.join(', ')})
+           VALUES ($1, $2, $3, $4, ${placeholders(5, sessionColumns.length)})`,
+          [s.id, s.accountId, s.mode, s.createdAt, ...sessionValues(s)],
+        );
+      },
+      async get(scope, id, options = {}) {
+        const scoped = scopeClause(scope, 2);
+        const { rows } = await db.query(
+          `SELECT * FROM checkout_sessions WHERE id = $1${scoped.sql}${options.forUpdate ? ' FOR UPDATE' : ''}`,
+          [id, ...scoped.params],
+        );
+        return rows[0] ? toSession(rows[0]) : null;
+      },
+      async update(s, expectedStatus) {
+        const values = sessionValues(s);
+        const { rowCount } = await db.query(
+          `UPDATE checkout_sessions SET ${assignments(sessionColumns, 3)} WHERE id = $1 AND status = $2`,
+          [s.id, expectedStatus, ...values],
+        );
+        return rowCount === 1;
+      },
+      async listOpenExpiredBefore(at, limit) {
+        const { rows } = await db.query(
+          `SELECT * FROM checkout_sessions WHERE status = 'open' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
+          [at, limit],
+        );
+        return rows.map(toSession);
+      },
+    },
+    payments: {
+      async insert(p) {
+        try {
+          await db.query(
+            `INSERT INTO payments (id, account_id, mode, checkout_session_id, amount, currency, capture_method, created_at, ${paymentColumns.join(', ')})
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${placeholders(9, paymentColumns.length)})`,
+            [p.id, p.accountId, p.mode, p.checkoutSessionId, p.amount, p.currency, p.captureMethod, p.createdAt, ...paymentValues(p)],
+          );
+        } catch (error) {
+          if (isUniqueViolation(error, 'payments_one_holding_per_session')) throw new SessionBusyError(p.checkoutSessionId);
+          throw error;
+        }
+      },
+      async get(scope, id) {
+        const scoped = scopeClause(scope, 2);
+        const { rows } = await db.query(`SELECT * FROM payments WHERE id = $1${scoped.sql}`, [id, ...scoped.params]);
+        return rows[0] ? toPayment(rows[0]) : null;
+      },
+      async update(p, expectedStatus) {
+        const { rowCount } = await db.query(
+          `UPDATE payments SET ${assignments(paymentColumns, 3)} WHERE id = $1 AND status = $2`,
+          [p.id, expectedStatus, ...paymentValues(p)],
+        );
+        return rowCount === 1;
+      },
+      async holdingSession(sessionId) {
+        const { rows } = await db.query(
+          `SELECT * FROM payments WHERE checkout_session_id = $1 AND status <> 'failed'`,
+          [sessionId],
+        );
+        return rows[0] ? toPayment(rows[0]) : null;
+      },
+    },
+    paymentLinks: {
+      async insert(l) {
+        await db.query(
+          `INSERT INTO payment_links (id, account_id, mode, slug, currency, line_items, active, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [l.id, l.accountId, l.mode, l.slug, l.currency, json(l.lineItems), l.active, l.createdAt],
+        );
+      },
+      async getBySlug(slug) {
+        const { rows } = await db.query('SELECT * FROM payment_links WHERE slug = $1', [slug]);
+        return rows[0] ? toPaymentLink(rows[0]) : null;
+      },
+    },
+    events: {
+      async insert(e) {
+        await db.query(
+          `INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [e.id, e.accountId, e.mode, e.type, e.objectId, json(e.data), e.createdAt],
+        );
+      },
+      async listForObject(objectId) {
+        const { rows } = await db.query('SELECT * FROM events WHERE object_id = $1 ORDER BY created_at, id', [objectId]);
+        return rows.map(toEvent);
+      },
+    },
+  };
+}
+
+/** The domain's `Store` over a SQL database. */
+export function sqlStore(db: SqlClient): Store {
+  return { transaction: (work) => db.transaction((tx) => work(unitOfWork(tx))) };
+}
+
+/** The test processor's nonces, in the shared database so any instance can redeem them. */
+export function sqlTestNonceVault(db: SqlClient): TestNonceVault {
+  return {
+    async save(record: TestNonceRecord) {
+      await db.query(
+        'INSERT INTO test_card_nonces (nonce, payment_method, behavior, created_at) VALUES ($1, $2, $3, $4)',
+        [record.nonce, json(record.paymentMethod), record.behavior, record.createdAt],
+      );
+    },
+    async take(nonce, at) {
+      // Single use, like a Braintree nonce: the UPDATE claims it atomically; nonces live 3 hours.
+      const { rows } = await db.query<Row>(
+        `UPDATE test_card_nonces SET used_at = $2
+         WHERE nonce = $1 AND used_at IS NULL AND created_at > $2::timestamptz - interval '3 hours'
+         RETURNING *`,
+        [nonce, at],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      return { nonce: row.nonce, paymentMethod: row.payment_method, behavior: row.behavior, createdAt: new Date(row.created_at) };
+    },
+  };
+}
+
+/** A per-install secret (created once, shared by every instance through the database). */
+export async function installSecret(db: SqlClient, key: string, create: () => string): Promise<string> {
+  await db.query('INSERT INTO install_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, create()]);
+  const { rows } = await db.query<{ value: string }>('SELECT value FROM install_settings WHERE key = $1', [key]);
+  return rows[0]!.value;
+}

@@ -1,0 +1,146 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import valid from 'card-validator';
+import { majorUnits } from '../../domain/money';
+import type { PaymentMethodDetails } from '../../domain/entities';
+import type {
+  AuthorizeRequest,
+  AuthorizeResult,
+  PaymentProcessor,
+  RawCard,
+  TokenizeResult,
+} from '../../domain/ports';
+import { describeDecline, PROCESSOR_UNAVAILABLE_CODE } from '../../domain/processor-responses';
+import { fakeNonces, testCards, type TestCardBehavior } from './test-cards';
+
+/** A tokenized test card as the vault keeps it: never the number, never the CVC. */
+export interface TestNonceRecord {
+  nonce: string;
+  paymentMethod: PaymentMethodDetails;
+  behavior: TestCardBehavior;
+  createdAt: Date;
+}
+
+/** Where test nonces live between tokenize and pay; shared by every instance (the database). */
+export interface TestNonceVault {
+  save(record: TestNonceRecord): Promise<void>;
+  /** Returns the record and marks it used, atomically; null when unknown or already used. */
+  take(nonce: string, at: Date): Promise<TestNonceRecord | null>;
+}
+
+/** card-validator's type names → the brand names of our API. */
+const brandNames: Record<string, string> = {
+  visa: 'visa',
+  mastercard: 'mastercard',
+  'american-express': 'amex',
+  discover: 'discover',
+  jcb: 'jcb',
+  'diners-club': 'diners',
+  unionpay: 'unionpay',
+  maestro: 'maestro',
+};
+
+/**
+ * The built-in processor for test mode. It follows the Braintree sandbox: test cards only, the
+ * amount decides the outcome (2000.00–2999.99 decline with that response code, 3000.00 fails),
+ * fake nonces work, and nonces are single-use.
+ */
+export class TestProcessor implements PaymentProcessor {
+  readonly name = 'test';
+
+  constructor(
+    private readonly vault: TestNonceVault,
+    /** Key for card fingerprints, so the same card matches without its number being kept. */
+    private readonly fingerprintKey: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async clientConfiguration(): Promise<Record<string, unknown>> {
+    return { tokenize: 'server' };
+  }
+
+  async tokenizeCard(card: RawCard): Promise<TokenizeResult> {
+    const number = card.number.replace(/[\s-]/g, '');
+    const checked = valid.number(number);
+    if (!checked.isValid || !checked.card) {
+      return { ok: false, declineCode: 'incorrect_number', param: 'number', message: 'The card number is not valid' };
+    }
+    const expiry = valid.expirationDate({ month: String(card.expMonth), year: String(card.expYear) }, 20);
+    if (!expiry.isValid) {
+      return { ok: false, declineCode: 'expired_card', param: 'exp', message: 'The expiry date is not valid' };
+    }
+    const cvcLength = checked.card.code.size;
+    if (!valid.cvv(card.cvc, cvcLength).isValid) {
+      return {
+        ok: false,
+        declineCode: 'incorrect_cvc',
+        param: 'cvc',
+        message: `The security code must be ${cvcLength} digits`,
+      };
+    }
+    const behavior = testCards.get(number);
+    if (!behavior) {
+      return {
+        ok: false,
+        declineCode: 'test_mode_live_card',
+        param: 'number',
+        message: 'Your card was declined: test mode accepts only test card numbers',
+      };
+    }
+    const paymentMethod: PaymentMethodDetails = {
+      type: 'card',
+      brand: brandNames[checked.card.type] ?? checked.card.type,
+      last4: number.slice(-4),
+      expMonth: card.expMonth,
+      expYear: card.expYear < 100 ? 2000 + card.expYear : card.expYear,
+      fingerprint: createHmac('sha256', this.fingerprintKey).update(number).digest('base64url').slice(0, 16),
+    };
+    const nonce = `tokencc_${randomBytes(18).toString('base64url')}`;
+    await this.vault.save({ nonce, paymentMethod, behavior, createdAt: this.now() });
+    return { ok: true, nonce, paymentMethod };
+  }
+
+  async authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
+    const resolved = await this.resolveNonce(request.nonce);
+    if (!resolved) {
+      return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
+    }
+    const { paymentMethod, behavior } = resolved;
+    const transactionId = randomBytes(6).toString('hex').slice(0, 8);
+    if (behavior === 'processor_failure') return unavailable();
+    if (behavior === 'decline') return declined(2000, transactionId, paymentMethod);
+    const major = majorUnits(request.amount, request.currency);
+    if (major >= 2000 && major < 3000) return declined(major, transactionId, paymentMethod);
+    if (major === PROCESSOR_UNAVAILABLE_CODE) return unavailable();
+    return {
+      outcome: 'approved',
+      captured: request.capture,
+      transactionId,
+      paymentMethod,
+      response: { code: '1000', text: 'Approved' },
+    };
+  }
+
+  private async resolveNonce(nonce: string): Promise<{ paymentMethod: PaymentMethodDetails; behavior: TestCardBehavior } | null> {
+    const fake = fakeNonces.get(nonce);
+    if (fake) {
+      if (fake.behavior === 'invalid') return null;
+      return {
+        behavior: fake.behavior,
+        paymentMethod: { type: 'card', brand: fake.brand, last4: fake.last4, expMonth: 12, expYear: 2030, fingerprint: null },
+      };
+    }
+    return this.vault.take(nonce, this.now());
+  }
+}
+
+function declined(code: number, transactionId: string, paymentMethod: PaymentMethodDetails): AuthorizeResult {
+  const { declineCode, ...response } = describeDecline(code);
+  return { outcome: 'declined', declineCode, transactionId, paymentMethod, response };
+}
+
+function unavailable(): AuthorizeResult {
+  return {
+    outcome: 'unavailable',
+    response: { code: String(PROCESSOR_UNAVAILABLE_CODE), text: 'Processor Network Unavailable - Try Again' },
+  };
+}

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Settings read once from the environment at start-up, typed and checked. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Where the embedded database keeps its files when no DATABASE_URL is set. */
+  dataDir: string;
+  databaseUrl: string | null;
+  publicUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`Invalid ${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const variables = {
+  PORT: z.coerce.number().int().min(1).max(65535).default(4242),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('.tillpoint'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+};
+
+/** Reads the configuration; a bad value throws a `ConfigError` naming the variable. */
+export function readConfig(env: Record<string, string | undefined> = process.env): Config {
+  const read = <K extends keyof typeof variables>(name: K): z.output<(typeof variables)[K]> => {
+    const raw = env[name];
+    const result = variables[name].safeParse(raw === '' ? undefined : raw);
+    if (!result.success) throw new ConfigError(name, result.error.issues[0]?.message ?? 'invalid value');
+    return result.data as z.output<(typeof variables)[K]>;
+  };
+  const port = read('PORT');
+  return {
+    port,
+    host: read('HOST'),
+    dataDir: path.resolve(read('DATA_DIR')),
+    databaseUrl: read('DATABASE_URL') ?? null,
+    publicUrl: (read('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    logLevel: read('LOG_LEVEL'),
+  };
+}
