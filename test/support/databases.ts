@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { openPglite, openPostgres, type SqlClient } from '../../src/persistence/sql-client';
+
+/**
+ * The databases every integration suite runs against: the embedded PGlite always, and the
+ * PostgreSQL server named by TEST_DATABASE_URL when set. With REQUIRE_POSTGRES=1 (CI) a missing URL
+ * is a failure, not a skip.
+ */
+export interface TestDatabase {
+  name: 'pglite' | 'postgres';
+  /** A fresh, empty database (PGlite in memory, or a new schema on the server). */
+  open(): Promise<SqlClient>;
+}
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+if (process.env.REQUIRE_POSTGRES === '1' && !postgresUrl) {
+  throw new Error('REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set');
+}
+
+export const testDatabases: TestDatabase[] = [
+  { name: 'pglite', open: () => openPglite(null) },
+  ...(postgresUrl
+    ? [
+        {
+          name: 'postgres' as const,
+          async open() {
+            // Each suite gets its own schema, so suites run in parallel on one server without meeting.
+            const schema = `t_${randomBytes(6).toString('hex')}`;
+            const admin = await openPostgres(postgresUrl, { max: 1 });
+            await admin.query(`CREATE SCHEMA ${schema}`);
+            await admin.close();
+            const db = await openPostgres(postgresUrl, { schema, max: 20 });
+            const close = db.close;
+            return {
+              ...db,
+              async close() {
+                await close();
+                const cleanup = await openPostgres(postgresUrl, { max: 1 });
+                await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+                await cleanup.close();
+              },
+            };
+          },
+        },
+      ]
+    : []),
+];
+
+/** Empties every table (keeping the schema), so each test starts from a clean database. */
+export async function truncateAll(db: SqlClient): Promise<void> {
+  const { rows } = await db.query<{ tablename: string }>(
+    `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'`,
+  );
+  if (rows.length) await db.query(`TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} CASCADE`);
+}
