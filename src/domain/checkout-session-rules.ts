@@ -39,6 +39,8 @@ function invalid(param: string, message: string): TillpointError {
 
 /** Absolute http(s) URL; `{CHECKOUT_SESSION_ID}` may stand anywhere in it. */
 export function isAbsoluteHttpUrl(value: string): boolean {
+  // `http:foo` parses as absolute but browsers follow it as a relative path: require the `//`.
+  if (!/^https?:\/\//i.test(value)) return false;
   try {
     const url = new URL(value.replaceAll('{CHECKOUT_SESSION_ID}', 'placeholder'));
     return url.protocol === 'http:' || url.protocol === 'https:';
@@ -111,7 +113,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
   let expiresAt = new Date(now.getTime() + SESSION_LIFETIME.defaultMs);
   if (input.expiresAt) {
     const lifetime = input.expiresAt.getTime() - now.getTime();
-    if (lifetime < SESSION_LIFETIME.minMs || lifetime > SESSION_LIFETIME.maxMs) {
+    if (Number.isNaN(lifetime) || lifetime < SESSION_LIFETIME.minMs || lifetime > SESSION_LIFETIME.maxMs) {
       throw invalid('expires_at', 'expires_at must be between 30 minutes and 24 hours from now');
     }
     expiresAt = input.expiresAt;

@@ -51,22 +51,33 @@ export function majorUnits(amount: number, currency: string): number {
 }
 
 /**
- * Splits an amount into parts proportional to `weights`, handing the remainder out one minor unit
- * at a time so that the parts always add up to the whole.
+ * Splits an amount into parts proportional to integer `weights` (largest-remainder method): each
+ * part is less than one minor unit from its exact share, and the parts always add up to the whole.
  */
 export function allocate(amount: number, weights: readonly number[]): number[] {
   if (!Number.isSafeInteger(amount)) throw new RangeError('amount must be an integer');
-  const total = weights.reduce((sum, w) => sum + w, 0);
-  if (weights.length === 0 || total <= 0 || weights.some((w) => w < 0)) {
-    throw new RangeError('weights must be non-negative with a positive sum');
+  if (weights.length === 0 || weights.some((w) => !Number.isSafeInteger(w) || w < 0)) {
+    throw new RangeError('weights must be non-negative integers');
   }
-  const parts = weights.map((w) => Math.floor((amount * w) / total));
-  let remainder = amount - parts.reduce((sum, p) => sum + p, 0);
-  for (let i = 0; remainder > 0; i = (i + 1) % parts.length) {
-    if (weights[i]! > 0) {
-      parts[i]! += 1;
-      remainder -= 1;
-    }
+  // BigInt keeps amount × weight exact beyond 2^53.
+  const total = weights.reduce((sum, w) => sum + BigInt(w), 0n);
+  if (total === 0n) throw new RangeError('weights must have a positive sum');
+  const whole = BigInt(amount);
+  const shares = weights.map((w) => {
+    const exact = whole * BigInt(w);
+    let floor = exact / total;
+    if (exact % total !== 0n && exact < 0n) floor -= 1n; // floor, not truncation, for negative amounts
+    return { floor, remainder: exact - floor * total };
+  });
+  let left = whole - shares.reduce((sum, s) => sum + s.floor, 0n);
+  const order = shares
+    .map((share, index) => ({ index, remainder: share.remainder }))
+    .sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
+  const parts = shares.map((s) => s.floor);
+  for (const { index } of order) {
+    if (left <= 0n) break;
+    parts[index]! += 1n;
+    left -= 1n;
   }
-  return parts;
+  return parts.map(Number);
 }

@@ -42,6 +42,8 @@ export interface UnitOfWork {
     get(scope: Scope | null, id: string): Promise<Payment | null>;
     update(payment: Payment, expectedStatus: Payment['status']): Promise<boolean>;
     holdingSession(sessionId: string): Promise<Payment | null>;
+    /** Newest first; `startingAfter` is the id of the last payment of the previous page. */
+    list(scope: Scope, filter: { checkoutSessionId?: string; limit: number; startingAfter?: string }): Promise<Payment[]>;
   };
   paymentLinks: {
     insert(link: PaymentLink): Promise<void>;

@@ -43,3 +43,14 @@ export const payBody = z.strictObject({
   email: z.string().max(254),
   device_data: z.string().max(8192).nullable().optional(),
 });
+
+const objectId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id');
+
+/** Query of a list endpoint: cursor pagination (DESIGN §7). */
+export const listQuery = {
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  starting_after: objectId.optional(),
+};
+
+/** Query of `GET /v1/payments`. */
+export const listPaymentsQuery = z.strictObject({ ...listQuery, checkout_session: objectId.optional() });

@@ -255,6 +255,25 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
         );
         return rows[0] ? toPayment(rows[0]) : null;
       },
+      async list(scope, filter) {
+        const params: unknown[] = [scope.accountId, scope.mode];
+        let where = 'account_id = $1 AND mode = $2';
+        if (filter.checkoutSessionId) {
+          params.push(filter.checkoutSessionId);
+          where += ` AND checkout_session_id = $${params.length}`;
+        }
+        if (filter.startingAfter) {
+          params.push(filter.startingAfter);
+          const cursor = `$${params.length}`;
+          where += ` AND (created_at, id) < (SELECT created_at, id FROM payments WHERE id = ${cursor} AND account_id = $1 AND mode = $2)`;
+        }
+        params.push(filter.limit);
+        const { rows } = await db.query(
+          `SELECT * FROM payments WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+          params,
+        );
+        return rows.map(toPayment);
+      },
     },
     paymentLinks: {
       async insert(l) {

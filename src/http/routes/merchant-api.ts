@@ -6,8 +6,9 @@ import { createCheckoutSession } from '../../domain/use-cases/create-checkout-se
 import { expireCheckoutSession } from '../../domain/use-cases/expire-checkout-session';
 import { getCheckoutSession } from '../../domain/use-cases/get-checkout-session';
 import { getPayment } from '../../domain/use-cases/get-payment';
+import { listPayments } from '../../domain/use-cases/list-payments';
 import { checkoutSessionView, paymentView } from '../../domain/views';
-import { createCheckoutSessionBody, idParams } from '../schemas';
+import { createCheckoutSessionBody, idParams, listPaymentsQuery } from '../schemas';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -61,6 +62,17 @@ export async function merchantApi(app: FastifyInstance, { deps }: { deps: Deps }
     const { id } = idParams.parse(request.params);
     const session = await expireCheckoutSession(deps, { scope: scopeOf(request), id });
     return checkoutSessionView(session, deps.publicUrl);
+  });
+
+  app.get('/v1/payments', async (request) => {
+    const query = listPaymentsQuery.parse(request.query ?? {});
+    const page = await listPayments(deps, {
+      scope: scopeOf(request),
+      limit: query.limit,
+      startingAfter: query.starting_after,
+      checkoutSessionId: query.checkout_session,
+    });
+    return { object: 'list', url: '/v1/payments', has_more: page.hasMore, data: page.data.map(paymentView) };
   });
 
   app.get('/v1/payments/:id', async (request) => {

@@ -1,0 +1,48 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * Starts Tillpoint the way a self-hoster would: a fresh data folder, an account made with the CLI,
+ * then `tillpoint serve`. Its log goes to a file the PAN test reads.
+ */
+export default async function globalSetup() {
+  const root = path.resolve(import.meta.dirname, '..');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-e2e-'));
+  const port = process.env.E2E_PORT ?? '4417';
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: port, PUBLIC_URL: `http://localhost:${port}`, LOG_LEVEL: 'trace' };
+  const bin = path.join(root, 'bin', 'tillpoint.js');
+  const created = JSON.parse(
+    execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Coffee', '--json'], { env, encoding: 'utf8' }),
+  ) as { id: string; test_secret_key: string };
+
+  const logFile = path.join(dataDir, 'server.log');
+  const log = createWriteStream(logFile);
+  const server = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout.pipe(log);
+  server.stderr.pipe(log);
+
+  const base = `http://localhost:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`tillpoint serve exited with ${server.exitCode}; see ${logFile}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`tillpoint serve did not start; see ${logFile}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  process.env.E2E_BASE_URL = base;
+  process.env.E2E_SECRET_KEY = created.test_secret_key;
+  process.env.E2E_DATA_DIR = dataDir;
+  process.env.E2E_SERVER_LOG = logFile;
+
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  };
+}

@@ -1,0 +1,73 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export const secretKey = () => process.env.E2E_SECRET_KEY!;
+
+const auth = () => ({ Authorization: `Bearer ${secretKey()}` });
+
+/** Opens a checkout session through the merchant API, as a merchant's back end would. */
+export async function createSession(request: APIRequestContext, body: Record<string, unknown> = {}) {
+  const response = await request.post('/v1/checkout/sessions', {
+    headers: auth(),
+    data: {
+      currency: 'usd',
+      line_items: [{ name: 'Ethiopia Guji, 250 g', unit_amount: 1800, quantity: 1 }],
+      ...body,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as { id: string; url: string; amount_total: number };
+}
+
+export async function apiGet(request: APIRequestContext, path: string) {
+  const response = await request.get(path, { headers: auth() });
+  expect(response.status(), await response.text()).toBe(200);
+  return response.json();
+}
+
+export async function paymentsOf(request: APIRequestContext, sessionId: string) {
+  const list = await apiGet(request, `/v1/payments?checkout_session=${sessionId}&limit=100`);
+  return list.data as Array<{ id: string; status: string; decline_code: string | null; payment_method: { brand: string; last4: string } | null }>;
+}
+
+export interface CardInput {
+  email?: string;
+  number?: string;
+  expiry?: string;
+  cvc?: string;
+  postal?: string;
+}
+
+/** Types into the form the way a shopper does: click, type, move on. */
+export async function fillCheckout(page: Page, card: CardInput = {}) {
+  await page.getByLabel('Email').fill(card.email ?? 'shopper@example.com');
+  await typeInto(page, 'Card number', card.number ?? '4111 1111 1111 1111');
+  await typeInto(page, 'Expiry (MM / YY)', card.expiry ?? '12 / 34');
+  await typeInto(page, 'Security code', card.cvc ?? '123');
+  await typeInto(page, 'Postal code', card.postal ?? '94107');
+}
+
+export async function typeInto(page: Page, label: string, text: string) {
+  const field = page.getByLabel(label, { exact: true });
+  await field.click();
+  await field.press('Control+A');
+  await field.press('Backspace');
+  await field.pressSequentially(text.replace(/[ /]/g, ''));
+}
+
+export function payButton(page: Page) {
+  return page.getByRole('button', { name: /^Pay / });
+}
+
+/** axe-core over the whole page: no violations allowed. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+/** The merchant's own site, which a third party would run: answers the success URL. */
+export async function stubMerchantSite(page: Page) {
+  await page.context().route('https://merchant.example/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>Thanks</title><main><h1>Thanks for your order</h1></main></html>' }),
+  );
+}

@@ -1,0 +1,25 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/** Browser tests: Debian's Chromium against a real server started by e2e/global-setup.ts. */
+export default defineConfig({
+  testDir: 'e2e',
+  globalSetup: './e2e/global-setup.ts',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://localhost:${process.env.E2E_PORT ?? 4417}`,
+    trace: 'off',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  projects: [
+    { name: 'mobile', use: { ...devices['Pixel 5'], viewport: { width: 375, height: 812 }, browserName: 'chromium' } },
+    { name: 'desktop', use: { viewport: { width: 1280, height: 800 }, browserName: 'chromium' }, grep: /@desktop/ },
+  ],
+});

@@ -1,0 +1,334 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ApiError, checkoutApi, type PublicSession } from './api';
+import { BuiltinCardEngine } from './card-form/builtin-engine';
+import { CardFields } from './card-form/CardFields';
+import type { CardFieldName, CardFormEngine } from './card-form/engine';
+import { formatMoney } from './format';
+import { en } from './i18n/en';
+import { catalogueFor, errorMessageKey, translator, type MessageKey, type Translate } from './i18n';
+
+type View =
+  | { kind: 'loading' }
+  | { kind: 'not_found' }
+  | { kind: 'unreachable' }
+  | { kind: 'expired'; session: PublicSession }
+  | { kind: 'paid'; session: PublicSession }
+  | { kind: 'ready'; session: PublicSession };
+
+type Notice = { tone: 'error' | 'info'; key: MessageKey } | null;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function viewFor(session: PublicSession): View {
+  if (session.status === 'expired') return { kind: 'expired', session };
+  if (session.status === 'complete') return { kind: 'paid', session };
+  return { kind: 'ready', session };
+}
+
+function localeOf(session: PublicSession | null): string | undefined {
+  return session?.locale ?? (typeof navigator !== 'undefined' ? navigator.language : undefined);
+}
+
+/** The hosted checkout page: `/c/:id` and its receipt `/c/:id/done`. */
+export function App({ sessionId, receipt }: { sessionId: string; receipt: boolean }) {
+  const [view, setView] = useState<View>({ kind: 'loading' });
+  const session = 'session' in view ? view.session : null;
+  const locale = localeOf(session);
+  const t = useMemo(() => translator(catalogueFor(locale)), [locale]);
+
+  const load = useCallback(async () => {
+    try {
+      setView(viewFor(await checkoutApi.getSession(sessionId)));
+    } catch (error) {
+      setView(error instanceof ApiError && error.code === 'network' ? { kind: 'unreachable' } : { kind: 'not_found' });
+    }
+  }, [sessionId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useEffect(() => {
+    if (locale) document.documentElement.lang = locale;
+    if (session) document.title = `${t('page.title')} · ${session.merchant.name}`;
+  }, [locale, session, t]);
+
+  const accent = session?.merchant.accent_color;
+  const style = accent && /^#[0-9a-fA-F]{6}$/.test(accent) ? ({ '--accent': accent } as React.CSSProperties) : undefined;
+
+  return (
+    <div className="page" style={style}>
+      {session && !session.livemode && (
+        <header className="test-banner">
+          <strong>{t('page.testMode')}</strong> · {t('page.testModeHint')}
+        </header>
+      )}
+      <main className="layout" aria-busy={view.kind === 'loading'}>
+        {view.kind === 'loading' && <p className="loading">{t('page.loading')}</p>}
+        {view.kind === 'not_found' && (
+          <StatusPanel title={t('state.notFound.title')} body={t('state.notFound.body')} heading="h1" />
+        )}
+        {view.kind === 'unreachable' && (
+          <StatusPanel title={t('page.title')} body={t('error.network')} heading="h1" />
+        )}
+        {view.kind === 'expired' && (
+          <>
+            <MerchantHeader session={view.session} />
+            <StatusPanel
+              title={t('state.expired.title')}
+              body={t('state.expired.body')}
+              link={view.session.cancel_url ? { href: view.session.cancel_url, text: t('state.back') } : undefined}
+            />
+          </>
+        )}
+        {view.kind === 'paid' && <Paid session={view.session} t={t} receipt={receipt} />}
+        {view.kind === 'ready' && (
+          <>
+            <MerchantHeader session={view.session} />
+            <div className="columns">
+              <OrderSummary session={view.session} t={t} />
+              <PaymentForm
+                session={view.session}
+                t={t}
+                onExpired={() => setView({ kind: 'expired', session: { ...view.session, status: 'expired' } })}
+                onAlreadyPaid={load}
+              />
+            </div>
+          </>
+        )}
+      </main>
+    </div>
+  );
+}
+
+function MerchantHeader({ session }: { session: PublicSession }) {
+  return (
+    <header className="merchant">
+      {session.merchant.logo_url && <img src={session.merchant.logo_url} alt="" className="merchant-logo" />}
+      <h1>{session.merchant.name}</h1>
+    </header>
+  );
+}
+
+function StatusPanel(props: {
+  title: string;
+  body: string;
+  link?: { href: string; text: string };
+  children?: React.ReactNode;
+  /** h1 when the panel is the whole page (no merchant header above it). */
+  heading?: 'h1' | 'h2';
+}) {
+  const Heading = props.heading ?? 'h2';
+  return (
+    <section className="status-panel" aria-labelledby="status-title">
+      <Heading id="status-title">{props.title}</Heading>
+      <p>{props.body}</p>
+      {props.children}
+      {props.link && (
+        <a className="button-link" href={props.link.href}>
+          {props.link.text}
+        </a>
+      )}
+    </section>
+  );
+}
+
+function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; receipt: boolean }) {
+  const payment = session.payment;
+  const amount = formatMoney(session.amount_total, session.currency, localeOf(session));
+  const external = session.redirect_url && !session.redirect_url.includes(`/c/${session.id}/done`);
+  return (
+    <>
+      <MerchantHeader session={session} />
+      <StatusPanel
+        title={receipt ? t('state.done.title') : t('state.paid.title')}
+        body={receipt ? t('state.done.body', { merchant: session.merchant.name }) : t('state.paid.body')}
+        link={external ? { href: session.redirect_url!, text: t('state.continue') } : undefined}
+      >
+        {payment?.last4 && (
+          <p className="paid-with">
+            {t('state.done.paidWith', {
+              amount,
+              brand: brandName(payment.brand, t),
+              last4: payment.last4,
+            })}
+          </p>
+        )}
+      </StatusPanel>
+    </>
+  );
+}
+
+/** A brand as the API names it (`visa`, `amex`) → its name for people, falling back to "Card". */
+function brandName(brand: string | null, t: Translate): string {
+  const key = `brand.${brand}` as MessageKey;
+  return brand && key in en ? t(key) : t('brand.unknown');
+}
+
+function OrderSummary({ session, t }: { session: PublicSession; t: Translate }) {
+  const locale = localeOf(session);
+  const money = (amount: number) => formatMoney(amount, session.currency, locale);
+  return (
+    <section className="summary" aria-labelledby="summary-title">
+      <h2 id="summary-title">{t('summary.heading')}</h2>
+      <ul className="line-items">
+        {session.line_items.map((item, i) => (
+          <li key={i}>
+            <span className="item-name">{item.name}</span>
+            {item.quantity > 1 && <span className="item-qty">{t('summary.quantity', { quantity: item.quantity })}</span>}
+            <span className="item-amount">{money(item.amount)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="total">
+        <span>{t('summary.total')}</span>
+        <strong data-testid="total">{money(session.amount_total)}</strong>
+      </p>
+    </section>
+  );
+}
+
+interface PaymentFormProps {
+  session: PublicSession;
+  t: Translate;
+  onExpired: () => void;
+  onAlreadyPaid: () => void;
+}
+
+function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps) {
+  const engine = useMemo<CardFormEngine>(
+    () => new BuiltinCardEngine((card) => checkoutApi.tokenizeCard(session.id, card)),
+    [session.id],
+  );
+  const [email, setEmail] = useState(session.customer_email ?? '');
+  const [emailTouched, setEmailTouched] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const [processing, setProcessing] = useState(false);
+  const [notice, setNotice] = useState<Notice>(null);
+  const busy = useRef(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  const amount = formatMoney(session.amount_total, session.currency, localeOf(session));
+  const emailValid = EMAIL.test(email.trim());
+  const showEmailError = !emailValid && (emailTouched || submitted);
+
+  const pay = async (event: React.FormEvent) => {
+    event.preventDefault();
+    // The button is disabled too, but a double click can land before React re-renders.
+    if (busy.current) return;
+    setSubmitted(true);
+    setNotice(null);
+    const card = engine.getState();
+    const invalidCard = (['number', 'expiry', 'cvc', 'postalCode'] as const).filter((f) => !card.fields[f].isValid);
+    if (!emailValid || invalidCard.length) {
+      void engine.tokenize(); // marks every card field for display
+      setNotice({ tone: 'error', key: 'form.fixErrors' });
+      if (!emailValid) emailRef.current?.focus();
+      else engine.focus(invalidCard[0]!);
+      return;
+    }
+    busy.current = true;
+    setProcessing(true);
+    engine.setDisabled(true);
+    const outcome = await attemptPayment();
+    if (outcome === 'leaving') return; // stay locked while the browser leaves
+    busy.current = false;
+    engine.setDisabled(false);
+    if (emailRef.current) emailRef.current.disabled = false;
+    setProcessing(false);
+    if (outcome === 'handled') return;
+    setNotice({ tone: 'error', key: outcome.key });
+    if (outcome.field === 'email') emailRef.current?.focus();
+    else if (outcome.field) {
+      engine.setInvalid(outcome.field, true);
+      engine.focus(outcome.field);
+    } else noticeRef.current?.focus();
+  };
+
+  /** Tokenize and pay; says what the page should show next. */
+  const attemptPayment = async (): Promise<'leaving' | 'handled' | { key: MessageKey; field?: CardFieldName | 'email' }> => {
+    try {
+      const token = await engine.tokenize();
+      if (!token.ok) {
+        if (token.reason === 'invalid') return { key: 'form.fixErrors', field: token.fields[0] };
+        throw new ApiError(0, token.code, '', token.declineCode, token.param);
+      }
+      const result = await checkoutApi.pay(session.id, { payment_method_type: 'card', nonce: token.nonce, email: email.trim() });
+      window.location.assign(result.redirect_url);
+      return 'leaving';
+    } catch (error) {
+      const e = error instanceof ApiError ? error : new ApiError(0, 'network', '');
+      if (e.code === 'checkout_session_expired') {
+        onExpired();
+        return 'handled';
+      }
+      if (e.code === 'checkout_session_completed') {
+        onAlreadyPaid();
+        return 'handled';
+      }
+      if (e.code === 'network') return { key: 'error.network' };
+      if (e.code === 'parameter_invalid' && e.param === 'email') {
+        setEmailTouched(true);
+        return { key: 'form.fixErrors', field: 'email' };
+      }
+      const field: CardFieldName | undefined =
+        e.declineCode === 'incorrect_cvc' || e.param === 'cvc'
+          ? 'cvc'
+          : e.declineCode === 'incorrect_number' || e.param === 'number'
+            ? 'number'
+            : e.param === 'exp'
+              ? 'expiry'
+              : undefined;
+      return { key: errorMessageKey(e.code, e.declineCode), field };
+    }
+  };
+
+  return (
+    <section className="payment" aria-labelledby="payment-title">
+      <h2 id="payment-title">{t('form.heading')}</h2>
+      <form onSubmit={pay} noValidate aria-describedby={notice ? 'form-notice' : undefined}>
+        <div
+          id="form-notice"
+          ref={noticeRef}
+          tabIndex={-1}
+          role="alert"
+          className={notice ? `notice notice-${notice.tone}` : 'notice-empty'}
+        >
+          {notice ? t(notice.key) : ''}
+        </div>
+        <div className={`field field-email${showEmailError ? ' has-error' : ''}`}>
+          <label htmlFor="email">{t('form.email')}</label>
+          <div className="field-box">
+            <input
+              ref={emailRef}
+              id="email"
+              name="email"
+              type="email"
+              className="field-input"
+              autoComplete="email"
+              inputMode="email"
+              required
+              value={email}
+              disabled={processing}
+              aria-invalid={showEmailError}
+              aria-describedby="email-hint email-error"
+              onChange={(e) => setEmail(e.target.value)}
+              onBlur={() => setEmailTouched(true)}
+            />
+          </div>
+          <p className="field-hint" id="email-hint">
+            {t('form.emailHint')}
+          </p>
+          <p className="field-error" id="email-error" aria-live="polite">
+            {showEmailError ? t('field.email.invalid') : ''}
+          </p>
+        </div>
+        <CardFields engine={engine} t={t} submitted={submitted} />
+        <button type="submit" className="pay-button" disabled={processing} aria-busy={processing}>
+          {processing ? t('form.processing') : t('form.pay', { amount })}
+        </button>
+        <p className="secure-note">{t('form.secure')}</p>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+/** The public view of a checkout session, as `GET /api/checkout/sessions/:id` answers. */
+export interface PublicSession {
+  id: string;
+  status: 'open' | 'complete' | 'expired';
+  livemode: boolean;
+  merchant: { name: string; logo_url: string | null; accent_color: string | null };
+  currency: string;
+  locale: string | null;
+  line_items: Array<{ name: string; unit_amount: number; quantity: number; amount: number }>;
+  amount_total: number;
+  customer_email: string | null;
+  payment_method_types: Array<'card' | 'google_pay'>;
+  expires_at: number;
+  cancel_url: string | null;
+  redirect_url: string | null;
+  payment: { status: string; amount: number; brand: string | null; last4: string | null } | null;
+  processor: { name: string } & Record<string, unknown>;
+}
+
+/** An answer in the error envelope of DESIGN §8, or a network failure (`code: 'network'`). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly declineCode?: string,
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+async function request<T>(path: string, init?: { body: unknown }): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init ? 'POST' : 'GET',
+      headers: init ? { 'content-type': 'application/json' } : {},
+      body: init ? JSON.stringify(init.body) : undefined,
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'network', 'network error');
+  }
+  const body = (await response.json().catch(() => null)) as any;
+  if (!response.ok) {
+    const error = body?.error ?? {};
+    throw new ApiError(response.status, error.code ?? 'internal_error', error.message ?? '', error.decline_code, error.param);
+  }
+  return body as T;
+}
+
+const base = (sessionId: string) => `/api/checkout/sessions/${encodeURIComponent(sessionId)}`;
+
+export const checkoutApi = {
+  getSession: (sessionId: string) => request<PublicSession>(base(sessionId)),
+  tokenizeCard: (
+    sessionId: string,
+    card: { number: string; exp_month: number; exp_year: number; cvc: string; postal_code: string },
+  ) => request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/card-tokens`, { body: card }),
+  pay: (
+    sessionId: string,
+    payment: { payment_method_type: 'card' | 'google_pay'; nonce: string; email: string; device_data?: string | null },
+  ) => request<{ status: string; redirect_url: string }>(`${base(sessionId)}/payments`, { body: payment }),
+};

@@ -1,0 +1,123 @@
+import { useEffect, useRef, useState } from 'react';
+import type { MessageKey, Translate } from '../i18n';
+import { BrandIcon } from '../BrandIcon';
+import {
+  cardFieldNames,
+  type CardFieldName,
+  type CardFieldSlot,
+  type CardFormEngine,
+  type CardFormState,
+} from './engine';
+
+const labels: Record<CardFieldName, MessageKey> = {
+  number: 'form.cardNumber',
+  expiry: 'form.expiry',
+  cvc: 'form.cvc',
+  postalCode: 'form.postalCode',
+};
+
+const placeholders: Record<CardFieldName, string> = {
+  number: '1234 1234 1234 1234',
+  expiry: 'MM / YY',
+  cvc: '123',
+  postalCode: '',
+};
+
+/** Which message a field shows now, if any: only after the shopper has left it or tried to pay. */
+export function fieldError(
+  field: CardFieldName,
+  state: CardFormState,
+  touched: boolean,
+  submitted: boolean,
+): MessageKey | null {
+  const f = state.fields[field];
+  if (f.isValid) return null;
+  const typingStillFine = f.isFocused && f.isPotentiallyValid;
+  if (typingStillFine) return null;
+  if (!touched && !submitted && f.isPotentiallyValid) return null;
+  if (f.isEmpty) return touched || submitted ? (`field.${field}.empty` as MessageKey) : null;
+  return `field.${field}.invalid` as MessageKey;
+}
+
+interface CardFieldsProps {
+  engine: CardFormEngine;
+  t: Translate;
+  /** Set after a pay attempt, so every field shows what is missing. */
+  submitted: boolean;
+  onReady?: () => void;
+}
+
+/**
+ * The card form's look: labels, slots for the engine's inputs, brand icon, hints and inline
+ * errors tied to each input with `aria-describedby`. The same for every engine.
+ */
+export function CardFields({ engine, t, submitted, onReady }: CardFieldsProps) {
+  const containers = useRef<Partial<Record<CardFieldName, HTMLDivElement | null>>>({});
+  const [state, setState] = useState<CardFormState>(engine.getState());
+  const [touched, setTouched] = useState<Set<CardFieldName>>(new Set());
+
+  useEffect(() => {
+    const slots = Object.fromEntries(
+      cardFieldNames.map((field): [CardFieldName, CardFieldSlot] => [
+        field,
+        {
+          container: containers.current[field]!,
+          inputId: `card-${field}`,
+          describedBy: field === 'cvc' ? 'card-cvc-hint card-cvc-error' : `card-${field}-error`,
+          placeholder: placeholders[field],
+          label: t(labels[field]),
+        },
+      ]),
+    ) as Record<CardFieldName, CardFieldSlot>;
+    const unsubscribe = engine.subscribe((next, event) => {
+      setState({ ...next });
+      if (event.type === 'blur') setTouched((previous) => new Set(previous).add(event.field));
+    });
+    void engine.mount(slots).then(() => onReady?.());
+    return () => {
+      unsubscribe();
+      engine.teardown();
+    };
+    // The engine mounts once per instance; labels do not change while the page lives.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [engine]);
+
+  const field = (name: CardFieldName, extra?: React.ReactNode, hint?: string) => {
+    const error = fieldError(name, state, touched.has(name), submitted);
+    return (
+      <div className={`field field-${name}${error ? ' has-error' : ''}${state.fields[name].isFocused ? ' is-focused' : ''}`}>
+        <label htmlFor={`card-${name}`}>{t(labels[name])}</label>
+        <div className="field-box">
+          <div className="field-slot" ref={(element) => {
+              containers.current[name] = element;
+            }} />
+          {extra}
+        </div>
+        {hint && (
+          <p className="field-hint" id={`card-${name}-hint`}>
+            {hint}
+          </p>
+        )}
+        <p className="field-error" id={`card-${name}-error`} aria-live="polite">
+          {error ? t(error, { digits: state.cvcSize }) : ''}
+        </p>
+      </div>
+    );
+  };
+
+  return (
+    <fieldset className="card-fields">
+      <legend>{t('form.cardHeading')}</legend>
+      {field('number', <BrandIcon brand={state.brand} t={t} />)}
+      <div className="field-row">
+        {field('expiry')}
+        {field(
+          'cvc',
+          undefined,
+          state.cvcSize === 4 ? t('form.cvcHintAmex') : t('form.cvcHint', { digits: state.cvcSize }),
+        )}
+      </div>
+      {field('postalCode')}
+    </fieldset>
+  );
+}
