@@ -1,0 +1,49 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The checkout page is what shoppers on phones wait for. This budget covers the JavaScript it loads
+ * before the shopper can type: the entry script and everything it preloads (React included).
+ * braintree-web components are loaded on demand and are not counted here.
+ */
+const BUDGET_BYTES = 100 * 1024;
+const web = path.resolve(import.meta.dirname, '../../dist/web');
+const html = path.join(web, 'checkout', 'index.html');
+
+function initialScripts(page: string): string[] {
+  const sources = [
+    ...page.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),
+    ...page.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
+  ].map((m) => m[1]!);
+  return [...new Set(sources)].filter((src) => !/braintree/i.test(src));
+}
+
+describe('checkout page size', () => {
+  it('has been built (npm run build) before the budget is checked', () => {
+    expect(existsSync(html), `${html} is missing: run npm run build`).toBe(true);
+  });
+
+  it(`loads at most ${BUDGET_BYTES / 1024} KB of gzipped JavaScript before the shopper can type`, () => {
+    const page = readFileSync(html, 'utf8');
+    const scripts = initialScripts(page);
+    expect(scripts.length).toBeGreaterThan(0);
+    const sizes = scripts.map((src) => {
+      const file = path.join(web, src.replace(/^\//, ''));
+      return { src, gzipped: gzipSync(readFileSync(file), { level: 9 }).length };
+    });
+    const total = sizes.reduce((sum, s) => sum + s.gzipped, 0);
+    expect(total, `initial JS ${JSON.stringify(sizes)}`).toBeLessThanOrEqual(BUDGET_BYTES);
+    // React and react-dom alone are ~60–70 KB: a total far below that means the check read nothing real.
+    expect(total).toBeGreaterThan(40 * 1024);
+  });
+
+  it('ships no braintree-web component in the initial load', () => {
+    const page = readFileSync(html, 'utf8');
+    for (const src of initialScripts(page)) {
+      const code = readFileSync(path.join(web, src.replace(/^\//, '')), 'utf8');
+      expect(code).not.toMatch(/braintree-web|hosted-fields/i);
+    }
+  });
+});
