@@ -4,7 +4,7 @@ import { TillpointError } from '../domain/errors';
 import { createAccount } from '../domain/use-cases/create-account';
 import { expireOverdueSessions } from '../domain/use-cases/expire-overdue-sessions';
 import { buildHttpServer } from '../http/server';
-import { migrate } from '../persistence/migrations';
+import { migrate } from '../persistence/migrations/index';
 import { ConfigError, readConfig, type Config } from '../runtime/config';
 import { ensureDemo } from '../runtime/demo';
 import { openDatabase, openTillpoint } from '../runtime/open-tillpoint';

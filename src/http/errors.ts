@@ -36,6 +36,17 @@ export function fromZodError(error: z.ZodError): TillpointError {
   return new TillpointError('parameter_invalid', `Invalid ${param}: ${issue.message}`, { param });
 }
 
+/**
+ * Parses request input with a schema; a refusal becomes our error, naming the parameter. The input
+ * is reported to zod only so that "missing" and "wrong type" can be told apart; it never reaches a
+ * message or a log.
+ */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (!result.success) throw fromZodError(result.error);
+  return result.data;
+}
+
 /** Any thrown value → our error: known ones keep their code, everything else is internal. */
 export function toTillpointError(error: unknown): TillpointError {
   if (error instanceof TillpointError) return error;

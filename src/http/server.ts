@@ -38,6 +38,8 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     genReqId: () => newId('req', 16),
     requestIdHeader: false,
     trustProxy: true,
+    // Long path parameters reach our handlers (and our 404), not the router's own error format.
+    routerOptions: { maxParamLength: 1000 },
   });
 
   app.addHook('onSend', async (request, reply) => {

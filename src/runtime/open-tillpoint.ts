@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps, PaymentProcessor, ProcessorDirectory } from '../domain/ports';
 import { TillpointError } from '../domain/errors';
-import { migrate } from '../persistence/migrations';
+import { migrate } from '../persistence/migrations/index';
 import { openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
 import { installSecret, sqlStore, sqlTestNonceVault } from '../persistence/sql-store';
 import { TestProcessor } from '../processors/test/test-processor';

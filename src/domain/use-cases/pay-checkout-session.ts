@@ -128,6 +128,9 @@ export async function recordAuthorization(
   }
   const outcome = await deps.store.transaction(async (tx) => {
     if (result.outcome === 'approved') {
+      // Lock the session before the payment, in the same order as the attempt that created it, so
+      // two overlapping attempts queue instead of deadlocking.
+      const current = (await tx.checkoutSessions.get(null, options.session.id, { forUpdate: true })) ?? options.session;
       const paid = await transitionPayment(
         tx,
         payment,
@@ -140,7 +143,6 @@ export async function recordAuthorization(
         },
         now,
       );
-      const current = (await tx.checkoutSessions.get(null, options.session.id, { forUpdate: true })) ?? options.session;
       const session = await transitionCheckoutSession(
         tx,
         current,

@@ -5,6 +5,7 @@ import { getCheckoutPage, type CheckoutPage } from '../../domain/use-cases/get-c
 import { payCheckoutSession } from '../../domain/use-cases/pay-checkout-session';
 import { tokenizeCard } from '../../domain/use-cases/tokenize-card';
 import { unixTime } from '../../domain/views';
+import { parseInput } from '../errors';
 import { idParams, payBody, tokenizeCardBody } from '../schemas';
 
 /** Where the shopper goes once the session is paid. */
@@ -56,14 +57,14 @@ function publicView(page: CheckoutPage, publicUrl: string) {
  */
 export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }) {
   app.get('/api/checkout/sessions/:id', async (request, reply) => {
-    const { id } = idParams.parse(request.params);
+    const { id } = parseInput(idParams, request.params);
     reply.header('cache-control', 'no-store');
     return publicView(await getCheckoutPage(deps, { sessionId: id }), deps.publicUrl);
   });
 
   app.post('/api/checkout/sessions/:id/card-tokens', async (request, reply) => {
-    const { id } = idParams.parse(request.params);
-    const body = tokenizeCardBody.parse(request.body ?? {});
+    const { id } = parseInput(idParams, request.params);
+    const body = parseInput(tokenizeCardBody, request.body ?? {});
     const token = await tokenizeCard(deps, {
       sessionId: id,
       card: {
@@ -79,8 +80,8 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
   });
 
   app.post('/api/checkout/sessions/:id/payments', async (request) => {
-    const { id } = idParams.parse(request.params);
-    const body = payBody.parse(request.body ?? {});
+    const { id } = parseInput(idParams, request.params);
+    const body = parseInput(payBody, request.body ?? {});
     const { session, payment } = await payCheckoutSession(deps, {
       sessionId: id,
       paymentMethodType: body.payment_method_type,

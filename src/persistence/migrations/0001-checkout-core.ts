@@ -1,14 +1,8 @@
-import type { SqlClient } from './sql-client';
-
-/**
- * The one set of migrations, for PGlite and PostgreSQL alike. Append only: a shipped migration is
- * never edited.
- */
-export const migrations: Array<{ version: number; name: string; sql: string }> = [
-  {
-    version: 1,
-    name: 'accounts, keys, checkout sessions, payments, events',
-    sql: `
+/** Accounts, keys, payment links, checkout sessions, payments, events, test-card nonces. */
+export default {
+  version: 1,
+  name: 'accounts, keys, checkout sessions, payments, events',
+  sql: `
       CREATE TABLE accounts (
         id text PRIMARY KEY,
         name text NOT NULL,
@@ -125,39 +119,5 @@ export const migrations: Array<{ version: number; name: string; sql: string }> =
         key text PRIMARY KEY,
         value text NOT NULL
       );
-    `,
-  },
-];
-
-/** Applies the migrations not yet applied. Safe to run from several instances at once. */
-export async function migrate(db: SqlClient): Promise<number[]> {
-  return db.transaction(async (tx) => {
-    // One migrator at a time across every instance; the lock ends with the transaction.
-    await tx.query('SELECT pg_advisory_xact_lock(727274)');
-    await tx.query(
-      `CREATE TABLE IF NOT EXISTS schema_migrations (
-         version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    const { rows } = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
-    const applied = new Set(rows.map((row) => Number(row.version)));
-    const done: number[] = [];
-    for (const migration of migrations) {
-      if (applied.has(migration.version)) continue;
-      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
-      done.push(migration.version);
-    }
-    return done;
-  });
-}
-
-/** Splits a migration into statements (ours never put a semicolon inside a literal). */
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*(?:\n|$)/)
-    .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
-    .filter(Boolean);
-}
+  `,
+};

@@ -1,0 +1,24 @@
+import type { FastifyRequest } from 'fastify';
+import type { ApiKey } from '../domain/entities';
+import type { Deps, Scope } from '../domain/ports';
+import { authenticateApiKey } from '../domain/use-cases/authenticate-api-key';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey?: ApiKey;
+  }
+}
+
+/** An `onRequest` hook: the request must carry a secret key; it is kept on `request.apiKey`. */
+export function requireSecretKey(deps: Deps) {
+  return async (request: FastifyRequest) => {
+    request.apiKey = await authenticateApiKey(deps, { authorization: request.headers.authorization });
+  };
+}
+
+/** The account and mode the authenticated key acts in. */
+export function scopeOf(request: FastifyRequest): Scope {
+  const key = request.apiKey;
+  if (!key) throw new Error('scopeOf called on a route without requireSecretKey');
+  return { accountId: key.accountId, mode: key.mode };
+}
