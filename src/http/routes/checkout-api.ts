@@ -5,7 +5,7 @@ import { getCheckoutPage, type CheckoutPage } from '../../domain/use-cases/get-c
 import { payCheckoutSession } from '../../domain/use-cases/pay-checkout-session';
 import { tokenizeCard } from '../../domain/use-cases/tokenize-card';
 import { unixTime } from '../../domain/views';
-import { parseInput } from '../errors';
+import { defineRoute } from '../define-route';
 import { idParams, payBody, tokenizeCardBody } from '../schemas';
 
 /** Where the shopper goes once the session is paid. */
@@ -56,39 +56,62 @@ function publicView(page: CheckoutPage, publicUrl: string) {
  * only credential, as DESIGN §6 allows.
  */
 export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }) {
-  app.get('/api/checkout/sessions/:id', async (request, reply) => {
-    const { id } = parseInput(idParams, request.params);
-    reply.header('cache-control', 'no-store');
-    return publicView(await getCheckoutPage(deps, { sessionId: id }), deps.publicUrl);
-  });
+  const tag = 'Checkout page';
 
-  app.post('/api/checkout/sessions/:id/card-tokens', async (request, reply) => {
-    const { id } = parseInput(idParams, request.params);
-    const body = parseInput(tokenizeCardBody, request.body ?? {});
-    const token = await tokenizeCard(deps, {
-      sessionId: id,
-      card: {
-        number: body.number,
-        expMonth: body.exp_month,
-        expYear: body.exp_year,
-        cvc: body.cvc,
-        postalCode: body.postal_code ?? null,
-      },
-    });
-    reply.header('cache-control', 'no-store');
-    return token;
-  });
+  defineRoute(
+    app,
+    { method: 'GET', url: '/api/checkout/sessions/:id', tag, summary: "The shopper's view of a session", params: idParams },
+    async ({ params, reply }) => {
+      reply.header('cache-control', 'no-store');
+      return publicView(await getCheckoutPage(deps, { sessionId: params.id }), deps.publicUrl);
+    },
+  );
 
-  app.post('/api/checkout/sessions/:id/payments', async (request) => {
-    const { id } = parseInput(idParams, request.params);
-    const body = parseInput(payBody, request.body ?? {});
-    const { session, payment } = await payCheckoutSession(deps, {
-      sessionId: id,
-      paymentMethodType: body.payment_method_type,
-      nonce: body.nonce,
-      email: body.email,
-      deviceData: body.device_data ?? null,
-    });
-    return { status: payment.status, redirect_url: completionUrl(session, deps.publicUrl) };
-  });
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/checkout/sessions/:id/card-tokens',
+      tag,
+      summary: 'Tokenize a test card into a single-use nonce (test processor only)',
+      params: idParams,
+      body: tokenizeCardBody,
+    },
+    async ({ params, body, reply }) => {
+      const token = await tokenizeCard(deps, {
+        sessionId: params.id,
+        card: {
+          number: body.number,
+          expMonth: body.exp_month,
+          expYear: body.exp_year,
+          cvc: body.cvc,
+          postalCode: body.postal_code ?? null,
+        },
+      });
+      reply.header('cache-control', 'no-store');
+      return token;
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/checkout/sessions/:id/payments',
+      tag,
+      summary: 'Pay the session with a payment method nonce',
+      params: idParams,
+      body: payBody,
+    },
+    async ({ params, body }) => {
+      const { session, payment } = await payCheckoutSession(deps, {
+        sessionId: params.id,
+        paymentMethodType: body.payment_method_type,
+        nonce: body.nonce,
+        email: body.email,
+        deviceData: body.device_data ?? null,
+      });
+      return { status: payment.status, redirect_url: completionUrl(session, deps.publicUrl) };
+    },
+  );
 }
