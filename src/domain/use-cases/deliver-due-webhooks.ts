@@ -69,6 +69,10 @@ async function deliver(deps: Deps, sender: WebhookSender, delivery: ClaimedDeliv
     // A lost lease means another worker has taken the delivery over; its outcome will count.
     if (!recorded) return;
     const failingSince = await tx.webhookEndpoints.noteDeliveryResult(delivery.endpoint.id, result.ok, startedAt);
-    if (!result.ok && failedTooLong(failingSince, at)) await tx.webhookEndpoints.disable(delivery.endpoint.id, at);
+    // Disabled after 3 days of failures: either the streak is that long, or a delivery has used up
+    // its whole 3-day schedule without the endpoint succeeding once meanwhile.
+    if (!result.ok && (failedTooLong(failingSince, at) || retryAt === null)) {
+      await tx.webhookEndpoints.disable(delivery.endpoint.id, at);
+    }
   });
 }
