@@ -36,6 +36,7 @@ export function httpWebhookSender(): WebhookSender {
       const elapsed = () => Math.round(performance.now() - started);
       return new Promise<WebhookSendResult>((resolve) => {
         let settled = false;
+        let deadline: NodeJS.Timeout | undefined;
         const finish = (result: WebhookSendResult) => {
           if (settled) return;
           settled = true;
@@ -66,7 +67,7 @@ export function httpWebhookSender(): WebhookSender {
           },
           ...(mode === 'live' ? { lookup: publicOnlyLookup } : {}),
         });
-        const deadline = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs);
+        deadline = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs);
         request.on('error', (error) => fail(error.message));
         request.on('response', (response) => {
           const chunks: Buffer[] = [];
