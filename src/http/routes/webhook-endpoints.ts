@@ -13,10 +13,9 @@ import { rollWebhookEndpointSecret } from '../../domain/use-cases/roll-webhook-e
 import { updateWebhookEndpoint } from '../../domain/use-cases/update-webhook-endpoint';
 import { defineRoute } from '../define-route';
 import { scopeOf } from '../merchant-auth';
-import { idParams, listQuery } from '../schemas';
+import { idParams, listQuery, objectId } from '../schemas';
 
 const tag = 'Webhook endpoints';
-const objectId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id');
 
 const endpointFields = {
   url: z.string().min(1).max(2048),
