@@ -6,7 +6,9 @@ import { expireOverdueSessions } from '../domain/use-cases/expire-overdue-sessio
 import { buildHttpServer } from '../http/server';
 import { migrate } from '../persistence/migrations/index';
 import { ConfigError, readConfig, type Config } from '../runtime/config';
+import { startBackgroundJobs } from '../runtime/background-jobs';
 import { ensureDemo } from '../runtime/demo';
+import { httpWebhookSender } from '../webhooks/http-sender';
 import { openDatabase, openTillpoint } from '../runtime/open-tillpoint';
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -57,9 +59,11 @@ async function serve() {
     expireOverdueSessions(tillpoint.deps).catch((error) => app.log.error({ err: error }, 'session expiry sweep failed'));
   }, 60_000);
   sweeper.unref();
+  const jobs = startBackgroundJobs({ deps: tillpoint.deps, sender: httpWebhookSender(), log: app.log });
 
   const stop = async () => {
     clearInterval(sweeper);
+    await jobs.stop();
     await app.close();
     await tillpoint.close();
     process.exit(0);

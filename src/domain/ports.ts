@@ -8,6 +8,8 @@ import type {
 } from './entities';
 import type { DomainEvent, Mode } from './events';
 import type { DeclineCode } from './errors';
+import type { IdempotencyRecords, RateLimitCounter } from './api-guards';
+import type { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookUrlPolicy } from './webhooks';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -53,6 +55,8 @@ export interface UnitOfWork {
     insert(event: DomainEvent): Promise<void>;
     listForObject(objectId: string): Promise<DomainEvent[]>;
   };
+  webhookEndpoints: WebhookEndpointRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
 }
 
 /** An account and a mode: the boundary nothing crosses. */
@@ -144,4 +148,8 @@ export interface Deps {
   clock: Clock;
   /** Base URL shoppers reach this install at, e.g. https://pay.example.com. */
   publicUrl: string;
+  /** Idempotency-Key records and rate-limit counters of the merchant API. */
+  idempotency: IdempotencyRecords;
+  rateLimits: RateLimitCounter;
+  webhookUrls: WebhookUrlPolicy;
 }

@@ -44,7 +44,8 @@ export const payBody = z.strictObject({
   device_data: z.string().max(8192).nullable().optional(),
 });
 
-const objectId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id');
+/** An object id (`cs_…`, `we_…`) in a path or cursor. */
+export const objectId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id');
 
 /** Query of a list endpoint: cursor pagination (DESIGN §7). */
 export const listQuery = {

@@ -7,6 +7,8 @@ import { TillpointError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { openPaymentLink } from '../domain/use-cases/open-payment-link';
 import { errorBody, sendError } from './errors';
+import { collectDocumentedRoutes } from './openapi';
+import { apiReference } from './routes/api-reference';
 import { checkoutApi } from './routes/checkout-api';
 import { merchantApi } from './routes/merchant-api';
 
@@ -59,8 +61,10 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable' });
   });
 
+  const documentedRoutes = collectDocumentedRoutes(app);
   await app.register(merchantApi, { deps });
   await app.register(checkoutApi, { deps });
+  await app.register(apiReference, { routes: documentedRoutes, publicUrl: deps.publicUrl });
 
   const checkoutHtml = path.join(webRoot, 'checkout', 'index.html');
   let cachedHtml: string | null = null;

@@ -3,6 +3,7 @@ import type { DomainEvent } from '../domain/events';
 import { SessionBusyError, type Scope, type Store, type UnitOfWork } from '../domain/ports';
 import type { TestNonceRecord, TestNonceVault } from '../processors/test/test-processor';
 import type { SqlClient, SqlExecutor } from './sql-client';
+import { fanOutEvent, webhookDeliveryRepository, webhookEndpointRepository } from './webhook-store';
 
 type Row = Record<string, any>;
 
@@ -294,12 +295,15 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
           `INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
           [e.id, e.accountId, e.mode, e.type, e.objectId, json(e.data), e.createdAt],
         );
+        await fanOutEvent(db, e);
       },
       async listForObject(objectId) {
         const { rows } = await db.query('SELECT * FROM events WHERE object_id = $1 ORDER BY created_at, id', [objectId]);
         return rows.map(toEvent);
       },
     },
+    webhookEndpoints: webhookEndpointRepository(db),
+    webhookDeliveries: webhookDeliveryRepository(db),
   };
 }
 

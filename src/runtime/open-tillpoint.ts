@@ -4,6 +4,8 @@ import { TillpointError } from '../domain/errors';
 import { migrate } from '../persistence/migrations/index';
 import { openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
 import { installSecret, sqlStore, sqlTestNonceVault } from '../persistence/sql-store';
+import { sqlIdempotencyRecords, sqlRateLimitCounter } from '../persistence/api-guard-store';
+import { webhookUrlPolicy } from '../webhooks/address-policy';
 import { TestProcessor } from '../processors/test/test-processor';
 import type { Config } from './config';
 
@@ -35,6 +37,14 @@ export async function openTillpoint(options: { db: SqlClient; publicUrl: string;
       throw new TillpointError('processor_unavailable', 'No processor is configured for live mode');
     },
   };
-  const deps: Deps = { store: sqlStore(db), processors, clock: { now }, publicUrl: options.publicUrl };
+  const deps: Deps = {
+    store: sqlStore(db),
+    processors,
+    clock: { now },
+    publicUrl: options.publicUrl,
+    idempotency: sqlIdempotencyRecords(db),
+    rateLimits: sqlRateLimitCounter(db),
+    webhookUrls: webhookUrlPolicy(),
+  };
   return { deps, db, close: () => db.close() };
 }

@@ -1,12 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/ports';
+import { addIdempotency } from '../idempotency';
 import { requireSecretKey } from '../merchant-auth';
+import { addRateLimit } from '../rate-limit';
 import { checkoutSessionRoutes } from './checkout-sessions';
 import { paymentRoutes } from './payments';
+import { webhookEndpointRoutes } from './webhook-endpoints';
 
-/** The merchant API (`/v1`): every route needs a secret key of the account and mode it acts in. */
+/**
+ * The merchant API (`/v1`): every route needs a secret key of the account and mode it acts in, is
+ * rate limited per account and mode, and every POST honours `Idempotency-Key`.
+ */
 export async function merchantApi(app: FastifyInstance, { deps }: { deps: Deps }) {
+  // Tells the OpenAPI document which routes take the secret key (hooks below apply to all of them).
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, secretKeyAuth: true };
+  });
   app.addHook('onRequest', requireSecretKey(deps));
+  addRateLimit(app, deps);
+  addIdempotency(app, deps);
   await app.register(checkoutSessionRoutes, { deps });
   await app.register(paymentRoutes, { deps });
+  await app.register(webhookEndpointRoutes, { deps });
 }

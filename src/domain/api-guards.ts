@@ -1,0 +1,75 @@
+import type { Mode } from './events';
+import type { Scope } from './ports';
+
+/** DESIGN §9: how long a key's first answer is kept for replay. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a claimed key counts as "in flight". A request that dies without answering (a killed
+ * instance) frees its key after this, so a retry can run instead of waiting 24 hours.
+ */
+export const IDEMPOTENCY_LOCK_MS = 2 * 60 * 1000;
+
+/** DESIGN §9: merchant API requests per second per account. */
+export const rateLimits: Record<Mode, number> = { live: 100, test: 25 };
+
+/** The first answer to a key, kept to be replayed byte for byte. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type IdempotencyClaim =
+  /** The key is ours: run the request, then `complete` or `release`. */
+  | { outcome: 'claimed' }
+  | { outcome: 'replay'; response: StoredResponse }
+  | { outcome: 'in_use' }
+  | { outcome: 'reused' };
+
+/** Idempotency records (DESIGN §3 IdempotencyRecord), shared by every instance. */
+export interface IdempotencyRecords {
+  /** Atomically takes a key, or says why not; a record older than `expiredBefore` counts as absent. */
+  claim(options: {
+    scope: Scope;
+    key: string;
+    fingerprint: string;
+    now: Date;
+    expiredBefore: Date;
+    lockedUntil: Date;
+  }): Promise<IdempotencyClaim>;
+  complete(options: { scope: Scope; key: string; response: StoredResponse }): Promise<void>;
+  /** Forgets a claim whose request should be retryable (an internal error). */
+  release(options: { scope: Scope; key: string }): Promise<void>;
+  purgeCreatedBefore(at: Date): Promise<number>;
+}
+
+/** A request counter per account, mode and second, shared by every instance. */
+export interface RateLimitCounter {
+  /** Counts one request in the window of `second` and returns the count so far. */
+  hit(scope: Scope, second: number): Promise<number>;
+  purgeBefore(second: number): Promise<number>;
+}
+
+/**
+ * Same parameters, same fingerprint: method, path and body with object keys sorted, so key order
+ * in the JSON does not make two equal requests differ.
+ */
+export async function requestFingerprint(method: string, url: string, body: unknown): Promise<string> {
+  const text = `${method} ${url}\n${canonicalJson(body ?? null)}`;
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** DESIGN §5: 1 to 255 printable ASCII characters. */
+export function isValidIdempotencyKey(key: string): boolean {
+  return /^[\x20-\x7e]{1,255}$/.test(key);
+}

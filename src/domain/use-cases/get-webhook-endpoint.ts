@@ -1,0 +1,10 @@
+import { resourceMissing } from '../errors';
+import type { Deps, Scope } from '../ports';
+import type { WebhookEndpoint } from '../webhooks';
+
+/** One endpoint of the caller's account and mode. */
+export async function getWebhookEndpoint(deps: Deps, options: { scope: Scope; id: string }): Promise<WebhookEndpoint> {
+  const endpoint = await deps.store.transaction((tx) => tx.webhookEndpoints.get(options.scope, options.id));
+  if (!endpoint) throw resourceMissing('webhook endpoint', options.id);
+  return endpoint;
+}

@@ -1,0 +1,194 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { unixTime } from '../../domain/views';
+import type { Deps } from '../../domain/ports';
+import { subscribableEvents, type WebhookDelivery, type WebhookEndpoint } from '../../domain/webhooks';
+import { createWebhookEndpoint } from '../../domain/use-cases/create-webhook-endpoint';
+import { deleteWebhookEndpoint } from '../../domain/use-cases/delete-webhook-endpoint';
+import { getWebhookEndpoint } from '../../domain/use-cases/get-webhook-endpoint';
+import { listWebhookDeliveries } from '../../domain/use-cases/list-webhook-deliveries';
+import { listWebhookEndpoints } from '../../domain/use-cases/list-webhook-endpoints';
+import { resendWebhookDelivery } from '../../domain/use-cases/resend-webhook-delivery';
+import { rollWebhookEndpointSecret } from '../../domain/use-cases/roll-webhook-endpoint-secret';
+import { updateWebhookEndpoint } from '../../domain/use-cases/update-webhook-endpoint';
+import { defineRoute } from '../define-route';
+import { scopeOf } from '../merchant-auth';
+import { idParams, listQuery, objectId } from '../schemas';
+
+const tag = 'Webhook endpoints';
+
+const endpointFields = {
+  url: z.string().min(1).max(2048),
+  enabled_events: z.array(z.enum(subscribableEvents as [string, ...string[]])).min(1).max(subscribableEvents.length),
+  description: z.string().max(500).optional(),
+};
+const createBody = z.strictObject(endpointFields);
+const updateBody = z.strictObject({
+  url: endpointFields.url.optional(),
+  enabled_events: endpointFields.enabled_events.optional(),
+  description: endpointFields.description,
+  disabled: z.boolean().optional(),
+});
+const deliveryParams = z.strictObject({ id: objectId, delivery_id: objectId });
+const pageQuery = z.strictObject(listQuery);
+
+/** The endpoint as the API shows it; the secret only when just made or rolled. */
+function endpointView(endpoint: WebhookEndpoint, options: { withSecret?: boolean } = {}) {
+  return {
+    id: endpoint.id,
+    object: 'webhook_endpoint' as const,
+    livemode: endpoint.mode === 'live',
+    url: endpoint.url,
+    description: endpoint.description,
+    enabled_events: endpoint.enabledEvents,
+    status: endpoint.status,
+    ...(options.withSecret ? { secret: endpoint.secret } : {}),
+    created: unixTime(endpoint.createdAt),
+  };
+}
+
+function deliveryView(delivery: WebhookDelivery) {
+  return {
+    id: delivery.id,
+    object: 'webhook_delivery' as const,
+    livemode: delivery.mode === 'live',
+    webhook_endpoint: delivery.endpointId,
+    event: delivery.eventId,
+    event_type: delivery.eventType,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    next_attempt_at: unixTime(delivery.nextAttemptAt),
+    last_response_status: delivery.lastResponseStatus,
+    created: unixTime(delivery.createdAt),
+    log: delivery.log.map((attempt) => ({
+      attempt: attempt.attempt,
+      outcome: attempt.outcome,
+      response_status: attempt.responseStatus,
+      response_body: attempt.responseBody,
+      duration_ms: attempt.durationMs,
+      error: attempt.error,
+      started_at: unixTime(attempt.startedAt),
+    })),
+  };
+}
+
+const eventsOf = (events: string[]) => events as WebhookEndpoint['enabledEvents'];
+
+/** `/v1/webhook_endpoints`: where signed events go, their secrets and delivery logs. */
+export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
+  defineRoute(
+    app,
+    { method: 'POST', url: '/v1/webhook_endpoints', tag, summary: 'Create a webhook endpoint (its secret is shown only in this answer)', body: createBody },
+    async ({ body, request }) => {
+      const endpoint = await createWebhookEndpoint(deps, {
+        scope: scopeOf(request),
+        input: { url: body.url, enabledEvents: eventsOf(body.enabled_events), description: body.description },
+      });
+      return endpointView(endpoint, { withSecret: true });
+    },
+  );
+
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/webhook_endpoints', tag, summary: 'List webhook endpoints, newest first', query: pageQuery },
+    async ({ query, request }) => {
+      const page = await listWebhookEndpoints(deps, { scope: scopeOf(request), limit: query.limit, startingAfter: query.starting_after });
+      return { object: 'list', url: '/v1/webhook_endpoints', has_more: page.hasMore, data: page.data.map((e) => endpointView(e)) };
+    },
+  );
+
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/webhook_endpoints/:id', tag, summary: 'Retrieve a webhook endpoint', params: idParams },
+    async ({ params, request }) => endpointView(await getWebhookEndpoint(deps, { scope: scopeOf(request), id: params.id })),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/webhook_endpoints/:id',
+      tag,
+      summary: 'Update a webhook endpoint, or re-enable it with disabled: false',
+      params: idParams,
+      body: updateBody,
+    },
+    async ({ params, body, request }) =>
+      endpointView(
+        await updateWebhookEndpoint(deps, {
+          scope: scopeOf(request),
+          id: params.id,
+          changes: {
+            url: body.url,
+            enabledEvents: body.enabled_events && eventsOf(body.enabled_events),
+            description: body.description,
+            disabled: body.disabled,
+          },
+        }),
+      ),
+  );
+
+  defineRoute(
+    app,
+    { method: 'DELETE', url: '/v1/webhook_endpoints/:id', tag, summary: 'Delete a webhook endpoint and its delivery log', params: idParams },
+    async ({ params, request }) => {
+      await deleteWebhookEndpoint(deps, { scope: scopeOf(request), id: params.id });
+      return { id: params.id, object: 'webhook_endpoint', deleted: true };
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/webhook_endpoints/:id/roll_secret',
+      tag,
+      summary: 'Replace the signing secret at once (the new one is shown only in this answer)',
+      params: idParams,
+    },
+    async ({ params, request }) =>
+      endpointView(await rollWebhookEndpointSecret(deps, { scope: scopeOf(request), id: params.id }), { withSecret: true }),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/webhook_endpoints/:id/deliveries',
+      tag,
+      summary: "List an endpoint's deliveries with their attempt logs, newest first",
+      params: idParams,
+      query: pageQuery,
+    },
+    async ({ params, query, request }) => {
+      const page = await listWebhookDeliveries(deps, {
+        scope: scopeOf(request),
+        endpointId: params.id,
+        limit: query.limit,
+        startingAfter: query.starting_after,
+      });
+      return {
+        object: 'list',
+        url: `/v1/webhook_endpoints/${params.id}/deliveries`,
+        has_more: page.hasMore,
+        data: page.data.map(deliveryView),
+      };
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/webhook_endpoints/:id/deliveries/:delivery_id/resend',
+      tag,
+      summary: 'Send a delivery again now, whatever its state',
+      params: deliveryParams,
+      status: 202,
+    },
+    async ({ params, request }) =>
+      deliveryView(
+        await resendWebhookDelivery(deps, { scope: scopeOf(request), endpointId: params.id, deliveryId: params.delivery_id }),
+      ),
+  );
+}

@@ -1,0 +1,77 @@
+import type { IdempotencyRecords, RateLimitCounter, StoredResponse } from '../domain/api-guards';
+import type { SqlClient } from './sql-client';
+
+type Row = Record<string, any>;
+
+/** Idempotency records in the shared database: the primary key decides which request owns a key. */
+export function sqlIdempotencyRecords(db: SqlClient): IdempotencyRecords {
+  return {
+    async claim({ scope, key, fingerprint, now, expiredBefore, lockedUntil }) {
+      // One statement takes a free key, an expired record, or an in-flight claim whose owner died
+      // (lock past); the database's row lock makes exactly one concurrent caller win.
+      const taken = await db.query(
+        `INSERT INTO idempotency_records (account_id, mode, key, request_fingerprint, locked_until, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (account_id, mode, key) DO UPDATE
+           SET request_fingerprint = EXCLUDED.request_fingerprint, locked_until = EXCLUDED.locked_until,
+               response_status = NULL, response_headers = NULL, response_body = NULL, created_at = EXCLUDED.created_at
+           WHERE idempotency_records.created_at <= $7
+              OR (idempotency_records.response_status IS NULL AND idempotency_records.locked_until <= $6
+                  AND idempotency_records.request_fingerprint = EXCLUDED.request_fingerprint)
+         RETURNING key`,
+        [scope.accountId, scope.mode, key, fingerprint, lockedUntil, now, expiredBefore],
+      );
+      if (taken.rowCount === 1) return { outcome: 'claimed' };
+      const { rows } = await db.query<Row>(
+        'SELECT * FROM idempotency_records WHERE account_id = $1 AND mode = $2 AND key = $3',
+        [scope.accountId, scope.mode, key],
+      );
+      const record = rows[0];
+      if (!record) return { outcome: 'in_use' }; // released between our two statements: still busy a moment ago
+      if (record.request_fingerprint !== fingerprint) return { outcome: 'reused' };
+      if (record.response_status === null) return { outcome: 'in_use' };
+      const response: StoredResponse = {
+        status: Number(record.response_status),
+        headers: record.response_headers,
+        body: record.response_body,
+      };
+      return { outcome: 'replay', response };
+    },
+    async complete({ scope, key, response }) {
+      await db.query(
+        `UPDATE idempotency_records SET response_status = $4, response_headers = $5, response_body = $6, locked_until = NULL
+         WHERE account_id = $1 AND mode = $2 AND key = $3`,
+        [scope.accountId, scope.mode, key, response.status, JSON.stringify(response.headers), response.body],
+      );
+    },
+    async release({ scope, key }) {
+      await db.query(
+        'DELETE FROM idempotency_records WHERE account_id = $1 AND mode = $2 AND key = $3 AND response_status IS NULL',
+        [scope.accountId, scope.mode, key],
+      );
+    },
+    async purgeCreatedBefore(at) {
+      const { rowCount } = await db.query('DELETE FROM idempotency_records WHERE created_at <= $1', [at]);
+      return rowCount;
+    },
+  };
+}
+
+/** Per-second request counters: one upsert per request, shared by every instance. */
+export function sqlRateLimitCounter(db: SqlClient): RateLimitCounter {
+  return {
+    async hit(scope, second) {
+      const { rows } = await db.query<{ hits: number }>(
+        `INSERT INTO rate_limit_counters (account_id, mode, window_second, hits) VALUES ($1, $2, $3, 1)
+         ON CONFLICT (account_id, mode, window_second) DO UPDATE SET hits = rate_limit_counters.hits + 1
+         RETURNING hits`,
+        [scope.accountId, scope.mode, second],
+      );
+      return Number(rows[0]!.hits);
+    },
+    async purgeBefore(second) {
+      const { rowCount } = await db.query('DELETE FROM rate_limit_counters WHERE window_second < $1', [second]);
+      return rowCount;
+    },
+  };
+}

@@ -1,0 +1,243 @@
+import type { DomainEvent } from '../domain/events';
+import type { Scope } from '../domain/ports';
+import type {
+  ClaimedDelivery,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryRepository,
+  WebhookEndpoint,
+  WebhookEndpointRepository,
+} from '../domain/webhooks';
+import type { SqlExecutor } from './sql-client';
+
+type Row = Record<string, any>;
+
+const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+
+function toEndpoint(row: Row): WebhookEndpoint {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    url: row.url,
+    description: row.description,
+    enabledEvents: row.enabled_events,
+    secret: row.secret,
+    status: row.status,
+    failingSince: dateOrNull(row.failing_since),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function toAttempt(row: Row): WebhookAttempt {
+  return {
+    attempt: Number(row.attempt),
+    outcome: row.outcome,
+    responseStatus: row.response_status === null ? null : Number(row.response_status),
+    responseBody: row.response_body,
+    durationMs: Number(row.duration_ms),
+    error: row.error,
+    startedAt: new Date(row.started_at),
+  };
+}
+
+function toDelivery(row: Row): WebhookDelivery {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    accountId: row.account_id,
+    mode: row.mode,
+    status: row.status,
+    attempts: Number(row.attempts),
+    nextAttemptAt: dateOrNull(row.next_attempt_at),
+    lastResponseStatus: row.last_response_status === null ? null : Number(row.last_response_status),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    log: (row.log ?? []).map(toAttempt),
+  };
+}
+
+/** Cursor condition for "newest first" lists: rows strictly after the cursor row. */
+function after(table: string, cursorParam: number, scopeFrom: number): string {
+  return ` AND (created_at, id) < (SELECT created_at, id FROM ${table} WHERE id = $${cursorParam} AND account_id = $${scopeFrom} AND mode = $${scopeFrom + 1})`;
+}
+
+/**
+ * The outbox fan-out: one delivery per enabled endpoint of the event's account and mode that wants
+ * its type. Runs inside the event's own insert, so an event is never committed without them.
+ */
+export async function fanOutEvent(db: SqlExecutor, event: DomainEvent): Promise<void> {
+  await db.query(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
+     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, $1, e.account_id, e.mode, 'pending', 0, $4, $4, $4
+     FROM webhook_endpoints e
+     WHERE e.account_id = $2 AND e.mode = $3 AND e.status = 'enabled'
+       AND (e.enabled_events ? '*' OR e.enabled_events ? $5::text)`,
+    [event.id, event.accountId, event.mode, event.createdAt, event.type],
+  );
+}
+
+export function webhookEndpointRepository(db: SqlExecutor): WebhookEndpointRepository {
+  return {
+    async insert(e) {
+      await db.query(
+        `INSERT INTO webhook_endpoints (id, account_id, mode, url, description, enabled_events, secret, status, failing_since, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [e.id, e.accountId, e.mode, e.url, e.description, JSON.stringify(e.enabledEvents), e.secret, e.status, e.failingSince, e.createdAt, e.updatedAt],
+      );
+    },
+    async get(scope, id) {
+      const { rows } = await db.query('SELECT * FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND mode = $3', [
+        id,
+        scope.accountId,
+        scope.mode,
+      ]);
+      return rows[0] ? toEndpoint(rows[0]) : null;
+    },
+    async list(scope, page) {
+      const params: unknown[] = [scope.accountId, scope.mode];
+      let where = 'account_id = $1 AND mode = $2';
+      if (page.startingAfter) {
+        params.push(page.startingAfter);
+        where += after('webhook_endpoints', params.length, 1);
+      }
+      params.push(page.limit);
+      const { rows } = await db.query(
+        `SELECT * FROM webhook_endpoints WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+        params,
+      );
+      return rows.map(toEndpoint);
+    },
+    async update(e) {
+      await db.query(
+        `UPDATE webhook_endpoints SET url = $2, description = $3, enabled_events = $4, secret = $5, status = $6,
+           failing_since = $7, updated_at = $8 WHERE id = $1`,
+        [e.id, e.url, e.description, JSON.stringify(e.enabledEvents), e.secret, e.status, e.failingSince, e.updatedAt],
+      );
+    },
+    async noteDeliveryResult(id, succeeded, at) {
+      const { rows } = await db.query<{ failing_since: unknown }>(
+        succeeded
+          ? 'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 RETURNING failing_since'
+          : 'UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $2) WHERE id = $1 RETURNING failing_since',
+        succeeded ? [id] : [id, at],
+      );
+      return dateOrNull(rows[0]?.failing_since);
+    },
+    async disable(id, at) {
+      await db.query(`UPDATE webhook_endpoints SET status = 'disabled', updated_at = $2 WHERE id = $1`, [id, at]);
+    },
+    async delete(scope, id) {
+      const { rowCount } = await db.query('DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND mode = $3', [
+        id,
+        scope.accountId,
+        scope.mode,
+      ]);
+      return rowCount === 1;
+    },
+  };
+}
+
+const deliveryWithLog = `
+  SELECT d.*, ev.type AS event_type,
+    (SELECT coalesce(jsonb_agg(to_jsonb(a) ORDER BY a.attempt), '[]'::jsonb)
+       FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id) AS log
+  FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id`;
+
+export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepository {
+  return {
+    async get(scope, endpointId, id) {
+      const { rows } = await db.query(
+        `${deliveryWithLog} WHERE d.id = $1 AND d.endpoint_id = $2 AND d.account_id = $3 AND d.mode = $4`,
+        [id, endpointId, scope.accountId, scope.mode],
+      );
+      return rows[0] ? toDelivery(rows[0]) : null;
+    },
+    async list(scope, endpointId, page) {
+      const params: unknown[] = [scope.accountId, scope.mode, endpointId];
+      let where = 'd.account_id = $1 AND d.mode = $2 AND d.endpoint_id = $3';
+      if (page.startingAfter) {
+        params.push(page.startingAfter);
+        where += ` AND (d.created_at, d.id) < (SELECT created_at, id FROM webhook_deliveries WHERE id = $${params.length} AND account_id = $1 AND mode = $2)`;
+      }
+      params.push(page.limit);
+      const { rows } = await db.query(
+        `${deliveryWithLog} WHERE ${where} ORDER BY d.created_at DESC, d.id DESC LIMIT $${params.length}`,
+        params,
+      );
+      return rows.map(toDelivery);
+    },
+    async claimDue({ now, leaseUntil, leaseToken, limit }) {
+      const { rows } = await db.query<Row>(
+        `WITH claimed AS (
+           UPDATE webhook_deliveries d
+           SET attempts = d.attempts + 1, lease_token = $2, lease_until = $3, updated_at = $1
+           WHERE d.id IN (
+             SELECT wd.id FROM webhook_deliveries wd
+             JOIN webhook_endpoints e ON e.id = wd.endpoint_id AND e.status = 'enabled'
+             WHERE wd.status IN ('pending', 'retrying') AND wd.next_attempt_at <= $1
+               AND (wd.lease_until IS NULL OR wd.lease_until <= $1)
+             ORDER BY wd.next_attempt_at
+             LIMIT $4
+             FOR UPDATE OF wd SKIP LOCKED)
+           RETURNING d.*)
+         SELECT c.id, c.attempts, c.lease_token, c.created_at AS first_due_at,
+                e.id AS endpoint_id, e.url, e.secret, e.mode AS endpoint_mode, e.failing_since,
+                ev.id AS event_id, ev.account_id, ev.mode, ev.type, ev.object_id, ev.data, ev.created_at AS event_created_at
+         FROM claimed c
+         JOIN webhook_endpoints e ON e.id = c.endpoint_id
+         JOIN events ev ON ev.id = c.event_id`,
+        [now, leaseToken, leaseUntil, limit],
+      );
+      return rows.map(
+        (row): ClaimedDelivery => ({
+          id: row.id,
+          attempt: Number(row.attempts),
+          leaseToken: row.lease_token,
+          firstDueAt: new Date(row.first_due_at),
+          endpoint: {
+            id: row.endpoint_id,
+            url: row.url,
+            secret: row.secret,
+            mode: row.endpoint_mode,
+            failingSince: dateOrNull(row.failing_since),
+          },
+          event: {
+            id: row.event_id,
+            accountId: row.account_id,
+            mode: row.mode,
+            type: row.type,
+            objectId: row.object_id,
+            data: row.data,
+            createdAt: new Date(row.event_created_at),
+          },
+        }),
+      );
+    },
+    async recordAttempt({ deliveryId, leaseToken, attempt, status, nextAttemptAt, at }) {
+      const { rowCount } = await db.query(
+        `UPDATE webhook_deliveries SET status = $3, next_attempt_at = $4, last_response_status = $5,
+           lease_token = NULL, lease_until = NULL, updated_at = $6
+         WHERE id = $1 AND lease_token = $2`,
+        [deliveryId, leaseToken, status, nextAttemptAt, attempt.responseStatus, at],
+      );
+      if (rowCount !== 1) return false;
+      await db.query(
+        `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, outcome, response_status, response_body, duration_ms, error, started_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [deliveryId, attempt.attempt, attempt.outcome, attempt.responseStatus, attempt.responseBody, attempt.durationMs, attempt.error, attempt.startedAt],
+      );
+      return true;
+    },
+    async requeue(scope: Scope, id: string, at: Date) {
+      await db.query(
+        `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $4, updated_at = $4
+         WHERE id = $1 AND account_id = $2 AND mode = $3`,
+        [id, scope.accountId, scope.mode, at],
+      );
+    },
+  };
+}

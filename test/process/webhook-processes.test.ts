@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/domain/use-cases/create-account';
+import { openPostgres, type SqlClient } from '../../src/persistence/sql-client';
+import { openTillpoint } from '../../src/runtime/open-tillpoint';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/**
+ * Real `tillpoint serve` processes on one PostgreSQL schema (the search_path rides in DATABASE_URL's
+ * `options` parameter, which node-postgres passes to the server). PostgreSQL only: PGlite is a
+ * single-process database.
+ */
+const postgresUrl = process.env.TEST_DATABASE_URL;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe.skipIf(!postgresUrl)('webhook delivery across server processes (postgres)', () => {
+  const schema = `p_${randomBytes(6).toString('hex')}`;
+  const databaseUrl = `${postgresUrl}${postgresUrl?.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-proc-'));
+  const receiver = new WebhookReceiver();
+  const servers: ChildProcess[] = [];
+  let receiverUrl = '';
+  let db: SqlClient;
+  let key = '';
+
+  async function serve(): Promise<{ process: ChildProcess; base: string }> {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['bin/tillpoint.js', 'serve'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: '' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    servers.push(child);
+    const base = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}`);
+      try {
+        if ((await fetch(`${base}/healthz`)).ok) return { process: child, base };
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error('serve did not start');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const call = async (base: string, method: string, url: string, body?: unknown) => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    expect(res.status, `${method} ${url}`).toBeLessThan(300);
+    return res.json() as Promise<Record<string, any>>;
+  };
+
+  const until = async (condition: () => boolean | Promise<boolean>, ms: number) => {
+    const deadline = Date.now() + ms;
+    while (!(await condition())) {
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return true;
+  };
+
+  const session = { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 1500, quantity: 1 }] };
+
+  beforeAll(async () => {
+    const admin = await openPostgres(postgresUrl!, { max: 1 });
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.close();
+    db = await openPostgres(postgresUrl!, { schema, max: 2 });
+    const tillpoint = await openTillpoint({ db, publicUrl: 'http://localhost' });
+    key = (await createAccount(tillpoint.deps, { name: 'Process Shop' })).testSecretKey;
+    receiverUrl = await receiver.start();
+  });
+
+  beforeEach(async () => {
+    await db.query('DELETE FROM webhook_endpoints');
+    receiver.received.length = 0;
+    receiver.hold = false;
+  });
+
+  afterEach(async () => {
+    for (const child of servers.splice(0)) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    }
+  });
+
+  afterAll(async () => {
+    await receiver.stop();
+    await db.close();
+    const admin = await openPostgres(postgresUrl!, { max: 1 });
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    await admin.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('two server processes deliver every webhook, none twice', { timeout: 40_000 }, async () => {
+    const [a, b] = await Promise.all([serve(), serve()]);
+    const endpoint = await call(a!.base, 'POST', '/v1/webhook_endpoints', { url: receiverUrl, enabled_events: ['*'] });
+    receiver.secret = endpoint.secret;
+    // 12 sessions opened and expired, alternately on each server: 12 events, 25 requests in all,
+    // inside the test-mode limit of 25 a second.
+    const ids: string[] = [];
+    await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const base = (i % 2 ? a : b)!.base;
+        const created = await call(base, 'POST', '/v1/checkout/sessions', session);
+        await call(base, 'POST', `/v1/checkout/sessions/${created.id}/expire`);
+        ids.push(created.id);
+      }),
+    );
+    expect(await until(() => receiver.received.length >= 12, 15_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // a duplicate would arrive by now
+    expect(receiver.received).toHaveLength(12);
+    expect(new Set(receiver.received.map((r) => r.event.id)).size).toBe(12);
+    expect(receiver.received.every((r) => r.signatureValid)).toBe(true);
+    expect(new Set(receiver.received.map((r) => r.event.data.object.id))).toEqual(new Set(ids));
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered' AND attempts = 1`,
+    );
+    expect(rows[0]!.n).toBe(12);
+  });
+
+  it('a server killed mid-delivery has the webhook redelivered after restart', { timeout: 45_000 }, async () => {
+    const first = await serve();
+    const endpoint = await call(first.base, 'POST', '/v1/webhook_endpoints', { url: receiverUrl, enabled_events: ['*'] });
+    receiver.secret = endpoint.secret;
+    receiver.hold = true;
+    const created = await call(first.base, 'POST', '/v1/checkout/sessions', session);
+    await call(first.base, 'POST', `/v1/checkout/sessions/${created.id}/expire`);
+    expect(await until(() => receiver.received.length === 1, 10_000)).toBe(true);
+
+    first.process.kill('SIGKILL');
+    await new Promise((resolve) => first.process.once('exit', resolve));
+    receiver.hold = false;
+    await serve();
+    // The dead server's lease (10 s timeout + 5 s) runs out, then the new one delivers again.
+    expect(await until(() => receiver.received.length >= 2, 25_000)).toBe(true);
+    const [held, redelivered] = receiver.received;
+    expect(redelivered!.event.id).toBe(held!.event.id);
+    expect(redelivered!.signatureValid).toBe(true);
+    const { rows } = await db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM webhook_deliveries');
+    expect(rows).toEqual([{ status: 'delivered', attempts: 2 }]);
+  });
+});
