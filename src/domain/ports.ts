@@ -8,6 +8,7 @@ import type {
 } from './entities';
 import type { DomainEvent, Mode } from './events';
 import type { DeclineCode } from './errors';
+import type { ProcessorLifecycle } from './processor-lifecycle';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -118,8 +119,8 @@ export type AuthorizeResult =
   /** No answer (timeout, dropped connection): the charge may or may not exist. */
   | { outcome: 'unknown'; reason: string };
 
-/** A payment processor adapter: `test` (built in) or `braintree`. */
-export interface PaymentProcessor {
+/** A payment processor adapter: `test` (built in) or `braintree`; capture, void, refund and lookup come from `ProcessorLifecycle`. */
+export interface PaymentProcessor extends ProcessorLifecycle {
   readonly name: string;
   authorize(request: AuthorizeRequest): Promise<AuthorizeResult>;
   /** Only processors that take raw card data on our side (the test processor) tokenize. */

@@ -10,6 +10,8 @@ export interface Config {
   databaseUrl: string | null;
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** How long a test-mode capture stays `submitted_for_settlement` before it settles; 0 = at once. */
+  testSettlementDelaySeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -31,6 +33,7 @@ const variables = {
     .url({ protocol: /^https?$/ })
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 3600).default(0),
 };
 
 /** Reads the configuration; a bad value throws a `ConfigError` naming the variable. */
@@ -49,5 +52,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: read('DATABASE_URL') ?? null,
     publicUrl: (read('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     logLevel: read('LOG_LEVEL'),
+    testSettlementDelaySeconds: read('TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS'),
   };
 }

@@ -5,6 +5,7 @@ import { migrate } from '../persistence/migrations/index';
 import { openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
 import { installSecret, sqlStore, sqlTestNonceVault } from '../persistence/sql-store';
 import { TestProcessor } from '../processors/test/test-processor';
+import { sqlTestTransactionLedger } from '../persistence/sql-test-transactions';
 import type { Config } from './config';
 
 export interface Tillpoint {
@@ -22,12 +23,20 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
  * The composition root: wires the database, the store and the processors into the use cases'
  * dependencies. Migrates first, so every instance starts on the current schema.
  */
-export async function openTillpoint(options: { db: SqlClient; publicUrl: string; now?: () => Date }): Promise<Tillpoint> {
+export async function openTillpoint(options: {
+  db: SqlClient;
+  publicUrl: string;
+  now?: () => Date;
+  /** TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS; 0 (the default) settles test captures at once. */
+  testSettlementDelaySeconds?: number;
+}): Promise<Tillpoint> {
   const { db } = options;
   await migrate(db);
   const now = options.now ?? (() => new Date());
   const fingerprintKey = await installSecret(db, 'card_fingerprint_key', () => randomBytes(32).toString('hex'));
-  const testProcessor = new TestProcessor(sqlTestNonceVault(db), fingerprintKey, now);
+  const testProcessor = new TestProcessor(sqlTestNonceVault(db), fingerprintKey, now, sqlTestTransactionLedger(db), {
+    delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
+  });
   const processors: ProcessorDirectory = {
     async forScope(scope): Promise<PaymentProcessor> {
       // The test processor never serves live mode; live processors arrive with processor settings.
