@@ -2,12 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { TillpointError } from '../domain/errors';
 import { createAccount } from '../domain/use-cases/create-account';
-import { expireOverdueSessions } from '../domain/use-cases/expire-overdue-sessions';
 import { buildHttpServer } from '../http/server';
 import { migrate } from '../persistence/migrations/index';
 import { ConfigError, readConfig, type Config } from '../runtime/config';
 import { ensureDemo } from '../runtime/demo';
 import { openDatabase, openTillpoint } from '../runtime/open-tillpoint';
+import { startScheduler } from '../runtime/scheduler';
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
@@ -30,7 +30,11 @@ function where(config: Config): string {
 async function serve() {
   const config = loadConfig();
   const db = await openDatabase(config);
-  const tillpoint = await openTillpoint({ db, publicUrl: config.publicUrl });
+  const tillpoint = await openTillpoint({
+    db,
+    publicUrl: config.publicUrl,
+    testSettlementDelaySeconds: config.testSettlementDelaySeconds,
+  });
   const demo = await ensureDemo(tillpoint.deps, db);
   const app = await buildHttpServer({
     deps: tillpoint.deps,
@@ -53,13 +57,11 @@ async function serve() {
   }
   console.log(`\n${lines.join('\n')}\n`);
 
-  const sweeper = setInterval(() => {
-    expireOverdueSessions(tillpoint.deps).catch((error) => app.log.error({ err: error }, 'session expiry sweep failed'));
-  }, 60_000);
-  sweeper.unref();
+  // Session expiry, reconciliation of payments left processing, auto-void of old authorizations.
+  const scheduler = startScheduler(tillpoint.deps, app.log);
 
   const stop = async () => {
-    clearInterval(sweeper);
+    await scheduler.stop();
     await app.close();
     await tillpoint.close();
     process.exit(0);
@@ -69,7 +71,7 @@ async function serve() {
 }
 
 const program = new Command('tillpoint')
-  .description('Tillpoint: self-hosted checkout. Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, LOG_LEVEL.')
+  .description('Tillpoint: self-hosted checkout. Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, LOG_LEVEL, TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS.')
   .showHelpAfterError();
 
 program.command('serve').description('run the HTTP server (creates a demo account on an empty database)').action(serve);

@@ -5,7 +5,11 @@ import type {
   Payment,
   PaymentLink,
   PaymentMethodDetails,
+  Price,
+  Product,
+  Refund,
 } from './entities';
+import type { PageRequest } from './pagination';
 import type { DomainEvent, Mode } from './events';
 import type { DeclineCode } from './errors';
 import type { ProcessorLifecycle } from './processor-lifecycle';
@@ -36,12 +40,16 @@ export interface UnitOfWork {
     /** Writes the session if it is still in `expectedStatus`; false when someone else moved it first. */
     update(session: CheckoutSession, expectedStatus: CheckoutSession['status']): Promise<boolean>;
     listOpenExpiredBefore(at: Date, limit: number): Promise<CheckoutSession[]>;
+    /** Newest first. */
+    list(scope: Scope, page: PageRequest): Promise<CheckoutSession[]>;
   };
   payments: {
     /** Throws `SessionBusyError` when the session already holds a payment that is under way or has won. */
     insert(payment: Payment): Promise<void>;
-    get(scope: Scope | null, id: string): Promise<Payment | null>;
+    get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
     update(payment: Payment, expectedStatus: Payment['status']): Promise<boolean>;
+    /** Oldest first, across accounts: what the periodic jobs (reconciliation, auto-void) work on. */
+    listInStatusCreatedBefore(status: Payment['status'], before: Date, limit: number): Promise<Payment[]>;
     holdingSession(sessionId: string): Promise<Payment | null>;
     /** Newest first; `startingAfter` is the id of the last payment of the previous page. */
     list(scope: Scope, filter: { checkoutSessionId?: string; limit: number; startingAfter?: string }): Promise<Payment[]>;
@@ -49,11 +57,41 @@ export interface UnitOfWork {
   paymentLinks: {
     insert(link: PaymentLink): Promise<void>;
     getBySlug(slug: string): Promise<PaymentLink | null>;
+    get(scope: Scope, id: string): Promise<PaymentLink | null>;
+    setActive(scope: Scope, id: string, active: boolean, at: Date): Promise<PaymentLink | null>;
+    list(scope: Scope, page: PageRequest): Promise<PaymentLink[]>;
   };
   events: {
     insert(event: DomainEvent): Promise<void>;
     listForObject(objectId: string): Promise<DomainEvent[]>;
+    get(scope: Scope, id: string): Promise<DomainEvent | null>;
+    /** Newest first; `createdGte` / `createdLte` bound `created_at` inclusively. */
+    list(scope: Scope, filter: EventFilter & PageRequest): Promise<DomainEvent[]>;
   };
+  refunds: {
+    insert(refund: Refund): Promise<void>;
+    get(scope: Scope | null, id: string): Promise<Refund | null>;
+    /** Writes the refund if it is still in `expectedStatus`. */
+    update(refund: Refund, expectedStatus: Refund['status']): Promise<boolean>;
+    /** Sum of the payment's pending refunds: money reserved but not yet confirmed by the processor. */
+    pendingAmount(paymentId: string): Promise<number>;
+    list(scope: Scope, filter: { paymentId?: string } & PageRequest): Promise<Refund[]>;
+  };
+  products: {
+    insert(product: Product): Promise<void>;
+    get(scope: Scope, id: string): Promise<Product | null>;
+    list(scope: Scope, page: PageRequest): Promise<Product[]>;
+  };
+  prices: {
+    insert(price: Price): Promise<void>;
+    get(scope: Scope, id: string): Promise<Price | null>;
+  };
+}
+
+export interface EventFilter {
+  type?: DomainEvent['type'];
+  createdGte?: Date;
+  createdLte?: Date;
 }
 
 /** An account and a mode: the boundary nothing crosses. */

@@ -1,4 +1,4 @@
-import type { CheckoutSession, Payment } from './entities';
+import type { CheckoutSession, Payment, Refund } from './entities';
 import type { EventType } from './events';
 import { newId } from './ids';
 import type { UnitOfWork } from './ports';
@@ -6,10 +6,12 @@ import {
   assertTransition,
   checkoutSessionTransitions,
   paymentTransitions,
+  refundTransitions,
   type CheckoutSessionStatus,
   type PaymentStatus,
+  type RefundStatus,
 } from './state-machine';
-import { checkoutSessionView, paymentView } from './views';
+import { checkoutSessionView, paymentView, refundView } from './views';
 
 /** Another request moved the object first; the caller's transaction must not commit. */
 export class ConcurrentTransitionError extends Error {
@@ -29,6 +31,17 @@ const paymentEvents: Partial<Record<PaymentStatus, EventType>> = {
   failed: 'payment.failed',
   requires_capture: 'payment.requires_capture',
   canceled: 'payment.canceled',
+};
+
+/** The event of a payment transition: a capture is `payment.captured`, not a second `payment.succeeded`. */
+export function paymentEventType(from: PaymentStatus, to: PaymentStatus): EventType | undefined {
+  if (from === 'requires_capture' && to === 'succeeded') return 'payment.captured';
+  return paymentEvents[to];
+}
+
+const refundEvents: Partial<Record<RefundStatus, EventType>> = {
+  succeeded: 'refund.succeeded',
+  failed: 'refund.failed',
 };
 
 /**
@@ -76,7 +89,7 @@ export async function transitionPayment(
   if (!(await tx.payments.update(next, payment.status))) {
     throw new ConcurrentTransitionError(payment.id);
   }
-  const type = paymentEvents[to];
+  const type = paymentEventType(payment.status, to);
   if (type) {
     await tx.events.insert({
       id: newId('evt'),
@@ -85,6 +98,34 @@ export async function transitionPayment(
       type,
       objectId: next.id,
       data: paymentView(next),
+      createdAt: at,
+    });
+  }
+  return next;
+}
+
+/** Moves a refund to `to`, with the same guarantees as `transitionCheckoutSession`. */
+export async function transitionRefund(
+  tx: UnitOfWork,
+  refund: Refund,
+  to: RefundStatus,
+  changes: Partial<Refund>,
+  at: Date,
+): Promise<Refund> {
+  assertTransition('refund', refundTransitions, refund.status, to);
+  const next: Refund = { ...refund, ...changes, status: to, updatedAt: at };
+  if (!(await tx.refunds.update(next, refund.status))) {
+    throw new ConcurrentTransitionError(refund.id);
+  }
+  const type = refundEvents[to];
+  if (type) {
+    await tx.events.insert({
+      id: newId('evt'),
+      accountId: next.accountId,
+      mode: next.mode,
+      type,
+      objectId: next.id,
+      data: refundView(next),
       createdAt: at,
     });
   }
