@@ -65,7 +65,7 @@ describe.each(testDatabases)('manual capture and cancel ($name)', (database) => 
     const afterSecond = await dumpBusinessData(ctx.db);
     expectError(await call('POST', `/v1/payments/${automatic.id}/capture`, {}), 409, 'payment_not_capturable');
     expect(await dumpBusinessData(ctx.db)).toEqual(afterSecond);
-    expect(before.payments).toEqual(afterSecond.payments.filter((p) => !p.includes(automatic.id)));
+    expect(before.payments).toEqual(afterSecond.payments!.filter((p) => !p.includes(automatic.id)));
     expect(await readPayment(ctx, manual.id)).toMatchObject({ status: 'succeeded', amount_captured: 1000 });
   });
 
