@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { readPage } from './pagination';
-import { canTransition, refundTransitions } from './state-machine';
 import { paymentEventType } from './transition';
 
 describe('paymentEventType', () => {
@@ -17,15 +16,6 @@ describe('paymentEventType', () => {
 
   it('writes no event for the 3-D Secure detour', () => {
     expect(paymentEventType('processing', 'requires_action')).toBeUndefined();
-  });
-});
-
-describe('refund transitions', () => {
-  it('go from pending to succeeded or failed, and never back', () => {
-    expect(canTransition(refundTransitions, 'pending', 'succeeded')).toBe(true);
-    expect(canTransition(refundTransitions, 'pending', 'failed')).toBe(true);
-    expect(canTransition(refundTransitions, 'failed', 'succeeded')).toBe(false);
-    expect(canTransition(refundTransitions, 'succeeded', 'pending')).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { CheckoutSession, Payment, Refund } from './entities';
-import type { EventType } from './events';
+import type { DomainEvent, EventType } from './events';
 import { newId } from './ids';
 import type { UnitOfWork } from './ports';
 import {
@@ -61,18 +61,7 @@ export async function transitionCheckoutSession(
   if (!(await tx.checkoutSessions.update(next, session.status))) {
     throw new ConcurrentTransitionError(session.id);
   }
-  const type = sessionEvents[to];
-  if (type) {
-    await tx.events.insert({
-      id: newId('evt'),
-      accountId: next.accountId,
-      mode: next.mode,
-      type,
-      objectId: next.id,
-      data: checkoutSessionView(next, publicUrl),
-      createdAt: at,
-    });
-  }
+  await writeEvent(tx, next, sessionEvents[to], () => checkoutSessionView(next, publicUrl), at);
   return next;
 }
 
@@ -89,18 +78,7 @@ export async function transitionPayment(
   if (!(await tx.payments.update(next, payment.status))) {
     throw new ConcurrentTransitionError(payment.id);
   }
-  const type = paymentEventType(payment.status, to);
-  if (type) {
-    await tx.events.insert({
-      id: newId('evt'),
-      accountId: next.accountId,
-      mode: next.mode,
-      type,
-      objectId: next.id,
-      data: paymentView(next),
-      createdAt: at,
-    });
-  }
+  await writeEvent(tx, next, paymentEventType(payment.status, to), () => paymentView(next), at);
   return next;
 }
 
@@ -117,17 +95,26 @@ export async function transitionRefund(
   if (!(await tx.refunds.update(next, refund.status))) {
     throw new ConcurrentTransitionError(refund.id);
   }
-  const type = refundEvents[to];
-  if (type) {
-    await tx.events.insert({
-      id: newId('evt'),
-      accountId: next.accountId,
-      mode: next.mode,
-      type,
-      objectId: next.id,
-      data: refundView(next),
-      createdAt: at,
-    });
-  }
+  await writeEvent(tx, next, refundEvents[to], () => refundView(next), at);
   return next;
+}
+
+/** Writes the event of a transition (when it has one) with a snapshot of the object's new state. */
+async function writeEvent(
+  tx: UnitOfWork,
+  object: { id: string; accountId: string; mode: DomainEvent['mode'] },
+  type: EventType | undefined,
+  snapshot: () => Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  if (!type) return;
+  await tx.events.insert({
+    id: newId('evt'),
+    accountId: object.accountId,
+    mode: object.mode,
+    type,
+    objectId: object.id,
+    data: snapshot(),
+    createdAt: at,
+  });
 }

@@ -32,3 +32,8 @@ export function scopedListQuery(
   params.push(page.limit);
   return { text: `SELECT * FROM ${table} WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`, params };
 }
+
+/** One row of `table` by id, within the scope: another account's id reads as absent. */
+export function scopedGetQuery(table: string, scope: Scope, id: string): { text: string; params: unknown[] } {
+  return { text: `SELECT * FROM ${table} WHERE id = $1 AND account_id = $2 AND mode = $3`, params: [id, scope.accountId, scope.mode] };
+}

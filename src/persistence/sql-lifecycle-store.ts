@@ -1,6 +1,6 @@
 import type { Price, Product, Refund } from '../domain/entities';
 import type { UnitOfWork } from '../domain/ports';
-import { scopedListQuery } from './list-query';
+import { scopedGetQuery, scopedListQuery } from './list-query';
 import type { SqlExecutor } from './sql-client';
 
 type Row = Record<string, any>;
@@ -102,11 +102,8 @@ export function lifecycleUnitOfWork(db: SqlExecutor): Pick<UnitOfWork, 'refunds'
         );
       },
       async get(scope, id) {
-        const { rows } = await db.query<Row>('SELECT * FROM products WHERE id = $1 AND account_id = $2 AND mode = $3', [
-          id,
-          scope.accountId,
-          scope.mode,
-        ]);
+        const query = scopedGetQuery('products', scope, id);
+        const { rows } = await db.query<Row>(query.text, query.params);
         return rows[0] ? toProduct(rows[0]) : null;
       },
       async list(scope, page) {
@@ -124,11 +121,8 @@ export function lifecycleUnitOfWork(db: SqlExecutor): Pick<UnitOfWork, 'refunds'
         );
       },
       async get(scope, id) {
-        const { rows } = await db.query<Row>('SELECT * FROM prices WHERE id = $1 AND account_id = $2 AND mode = $3', [
-          id,
-          scope.accountId,
-          scope.mode,
-        ]);
+        const query = scopedGetQuery('prices', scope, id);
+        const { rows } = await db.query<Row>(query.text, query.params);
         return rows[0] ? toPrice(rows[0]) : null;
       },
     },

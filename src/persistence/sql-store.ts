@@ -3,7 +3,7 @@ import type { DomainEvent } from '../domain/events';
 import { SessionBusyError, type Scope, type Store, type UnitOfWork } from '../domain/ports';
 import type { TestNonceRecord, TestNonceVault } from '../processors/test/test-processor';
 import type { SqlClient, SqlExecutor } from './sql-client';
-import { scopedListQuery, type ListFilter } from './list-query';
+import { scopedGetQuery, scopedListQuery, type ListFilter } from './list-query';
 import { lifecycleUnitOfWork } from './sql-lifecycle-store';
 
 type Row = Record<string, any>;
@@ -296,11 +296,8 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
         return rows[0] ? toPaymentLink(rows[0]) : null;
       },
       async get(scope, id) {
-        const { rows } = await db.query('SELECT * FROM payment_links WHERE id = $1 AND account_id = $2 AND mode = $3', [
-          id,
-          scope.accountId,
-          scope.mode,
-        ]);
+        const query = scopedGetQuery('payment_links', scope, id);
+        const { rows } = await db.query(query.text, query.params);
         return rows[0] ? toPaymentLink(rows[0]) : null;
       },
       async setActive(scope, id, active, at) {
@@ -328,11 +325,8 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
         return rows.map(toEvent);
       },
       async get(scope, id) {
-        const { rows } = await db.query('SELECT * FROM events WHERE id = $1 AND account_id = $2 AND mode = $3', [
-          id,
-          scope.accountId,
-          scope.mode,
-        ]);
+        const query = scopedGetQuery('events', scope, id);
+        const { rows } = await db.query(query.text, query.params);
         return rows[0] ? toEvent(rows[0]) : null;
       },
       async list(scope, filter) {
