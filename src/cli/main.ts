@@ -2,14 +2,14 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { TillpointError } from '../domain/errors';
 import { createAccount } from '../domain/use-cases/create-account';
-import { expireOverdueSessions } from '../domain/use-cases/expire-overdue-sessions';
 import { buildHttpServer } from '../http/server';
 import { migrate } from '../persistence/migrations/index';
 import { ConfigError, readConfig, type Config } from '../runtime/config';
-import { startBackgroundJobs } from '../runtime/background-jobs';
+import { startWebhookWorker } from '../runtime/webhook-worker';
 import { ensureDemo } from '../runtime/demo';
 import { httpWebhookSender } from '../webhooks/http-sender';
 import { openDatabase, openTillpoint } from '../runtime/open-tillpoint';
+import { startScheduler } from '../runtime/scheduler';
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
@@ -32,7 +32,12 @@ function where(config: Config): string {
 async function serve() {
   const config = loadConfig();
   const db = await openDatabase(config);
-  const tillpoint = await openTillpoint({ db, publicUrl: config.publicUrl });
+  const tillpoint = await openTillpoint({
+    db,
+    publicUrl: config.publicUrl,
+    testSettlementDelaySeconds: config.testSettlementDelaySeconds,
+    rateLimitPerSecond: config.rateLimitPerSecond,
+  });
   const demo = await ensureDemo(tillpoint.deps, db);
   const app = await buildHttpServer({
     deps: tillpoint.deps,
@@ -55,15 +60,13 @@ async function serve() {
   }
   console.log(`\n${lines.join('\n')}\n`);
 
-  const sweeper = setInterval(() => {
-    expireOverdueSessions(tillpoint.deps).catch((error) => app.log.error({ err: error }, 'session expiry sweep failed'));
-  }, 60_000);
-  sweeper.unref();
-  const jobs = startBackgroundJobs({ deps: tillpoint.deps, sender: httpWebhookSender(), log: app.log });
+  // Session expiry, reconciliation, auto-void, purge of expired API records; and webhook delivery.
+  const scheduler = startScheduler(tillpoint.deps, app.log);
+  const webhooks = startWebhookWorker({ deps: tillpoint.deps, sender: httpWebhookSender(), log: app.log });
 
   const stop = async () => {
-    clearInterval(sweeper);
-    await jobs.stop();
+    await scheduler.stop();
+    await webhooks.stop();
     await app.close();
     await tillpoint.close();
     process.exit(0);
@@ -73,7 +76,7 @@ async function serve() {
 }
 
 const program = new Command('tillpoint')
-  .description('Tillpoint: self-hosted checkout. Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, LOG_LEVEL.')
+  .description('Tillpoint: self-hosted checkout. Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, LOG_LEVEL, …): see the README.')
   .showHelpAfterError();
 
 program.command('serve').description('run the HTTP server (creates a demo account on an empty database)').action(serve);

@@ -9,8 +9,8 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
  */
 export const IDEMPOTENCY_LOCK_MS = 2 * 60 * 1000;
 
-/** DESIGN §9: merchant API requests per second per account. */
-export const rateLimits: Record<Mode, number> = { live: 100, test: 25 };
+/** DESIGN §9: merchant API requests per second per account and mode, unless the operator sets others. */
+export const DEFAULT_RATE_LIMITS: Record<Mode, number> = { live: 100, test: 25 };
 
 /** The first answer to a key, kept to be replayed byte for byte. */
 export interface StoredResponse {

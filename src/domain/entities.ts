@@ -1,5 +1,5 @@
 import type { Mode } from './events';
-import type { CheckoutSessionStatus, PaymentStatus } from './state-machine';
+import type { CheckoutSessionStatus, PaymentStatus, RefundStatus } from './state-machine';
 import type { DeclineCode } from './errors';
 
 /** A merchant. One install serves many; no data crosses accounts. */
@@ -109,7 +109,57 @@ export interface PaymentLink {
   mode: Mode;
   slug: string;
   currency: string;
-  lineItems: Array<Omit<LineItem, 'amount'>>;
+  lineItems: PaymentLinkItem[];
+  active: boolean;
+  createdAt: Date;
+}
+
+/** An item of a payment link: a price's name and amount copied at creation, or an ad-hoc item. */
+export type PaymentLinkItem = Omit<LineItem, 'amount'> & { priceId?: string | null };
+
+export type RefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent';
+
+/** Money sent back to the shopper from a succeeded payment (DESIGN §3, `re_…`). */
+export interface Refund {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  paymentId: string;
+  amount: number;
+  currency: string;
+  reason: RefundReason | null;
+  status: RefundStatus;
+  /** Who asked: an API key id (`key_…`) or, from the dashboard, a user id. */
+  createdBy: string | null;
+  /** Why a failed refund failed, e.g. `payment_not_settled`, `processor_unavailable`. */
+  failureReason: string | null;
+  /** The processor's id for the refund (or for the void that replaced it). */
+  processorRefundId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Something a merchant sells (`prod_…`). */
+export interface Product {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  name: string;
+  description: string | null;
+  active: boolean;
+  defaultPriceId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What a product costs in one currency (`price_…`); immutable once made, like Stripe's. */
+export interface Price {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  productId: string;
+  currency: string;
+  unitAmount: number;
   active: boolean;
   createdAt: Date;
 }

@@ -5,11 +5,16 @@ import type {
   Payment,
   PaymentLink,
   PaymentMethodDetails,
+  Price,
+  Product,
+  Refund,
 } from './entities';
+import type { PageRequest } from './pagination';
 import type { DomainEvent, Mode } from './events';
 import type { DeclineCode } from './errors';
 import type { IdempotencyRecords, RateLimitCounter } from './api-guards';
 import type { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookUrlPolicy } from './webhooks';
+import type { ProcessorLifecycle } from './processor-lifecycle';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -37,12 +42,16 @@ export interface UnitOfWork {
     /** Writes the session if it is still in `expectedStatus`; false when someone else moved it first. */
     update(session: CheckoutSession, expectedStatus: CheckoutSession['status']): Promise<boolean>;
     listOpenExpiredBefore(at: Date, limit: number): Promise<CheckoutSession[]>;
+    /** Newest first. */
+    list(scope: Scope, page: PageRequest): Promise<CheckoutSession[]>;
   };
   payments: {
     /** Throws `SessionBusyError` when the session already holds a payment that is under way or has won. */
     insert(payment: Payment): Promise<void>;
-    get(scope: Scope | null, id: string): Promise<Payment | null>;
+    get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
     update(payment: Payment, expectedStatus: Payment['status']): Promise<boolean>;
+    /** Oldest first, across accounts: what the periodic jobs (reconciliation, auto-void) work on. */
+    listInStatusCreatedBefore(status: Payment['status'], before: Date, limit: number): Promise<Payment[]>;
     holdingSession(sessionId: string): Promise<Payment | null>;
     /** Newest first; `startingAfter` is the id of the last payment of the previous page. */
     list(scope: Scope, filter: { checkoutSessionId?: string; limit: number; startingAfter?: string }): Promise<Payment[]>;
@@ -50,13 +59,43 @@ export interface UnitOfWork {
   paymentLinks: {
     insert(link: PaymentLink): Promise<void>;
     getBySlug(slug: string): Promise<PaymentLink | null>;
+    get(scope: Scope, id: string): Promise<PaymentLink | null>;
+    setActive(scope: Scope, id: string, active: boolean, at: Date): Promise<PaymentLink | null>;
+    list(scope: Scope, page: PageRequest): Promise<PaymentLink[]>;
   };
   events: {
     insert(event: DomainEvent): Promise<void>;
     listForObject(objectId: string): Promise<DomainEvent[]>;
+    get(scope: Scope, id: string): Promise<DomainEvent | null>;
+    /** Newest first; `createdGte` / `createdLte` bound `created_at` inclusively. */
+    list(scope: Scope, filter: EventFilter & PageRequest): Promise<DomainEvent[]>;
   };
   webhookEndpoints: WebhookEndpointRepository;
   webhookDeliveries: WebhookDeliveryRepository;
+  refunds: {
+    insert(refund: Refund): Promise<void>;
+    get(scope: Scope | null, id: string): Promise<Refund | null>;
+    /** Writes the refund if it is still in `expectedStatus`. */
+    update(refund: Refund, expectedStatus: Refund['status']): Promise<boolean>;
+    /** Sum of the payment's pending refunds: money reserved but not yet confirmed by the processor. */
+    pendingAmount(paymentId: string): Promise<number>;
+    list(scope: Scope, filter: { paymentId?: string } & PageRequest): Promise<Refund[]>;
+  };
+  products: {
+    insert(product: Product): Promise<void>;
+    get(scope: Scope, id: string): Promise<Product | null>;
+    list(scope: Scope, page: PageRequest): Promise<Product[]>;
+  };
+  prices: {
+    insert(price: Price): Promise<void>;
+    get(scope: Scope, id: string): Promise<Price | null>;
+  };
+}
+
+export interface EventFilter {
+  type?: DomainEvent['type'];
+  createdGte?: Date;
+  createdLte?: Date;
 }
 
 /** An account and a mode: the boundary nothing crosses. */
@@ -122,8 +161,8 @@ export type AuthorizeResult =
   /** No answer (timeout, dropped connection): the charge may or may not exist. */
   | { outcome: 'unknown'; reason: string };
 
-/** A payment processor adapter: `test` (built in) or `braintree`. */
-export interface PaymentProcessor {
+/** A payment processor adapter: `test` (built in) or `braintree`; capture, void, refund and lookup come from `ProcessorLifecycle`. */
+export interface PaymentProcessor extends ProcessorLifecycle {
   readonly name: string;
   authorize(request: AuthorizeRequest): Promise<AuthorizeResult>;
   /** Only processors that take raw card data on our side (the test processor) tokenize. */
@@ -151,5 +190,7 @@ export interface Deps {
   /** Idempotency-Key records and rate-limit counters of the merchant API. */
   idempotency: IdempotencyRecords;
   rateLimits: RateLimitCounter;
+  /** Merchant API requests allowed per second per account, by mode (DESIGN §9 by default). */
+  rateLimitPerSecond: Record<Mode, number>;
   webhookUrls: WebhookUrlPolicy;
 }

@@ -1,15 +1,17 @@
-import type { CheckoutSession, Payment } from './entities';
-import type { EventType } from './events';
+import type { CheckoutSession, Payment, Refund } from './entities';
+import type { DomainEvent, EventType } from './events';
 import { newId } from './ids';
 import type { UnitOfWork } from './ports';
 import {
   assertTransition,
   checkoutSessionTransitions,
   paymentTransitions,
+  refundTransitions,
   type CheckoutSessionStatus,
   type PaymentStatus,
+  type RefundStatus,
 } from './state-machine';
-import { checkoutSessionView, paymentView } from './views';
+import { checkoutSessionView, paymentView, refundView } from './views';
 
 /** Another request moved the object first; the caller's transaction must not commit. */
 export class ConcurrentTransitionError extends Error {
@@ -31,6 +33,17 @@ const paymentEvents: Partial<Record<PaymentStatus, EventType>> = {
   canceled: 'payment.canceled',
 };
 
+/** The event of a payment transition: a capture is `payment.captured`, not a second `payment.succeeded`. */
+export function paymentEventType(from: PaymentStatus, to: PaymentStatus): EventType | undefined {
+  if (from === 'requires_capture' && to === 'succeeded') return 'payment.captured';
+  return paymentEvents[to];
+}
+
+const refundEvents: Partial<Record<RefundStatus, EventType>> = {
+  succeeded: 'refund.succeeded',
+  failed: 'refund.failed',
+};
+
 /**
  * Moves a checkout session to `to`: checks the table, writes the new state only if nobody moved it
  * meanwhile, and writes its event, all in the caller's transaction.
@@ -48,18 +61,7 @@ export async function transitionCheckoutSession(
   if (!(await tx.checkoutSessions.update(next, session.status))) {
     throw new ConcurrentTransitionError(session.id);
   }
-  const type = sessionEvents[to];
-  if (type) {
-    await tx.events.insert({
-      id: newId('evt'),
-      accountId: next.accountId,
-      mode: next.mode,
-      type,
-      objectId: next.id,
-      data: checkoutSessionView(next, publicUrl),
-      createdAt: at,
-    });
-  }
+  await writeEvent(tx, next, sessionEvents[to], () => checkoutSessionView(next, publicUrl), at);
   return next;
 }
 
@@ -76,17 +78,43 @@ export async function transitionPayment(
   if (!(await tx.payments.update(next, payment.status))) {
     throw new ConcurrentTransitionError(payment.id);
   }
-  const type = paymentEvents[to];
-  if (type) {
-    await tx.events.insert({
-      id: newId('evt'),
-      accountId: next.accountId,
-      mode: next.mode,
-      type,
-      objectId: next.id,
-      data: paymentView(next),
-      createdAt: at,
-    });
-  }
+  await writeEvent(tx, next, paymentEventType(payment.status, to), () => paymentView(next), at);
   return next;
+}
+
+/** Moves a refund to `to`, with the same guarantees as `transitionCheckoutSession`. */
+export async function transitionRefund(
+  tx: UnitOfWork,
+  refund: Refund,
+  to: RefundStatus,
+  changes: Partial<Refund>,
+  at: Date,
+): Promise<Refund> {
+  assertTransition('refund', refundTransitions, refund.status, to);
+  const next: Refund = { ...refund, ...changes, status: to, updatedAt: at };
+  if (!(await tx.refunds.update(next, refund.status))) {
+    throw new ConcurrentTransitionError(refund.id);
+  }
+  await writeEvent(tx, next, refundEvents[to], () => refundView(next), at);
+  return next;
+}
+
+/** Writes the event of a transition (when it has one) with a snapshot of the object's new state. */
+async function writeEvent(
+  tx: UnitOfWork,
+  object: { id: string; accountId: string; mode: DomainEvent['mode'] },
+  type: EventType | undefined,
+  snapshot: () => Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  if (!type) return;
+  await tx.events.insert({
+    id: newId('evt'),
+    accountId: object.accountId,
+    mode: object.mode,
+    type,
+    objectId: object.id,
+    data: snapshot(),
+    createdAt: at,
+  });
 }

@@ -1,4 +1,5 @@
-import type { CheckoutSession, Payment } from './entities';
+import type { CheckoutSession, Payment, PaymentLink, Price, Product, Refund } from './entities';
+import type { DomainEvent } from './events';
 
 /** Seconds since the epoch, the way the API shows every time. */
 export function unixTime(date: Date | null): number | null {
@@ -71,5 +72,85 @@ export function paymentView(payment: Payment) {
       liability_shifted: payment.threeDSecure.liabilityShifted,
     },
     created: unixTime(payment.createdAt),
+  };
+}
+
+/** The refund as the merchant API and its events show it. */
+export function refundView(refund: Refund) {
+  return {
+    id: refund.id,
+    object: 'refund' as const,
+    livemode: refund.mode === 'live',
+    payment: refund.paymentId,
+    amount: refund.amount,
+    currency: refund.currency.toLowerCase(),
+    reason: refund.reason,
+    status: refund.status,
+    failure_reason: refund.failureReason,
+    created_by: refund.createdBy,
+    processor_refund_id: refund.processorRefundId,
+    created: unixTime(refund.createdAt),
+    updated: unixTime(refund.updatedAt),
+  };
+}
+
+/** An event as `GET /v1/events` shows it: the object's snapshot at the moment of the change. */
+export function eventView(event: DomainEvent) {
+  return {
+    id: event.id,
+    object: 'event' as const,
+    livemode: event.mode === 'live',
+    type: event.type,
+    created: unixTime(event.createdAt),
+    data: { object: event.data },
+  };
+}
+
+export function priceView(price: Price) {
+  return {
+    id: price.id,
+    object: 'price' as const,
+    livemode: price.mode === 'live',
+    product: price.productId,
+    currency: price.currency.toLowerCase(),
+    unit_amount: price.unitAmount,
+    active: price.active,
+    created: unixTime(price.createdAt),
+  };
+}
+
+/** A product with its default price spelled out, so one call gives what a link needs. */
+export function productView(product: Product, defaultPrice: Price | null) {
+  return {
+    id: product.id,
+    object: 'product' as const,
+    livemode: product.mode === 'live',
+    name: product.name,
+    description: product.description,
+    active: product.active,
+    default_price: defaultPrice && priceView(defaultPrice),
+    created: unixTime(product.createdAt),
+    updated: unixTime(product.updatedAt),
+  };
+}
+
+export function paymentLinkView(link: PaymentLink, publicUrl: string) {
+  const items = link.lineItems.map((item) => ({
+    price: item.priceId ?? null,
+    name: item.name,
+    unit_amount: item.unitAmount,
+    quantity: item.quantity,
+    amount: item.unitAmount * item.quantity,
+  }));
+  return {
+    id: link.id,
+    object: 'payment_link' as const,
+    livemode: link.mode === 'live',
+    active: link.active,
+    url: `${publicUrl}/l/${link.slug}`,
+    currency: link.currency.toLowerCase(),
+    line_items: items,
+    amount_total: items.reduce((sum, item) => sum + item.amount, 0),
+    created: unixTime(link.createdAt),
   };
 }

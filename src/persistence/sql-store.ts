@@ -4,6 +4,8 @@ import { SessionBusyError, type Scope, type Store, type UnitOfWork } from '../do
 import type { TestNonceRecord, TestNonceVault } from '../processors/test/test-processor';
 import type { SqlClient, SqlExecutor } from './sql-client';
 import { fanOutEvent, webhookDeliveryRepository, webhookEndpointRepository } from './webhook-store';
+import { scopedGetQuery, scopedListQuery, type ListFilter } from './list-query';
+import { lifecycleUnitOfWork } from './sql-lifecycle-store';
 
 type Row = Record<string, any>;
 
@@ -223,6 +225,11 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
         );
         return rows.map(toSession);
       },
+      async list(scope, page) {
+        const query = scopedListQuery('checkout_sessions', scope, page);
+        const { rows } = await db.query(query.text, query.params);
+        return rows.map(toSession);
+      },
     },
     payments: {
       async insert(p) {
@@ -237,10 +244,20 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
           throw error;
         }
       },
-      async get(scope, id) {
+      async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
-        const { rows } = await db.query(`SELECT * FROM payments WHERE id = $1${scoped.sql}`, [id, ...scoped.params]);
+        const { rows } = await db.query(
+          `SELECT * FROM payments WHERE id = $1${scoped.sql}${options.forUpdate ? ' FOR UPDATE' : ''}`,
+          [id, ...scoped.params],
+        );
         return rows[0] ? toPayment(rows[0]) : null;
+      },
+      async listInStatusCreatedBefore(status, before, limit) {
+        const { rows } = await db.query(
+          'SELECT * FROM payments WHERE status = $1 AND created_at <= $2 ORDER BY created_at, id LIMIT $3',
+          [status, before, limit],
+        );
+        return rows.map(toPayment);
       },
       async update(p, expectedStatus) {
         const { rowCount } = await db.query(
@@ -257,22 +274,13 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
         return rows[0] ? toPayment(rows[0]) : null;
       },
       async list(scope, filter) {
-        const params: unknown[] = [scope.accountId, scope.mode];
-        let where = 'account_id = $1 AND mode = $2';
-        if (filter.checkoutSessionId) {
-          params.push(filter.checkoutSessionId);
-          where += ` AND checkout_session_id = $${params.length}`;
-        }
-        if (filter.startingAfter) {
-          params.push(filter.startingAfter);
-          const cursor = `$${params.length}`;
-          where += ` AND (created_at, id) < (SELECT created_at, id FROM payments WHERE id = ${cursor} AND account_id = $1 AND mode = $2)`;
-        }
-        params.push(filter.limit);
-        const { rows } = await db.query(
-          `SELECT * FROM payments WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
-          params,
+        const query = scopedListQuery(
+          'payments',
+          scope,
+          filter,
+          filter.checkoutSessionId ? [{ column: 'checkout_session_id', value: filter.checkoutSessionId }] : [],
         );
+        const { rows } = await db.query(query.text, query.params);
         return rows.map(toPayment);
       },
     },
@@ -288,6 +296,23 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
         const { rows } = await db.query('SELECT * FROM payment_links WHERE slug = $1', [slug]);
         return rows[0] ? toPaymentLink(rows[0]) : null;
       },
+      async get(scope, id) {
+        const query = scopedGetQuery('payment_links', scope, id);
+        const { rows } = await db.query(query.text, query.params);
+        return rows[0] ? toPaymentLink(rows[0]) : null;
+      },
+      async setActive(scope, id, active, at) {
+        const { rows } = await db.query(
+          `UPDATE payment_links SET active = $4, updated_at = $5 WHERE id = $1 AND account_id = $2 AND mode = $3 RETURNING *`,
+          [id, scope.accountId, scope.mode, active, at],
+        );
+        return rows[0] ? toPaymentLink(rows[0]) : null;
+      },
+      async list(scope, page) {
+        const query = scopedListQuery('payment_links', scope, page);
+        const { rows } = await db.query(query.text, query.params);
+        return rows.map(toPaymentLink);
+      },
     },
     events: {
       async insert(e) {
@@ -301,9 +326,24 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
         const { rows } = await db.query('SELECT * FROM events WHERE object_id = $1 ORDER BY created_at, id', [objectId]);
         return rows.map(toEvent);
       },
+      async get(scope, id) {
+        const query = scopedGetQuery('events', scope, id);
+        const { rows } = await db.query(query.text, query.params);
+        return rows[0] ? toEvent(rows[0]) : null;
+      },
+      async list(scope, filter) {
+        const filters: ListFilter[] = [];
+        if (filter.type) filters.push({ column: 'type', value: filter.type });
+        if (filter.createdGte) filters.push({ column: 'created_at', op: '>=', value: filter.createdGte });
+        if (filter.createdLte) filters.push({ column: 'created_at', op: '<=', value: filter.createdLte });
+        const query = scopedListQuery('events', scope, filter, filters);
+        const { rows } = await db.query(query.text, query.params);
+        return rows.map(toEvent);
+      },
     },
     webhookEndpoints: webhookEndpointRepository(db),
     webhookDeliveries: webhookDeliveryRepository(db),
+    ...lifecycleUnitOfWork(db),
   };
 }
 

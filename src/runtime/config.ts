@@ -10,6 +10,10 @@ export interface Config {
   databaseUrl: string | null;
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** How long a test-mode capture stays `submitted_for_settlement` before it settles; 0 = at once. */
+  testSettlementDelaySeconds: number;
+  /** Merchant API requests per second per account (DESIGN §9: 25 in test mode, 100 in live). */
+  rateLimitPerSecond: { test: number; live: number };
 }
 
 export class ConfigError extends Error {
@@ -31,6 +35,9 @@ const variables = {
     .url({ protocol: /^https?$/ })
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 3600).default(0),
+  RATE_LIMIT_TEST_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(25),
+  RATE_LIMIT_LIVE_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(100),
 };
 
 /** Reads the configuration; a bad value throws a `ConfigError` naming the variable. */
@@ -49,5 +56,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: read('DATABASE_URL') ?? null,
     publicUrl: (read('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     logLevel: read('LOG_LEVEL'),
+    testSettlementDelaySeconds: read('TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS'),
+    rateLimitPerSecond: { test: read('RATE_LIMIT_TEST_PER_SECOND'), live: read('RATE_LIMIT_LIVE_PER_SECOND') },
   };
 }

@@ -1,3 +1,5 @@
+import { DEFAULT_RATE_LIMITS } from '../domain/api-guards';
+import type { Mode } from '../domain/events';
 import { randomBytes } from 'node:crypto';
 import type { Deps, PaymentProcessor, ProcessorDirectory } from '../domain/ports';
 import { TillpointError } from '../domain/errors';
@@ -7,6 +9,7 @@ import { installSecret, sqlStore, sqlTestNonceVault } from '../persistence/sql-s
 import { sqlIdempotencyRecords, sqlRateLimitCounter } from '../persistence/api-guard-store';
 import { webhookUrlPolicy } from '../webhooks/address-policy';
 import { TestProcessor } from '../processors/test/test-processor';
+import { sqlTestTransactionLedger } from '../persistence/sql-test-transactions';
 import type { Config } from './config';
 
 export interface Tillpoint {
@@ -24,12 +27,22 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
  * The composition root: wires the database, the store and the processors into the use cases'
  * dependencies. Migrates first, so every instance starts on the current schema.
  */
-export async function openTillpoint(options: { db: SqlClient; publicUrl: string; now?: () => Date }): Promise<Tillpoint> {
+export async function openTillpoint(options: {
+  db: SqlClient;
+  publicUrl: string;
+  now?: () => Date;
+  /** TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS; 0 (the default) settles test captures at once. */
+  testSettlementDelaySeconds?: number;
+  /** RATE_LIMIT_TEST_PER_SECOND / RATE_LIMIT_LIVE_PER_SECOND; DESIGN §9's 25 and 100 by default. */
+  rateLimitPerSecond?: Partial<Record<Mode, number>>;
+}): Promise<Tillpoint> {
   const { db } = options;
   await migrate(db);
   const now = options.now ?? (() => new Date());
   const fingerprintKey = await installSecret(db, 'card_fingerprint_key', () => randomBytes(32).toString('hex'));
-  const testProcessor = new TestProcessor(sqlTestNonceVault(db), fingerprintKey, now);
+  const testProcessor = new TestProcessor(sqlTestNonceVault(db), fingerprintKey, now, sqlTestTransactionLedger(db), {
+    delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
+  });
   const processors: ProcessorDirectory = {
     async forScope(scope): Promise<PaymentProcessor> {
       // The test processor never serves live mode; live processors arrive with processor settings.
@@ -44,6 +57,7 @@ export async function openTillpoint(options: { db: SqlClient; publicUrl: string;
     publicUrl: options.publicUrl,
     idempotency: sqlIdempotencyRecords(db),
     rateLimits: sqlRateLimitCounter(db),
+    rateLimitPerSecond: { ...DEFAULT_RATE_LIMITS, ...options.rateLimitPerSecond },
     webhookUrls: webhookUrlPolicy(),
   };
   return { deps, db, close: () => db.close() };

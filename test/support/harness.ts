@@ -26,10 +26,16 @@ export interface Harness {
 
 export const PUBLIC_URL = 'http://checkout.test';
 
+/** Settings a suite may give the server, as the environment would (e.g. a test settlement delay). */
+export interface HarnessOptions {
+  testSettlementDelaySeconds?: number;
+  rateLimitPerSecond?: { test?: number; live?: number };
+}
+
 /** The real HTTP server over a given database, with a captured log and a test clock. */
-export async function startHarness(db: SqlClient): Promise<Harness> {
+export async function startHarness(db: SqlClient, options: HarnessOptions = {}): Promise<Harness> {
   const clock = new TestClock(new Date());
-  const tillpoint = await openTillpoint({ db, publicUrl: PUBLIC_URL, now: clock.now });
+  const tillpoint = await openTillpoint({ db, publicUrl: PUBLIC_URL, now: clock.now, ...options });
   const logLines: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createAccount } from '../../src/domain/use-cases/create-account';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { truncateAll, type TestDatabase } from './databases';
-import { startHarness, type Harness } from './harness';
+import { startHarness, type Harness, type HarnessOptions } from './harness';
 
 /**
  * The error types of DESIGN §8, written out here (not imported from src/) so a wrong mapping in the
@@ -27,6 +27,10 @@ export const errorTypes: Record<string, { status: number; type: string }> = {
   idempotency_key_reused: { status: 409, type: 'idempotency_error' },
   idempotency_key_in_use: { status: 409, type: 'idempotency_error' },
   checkout_session_completed: { status: 409, type: 'invalid_request_error' },
+  payment_not_capturable: { status: 409, type: 'invalid_request_error' },
+  payment_not_refundable: { status: 409, type: 'invalid_request_error' },
+  refund_exceeds_available: { status: 409, type: 'invalid_request_error' },
+  payment_not_settled: { status: 409, type: 'invalid_request_error' },
   checkout_session_expired: { status: 410, type: 'invalid_request_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
   processor_unavailable: { status: 502, type: 'processor_error' },
@@ -91,11 +95,11 @@ export interface IntegrationContext {
  * Registers the hooks every integration suite shares: the database opened once per suite, the
  * real server over it, and before each test an emptied database, an emptied log and a new account.
  */
-export function useIntegration(database: TestDatabase): IntegrationContext {
+export function useIntegration(database: TestDatabase, options: HarnessOptions = {}): IntegrationContext {
   const ctx = {} as IntegrationContext;
   beforeAll(async () => {
     ctx.db = await database.open();
-    ctx.h = await startHarness(ctx.db);
+    ctx.h = await startHarness(ctx.db, options);
   });
   afterAll(async () => {
     await ctx.h?.app.close();

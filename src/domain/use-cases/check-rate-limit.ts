@@ -1,4 +1,3 @@
-import { rateLimits } from '../api-guards';
 import { TillpointError } from '../errors';
 import type { Deps, Scope } from '../ports';
 
@@ -16,7 +15,7 @@ export async function checkRateLimit(deps: Deps, options: { scope: Scope }): Pro
   const nowMs = deps.clock.now().getTime();
   const second = Math.floor(nowMs / 1000);
   const hits = await deps.rateLimits.hit(options.scope, second);
-  if (hits > rateLimits[options.scope.mode]) {
+  if (hits > deps.rateLimitPerSecond[options.scope.mode]) {
     throw new RateLimitedError(Math.max(1, Math.ceil(((second + 1) * 1000 - nowMs) / 1000)));
   }
 }

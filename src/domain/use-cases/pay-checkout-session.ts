@@ -112,21 +112,44 @@ function paymentUnderWay(): TillpointError {
 
 /**
  * Writes what the processor said onto the payment (and the session, when it won) and throws the
- * API error that the outcome means for the caller. Shared by paying and by reconciliation.
+ * API error that the outcome means for the caller.
  */
 export async function recordAuthorization(
   deps: Deps,
-  options: { session: CheckoutSession; payment: Payment; paymentMethodType: PaymentMethodType; result: AuthorizeResult },
+  options: RecordAuthorizationOptions,
 ): Promise<PaidCheckout> {
-  const { result, payment } = options;
-  const now = deps.clock.now();
-  if (result.outcome === 'unknown') {
+  if (options.result.outcome === 'unknown') {
     throw new TillpointError(
       'processor_timeout',
       'The processor did not answer in time; the payment stays processing until its outcome is known',
     );
   }
-  const outcome = await deps.store.transaction(async (tx) => {
+  const outcome = await recordAuthorizationOutcome(deps, { ...options, result: options.result });
+  if ('error' in outcome) throw outcome.error;
+  return outcome;
+}
+
+export interface RecordAuthorizationOptions {
+  session: CheckoutSession;
+  payment: Payment;
+  /** What the shopper chose on the page; unknown to reconciliation, which keeps the processor's. */
+  paymentMethodType?: PaymentMethodType;
+  result: AuthorizeResult;
+}
+
+/**
+ * Moves a `processing` payment to the state a known processor answer means, in one transaction:
+ * approved → succeeded or requires_capture (and the session complete), declined or unavailable →
+ * failed, with the error to answer. Shared by paying and by reconciliation.
+ */
+export async function recordAuthorizationOutcome(
+  deps: Deps,
+  options: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
+): Promise<PaidCheckout | { payment: Payment; error: TillpointError }> {
+  const { result, payment } = options;
+  const now = deps.clock.now();
+  const methodType = (reported: PaymentMethodType) => options.paymentMethodType ?? reported;
+  return deps.store.transaction(async (tx) => {
     if (result.outcome === 'approved') {
       // Lock the session before the payment, in the same order as the attempt that created it, so
       // two overlapping attempts queue instead of deadlocking.
@@ -136,7 +159,7 @@ export async function recordAuthorization(
         payment,
         result.captured ? 'succeeded' : 'requires_capture',
         {
-          paymentMethod: { ...result.paymentMethod, type: options.paymentMethodType },
+          paymentMethod: { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
           processorTransactionId: result.transactionId,
           processorResponse: result.response,
           amountCaptured: result.captured ? payment.amount : 0,
@@ -159,7 +182,7 @@ export async function recordAuthorization(
         payment,
         'failed',
         {
-          paymentMethod: result.paymentMethod && { ...result.paymentMethod, type: options.paymentMethodType },
+          paymentMethod: result.paymentMethod && { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
           processorTransactionId: result.transactionId,
           processorResponse: result.response,
           failureCode: 'card_declined',
@@ -193,8 +216,6 @@ export async function recordAuthorization(
       error: new TillpointError('processor_unavailable', 'The payment processor is unavailable; try again shortly'),
     };
   });
-  if ('error' in outcome) throw outcome.error;
-  return outcome;
 }
 
 function declineMessage(code: string): string {

@@ -3,9 +3,12 @@ import type { Deps } from '../../domain/ports';
 import { createCheckoutSession } from '../../domain/use-cases/create-checkout-session';
 import { expireCheckoutSession } from '../../domain/use-cases/expire-checkout-session';
 import { getCheckoutSession } from '../../domain/use-cases/get-checkout-session';
+import { listCheckoutSessions } from '../../domain/use-cases/list-checkout-sessions';
 import { checkoutSessionView } from '../../domain/views';
 import { defineRoute } from '../define-route';
 import { scopeOf } from '../merchant-auth';
+import { pageQuery } from '../lifecycle-schemas';
+import { listBody, pageRequest } from '../pagination';
 import { createCheckoutSessionBody, idParams } from '../schemas';
 
 const tag = 'Checkout sessions';
@@ -38,6 +41,17 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
       });
       return checkoutSessionView(session, deps.publicUrl);
     },
+  );
+
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/checkout/sessions', tag, summary: 'List checkout sessions, newest first', query: pageQuery },
+    async ({ query, request }) =>
+      listBody(
+        '/v1/checkout/sessions',
+        await listCheckoutSessions(deps, { scope: scopeOf(request), page: pageRequest(query) }),
+        (session) => checkoutSessionView(session, deps.publicUrl),
+      ),
   );
 
   defineRoute(

@@ -4,8 +4,12 @@ import { addIdempotency } from '../idempotency';
 import { requireSecretKey } from '../merchant-auth';
 import { addRateLimit } from '../rate-limit';
 import { checkoutSessionRoutes } from './checkout-sessions';
+import { eventRoutes } from './events';
+import { paymentLinkRoutes } from './payment-links';
 import { paymentRoutes } from './payments';
 import { webhookEndpointRoutes } from './webhook-endpoints';
+import { productRoutes } from './products';
+import { refundRoutes } from './refunds';
 
 /**
  * The merchant API (`/v1`): every route needs a secret key of the account and mode it acts in, is
@@ -22,4 +26,8 @@ export async function merchantApi(app: FastifyInstance, { deps }: { deps: Deps }
   await app.register(checkoutSessionRoutes, { deps });
   await app.register(paymentRoutes, { deps });
   await app.register(webhookEndpointRoutes, { deps });
+  await app.register(refundRoutes, { deps });
+  await app.register(eventRoutes, { deps });
+  await app.register(productRoutes, { deps });
+  await app.register(paymentLinkRoutes, { deps });
 }

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/ports';
+import { cancelPayment } from '../../domain/use-cases/cancel-payment';
+import { capturePayment } from '../../domain/use-cases/capture-payment';
 import { getPayment } from '../../domain/use-cases/get-payment';
 import { listPayments } from '../../domain/use-cases/list-payments';
 import { paymentView } from '../../domain/views';
 import { defineRoute } from '../define-route';
+import { captureBody } from '../lifecycle-schemas';
 import { scopeOf } from '../merchant-auth';
+import { listBody, pageRequest } from '../pagination';
 import { idParams, listPaymentsQuery } from '../schemas';
 
 const tag = 'Payments';
@@ -17,11 +21,10 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
     async ({ query, request }) => {
       const page = await listPayments(deps, {
         scope: scopeOf(request),
-        limit: query.limit,
-        startingAfter: query.starting_after,
+        page: pageRequest(query),
         checkoutSessionId: query.checkout_session,
       });
-      return { object: 'list', url: '/v1/payments', has_more: page.hasMore, data: page.data.map(paymentView) };
+      return listBody('/v1/payments', page, paymentView);
     },
   );
 
@@ -29,5 +32,31 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
     app,
     { method: 'GET', url: '/v1/payments/:id', tag, summary: 'Retrieve a payment', params: idParams },
     async ({ params, request }) => paymentView(await getPayment(deps, { scope: scopeOf(request), id: params.id })),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/payments/:id/capture',
+      tag,
+      summary: 'Capture an authorized payment, in full or in part (the rest is released)',
+      params: idParams,
+      body: captureBody,
+    },
+    async ({ params, body, request }) =>
+      paymentView(await capturePayment(deps, { scope: scopeOf(request), id: params.id, amount: body.amount })),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/payments/:id/cancel',
+      tag,
+      summary: 'Cancel (void) an authorized payment',
+      params: idParams,
+    },
+    async ({ params, request }) => paymentView(await cancelPayment(deps, { scope: scopeOf(request), id: params.id })),
   );
 }

@@ -1,5 +1,6 @@
 import type { SqlClient } from '../sql-client';
 import checkoutCore from './0001-checkout-core';
+import paymentLifecycle from './0002-payment-lifecycle';
 import webhooksIdempotency from './0003-webhooks-idempotency';
 
 export interface Migration {
@@ -12,7 +13,7 @@ export interface Migration {
  * The one set of migrations, for PGlite and PostgreSQL alike, one file each. Append only: a shipped
  * migration is never edited.
  */
-export const migrations: Migration[] = [checkoutCore, webhooksIdempotency];
+export const migrations: Migration[] = [checkoutCore, paymentLifecycle, webhooksIdempotency];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
 export async function migrate(db: SqlClient): Promise<number[]> {

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuthorizeRequest, AuthorizeResult, RawCard, TokenizeResult } from '../../domain/ports';
 import { testCards } from './test-cards';
 import { TestProcessor, type TestNonceRecord, type TestNonceVault } from './test-processor';
+import type { TestTransaction, TestTransactionLedger } from './test-transactions';
 
 /** An in-memory TestNonceVault (our own port): keeps every saved record, serialized, for inspection. */
 class MemoryVault implements TestNonceVault {
@@ -25,16 +26,55 @@ class MemoryVault implements TestNonceVault {
   }
 }
 
+/** An in-memory TestTransactionLedger (our own port), with the same compare-and-set rules as the SQL one. */
+class MemoryLedger implements TestTransactionLedger {
+  readonly transactions = new Map<string, TestTransaction>();
+  private readonly refunds = new Map<string, string>();
+
+  async insert(t: TestTransaction) {
+    this.transactions.set(t.id, { ...t });
+  }
+  async get(id: string) {
+    const t = this.transactions.get(id);
+    return t ? { ...t } : null;
+  }
+  async findByPaymentId(paymentId: string) {
+    const t = [...this.transactions.values()].find((x) => x.paymentId === paymentId);
+    return t ? { ...t } : null;
+  }
+  async move(id: string, from: readonly TestTransaction['status'][], to: TestTransaction['status'], changes: { amountCaptured?: number; settlesAt?: Date | null }, at: Date) {
+    const t = this.transactions.get(id);
+    if (!t || !from.includes(t.status)) return false;
+    Object.assign(t, changes, { status: to, updatedAt: at });
+    return true;
+  }
+  async settleDue(id: string, at: Date) {
+    const t = this.transactions.get(id);
+    if (t && t.status === 'submitted_for_settlement' && t.settlesAt && t.settlesAt <= at) t.status = 'settled';
+  }
+  async refund(id: string, refund: { refundId: string; amount: number; at: Date; refundTransactionId: string }) {
+    const seen = this.refunds.get(refund.refundId);
+    if (seen) return { result: 'repeated' as const, refundTransactionId: seen };
+    const t = this.transactions.get(id);
+    if (!t || t.status !== 'settled' || t.amountRefunded + refund.amount > t.amountCaptured) return { result: 'refused' as const };
+    t.amountRefunded += refund.amount;
+    this.refunds.set(refund.refundId, refund.refundTransactionId);
+    return { result: 'refunded' as const, refundTransactionId: refund.refundTransactionId };
+  }
+}
+
 // The card-validator library checks expiry against the wall clock, so expiry years are relative to it.
 const thisYear = new Date().getFullYear();
 const fixedNow = new Date(`${thisYear}-03-04T05:06:07.000Z`);
 
 let vault: MemoryVault;
+let ledger: MemoryLedger;
 let processor: TestProcessor;
 
 beforeEach(() => {
   vault = new MemoryVault();
-  processor = new TestProcessor(vault, 'fingerprint-key-for-tests', () => fixedNow);
+  ledger = new MemoryLedger();
+  processor = new TestProcessor(vault, 'fingerprint-key-for-tests', () => fixedNow, ledger);
 });
 
 function card(overrides: Partial<RawCard> = {}): RawCard {
@@ -90,7 +130,7 @@ describe('TestProcessor.tokenizeCard', () => {
 
   it('keys the fingerprint: another install (another key) gives another fingerprint', async () => {
     const a = await tokenize();
-    const elsewhere = await new TestProcessor(new MemoryVault(), 'another-key', () => fixedNow).tokenizeCard(card());
+    const elsewhere = await new TestProcessor(new MemoryVault(), 'another-key', () => fixedNow, new MemoryLedger()).tokenizeCard(card());
     if (!a.ok || !elsewhere.ok) throw new Error('tokenize failed');
     expect(elsewhere.paymentMethod.fingerprint).not.toBe(a.paymentMethod.fingerprint);
   });
@@ -375,5 +415,99 @@ describe('TestProcessor: identity', () => {
   it('is named test and tokenizes on the server', async () => {
     expect(processor.name).toBe('test');
     expect(await processor.clientConfiguration()).toEqual({ tokenize: 'server' });
+  });
+});
+
+describe('TestProcessor lifecycle (Braintree sandbox rules)', () => {
+  let at: Date;
+  let delayed: TestProcessor;
+  const HOUR = 3600_000;
+
+  beforeEach(() => {
+    at = new Date(fixedNow);
+    // Settles one hour after submission, so "not settled yet" can be observed.
+    delayed = new TestProcessor(vault, 'fingerprint-key-for-tests', () => at, ledger, { delayMs: HOUR });
+  });
+
+  async function authorizeOnly(amount = 5000, paymentId = 'pay_1') {
+    const result = await delayed.authorize({ ...request('fake-valid-nonce', amount, 'USD', false), paymentId });
+    if (result.outcome !== 'approved') throw new Error('not approved');
+    return result.transactionId;
+  }
+
+  it('captures once, partially, up to the authorized amount', async () => {
+    const id = await authorizeOnly(5000);
+    expect(await delayed.capture({ transactionId: id, amount: 5001, currency: 'USD' })).toMatchObject({
+      outcome: 'refused',
+      reason: 'not_capturable',
+    });
+    expect(await delayed.capture({ transactionId: id, amount: 3000, currency: 'USD' })).toMatchObject({ outcome: 'succeeded' });
+    expect(ledger.transactions.get(id)).toMatchObject({ status: 'submitted_for_settlement', amountCaptured: 3000 });
+    expect(await delayed.capture({ transactionId: id, amount: 1000, currency: 'USD' })).toMatchObject({
+      outcome: 'refused',
+      reason: 'not_capturable',
+    });
+  });
+
+  it('refuses a refund before settlement with not_settled, and refunds after it, never beyond the capture', async () => {
+    const id = await authorizeOnly(5000);
+    await delayed.capture({ transactionId: id, amount: 4000, currency: 'USD' });
+    const early = await delayed.refund({ transactionId: id, amount: 100, currency: 'USD', refundId: 're_1' });
+    expect(early).toMatchObject({ outcome: 'refused', reason: 'not_settled' });
+
+    at = new Date(at.getTime() + HOUR);
+    expect(await delayed.refund({ transactionId: id, amount: 3000, currency: 'USD', refundId: 're_2' })).toMatchObject({
+      outcome: 'succeeded',
+    });
+    expect(await delayed.refund({ transactionId: id, amount: 1001, currency: 'USD', refundId: 're_3' })).toMatchObject({
+      outcome: 'refused',
+      reason: 'not_refundable',
+    });
+    // The same refund id again is answered as the first time and refunds nothing more.
+    const first = await delayed.refund({ transactionId: id, amount: 3000, currency: 'USD', refundId: 're_2' });
+    expect(first).toMatchObject({ outcome: 'succeeded' });
+    expect(ledger.transactions.get(id)).toMatchObject({ status: 'settled', amountRefunded: 3000 });
+  });
+
+  it('voids an authorized or submitted transaction, but not a settled one', async () => {
+    const authorized = await authorizeOnly(5000, 'pay_a');
+    expect(await delayed.void({ transactionId: authorized })).toMatchObject({ outcome: 'succeeded' });
+    expect(ledger.transactions.get(authorized)!.status).toBe('voided');
+    expect(await delayed.capture({ transactionId: authorized, amount: 5000, currency: 'USD' })).toMatchObject({
+      outcome: 'refused',
+    });
+
+    const submitted = await authorizeOnly(5000, 'pay_b');
+    await delayed.capture({ transactionId: submitted, amount: 5000, currency: 'USD' });
+    expect(await delayed.void({ transactionId: submitted })).toMatchObject({ outcome: 'succeeded' });
+
+    const settled = await authorizeOnly(5000, 'pay_c');
+    await delayed.capture({ transactionId: settled, amount: 5000, currency: 'USD' });
+    at = new Date(at.getTime() + HOUR);
+    expect(await delayed.void({ transactionId: settled })).toMatchObject({ outcome: 'refused', reason: 'not_voidable' });
+  });
+
+  it('settles at once by default, so a sale can be refunded right away', async () => {
+    const sale = await processor.authorize({ ...request('fake-valid-nonce', 5000), paymentId: 'pay_now' });
+    if (sale.outcome !== 'approved') throw new Error('not approved');
+    expect(await processor.refund({ transactionId: sale.transactionId, amount: 5000, currency: 'USD', refundId: 're_x' })).toMatchObject({
+      outcome: 'succeeded',
+    });
+  });
+
+  it('finds transactions by our payment id: approved, declined, or not at all', async () => {
+    await delayed.authorize({ ...request('fake-valid-nonce', 5000), paymentId: 'pay_ok' });
+    await delayed.authorize({ ...request('fake-valid-nonce', 200100), paymentId: 'pay_declined' });
+    expect(await delayed.findByPaymentId({ paymentId: 'pay_ok' })).toMatchObject({
+      found: true,
+      status: 'submitted_for_settlement',
+      authorization: { outcome: 'approved', captured: true },
+    });
+    expect(await delayed.findByPaymentId({ paymentId: 'pay_declined' })).toMatchObject({
+      found: true,
+      status: 'processor_declined',
+      authorization: { outcome: 'declined', declineCode: 'insufficient_funds' },
+    });
+    expect(await delayed.findByPaymentId({ paymentId: 'pay_never' })).toEqual({ found: false });
   });
 });

@@ -9,8 +9,10 @@ import type {
   RawCard,
   TokenizeResult,
 } from '../../domain/ports';
+import type { FoundTransaction, OperationResult } from '../../domain/processor-lifecycle';
 import { describeDecline, PROCESSOR_UNAVAILABLE_CODE } from '../../domain/processor-responses';
 import { fakeNonces, testCards, type TestCardBehavior } from './test-cards';
+import type { RecordedAuthorization, TestTransaction, TestTransactionLedger } from './test-transactions';
 
 /** A tokenized test card as the vault keeps it: never the number, never the CVC. */
 export interface TestNonceRecord {
@@ -39,10 +41,18 @@ const brandNames: Record<string, string> = {
   maestro: 'maestro',
 };
 
+/** How the test processor's transactions settle. */
+export interface TestSettlement {
+  /** Time from submission for settlement to `settled`; 0 settles at once (the default). */
+  delayMs: number;
+}
+
 /**
  * The built-in processor for test mode. It follows the Braintree sandbox: test cards only, the
  * amount decides the outcome (2000.00–2999.99 decline with that response code, 3000.00 fails),
- * fake nonces work, and nonces are single-use.
+ * fake nonces work, and nonces are single-use. It remembers its transactions, so capture (submit for
+ * settlement, once, up to the authorized amount), void (authorized or submitted) and refund (settled
+ * only, never beyond what was captured) behave as Braintree's do.
  */
 export class TestProcessor implements PaymentProcessor {
   readonly name = 'test';
@@ -51,7 +61,9 @@ export class TestProcessor implements PaymentProcessor {
     private readonly vault: TestNonceVault,
     /** Key for card fingerprints, so the same card matches without its number being kept. */
     private readonly fingerprintKey: string,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: () => Date,
+    private readonly ledger: TestTransactionLedger,
+    private readonly settlement: TestSettlement = { delayMs: 0 },
   ) {}
 
   async clientConfiguration(): Promise<Record<string, unknown>> {
@@ -107,17 +119,105 @@ export class TestProcessor implements PaymentProcessor {
     const { paymentMethod, behavior } = resolved;
     const transactionId = randomBytes(6).toString('hex').slice(0, 8);
     if (behavior === 'processor_failure') return unavailable();
-    if (behavior === 'decline') return declined(2000, transactionId, paymentMethod);
     const major = majorUnits(request.amount, request.currency);
-    if (major >= 2000 && major < 3000) return declined(major, transactionId, paymentMethod);
-    if (major === PROCESSOR_UNAVAILABLE_CODE) return unavailable();
-    return {
-      outcome: 'approved',
-      captured: request.capture,
-      transactionId,
-      paymentMethod,
-      response: { code: '1000', text: 'Approved' },
-    };
+    let result: RecordedAuthorization;
+    if (behavior === 'decline') result = declined(2000, transactionId, paymentMethod);
+    else if (major >= 2000 && major < 3000) result = declined(major, transactionId, paymentMethod);
+    else if (major === PROCESSOR_UNAVAILABLE_CODE) return unavailable();
+    else {
+      result = {
+        outcome: 'approved',
+        captured: request.capture,
+        transactionId,
+        paymentMethod,
+        response: { code: '1000', text: 'Approved' },
+      };
+    }
+    const now = this.now();
+    const approved = result.outcome === 'approved';
+    await this.ledger.insert({
+      id: transactionId,
+      paymentId: request.paymentId,
+      status: !approved ? 'processor_declined' : request.capture ? 'submitted_for_settlement' : 'authorized',
+      currency: request.currency,
+      amountAuthorized: request.amount,
+      amountCaptured: approved && request.capture ? request.amount : 0,
+      amountRefunded: 0,
+      authorization: result,
+      settlesAt: approved && request.capture ? this.settlementTime(now) : null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (approved && request.capture) await this.ledger.settleDue(transactionId, now);
+    return result;
+  }
+
+  async capture(request: { transactionId: string; amount: number; currency: string }): Promise<OperationResult> {
+    const now = this.now();
+    const transaction = await this.ledger.get(request.transactionId);
+    if (!transaction) return refused('not_capturable', 'No such transaction');
+    if (transaction.status !== 'authorized') {
+      return refused('not_capturable', `Cannot submit a ${transaction.status} transaction for settlement`);
+    }
+    if (!Number.isSafeInteger(request.amount) || request.amount < 1 || request.amount > transaction.amountAuthorized) {
+      return refused('not_capturable', 'Settlement amount cannot be more than the authorized amount');
+    }
+    const moved = await this.ledger.move(
+      transaction.id,
+      ['authorized'],
+      'submitted_for_settlement',
+      { amountCaptured: request.amount, settlesAt: this.settlementTime(now) },
+      now,
+    );
+    if (!moved) return refused('not_capturable', 'The transaction changed status meanwhile');
+    await this.ledger.settleDue(transaction.id, now);
+    return succeeded(transaction.id, 'Submitted for settlement');
+  }
+
+  async void(request: { transactionId: string }): Promise<OperationResult> {
+    const now = this.now();
+    await this.ledger.settleDue(request.transactionId, now);
+    const moved = await this.ledger.move(request.transactionId, ['authorized', 'submitted_for_settlement'], 'voided', {}, now);
+    if (!moved) {
+      const transaction = await this.ledger.get(request.transactionId);
+      return refused('not_voidable', `Cannot void a ${transaction?.status ?? 'missing'} transaction`);
+    }
+    return succeeded(request.transactionId, 'Voided');
+  }
+
+  async refund(request: { transactionId: string; amount: number; currency: string; refundId: string }): Promise<OperationResult> {
+    const now = this.now();
+    await this.ledger.settleDue(request.transactionId, now);
+    const transaction = await this.ledger.get(request.transactionId);
+    if (!transaction) return refused('not_refundable', 'No such transaction');
+    if (transaction.status === 'authorized' || transaction.status === 'submitted_for_settlement') {
+      return refused('not_settled', 'Cannot refund a transaction unless it is settled; void it instead');
+    }
+    if (transaction.status !== 'settled') {
+      return refused('not_refundable', `Cannot refund a ${transaction.status} transaction`);
+    }
+    const outcome = await this.ledger.refund(transaction.id, {
+      refundId: request.refundId,
+      amount: request.amount,
+      at: now,
+      refundTransactionId: randomBytes(6).toString('hex').slice(0, 8),
+    });
+    if (outcome.result === 'refused') {
+      return refused('not_refundable', 'Refund amount is too large');
+    }
+    return succeeded(outcome.refundTransactionId, 'Refunded');
+  }
+
+  async findByPaymentId(request: { paymentId: string }): Promise<FoundTransaction> {
+    const found = await this.ledger.findByPaymentId(request.paymentId);
+    if (!found) return { found: false };
+    await this.ledger.settleDue(found.id, this.now());
+    const current: TestTransaction = (await this.ledger.get(found.id)) ?? found;
+    return { found: true, authorization: current.authorization, status: current.status };
+  }
+
+  private settlementTime(from: Date): Date {
+    return new Date(from.getTime() + this.settlement.delayMs);
   }
 
   private async resolveNonce(nonce: string): Promise<{ paymentMethod: PaymentMethodDetails; behavior: TestCardBehavior } | null> {
@@ -133,7 +233,7 @@ export class TestProcessor implements PaymentProcessor {
   }
 }
 
-function declined(code: number, transactionId: string, paymentMethod: PaymentMethodDetails): AuthorizeResult {
+function declined(code: number, transactionId: string, paymentMethod: PaymentMethodDetails): RecordedAuthorization {
   const { declineCode, ...response } = describeDecline(code);
   return { outcome: 'declined', declineCode, transactionId, paymentMethod, response };
 }
@@ -143,4 +243,15 @@ function unavailable(): AuthorizeResult {
     outcome: 'unavailable',
     response: { code: String(PROCESSOR_UNAVAILABLE_CODE), text: 'Processor Network Unavailable - Try Again' },
   };
+}
+
+function succeeded(transactionId: string, text: string): OperationResult {
+  return { outcome: 'succeeded', transactionId, response: { code: '1000', text } };
+}
+
+function refused(
+  reason: Extract<OperationResult, { outcome: 'refused' }>['reason'],
+  message: string,
+): OperationResult {
+  return { outcome: 'refused', reason, message, response: null };
 }

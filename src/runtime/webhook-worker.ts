@@ -1,9 +1,8 @@
 import type { Deps } from '../domain/ports';
 import type { WebhookSender } from '../domain/webhooks';
 import { deliverDueWebhooks } from '../domain/use-cases/deliver-due-webhooks';
-import { purgeExpiredApiRecords } from '../domain/use-cases/purge-expired-api-records';
 
-export interface BackgroundJobs {
+export interface WebhookWorker {
   /** Stops polling and waits for deliveries under way to be recorded. */
   stop(): Promise<void>;
 }
@@ -13,18 +12,16 @@ interface Log {
 }
 
 /**
- * The jobs every `tillpoint serve` instance runs: the webhook worker (polls the outbox; several
- * instances share it safely through leases) and the purge of expired idempotency records and
- * rate-limit windows.
+ * The webhook worker every `tillpoint serve` instance runs: it polls the outbox for due deliveries,
+ * right away again while there is work; several instances share it safely through leases.
  */
-export function startBackgroundJobs(options: {
+export function startWebhookWorker(options: {
   deps: Deps;
   sender: WebhookSender;
   log: Log;
   /** Pause between polls when nothing was due. */
   pollMs?: number;
-  purgeEveryMs?: number;
-}): BackgroundJobs {
+}): WebhookWorker {
   const { deps, sender, log } = options;
   const pollMs = options.pollMs ?? 1000;
   let running = true;
@@ -50,15 +47,9 @@ export function startBackgroundJobs(options: {
     }
   })();
 
-  const purge = setInterval(() => {
-    purgeExpiredApiRecords(deps).catch((error) => log.error({ err: error }, 'purge of expired API records failed'));
-  }, options.purgeEveryMs ?? 10 * 60_000);
-  purge.unref();
-
   return {
     async stop() {
       running = false;
-      clearInterval(purge);
       (wake as (() => void) | null)?.();
       await worker;
     },

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { eventTypes } from '../domain/events';
+import { listQuery } from './schemas';
+
+const objectId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id');
+const minorUnits = z.number().int('must be an integer in minor units');
+const currency = z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code');
+const unixSeconds = z.coerce.number().int('must be a Unix timestamp in seconds').min(0);
+
+/** Body of `POST /v1/payments/:id/capture`; no amount captures everything authorized. */
+export const captureBody = z.strictObject({ amount: minorUnits.optional() });
+
+/** Body of `POST /v1/refunds`. */
+export const createRefundBody = z.strictObject({
+  payment: objectId,
+  amount: minorUnits.min(1, 'must be at least 1').optional(),
+  reason: z.enum(['requested_by_customer', 'duplicate', 'fraudulent']).optional(),
+});
+
+export const listRefundsQuery = z.strictObject({ ...listQuery, payment: objectId.optional() });
+
+/**
+ * Query of `GET /v1/events`. Time bounds are written the Stripe way, `created[gte]=…&created[lte]=…`
+ * (Unix seconds, inclusive): the query-string parser keeps the brackets in the key.
+ */
+export const listEventsQuery = z.strictObject({
+  ...listQuery,
+  type: z.enum(eventTypes).optional(),
+  'created[gte]': unixSeconds.optional(),
+  'created[lte]': unixSeconds.optional(),
+});
+
+/** Query of lists with pagination only. */
+export const pageQuery = z.strictObject({ ...listQuery });
+
+/** Body of `POST /v1/products`. */
+export const createProductBody = z.strictObject({
+  name: z.string().max(250),
+  description: z.string().max(5000).optional(),
+  active: z.boolean().optional(),
+  default_price_data: z
+    .strictObject({ currency, unit_amount: minorUnits.min(0, 'must not be negative') })
+    .optional(),
+});
+
+/** Body of `POST /v1/payment_links`: each item names a price, or gives a name and an amount. */
+export const createPaymentLinkBody = z.strictObject({
+  currency: currency.optional(),
+  line_items: z
+    .array(
+      z.union([
+        z.strictObject({ price: objectId, quantity: z.number().int() }),
+        z.strictObject({ name: z.string(), unit_amount: minorUnits, quantity: z.number().int() }),
+      ]),
+    )
+    .min(1, 'must have at least one item')
+    .max(100),
+});
+
+/** Body of `POST /v1/payment_links/:id`. */
+export const updatePaymentLinkBody = z.strictObject({ active: z.boolean().optional() });

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/ports';
+import { createPaymentLink } from '../../domain/use-cases/create-payment-link';
+import { getPaymentLink } from '../../domain/use-cases/get-payment-link';
+import { listPaymentLinks } from '../../domain/use-cases/list-payment-links';
+import { updatePaymentLink } from '../../domain/use-cases/update-payment-link';
+import { paymentLinkView } from '../../domain/views';
+import { defineRoute } from '../define-route';
+import { createPaymentLinkBody, pageQuery, updatePaymentLinkBody } from '../lifecycle-schemas';
+import { scopeOf } from '../merchant-auth';
+import { listBody, pageRequest } from '../pagination';
+import { idParams } from '../schemas';
+
+const tag = 'Payment links';
+
+/** `/v1/payment_links`. */
+export async function paymentLinkRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
+  const view = (link: Parameters<typeof paymentLinkView>[0]) => paymentLinkView(link, deps.publicUrl);
+
+  defineRoute(
+    app,
+    { method: 'POST', url: '/v1/payment_links', tag, summary: 'Create a payment link', body: createPaymentLinkBody },
+    async ({ body, request }) =>
+      view(
+        await createPaymentLink(deps, {
+          scope: scopeOf(request),
+          currency: body.currency,
+          lineItems: body.line_items.map((item) =>
+            'price' in item
+              ? { priceId: item.price, quantity: item.quantity }
+              : { name: item.name, unitAmount: item.unit_amount, quantity: item.quantity },
+          ),
+        }),
+      ),
+  );
+
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/payment_links', tag, summary: 'List payment links, newest first', query: pageQuery },
+    async ({ query, request }) =>
+      listBody('/v1/payment_links', await listPaymentLinks(deps, { scope: scopeOf(request), page: pageRequest(query) }), view),
+  );
+
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/payment_links/:id', tag, summary: 'Retrieve a payment link', params: idParams },
+    async ({ params, request }) => view(await getPaymentLink(deps, { scope: scopeOf(request), id: params.id })),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/payment_links/:id',
+      tag,
+      summary: 'Update a payment link: active false turns it off',
+      params: idParams,
+      body: updatePaymentLinkBody,
+    },
+    async ({ params, body, request }) =>
+      view(await updatePaymentLink(deps, { scope: scopeOf(request), id: params.id, active: body.active })),
+  );
+}

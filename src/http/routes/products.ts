@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/ports';
+import { createProduct } from '../../domain/use-cases/create-product';
+import { getProduct } from '../../domain/use-cases/get-product';
+import { listProducts } from '../../domain/use-cases/list-products';
+import { productView } from '../../domain/views';
+import { defineRoute } from '../define-route';
+import { createProductBody, pageQuery } from '../lifecycle-schemas';
+import { scopeOf } from '../merchant-auth';
+import { listBody, pageRequest } from '../pagination';
+import { idParams } from '../schemas';
+
+const tag = 'Products';
+
+/** `/v1/products`. */
+export async function productRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
+  defineRoute(
+    app,
+    { method: 'POST', url: '/v1/products', tag, summary: 'Create a product, optionally with its default price', body: createProductBody },
+    async ({ body, request }) => {
+      const { product, defaultPrice } = await createProduct(deps, {
+        scope: scopeOf(request),
+        input: {
+          name: body.name,
+          description: body.description,
+          active: body.active,
+          defaultPrice: body.default_price_data && {
+            currency: body.default_price_data.currency,
+            unitAmount: body.default_price_data.unit_amount,
+          },
+        },
+      });
+      return productView(product, defaultPrice);
+    },
+  );
+
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/products', tag, summary: 'List products, newest first', query: pageQuery },
+    async ({ query, request }) =>
+      listBody('/v1/products', await listProducts(deps, { scope: scopeOf(request), page: pageRequest(query) }), (item) =>
+        productView(item.product, item.defaultPrice),
+      ),
+  );
+
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/products/:id', tag, summary: 'Retrieve a product', params: idParams },
+    async ({ params, request }) => {
+      const { product, defaultPrice } = await getProduct(deps, { scope: scopeOf(request), id: params.id });
+      return productView(product, defaultPrice);
+    },
+  );
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/ports';
+import { createRefund } from '../../domain/use-cases/create-refund';
+import { getRefund } from '../../domain/use-cases/get-refund';
+import { listRefunds } from '../../domain/use-cases/list-refunds';
+import { refundView } from '../../domain/views';
+import { defineRoute } from '../define-route';
+import { createRefundBody, listRefundsQuery } from '../lifecycle-schemas';
+import { scopeOf } from '../merchant-auth';
+import { listBody, pageRequest } from '../pagination';
+import { idParams } from '../schemas';
+
+const tag = 'Refunds';
+
+/** `/v1/refunds`. */
+export async function refundRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
+  defineRoute(
+    app,
+    { method: 'POST', url: '/v1/refunds', tag, summary: 'Refund a succeeded payment, fully or in part', body: createRefundBody },
+    async ({ body, request }) =>
+      refundView(
+        await createRefund(deps, {
+          scope: scopeOf(request),
+          paymentId: body.payment,
+          amount: body.amount,
+          reason: body.reason,
+          createdBy: request.apiKey?.id ?? null,
+        }),
+      ),
+  );
+
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/refunds', tag, summary: 'List refunds, newest first', query: listRefundsQuery },
+    async ({ query, request }) =>
+      listBody(
+        '/v1/refunds',
+        await listRefunds(deps, { scope: scopeOf(request), page: pageRequest(query), paymentId: query.payment }),
+        refundView,
+      ),
+  );
+
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/refunds/:id', tag, summary: 'Retrieve a refund', params: idParams },
+    async ({ params, request }) => refundView(await getRefund(deps, { scope: scopeOf(request), id: params.id })),
+  );
+}

@@ -1,0 +1,39 @@
+import type { PageRequest } from '../domain/pagination';
+import type { Scope } from '../domain/ports';
+
+/** A condition on a column of our own choosing (never a name from the request). */
+export interface ListFilter {
+  column: string;
+  op?: '=' | '>=' | '<=';
+  value: unknown;
+}
+
+/**
+ * The one SQL shape of every API list: the scope's rows, filtered, newest first by
+ * (created_at, id), after the cursor row, `page.limit` of them. The cursor is looked up in the same
+ * scope, so another account's id pages nothing.
+ */
+export function scopedListQuery(
+  table: string,
+  scope: Scope,
+  page: PageRequest,
+  filters: readonly ListFilter[] = [],
+): { text: string; params: unknown[] } {
+  const params: unknown[] = [scope.accountId, scope.mode];
+  let where = 'account_id = $1 AND mode = $2';
+  for (const filter of filters) {
+    params.push(filter.value);
+    where += ` AND ${filter.column} ${filter.op ?? '='} $${params.length}`;
+  }
+  if (page.startingAfter) {
+    params.push(page.startingAfter);
+    where += ` AND (created_at, id) < (SELECT created_at, id FROM ${table} WHERE id = $${params.length} AND account_id = $1 AND mode = $2)`;
+  }
+  params.push(page.limit);
+  return { text: `SELECT * FROM ${table} WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`, params };
+}
+
+/** One row of `table` by id, within the scope: another account's id reads as absent. */
+export function scopedGetQuery(table: string, scope: Scope, id: string): { text: string; params: unknown[] } {
+  return { text: `SELECT * FROM ${table} WHERE id = $1 AND account_id = $2 AND mode = $3`, params: [id, scope.accountId, scope.mode] };
+}

@@ -1,0 +1,98 @@
+import type { Deps } from '../domain/ports';
+import { purgeExpiredApiRecords } from '../domain/use-cases/purge-expired-api-records';
+import { expireOverdueSessions } from '../domain/use-cases/expire-overdue-sessions';
+import { reconcileProcessingPayments } from '../domain/use-cases/reconcile-processing-payments';
+import { voidExpiredAuthorizations } from '../domain/use-cases/void-expired-authorizations';
+
+/** What a job may report through. */
+export interface JobLog {
+  info(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+/** A periodic job. Every one is safe to run in several instances at once (row locks, checked transitions). */
+export interface PeriodicJob {
+  name: string;
+  everyMs: number;
+  /** Run once as the server starts, not only after the first interval. */
+  atStart: boolean;
+  run(deps: Deps, log: JobLog): Promise<unknown>;
+}
+
+export const periodicJobs: readonly PeriodicJob[] = [
+  {
+    name: 'session-expiry',
+    everyMs: 60_000,
+    atStart: false,
+    run: (deps) => expireOverdueSessions(deps),
+  },
+  {
+    // A restart must never leave a payment stuck in `processing`.
+    name: 'reconciliation',
+    everyMs: 60_000,
+    atStart: true,
+    run: (deps, log) =>
+      reconcileProcessingPayments(deps, {
+        onError: (paymentId, err) => log.error({ err, paymentId }, 'reconciliation of a payment failed'),
+      }),
+  },
+  {
+    name: 'authorization-auto-void',
+    everyMs: 10 * 60_000,
+    atStart: true,
+    run: (deps, log) =>
+      voidExpiredAuthorizations(deps, {
+        onError: (paymentId, err) => log.error({ err, paymentId }, 'auto-void of an expired authorization failed'),
+      }),
+  },
+  {
+    // Idempotency records older than 24 h and past rate-limit windows.
+    name: 'api-records-purge',
+    everyMs: 10 * 60_000,
+    atStart: false,
+    run: (deps) => purgeExpiredApiRecords(deps),
+  },
+];
+
+/** Runs one job by name, now: for tests (with a TestClock) and operators. */
+export async function runJobOnce(deps: Deps, name: string, log: JobLog = silentLog): Promise<unknown> {
+  const job = periodicJobs.find((candidate) => candidate.name === name);
+  if (!job) throw new Error(`no periodic job named ${name}`);
+  return job.run(deps, log);
+}
+
+export interface Scheduler {
+  /** Stops the timers and waits for runs under way. */
+  stop(): Promise<void>;
+}
+
+/** Starts every periodic job on its interval; a run never overlaps the previous run of the same job. */
+export function startScheduler(deps: Deps, log: JobLog, jobs: readonly PeriodicJob[] = periodicJobs): Scheduler {
+  const running = new Map<string, Promise<void>>();
+  const timers: NodeJS.Timeout[] = [];
+  const tick = (job: PeriodicJob) => {
+    if (running.has(job.name)) return;
+    const run = job
+      .run(deps, log)
+      .then(
+        () => undefined,
+        (err: unknown) => log.error({ err, job: job.name }, 'periodic job failed'),
+      )
+      .finally(() => running.delete(job.name));
+    running.set(job.name, run);
+  };
+  for (const job of jobs) {
+    if (job.atStart) tick(job);
+    const timer = setInterval(() => tick(job), job.everyMs);
+    timer.unref();
+    timers.push(timer);
+  }
+  return {
+    async stop() {
+      for (const timer of timers) clearInterval(timer);
+      await Promise.all(running.values());
+    },
+  };
+}
+
+const silentLog: JobLog = { info: () => undefined, error: () => undefined };

@@ -1,0 +1,42 @@
+import { expect } from 'vitest';
+import type { SqlClient } from '../../src/persistence/sql-client';
+import { createSessionOf, dumpDatabase, merchantCall, payCall, tokenize, type IntegrationContext } from './integration';
+
+/**
+ * A shopper pays a fresh USD session of `amount` with the Visa test card, through the real checkout
+ * API; returns the payment as the merchant API shows it.
+ */
+export async function paidPayment(
+  ctx: IntegrationContext,
+  amount = 5000,
+  captureMethod: 'automatic' | 'manual' = 'automatic',
+): Promise<Record<string, any>> {
+  const session = await createSessionOf(ctx, amount, { capture_method: captureMethod });
+  const paid = await payCall(ctx.h, session.id, await tokenize(ctx.h, session.id));
+  expect(paid.statusCode, paid.body).toBe(200);
+  const read = await merchantCall(ctx.h, ctx.key, 'GET', `/v1/checkout/sessions/${session.id}`);
+  const payment = await merchantCall(ctx.h, ctx.key, 'GET', `/v1/payments/${read.json().payment}`);
+  expect(payment.statusCode, payment.body).toBe(200);
+  // What happens next happens later, so events and lists order as a merchant would see them.
+  ctx.h.clock.advance(1000);
+  return payment.json();
+}
+
+/** Reads a payment through the merchant API. */
+export async function readPayment(ctx: IntegrationContext, id: string): Promise<Record<string, any>> {
+  const res = await merchantCall(ctx.h, ctx.key, 'GET', `/v1/payments/${id}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Tables that record the request itself (key use, rate counters, idempotency), not business data. */
+const bookkeepingTables = ['api_keys', 'rate_limit_counters', 'idempotency_records', 'api_request_log'];
+
+/** Every business table: to prove a refusal changed nothing. */
+export async function dumpBusinessData(db: SqlClient): Promise<Record<string, string[]>> {
+  const dump = await dumpDatabase(db);
+  for (const table of bookkeepingTables) delete dump[table];
+  return dump;
+}
