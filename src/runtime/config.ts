@@ -10,6 +10,8 @@ export interface Config {
   databaseUrl: string | null;
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** 32-byte key that encrypts processor credentials at rest (TILLPOINT_SECRET_KEY); null: none can be stored. */
+  secretKey: Buffer | null;
 }
 
 export class ConfigError extends Error {
@@ -31,6 +33,11 @@ const variables = {
     .url({ protocol: /^https?$/ })
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TILLPOINT_SECRET_KEY: z
+    .string()
+    .transform((v) => (/^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, 'hex') : Buffer.from(v, 'base64')))
+    .refine((key) => key.length === 32, 'must be 32 random bytes, as 64 hex digits or base64 (openssl rand -hex 32)')
+    .optional(),
 };
 
 /** Reads the configuration; a bad value throws a `ConfigError` naming the variable. */
@@ -49,5 +56,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: read('DATABASE_URL') ?? null,
     publicUrl: (read('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     logLevel: read('LOG_LEVEL'),
+    secretKey: read('TILLPOINT_SECRET_KEY') ?? null,
   };
 }

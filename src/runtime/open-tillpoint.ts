@@ -5,11 +5,17 @@ import { migrate } from '../persistence/migrations/index';
 import { openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
 import { installSecret, sqlStore, sqlTestNonceVault } from '../persistence/sql-store';
 import { TestProcessor } from '../processors/test/test-processor';
+import type { ProcessorSettingsDeps } from '../domain/processor-config';
+import { CredentialCipher } from '../persistence/credential-cipher';
+import { sqlProcessorConfigStore } from '../persistence/processor-config-store';
+import { BraintreeProcessor, braintreeConnectionCheck, type BraintreeOptions } from '../processors/braintree/braintree-processor';
 import type { Config } from './config';
 
 export interface Tillpoint {
   deps: Deps;
   db: SqlClient;
+  /** For the processor-settings use cases (`tillpoint processor …`). */
+  processorSettings: ProcessorSettingsDeps;
   close(): Promise<void>;
 }
 
@@ -22,19 +28,46 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
  * The composition root: wires the database, the store and the processors into the use cases'
  * dependencies. Migrates first, so every instance starts on the current schema.
  */
-export async function openTillpoint(options: { db: SqlClient; publicUrl: string; now?: () => Date }): Promise<Tillpoint> {
+export async function openTillpoint(options: {
+  db: SqlClient;
+  publicUrl: string;
+  now?: () => Date;
+  /** TILLPOINT_SECRET_KEY: encrypts processor credentials; without it none can be stored. */
+  secretKey?: Buffer | null;
+  braintree?: BraintreeOptions;
+}): Promise<Tillpoint> {
   const { db } = options;
   await migrate(db);
   const now = options.now ?? (() => new Date());
   const fingerprintKey = await installSecret(db, 'card_fingerprint_key', () => randomBytes(32).toString('hex'));
   const testProcessor = new TestProcessor(sqlTestNonceVault(db), fingerprintKey, now);
+  const processorConfigs = sqlProcessorConfigStore(db, options.secretKey ? new CredentialCipher(options.secretKey) : null);
+  // One SDK gateway per saved config; a new save (new updatedAt) makes a new one.
+  const braintreeProcessors = new Map<string, BraintreeProcessor>();
   const processors: ProcessorDirectory = {
     async forScope(scope): Promise<PaymentProcessor> {
-      // The test processor never serves live mode; live processors arrive with processor settings.
+      const config = await processorConfigs.get({ accountId: scope.accountId, mode: scope.mode });
+      if (config?.processor === 'braintree') {
+        const key = `${scope.accountId}:${scope.mode}:${config.updatedAt.getTime()}`;
+        let processor = braintreeProcessors.get(key);
+        if (!processor) {
+          processor = new BraintreeProcessor(config.braintree, options.braintree);
+          braintreeProcessors.set(key, processor);
+        }
+        return processor;
+      }
+      // The test processor never serves live mode.
       if (scope.mode === 'test') return testProcessor;
       throw new TillpointError('processor_unavailable', 'No processor is configured for live mode');
     },
   };
-  const deps: Deps = { store: sqlStore(db), processors, clock: { now }, publicUrl: options.publicUrl };
-  return { deps, db, close: () => db.close() };
+  const store = sqlStore(db);
+  const deps: Deps = { store, processors, clock: { now }, publicUrl: options.publicUrl };
+  const processorSettings: ProcessorSettingsDeps = {
+    store,
+    clock: { now },
+    processorConfigs,
+    connectionCheck: braintreeConnectionCheck(options.braintree),
+  };
+  return { deps, db, processorSettings, close: () => db.close() };
 }
