@@ -7,6 +7,7 @@ import { buildHttpServer } from '../http/server';
 import { migrate } from '../persistence/migrations/index';
 import { ConfigError, readConfig, type Config } from '../runtime/config';
 import { ensureDemo } from '../runtime/demo';
+import { registerProcessorCommands } from './processor-commands';
 import { openDatabase, openTillpoint } from '../runtime/open-tillpoint';
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -30,7 +31,7 @@ function where(config: Config): string {
 async function serve() {
   const config = loadConfig();
   const db = await openDatabase(config);
-  const tillpoint = await openTillpoint({ db, publicUrl: config.publicUrl });
+  const tillpoint = await openTillpoint({ db, publicUrl: config.publicUrl, secretKey: config.secretKey });
   const demo = await ensureDemo(tillpoint.deps, db);
   const app = await buildHttpServer({
     deps: tillpoint.deps,
@@ -111,5 +112,7 @@ account
       await tillpoint.close();
     }
   });
+
+registerProcessorCommands(program, loadConfig);
 
 await program.parseAsync(process.argv);

@@ -47,7 +47,7 @@ const refusalCodes: Record<string, Extract<OperationResult, { outcome: 'refused'
   '91504': 'not_voidable', // Transaction can only be voided if status is authorized, submitted_for_settlement…
   '91512': 'not_refundable', // Transaction has already been completely refunded
   '91521': 'not_refundable', // Refund amount is too large
-  '91522': 'not_refundable', // Cannot partially refund a transaction of this type
+  '91522': 'not_capturable', // Settlement amount is too large
 };
 
 /**
