@@ -52,7 +52,7 @@ function sale(overrides: Partial<AuthorizeRequest> = {}): AuthorizeRequest {
 beforeAll(async () => {
   const port = await emulator.start();
   // The SDK's Development environment points at localhost:GATEWAY_PORT, read when it loads.
-  braintree.Environment.Development.port = String(port);
+  (braintree.Environment.Development as unknown as { port: string }).port = String(port);
   processor = new BraintreeProcessor(settings, { timeoutMs: 400 });
 });
 afterAll(() => emulator.stop());
