@@ -77,6 +77,9 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
       createdAt: now,
       updatedAt: now,
     };
+    // Checked first so the usual case does not abort the transaction (PGlite then refuses to commit);
+    // the unique index still decides a race.
+    if (await tx.payments.holdingSession(session.id)) return { refused: paymentUnderWay() } as const;
     try {
       await tx.payments.insert(payment);
     } catch (error) {
