@@ -28,7 +28,7 @@ function slots(): Record<CardFieldName, CardFieldSlot> {
       document.body.appendChild(container);
       return [field, { container, inputId: `card-${field}`, describedBy: `card-${field}-error`, placeholder: '', label: field }];
     }),
-  ) as Record<CardFieldName, CardFieldSlot>;
+  ) as unknown as Record<CardFieldName, CardFieldSlot>;
 }
 
 function builtinDriver(): Driver {
@@ -55,7 +55,7 @@ const hostedNames: Record<CardFieldName, string> = { number: 'number', expiry: '
 /** Braintree's Hosted Fields as its documentation describes the instance: events with every field's state. */
 function hostedDriver(): Driver {
   const handlers = new Map<string, Array<(event: HostedFieldsEvent) => void>>();
-  const values: Record<string, string> = { number: '', expirationDate: '', cvv: '', postalCode: '' };
+  const values = { number: '', expirationDate: '', cvv: '', postalCode: '' } as Record<string, string> & { number: string };
   const focused = new Set<string>();
   const disabled = new Set<string>();
   const cards = () => {
