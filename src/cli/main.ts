@@ -70,7 +70,7 @@ async function serve() {
 }
 
 const program = new Command('tillpoint')
-  .description('Tillpoint: self-hosted checkout. Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, LOG_LEVEL.')
+  .description('Tillpoint: self-hosted checkout. Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, LOG_LEVEL, TILLPOINT_SECRET_KEY.')
   .showHelpAfterError();
 
 program.command('serve').description('run the HTTP server (creates a demo account on an empty database)').action(serve);
