@@ -10,27 +10,14 @@ import type { AuthorizeRequest } from '../../src/domain/ports';
 import type { BraintreeSettings } from '../../src/domain/processor-config';
 import { BraintreeProcessor, braintreeConnectionCheck } from '../../src/processors/braintree/braintree-processor';
 import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
+import { emulatedMerchant, emulatedMerchantSettings } from '../support/braintree-fixtures';
 
 /**
  * The Braintree adapter against the gateway emulator, through the real `braintree` SDK: every row
  * of the outcome mapping, timeouts, and finding a charge again after an unknown outcome.
  */
-const credentials = {
-  merchantId: 'tillpoint_merchant',
-  publicKey: 'pub_contract',
-  privateKey: 'priv_contract',
-  merchantAccounts: { shop_usd: 'USD', shop_eur: 'EUR' },
-};
-
-const settings: BraintreeSettings = {
-  environment: 'development',
-  merchantId: credentials.merchantId,
-  publicKey: credentials.publicKey,
-  privateKey: credentials.privateKey,
-  merchantAccounts: { USD: 'shop_usd', EUR: 'shop_eur' },
-  googlePayMerchantId: null,
-  requireThreeDSecure: false,
-};
+const credentials = emulatedMerchant;
+const settings: BraintreeSettings = emulatedMerchantSettings();
 
 const emulator = new BraintreeGatewayEmulator(credentials);
 let processor: BraintreeProcessor;

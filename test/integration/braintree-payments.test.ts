@@ -12,27 +12,13 @@ import { buildHttpServer } from '../../src/http/server';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
 import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
+import { emulatedMerchant, emulatedMerchantSettings } from '../support/braintree-fixtures';
 import { testDatabases, truncateAll } from '../support/databases';
 import { TestClock } from '../support/harness';
 import { bearer, dumpDatabase, expectError, rows } from '../support/integration';
 
-const credentials = {
-  merchantId: 'tillpoint_merchant',
-  publicKey: 'pub_integration',
-  privateKey: 'priv_integration_S3cret',
-  merchantAccounts: { shop_usd: 'USD', shop_eur: 'EUR' },
-};
-
-const braintreeSettings = (overrides: Record<string, unknown> = {}) => ({
-  environment: 'development' as const,
-  merchantId: credentials.merchantId,
-  publicKey: credentials.publicKey,
-  privateKey: credentials.privateKey,
-  merchantAccounts: { USD: 'shop_usd', EUR: 'shop_eur' },
-  googlePayMerchantId: null,
-  requireThreeDSecure: false,
-  ...overrides,
-});
+const credentials = emulatedMerchant;
+const braintreeSettings = emulatedMerchantSettings;
 
 describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
   const emulator = new BraintreeGatewayEmulator(credentials);

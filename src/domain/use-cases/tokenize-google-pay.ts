@@ -1,5 +1,6 @@
-import { resourceMissing, TillpointError } from '../errors';
+import { TillpointError } from '../errors';
 import type { Deps, GooglePayTestPayment } from '../ports';
+import { openSessionForPayment } from './tokenize-card';
 
 /**
  * Turns a Google Pay token from Google's test gateway (`gateway: "example"`) into a single-use
@@ -10,12 +11,7 @@ export async function tokenizeGooglePay(
   deps: Deps,
   options: { sessionId: string; payment: GooglePayTestPayment },
 ): Promise<{ nonce: string; brand: string | null; last4: string | null }> {
-  const session = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, options.sessionId));
-  if (!session) throw resourceMissing('checkout session', options.sessionId);
-  if (session.status === 'expired' || session.expiresAt <= deps.clock.now()) {
-    throw new TillpointError('checkout_session_expired', 'This checkout session has expired');
-  }
-  if (session.status === 'complete') throw new TillpointError('checkout_session_completed', 'This checkout session is already paid');
+  const session = await openSessionForPayment(deps, options.sessionId);
   if (!session.paymentMethodTypes.includes('google_pay')) {
     throw new TillpointError('parameter_invalid', 'Google Pay is not offered for this session', { param: 'payment_method_type' });
   }
