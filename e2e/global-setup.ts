@@ -1,7 +1,17 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { BraintreeGatewayEmulator } from '../test/support/braintree-gateway-emulator';
+
+/** The Braintree account the browser tests pay into: the gateway emulator plays Braintree's sandbox. */
+export const e2eBraintree = {
+  merchantId: 'e2e_merchant',
+  publicKey: 'e2e_public',
+  privateKey: 'e2e_private_key',
+  merchantAccounts: { e2e_usd: 'USD' },
+};
 
 /**
  * Starts Tillpoint the way a self-hoster would: a fresh data folder, an account made with the CLI,
@@ -11,11 +21,36 @@ export default async function globalSetup() {
   const root = path.resolve(import.meta.dirname, '..');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-e2e-'));
   const port = process.env.E2E_PORT ?? '4417';
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: port, PUBLIC_URL: `http://localhost:${port}`, LOG_LEVEL: 'trace' };
+  const emulator = new BraintreeGatewayEmulator(e2eBraintree);
+  const gatewayPort = await emulator.start();
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: port,
+    PUBLIC_URL: `http://localhost:${port}`,
+    LOG_LEVEL: 'trace',
+    TILLPOINT_SECRET_KEY: randomBytes(32).toString('hex'),
+    // The braintree SDK's development environment: http://localhost:GATEWAY_PORT, the emulator.
+    GATEWAY_PORT: String(gatewayPort),
+  };
   const bin = path.join(root, 'bin', 'tillpoint.js');
   const created = JSON.parse(
     execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Coffee', '--json'], { env, encoding: 'utf8' }),
   ) as { id: string; test_secret_key: string };
+  // A second account whose test mode charges through Braintree (set up as an owner would, with the CLI).
+  const braintreeAccount = JSON.parse(
+    execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Roasters', '--json'], { env, encoding: 'utf8' }),
+  ) as { id: string; test_secret_key: string };
+  execFileSync(
+    process.execPath,
+    [
+      bin, 'processor', 'set', 'braintree', '--account', braintreeAccount.id, '--mode', 'test',
+      '--environment', 'development', '--merchant-id', e2eBraintree.merchantId,
+      '--public-key', e2eBraintree.publicKey, '--private-key', e2eBraintree.privateKey,
+      '--merchant-account', 'USD=e2e_usd',
+    ],
+    { env, encoding: 'utf8' },
+  );
 
   const logFile = path.join(dataDir, 'server.log');
   const log = createWriteStream(logFile);
@@ -40,9 +75,11 @@ export default async function globalSetup() {
   process.env.E2E_SECRET_KEY = created.test_secret_key;
   process.env.E2E_DATA_DIR = dataDir;
   process.env.E2E_SERVER_LOG = logFile;
+  process.env.E2E_BRAINTREE_SECRET_KEY = braintreeAccount.test_secret_key;
 
   return async () => {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
+    await emulator.stop();
   };
 }

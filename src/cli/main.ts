@@ -8,6 +8,7 @@ import { ConfigError, readConfig, type Config } from '../runtime/config';
 import { startWebhookWorker } from '../runtime/webhook-worker';
 import { ensureDemo } from '../runtime/demo';
 import { httpWebhookSender } from '../webhooks/http-sender';
+import { registerProcessorCommands } from './processor-commands';
 import { openDatabase, openTillpoint } from '../runtime/open-tillpoint';
 import { startScheduler } from '../runtime/scheduler';
 
@@ -37,6 +38,7 @@ async function serve() {
     publicUrl: config.publicUrl,
     testSettlementDelaySeconds: config.testSettlementDelaySeconds,
     rateLimitPerSecond: config.rateLimitPerSecond,
+    secretKey: config.secretKey,
   });
   const demo = await ensureDemo(tillpoint.deps, db);
   const app = await buildHttpServer({
@@ -118,5 +120,7 @@ account
       await tillpoint.close();
     }
   });
+
+registerProcessorCommands(program, loadConfig);
 
 await program.parseAsync(process.argv);

@@ -148,6 +148,8 @@ export type AuthorizeResult =
       transactionId: string;
       paymentMethod: PaymentMethodDetails;
       response: { code: string; text: string };
+      /** The 3-D Secure result the processor attached, when the shopper was authenticated. */
+      threeDSecure?: ThreeDSecureResult | null;
     }
   | {
       outcome: 'declined';
@@ -155,6 +157,7 @@ export type AuthorizeResult =
       transactionId: string | null;
       paymentMethod: PaymentMethodDetails | null;
       response: { code: string; text: string };
+      threeDSecure?: ThreeDSecureResult | null;
     }
   | { outcome: 'invalid_payment_method'; message: string }
   | { outcome: 'unavailable'; response: { code: string; text: string } | null }
@@ -167,8 +170,23 @@ export interface PaymentProcessor extends ProcessorLifecycle {
   authorize(request: AuthorizeRequest): Promise<AuthorizeResult>;
   /** Only processors that take raw card data on our side (the test processor) tokenize. */
   tokenizeCard?(card: RawCard): Promise<TokenizeResult>;
-  /** What the checkout page needs to set up this processor's client side. */
-  clientConfiguration(): Promise<Record<string, unknown>>;
+  /** What the checkout page needs to set up this processor's client side, for a session in `currency`. */
+  clientConfiguration(context?: { currency: string }): Promise<Record<string, unknown>>;
+  /** Only the test processor takes a Google Pay token from Google's test gateway (`gateway: "example"`). */
+  tokenizeGooglePay?(payment: GooglePayTestPayment): Promise<TokenizeResult>;
+}
+
+/** 3-D Secure as the processor reports it: e.g. `authenticate_successful`, and whether liability shifted. */
+export interface ThreeDSecureResult {
+  status: string;
+  liabilityShifted: boolean;
+}
+
+/** What Google Pay hands the page with the test gateway: the token and the card it describes. */
+export interface GooglePayTestPayment {
+  token: string;
+  cardNetwork: string;
+  cardDetails: string;
 }
 
 /** Picks the processor configured for an account and mode. */

@@ -71,3 +71,28 @@ export function describeDecline(code: number): { code: string; text: string; dec
 
 /** Every decline code we list explicitly, for tests that walk the whole table. */
 export const listedDeclineResponseCodes: readonly number[] = Object.keys(declineTable).map(Number);
+
+/**
+ * Braintree's gateway rejections (`gateway_rejection_reason`): the gateway refused before asking
+ * the card network, on the merchant's risk rules. The one table of what each means to us.
+ */
+const gatewayRejectionTable: Record<string, [text: string, declineCode: DeclineCode]> = {
+  cvv: ['Gateway Rejected: cvv', 'incorrect_cvc'],
+  avs: ['Gateway Rejected: avs', 'do_not_honor'],
+  avs_and_cvv: ['Gateway Rejected: avs_and_cvv', 'incorrect_cvc'],
+  fraud: ['Gateway Rejected: fraud', 'fraudulent'],
+  risk_threshold: ['Gateway Rejected: risk_threshold', 'fraudulent'],
+  three_d_secure: ['Gateway Rejected: three_d_secure', 'authentication_failed'],
+  duplicate: ['Gateway Rejected: duplicate', 'processing_error'],
+  token_issuance: ['Gateway Rejected: token_issuance', 'processing_error'],
+  application_incomplete: ['Gateway Rejected: application_incomplete', 'processing_error'],
+};
+
+/** What a Braintree gateway rejection reason means: a response to record and our decline code. */
+export function describeGatewayRejection(reason: string): { code: string; text: string; declineCode: DeclineCode } {
+  const [text, declineCode] = gatewayRejectionTable[reason] ?? [`Gateway Rejected: ${reason}`, 'processing_error'];
+  return { code: `gateway_rejected:${reason}`, text, declineCode };
+}
+
+/** Every gateway rejection reason we list explicitly, for tests that walk the whole table. */
+export const listedGatewayRejectionReasons: readonly string[] = Object.keys(gatewayRejectionTable);

@@ -10,9 +10,27 @@ import { errorBody, sendError } from './errors';
 import { collectDocumentedRoutes } from './openapi';
 import { apiReference } from './routes/api-reference';
 import { checkoutApi } from './routes/checkout-api';
+import { googlePayTokenRoutes } from './routes/google-pay-tokens';
 import { merchantApi } from './routes/merchant-api';
 
 export const BODY_LIMIT = 256 * 1024;
+
+/**
+ * The checkout page may reach only us and the third parties its payment methods need: Braintree's
+ * client API, Hosted Fields frames and device data (braintree-web), Google Pay's pay.js, and the
+ * 3-D Secure issuer challenge (Cardinal Commerce).
+ */
+const checkoutContentSecurityPolicy = [
+  "default-src 'self'",
+  "img-src 'self' data: https:",
+  "style-src 'self' 'unsafe-inline'",
+  "script-src 'self' https://pay.google.com https://c.paypal.com https://songbird.cardinalcommerce.com https://songbirdstag.cardinalcommerce.com",
+  "connect-src 'self' https://api.braintreegateway.com https://api.sandbox.braintreegateway.com https://client-analytics.braintreegateway.com https://client-analytics.sandbox.braintreegateway.com https://payments.braintree-api.com https://payments.sandbox.braintree-api.com https://pay.google.com https://google.com/pay https://*.cardinalcommerce.com https://c.paypal.com",
+  "frame-src https://assets.braintreegateway.com https://pay.google.com https://*.cardinalcommerce.com https://c.paypal.com",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self' https://*.cardinalcommerce.com",
+].join('; ');
 
 export interface HttpOptions {
   deps: Deps;
@@ -65,6 +83,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   await app.register(merchantApi, { deps });
   await app.register(checkoutApi, { deps });
   await app.register(apiReference, { routes: documentedRoutes, publicUrl: deps.publicUrl });
+  await app.register(googlePayTokenRoutes, { deps });
 
   const checkoutHtml = path.join(webRoot, 'checkout', 'index.html');
   let cachedHtml: string | null = null;
@@ -78,7 +97,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
       .header('cache-control', 'no-store')
       .header(
         'content-security-policy',
-        "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        checkoutContentSecurityPolicy,
       )
       .send(cachedHtml);
   };

@@ -14,6 +14,8 @@ export interface Config {
   testSettlementDelaySeconds: number;
   /** Merchant API requests per second per account (DESIGN §9: 25 in test mode, 100 in live). */
   rateLimitPerSecond: { test: number; live: number };
+  /** 32-byte key that encrypts processor credentials at rest (TILLPOINT_SECRET_KEY); null: none can be stored. */
+  secretKey: Buffer | null;
 }
 
 export class ConfigError extends Error {
@@ -38,6 +40,11 @@ const variables = {
   TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 3600).default(0),
   RATE_LIMIT_TEST_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(25),
   RATE_LIMIT_LIVE_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(100),
+  TILLPOINT_SECRET_KEY: z
+    .string()
+    .transform((v) => (/^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, 'hex') : Buffer.from(v, 'base64')))
+    .refine((key) => key.length === 32, 'must be 32 random bytes, as 64 hex digits or base64 (openssl rand -hex 32)')
+    .optional(),
 };
 
 /** Reads the configuration; a bad value throws a `ConfigError` naming the variable. */
@@ -58,5 +65,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     logLevel: read('LOG_LEVEL'),
     testSettlementDelaySeconds: read('TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS'),
     rateLimitPerSecond: { test: read('RATE_LIMIT_TEST_PER_SECOND'), live: read('RATE_LIMIT_LIVE_PER_SECOND') },
+    secretKey: read('TILLPOINT_SECRET_KEY') ?? null,
   };
 }

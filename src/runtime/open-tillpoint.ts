@@ -10,11 +10,17 @@ import { sqlIdempotencyRecords, sqlRateLimitCounter } from '../persistence/api-g
 import { webhookUrlPolicy } from '../webhooks/address-policy';
 import { TestProcessor } from '../processors/test/test-processor';
 import { sqlTestTransactionLedger } from '../persistence/sql-test-transactions';
+import type { ProcessorSettingsDeps } from '../domain/processor-config';
+import { CredentialCipher } from '../persistence/credential-cipher';
+import { sqlProcessorConfigStore } from '../persistence/processor-config-store';
+import { BraintreeProcessor, braintreeConnectionCheck, type BraintreeOptions } from '../processors/braintree/braintree-processor';
 import type { Config } from './config';
 
 export interface Tillpoint {
   deps: Deps;
   db: SqlClient;
+  /** For the processor-settings use cases (`tillpoint processor …`). */
+  processorSettings: ProcessorSettingsDeps;
   close(): Promise<void>;
 }
 
@@ -35,6 +41,9 @@ export async function openTillpoint(options: {
   testSettlementDelaySeconds?: number;
   /** RATE_LIMIT_TEST_PER_SECOND / RATE_LIMIT_LIVE_PER_SECOND; DESIGN §9's 25 and 100 by default. */
   rateLimitPerSecond?: Partial<Record<Mode, number>>;
+  /** TILLPOINT_SECRET_KEY: encrypts processor credentials; without it none can be stored. */
+  secretKey?: Buffer | null;
+  braintree?: BraintreeOptions;
 }): Promise<Tillpoint> {
   const { db } = options;
   await migrate(db);
@@ -43,15 +52,29 @@ export async function openTillpoint(options: {
   const testProcessor = new TestProcessor(sqlTestNonceVault(db), fingerprintKey, now, sqlTestTransactionLedger(db), {
     delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
   });
+  const processorConfigs = sqlProcessorConfigStore(db, options.secretKey ? new CredentialCipher(options.secretKey) : null);
+  // One SDK gateway per saved config; a new save (new updatedAt) makes a new one.
+  const braintreeProcessors = new Map<string, BraintreeProcessor>();
   const processors: ProcessorDirectory = {
     async forScope(scope): Promise<PaymentProcessor> {
-      // The test processor never serves live mode; live processors arrive with processor settings.
+      const config = await processorConfigs.get({ accountId: scope.accountId, mode: scope.mode });
+      if (config?.processor === 'braintree') {
+        const key = `${scope.accountId}:${scope.mode}:${config.updatedAt.getTime()}`;
+        let processor = braintreeProcessors.get(key);
+        if (!processor) {
+          processor = new BraintreeProcessor(config.braintree, options.braintree);
+          braintreeProcessors.set(key, processor);
+        }
+        return processor;
+      }
+      // The test processor never serves live mode.
       if (scope.mode === 'test') return testProcessor;
       throw new TillpointError('processor_unavailable', 'No processor is configured for live mode');
     },
   };
+  const store = sqlStore(db);
   const deps: Deps = {
-    store: sqlStore(db),
+    store,
     processors,
     clock: { now },
     publicUrl: options.publicUrl,
@@ -60,5 +83,11 @@ export async function openTillpoint(options: {
     rateLimitPerSecond: { ...DEFAULT_RATE_LIMITS, ...options.rateLimitPerSecond },
     webhookUrls: webhookUrlPolicy(),
   };
-  return { deps, db, close: () => db.close() };
+  const processorSettings: ProcessorSettingsDeps = {
+    store,
+    clock: { now },
+    processorConfigs,
+    connectionCheck: braintreeConnectionCheck(options.braintree),
+  };
+  return { deps, db, processorSettings, close: () => db.close() };
 }

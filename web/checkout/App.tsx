@@ -1,8 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, checkoutApi, type PublicSession } from './api';
-import { BuiltinCardEngine } from './card-form/builtin-engine';
+import { toDecimalString } from '../../src/domain/money';
 import { CardFields } from './card-form/CardFields';
-import type { CardFieldName, CardFormEngine } from './card-form/engine';
+import type { CardFieldName } from './card-form/engine';
+import type { GooglePaymentData, GooglePayProvider } from './google-pay/google-pay';
+import { GooglePayArea } from './google-pay/GooglePayArea';
+import { createProcessorClient } from './processor-client';
+import { reportCheckoutFailure } from './report';
 import { formatMoney } from './format';
 import { en } from './i18n/en';
 import { catalogueFor, errorMessageKey, translator, type MessageKey, type Translate } from './i18n';
@@ -196,26 +200,56 @@ interface PaymentFormProps {
 }
 
 function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps) {
-  const engine = useMemo<CardFormEngine>(
-    () => new BuiltinCardEngine((card) => checkoutApi.tokenizeCard(session.id, card)),
-    [session.id],
+  const client = useMemo(() => createProcessorClient(session), [session.id]);
+  const engine = client.engine;
+  const [cardStatus, setCardStatus] = useState<'loading' | 'ready' | 'failed'>(
+    client.unavailable ? 'failed' : engine?.kind === 'hosted-fields' ? 'loading' : 'ready',
   );
   const [email, setEmail] = useState(session.customer_email ?? '');
   const [emailTouched, setEmailTouched] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const [processing, setProcessing] = useState(false);
-  const [notice, setNotice] = useState<Notice>(null);
+  const [notice, setNotice] = useState<Notice>(
+    client.unavailable ? { tone: 'error', key: 'processor.unavailable' } : null,
+  );
   const busy = useRef(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const amount = formatMoney(session.amount_total, session.currency, localeOf(session));
   const emailValid = EMAIL.test(email.trim());
   const showEmailError = !emailValid && (emailTouched || submitted);
+  const cardUsable = Boolean(engine) && cardStatus === 'ready';
+
+  const cardFailed = useCallback((error: unknown) => {
+    reportCheckoutFailure('hosted_fields', error);
+    setCardStatus('failed');
+    setNotice({ tone: 'error', key: 'card.unavailable' });
+  }, []);
+
+  /** Locks the page, runs one payment attempt, and shows its outcome. */
+  const run = async (attempt: () => Promise<Outcome>) => {
+    busy.current = true;
+    setProcessing(true);
+    engine?.setDisabled(true);
+    const outcome = await attempt();
+    if (outcome === 'leaving') return; // stay locked while the browser leaves
+    busy.current = false;
+    engine?.setDisabled(false);
+    if (emailRef.current) emailRef.current.disabled = false;
+    setProcessing(false);
+    if (outcome === 'handled') return;
+    setNotice({ tone: 'error', key: outcome.key });
+    if (outcome.field === 'email') emailRef.current?.focus();
+    else if (outcome.field) {
+      engine?.setInvalid(outcome.field, true);
+      engine?.focus(outcome.field);
+    } else noticeRef.current?.focus();
+  };
 
   const pay = async (event: React.FormEvent) => {
     event.preventDefault();
     // The button is disabled too, but a double click can land before React re-renders.
-    if (busy.current) return;
+    if (busy.current || !engine || !cardUsable) return;
     setSubmitted(true);
     setNotice(null);
     const card = engine.getState();
@@ -227,37 +261,50 @@ function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps)
       else engine.focus(invalidCard[0]!);
       return;
     }
-    busy.current = true;
-    setProcessing(true);
-    engine.setDisabled(true);
-    const outcome = await attemptPayment();
-    if (outcome === 'leaving') return; // stay locked while the browser leaves
-    busy.current = false;
-    engine.setDisabled(false);
-    if (emailRef.current) emailRef.current.disabled = false;
-    setProcessing(false);
-    if (outcome === 'handled') return;
-    setNotice({ tone: 'error', key: outcome.key });
-    if (outcome.field === 'email') emailRef.current?.focus();
-    else if (outcome.field) {
-      engine.setInvalid(outcome.field, true);
-      engine.focus(outcome.field);
-    } else noticeRef.current?.focus();
+    await run(() => attemptPayment(payByCard));
   };
 
-  /** Tokenize and pay; says what the page should show next. */
-  const attemptPayment = async (): Promise<'leaving' | 'handled' | { key: MessageKey; field?: CardFieldName | 'email' }> => {
+  const payByCard = async (): Promise<Outcome | { nonce: string }> => {
+    const token = await engine!.tokenize();
+    if (!token.ok) {
+      if (token.reason === 'invalid') return { key: 'form.fixErrors', field: token.fields[0] };
+      throw new ApiError(0, token.code, '', token.declineCode, token.param);
+    }
+    const authenticated = await client.authenticate({ nonce: token.nonce, bin: token.bin, email: email.trim() });
+    if (!authenticated.ok) return { key: authenticated.key };
+    return { nonce: authenticated.nonce };
+  };
+
+  const payWithGooglePay = (data: GooglePaymentData, provider: GooglePayProvider) => {
+    if (busy.current) return;
+    setNotice(null);
+    const walletEmail = data.email?.trim();
+    if (walletEmail && !email.trim()) setEmail(walletEmail);
+    const payerEmail = walletEmail || email.trim();
+    void run(() =>
+      attemptPayment(async () => ({ nonce: await provider.toNonce(data) }), 'google_pay', payerEmail),
+    );
+  };
+
+  /** Gets a nonce, pays with it; says what the page should show next. */
+  const attemptPayment = async (
+    nonceFor: () => Promise<Outcome | { nonce: string }>,
+    type: 'card' | 'google_pay' = 'card',
+    payerEmail = email.trim(),
+  ): Promise<Outcome> => {
     try {
-      const token = await engine.tokenize();
-      if (!token.ok) {
-        if (token.reason === 'invalid') return { key: 'form.fixErrors', field: token.fields[0] };
-        throw new ApiError(0, token.code, '', token.declineCode, token.param);
-      }
-      const result = await checkoutApi.pay(session.id, { payment_method_type: 'card', nonce: token.nonce, email: email.trim() });
+      const prepared = await nonceFor();
+      if (!(typeof prepared === 'object' && 'nonce' in prepared)) return prepared;
+      const result = await checkoutApi.pay(session.id, {
+        payment_method_type: type,
+        nonce: prepared.nonce,
+        email: payerEmail,
+        device_data: await client.deviceData(),
+      });
       window.location.assign(result.redirect_url);
       return 'leaving';
     } catch (error) {
-      const e = error instanceof ApiError ? error : new ApiError(0, 'network', '');
+      const e = error instanceof ApiError ? error : new ApiError(0, type === 'google_pay' ? 'google_pay' : 'network', '');
       if (e.code === 'checkout_session_expired') {
         onExpired();
         return 'handled';
@@ -266,11 +313,13 @@ function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps)
         onAlreadyPaid();
         return 'handled';
       }
+      if (e.code === 'google_pay') return { key: 'wallet.unavailable' };
       if (e.code === 'network') return { key: 'error.network' };
       if (e.code === 'parameter_invalid' && e.param === 'email') {
         setEmailTouched(true);
         return { key: 'form.fixErrors', field: 'email' };
       }
+      if (type === 'google_pay') return { key: errorMessageKey(e.code, e.declineCode) };
       const field: CardFieldName | undefined =
         e.declineCode === 'incorrect_cvc' || e.param === 'cvc'
           ? 'cvc'
@@ -286,6 +335,21 @@ function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps)
   return (
     <section className="payment" aria-labelledby="payment-title">
       <h2 id="payment-title">{t('form.heading')}</h2>
+      {client.googlePaySetup && (
+        <GooglePayArea
+          setup={client.googlePaySetup}
+          provider={client.googlePay}
+          transaction={{
+            totalPrice: toDecimalString(session.amount_total, session.currency),
+            currencyCode: session.currency.toUpperCase(),
+            merchantName: session.merchant.name,
+          }}
+          disabled={processing}
+          t={t}
+          onPaymentData={payWithGooglePay}
+          onUnavailable={() => setNotice({ tone: 'error', key: 'wallet.unavailable' })}
+        />
+      )}
       <form onSubmit={pay} noValidate aria-describedby={notice ? 'form-notice' : undefined}>
         <div
           id="form-notice"
@@ -323,12 +387,27 @@ function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps)
             {showEmailError ? t('field.email.invalid') : ''}
           </p>
         </div>
-        <CardFields engine={engine} t={t} submitted={submitted} />
-        <button type="submit" className="pay-button" disabled={processing} aria-busy={processing}>
-          {processing ? t('form.processing') : t('form.pay', { amount })}
-        </button>
+        {engine && cardStatus !== 'failed' && (
+          <div className={cardStatus === 'loading' ? 'card-loading' : undefined} aria-busy={cardStatus === 'loading'}>
+            {cardStatus === 'loading' && <p className="field-hint">{t('card.loading')}</p>}
+            <CardFields
+              engine={engine}
+              t={t}
+              submitted={submitted}
+              onReady={() => setCardStatus('ready')}
+              onFailed={cardFailed}
+            />
+          </div>
+        )}
+        {engine && (
+          <button type="submit" className="pay-button" disabled={processing || !cardUsable} aria-busy={processing}>
+            {processing ? t('form.processing') : t('form.pay', { amount })}
+          </button>
+        )}
         <p className="secure-note">{t('form.secure')}</p>
       </form>
     </section>
   );
 }
+
+type Outcome = 'leaving' | 'handled' | { key: MessageKey; field?: CardFieldName | 'email' };

@@ -59,6 +59,8 @@ export const checkoutApi = {
     sessionId: string,
     card: { number: string; exp_month: number; exp_year: number; cvc: string; postal_code: string },
   ) => request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/card-tokens`, { body: card }),
+  tokenizeGooglePay: (sessionId: string, payment: { token: string; card_network: string; card_details: string }) =>
+    request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/google-pay-tokens`, { body: payment }),
   pay: (
     sessionId: string,
     payment: { payment_method_type: 'card' | 'google_pay'; nonce: string; email: string; device_data?: string | null },

@@ -23,5 +23,5 @@ export async function getCheckoutPage(deps: Deps, options: { sessionId: string }
   });
   if (!read) throw resourceMissing('checkout session', options.sessionId);
   const processor = await deps.processors.forScope(read.session);
-  return { ...read, processor: { name: processor.name, client: await processor.clientConfiguration() } };
+  return { ...read, processor: { name: processor.name, client: await processor.clientConfiguration({ currency: read.session.currency }) } };
 }

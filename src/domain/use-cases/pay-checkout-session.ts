@@ -33,6 +33,11 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
     throw new TillpointError('parameter_invalid', 'Enter a valid email address', { param: 'email' });
   }
 
+  // The processor is chosen before the transaction: reading its config must not wait on our own lock.
+  const target = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, options.sessionId));
+  if (!target) throw resourceMissing('checkout session', options.sessionId);
+  const processor = await deps.processors.forScope(target);
+
   // 1. Record the intent.
   const started = await deps.store.transaction(async (tx) => {
     const found = await tx.checkoutSessions.get(null, options.sessionId, { forUpdate: true });
@@ -50,7 +55,6 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
       });
     }
     const now = deps.clock.now();
-    const processor = await deps.processors.forScope(session);
     const payment: Payment = {
       id: newId('pay'),
       accountId: session.accountId,
@@ -73,13 +77,16 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
       createdAt: now,
       updatedAt: now,
     };
+    // Checked first so the usual case does not abort the transaction (PGlite then refuses to commit);
+    // the unique index still decides a race.
+    if (await tx.payments.holdingSession(session.id)) return { refused: paymentUnderWay() } as const;
     try {
       await tx.payments.insert(payment);
     } catch (error) {
       if (error instanceof SessionBusyError) return { refused: paymentUnderWay() } as const;
       throw error;
     }
-    return { session, payment, processor } as const;
+    return { session, payment } as const;
   }).catch((error: unknown) => {
     // The unique index fires at commit on some drivers; it means the same as the check above.
     if (error instanceof SessionBusyError) return { refused: paymentUnderWay() } as const;
@@ -88,7 +95,7 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   if ('refused' in started) throw started.refused;
 
   // 2. Ask the processor, holding no transaction.
-  const { session, payment, processor } = started;
+  const { session, payment } = started;
   const result: AuthorizeResult = await processor.authorize({
     paymentId: payment.id,
     amount: payment.amount,
@@ -163,6 +170,7 @@ export async function recordAuthorizationOutcome(
           processorTransactionId: result.transactionId,
           processorResponse: result.response,
           amountCaptured: result.captured ? payment.amount : 0,
+          threeDSecure: result.threeDSecure ?? null,
         },
         now,
       );
@@ -187,6 +195,7 @@ export async function recordAuthorizationOutcome(
           processorResponse: result.response,
           failureCode: 'card_declined',
           declineCode: result.declineCode,
+          threeDSecure: result.threeDSecure ?? null,
         },
         now,
       );

@@ -1,4 +1,5 @@
 import type { Payment } from '../entities';
+import { resourceMissing } from '../errors';
 import type { Deps } from '../ports';
 import { ConcurrentTransitionError, transitionPayment } from '../transition';
 import { recordAuthorizationOutcome } from './pay-checkout-session';
@@ -60,4 +61,26 @@ async function reconcile(deps: Deps, payment: Payment, now: Date): Promise<boole
     await transitionPayment(tx, current, 'failed', { failureCode: 'processor_timeout' }, deps.clock.now());
   });
   return true;
+}
+
+/**
+ * Reconciles one payment now, whatever its age (an operator's or a test's call): `settled` says
+ * whether it has left `processing`.
+ */
+export async function reconcilePayment(
+  deps: Deps,
+  options: { paymentId: string },
+): Promise<{ payment: Payment; settled: boolean }> {
+  const read = () => deps.store.transaction((tx) => tx.payments.get(null, options.paymentId));
+  const payment = await read();
+  if (!payment) throw resourceMissing('payment', options.paymentId);
+  if (payment.status === 'processing') {
+    try {
+      await reconcile(deps, payment, deps.clock.now());
+    } catch (error) {
+      if (!(error instanceof ConcurrentTransitionError)) throw error;
+    }
+  }
+  const after = (await read()) ?? payment;
+  return { payment: after, settled: after.status !== 'processing' };
 }

@@ -1,5 +1,19 @@
 import { resourceMissing, TillpointError } from '../errors';
+import type { CheckoutSession } from '../entities';
 import type { Deps, RawCard } from '../ports';
+
+/** The session a shopper is about to pay, refused when it is unknown, expired or already paid. */
+export async function openSessionForPayment(deps: Deps, sessionId: string): Promise<CheckoutSession> {
+  const session = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, sessionId));
+  if (!session) throw resourceMissing('checkout session', sessionId);
+  if (session.status === 'expired' || session.expiresAt <= deps.clock.now()) {
+    throw new TillpointError('checkout_session_expired', 'This checkout session has expired');
+  }
+  if (session.status === 'complete') {
+    throw new TillpointError('checkout_session_completed', 'This checkout session is already paid');
+  }
+  return session;
+}
 
 /**
  * Turns card details typed on the checkout page into a single-use nonce, for processors that take
@@ -10,14 +24,7 @@ export async function tokenizeCard(
   deps: Deps,
   options: { sessionId: string; card: RawCard },
 ): Promise<{ nonce: string; brand: string | null; last4: string | null }> {
-  const session = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, options.sessionId));
-  if (!session) throw resourceMissing('checkout session', options.sessionId);
-  if (session.status === 'expired' || session.expiresAt <= deps.clock.now()) {
-    throw new TillpointError('checkout_session_expired', 'This checkout session has expired');
-  }
-  if (session.status === 'complete') {
-    throw new TillpointError('checkout_session_completed', 'This checkout session is already paid');
-  }
+  const session = await openSessionForPayment(deps, options.sessionId);
   const processor = await deps.processors.forScope(session);
   if (!processor.tokenizeCard) {
     throw new TillpointError('parameter_invalid', 'This processor tokenizes cards in the browser', {

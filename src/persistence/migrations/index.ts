@@ -2,6 +2,7 @@ import type { SqlClient } from '../sql-client';
 import checkoutCore from './0001-checkout-core';
 import paymentLifecycle from './0002-payment-lifecycle';
 import webhooksIdempotency from './0003-webhooks-idempotency';
+import processorConfigs from './0004-processor-configs';
 
 export interface Migration {
   version: number;
@@ -13,7 +14,7 @@ export interface Migration {
  * The one set of migrations, for PGlite and PostgreSQL alike, one file each. Append only: a shipped
  * migration is never edited.
  */
-export const migrations: Migration[] = [checkoutCore, paymentLifecycle, webhooksIdempotency];
+export const migrations: Migration[] = [checkoutCore, paymentLifecycle, webhooksIdempotency, processorConfigs];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
 export async function migrate(db: SqlClient): Promise<number[]> {

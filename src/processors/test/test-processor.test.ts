@@ -412,9 +412,12 @@ describe('TestProcessor.authorize: special test cards', () => {
 });
 
 describe('TestProcessor: identity', () => {
-  it('is named test and tokenizes on the server', async () => {
+  it("is named test, tokenizes on the server and offers Google Pay through Google's test gateway", async () => {
     expect(processor.name).toBe('test');
-    expect(await processor.clientConfiguration()).toEqual({ tokenize: 'server' });
+    expect(await processor.clientConfiguration()).toEqual({
+      tokenize: 'server',
+      googlePay: { gateway: 'example', gatewayMerchantId: 'exampleGatewayMerchantId', environment: 'TEST' },
+    });
   });
 });
 

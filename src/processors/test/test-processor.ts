@@ -13,6 +13,8 @@ import type { FoundTransaction, OperationResult } from '../../domain/processor-l
 import { describeDecline, PROCESSOR_UNAVAILABLE_CODE } from '../../domain/processor-responses';
 import { fakeNonces, testCards, type TestCardBehavior } from './test-cards';
 import type { RecordedAuthorization, TestTransaction, TestTransactionLedger } from './test-transactions';
+import { googlePayTestGateway, readGooglePayTestToken } from './google-pay-test-token';
+import type { GooglePayTestPayment } from '../../domain/ports';
 
 /** A tokenized test card as the vault keeps it: never the number, never the CVC. */
 export interface TestNonceRecord {
@@ -67,7 +69,16 @@ export class TestProcessor implements PaymentProcessor {
   ) {}
 
   async clientConfiguration(): Promise<Record<string, unknown>> {
-    return { tokenize: 'server' };
+    return { tokenize: 'server', googlePay: googlePayTestGateway };
+  }
+
+  /** A Google Pay token from Google's test gateway → a single-use nonce, like a tokenized test card. */
+  async tokenizeGooglePay(payment: GooglePayTestPayment): Promise<TokenizeResult> {
+    const read = readGooglePayTestToken(payment);
+    if (!read.ok) return { ok: false, declineCode: 'processing_error', param: read.param, message: read.message };
+    const nonce = `tokengp_${randomBytes(18).toString('base64url')}`;
+    await this.vault.save({ nonce, paymentMethod: read.paymentMethod, behavior: 'amount', createdAt: this.now() });
+    return { ok: true, nonce, paymentMethod: read.paymentMethod };
   }
 
   async tokenizeCard(card: RawCard): Promise<TokenizeResult> {

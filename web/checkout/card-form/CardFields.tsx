@@ -45,13 +45,15 @@ interface CardFieldsProps {
   /** Set after a pay attempt, so every field shows what is missing. */
   submitted: boolean;
   onReady?: () => void;
+  /** The engine could not start (Hosted Fields frames blocked, gateway down). */
+  onFailed?: (error: unknown) => void;
 }
 
 /**
  * The card form's look: labels, slots for the engine's inputs, brand icon, hints and inline
  * errors tied to each input with `aria-describedby`. The same for every engine.
  */
-export function CardFields({ engine, t, submitted, onReady }: CardFieldsProps) {
+export function CardFields({ engine, t, submitted, onReady, onFailed }: CardFieldsProps) {
   const containers = useRef<Partial<Record<CardFieldName, HTMLDivElement | null>>>({});
   const [state, setState] = useState<CardFormState>(engine.getState());
   const [touched, setTouched] = useState<Set<CardFieldName>>(new Set());
@@ -73,7 +75,10 @@ export function CardFields({ engine, t, submitted, onReady }: CardFieldsProps) {
       setState({ ...next });
       if (event.type === 'blur') setTouched((previous) => new Set(previous).add(event.field));
     });
-    void engine.mount(slots).then(() => onReady?.());
+    void engine.mount(slots).then(
+      () => onReady?.(),
+      (error: unknown) => onFailed?.(error),
+    );
     return () => {
       unsubscribe();
       engine.teardown();

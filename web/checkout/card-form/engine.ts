@@ -40,7 +40,7 @@ export interface CardFieldSlot {
 export type CardFieldEvent = { field: CardFieldName; type: 'focus' | 'blur' | 'input' };
 
 export type TokenizeOutcome =
-  | { ok: true; nonce: string; brand: string | null; last4: string | null }
+  | { ok: true; nonce: string; brand: string | null; last4: string | null; bin?: string }
   | { ok: false; reason: 'invalid'; fields: CardFieldName[] }
   | { ok: false; reason: 'error'; code: string; declineCode?: string; param?: string };
 

@@ -1,0 +1,121 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { routeThirdParties } from './doubles/braintree-client-api';
+import { createSession, expectNoAxeViolations, fillCheckout, payButton } from './support';
+
+/**
+ * The checkout page with the real braintree-web 3.79.1, paying through our server, the real
+ * braintree SDK and the gateway emulator. Braintree's client API and Google's pay.js are doubled
+ * in the browser (e2e/doubles); Hosted Fields' frames cannot be served here, so they are blocked.
+ */
+const braintreeKey = () => process.env.E2E_BRAINTREE_SECRET_KEY!;
+
+async function braintreeSession(request: APIRequestContext, body: Record<string, unknown> = {}) {
+  const response = await request.post('/v1/checkout/sessions', {
+    headers: { Authorization: `Bearer ${braintreeKey()}` },
+    data: { currency: 'usd', line_items: [{ name: 'Colombia Huila, 250 g', unit_amount: 1800, quantity: 1 }], ...body },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as { id: string; url: string };
+}
+
+async function braintreeGet(request: APIRequestContext, path: string) {
+  const response = await request.get(path, { headers: { Authorization: `Bearer ${braintreeKey()}` } });
+  expect(response.status(), await response.text()).toBe(200);
+  return response.json();
+}
+
+const googlePayButton = (page: Page) => page.getByTestId('google-pay').getByRole('button', { name: 'Pay with Google Pay' });
+
+test.describe('Braintree checkout', () => {
+  test('Google Pay pays end to end: button → sheet → parseResponse → server → SDK → gateway → receipt @desktop', async ({ page, request }) => {
+    await routeThirdParties(page);
+    const session = await braintreeSession(request, { payment_method_types: ['google_pay'] });
+    await page.goto(session.url);
+    await expect(googlePayButton(page)).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    const paying = page.waitForRequest((r) => r.url().endsWith(`/api/checkout/sessions/${session.id}/payments`));
+    await googlePayButton(page).click();
+    const sheet = page.getByRole('dialog', { name: 'Google Pay payment sheet' });
+    await expect(sheet).toContainText('Pay USD 18.00 with VISA •••• 1111');
+    const requested = await page.evaluate(() => (window as any).__payJsDouble);
+    await sheet.getByRole('button', { name: 'Continue' }).click();
+
+    const body = (await paying).postDataJSON();
+    expect(body).toMatchObject({ payment_method_type: 'google_pay', nonce: 'fake-android-pay-visa-nonce', email: 'wallet@example.com' });
+    // Device data from data-collector goes with the payment (its PayPal correlation id).
+    expect(JSON.parse(body.device_data)).toHaveProperty('correlation_id');
+
+    await page.waitForURL(`**/c/${session.id}/done`);
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+    await expect(page.getByText('Paid $18.00 with Visa ending in 1111')).toBeVisible();
+
+    expect(requested.environment).toBe('TEST');
+    expect(requested.requests[0].transactionInfo).toMatchObject({ totalPrice: '18.00', currencyCode: 'USD', totalPriceStatus: 'FINAL' });
+    expect(requested.requests[0].allowedPaymentMethods[0].tokenizationSpecification.parameters.gateway).toBe('braintree');
+
+    const paid = await braintreeGet(request, `/v1/checkout/sessions/${session.id}`);
+    const payment = await braintreeGet(request, `/v1/payments/${paid.payment}`);
+    expect(payment).toMatchObject({ status: 'succeeded', processor: 'braintree', payment_method: { type: 'google_pay', brand: 'visa', last4: '1111' } });
+  });
+
+  test('no Google Pay button when isReadyToPay says no', async ({ page, request }) => {
+    await routeThirdParties(page, { googlePayReady: false });
+    const session = await braintreeSession(request, { payment_method_types: ['google_pay'] });
+    await page.goto(session.url);
+    await expect.poll(() => page.evaluate(() => (window as any).__payJsDouble?.readyChecks.length ?? 0)).toBeGreaterThan(0);
+    await expect(page.getByTestId('google-pay').getByRole('button')).toHaveCount(0);
+  });
+
+  test('Hosted Fields frames that fail to load: a clear message, card form disabled, Google Pay still pays', async ({ page, request }) => {
+    test.setTimeout(45_000);
+    await routeThirdParties(page, { assets: 'blocked' });
+    const session = await braintreeSession(request);
+    await page.goto(session.url);
+    await expect(page.getByRole('alert')).toHaveText(
+      'Card payment could not be loaded. Nothing was charged; reload the page or use Google Pay.',
+      { timeout: 20_000 },
+    );
+    await expect(page.getByRole('button', { name: 'Pay $18.00' })).toBeDisabled();
+    await expect(page.getByText('Loading the secure card form…')).toHaveCount(0);
+    await expectNoAxeViolations(page);
+
+    await googlePayButton(page).click();
+    await page.getByRole('dialog', { name: 'Google Pay payment sheet' }).getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`**/c/${session.id}/done`);
+  });
+});
+
+test.describe('Google Pay with the test processor', () => {
+  test("pays through Google's test gateway; the page downloads no braintree-web component", async ({ page, request }) => {
+    await routeThirdParties(page);
+    const chunks: string[] = [];
+    page.on('request', (r) => chunks.push(r.url()));
+    const session = await createSession(request);
+    await page.goto(session.url);
+    await page.getByLabel('Email').fill('shopper@example.com');
+    await googlePayButton(page).click();
+    const sheet = page.getByRole('dialog', { name: 'Google Pay payment sheet' });
+    await expect(sheet).toBeVisible();
+    const requested = await page.evaluate(() => (window as any).__payJsDouble.requests[0]);
+    await sheet.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`**/c/${session.id}/done`);
+    await expect(page.getByText('Paid $18.00 with Visa ending in 1111')).toBeVisible();
+
+    expect(requested.allowedPaymentMethods[0].tokenizationSpecification.parameters).toEqual({
+      gateway: 'example',
+      gatewayMerchantId: 'exampleGatewayMerchantId',
+    });
+    expect(chunks.filter((url) => /\/assets\/(client|hosted-fields|google-payment|data-collector|three-d-secure)-/.test(url))).toEqual([]);
+  });
+
+  test('when pay.js cannot load there is no wallet button and the card form still pays', async ({ page, request }) => {
+    await routeThirdParties(page, { payJs: 'blocked' });
+    const session = await createSession(request);
+    await page.goto(session.url);
+    await fillCheckout(page);
+    await expect(page.getByTestId('google-pay').getByRole('button')).toHaveCount(0);
+    await payButton(page).click();
+    await page.waitForURL(`**/c/${session.id}/done`);
+  });
+});

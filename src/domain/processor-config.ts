@@ -1,0 +1,53 @@
+import type { Mode } from './events';
+import type { Clock, Scope, Store } from './ports';
+
+/** Where a Braintree account lives. `development` is the SDK's local gateway (localhost:GATEWAY_PORT). */
+export type BraintreeEnvironment = 'sandbox' | 'production' | 'development';
+
+/** A merchant's Braintree credentials and settings for one mode (DESIGN §3, ProcessorConfig). */
+export interface BraintreeSettings {
+  environment: BraintreeEnvironment;
+  merchantId: string;
+  publicKey: string;
+  /** Kept encrypted at rest; never shown by any API, CLI output or log. */
+  privateKey: string;
+  /** Braintree merchant account id per ISO 4217 currency (upper case), e.g. `{ USD: 'shop_usd' }`. */
+  merchantAccounts: Record<string, string>;
+  /** Google's merchant id, needed for Google Pay in production; null offers Google Pay only in sandbox. */
+  googlePayMerchantId: string | null;
+  /** Ask Braintree to refuse any card payment without a successful 3-D Secure authentication. */
+  requireThreeDSecure: boolean;
+}
+
+/** The processor an account uses in one mode: the built-in test processor or Braintree. */
+export type ProcessorConfig =
+  | { accountId: string; mode: Mode; processor: 'test'; updatedAt: Date }
+  | { accountId: string; mode: Mode; processor: 'braintree'; braintree: BraintreeSettings; updatedAt: Date };
+
+/** Persistence of processor configs; the implementation encrypts the private key. */
+export interface ProcessorConfigStore {
+  /** False when no encryption key is configured: Braintree credentials cannot be stored then. */
+  readonly canStoreSecrets: boolean;
+  get(scope: Scope): Promise<ProcessorConfig | null>;
+  save(config: ProcessorConfig): Promise<void>;
+}
+
+/** One thing found wrong with a processor config when it was tried against the gateway. */
+export interface ProcessorProblem {
+  kind: 'authentication' | 'authorization' | 'unreachable' | 'merchant_account_missing' | 'unexpected';
+  message: string;
+  currency?: string;
+}
+
+/** Tries a Braintree config against its gateway (a client token per merchant account). */
+export interface ProcessorConnectionCheck {
+  check(settings: BraintreeSettings): Promise<ProcessorProblem[]>;
+}
+
+/** What the processor-settings use cases need; handed in by the composition root. */
+export interface ProcessorSettingsDeps {
+  store: Store;
+  clock: Clock;
+  processorConfigs: ProcessorConfigStore;
+  connectionCheck: ProcessorConnectionCheck;
+}

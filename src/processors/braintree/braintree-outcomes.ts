@@ -1,0 +1,185 @@
+import type { PaymentMethodDetails } from '../../domain/entities';
+import type { AuthorizeResult, ThreeDSecureResult } from '../../domain/ports';
+import {
+  describeDecline,
+  describeGatewayRejection,
+  PROCESSOR_UNAVAILABLE_CODE,
+} from '../../domain/processor-responses';
+
+/** The parts of a Braintree SDK transaction we read (the SDK's objects are loosely typed). */
+export interface BraintreeTransaction {
+  id: string;
+  status: string;
+  type?: string;
+  orderId?: string | null;
+  amount?: string;
+  processorResponseCode?: string | null;
+  processorResponseText?: string | null;
+  gatewayRejectionReason?: string | null;
+  paymentInstrumentType?: string | null;
+  creditCard?: {
+    cardType?: string | null;
+    last4?: string | null;
+    expirationMonth?: string | null;
+    expirationYear?: string | null;
+    uniqueNumberIdentifier?: string | null;
+  } | null;
+  androidPayCard?: {
+    sourceCardType?: string | null;
+    sourceCardLast4?: string | null;
+    virtualCardType?: string | null;
+    virtualCardLast4?: string | null;
+    expirationMonth?: string | null;
+    expirationYear?: string | null;
+  } | null;
+  threeDSecureInfo?: { status?: string | null; liabilityShifted?: boolean | null } | null;
+  createdAt?: string;
+}
+
+/** A Braintree result object: success, or errors with perhaps a transaction. */
+export interface BraintreeResult {
+  success: boolean;
+  message?: string;
+  transaction?: BraintreeTransaction;
+  errors?: { deepErrors(): Array<{ code: string; message: string; attribute?: string }> };
+}
+
+/**
+ * Validation error codes that mean the payment method itself is unusable, so the shopper should
+ * enter it again (rather than the processor being unavailable).
+ */
+const paymentMethodErrors: Record<string, string> = {
+  '91564': 'The payment method was already used; enter it again',
+  '91565': 'Unknown or expired payment method nonce',
+  '91567': 'The payment method cannot be used with this merchant account',
+  '91568': 'The payment method cannot be used with this merchant account',
+  '93107': 'The payment method was already used; enter it again',
+  '93108': 'Unknown or expired payment method nonce',
+};
+
+/** Braintree's card type names → the brand names of our API (the same as the test processor's). */
+const brandNames: Record<string, string> = {
+  visa: 'visa',
+  mastercard: 'mastercard',
+  'american express': 'amex',
+  discover: 'discover',
+  jcb: 'jcb',
+  'diners club': 'diners',
+  unionpay: 'unionpay',
+  'china unionpay': 'unionpay',
+  maestro: 'maestro',
+};
+
+function brand(cardType: string | null | undefined): string | null {
+  if (!cardType) return null;
+  return brandNames[cardType.toLowerCase()] ?? cardType.toLowerCase().replace(/\s+/g, '_');
+}
+
+function numberOrNull(value: string | null | undefined): number | null {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n > 0 ? n : null;
+}
+
+/** The card or wallet of a transaction, as far as we keep it. */
+export function paymentMethodOf(transaction: BraintreeTransaction): PaymentMethodDetails | null {
+  const wallet = transaction.androidPayCard;
+  if (transaction.paymentInstrumentType === 'android_pay_card' && wallet) {
+    return {
+      type: 'google_pay',
+      brand: brand(wallet.sourceCardType ?? wallet.virtualCardType),
+      last4: wallet.sourceCardLast4 ?? wallet.virtualCardLast4 ?? null,
+      expMonth: numberOrNull(wallet.expirationMonth),
+      expYear: numberOrNull(wallet.expirationYear),
+      fingerprint: null,
+    };
+  }
+  const card = transaction.creditCard;
+  if (!card || (!card.last4 && !card.cardType)) return null;
+  return {
+    type: 'card',
+    brand: brand(card.cardType),
+    last4: card.last4 ?? null,
+    expMonth: numberOrNull(card.expirationMonth),
+    expYear: numberOrNull(card.expirationYear),
+    // Braintree's own per-merchant card identifier: the same card gives the same value.
+    fingerprint: card.uniqueNumberIdentifier ? card.uniqueNumberIdentifier.slice(0, 32) : null,
+  };
+}
+
+function threeDSecureOf(transaction: BraintreeTransaction): ThreeDSecureResult | null {
+  const info = transaction.threeDSecureInfo;
+  if (!info || !info.status) return null;
+  return { status: info.status, liabilityShifted: info.liabilityShifted === true };
+}
+
+const approvedStatuses = new Set(['authorized', 'submitted_for_settlement', 'settling', 'settled', 'settlement_pending', 'settlement_confirmed']);
+const capturedStatuses = new Set(['submitted_for_settlement', 'settling', 'settled', 'settlement_pending', 'settlement_confirmed']);
+
+/**
+ * What a Braintree transaction says about the authorization: approved, declined by the processor
+ * (2000–2999, through the one decline table), rejected by the gateway (through the one rejection
+ * table), or the processor network being down (3000, `failed`).
+ */
+export function authorizationOf(transaction: BraintreeTransaction): Exclude<AuthorizeResult, { outcome: 'unknown' } | { outcome: 'invalid_payment_method' }> {
+  const paymentMethod = paymentMethodOf(transaction);
+  const threeDSecure = threeDSecureOf(transaction);
+  const code = Number(transaction.processorResponseCode);
+  const response = {
+    code: transaction.processorResponseCode ?? '',
+    text: transaction.processorResponseText ?? '',
+  };
+  if (approvedStatuses.has(transaction.status) || (transaction.status === 'voided' && code > 0 && code < 2000)) {
+    return {
+      outcome: 'approved',
+      captured: capturedStatuses.has(transaction.status),
+      transactionId: transaction.id,
+      paymentMethod: paymentMethod ?? { type: 'card', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null },
+      response,
+      threeDSecure,
+    };
+  }
+  if (transaction.status === 'gateway_rejected') {
+    const { declineCode, ...rejection } = describeGatewayRejection(transaction.gatewayRejectionReason ?? 'unknown');
+    return { outcome: 'declined', declineCode, transactionId: transaction.id, paymentMethod, response: rejection, threeDSecure };
+  }
+  if (code === PROCESSOR_UNAVAILABLE_CODE || transaction.status === 'failed') {
+    return { outcome: 'unavailable', response: response.code ? response : null };
+  }
+  const { declineCode, ...described } = describeDecline(code >= 2000 && code < 3000 ? code : 2000);
+  return {
+    outcome: 'declined',
+    declineCode,
+    transactionId: transaction.id,
+    paymentMethod,
+    response: { code: described.code, text: response.text || described.text },
+    threeDSecure,
+  };
+}
+
+/** Maps the result of `transaction.sale` onto what the domain understands. */
+export function saleOutcome(result: BraintreeResult): AuthorizeResult {
+  if (result.transaction) return authorizationOf(result.transaction);
+  const errors = result.errors?.deepErrors() ?? [];
+  for (const error of errors) {
+    const message = paymentMethodErrors[String(error.code)];
+    if (message) return { outcome: 'invalid_payment_method', message };
+  }
+  const first = errors[0];
+  // Any other validation error is a setup problem on our side or the merchant's (a wrong merchant
+  // account, a missing setting): nothing was charged, and the shopper cannot fix it.
+  return {
+    outcome: 'unavailable',
+    response: first ? { code: String(first.code), text: first.message } : { code: 'validation', text: result.message ?? 'Validation failed' },
+  };
+}
+
+/** SDK exceptions after which the charge may exist: the gateway may have acted before we lost the answer. */
+const unknownOutcomeTypes = new Set(['unexpectedError', 'serverError', 'gatewayTimeoutError', 'requestTimeoutError']);
+
+/** A thrown SDK error → unknown (maybe charged) or unavailable (certainly not charged). */
+export function thrownOutcome(error: unknown): { outcome: 'unknown'; reason: string } | { outcome: 'unavailable'; response: { code: string; text: string } } {
+  const type = (error as { type?: string })?.type ?? 'unexpectedError';
+  const message = error instanceof Error ? error.message : String(error);
+  if (unknownOutcomeTypes.has(type)) return { outcome: 'unknown', reason: `${type}: ${message}` };
+  return { outcome: 'unavailable', response: { code: type, text: message || type } };
+}

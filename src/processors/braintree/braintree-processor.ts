@@ -1,0 +1,247 @@
+import braintree from 'braintree';
+import { toDecimalString } from '../../domain/money';
+import type { BraintreeSettings, ProcessorConnectionCheck, ProcessorProblem } from '../../domain/processor-config';
+import type { FoundTransaction, OperationResult, ProcessorLifecycle } from '../../domain/processor-lifecycle';
+import type { AuthorizeRequest, AuthorizeResult, PaymentProcessor } from '../../domain/ports';
+import {
+  authorizationOf,
+  saleOutcome,
+  thrownOutcome,
+  type BraintreeResult,
+  type BraintreeTransaction,
+} from './braintree-outcomes';
+
+/** How long one gateway call may take before its outcome counts as unknown. */
+export const DEFAULT_GATEWAY_TIMEOUT_MS = 20_000;
+
+export interface BraintreeOptions {
+  timeoutMs?: number;
+}
+
+const environments: Record<BraintreeSettings['environment'], braintree.Environment> = {
+  sandbox: braintree.Environment.Sandbox,
+  production: braintree.Environment.Production,
+  // The SDK's development environment: http://GATEWAY_HOST:GATEWAY_PORT (localhost:3000 by default).
+  development: braintree.Environment.Development,
+};
+
+/** A Braintree SDK gateway for one set of credentials. */
+export function braintreeGateway(settings: BraintreeSettings, options: BraintreeOptions = {}): braintree.BraintreeGateway {
+  const gateway = new braintree.BraintreeGateway({
+    environment: environments[settings.environment],
+    merchantId: settings.merchantId,
+    publicKey: settings.publicKey,
+    privateKey: settings.privateKey,
+  });
+  // The SDK waits 60 s by default; a shopper should not. Its Config has no public setter.
+  (gateway as unknown as { config: { timeout: number } }).config.timeout = options.timeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS;
+  return gateway;
+}
+
+type OperationResponse = { code: string; text: string } | null;
+
+/** Validation errors of follow-up operations, and why the domain should care. */
+const refusalCodes: Record<string, Extract<OperationResult, { outcome: 'refused' }>['reason']> = {
+  '91506': 'not_settled', // Cannot refund transaction unless it is settled
+  '91507': 'not_capturable', // Cannot submit for settlement unless status is authorized
+  '91504': 'not_voidable', // Transaction can only be voided if status is authorized, submitted_for_settlement…
+  '91512': 'not_refundable', // Transaction has already been completely refunded
+  '91521': 'not_refundable', // Refund amount is too large
+  '91522': 'not_capturable', // Settlement amount is too large
+};
+
+/**
+ * Braintree behind the processor port: client tokens for the checkout page, `transaction.sale`
+ * with a nonce from braintree-web, and the lifecycle calls. It only reports what Braintree said;
+ * the domain decides our states.
+ */
+export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle {
+  readonly name = 'braintree';
+  private readonly gateway: braintree.BraintreeGateway;
+
+  constructor(
+    private readonly settings: BraintreeSettings,
+    options: BraintreeOptions = {},
+  ) {
+    this.gateway = braintreeGateway(settings, options);
+  }
+
+  async clientConfiguration(context?: { currency: string }): Promise<Record<string, unknown>> {
+    const merchantAccountId = context ? this.merchantAccountFor(context.currency) : undefined;
+    const googlePayAvailable = this.settings.environment !== 'production' || this.settings.googlePayMerchantId !== null;
+    const common = {
+      tokenize: 'client',
+      threeDSecure: { required: this.settings.requireThreeDSecure },
+      googlePay: googlePayAvailable
+        ? {
+            environment: this.settings.environment === 'production' ? 'PRODUCTION' : 'TEST',
+            merchantId: this.settings.googlePayMerchantId,
+          }
+        : null,
+    };
+    if (merchantAccountId === null) return { ...common, clientToken: null, unavailable: 'merchant_account_missing' };
+    try {
+      const result = (await this.gateway.clientToken.generate(
+        merchantAccountId ? { merchantAccountId } : {},
+      )) as unknown as { success: boolean; clientToken?: string };
+      if (!result.success || !result.clientToken) return { ...common, clientToken: null, unavailable: 'gateway' };
+      return { ...common, clientToken: result.clientToken };
+    } catch {
+      // The page says the processor is unavailable instead of failing to load at all.
+      return { ...common, clientToken: null, unavailable: 'gateway' };
+    }
+  }
+
+  async authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
+    const merchantAccountId = this.merchantAccountFor(request.currency);
+    if (merchantAccountId === null) {
+      return {
+        outcome: 'unavailable',
+        response: { code: 'merchant_account_missing', text: `No Braintree merchant account is set for ${request.currency}` },
+      };
+    }
+    try {
+      const result = (await this.gateway.transaction.sale({
+        amount: toDecimalString(request.amount, request.currency),
+        paymentMethodNonce: request.nonce,
+        orderId: request.paymentId,
+        ...(merchantAccountId ? { merchantAccountId } : {}),
+        ...(request.deviceData ? { deviceData: request.deviceData } : {}),
+        ...(request.email ? { customer: { email: request.email } } : {}),
+        options: {
+          submitForSettlement: request.capture,
+          ...(this.settings.requireThreeDSecure ? { threeDSecure: { required: true } } : {}),
+        },
+      } as braintree.TransactionRequest)) as unknown as BraintreeResult;
+      return saleOutcome(result);
+    } catch (error) {
+      return thrownOutcome(error);
+    }
+  }
+
+  async capture(request: { transactionId: string; amount: number; currency: string }): Promise<OperationResult> {
+    return this.operation(() =>
+      this.gateway.transaction.submitForSettlement(request.transactionId, toDecimalString(request.amount, request.currency)),
+    );
+  }
+
+  async void(request: { transactionId: string }): Promise<OperationResult> {
+    return this.operation(() => this.gateway.transaction.void(request.transactionId));
+  }
+
+  async refund(request: { transactionId: string; amount: number; currency: string; refundId: string }): Promise<OperationResult> {
+    return this.operation(() =>
+      this.gateway.transaction.refund(request.transactionId, {
+        amount: toDecimalString(request.amount, request.currency),
+        orderId: request.refundId,
+      } as never),
+    );
+  }
+
+  async findByPaymentId(request: { paymentId: string }): Promise<FoundTransaction> {
+    const found = await new Promise<BraintreeTransaction[]>((resolve, reject) => {
+      const transactions: BraintreeTransaction[] = [];
+      const stream = this.gateway.transaction.search((search) => {
+        search.orderId().is(request.paymentId);
+      }) as unknown as NodeJS.ReadableStream;
+      stream.on('data', (transaction: BraintreeTransaction) => transactions.push(transaction));
+      stream.on('error', reject);
+      stream.on('end', () => resolve(transactions));
+    });
+    // Refunds carry their own order id; the payment is the sale.
+    const sale = found.filter((t) => (t.type ?? 'sale') === 'sale').sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''))[0];
+    if (!sale) return { found: false };
+    return { found: true, authorization: authorizationOf(sale), status: sale.status };
+  }
+
+  /** null: the merchant set accounts, but none for this currency; undefined: use the default account. */
+  private merchantAccountFor(currency: string): string | null | undefined {
+    const accounts = this.settings.merchantAccounts;
+    if (Object.keys(accounts).length === 0) return undefined;
+    return accounts[currency.toUpperCase()] ?? null;
+  }
+
+  private async operation(call: () => Promise<unknown>): Promise<OperationResult> {
+    let result: BraintreeResult;
+    try {
+      result = (await call()) as BraintreeResult;
+    } catch (error) {
+      const thrown = thrownOutcome(error);
+      if (thrown.outcome === 'unknown') return thrown;
+      if (thrown.response.code === 'notFoundError') {
+        return { outcome: 'refused', reason: 'declined', message: 'Braintree has no such transaction', response: thrown.response };
+      }
+      return thrown;
+    }
+    if (result.success && result.transaction) {
+      return { outcome: 'succeeded', transactionId: result.transaction.id, response: responseOf(result.transaction) };
+    }
+    if (result.transaction) {
+      return { outcome: 'refused', reason: 'declined', message: result.message ?? 'Declined', response: responseOf(result.transaction) };
+    }
+    const errors = result.errors?.deepErrors() ?? [];
+    for (const error of errors) {
+      const reason = refusalCodes[String(error.code)];
+      if (reason) return { outcome: 'refused', reason, message: error.message, response: { code: String(error.code), text: error.message } };
+    }
+    const first = errors[0];
+    return { outcome: 'unavailable', response: first ? { code: String(first.code), text: first.message } : null };
+  }
+}
+
+function responseOf(transaction: BraintreeTransaction): OperationResponse {
+  return transaction.processorResponseCode
+    ? { code: transaction.processorResponseCode, text: transaction.processorResponseText ?? '' }
+    : null;
+}
+
+/** `tillpoint processor check`: a client token per merchant account says whether the setup works. */
+export function braintreeConnectionCheck(options: BraintreeOptions = {}): ProcessorConnectionCheck {
+  return {
+    async check(settings) {
+      const gateway = braintreeGateway(settings, options);
+      const problems: ProcessorProblem[] = [];
+      const targets: Array<{ currency?: string; merchantAccountId?: string }> = Object.entries(settings.merchantAccounts).map(
+        ([currency, merchantAccountId]) => ({ currency, merchantAccountId }),
+      );
+      if (targets.length === 0) targets.push({});
+      for (const target of targets) {
+        try {
+          const result = (await gateway.clientToken.generate(
+            target.merchantAccountId ? { merchantAccountId: target.merchantAccountId } : {},
+          )) as unknown as BraintreeResult & { clientToken?: string };
+          if (!result.success) {
+            problems.push({
+              kind: 'merchant_account_missing',
+              currency: target.currency,
+              message: `Braintree does not know merchant account '${target.merchantAccountId}' for ${target.currency}: ${result.message ?? 'invalid'}. Check the id under Account → Merchant Account Info in the Control Panel`,
+            });
+          }
+        } catch (error) {
+          problems.push(describeThrown(error, settings));
+          break; // the same failure would repeat for every currency
+        }
+      }
+      return problems;
+    },
+  };
+}
+
+function describeThrown(error: unknown, settings: BraintreeSettings): ProcessorProblem {
+  const type = (error as { type?: string })?.type;
+  const where = `the Braintree ${settings.environment} gateway`;
+  if (type === 'authenticationError') {
+    return { kind: 'authentication', message: `${where} rejected the public/private key pair: check both keys and that they belong to the ${settings.environment} environment` };
+  }
+  if (type === 'authorizationError') {
+    return { kind: 'authorization', message: `${where} accepted the keys but refused the call: the API user lacks a permission, or the merchant id '${settings.merchantId}' is not the keys' merchant` };
+  }
+  if (type === 'notFoundError') {
+    return { kind: 'authorization', message: `${where} does not know merchant id '${settings.merchantId}'` };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (type === 'unexpectedError' || type === 'serviceUnavailableError' || type === 'gatewayTimeoutError' || type === 'serverError') {
+    return { kind: 'unreachable', message: `${where} could not be reached or did not answer (${message})` };
+  }
+  return { kind: 'unexpected', message: `${where} answered unexpectedly: ${message}` };
+}

@@ -1,0 +1,256 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import braintree from 'braintree';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TillpointError } from '../../src/domain/errors';
+import { createAccount } from '../../src/domain/use-cases/create-account';
+import { reconcilePayment } from '../../src/domain/use-cases/reconcile-processing-payments';
+import { setProcessorConfig } from '../../src/domain/use-cases/set-processor-config';
+import { showProcessorConfig } from '../../src/domain/use-cases/show-processor-config';
+import { buildHttpServer } from '../../src/http/server';
+import type { SqlClient } from '../../src/persistence/sql-client';
+import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
+import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
+import { emulatedMerchant, emulatedMerchantSettings } from '../support/braintree-fixtures';
+import { testDatabases, truncateAll } from '../support/databases';
+import { TestClock } from '../support/harness';
+import { bearer, dumpDatabase, expectError, rows } from '../support/integration';
+
+const credentials = emulatedMerchant;
+const braintreeSettings = emulatedMerchantSettings;
+
+describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
+  const emulator = new BraintreeGatewayEmulator(credentials);
+  let db: SqlClient;
+  let tillpoint: Tillpoint;
+  let app: FastifyInstance;
+  const clock = new TestClock(new Date());
+  const logLines: string[] = [];
+  let accountId: string;
+  let key: string;
+
+  beforeAll(async () => {
+    const port = await emulator.start();
+    (braintree.Environment.Development as unknown as { port: string }).port = String(port);
+    db = await database.open();
+    tillpoint = await openTillpoint({
+      db,
+      publicUrl: 'http://checkout.test',
+      now: clock.now,
+      secretKey: randomBytes(32),
+      braintree: { timeoutMs: 500 },
+    });
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        logLines.push(chunk.toString());
+        done();
+      },
+    });
+    app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: { level: 'trace', stream } });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+    await emulator.stop();
+  });
+  beforeEach(async () => {
+    await truncateAll(db);
+    const created = await createAccount(tillpoint.deps, { name: 'Braintree Shop' });
+    accountId = created.account.id;
+    key = created.testSecretKey;
+    await setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'test', processor: 'braintree', braintree: braintreeSettings() });
+  });
+
+  const openSession = async (amount = 3500, extra: Record<string, unknown> = {}) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/checkout/sessions',
+      headers: bearer(key),
+      payload: { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: amount, quantity: 1 }], ...extra },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { id: string };
+  };
+  const pay = (sessionId: string, nonce: string, type: 'card' | 'google_pay' = 'card') =>
+    app.inject({
+      method: 'POST',
+      url: `/api/checkout/sessions/${sessionId}/payments`,
+      payload: { payment_method_type: type, nonce, email: 'shopper@example.com', device_data: '{"correlation_id":"dc1"}' },
+    });
+  const paymentsOf = (sessionId: string) =>
+    rows(db, 'SELECT * FROM payments WHERE checkout_session_id = $1 ORDER BY created_at, id', [sessionId]);
+
+  it('stores the private key encrypted and never shows it', async () => {
+    const dump = JSON.stringify(await dumpDatabase(db));
+    expect(dump).not.toContain(credentials.privateKey);
+    const [row] = await rows(db, 'SELECT private_key_sealed FROM processor_configs WHERE account_id = $1', [accountId]);
+    expect(row!.private_key_sealed).toMatch(/^v1:/);
+    const view = await showProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'test' });
+    expect(view.braintree).toMatchObject({ merchant_id: credentials.merchantId, private_key: 'set' });
+    expect(JSON.stringify(view)).not.toContain(credentials.privateKey);
+  });
+
+  it("the checkout page gets a client token for the session currency's merchant account", async () => {
+    const session = await openSession(3500, { currency: 'eur' });
+    const res = await app.inject({ method: 'GET', url: `/api/checkout/sessions/${session.id}` });
+    expect(res.statusCode, res.body).toBe(200);
+    const processor = res.json().processor;
+    expect(processor).toMatchObject({ name: 'braintree', tokenize: 'client', googlePay: { environment: 'TEST' } });
+    const token = JSON.parse(Buffer.from(processor.clientToken, 'base64').toString('utf8'));
+    expect(token.merchantAccountId).toBe('shop_eur');
+  });
+
+  it('pays with a nonce: sale with orderId = payment id, device data, capture; the payment records the card', async () => {
+    const session = await openSession();
+    const res = await pay(session.id, 'fake-valid-nonce');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().status).toBe('succeeded');
+    const [payment] = await paymentsOf(session.id);
+    expect(payment).toMatchObject({ status: 'succeeded', processor: 'braintree', payment_method: { type: 'card', brand: 'visa', last4: '1881' } });
+    const sale = emulator.transactions.get(payment!.processor_transaction_id)!;
+    expect(sale.request).toMatchObject({
+      amount: '35.00',
+      order_id: payment!.id,
+      merchant_account_id: 'shop_usd',
+      device_data: '{"correlation_id":"dc1"}',
+      options: { submit_for_settlement: true },
+    });
+    expect(logLines.join('')).not.toContain(credentials.privateKey);
+  });
+
+  it('manual capture only authorizes', async () => {
+    const session = await openSession(3500, { capture_method: 'manual' });
+    const res = await pay(session.id, 'fake-valid-nonce');
+    expect(res.json().status).toBe('requires_capture');
+    const [payment] = await paymentsOf(session.id);
+    expect(emulator.transactions.get(payment!.processor_transaction_id)!.status).toBe('authorized');
+  });
+
+  it('Google Pay through Braintree records a google_pay payment', async () => {
+    const session = await openSession();
+    const res = await pay(session.id, 'fake-android-pay-visa-nonce', 'google_pay');
+    expect(res.statusCode, res.body).toBe(200);
+    const [payment] = await paymentsOf(session.id);
+    expect(payment!.payment_method).toMatchObject({ type: 'google_pay', brand: 'visa', last4: '1111' });
+  });
+
+  it('maps declines, rejections, validation errors and outages onto the catalogue', async () => {
+    expectError(await pay((await openSession(200100)).id, 'fake-valid-nonce'), 402, 'card_declined', { decline_code: 'insufficient_funds' });
+    expectError(await pay((await openSession()).id, 'fake-gateway-rejected-fraud-valid-nonce'), 402, 'card_declined', { decline_code: 'fraudulent' });
+    expectError(await pay((await openSession()).id, 'tokencc_unknown'), 400, 'parameter_invalid', { param: 'payment_method' });
+    expectError(await pay((await openSession(300000)).id, 'fake-valid-nonce'), 502, 'processor_unavailable');
+    const failed = await rows(db, "SELECT status, failure_code, decline_code FROM payments ORDER BY amount, decline_code");
+    expect(failed.map((p) => [p.status, p.failure_code, p.decline_code])).toEqual([
+      ['failed', 'card_declined', 'fraudulent'],
+      ['failed', 'parameter_invalid', null],
+      ['failed', 'card_declined', 'insufficient_funds'],
+      ['failed', 'processor_unavailable', null],
+    ]);
+  });
+
+  it('records 3-D Secure when the account requires it; without authentication the sale is refused', async () => {
+    await setProcessorConfig(tillpoint.processorSettings, {
+      accountId,
+      mode: 'test',
+      processor: 'braintree',
+      braintree: braintreeSettings({ requireThreeDSecure: true }),
+    });
+    const page = await app.inject({ method: 'GET', url: `/api/checkout/sessions/${(await openSession()).id}` });
+    expect(page.json().processor.threeDSecure).toEqual({ required: true });
+
+    expectError(await pay((await openSession()).id, 'fake-valid-nonce'), 402, 'card_declined', { decline_code: 'authentication_failed' });
+    const session = await openSession();
+    expect((await pay(session.id, 'fake-three-d-secure-visa-full-authentication-nonce')).statusCode).toBe(200);
+    const [payment] = await paymentsOf(session.id);
+    expect(payment!.three_d_secure).toEqual({ status: 'authenticate_successful', liabilityShifted: true });
+    const api = await app.inject({ method: 'GET', url: `/v1/payments/${payment!.id}`, headers: bearer(key) });
+    expect(api.json().three_d_secure).toEqual({ status: 'authenticate_successful', liability_shifted: true });
+  });
+
+  it('a timeout leaves the payment processing; reconciliation finds the charge by orderId and completes the session', async () => {
+    const session = await openSession();
+    emulator.stallNext(2000);
+    expectError(await pay(session.id, 'fake-valid-nonce'), 504, 'processor_timeout');
+    const [pending] = await paymentsOf(session.id);
+    expect(pending!.status).toBe('processing');
+    // A second attempt must wait: the first may have charged.
+    expectError(await pay(session.id, 'fake-valid-nonce'), 409, 'idempotency_key_in_use');
+
+    const reconciled = await reconcilePayment(tillpoint.deps, { paymentId: pending!.id });
+    expect(reconciled).toMatchObject({ settled: true, payment: { status: 'succeeded', paymentMethod: { last4: '1881' } } });
+    const after = await app.inject({ method: 'GET', url: `/v1/checkout/sessions/${session.id}`, headers: bearer(key) });
+    expect(after.json()).toMatchObject({ status: 'complete', payment: pending!.id });
+  });
+
+  it('a sale that never reached the gateway stays processing, then fails once it cannot arrive any more', async () => {
+    const session = await openSession();
+    emulator.dropNext();
+    expectError(await pay(session.id, 'fake-valid-nonce'), 504, 'processor_timeout');
+    const [pending] = await paymentsOf(session.id);
+    expect((await reconcilePayment(tillpoint.deps, { paymentId: pending!.id })).settled).toBe(false);
+    clock.advance(11 * 60 * 1000);
+    expect(await reconcilePayment(tillpoint.deps, { paymentId: pending!.id })).toMatchObject({
+      settled: true,
+      payment: { status: 'failed', failureCode: 'processor_timeout' },
+    });
+    expect((await pay(session.id, 'fake-valid-nonce')).statusCode).toBe(200);
+  });
+
+  it('the test processor never serves live mode; Braintree live mode needs a production account', async () => {
+    await expect(setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'live', processor: 'test' })).rejects.toThrow(
+      /never serves live mode/,
+    );
+    await expect(
+      setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'live', processor: 'braintree', braintree: braintreeSettings() }),
+    ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'environment' });
+  });
+
+  it('without TILLPOINT_SECRET_KEY, Braintree credentials cannot be stored, and the message says what to do', async () => {
+    const bare = await openTillpoint({ db, publicUrl: 'http://checkout.test' });
+    const attempt = setProcessorConfig(bare.processorSettings, { accountId, mode: 'test', processor: 'braintree', braintree: braintreeSettings() });
+    await expect(attempt).rejects.toBeInstanceOf(TillpointError);
+    await expect(attempt).rejects.toThrow(/TILLPOINT_SECRET_KEY/);
+  });
+
+  describe('Google Pay with the test processor (gateway "example")', () => {
+    const googleToken = JSON.stringify({
+      signature: 'MEUCIQDtestsignature',
+      intermediateSigningKey: { signedKey: '{}', signatures: ['MEYCIQ'] },
+      protocolVersion: 'ECv2',
+      signedMessage: '{"encryptedMessage":"test","ephemeralPublicKey":"test","tag":"test"}',
+    });
+
+    beforeEach(async () => {
+      await setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'test', processor: 'test' });
+    });
+
+    it('exchanges the token for a nonce and pays: type google_pay with the network and last4 Google gave', async () => {
+      const session = await openSession();
+      const page = await app.inject({ method: 'GET', url: `/api/checkout/sessions/${session.id}` });
+      expect(page.json().processor).toMatchObject({ name: 'test', googlePay: { gateway: 'example', gatewayMerchantId: 'exampleGatewayMerchantId' } });
+      const token = await app.inject({
+        method: 'POST',
+        url: `/api/checkout/sessions/${session.id}/google-pay-tokens`,
+        payload: { token: googleToken, card_network: 'MASTERCARD', card_details: '4444' },
+      });
+      expect(token.statusCode, token.body).toBe(200);
+      expect(token.json()).toMatchObject({ brand: 'mastercard', last4: '4444' });
+      const res = await pay(session.id, token.json().nonce, 'google_pay');
+      expect(res.statusCode, res.body).toBe(200);
+      const [payment] = await paymentsOf(session.id);
+      expect(payment!.payment_method).toMatchObject({ type: 'google_pay', brand: 'mastercard', last4: '4444' });
+    });
+
+    it('refuses what is not a test-gateway token, and refuses it when the account uses Braintree', async () => {
+      const session = await openSession();
+      const call = (payload: Record<string, unknown>) =>
+        app.inject({ method: 'POST', url: `/api/checkout/sessions/${session.id}/google-pay-tokens`, payload });
+      expectError(await call({ token: 'not json', card_network: 'VISA', card_details: '1111' }), 400, 'parameter_invalid', { param: 'token' });
+      expectError(await call({ token: '{"protocolVersion":"ECv2"}', card_network: 'VISA', card_details: '1111' }), 400, 'parameter_invalid', { param: 'token' });
+      await setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'test', processor: 'braintree', braintree: braintreeSettings() });
+      expectError(await call({ token: googleToken, card_network: 'VISA', card_details: '1111' }), 400, 'parameter_invalid', { param: 'token' });
+    });
+  });
+});

@@ -1,0 +1,468 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A stand-in for Braintree's gateway, for tests only. It speaks the part of the XML API that the
+ * real `braintree` SDK uses for our calls (client token, sale, find, search, void, refund, submit for
+ * settlement) and follows the sandbox's documented rules: amounts 2000.00–2999.99 decline with
+ * that processor response code, 3000.00 fails, fake nonces (`fake-valid-nonce`,
+ * `fake-processor-declined-visa-nonce`, `fake-android-pay-visa-nonce`…), CVV 200 / postal code
+ * 20000 trip the CVV / AVS rules, a repeated charge trips the duplicate rule, and a sale that
+ * requires 3-D Secure without it is rejected. The SDK reaches it through its Development
+ * environment (http://localhost:GATEWAY_PORT).
+ */
+
+export interface EmulatorCredentials {
+  merchantId: string;
+  publicKey: string;
+  privateKey: string;
+  /** Merchant account id → currency. The first is the default account. */
+  merchantAccounts: Record<string, string>;
+}
+
+interface Card {
+  kind: 'credit_card' | 'android_pay_card';
+  cardType: string;
+  last4: string;
+  bin: string;
+  expirationMonth: string;
+  expirationYear: string;
+  cvv?: string;
+  postalCode?: string;
+  /** A fake nonce that always ends the same way, whatever the amount. */
+  forced?: { status: 'processor_declined' | 'failed'; code: string } | { status: 'gateway_rejected'; reason: string };
+  threeDSecure?: { status: string; liabilityShifted: boolean };
+  uniqueNumberIdentifier: string;
+}
+
+export interface EmulatedTransaction {
+  id: string;
+  type: 'sale' | 'credit';
+  status: string;
+  amount: string;
+  currencyIsoCode: string;
+  merchantAccountId: string;
+  orderId: string | null;
+  deviceData: string | null;
+  processorResponseCode: string | null;
+  processorResponseText: string | null;
+  gatewayRejectionReason: string | null;
+  card: Card;
+  refundedTransactionId: string | null;
+  createdAt: string;
+  /** The request body as the SDK sent it, for assertions on what we asked for. */
+  request: Record<string, any>;
+}
+
+const visa = (last4 = '1881', bin = '401288'): Omit<Card, 'uniqueNumberIdentifier'> => ({
+  kind: 'credit_card',
+  cardType: 'Visa',
+  last4,
+  bin,
+  expirationMonth: '12',
+  expirationYear: '2030',
+});
+
+/** Braintree's documented fake nonces (the subset we use), by name. */
+const fakeNonces: Record<string, Omit<Card, 'uniqueNumberIdentifier'>> = {
+  'fake-valid-nonce': visa(),
+  'fake-valid-visa-nonce': visa(),
+  'fake-valid-mastercard-nonce': { ...visa('4444', '555555'), cardType: 'MasterCard' },
+  'fake-valid-amex-nonce': { ...visa('0005', '378282'), cardType: 'American Express' },
+  'fake-processor-declined-visa-nonce': { ...visa('0002', '400011'), forced: { status: 'processor_declined', code: '2000' } },
+  'fake-processor-failure-visa-nonce': { ...visa('0123', '400011'), forced: { status: 'failed', code: '3000' } },
+  'fake-gateway-rejected-fraud-valid-nonce': { ...visa('0001', '400011'), forced: { status: 'gateway_rejected', reason: 'fraud' } },
+  'fake-android-pay-visa-nonce': { ...visa('1111', '411111'), kind: 'android_pay_card' },
+  'fake-android-pay-mastercard-nonce': { ...visa('4444', '555555'), kind: 'android_pay_card', cardType: 'MasterCard' },
+  'fake-three-d-secure-visa-full-authentication-nonce': {
+    ...visa('0002', '400000'),
+    threeDSecure: { status: 'authenticate_successful', liabilityShifted: true },
+  },
+  'fake-three-d-secure-visa-failed-authentication-nonce': {
+    ...visa('0093', '400000'),
+    threeDSecure: { status: 'authenticate_failed', liabilityShifted: false },
+  },
+};
+
+const declineTexts: Record<string, string> = {
+  '2000': 'Do Not Honor',
+  '2001': 'Insufficient Funds',
+  '2004': 'Expired Card',
+  '2010': 'Card Issuer Declined CVV',
+  '2014': 'Processor Declined - Fraud Suspected',
+};
+
+function dasherize(key: string): string {
+  return key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`).replace(/_/g, '-');
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Serializes the way the gateway does: dashed names, typed attributes, nil for null. */
+export function toXml(name: string, value: unknown): string {
+  const tag = dasherize(name);
+  if (value === null || value === undefined) return `<${tag} nil="true"/>`;
+  if (typeof value === 'boolean') return `<${tag} type="boolean">${value}</${tag}>`;
+  if (typeof value === 'number') return `<${tag} type="integer">${value}</${tag}>`;
+  if (Array.isArray(value)) {
+    const itemName = name === 'ids' ? 'item' : name.replace(/s$/, '');
+    return `<${tag} type="array">${value.map((item) => toXml(itemName, item)).join('')}</${tag}>`;
+  }
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    const collection = entries.some(([k]) => k === '@collection');
+    const body = entries.filter(([k]) => k !== '@collection').map(([k, v]) => (Array.isArray(v) && collection ? v.map((item) => toXml(k, item)).join('') : toXml(k, v))).join('');
+    return `<${tag}${collection ? ' type="collection"' : ''}>${body}</${tag}>`;
+  }
+  return `<${tag}>${escapeXml(String(value))}</${tag}>`;
+}
+
+export class BraintreeGatewayEmulator {
+  readonly transactions = new Map<string, EmulatedTransaction>();
+  /** Every request, for assertions on what the SDK sent. */
+  readonly requests: Array<{ method: string; path: string; body: any }> = [];
+  /** The sandbox's risk rules; the merchant turns them on in the Control Panel (duplicate checking is off by default). */
+  rules = { cvv: true, avs: true, duplicate: false };
+  private nonces = new Map<string, Card & { used: boolean }>();
+  private server: Server | null = null;
+  private stall: { ms: number; remaining: number } | null = null;
+  private dropRemaining = 0;
+  private unavailableRemaining = 0;
+  port = 0;
+
+  constructor(readonly credentials: EmulatorCredentials) {}
+
+  async start(port = 0): Promise<number> {
+    this.server = createServer((request, response) => void this.handle(request, response));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this.port;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Processes the next `count` requests but answers only after `ms` (beyond the SDK's timeout). */
+  stallNext(ms: number, count = 1) {
+    this.stall = { ms, remaining: count };
+  }
+
+  /** Cuts the connection of the next `count` requests without processing them. */
+  dropNext(count = 1) {
+    this.dropRemaining = count;
+  }
+
+  /** Answers the next `count` requests with 503, as the gateway does during an outage. */
+  unavailableNext(count = 1) {
+    this.unavailableRemaining = count;
+  }
+
+  /**
+   * What braintree-web's client-side tokenization does against the real gateway: turns card
+   * details into a single-use `tokencc_` nonce. Keeps what the sandbox rules read (CVV, postal code).
+   */
+  tokenizeCard(card: { number: string; expirationMonth?: string; expirationYear?: string; cvv?: string; postalCode?: string }): string {
+    const number = card.number.replace(/\D/g, '');
+    const cardType = number.startsWith('4') ? 'Visa' : number.startsWith('5') ? 'MasterCard' : number.startsWith('3') ? 'American Express' : 'Discover';
+    const nonce = `tokencc_${randomBytes(12).toString('hex')}`;
+    this.nonces.set(nonce, {
+      kind: 'credit_card',
+      cardType,
+      last4: number.slice(-4),
+      bin: number.slice(0, 6),
+      expirationMonth: card.expirationMonth ?? '12',
+      expirationYear: card.expirationYear ?? '2030',
+      cvv: card.cvv,
+      postalCode: card.postalCode,
+      uniqueNumberIdentifier: `un_${number.slice(-8)}`,
+      used: false,
+    });
+    return nonce;
+  }
+
+  /** Moves a transaction to `settled`, like the sandbox's testing.settle. */
+  settle(id: string) {
+    const transaction = this.transactions.get(id);
+    if (transaction) transaction.status = 'settled';
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const body = raw ? JSON.parse(raw) : {};
+    const path = request.url ?? '';
+    this.requests.push({ method: request.method ?? '', path, body });
+
+    if (this.dropRemaining > 0) {
+      this.dropRemaining--;
+      request.socket.destroy();
+      return;
+    }
+    if (this.unavailableRemaining > 0) {
+      this.unavailableRemaining--;
+      response.writeHead(503).end();
+      return;
+    }
+    const expected = `Basic ${Buffer.from(`${this.credentials.publicKey}:${this.credentials.privateKey}`).toString('base64')}`;
+    if (request.headers.authorization !== expected) {
+      response.writeHead(401).end();
+      return;
+    }
+    const prefix = `/merchants/${this.credentials.merchantId}/`;
+    if (!path.startsWith(prefix)) {
+      response.writeHead(403).end();
+      return;
+    }
+    const answer = this.route(request.method ?? 'GET', path.slice(prefix.length), body);
+    const send = () => {
+      if (response.destroyed) return;
+      if (!answer) return response.writeHead(404).end();
+      response.writeHead(answer.status, { 'content-type': 'application/xml; charset=utf-8' });
+      response.end(`<?xml version="1.0" encoding="UTF-8"?>\n${answer.xml}`);
+    };
+    if (this.stall && this.stall.remaining > 0) {
+      this.stall.remaining--;
+      setTimeout(send, this.stall.ms).unref();
+    } else send();
+  }
+
+  private route(method: string, path: string, body: any): { status: number; xml: string } | null {
+    if (method === 'POST' && path === 'client_token') return this.clientToken(body.client_token ?? {});
+    if (method === 'POST' && path === 'transactions') return this.sale(body.transaction ?? {});
+    if (method === 'POST' && path === 'transactions/advanced_search_ids') {
+      return { status: 200, xml: toXml('searchResults', { pageSize: 50, ids: this.search(body.search).map((t) => t.id) }) };
+    }
+    if (method === 'POST' && path === 'transactions/advanced_search') {
+      const ids: string[] = body.search?.ids ?? [];
+      const found = ids.map((id) => this.transactions.get(id)).filter((t): t is EmulatedTransaction => Boolean(t));
+      return {
+        status: 200,
+        xml: toXml('creditCardTransactions', {
+          '@collection': true,
+          currentPageNumber: 1,
+          pageSize: 50,
+          totalItems: found.length,
+          transaction: found.map((t) => this.transactionXmlValue(t)),
+        }),
+      };
+    }
+    const match = /^transactions\/([^/]+)(?:\/(void|refund|submit_for_settlement))?$/.exec(path);
+    if (!match) return null;
+    const transaction = this.transactions.get(decodeURIComponent(match[1]!));
+    if (!transaction) return null;
+    if (method === 'GET' && !match[2]) return { status: 200, xml: this.transactionXml(transaction) };
+    if (method === 'PUT' && match[2] === 'void') {
+      if (!['authorized', 'submitted_for_settlement', 'settlement_pending'].includes(transaction.status)) {
+        return this.validationError('transaction', 'base', '91504', 'Transaction can only be voided if status is authorized, submitted_for_settlement, or - for PayPal - settlement_pending.');
+      }
+      transaction.status = 'voided';
+      return { status: 200, xml: this.transactionXml(transaction) };
+    }
+    if (method === 'PUT' && match[2] === 'submit_for_settlement') {
+      if (transaction.status !== 'authorized') {
+        return this.validationError('transaction', 'base', '91507', 'Cannot submit for settlement unless status is authorized.');
+      }
+      const amount = body.transaction?.amount;
+      if (amount !== undefined && amount !== null && Number(amount) > Number(transaction.amount)) {
+        return this.validationError('transaction', 'amount', '91522', 'Settlement amount is too large.');
+      }
+      if (amount) transaction.amount = String(amount);
+      transaction.status = 'submitted_for_settlement';
+      return { status: 200, xml: this.transactionXml(transaction) };
+    }
+    if (method === 'POST' && match[2] === 'refund') {
+      if (!['settled', 'settling'].includes(transaction.status)) {
+        return this.validationError('transaction', 'base', '91506', 'Cannot refund transaction unless it is settled.');
+      }
+      const amount = body.transaction?.amount ?? transaction.amount;
+      const refunded = [...this.transactions.values()]
+        .filter((t) => t.refundedTransactionId === transaction.id)
+        .reduce((sum, t) => sum + Number(t.amount), 0);
+      if (Number(amount) + refunded > Number(transaction.amount) + 1e-9) {
+        return this.validationError('transaction', 'amount', '91521', 'Refund amount is too large.');
+      }
+      const refund = this.record({
+        ...transaction,
+        id: randomBytes(4).toString('hex'),
+        type: 'credit',
+        status: 'submitted_for_settlement',
+        amount: String(amount),
+        orderId: body.transaction?.order_id ?? null,
+        refundedTransactionId: transaction.id,
+        createdAt: new Date().toISOString(),
+        request: body,
+      });
+      return { status: 201, xml: this.transactionXml(refund) };
+    }
+    return null;
+  }
+
+  private clientToken(params: Record<string, any>) {
+    const accounts = Object.keys(this.credentials.merchantAccounts);
+    if (params.merchant_account_id && !accounts.includes(params.merchant_account_id)) {
+      return this.validationError('client_token', 'merchant_account_id', '92807', 'Merchant account ID is invalid.');
+    }
+    const fingerprint = randomBytes(24).toString('hex');
+    // The shape of a real sandbox token (without the GraphQL entry, so braintree-web reads its
+    // configuration from configUrl).
+    const token = Buffer.from(
+      JSON.stringify({
+        version: 2,
+        authorizationFingerprint: `${fingerprint}|created_at=${new Date().toISOString()}&merchant_id=${this.credentials.merchantId}&public_key=${this.credentials.publicKey}`,
+        configUrl: `https://api.sandbox.braintreegateway.com:443/merchants/${this.credentials.merchantId}/client_api/v1/configuration`,
+        clientApiUrl: `https://api.sandbox.braintreegateway.com:443/merchants/${this.credentials.merchantId}/client_api`,
+        assetsUrl: 'https://assets.braintreegateway.com',
+        environment: 'sandbox',
+        merchantId: this.credentials.merchantId,
+        merchantAccountId: params.merchant_account_id ?? accounts[0] ?? null,
+      }),
+    ).toString('base64');
+    return { status: 201, xml: toXml('clientToken', { value: token }) };
+  }
+
+  private resolveNonce(nonce: string): Card | { error: [string, string] } {
+    const fake = fakeNonces[nonce];
+    if (fake) return { ...fake, uniqueNumberIdentifier: `un_${fake.bin}${fake.last4}` };
+    if (nonce === 'fake-consumed-nonce') return { error: ['91564', 'Cannot use a payment_method_nonce more than once.'] };
+    const stored = this.nonces.get(nonce);
+    if (!stored) return { error: ['91565', 'Unknown payment_method_nonce.'] };
+    if (stored.used) return { error: ['91564', 'Cannot use a payment_method_nonce more than once.'] };
+    stored.used = true;
+    return stored;
+  }
+
+  private sale(params: Record<string, any>) {
+    const card = this.resolveNonce(String(params.payment_method_nonce ?? ''));
+    if ('error' in card) return this.validationError('transaction', 'payment_method_nonce', ...card.error);
+    const accounts = Object.keys(this.credentials.merchantAccounts);
+    const merchantAccountId = params.merchant_account_id ?? accounts[0]!;
+    if (!accounts.includes(merchantAccountId)) {
+      return this.validationError('transaction', 'merchant_account_id', '91513', 'Merchant account ID is invalid.');
+    }
+    const amount = String(params.amount);
+    const transaction: EmulatedTransaction = {
+      id: randomBytes(4).toString('hex'),
+      type: 'sale',
+      status: params.options?.submit_for_settlement ? 'submitted_for_settlement' : 'authorized',
+      amount,
+      currencyIsoCode: this.credentials.merchantAccounts[merchantAccountId]!,
+      merchantAccountId,
+      orderId: params.order_id ?? null,
+      deviceData: params.device_data ?? null,
+      processorResponseCode: '1000',
+      processorResponseText: 'Approved',
+      gatewayRejectionReason: null,
+      card,
+      refundedTransactionId: null,
+      createdAt: new Date().toISOString(),
+      request: params,
+    };
+    const rejection = this.gatewayRejection(card, params, amount);
+    const major = Number(amount);
+    if (rejection) {
+      Object.assign(transaction, { status: 'gateway_rejected', gatewayRejectionReason: rejection, processorResponseCode: null, processorResponseText: null });
+    } else if (card.forced?.status === 'processor_declined' || (major >= 2000 && major < 3000)) {
+      const code = card.forced?.status === 'processor_declined' ? card.forced.code : String(Math.floor(major));
+      Object.assign(transaction, { status: 'processor_declined', processorResponseCode: code, processorResponseText: declineTexts[code] ?? 'Processor Declined' });
+    } else if (card.forced?.status === 'failed' || major === 3000) {
+      Object.assign(transaction, { status: 'failed', processorResponseCode: '3000', processorResponseText: 'Processor Network Unavailable - Try Again' });
+    }
+    this.record(transaction);
+    if (transaction.status === 'authorized' || transaction.status === 'submitted_for_settlement') {
+      return { status: 201, xml: this.transactionXml(transaction) };
+    }
+    // Declines and rejections come back as an error response that carries the transaction.
+    const message = transaction.processorResponseText ?? `Gateway Rejected: ${transaction.gatewayRejectionReason}`;
+    return {
+      status: 201,
+      xml: `<api-error-response>${toXml('errors', { errors: [] })}${toXml('message', message)}${this.transactionXml(transaction)}</api-error-response>`,
+    };
+  }
+
+  private gatewayRejection(card: Card, params: Record<string, any>, amount: string): string | null {
+    if (card.forced?.status === 'gateway_rejected') return card.forced.reason;
+    if (params.options?.three_d_secure?.required && card.kind === 'credit_card' && !card.threeDSecure?.liabilityShifted) return 'three_d_secure';
+    const cvvFails = this.rules.cvv && card.cvv === '200';
+    const avsFails = this.rules.avs && card.postalCode === '20000';
+    if (cvvFails && avsFails) return 'avs_and_cvv';
+    if (cvvFails) return 'cvv';
+    if (avsFails) return 'avs';
+    if (this.rules.duplicate) {
+      const duplicate = [...this.transactions.values()].some(
+        (t) => t.type === 'sale' && t.amount === amount && t.card.uniqueNumberIdentifier === card.uniqueNumberIdentifier && ['authorized', 'submitted_for_settlement', 'settled'].includes(t.status),
+      );
+      if (duplicate) return 'duplicate';
+    }
+    return null;
+  }
+
+  private search(criteria: Record<string, any> = {}): EmulatedTransaction[] {
+    const orderId = criteria.order_id?.is;
+    return [...this.transactions.values()].filter((t) => (orderId === undefined ? true : t.orderId === orderId));
+  }
+
+  private record(transaction: EmulatedTransaction): EmulatedTransaction {
+    this.transactions.set(transaction.id, transaction);
+    return transaction;
+  }
+
+  private validationError(resource: string, attribute: string, code: string, message: string) {
+    const errors = `<errors>${toXml('errors', [])}<${dasherize(resource)}>${toXml('errors', [{ code, attribute, message }])}</${dasherize(resource)}></errors>`;
+    return { status: 422, xml: `<api-error-response>${errors}${toXml('message', message)}</api-error-response>` };
+  }
+
+  private transactionXmlValue(t: EmulatedTransaction): Record<string, unknown> {
+    const card = t.card;
+    const wallet = card.kind === 'android_pay_card';
+    return {
+      id: t.id,
+      status: t.status,
+      type: t.type,
+      amount: t.amount,
+      currencyIsoCode: t.currencyIsoCode,
+      merchantAccountId: t.merchantAccountId,
+      orderId: t.orderId,
+      processorResponseCode: t.processorResponseCode,
+      processorResponseText: t.processorResponseText,
+      gatewayRejectionReason: t.gatewayRejectionReason,
+      paymentInstrumentType: wallet ? 'android_pay_card' : 'credit_card',
+      refundedTransactionId: t.refundedTransactionId,
+      createdAt: t.createdAt,
+      creditCard: wallet
+        ? { bin: null, last4: null, cardType: null }
+        : {
+            bin: card.bin,
+            last4: card.last4,
+            cardType: card.cardType,
+            expirationMonth: card.expirationMonth,
+            expirationYear: card.expirationYear,
+            uniqueNumberIdentifier: card.uniqueNumberIdentifier,
+          },
+      ...(wallet
+        ? {
+            androidPayCard: {
+              sourceCardType: card.cardType,
+              sourceCardLast4: card.last4,
+              virtualCardType: card.cardType,
+              virtualCardLast4: '0000',
+              expirationMonth: card.expirationMonth,
+              expirationYear: card.expirationYear,
+            },
+          }
+        : {}),
+      ...(card.threeDSecure
+        ? { threeDSecureInfo: { status: card.threeDSecure.status, liabilityShifted: card.threeDSecure.liabilityShifted, liabilityShiftPossible: true } }
+        : {}),
+    };
+  }
+
+  private transactionXml(t: EmulatedTransaction): string {
+    return toXml('transaction', this.transactionXmlValue(t));
+  }
+}

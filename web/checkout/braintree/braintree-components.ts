@@ -1,0 +1,107 @@
+import { reportCheckoutFailure } from '../report';
+
+/** A Hosted Fields instance, as braintree-web documents it (the parts we call). */
+export interface HostedFieldsInstance {
+  on(event: string, handler: (event: HostedFieldsEvent) => void): void;
+  tokenize(): Promise<{ nonce: string; details: { cardType?: string; lastFour?: string; bin?: string } }>;
+  focus(field: string): void;
+  setAttribute(options: { field: string; attribute: string; value: boolean | string }): void;
+  removeAttribute(options: { field: string; attribute: string }): void;
+  teardown(): Promise<void>;
+}
+
+export interface HostedFieldsEvent {
+  emittedBy: string;
+  fields: Record<string, { isEmpty: boolean; isValid: boolean; isPotentiallyValid: boolean; isFocused: boolean }>;
+  cards: Array<{ type: string; code?: { size: number } }>;
+}
+
+export type HostedFieldsCreate = (options: Record<string, unknown>) => Promise<HostedFieldsInstance>;
+
+export interface GooglePaymentInstance {
+  createPaymentDataRequest(overrides: Record<string, unknown>): Record<string, unknown>;
+  parseResponse(paymentData: unknown): Promise<{ nonce: string; details?: { cardType?: string; lastFour?: string } }>;
+}
+
+export interface ThreeDSecureInstance {
+  verifyCard(options: Record<string, unknown>): Promise<{ nonce: string; liabilityShifted?: boolean; liabilityShiftPossible?: boolean }>;
+  cancelVerifyCard(): Promise<unknown>;
+}
+
+/** The braintree-web components a Braintree checkout needs, each loading on its own. */
+export interface BraintreeComponents {
+  /** Creates Hosted Fields on the given client (the card form's second engine). */
+  hostedFields: Promise<HostedFieldsCreate> | null;
+  googlePayment: Promise<GooglePaymentInstance> | null;
+  threeDSecure: Promise<ThreeDSecureInstance> | null;
+  /** Device data for fraud checks (data-collector); null when it could not be collected. */
+  deviceData: Promise<string | null>;
+}
+
+/** CommonJS modules arrive as `{ default: module.exports }` or with named exports, depending on the bundler. */
+function cjs<T>(module: T | { default: T }): T {
+  return (module as { default?: T }).default ?? (module as T);
+}
+
+/**
+ * Loads only the braintree-web components this page uses, each as its own chunk, all at once
+ * (never the whole package): `client`, then `hosted-fields`, `google-payment`, `data-collector` and
+ * `three-d-secure` on that client. A component that fails is reported and leaves the others working.
+ */
+export function loadBraintreeComponents(options: {
+  clientToken: string;
+  card: boolean;
+  googlePay: { merchantId?: string | null } | null;
+  threeDSecure: boolean;
+}): BraintreeComponents {
+  const client = import('braintree-web/client').then((m) => cjs(m).create({ authorization: options.clientToken }));
+  const hostedFieldsModule = options.card ? import('braintree-web/hosted-fields') : null;
+  const googlePaymentModule = options.googlePay ? import('braintree-web/google-payment') : null;
+  const dataCollectorModule = import('braintree-web/data-collector');
+  const threeDSecureModule = options.card && options.threeDSecure ? import('braintree-web/three-d-secure') : null;
+
+  const watched = <T>(kind: Parameters<typeof reportCheckoutFailure>[0], promise: Promise<T>): Promise<T> =>
+    promise.catch((error: unknown) => {
+      reportCheckoutFailure(kind, error);
+      throw error;
+    });
+  const clientReady = watched('braintree_client', client);
+  // Mark as handled: each dependent promise reports its own failure.
+  clientReady.catch(() => undefined);
+
+  return {
+    hostedFields:
+      hostedFieldsModule &&
+      Promise.all([clientReady, hostedFieldsModule]).then(([c, m]) => (fields: Record<string, unknown>) =>
+        cjs(m).create({ ...fields, client: c }) as Promise<HostedFieldsInstance>,
+      ),
+    googlePayment:
+      googlePaymentModule &&
+      watched(
+        'google_pay',
+        Promise.all([clientReady, googlePaymentModule]).then(
+          ([c, m]) =>
+            cjs(m).create({
+              client: c,
+              googlePayVersion: 2,
+              ...(options.googlePay?.merchantId ? { googleMerchantId: options.googlePay.merchantId } : {}),
+            }) as Promise<GooglePaymentInstance>,
+        ),
+      ),
+    threeDSecure:
+      threeDSecureModule &&
+      watched(
+        'three_d_secure',
+        Promise.all([clientReady, threeDSecureModule]).then(
+          ([c, m]) => cjs(m).create({ client: c, version: 2 }) as Promise<ThreeDSecureInstance>,
+        ),
+      ),
+    deviceData: Promise.all([clientReady, dataCollectorModule])
+      .then(([c, m]) => cjs(m).create({ client: c }) as Promise<{ deviceData: string }>)
+      .then((collector) => collector.deviceData)
+      .catch((error: unknown) => {
+        reportCheckoutFailure('data_collector', error);
+        return null;
+      }),
+  };
+}

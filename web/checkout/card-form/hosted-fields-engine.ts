@@ -1,0 +1,179 @@
+import type { HostedFieldsCreate, HostedFieldsEvent, HostedFieldsInstance } from '../braintree/braintree-components';
+import {
+  cardFieldNames,
+  emptyCardFormState,
+  type CardFieldEvent,
+  type CardFieldName,
+  type CardFieldSlot,
+  type CardFormEngine,
+  type CardFormState,
+  type TokenizeOutcome,
+} from './engine';
+
+/** Our field names → Hosted Fields' names. */
+const hostedNames: Record<CardFieldName, string> = {
+  number: 'number',
+  expiry: 'expirationDate',
+  cvc: 'cvv',
+  postalCode: 'postalCode',
+};
+const ourNames = Object.fromEntries(Object.entries(hostedNames).map(([ours, theirs]) => [theirs, ours])) as Record<string, CardFieldName>;
+
+/** A shopper waits at most this long for the card frames before the page says they did not load. */
+export const HOSTED_FIELDS_TIMEOUT_MS = 12_000;
+
+/**
+ * Styles inside the frames, matching the built-in engine's inputs (styles.css `.field-input`):
+ * Hosted Fields accepts only a short list of CSS properties, so borders and focus rings stay on the
+ * page's `.field-box`, which the page styles from the state this engine reports.
+ */
+const frameStyles = {
+  input: { 'font-size': '16px', 'font-family': 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', color: '#1a1a1a' },
+  '::placeholder': { color: '#6b6b6b' },
+  '.invalid': { color: '#b00020' },
+};
+
+/**
+ * The card form's second engine: Braintree Hosted Fields. The card number, expiry and CVC are typed
+ * into Braintree's iframes, so they never touch this page or our server; we get a nonce.
+ */
+export class HostedFieldsEngine implements CardFormEngine {
+  readonly kind = 'hosted-fields' as const;
+  private instance: HostedFieldsInstance | null = null;
+  private listeners = new Set<(state: CardFormState, event: CardFieldEvent) => void>();
+  private state: CardFormState = emptyCardFormState();
+  private forcedInvalid = new Set<CardFieldName>();
+  private disabled = false;
+
+  constructor(
+    private readonly create: Promise<HostedFieldsCreate>,
+    private readonly timeoutMs = HOSTED_FIELDS_TIMEOUT_MS,
+  ) {}
+
+  async mount(slots: Record<CardFieldName, CardFieldSlot>): Promise<void> {
+    const fields = Object.fromEntries(
+      cardFieldNames.map((field) => {
+        const slot = slots[field];
+        // The frame's own input gets the page's label; the container keeps the id the <label for> names.
+        slot.container.id = slot.inputId;
+        return [
+          hostedNames[field],
+          {
+            container: slot.container,
+            placeholder: slot.placeholder || undefined,
+            internalLabel: slot.label,
+            ...(field === 'expiry' ? { placeholder: 'MM / YY' } : {}),
+          },
+        ];
+      }),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('Hosted Fields did not load in time')), this.timeoutMs);
+    });
+    try {
+      const create = await Promise.race([this.create, timeout]);
+      this.instance = await Promise.race([create({ fields, styles: frameStyles }), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+    for (const type of ['focus', 'blur', 'validityChange', 'empty', 'notEmpty', 'cardTypeChange', 'inputSubmitRequest'] as const) {
+      this.instance.on(type, (event) => this.onEvent(type, event));
+    }
+    if (this.disabled) this.setDisabled(true);
+  }
+
+  subscribe(listener: (state: CardFormState, event: CardFieldEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  getState(): CardFormState {
+    return this.state;
+  }
+
+  setDisabled(disabled: boolean): void {
+    this.disabled = disabled;
+    for (const field of cardFieldNames) {
+      if (disabled) this.instance?.setAttribute({ field: hostedNames[field], attribute: 'disabled', value: true });
+      else this.instance?.removeAttribute({ field: hostedNames[field], attribute: 'disabled' });
+    }
+  }
+
+  setInvalid(field: CardFieldName, invalid: boolean): void {
+    if (invalid) this.forcedInvalid.add(field);
+    else this.forcedInvalid.delete(field);
+    this.instance?.setAttribute({ field: hostedNames[field], attribute: 'aria-invalid', value: invalid });
+    this.update(field, this.forced(field, this.state.fields[field]), 'blur');
+  }
+
+  focus(field: CardFieldName): void {
+    this.instance?.focus(hostedNames[field]);
+  }
+
+  teardown(): void {
+    const instance = this.instance;
+    this.instance = null;
+    this.listeners.clear();
+    void instance?.teardown().catch(() => undefined);
+  }
+
+  async tokenize(): Promise<TokenizeOutcome> {
+    const invalid = cardFieldNames.filter((field) => !this.state.fields[field].isValid);
+    if (invalid.length) {
+      for (const field of invalid) this.emit({ field, type: 'blur' });
+      return { ok: false, reason: 'invalid', fields: invalid };
+    }
+    if (!this.instance) return { ok: false, reason: 'error', code: 'network' };
+    try {
+      const payload = await this.instance.tokenize();
+      return {
+        ok: true,
+        nonce: payload.nonce,
+        brand: payload.details.cardType?.toLowerCase() ?? null,
+        last4: payload.details.lastFour ?? null,
+        bin: payload.details.bin,
+      };
+    } catch (error) {
+      const e = error as { code?: string; details?: { invalidFieldKeys?: string[] } };
+      if (e.code === 'HOSTED_FIELDS_FIELDS_EMPTY' || e.code === 'HOSTED_FIELDS_FIELDS_INVALID') {
+        const fields = (e.details?.invalidFieldKeys ?? Object.values(hostedNames)).map((key) => ourNames[key]).filter((f): f is CardFieldName => Boolean(f));
+        return { ok: false, reason: 'invalid', fields: fields.length ? fields : [...cardFieldNames] };
+      }
+      return { ok: false, reason: 'error', code: e.code === 'HOSTED_FIELDS_TOKENIZATION_NETWORK_ERROR' ? 'network' : 'processor_unavailable' };
+    }
+  }
+
+  private onEvent(type: string, event: HostedFieldsEvent) {
+    const field = ourNames[event.emittedBy];
+    const card = event.cards?.length === 1 ? event.cards[0] : undefined;
+    this.state = {
+      ...this.state,
+      brand: card?.type ?? null,
+      cvcSize: card?.code?.size ?? 3,
+      fields: Object.fromEntries(
+        cardFieldNames.map((name) => {
+          const reported = event.fields?.[hostedNames[name]];
+          const current = reported ? { ...reported } : this.state.fields[name];
+          if (name === field && type === 'notEmpty') this.forcedInvalid.delete(name);
+          return [name, this.forced(name, current)];
+        }),
+      ) as CardFormState['fields'],
+    };
+    if (!field) return;
+    this.emit({ field, type: type === 'focus' ? 'focus' : type === 'blur' ? 'blur' : 'input' });
+  }
+
+  private forced(field: CardFieldName, state: CardFormState['fields'][CardFieldName]) {
+    return this.forcedInvalid.has(field) ? { ...state, isValid: false, isPotentiallyValid: false } : state;
+  }
+
+  private update(field: CardFieldName, next: CardFormState['fields'][CardFieldName], type: CardFieldEvent['type']) {
+    this.state = { ...this.state, fields: { ...this.state.fields, [field]: next } };
+    this.emit({ field, type });
+  }
+
+  private emit(event: CardFieldEvent) {
+    for (const listener of this.listeners) listener(this.state, event);
+  }
+}

@@ -1,0 +1,83 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Translate } from '../i18n';
+import type { GooglePaySetup } from '../payment-methods';
+import { reportCheckoutFailure } from '../report';
+import { baseCardMethod, loadPayJs, type GooglePaymentData, type GooglePayProvider } from './google-pay';
+
+interface GooglePayAreaProps {
+  setup: GooglePaySetup;
+  provider: Promise<GooglePayProvider> | null;
+  transaction: { totalPrice: string; currencyCode: string; merchantName: string };
+  disabled: boolean;
+  t: Translate;
+  /** The shopper approved in the sheet; pay with this. */
+  onPaymentData: (data: GooglePaymentData, provider: GooglePayProvider) => void;
+  /** Google Pay could not start (sheet failed, component missing): the page says so. */
+  onUnavailable: () => void;
+}
+
+/**
+ * The Google Pay wallet button. Loads Google's pay.js only here, asks `isReadyToPay`, and shows
+ * Google's own button only when the answer is yes; otherwise the area stays empty and the card form
+ * is the way to pay.
+ */
+export function GooglePayArea({ setup, provider, transaction, disabled, t, onPaymentData, onUnavailable }: GooglePayAreaProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const [ready, setReady] = useState(false);
+  const started = useRef<{ client: import('./google-pay').PaymentsClient; provider: GooglePayProvider } | null>(null);
+  const disabledRef = useRef(disabled);
+  disabledRef.current = disabled;
+
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      if (!provider) return;
+      try {
+        const [PaymentsClient, resolvedProvider] = await Promise.all([loadPayJs(), provider]);
+        const client = new PaymentsClient({ environment: setup.environment });
+        const answer = await client.isReadyToPay({ apiVersion: 2, apiVersionMinor: 0, allowedPaymentMethods: [baseCardMethod] });
+        if (cancelled || !answer.result || !container.current) return;
+        started.current = { client, provider: resolvedProvider };
+        const button = client.createButton({
+          onClick: () => void openSheet(),
+          buttonType: 'pay',
+          buttonSizeMode: 'fill',
+          buttonLocale: document.documentElement.lang || undefined,
+        });
+        container.current.replaceChildren(button);
+        setReady(true);
+        client.prefetchPaymentData(await resolvedProvider.paymentDataRequest(transaction));
+      } catch (error) {
+        // pay.js or the component did not load: no button, and the card form still works.
+        reportCheckoutFailure('google_pay', error);
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+    // Set up once per page; the amount does not change while it lives.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [provider]);
+
+  const openSheet = async () => {
+    const current = started.current;
+    if (!current || disabledRef.current) return;
+    let data: GooglePaymentData;
+    try {
+      data = await current.client.loadPaymentData(await current.provider.paymentDataRequest(transaction));
+    } catch (error) {
+      if ((error as { statusCode?: string }).statusCode === 'CANCELED') return;
+      reportCheckoutFailure('google_pay', error);
+      onUnavailable();
+      return;
+    }
+    onPaymentData(data, current.provider);
+  };
+
+  return (
+    <div className="wallets" data-testid="google-pay" aria-busy={disabled}>
+      <div ref={container} className={`google-pay-button${disabled ? ' is-disabled' : ''}`} />
+      {ready && <p className="wallet-divider"><span>{t('wallet.orPayByCard')}</span></p>}
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { reportCheckoutFailure } from '../report';
+
+/** Google's pay.js, loaded only on pages that offer Google Pay. */
+export const PAY_JS_URL = 'https://pay.google.com/gp/p/js/pay.js';
+
+/** The Google Pay client as Google documents it (the calls we make). */
+export interface PaymentsClient {
+  isReadyToPay(request: Record<string, unknown>): Promise<{ result: boolean }>;
+  createButton(options: Record<string, unknown>): HTMLElement;
+  loadPaymentData(request: Record<string, unknown>): Promise<GooglePaymentData>;
+  prefetchPaymentData(request: Record<string, unknown>): void;
+}
+
+export interface GooglePaymentData {
+  apiVersion: number;
+  email?: string;
+  paymentMethodData: {
+    type: string;
+    description?: string;
+    info?: { cardNetwork?: string; cardDetails?: string };
+    tokenizationData: { type: string; token: string };
+  };
+}
+
+type PaymentsClientConstructor = new (options: { environment: 'TEST' | 'PRODUCTION' }) => PaymentsClient;
+
+declare global {
+  interface Window {
+    google?: { payments?: { api?: { PaymentsClient?: PaymentsClientConstructor } } };
+  }
+}
+
+let payJs: Promise<PaymentsClientConstructor> | null = null;
+
+/** Adds pay.js once; rejects when it is blocked or does not load within `timeoutMs`. */
+export function loadPayJs(timeoutMs = 10_000): Promise<PaymentsClientConstructor> {
+  payJs ??= new Promise<PaymentsClientConstructor>((resolve, reject) => {
+    const ready = () => window.google?.payments?.api?.PaymentsClient;
+    if (ready()) return resolve(ready()!);
+    const script = document.createElement('script');
+    script.src = PAY_JS_URL;
+    script.async = true;
+    const timer = setTimeout(() => reject(new Error('pay.js did not load in time')), timeoutMs);
+    script.onload = () => {
+      clearTimeout(timer);
+      const constructor = ready();
+      if (constructor) resolve(constructor);
+      else reject(new Error('pay.js loaded without google.payments.api.PaymentsClient'));
+    };
+    script.onerror = () => {
+      clearTimeout(timer);
+      reject(new Error('pay.js could not be loaded'));
+    };
+    document.head.appendChild(script);
+  }).catch((error: unknown) => {
+    payJs = null;
+    reportCheckoutFailure('google_pay', error);
+    throw error;
+  });
+  return payJs;
+}
+
+/** Card networks offered in the Google Pay sheet. */
+export const allowedCardNetworks = ['AMEX', 'DISCOVER', 'JCB', 'MASTERCARD', 'VISA'];
+
+/** The CARD method without tokenization, for `isReadyToPay`. */
+export const baseCardMethod = {
+  type: 'CARD',
+  parameters: { allowedAuthMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'], allowedCardNetworks },
+};
+
+/** Where a Google Pay token goes: braintree-web's google-payment, or our test gateway exchange. */
+export interface GooglePayProvider {
+  /** The full PaymentDataRequest for the sheet, for this amount. */
+  paymentDataRequest(transaction: { totalPrice: string; currencyCode: string; merchantName: string }): Promise<Record<string, unknown>>;
+  /** What the sheet returned → a nonce our server charges. */
+  toNonce(paymentData: GooglePaymentData): Promise<string>;
+}

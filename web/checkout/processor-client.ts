@@ -1,0 +1,147 @@
+import { toDecimalString } from '../../src/domain/money';
+import { checkoutApi, type PublicSession } from './api';
+import { loadBraintreeComponents, type BraintreeComponents } from './braintree/braintree-components';
+import { BuiltinCardEngine } from './card-form/builtin-engine';
+import type { CardFormEngine } from './card-form/engine';
+import { HostedFieldsEngine } from './card-form/hosted-fields-engine';
+import { allowedCardNetworks, type GooglePaymentData, type GooglePayProvider } from './google-pay/google-pay';
+import type { MessageKey } from './i18n';
+import { offeredMethods, type GooglePaySetup } from './payment-methods';
+import { reportCheckoutFailure } from './report';
+
+/** The processor's side of the page: the card engine, Google Pay, device data, 3-D Secure. */
+export interface ProcessorClient {
+  /** null when cards are not offered. */
+  engine: CardFormEngine | null;
+  /** The processor cannot take payments right now (no client token): say so, keep the page calm. */
+  unavailable: boolean;
+  googlePaySetup: GooglePaySetup | null;
+  googlePay: Promise<GooglePayProvider> | null;
+  deviceData(): Promise<string | null>;
+  /** 3-D Secure before a card payment, when the account requires it; returns the nonce to charge. */
+  authenticate(card: { nonce: string; bin?: string; email: string }): Promise<{ ok: true; nonce: string } | { ok: false; key: MessageKey }>;
+}
+
+interface BraintreeClientConfig {
+  name: 'braintree';
+  clientToken: string | null;
+  threeDSecure?: { required: boolean };
+}
+
+/** Builds the processor client for a session: the built-in test processor or Braintree. */
+export function createProcessorClient(session: PublicSession): ProcessorClient {
+  const offered = offeredMethods(session);
+  if (session.processor.name !== 'braintree') return testProcessorClient(session, offered.card, offered.googlePay);
+  const config = session.processor as unknown as BraintreeClientConfig;
+  if (!config.clientToken) {
+    return {
+      engine: null,
+      unavailable: true,
+      googlePaySetup: null,
+      googlePay: null,
+      deviceData: async () => null,
+      authenticate: async () => ({ ok: false, key: 'error.processor_unavailable' }),
+    };
+  }
+  const components = loadBraintreeComponents({
+    clientToken: config.clientToken,
+    card: offered.card,
+    googlePay: offered.googlePay,
+    threeDSecure: config.threeDSecure?.required ?? false,
+  });
+  return {
+    engine: components.hostedFields ? new HostedFieldsEngine(components.hostedFields) : null,
+    unavailable: false,
+    googlePaySetup: offered.googlePay,
+    googlePay: offered.googlePay && components.googlePayment ? braintreeGooglePay(components) : null,
+    deviceData: () => components.deviceData,
+    authenticate: (card) => authenticateWithThreeDSecure(components, session, card),
+  };
+}
+
+function testProcessorClient(session: PublicSession, card: boolean, googlePay: GooglePaySetup | null): ProcessorClient {
+  return {
+    engine: card ? new BuiltinCardEngine((details) => checkoutApi.tokenizeCard(session.id, details)) : null,
+    unavailable: false,
+    googlePaySetup: googlePay,
+    googlePay: googlePay ? Promise.resolve(testGatewayGooglePay(session, googlePay)) : null,
+    deviceData: async () => null,
+    authenticate: async ({ nonce }) => ({ ok: true, nonce }),
+  };
+}
+
+/** Google Pay with Google's documented test gateway: the token goes to our server in test mode. */
+function testGatewayGooglePay(session: PublicSession, setup: GooglePaySetup): GooglePayProvider {
+  return {
+    async paymentDataRequest(transaction) {
+      return {
+        apiVersion: 2,
+        apiVersionMinor: 0,
+        emailRequired: true,
+        merchantInfo: { merchantName: transaction.merchantName },
+        allowedPaymentMethods: [
+          {
+            type: 'CARD',
+            parameters: { allowedAuthMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'], allowedCardNetworks },
+            tokenizationSpecification: {
+              type: 'PAYMENT_GATEWAY',
+              parameters: { gateway: setup.gateway, gatewayMerchantId: setup.gatewayMerchantId },
+            },
+          },
+        ],
+        transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: transaction.totalPrice, currencyCode: transaction.currencyCode },
+      };
+    },
+    async toNonce(data: GooglePaymentData) {
+      const token = await checkoutApi.tokenizeGooglePay(session.id, {
+        token: data.paymentMethodData.tokenizationData.token,
+        card_network: data.paymentMethodData.info?.cardNetwork ?? '',
+        card_details: data.paymentMethodData.info?.cardDetails ?? '',
+      });
+      return token.nonce;
+    },
+  };
+}
+
+/** Google Pay through braintree-web's google-payment (API version 2). */
+async function braintreeGooglePay(components: BraintreeComponents): Promise<GooglePayProvider> {
+  const googlePayment = await components.googlePayment!;
+  return {
+    async paymentDataRequest(transaction) {
+      return googlePayment.createPaymentDataRequest({
+        emailRequired: true,
+        merchantInfo: { merchantName: transaction.merchantName },
+        transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: transaction.totalPrice, currencyCode: transaction.currencyCode },
+      });
+    },
+    async toNonce(data) {
+      return (await googlePayment.parseResponse(data)).nonce;
+    },
+  };
+}
+
+async function authenticateWithThreeDSecure(
+  components: BraintreeComponents,
+  session: PublicSession,
+  card: { nonce: string; bin?: string; email: string },
+): Promise<{ ok: true; nonce: string } | { ok: false; key: MessageKey }> {
+  if (!components.threeDSecure) return { ok: true, nonce: card.nonce };
+  try {
+    const threeDSecure = await components.threeDSecure;
+    const result = await threeDSecure.verifyCard({
+      amount: toDecimalString(session.amount_total, session.currency),
+      nonce: card.nonce,
+      bin: card.bin,
+      email: card.email,
+      // Cardinal shows the issuer's challenge in its own modal over the page.
+      onLookupComplete: (_data: unknown, next: () => void) => next(),
+    });
+    if (result.liabilityShiftPossible && !result.liabilityShifted) return { ok: false, key: 'threeDSecure.failed' };
+    return { ok: true, nonce: result.nonce };
+  } catch (error) {
+    const code = String((error as { code?: string }).code ?? '');
+    if (/CANCEL/.test(code)) return { ok: false, key: 'threeDSecure.canceled' };
+    reportCheckoutFailure('three_d_secure', error);
+    return { ok: false, key: 'threeDSecure.failed' };
+  }
+}
