@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -10,6 +11,21 @@ export interface Config {
   databaseUrl: string | null;
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Error reporting to a Sentry-protocol server; off when no DSN is set. */
+  sentry: SentryConfig;
+  /** An external OFREP flag service that replaces Tillpoint's own flags, or null. */
+  flagsOfrepUrl: string | null;
+}
+
+export interface SentryConfig {
+  /** The server's DSN (SENTRY_DSN). */
+  dsn: string | null;
+  /** The public DSN handed to the checkout page at run time (SENTRY_BROWSER_DSN). */
+  browserDsn: string | null;
+  environment: string;
+  release: string;
+  /** Share of error events sent, 0..1. */
+  sampleRate: number;
 }
 
 export class ConfigError extends Error {
@@ -31,7 +47,25 @@ const variables = {
     .url({ protocol: /^https?$/ })
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SENTRY_DSN: sentryDsn().optional(),
+  SENTRY_BROWSER_DSN: sentryDsn().optional(),
+  SENTRY_ENVIRONMENT: z.string().regex(/^[^\s/]{1,64}$/, 'must be 1–64 characters without spaces or slashes').optional(),
+  SENTRY_RELEASE: z.string().regex(/^[^\s/]{1,200}$/, 'must be 1–200 characters without spaces or slashes').optional(),
+  SENTRY_SAMPLE_RATE: z.coerce.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').default(1),
+  FLAGS_OFREP_URL: z.url({ protocol: /^https?$/ }).optional(),
 };
+
+/** A Sentry DSN: http(s)://PUBLIC_KEY@HOST[/PATH]/PROJECT_ID, as Sentry, self-hosted Sentry and GlitchTip issue them. */
+function sentryDsn() {
+  return z
+    .string()
+    .refine((v) => /^https?:\/\/[^@/\s]+@[^/\s]+\/(?:[^\s]*\/)?\d+$/.test(v), 'must be a DSN like https://PUBLIC_KEY@host/PROJECT_ID');
+}
+
+function packageVersion(): string {
+  const file = new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
 
 /** Reads the configuration; a bad value throws a `ConfigError` naming the variable. */
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -49,5 +83,13 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: read('DATABASE_URL') ?? null,
     publicUrl: (read('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     logLevel: read('LOG_LEVEL'),
+    sentry: {
+      dsn: read('SENTRY_DSN') ?? null,
+      browserDsn: read('SENTRY_BROWSER_DSN') ?? null,
+      environment: read('SENTRY_ENVIRONMENT') ?? 'production',
+      release: read('SENTRY_RELEASE') ?? `tillpoint@${packageVersion()}`,
+      sampleRate: read('SENTRY_SAMPLE_RATE'),
+    },
+    flagsOfrepUrl: read('FLAGS_OFREP_URL')?.replace(/\/+$/, '') ?? null,
   };
 }

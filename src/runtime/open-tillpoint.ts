@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps, PaymentProcessor, ProcessorDirectory } from '../domain/ports';
 import { TillpointError } from '../domain/errors';
+import { evaluateFlags } from '../domain/use-cases/evaluate-flags';
+import { openServerFlags } from '../flags/server-flags';
 import { migrate } from '../persistence/migrations/index';
 import { openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
 import { installSecret, sqlStore, sqlTestNonceVault } from '../persistence/sql-store';
@@ -22,7 +24,13 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
  * The composition root: wires the database, the store and the processors into the use cases'
  * dependencies. Migrates first, so every instance starts on the current schema.
  */
-export async function openTillpoint(options: { db: SqlClient; publicUrl: string; now?: () => Date }): Promise<Tillpoint> {
+export async function openTillpoint(options: {
+  db: SqlClient;
+  publicUrl: string;
+  now?: () => Date;
+  /** FLAGS_OFREP_URL: read flags from this OFREP service instead of our own store. */
+  flagsOfrepUrl?: string | null;
+}): Promise<Tillpoint> {
   const { db } = options;
   await migrate(db);
   const now = options.now ?? (() => new Date());
@@ -35,6 +43,18 @@ export async function openTillpoint(options: { db: SqlClient; publicUrl: string;
       throw new TillpointError('processor_unavailable', 'No processor is configured for live mode');
     },
   };
-  const deps: Deps = { store: sqlStore(db), processors, clock: { now }, publicUrl: options.publicUrl };
-  return { deps, db, close: () => db.close() };
+  const store = sqlStore(db);
+  const flags = openServerFlags({
+    ofrepUrl: options.flagsOfrepUrl ?? null,
+    evaluate: async (scope, key, targetingKey) => (await evaluateFlags(deps, { scope, targetingKey, key }))[0]!,
+  });
+  const deps: Deps = { store, processors, clock: { now }, publicUrl: options.publicUrl, flags };
+  return {
+    deps,
+    db,
+    close: async () => {
+      await flags.close();
+      await db.close();
+    },
+  };
 }
