@@ -8,7 +8,9 @@ import { newId } from '../domain/ids';
 import { openPaymentLink } from '../domain/use-cases/open-payment-link';
 import { errorBody, sendError } from './errors';
 import { checkoutApi } from './routes/checkout-api';
+import { checkoutExperimentRoutes } from './routes/checkout-experiments';
 import { merchantApi } from './routes/merchant-api';
+import { ofrepRoutes } from './routes/ofrep';
 
 export const BODY_LIMIT = 256 * 1024;
 
@@ -61,6 +63,8 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
 
   await app.register(merchantApi, { deps });
   await app.register(checkoutApi, { deps });
+  await app.register(checkoutExperimentRoutes, { deps });
+  await app.register(ofrepRoutes, { deps });
 
   const checkoutHtml = path.join(webRoot, 'checkout', 'index.html');
   let cachedHtml: string | null = null;

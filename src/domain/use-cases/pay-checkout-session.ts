@@ -1,6 +1,7 @@
 import type { CheckoutSession, Payment, PaymentMethodType } from '../entities';
 import { resourceMissing, TillpointError } from '../errors';
 import { newId } from '../ids';
+import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import { SessionBusyError, type AuthorizeResult, type Deps } from '../ports';
 import { transitionCheckoutSession, transitionPayment } from '../transition';
 import { expireIfOverdue } from './get-checkout-session';
@@ -32,6 +33,8 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   if (!EMAIL.test(email) || email.length > 254) {
     throw new TillpointError('parameter_invalid', 'Enter a valid email address', { param: 'email' });
   }
+
+  await assertPaymentMethodEnabled(deps, options.sessionId, options.paymentMethodType);
 
   // 1. Record the intent.
   const started = await deps.store.transaction(async (tx) => {

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/ports';
 import { requireSecretKey } from '../merchant-auth';
 import { checkoutSessionRoutes } from './checkout-sessions';
+import { experimentRoutes } from './experiments';
+import { flagRoutes } from './flags';
 import { paymentRoutes } from './payments';
 
 /** The merchant API (`/v1`): every route needs a secret key of the account and mode it acts in. */
@@ -9,4 +11,6 @@ export async function merchantApi(app: FastifyInstance, { deps }: { deps: Deps }
   app.addHook('onRequest', requireSecretKey(deps));
   await app.register(checkoutSessionRoutes, { deps });
   await app.register(paymentRoutes, { deps });
+  await app.register(flagRoutes, { deps });
+  await app.register(experimentRoutes, { deps });
 }
