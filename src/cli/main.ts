@@ -3,11 +3,13 @@ import { Command } from 'commander';
 import { TillpointError } from '../domain/errors';
 import { createAccount } from '../domain/use-cases/create-account';
 import { expireOverdueSessions } from '../domain/use-cases/expire-overdue-sessions';
+import { checkoutClientConfig } from '../http/checkout-client-config';
 import { buildHttpServer } from '../http/server';
 import { migrate } from '../persistence/migrations/index';
 import { ConfigError, readConfig, type Config } from '../runtime/config';
 import { ensureDemo } from '../runtime/demo';
 import { openDatabase, openTillpoint } from '../runtime/open-tillpoint';
+import { startServerReporting } from '../telemetry/server-reporting';
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
@@ -29,14 +31,17 @@ function where(config: Config): string {
 
 async function serve() {
   const config = loadConfig();
+  const reporter = await startServerReporting(config.sentry);
   const db = await openDatabase(config);
-  const tillpoint = await openTillpoint({ db, publicUrl: config.publicUrl });
+  const tillpoint = await openTillpoint({ db, publicUrl: config.publicUrl, flagsOfrepUrl: config.flagsOfrepUrl });
   const demo = await ensureDemo(tillpoint.deps, db);
   const app = await buildHttpServer({
     deps: tillpoint.deps,
     webRoot,
     logger: { level: config.logLevel },
     isReady: async () => (await db.query('SELECT 1')).rowCount === 1,
+    reporter,
+    clientConfig: checkoutClientConfig(config),
   });
   await app.listen({ port: config.port, host: config.host });
 
@@ -54,13 +59,17 @@ async function serve() {
   console.log(`\n${lines.join('\n')}\n`);
 
   const sweeper = setInterval(() => {
-    expireOverdueSessions(tillpoint.deps).catch((error) => app.log.error({ err: error }, 'session expiry sweep failed'));
+    expireOverdueSessions(tillpoint.deps).catch((error) => {
+      app.log.error({ err: error }, 'session expiry sweep failed');
+      reporter.captureException(error, { tags: { job: 'session_expiry_sweep' } });
+    });
   }, 60_000);
   sweeper.unref();
 
   const stop = async () => {
     clearInterval(sweeper);
     await app.close();
+    await reporter.flush(2000);
     await tillpoint.close();
     process.exit(0);
   };
@@ -69,7 +78,7 @@ async function serve() {
 }
 
 const program = new Command('tillpoint')
-  .description('Tillpoint: self-hosted checkout. Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, LOG_LEVEL.')
+  .description('Tillpoint: self-hosted checkout. Configuration comes from the environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, LOG_LEVEL, SENTRY_DSN, SENTRY_BROWSER_DSN, SENTRY_ENVIRONMENT, SENTRY_RELEASE, SENTRY_SAMPLE_RATE, FLAGS_OFREP_URL.')
   .showHelpAfterError();
 
 program.command('serve').description('run the HTTP server (creates a demo account on an empty database)').action(serve);

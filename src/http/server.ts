@@ -6,6 +6,8 @@ import type { Deps } from '../domain/ports';
 import { TillpointError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { openPaymentLink } from '../domain/use-cases/open-payment-link';
+import type { ErrorReporter } from '../telemetry/server-reporting';
+import { checkoutPageHtml, checkoutPagePolicy, type CheckoutClientConfig } from './checkout-client-config';
 import { errorBody, sendError } from './errors';
 import { checkoutApi } from './routes/checkout-api';
 import { checkoutExperimentRoutes } from './routes/checkout-experiments';
@@ -22,6 +24,10 @@ export interface HttpOptions {
   logger?: object | boolean;
   /** Checked by `/readyz`. */
   isReady?: () => Promise<boolean>;
+  /** Where 5xx answers and our-side declines are reported (error reporting may be off). */
+  reporter?: ErrorReporter;
+  /** What the checkout page is told at run time: its error-reporting DSN and its flag service. */
+  clientConfig?: CheckoutClientConfig;
 }
 
 const securityHeaders = {
@@ -48,7 +54,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     reply.headers(securityHeaders);
     reply.header('request-id', request.id);
   });
-  app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error, options.reporter));
   app.setNotFoundHandler((request, reply) =>
     reply
       .status(404)
@@ -76,11 +82,8 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .header(
-        'content-security-policy',
-        "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-      )
-      .send(cachedHtml);
+      .header('content-security-policy', checkoutPagePolicy(options.clientConfig))
+      .send(checkoutPageHtml(cachedHtml, options.clientConfig));
   };
   app.get('/c/:id', sendCheckoutPage);
   app.get('/c/:id/done', sendCheckoutPage);

@@ -3,9 +3,11 @@ import { ApiError, checkoutApi, type PublicSession } from './api';
 import { BuiltinCardEngine } from './card-form/builtin-engine';
 import { CardFields } from './card-form/CardFields';
 import type { CardFieldName, CardFormEngine } from './card-form/engine';
+import { defaultCheckoutFlags, loadCheckoutFlags, recordExposure, type CheckoutFlags, type PayButtonWording } from './flags';
 import { formatMoney } from './format';
 import { en } from './i18n/en';
 import { catalogueFor, errorMessageKey, translator, type MessageKey, type Translate } from './i18n';
+import { offeredMethods } from './offered-methods';
 
 type View =
   | { kind: 'loading' }
@@ -13,24 +15,30 @@ type View =
   | { kind: 'unreachable' }
   | { kind: 'expired'; session: PublicSession }
   | { kind: 'paid'; session: PublicSession }
-  | { kind: 'ready'; session: PublicSession };
+  | { kind: 'ready'; session: PublicSession; flags: CheckoutFlags };
 
 type Notice = { tone: 'error' | 'info'; key: MessageKey } | null;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function viewFor(session: PublicSession): View {
+function viewFor(session: PublicSession, flags: CheckoutFlags): View {
   if (session.status === 'expired') return { kind: 'expired', session };
   if (session.status === 'complete') return { kind: 'paid', session };
-  return { kind: 'ready', session };
+  return { kind: 'ready', session, flags };
 }
+
+const wordingKeys: Record<PayButtonWording, MessageKey> = {
+  pay: 'form.pay',
+  pay_now: 'form.payNow',
+  complete_purchase: 'form.completePurchase',
+};
 
 function localeOf(session: PublicSession | null): string | undefined {
   return session?.locale ?? (typeof navigator !== 'undefined' ? navigator.language : undefined);
 }
 
 /** The hosted checkout page: `/c/:id` and its receipt `/c/:id/done`. */
-export function App({ sessionId, receipt }: { sessionId: string; receipt: boolean }) {
+export function App({ sessionId, receipt, ofrepUrl = '' }: { sessionId: string; receipt: boolean; ofrepUrl?: string }) {
   const [view, setView] = useState<View>({ kind: 'loading' });
   const session = 'session' in view ? view.session : null;
   const locale = localeOf(session);
@@ -38,11 +46,16 @@ export function App({ sessionId, receipt }: { sessionId: string; receipt: boolea
 
   const load = useCallback(async () => {
     try {
-      setView(viewFor(await checkoutApi.getSession(sessionId)));
+      // Flags load beside the session, so they add no round trip before the form appears.
+      const [session, flags] = await Promise.all([
+        checkoutApi.getSession(sessionId),
+        receipt ? defaultCheckoutFlags : loadCheckoutFlags(sessionId, ofrepUrl),
+      ]);
+      setView(viewFor(session, flags));
     } catch (error) {
       setView(error instanceof ApiError && error.code === 'network' ? { kind: 'unreachable' } : { kind: 'not_found' });
     }
-  }, [sessionId]);
+  }, [sessionId, receipt, ofrepUrl]);
 
   useEffect(() => {
     void load();
@@ -89,6 +102,7 @@ export function App({ sessionId, receipt }: { sessionId: string; receipt: boolea
               <OrderSummary session={view.session} t={t} />
               <PaymentForm
                 session={view.session}
+                flags={view.flags}
                 t={t}
                 onExpired={() => setView({ kind: 'expired', session: { ...view.session, status: 'expired' } })}
                 onAlreadyPaid={load}
@@ -190,12 +204,19 @@ function OrderSummary({ session, t }: { session: PublicSession; t: Translate }) 
 
 interface PaymentFormProps {
   session: PublicSession;
+  flags: CheckoutFlags;
   t: Translate;
   onExpired: () => void;
   onAlreadyPaid: () => void;
 }
 
-function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps) {
+function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFormProps) {
+  const methods = offeredMethods(session, flags);
+  const cardOffered = methods.includes('card');
+  useEffect(() => {
+    if (flags.layout.experiment) recordExposure(session.id, 'checkout_layout');
+    if (flags.wording.experiment && methods.length) recordExposure(session.id, 'pay_button_wording');
+  }, [session.id, flags, methods.length]);
   const engine = useMemo<CardFormEngine>(
     () => new BuiltinCardEngine((card) => checkoutApi.tokenizeCard(session.id, card)),
     [session.id],
@@ -283,10 +304,19 @@ function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps)
     }
   };
 
+  // Wallet buttons (Google Pay) render inside, only for the methods offeredMethods lists.
+  const wallets = <div className="wallets" data-testid="wallets" />;
+
   return (
     <section className="payment" aria-labelledby="payment-title">
       <h2 id="payment-title">{t('form.heading')}</h2>
-      <form onSubmit={pay} noValidate aria-describedby={notice ? 'form-notice' : undefined}>
+      <form
+        onSubmit={pay}
+        noValidate
+        aria-describedby={notice ? 'form-notice' : undefined}
+        className={`layout-${flags.layout.value}`}
+        data-layout={flags.layout.value}
+      >
         <div
           id="form-notice"
           ref={noticeRef}
@@ -323,10 +353,15 @@ function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps)
             {showEmailError ? t('field.email.invalid') : ''}
           </p>
         </div>
-        <CardFields engine={engine} t={t} submitted={submitted} />
-        <button type="submit" className="pay-button" disabled={processing} aria-busy={processing}>
-          {processing ? t('form.processing') : t('form.pay', { amount })}
-        </button>
+        {flags.layout.value === 'wallet_first' && wallets}
+        {cardOffered && <CardFields engine={engine} t={t} submitted={submitted} />}
+        {cardOffered && (
+          <button type="submit" className="pay-button" disabled={processing} aria-busy={processing}>
+            {processing ? t('form.processing') : t(wordingKeys[flags.wording.value], { amount })}
+          </button>
+        )}
+        {flags.layout.value === 'card_first' && wallets}
+        {!methods.length && <p className="notice notice-info">{t('form.noMethods')}</p>}
         <p className="secure-note">{t('form.secure')}</p>
       </form>
     </section>
