@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startSentryReceiver } from '../test/support/sentry-receiver';
 
 /**
  * Starts Tillpoint the way a self-hoster would: a fresh data folder, an account made with the CLI,
@@ -11,11 +12,29 @@ export default async function globalSetup() {
   const root = path.resolve(import.meta.dirname, '..');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-e2e-'));
   const port = process.env.E2E_PORT ?? '4417';
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: port, PUBLIC_URL: `http://localhost:${port}`, LOG_LEVEL: 'trace' };
+  // Error reporting goes to a Sentry stand-in: project 1 is the server, project 2 the checkout page.
+  const sentry = await startSentryReceiver();
+  const sentryHost = sentry.url.replace(/^http:\/\//, '');
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: port,
+    PUBLIC_URL: `http://localhost:${port}`,
+    LOG_LEVEL: 'trace',
+    SENTRY_DSN: `http://e2eserverkey@${sentryHost}/1`,
+    SENTRY_BROWSER_DSN: `http://e2ebrowserkey@${sentryHost}/2`,
+    SENTRY_ENVIRONMENT: 'e2e',
+  };
   const bin = path.join(root, 'bin', 'tillpoint.js');
   const created = JSON.parse(
     execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Coffee', '--json'], { env, encoding: 'utf8' }),
   ) as { id: string; test_secret_key: string };
+
+  // Flags are per account: the flag and experiment tests get an account of their own, so switching
+  // the card form off there cannot disturb the tests running beside them.
+  const flagsAccount = JSON.parse(
+    execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Flags', '--json'], { env, encoding: 'utf8' }),
+  ) as { test_secret_key: string };
 
   const logFile = path.join(dataDir, 'server.log');
   const log = createWriteStream(logFile);
@@ -40,9 +59,12 @@ export default async function globalSetup() {
   process.env.E2E_SECRET_KEY = created.test_secret_key;
   process.env.E2E_DATA_DIR = dataDir;
   process.env.E2E_SERVER_LOG = logFile;
+  process.env.E2E_FLAGS_SECRET_KEY = flagsAccount.test_secret_key;
+  process.env.E2E_SENTRY_URL = sentry.url;
 
   return async () => {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
+    await sentry.close();
   };
 }
