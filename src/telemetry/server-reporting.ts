@@ -37,7 +37,12 @@ export async function startServerReporting(config: SentryConfig): Promise<ErrorR
     sendClientReports: true,
     // Collect nothing a shopper typed: no bodies, no cookies, no user fields, no frame variables.
     dataCollection: { userInfo: false, cookies: false, httpBodies: [], stackFrameVariables: false },
-    integrations: [Sentry.httpIntegration({ maxRequestBodySize: 'none', sessions: true, spans: false })],
+    integrations: (defaults) => [
+      // Our error handler reports 5xx answers itself, tagged with the session; the SDK's own
+      // Fastify capture would send the same error a second time without them.
+      ...defaults.filter((integration) => !/fastify/i.test(integration.name)),
+      Sentry.httpIntegration({ maxRequestBodySize: 'none', sessions: true, spans: false }),
+    ],
     beforeSend: (event) => scrubValue(event),
     beforeBreadcrumb: (breadcrumb) => scrubValue(breadcrumb),
     transport: (options) => {
