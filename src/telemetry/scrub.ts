@@ -106,9 +106,11 @@ export function maskCardNumbers(text: string): string {
 
 /** Scrubs free text: messages, URLs, serialized bodies, stack frames' variables. */
 export function scrubText(text: string): string {
-  let out = maskCardNumbers(text);
+  // Patterns first: an email or a nonce holding a digit run must be recognised before its digits
+  // are masked out of shape.
+  let out = text;
   for (const [pattern, replacement] of textPatterns) out = out.replace(pattern, replacement);
-  return out;
+  return maskCardNumbers(out);
 }
 
 /**
