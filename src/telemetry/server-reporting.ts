@@ -1,5 +1,5 @@
 import type { SentryConfig } from '../runtime/config';
-import { scrubEnvelope, scrubValue } from './scrub';
+import { scrubbingTransport, sentryPrivacyOptions } from './sentry-privacy';
 
 export interface ReportContext {
   tags?: Record<string, string>;
@@ -34,21 +34,14 @@ export async function startServerReporting(config: SentryConfig): Promise<ErrorR
     release: config.release,
     environment: config.environment,
     sampleRate: config.sampleRate,
-    sendClientReports: true,
-    // Collect nothing a shopper typed: no bodies, no cookies, no user fields, no frame variables.
-    dataCollection: { userInfo: false, cookies: false, httpBodies: [], stackFrameVariables: false },
+    ...sentryPrivacyOptions,
     integrations: (defaults) => [
       // Our error handler reports 5xx answers itself, tagged with the session; the SDK's own
       // Fastify capture would send the same error a second time without them.
       ...defaults.filter((integration) => !/fastify/i.test(integration.name)),
       Sentry.httpIntegration({ maxRequestBodySize: 'none', sessions: true, spans: false }),
     ],
-    beforeSend: (event) => scrubValue(event),
-    beforeBreadcrumb: (breadcrumb) => scrubValue(breadcrumb),
-    transport: (options) => {
-      const transport = Sentry.makeNodeTransport(options);
-      return { ...transport, send: (envelope) => transport.send(scrubEnvelope(envelope)) };
-    },
+    transport: scrubbingTransport(Sentry.makeNodeTransport),
   });
   return {
     captureException: (error, context = {}) => {

@@ -1,4 +1,4 @@
-import { scrubEnvelope, scrubValue } from '../../src/telemetry/scrub';
+import { scrubbingTransport, sentryPrivacyOptions } from '../../src/telemetry/sentry-privacy';
 import type { RuntimeConfig } from './runtime-config';
 
 export interface BrowserReporter {
@@ -32,14 +32,8 @@ export function startBrowserReporting(config: RuntimeConfig['sentry'], options: 
       release: config.release,
       environment: config.environment,
       sampleRate: config.sampleRate,
-      sendClientReports: true,
-      dataCollection: { userInfo: false, cookies: false, httpBodies: [], stackFrameVariables: false },
-      beforeSend: (event) => scrubValue(event),
-      beforeBreadcrumb: (breadcrumb) => scrubValue(breadcrumb),
-      transport: (transportOptions) => {
-        const transport = Sentry.makeFetchTransport(transportOptions);
-        return { ...transport, send: (envelope) => transport.send(scrubEnvelope(envelope)) };
-      },
+      ...sentryPrivacyOptions,
+      transport: scrubbingTransport(Sentry.makeFetchTransport),
     });
     Sentry.setTags(tags);
     // The SDK's own global handlers are in place now.

@@ -13,12 +13,19 @@ import { idParams } from '../schemas';
 
 const tag = 'Experiments';
 
-const plan = (body: {
+/** The body's fields in the use cases' terms (create and update take the same ones). */
+const experimentInput = <S extends 'draft' | 'running' | 'stopped'>(body: {
+  variants?: Array<{ key: string; weight: number }>;
+  description?: string | null;
+  status?: S;
   control?: string;
   planned_sample_size?: number;
   baseline_conversion_rate?: number;
   minimum_detectable_effect?: number;
 }) => ({
+  variants: body.variants,
+  description: body.description,
+  status: body.status,
   control: body.control,
   plannedSampleSize: body.planned_sample_size,
   baselineConversionRate: body.baseline_conversion_rate,
@@ -35,10 +42,8 @@ export async function experimentRoutes(app: FastifyInstance, { deps }: { deps: D
         await createExperiment(deps, {
           scope: scopeOf(request),
           key: body.key,
+          ...experimentInput(body),
           variants: body.variants,
-          description: body.description,
-          status: body.status,
-          ...plan(body),
         }),
       ),
   );
@@ -66,10 +71,7 @@ export async function experimentRoutes(app: FastifyInstance, { deps }: { deps: D
         await updateExperiment(deps, {
           scope: scopeOf(request),
           id: params.id,
-          variants: body.variants,
-          description: body.description,
-          status: body.status,
-          ...plan(body),
+          ...experimentInput(body),
         }),
       ),
   );
