@@ -18,3 +18,8 @@ export function scrubbingTransport<O, T extends { send(envelope: any): any }>(ma
     return { ...transport, send: (envelope: unknown) => transport.send(scrubEnvelope(envelope)) };
   };
 }
+
+/** Where and as what a Tillpoint SDK reports, with the privacy settings above. */
+export function sentryBaseOptions(config: { dsn: string; release: string; environment: string; sampleRate: number }) {
+  return { dsn: config.dsn, release: config.release, environment: config.environment, sampleRate: config.sampleRate, ...sentryPrivacyOptions };
+}

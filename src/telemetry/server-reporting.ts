@@ -1,5 +1,5 @@
 import type { SentryConfig } from '../runtime/config';
-import { scrubbingTransport, sentryPrivacyOptions } from './sentry-privacy';
+import { scrubbingTransport, sentryBaseOptions } from './sentry-privacy';
 
 export interface ReportContext {
   tags?: Record<string, string>;
@@ -30,11 +30,7 @@ export async function startServerReporting(config: SentryConfig): Promise<ErrorR
   if (!config.dsn) return noErrorReporter;
   const Sentry = await import('@sentry/node');
   Sentry.init({
-    dsn: config.dsn,
-    release: config.release,
-    environment: config.environment,
-    sampleRate: config.sampleRate,
-    ...sentryPrivacyOptions,
+    ...sentryBaseOptions({ ...config, dsn: config.dsn }),
     integrations: (defaults) => [
       // Our error handler reports 5xx answers itself, tagged with the session; the SDK's own
       // Fastify capture would send the same error a second time without them.

@@ -1,4 +1,4 @@
-import { scrubbingTransport, sentryPrivacyOptions } from '../../src/telemetry/sentry-privacy';
+import { scrubbingTransport, sentryBaseOptions } from '../../src/telemetry/sentry-privacy';
 import type { RuntimeConfig } from './runtime-config';
 
 export interface BrowserReporter {
@@ -28,11 +28,7 @@ export function startBrowserReporting(config: RuntimeConfig['sentry'], options: 
   const load = async () => {
     const Sentry = await import('@sentry/react');
     Sentry.init({
-      dsn: config.dsn,
-      release: config.release,
-      environment: config.environment,
-      sampleRate: config.sampleRate,
-      ...sentryPrivacyOptions,
+      ...sentryBaseOptions(config),
       transport: scrubbingTransport(Sentry.makeFetchTransport),
     });
     Sentry.setTags(tags);
