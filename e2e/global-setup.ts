@@ -4,6 +4,7 @@ import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BraintreeGatewayEmulator } from '../test/support/braintree-gateway-emulator';
+import { startSentryReceiver } from '../test/support/sentry-receiver';
 
 /** The Braintree account the browser tests pay into: the gateway emulator plays Braintree's sandbox. */
 export const e2eBraintree = {
@@ -12,7 +13,6 @@ export const e2eBraintree = {
   privateKey: 'e2e_private_key',
   merchantAccounts: { e2e_usd: 'USD' },
 };
-
 /**
  * Starts Tillpoint the way a self-hoster would: a fresh data folder, an account made with the CLI,
  * then `tillpoint serve`. Its log goes to a file the PAN test reads.
@@ -23,6 +23,9 @@ export default async function globalSetup() {
   const port = process.env.E2E_PORT ?? '4417';
   const emulator = new BraintreeGatewayEmulator(e2eBraintree);
   const gatewayPort = await emulator.start();
+  // Error reporting goes to a Sentry stand-in: project 1 is the server, project 2 the checkout page.
+  const sentry = await startSentryReceiver();
+  const sentryHost = sentry.url.replace(/^http:\/\//, '');
   const env = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -32,6 +35,9 @@ export default async function globalSetup() {
     TILLPOINT_SECRET_KEY: randomBytes(32).toString('hex'),
     // The braintree SDK's development environment: http://localhost:GATEWAY_PORT, the emulator.
     GATEWAY_PORT: String(gatewayPort),
+    SENTRY_DSN: `http://e2eserverkey@${sentryHost}/1`,
+    SENTRY_BROWSER_DSN: `http://e2ebrowserkey@${sentryHost}/2`,
+    SENTRY_ENVIRONMENT: 'e2e',
   };
   const bin = path.join(root, 'bin', 'tillpoint.js');
   const created = JSON.parse(
@@ -51,6 +57,12 @@ export default async function globalSetup() {
     ],
     { env, encoding: 'utf8' },
   );
+
+  // Flags are per account: the flag and experiment tests get an account of their own, so switching
+  // the card form off there cannot disturb the tests running beside them.
+  const flagsAccount = JSON.parse(
+    execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Flags', '--json'], { env, encoding: 'utf8' }),
+  ) as { test_secret_key: string };
 
   const logFile = path.join(dataDir, 'server.log');
   const log = createWriteStream(logFile);
@@ -76,10 +88,13 @@ export default async function globalSetup() {
   process.env.E2E_DATA_DIR = dataDir;
   process.env.E2E_SERVER_LOG = logFile;
   process.env.E2E_BRAINTREE_SECRET_KEY = braintreeAccount.test_secret_key;
+  process.env.E2E_FLAGS_SECRET_KEY = flagsAccount.test_secret_key;
+  process.env.E2E_SENTRY_URL = sentry.url;
 
   return async () => {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
     await emulator.stop();
+    await sentry.close();
   };
 }

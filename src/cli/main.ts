@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { TillpointError } from '../domain/errors';
 import { createAccount } from '../domain/use-cases/create-account';
+import { checkoutClientConfig } from '../http/checkout-client-config';
 import { buildHttpServer } from '../http/server';
 import { migrate } from '../persistence/migrations/index';
 import { ConfigError, readConfig, type Config } from '../runtime/config';
@@ -11,6 +12,7 @@ import { httpWebhookSender } from '../webhooks/http-sender';
 import { registerProcessorCommands } from './processor-commands';
 import { openDatabase, openTillpoint } from '../runtime/open-tillpoint';
 import { startScheduler } from '../runtime/scheduler';
+import { startServerReporting } from '../telemetry/server-reporting';
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
@@ -32,6 +34,7 @@ function where(config: Config): string {
 
 async function serve() {
   const config = loadConfig();
+  const reporter = await startServerReporting(config.sentry);
   const db = await openDatabase(config);
   const tillpoint = await openTillpoint({
     db,
@@ -39,6 +42,7 @@ async function serve() {
     testSettlementDelaySeconds: config.testSettlementDelaySeconds,
     rateLimitPerSecond: config.rateLimitPerSecond,
     secretKey: config.secretKey,
+    flagsOfrepUrl: config.flagsOfrepUrl,
   });
   const demo = await ensureDemo(tillpoint.deps, db);
   const app = await buildHttpServer({
@@ -46,6 +50,8 @@ async function serve() {
     webRoot,
     logger: { level: config.logLevel },
     isReady: async () => (await db.query('SELECT 1')).rowCount === 1,
+    reporter,
+    clientConfig: checkoutClientConfig(config),
   });
   await app.listen({ port: config.port, host: config.host });
 
@@ -62,14 +68,23 @@ async function serve() {
   }
   console.log(`\n${lines.join('\n')}\n`);
 
+  // Job failures go to the log and to error reporting.
+  const jobLog = {
+    info: (details: object, message: string) => app.log.info(details, message),
+    error: (details: { err?: unknown; job?: string }, message: string) => {
+      app.log.error(details, message);
+      reporter.captureException(details.err ?? new Error(message), { tags: { job: details.job ?? 'background' } });
+    },
+  };
   // Session expiry, reconciliation, auto-void, purge of expired API records; and webhook delivery.
-  const scheduler = startScheduler(tillpoint.deps, app.log);
-  const webhooks = startWebhookWorker({ deps: tillpoint.deps, sender: httpWebhookSender(), log: app.log });
+  const scheduler = startScheduler(tillpoint.deps, jobLog);
+  const webhooks = startWebhookWorker({ deps: tillpoint.deps, sender: httpWebhookSender(), log: jobLog });
 
   const stop = async () => {
     await scheduler.stop();
     await webhooks.stop();
     await app.close();
+    await reporter.flush(2000);
     await tillpoint.close();
     process.exit(0);
   };

@@ -2,6 +2,9 @@ import type {
   Account,
   ApiKey,
   CheckoutSession,
+  Experiment,
+  Exposure,
+  Flag,
   Payment,
   PaymentLink,
   PaymentMethodDetails,
@@ -90,12 +93,51 @@ export interface UnitOfWork {
     insert(price: Price): Promise<void>;
     get(scope: Scope, id: string): Promise<Price | null>;
   };
+  flags: {
+    list(scope: Scope): Promise<Flag[]>;
+    get(scope: Scope, key: string): Promise<Flag | null>;
+    insert(flag: Flag): Promise<void>;
+    update(flag: Flag): Promise<void>;
+  };
+  experiments: {
+    insert(experiment: Experiment): Promise<void>;
+    get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<Experiment | null>;
+    /** Newest first, cursor-paginated like every list. */
+    list(scope: Scope, filter: { limit: number; startingAfter?: string }): Promise<Experiment[]>;
+    /** Throws `ExperimentKeyBusyError` when another experiment on the same key is already running. */
+    update(experiment: Experiment): Promise<void>;
+    running(scope: Scope): Promise<Experiment[]>;
+  };
+  exposures: {
+    /** Records that a session saw a variant; false when it was already recorded (idempotent). */
+    insert(exposure: Exposure): Promise<boolean>;
+    /** Marks every exposure of the session as converted, once. */
+    markConverted(checkoutSessionId: string, at: Date): Promise<number>;
+    tally(experimentId: string): Promise<Array<{ variant: string; exposed: number; conversions: number }>>;
+  };
 }
 
 export interface EventFilter {
   type?: DomainEvent['type'];
   createdGte?: Date;
   createdLte?: Date;
+}
+
+/** Raised by the store when a second experiment on one key would run at the same time. */
+export class ExperimentKeyBusyError extends Error {
+  constructor(readonly key: string) {
+    super(`another experiment on ${key} is already running`);
+    this.name = 'ExperimentKeyBusyError';
+  }
+}
+
+/**
+ * Flags as the server reads them (through OpenFeature: our own store, or an external OFREP
+ * service when one is configured). A flag that cannot be read yields the default.
+ */
+export interface FlagReader {
+  booleanValue(scope: Scope, key: string, defaultValue: boolean, targetingKey?: string): Promise<boolean>;
+  stringValue(scope: Scope, key: string, defaultValue: string, targetingKey?: string): Promise<string>;
 }
 
 /** An account and a mode: the boundary nothing crosses. */
@@ -211,4 +253,5 @@ export interface Deps {
   /** Merchant API requests allowed per second per account, by mode (DESIGN §9 by default). */
   rateLimitPerSecond: Record<Mode, number>;
   webhookUrls: WebhookUrlPolicy;
+  flags: FlagReader;
 }

@@ -69,3 +69,13 @@ export function assertTransition<S extends string>(
 ): void {
   if (!canTransition(table, from, to)) throw new IllegalTransitionError(kind, from, to);
 }
+
+export const experimentStatuses = ['draft', 'running', 'stopped'] as const;
+export type ExperimentStatusName = (typeof experimentStatuses)[number];
+
+/** An experiment runs once: a stopped one keeps its results and is not restarted (start a new one). */
+export const experimentTransitions: TransitionTable<ExperimentStatusName> = {
+  draft: ['running', 'stopped'],
+  running: ['stopped'],
+  stopped: [],
+};

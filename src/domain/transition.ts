@@ -61,6 +61,9 @@ export async function transitionCheckoutSession(
   if (!(await tx.checkoutSessions.update(next, session.status))) {
     throw new ConcurrentTransitionError(session.id);
   }
+  // A completed session is a conversion for every experiment it was exposed to. The session can
+  // complete only once, so a conversion is never counted twice.
+  if (to === 'complete') await tx.exposures.markConverted(next.id, at);
   await writeEvent(tx, next, sessionEvents[to], () => checkoutSessionView(next, publicUrl), at);
   return next;
 }

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { TillpointError } from '../domain/errors';
+import { checkoutSessionOfUrl, isOurSideDecline } from '../telemetry/reporting-policy';
+import type { ErrorReporter } from '../telemetry/server-reporting';
 
 /** The error envelope of DESIGN §8. */
 export function errorBody(error: TillpointError, requestId: string) {
@@ -68,11 +70,16 @@ export function toTillpointError(error: unknown): TillpointError {
   return new TillpointError('internal_error', 'Something went wrong on our side; it has been logged');
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, reporter?: ErrorReporter) {
   const known = toTillpointError(error);
+  const session = checkoutSessionOfUrl(request.url);
+  const tags = { request_id: request.id, route: request.routeOptions?.url ?? 'unknown', ...(session ? { checkout_session: session } : {}) };
   if (known.code === 'internal_error') {
     // Log the cause, never the request body: it may hold card data.
     request.log.error({ err: error }, 'unhandled error');
+    reporter?.captureException(error, { tags });
+  } else if (known.code === 'card_declined' && isOurSideDecline(known.declineCode)) {
+    reporter?.captureMessage(`Decline caused by our set-up: ${known.declineCode}`, { tags: { ...tags, decline_code: known.declineCode! } });
   }
   return reply.status(known.status).send(errorBody(known, request.id));
 }

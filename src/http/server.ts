@@ -6,31 +6,18 @@ import type { Deps } from '../domain/ports';
 import { TillpointError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { openPaymentLink } from '../domain/use-cases/open-payment-link';
+import type { ErrorReporter } from '../telemetry/server-reporting';
+import { checkoutPageHtml, checkoutPagePolicy, type CheckoutClientConfig } from './checkout-client-config';
 import { errorBody, sendError } from './errors';
 import { collectDocumentedRoutes } from './openapi';
 import { apiReference } from './routes/api-reference';
 import { checkoutApi } from './routes/checkout-api';
 import { googlePayTokenRoutes } from './routes/google-pay-tokens';
+import { checkoutExperimentRoutes } from './routes/checkout-experiments';
 import { merchantApi } from './routes/merchant-api';
+import { ofrepRoutes } from './routes/ofrep';
 
 export const BODY_LIMIT = 256 * 1024;
-
-/**
- * The checkout page may reach only us and the third parties its payment methods need: Braintree's
- * client API, Hosted Fields frames and device data (braintree-web), Google Pay's pay.js, and the
- * 3-D Secure issuer challenge (Cardinal Commerce).
- */
-const checkoutContentSecurityPolicy = [
-  "default-src 'self'",
-  "img-src 'self' data: https:",
-  "style-src 'self' 'unsafe-inline'",
-  "script-src 'self' https://pay.google.com https://c.paypal.com https://songbird.cardinalcommerce.com https://songbirdstag.cardinalcommerce.com",
-  "connect-src 'self' https://api.braintreegateway.com https://api.sandbox.braintreegateway.com https://client-analytics.braintreegateway.com https://client-analytics.sandbox.braintreegateway.com https://payments.braintree-api.com https://payments.sandbox.braintree-api.com https://pay.google.com https://google.com/pay https://*.cardinalcommerce.com https://c.paypal.com",
-  "frame-src https://assets.braintreegateway.com https://pay.google.com https://*.cardinalcommerce.com https://c.paypal.com",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self' https://*.cardinalcommerce.com",
-].join('; ');
 
 export interface HttpOptions {
   deps: Deps;
@@ -40,6 +27,10 @@ export interface HttpOptions {
   logger?: object | boolean;
   /** Checked by `/readyz`. */
   isReady?: () => Promise<boolean>;
+  /** Where 5xx answers and our-side declines are reported (error reporting may be off). */
+  reporter?: ErrorReporter;
+  /** What the checkout page is told at run time: its error-reporting DSN and its flag service. */
+  clientConfig?: CheckoutClientConfig;
 }
 
 const securityHeaders = {
@@ -66,7 +57,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     reply.headers(securityHeaders);
     reply.header('request-id', request.id);
   });
-  app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error, options.reporter));
   app.setNotFoundHandler((request, reply) =>
     reply
       .status(404)
@@ -84,6 +75,8 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   await app.register(checkoutApi, { deps });
   await app.register(apiReference, { routes: documentedRoutes, publicUrl: deps.publicUrl });
   await app.register(googlePayTokenRoutes, { deps });
+  await app.register(checkoutExperimentRoutes, { deps });
+  await app.register(ofrepRoutes, { deps });
 
   const checkoutHtml = path.join(webRoot, 'checkout', 'index.html');
   let cachedHtml: string | null = null;
@@ -95,11 +88,8 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .header(
-        'content-security-policy',
-        checkoutContentSecurityPolicy,
-      )
-      .send(cachedHtml);
+      .header('content-security-policy', checkoutPagePolicy(options.clientConfig))
+      .send(checkoutPageHtml(cachedHtml, options.clientConfig));
   };
   app.get('/c/:id', sendCheckoutPage);
   app.get('/c/:id/done', sendCheckoutPage);

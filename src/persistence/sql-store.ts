@@ -2,6 +2,7 @@ import type { Account, ApiKey, CheckoutSession, Payment, PaymentLink } from '../
 import type { DomainEvent } from '../domain/events';
 import { SessionBusyError, type Scope, type Store, type UnitOfWork } from '../domain/ports';
 import type { TestNonceRecord, TestNonceVault } from '../processors/test/test-processor';
+import { flagStores } from './flag-store';
 import type { SqlClient, SqlExecutor } from './sql-client';
 import { fanOutEvent, webhookDeliveryRepository, webhookEndpointRepository } from './webhook-store';
 import { scopedGetQuery, scopedListQuery, type ListFilter } from './list-query';
@@ -161,6 +162,7 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
 /** The domain's unit of work over one SQL transaction. */
 export function unitOfWork(db: SqlExecutor): UnitOfWork {
   return {
+    ...flagStores(db),
     accounts: {
       async insert(a) {
         await db.query(

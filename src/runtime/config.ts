@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -16,6 +17,21 @@ export interface Config {
   rateLimitPerSecond: { test: number; live: number };
   /** 32-byte key that encrypts processor credentials at rest (TILLPOINT_SECRET_KEY); null: none can be stored. */
   secretKey: Buffer | null;
+  /** Error reporting to a Sentry-protocol server; off when no DSN is set. */
+  sentry: SentryConfig;
+  /** An external OFREP flag service that replaces Tillpoint's own flags, or null. */
+  flagsOfrepUrl: string | null;
+}
+
+export interface SentryConfig {
+  /** The server's DSN (SENTRY_DSN). */
+  dsn: string | null;
+  /** The public DSN handed to the checkout page at run time (SENTRY_BROWSER_DSN). */
+  browserDsn: string | null;
+  environment: string;
+  release: string;
+  /** Share of error events sent, 0..1. */
+  sampleRate: number;
 }
 
 export class ConfigError extends Error {
@@ -45,7 +61,25 @@ const variables = {
     .transform((v) => (/^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, 'hex') : Buffer.from(v, 'base64')))
     .refine((key) => key.length === 32, 'must be 32 random bytes, as 64 hex digits or base64 (openssl rand -hex 32)')
     .optional(),
+  SENTRY_DSN: sentryDsn().optional(),
+  SENTRY_BROWSER_DSN: sentryDsn().optional(),
+  SENTRY_ENVIRONMENT: z.string().regex(/^[^\s/]{1,64}$/, 'must be 1–64 characters without spaces or slashes').optional(),
+  SENTRY_RELEASE: z.string().regex(/^[^\s/]{1,200}$/, 'must be 1–200 characters without spaces or slashes').optional(),
+  SENTRY_SAMPLE_RATE: z.coerce.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').default(1),
+  FLAGS_OFREP_URL: z.url({ protocol: /^https?$/ }).optional(),
 };
+
+/** A Sentry DSN: http(s)://PUBLIC_KEY@HOST[/PATH]/PROJECT_ID, as Sentry, self-hosted Sentry and GlitchTip issue them. */
+function sentryDsn() {
+  return z
+    .string()
+    .refine((v) => /^https?:\/\/[^@/\s]+@[^/\s]+\/(?:[^\s]*\/)?\d+$/.test(v), 'must be a DSN like https://PUBLIC_KEY@host/PROJECT_ID');
+}
+
+function packageVersion(): string {
+  const file = new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
 
 /** Reads the configuration; a bad value throws a `ConfigError` naming the variable. */
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -66,5 +100,13 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     testSettlementDelaySeconds: read('TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS'),
     rateLimitPerSecond: { test: read('RATE_LIMIT_TEST_PER_SECOND'), live: read('RATE_LIMIT_LIVE_PER_SECOND') },
     secretKey: read('TILLPOINT_SECRET_KEY') ?? null,
+    sentry: {
+      dsn: read('SENTRY_DSN') ?? null,
+      browserDsn: read('SENTRY_BROWSER_DSN') ?? null,
+      environment: read('SENTRY_ENVIRONMENT') ?? 'production',
+      release: read('SENTRY_RELEASE') ?? `tillpoint@${packageVersion()}`,
+      sampleRate: read('SENTRY_SAMPLE_RATE'),
+    },
+    flagsOfrepUrl: read('FLAGS_OFREP_URL')?.replace(/\/+$/, '') ?? null,
   };
 }

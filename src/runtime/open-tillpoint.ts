@@ -3,6 +3,8 @@ import type { Mode } from '../domain/events';
 import { randomBytes } from 'node:crypto';
 import type { Deps, PaymentProcessor, ProcessorDirectory } from '../domain/ports';
 import { TillpointError } from '../domain/errors';
+import { evaluateFlags } from '../domain/use-cases/evaluate-flags';
+import { openServerFlags } from '../flags/server-flags';
 import { migrate } from '../persistence/migrations/index';
 import { openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
 import { installSecret, sqlStore, sqlTestNonceVault } from '../persistence/sql-store';
@@ -44,6 +46,8 @@ export async function openTillpoint(options: {
   /** TILLPOINT_SECRET_KEY: encrypts processor credentials; without it none can be stored. */
   secretKey?: Buffer | null;
   braintree?: BraintreeOptions;
+  /** FLAGS_OFREP_URL: read flags from this OFREP service instead of our own store. */
+  flagsOfrepUrl?: string | null;
 }): Promise<Tillpoint> {
   const { db } = options;
   await migrate(db);
@@ -73,6 +77,10 @@ export async function openTillpoint(options: {
     },
   };
   const store = sqlStore(db);
+  const flags = openServerFlags({
+    ofrepUrl: options.flagsOfrepUrl ?? null,
+    evaluate: async (scope, key, targetingKey) => (await evaluateFlags(deps, { scope, targetingKey, key }))[0]!,
+  });
   const deps: Deps = {
     store,
     processors,
@@ -82,6 +90,7 @@ export async function openTillpoint(options: {
     rateLimits: sqlRateLimitCounter(db),
     rateLimitPerSecond: { ...DEFAULT_RATE_LIMITS, ...options.rateLimitPerSecond },
     webhookUrls: webhookUrlPolicy(),
+    flags,
   };
   const processorSettings: ProcessorSettingsDeps = {
     store,
@@ -89,5 +98,13 @@ export async function openTillpoint(options: {
     processorConfigs,
     connectionCheck: braintreeConnectionCheck(options.braintree),
   };
-  return { deps, db, processorSettings, close: () => db.close() };
+  return {
+    deps,
+    db,
+    processorSettings,
+    close: async () => {
+      await flags.close();
+      await db.close();
+    },
+  };
 }

@@ -41,7 +41,7 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
 
   it('describes every API route the server registered, with auth, error envelope and Idempotency-Key', async () => {
     const document = (await ctx.h.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    const routes = registeredRoutes(ctx.h.app.printRoutes({ commonPrefix: false })).filter((r) => / \/(v1|api)\//.test(r));
+    const routes = registeredRoutes(ctx.h.app.printRoutes({ commonPrefix: false })).filter((r) => / \/(v1|api|ofrep)\//.test(r));
     expect(routes).toContain('DELETE /v1/webhook_endpoints/{id}');
     expect(routes.length).toBeGreaterThanOrEqual(15);
     const documented = Object.entries<Record<string, any>>(document.paths).flatMap(([path, ops]) =>

@@ -3,6 +3,7 @@ import { ApiError, checkoutApi, type PublicSession } from './api';
 import { toDecimalString } from '../../src/domain/money';
 import { CardFields } from './card-form/CardFields';
 import type { CardFieldName } from './card-form/engine';
+import { defaultCheckoutFlags, loadCheckoutFlags, recordExposure, type CheckoutFlags, type PayButtonWording } from './flags';
 import type { GooglePaymentData, GooglePayProvider } from './google-pay/google-pay';
 import { GooglePayArea } from './google-pay/GooglePayArea';
 import { createProcessorClient } from './processor-client';
@@ -17,24 +18,30 @@ type View =
   | { kind: 'unreachable' }
   | { kind: 'expired'; session: PublicSession }
   | { kind: 'paid'; session: PublicSession }
-  | { kind: 'ready'; session: PublicSession };
+  | { kind: 'ready'; session: PublicSession; flags: CheckoutFlags };
 
 type Notice = { tone: 'error' | 'info'; key: MessageKey } | null;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function viewFor(session: PublicSession): View {
+function viewFor(session: PublicSession, flags: CheckoutFlags): View {
   if (session.status === 'expired') return { kind: 'expired', session };
   if (session.status === 'complete') return { kind: 'paid', session };
-  return { kind: 'ready', session };
+  return { kind: 'ready', session, flags };
 }
+
+const wordingKeys: Record<PayButtonWording, MessageKey> = {
+  pay: 'form.pay',
+  pay_now: 'form.payNow',
+  complete_purchase: 'form.completePurchase',
+};
 
 function localeOf(session: PublicSession | null): string | undefined {
   return session?.locale ?? (typeof navigator !== 'undefined' ? navigator.language : undefined);
 }
 
 /** The hosted checkout page: `/c/:id` and its receipt `/c/:id/done`. */
-export function App({ sessionId, receipt }: { sessionId: string; receipt: boolean }) {
+export function App({ sessionId, receipt, ofrepUrl = '' }: { sessionId: string; receipt: boolean; ofrepUrl?: string }) {
   const [view, setView] = useState<View>({ kind: 'loading' });
   const session = 'session' in view ? view.session : null;
   const locale = localeOf(session);
@@ -42,11 +49,16 @@ export function App({ sessionId, receipt }: { sessionId: string; receipt: boolea
 
   const load = useCallback(async () => {
     try {
-      setView(viewFor(await checkoutApi.getSession(sessionId)));
+      // Flags load beside the session, so they add no round trip before the form appears.
+      const [session, flags] = await Promise.all([
+        checkoutApi.getSession(sessionId),
+        receipt ? defaultCheckoutFlags : loadCheckoutFlags(sessionId, ofrepUrl),
+      ]);
+      setView(viewFor(session, flags));
     } catch (error) {
       setView(error instanceof ApiError && error.code === 'network' ? { kind: 'unreachable' } : { kind: 'not_found' });
     }
-  }, [sessionId]);
+  }, [sessionId, receipt, ofrepUrl]);
 
   useEffect(() => {
     void load();
@@ -93,6 +105,7 @@ export function App({ sessionId, receipt }: { sessionId: string; receipt: boolea
               <OrderSummary session={view.session} t={t} />
               <PaymentForm
                 session={view.session}
+                flags={view.flags}
                 t={t}
                 onExpired={() => setView({ kind: 'expired', session: { ...view.session, status: 'expired' } })}
                 onAlreadyPaid={load}
@@ -194,14 +207,21 @@ function OrderSummary({ session, t }: { session: PublicSession; t: Translate }) 
 
 interface PaymentFormProps {
   session: PublicSession;
+  flags: CheckoutFlags;
   t: Translate;
   onExpired: () => void;
   onAlreadyPaid: () => void;
 }
 
-function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps) {
-  const client = useMemo(() => createProcessorClient(session), [session.id]);
+function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFormProps) {
+  // Built once per session: the kill switches are read as the page loads.
+  const client = useMemo(() => createProcessorClient(session, flags), [session.id]);
   const engine = client.engine;
+  const offersSomething = Boolean(engine || client.googlePaySetup || client.unavailable);
+  useEffect(() => {
+    if (flags.layout.experiment) recordExposure(session.id, 'checkout_layout');
+    if (flags.wording.experiment && engine) recordExposure(session.id, 'pay_button_wording');
+  }, [session.id, flags, engine]);
   const [cardStatus, setCardStatus] = useState<'loading' | 'ready' | 'failed'>(
     client.unavailable ? 'failed' : engine?.kind === 'hosted-fields' ? 'loading' : 'ready',
   );
@@ -332,9 +352,10 @@ function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps)
     }
   };
 
-  return (
-    <section className="payment" aria-labelledby="payment-title">
-      <h2 id="payment-title">{t('form.heading')}</h2>
+  // Wallet buttons (Google Pay), only for the methods offeredMethods lists; the layout experiment
+  // puts them before or after the card form.
+  const wallets = (
+    <div className="wallets" data-testid="wallets">
       {client.googlePaySetup && (
         <GooglePayArea
           setup={client.googlePaySetup}
@@ -350,7 +371,20 @@ function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps)
           onUnavailable={() => setNotice({ tone: 'error', key: 'wallet.unavailable' })}
         />
       )}
-      <form onSubmit={pay} noValidate aria-describedby={notice ? 'form-notice' : undefined}>
+    </div>
+  );
+
+  return (
+    <section className="payment" aria-labelledby="payment-title">
+      <h2 id="payment-title">{t('form.heading')}</h2>
+      {flags.layout.value === 'wallet_first' && wallets}
+      <form
+        onSubmit={pay}
+        noValidate
+        aria-describedby={notice ? 'form-notice' : undefined}
+        className={`layout-${flags.layout.value}`}
+        data-layout={flags.layout.value}
+      >
         <div
           id="form-notice"
           ref={noticeRef}
@@ -401,11 +435,13 @@ function PaymentForm({ session, t, onExpired, onAlreadyPaid }: PaymentFormProps)
         )}
         {engine && (
           <button type="submit" className="pay-button" disabled={processing || !cardUsable} aria-busy={processing}>
-            {processing ? t('form.processing') : t('form.pay', { amount })}
+            {processing ? t('form.processing') : t(wordingKeys[flags.wording.value], { amount })}
           </button>
         )}
+        {!offersSomething && <p className="notice notice-info">{t('form.noMethods')}</p>}
         <p className="secure-note">{t('form.secure')}</p>
       </form>
+      {flags.layout.value === 'card_first' && wallets}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { offeredPaymentMethods, type PaymentMethodSwitches } from '../../src/domain/offered-payment-methods';
 import type { PublicSession } from './api';
 
 /** Google Pay as the server configured it: Braintree's environment, or Google's test gateway. */
@@ -16,13 +17,18 @@ export interface OfferedMethods {
 }
 
 /**
- * Which payment methods this page offers: what the session allows, narrowed to what its processor
- * can take. The one place this is decided (a kill-switch filters here too).
+ * Which payment methods this page offers: what the session allows, minus what a kill switch has
+ * turned off (the same rule the server applies to every payment), narrowed to what its processor
+ * can take. The card form and the Google Pay button each render only when this offers them.
  */
-export function offeredMethods(session: PublicSession): OfferedMethods {
+export function offeredMethods(
+  session: Pick<PublicSession, 'payment_method_types' | 'processor'>,
+  switches: PaymentMethodSwitches,
+): OfferedMethods {
+  const allowed = offeredPaymentMethods(session.payment_method_types, switches);
   const processor = session.processor as PublicSession['processor'] & { googlePay?: GooglePaySetup | null };
   return {
-    card: session.payment_method_types.includes('card'),
-    googlePay: session.payment_method_types.includes('google_pay') && processor.googlePay ? processor.googlePay : null,
+    card: allowed.includes('card'),
+    googlePay: allowed.includes('google_pay') && processor.googlePay ? processor.googlePay : null,
   };
 }

@@ -6,6 +6,7 @@ import type { CardFormEngine } from './card-form/engine';
 import { HostedFieldsEngine } from './card-form/hosted-fields-engine';
 import { allowedCardNetworks, type GooglePaymentData, type GooglePayProvider } from './google-pay/google-pay';
 import type { MessageKey } from './i18n';
+import type { PaymentMethodSwitches } from '../../src/domain/offered-payment-methods';
 import { offeredMethods, type GooglePaySetup } from './payment-methods';
 import { reportCheckoutFailure } from './report';
 
@@ -29,8 +30,8 @@ interface BraintreeClientConfig {
 }
 
 /** Builds the processor client for a session: the built-in test processor or Braintree. */
-export function createProcessorClient(session: PublicSession): ProcessorClient {
-  const offered = offeredMethods(session);
+export function createProcessorClient(session: PublicSession, switches: PaymentMethodSwitches): ProcessorClient {
+  const offered = offeredMethods(session, switches);
   if (session.processor.name !== 'braintree') return testProcessorClient(session, offered.card, offered.googlePay);
   const config = session.processor as unknown as BraintreeClientConfig;
   if (!config.clientToken) {

@@ -1,6 +1,7 @@
 import type { CheckoutSession, Payment, PaymentMethodType } from '../entities';
 import { resourceMissing, TillpointError } from '../errors';
 import { newId } from '../ids';
+import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import { SessionBusyError, type AuthorizeResult, type Deps } from '../ports';
 import { transitionCheckoutSession, transitionPayment } from '../transition';
 import { expireIfOverdue } from './get-checkout-session';
@@ -33,9 +34,11 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
     throw new TillpointError('parameter_invalid', 'Enter a valid email address', { param: 'email' });
   }
 
-  // The processor is chosen before the transaction: reading its config must not wait on our own lock.
+  // Flags and the processor are read before the transaction: neither must wait on our own lock.
   const target = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, options.sessionId));
   if (!target) throw resourceMissing('checkout session', options.sessionId);
+  // A kill switch thrown after the page loaded still stops the payment.
+  await assertPaymentMethodEnabled(deps, target, options.paymentMethodType);
   const processor = await deps.processors.forScope(target);
 
   // 1. Record the intent.

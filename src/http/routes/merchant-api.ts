@@ -6,6 +6,8 @@ import { addRateLimit } from '../rate-limit';
 import { checkoutSessionRoutes } from './checkout-sessions';
 import { eventRoutes } from './events';
 import { paymentLinkRoutes } from './payment-links';
+import { experimentRoutes } from './experiments';
+import { flagRoutes } from './flags';
 import { paymentRoutes } from './payments';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 import { productRoutes } from './products';
@@ -30,4 +32,6 @@ export async function merchantApi(app: FastifyInstance, { deps }: { deps: Deps }
   await app.register(eventRoutes, { deps });
   await app.register(productRoutes, { deps });
   await app.register(paymentLinkRoutes, { deps });
+  await app.register(flagRoutes, { deps });
+  await app.register(experimentRoutes, { deps });
 }

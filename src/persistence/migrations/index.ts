@@ -3,6 +3,7 @@ import checkoutCore from './0001-checkout-core';
 import paymentLifecycle from './0002-payment-lifecycle';
 import webhooksIdempotency from './0003-webhooks-idempotency';
 import processorConfigs from './0004-processor-configs';
+import flagsExperiments from './0005-flags-experiments';
 
 export interface Migration {
   version: number;
@@ -14,7 +15,7 @@ export interface Migration {
  * The one set of migrations, for PGlite and PostgreSQL alike, one file each. Append only: a shipped
  * migration is never edited.
  */
-export const migrations: Migration[] = [checkoutCore, paymentLifecycle, webhooksIdempotency, processorConfigs];
+export const migrations: Migration[] = [checkoutCore, paymentLifecycle, webhooksIdempotency, processorConfigs, flagsExperiments];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
 export async function migrate(db: SqlClient): Promise<number[]> {

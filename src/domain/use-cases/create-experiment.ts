@@ -1,0 +1,48 @@
+import type { Experiment, ExperimentVariant } from '../entities';
+import { TillpointError } from '../errors';
+import { experimentSurfaces, isExperimentSurface } from '../flag-evaluation';
+import { newId } from '../ids';
+import { ExperimentKeyBusyError, type Deps, type Scope } from '../ports';
+import { checkExperimentPlan, type ExperimentPlanInput } from './experiment-plan';
+
+/** Creates an experiment on a checkout-page surface, as a draft or started at once. */
+export async function createExperiment(
+  deps: Deps,
+  options: ExperimentPlanInput & {
+    scope: Scope;
+    key: string;
+    variants: ExperimentVariant[];
+    description?: string | null;
+    status?: 'draft' | 'running';
+  },
+): Promise<Experiment> {
+  if (!isExperimentSurface(options.key)) {
+    throw new TillpointError('parameter_invalid', `Experiments run on: ${Object.keys(experimentSurfaces).join(', ')}`, { param: 'key' });
+  }
+  const plan = checkExperimentPlan(options.key, options);
+  const now = deps.clock.now();
+  const running = options.status === 'running';
+  const experiment: Experiment = {
+    id: newId('exp'),
+    ...options.scope,
+    key: options.key,
+    description: options.description ?? null,
+    status: running ? 'running' : 'draft',
+    ...plan,
+    startedAt: running ? now : null,
+    stoppedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await deps.store.transaction((tx) => tx.experiments.insert(experiment));
+  } catch (error) {
+    if (error instanceof ExperimentKeyBusyError) throw keyBusy(options.key);
+    throw error;
+  }
+  return experiment;
+}
+
+export function keyBusy(key: string): TillpointError {
+  return new TillpointError('parameter_invalid', `Another experiment on ${key} is running: stop it first`, { param: 'status' });
+}

@@ -1,0 +1,160 @@
+import type { Experiment, Flag } from '../domain/entities';
+import { ExperimentKeyBusyError, type UnitOfWork } from '../domain/ports';
+import type { SqlExecutor } from './sql-client';
+
+type Row = Record<string, any>;
+
+const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+
+function toFlag(row: Row): Flag {
+  return {
+    accountId: row.account_id,
+    mode: row.mode,
+    key: row.key,
+    value: row.value,
+    description: row.description,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function toExperiment(row: Row): Experiment {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    key: row.key,
+    description: row.description,
+    status: row.status,
+    variants: row.variants,
+    control: row.control,
+    plannedSampleSize: Number(row.planned_sample_size),
+    baselineConversionRate: row.baseline_conversion_rate === null ? null : Number(row.baseline_conversion_rate),
+    minimumDetectableEffect: row.minimum_detectable_effect === null ? null : Number(row.minimum_detectable_effect),
+    startedAt: dateOrNull(row.started_at),
+    stoppedAt: dateOrNull(row.stopped_at),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function isRunningConflict(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  return e?.code === '23505' && (e.constraint === 'experiments_one_running_per_key' || (e.message ?? '').includes('experiments_one_running_per_key'));
+}
+
+const experimentValues = (x: Experiment) => [
+  x.key, x.description, x.status, JSON.stringify(x.variants), x.control, x.plannedSampleSize, x.baselineConversionRate,
+  x.minimumDetectableEffect, x.startedAt, x.stoppedAt, x.updatedAt,
+];
+
+/** Flags, experiments and exposures over one SQL transaction; part of the unit of work. */
+export function flagStores(db: SqlExecutor): Pick<UnitOfWork, 'flags' | 'experiments' | 'exposures'> {
+  const guard = async (key: string, work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (error) {
+      if (isRunningConflict(error)) throw new ExperimentKeyBusyError(key);
+      throw error;
+    }
+  };
+  return {
+    flags: {
+      async list(scope) {
+        const { rows } = await db.query('SELECT * FROM flags WHERE account_id = $1 AND mode = $2 ORDER BY key', [scope.accountId, scope.mode]);
+        return rows.map(toFlag);
+      },
+      async get(scope, key) {
+        const { rows } = await db.query('SELECT * FROM flags WHERE account_id = $1 AND mode = $2 AND key = $3', [scope.accountId, scope.mode, key]);
+        return rows[0] ? toFlag(rows[0]) : null;
+      },
+      async insert(f) {
+        await db.query(
+          `INSERT INTO flags (account_id, mode, key, value, description, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [f.accountId, f.mode, f.key, JSON.stringify(f.value), f.description, f.createdAt, f.updatedAt],
+        );
+      },
+      async update(f) {
+        await db.query(
+          `UPDATE flags SET value = $4, description = $5, updated_at = $6 WHERE account_id = $1 AND mode = $2 AND key = $3`,
+          [f.accountId, f.mode, f.key, JSON.stringify(f.value), f.description, f.updatedAt],
+        );
+      },
+    },
+    experiments: {
+      async insert(x) {
+        await guard(x.key, () =>
+          db.query(
+            `INSERT INTO experiments (id, account_id, mode, created_at, key, description, status, variants, control,
+               planned_sample_size, baseline_conversion_rate, minimum_detectable_effect, started_at, stopped_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+            [x.id, x.accountId, x.mode, x.createdAt, ...experimentValues(x)],
+          ),
+        );
+      },
+      async get(scope, id, options = {}) {
+        const { rows } = await db.query(
+          `SELECT * FROM experiments WHERE id = $1 AND account_id = $2 AND mode = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
+          [id, scope.accountId, scope.mode],
+        );
+        return rows[0] ? toExperiment(rows[0]) : null;
+      },
+      async list(scope, filter) {
+        const params: unknown[] = [scope.accountId, scope.mode];
+        let where = 'account_id = $1 AND mode = $2';
+        if (filter.startingAfter) {
+          params.push(filter.startingAfter);
+          where += ` AND (created_at, id) < (SELECT created_at, id FROM experiments WHERE id = $${params.length} AND account_id = $1 AND mode = $2)`;
+        }
+        params.push(filter.limit);
+        const { rows } = await db.query(
+          `SELECT * FROM experiments WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+          params,
+        );
+        return rows.map(toExperiment);
+      },
+      async update(x) {
+        await guard(x.key, () =>
+          db.query(
+            `UPDATE experiments SET key = $2, description = $3, status = $4, variants = $5, control = $6, planned_sample_size = $7,
+               baseline_conversion_rate = $8, minimum_detectable_effect = $9, started_at = $10, stopped_at = $11, updated_at = $12
+             WHERE id = $1`,
+            [x.id, ...experimentValues(x)],
+          ),
+        );
+      },
+      async running(scope) {
+        const { rows } = await db.query(
+          `SELECT * FROM experiments WHERE account_id = $1 AND mode = $2 AND status = 'running' ORDER BY key`,
+          [scope.accountId, scope.mode],
+        );
+        return rows.map(toExperiment);
+      },
+    },
+    exposures: {
+      async insert(e) {
+        const { rowCount } = await db.query(
+          `INSERT INTO experiment_exposures (experiment_id, checkout_session_id, variant, exposed_at, converted_at)
+           VALUES ($1, $2, $3, $4, $5) ON CONFLICT (experiment_id, checkout_session_id) DO NOTHING`,
+          [e.experimentId, e.checkoutSessionId, e.variant, e.exposedAt, e.convertedAt],
+        );
+        return rowCount === 1;
+      },
+      async markConverted(sessionId, at) {
+        const { rowCount } = await db.query(
+          `UPDATE experiment_exposures SET converted_at = $2 WHERE checkout_session_id = $1 AND converted_at IS NULL`,
+          [sessionId, at],
+        );
+        return rowCount;
+      },
+      async tally(experimentId) {
+        const { rows } = await db.query<Row>(
+          `SELECT variant, count(*)::int AS exposed, count(converted_at)::int AS conversions
+           FROM experiment_exposures WHERE experiment_id = $1 GROUP BY variant`,
+          [experimentId],
+        );
+        return rows.map((r) => ({ variant: r.variant, exposed: Number(r.exposed), conversions: Number(r.conversions) }));
+      },
+    },
+  };
+}
