@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { routeThirdParties } from './doubles/braintree-client-api';
 import { expectNoAxeViolations, fillCheckout } from './support';
 
 /** The flag tests' own account (see global-setup): switching its card form off disturbs nobody. */
@@ -28,6 +29,33 @@ test.describe.configure({ mode: 'serial' });
 test.describe('kill switches and experiments on the checkout page', () => {
   test.afterAll(async ({ request }) => {
     await call(request, 'POST', '/v1/flags/card_enabled', { value: true });
+    await call(request, 'POST', '/v1/flags/google_pay_enabled', { value: true });
+  });
+
+  test('turning google_pay_enabled off removes the Google Pay button without a deploy', async ({ page, request }) => {
+    await routeThirdParties(page); // Google's pay.js, played by a double that is ready to pay
+    const session = await newSession(request);
+    await page.goto(session.url);
+    const googlePay = page.getByTestId('google-pay');
+    await expect(googlePay.getByRole('button')).toBeVisible();
+
+    await call(request, 'POST', '/v1/flags/google_pay_enabled', { value: false });
+    await page.reload();
+    await expect(page.getByLabel('Card number', { exact: true })).toBeVisible();
+    await expect(googlePay).toHaveCount(0);
+    // The page asks pay.js nothing any more: the method is not offered at all.
+    expect(await page.evaluate(() => (window as any).__payJsDouble?.readyChecks?.length ?? 0)).toBe(0);
+
+    // The server holds the switch too: a Google Pay token for this session is refused.
+    const refused = await request.post(`/api/checkout/sessions/${session.id}/payments`, {
+      data: { payment_method_type: 'google_pay', nonce: 'fake-android-pay-visa-nonce', email: 'a@b.co' },
+    });
+    expect(refused.status()).toBe(400);
+    expect((await refused.json()).error).toMatchObject({ code: 'parameter_invalid', param: 'payment_method_type' });
+
+    await call(request, 'POST', '/v1/flags/google_pay_enabled', { value: true });
+    await page.reload();
+    await expect(googlePay.getByRole('button')).toBeVisible();
   });
 
   test('turning card_enabled off hides the card form without a deploy; on again brings it back', async ({ page, request }) => {
