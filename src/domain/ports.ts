@@ -8,6 +8,7 @@ import type {
 } from './entities';
 import type { DomainEvent, Mode } from './events';
 import type { DeclineCode } from './errors';
+import type { PasswordHasher, TeamRepositories } from './team-ports';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -17,7 +18,7 @@ export interface Store {
   transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T>;
 }
 
-export interface UnitOfWork {
+export interface UnitOfWork extends TeamRepositories {
   accounts: {
     insert(account: Account): Promise<void>;
     get(id: string): Promise<Account | null>;
@@ -27,6 +28,10 @@ export interface UnitOfWork {
     insert(key: ApiKey): Promise<void>;
     findBySecretHash(hash: string): Promise<ApiKey | null>;
     markUsed(id: string, at: Date): Promise<void>;
+    /** The scope's keys, newest first, revoked ones included. */
+    list(scope: Scope): Promise<ApiKey[]>;
+    /** False when the scope has no such unrevoked key. */
+    revoke(scope: Scope, id: string, at: Date): Promise<boolean>;
   };
   checkoutSessions: {
     insert(session: CheckoutSession): Promise<void>;
@@ -142,6 +147,7 @@ export interface Deps {
   store: Store;
   processors: ProcessorDirectory;
   clock: Clock;
+  passwords: PasswordHasher;
   /** Base URL shoppers reach this install at, e.g. https://pay.example.com. */
   publicUrl: string;
 }

@@ -3,6 +3,7 @@ import type { DomainEvent } from '../domain/events';
 import { SessionBusyError, type Scope, type Store, type UnitOfWork } from '../domain/ports';
 import type { TestNonceRecord, TestNonceVault } from '../processors/test/test-processor';
 import type { SqlClient, SqlExecutor } from './sql-client';
+import { teamRepositories } from './sql-team-store';
 
 type Row = Record<string, any>;
 
@@ -41,7 +42,7 @@ function toApiKey(row: Row): ApiKey {
   };
 }
 
-function toSession(row: Row): CheckoutSession {
+export function toSession(row: Row): CheckoutSession {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -68,7 +69,7 @@ function toSession(row: Row): CheckoutSession {
   };
 }
 
-function toPayment(row: Row): Payment {
+export function toPayment(row: Row): Payment {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -158,6 +159,7 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
 /** The domain's unit of work over one SQL transaction. */
 export function unitOfWork(db: SqlExecutor): UnitOfWork {
   return {
+    ...teamRepositories(db),
     accounts: {
       async insert(a) {
         await db.query(
@@ -189,6 +191,20 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
       },
       async markUsed(id, at) {
         await db.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, at]);
+      },
+      async list(scope) {
+        const { rows } = await db.query(
+          'SELECT * FROM api_keys WHERE account_id = $1 AND mode = $2 ORDER BY created_at DESC, id DESC',
+          [scope.accountId, scope.mode],
+        );
+        return rows.map(toApiKey);
+      },
+      async revoke(scope, id, at) {
+        const { rowCount } = await db.query(
+          'UPDATE api_keys SET revoked_at = $4 WHERE id = $1 AND account_id = $2 AND mode = $3 AND revoked_at IS NULL',
+          [id, scope.accountId, scope.mode, at],
+        );
+        return rowCount === 1;
       },
     },
     checkoutSessions: {

@@ -5,6 +5,7 @@ import { migrate } from '../persistence/migrations/index';
 import { openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
 import { installSecret, sqlStore, sqlTestNonceVault } from '../persistence/sql-store';
 import { TestProcessor } from '../processors/test/test-processor';
+import { argon2PasswordHasher } from './argon2-password-hasher';
 import type { Config } from './config';
 
 export interface Tillpoint {
@@ -35,6 +36,12 @@ export async function openTillpoint(options: { db: SqlClient; publicUrl: string;
       throw new TillpointError('processor_unavailable', 'No processor is configured for live mode');
     },
   };
-  const deps: Deps = { store: sqlStore(db), processors, clock: { now }, publicUrl: options.publicUrl };
+  const deps: Deps = {
+    store: sqlStore(db),
+    processors,
+    clock: { now },
+    passwords: argon2PasswordHasher,
+    publicUrl: options.publicUrl,
+  };
   return { deps, db, close: () => db.close() };
 }

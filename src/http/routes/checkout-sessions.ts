@@ -5,7 +5,7 @@ import { expireCheckoutSession } from '../../domain/use-cases/expire-checkout-se
 import { getCheckoutSession } from '../../domain/use-cases/get-checkout-session';
 import { checkoutSessionView } from '../../domain/views';
 import { defineRoute } from '../define-route';
-import { scopeOf } from '../merchant-auth';
+import { keyActorOf, scopeOf } from '../merchant-auth';
 import { createCheckoutSessionBody, idParams } from '../schemas';
 
 const tag = 'Checkout sessions';
@@ -18,6 +18,7 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
     async ({ body, request }) => {
       const session = await createCheckoutSession(deps, {
         scope: scopeOf(request),
+        actor: keyActorOf(request),
         input: {
           currency: body.currency,
           lineItems: body.line_items.map((item) => ({
@@ -57,6 +58,6 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
       params: idParams,
     },
     async ({ params, request }) =>
-      checkoutSessionView(await expireCheckoutSession(deps, { scope: scopeOf(request), id: params.id }), deps.publicUrl),
+      checkoutSessionView(await expireCheckoutSession(deps, { scope: scopeOf(request), id: params.id, actor: keyActorOf(request) }), deps.publicUrl),
   );
 }

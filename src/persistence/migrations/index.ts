@@ -1,5 +1,6 @@
 import type { SqlClient } from '../sql-client';
 import checkoutCore from './0001-checkout-core';
+import dashboard from './0006-dashboard';
 
 export interface Migration {
   version: number;
@@ -11,7 +12,7 @@ export interface Migration {
  * The one set of migrations, for PGlite and PostgreSQL alike, one file each. Append only: a shipped
  * migration is never edited.
  */
-export const migrations: Migration[] = [checkoutCore];
+export const migrations: Migration[] = [checkoutCore, dashboard];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
 export async function migrate(db: SqlClient): Promise<number[]> {
