@@ -8,6 +8,7 @@ import { newId } from '../domain/ids';
 import { openPaymentLink } from '../domain/use-cases/open-payment-link';
 import { errorBody, sendError } from './errors';
 import { checkoutApi } from './routes/checkout-api';
+import { dashboard } from './dashboard/index';
 import { merchantApi } from './routes/merchant-api';
 
 export const BODY_LIMIT = 256 * 1024;
@@ -61,6 +62,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
 
   await app.register(merchantApi, { deps });
   await app.register(checkoutApi, { deps });
+  await app.register(dashboard, { deps, webRoot });
 
   const checkoutHtml = path.join(webRoot, 'checkout', 'index.html');
   let cachedHtml: string | null = null;
