@@ -35,11 +35,11 @@ export async function signIn(
   if (wait > 0) throw new SignInThrottledError(Math.ceil(wait / 1000));
 
   const valid = await deps.passwords.verify(user?.passwordHash ?? decoyHash, options.password);
+  if (!user || !valid) {
+    await deps.store.transaction((tx) => tx.signInFailures.record(subjects, now));
+    throw new TillpointError('sign_in_failed', 'The email or password is not right');
+  }
   return deps.store.transaction(async (tx) => {
-    if (!user || !valid) {
-      await tx.signInFailures.record(subjects, now);
-      throw new TillpointError('sign_in_failed', 'The email or password is not right');
-    }
     await tx.signInFailures.clear(subjects[0]!);
     return { ...(await startDashboardSession(tx, { userId: user.id, ip: options.ip, at: now })), user };
   });
