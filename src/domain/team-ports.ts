@@ -61,7 +61,7 @@ export interface CheckoutFunnel {
 }
 
 export type MemberWithUser = Membership & { email: string; name: string };
-export type MembershipWithAccount = Membership & { accountName: string };
+export type MembershipWithAccount = Membership & { accountName: string; defaultCurrency: string };
 
 /** The repositories the dashboard and its audit log add to the unit of work. */
 export interface TeamRepositories {

@@ -139,11 +139,11 @@ export function teamRepositories(db: SqlExecutor): TeamRepositories {
       },
       async listForUser(userId) {
         const { rows } = await db.query<Row>(
-          `SELECT m.*, coalesce(a.display_name, a.name) AS account_name FROM memberships m
+          `SELECT m.*, coalesce(a.display_name, a.name) AS account_name, a.default_currency FROM memberships m
            JOIN accounts a ON a.id = m.account_id WHERE m.user_id = $1 ORDER BY m.created_at, m.account_id`,
           [userId],
         );
-        return rows.map((row) => ({ ...toMembership(row), accountName: row.account_name }));
+        return rows.map((row) => ({ ...toMembership(row), accountName: row.account_name, defaultCurrency: row.default_currency }));
       },
       async listForAccount(accountId) {
         const { rows } = await db.query<Row>(

@@ -25,7 +25,7 @@ export function timelineEventView(event: DomainEvent) {
 }
 
 export function accountsView(memberships: MembershipWithAccount[]) {
-  return memberships.map((m) => ({ id: m.accountId, name: m.accountName, role: m.role }));
+  return memberships.map((m) => ({ id: m.accountId, name: m.accountName, role: m.role, default_currency: m.defaultCurrency }));
 }
 
 export function memberView(member: MemberWithUser) {
