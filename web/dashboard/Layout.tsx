@@ -36,7 +36,8 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
   const here = place ? `/dashboard/${place.account.id}/${place.mode}` : '';
   return (
     <div className="shell" data-app="tillpoint-dashboard" data-mode={place?.mode}>
-      <header className="topbar">
+      <header>
+        <div className="topbar">
         <span className="brand">Tillpoint</span>
         {place && (
           <>
@@ -68,12 +69,13 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
         <button type="button" className="link-button" onClick={signOut}>
           Sign out
         </button>
+        </div>
+        {place?.mode === 'test' && (
+          <p className="test-banner" role="note">
+            Test mode: you are looking at test data. Nothing here is a real charge.
+          </p>
+        )}
       </header>
-      {place?.mode === 'test' && (
-        <p className="test-banner" role="note">
-          Test mode: you are looking at test data. Nothing here is a real charge.
-        </p>
-      )}
       <div className="body">
         {place && (
           <nav aria-label="Dashboard">

@@ -38,16 +38,14 @@ export function TeamPage({ place }: PageScope) {
       {manage && (
         <section aria-labelledby="invite-title" className="panel">
           <h2 id="invite-title">Invite someone</h2>
-          <label className="inline">
-            Role{' '}
-            <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
-              {grantable.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </label>{' '}
+          <label htmlFor="invite-role">Role</label>{' '}
+          <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {grantable.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>{' '}
           <button type="button" onClick={() => act(async () => setLink((await api<{ url: string }>('POST', `${base}/invites`, { role })).url))}>
             Create invite link
           </button>
