@@ -285,16 +285,17 @@ describe.each(testDatabases)('audit log and request log of the merchant API ($na
     const everything = JSON.stringify(await rows(ctx.db, 'SELECT * FROM api_requests'));
     expect(everything).not.toMatch(/Secret item|private@customer|checkout_session=/);
 
-    const { API_REQUEST_LOG_SIZE } = await import('../../src/domain/use-cases/record-api-request');
-    const { recordApiRequest } = await import('../../src/domain/use-cases/record-api-request');
-    for (let i = 0; i < API_REQUEST_LOG_SIZE + 5; i++) {
-      ctx.h.clock.advance(1);
-      await recordApiRequest(ctx.h.tillpoint.deps, {
-        accountId: ctx.accountId, mode: 'test', keyId: 'key_x', method: 'GET', path: `/v1/payments/${i}`, status: 200, errorCode: null, requestId: `req_${i}`,
-      });
+    // Bounded: the store keeps the newest `keep` of the scope (the product keeps API_REQUEST_LOG_SIZE).
+    const keep = 5;
+    for (let i = 0; i < keep + 3; i++) {
+      const record = {
+        id: `req_log_${i}`, accountId: ctx.accountId, mode: 'test' as const, keyId: 'key_x', method: 'GET',
+        path: `/v1/payments/${i}`, status: 200, errorCode: null, requestId: `req_${i}`, at: new Date(Date.UTC(2030, 0, 1, 0, 0, i)),
+      };
+      await ctx.h.tillpoint.deps.store.transaction((tx) => tx.apiRequests.insert(record, keep));
     }
-    expect(await countRows(ctx.db, 'api_requests')).toBe(API_REQUEST_LOG_SIZE);
-    const [oldest] = await rows(ctx.db, 'SELECT path FROM api_requests ORDER BY at LIMIT 1');
-    expect(oldest!.path).toBe('/v1/payments/5');
+    const kept = await rows(ctx.db, 'SELECT path FROM api_requests WHERE key_id = $1 ORDER BY at', ['key_x']);
+    expect(kept.map((r) => r.path)).toEqual(['/v1/payments/3', '/v1/payments/4', '/v1/payments/5', '/v1/payments/6', '/v1/payments/7']);
+    expect(await countRows(ctx.db, 'api_requests')).toBe(keep);
   });
 });

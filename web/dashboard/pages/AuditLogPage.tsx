@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { api, type List } from '../api';
 import { ErrorNote, Loading } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
+import { Pager, useCursorStack } from '../Pager';
 import { useLoad } from '../use-load';
 
 interface AuditEntry {
@@ -17,8 +17,8 @@ interface AuditEntry {
 
 /** Who did what, when, from where. */
 export function AuditLogPage({ place }: PageScope) {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const after = cursors.at(-1);
+  const pages = useCursorStack();
+  const after = pages.after;
   const path = `/accounts/${place.account.id}/audit-log?limit=50${after ? `&starting_after=${after}` : ''}`;
   const log = useLoad(() => api<List<AuditEntry>>('GET', path), path);
   return (
@@ -54,14 +54,7 @@ export function AuditLogPage({ place }: PageScope) {
               ))}
             </tbody>
           </table>
-          <div className="pager">
-            <button type="button" className="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous page
-            </button>
-            <button type="button" className="secondary" disabled={!log.data.has_more} onClick={() => setCursors([...cursors, log.data!.data.at(-1)!.id])}>
-              Next page
-            </button>
-          </div>
+          <Pager atStart={pages.atStart} hasMore={log.data.has_more} onPrevious={pages.previous} onNext={() => pages.next(log.data!.data.at(-1)!.id)} />
         </>
       )}
     </>

@@ -4,6 +4,7 @@ import { api, type List, type Payment } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
+import { Pager } from '../Pager';
 import { Link, navigate, useLocation } from '../router';
 import { useLoad } from '../use-load';
 
@@ -147,31 +148,18 @@ export function PaymentsPage({ base, place }: PageScope) {
                 ))}
               </tbody>
             </table>
-            <div className="pager">
-              <button
-                type="button"
-                className="secondary"
-                disabled={history.length === 0}
-                onClick={() => {
-                  const previous = history.slice(0, -1);
-                  page(history.at(-1) || null);
-                  setHistory(previous);
-                }}
-              >
-                Previous page
-              </button>
-              <button
-                type="button"
-                className="secondary"
-                disabled={!list.data.has_more}
-                onClick={() => {
-                  setHistory([...history, after ?? '']);
-                  page(list.data!.data.at(-1)!.id);
-                }}
-              >
-                Next page
-              </button>
-            </div>
+            <Pager
+              atStart={history.length === 0}
+              hasMore={list.data.has_more}
+              onPrevious={() => {
+                page(history.at(-1) || null);
+                setHistory(history.slice(0, -1));
+              }}
+              onNext={() => {
+                setHistory([...history, after ?? '']);
+                page(list.data!.data.at(-1)!.id);
+              }}
+            />
           </>
         )
       )}

@@ -3,14 +3,15 @@ import { api, type CheckoutSession, type List, type Payment, type TimelineEvent 
 import { ErrorNote, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
+import { Pager, useCursorStack } from '../Pager';
 import { Link } from '../router';
 import { useLoad } from '../use-load';
 
 /** Checkout sessions, newest first, with a status filter and cursor pagination. */
 export function SessionsPage({ base }: PageScope) {
   const [status, setStatus] = useState('');
-  const [cursors, setCursors] = useState<string[]>([]);
-  const after = cursors.at(-1);
+  const pages = useCursorStack();
+  const after = pages.after;
   const query = new URLSearchParams({ ...(status ? { status } : {}), ...(after ? { starting_after: after } : {}) });
   const list = useLoad(() => api<List<CheckoutSession>>('GET', `/accounts${base}/checkout-sessions?${query}`), `${base}?${query}`);
   return (
@@ -23,7 +24,7 @@ export function SessionsPage({ base }: PageScope) {
             value={status}
             onChange={(e) => {
               setStatus(e.target.value);
-              setCursors([]);
+              pages.reset();
             }}
           >
             <option value="">Any</option>
@@ -67,19 +68,7 @@ export function SessionsPage({ base }: PageScope) {
               ))}
             </tbody>
           </table>
-          <div className="pager">
-            <button type="button" className="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous page
-            </button>
-            <button
-              type="button"
-              className="secondary"
-              disabled={!list.data.has_more}
-              onClick={() => setCursors([...cursors, list.data!.data.at(-1)!.id])}
-            >
-              Next page
-            </button>
-          </div>
+          <Pager atStart={pages.atStart} hasMore={list.data.has_more} onPrevious={pages.previous} onNext={() => pages.next(list.data!.data.at(-1)!.id)} />
         </>
       )}
     </>
