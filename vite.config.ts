@@ -20,6 +20,7 @@ export default defineConfig({
     rollupOptions: {
       input: {
         checkout: `${web}/checkout/index.html`,
+        dashboard: `${web}/dashboard/index.html`,
       },
     },
   },

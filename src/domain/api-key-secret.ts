@@ -1,3 +1,4 @@
+import { sha256Hex } from './secret-token';
 import type { ApiKeyKind } from './entities';
 import type { Mode } from './events';
 
@@ -8,8 +9,7 @@ export function apiKeyPrefix(kind: ApiKeyKind, mode: Mode): string {
 
 /** The stored form of a key: its SHA-256, hex. Keys carry ≥140 random bits, so a fast hash is enough. */
 export async function hashApiKey(secret: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(secret));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return sha256Hex(secret);
 }
 
 /** Reads kind and mode off a presented key, or null when it is not shaped like one of ours. */

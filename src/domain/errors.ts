@@ -13,6 +13,10 @@ export const errorCatalogue = {
   api_key_missing: { status: 401, type: 'authentication_error' },
   api_key_invalid: { status: 401, type: 'authentication_error' },
   api_key_revoked: { status: 401, type: 'authentication_error' },
+  // The dashboard's own: a browser without a valid session, a wrong email or password, a missing CSRF token.
+  not_signed_in: { status: 401, type: 'authentication_error' },
+  sign_in_failed: { status: 401, type: 'authentication_error' },
+  csrf_token_invalid: { status: 403, type: 'permission_error' },
   card_declined: { status: 402, type: 'card_error' },
   insufficient_role: { status: 403, type: 'permission_error' },
   wrong_mode: { status: 403, type: 'permission_error' },

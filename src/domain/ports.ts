@@ -18,6 +18,7 @@ import type { DeclineCode } from './errors';
 import type { IdempotencyRecords, RateLimitCounter } from './api-guards';
 import type { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookUrlPolicy } from './webhooks';
 import type { ProcessorLifecycle } from './processor-lifecycle';
+import type { PasswordHasher, TeamRepositories } from './team-ports';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -27,7 +28,7 @@ export interface Store {
   transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T>;
 }
 
-export interface UnitOfWork {
+export interface UnitOfWork extends TeamRepositories {
   accounts: {
     insert(account: Account): Promise<void>;
     get(id: string): Promise<Account | null>;
@@ -37,6 +38,10 @@ export interface UnitOfWork {
     insert(key: ApiKey): Promise<void>;
     findBySecretHash(hash: string): Promise<ApiKey | null>;
     markUsed(id: string, at: Date): Promise<void>;
+    /** The scope's keys, newest first, revoked ones included. */
+    list(scope: Scope): Promise<ApiKey[]>;
+    /** False when the scope has no such unrevoked key. */
+    revoke(scope: Scope, id: string, at: Date): Promise<boolean>;
   };
   checkoutSessions: {
     insert(session: CheckoutSession): Promise<void>;
@@ -245,6 +250,7 @@ export interface Deps {
   store: Store;
   processors: ProcessorDirectory;
   clock: Clock;
+  passwords: PasswordHasher;
   /** Base URL shoppers reach this install at, e.g. https://pay.example.com. */
   publicUrl: string;
   /** Idempotency-Key records and rate-limit counters of the merchant API. */

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiKey } from '../domain/entities';
 import type { Deps, Scope } from '../domain/ports';
+import type { Actor } from '../domain/team-entities';
 import { authenticateApiKey } from '../domain/use-cases/authenticate-api-key';
 
 declare module 'fastify' {
@@ -21,4 +22,11 @@ export function scopeOf(request: FastifyRequest): Scope {
   const key = request.apiKey;
   if (!key) throw new Error('scopeOf called on a route without requireSecretKey');
   return { accountId: key.accountId, mode: key.mode };
+}
+
+/** The authenticated key as the audit log names it. */
+export function keyActorOf(request: FastifyRequest): Actor {
+  const key = request.apiKey;
+  if (!key) throw new Error('keyActorOf called on a route without requireSecretKey');
+  return { type: 'api_key', id: key.id, label: `${key.prefix}…${key.last4}`, ip: request.ip };
 }

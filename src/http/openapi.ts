@@ -28,6 +28,8 @@ export function collectDocumentedRoutes(app: FastifyInstance): () => DocumentedR
   return () =>
     seen
       .filter((route) => route.config?.contract && route.method === route.config.contract.method)
+      // The dashboard's own API (cookie session + CSRF) is internal to our web app, not the merchant contract.
+      .filter((route) => !route.url.startsWith('/dashboard/'))
       .map((route) => ({ contract: route.config!.contract!, secretKeyAuth: route.config!.secretKeyAuth === true }));
 }
 

@@ -14,6 +14,7 @@ import { apiReference } from './routes/api-reference';
 import { checkoutApi } from './routes/checkout-api';
 import { googlePayTokenRoutes } from './routes/google-pay-tokens';
 import { checkoutExperimentRoutes } from './routes/checkout-experiments';
+import { dashboard } from './dashboard/index';
 import { merchantApi } from './routes/merchant-api';
 import { ofrepRoutes } from './routes/ofrep';
 
@@ -77,6 +78,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   await app.register(googlePayTokenRoutes, { deps });
   await app.register(checkoutExperimentRoutes, { deps });
   await app.register(ofrepRoutes, { deps });
+  await app.register(dashboard, { deps, webRoot });
 
   const checkoutHtml = path.join(webRoot, 'checkout', 'index.html');
   let cachedHtml: string | null = null;

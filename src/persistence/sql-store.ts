@@ -7,6 +7,7 @@ import type { SqlClient, SqlExecutor } from './sql-client';
 import { fanOutEvent, webhookDeliveryRepository, webhookEndpointRepository } from './webhook-store';
 import { scopedGetQuery, scopedListQuery, type ListFilter } from './list-query';
 import { lifecycleUnitOfWork } from './sql-lifecycle-store';
+import { teamRepositories } from './sql-team-store';
 
 type Row = Record<string, any>;
 
@@ -45,7 +46,7 @@ function toApiKey(row: Row): ApiKey {
   };
 }
 
-function toSession(row: Row): CheckoutSession {
+export function toSession(row: Row): CheckoutSession {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -72,7 +73,7 @@ function toSession(row: Row): CheckoutSession {
   };
 }
 
-function toPayment(row: Row): Payment {
+export function toPayment(row: Row): Payment {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -163,6 +164,7 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
 export function unitOfWork(db: SqlExecutor): UnitOfWork {
   return {
     ...flagStores(db),
+    ...teamRepositories(db),
     accounts: {
       async insert(a) {
         await db.query(
@@ -194,6 +196,20 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
       },
       async markUsed(id, at) {
         await db.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, at]);
+      },
+      async list(scope) {
+        const { rows } = await db.query(
+          'SELECT * FROM api_keys WHERE account_id = $1 AND mode = $2 ORDER BY created_at DESC, id DESC',
+          [scope.accountId, scope.mode],
+        );
+        return rows.map(toApiKey);
+      },
+      async revoke(scope, id, at) {
+        const { rowCount } = await db.query(
+          'UPDATE api_keys SET revoked_at = $4 WHERE id = $1 AND account_id = $2 AND mode = $3 AND revoked_at IS NULL',
+          [id, scope.accountId, scope.mode, at],
+        );
+        return rowCount === 1;
       },
     },
     checkoutSessions: {

@@ -16,6 +16,7 @@ import type { ProcessorSettingsDeps } from '../domain/processor-config';
 import { CredentialCipher } from '../persistence/credential-cipher';
 import { sqlProcessorConfigStore } from '../persistence/processor-config-store';
 import { BraintreeProcessor, braintreeConnectionCheck, type BraintreeOptions } from '../processors/braintree/braintree-processor';
+import { argon2PasswordHasher } from './argon2-password-hasher';
 import type { Config } from './config';
 
 export interface Tillpoint {
@@ -85,6 +86,7 @@ export async function openTillpoint(options: {
     store,
     processors,
     clock: { now },
+    passwords: argon2PasswordHasher,
     publicUrl: options.publicUrl,
     idempotency: sqlIdempotencyRecords(db),
     rateLimits: sqlRateLimitCounter(db),

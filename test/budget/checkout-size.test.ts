@@ -48,4 +48,27 @@ describe('checkout page size', () => {
       expect(code).not.toMatch(/HOSTED_FIELDS_ATTRIBUTE_NOT_SUPPORTED|GOOGLE_PAYMENT_NOT_ENABLED|CLIENT_GATEWAY_NETWORK/);
     }
   });
+
+  it('loads no dashboard code: no chunk the checkout page reaches, statically or on demand, holds it', () => {
+    const dashboardEntry = readFileSync(path.join(web, 'dashboard', 'index.html'), 'utf8');
+    const dashboardScript = /<script[^>]+src="([^"]+)"/.exec(dashboardEntry)![1]!;
+    // Markers only dashboard code carries: its API prefix and the attribute its frame renders.
+    const markers = ['/dashboard/api', 'tillpoint-dashboard'];
+    expect(readFileSync(path.join(web, dashboardScript.replace(/^\//, '')), 'utf8')).toContain(markers[0]);
+
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(path.join(web, 'assets', file), 'utf8');
+      for (const marker of markers) expect(code, `${file} holds dashboard code`).not.toContain(marker);
+      for (const m of code.matchAll(/(?:from|import)\s*\(?\s*["']\.\/([^"']+\.js)["']/g)) visit(m[1]!);
+    };
+    const page = readFileSync(html, 'utf8');
+    for (const src of [...page.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g), ...page.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)]) {
+      visit(path.basename(src[1]!));
+    }
+    expect(seen.size).toBeGreaterThan(1);
+    expect([...seen].some((f) => f.startsWith('dashboard'))).toBe(false);
+  });
 });

@@ -12,11 +12,8 @@ export interface CreatedAccount {
   testSecretKey: string;
 }
 
-/** Creates a merchant account with a test secret key. */
-export async function createAccount(
-  deps: Deps,
-  options: { name: string; defaultCurrency?: string },
-): Promise<CreatedAccount> {
+/** Checks a new account's name and currency and builds it; nothing is stored yet. */
+export function newAccount(options: { name: string; defaultCurrency?: string }, now: Date): Account {
   const name = options.name.trim();
   if (name.length < 1 || name.length > 100) {
     throw new TillpointError('parameter_invalid', 'name must be 1 to 100 characters', { param: 'name' });
@@ -27,8 +24,7 @@ export async function createAccount(
       param: 'default_currency',
     });
   }
-  const now = deps.clock.now();
-  const account: Account = {
+  return {
     id: newId('acct', 16),
     name,
     defaultCurrency: currency.code,
@@ -36,6 +32,15 @@ export async function createAccount(
     supportEmail: null,
     createdAt: now,
   };
+}
+
+/** Creates a merchant account with a test secret key. */
+export async function createAccount(
+  deps: Deps,
+  options: { name: string; defaultCurrency?: string },
+): Promise<CreatedAccount> {
+  const now = deps.clock.now();
+  const account = newAccount(options, now);
   return deps.store.transaction(async (tx) => {
     await tx.accounts.insert(account);
     const testSecretKey = await issueApiKey(tx, { accountId: account.id, mode: 'test', kind: 'secret', at: now });
@@ -43,11 +48,13 @@ export async function createAccount(
   });
 }
 
-/** Makes a new key, stores its hash and returns the secret, which is never readable again. */
-export async function issueApiKey(
-  tx: UnitOfWork,
-  options: { accountId: string; mode: Mode; kind: ApiKeyKind; at: Date },
-): Promise<string> {
+/** Makes a new key and the record to store for it (its hash); the secret is never readable again. */
+export async function buildApiKey(options: {
+  accountId: string;
+  mode: Mode;
+  kind: ApiKeyKind;
+  at: Date;
+}): Promise<{ key: ApiKey; secret: string }> {
   const secret = newId(apiKeyPrefix(options.kind, options.mode).slice(0, -1), 32);
   const key: ApiKey = {
     id: newId('key', 16),
@@ -61,6 +68,15 @@ export async function issueApiKey(
     lastUsedAt: null,
     revokedAt: null,
   };
+  return { key, secret };
+}
+
+/** Makes a new key, stores its hash and returns the secret, which is never readable again. */
+export async function issueApiKey(
+  tx: UnitOfWork,
+  options: { accountId: string; mode: Mode; kind: ApiKeyKind; at: Date },
+): Promise<string> {
+  const { key, secret } = await buildApiKey(options);
   await tx.apiKeys.insert(key);
   return secret;
 }

@@ -1,13 +1,21 @@
 import { buildCheckoutSession, type NewCheckoutSession } from '../checkout-session-rules';
 import type { CheckoutSession } from '../entities';
+import { recordAudit } from '../audit';
 import type { Deps, Scope } from '../ports';
+import type { Actor } from '../team-entities';
 
 /** Opens a checkout session for a cart; the shopper pays it at its `url`. */
 export async function createCheckoutSession(
   deps: Deps,
-  options: { scope: Scope; input: NewCheckoutSession },
+  /** `actor` is the key or user it is audited against; null when a shopper opened a payment link. */
+  options: { scope: Scope; input: NewCheckoutSession; actor: Actor | null },
 ): Promise<CheckoutSession> {
   const session = buildCheckoutSession(options.input, options.scope, deps.clock.now());
-  await deps.store.transaction((tx) => tx.checkoutSessions.insert(session));
+  await deps.store.transaction(async (tx) => {
+    await tx.checkoutSessions.insert(session);
+    if (options.actor) {
+      await recordAudit(tx, { accountId: options.scope.accountId, mode: options.scope.mode, actor: options.actor, action: 'checkout_session.create', target: session.id, at: session.createdAt });
+    }
+  });
   return session;
 }

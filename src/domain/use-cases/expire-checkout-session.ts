@@ -1,6 +1,8 @@
 import type { CheckoutSession } from '../entities';
 import { resourceMissing, TillpointError } from '../errors';
+import { recordAudit } from '../audit';
 import type { Deps, Scope } from '../ports';
+import type { Actor } from '../team-entities';
 import { transitionCheckoutSession } from '../transition';
 
 /**
@@ -9,7 +11,7 @@ import { transitionCheckoutSession } from '../transition';
  */
 export async function expireCheckoutSession(
   deps: Deps,
-  options: { scope: Scope; id: string },
+  options: { scope: Scope; id: string; actor: Actor },
 ): Promise<CheckoutSession> {
   return deps.store.transaction(async (tx) => {
     const session = await tx.checkoutSessions.get(options.scope, options.id, { forUpdate: true });
@@ -24,6 +26,8 @@ export async function expireCheckoutSession(
         'A payment for this checkout session is under way; it cannot be expired now',
       );
     }
-    return transitionCheckoutSession(tx, session, 'expired', {}, deps.clock.now(), deps.publicUrl);
+    const now = deps.clock.now();
+    await recordAudit(tx, { accountId: options.scope.accountId, mode: options.scope.mode, actor: options.actor, action: 'checkout_session.expire', target: session.id, at: now });
+    return transitionCheckoutSession(tx, session, 'expired', {}, now, deps.publicUrl);
   });
 }

@@ -10,5 +10,6 @@ export async function openPaymentLink(deps: Deps, options: { slug: string }): Pr
   return createCheckoutSession(deps, {
     scope: link,
     input: { currency: link.currency, lineItems: link.lineItems, paymentLinkId: link.id },
+    actor: null,
   });
 }

@@ -6,7 +6,7 @@ import { getCheckoutSession } from '../../domain/use-cases/get-checkout-session'
 import { listCheckoutSessions } from '../../domain/use-cases/list-checkout-sessions';
 import { checkoutSessionView } from '../../domain/views';
 import { defineRoute } from '../define-route';
-import { scopeOf } from '../merchant-auth';
+import { keyActorOf, scopeOf } from '../merchant-auth';
 import { pageQuery } from '../lifecycle-schemas';
 import { listBody, pageRequest } from '../pagination';
 import { createCheckoutSessionBody, idParams } from '../schemas';
@@ -21,6 +21,7 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
     async ({ body, request }) => {
       const session = await createCheckoutSession(deps, {
         scope: scopeOf(request),
+        actor: keyActorOf(request),
         input: {
           currency: body.currency,
           lineItems: body.line_items.map((item) => ({
@@ -71,6 +72,6 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
       params: idParams,
     },
     async ({ params, request }) =>
-      checkoutSessionView(await expireCheckoutSession(deps, { scope: scopeOf(request), id: params.id }), deps.publicUrl),
+      checkoutSessionView(await expireCheckoutSession(deps, { scope: scopeOf(request), id: params.id, actor: keyActorOf(request) }), deps.publicUrl),
   );
 }

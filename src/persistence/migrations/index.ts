@@ -4,6 +4,7 @@ import paymentLifecycle from './0002-payment-lifecycle';
 import webhooksIdempotency from './0003-webhooks-idempotency';
 import processorConfigs from './0004-processor-configs';
 import flagsExperiments from './0005-flags-experiments';
+import dashboard from './0006-dashboard';
 
 export interface Migration {
   version: number;
@@ -15,7 +16,14 @@ export interface Migration {
  * The one set of migrations, for PGlite and PostgreSQL alike, one file each. Append only: a shipped
  * migration is never edited.
  */
-export const migrations: Migration[] = [checkoutCore, paymentLifecycle, webhooksIdempotency, processorConfigs, flagsExperiments];
+export const migrations: Migration[] = [
+  checkoutCore,
+  paymentLifecycle,
+  webhooksIdempotency,
+  processorConfigs,
+  flagsExperiments,
+  dashboard,
+];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
 export async function migrate(db: SqlClient): Promise<number[]> {

@@ -1,0 +1,121 @@
+import type { Account, CheckoutSession, Payment } from './entities';
+import type { Scope } from './ports';
+import type { Role } from './permissions';
+import type { CheckoutSessionStatus, PaymentStatus } from './state-machine';
+import type {
+  ApiRequestRecord,
+  AuditEntry,
+  DashboardSession,
+  Invite,
+  Membership,
+  User,
+} from './team-entities';
+
+/** Hashes and checks passwords (argon2id in production); the domain never sees the algorithm. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+}
+
+/** A cursor page: newest first, `startingAfter` is the last id of the previous page. */
+export interface PageRequest {
+  limit: number;
+  startingAfter?: string;
+}
+
+/** The dashboard's payment filters (all optional, all combined with AND). */
+export interface PaymentFilter extends PageRequest {
+  statuses?: PaymentStatus[];
+  createdFrom?: Date;
+  /** Exclusive. */
+  createdBefore?: Date;
+  amountMin?: number;
+  amountMax?: number;
+  /** Exact match, case-insensitive. */
+  email?: string;
+  last4?: string;
+  /** A payment id or its checkout session id. */
+  id?: string;
+}
+
+export interface CheckoutSessionFilter extends PageRequest {
+  status?: CheckoutSessionStatus;
+}
+
+export interface DailyPayments {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  currency: string;
+  /** Succeeded or authorized attempts. */
+  succeeded: number;
+  /** Attempts that reached an outcome (succeeded, authorized, failed, canceled). */
+  finished: number;
+  /** Amount of the succeeded and authorized attempts, minor units. */
+  volume: number;
+}
+
+export interface CheckoutFunnel {
+  opened: number;
+  attempted: number;
+  paid: number;
+}
+
+export type MemberWithUser = Membership & { email: string; name: string };
+export type MembershipWithAccount = Membership & { accountName: string; defaultCurrency: string };
+
+/** The repositories the dashboard and its audit log add to the unit of work. */
+export interface TeamRepositories {
+  users: {
+    insert(user: User): Promise<void>;
+    get(id: string): Promise<User | null>;
+    getByEmail(email: string): Promise<User | null>;
+  };
+  memberships: {
+    insert(membership: Membership): Promise<void>;
+    get(accountId: string, userId: string, options?: { forUpdate?: boolean }): Promise<Membership | null>;
+    listForUser(userId: string): Promise<MembershipWithAccount[]>;
+    listForAccount(accountId: string): Promise<MemberWithUser[]>;
+    updateRole(accountId: string, userId: string, role: Role): Promise<void>;
+    delete(accountId: string, userId: string): Promise<void>;
+    /** Locks the account's owner rows, so two requests cannot both remove "the other" owner. */
+    ownersForUpdate(accountId: string): Promise<string[]>;
+  };
+  dashboardSessions: {
+    insert(session: DashboardSession): Promise<void>;
+    getByTokenHash(hash: string): Promise<DashboardSession | null>;
+    extend(id: string, expiresAt: Date): Promise<void>;
+    delete(id: string): Promise<void>;
+  };
+  invites: {
+    insert(invite: Invite): Promise<void>;
+    getByTokenHash(hash: string, options?: { forUpdate?: boolean }): Promise<Invite | null>;
+    accept(id: string, userId: string, at: Date): Promise<void>;
+    listPending(accountId: string, at: Date): Promise<Invite[]>;
+    /** False when there is no such pending invite in the account. */
+    revoke(accountId: string, id: string, at: Date): Promise<boolean>;
+  };
+  signInFailures: {
+    record(subjects: string[], at: Date): Promise<void>;
+    /** Failure times of a subject (`email:…`, `ip:…`) since `from`, oldest first. */
+    since(subject: string, from: Date): Promise<Date[]>;
+    clear(subject: string): Promise<void>;
+  };
+  auditLog: {
+    insert(entry: AuditEntry): Promise<void>;
+    list(accountId: string, page: PageRequest): Promise<AuditEntry[]>;
+  };
+  apiRequests: {
+    /** Inserts and keeps only the newest `keep` records of the scope. */
+    insert(record: ApiRequestRecord, keep: number): Promise<void>;
+    list(scope: Scope, page: PageRequest): Promise<ApiRequestRecord[]>;
+  };
+  accountProfiles: {
+    update(account: Account): Promise<void>;
+  };
+  dashboardSearch: {
+    payments(scope: Scope, filter: PaymentFilter): Promise<Payment[]>;
+    checkoutSessions(scope: Scope, filter: CheckoutSessionFilter): Promise<CheckoutSession[]>;
+    dailyPayments(scope: Scope, from: Date, before: Date): Promise<DailyPayments[]>;
+    funnel(scope: Scope, from: Date, before: Date): Promise<CheckoutFunnel>;
+  };
+}

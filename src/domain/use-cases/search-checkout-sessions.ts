@@ -1,0 +1,15 @@
+import type { CheckoutSession } from '../entities';
+import type { Deps, Scope } from '../ports';
+import type { CheckoutSessionFilter } from '../team-ports';
+
+/** One page of the scope's checkout sessions matching the dashboard's filters, newest first. */
+export async function searchCheckoutSessions(
+  deps: Deps,
+  options: { scope: Scope; filter: CheckoutSessionFilter },
+): Promise<{ data: CheckoutSession[]; hasMore: boolean }> {
+  const { limit } = options.filter;
+  const rows = await deps.store.transaction((tx) =>
+    tx.dashboardSearch.checkoutSessions(options.scope, { ...options.filter, limit: limit + 1 }),
+  );
+  return { data: rows.slice(0, limit), hasMore: rows.length > limit };
+}

@@ -1,0 +1,46 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TillpointError } from '../../domain/errors';
+import type { Deps } from '../../domain/ports';
+import { errorBody } from '../errors';
+import { dashboardAccessHook, type DashboardEndpoint } from './dashboard-route';
+import { modeEndpoints } from './mode-endpoints';
+import { sessionEndpoints } from './session-endpoints';
+import { accountEndpoints } from './team-endpoints';
+
+/**
+ * Every dashboard endpoint. Pages that arrive later (refunds, webhooks, processor settings, flags)
+ * add their endpoint list here; each names its permission from src/domain/permissions.ts, and the
+ * role × action matrix test walks this list.
+ */
+export function dashboardEndpoints(deps: Deps): DashboardEndpoint[] {
+  return [...sessionEndpoints(deps), ...accountEndpoints(deps), ...modeEndpoints(deps)];
+}
+
+const pageSecurityPolicy =
+  "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+/** The dashboard: its JSON API under /dashboard/api and its single-page app at /dashboard. */
+export async function dashboard(app: FastifyInstance, { deps, webRoot }: { deps: Deps; webRoot: string }) {
+  app.addHook('preHandler', dashboardAccessHook(deps));
+  for (const endpoint of dashboardEndpoints(deps)) endpoint.register(app);
+
+  const html = path.join(webRoot, 'dashboard', 'index.html');
+  let cached: string | null = null;
+  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.url.startsWith('/dashboard/api/')) {
+      const missing = new TillpointError('resource_missing', `No such route: ${request.method} ${request.url.split('?')[0]}`);
+      return reply.status(404).send(errorBody(missing, request.id));
+    }
+    if (cached === null && existsSync(html)) cached = readFileSync(html, 'utf8');
+    if (cached === null) return reply.status(503).type('text/plain').send('The dashboard is not built yet: run `npm run build`.');
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', pageSecurityPolicy)
+      .send(cached);
+  };
+  app.get('/dashboard', sendPage);
+  app.get('/dashboard/*', sendPage);
+}

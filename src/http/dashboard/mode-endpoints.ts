@@ -1,0 +1,236 @@
+import { z } from 'zod';
+import { TillpointError } from '../../domain/errors';
+import { can } from '../../domain/permissions';
+import type { Deps } from '../../domain/ports';
+import { checkoutSessionStatuses, paymentStatuses } from '../../domain/state-machine';
+import type { PaymentFilter } from '../../domain/team-ports';
+import type { Membership } from '../../domain/team-entities';
+import { createApiKey } from '../../domain/use-cases/create-api-key';
+import { getCheckoutSessionHistory } from '../../domain/use-cases/get-checkout-session-history';
+import { getOverview } from '../../domain/use-cases/get-overview';
+import { getPaymentTimeline } from '../../domain/use-cases/get-payment-timeline';
+import { listApiKeys } from '../../domain/use-cases/list-api-keys';
+import { listApiRequests } from '../../domain/use-cases/list-api-requests';
+import { searchCheckoutSessions } from '../../domain/use-cases/search-checkout-sessions';
+import { revokeApiKey } from '../../domain/use-cases/revoke-api-key';
+import { searchPayments } from '../../domain/use-cases/search-payments';
+import { listQuery } from '../schemas';
+import { paymentsCsv } from './payments-csv';
+import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
+import {
+  apiKeyView,
+  apiRequestView,
+  dashboardPaymentView,
+  dashboardSessionView,
+  timelineEventView,
+} from './views';
+
+const base = '/dashboard/api/accounts/:account_id/:mode';
+const scopeParams = z.strictObject({ ...accountParam, ...modeParam });
+const objectParams = z.strictObject({ ...accountParam, ...modeParam, id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/) });
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-06-01').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'must be a real date');
+const minorUnits = z.coerce.number().int('must be an integer in minor units').min(0).max(99_999_999);
+
+/** The payment list's filters, as query parameters. */
+const paymentFilters = {
+  status: z
+    .string()
+    .transform((v) => v.split(',').filter(Boolean))
+    .pipe(z.array(z.enum(paymentStatuses)).max(paymentStatuses.length))
+    .optional(),
+  created_from: day.optional(),
+  created_to: day.optional(),
+  amount_min: minorUnits.optional(),
+  amount_max: minorUnits.optional(),
+  email: z.string().min(1).max(254).optional(),
+  last4: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
+  q: z.string().regex(/^(pay|cs)_[A-Za-z0-9]{1,60}$/, 'must be a payment id (pay_…) or a checkout session id (cs_…)').optional(),
+};
+type PaymentFilterQuery = z.output<z.ZodObject<typeof paymentFilters>>;
+
+function toPaymentFilter(query: PaymentFilterQuery, membership: Membership): Omit<PaymentFilter, 'limit'> {
+  // Filtering by an address would let someone who sees emails masked test whether a customer paid.
+  if (query.email && !can(membership.role, 'customers.read_email')) {
+    throw new TillpointError('insufficient_role', `The ${membership.role} role may not search by customer email`, { param: 'email' });
+  }
+  return {
+    statuses: query.status,
+    createdFrom: query.created_from ? new Date(`${query.created_from}T00:00:00Z`) : undefined,
+    createdBefore: query.created_to ? new Date(Date.parse(`${query.created_to}T00:00:00Z`) + DAY_MS) : undefined,
+    amountMin: query.amount_min,
+    amountMax: query.amount_max,
+    email: query.email,
+    last4: query.last4,
+    id: query.q,
+  };
+}
+
+/** Endpoints on one mode of an account: overview, payments, checkout sessions, API keys, request log. */
+export function modeEndpoints(deps: Deps): DashboardEndpoint[] {
+  return [
+    modeEndpoint(
+      {
+        method: 'GET',
+        url: `${base}/overview`,
+        tag: 'Dashboard: overview',
+        summary: 'Volume and successful payments per day, success rate, checkout funnel',
+        params: scopeParams,
+        query: z.strictObject({ days: z.coerce.number().int().min(1).max(366).default(30) }),
+        permission: 'overview.read',
+      },
+      async ({ query, scope }) => {
+        const overview = await getOverview(deps, { scope, days: query.days });
+        return {
+          from: overview.from.toISOString().slice(0, 10),
+          to: new Date(overview.before.getTime() - DAY_MS).toISOString().slice(0, 10),
+          currencies: overview.currencies,
+          days: overview.days,
+          success_rate: overview.successRate,
+          funnel: overview.funnel,
+        };
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'GET',
+        url: `${base}/payments`,
+        tag: 'Dashboard: payments',
+        summary: 'Payments matching the filters, newest first',
+        params: scopeParams,
+        query: z.strictObject({ ...listQuery, limit: listQuery.limit.default(25), ...paymentFilters }),
+        permission: 'payments.read',
+      },
+      async ({ query, scope, member }) => {
+        const filter = toPaymentFilter(query, member.membership);
+        const page = await searchPayments(deps, { scope, filter: { ...filter, limit: query.limit, startingAfter: query.starting_after } });
+        return { object: 'list', has_more: page.hasMore, data: page.data.map((p) => dashboardPaymentView(p, member.membership)) };
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'GET',
+        url: `${base}/payments/export.csv`,
+        tag: 'Dashboard: payments',
+        summary: 'Every payment matching the filters, as CSV',
+        params: scopeParams,
+        query: z.strictObject(paymentFilters),
+        permission: 'payments.export',
+      },
+      async ({ query, scope, member, reply }) => {
+        const csv = await paymentsCsv(deps, scope, toPaymentFilter(query, member.membership), member.membership);
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="payments-${scope.mode}-${new Date().toISOString().slice(0, 10)}.csv"`);
+        return csv;
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'GET',
+        url: `${base}/payments/:id`,
+        tag: 'Dashboard: payments',
+        summary: 'A payment with its timeline of events',
+        params: objectParams,
+        permission: 'payments.read',
+      },
+      async ({ params, scope, member }) => {
+        const { payment, events } = await getPaymentTimeline(deps, { scope, id: params.id });
+        return { ...dashboardPaymentView(payment, member.membership), timeline: events.map(timelineEventView) };
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'GET',
+        url: `${base}/checkout-sessions`,
+        tag: 'Dashboard: checkout sessions',
+        summary: 'Checkout sessions, newest first',
+        params: scopeParams,
+        query: z.strictObject({ ...listQuery, limit: listQuery.limit.default(25), status: z.enum(checkoutSessionStatuses).optional() }),
+        permission: 'sessions.read',
+      },
+      async ({ query, scope, member }) => {
+        const page = await searchCheckoutSessions(deps, { scope, filter: { limit: query.limit, startingAfter: query.starting_after, status: query.status } });
+        return { object: 'list', has_more: page.hasMore, data: page.data.map((s) => dashboardSessionView(s, member.membership, deps.publicUrl)) };
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'GET',
+        url: `${base}/checkout-sessions/:id`,
+        tag: 'Dashboard: checkout sessions',
+        summary: 'A checkout session with its payment attempts and events',
+        params: objectParams,
+        permission: 'sessions.read',
+      },
+      async ({ params, scope, member }) => {
+        const history = await getCheckoutSessionHistory(deps, { scope, id: params.id });
+        return {
+          ...dashboardSessionView(history.session, member.membership, deps.publicUrl),
+          payments: history.payments.map((p) => dashboardPaymentView(p, member.membership)),
+          timeline: history.events.map(timelineEventView),
+        };
+      },
+    ),
+
+    modeEndpoint(
+      { method: 'GET', url: `${base}/api-keys`, tag: 'Dashboard: developers', summary: 'API keys of this mode', params: scopeParams, permission: 'keys.read' },
+      async ({ scope }) => ({ object: 'list', data: (await listApiKeys(deps, { scope })).map(apiKeyView) }),
+    ),
+
+    modeEndpoint(
+      {
+        method: 'POST',
+        url: `${base}/api-keys`,
+        tag: 'Dashboard: developers',
+        summary: 'Create an API key; its secret is in this answer only',
+        params: scopeParams,
+        body: z.strictObject({ kind: z.enum(['secret', 'publishable']) }),
+        permission: 'keys.manage',
+        status: 201,
+      },
+      async ({ body, scope, member }) => {
+        const created = await createApiKey(deps, { scope, actor: member.actor, kind: body.kind });
+        const key = (await listApiKeys(deps, { scope })).find((k) => k.id === created.id)!;
+        return { ...apiKeyView(key), secret: created.secret };
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'POST',
+        url: `${base}/api-keys/:id/revoke`,
+        tag: 'Dashboard: developers',
+        summary: 'Revoke an API key now',
+        params: objectParams,
+        permission: 'keys.manage',
+      },
+      async ({ params, scope, member }) => {
+        await revokeApiKey(deps, { scope, actor: member.actor, id: params.id });
+        return { id: params.id, revoked: true };
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'GET',
+        url: `${base}/request-log`,
+        tag: 'Dashboard: developers',
+        summary: 'Recent merchant API calls of this mode: method, path, status, error code',
+        params: scopeParams,
+        query: z.strictObject({ ...listQuery, limit: listQuery.limit.default(50) }),
+        permission: 'request_log.read',
+      },
+      async ({ query, scope }) => {
+        const page = await listApiRequests(deps, { scope, page: { limit: query.limit, startingAfter: query.starting_after } });
+        return { object: 'list', has_more: page.hasMore, data: page.data.map(apiRequestView) };
+      },
+    ),
+  ];
+}

@@ -1,0 +1,64 @@
+import { currencyRule } from '../../domain/currency';
+import type { Payment } from '../../domain/entities';
+import type { Deps, Scope } from '../../domain/ports';
+import type { Membership } from '../../domain/team-entities';
+import type { PaymentFilter } from '../../domain/team-ports';
+import { searchPayments } from '../../domain/use-cases/search-payments';
+import { dashboardPaymentView } from './views';
+
+const BATCH = 1000;
+
+/** A decimal amount in the currency's own exponent: 1050 USD → 10.50, 1050 JPY → 1050. */
+function decimalAmount(minor: number, currency: string): string {
+  const exponent = currencyRule(currency)?.exponent ?? 2;
+  return exponent === 0 ? String(minor) : (minor / 10 ** exponent).toFixed(exponent);
+}
+
+/**
+ * A CSV cell. Quotes when needed, and defuses text a spreadsheet would run as a formula
+ * (`=`, `+`, `-`, `@` at the start): an email is typed by a shopper, not by the merchant.
+ */
+function cell(value: string | number | null): string {
+  let text = value === null ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const header = ['id', 'created_utc', 'status', 'amount', 'amount_refunded', 'currency', 'customer_email', 'brand', 'last4', 'checkout_session', 'decline_code'];
+
+function row(payment: Payment, membership: Membership): string {
+  const view = dashboardPaymentView(payment, membership);
+  return [
+    view.id,
+    payment.createdAt.toISOString(),
+    view.status,
+    decimalAmount(payment.amount, payment.currency),
+    decimalAmount(payment.amountRefunded, payment.currency),
+    payment.currency,
+    view.customer_email,
+    view.payment_method?.brand ?? null,
+    view.payment_method?.last4 ?? null,
+    view.checkout_session,
+    view.decline_code,
+  ]
+    .map(cell)
+    .join(',');
+}
+
+/** Every payment matching the filter, newest first, as CSV (emails masked for roles that see them masked). */
+export async function paymentsCsv(
+  deps: Deps,
+  scope: Scope,
+  filter: Omit<PaymentFilter, 'limit' | 'startingAfter'>,
+  membership: Membership,
+): Promise<string> {
+  const lines = [header.join(',')];
+  let startingAfter: string | undefined;
+  for (;;) {
+    const page = await searchPayments(deps, { scope, filter: { ...filter, limit: BATCH, startingAfter } });
+    for (const payment of page.data) lines.push(row(payment, membership));
+    if (!page.hasMore) break;
+    startingAfter = page.data.at(-1)!.id;
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

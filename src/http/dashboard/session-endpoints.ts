@@ -1,0 +1,130 @@
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { dashboardSessionLifetime, type StartedSession } from '../../domain/dashboard-session';
+import { newId } from '../../domain/ids';
+import type { Deps } from '../../domain/ports';
+import type { User } from '../../domain/team-entities';
+import { acceptInvite } from '../../domain/use-cases/accept-invite';
+import { authenticateDashboardSession } from '../../domain/use-cases/authenticate-dashboard-session';
+import { getInvite } from '../../domain/use-cases/get-invite';
+import { listUserAccounts } from '../../domain/use-cases/list-user-accounts';
+import { SignInThrottledError, signIn } from '../../domain/use-cases/sign-in';
+import { signOut } from '../../domain/use-cases/sign-out';
+import { signUp } from '../../domain/use-cases/sign-up';
+import { unixTime } from '../../domain/views';
+import { dashboardCookie, parseCookies } from './cookies';
+import { PRE_AUTH_CSRF_COOKIE, SESSION_COOKIE, publicEndpoint, userEndpoint, type DashboardEndpoint } from './dashboard-route';
+import { accountsView } from './views';
+
+const tag = 'Dashboard: session';
+const inviteParams = z.strictObject({ token: z.string().regex(/^inv_[A-Za-z0-9]{32}$/, 'must be an invite token') });
+const password = z.string().max(200);
+
+/** Session and user endpoints: who is signed in, sign-up, sign-in, sign-out, invites. */
+export function sessionEndpoints(deps: Deps): DashboardEndpoint[] {
+  const secure = deps.publicUrl.startsWith('https:');
+
+  async function signedInView(user: User, csrfToken: string) {
+    const accounts = await listUserAccounts(deps, { userId: user.id });
+    return { user: { id: user.id, email: user.email, name: user.name }, accounts: accountsView(accounts), csrf_token: csrfToken };
+  }
+
+  async function startSession(reply: FastifyReply, started: StartedSession & { user: User }) {
+    reply.header('set-cookie', [
+      dashboardCookie(SESSION_COOKIE, started.token, { secure, maxAge: dashboardSessionLifetime.absoluteMs / 1000 }),
+      dashboardCookie(PRE_AUTH_CSRF_COOKIE, '', { secure, maxAge: 0 }),
+    ]);
+    return signedInView(started.user, started.session.csrfToken);
+  }
+
+  return [
+    publicEndpoint(
+      { method: 'GET', url: '/dashboard/api/session', tag, summary: 'Who is signed in, their accounts and CSRF token' },
+      async ({ request, reply }) => {
+        const cookies = parseCookies(request.headers.cookie);
+        const signedIn = await authenticateDashboardSession(deps, { token: cookies[SESSION_COOKIE] }).catch(() => null);
+        if (signedIn) return signedInView(signedIn.user, signedIn.session.csrfToken);
+        const csrf = cookies[PRE_AUTH_CSRF_COOKIE] ?? newId('csrf', 32);
+        reply.header('set-cookie', dashboardCookie(PRE_AUTH_CSRF_COOKIE, csrf, { secure }));
+        return { user: null, accounts: [], csrf_token: csrf };
+      },
+    ),
+
+    publicEndpoint(
+      {
+        method: 'POST',
+        url: '/dashboard/api/sign-up',
+        tag,
+        summary: 'Create a user and sign in: with a new account (as owner) or by an invite',
+        body: z.strictObject({
+          email: z.string().max(254),
+          password,
+          name: z.string().max(100),
+          business_name: z.string().max(100).optional(),
+          invite_token: inviteParams.shape.token.optional(),
+        }),
+        status: 201,
+      },
+      async ({ body, request, reply }) => {
+        const started = await signUp(deps, {
+          email: body.email,
+          password: body.password,
+          name: body.name,
+          businessName: body.business_name,
+          inviteToken: body.invite_token,
+          ip: request.ip,
+        });
+        return { ...(await startSession(reply, started)), account_id: started.accountId };
+      },
+    ),
+
+    publicEndpoint(
+      {
+        method: 'POST',
+        url: '/dashboard/api/sign-in',
+        tag,
+        summary: 'Sign in with email and password',
+        body: z.strictObject({ email: z.string().max(254), password }),
+      },
+      async ({ body, request, reply }) => {
+        try {
+          return await startSession(reply, await signIn(deps, { email: body.email, password: body.password, ip: request.ip }));
+        } catch (error) {
+          if (error instanceof SignInThrottledError) reply.header('retry-after', String(error.retryAfterSeconds));
+          throw error;
+        }
+      },
+    ),
+
+    userEndpoint(
+      { method: 'POST', url: '/dashboard/api/sign-out', tag, summary: 'End this session' },
+      async ({ signedIn, reply }) => {
+        await signOut(deps, { sessionId: signedIn.session.id });
+        reply.header('set-cookie', dashboardCookie(SESSION_COOKIE, '', { secure, maxAge: 0 }));
+        return { signed_out: true };
+      },
+    ),
+
+    publicEndpoint(
+      { method: 'GET', url: '/dashboard/api/invites/:token', tag, summary: 'What an invite link offers', params: inviteParams },
+      async ({ params }) => {
+        const invite = await getInvite(deps, { token: params.token });
+        return { account_name: invite.accountName, role: invite.role, expires_at: unixTime(invite.expiresAt) };
+      },
+    ),
+
+    userEndpoint(
+      {
+        method: 'POST',
+        url: '/dashboard/api/invites/:token/accept',
+        tag,
+        summary: 'Join the inviting account',
+        params: inviteParams,
+      },
+      async ({ params, signedIn }) => {
+        const membership = await acceptInvite(deps, { token: params.token, actor: signedIn.actor });
+        return { account_id: membership.accountId, role: membership.role };
+      },
+    ),
+  ];
+}

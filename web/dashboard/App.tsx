@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api, setCsrfToken, type Mode, type SessionState } from './api';
+import { Layout, type Place } from './Layout';
+import { AuditLogPage } from './pages/AuditLogPage';
+import { DevelopersPage } from './pages/DevelopersPage';
+import { InvitePage } from './pages/InvitePage';
+import { OverviewPage } from './pages/OverviewPage';
+import { PaymentDetailPage } from './pages/PaymentDetailPage';
+import { PaymentsPage } from './pages/PaymentsPage';
+import { SessionDetailPage, SessionsPage } from './pages/SessionsPage';
+import { SettingsPage } from './pages/SettingsPage';
+import { SignInPage, SignUpPage } from './pages/SignInPage';
+import { TeamPage } from './pages/TeamPage';
+import { navigate, useLocation } from './router';
+
+/** The merchant dashboard: signed-out pages, then every page inside an account and a mode. */
+export function App() {
+  const { path, query } = useLocation();
+  const [session, setSession] = useState<SessionState | null>(null);
+
+  const refresh = useCallback(async () => {
+    const state = await api<SessionState>('GET', '/session');
+    setCsrfToken(state.csrf_token);
+    setSession(state);
+    return state;
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  if (!session) return <p className="loading" role="status">Loading…</p>;
+
+  const signedIn = (state: SessionState & { account_id?: string }) => {
+    setCsrfToken(state.csrf_token);
+    setSession(state);
+    const next = query.get('next');
+    navigate(next && next.startsWith('/dashboard/') ? next : `/dashboard/${state.account_id ?? state.accounts[0]?.id ?? ''}/test`);
+  };
+
+  const invite = /^\/dashboard\/invite\/([A-Za-z0-9_]+)$/.exec(path);
+  if (invite) return <InvitePage token={invite[1]!} session={session} onSignedIn={signedIn} onJoined={refresh} />;
+  if (path === '/dashboard/sign-up') return <SignUpPage onSignedIn={signedIn} />;
+  if (!session.user || path === '/dashboard/sign-in') {
+    if (session.user) {
+      navigate('/dashboard');
+      return null;
+    }
+    return <SignInPage onSignedIn={signedIn} />;
+  }
+
+  const match = /^\/dashboard\/(acct_[A-Za-z0-9]+)\/(test|live)(?:\/(.*))?$/.exec(path);
+  const account = match ? session.accounts.find((a) => a.id === match[1]) : undefined;
+  if (!match || !account) {
+    const first = session.accounts[0];
+    if (first) {
+      navigate(`/dashboard/${first.id}/test`);
+      return null;
+    }
+    return <Layout session={session} place={null} onSignedOut={refresh}><p>You do not belong to any account yet. Ask an owner for an invite link.</p></Layout>;
+  }
+  const place: Place = { account, mode: match[2] as Mode, rest: match[3] ?? '' };
+  const base = `/${account.id}/${place.mode}`;
+  const scope = { base, place };
+  const [section, id] = place.rest.split('/');
+
+  let page;
+  if (!section) page = <OverviewPage {...scope} />;
+  else if (section === 'payments' && id) page = <PaymentDetailPage {...scope} id={id} />;
+  else if (section === 'payments') page = <PaymentsPage {...scope} />;
+  else if (section === 'sessions' && id) page = <SessionDetailPage {...scope} id={id} />;
+  else if (section === 'sessions') page = <SessionsPage {...scope} />;
+  else if (section === 'developers') page = <DevelopersPage {...scope} />;
+  else if (section === 'settings') page = <SettingsPage {...scope} />;
+  else if (section === 'team') page = <TeamPage {...scope} />;
+  else if (section === 'audit') page = <AuditLogPage {...scope} />;
+  else page = <h1>Page not found</h1>;
+
+  return (
+    <Layout session={session} place={place} onSignedOut={refresh}>
+      {page}
+    </Layout>
+  );
+}

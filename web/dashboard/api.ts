@@ -1,0 +1,104 @@
+/** The dashboard's calls to /dashboard/api: cookie auth, and the CSRF token on every write. */
+
+export class DashboardApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = 'DashboardApiError';
+  }
+}
+
+let csrfToken = '';
+
+/** Set from `GET /dashboard/api/session` and from every sign-in or sign-up answer. */
+export function setCsrfToken(token: string) {
+  csrfToken = token;
+}
+
+export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: object): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`/dashboard/api${path}`, {
+      method,
+      credentials: 'same-origin',
+      headers: {
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(method === 'GET' ? {} : { 'x-csrf-token': csrfToken }),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new DashboardApiError(0, 'network', 'The server could not be reached. Check your connection and try again.');
+  }
+  const json = (await response.json().catch(() => null)) as any;
+  if (!response.ok) {
+    const error = json?.error ?? {};
+    throw new DashboardApiError(response.status, error.code ?? 'internal_error', error.message ?? 'Something went wrong', error.param);
+  }
+  return json as T;
+}
+
+export type Role = 'owner' | 'admin' | 'developer' | 'support' | 'viewer';
+export type Mode = 'test' | 'live';
+
+export interface AccountSummary {
+  id: string;
+  name: string;
+  role: Role;
+  default_currency: string;
+}
+
+export interface SessionState {
+  user: { id: string; email: string; name: string } | null;
+  accounts: AccountSummary[];
+  csrf_token: string;
+}
+
+export interface Payment {
+  id: string;
+  status: string;
+  amount: number;
+  amount_captured: number;
+  amount_refunded: number;
+  currency: string;
+  capture_method: string;
+  checkout_session: string;
+  customer_email: string | null;
+  payment_method: { type: string; brand: string | null; last4: string | null; exp_month: number | null; exp_year: number | null } | null;
+  processor: string;
+  processor_transaction_id: string | null;
+  processor_response: { code: string; text: string } | null;
+  failure_code: string | null;
+  decline_code: string | null;
+  three_d_secure: { status: string; liability_shifted: boolean } | null;
+  created: number;
+}
+
+export interface TimelineEvent {
+  id: string;
+  type: string;
+  created: number;
+}
+
+export interface CheckoutSession {
+  id: string;
+  status: string;
+  url: string | null;
+  currency: string;
+  amount_total: number;
+  customer_email: string | null;
+  line_items: Array<{ name: string; unit_amount: number; quantity: number; amount: number }>;
+  payment: string | null;
+  expires_at: number;
+  completed_at: number | null;
+  created: number;
+}
+
+export interface List<T> {
+  data: T[];
+  has_more: boolean;
+}

@@ -1,0 +1,166 @@
+import { useState } from 'react';
+import { can } from '../../../src/domain/permissions';
+import { api, DashboardApiError, type List } from '../api';
+import { ErrorNote, Loading } from '../components';
+import { formatTime } from '../format';
+import type { PageScope } from '../Layout';
+import { useLoad } from '../use-load';
+
+interface ApiKey {
+  id: string;
+  kind: 'secret' | 'publishable';
+  redacted: string;
+  created: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+interface ApiRequest {
+  id: string;
+  method: string;
+  path: string;
+  status: number;
+  error_code: string | null;
+  created: number;
+}
+
+/** API keys of the current mode (created, shown once, revoked) and the log of recent API calls. */
+export function DevelopersPage({ base, place }: PageScope) {
+  const keys = useLoad(() => api<List<ApiKey>>('GET', `/accounts${base}/api-keys`), base);
+  const log = useLoad(() => api<List<ApiRequest>>('GET', `/accounts${base}/request-log`), base);
+  const [created, setCreated] = useState<{ secret: string; kind: string } | null>(null);
+  const [error, setError] = useState<DashboardApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const manage = can(place.account.role, 'keys.manage');
+  const logVisible = can(place.account.role, 'request_log.read');
+
+  const create = async (kind: 'secret' | 'publishable') => {
+    setBusy(true);
+    setError(null);
+    try {
+      const key = await api<{ secret: string }>('POST', `/accounts${base}/api-keys`, { kind });
+      setCreated({ secret: key.secret, kind });
+      await keys.reload();
+    } catch (e) {
+      setError(e as DashboardApiError);
+    }
+    setBusy(false);
+  };
+  const revoke = async (key: ApiKey) => {
+    if (!window.confirm(`Revoke ${key.redacted}? Calls with it will be refused at once.`)) return;
+    try {
+      await api('POST', `/accounts${base}/api-keys/${key.id}/revoke`);
+      await keys.reload();
+    } catch (e) {
+      setError(e as DashboardApiError);
+    }
+  };
+
+  return (
+    <>
+      <h1>Developers</h1>
+      <section aria-labelledby="keys-title">
+        <div className="page-head">
+          <h2 id="keys-title">API keys ({place.mode} mode)</h2>
+          {manage && (
+            <div className="actions">
+              <button type="button" disabled={busy} onClick={() => create('secret')}>
+                Create secret key
+              </button>
+              <button type="button" className="secondary" disabled={busy} onClick={() => create('publishable')}>
+                Create publishable key
+              </button>
+            </div>
+          )}
+        </div>
+        <ErrorNote error={error ?? keys.error} />
+        {created && (
+          <div className="reveal" role="status">
+            <p>
+              Your new {created.kind} key. Copy it now: it is shown <strong>only once</strong>.
+            </p>
+            <code data-testid="new-key">{created.secret}</code>{' '}
+            <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(created.secret)}>
+              Copy
+            </button>{' '}
+            <button type="button" className="link-button" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        )}
+        {!keys.data ? (
+          <Loading what="keys" />
+        ) : keys.data.data.length === 0 ? (
+          <p>No keys in {place.mode} mode yet.</p>
+        ) : (
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Type</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.data.map((k) => (
+                <tr key={k.id}>
+                  <td className="mono">{k.redacted}</td>
+                  <td>{k.kind}</td>
+                  <td>{formatTime(k.created)}</td>
+                  <td>{k.last_used_at ? formatTime(k.last_used_at) : 'Never'}</td>
+                  <td>
+                    {k.revoked_at ? (
+                      `Revoked ${formatTime(k.revoked_at)}`
+                    ) : manage ? (
+                      <button type="button" className="danger" onClick={() => revoke(k)} aria-label={`Revoke ${k.redacted}`}>
+                        Revoke
+                      </button>
+                    ) : (
+                      'Active'
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {logVisible && (
+        <section aria-labelledby="log-title">
+          <h2 id="log-title">Recent API requests</h2>
+          <ErrorNote error={log.error} />
+          {!log.data ? (
+            <Loading what="requests" />
+          ) : log.data.data.length === 0 ? (
+            <p>No API calls in {place.mode} mode yet.</p>
+          ) : (
+            <table className="data">
+              <thead>
+                <tr>
+                  <th scope="col">Request</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Error</th>
+                  <th scope="col">When</th>
+                </tr>
+              </thead>
+              <tbody>
+                {log.data.data.map((r) => (
+                  <tr key={r.id}>
+                    <td className="mono">
+                      {r.method} {r.path}
+                    </td>
+                    <td className={r.status >= 400 ? 'status-error' : undefined}>{r.status}</td>
+                    <td>{r.error_code ?? '—'}</td>
+                    <td>{formatTime(r.created)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,147 @@
+import { useState } from 'react';
+import { api, type CheckoutSession, type List, type Payment, type TimelineEvent } from '../api';
+import { ErrorNote, Loading, StatusBadge } from '../components';
+import { formatMoney, formatTime } from '../format';
+import type { PageScope } from '../Layout';
+import { Pager, useCursorStack } from '../Pager';
+import { Link } from '../router';
+import { useLoad } from '../use-load';
+
+/** Checkout sessions, newest first, with a status filter and cursor pagination. */
+export function SessionsPage({ base }: PageScope) {
+  const [status, setStatus] = useState('');
+  const pages = useCursorStack();
+  const after = pages.after;
+  const query = new URLSearchParams({ ...(status ? { status } : {}), ...(after ? { starting_after: after } : {}) });
+  const list = useLoad(() => api<List<CheckoutSession>>('GET', `/accounts${base}/checkout-sessions?${query}`), `${base}?${query}`);
+  return (
+    <>
+      <div className="page-head">
+        <h1>Checkout sessions</h1>
+        <label className="inline">
+          Status{' '}
+          <select
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value);
+              pages.reset();
+            }}
+          >
+            <option value="">Any</option>
+            <option value="open">open</option>
+            <option value="complete">complete</option>
+            <option value="expired">expired</option>
+          </select>
+        </label>
+      </div>
+      <ErrorNote error={list.error} />
+      {!list.data ? (
+        <Loading what="checkout sessions" />
+      ) : list.data.data.length === 0 ? (
+        <p>No checkout sessions yet.</p>
+      ) : (
+        <>
+          <table className="data">
+            <caption className="visually-hidden">Checkout sessions, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Total</th>
+                <th scope="col">Status</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Created</th>
+                <th scope="col">Id</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((s) => (
+                <tr key={s.id}>
+                  <td className="num">{formatMoney(s.amount_total, s.currency.toUpperCase(), undefined)}</td>
+                  <td>
+                    <StatusBadge status={s.status} />
+                  </td>
+                  <td>{s.customer_email ?? '—'}</td>
+                  <td>{formatTime(s.created)}</td>
+                  <td>
+                    <Link href={`/dashboard${base}/sessions/${s.id}`}>{s.id.slice(0, 18)}…</Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager atStart={pages.atStart} hasMore={list.data.has_more} onPrevious={pages.previous} onNext={() => pages.next(list.data!.data.at(-1)!.id)} />
+        </>
+      )}
+    </>
+  );
+}
+
+/** One checkout session: its items, its payment attempts and its events. */
+export function SessionDetailPage({ base, id }: PageScope & { id: string }) {
+  const session = useLoad(
+    () => api<CheckoutSession & { payments: Payment[]; timeline: TimelineEvent[] }>('GET', `/accounts${base}/checkout-sessions/${id}`),
+    `${base}/${id}`,
+  );
+  const s = session.data;
+  if (session.error) return <ErrorNote error={session.error} />;
+  if (!s) return <Loading what="the checkout session" />;
+  const money = (amount: number) => formatMoney(amount, s.currency.toUpperCase(), undefined);
+  return (
+    <>
+      <p>
+        <Link href={`/dashboard${base}/sessions`}>← Checkout sessions</Link>
+      </p>
+      <h1>
+        {money(s.amount_total)} <StatusBadge status={s.status} />
+      </h1>
+      <p className="mono">{s.id}</p>
+      {s.url && (
+        <p>
+          Checkout page: <a href={s.url}>{s.url}</a>
+        </p>
+      )}
+      <h2>Items</h2>
+      <table className="data">
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col">Quantity</th>
+            <th scope="col">Amount</th>
+          </tr>
+        </thead>
+        <tbody>
+          {s.line_items.map((item, i) => (
+            <tr key={i}>
+              <td>{item.name}</td>
+              <td className="num">{item.quantity}</td>
+              <td className="num">{money(item.amount)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Payment attempts</h2>
+      {s.payments.length === 0 ? (
+        <p>No attempt yet.</p>
+      ) : (
+        <ul>
+          {s.payments.map((p) => (
+            <li key={p.id}>
+              <Link href={`/dashboard${base}/payments/${p.id}`}>{p.id}</Link> <StatusBadge status={p.status} /> {formatTime(p.created)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>Timeline</h2>
+      <ol className="timeline">
+        <li>
+          <span>Session opened</span> <time>{formatTime(s.created)}</time>
+        </li>
+        {s.timeline.map((e) => (
+          <li key={e.id}>
+            <span>{e.type === 'checkout.session.completed' ? 'Completed' : e.type === 'checkout.session.expired' ? 'Expired' : e.type}</span>{' '}
+            <time>{formatTime(e.created)}</time>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}

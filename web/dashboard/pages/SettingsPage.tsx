@@ -1,0 +1,148 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { can } from '../../../src/domain/permissions';
+import { api, DashboardApiError } from '../api';
+import { ErrorNote, Field, Loading } from '../components';
+import { formatMoney } from '../format';
+import type { PageScope } from '../Layout';
+import { useLoad } from '../use-load';
+
+interface Settings {
+  name: string;
+  default_currency: string;
+  display_name: string | null;
+  logo_url: string | null;
+  accent_color: string | null;
+  support_email: string | null;
+}
+
+const HEX = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * What the shopper will see, drawn from the form as it is typed: the checkout page's header and pay
+ * button with this name, logo and accent colour.
+ */
+function CheckoutPreview({ name, logoUrl, accent, currency }: { name: string; logoUrl: string; accent: string; currency: string }) {
+  const color = HEX.test(accent) ? accent : '#1a56db';
+  return (
+    <figure className="preview" aria-label="Checkout page preview">
+      <div className="preview-page">
+        <div className="preview-merchant">
+          {/^https:\/\//.test(logoUrl) && <img src={logoUrl} alt="" className="preview-logo" />}
+          <span className="preview-name">{name || 'Your business'}</span>
+        </div>
+        <div className="preview-line">
+          <span>Example item</span>
+          <span>{formatMoney(2500, currency, undefined)}</span>
+        </div>
+        <div className="preview-pay" style={{ background: color }} data-testid="preview-pay">
+          Pay {formatMoney(2500, currency, undefined)}
+        </div>
+      </div>
+      <figcaption>Preview of your checkout page</figcaption>
+    </figure>
+  );
+}
+
+/** Business profile and branding, with a live preview of the checkout page. */
+export function SettingsPage({ place }: PageScope) {
+  const path = `/accounts/${place.account.id}/settings`;
+  const settings = useLoad(() => api<Settings>('GET', path), path);
+  const [form, setForm] = useState({ name: '', display_name: '', logo_url: '', accent_color: '', support_email: '' });
+  const [error, setError] = useState<DashboardApiError | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const editable = can(place.account.role, 'settings.manage');
+
+  useEffect(() => {
+    const s = settings.data;
+    if (s) {
+      setForm({
+        name: s.name,
+        display_name: s.display_name ?? '',
+        logo_url: s.logo_url ?? '',
+        accent_color: s.accent_color ?? '',
+        support_email: s.support_email ?? '',
+      });
+    }
+  }, [settings.data]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setSaved(false);
+    try {
+      await api('POST', path, {
+        name: form.name,
+        display_name: form.display_name || null,
+        logo_url: form.logo_url || null,
+        accent_color: form.accent_color || null,
+        support_email: form.support_email || null,
+      });
+      setSaved(true);
+    } catch (e) {
+      setError(e as DashboardApiError);
+    }
+    setBusy(false);
+  };
+  const set = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    setSaved(false);
+    setForm({ ...form, [key]: e.target.value });
+  };
+
+  if (!settings.data) return settings.error ? <ErrorNote error={settings.error} /> : <Loading what="settings" />;
+  return (
+    <>
+      <h1>Settings</h1>
+      <div className="columns">
+        <form onSubmit={save} aria-labelledby="branding-title">
+          <h2 id="branding-title">Business profile and branding</h2>
+          <fieldset disabled={!editable || busy}>
+            <Field id="s-name" label="Business name">
+              <input id="s-name" required value={form.name} onChange={set('name')} />
+            </Field>
+            <Field id="s-display" label="Name shown to shoppers" hint="Leave empty to show the business name.">
+              <input id="s-display" aria-describedby="s-display-hint" value={form.display_name} onChange={set('display_name')} />
+            </Field>
+            <Field id="s-logo" label="Logo URL" hint="An https:// address of a square image.">
+              <input id="s-logo" type="url" aria-describedby="s-logo-hint" value={form.logo_url} onChange={set('logo_url')} />
+            </Field>
+            <Field id="s-accent" label="Accent colour" hint="Like #1a56db; used for the pay button.">
+              <div className="color-input">
+                <input
+                  id="s-accent"
+                  aria-describedby="s-accent-hint"
+                  value={form.accent_color}
+                  onChange={set('accent_color')}
+                  pattern="#[0-9a-fA-F]{6}"
+                />
+                <input
+                  type="color"
+                  aria-label="Pick the accent colour"
+                  value={HEX.test(form.accent_color) ? form.accent_color : '#1a56db'}
+                  onChange={set('accent_color')}
+                />
+              </div>
+            </Field>
+            <Field id="s-support" label="Support email">
+              <input id="s-support" type="email" value={form.support_email} onChange={set('support_email')} />
+            </Field>
+          </fieldset>
+          <ErrorNote error={error} />
+          {saved && <p role="status">Saved. Your checkout page now shows these.</p>}
+          {editable && (
+            <button type="submit" disabled={busy}>
+              {busy ? 'Saving…' : 'Save'}
+            </button>
+          )}
+        </form>
+        <CheckoutPreview
+          name={form.display_name || form.name}
+          logoUrl={form.logo_url}
+          accent={form.accent_color}
+          currency={settings.data.default_currency}
+        />
+      </div>
+    </>
+  );
+}
