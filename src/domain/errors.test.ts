@@ -1,47 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { dashboardCodes, design } from '../../test/support/expected-errors';
 import { declineCodes, errorCatalogue, resourceMissing, TillpointError, type ErrorCode } from './errors';
-
-/** DESIGN §8, copied by hand from the specification table (not imported from errors.ts). */
-const design: Record<string, { status: number; type: string }> = {
-  parameter_missing: { status: 400, type: 'invalid_request_error' },
-  parameter_invalid: { status: 400, type: 'invalid_request_error' },
-  parameter_unknown: { status: 400, type: 'invalid_request_error' },
-  amount_too_small: { status: 400, type: 'invalid_request_error' },
-  amount_too_large: { status: 400, type: 'invalid_request_error' },
-  currency_not_supported: { status: 400, type: 'invalid_request_error' },
-  api_key_missing: { status: 401, type: 'authentication_error' },
-  api_key_invalid: { status: 401, type: 'authentication_error' },
-  api_key_revoked: { status: 401, type: 'authentication_error' },
-  card_declined: { status: 402, type: 'card_error' },
-  insufficient_role: { status: 403, type: 'permission_error' },
-  wrong_mode: { status: 403, type: 'permission_error' },
-  publishable_key_not_allowed: { status: 403, type: 'permission_error' },
-  resource_missing: { status: 404, type: 'invalid_request_error' },
-  idempotency_key_reused: { status: 409, type: 'idempotency_error' },
-  idempotency_key_in_use: { status: 409, type: 'idempotency_error' },
-  checkout_session_completed: { status: 409, type: 'invalid_request_error' },
-  payment_not_capturable: { status: 409, type: 'invalid_request_error' },
-  payment_not_refundable: { status: 409, type: 'invalid_request_error' },
-  refund_exceeds_available: { status: 409, type: 'invalid_request_error' },
-  payment_not_settled: { status: 409, type: 'invalid_request_error' },
-  checkout_session_expired: { status: 410, type: 'invalid_request_error' },
-  rate_limited: { status: 429, type: 'rate_limit_error' },
-  // DESIGN §8 gives "502/504" for the processor errors: a bad gateway when the processor answered
-  // that it is unavailable, a gateway timeout when it did not answer at all.
-  processor_unavailable: { status: 502, type: 'processor_error' },
-  processor_timeout: { status: 504, type: 'processor_error' },
-  internal_error: { status: 500, type: 'api_error' },
-};
-
-/**
- * Codes the dashboard adds where DESIGN §8 has none for a browser session (docs/dashboard.md):
- * kept in the types of §8 so clients handle them like their neighbours.
- */
-const dashboardCodes: Record<string, { status: number; type: string }> = {
-  not_signed_in: { status: 401, type: 'authentication_error' },
-  sign_in_failed: { status: 401, type: 'authentication_error' },
-  csrf_token_invalid: { status: 403, type: 'permission_error' },
-};
 
 const designDeclineCodes = [
   'insufficient_funds',

@@ -3,43 +3,11 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createAccount } from '../../src/domain/use-cases/create-account';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { truncateAll, type TestDatabase } from './databases';
+import { dashboardCodes, design } from './expected-errors';
 import { startHarness, type Harness, type HarnessOptions } from './harness';
 
-/**
- * The error types of DESIGN §8, written out here (not imported from src/) so a wrong mapping in the
- * product fails the tests instead of agreeing with them.
- */
-export const errorTypes: Record<string, { status: number; type: string }> = {
-  parameter_missing: { status: 400, type: 'invalid_request_error' },
-  parameter_invalid: { status: 400, type: 'invalid_request_error' },
-  parameter_unknown: { status: 400, type: 'invalid_request_error' },
-  amount_too_small: { status: 400, type: 'invalid_request_error' },
-  amount_too_large: { status: 400, type: 'invalid_request_error' },
-  currency_not_supported: { status: 400, type: 'invalid_request_error' },
-  api_key_missing: { status: 401, type: 'authentication_error' },
-  api_key_invalid: { status: 401, type: 'authentication_error' },
-  api_key_revoked: { status: 401, type: 'authentication_error' },
-  not_signed_in: { status: 401, type: 'authentication_error' },
-  sign_in_failed: { status: 401, type: 'authentication_error' },
-  csrf_token_invalid: { status: 403, type: 'permission_error' },
-  card_declined: { status: 402, type: 'card_error' },
-  insufficient_role: { status: 403, type: 'permission_error' },
-  wrong_mode: { status: 403, type: 'permission_error' },
-  publishable_key_not_allowed: { status: 403, type: 'permission_error' },
-  resource_missing: { status: 404, type: 'invalid_request_error' },
-  idempotency_key_reused: { status: 409, type: 'idempotency_error' },
-  idempotency_key_in_use: { status: 409, type: 'idempotency_error' },
-  checkout_session_completed: { status: 409, type: 'invalid_request_error' },
-  payment_not_capturable: { status: 409, type: 'invalid_request_error' },
-  payment_not_refundable: { status: 409, type: 'invalid_request_error' },
-  refund_exceeds_available: { status: 409, type: 'invalid_request_error' },
-  payment_not_settled: { status: 409, type: 'invalid_request_error' },
-  checkout_session_expired: { status: 410, type: 'invalid_request_error' },
-  rate_limited: { status: 429, type: 'rate_limit_error' },
-  processor_unavailable: { status: 502, type: 'processor_error' },
-  processor_timeout: { status: 504, type: 'processor_error' },
-  internal_error: { status: 500, type: 'api_error' },
-};
+/** Every code an answer may carry, with its status and type, from the hand-written expectations. */
+export const errorTypes: Record<string, { status: number; type: string }> = { ...design, ...dashboardCodes };
 
 export interface ErrorEnvelope {
   error: {
