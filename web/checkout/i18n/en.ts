@@ -12,7 +12,7 @@ export const en = {
   'summary.total': 'Total due',
   'form.heading': 'Payment details',
   'form.email': 'Email',
-  'form.emailHint': 'We send your receipt here.',
+  'form.emailHint': 'The shop uses it to confirm your order.',
   'form.cardHeading': 'Card',
   'form.cardNumber': 'Card number',
   'form.expiry': 'Expiry (MM / YY)',
