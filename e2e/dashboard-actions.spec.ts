@@ -160,7 +160,8 @@ test.describe('dashboard actions', () => {
     await page.getByRole('link', { name: 'Flags and experiments' }).click();
     const googlePay = page.getByRole('row').filter({ hasText: 'google_pay_enabled' });
     await expect(googlePay).toContainText('On');
-    await googlePay.getByRole('checkbox').uncheck();
+    await googlePay.getByRole('checkbox').click();
+    await expect(googlePay.getByRole('checkbox')).not.toBeChecked();
     await expect(page.getByRole('status')).toHaveText('google_pay_enabled is now false.');
     await expect(googlePay).toContainText('Off');
     await page.getByLabel('What to vary').selectOption('pay_button_wording');
