@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { experimentSurfaces } from '../../../src/domain/flag-evaluation';
 import { can } from '../../../src/domain/permissions';
-import { api, DashboardApiError, type List } from '../api';
+import { api, type List } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
+import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 
 type FlagValue = boolean | string | number;
@@ -48,24 +49,11 @@ export function FlagsPage({ base, place }: PageScope) {
   const flags = useLoad(() => api<List<Flag>>('GET', `/accounts${base}/flags`), base);
   const experiments = useLoad(() => api<List<Experiment>>('GET', `/accounts${base}/experiments?limit=100`), base);
   const manage = can(place.account.role, 'flags.manage');
-  const [error, setError] = useState<DashboardApiError | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, notice, act } = useAction();
   const [surface, setSurface] = useState<keyof typeof experimentSurfaces>('checkout_layout');
   const [sampleSize, setSampleSize] = useState('1000');
   const [shown, setShown] = useState<string | null>(null);
 
-  const act = async (work: () => Promise<string>) => {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    try {
-      setNotice(await work());
-    } catch (e) {
-      setError(e as DashboardApiError);
-    }
-    setBusy(false);
-  };
   const setFlag = (flag: Flag, value: FlagValue) =>
     act(async () => {
       await api('POST', `/accounts${base}/flags/${flag.key}`, { value });

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/permissions';
-import { api, DashboardApiError, type List } from '../api';
+import { api, type List } from '../api';
 import { ErrorNote, Field, Loading } from '../components';
 import { formatMoney, formatTime, toMinor } from '../format';
 import type { PageScope } from '../Layout';
+import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 
 interface Product {
@@ -29,25 +30,12 @@ export function PaymentLinksPage({ base, place }: PageScope) {
   const products = useLoad(() => api<List<Product>>('GET', `/accounts${base}/products?limit=100`), base);
   const links = useLoad(() => api<List<PaymentLink>>('GET', `/accounts${base}/payment-links?limit=100`), base);
   const manage = can(place.account.role, 'payment_links.manage');
-  const [error, setError] = useState<DashboardApiError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { busy, error, notice, act } = useAction();
   const [name, setName] = useState('');
   const [currency, setCurrency] = useState(place.account.default_currency.toUpperCase());
   const [price, setPrice] = useState('');
   const [quantities, setQuantities] = useState<Record<string, string>>({});
 
-  const act = async (work: () => Promise<string>) => {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    try {
-      setNotice(await work());
-    } catch (e) {
-      setError(e as DashboardApiError);
-    }
-    setBusy(false);
-  };
 
   const createProduct = (event: FormEvent) => {
     event.preventDefault();

@@ -1,29 +1,11 @@
 import { useState, type FormEvent } from 'react';
+import type { ProcessorCheck } from '../../../src/domain/use-cases/check-processor-config';
+import type { ProcessorConfigView as ProcessorView } from '../../../src/domain/use-cases/show-processor-config';
 import { api, DashboardApiError } from '../api';
 import { ErrorNote, Field, Loading } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
-
-interface ProcessorView {
-  processor: 'test' | 'braintree' | 'none';
-  braintree?: {
-    environment: string;
-    merchant_id: string;
-    public_key: string;
-    private_key: 'set';
-    merchant_accounts: Record<string, string>;
-    google_pay_merchant_id: string | null;
-    require_three_d_secure: boolean;
-  };
-  updated_at: string | null;
-}
-
-interface ProcessorCheck {
-  processor: string;
-  ok: boolean;
-  problems: Array<{ kind: string; message: string; currency?: string }>;
-}
 
 /**
  * Processor credentials of the current mode. The private key is write-only: the form never shows

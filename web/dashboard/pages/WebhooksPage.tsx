@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { eventTypes } from '../../../src/domain/events';
 import { can } from '../../../src/domain/permissions';
-import { api, DashboardApiError, type List } from '../api';
+import { api, type List } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
+import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 
 interface Endpoint {
@@ -33,23 +34,12 @@ interface Delivery {
 export function WebhooksPage({ base, place }: PageScope) {
   const endpoints = useLoad(() => api<List<Endpoint>>('GET', `/accounts${base}/webhook-endpoints?limit=100`), base);
   const manage = can(place.account.role, 'webhooks.manage');
+  const { busy, error, notice, act } = useAction();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['*']);
   const [revealed, setRevealed] = useState<{ url: string; secret: string } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [error, setError] = useState<DashboardApiError | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  const act = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (e) {
-      setError(e as DashboardApiError);
-    }
-    setBusy(false);
-  };
 
   const create = (event: FormEvent) => {
     event.preventDefault();
@@ -174,18 +164,13 @@ export function WebhooksPage({ base, place }: PageScope) {
 /** The deliveries to one endpoint: what was sent, what came back, how long it took; resend. */
 function DeliveryLog({ path, manage }: { path: string; manage: boolean }) {
   const deliveries = useLoad(() => api<List<Delivery>>('GET', `${path}/deliveries?limit=50`), path);
-  const [error, setError] = useState<DashboardApiError | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const resend = async (delivery: Delivery) => {
-    setError(null);
-    try {
+  const { error, notice, act } = useAction();
+  const resend = (delivery: Delivery) =>
+    act(async () => {
       await api('POST', `${path}/deliveries/${delivery.id}/resend`);
-      setNotice(`Delivery of ${delivery.event_type} queued again.`);
       await deliveries.reload();
-    } catch (e) {
-      setError(e as DashboardApiError);
-    }
-  };
+      return `Delivery of ${delivery.event_type} queued again.`;
+    });
   return (
     <section aria-labelledby="deliveries-title">
       <div className="page-head">
@@ -224,14 +209,14 @@ function DeliveryLog({ path, manage }: { path: string; manage: boolean }) {
                 <details>
                   <summary>Request and responses</summary>
                   <h4>Request body</h4>
-                  <pre className="mono">{d.request_body ?? '—'}</pre>
+                  <pre className="mono" tabIndex={0}>{d.request_body ?? '—'}</pre>
                   {d.log.map((a) => (
                     <div key={a.attempt}>
                       <h4>
                         Attempt {a.attempt}: {a.outcome}, status {a.response_status ?? 'none'}, {a.duration_ms} ms
                       </h4>
                       {a.error && <p className="error">{a.error}</p>}
-                      <pre className="mono">{a.response_body ?? ''}</pre>
+                      <pre className="mono" tabIndex={0}>{a.response_body ?? ''}</pre>
                     </div>
                   ))}
                 </details>
