@@ -1,33 +1,6 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { expectNoAxeViolations, fillCheckout, payButton } from './support';
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-const PASSWORD = 'a long enough passphrase';
-
-async function signUp(page: Page, business: string) {
-  const email = `owner-${unique()}@shop.example`;
-  await page.goto('/dashboard/sign-up');
-  await expect(page.getByRole('heading', { name: 'Create your Tillpoint account' })).toBeVisible();
-  await expectNoAxeViolations(page);
-  await page.getByLabel('Your name').fill('Olive Owner');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByLabel('Business name').fill(business);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
-  return email;
-}
-
-/** The shopper, in a browser of their own, pays the session with a test card. */
-async function payAsShopper(browser: Browser, url: string, email: string) {
-  const shopper = await browser.newContext();
-  const page = await shopper.newPage();
-  await page.goto(url);
-  await fillCheckout(page, { email });
-  await payButton(page).click();
-  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
-  await shopper.close();
-}
+import { expect, test } from '@playwright/test';
+import { PASSWORD, payAsShopper, signUp, unique } from './dashboard-support';
+import { expectNoAxeViolations } from './support';
 
 test.describe('merchant dashboard', () => {
   // Each test signs up (argon2id) and pays in a second browser; the phone profile needs the room.

@@ -52,6 +52,7 @@ async function serve() {
     isReady: async () => (await db.query('SELECT 1')).rowCount === 1,
     reporter,
     clientConfig: checkoutClientConfig(config),
+    processorSettings: tillpoint.processorSettings,
   });
   await app.listen({ port: config.port, host: config.host });
 

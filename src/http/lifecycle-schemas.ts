@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { eventTypes } from '../domain/events';
+import type { NewPaymentLinkItem } from '../domain/use-cases/create-payment-link';
+import type { NewProduct } from '../domain/use-cases/create-product';
 import { listQuery } from './schemas';
 
 const objectId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id');
@@ -59,3 +61,20 @@ export const createPaymentLinkBody = z.strictObject({
 
 /** Body of `POST /v1/payment_links/:id`. */
 export const updatePaymentLinkBody = z.strictObject({ active: z.boolean().optional() });
+
+/** A create-product body in the use case's terms (the merchant API and the dashboard take the same). */
+export function productInputOf(body: z.output<typeof createProductBody>): NewProduct {
+  return {
+    name: body.name,
+    description: body.description,
+    active: body.active,
+    defaultPrice: body.default_price_data && { currency: body.default_price_data.currency, unitAmount: body.default_price_data.unit_amount },
+  };
+}
+
+/** A payment link's items in the use case's terms. */
+export function paymentLinkItemsOf(items: z.output<typeof createPaymentLinkBody>['line_items']): NewPaymentLinkItem[] {
+  return items.map((item) =>
+    'price' in item ? { priceId: item.price, quantity: item.quantity } : { name: item.name, unitAmount: item.unit_amount, quantity: item.quantity },
+  );
+}

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from '../domain/ports';
+import type { ProcessorSettingsDeps } from '../domain/processor-config';
 import { TillpointError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { openPaymentLink } from '../domain/use-cases/open-payment-link';
@@ -32,6 +33,8 @@ export interface HttpOptions {
   reporter?: ErrorReporter;
   /** What the checkout page is told at run time: its error-reporting DSN and its flag service. */
   clientConfig?: CheckoutClientConfig;
+  /** For the dashboard's processor settings page; without it that page answers 500. */
+  processorSettings?: ProcessorSettingsDeps;
 }
 
 const securityHeaders = {
@@ -78,7 +81,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   await app.register(googlePayTokenRoutes, { deps });
   await app.register(checkoutExperimentRoutes, { deps });
   await app.register(ofrepRoutes, { deps });
-  await app.register(dashboard, { deps, webRoot });
+  await app.register(dashboard, { deps, webRoot, processorSettings: options.processorSettings });
 
   const checkoutHtml = path.join(webRoot, 'checkout', 'index.html');
   let cachedHtml: string | null = null;

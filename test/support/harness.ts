@@ -47,6 +47,7 @@ export async function startHarness(db: SqlClient, options: HarnessOptions = {}):
     deps: tillpoint.deps,
     webRoot: '/nonexistent',
     logger: { level: 'trace', stream },
+    processorSettings: tillpoint.processorSettings,
   });
   await app.ready();
   return {

@@ -11,6 +11,10 @@ import { SessionDetailPage, SessionsPage } from './pages/SessionsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { SignInPage, SignUpPage } from './pages/SignInPage';
 import { TeamPage } from './pages/TeamPage';
+import { FlagsPage } from './pages/FlagsPage';
+import { PaymentLinksPage } from './pages/PaymentLinksPage';
+import { ProcessorPage } from './pages/ProcessorPage';
+import { WebhooksPage } from './pages/WebhooksPage';
 import { navigate, useLocation } from './router';
 
 /** The merchant dashboard: signed-out pages, then every page inside an account and a mode. */
@@ -74,6 +78,10 @@ export function App() {
   else if (section === 'settings') page = <SettingsPage {...scope} />;
   else if (section === 'team') page = <TeamPage {...scope} />;
   else if (section === 'audit') page = <AuditLogPage {...scope} />;
+  else if (section === 'links') page = <PaymentLinksPage {...scope} />;
+  else if (section === 'webhooks') page = <WebhooksPage {...scope} />;
+  else if (section === 'processor') page = <ProcessorPage {...scope} />;
+  else if (section === 'flags') page = <FlagsPage {...scope} />;
   else page = <h1>Page not found</h1>;
 
   return (

@@ -20,8 +20,12 @@ const sections: Array<{ path: string; label: string; permission: Permission }> =
   { path: '', label: 'Overview', permission: 'overview.read' },
   { path: 'payments', label: 'Payments', permission: 'payments.read' },
   { path: 'sessions', label: 'Checkout sessions', permission: 'sessions.read' },
+  { path: 'links', label: 'Payment links', permission: 'payment_links.read' },
   { path: 'developers', label: 'Developers', permission: 'keys.read' },
+  { path: 'webhooks', label: 'Webhooks', permission: 'webhooks.read' },
   { path: 'settings', label: 'Settings', permission: 'settings.read' },
+  { path: 'processor', label: 'Processor', permission: 'processor.manage' },
+  { path: 'flags', label: 'Flags and experiments', permission: 'flags.read' },
   { path: 'team', label: 'Team', permission: 'team.read' },
   { path: 'audit', label: 'Audit log', permission: 'audit.read' },
 ];

@@ -81,6 +81,18 @@ export interface Payment {
 export interface TimelineEvent {
   id: string;
   type: string;
+  /** The payment's or one of its refunds' id. */
+  object: string;
+  created: number;
+}
+
+export interface Refund {
+  id: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  status: string;
+  failure_reason: string | null;
   created: number;
 }
 

@@ -1,3 +1,4 @@
+import { currencyRule } from '../../src/domain/currency';
 import { formatMoney } from '../checkout/format';
 
 export { formatMoney };
@@ -9,3 +10,16 @@ export function formatTime(seconds: number | null): string {
 }
 
 export const statusLabel = (status: string) => status.replaceAll('_', ' ');
+
+/** Amount inputs are in the currency's unit (10.50), the API takes minor units (1050); '' when not a number. */
+export function toMinor(value: string, currency: string): string {
+  const exponent = currencyRule(currency.toUpperCase())?.exponent ?? 2;
+  const number = Number(value);
+  return value.trim() === '' || Number.isNaN(number) ? '' : String(Math.round(number * 10 ** exponent));
+}
+
+export function fromMinor(value: string | number | null, currency: string): string {
+  if (value === null || value === '') return '';
+  const exponent = currencyRule(currency.toUpperCase())?.exponent ?? 2;
+  return (Number(value) / 10 ** exponent).toFixed(exponent);
+}

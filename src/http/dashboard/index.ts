@@ -8,23 +8,41 @@ import { dashboardAccessHook, type DashboardEndpoint } from './dashboard-route';
 import { modeEndpoints } from './mode-endpoints';
 import { sessionEndpoints } from './session-endpoints';
 import { accountEndpoints } from './team-endpoints';
+import { catalogEndpoints } from './catalog-endpoints';
+import { flagDashboardEndpoints } from './flag-dashboard-endpoints';
+import { paymentActionEndpoints } from './payment-action-endpoints';
+import { processorEndpoints } from './processor-endpoints';
+import { webhookDashboardEndpoints } from './webhook-dashboard-endpoints';
+import type { ProcessorSettingsDeps } from '../../domain/processor-config';
 
 /**
  * Every dashboard endpoint. Pages that arrive later (refunds, webhooks, processor settings, flags)
  * add their endpoint list here; each names its permission from src/domain/permissions.ts, and the
  * role × action matrix test walks this list.
  */
-export function dashboardEndpoints(deps: Deps): DashboardEndpoint[] {
-  return [...sessionEndpoints(deps), ...accountEndpoints(deps), ...modeEndpoints(deps)];
+export function dashboardEndpoints(deps: Deps, processorSettings?: ProcessorSettingsDeps): DashboardEndpoint[] {
+  return [
+    ...sessionEndpoints(deps),
+    ...accountEndpoints(deps),
+    ...modeEndpoints(deps),
+    ...paymentActionEndpoints(deps),
+    ...catalogEndpoints(deps),
+    ...webhookDashboardEndpoints(deps),
+    ...processorEndpoints(processorSettings),
+    ...flagDashboardEndpoints(deps),
+  ];
 }
 
 const pageSecurityPolicy =
   "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** The dashboard: its JSON API under /dashboard/api and its single-page app at /dashboard. */
-export async function dashboard(app: FastifyInstance, { deps, webRoot }: { deps: Deps; webRoot: string }) {
+export async function dashboard(
+  app: FastifyInstance,
+  { deps, webRoot, processorSettings }: { deps: Deps; webRoot: string; processorSettings?: ProcessorSettingsDeps | undefined },
+) {
   app.addHook('preHandler', dashboardAccessHook(deps));
-  for (const endpoint of dashboardEndpoints(deps)) endpoint.register(app);
+  for (const endpoint of dashboardEndpoints(deps, processorSettings)) endpoint.register(app);
 
   const html = path.join(webRoot, 'dashboard', 'index.html');
   let cached: string | null = null;

@@ -14,6 +14,7 @@ import { listApiRequests } from '../../domain/use-cases/list-api-requests';
 import { searchCheckoutSessions } from '../../domain/use-cases/search-checkout-sessions';
 import { revokeApiKey } from '../../domain/use-cases/revoke-api-key';
 import { searchPayments } from '../../domain/use-cases/search-payments';
+import { refundView } from '../../domain/views';
 import { listQuery } from '../schemas';
 import { paymentsCsv } from './payments-csv';
 import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
@@ -25,9 +26,10 @@ import {
   timelineEventView,
 } from './views';
 
-const base = '/dashboard/api/accounts/:account_id/:mode';
-const scopeParams = z.strictObject({ ...accountParam, ...modeParam });
-const objectParams = z.strictObject({ ...accountParam, ...modeParam, id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/) });
+/** URL prefix, and path parameters, of every endpoint on one mode of an account. */
+export const base = '/dashboard/api/accounts/:account_id/:mode';
+export const scopeParams = z.strictObject({ ...accountParam, ...modeParam });
+export const objectParams = z.strictObject({ ...accountParam, ...modeParam, id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/) });
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-06-01').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'must be a real date');
@@ -134,13 +136,17 @@ export function modeEndpoints(deps: Deps): DashboardEndpoint[] {
         method: 'GET',
         url: `${base}/payments/:id`,
         tag: 'Dashboard: payments',
-        summary: 'A payment with its timeline of events',
+        summary: 'A payment with its refunds and the timeline of its and their events',
         params: objectParams,
         permission: 'payments.read',
       },
       async ({ params, scope, member }) => {
-        const { payment, events } = await getPaymentTimeline(deps, { scope, id: params.id });
-        return { ...dashboardPaymentView(payment, member.membership), timeline: events.map(timelineEventView) };
+        const { payment, refunds, events } = await getPaymentTimeline(deps, { scope, id: params.id });
+        return {
+          ...dashboardPaymentView(payment, member.membership),
+          refunds: refunds.map(refundView),
+          timeline: events.map(timelineEventView),
+        };
       },
     ),
 

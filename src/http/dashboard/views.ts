@@ -21,7 +21,7 @@ export function dashboardSessionView(session: CheckoutSession, membership: Membe
 
 /** An event on a timeline: what happened and when; its snapshot stays server-side (it may hold emails). */
 export function timelineEventView(event: DomainEvent) {
-  return { id: event.id, type: event.type, created: unixTime(event.createdAt) };
+  return { id: event.id, type: event.type, object: event.objectId, created: unixTime(event.createdAt) };
 }
 
 export function accountsView(memberships: MembershipWithAccount[]) {

@@ -14,7 +14,7 @@ import { idParams } from '../schemas';
 const tag = 'Experiments';
 
 /** The body's fields in the use cases' terms (create and update take the same ones). */
-const experimentInput = <S extends 'draft' | 'running' | 'stopped'>(body: {
+export const experimentInput = <S extends 'draft' | 'running' | 'stopped'>(body: {
   variants?: Array<{ key: string; weight: number }>;
   description?: string | null;
   status?: S;

@@ -6,7 +6,7 @@ import { listPaymentLinks } from '../../domain/use-cases/list-payment-links';
 import { updatePaymentLink } from '../../domain/use-cases/update-payment-link';
 import { paymentLinkView } from '../../domain/views';
 import { defineRoute } from '../define-route';
-import { createPaymentLinkBody, pageQuery, updatePaymentLinkBody } from '../lifecycle-schemas';
+import { createPaymentLinkBody, pageQuery, paymentLinkItemsOf, updatePaymentLinkBody } from '../lifecycle-schemas';
 import { scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams } from '../schemas';
@@ -25,11 +25,7 @@ export async function paymentLinkRoutes(app: FastifyInstance, { deps }: { deps: 
         await createPaymentLink(deps, {
           scope: scopeOf(request),
           currency: body.currency,
-          lineItems: body.line_items.map((item) =>
-            'price' in item
-              ? { priceId: item.price, quantity: item.quantity }
-              : { name: item.name, unitAmount: item.unit_amount, quantity: item.quantity },
-          ),
+          lineItems: paymentLinkItemsOf(body.line_items),
         }),
       ),
   );

@@ -5,7 +5,7 @@ import { getProduct } from '../../domain/use-cases/get-product';
 import { listProducts } from '../../domain/use-cases/list-products';
 import { productView } from '../../domain/views';
 import { defineRoute } from '../define-route';
-import { createProductBody, pageQuery } from '../lifecycle-schemas';
+import { createProductBody, pageQuery, productInputOf } from '../lifecycle-schemas';
 import { scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams } from '../schemas';
@@ -20,15 +20,7 @@ export async function productRoutes(app: FastifyInstance, { deps }: { deps: Deps
     async ({ body, request }) => {
       const { product, defaultPrice } = await createProduct(deps, {
         scope: scopeOf(request),
-        input: {
-          name: body.name,
-          description: body.description,
-          active: body.active,
-          defaultPrice: body.default_price_data && {
-            currency: body.default_price_data.currency,
-            unitAmount: body.default_price_data.unit_amount,
-          },
-        },
+        input: productInputOf(body),
       });
       return productView(product, defaultPrice);
     },

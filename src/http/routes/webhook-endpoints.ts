@@ -17,12 +17,12 @@ import { idParams, listQuery, objectId } from '../schemas';
 
 const tag = 'Webhook endpoints';
 
-const endpointFields = {
+export const endpointFields = {
   url: z.string().min(1).max(2048),
   enabled_events: z.array(z.enum(subscribableEvents as [string, ...string[]])).min(1).max(subscribableEvents.length),
   description: z.string().max(500).optional(),
 };
-const createBody = z.strictObject(endpointFields);
+export const createWebhookEndpointBody = z.strictObject(endpointFields);
 const updateBody = z.strictObject({
   url: endpointFields.url.optional(),
   enabled_events: endpointFields.enabled_events.optional(),
@@ -33,7 +33,7 @@ const deliveryParams = z.strictObject({ id: objectId, delivery_id: objectId });
 const pageQuery = z.strictObject(listQuery);
 
 /** The endpoint as the API shows it; the secret only when just made or rolled. */
-function endpointView(endpoint: WebhookEndpoint, options: { withSecret?: boolean } = {}) {
+export function webhookEndpointView(endpoint: WebhookEndpoint, options: { withSecret?: boolean } = {}) {
   return {
     id: endpoint.id,
     object: 'webhook_endpoint' as const,
@@ -47,7 +47,7 @@ function endpointView(endpoint: WebhookEndpoint, options: { withSecret?: boolean
   };
 }
 
-function deliveryView(delivery: WebhookDelivery) {
+export function webhookDeliveryView(delivery: WebhookDelivery) {
   return {
     id: delivery.id,
     object: 'webhook_delivery' as const,
@@ -72,19 +72,19 @@ function deliveryView(delivery: WebhookDelivery) {
   };
 }
 
-const eventsOf = (events: string[]) => events as WebhookEndpoint['enabledEvents'];
+export const eventsOf = (events: string[]) => events as WebhookEndpoint['enabledEvents'];
 
 /** `/v1/webhook_endpoints`: where signed events go, their secrets and delivery logs. */
 export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/webhook_endpoints', tag, summary: 'Create a webhook endpoint (its secret is shown only in this answer)', body: createBody },
+    { method: 'POST', url: '/v1/webhook_endpoints', tag, summary: 'Create a webhook endpoint (its secret is shown only in this answer)', body: createWebhookEndpointBody },
     async ({ body, request }) => {
       const endpoint = await createWebhookEndpoint(deps, {
         scope: scopeOf(request),
         input: { url: body.url, enabledEvents: eventsOf(body.enabled_events), description: body.description },
       });
-      return endpointView(endpoint, { withSecret: true });
+      return webhookEndpointView(endpoint, { withSecret: true });
     },
   );
 
@@ -93,14 +93,14 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
     { method: 'GET', url: '/v1/webhook_endpoints', tag, summary: 'List webhook endpoints, newest first', query: pageQuery },
     async ({ query, request }) => {
       const page = await listWebhookEndpoints(deps, { scope: scopeOf(request), limit: query.limit, startingAfter: query.starting_after });
-      return { object: 'list', url: '/v1/webhook_endpoints', has_more: page.hasMore, data: page.data.map((e) => endpointView(e)) };
+      return { object: 'list', url: '/v1/webhook_endpoints', has_more: page.hasMore, data: page.data.map((e) => webhookEndpointView(e)) };
     },
   );
 
   defineRoute(
     app,
     { method: 'GET', url: '/v1/webhook_endpoints/:id', tag, summary: 'Retrieve a webhook endpoint', params: idParams },
-    async ({ params, request }) => endpointView(await getWebhookEndpoint(deps, { scope: scopeOf(request), id: params.id })),
+    async ({ params, request }) => webhookEndpointView(await getWebhookEndpoint(deps, { scope: scopeOf(request), id: params.id })),
   );
 
   defineRoute(
@@ -114,7 +114,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
       body: updateBody,
     },
     async ({ params, body, request }) =>
-      endpointView(
+      webhookEndpointView(
         await updateWebhookEndpoint(deps, {
           scope: scopeOf(request),
           id: params.id,
@@ -147,7 +147,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
       params: idParams,
     },
     async ({ params, request }) =>
-      endpointView(await rollWebhookEndpointSecret(deps, { scope: scopeOf(request), id: params.id }), { withSecret: true }),
+      webhookEndpointView(await rollWebhookEndpointSecret(deps, { scope: scopeOf(request), id: params.id }), { withSecret: true }),
   );
 
   defineRoute(
@@ -171,7 +171,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
         object: 'list',
         url: `/v1/webhook_endpoints/${params.id}/deliveries`,
         has_more: page.hasMore,
-        data: page.data.map(deliveryView),
+        data: page.data.map(webhookDeliveryView),
       };
     },
   );
@@ -187,7 +187,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
       status: 202,
     },
     async ({ params, request }) =>
-      deliveryView(
+      webhookDeliveryView(
         await resendWebhookDelivery(deps, { scope: scopeOf(request), endpointId: params.id, deliveryId: params.delivery_id }),
       ),
   );

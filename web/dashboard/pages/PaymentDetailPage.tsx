@@ -1,9 +1,10 @@
-import { api, type Payment, type TimelineEvent } from '../api';
+import { api, type Payment, type Refund, type TimelineEvent } from '../api';
 import { ErrorNote, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { Link } from '../router';
 import { useLoad } from '../use-load';
+import { PaymentActions } from './PaymentActions';
 
 const eventLabels: Record<string, string> = {
   'payment.succeeded': 'Payment succeeded',
@@ -16,13 +17,15 @@ const eventLabels: Record<string, string> = {
 };
 
 /** One payment: amount, timeline, payment method, processor response, 3-D Secure. */
-export function PaymentDetailPage({ base, id }: PageScope & { id: string }) {
-  const payment = useLoad(() => api<Payment & { timeline: TimelineEvent[] }>('GET', `/accounts${base}/payments/${id}`), `${base}/${id}`);
+export function PaymentDetailPage({ base, place, id }: PageScope & { id: string }) {
+  const path = `/accounts${base}/payments/${id}`;
+  const payment = useLoad(() => api<Payment & { refunds: Refund[]; timeline: TimelineEvent[] }>('GET', path), `${base}/${id}`);
   const p = payment.data;
   if (payment.error) return <ErrorNote error={payment.error} />;
   if (!p) return <Loading what="the payment" />;
   const money = (amount: number) => formatMoney(amount, p.currency.toUpperCase(), undefined);
   const method = p.payment_method;
+  const refundOf = (objectId: string) => p.refunds.find((r) => r.id === objectId);
   return (
     <>
       <p>
@@ -34,6 +37,7 @@ export function PaymentDetailPage({ base, id }: PageScope & { id: string }) {
         </h1>
       </div>
       <p className="mono">{p.id}</p>
+      <PaymentActions payment={p} role={place.account.role} path={path} onDone={payment.reload} />
       <div className="columns">
         <section aria-labelledby="timeline-title">
           <h2 id="timeline-title">Timeline</h2>
@@ -43,10 +47,43 @@ export function PaymentDetailPage({ base, id }: PageScope & { id: string }) {
             </li>
             {p.timeline.map((e) => (
               <li key={e.id}>
-                <span>{eventLabels[e.type] ?? e.type}</span> <time>{formatTime(e.created)}</time>
+                <span>
+                  {eventLabels[e.type] ?? e.type}
+                  {refundOf(e.object) && ` ${money(refundOf(e.object)!.amount)}`}
+                </span>{' '}
+                <time>{formatTime(e.created)}</time>
               </li>
             ))}
           </ol>
+        </section>
+        <section aria-labelledby="refunds-title">
+          <h2 id="refunds-title">Refunds</h2>
+          {p.refunds.length === 0 ? (
+            <p>No refunds.</p>
+          ) : (
+            <table className="data">
+              <thead>
+                <tr>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Reason</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">When</th>
+                </tr>
+              </thead>
+              <tbody>
+                {p.refunds.map((r) => (
+                  <tr key={r.id}>
+                    <td>{money(r.amount)}</td>
+                    <td>{r.reason ? r.reason.replaceAll('_', ' ') : '—'}</td>
+                    <td>
+                      <StatusBadge status={r.status} />
+                    </td>
+                    <td>{formatTime(r.created)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </section>
         <section aria-labelledby="details-title">
           <h2 id="details-title">Details</h2>

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { currencyRule } from '../../../src/domain/currency';
 import { api, type List, type Payment } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
-import { formatMoney, formatTime } from '../format';
+import { formatMoney, formatTime, fromMinor, toMinor } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager } from '../Pager';
 import { Link, navigate, useLocation } from '../router';
@@ -10,18 +9,6 @@ import { useLoad } from '../use-load';
 
 const statuses = ['succeeded', 'requires_capture', 'processing', 'requires_action', 'failed', 'canceled'];
 const filterNames = ['status', 'created_from', 'created_to', 'amount_min', 'amount_max', 'email', 'last4', 'q'] as const;
-
-/** Amount inputs are in the account's currency (10.50), the API takes minor units (1050). */
-function toMinor(value: string, currency: string): string {
-  const exponent = currencyRule(currency)?.exponent ?? 2;
-  const number = Number(value);
-  return value.trim() === '' || Number.isNaN(number) ? '' : String(Math.round(number * 10 ** exponent));
-}
-function fromMinor(value: string | null, currency: string): string {
-  if (!value) return '';
-  const exponent = currencyRule(currency)?.exponent ?? 2;
-  return String(Number(value) / 10 ** exponent);
-}
 
 /** The payment list: filters in the URL, cursor pagination, CSV export of the same filters. */
 export function PaymentsPage({ base, place }: PageScope) {

@@ -1,0 +1,186 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { inviteMember, payAsShopper, signUp, unique } from './dashboard-support';
+import { expectNoAxeViolations } from './support';
+
+interface Received {
+  signature: string;
+  body: string;
+}
+
+/** The merchant's webhook receiver (a third party's server): records what Tillpoint posts to it. */
+async function startReceiver() {
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push({ signature: String(req.headers['tillpoint-signature'] ?? ''), body });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { received, url: `http://localhost:${(server.address() as AddressInfo).port}/hooks`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Checks `Tillpoint-Signature: t=…,v1=…` the way a merchant's receiver must (DESIGN §7). */
+function signatureValid(header: string, body: string, secret: string): boolean {
+  const parts = Object.fromEntries(header.split(',').map((p) => p.split('=') as [string, string]));
+  if (!parts.t || !parts.v1 || Math.abs(Date.now() / 1000 - Number(parts.t)) > 300) return false;
+  const expected = createHmac('sha256', secret).update(`${parts.t}.${body}`).digest();
+  const given = Buffer.from(parts.v1, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+test.describe('dashboard actions', () => {
+  test.describe.configure({ timeout: 90_000 });
+
+  test('payment link → shopper pays → partial refund on the timeline → signed refund.succeeded webhook; a viewer cannot refund @desktop', async ({
+    page,
+    browser,
+  }) => {
+    const receiver = await startReceiver();
+    await signUp(page, `Links ${unique()}`);
+
+    // The merchant registers their receiver (test mode accepts http://localhost).
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('Endpoint URL').fill(receiver.url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = (await page.getByTestId('webhook-secret').textContent())!;
+    expect(secret).toMatch(/^whsec_/);
+    await expect(page.getByRole('row').filter({ hasText: receiver.url })).toContainText('All events');
+    await expectNoAxeViolations(page);
+
+    // A product with a price, and a payment link selling it.
+    await page.getByRole('link', { name: 'Payment links' }).click();
+    await page.getByLabel('Product name').fill('Ethiopia Guji, 250 g');
+    await page.getByLabel('Price').fill('18.00');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await expect(page.getByRole('row').filter({ hasText: 'Ethiopia Guji, 250 g' })).toContainText('$18.00');
+    await page.getByLabel(/Quantity of Ethiopia Guji/).fill('2');
+    await page.getByRole('button', { name: 'Create payment link' }).click();
+    const linkRow = page.getByRole('row').filter({ hasText: '2 × Ethiopia Guji, 250 g' });
+    await expect(linkRow).toContainText('$36.00');
+    await expectNoAxeViolations(page);
+    const linkUrl = (await linkRow.getByTestId('link-url').textContent())!;
+    expect(linkUrl).toMatch(/\/l\/[a-z0-9]+$/);
+
+    await payAsShopper(browser, linkUrl, 'lee.shopper@buyer.example');
+
+    await page.getByRole('link', { name: 'Payments' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'lee.shopper@buyer.example' });
+    await expect(row).toContainText('$36.00');
+    await expect(row).toContainText('succeeded');
+    await row.getByRole('link').click();
+    const paymentUrl = page.url();
+
+    // A partial refund, with a reason and a confirmation step.
+    await page.getByRole('button', { name: 'Refund…' }).click();
+    await page.getByLabel('Amount (USD)').fill('5.00');
+    await page.getByLabel('Reason').selectOption('duplicate');
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    await expect(page.getByText('Refund $5.00 to the customer? This cannot be undone.')).toBeVisible();
+    await page.getByRole('button', { name: 'Confirm refund' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Refund of' })).toHaveText('Refund of $5.00 succeeded.');
+    await expect(page.getByRole('region', { name: 'Timeline' })).toContainText('Refunded $5.00');
+    const refunds = page.getByRole('region', { name: 'Refunds' });
+    await expect(refunds.getByRole('row').filter({ hasText: '$5.00' })).toContainText('duplicate');
+    await expect(page.getByRole('definition').filter({ hasText: '$5.00' })).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    // The merchant's receiver gets refund.succeeded, signed with the endpoint's secret.
+    await expect.poll(() => receiver.received.find((r) => JSON.parse(r.body).type === 'refund.succeeded'), { timeout: 20_000 }).toBeTruthy();
+    const delivered = receiver.received.find((r) => JSON.parse(r.body).type === 'refund.succeeded')!;
+    expect(signatureValid(delivered.signature, delivered.body, secret)).toBe(true);
+    expect(signatureValid(delivered.signature, delivered.body, 'whsec_wrong')).toBe(false);
+    expect(JSON.parse(delivered.body).data.object).toMatchObject({ amount: 500, reason: 'duplicate' });
+
+    // The delivery log shows what was sent and what the receiver answered.
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('button', { name: `Delivery log of ${receiver.url}` }).click();
+    const refundDelivery = page.getByTestId('delivery').filter({ hasText: 'refund.succeeded' });
+    await expect(refundDelivery).toContainText('delivered');
+    await expect(refundDelivery).toContainText('last answer 200');
+    await refundDelivery.getByText('Request and responses').click();
+    await expect(refundDelivery).toContainText('"type":"refund.succeeded"');
+    await expect(refundDelivery).toContainText('thanks');
+    await expectNoAxeViolations(page);
+
+    // A viewer sees no refund button, and the server refuses the refund itself.
+    const { member: viewer, context } = await inviteMember(page, browser, 'viewer');
+    await viewer.goto(paymentUrl);
+    await expect(viewer.getByRole('heading', { level: 1 })).toContainText('$36.00');
+    await expect(viewer.getByRole('region', { name: 'Timeline' })).toContainText('Refunded $5.00');
+    await expect(viewer.getByRole('button', { name: /Refund/ })).toHaveCount(0);
+    const path = new URL(paymentUrl).pathname.replace('/dashboard/', '/dashboard/api/accounts/');
+    const refused = await viewer.evaluate(async (url) => {
+      const csrf = (await (await fetch('/dashboard/api/session')).json()).csrf_token;
+      const res = await fetch(`${url}/refunds`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({ amount: 100 }),
+      });
+      return { status: res.status, code: (await res.json()).error.code };
+    }, path);
+    expect(refused).toEqual({ status: 403, code: 'insufficient_role' });
+    await context.close();
+    await receiver.close();
+  });
+
+  test('processor settings check the connection; flags and experiments with results @desktop', async ({ page }) => {
+    await signUp(page, `Settings ${unique()}`);
+
+    await page.getByRole('link', { name: 'Processor' }).click();
+    await expect(page.getByTestId('processor-current')).toContainText('built-in test processor');
+    await page.getByRole('button', { name: 'Check connection' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Connection' })).toHaveText('Connection works (test).');
+    await expectNoAxeViolations(page);
+
+    // Braintree credentials: the private key goes in, and never comes back out.
+    await page.getByLabel('Processor', { exact: true }).selectOption('braintree');
+    await page.getByLabel('Environment').selectOption('sandbox');
+    await page.getByLabel('Merchant ID', { exact: true }).fill('shop_merchant');
+    await page.getByLabel('Public key').fill('shop_public');
+    await page.getByLabel('Private key').fill('very_secret_private_key');
+    await page.getByLabel('Merchant accounts').fill('USD=shop_usd');
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Save processor settings' }).click();
+    await expect(page.getByText('Saved. New payments in this mode use these settings.')).toBeVisible();
+    await expect(page.getByTestId('processor-current')).toContainText('Braintree (sandbox), merchant shop_merchant; private key set.');
+    await expect(page.getByLabel('Private key')).toHaveValue('');
+    expect(await page.content()).not.toContain('very_secret_private_key');
+    // Back to the test processor, so the account can still take test payments.
+    await page.getByLabel('Processor', { exact: true }).selectOption('test');
+    await page.getByRole('button', { name: 'Save processor settings' }).click();
+    await expect(page.getByTestId('processor-current')).toContainText('built-in test processor');
+
+    await page.getByRole('link', { name: 'Flags and experiments' }).click();
+    const googlePay = page.getByRole('row').filter({ hasText: 'google_pay_enabled' });
+    await expect(googlePay).toContainText('On');
+    await googlePay.getByRole('checkbox').click();
+    await expect(googlePay.getByRole('checkbox')).not.toBeChecked();
+    await expect(page.getByRole('status')).toHaveText('google_pay_enabled is now false.');
+    await expect(googlePay).toContainText('Off');
+    await page.getByLabel('What to vary').selectOption('pay_button_wording');
+    await page.getByRole('button', { name: 'Create experiment' }).click();
+    const experiment = page.getByRole('row').filter({ hasText: 'pay_button_wording' });
+    await expect(experiment).toContainText('draft');
+    await experiment.getByRole('button', { name: 'Start' }).click();
+    await expect(experiment).toContainText('running');
+    await experiment.getByRole('button', { name: /Results of/ }).click();
+    const results = page.getByRole('region', { name: 'Results' });
+    await expect(results.getByRole('row').filter({ hasText: 'pay_now' })).toContainText('0');
+    await expect(page.getByTestId('verdict')).not.toBeEmpty();
+    await expectNoAxeViolations(page);
+    await experiment.getByRole('button', { name: 'Stop' }).click();
+    await expect(experiment).toContainText('stopped');
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    for (const action of ['processor.set.braintree', 'flag.update', 'experiment.start', 'experiment.stop']) {
+      await expect(page.getByRole('row').filter({ hasText: action }).first()).toBeVisible();
+    }
+  });
+});

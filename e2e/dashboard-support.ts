@@ -1,0 +1,48 @@
+import { expect, type Browser, type Page } from '@playwright/test';
+import { expectNoAxeViolations, fillCheckout, payButton } from './support';
+
+export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+export const PASSWORD = 'a long enough passphrase';
+
+/** Signs up a new owner with a new account, checking the sign-up page with axe on the way. */
+export async function signUp(page: Page, business: string) {
+  const email = `owner-${unique()}@shop.example`;
+  await page.goto('/dashboard/sign-up');
+  await expect(page.getByRole('heading', { name: 'Create your Tillpoint account' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByLabel('Your name').fill('Olive Owner');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Business name').fill(business);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  return email;
+}
+
+/** The shopper, in a browser of their own, pays the session (or payment link) with a test card. */
+export async function payAsShopper(browser: Browser, url: string, email: string) {
+  const shopper = await browser.newContext();
+  const page = await shopper.newPage();
+  await page.goto(url);
+  await fillCheckout(page, { email });
+  await payButton(page).click();
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  await shopper.close();
+}
+
+/** Invites a member with a role from the Team page and signs them up in a browser of their own. */
+export async function inviteMember(page: Page, browser: Browser, role: string) {
+  await page.getByRole('link', { name: 'Team' }).click();
+  await page.getByLabel('Role', { exact: true }).selectOption(role);
+  await page.getByRole('button', { name: 'Create invite link' }).click();
+  const link = (await page.getByTestId('invite-link').textContent())!;
+  const context = await browser.newContext();
+  const member = await context.newPage();
+  await member.goto(link);
+  await member.getByLabel('Your name').fill(`A ${role}`);
+  await member.getByLabel('Email').fill(`${role}-${unique()}@shop.example`);
+  await member.getByLabel('Password').fill(PASSWORD);
+  await member.getByRole('button', { name: 'Create user and join' }).click();
+  await expect(member.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  return { member, context };
+}

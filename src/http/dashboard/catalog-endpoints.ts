@@ -1,0 +1,92 @@
+import type { Deps } from '../../domain/ports';
+import { createPaymentLink } from '../../domain/use-cases/create-payment-link';
+import { createProduct } from '../../domain/use-cases/create-product';
+import { listPaymentLinks } from '../../domain/use-cases/list-payment-links';
+import { listProducts } from '../../domain/use-cases/list-products';
+import { recordAuditEntry } from '../../domain/use-cases/record-audit-entry';
+import { updatePaymentLink } from '../../domain/use-cases/update-payment-link';
+import { paymentLinkView, productView } from '../../domain/views';
+import { createPaymentLinkBody, createProductBody, pageQuery, paymentLinkItemsOf, productInputOf, updatePaymentLinkBody } from '../lifecycle-schemas';
+import { listBody, pageRequest } from '../pagination';
+import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
+import { base, objectParams, scopeParams } from './mode-endpoints';
+
+const tag = 'Dashboard: products and payment links';
+
+/** Products with their prices, and payment links made of them: the merchant API's use cases. */
+export function catalogEndpoints(deps: Deps): DashboardEndpoint[] {
+  const linkView = (link: Parameters<typeof paymentLinkView>[0]) => paymentLinkView(link, deps.publicUrl);
+  return [
+    modeEndpoint(
+      { method: 'GET', url: `${base}/products`, tag, summary: 'Products with their default price, newest first', params: scopeParams, query: pageQuery, permission: 'payment_links.read' },
+      async ({ query, scope }) =>
+        listBody('products', await listProducts(deps, { scope, page: pageRequest(query) }), (p) => productView(p.product, p.defaultPrice)),
+    ),
+
+    modeEndpoint(
+      {
+        method: 'POST',
+        url: `${base}/products`,
+        tag,
+        summary: 'Create a product with its price',
+        params: scopeParams,
+        body: createProductBody,
+        permission: 'payment_links.manage',
+        status: 201,
+      },
+      async ({ body, scope, member }) => {
+        const { product, defaultPrice } = await createProduct(deps, {
+          scope,
+          input: productInputOf(body),
+        });
+        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'product.create', target: product.id });
+        return productView(product, defaultPrice);
+      },
+    ),
+
+    modeEndpoint(
+      { method: 'GET', url: `${base}/payment-links`, tag, summary: 'Payment links, newest first', params: scopeParams, query: pageQuery, permission: 'payment_links.read' },
+      async ({ query, scope }) => listBody('payment-links', await listPaymentLinks(deps, { scope, page: pageRequest(query) }), linkView),
+    ),
+
+    modeEndpoint(
+      {
+        method: 'POST',
+        url: `${base}/payment-links`,
+        tag,
+        summary: 'Create a payment link from prices (or named amounts)',
+        params: scopeParams,
+        body: createPaymentLinkBody,
+        permission: 'payment_links.manage',
+        status: 201,
+      },
+      async ({ body, scope, member }) => {
+        const link = await createPaymentLink(deps, {
+          scope,
+          currency: body.currency,
+          lineItems: paymentLinkItemsOf(body.line_items),
+        });
+        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'payment_link.create', target: link.id });
+        return linkView(link);
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'POST',
+        url: `${base}/payment-links/:id`,
+        tag,
+        summary: 'Deactivate (active: false) or reactivate a payment link',
+        params: objectParams,
+        body: updatePaymentLinkBody,
+        permission: 'payment_links.manage',
+      },
+      async ({ params, body, scope, member }) => {
+        const link = await updatePaymentLink(deps, { scope, id: params.id, active: body.active });
+        const action = body.active === false ? 'payment_link.deactivate' : body.active ? 'payment_link.activate' : 'payment_link.update';
+        await recordAuditEntry(deps, { ...scope, actor: member.actor, action, target: link.id });
+        return linkView(link);
+      },
+    ),
+  ];
+}

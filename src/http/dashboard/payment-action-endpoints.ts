@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { Deps } from '../../domain/ports';
+import { cancelPayment } from '../../domain/use-cases/cancel-payment';
+import { capturePayment } from '../../domain/use-cases/capture-payment';
+import { createRefund } from '../../domain/use-cases/create-refund';
+import { recordAuditEntry } from '../../domain/use-cases/record-audit-entry';
+import { refundView } from '../../domain/views';
+import { captureBody, createRefundBody } from '../lifecycle-schemas';
+import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
+import { base, objectParams } from './mode-endpoints';
+import { dashboardPaymentView } from './views';
+
+const tag = 'Dashboard: payments';
+const refundBody = z.strictObject({ amount: createRefundBody.shape.amount, reason: createRefundBody.shape.reason });
+
+/**
+ * Capture, void and refund from the payment detail page: the merchant API's use cases, guarded by
+ * `payments.capture` and `payments.refund`, each success written to the audit log.
+ */
+export function paymentActionEndpoints(deps: Deps): DashboardEndpoint[] {
+  return [
+    modeEndpoint(
+      {
+        method: 'POST',
+        url: `${base}/payments/:id/capture`,
+        tag,
+        summary: 'Capture an authorized payment, in full or in part',
+        params: objectParams,
+        body: captureBody,
+        permission: 'payments.capture',
+      },
+      async ({ params, body, scope, member }) => {
+        const payment = await capturePayment(deps, { scope, id: params.id, amount: body.amount });
+        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'payment.capture', target: payment.id });
+        return dashboardPaymentView(payment, member.membership);
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'POST',
+        url: `${base}/payments/:id/cancel`,
+        tag,
+        summary: 'Void an authorized payment: nothing is charged',
+        params: objectParams,
+        permission: 'payments.capture',
+      },
+      async ({ params, scope, member }) => {
+        const payment = await cancelPayment(deps, { scope, id: params.id });
+        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'payment.cancel', target: payment.id });
+        return dashboardPaymentView(payment, member.membership);
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'POST',
+        url: `${base}/payments/:id/refunds`,
+        tag,
+        summary: 'Refund a succeeded payment, fully or in part',
+        params: objectParams,
+        body: refundBody,
+        permission: 'payments.refund',
+      },
+      async ({ params, body, scope, member }) => {
+        const refund = await createRefund(deps, {
+          scope,
+          paymentId: params.id,
+          amount: body.amount,
+          reason: body.reason,
+          createdBy: member.actor.id,
+        });
+        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'refund.create', target: refund.id });
+        return refundView(refund);
+      },
+    ),
+  ];
+}

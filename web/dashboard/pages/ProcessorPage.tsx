@@ -1,0 +1,202 @@
+import { useState, type FormEvent } from 'react';
+import type { ProcessorCheck } from '../../../src/domain/use-cases/check-processor-config';
+import type { ProcessorConfigView as ProcessorView } from '../../../src/domain/use-cases/show-processor-config';
+import { api, DashboardApiError } from '../api';
+import { ErrorNote, Field, Loading } from '../components';
+import { formatTime } from '../format';
+import type { PageScope } from '../Layout';
+import { useLoad } from '../use-load';
+
+/**
+ * Processor credentials of the current mode. The private key is write-only: the form never shows
+ * it, and it must be typed again to change the Braintree settings.
+ */
+export function ProcessorPage({ base, place }: PageScope) {
+  const path = `/accounts${base}/processor`;
+  const current = useLoad(() => api<ProcessorView>('GET', path), base);
+  const [form, setForm] = useState<Record<string, string> | null>(null);
+  const [error, setError] = useState<DashboardApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [check, setCheck] = useState<ProcessorCheck | null>(null);
+  const live = place.mode === 'live';
+
+  const c = current.data;
+  const values = form ?? {
+    processor: c?.processor === 'braintree' || live ? 'braintree' : 'test',
+    environment: c?.braintree?.environment ?? (live ? 'production' : 'sandbox'),
+    merchant_id: c?.braintree?.merchant_id ?? '',
+    public_key: c?.braintree?.public_key ?? '',
+    private_key: '',
+    merchant_accounts: Object.entries(c?.braintree?.merchant_accounts ?? {})
+      .map(([currency, id]) => `${currency}=${id}`)
+      .join(', '),
+    google_pay_merchant_id: c?.braintree?.google_pay_merchant_id ?? '',
+    require_three_d_secure: c?.braintree?.require_three_d_secure ? 'yes' : '',
+  };
+  const set = (name: string, value: string) => setForm({ ...values, [name]: value });
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setSaved(null);
+    setCheck(null);
+    try {
+      const merchantAccounts = Object.fromEntries(
+        values.merchant_accounts!
+          .split(',')
+          .map((pair) => pair.trim())
+          .filter(Boolean)
+          .map((pair) => pair.split('=').map((s) => s.trim()) as [string, string]),
+      );
+      const body =
+        values.processor === 'test'
+          ? { processor: 'test' }
+          : {
+              processor: 'braintree',
+              environment: values.environment,
+              merchant_id: values.merchant_id!.trim(),
+              public_key: values.public_key!.trim(),
+              private_key: values.private_key,
+              merchant_accounts: merchantAccounts,
+              google_pay_merchant_id: values.google_pay_merchant_id!.trim() || null,
+              require_three_d_secure: values.require_three_d_secure === 'yes',
+            };
+      await api('POST', path, body);
+      setForm(null);
+      await current.reload();
+      setSaved('Saved. New payments in this mode use these settings.');
+    } catch (e) {
+      setError(e as DashboardApiError);
+    }
+    setBusy(false);
+  };
+
+  const runCheck = async () => {
+    setBusy(true);
+    setError(null);
+    setCheck(null);
+    try {
+      setCheck(await api<ProcessorCheck>('POST', `${path}/check`));
+    } catch (e) {
+      setError(e as DashboardApiError);
+    }
+    setBusy(false);
+  };
+
+  return (
+    <>
+      <h1>Processor ({place.mode} mode)</h1>
+      <ErrorNote error={error ?? current.error} />
+      {!c ? (
+        <Loading what="processor settings" />
+      ) : (
+        <>
+          <p data-testid="processor-current">
+            {c.processor === 'none'
+              ? 'No processor yet: live payments are refused until Braintree is set up.'
+              : c.processor === 'test'
+                ? 'The built-in test processor: test cards only, nothing is charged.'
+                : `Braintree (${c.braintree!.environment}), merchant ${c.braintree!.merchant_id}; private key set.`}
+            {c.updated_at && ` Last changed ${formatTime(Date.parse(c.updated_at) / 1000)}.`}
+          </p>
+          <section aria-labelledby="check-title" className="panel">
+            <h2 id="check-title">Check connection</h2>
+            <p>Tries the saved settings against the processor's gateway.</p>
+            <button type="button" disabled={busy} onClick={() => void runCheck()}>
+              Check connection
+            </button>
+            {check && (
+              <div role="status" className="result">
+                {check.ok ? (
+                  <p>Connection works ({check.processor}).</p>
+                ) : (
+                  <>
+                    <p className="error">The connection has problems:</p>
+                    <ul>
+                      {check.problems.map((p, i) => (
+                        <li key={i}>{p.message}</li>
+                      ))}
+                    </ul>
+                  </>
+                )}
+              </div>
+            )}
+          </section>
+          <form className="panel" onSubmit={save} aria-labelledby="credentials-title">
+            <h2 id="credentials-title">Credentials</h2>
+            <Field id="processor-kind" label="Processor">
+              <select id="processor-kind" value={values.processor} onChange={(e) => set('processor', e.target.value)}>
+                {!live && <option value="test">Built-in test processor</option>}
+                <option value="braintree">Braintree</option>
+              </select>
+            </Field>
+            {values.processor === 'braintree' && (
+              <>
+                <Field id="bt-environment" label="Environment">
+                  <select id="bt-environment" value={values.environment} onChange={(e) => set('environment', e.target.value)}>
+                    {live ? (
+                      <option value="production">Production</option>
+                    ) : (
+                      <>
+                        <option value="sandbox">Sandbox</option>
+                        <option value="development">Development (the SDK's local gateway)</option>
+                      </>
+                    )}
+                  </select>
+                </Field>
+                <Field id="bt-merchant-id" label="Merchant ID">
+                  <input id="bt-merchant-id" required value={values.merchant_id} onChange={(e) => set('merchant_id', e.target.value)} />
+                </Field>
+                <Field id="bt-public-key" label="Public key">
+                  <input id="bt-public-key" required value={values.public_key} onChange={(e) => set('public_key', e.target.value)} />
+                </Field>
+                <Field
+                  id="bt-private-key"
+                  label="Private key"
+                  hint={c.braintree ? 'Set, and never shown. Type it again to save changes.' : 'Stored encrypted; never shown again.'}
+                >
+                  <input
+                    id="bt-private-key"
+                    type="password"
+                    autoComplete="off"
+                    required
+                    aria-describedby="bt-private-key-hint"
+                    value={values.private_key}
+                    onChange={(e) => set('private_key', e.target.value)}
+                  />
+                </Field>
+                <Field id="bt-merchant-accounts" label="Merchant accounts" hint="Per currency, e.g. USD=shop_usd, EUR=shop_eur">
+                  <input
+                    id="bt-merchant-accounts"
+                    aria-describedby="bt-merchant-accounts-hint"
+                    value={values.merchant_accounts}
+                    onChange={(e) => set('merchant_accounts', e.target.value)}
+                  />
+                </Field>
+                <Field id="bt-google-pay" label="Google Pay merchant ID" hint="Needed for Google Pay in production">
+                  <input id="bt-google-pay" aria-describedby="bt-google-pay-hint" value={values.google_pay_merchant_id} onChange={(e) => set('google_pay_merchant_id', e.target.value)} />
+                </Field>
+                <label className="inline">
+                  <input
+                    type="checkbox"
+                    checked={values.require_three_d_secure === 'yes'}
+                    onChange={(e) => set('require_three_d_secure', e.target.checked ? 'yes' : '')}
+                  />
+                  Refuse card payments without 3-D Secure
+                </label>
+              </>
+            )}
+            <div className="actions">
+              <button type="submit" disabled={busy}>
+                Save processor settings
+              </button>
+            </div>
+            {saved && <p role="status">{saved}</p>}
+          </form>
+        </>
+      )}
+    </>
+  );
+}
