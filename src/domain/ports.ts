@@ -19,6 +19,7 @@ import type { IdempotencyRecords, RateLimitCounter } from './api-guards';
 import type { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookUrlPolicy } from './webhooks';
 import type { ProcessorLifecycle } from './processor-lifecycle';
 import type { PasswordHasher, TeamRepositories } from './team-ports';
+import type { OperationsInFlightRepository } from './operations-in-flight';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -120,6 +121,8 @@ export interface UnitOfWork extends TeamRepositories {
     markConverted(checkoutSessionId: string, at: Date): Promise<number>;
     tally(experimentId: string): Promise<Array<{ variant: string; exposed: number; conversions: number }>>;
   };
+  /** Captures and voids sent to the processor and not yet answered; pending refunds to reconcile. */
+  operationsInFlight: OperationsInFlightRepository;
 }
 
 export interface EventFilter {

@@ -108,7 +108,7 @@ export function toXml(name: string, value: unknown): string {
   if (typeof value === 'boolean') return `<${tag} type="boolean">${value}</${tag}>`;
   if (typeof value === 'number') return `<${tag} type="integer">${value}</${tag}>`;
   if (Array.isArray(value)) {
-    const itemName = name === 'ids' ? 'item' : name.replace(/s$/, '');
+    const itemName = name === 'ids' || name.endsWith('Ids') ? 'item' : name.replace(/s$/, '');
     return `<${tag} type="array">${value.map((item) => toXml(itemName, item)).join('')}</${tag}>`;
   }
   if (typeof value === 'object') {
@@ -433,6 +433,7 @@ export class BraintreeGatewayEmulator {
       gatewayRejectionReason: t.gatewayRejectionReason,
       paymentInstrumentType: wallet ? 'android_pay_card' : 'credit_card',
       refundedTransactionId: t.refundedTransactionId,
+      refundIds: [...this.transactions.values()].filter((r) => r.refundedTransactionId === t.id).map((r) => r.id),
       createdAt: t.createdAt,
       creditCard: wallet
         ? { bin: null, last4: null, cardType: null }
