@@ -11,6 +11,7 @@ import { showProcessorConfig } from '../../src/domain/use-cases/show-processor-c
 import { buildHttpServer } from '../../src/http/server';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
+import { runJobOnce } from '../../src/runtime/scheduler';
 import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
 import { emulatedMerchant, emulatedMerchantSettings } from '../support/braintree-fixtures';
 import { testDatabases, truncateAll } from '../support/databases';
@@ -196,6 +197,30 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
       payment: { status: 'failed', failureCode: 'processor_timeout' },
     });
     expect((await pay(session.id, 'fake-valid-nonce')).statusCode).toBe(200);
+  });
+
+  it('a capture and a refund whose answers are lost are found with transaction.search/find and recorded as made', async () => {
+    const merchant = (method: 'POST' | 'GET', url: string, payload?: object) =>
+      app.inject({ method, url, headers: { ...bearer(key), 'idempotency-key': randomBytes(8).toString('hex') }, payload });
+    const session = await openSession(5000, { capture_method: 'manual' });
+    expect((await pay(session.id, 'fake-valid-nonce')).statusCode).toBe(200);
+    const [payment] = await paymentsOf(session.id);
+    emulator.stallNext(2000);
+    expectError(await merchant('POST', `/v1/payments/${payment!.id}/capture`, { amount: 4000 }), 504, 'processor_timeout');
+    clock.advance(61_000);
+    expect(await runJobOnce(tillpoint.deps, 'operation-reconciliation')).toEqual({ resolved: 1, pending: 0 });
+    expect((await merchant('GET', `/v1/payments/${payment!.id}`)).json()).toMatchObject({ status: 'succeeded', amount_captured: 4000 });
+
+    emulator.settle(payment!.processor_transaction_id);
+    emulator.stallNext(2000);
+    expectError(await merchant('POST', '/v1/refunds', { payment: payment!.id, amount: 1500 }), 504, 'processor_timeout');
+    clock.advance(61_000);
+    expect(await runJobOnce(tillpoint.deps, 'operation-reconciliation')).toEqual({ resolved: 1, pending: 0 });
+    const refunds = (await merchant('GET', `/v1/refunds?payment=${payment!.id}`)).json().data;
+    const made = [...emulator.transactions.values()].find((t) => t.type === 'credit')!;
+    expect(refunds).toMatchObject([{ status: 'succeeded', amount: 1500 }]);
+    expect(made).toMatchObject({ orderId: refunds[0].id, amount: '15.00' });
+    expect((await merchant('GET', `/v1/payments/${payment!.id}`)).json()).toMatchObject({ amount_refunded: 1500 });
   });
 
   it('the test processor never serves live mode; Braintree live mode needs a production account', async () => {
