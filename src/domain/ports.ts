@@ -8,6 +8,7 @@ import type {
   Payment,
   PaymentLink,
   PaymentMethodDetails,
+  PaymentMethodType,
   Price,
   Product,
   Refund,
@@ -20,6 +21,7 @@ import type { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookUrlPo
 import type { ProcessorLifecycle } from './processor-lifecycle';
 import type { PasswordHasher, TeamRepositories } from './team-ports';
 import type { OperationsInFlightRepository } from './operations-in-flight';
+import type { ThreeDSecureMode } from './three-d-secure-policy';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -185,6 +187,9 @@ export interface AuthorizeRequest {
   nonce: string;
   deviceData: string | null;
   email: string | null;
+  /** The `three_d_secure` flag for this payment; the adapter applies `threeDSecurePolicy` to it. */
+  threeDSecureMode?: ThreeDSecureMode;
+  paymentMethodType?: PaymentMethodType;
 }
 
 /**

@@ -3,6 +3,7 @@ import { fromDecimalString, toDecimalString } from '../../domain/money';
 import type { BraintreeSettings, ProcessorConnectionCheck, ProcessorProblem } from '../../domain/processor-config';
 import type { FoundTransaction, OperationResult, ProcessorLifecycle } from '../../domain/processor-lifecycle';
 import type { AuthorizeRequest, AuthorizeResult, PaymentProcessor } from '../../domain/ports';
+import { threeDSecurePolicy } from '../../domain/three-d-secure-policy';
 import {
   authorizationOf,
   saleOutcome,
@@ -103,6 +104,11 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
         response: { code: 'merchant_account_missing', text: `No Braintree merchant account is set for ${request.currency}` },
       };
     }
+    const policy = threeDSecurePolicy({
+      mode: request.threeDSecureMode ?? 'when_required',
+      accountRequires: this.settings.requireThreeDSecure,
+      paymentMethodType: request.paymentMethodType ?? 'card',
+    });
     try {
       const result = (await this.gateway.transaction.sale({
         amount: toDecimalString(request.amount, request.currency),
@@ -113,7 +119,7 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
         ...(request.email ? { customer: { email: request.email } } : {}),
         options: {
           submitForSettlement: request.capture,
-          ...(this.settings.requireThreeDSecure ? { threeDSecure: { required: true } } : {}),
+          ...(policy.requireInSale ? { threeDSecure: { required: true } } : {}),
         },
       } as braintree.TransactionRequest)) as unknown as BraintreeResult;
       return saleOutcome(result);
