@@ -8,6 +8,7 @@ import type {
   Payment,
   PaymentLink,
   PaymentMethodDetails,
+  PaymentMethodType,
   Price,
   Product,
   Refund,
@@ -19,6 +20,8 @@ import type { IdempotencyRecords, RateLimitCounter } from './api-guards';
 import type { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookUrlPolicy } from './webhooks';
 import type { ProcessorLifecycle } from './processor-lifecycle';
 import type { PasswordHasher, TeamRepositories } from './team-ports';
+import type { OperationsInFlightRepository } from './operations-in-flight';
+import type { ThreeDSecureMode } from './three-d-secure-policy';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -120,6 +123,8 @@ export interface UnitOfWork extends TeamRepositories {
     markConverted(checkoutSessionId: string, at: Date): Promise<number>;
     tally(experimentId: string): Promise<Array<{ variant: string; exposed: number; conversions: number }>>;
   };
+  /** Captures and voids sent to the processor and not yet answered; pending refunds to reconcile. */
+  operationsInFlight: OperationsInFlightRepository;
 }
 
 export interface EventFilter {
@@ -182,6 +187,9 @@ export interface AuthorizeRequest {
   nonce: string;
   deviceData: string | null;
   email: string | null;
+  /** The `three_d_secure` flag for this payment; the adapter applies `threeDSecurePolicy` to it. */
+  threeDSecureMode?: ThreeDSecureMode;
+  paymentMethodType?: PaymentMethodType;
 }
 
 /**

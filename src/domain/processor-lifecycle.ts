@@ -26,7 +26,20 @@ export type FoundTransaction =
       authorization: Exclude<AuthorizeResult, { outcome: 'unknown' } | { outcome: 'invalid_payment_method' }>;
       /** Processor-side status, e.g. `authorized`, `submitted_for_settlement`, `settled`, `voided`. */
       status: string;
+      /** Minor units submitted for settlement (captured); 0 while only authorized or voided before capture. */
+      amountCaptured: number;
+      /** The authorization or the unsettled capture was voided: nothing was or will be charged. */
+      voided: boolean;
+      /** The refunds the processor made, each with our refund id when it carries one. */
+      refunds: ProcessorRefund[];
     };
+
+/** A refund as the processor keeps it: our refund id is its order id. */
+export interface ProcessorRefund {
+  refundId: string | null;
+  processorRefundId: string;
+  amount: number;
+}
 
 /**
  * The operations after an authorization. Every processor adapter implements them; amounts are minor

@@ -5,7 +5,7 @@ import type { SqlExecutor } from './sql-client';
 
 type Row = Record<string, any>;
 
-function toRefund(row: Row): Refund {
+export function toRefund(row: Row): Refund {
   return {
     id: row.id,
     accountId: row.account_id,

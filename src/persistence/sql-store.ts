@@ -8,6 +8,7 @@ import { fanOutEvent, webhookDeliveryRepository, webhookEndpointRepository } fro
 import { scopedGetQuery, scopedListQuery, type ListFilter } from './list-query';
 import { lifecycleUnitOfWork } from './sql-lifecycle-store';
 import { teamRepositories } from './sql-team-store';
+import { operationsInFlightRepository } from './sql-operations-in-flight-store';
 
 type Row = Record<string, any>;
 
@@ -362,6 +363,7 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
     webhookEndpoints: webhookEndpointRepository(db),
     webhookDeliveries: webhookDeliveryRepository(db),
     ...lifecycleUnitOfWork(db),
+    operationsInFlight: operationsInFlightRepository(db),
   };
 }
 

@@ -54,6 +54,13 @@ export function sqlTestTransactionLedger(db: SqlClient): TestTransactionLedger {
       );
       return rowCount === 1;
     },
+    async refundsOf(id) {
+      const { rows } = await db.query<Row>(
+        'SELECT id, refund_id, amount FROM test_processor_refunds WHERE transaction_id = $1 ORDER BY created_at, id',
+        [id],
+      );
+      return rows.map((row) => ({ refundId: row.refund_id, refundTransactionId: String(row.id), amount: Number(row.amount) }));
+    },
     async settleDue(id, at) {
       await db.query(
         `UPDATE test_processor_transactions SET status = 'settled', updated_at = $2

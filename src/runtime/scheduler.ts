@@ -1,6 +1,7 @@
 import type { Deps } from '../domain/ports';
 import { purgeExpiredApiRecords } from '../domain/use-cases/purge-expired-api-records';
 import { expireOverdueSessions } from '../domain/use-cases/expire-overdue-sessions';
+import { reconcileFollowUpOperations } from '../domain/use-cases/reconcile-follow-up-operations';
 import { reconcileProcessingPayments } from '../domain/use-cases/reconcile-processing-payments';
 import { voidExpiredAuthorizations } from '../domain/use-cases/void-expired-authorizations';
 
@@ -34,6 +35,16 @@ export const periodicJobs: readonly PeriodicJob[] = [
     run: (deps, log) =>
       reconcileProcessingPayments(deps, {
         onError: (paymentId, err) => log.error({ err, paymentId }, 'reconciliation of a payment failed'),
+      }),
+  },
+  {
+    // Captures, voids and refunds whose answer was lost: never left reserved or stuck.
+    name: 'operation-reconciliation',
+    everyMs: 60_000,
+    atStart: true,
+    run: (deps, log) =>
+      reconcileFollowUpOperations(deps, {
+        onError: (objectId, err) => log.error({ err, objectId }, 'reconciliation of a capture, void or refund failed'),
       }),
   },
   {

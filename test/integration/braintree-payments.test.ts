@@ -11,6 +11,7 @@ import { showProcessorConfig } from '../../src/domain/use-cases/show-processor-c
 import { buildHttpServer } from '../../src/http/server';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
+import { runJobOnce } from '../../src/runtime/scheduler';
 import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
 import { emulatedMerchant, emulatedMerchantSettings } from '../support/braintree-fixtures';
 import { testDatabases, truncateAll } from '../support/databases';
@@ -169,6 +170,48 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
     expect(api.json().three_d_secure).toEqual({ status: 'authenticate_successful', liability_shifted: true });
   });
 
+  it('when the issuer asks (2099), the retry with a 3-D Secure nonce succeeds and records the liability shift', async () => {
+    const session = await openSession(209_900);
+    expectError(await pay(session.id, 'fake-valid-nonce'), 402, 'card_declined', { decline_code: 'authentication_failed' });
+    const [declined] = await paymentsOf(session.id);
+    expect(declined).toMatchObject({ status: 'failed', decline_code: 'authentication_failed' });
+    expect(declined!.three_d_secure).toBeNull();
+    expect(declined!.processor_response).toEqual({ code: '2099', text: 'Cardholder Authentication Required' });
+
+    // The page verified the card and retries once in the same session.
+    expect((await pay(session.id, 'fake-three-d-secure-visa-full-authentication-nonce')).statusCode).toBe(200);
+    const retried = (await paymentsOf(session.id)).find((p) => p.id !== declined!.id);
+    expect(retried).toMatchObject({ status: 'succeeded', three_d_secure: { status: 'authenticate_successful', liabilityShifted: true } });
+  });
+
+  it('the three_d_secure flag: always requires it in every card sale; off never does, even where the account requires it', async () => {
+    const setFlag = (value: string) =>
+      app.inject({ method: 'POST', url: '/v1/flags/three_d_secure', headers: { ...bearer(key), 'idempotency-key': randomBytes(8).toString('hex') }, payload: { value } });
+    const lastSale = () => [...emulator.transactions.values()].filter((t) => t.type === 'sale').at(-1)!;
+
+    expect((await setFlag('always')).statusCode).toBe(200);
+    expectError(await pay((await openSession()).id, 'fake-valid-nonce'), 402, 'card_declined', { decline_code: 'authentication_failed' });
+    expect(lastSale()).toMatchObject({ gatewayRejectionReason: 'three_d_secure', request: { options: { three_d_secure: { required: true } } } });
+    expect((await pay((await openSession()).id, 'fake-three-d-secure-visa-full-authentication-nonce')).statusCode).toBe(200);
+    // Wallets are not verified on the page, so `always` does not require it of them.
+    expect((await pay((await openSession()).id, 'fake-android-pay-visa-nonce', 'google_pay')).statusCode).toBe(200);
+
+    // Processors are cached by the config's save time: a later save must be later.
+    clock.advance(1000);
+    await setProcessorConfig(tillpoint.processorSettings, {
+      accountId,
+      mode: 'test',
+      processor: 'braintree',
+      braintree: braintreeSettings({ requireThreeDSecure: true }),
+    });
+    expect((await setFlag('off')).statusCode).toBe(200);
+    expect((await pay((await openSession()).id, 'fake-valid-nonce')).statusCode).toBe(200);
+    expect(lastSale().request.options?.three_d_secure).toBeUndefined();
+
+    expect((await setFlag('when_required')).statusCode).toBe(200);
+    expectError(await pay((await openSession()).id, 'fake-valid-nonce'), 402, 'card_declined', { decline_code: 'authentication_failed' });
+  });
+
   it('a timeout leaves the payment processing; reconciliation finds the charge by orderId and completes the session', async () => {
     const session = await openSession();
     emulator.stallNext(2000);
@@ -196,6 +239,30 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
       payment: { status: 'failed', failureCode: 'processor_timeout' },
     });
     expect((await pay(session.id, 'fake-valid-nonce')).statusCode).toBe(200);
+  });
+
+  it('a capture and a refund whose answers are lost are found with transaction.search/find and recorded as made', async () => {
+    const merchant = (method: 'POST' | 'GET', url: string, payload?: object) =>
+      app.inject({ method, url, headers: { ...bearer(key), 'idempotency-key': randomBytes(8).toString('hex') }, payload });
+    const session = await openSession(5000, { capture_method: 'manual' });
+    expect((await pay(session.id, 'fake-valid-nonce')).statusCode).toBe(200);
+    const [payment] = await paymentsOf(session.id);
+    emulator.stallNext(2000);
+    expectError(await merchant('POST', `/v1/payments/${payment!.id}/capture`, { amount: 4000 }), 504, 'processor_timeout');
+    clock.advance(61_000);
+    expect(await runJobOnce(tillpoint.deps, 'operation-reconciliation')).toEqual({ resolved: 1, pending: 0 });
+    expect((await merchant('GET', `/v1/payments/${payment!.id}`)).json()).toMatchObject({ status: 'succeeded', amount_captured: 4000 });
+
+    emulator.settle(payment!.processor_transaction_id);
+    emulator.stallNext(2000);
+    expectError(await merchant('POST', '/v1/refunds', { payment: payment!.id, amount: 1500 }), 504, 'processor_timeout');
+    clock.advance(61_000);
+    expect(await runJobOnce(tillpoint.deps, 'operation-reconciliation')).toEqual({ resolved: 1, pending: 0 });
+    const refunds = (await merchant('GET', `/v1/refunds?payment=${payment!.id}`)).json().data;
+    const made = [...emulator.transactions.values()].find((t) => t.type === 'credit')!;
+    expect(refunds).toMatchObject([{ status: 'succeeded', amount: 1500 }]);
+    expect(made).toMatchObject({ orderId: refunds[0].id, amount: '15.00' });
+    expect((await merchant('GET', `/v1/payments/${payment!.id}`)).json()).toMatchObject({ amount_refunded: 1500 });
   });
 
   it('the test processor never serves live mode; Braintree live mode needs a production account', async () => {

@@ -8,8 +8,9 @@ import type { AddressInfo } from 'node:net';
  * settlement) and follows the sandbox's documented rules: amounts 2000.00–2999.99 decline with
  * that processor response code, 3000.00 fails, fake nonces (`fake-valid-nonce`,
  * `fake-processor-declined-visa-nonce`, `fake-android-pay-visa-nonce`…), CVV 200 / postal code
- * 20000 trip the CVV / AVS rules, a repeated charge trips the duplicate rule, and a sale that
- * requires 3-D Secure without it is rejected. The SDK reaches it through its Development
+ * 20000 trip the CVV / AVS rules, a repeated charge trips the duplicate rule, a sale that
+ * requires 3-D Secure without it is rejected, and 2099.00 (issuer asks for authentication) approves
+ * once the nonce carries a successful 3-D Secure authentication. The SDK reaches it through its Development
  * environment (http://localhost:GATEWAY_PORT).
  */
 
@@ -91,7 +92,15 @@ const declineTexts: Record<string, string> = {
   '2004': 'Expired Card',
   '2010': 'Card Issuer Declined CVV',
   '2014': 'Processor Declined - Fraud Suspected',
+  '2099': 'Cardholder Authentication Required',
 };
+
+/**
+ * The sandbox's documented trigger for 2099 (Cardholder Authentication Required) is the amount 2099.00,
+ * like every 2000–2999 amount. Emulator rule modelling the issuer: a card whose nonce carries a
+ * successful 3-D Secure authentication is not asked again, so the page's verify-and-retry succeeds.
+ */
+const ISSUER_ASKS_AUTHENTICATION = 2099;
 
 function dasherize(key: string): string {
   return key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`).replace(/_/g, '-');
@@ -108,7 +117,7 @@ export function toXml(name: string, value: unknown): string {
   if (typeof value === 'boolean') return `<${tag} type="boolean">${value}</${tag}>`;
   if (typeof value === 'number') return `<${tag} type="integer">${value}</${tag}>`;
   if (Array.isArray(value)) {
-    const itemName = name === 'ids' ? 'item' : name.replace(/s$/, '');
+    const itemName = name === 'ids' || name.endsWith('Ids') ? 'item' : name.replace(/s$/, '');
     return `<${tag} type="array">${value.map((item) => toXml(itemName, item)).join('')}</${tag}>`;
   }
   if (typeof value === 'object') {
@@ -367,6 +376,8 @@ export class BraintreeGatewayEmulator {
     const major = Number(amount);
     if (rejection) {
       Object.assign(transaction, { status: 'gateway_rejected', gatewayRejectionReason: rejection, processorResponseCode: null, processorResponseText: null });
+    } else if (major === ISSUER_ASKS_AUTHENTICATION && card.threeDSecure?.liabilityShifted) {
+      // Authenticated: the issuer approves.
     } else if (card.forced?.status === 'processor_declined' || (major >= 2000 && major < 3000)) {
       const code = card.forced?.status === 'processor_declined' ? card.forced.code : String(Math.floor(major));
       Object.assign(transaction, { status: 'processor_declined', processorResponseCode: code, processorResponseText: declineTexts[code] ?? 'Processor Declined' });
@@ -433,6 +444,7 @@ export class BraintreeGatewayEmulator {
       gatewayRejectionReason: t.gatewayRejectionReason,
       paymentInstrumentType: wallet ? 'android_pay_card' : 'credit_card',
       refundedTransactionId: t.refundedTransactionId,
+      refundIds: [...this.transactions.values()].filter((r) => r.refundedTransactionId === t.id).map((r) => r.id),
       createdAt: t.createdAt,
       creditCard: wallet
         ? { bin: null, last4: null, cardType: null }

@@ -284,13 +284,13 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
     await run(() => attemptPayment(payByCard));
   };
 
-  const payByCard = async (): Promise<Outcome | { nonce: string }> => {
+  const payByCard = async (issuerAsked = false): Promise<Outcome | { nonce: string }> => {
     const token = await engine!.tokenize();
     if (!token.ok) {
       if (token.reason === 'invalid') return { key: 'form.fixErrors', field: token.fields[0] };
       throw new ApiError(0, token.code, '', token.declineCode, token.param);
     }
-    const authenticated = await client.authenticate({ nonce: token.nonce, bin: token.bin, email: email.trim() });
+    const authenticated = await client.authenticate({ nonce: token.nonce, bin: token.bin, email: email.trim() }, { issuerAsked });
     if (!authenticated.ok) return { key: authenticated.key };
     return { nonce: authenticated.nonce };
   };
@@ -311,6 +311,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
     nonceFor: () => Promise<Outcome | { nonce: string }>,
     type: 'card' | 'google_pay' = 'card',
     payerEmail = email.trim(),
+    retriedForIssuer = false,
   ): Promise<Outcome> => {
     try {
       const prepared = await nonceFor();
@@ -338,6 +339,10 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
       if (e.code === 'parameter_invalid' && e.param === 'email') {
         setEmailTouched(true);
         return { key: 'form.fixErrors', field: 'email' };
+      }
+      if (type === 'card' && !retriedForIssuer && client.verifiesWhenIssuerAsks && e.declineCode === 'authentication_failed') {
+        // The issuer asks for 3-D Secure: verify on a fresh nonce and retry once in this session.
+        return attemptPayment(() => payByCard(true), 'card', payerEmail, true);
       }
       if (type === 'google_pay') return { key: errorMessageKey(e.code, e.declineCode) };
       const field: CardFieldName | undefined =

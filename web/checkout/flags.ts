@@ -1,5 +1,3 @@
-import { OFREPWebProvider } from '@openfeature/ofrep-web-provider';
-import { OpenFeature } from '@openfeature/web-sdk';
 import { experimentSurfaces } from '../../src/domain/flag-evaluation';
 
 export type CheckoutLayout = (typeof experimentSurfaces.checkout_layout.variants)[number];
@@ -34,25 +32,31 @@ const FLAG_TIMEOUT_MS = 2500;
 /**
  * Reads the page's flags through the OpenFeature web SDK and the OFREP provider (one bulk
  * evaluation). The session id is the targeting key: it identifies account and mode to our OFREP
- * endpoint and makes experiment assignment sticky. If the flag service is slow or down, the page
- * opens with the defaults: a flag outage must not stop payments, and the server enforces the kill
- * switches on every payment anyway.
+ * endpoint and makes experiment assignment sticky. If the flag service (or the SDK's own chunk) is
+ * slow or down, the page opens with the defaults: a flag outage must not stop payments, and the
+ * server enforces the kill switches on every payment anyway.
  */
 export async function loadCheckoutFlags(sessionId: string, ofrepUrl: string): Promise<CheckoutFlags> {
-  const provider = new OFREPWebProvider({
-    baseUrl: ofrepUrl || window.location.origin,
-    // A kill switch must take effect on the next load, so nothing is served from a local cache.
-    cacheMode: 'disabled',
-    changeDetection: 'none',
-    disableVisibilityRefresh: true,
-    timeoutMs: FLAG_TIMEOUT_MS,
-  });
+  const timedOut = new Promise<null>((resolve) => setTimeout(() => resolve(null), FLAG_TIMEOUT_MS));
   const ready = (async () => {
+    // Its own chunk, fetched while the session loads: the OpenFeature SDK is not needed to paint.
+    const [{ OFREPWebProvider }, { OpenFeature }] = await Promise.all([
+      import('@openfeature/ofrep-web-provider'),
+      import('@openfeature/web-sdk'),
+    ]);
+    const provider = new OFREPWebProvider({
+      baseUrl: ofrepUrl || window.location.origin,
+      // A kill switch must take effect on the next load, so nothing is served from a local cache.
+      cacheMode: 'disabled',
+      changeDetection: 'none',
+      disableVisibilityRefresh: true,
+      timeoutMs: FLAG_TIMEOUT_MS,
+    });
     await OpenFeature.setProviderAndWait('checkout', provider, { targetingKey: sessionId });
-    return true;
-  })().catch(() => false);
-  const timedOut = new Promise<false>((resolve) => setTimeout(() => resolve(false), FLAG_TIMEOUT_MS));
-  if (!(await Promise.race([ready, timedOut]))) return defaultCheckoutFlags;
+    return OpenFeature;
+  })().catch(() => null);
+  const OpenFeature = await Promise.race([ready, timedOut]);
+  if (!OpenFeature) return defaultCheckoutFlags;
 
   const client = OpenFeature.getClient('checkout');
   const shown = <T extends string>(key: keyof typeof experimentSurfaces, fallback: T): Shown<T> => {

@@ -9,6 +9,7 @@ import type { MessageKey } from './i18n';
 import type { PaymentMethodSwitches } from '../../src/domain/offered-payment-methods';
 import { offeredMethods, type GooglePaySetup } from './payment-methods';
 import { reportCheckoutFailure } from './report';
+import { threeDSecurePolicy } from '../../src/domain/three-d-secure-policy';
 
 /** The processor's side of the page: the card engine, Google Pay, device data, 3-D Secure. */
 export interface ProcessorClient {
@@ -19,8 +20,16 @@ export interface ProcessorClient {
   googlePaySetup: GooglePaySetup | null;
   googlePay: Promise<GooglePayProvider> | null;
   deviceData(): Promise<string | null>;
-  /** 3-D Secure before a card payment, when the account requires it; returns the nonce to charge. */
-  authenticate(card: { nonce: string; bin?: string; email: string }): Promise<{ ok: true; nonce: string } | { ok: false; key: MessageKey }>;
+  /**
+   * 3-D Secure before a card payment when `threeDSecurePolicy` says so, or when `issuerAsked` (the
+   * first attempt was declined for authentication); returns the nonce to charge.
+   */
+  authenticate(
+    card: { nonce: string; bin?: string; email: string },
+    options?: { issuerAsked?: boolean },
+  ): Promise<{ ok: true; nonce: string } | { ok: false; key: MessageKey }>;
+  /** A card declined because the issuer asks for authentication is verified and retried once. */
+  verifiesWhenIssuerAsks: boolean;
 }
 
 interface BraintreeClientConfig {
@@ -30,7 +39,10 @@ interface BraintreeClientConfig {
 }
 
 /** Builds the processor client for a session: the built-in test processor or Braintree. */
-export function createProcessorClient(session: PublicSession, switches: PaymentMethodSwitches): ProcessorClient {
+export function createProcessorClient(
+  session: PublicSession,
+  switches: PaymentMethodSwitches & { threeDSecure?: string },
+): ProcessorClient {
   const offered = offeredMethods(session, switches);
   if (session.processor.name !== 'braintree') return testProcessorClient(session, offered.card, offered.googlePay);
   const config = session.processor as unknown as BraintreeClientConfig;
@@ -42,13 +54,19 @@ export function createProcessorClient(session: PublicSession, switches: PaymentM
       googlePay: null,
       deviceData: async () => null,
       authenticate: async () => ({ ok: false, key: 'error.processor_unavailable' }),
+      verifiesWhenIssuerAsks: false,
     };
   }
+  const policy = threeDSecurePolicy({
+    mode: switches.threeDSecure ?? 'when_required',
+    accountRequires: config.threeDSecure?.required ?? false,
+    paymentMethodType: 'card',
+  });
   const components = loadBraintreeComponents({
     clientToken: config.clientToken,
     card: offered.card,
     googlePay: offered.googlePay,
-    threeDSecure: config.threeDSecure?.required ?? false,
+    threeDSecure: policy.verifyBeforePaying ? 'preload' : policy.verifyWhenIssuerAsks ? 'on_demand' : 'never',
   });
   return {
     engine: components.hostedFields ? new HostedFieldsEngine(components.hostedFields) : null,
@@ -56,7 +74,11 @@ export function createProcessorClient(session: PublicSession, switches: PaymentM
     googlePaySetup: offered.googlePay,
     googlePay: offered.googlePay && components.googlePayment ? braintreeGooglePay(components) : null,
     deviceData: () => components.deviceData,
-    authenticate: (card) => authenticateWithThreeDSecure(components, session, card),
+    authenticate: (card, options) =>
+      policy.verifyBeforePaying || (options?.issuerAsked && policy.verifyWhenIssuerAsks)
+        ? authenticateWithThreeDSecure(components, session, card)
+        : Promise.resolve({ ok: true, nonce: card.nonce }),
+    verifiesWhenIssuerAsks: policy.verifyWhenIssuerAsks,
   };
 }
 
@@ -68,6 +90,7 @@ function testProcessorClient(session: PublicSession, card: boolean, googlePay: G
     googlePay: googlePay ? Promise.resolve(testGatewayGooglePay(session, googlePay)) : null,
     deviceData: async () => null,
     authenticate: async ({ nonce }) => ({ ok: true, nonce }),
+    verifiesWhenIssuerAsks: false,
   };
 }
 
@@ -128,7 +151,7 @@ async function authenticateWithThreeDSecure(
 ): Promise<{ ok: true; nonce: string } | { ok: false; key: MessageKey }> {
   if (!components.threeDSecure) return { ok: true, nonce: card.nonce };
   try {
-    const threeDSecure = await components.threeDSecure;
+    const threeDSecure = await components.threeDSecure();
     const result = await threeDSecure.verifyCard({
       amount: toDecimalString(session.amount_total, session.currency),
       nonce: card.nonce,

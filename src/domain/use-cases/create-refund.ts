@@ -3,7 +3,7 @@ import { resourceMissing, TillpointError } from '../errors';
 import { newId } from '../ids';
 import { operationError } from '../operation-errors';
 import type { OperationResult } from '../processor-lifecycle';
-import type { Deps, Scope } from '../ports';
+import type { Deps, Scope, UnitOfWork } from '../ports';
 import { ConcurrentTransitionError, transitionRefund } from '../transition';
 
 /** A payment can be refunded for this long after it was made (DESIGN §9). */
@@ -100,13 +100,7 @@ export async function createRefund(deps: Deps, options: CreateRefundOptions): Pr
 
   if (result.outcome === 'succeeded') {
     const processorRefundId = result.transactionId;
-    return deps.store.transaction(async (tx) => {
-      const now = deps.clock.now();
-      const current = (await tx.payments.get(null, payment.id, { forUpdate: true }))!;
-      const refunded: Payment = { ...current, amountRefunded: current.amountRefunded + refund.amount, updatedAt: now };
-      if (!(await tx.payments.update(refunded, current.status))) throw new ConcurrentTransitionError(payment.id);
-      return transitionRefund(tx, refund, 'succeeded', { processorRefundId }, now);
-    });
+    return deps.store.transaction((tx) => recordRefundSucceeded(tx, refund, processorRefundId, deps.clock.now()));
   }
   if (result.outcome === 'unknown') throw operationError(result, 'payment_not_refundable');
   const error = operationError(result, 'payment_not_refundable');
@@ -117,4 +111,12 @@ export async function createRefund(deps: Deps, options: CreateRefundOptions): Pr
 async function recordFailure(deps: Deps, refund: Refund, reason: string, error: TillpointError): Promise<never> {
   await deps.store.transaction((tx) => transitionRefund(tx, refund, 'failed', { failureReason: reason }, deps.clock.now()));
   throw error;
+}
+
+/** Adds the refund to its payment's `amount_refunded` and marks it succeeded, in the caller's transaction. */
+export async function recordRefundSucceeded(tx: UnitOfWork, refund: Refund, processorRefundId: string, now: Date): Promise<Refund> {
+  const current = (await tx.payments.get(null, refund.paymentId, { forUpdate: true }))!;
+  const refunded: Payment = { ...current, amountRefunded: current.amountRefunded + refund.amount, updatedAt: now };
+  if (!(await tx.payments.update(refunded, current.status))) throw new ConcurrentTransitionError(refund.paymentId);
+  return transitionRefund(tx, refund, 'succeeded', { processorRefundId }, now);
 }

@@ -3,6 +3,7 @@ import { resourceMissing, TillpointError } from '../errors';
 import { newId } from '../ids';
 import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import { SessionBusyError, type AuthorizeResult, type Deps } from '../ports';
+import { toThreeDSecureMode } from '../three-d-secure-policy';
 import { transitionCheckoutSession, transitionPayment } from '../transition';
 import { expireIfOverdue } from './get-checkout-session';
 
@@ -40,6 +41,7 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   // A kill switch thrown after the page loaded still stops the payment.
   await assertPaymentMethodEnabled(deps, target, options.paymentMethodType);
   const processor = await deps.processors.forScope(target);
+  const threeDSecureMode = toThreeDSecureMode(await deps.flags.stringValue(target, 'three_d_secure', 'when_required', target.id));
 
   // 1. Record the intent.
   const started = await deps.store.transaction(async (tx) => {
@@ -107,6 +109,8 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
     nonce: options.nonce,
     deviceData: options.deviceData ?? null,
     email,
+    threeDSecureMode,
+    paymentMethodType: options.paymentMethodType,
   });
 
   // 3. Record the outcome.

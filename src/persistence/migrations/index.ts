@@ -5,6 +5,7 @@ import webhooksIdempotency from './0003-webhooks-idempotency';
 import processorConfigs from './0004-processor-configs';
 import flagsExperiments from './0005-flags-experiments';
 import dashboard from './0006-dashboard';
+import reconcileOperations from './0008-reconcile-operations';
 
 export interface Migration {
   version: number;
@@ -23,6 +24,7 @@ export const migrations: Migration[] = [
   processorConfigs,
   flagsExperiments,
   dashboard,
+  reconcileOperations,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

@@ -13,6 +13,9 @@ export interface BraintreeTransaction {
   type?: string;
   orderId?: string | null;
   amount?: string;
+  currencyIsoCode?: string | null;
+  /** The refunds of a sale, by Braintree transaction id. */
+  refundIds?: string[] | null;
   processorResponseCode?: string | null;
   processorResponseText?: string | null;
   gatewayRejectionReason?: string | null;

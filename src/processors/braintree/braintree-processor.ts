@@ -1,8 +1,9 @@
 import braintree from 'braintree';
-import { toDecimalString } from '../../domain/money';
+import { fromDecimalString, toDecimalString } from '../../domain/money';
 import type { BraintreeSettings, ProcessorConnectionCheck, ProcessorProblem } from '../../domain/processor-config';
 import type { FoundTransaction, OperationResult, ProcessorLifecycle } from '../../domain/processor-lifecycle';
 import type { AuthorizeRequest, AuthorizeResult, PaymentProcessor } from '../../domain/ports';
+import { threeDSecurePolicy } from '../../domain/three-d-secure-policy';
 import {
   authorizationOf,
   saleOutcome,
@@ -37,6 +38,9 @@ export function braintreeGateway(settings: BraintreeSettings, options: Braintree
   (gateway as unknown as { config: { timeout: number } }).config.timeout = options.timeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS;
   return gateway;
 }
+
+/** Statuses of a sale whose amount was submitted for settlement: that amount is captured. */
+const capturedStatuses = new Set(['submitted_for_settlement', 'settling', 'settlement_pending', 'settlement_confirmed', 'settled']);
 
 type OperationResponse = { code: string; text: string } | null;
 
@@ -100,6 +104,11 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
         response: { code: 'merchant_account_missing', text: `No Braintree merchant account is set for ${request.currency}` },
       };
     }
+    const policy = threeDSecurePolicy({
+      mode: request.threeDSecureMode ?? 'when_required',
+      accountRequires: this.settings.requireThreeDSecure,
+      paymentMethodType: request.paymentMethodType ?? 'card',
+    });
     try {
       const result = (await this.gateway.transaction.sale({
         amount: toDecimalString(request.amount, request.currency),
@@ -110,7 +119,7 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
         ...(request.email ? { customer: { email: request.email } } : {}),
         options: {
           submitForSettlement: request.capture,
-          ...(this.settings.requireThreeDSecure ? { threeDSecure: { required: true } } : {}),
+          ...(policy.requireInSale ? { threeDSecure: { required: true } } : {}),
         },
       } as braintree.TransactionRequest)) as unknown as BraintreeResult;
       return saleOutcome(result);
@@ -151,7 +160,21 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
     // Refunds carry their own order id; the payment is the sale.
     const sale = found.filter((t) => (t.type ?? 'sale') === 'sale').sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''))[0];
     if (!sale) return { found: false };
-    return { found: true, authorization: authorizationOf(sale), status: sale.status };
+    const currency = sale.currencyIsoCode ?? 'USD';
+    const refunds = await Promise.all(
+      (sale.refundIds ?? []).map(async (id) => {
+        const refund = (await this.gateway.transaction.find(id)) as unknown as BraintreeTransaction;
+        return { refundId: refund.orderId ?? null, processorRefundId: refund.id, amount: fromDecimalString(refund.amount ?? '0', currency) };
+      }),
+    );
+    return {
+      found: true,
+      authorization: authorizationOf(sale),
+      status: sale.status,
+      amountCaptured: capturedStatuses.has(sale.status) ? fromDecimalString(sale.amount ?? '0', currency) : 0,
+      voided: sale.status === 'voided',
+      refunds,
+    };
   }
 
   /** null: the merchant set accounts, but none for this currency; undefined: use the default account. */

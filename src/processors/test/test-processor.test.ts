@@ -30,6 +30,7 @@ class MemoryVault implements TestNonceVault {
 class MemoryLedger implements TestTransactionLedger {
   readonly transactions = new Map<string, TestTransaction>();
   private readonly refunds = new Map<string, string>();
+  private readonly refundList: Array<{ transactionId: string; refundId: string; refundTransactionId: string; amount: number }> = [];
 
   async insert(t: TestTransaction) {
     this.transactions.set(t.id, { ...t });
@@ -48,6 +49,9 @@ class MemoryLedger implements TestTransactionLedger {
     Object.assign(t, changes, { status: to, updatedAt: at });
     return true;
   }
+  async refundsOf(id: string) {
+    return this.refundList.filter((r) => r.transactionId === id).map(({ transactionId: _, ...r }) => r);
+  }
   async settleDue(id: string, at: Date) {
     const t = this.transactions.get(id);
     if (t && t.status === 'submitted_for_settlement' && t.settlesAt && t.settlesAt <= at) t.status = 'settled';
@@ -59,6 +63,7 @@ class MemoryLedger implements TestTransactionLedger {
     if (!t || t.status !== 'settled' || t.amountRefunded + refund.amount > t.amountCaptured) return { result: 'refused' as const };
     t.amountRefunded += refund.amount;
     this.refunds.set(refund.refundId, refund.refundTransactionId);
+    this.refundList.push({ transactionId: id, refundId: refund.refundId, refundTransactionId: refund.refundTransactionId, amount: refund.amount });
     return { result: 'refunded' as const, refundTransactionId: refund.refundTransactionId };
   }
 }

@@ -224,7 +224,15 @@ export class TestProcessor implements PaymentProcessor {
     if (!found) return { found: false };
     await this.ledger.settleDue(found.id, this.now());
     const current: TestTransaction = (await this.ledger.get(found.id)) ?? found;
-    return { found: true, authorization: current.authorization, status: current.status };
+    const refunds = await this.ledger.refundsOf(current.id);
+    return {
+      found: true,
+      authorization: current.authorization,
+      status: current.status,
+      amountCaptured: current.status === 'voided' ? 0 : current.amountCaptured,
+      voided: current.status === 'voided',
+      refunds: refunds.map((refund) => ({ refundId: refund.refundId, processorRefundId: refund.refundTransactionId, amount: refund.amount })),
+    };
   }
 
   private settlementTime(from: Date): Date {

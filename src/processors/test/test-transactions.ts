@@ -47,6 +47,8 @@ export interface TestTransactionLedger {
     changes: { amountCaptured?: number; settlesAt?: Date | null },
     at: Date,
   ): Promise<boolean>;
+  /** The refunds made on a transaction, oldest first. */
+  refundsOf(id: string): Promise<Array<{ refundId: string; refundTransactionId: string; amount: number }>>;
   /** Settles the transaction if it was submitted and its settlement time has come. */
   settleDue(id: string, at: Date): Promise<void>;
   /**

@@ -33,7 +33,11 @@ export interface BraintreeComponents {
   /** Creates Hosted Fields on the given client (the card form's second engine). */
   hostedFields: Promise<HostedFieldsCreate> | null;
   googlePayment: Promise<GooglePaymentInstance> | null;
-  threeDSecure: Promise<ThreeDSecureInstance> | null;
+  /**
+   * The three-d-secure component, created on first call (null when cards are not offered). Preloaded
+   * with the page when every payment verifies; otherwise loaded only when an issuer asks for it.
+   */
+  threeDSecure: (() => Promise<ThreeDSecureInstance>) | null;
   /** Device data for fraud checks (data-collector); null when it could not be collected. */
   deviceData: Promise<string | null>;
 }
@@ -41,6 +45,18 @@ export interface BraintreeComponents {
 /** CommonJS modules arrive as `{ default: module.exports }` or with named exports, depending on the bundler. */
 function cjs<T>(module: T | { default: T }): T {
   return (module as { default?: T }).default ?? (module as T);
+}
+
+/** The first call's promise, for every call; a failed one is retried on the next call. */
+function once<T>(create: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => {
+    pending ??= create().catch((error: unknown) => {
+      pending = null;
+      throw error;
+    });
+    return pending;
+  };
 }
 
 /**
@@ -52,13 +68,15 @@ export function loadBraintreeComponents(options: {
   clientToken: string;
   card: boolean;
   googlePay: { merchantId?: string | null } | null;
-  threeDSecure: boolean;
+  /** `preload`: every card payment verifies; `on_demand`: only when an issuer asks; `never`: 3-D Secure is off. */
+  threeDSecure: 'preload' | 'on_demand' | 'never';
 }): BraintreeComponents {
   const client = import('braintree-web/client').then((m) => cjs(m).create({ authorization: options.clientToken }));
   const hostedFieldsModule = options.card ? import('braintree-web/hosted-fields') : null;
   const googlePaymentModule = options.googlePay ? import('braintree-web/google-payment') : null;
   const dataCollectorModule = import('braintree-web/data-collector');
-  const threeDSecureModule = options.card && options.threeDSecure ? import('braintree-web/three-d-secure') : null;
+  const loadThreeDSecureModule = () => import('braintree-web/three-d-secure');
+  const preloadedThreeDSecure = options.card && options.threeDSecure === 'preload' ? loadThreeDSecureModule() : null;
 
   const watched = <T>(kind: Parameters<typeof reportCheckoutFailure>[0], promise: Promise<T>): Promise<T> =>
     promise.catch((error: unknown) => {
@@ -89,13 +107,16 @@ export function loadBraintreeComponents(options: {
         ),
       ),
     threeDSecure:
-      threeDSecureModule &&
-      watched(
-        'three_d_secure',
-        Promise.all([clientReady, threeDSecureModule]).then(
-          ([c, m]) => cjs(m).create({ client: c, version: 2 }) as Promise<ThreeDSecureInstance>,
-        ),
-      ),
+      options.card && options.threeDSecure !== 'never'
+        ? once(() =>
+            watched(
+              'three_d_secure',
+              Promise.all([clientReady, preloadedThreeDSecure ?? loadThreeDSecureModule()]).then(
+                ([c, m]) => cjs(m).create({ client: c, version: 2 }) as Promise<ThreeDSecureInstance>,
+              ),
+            ),
+          )
+        : null,
     deviceData: Promise.all([clientReady, dataCollectorModule])
       .then(([c, m]) => cjs(m).create({ client: c }) as Promise<{ deviceData: string }>)
       .then((collector) => collector.deviceData)
