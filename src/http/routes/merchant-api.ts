@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/ports';
 import { addIdempotency } from '../idempotency';
+import { auditApiWrites } from '../api-audit';
 import { recordApiRequests } from '../api-request-log';
 import { requireSecretKey } from '../merchant-auth';
 import { addRateLimit } from '../rate-limit';
@@ -27,6 +28,7 @@ export async function merchantApi(app: FastifyInstance, { deps }: { deps: Deps }
   addRateLimit(app, deps);
   addIdempotency(app, deps);
   recordApiRequests(app, deps);
+  auditApiWrites(app, deps);
   await app.register(checkoutSessionRoutes, { deps });
   await app.register(paymentRoutes, { deps });
   await app.register(webhookEndpointRoutes, { deps });
