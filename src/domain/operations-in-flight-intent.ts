@@ -1,6 +1,9 @@
 import type { Payment } from './entities';
 import { TillpointError } from './errors';
-import type { Deps } from './ports';
+import { operationError } from './operation-errors';
+import type { Deps, PaymentProcessor } from './ports';
+import type { OperationResult } from './processor-lifecycle';
+import { transitionPayment } from './transition';
 
 /**
  * Records that a capture or void of `payment` is about to be sent, in its own transaction that
@@ -25,5 +28,37 @@ export async function beginOperation(
         'A capture or cancellation of this payment is already under way; its outcome is being confirmed with the processor',
       );
     }
+  });
+}
+
+/**
+ * Captures or voids an authorized payment the one safe way: record the intent, call the processor
+ * with no transaction open, then record the outcome. A lost answer leaves the intent in flight for
+ * reconciliation; a refusal clears it and answers `payment_not_capturable` (or the processor error).
+ */
+export async function settleAuthorization(
+  deps: Deps,
+  payment: Payment & { processorTransactionId: string },
+  operation: {
+    kind: 'capture' | 'void';
+    amount: number | null;
+    call: (processor: PaymentProcessor, transactionId: string) => Promise<OperationResult>;
+    to: 'succeeded' | 'canceled';
+    changes: Partial<Payment>;
+  },
+): Promise<Payment> {
+  await beginOperation(deps, payment, operation.kind, operation.amount);
+  const processor = await deps.processors.forScope(payment);
+  const result = await operation.call(processor, payment.processorTransactionId);
+  if (result.outcome === 'unknown') throw operationError(result, 'payment_not_capturable');
+  if (result.outcome !== 'succeeded') {
+    await deps.store.transaction((tx) => tx.operationsInFlight.finish(payment.id));
+    throw operationError(result, 'payment_not_capturable');
+  }
+  return deps.store.transaction(async (tx) => {
+    await tx.operationsInFlight.finish(payment.id);
+    const current = (await tx.payments.get(null, payment.id, { forUpdate: true }))!;
+    if (current.status !== 'requires_capture') return current;
+    return transitionPayment(tx, current, operation.to, operation.changes, deps.clock.now());
   });
 }

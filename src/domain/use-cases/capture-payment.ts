@@ -1,9 +1,7 @@
 import type { Payment } from '../entities';
 import { resourceMissing, TillpointError } from '../errors';
-import { operationError } from '../operation-errors';
 import type { Deps, Scope } from '../ports';
-import { beginOperation } from '../operations-in-flight-intent';
-import { transitionPayment } from '../transition';
+import { settleAuthorization } from '../operations-in-flight-intent';
 
 /**
  * Captures an authorized payment (capture_method manual), in full or in part; the processor releases
@@ -24,20 +22,11 @@ export async function capturePayment(
     throw new TillpointError('amount_too_large', `amount must be at most the authorized ${payment.amount}`, { param: 'amount' });
   }
 
-  await beginOperation(deps, payment, 'capture', amount);
-  const processor = await deps.processors.forScope(payment);
-  const result = await processor.capture({ transactionId: payment.processorTransactionId, amount, currency: payment.currency });
-  // A lost answer keeps the operation in flight for reconciliation to resolve.
-  if (result.outcome === 'unknown') throw operationError(result, 'payment_not_capturable');
-  if (result.outcome !== 'succeeded') {
-    await deps.store.transaction((tx) => tx.operationsInFlight.finish(payment.id));
-    throw operationError(result, 'payment_not_capturable');
-  }
-
-  return deps.store.transaction(async (tx) => {
-    await tx.operationsInFlight.finish(payment.id);
-    const current = (await tx.payments.get(null, payment.id, { forUpdate: true }))!;
-    if (current.status !== 'requires_capture') return current;
-    return transitionPayment(tx, current, 'succeeded', { amountCaptured: amount }, deps.clock.now());
+  return settleAuthorization(deps, { ...payment, processorTransactionId: payment.processorTransactionId }, {
+    kind: 'capture',
+    amount,
+    call: (processor, transactionId) => processor.capture({ transactionId, amount, currency: payment.currency }),
+    to: 'succeeded',
+    changes: { amountCaptured: amount },
   });
 }
