@@ -67,6 +67,7 @@ async function serve() {
   if (demo.checkoutUrl) {
     lines.push(`Demo checkout: ${demo.checkoutUrl}`, '  pay with 4111 1111 1111 1111, any future expiry, any CVC');
   }
+  lines.push(`Dashboard: ${config.publicUrl}/dashboard (sign up to create your own account)`);
   console.log(`\n${lines.join('\n')}\n`);
 
   // Job failures go to the log and to error reporting.
