@@ -37,3 +37,41 @@ export function Field({ id, label, hint, children }: { id: string; label: string
     </div>
   );
 }
+
+/**
+ * A list of one mode's objects: "Loading…" until the rows arrive, a plain sentence when there are
+ * none, else a table with one header per column and the rows the page renders.
+ */
+export function ModeTable<T>(props: {
+  rows: T[] | undefined;
+  /** What is loading, e.g. "payment links". */
+  what: string;
+  /** What there is none of, e.g. "payment links" in "No payment links in test mode yet." */
+  emptyWhat: string;
+  mode: string;
+  columns: string[];
+  row: (item: T) => React.ReactNode;
+}) {
+  if (!props.rows) return <Loading what={props.what} />;
+  if (props.rows.length === 0) {
+    return (
+      <p>
+        No {props.emptyWhat} in {props.mode} mode yet.
+      </p>
+    );
+  }
+  return (
+    <table className="data">
+      <thead>
+        <tr>
+          {props.columns.map((column) => (
+            <th scope="col" key={column}>
+              {column}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{props.rows.map(props.row)}</tbody>
+    </table>
+  );
+}

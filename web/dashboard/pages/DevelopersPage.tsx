@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { can } from '../../../src/domain/permissions';
 import { api, DashboardApiError, type List } from '../api';
-import { ErrorNote, Loading } from '../components';
+import { ErrorNote, ModeTable } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
@@ -88,23 +88,13 @@ export function DevelopersPage({ base, place }: PageScope) {
             </button>
           </div>
         )}
-        {!keys.data ? (
-          <Loading what="keys" />
-        ) : keys.data.data.length === 0 ? (
-          <p>No keys in {place.mode} mode yet.</p>
-        ) : (
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Type</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.data.map((k) => (
+        <ModeTable
+          rows={keys.data?.data}
+          what="keys"
+          emptyWhat="keys"
+          mode={place.mode}
+          columns={['Key', 'Type', 'Created', 'Last used', 'State']}
+          row={(k) => (
                 <tr key={k.id}>
                   <td className="mono">{k.redacted}</td>
                   <td>{k.kind}</td>
@@ -122,31 +112,20 @@ export function DevelopersPage({ base, place }: PageScope) {
                     )}
                   </td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+          )}
+        />
       </section>
       {logVisible && (
         <section aria-labelledby="log-title">
           <h2 id="log-title">Recent API requests</h2>
           <ErrorNote error={log.error} />
-          {!log.data ? (
-            <Loading what="requests" />
-          ) : log.data.data.length === 0 ? (
-            <p>No API calls in {place.mode} mode yet.</p>
-          ) : (
-            <table className="data">
-              <thead>
-                <tr>
-                  <th scope="col">Request</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Error</th>
-                  <th scope="col">When</th>
-                </tr>
-              </thead>
-              <tbody>
-                {log.data.data.map((r) => (
+          <ModeTable
+            rows={log.data?.data}
+            what="requests"
+            emptyWhat="API calls"
+            mode={place.mode}
+            columns={['Request', 'Status', 'Error', 'When']}
+            row={(r) => (
                   <tr key={r.id}>
                     <td className="mono">
                       {r.method} {r.path}
@@ -155,10 +134,8 @@ export function DevelopersPage({ base, place }: PageScope) {
                     <td>{r.error_code ?? '—'}</td>
                     <td>{formatTime(r.created)}</td>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+            )}
+          />
         </section>
       )}
     </>

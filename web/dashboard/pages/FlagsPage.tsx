@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { experimentSurfaces } from '../../../src/domain/flag-evaluation';
 import { can } from '../../../src/domain/permissions';
 import { api, type List } from '../api';
-import { ErrorNote, Field, Loading, StatusBadge } from '../components';
+import { ErrorNote, Field, Loading, ModeTable, StatusBadge } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
@@ -146,22 +146,13 @@ export function FlagsPage({ base, place }: PageScope) {
             </button>
           </form>
         )}
-        {!experiments.data ? (
-          <Loading what="experiments" />
-        ) : experiments.data.data.length === 0 ? (
-          <p>No experiments in {place.mode} mode yet.</p>
-        ) : (
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Surface</th>
-                <th scope="col">Variants</th>
-                <th scope="col">State</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {experiments.data.data.map((x) => (
+        <ModeTable
+          rows={experiments.data?.data}
+          what="experiments"
+          emptyWhat="experiments"
+          mode={place.mode}
+          columns={['Surface', 'Variants', 'State', 'Actions']}
+          row={(x) => (
                 <tr key={x.id}>
                   <td className="mono">{x.key}</td>
                   <td>{x.variants.map((v) => v.key).join(' / ')}</td>
@@ -184,10 +175,8 @@ export function FlagsPage({ base, place }: PageScope) {
                     )}
                   </td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+          )}
+        />
       </section>
       {shown && <ExperimentResults key={shown} path={`/accounts${base}/experiments/${shown}/results`} />}
     </>

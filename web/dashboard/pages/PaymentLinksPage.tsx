@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/permissions';
 import { api, type List } from '../api';
-import { ErrorNote, Field, Loading } from '../components';
+import { ErrorNote, Field, ModeTable } from '../components';
 import { formatMoney, formatTime, toMinor } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
@@ -115,23 +115,13 @@ export function PaymentLinksPage({ base, place }: PageScope) {
             )}
           </form>
         )}
-        {!links.data ? (
-          <Loading what="payment links" />
-        ) : links.data.data.length === 0 ? (
-          <p>No payment links in {place.mode} mode yet.</p>
-        ) : (
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Items</th>
-                <th scope="col">Total</th>
-                <th scope="col">URL</th>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {links.data.data.map((l) => (
+        <ModeTable
+          rows={links.data?.data}
+          what="payment links"
+          emptyWhat="payment links"
+          mode={place.mode}
+          columns={['Items', 'Total', 'URL', 'Created', 'State']}
+          row={(l) => (
                 <tr key={l.id}>
                   <td>{l.line_items.map((i) => `${i.quantity} × ${i.name}`).join(', ')}</td>
                   <td>{formatMoney(l.amount_total, l.currency.toUpperCase(), undefined)}</td>
@@ -153,10 +143,8 @@ export function PaymentLinksPage({ base, place }: PageScope) {
                     )}
                   </td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+          )}
+        />
       </section>
       <section aria-labelledby="products-title">
         <h2 id="products-title">Products</h2>
@@ -177,30 +165,20 @@ export function PaymentLinksPage({ base, place }: PageScope) {
             </button>
           </form>
         )}
-        {!products.data ? (
-          <Loading what="products" />
-        ) : products.data.data.length === 0 ? (
-          <p>No products in {place.mode} mode yet.</p>
-        ) : (
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Product</th>
-                <th scope="col">Price</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {products.data.data.map((p) => (
+        <ModeTable
+          rows={products.data?.data}
+          what="products"
+          emptyWhat="products"
+          mode={place.mode}
+          columns={['Product', 'Price', 'Created']}
+          row={(p) => (
                 <tr key={p.id}>
                   <td>{p.name}</td>
                   <td>{p.default_price ? formatMoney(p.default_price.unit_amount, p.default_price.currency.toUpperCase(), undefined) : '—'}</td>
                   <td>{formatTime(p.created)}</td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+          )}
+        />
       </section>
     </>
   );

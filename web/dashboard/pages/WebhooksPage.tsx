@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { eventTypes } from '../../../src/domain/events';
 import { can } from '../../../src/domain/permissions';
 import { api, type List } from '../api';
-import { ErrorNote, Field, Loading, StatusBadge } from '../components';
+import { ErrorNote, Field, Loading, ModeTable, StatusBadge } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
@@ -111,22 +111,13 @@ export function WebhooksPage({ base, place }: PageScope) {
           </button>
         </form>
       )}
-      {!endpoints.data ? (
-        <Loading what="webhook endpoints" />
-      ) : endpoints.data.data.length === 0 ? (
-        <p>No webhook endpoints in {place.mode} mode yet.</p>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {endpoints.data.data.map((e) => (
+      <ModeTable
+        rows={endpoints.data?.data}
+        what="webhook endpoints"
+        emptyWhat="webhook endpoints"
+        mode={place.mode}
+        columns={['URL', 'Events', 'State', 'Actions']}
+        row={(e) => (
               <tr key={e.id}>
                 <td className="mono">{e.url}</td>
                 <td>{e.enabled_events.includes('*') ? 'All events' : e.enabled_events.join(', ')}</td>
@@ -152,10 +143,8 @@ export function WebhooksPage({ base, place }: PageScope) {
                   )}
                 </td>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+        )}
+      />
       {selected && <DeliveryLog key={selected} path={`/accounts${base}/webhook-endpoints/${selected}`} manage={manage} />}
     </>
   );
