@@ -56,8 +56,10 @@ export async function settleAuthorization(
     throw operationError(result, 'payment_not_capturable');
   }
   return deps.store.transaction(async (tx) => {
-    await tx.operationsInFlight.finish(payment.id);
+    // Lock order everywhere: the payment row, then its in-flight row (as beginOperation does), so a
+    // racing capture and this outcome queue instead of deadlocking.
     const current = (await tx.payments.get(null, payment.id, { forUpdate: true }))!;
+    await tx.operationsInFlight.finish(payment.id);
     if (current.status !== 'requires_capture') return current;
     return transitionPayment(tx, current, operation.to, operation.changes, deps.clock.now());
   });

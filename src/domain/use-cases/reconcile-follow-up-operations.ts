@@ -65,8 +65,9 @@ async function reconcileOperation(deps: Deps, operation: OperationInFlight, now:
     return true;
   }
   await deps.store.transaction(async (tx) => {
-    await tx.operationsInFlight.finish(operation.paymentId);
+    // The payment row first, then its in-flight row: the lock order of beginOperation.
     const current = await tx.payments.get(null, payment.id, { forUpdate: true });
+    await tx.operationsInFlight.finish(operation.paymentId);
     if (current?.status !== 'requires_capture') return;
     if (found.voided) await transitionPayment(tx, current, 'canceled', {}, deps.clock.now());
     else if (found.amountCaptured > 0) {
