@@ -1,3 +1,4 @@
+import { sha256Hex } from './digest';
 import type { Mode } from './events';
 import type { Scope } from './ports';
 
@@ -56,8 +57,7 @@ export interface RateLimitCounter {
  */
 export async function requestFingerprint(method: string, url: string, body: unknown): Promise<string> {
   const text = `${method} ${url}\n${canonicalJson(body ?? null)}`;
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return sha256Hex(text);
 }
 
 function canonicalJson(value: unknown): string {

@@ -1,4 +1,4 @@
-import { sha256Hex } from './secret-token';
+import { sha256Hex } from './digest';
 import type { ApiKeyKind } from './entities';
 import type { Mode } from './events';
 

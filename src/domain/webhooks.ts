@@ -1,7 +1,8 @@
+import { toHex } from './digest';
 import type { DomainEvent, EventType, Mode } from './events';
 import { eventTypes } from './events';
 import type { Scope } from './ports';
-import { unixTime } from './views';
+import { eventView } from './views';
 
 /** Where a merchant receives signed events (DESIGN §3, `we_…`). */
 export interface WebhookEndpoint {
@@ -151,17 +152,9 @@ export const subscribableEvents: ReadonlyArray<EventType | '*'> = ['*', ...event
 
 /** The JSON body of a webhook: the event as the API shows it. */
 export function webhookPayload(event: DomainEvent): string {
-  return JSON.stringify({
-    id: event.id,
-    object: 'event',
-    type: event.type,
-    created: unixTime(event.createdAt),
-    livemode: event.mode === 'live',
-    data: { object: event.data },
-  });
+  // The same object `GET /v1/events/:id` answers with, so a receiver can parse both alike.
+  return JSON.stringify(eventView(event));
 }
-
-const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
  * The `Tillpoint-Signature` header: `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` keyed with the
@@ -171,5 +164,5 @@ export async function signatureHeader(secret: string, timestamp: number, body: s
   const encoder = new TextEncoder();
   const key = await globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const mac = await globalThis.crypto.subtle.sign('HMAC', key, encoder.encode(`${timestamp}.${body}`));
-  return `t=${timestamp},v1=${hex(mac)}`;
+  return `t=${timestamp},v1=${toHex(mac)}`;
 }

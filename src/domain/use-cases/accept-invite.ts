@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit';
 import { resourceMissing } from '../errors';
 import type { Deps, UnitOfWork } from '../ports';
-import { sha256Hex } from '../secret-token';
+import { sha256Hex } from '../digest';
 import type { Actor, Membership } from '../team-entities';
 
 /**

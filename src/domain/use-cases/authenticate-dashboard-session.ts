@@ -1,7 +1,7 @@
 import { dashboardSessionLifetime } from '../dashboard-session';
 import { TillpointError } from '../errors';
 import type { Deps } from '../ports';
-import { sha256Hex } from '../secret-token';
+import { sha256Hex } from '../digest';
 import type { DashboardSession, User } from '../team-entities';
 
 /** Pushing the idle expiry forward at most every few minutes keeps reads from writing every time. */

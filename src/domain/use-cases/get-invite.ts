@@ -1,7 +1,7 @@
 import { resourceMissing } from '../errors';
 import type { Role } from '../permissions';
 import type { Deps } from '../ports';
-import { sha256Hex } from '../secret-token';
+import { sha256Hex } from '../digest';
 
 /** What an invite link offers, shown before the person signs up or in: the account and the role. */
 export async function getInvite(
