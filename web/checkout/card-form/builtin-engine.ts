@@ -1,7 +1,7 @@
 import valid from 'card-validator';
 import {
+  CardEngineState,
   cardFieldNames,
-  emptyCardFormState,
   type CardFieldEvent,
   type CardFieldName,
   type CardFieldSlot,
@@ -63,11 +63,9 @@ function reformat(input: HTMLInputElement, formatted: string) {
  * The built-in engine: plain inputs with formatting and validation by Braintree's own
  * `card-validator`, tokenized by our server. Used with the test processor.
  */
-export class BuiltinCardEngine implements CardFormEngine {
+export class BuiltinCardEngine extends CardEngineState implements CardFormEngine {
   readonly kind = 'builtin' as const;
   private inputs = new Map<CardFieldName, HTMLInputElement>();
-  private listeners = new Set<(state: CardFormState, event: CardFieldEvent) => void>();
-  private state: CardFormState = emptyCardFormState();
   private forcedInvalid = new Set<CardFieldName>();
 
   constructor(
@@ -78,7 +76,9 @@ export class BuiltinCardEngine implements CardFormEngine {
       cvc: string;
       postal_code: string;
     }) => Promise<{ nonce: string; brand: string | null; last4: string | null }>,
-  ) {}
+  ) {
+    super();
+  }
 
   async mount(slots: Record<CardFieldName, CardFieldSlot>): Promise<void> {
     for (const field of cardFieldNames) {
@@ -105,15 +105,6 @@ export class BuiltinCardEngine implements CardFormEngine {
     }
   }
 
-  subscribe(listener: (state: CardFormState, event: CardFieldEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  getState(): CardFormState {
-    return this.state;
-  }
-
   setDisabled(disabled: boolean): void {
     for (const input of this.inputs.values()) input.disabled = disabled;
   }
@@ -131,7 +122,7 @@ export class BuiltinCardEngine implements CardFormEngine {
   teardown(): void {
     for (const input of this.inputs.values()) input.remove();
     this.inputs.clear();
-    this.listeners.clear();
+    this.forgetListeners();
   }
 
   async tokenize(): Promise<TokenizeOutcome> {
@@ -201,13 +192,13 @@ export class BuiltinCardEngine implements CardFormEngine {
     this.emit({ field, type });
   }
 
-  private emit(event: CardFieldEvent) {
+  protected override emit(event: CardFieldEvent) {
     const input = this.inputs.get(event.field);
     const fieldState = this.state.fields[event.field];
     if (input && event.type !== 'input') {
       input.setAttribute('aria-invalid', String(!fieldState.isValid && !fieldState.isEmpty && !fieldState.isFocused));
     }
-    for (const listener of this.listeners) listener(this.state, event);
+    super.emit(event);
   }
 }
 

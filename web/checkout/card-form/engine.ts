@@ -67,3 +67,29 @@ export function emptyCardFormState(): CardFormState {
     cvcSize: 3,
   };
 }
+
+/**
+ * What every engine shares: the form's state and the listeners told of each change. An engine
+ * updates `state` and calls `emit`; the page reads through `subscribe` and `getState`.
+ */
+export abstract class CardEngineState {
+  protected state: CardFormState = emptyCardFormState();
+  private readonly listeners = new Set<(state: CardFormState, event: CardFieldEvent) => void>();
+
+  subscribe(listener: (state: CardFormState, event: CardFieldEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  getState(): CardFormState {
+    return this.state;
+  }
+
+  protected emit(event: CardFieldEvent): void {
+    for (const listener of this.listeners) listener(this.state, event);
+  }
+
+  protected forgetListeners(): void {
+    this.listeners.clear();
+  }
+}

@@ -1,7 +1,7 @@
 import type { HostedFieldsCreate, HostedFieldsEvent, HostedFieldsInstance } from '../braintree/braintree-components';
 import {
+  CardEngineState,
   cardFieldNames,
-  emptyCardFormState,
   type CardFieldEvent,
   type CardFieldName,
   type CardFieldSlot,
@@ -37,18 +37,18 @@ const frameStyles = {
  * The card form's second engine: Braintree Hosted Fields. The card number, expiry and CVC are typed
  * into Braintree's iframes, so they never touch this page or our server; we get a nonce.
  */
-export class HostedFieldsEngine implements CardFormEngine {
+export class HostedFieldsEngine extends CardEngineState implements CardFormEngine {
   readonly kind = 'hosted-fields' as const;
   private instance: HostedFieldsInstance | null = null;
-  private listeners = new Set<(state: CardFormState, event: CardFieldEvent) => void>();
-  private state: CardFormState = emptyCardFormState();
   private forcedInvalid = new Set<CardFieldName>();
   private disabled = false;
 
   constructor(
     private readonly create: Promise<HostedFieldsCreate>,
     private readonly timeoutMs = HOSTED_FIELDS_TIMEOUT_MS,
-  ) {}
+  ) {
+    super();
+  }
 
   async mount(slots: Record<CardFieldName, CardFieldSlot>): Promise<void> {
     const fields = Object.fromEntries(
@@ -83,15 +83,6 @@ export class HostedFieldsEngine implements CardFormEngine {
     if (this.disabled) this.setDisabled(true);
   }
 
-  subscribe(listener: (state: CardFormState, event: CardFieldEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  getState(): CardFormState {
-    return this.state;
-  }
-
   setDisabled(disabled: boolean): void {
     this.disabled = disabled;
     for (const field of cardFieldNames) {
@@ -114,7 +105,7 @@ export class HostedFieldsEngine implements CardFormEngine {
   teardown(): void {
     const instance = this.instance;
     this.instance = null;
-    this.listeners.clear();
+    this.forgetListeners();
     void instance?.teardown().catch(() => undefined);
   }
 
@@ -171,9 +162,5 @@ export class HostedFieldsEngine implements CardFormEngine {
   private update(field: CardFieldName, next: CardFormState['fields'][CardFieldName], type: CardFieldEvent['type']) {
     this.state = { ...this.state, fields: { ...this.state.fields, [field]: next } };
     this.emit({ field, type });
-  }
-
-  private emit(event: CardFieldEvent) {
-    for (const listener of this.listeners) listener(this.state, event);
   }
 }
