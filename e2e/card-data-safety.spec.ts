@@ -3,11 +3,12 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createSession, fillCheckout, payButton } from './support';
 
-/** Every file under a folder, recursively. */
+/** Every regular file under a folder, recursively (not the running server's admin socket). */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+    const stat = statSync(full);
+    return stat.isDirectory() ? filesUnder(full) : stat.isFile() ? [full] : [];
   });
 }
 

@@ -25,7 +25,7 @@ async function startReceiver() {
   return { received, url: `http://localhost:${(server.address() as AddressInfo).port}/hooks`, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** Checks `Tillpoint-Signature: t=…,v1=…` the way a merchant's receiver must (DESIGN §7). */
+/** Checks `Tillpoint-Signature: t=…,v1=…` the way a merchant's receiver must (design.md §7). */
 function signatureValid(header: string, body: string, secret: string): boolean {
   const parts = Object.fromEntries(header.split(',').map((p) => p.split('=') as [string, string]));
   if (!parts.t || !parts.v1 || Math.abs(Date.now() / 1000 - Number(parts.t)) > 300) return false;

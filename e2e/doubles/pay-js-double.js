@@ -5,7 +5,7 @@
 // androidPayCards payload (with a sandbox fake nonce); for `example`, a test-gateway token.
 (function () {
   var config = Object.assign({ ready: true, nonce: 'fake-android-pay-visa-nonce', network: 'VISA', last4: '1111', email: 'wallet@example.com' }, window.__payJsDoubleConfig || {});
-  var record = (window.__payJsDouble = { requests: [], prefetched: [], readyChecks: [] });
+  var record = (window.__payJsDouble = { requests: [], prefetched: [], readyChecks: [], buttons: [] });
 
   function fail(statusCode, message) {
     var error = new Error(message);
@@ -81,6 +81,7 @@
     return Promise.resolve({ result: Boolean(config.ready) });
   };
   PaymentsClient.prototype.createButton = function (options) {
+    record.buttons.push({ buttonType: options.buttonType, buttonLocale: options.buttonLocale });
     var wrapper = document.createElement('div');
     var button = document.createElement('button');
     button.type = 'button';

@@ -1,18 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { TillpointError } from '../domain/errors';
 import { createAccount } from '../domain/use-cases/create-account';
-import { checkoutClientConfig } from '../http/checkout-client-config';
-import { buildHttpServer } from '../http/server';
 import { migrate } from '../persistence/migrations/index';
+import { AdminSocketError } from '../runtime/admin-socket';
 import { ConfigError, readConfig, type Config } from '../runtime/config';
-import { startWebhookWorker } from '../runtime/webhook-worker';
-import { ensureDemo } from '../runtime/demo';
-import { httpWebhookSender } from '../webhooks/http-sender';
+import { DataDirError } from '../runtime/data-dir-lock';
+import type { RunningServer } from '../runtime/serve';
+import { databaseCommand, runDatabaseCommand, serverCommandRunner, type DatabaseCommand } from './database-command';
+import { registerDeveloperCommands } from './developer-commands';
 import { registerProcessorCommands } from './processor-commands';
-import { openDatabase, openTillpoint } from '../runtime/open-tillpoint';
-import { startScheduler } from '../runtime/scheduler';
-import { startServerReporting } from '../telemetry/server-reporting';
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
@@ -28,34 +24,34 @@ function loadConfig(): Config {
   }
 }
 
+/** Problems of the environment (DATA_DIR, the database) end the command with their message and exit 1. */
+function exitOnEnvironmentError(error: unknown): never {
+  if (error instanceof DataDirError || error instanceof AdminSocketError || (error instanceof Error && error.name === 'StartupError')) {
+    console.error(`tillpoint: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+/** Runs a database command in this process, or in the running server (src/cli/database-command.ts). */
+const run = <O extends object>(command: DatabaseCommand<O>, options: O) =>
+  runDatabaseCommand(command, options, loadConfig()).catch(exitOnEnvironmentError);
+
 function where(config: Config): string {
   return config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
 }
 
 async function serve() {
   const config = loadConfig();
-  const reporter = await startServerReporting(config.sentry);
-  const db = await openDatabase(config);
-  const tillpoint = await openTillpoint({
-    db,
-    publicUrl: config.publicUrl,
-    testSettlementDelaySeconds: config.testSettlementDelaySeconds,
-    rateLimitPerSecond: config.rateLimitPerSecond,
-    secretKey: config.secretKey,
-    flagsOfrepUrl: config.flagsOfrepUrl,
-  });
-  const demo = await ensureDemo(tillpoint.deps, db);
-  const app = await buildHttpServer({
-    deps: tillpoint.deps,
-    webRoot,
-    logger: { level: config.logLevel },
-    isReady: async () => (await db.query('SELECT 1')).rowCount === 1,
-    reporter,
-    clientConfig: checkoutClientConfig(config),
-    processorSettings: tillpoint.processorSettings,
-  });
-  await app.listen({ port: config.port, host: config.host });
-
+  let server: RunningServer;
+  try {
+    // Loaded only for `serve`: the other commands start without the HTTP server's modules.
+    const { startServer } = await import('../runtime/serve');
+    server = await startServer(config, { webRoot, adminCommands: serverCommandRunner });
+  } catch (error) {
+    exitOnEnvironmentError(error);
+  }
+  const { demo } = server;
   const lines = [`Tillpoint is running at ${config.publicUrl} (database: ${where(config)})`];
   if (demo.created) {
     lines.push(
@@ -70,28 +66,31 @@ async function serve() {
   lines.push(`Dashboard: ${config.publicUrl}/dashboard (sign up to create your own account)`);
   console.log(`\n${lines.join('\n')}\n`);
 
-  // Job failures go to the log and to error reporting.
-  const jobLog = {
-    info: (details: object, message: string) => app.log.info(details, message),
-    error: (details: { err?: unknown; job?: string }, message: string) => {
-      app.log.error(details, message);
-      reporter.captureException(details.err ?? new Error(message), { tags: { job: details.job ?? 'background' } });
-    },
+  // SIGTERM / SIGINT: graceful, within SHUTDOWN_TIMEOUT_SECONDS; a second signal stops at once.
+  let signalled = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      console.error(`tillpoint: ${signal} again: stopping now`);
+      process.exit(1);
+    }
+    signalled = true;
+    const timer = setTimeout(() => {
+      console.error(`tillpoint: did not stop within SHUTDOWN_TIMEOUT_SECONDS=${config.shutdownTimeoutSeconds}; exiting with work unfinished`);
+      process.exit(1);
+    }, config.shutdownTimeoutSeconds * 1000);
+    server.shutdown().then(
+      () => {
+        clearTimeout(timer);
+        process.exit(0);
+      },
+      (error: unknown) => {
+        console.error('tillpoint: shutdown failed', error);
+        process.exit(1);
+      },
+    );
   };
-  // Session expiry, reconciliation, auto-void, purge of expired API records; and webhook delivery.
-  const scheduler = startScheduler(tillpoint.deps, jobLog);
-  const webhooks = startWebhookWorker({ deps: tillpoint.deps, sender: httpWebhookSender(), log: jobLog });
-
-  const stop = async () => {
-    await scheduler.stop();
-    await webhooks.stop();
-    await app.close();
-    await reporter.flush(2000);
-    await tillpoint.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 const program = new Command('tillpoint')
@@ -100,44 +99,44 @@ const program = new Command('tillpoint')
 
 program.command('serve').description('run the HTTP server (creates a demo account on an empty database)').action(serve);
 
+const migrateCommand = databaseCommand({
+  name: 'migrate',
+  async run({ db }, _options, io) {
+    const applied = await migrate(db);
+    io.out(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'The database is up to date.');
+  },
+});
 program
   .command('migrate')
   .description('bring the database schema up to date')
-  .action(async () => {
-    const config = loadConfig();
-    const db = await openDatabase(config);
-    const applied = await migrate(db);
-    await db.close();
-    console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'The database is up to date.');
-  });
+  .action(() => run(migrateCommand, {}));
 
+interface AccountCreateOptions {
+  name: string;
+  currency: string;
+  json?: boolean;
+}
+const accountCreate = databaseCommand<AccountCreateOptions>({
+  name: 'account create',
+  async run(context, options, io) {
+    const created = await createAccount((await context.open()).deps, { name: options.name, defaultCurrency: options.currency });
+    if (options.json) {
+      io.out(JSON.stringify({ id: created.account.id, name: created.account.name, test_secret_key: created.testSecretKey }));
+    } else {
+      io.out(`Account ${created.account.id} (${created.account.name})\nTest secret key: ${created.testSecretKey}  (shown once)`);
+    }
+  },
+});
 const account = program.command('account').description('manage merchant accounts');
 account
   .command('create')
-  .description("create a merchant account and print its id and a test secret key")
+  .description('create a merchant account and print its id and a test secret key')
   .requiredOption('--name <name>', 'the business name')
   .option('--currency <code>', 'default currency', 'USD')
   .option('--json', 'print JSON instead of text')
-  .action(async (options: { name: string; currency: string; json?: boolean }) => {
-    const config = loadConfig();
-    const tillpoint = await openTillpoint({ db: await openDatabase(config), publicUrl: config.publicUrl });
-    try {
-      const created = await createAccount(tillpoint.deps, { name: options.name, defaultCurrency: options.currency });
-      if (options.json) {
-        console.log(JSON.stringify({ id: created.account.id, name: created.account.name, test_secret_key: created.testSecretKey }));
-      } else {
-        console.log(`Account ${created.account.id} (${created.account.name})\nTest secret key: ${created.testSecretKey}  (shown once)`);
-      }
-    } catch (error) {
-      if (error instanceof TillpointError) {
-        console.error(`tillpoint: ${error.message}`);
-        process.exitCode = 2;
-      } else throw error;
-    } finally {
-      await tillpoint.close();
-    }
-  });
+  .action((options: AccountCreateOptions) => run(accountCreate, options));
 
-registerProcessorCommands(program, loadConfig);
+registerProcessorCommands(program, run);
+registerDeveloperCommands(program);
 
 await program.parseAsync(process.argv);

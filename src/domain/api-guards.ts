@@ -1,8 +1,9 @@
 import { sha256Hex } from './digest';
+import type { ApiKey } from './entities';
 import type { Mode } from './events';
 import type { Scope } from './ports';
 
-/** DESIGN §9: how long a key's first answer is kept for replay. */
+/** design.md §9: how long a key's first answer is kept for replay. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
  * How long a claimed key counts as "in flight". A request that dies without answering (a killed
@@ -10,7 +11,7 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
  */
 export const IDEMPOTENCY_LOCK_MS = 2 * 60 * 1000;
 
-/** DESIGN §9: merchant API requests per second per account and mode, unless the operator sets others. */
+/** design.md §9: merchant API requests per second per account and mode, unless the operator sets others. */
 export const DEFAULT_RATE_LIMITS: Record<Mode, number> = { live: 100, test: 25 };
 
 /** The first answer to a key, kept to be replayed byte for byte. */
@@ -27,7 +28,7 @@ export type IdempotencyClaim =
   | { outcome: 'in_use' }
   | { outcome: 'reused' };
 
-/** Idempotency records (DESIGN §3 IdempotencyRecord), shared by every instance. */
+/** Idempotency records (design.md §3 IdempotencyRecord), shared by every instance. */
 export interface IdempotencyRecords {
   /** Atomically takes a key, or says why not; a record older than `expiredBefore` counts as absent. */
   claim(options: {
@@ -48,6 +49,12 @@ export interface IdempotencyRecords {
 export interface RateLimitCounter {
   /** Counts one request in the window of `second` and returns the count so far. */
   hit(scope: Scope, second: number): Promise<number>;
+  /**
+   * Finds the key with this secret hash and, when it is an unrevoked secret key, counts one request
+   * of its account and mode in the window of `second`, in one round trip. `hits` is null when
+   * nothing was counted; the result is null when no key has this hash.
+   */
+  admit(secretHash: string, second: number): Promise<{ key: ApiKey; hits: number | null } | null>;
   purgeBefore(second: number): Promise<number>;
 }
 
@@ -69,7 +76,7 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** DESIGN §5: 1 to 255 printable ASCII characters. */
+/** design.md §5: 1 to 255 printable ASCII characters. */
 export function isValidIdempotencyKey(key: string): boolean {
   return /^[\x20-\x7e]{1,255}$/.test(key);
 }

@@ -35,7 +35,7 @@ function refusal(overrides: Partial<NewCheckoutSession>): TillpointError {
 function expectRefused(overrides: Partial<NewCheckoutSession>, code: string, param: string): TillpointError {
   const error = refusal(overrides);
   expect({ code: error.code, param: error.param }).toEqual({ code, param });
-  // Every validation refusal is a 400 invalid_request_error (DESIGN §8).
+  // Every validation refusal is a 400 invalid_request_error (design.md §8).
   expect(error.status).toBe(400);
   expect(error.type).toBe('invalid_request_error');
   return error;
@@ -289,7 +289,7 @@ describe('buildCheckoutSession: the session it builds', () => {
     expect(session.captureMethod).toBe('automatic');
     expect(session.paymentMethodTypes).toEqual(['card', 'google_pay']);
     expect(session.customerEmail).toBeNull();
-    expect(session.locale).toBeNull();
+    expect(session.locale).toBe('auto');
     expect(session.clientReferenceId).toBeNull();
     expect(session.paymentLinkId).toBeNull();
     expect(session.completedAt).toBeNull();

@@ -2,9 +2,10 @@ import { currencyRule, MAX_AMOUNT } from './currency';
 import type { CaptureMethod, CheckoutSession, LineItem, PaymentMethodType } from './entities';
 import { TillpointError } from './errors';
 import { newId } from './ids';
+import { sessionLocale } from './locale';
 import type { Scope } from './ports';
 
-/** Session lifetime bounds (DESIGN §9). */
+/** Session lifetime bounds (design.md §9). */
 export const SESSION_LIFETIME = {
   defaultMs: 24 * 60 * 60 * 1000,
   minMs: 30 * 60 * 1000,
@@ -26,6 +27,7 @@ export interface NewCheckoutSession {
   captureMethod?: CaptureMethod;
   paymentMethodTypes?: PaymentMethodType[];
   customerEmail?: string | null;
+  /** `auto` (default), a supported locale, or a tag one serves (`es-MX` → `es`); see locale.ts. */
   locale?: string | null;
   metadata?: Record<string, string>;
   clientReferenceId?: string | null;
@@ -50,7 +52,7 @@ export function isAbsoluteHttpUrl(value: string): boolean {
 }
 
 /**
- * Applies every rule of DESIGN §5 that a new checkout session must meet and returns the session,
+ * Applies every rule of design.md §5 that a new checkout session must meet and returns the session,
  * open and ready to pay. Throws a `TillpointError` naming the first parameter that breaks a rule.
  */
 export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, now: Date): CheckoutSession {
@@ -118,6 +120,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     }
     expiresAt = input.expiresAt;
   }
+  const locale = sessionLocale(input.locale, scope.mode);
   const methods = input.paymentMethodTypes ?? ['card', 'google_pay'];
   if (methods.length === 0) throw invalid('payment_method_types', 'payment_method_types may not be empty');
 
@@ -135,7 +138,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     cancelUrl: input.cancelUrl ?? null,
     captureMethod: input.captureMethod ?? 'automatic',
     paymentMethodTypes: [...new Set(methods)],
-    locale: input.locale ?? null,
+    locale,
     metadata,
     clientReferenceId: input.clientReferenceId ?? null,
     paymentLinkId: input.paymentLinkId ?? null,

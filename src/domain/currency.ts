@@ -80,5 +80,5 @@ export function currencyRule(code: string): CurrencyRule | undefined {
   return byCode.get(code.toUpperCase());
 }
 
-/** Largest amount_total of any session or payment, in minor units (DESIGN §5). */
+/** Largest amount_total of any session or payment, in minor units (design.md §5). */
 export const MAX_AMOUNT = 99_999_999;

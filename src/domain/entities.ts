@@ -40,7 +40,7 @@ export interface LineItem {
 export type CaptureMethod = 'automatic' | 'manual';
 export type PaymentMethodType = 'card' | 'google_pay';
 
-/** What the shopper is asked to pay, and whether they have (DESIGN §3, `cs_…`). */
+/** What the shopper is asked to pay, and whether they have (design.md §3, `cs_…`). */
 export interface CheckoutSession {
   id: string;
   accountId: string;
@@ -78,7 +78,7 @@ export interface PaymentMethodDetails {
   fingerprint: string | null;
 }
 
-/** One attempt to pay a session (DESIGN §3, `pay_…`). */
+/** One attempt to pay a session (design.md §3, `pay_…`). */
 export interface Payment {
   id: string;
   accountId: string;
@@ -119,7 +119,7 @@ export type PaymentLinkItem = Omit<LineItem, 'amount'> & { priceId?: string | nu
 
 export type RefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent';
 
-/** Money sent back to the shopper from a succeeded payment (DESIGN §3, `re_…`). */
+/** Money sent back to the shopper from a succeeded payment (design.md §3, `re_…`). */
 export interface Refund {
   id: string;
   accountId: string;

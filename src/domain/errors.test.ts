@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dashboardCodes, design } from '../../test/support/expected-errors';
+import { availabilityCodes, dashboardCodes, design } from '../../test/support/expected-errors';
 import { declineCodes, errorCatalogue, resourceMissing, TillpointError, type ErrorCode } from './errors';
 
 const designDeclineCodes = [
@@ -17,16 +17,18 @@ const designDeclineCodes = [
   'test_mode_live_card',
 ];
 
-describe('error catalogue (DESIGN §8)', () => {
-  it('has exactly the codes DESIGN §8 lists, plus the dashboard session codes', () => {
-    expect(Object.keys(errorCatalogue).sort()).toEqual([...Object.keys(design), ...Object.keys(dashboardCodes)].sort());
+describe('error catalogue (design.md §8)', () => {
+  it('has exactly the codes design.md §8 lists, plus the dashboard session codes and database_unavailable', () => {
+    expect(Object.keys(errorCatalogue).sort()).toEqual(
+      [...Object.keys(design), ...Object.keys(dashboardCodes), ...Object.keys(availabilityCodes)].sort(),
+    );
   });
 
-  it.each(Object.entries({ ...design, ...dashboardCodes }))('%s → %o', (code, expected) => {
+  it.each(Object.entries({ ...design, ...dashboardCodes, ...availabilityCodes }))('%s → %o', (code, expected) => {
     expect(errorCatalogue[code as ErrorCode]).toEqual(expected);
   });
 
-  it.each(Object.entries(design))('a TillpointError %s answers with the status and type of DESIGN §8', (code, expected) => {
+  it.each(Object.entries(design))('a TillpointError %s answers with the status and type of design.md §8', (code, expected) => {
     const error = new TillpointError(code as ErrorCode, 'message');
     expect(error.status).toBe(expected.status);
     expect(error.type).toBe(expected.type);
@@ -38,7 +40,7 @@ describe('error catalogue (DESIGN §8)', () => {
     expect(errorCatalogue.processor_unavailable.status).toBe(502);
   });
 
-  it('has exactly the decline codes DESIGN §8 lists', () => {
+  it('has exactly the decline codes design.md §8 lists', () => {
     expect([...declineCodes].sort()).toEqual([...designDeclineCodes].sort());
   });
 });

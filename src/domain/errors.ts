@@ -1,5 +1,5 @@
 /**
- * The error catalogue of DESIGN §8: every code Tillpoint answers with, its type and HTTP status.
+ * The error catalogue of design.md §8: every code Tillpoint answers with, its type and HTTP status.
  * This table is the only place a code is mapped to a status; the shopper's wording lives in the
  * checkout page's message catalogue, keyed by the same codes.
  */
@@ -34,11 +34,13 @@ export const errorCatalogue = {
   processor_unavailable: { status: 502, type: 'processor_error' },
   processor_timeout: { status: 504, type: 'processor_error' },
   internal_error: { status: 500, type: 'api_error' },
+  // The database cannot be reached (down, restarting, connection lost): retry later (docs/reliability.md).
+  database_unavailable: { status: 503, type: 'api_error' },
 } as const satisfies Record<string, { status: number; type: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
-/** Why a card was declined (DESIGN §8, the `decline_code` of a `card_declined`). */
+/** Why a card was declined (design.md §8, the `decline_code` of a `card_declined`). */
 export const declineCodes = [
   'insufficient_funds',
   'do_not_honor',

@@ -1,4 +1,4 @@
-/** Event types a merchant can receive (DESIGN §3). */
+/** Event types a merchant can receive (design.md §3). */
 export const eventTypes = [
   'checkout.session.completed',
   'checkout.session.expired',
@@ -9,6 +9,8 @@ export const eventTypes = [
   'payment.canceled',
   'refund.succeeded',
   'refund.failed',
+  /** The checkout page's scripts or security headers differ from the account's approved baseline (PCI DSS 11.6.1). */
+  'checkout_page.changed',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
@@ -18,7 +20,7 @@ export interface DomainEvent {
   accountId: string;
   mode: Mode;
   type: EventType;
-  /** The id of the object the event is about (`cs_…`, `pay_…`, `re_…`). */
+  /** The id of the object the event is about (`cs_…`, `pay_…`, `re_…`, `cpc_…`). */
   objectId: string;
   /** Snapshot of the object as the API shows it, taken at the moment of the change. */
   data: Record<string, unknown>;

@@ -68,7 +68,7 @@ describe('currency rules', () => {
     }
   });
 
-  it('has the minimums DESIGN §5 names (USD/EUR 50, GBP 30, JPY 50)', () => {
+  it('has the minimums design.md §5 names (USD/EUR 50, GBP 30, JPY 50)', () => {
     expect(currencyRule('USD')?.minimum).toBe(50);
     expect(currencyRule('EUR')?.minimum).toBe(50);
     expect(currencyRule('GBP')?.minimum).toBe(30);

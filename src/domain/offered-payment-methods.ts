@@ -25,10 +25,11 @@ export async function assertPaymentMethodEnabled(
   session: CheckoutSession,
   type: PaymentMethodType,
 ): Promise<void> {
-  const switches: PaymentMethodSwitches = {
-    cardEnabled: await deps.flags.booleanValue(session, 'card_enabled', true, session.id),
-    googlePayEnabled: await deps.flags.booleanValue(session, 'google_pay_enabled', true, session.id),
-  };
+  const [cardEnabled, googlePayEnabled] = await Promise.all([
+    deps.flags.booleanValue(session, 'card_enabled', true, session.id),
+    deps.flags.booleanValue(session, 'google_pay_enabled', true, session.id),
+  ]);
+  const switches: PaymentMethodSwitches = { cardEnabled, googlePayEnabled };
   if (!offeredPaymentMethods(session.paymentMethodTypes, switches).includes(type)) {
     throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', {
       param: 'payment_method_type',

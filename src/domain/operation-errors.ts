@@ -4,7 +4,7 @@ import type { OperationResult } from './processor-lifecycle';
 /**
  * The API error a failed follow-up operation (capture, void, refund) means for the caller. A
  * refusal becomes `refusedCode`, with the processor's own words; an outage or a silence becomes the
- * processor error of DESIGN §8.
+ * processor error of design.md §8.
  */
 export function operationError(
   result: Exclude<OperationResult, { outcome: 'succeeded' }>,

@@ -1,5 +1,5 @@
 /**
- * Cursor pagination, the one way every list of the API pages (DESIGN §7): newest first, `limit`
+ * Cursor pagination, the one way every list of the API pages (design.md §7): newest first, `limit`
  * objects after the object `startingAfter`, and whether more follow.
  */
 export interface PageRequest {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { can, permissions, roles, type Permission, type Role } from './permissions';
 
-describe('role × permission matrix (DESIGN §6)', () => {
+describe('role × permission matrix (design.md §6)', () => {
   it('gives the owner everything', () => {
     for (const permission of permissions) expect(can('owner', permission)).toBe(true);
   });

@@ -1,5 +1,5 @@
 /**
- * Who may do what in the dashboard (DESIGN §6): one table, read by every dashboard endpoint on the
+ * Who may do what in the dashboard (design.md §6): one table, read by every dashboard endpoint on the
  * server. A page hiding a button is a courtesy; this table is the control.
  *
  * @example can('support', 'payments.refund') // true

@@ -22,6 +22,7 @@ import type { ProcessorLifecycle } from './processor-lifecycle';
 import type { PasswordHasher, TeamRepositories } from './team-ports';
 import type { OperationsInFlightRepository } from './operations-in-flight';
 import type { ThreeDSecureMode } from './three-d-secure-policy';
+import type { CheckoutPageIntegrityRepository } from './checkout-page-integrity';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -29,6 +30,11 @@ import type { ThreeDSecureMode } from './three-d-secure-policy';
  */
 export interface Store {
   transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T>;
+  /**
+   * Reads outside a transaction: no BEGIN and COMMIT round trips, each statement on its own
+   * snapshot (as in a READ COMMITTED transaction). Only for work that writes nothing.
+   */
+  read<T>(work: (reader: UnitOfWork) => Promise<T>): Promise<T>;
 }
 
 export interface UnitOfWork extends TeamRepositories {
@@ -125,6 +131,8 @@ export interface UnitOfWork extends TeamRepositories {
   };
   /** Captures and voids sent to the processor and not yet answered; pending refunds to reconcile. */
   operationsInFlight: OperationsInFlightRepository;
+  /** Checkout page baselines, detected changes, CSP reports and script notes (PCI DSS 6.4.3 / 11.6.1). */
+  checkoutPage: CheckoutPageIntegrityRepository;
 }
 
 export interface EventFilter {
@@ -264,8 +272,18 @@ export interface Deps {
   /** Idempotency-Key records and rate-limit counters of the merchant API. */
   idempotency: IdempotencyRecords;
   rateLimits: RateLimitCounter;
-  /** Merchant API requests allowed per second per account, by mode (DESIGN §9 by default). */
+  /** Merchant API requests allowed per second per account, by mode (design.md §9 by default). */
   rateLimitPerSecond: Record<Mode, number>;
   webhookUrls: WebhookUrlPolicy;
   flags: FlagReader;
+  /** Reconciliation's waits (RECONCILE_* settings); the defaults of reconcile-processing-payments when absent. */
+  reconciliation?: ReconciliationTimings;
+}
+
+/** How long reconciliation leaves an unanswered operation alone, and when "the processor never saw it" holds. */
+export interface ReconciliationTimings {
+  /** An operation younger than this may still have its request in flight. */
+  afterMs: number;
+  /** An operation the processor still does not know after this long never happened. */
+  notFoundGraceMs: number;
 }

@@ -4,7 +4,7 @@ import type { Clock, Scope, Store } from './ports';
 /** Where a Braintree account lives. `development` is the SDK's local gateway (localhost:GATEWAY_PORT). */
 export type BraintreeEnvironment = 'sandbox' | 'production' | 'development';
 
-/** A merchant's Braintree credentials and settings for one mode (DESIGN §3, ProcessorConfig). */
+/** A merchant's Braintree credentials and settings for one mode (design.md §3, ProcessorConfig). */
 export interface BraintreeSettings {
   environment: BraintreeEnvironment;
   merchantId: string;

@@ -15,14 +15,14 @@ import {
 } from './state-machine';
 
 /**
- * The transitions DESIGN §4 allows, written out here independently of state-machine.ts:
+ * The transitions design.md §4 allows, written out here independently of state-machine.ts:
  * - CheckoutSession: open → complete | expired.
  * - Payment: processing → requires_action → processing → succeeded | requires_capture | failed;
  *   requires_capture → succeeded (capture) | canceled (void or 7-day expiry).
  * - Refund: pending → succeeded | failed.
  *
- * One edge is not spelled out in DESIGN §4: requires_action → failed (a 3-D Secure challenge that
- * fails or is abandoned ends the attempt without a new processor round trip). DESIGN §2 lists the
+ * One edge is not spelled out in design.md §4: requires_action → failed (a 3-D Secure challenge that
+ * fails or is abandoned ends the attempt without a new processor round trip). design.md §2 lists the
  * "3-D Secure challenge → declined" path on the checkout page, so it is accepted here as intended.
  */
 const design = {
@@ -63,7 +63,7 @@ const machines: Machine[] = [
   { kind: 'refund', statuses: refundStatuses, table: refundTransitions, expected: design.refund },
 ];
 
-/** Every state reachable from `start` by following DESIGN's edges. */
+/** Every state reachable from `start` by following the edges of design.md §4. */
 function reachable(edges: Record<string, string[]>, start: string): Set<string> {
   const seen = new Set([start]);
   const queue = [start];
@@ -79,12 +79,12 @@ function reachable(edges: Record<string, string[]>, start: string): Set<string> 
 }
 
 describe.each(machines)('$kind state machine', ({ kind, statuses, table, expected }) => {
-  it('has exactly the states DESIGN §4 names', () => {
+  it('has exactly the states design.md §4 names', () => {
     expect([...statuses].sort()).toEqual(Object.keys(expected.edges).sort());
     expect(Object.keys(table).sort()).toEqual(Object.keys(expected.edges).sort());
   });
 
-  it('allows exactly the transitions DESIGN §4 gives', () => {
+  it('allows exactly the transitions design.md §4 gives', () => {
     for (const from of statuses) {
       expect([...table[from]!].sort(), `from ${from}`).toEqual([...expected.edges[from]!].sort());
     }
@@ -145,7 +145,7 @@ describe.each(machines)('$kind state machine', ({ kind, statuses, table, expecte
             expect(() => assertTransition(kind, table, state, to)).toThrow(IllegalTransitionError);
           }
           expect(allowedStates.has(state), `reached ${state} via ${path.join(' → ')}`).toBe(true);
-          // A legal step is always one DESIGN §4 lists.
+          // A legal step is always one design.md §4 lists.
           if (legal) expect(expected.edges[path[path.length - 2]!]).toContain(state);
         }
         // Once in a terminal state, nothing moves it again.

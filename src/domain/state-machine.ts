@@ -1,5 +1,5 @@
 /**
- * The state machines of DESIGN §4 as plain transition tables. A transition not listed here is a bug,
+ * The state machines of design.md §4 as plain transition tables. A transition not listed here is a bug,
  * and `assertTransition` throws rather than letting it reach the database.
  */
 export type TransitionTable<S extends string> = Readonly<Record<S, readonly S[]>>;

@@ -59,7 +59,7 @@ export interface Actor {
   ip: string | null;
 }
 
-/** One line of the audit log (DESIGN §3): who did what to what, when, from where. */
+/** One line of the audit log (design.md §3): who did what to what, when, from where. */
 export interface AuditEntry {
   id: string;
   accountId: string;

@@ -107,6 +107,11 @@ export interface TeamRepositories {
   apiRequests: {
     /** Inserts and keeps only the newest `keep` records of the scope. */
     insert(record: ApiRequestRecord, keep: number): Promise<void>;
+    /**
+     * Inserts a batch in one statement (skipping records whose account no longer exists) and keeps
+     * only the newest `keep` records of each scope it touched.
+     */
+    insertMany(records: ApiRequestRecord[], keep: number): Promise<void>;
     list(scope: Scope, page: PageRequest): Promise<ApiRequestRecord[]>;
   };
   accountProfiles: {

@@ -12,7 +12,7 @@ describe('nextRetryAt', () => {
     return at && (at.getTime() - first.getTime()) / MINUTE;
   };
 
-  it('follows DESIGN §9: 1 m, 5 m, 30 m, 2 h, 5 h, 10 h after each failure, then every 12 h', () => {
+  it('follows design.md §9: 1 m, 5 m, 30 m, 2 h, 5 h, 10 h after each failure, then every 12 h', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 8].map(offset)).toEqual([1, 6, 36, 156, 456, 1056, 1776, 2496]);
   });
 

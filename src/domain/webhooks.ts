@@ -4,7 +4,7 @@ import { eventTypes } from './events';
 import type { Scope } from './ports';
 import { eventView } from './views';
 
-/** Where a merchant receives signed events (DESIGN §3, `we_…`). */
+/** Where a merchant receives signed events (design.md §3, `we_…`). */
 export interface WebhookEndpoint {
   id: string;
   accountId: string;
@@ -71,9 +71,13 @@ export interface WebhookEndpointRepository {
   /** Newest first. */
   list(scope: Scope, page: { limit: number; startingAfter?: string }): Promise<WebhookEndpoint[]>;
   update(endpoint: WebhookEndpoint): Promise<void>;
-  /** Starts or ends the endpoint's failing streak; returns when the streak started (null: healthy). */
-  noteDeliveryResult(id: string, succeeded: boolean, at: Date): Promise<Date | null>;
-  disable(id: string, at: Date): Promise<void>;
+  /**
+   * Moves endpoints' failing streaks after a batch of attempts: `reset` ends the streak first (a
+   * success was recorded), then a non-null `failingFrom` starts one if none is running. Returns when
+   * each endpoint's streak started (null: healthy).
+   */
+  noteDeliveryResults(streaks: EndpointStreakChange[]): Promise<Map<string, Date | null>>;
+  disableMany(ids: string[], at: Date): Promise<void>;
   delete(scope: Scope, id: string): Promise<boolean>;
 }
 
@@ -83,20 +87,42 @@ export interface WebhookDeliveryRepository {
   list(scope: Scope, endpointId: string, page: { limit: number; startingAfter?: string }): Promise<WebhookDelivery[]>;
   /**
    * Takes up to `limit` due deliveries of enabled endpoints with `FOR UPDATE SKIP LOCKED`, counts
-   * the attempt and leases them until `leaseUntil`: no other worker takes them before then.
+   * the attempt and leases them until `leaseUntil`: no other worker takes them before then. At
+   * most `perEndpoint` (default: `limit`) less the endpoint's count in `inFlight` per endpoint, so
+   * an endpoint that is slow to answer never takes the claim from the others.
    */
-  claimDue(options: { now: Date; leaseUntil: Date; leaseToken: string; limit: number }): Promise<ClaimedDelivery[]>;
-  /** Writes an attempt's outcome if the lease is still ours; false when it was lost. */
-  recordAttempt(options: {
-    deliveryId: string;
+  claimDue(options: {
+    now: Date;
+    leaseUntil: Date;
     leaseToken: string;
-    attempt: WebhookAttempt;
-    status: WebhookDeliveryStatus;
-    nextAttemptAt: Date | null;
-    at: Date;
-  }): Promise<boolean>;
+    limit: number;
+    perEndpoint?: number;
+    inFlight?: ReadonlyMap<string, number>;
+  }): Promise<ClaimedDelivery[]>;
+  /**
+   * Writes attempts' outcomes (and their delivery-log lines), each only if its lease is still ours;
+   * returns the ids whose outcome was written (a lost lease means another worker took over).
+   */
+  recordAttempts(attempts: RecordedAttempt[]): Promise<Set<string>>;
   /** Makes a delivery due now again (manual resend). */
   requeue(scope: Scope, id: string, at: Date): Promise<void>;
+}
+
+/** An attempt's outcome as the worker records it. */
+export interface RecordedAttempt {
+  deliveryId: string;
+  leaseToken: string;
+  attempt: WebhookAttempt;
+  status: WebhookDeliveryStatus;
+  nextAttemptAt: Date | null;
+  at: Date;
+}
+
+/** How a batch of outcomes moves an endpoint's failing streak (see `noteDeliveryResults`). */
+export interface EndpointStreakChange {
+  id: string;
+  reset: boolean;
+  failingFrom: Date | null;
 }
 
 /** Sends one signed webhook: the edge that talks to the merchant's server. */
@@ -108,19 +134,20 @@ export type WebhookSendResult =
   | { ok: true; status: number; body: string; durationMs: number }
   | { ok: false; status: number | null; body: string | null; durationMs: number; error: string };
 
-/** Whether a URL may receive webhooks in a mode (DESIGN §5: https and no private address in live). */
+/** Whether a URL may receive webhooks in a mode (design.md §5: https and no private address in live). */
 export interface WebhookUrlPolicy {
   check(url: string, mode: Mode): Promise<{ allowed: true } | { allowed: false; reason: string }>;
 }
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** A claim outlives the timeout, so a live worker never loses a delivery it is still sending. */
-export const WEBHOOK_LEASE_MS = WEBHOOK_TIMEOUT_MS + 5_000;
+export const webhookLeaseMs = (timeoutMs: number) => timeoutMs + 5_000;
+export const WEBHOOK_LEASE_MS = webhookLeaseMs(WEBHOOK_TIMEOUT_MS);
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-/** DESIGN §9: waits after the 1st, 2nd… failed attempt; then every 12 h. */
+/** design.md §9: waits after the 1st, 2nd… failed attempt; then every 12 h. */
 const retryDelays = [MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR];
 const LATER_DELAY = 12 * HOUR;
 /** Retries stop, and a failing endpoint is disabled, after this long. */

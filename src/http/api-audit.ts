@@ -4,7 +4,7 @@ import { recordAuditEntry } from '../domain/use-cases/record-audit-entry';
 import { keyActorOf, scopeOf } from './merchant-auth';
 
 /**
- * Every write a secret key can make, and the audit-log action it records (DESIGN §6: every write by
+ * Every write a secret key can make, and the audit-log action it records (design.md §6: every write by
  * a user or a key goes to the audit log). Checkout-session writes are absent because their use cases
  * record the line in their own transaction; the rest call a processor or a separate store, so the
  * line is written once the write has answered with success (docs/decisions.md, "Dashboard").

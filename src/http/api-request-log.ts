@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../domain/ports';
-import { recordApiRequest } from '../domain/use-cases/record-api-request';
+import type { ApiRequestRecord } from '../domain/team-entities';
+import { apiRequestRecord, recordApiRequests as writeApiRequests } from '../domain/use-cases/record-api-request';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -9,12 +10,80 @@ declare module 'fastify' {
   }
 }
 
+/** A batch is written once this many records wait, or after FLUSH_MS, whichever comes first. */
+const BATCH_SIZE = 200;
+const FLUSH_MS = 50;
+/** The most records kept in memory while the database is slow or away; the oldest go first. */
+export const REQUEST_LOG_BUFFER_LIMIT = 10_000;
+
+interface Log {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+/**
+ * The request log's write-behind buffer: calls are noted in memory and written in batches (one
+ * statement per batch) just after their answers, never in their way. Bounded: past
+ * REQUEST_LOG_BUFFER_LIMIT waiting records the oldest are dropped (and counted in the log).
+ * `flush()` writes everything noted so far; the server's close hook calls it.
+ */
+export class ApiRequestLogBuffer {
+  private waiting: ApiRequestRecord[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private dropped = 0;
+
+  constructor(
+    private readonly deps: Pick<Deps, 'store'>,
+    private readonly log: Log,
+  ) {}
+
+  add(record: ApiRequestRecord): void {
+    this.waiting.push(record);
+    if (this.waiting.length > REQUEST_LOG_BUFFER_LIMIT) {
+      this.waiting.shift();
+      this.dropped += 1;
+    }
+    if (this.waiting.length >= BATCH_SIZE) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes every record noted so far; resolves once they are in the database (or have failed). */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    // One batch at a time, in order: a batch starts once the one before it has been written.
+    this.writing = this.writing.then(() => this.writeWaiting());
+    return this.writing;
+  }
+
+  private async writeWaiting(): Promise<void> {
+    if (this.dropped > 0) {
+      this.log.warn({ dropped: this.dropped }, 'the request log buffer was full: dropped the oldest records');
+      this.dropped = 0;
+    }
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, BATCH_SIZE);
+      try {
+        await writeApiRequests(this.deps, batch);
+      } catch (error) {
+        this.log.error({ err: error, records: batch.length }, 'could not record API requests');
+      }
+    }
+  }
+}
+
 /**
  * Notes every authenticated merchant API call in the request log (Developers page): method, path
  * without its query, status and error code. Bodies and queries are never read here: they may hold
- * customer data. Written after the answer has gone, so the log never slows or fails a call.
+ * customer data. Written in batches after the answer has gone, so the log never slows or fails a
+ * call; what is still buffered is written when the server closes.
  */
-export function recordApiRequests(app: FastifyInstance, deps: Deps) {
+export function recordApiRequests(app: FastifyInstance, deps: Deps): ApiRequestLogBuffer {
+  const buffer = new ApiRequestLogBuffer(deps, app.log);
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode >= 400 && typeof payload === 'string') {
       const code = /^\{"error":\{"type":"[a-z_]+","code":"([a-z_]+)"/.exec(payload)?.[1];
@@ -22,18 +91,26 @@ export function recordApiRequests(app: FastifyInstance, deps: Deps) {
     }
     return payload;
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const key = request.apiKey;
-    if (!key) return;
-    await recordApiRequest(deps, {
-      accountId: key.accountId,
-      mode: key.mode,
-      keyId: key.id,
-      method: request.method,
-      path: request.url.split('?')[0]!.slice(0, 300),
-      status: reply.statusCode,
-      errorCode: request.errorCode ?? null,
-      requestId: request.id,
-    }).catch((error) => request.log.error({ err: error }, 'could not record the API request'));
+    if (key) {
+      buffer.add(
+        apiRequestRecord(deps, {
+          accountId: key.accountId,
+          mode: key.mode,
+          keyId: key.id,
+          method: request.method,
+          path: request.url.split('?')[0]!.slice(0, 300),
+          status: reply.statusCode,
+          errorCode: request.errorCode ?? null,
+          requestId: request.id,
+        }),
+      );
+    }
+    done();
   });
+  app.addHook('onClose', async () => {
+    await buffer.flush();
+  });
+  return buffer;
 }

@@ -2,7 +2,8 @@ import type { Config } from '../runtime/config';
 
 /**
  * What the checkout page learns at run time rather than at build time, so one build serves every
- * install: where to report errors (a public DSN) and where to read flags.
+ * install: where to report errors (a public DSN) and where flags are read (by the server, which
+ * evaluates them for the page's first paint; the CSP still allows the service).
  */
 export interface CheckoutClientConfig {
   sentry: { dsn: string; environment: string; release: string; sampleRate: number } | null;
@@ -20,21 +21,25 @@ export function checkoutClientConfig(config: Pick<Config, 'sentry' | 'flagsOfrep
   };
 }
 
-/** The page with its configuration in an inert JSON script element (CSP does not run it). */
-export function checkoutPageHtml(html: string, config: CheckoutClientConfig = { sentry: null, ofrepUrl: '' }): string {
-  const json = JSON.stringify(config).replace(/</g, '\\u003c');
-  return html.replace('</head>', `<script type="application/json" id="tillpoint-config">${json}</script></head>`);
-}
-
 const originOf = (url: string) => new URL(url).origin;
+
+/** Where the checkout page's browsers send CSP violation reports (src/http/routes/csp-reports.ts). */
+export const CSP_REPORT_PATH = '/csp-reports';
+export const CSP_REPORT_GROUP = 'csp';
+/** The `Reporting-Endpoints` header that names the report-to group. */
+export const reportingEndpoints = `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`;
 
 /**
  * The checkout page may reach only us and the third parties its payment methods need: Braintree's
  * client API, Hosted Fields frames and device data (braintree-web), Google Pay's pay.js, the 3-D
  * Secure issuer challenge (Cardinal Commerce) — plus the error-reporting and flag services it was
- * told about.
+ * told about. Scripts run from our origin only (and those third parties); the page's inlined data
+ * carries the response's `nonce`, and nothing inline runs without it (no 'unsafe-inline').
  */
-export function checkoutPagePolicy(config: CheckoutClientConfig = { sentry: null, ofrepUrl: '' }): string {
+export function checkoutPagePolicy(
+  config: CheckoutClientConfig = { sentry: null, ofrepUrl: '' },
+  page: { nonce?: string; scriptHashes?: readonly string[] } = {},
+): string {
   const connect = [
     "'self'",
     'https://api.braintreegateway.com',
@@ -54,11 +59,19 @@ export function checkoutPagePolicy(config: CheckoutClientConfig = { sentry: null
     "default-src 'self'",
     "img-src 'self' data: https:",
     "style-src 'self' 'unsafe-inline'",
-    "script-src 'self' https://pay.google.com https://c.paypal.com https://songbird.cardinalcommerce.com https://songbirdstag.cardinalcommerce.com",
+    // The nonce is this response's (the page's inlined data); the hashes are the integrity import
+    // map's (src/http/checkout-page/subresource-integrity.ts), the same for every response.
+    `script-src 'self'${page.nonce ? ` 'nonce-${page.nonce}'` : ''}${(page.scriptHashes ?? []).map((hash) => ` ${hash}`).join('')} https://pay.google.com https://c.paypal.com https://songbird.cardinalcommerce.com https://songbirdstag.cardinalcommerce.com`,
     `connect-src ${[...new Set(connect)].join(' ')}`,
     'frame-src https://assets.braintreegateway.com https://pay.google.com https://*.cardinalcommerce.com https://c.paypal.com',
     "frame-ancestors 'none'",
     "base-uri 'none'",
     "form-action 'self' https://*.cardinalcommerce.com",
+    // DOM XSS sinks take only values from the page's named policies (web/checkout/trusted-types.ts).
+    "require-trusted-types-for 'script'",
+    'trusted-types tillpoint default',
+    // Violations reach POST /csp-reports: Reporting API first, report-uri for browsers without it.
+    `report-to ${CSP_REPORT_GROUP}`,
+    `report-uri ${CSP_REPORT_PATH}`,
   ].join('; ');
 }

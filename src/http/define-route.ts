@@ -6,11 +6,13 @@ import { parseInput } from './errors';
  * What a route declares about itself. The same zod schemas validate the request and describe it in
  * the OpenAPI document, so the two cannot drift apart.
  */
-export interface RouteContract<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+export interface RouteBasics<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
   method: 'GET' | 'POST' | 'DELETE';
   url: string;
   /** One line for the API reference. */
   summary: string;
+  /** More words for the API reference (Markdown), when one line is not enough. */
+  description?: string;
   /** Group in the API reference (`Checkout sessions`, `Payments`…). */
   tag: string;
   params?: P;
@@ -18,7 +20,36 @@ export interface RouteContract<P extends z.ZodType, Q extends z.ZodType, B exten
   body?: B;
   /** HTTP status of a success; 200 unless said. */
   status?: number;
+  /**
+   * Error statuses this route answers beyond the ones every operation may (400 for bad input, 404
+   * with an id in the path, 401/403/429 with a secret key, 409 on an idempotent POST, 500), e.g.
+   * 402 for a decline, 502/504 when the processor is involved.
+   */
+  errors?: number[];
 }
+
+/**
+ * A route of the public contract: it names the schema of its success answer, a zod schema with an
+ * `id` (see `response-schemas.ts`), which the OpenAPI document shows as `#/components/schemas/<id>`.
+ * `stream: true` answers `text/event-stream` whose `data:` lines are each one such object.
+ */
+export interface PublicRoute {
+  response: z.ZodType;
+  stream?: boolean;
+  internal?: false;
+}
+
+/**
+ * A route only our own pages call (the checkout page's `/api/checkout/*`, OFREP for its flag SDK):
+ * left out of the OpenAPI document, free to change with the page.
+ */
+interface InternalRoute {
+  internal: true;
+  response?: z.ZodType;
+}
+
+export type RouteContract<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = RouteBasics<P, Q, B> &
+  (PublicRoute | InternalRoute);
 
 export type AnyRouteContract = RouteContract<z.ZodType, z.ZodType, z.ZodType>;
 

@@ -4,7 +4,7 @@ import { TillpointError } from '../domain/errors';
 import { checkoutSessionOfUrl, isOurSideDecline } from '../telemetry/reporting-policy';
 import type { ErrorReporter } from '../telemetry/server-reporting';
 
-/** The error envelope of DESIGN §8. */
+/** The error envelope of design.md §8. */
 export function errorBody(error: TillpointError, requestId: string) {
   return {
     error: {

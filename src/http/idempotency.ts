@@ -17,7 +17,7 @@ declare module 'fastify' {
 const replayedHeaders = ['content-type', 'request-id'];
 
 /**
- * `Idempotency-Key` on every POST of the plugin it is added to (DESIGN §7): runs after
+ * `Idempotency-Key` on every POST of the plugin it is added to (design.md §7): runs after
  * authentication and body parsing, before the handler, so every present and future POST route
  * gets it. Without the header a request runs as usual.
  */
@@ -49,9 +49,10 @@ export function addIdempotency(app: FastifyInstance, deps: Deps): void {
     const key = request.idempotencyKey;
     if (!key) return payload;
     const scope = scopeOf(request);
-    // An internal error may be transient: free the key so the same request can be retried.
-    if (reply.statusCode === 500 || typeof payload !== 'string') {
-      await deps.idempotency.release({ scope, key });
+    // An internal error or an unreachable database (503) may be transient: free the key so the same
+    // request can be retried. With the database still down the release fails too; the answer stands.
+    if (reply.statusCode === 500 || reply.statusCode === 503 || typeof payload !== 'string') {
+      await deps.idempotency.release({ scope, key }).catch(() => undefined);
       return payload;
     }
     const headers: Record<string, string> = {};

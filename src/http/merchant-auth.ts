@@ -1,8 +1,9 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKey } from '../domain/entities';
 import type { Deps, Scope } from '../domain/ports';
 import type { Actor } from '../domain/team-entities';
 import { authenticateApiKey } from '../domain/use-cases/authenticate-api-key';
+import { errorBody } from './errors';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,10 +11,21 @@ declare module 'fastify' {
   }
 }
 
-/** An `onRequest` hook: the request must carry a secret key; it is kept on `request.apiKey`. */
+/**
+ * An `onRequest` hook: the request must carry a secret key; it is kept on `request.apiKey`. The
+ * same round trip counts the request against the key's rate limit: past it, the answer is 429 with
+ * Retry-After.
+ */
 export function requireSecretKey(deps: Deps) {
-  return async (request: FastifyRequest) => {
-    request.apiKey = await authenticateApiKey(deps, { authorization: request.headers.authorization });
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const { key, rateLimited } = await authenticateApiKey(deps, { authorization: request.headers.authorization });
+    request.apiKey = key;
+    if (rateLimited) {
+      return reply
+        .status(rateLimited.status)
+        .header('retry-after', String(rateLimited.retryAfterSeconds))
+        .send(errorBody(rateLimited, request.id));
+    }
   };
 }
 

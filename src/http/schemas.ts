@@ -15,10 +15,8 @@ export const createCheckoutSessionBody = z.strictObject({
   capture_method: z.enum(['automatic', 'manual']).optional(),
   payment_method_types: z.array(z.enum(['card', 'google_pay'])).optional(),
   customer_email: z.email().max(254).optional(),
-  locale: z
-    .string()
-    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 language tag such as en or fr-CA')
-    .optional(),
+  // `auto` or a supported locale: checked (with the list of what is supported) in the domain.
+  locale: z.string().max(35).describe("'auto' (default) or a supported locale such as de, pt-BR, zh-Hant").optional(),
   metadata: z.record(z.string(), z.string()).optional(),
   client_reference_id: z.string().min(1).max(200).optional(),
   expires_at: z.number().int('must be a Unix timestamp in seconds').optional(),
@@ -47,10 +45,12 @@ export const payBody = z.strictObject({
 /** An object id (`cs_…`, `we_…`) in a path or cursor. */
 export const objectId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id');
 
-/** Query of a list endpoint: cursor pagination (DESIGN §7). */
+/** Query of a list endpoint: cursor pagination (design.md §7). */
 export const listQuery = {
-  limit: z.coerce.number().int().min(1).max(100).default(10),
-  starting_after: objectId.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(10).meta({ description: 'How many objects a page holds, 1–100.' }),
+  starting_after: objectId.optional().meta({
+    description: 'The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one).',
+  }),
 };
 
 /** Query of `GET /v1/payments`. */

@@ -1,14 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Deps } from '../domain/ports';
 import type { ProcessorSettingsDeps } from '../domain/processor-config';
 import { TillpointError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { openPaymentLink } from '../domain/use-cases/open-payment-link';
 import type { ErrorReporter } from '../telemetry/server-reporting';
-import { checkoutPageHtml, checkoutPagePolicy, type CheckoutClientConfig } from './checkout-client-config';
+import { checkoutPagePolicy, type CheckoutClientConfig } from './checkout-client-config';
+import { registerCheckoutPage } from './checkout-page/index';
+import { openCheckoutPageIntegrity, type CheckoutPageIntegrity } from './checkout-page/page-integrity-monitor';
+import { cspReportRoutes } from './routes/csp-reports';
 import { errorBody, sendError } from './errors';
 import { collectDocumentedRoutes } from './openapi';
 import { apiReference } from './routes/api-reference';
@@ -18,8 +21,16 @@ import { checkoutExperimentRoutes } from './routes/checkout-experiments';
 import { dashboard } from './dashboard/index';
 import { merchantApi } from './routes/merchant-api';
 import { ofrepRoutes } from './routes/ofrep';
+import { registerOperationRoutes, type OperationsOptions } from './routes/operations';
 
 export const BODY_LIMIT = 256 * 1024;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The checkout page's integrity: inventory, fingerprint, change check (the scheduler runs `check`). */
+    checkoutPageIntegrity: CheckoutPageIntegrity;
+  }
+}
 
 export interface HttpOptions {
   deps: Deps;
@@ -27,14 +38,18 @@ export interface HttpOptions {
   webRoot: string;
   /** A pino logger config or instance; false for none. */
   logger?: object | boolean;
-  /** Checked by `/readyz`. */
+  /** Checked by `/readyz` when no `operations.readiness` is given. */
   isReady?: () => Promise<boolean>;
+  /** `/readyz`'s full checks, `/metrics` and its token (docs/operations.md). */
+  operations?: OperationsOptions;
   /** Where 5xx answers and our-side declines are reported (error reporting may be off). */
   reporter?: ErrorReporter;
   /** What the checkout page is told at run time: its error-reporting DSN and its flag service. */
   clientConfig?: CheckoutClientConfig;
   /** For the dashboard's processor settings page; without it that page answers 500. */
   processorSettings?: ProcessorSettingsDeps;
+  /** Send Strict-Transport-Security (config `hsts`: PUBLIC_URL is https and HSTS is not off). */
+  hsts?: boolean;
 }
 
 const securityHeaders = {
@@ -43,6 +58,9 @@ const securityHeaders = {
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
 };
+
+/** One year, subdomains included: browsers then refuse plain HTTP to this host (docs/reliability.md). */
+export const HSTS_HEADER = 'max-age=31536000; includeSubDomains';
 
 /** The HTTP server: merchant API, checkout API, pages and assets. */
 export async function buildHttpServer(options: HttpOptions): Promise<FastifyInstance> {
@@ -55,10 +73,18 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     trustProxy: true,
     // Long path parameters reach our handlers (and our 404), not the router's own error format.
     routerOptions: { maxParamLength: 1000 },
+    // One log line per request (below), not Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');
+    done();
   });
 
   app.addHook('onSend', async (request, reply) => {
     reply.headers(securityHeaders);
+    if (options.hsts) reply.header('strict-transport-security', HSTS_HEADER);
     reply.header('request-id', request.id);
   });
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, options.reporter));
@@ -68,36 +94,45 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
       .send(errorBody(new TillpointError('resource_missing', `No such route: ${request.method} ${request.url.split('?')[0]}`), request.id)),
   );
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    const ready = options.isReady ? await options.isReady().catch(() => false) : true;
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable' });
+  const isReady = options.isReady;
+  registerOperationRoutes(app, {
+    ...(isReady ? { readiness: { check: async () => ({ ready: await isReady() }) } } : {}),
+    ...options.operations,
   });
 
+  // PCI DSS 6.4.3 / 11.6.1: SRI, the script inventory and the page's fingerprint, from the build.
+  const pageIntegrity = await openCheckoutPageIntegrity({
+    webRoot,
+    policy: () => pagePolicy(),
+    serve: (url) => app.inject({ method: 'GET', url }),
+    reporter: options.reporter,
+  });
+  const pagePolicy = (nonce?: string) =>
+    checkoutPagePolicy(options.clientConfig, {
+      nonce,
+      scriptHashes: pageIntegrity.scriptHashSource ? [pageIntegrity.scriptHashSource] : [],
+    });
+  app.decorate('checkoutPageIntegrity', pageIntegrity);
+
   const documentedRoutes = collectDocumentedRoutes(app);
-  await app.register(merchantApi, { deps });
+  await app.register(merchantApi, { deps, pageSecurity: { pageIntegrity, pagePolicy } });
   await app.register(checkoutApi, { deps });
   await app.register(apiReference, { routes: documentedRoutes, publicUrl: deps.publicUrl });
   await app.register(googlePayTokenRoutes, { deps });
   await app.register(checkoutExperimentRoutes, { deps });
   await app.register(ofrepRoutes, { deps });
-  await app.register(dashboard, { deps, webRoot, processorSettings: options.processorSettings });
+  await app.register(dashboard, { deps, webRoot, processorSettings: options.processorSettings, pageSecurity: { pageIntegrity, pagePolicy } });
+  await app.register(cspReportRoutes, { deps });
 
-  const checkoutHtml = path.join(webRoot, 'checkout', 'index.html');
-  let cachedHtml: string | null = null;
-  const sendCheckoutPage = (_request: unknown, reply: import('fastify').FastifyReply) => {
-    if (cachedHtml === null && existsSync(checkoutHtml)) cachedHtml = readFileSync(checkoutHtml, 'utf8');
-    if (cachedHtml === null) {
-      return reply.status(503).type('text/plain').send('The checkout page is not built yet: run `npm run build`.');
-    }
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .header('content-security-policy', checkoutPagePolicy(options.clientConfig))
-      .send(checkoutPageHtml(cachedHtml, options.clientConfig));
-  };
-  app.get('/c/:id', sendCheckoutPage);
-  app.get('/c/:id/done', sendCheckoutPage);
+  // Server-rendered per session; its head markup carries SRI and the integrity import map, and its
+  // CSP both the response's nonce and the import map's hash.
+  registerCheckoutPage(app, {
+    deps,
+    webRoot,
+    clientConfig: options.clientConfig,
+    secureHead: (html) => pageIntegrity.secureHtml(html),
+    policy: (nonce) => pagePolicy(nonce),
+  });
 
   app.get('/l/:slug', async (request, reply) => {
     const { slug } = request.params as { slug: string };
@@ -114,6 +149,8 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
       maxAge: '365d',
       index: false,
       wildcard: true,
+      // Built with a .br and a .gz beside every text file (vite.config.ts): sent by Accept-Encoding.
+      preCompressed: true,
     });
   }
   return app;

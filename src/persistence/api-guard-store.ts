@@ -1,5 +1,6 @@
 import type { IdempotencyRecords, RateLimitCounter, StoredResponse } from '../domain/api-guards';
 import type { SqlClient } from './sql-client';
+import { toApiKey } from './sql-store';
 
 type Row = Record<string, any>;
 
@@ -68,6 +69,23 @@ export function sqlRateLimitCounter(db: SqlClient): RateLimitCounter {
         [scope.accountId, scope.mode, second],
       );
       return Number(rows[0]!.hits);
+    },
+    async admit(secretHash, second) {
+      // The key lookup and the counter upsert share a statement: one round trip per API call, and
+      // the counter table is unlogged, so the upsert waits for no WAL flush.
+      const { rows } = await db.query<Row>(
+        `WITH k AS (SELECT * FROM api_keys WHERE secret_hash = $1),
+         hit AS (
+           INSERT INTO rate_limit_counters (account_id, mode, window_second, hits)
+           SELECT account_id, mode, $2, 1 FROM k WHERE kind = 'secret' AND revoked_at IS NULL
+           ON CONFLICT (account_id, mode, window_second) DO UPDATE SET hits = rate_limit_counters.hits + 1
+           RETURNING hits)
+         SELECT k.*, (SELECT hits FROM hit) AS hits FROM k`,
+        [secretHash, second],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      return { key: toApiKey(row), hits: row.hits === null ? null : Number(row.hits) };
     },
     async purgeBefore(second) {
       const { rowCount } = await db.query('DELETE FROM rate_limit_counters WHERE window_second < $1', [second]);

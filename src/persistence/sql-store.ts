@@ -4,11 +4,12 @@ import { SessionBusyError, type Scope, type Store, type UnitOfWork } from '../do
 import type { TestNonceRecord, TestNonceVault } from '../processors/test/test-processor';
 import { flagStores } from './flag-store';
 import type { SqlClient, SqlExecutor } from './sql-client';
-import { fanOutEvent, webhookDeliveryRepository, webhookEndpointRepository } from './webhook-store';
+import { insertEventWithDeliveries, webhookDeliveryRepository, webhookEndpointRepository } from './webhook-store';
 import { scopedGetQuery, scopedListQuery, type ListFilter } from './list-query';
 import { lifecycleUnitOfWork } from './sql-lifecycle-store';
 import { teamRepositories } from './sql-team-store';
 import { operationsInFlightRepository } from './sql-operations-in-flight-store';
+import { checkoutPageIntegrityRepository } from './checkout-page-integrity-store';
 
 type Row = Record<string, any>;
 
@@ -32,7 +33,7 @@ function toAccount(row: Row): Account {
   };
 }
 
-function toApiKey(row: Row): ApiKey {
+export function toApiKey(row: Row): ApiKey {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -252,16 +253,21 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
     },
     payments: {
       async insert(p) {
+        let inserted: number;
         try {
-          await db.query(
+          // A session that already holds a payment makes this insert a no-op, not an error, so the
+          // transaction stays usable (PGlite refuses to commit one that saw an error).
+          ({ rowCount: inserted } = await db.query(
             `INSERT INTO payments (id, account_id, mode, checkout_session_id, amount, currency, capture_method, created_at, ${paymentColumns.join(', ')})
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${placeholders(9, paymentColumns.length)})`,
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${placeholders(9, paymentColumns.length)})
+             ON CONFLICT (checkout_session_id) WHERE status <> 'failed' DO NOTHING`,
             [p.id, p.accountId, p.mode, p.checkoutSessionId, p.amount, p.currency, p.captureMethod, p.createdAt, ...paymentValues(p)],
-          );
+          ));
         } catch (error) {
           if (isUniqueViolation(error, 'payments_one_holding_per_session')) throw new SessionBusyError(p.checkoutSessionId);
           throw error;
         }
+        if (inserted === 0) throw new SessionBusyError(p.checkoutSessionId);
       },
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
@@ -335,11 +341,7 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
     },
     events: {
       async insert(e) {
-        await db.query(
-          `INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [e.id, e.accountId, e.mode, e.type, e.objectId, json(e.data), e.createdAt],
-        );
-        await fanOutEvent(db, e);
+        await insertEventWithDeliveries(db, e, json(e.data));
       },
       async listForObject(objectId) {
         const { rows } = await db.query('SELECT * FROM events WHERE object_id = $1 ORDER BY created_at, id', [objectId]);
@@ -364,12 +366,14 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
     webhookDeliveries: webhookDeliveryRepository(db),
     ...lifecycleUnitOfWork(db),
     operationsInFlight: operationsInFlightRepository(db),
+    checkoutPage: checkoutPageIntegrityRepository(db),
   };
 }
 
 /** The domain's `Store` over a SQL database. */
 export function sqlStore(db: SqlClient): Store {
-  return { transaction: (work) => db.transaction((tx) => work(unitOfWork(tx))) };
+  const reader = unitOfWork(db);
+  return { transaction: (work) => db.transaction((tx) => work(unitOfWork(tx))), read: (work) => work(reader) };
 }
 
 /** The test processor's nonces, in the shared database so any instance can redeem them. */

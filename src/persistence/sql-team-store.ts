@@ -107,6 +107,31 @@ function scoped(query: Query, scope: Scope): string {
 }
 
 /** The dashboard's repositories over one SQL transaction (see TeamRepositories). */
+/** The request log's batch insert: one statement, then one trim per scope it touched. */
+async function insertApiRequests(db: SqlExecutor, records: ApiRequestRecord[], keep: number): Promise<void> {
+  if (records.length === 0) return;
+  const column = <K extends keyof (typeof records)[number]>(k: K) => records.map((r) => r[k]);
+  await db.query<Row>(
+    `INSERT INTO api_requests (id, account_id, mode, key_id, method, path, status, error_code, request_id, at)
+     SELECT v.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
+                            $8::text[], $9::text[], $10::timestamptz[])
+         AS v (id, account_id, mode, key_id, method, path, status, error_code, request_id, at)
+     WHERE EXISTS (SELECT 1 FROM accounts a WHERE a.id = v.account_id)`,
+    [
+      column('id'), column('accountId'), column('mode'), column('keyId'), column('method'), column('path'),
+      column('status'), column('errorCode'), column('requestId'), records.map((r) => r.at.toISOString()),
+    ],
+  );
+  const scopes = new Map(records.map((r) => [`${r.accountId} ${r.mode}`, r]));
+  for (const r of scopes.values()) {
+    await db.query<Row>(
+      `DELETE FROM api_requests WHERE account_id = $1 AND mode = $2 AND (at, id) <= (
+         SELECT at, id FROM api_requests WHERE account_id = $1 AND mode = $2 ORDER BY at DESC, id DESC OFFSET $3 LIMIT 1)`,
+      [r.accountId, r.mode, keep],
+    );
+  }
+}
+
 export function teamRepositories(db: SqlExecutor): TeamRepositories {
   return {
     users: {
@@ -265,17 +290,9 @@ export function teamRepositories(db: SqlExecutor): TeamRepositories {
     },
     apiRequests: {
       async insert(r, keep) {
-        await db.query<Row>(
-          `INSERT INTO api_requests (id, account_id, mode, key_id, method, path, status, error_code, request_id, at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [r.id, r.accountId, r.mode, r.keyId, r.method, r.path, r.status, r.errorCode, r.requestId, r.at],
-        );
-        await db.query<Row>(
-          `DELETE FROM api_requests WHERE account_id = $1 AND mode = $2 AND (at, id) <= (
-             SELECT at, id FROM api_requests WHERE account_id = $1 AND mode = $2 ORDER BY at DESC, id DESC OFFSET $3 LIMIT 1)`,
-          [r.accountId, r.mode, keep],
-        );
+        await insertApiRequests(db, [r], keep);
       },
+      insertMany: (records, keep) => insertApiRequests(db, records, keep),
       async list(scope, page) {
         const q = new Query();
         q.after('api_requests', 'at', page.startingAfter, scoped(q, scope));

@@ -66,17 +66,21 @@ function after(table: string, cursorParam: number, scopeFrom: number): string {
 }
 
 /**
- * The outbox fan-out: one delivery per enabled endpoint of the event's account and mode that wants
- * its type. Runs inside the event's own insert, so an event is never committed without them.
+ * Inserts an event with the outbox fan-out in one statement: one delivery per enabled endpoint of
+ * the event's account and mode that wants its type. Part of the event's own insert, so an event is
+ * never committed without them.
  */
-export async function fanOutEvent(db: SqlExecutor, event: DomainEvent): Promise<void> {
+export async function insertEventWithDeliveries(db: SqlExecutor, event: DomainEvent, data: string | null): Promise<void> {
   await db.query(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
-     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, $1, e.account_id, e.mode, 'pending', 0, $4, $4, $4
-     FROM webhook_endpoints e
+    `WITH ev AS (
+       INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $5, $6, $7, $4)
+       RETURNING id)
+     INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
+     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, ev.id, e.account_id, e.mode, 'pending', 0, $4, $4, $4
+     FROM webhook_endpoints e CROSS JOIN ev
      WHERE e.account_id = $2 AND e.mode = $3 AND e.status = 'enabled'
        AND (e.enabled_events ? '*' OR e.enabled_events ? $5::text)`,
-    [event.id, event.accountId, event.mode, event.createdAt, event.type],
+    [event.id, event.accountId, event.mode, event.createdAt, event.type, event.objectId, data],
   );
 }
 
@@ -118,17 +122,23 @@ export function webhookEndpointRepository(db: SqlExecutor): WebhookEndpointRepos
         [e.id, e.url, e.description, JSON.stringify(e.enabledEvents), e.secret, e.status, e.failingSince, e.updatedAt],
       );
     },
-    async noteDeliveryResult(id, succeeded, at) {
-      const { rows } = await db.query<{ failing_since: unknown }>(
-        succeeded
-          ? 'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 RETURNING failing_since'
-          : 'UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $2) WHERE id = $1 RETURNING failing_since',
-        succeeded ? [id] : [id, at],
+    async noteDeliveryResults(streaks) {
+      const found = new Map<string, Date | null>();
+      if (streaks.length === 0) return found;
+      const { rows } = await db.query<{ id: string; failing_since: unknown }>(
+        `UPDATE webhook_endpoints e
+         SET failing_since = CASE WHEN v.reset THEN v.failing_from ELSE coalesce(e.failing_since, v.failing_from) END
+         FROM unnest($1::text[], $2::boolean[], $3::timestamptz[]) AS v (id, reset, failing_from)
+         WHERE e.id = v.id
+         RETURNING e.id, e.failing_since`,
+        [streaks.map((s) => s.id), streaks.map((s) => s.reset), streaks.map((s) => s.failingFrom?.toISOString() ?? null)],
       );
-      return dateOrNull(rows[0]?.failing_since);
+      for (const row of rows) found.set(row.id, dateOrNull(row.failing_since));
+      return found;
     },
-    async disable(id, at) {
-      await db.query(`UPDATE webhook_endpoints SET status = 'disabled', updated_at = $2 WHERE id = $1`, [id, at]);
+    async disableMany(ids, at) {
+      if (ids.length === 0) return;
+      await db.query(`UPDATE webhook_endpoints SET status = 'disabled', updated_at = $2 WHERE id = ANY($1::text[])`, [ids, at]);
     },
     async delete(scope, id) {
       const { rowCount } = await db.query('DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND mode = $3', [
@@ -170,19 +180,38 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
       );
       return rows.map(toDelivery);
     },
-    async claimDue({ now, leaseUntil, leaseToken, limit }) {
+    async claimDue({ now, leaseUntil, leaseToken, limit, perEndpoint = limit, inFlight = new Map() }) {
+      // Endpoints with room: the oldest due deliveries (past endpoints already at their cap) name
+      // the candidates; each gives at most its room, oldest first. Row locks with SKIP LOCKED and
+      // the lease make two workers never take the same delivery.
+      const full = [...inFlight].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
       const { rows } = await db.query<Row>(
-        `WITH claimed AS (
-           UPDATE webhook_deliveries d
-           SET attempts = d.attempts + 1, lease_token = $2, lease_until = $3, updated_at = $1
-           WHERE d.id IN (
-             SELECT wd.id FROM webhook_deliveries wd
-             JOIN webhook_endpoints e ON e.id = wd.endpoint_id AND e.status = 'enabled'
-             WHERE wd.status IN ('pending', 'retrying') AND wd.next_attempt_at <= $1
+        `WITH busy AS (
+           SELECT * FROM unnest($5::text[], $6::int[]) AS b (endpoint_id, in_flight)),
+         candidates AS (
+           SELECT DISTINCT wd.endpoint_id FROM (
+             SELECT endpoint_id FROM webhook_deliveries
+             WHERE status IN ('pending', 'retrying') AND next_attempt_at <= $1
+               AND (lease_until IS NULL OR lease_until <= $1) AND endpoint_id <> ALL($7::text[])
+             ORDER BY next_attempt_at
+             LIMIT 1000) wd),
+         picked AS (
+           SELECT p.id, p.next_attempt_at
+           FROM candidates c
+           JOIN webhook_endpoints e ON e.id = c.endpoint_id AND e.status = 'enabled'
+           CROSS JOIN LATERAL (
+             SELECT wd.id, wd.next_attempt_at FROM webhook_deliveries wd
+             WHERE wd.endpoint_id = c.endpoint_id AND wd.status IN ('pending', 'retrying') AND wd.next_attempt_at <= $1
                AND (wd.lease_until IS NULL OR wd.lease_until <= $1)
              ORDER BY wd.next_attempt_at
-             LIMIT $4
-             FOR UPDATE OF wd SKIP LOCKED)
+             LIMIT greatest(0, $8::int - coalesce((SELECT in_flight FROM busy WHERE busy.endpoint_id = c.endpoint_id), 0))
+             FOR UPDATE OF wd SKIP LOCKED) p
+           ORDER BY p.next_attempt_at
+           LIMIT $4),
+         claimed AS (
+           UPDATE webhook_deliveries d
+           SET attempts = d.attempts + 1, lease_token = $2, lease_until = $3, updated_at = $1
+           WHERE d.id IN (SELECT id FROM picked)
            RETURNING d.*)
          SELECT c.id, c.attempts, c.lease_token, c.created_at AS first_due_at,
                 e.id AS endpoint_id, e.url, e.secret, e.mode AS endpoint_mode, e.failing_since,
@@ -190,7 +219,7 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
          FROM claimed c
          JOIN webhook_endpoints e ON e.id = c.endpoint_id
          JOIN events ev ON ev.id = c.event_id`,
-        [now, leaseToken, leaseUntil, limit],
+        [now, leaseToken, leaseUntil, limit, [...inFlight.keys()], [...inFlight.values()], full, perEndpoint],
       );
       return rows.map(
         (row): ClaimedDelivery => ({
@@ -217,20 +246,42 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
         }),
       );
     },
-    async recordAttempt({ deliveryId, leaseToken, attempt, status, nextAttemptAt, at }) {
-      const { rowCount } = await db.query(
-        `UPDATE webhook_deliveries SET status = $3, next_attempt_at = $4, last_response_status = $5,
-           lease_token = NULL, lease_until = NULL, updated_at = $6
-         WHERE id = $1 AND lease_token = $2`,
-        [deliveryId, leaseToken, status, nextAttemptAt, attempt.responseStatus, at],
+    async recordAttempts(attempts) {
+      if (attempts.length === 0) return new Set<string>();
+      const iso = (date: Date | null) => date?.toISOString() ?? null;
+      // One statement for the batch: each delivery's state, if its lease is still ours, and then
+      // its delivery-log line.
+      const { rows } = await db.query<{ delivery_id: string }>(
+        `WITH v AS (
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::int[], $6::timestamptz[],
+                                $7::int[], $8::text[], $9::text[], $10::int[], $11::text[], $12::timestamptz[])
+             AS v (id, lease_token, status, next_attempt_at, response_status, at,
+                   attempt, outcome, response_body, duration_ms, error, started_at)),
+         updated AS (
+           UPDATE webhook_deliveries d SET status = v.status, next_attempt_at = v.next_attempt_at,
+             last_response_status = v.response_status, lease_token = NULL, lease_until = NULL, updated_at = v.at
+           FROM v WHERE d.id = v.id AND d.lease_token = v.lease_token
+           RETURNING d.id)
+         INSERT INTO webhook_delivery_attempts (delivery_id, attempt, outcome, response_status, response_body, duration_ms, error, started_at)
+         SELECT v.id, v.attempt, v.outcome, v.response_status, v.response_body, v.duration_ms, v.error, v.started_at
+         FROM v JOIN updated ON updated.id = v.id
+         RETURNING delivery_id`,
+        [
+          attempts.map((a) => a.deliveryId),
+          attempts.map((a) => a.leaseToken),
+          attempts.map((a) => a.status),
+          attempts.map((a) => iso(a.nextAttemptAt)),
+          attempts.map((a) => a.attempt.responseStatus),
+          attempts.map((a) => a.at.toISOString()),
+          attempts.map((a) => a.attempt.attempt),
+          attempts.map((a) => a.attempt.outcome),
+          attempts.map((a) => a.attempt.responseBody),
+          attempts.map((a) => a.attempt.durationMs),
+          attempts.map((a) => a.attempt.error),
+          attempts.map((a) => a.attempt.startedAt.toISOString()),
+        ],
       );
-      if (rowCount !== 1) return false;
-      await db.query(
-        `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, outcome, response_status, response_body, duration_ms, error, started_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [deliveryId, attempt.attempt, attempt.outcome, attempt.responseStatus, attempt.responseBody, attempt.durationMs, attempt.error, attempt.startedAt],
-      );
-      return true;
+      return new Set(rows.map((row) => row.delivery_id));
     },
     async requeue(scope: Scope, id: string, at: Date) {
       await db.query(

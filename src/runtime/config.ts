@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { PAGE_CHECK_DEFAULT_MINUTES, PAGE_CHECK_MAX_MINUTES } from '../domain/checkout-page-integrity';
 
 /** Settings read once from the environment at start-up, typed and checked. */
 export interface Config {
@@ -13,7 +14,7 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** How long a test-mode capture stays `submitted_for_settlement` before it settles; 0 = at once. */
   testSettlementDelaySeconds: number;
-  /** Merchant API requests per second per account (DESIGN §9: 25 in test mode, 100 in live). */
+  /** Merchant API requests per second per account (design.md §9: 25 in test mode, 100 in live). */
   rateLimitPerSecond: { test: number; live: number };
   /** 32-byte key that encrypts processor credentials at rest (TILLPOINT_SECRET_KEY); null: none can be stored. */
   secretKey: Buffer | null;
@@ -21,6 +22,16 @@ export interface Config {
   sentry: SentryConfig;
   /** An external OFREP flag service that replaces Tillpoint's own flags, or null. */
   flagsOfrepUrl: string | null;
+  /** Bearer token `/metrics` asks for (METRICS_TOKEN); null: `/metrics` is open. */
+  metricsToken: string | null;
+  /** How long a graceful shutdown may take before the process gives up and exits 1. */
+  shutdownTimeoutSeconds: number;
+  /** Reconciliation's waits (RECONCILE_AFTER_SECONDS, RECONCILE_NOT_FOUND_GRACE_SECONDS): 60 s and 10 min by default. */
+  reconciliation: { afterMs: number; notFoundGraceMs: number };
+  /** Send Strict-Transport-Security: on when PUBLIC_URL is https, unless HSTS=off. */
+  hsts: boolean;
+  /** How often the checkout page is fingerprinted and compared with its baseline (PCI DSS 11.6.1: at least weekly). */
+  checkoutPageCheckMinutes: number;
 }
 
 export interface SentryConfig {
@@ -67,6 +78,21 @@ const variables = {
   SENTRY_RELEASE: z.string().regex(/^[^\s/]{1,200}$/, 'must be 1–200 characters without spaces or slashes').optional(),
   SENTRY_SAMPLE_RATE: z.coerce.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').default(1),
   FLAGS_OFREP_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // An RFC 6750 bearer token, long enough not to be guessed.
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9._~+/=-]{16,512}$/, 'must be 16–512 characters of A–Z a–z 0–9 . _ ~ + / = - (e.g. openssl rand -hex 32)')
+    .optional(),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1, 'must be between 1 and 300').max(300, 'must be between 1 and 300').default(10),
+  RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(24 * 3600).default(60),
+  RECONCILE_NOT_FOUND_GRACE_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 3600).default(600),
+  HSTS: z.enum(['on', 'off']).default('on'),
+  CHECKOUT_PAGE_CHECK_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PAGE_CHECK_MAX_MINUTES, 'must be at most 10080 (a week): PCI DSS 11.6.1 asks for at least weekly checks')
+    .default(PAGE_CHECK_DEFAULT_MINUTES),
 };
 
 /** A Sentry DSN: http(s)://PUBLIC_KEY@HOST[/PATH]/PROJECT_ID, as Sentry, self-hosted Sentry and GlitchTip issue them. */
@@ -90,12 +116,13 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     return result.data as z.output<(typeof variables)[K]>;
   };
   const port = read('PORT');
+  const publicUrl = (read('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   return {
     port,
     host: read('HOST'),
     dataDir: path.resolve(read('DATA_DIR')),
     databaseUrl: read('DATABASE_URL') ?? null,
-    publicUrl: (read('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     logLevel: read('LOG_LEVEL'),
     testSettlementDelaySeconds: read('TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS'),
     rateLimitPerSecond: { test: read('RATE_LIMIT_TEST_PER_SECOND'), live: read('RATE_LIMIT_LIVE_PER_SECOND') },
@@ -108,5 +135,13 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       sampleRate: read('SENTRY_SAMPLE_RATE'),
     },
     flagsOfrepUrl: read('FLAGS_OFREP_URL')?.replace(/\/+$/, '') ?? null,
+    metricsToken: read('METRICS_TOKEN') ?? null,
+    shutdownTimeoutSeconds: read('SHUTDOWN_TIMEOUT_SECONDS'),
+    reconciliation: {
+      afterMs: read('RECONCILE_AFTER_SECONDS') * 1000,
+      notFoundGraceMs: read('RECONCILE_NOT_FOUND_GRACE_SECONDS') * 1000,
+    },
+    hsts: read('HSTS') === 'on' && publicUrl.startsWith('https://'),
+    checkoutPageCheckMinutes: read('CHECKOUT_PAGE_CHECK_MINUTES'),
   };
 }

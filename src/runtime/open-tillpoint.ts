@@ -1,9 +1,9 @@
 import { DEFAULT_RATE_LIMITS } from '../domain/api-guards';
 import type { Mode } from '../domain/events';
 import { randomBytes } from 'node:crypto';
-import type { Deps, PaymentProcessor, ProcessorDirectory } from '../domain/ports';
+import type { Deps, PaymentProcessor, ProcessorDirectory, ReconciliationTimings, Scope } from '../domain/ports';
 import { TillpointError } from '../domain/errors';
-import { evaluateFlags } from '../domain/use-cases/evaluate-flags';
+import { evaluateFlagsFrom, loadFlagState, type FlagState } from '../domain/use-cases/evaluate-flags';
 import { openServerFlags } from '../flags/server-flags';
 import { migrate } from '../persistence/migrations/index';
 import { openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
@@ -18,6 +18,7 @@ import { sqlProcessorConfigStore } from '../persistence/processor-config-store';
 import { BraintreeProcessor, braintreeConnectionCheck, type BraintreeOptions } from '../processors/braintree/braintree-processor';
 import { argon2PasswordHasher } from './argon2-password-hasher';
 import type { Config } from './config';
+import { observeStore, type StoreObserver } from './observed-store';
 
 export interface Tillpoint {
   deps: Deps;
@@ -28,8 +29,11 @@ export interface Tillpoint {
 }
 
 /** Opens the database named by the configuration: PostgreSQL when DATABASE_URL is set, else PGlite. */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<SqlClient> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  options: { onIdleError?: (error: Error) => void } = {},
+): Promise<SqlClient> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, options) : openPglite(config.dataDir);
 }
 
 /**
@@ -42,13 +46,17 @@ export async function openTillpoint(options: {
   now?: () => Date;
   /** TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS; 0 (the default) settles test captures at once. */
   testSettlementDelaySeconds?: number;
-  /** RATE_LIMIT_TEST_PER_SECOND / RATE_LIMIT_LIVE_PER_SECOND; DESIGN §9's 25 and 100 by default. */
+  /** RATE_LIMIT_TEST_PER_SECOND / RATE_LIMIT_LIVE_PER_SECOND; design.md §9's 25 and 100 by default. */
   rateLimitPerSecond?: Partial<Record<Mode, number>>;
   /** TILLPOINT_SECRET_KEY: encrypts processor credentials; without it none can be stored. */
   secretKey?: Buffer | null;
   braintree?: BraintreeOptions;
   /** FLAGS_OFREP_URL: read flags from this OFREP service instead of our own store. */
   flagsOfrepUrl?: string | null;
+  /** Told what each committed transaction wrote (the server's metrics). */
+  observer?: StoreObserver;
+  /** RECONCILE_AFTER_SECONDS / RECONCILE_NOT_FOUND_GRACE_SECONDS; 60 s and 10 min by default. */
+  reconciliation?: ReconciliationTimings;
 }): Promise<Tillpoint> {
   const { db } = options;
   await migrate(db);
@@ -77,10 +85,22 @@ export async function openTillpoint(options: {
       throw new TillpointError('processor_unavailable', 'No processor is configured for live mode');
     },
   };
-  const store = sqlStore(db);
+  const store = options.observer ? observeStore(sqlStore(db), options.observer) : sqlStore(db);
+  // Evaluations of one account and mode that start while its flags are being read share that read
+  // (a payment reads three flags at once): nothing is cached beyond the read in flight.
+  const flagReads = new Map<string, Promise<FlagState>>();
+  const readFlags = (scope: Scope) => {
+    const id = `${scope.accountId}:${scope.mode}`;
+    let read = flagReads.get(id);
+    if (!read) {
+      read = loadFlagState(deps, scope).finally(() => flagReads.delete(id));
+      flagReads.set(id, read);
+    }
+    return read;
+  };
   const flags = openServerFlags({
     ofrepUrl: options.flagsOfrepUrl ?? null,
-    evaluate: async (scope, key, targetingKey) => (await evaluateFlags(deps, { scope, targetingKey, key }))[0]!,
+    evaluate: async (scope, key, targetingKey) => evaluateFlagsFrom(await readFlags(scope), { targetingKey, key })[0]!,
   });
   const deps: Deps = {
     store,
@@ -93,6 +113,7 @@ export async function openTillpoint(options: {
     rateLimitPerSecond: { ...DEFAULT_RATE_LIMITS, ...options.rateLimitPerSecond },
     webhookUrls: webhookUrlPolicy(),
     flags,
+    ...(options.reconciliation ? { reconciliation: options.reconciliation } : {}),
   };
   const processorSettings: ProcessorSettingsDeps = {
     store,

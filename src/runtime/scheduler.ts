@@ -4,6 +4,7 @@ import { expireOverdueSessions } from '../domain/use-cases/expire-overdue-sessio
 import { reconcileFollowUpOperations } from '../domain/use-cases/reconcile-follow-up-operations';
 import { reconcileProcessingPayments } from '../domain/use-cases/reconcile-processing-payments';
 import { voidExpiredAuthorizations } from '../domain/use-cases/void-expired-authorizations';
+import { purgeExpiredCspReports } from '../domain/use-cases/purge-expired-csp-reports';
 
 /** What a job may report through. */
 export interface JobLog {
@@ -63,7 +64,22 @@ export const periodicJobs: readonly PeriodicJob[] = [
     atStart: false,
     run: (deps) => purgeExpiredApiRecords(deps),
   },
+  {
+    // CSP violation reports are kept 90 days.
+    name: 'csp-reports-purge',
+    everyMs: 60 * 60_000,
+    atStart: false,
+    run: (deps) => purgeExpiredCspReports(deps),
+  },
 ];
+
+/**
+ * PCI DSS 11.6.1: fingerprints the checkout page at start and every `minutes` and alerts on a
+ * difference from each account's baseline. It needs the running HTTP server, so the caller adds it.
+ */
+export function checkoutPageCheckJob(page: { check(deps: Deps): Promise<unknown> }, minutes: number): PeriodicJob {
+  return { name: 'checkout-page-check', everyMs: minutes * 60_000, atStart: true, run: (deps) => page.check(deps) };
+}
 
 /** Runs one job by name, now: for tests (with a TestClock) and operators. */
 export async function runJobOnce(deps: Deps, name: string, log: JobLog = silentLog): Promise<unknown> {

@@ -1,9 +1,14 @@
 import type { Deps } from '../domain/ports';
-import type { WebhookSender } from '../domain/webhooks';
-import { deliverDueWebhooks } from '../domain/use-cases/deliver-due-webhooks';
+import { WEBHOOK_TIMEOUT_MS, type ClaimedDelivery, type WebhookSender } from '../domain/webhooks';
+import {
+  claimDueWebhooks,
+  recordWebhookOutcomes,
+  sendWebhook,
+  type WebhookOutcome,
+} from '../domain/use-cases/deliver-due-webhooks';
 
 export interface WebhookWorker {
-  /** Stops polling and waits for deliveries under way to be recorded. */
+  /** Stops claiming and waits for deliveries under way to be sent and recorded. */
   stop(): Promise<void>;
 }
 
@@ -11,9 +16,23 @@ interface Log {
   error(details: object, message: string): void;
 }
 
+/** Deliveries one instance sends (or holds unrecorded) at once. */
+export const WEBHOOK_MAX_IN_FLIGHT = 1000;
+/** Deliveries one instance sends to one endpoint at once. */
+export const WEBHOOK_PER_ENDPOINT = 16;
+/** Deliveries claimed per round trip, at most. */
+const CLAIM_LIMIT = 250;
+/** Outcomes recorded per transaction, at most. */
+const RECORD_LIMIT = 500;
+/** After a send frees a slot, how long the claim loop lets others finish before it claims. */
+const COALESCE_MS = 5;
+
 /**
- * The webhook worker every `tillpoint serve` instance runs: it polls the outbox for due deliveries,
- * right away again while there is work; several instances share it safely through leases.
+ * The webhook worker every `tillpoint serve` instance runs, as a pipeline: it claims due deliveries
+ * whenever it has room (up to WEBHOOK_MAX_IN_FLIGHT at once, and WEBHOOK_PER_ENDPOINT per endpoint,
+ * so an endpoint that is slow to answer only ever holds its own slots), starts each send at once,
+ * and records outcomes in batches as sends finish: no send waits for another. When nothing is due
+ * it polls every `pollMs`. Several instances share the outbox safely through leases.
  */
 export function startWebhookWorker(options: {
   deps: Deps;
@@ -21,36 +40,117 @@ export function startWebhookWorker(options: {
   log: Log;
   /** Pause between polls when nothing was due. */
   pollMs?: number;
+  /** The send timeout (design.md §9: 10 s); the lease is this plus a margin. */
+  timeoutMs?: number;
+  maxInFlight?: number;
+  perEndpoint?: number;
 }): WebhookWorker {
   const { deps, sender, log } = options;
   const pollMs = options.pollMs ?? 1000;
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const maxInFlight = options.maxInFlight ?? WEBHOOK_MAX_IN_FLIGHT;
+  const perEndpoint = options.perEndpoint ?? WEBHOOK_PER_ENDPOINT;
+
   let running = true;
+  /** Claimed and not yet recorded: the bound on memory and on the leases this instance holds. */
+  let held = 0;
+  /** Sends under way per endpoint. */
+  const sending = new Map<string, number>();
+  const sends = new Set<Promise<void>>();
+  const toRecord: WebhookOutcome[] = [];
+  let recording: Promise<void> | null = null;
+  /** What the claim loop waits for when it pauses: recorded outcomes (room), a finished send, or the poll. */
+  let waitingFor: 'room' | 'send' | 'poll' = 'poll';
   let wake: (() => void) | null = null;
+  const wakeUp = () => {
+    const resume = wake;
+    wake = null;
+    resume?.();
+  };
+  /** Resolves after `ms`, or earlier (true) when woken. */
   const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        wake = null;
+        resolve(false);
+      }, ms);
       wake = () => {
         clearTimeout(timer);
-        resolve();
+        resolve(true);
       };
     });
 
+  const cappedEndpoints = () => {
+    let n = 0;
+    for (const count of sending.values()) if (count >= perEndpoint) n += 1;
+    return n;
+  };
+
+  const record = () => {
+    if (recording || toRecord.length === 0) return;
+    recording = (async () => {
+      while (toRecord.length > 0) {
+        const batch = toRecord.splice(0, RECORD_LIMIT);
+        try {
+          await recordWebhookOutcomes(deps, batch);
+        } catch (error) {
+          // The leases run out and the deliveries are attempted again: at least once, never lost.
+          log.error({ err: error }, 'could not record webhook attempts');
+        }
+        held -= batch.length;
+        if (waitingFor === 'room') wakeUp();
+      }
+      recording = null;
+    })();
+  };
+
+  const send = (delivery: ClaimedDelivery) => {
+    const endpointId = delivery.endpoint.id;
+    sending.set(endpointId, (sending.get(endpointId) ?? 0) + 1);
+    const done = sendWebhook(deps, sender, delivery, timeoutMs).then((outcome) => {
+      const left = (sending.get(endpointId) ?? 1) - 1;
+      if (left > 0) sending.set(endpointId, left);
+      else sending.delete(endpointId);
+      sends.delete(done);
+      toRecord.push(outcome);
+      record();
+      if (waitingFor === 'send') wakeUp();
+    });
+    sends.add(done);
+  };
+
   const worker = (async () => {
     while (running) {
-      let attempted = 0;
-      try {
-        attempted = await deliverDueWebhooks(deps, { sender });
-      } catch (error) {
-        log.error({ err: error }, 'webhook delivery pass failed');
+      const room = Math.min(CLAIM_LIMIT, maxInFlight - held);
+      const cappedBefore = cappedEndpoints();
+      let claimed = 0;
+      if (room > 0) {
+        try {
+          const deliveries = await claimDueWebhooks(deps, { limit: room, perEndpoint, inFlight: sending, timeoutMs });
+          claimed = deliveries.length;
+          held += claimed;
+          for (const delivery of deliveries) send(delivery);
+        } catch (error) {
+          log.error({ err: error }, 'webhook delivery pass failed');
+        }
       }
-      if (attempted === 0 && running) await pause(pollMs);
+      // A full claim means more may be due: claim again at once, as when an endpoint has just
+      // reached its cap (the next claim leaves it out). Otherwise wait for what would let a claim
+      // find more — room, or a finished send (its endpoint has a free slot again) — or the poll.
+      if (!running || (room > 0 && claimed === room) || cappedEndpoints() > cappedBefore) continue;
+      waitingFor = room === 0 ? 'room' : sending.size > 0 ? 'send' : 'poll';
+      const woken = await pause(pollMs);
+      waitingFor = 'poll';
+      // Let a few more sends finish, so one claim serves several free slots.
+      if (woken && running) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
     }
+    while (sends.size > 0 || recording) await (recording ?? Promise.all(sends));
   })();
 
   return {
     async stop() {
       running = false;
-      (wake as (() => void) | null)?.();
+      wakeUp();
       await worker;
     },
   };

@@ -4,7 +4,7 @@ import type { Mode } from '../domain/events';
 import type { WebhookUrlPolicy } from '../domain/webhooks';
 
 /**
- * Addresses a live-mode webhook may never reach (SSRF, DESIGN §5): private, loopback, link-local,
+ * Addresses a live-mode webhook may never reach (SSRF, design.md §5): private, loopback, link-local,
  * shared, unspecified, multicast and reserved ranges of both families.
  */
 const blocked = new BlockList();
@@ -76,7 +76,7 @@ export type Resolver = (hostname: string) => Promise<string[]>;
 const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
- * DESIGN §5 for webhook URLs. Live mode: https only, and the host (a literal or every address its
+ * design.md §5 for webhook URLs. Live mode: https only, and the host (a literal or every address its
  * name resolves to) must be public. Test mode: http or https anywhere, so `http://localhost` works
  * during development.
  */

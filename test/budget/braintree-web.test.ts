@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * DESIGN §10: braintree-web pinned at exactly 3.79.1, its components imported one by one, and
+ * design.md §10: braintree-web pinned at exactly 3.79.1, its components imported one by one, and
  * nothing of the components we do not use shipped to shoppers.
  */
 const root = path.resolve(import.meta.dirname, '../..');

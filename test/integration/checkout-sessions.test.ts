@@ -128,6 +128,36 @@ describe.each(testDatabases)('POST /v1/checkout/sessions ($name)', (database) =>
     await refused(ctx, { ...sampleSession, currency: 840 }, 400, 'parameter_invalid', { param: 'currency' });
   });
 
+  it('refuses an unsupported locale with parameter_invalid on locale, listing what is supported', async () => {
+    const error = await refused(ctx, { ...sampleSession, locale: 'tlh' }, 400, 'parameter_invalid', { param: 'locale' });
+    expect(error.message).toContain("'tlh'");
+    expect(error.message).toMatch(/auto.*en, ar, he, fa, ur, de.*zh-Hans, zh-Hant.*sr/);
+  });
+
+  it('stores locale auto by default and the serving locale for a regional tag', async () => {
+    expect((await createSession(ctx)).locale).toBe('auto');
+    expect((await createSession(ctx, { locale: 'es-MX' })).locale).toBe('es');
+    expect((await createSession(ctx, { locale: 'zh-TW' })).locale).toBe('zh-Hant');
+  });
+
+  it("tells the page the negotiated locale: the session's, else the shopper's Accept-Language, else English", async () => {
+    const view = async (id: string, acceptLanguage?: string) => {
+      const res = await ctx.h.app.inject({
+        method: 'GET',
+        url: `/api/checkout/sessions/${id}`,
+        headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {},
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().locale as string;
+    };
+    const auto = await createSession(ctx);
+    expect(await view(auto.id, 'pt;q=0.9, sw')).toBe('pt-BR');
+    expect(await view(auto.id, 'sw')).toBe('en');
+    expect(await view(auto.id)).toBe('en');
+    const japanese = await createSession(ctx, { locale: 'ja' });
+    expect(await view(japanese.id, 'de-DE,de;q=0.9')).toBe('ja');
+  });
+
   it('refuses a body that is not a JSON object with parameter_invalid', async () => {
     await refused(ctx, null, 400, 'parameter_invalid', {}, { body: '[1,2,3]' });
   });

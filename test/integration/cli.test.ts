@@ -71,6 +71,8 @@ describe.concurrent('tillpoint CLI', () => {
   it.each([
     ['PORT', 'abc'],
     ['DATABASE_URL', 'mysql://x'],
+    ['METRICS_TOKEN', 'short'],
+    ['SHUTDOWN_TIMEOUT_SECONDS', '0'],
   ])('serve stops at start-up when %s=%s, naming the variable', async (name, value) => {
     const run = await cli(['serve'], { [name]: value });
     expect(run.code).not.toBe(0);

@@ -51,5 +51,17 @@ export async function truncateAll(db: SqlClient): Promise<void> {
   const { rows } = await db.query<{ tablename: string }>(
     `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'`,
   );
-  if (rows.length) await db.query(`TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} CASCADE`);
+  if (!rows.length) return;
+  const truncate = `TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} CASCADE`;
+  // Work the previous test left running (a webhook send finishing, a scheduled job) may hold row
+  // locks that TRUNCATE's table locks meet in another order; PostgreSQL then aborts one side with a
+  // deadlock. The emptying is what the next test needs, so try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.query(truncate);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+    }
+  }
 }

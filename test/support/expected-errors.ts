@@ -1,9 +1,9 @@
 /**
- * The error codes the tests expect, written out by hand from DESIGN §8 (never imported from src/),
+ * The error codes the tests expect, written out by hand from design.md §8 (never imported from src/),
  * so a wrong mapping in the product fails the tests instead of agreeing with them. One copy, shared
  * by the unit test of the catalogue and the integration tests' envelope checks.
  */
-/** DESIGN §8, copied by hand from the specification table. */
+/** design.md §8, copied by hand from the specification table. */
 export const design: Record<string, { status: number; type: string }> = {
   parameter_missing: { status: 400, type: 'invalid_request_error' },
   parameter_invalid: { status: 400, type: 'invalid_request_error' },
@@ -28,7 +28,7 @@ export const design: Record<string, { status: number; type: string }> = {
   payment_not_settled: { status: 409, type: 'invalid_request_error' },
   checkout_session_expired: { status: 410, type: 'invalid_request_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
-  // DESIGN §8 gives "502/504" for the processor errors: a bad gateway when the processor answered
+  // design.md §8 gives "502/504" for the processor errors: a bad gateway when the processor answered
   // that it is unavailable, a gateway timeout when it did not answer at all.
   processor_unavailable: { status: 502, type: 'processor_error' },
   processor_timeout: { status: 504, type: 'processor_error' },
@@ -36,7 +36,7 @@ export const design: Record<string, { status: number; type: string }> = {
 };
 
 /**
- * Codes the dashboard adds where DESIGN §8 has none for a browser session (docs/dashboard.md):
+ * Codes the dashboard adds where design.md §8 has none for a browser session (docs/dashboard.md):
  * kept in the types of §8 so clients handle them like their neighbours.
  */
 export const dashboardCodes: Record<string, { status: number; type: string }> = {
@@ -45,3 +45,11 @@ export const dashboardCodes: Record<string, { status: number; type: string }> = 
   csrf_token_invalid: { status: 403, type: 'permission_error' },
 };
 
+
+/**
+ * Codes for an install's own trouble, which design.md §8 does not name (docs/reliability.md): the
+ * database is down or the connection was lost. `api_error`, as internal_error, but 503: retry later.
+ */
+export const availabilityCodes: Record<string, { status: number; type: string }> = {
+  database_unavailable: { status: 503, type: 'api_error' },
+};

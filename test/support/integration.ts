@@ -3,11 +3,11 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createAccount } from '../../src/domain/use-cases/create-account';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { truncateAll, type TestDatabase } from './databases';
-import { dashboardCodes, design } from './expected-errors';
+import { availabilityCodes, dashboardCodes, design } from './expected-errors';
 import { startHarness, type Harness, type HarnessOptions } from './harness';
 
 /** Every code an answer may carry, with its status and type, from the hand-written expectations. */
-export const errorTypes: Record<string, { status: number; type: string }> = { ...design, ...dashboardCodes };
+export const errorTypes: Record<string, { status: number; type: string }> = { ...design, ...dashboardCodes, ...availabilityCodes };
 
 export interface ErrorEnvelope {
   error: {
@@ -21,7 +21,7 @@ export interface ErrorEnvelope {
 }
 
 /**
- * Asserts a response is the DESIGN §8 error envelope with this status and code (the type follows
+ * Asserts a response is the design.md §8 error envelope with this status and code (the type follows
  * from the code), and that `param` / `decline_code` are exactly as given (absent when not given).
  */
 export function expectError(

@@ -3,17 +3,17 @@ import { ApiError, checkoutApi, type PublicSession } from './api';
 import { toDecimalString } from '../../src/domain/money';
 import { CardFields } from './card-form/CardFields';
 import type { CardFieldName } from './card-form/engine';
-import { defaultCheckoutFlags, loadCheckoutFlags, recordExposure, type CheckoutFlags, type PayButtonWording } from './flags';
+import { recordExposure, type CheckoutFlags, type PayButtonWording } from './flags';
 import type { GooglePaymentData, GooglePayProvider } from './google-pay/google-pay';
 import { GooglePayArea } from './google-pay/GooglePayArea';
-import { createProcessorClient } from './processor-client';
+import { processorClientFor, processorPlan, type ProcessorClient } from './processor-client';
+import type { CheckoutPageData, InitialView } from './page-data';
 import { reportCheckoutFailure } from './report';
 import { formatMoney } from './format';
-import { en } from './i18n/en';
-import { catalogueFor, errorMessageKey, translator, type MessageKey, type Translate } from './i18n';
+import { errorMessageKey, isMessageKey, type MessageKey, type Translate } from './i18n';
+import { useTranslator } from './i18n/use-translator';
 
 type View =
-  | { kind: 'loading' }
   | { kind: 'not_found' }
   | { kind: 'unreachable' }
   | { kind: 'expired'; session: PublicSession }
@@ -36,58 +36,58 @@ const wordingKeys: Record<PayButtonWording, MessageKey> = {
   complete_purchase: 'form.completePurchase',
 };
 
-function localeOf(session: PublicSession | null): string | undefined {
-  return session?.locale ?? (typeof navigator !== 'undefined' ? navigator.language : undefined);
+function initialView(view: InitialView, flags: CheckoutFlags): View {
+  return view.kind === 'ready' ? { ...view, flags } : view;
 }
 
-/** The hosted checkout page: `/c/:id` and its receipt `/c/:id/done`. */
-export function App({ sessionId, receipt, ofrepUrl = '' }: { sessionId: string; receipt: boolean; ofrepUrl?: string }) {
-  const [view, setView] = useState<View>({ kind: 'loading' });
+/**
+ * The hosted checkout page: `/c/:id` and its receipt `/c/:id/done`. Rendered on the server from
+ * `data` (src/http/checkout-page) and hydrated in the browser from the same data, so the first
+ * paint needs no request of its own.
+ */
+export function App({ data }: { data: CheckoutPageData }) {
+  const { sessionId, receipt, flags } = data;
+  const [view, setView] = useState<View>(() => initialView(data.view, flags));
   const session = 'session' in view ? view.session : null;
-  const locale = localeOf(session);
-  const t = useMemo(() => translator(catalogueFor(locale)), [locale]);
+  // The server negotiated the locale (session, then Accept-Language) and inlined its catalogue,
+  // which main.tsx primed before hydration: `ready` from the first render, no catalogue request.
+  const { t, ready } = useTranslator(session?.locale ?? data.locale);
 
+  /** Reads the session again (it was paid meanwhile, in another tab). */
   const load = useCallback(async () => {
     try {
-      // Flags load beside the session, so they add no round trip before the form appears.
-      const [session, flags] = await Promise.all([
-        checkoutApi.getSession(sessionId),
-        receipt ? defaultCheckoutFlags : loadCheckoutFlags(sessionId, ofrepUrl),
-      ]);
-      setView(viewFor(session, flags));
+      setView(viewFor(await checkoutApi.getSession(sessionId), flags));
     } catch (error) {
       setView(error instanceof ApiError && error.code === 'network' ? { kind: 'unreachable' } : { kind: 'not_found' });
     }
-  }, [sessionId, receipt, ofrepUrl]);
+  }, [sessionId, flags]);
 
   useEffect(() => {
-    void load();
-  }, [load]);
-
-  useEffect(() => {
-    if (locale) document.documentElement.lang = locale;
-    if (session) document.title = `${t('page.title')} · ${session.merchant.name}`;
-  }, [locale, session, t]);
+    if (!ready) return;
+    document.documentElement.lang = t.lang;
+    document.documentElement.dir = t.dir;
+    document.title = session ? `${t('page.title')} · ${session.merchant.name}` : t('page.title');
+  }, [ready, session, t]);
 
   const accent = session?.merchant.accent_color;
   const style = accent && /^#[0-9a-fA-F]{6}$/.test(accent) ? ({ '--accent': accent } as React.CSSProperties) : undefined;
 
   return (
     <div className="page" style={style}>
-      {session && !session.livemode && (
+      {ready && session && !session.livemode && (
         <header className="test-banner">
           <strong>{t('page.testMode')}</strong> · {t('page.testModeHint')}
         </header>
       )}
-      <main className="layout" aria-busy={view.kind === 'loading'}>
-        {view.kind === 'loading' && <p className="loading">{t('page.loading')}</p>}
-        {view.kind === 'not_found' && (
+      <main className="layout" aria-busy={!ready}>
+        {!ready && <p className="loading">{t('page.loading')}</p>}
+        {ready && view.kind === 'not_found' && (
           <StatusPanel title={t('state.notFound.title')} body={t('state.notFound.body')} heading="h1" />
         )}
-        {view.kind === 'unreachable' && (
+        {ready && view.kind === 'unreachable' && (
           <StatusPanel title={t('page.title')} body={t('error.network')} heading="h1" />
         )}
-        {view.kind === 'expired' && (
+        {ready && view.kind === 'expired' && (
           <>
             <MerchantHeader session={view.session} />
             <StatusPanel
@@ -97,8 +97,8 @@ export function App({ sessionId, receipt, ofrepUrl = '' }: { sessionId: string; 
             />
           </>
         )}
-        {view.kind === 'paid' && <Paid session={view.session} t={t} receipt={receipt} />}
-        {view.kind === 'ready' && (
+        {ready && view.kind === 'paid' && <Paid session={view.session} t={t} receipt={receipt} />}
+        {ready && view.kind === 'ready' && (
           <>
             <MerchantHeader session={view.session} />
             <div className="columns">
@@ -152,7 +152,7 @@ function StatusPanel(props: {
 
 function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; receipt: boolean }) {
   const payment = session.payment;
-  const amount = formatMoney(session.amount_total, session.currency, localeOf(session));
+  const amount = formatMoney(session.amount_total, session.currency, t.lang);
   const external = session.redirect_url && !session.redirect_url.includes(`/c/${session.id}/done`);
   return (
     <>
@@ -178,16 +178,18 @@ function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; r
 
 /** A brand as the API names it (`visa`, `amex`) → its name for people, falling back to "Card". */
 function brandName(brand: string | null, t: Translate): string {
-  const key = `brand.${brand}` as MessageKey;
-  return brand && key in en ? t(key) : t('brand.unknown');
+  const key = `brand.${brand}`;
+  return brand && isMessageKey(key) ? t(key) : t('brand.unknown');
 }
 
 function OrderSummary({ session, t }: { session: PublicSession; t: Translate }) {
-  const locale = localeOf(session);
-  const money = (amount: number) => formatMoney(amount, session.currency, locale);
+  const money = (amount: number) => formatMoney(amount, session.currency, t.lang);
   return (
     <section className="summary" aria-labelledby="summary-title">
       <h2 id="summary-title">{t('summary.heading')}</h2>
+      <p className="item-count">
+        {t('summary.items', { count: session.line_items.reduce((sum, item) => sum + item.quantity, 0) })}
+      </p>
       <ul className="line-items">
         {session.line_items.map((item, i) => (
           <li key={i}>
@@ -214,28 +216,48 @@ interface PaymentFormProps {
 }
 
 function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFormProps) {
-  // Built once per session: the kill switches are read as the page loads.
-  const client = useMemo(() => createProcessorClient(session, flags), [session.id]);
-  const engine = client.engine;
-  const offersSomething = Boolean(engine || client.googlePaySetup || client.unavailable);
+  // What the page offers is decided from the session and flags alone, so the server renders the
+  // same form the browser hydrates; the processor's code (card engine, braintree-web) is browser-only
+  // and arrives after hydration, from chunks the server asked the browser to preload.
+  const plan = useMemo(() => processorPlan(session, flags), [session.id]);
+  const [client, setClient] = useState<ProcessorClient | null>(null);
+  useEffect(() => {
+    let live = true;
+    processorClientFor(session, flags).then(
+      (created) => {
+        if (!live) return;
+        setClient(created);
+        if (!created.engine) created.warm();
+      },
+      (error: unknown) => {
+        if (!live) return;
+        reportCheckoutFailure(plan.card === 'hosted-fields' ? 'braintree_client' : 'unexpected', error);
+        setCardStatus('failed');
+        setNotice({ tone: 'error', key: 'card.unavailable' });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [session.id]);
+  const engine = client?.engine ?? null;
+  const offersSomething = Boolean(plan.card || plan.googlePay || plan.unavailable);
   useEffect(() => {
     if (flags.layout.experiment) recordExposure(session.id, 'checkout_layout');
-    if (flags.wording.experiment && engine) recordExposure(session.id, 'pay_button_wording');
-  }, [session.id, flags, engine]);
-  const [cardStatus, setCardStatus] = useState<'loading' | 'ready' | 'failed'>(
-    client.unavailable ? 'failed' : engine?.kind === 'hosted-fields' ? 'loading' : 'ready',
-  );
+    if (flags.wording.experiment && plan.card) recordExposure(session.id, 'pay_button_wording');
+  }, [session.id, flags, plan.card]);
+  const [cardStatus, setCardStatus] = useState<'loading' | 'ready' | 'failed'>(plan.unavailable ? 'failed' : 'loading');
   const [email, setEmail] = useState(session.customer_email ?? '');
   const [emailTouched, setEmailTouched] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const [processing, setProcessing] = useState(false);
   const [notice, setNotice] = useState<Notice>(
-    client.unavailable ? { tone: 'error', key: 'processor.unavailable' } : null,
+    plan.unavailable ? { tone: 'error', key: 'processor.unavailable' } : null,
   );
   const busy = useRef(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
-  const amount = formatMoney(session.amount_total, session.currency, localeOf(session));
+  const amount = formatMoney(session.amount_total, session.currency, t.lang);
   const emailValid = EMAIL.test(email.trim());
   const showEmailError = !emailValid && (emailTouched || submitted);
   const cardUsable = Boolean(engine) && cardStatus === 'ready';
@@ -244,7 +266,12 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
     reportCheckoutFailure('hosted_fields', error);
     setCardStatus('failed');
     setNotice({ tone: 'error', key: 'card.unavailable' });
-  }, []);
+    client?.warm();
+  }, [client]);
+  const cardReady = useCallback(() => {
+    setCardStatus('ready');
+    client?.warm();
+  }, [client]);
 
   /** Locks the page, runs one payment attempt, and shows its outcome. */
   const run = async (attempt: () => Promise<Outcome>) => {
@@ -290,7 +317,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
       if (token.reason === 'invalid') return { key: 'form.fixErrors', field: token.fields[0] };
       throw new ApiError(0, token.code, '', token.declineCode, token.param);
     }
-    const authenticated = await client.authenticate({ nonce: token.nonce, bin: token.bin, email: email.trim() }, { issuerAsked });
+    const authenticated = await client!.authenticate({ nonce: token.nonce, bin: token.bin, email: email.trim() }, { issuerAsked });
     if (!authenticated.ok) return { key: authenticated.key };
     return { nonce: authenticated.nonce };
   };
@@ -320,7 +347,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
         payment_method_type: type,
         nonce: prepared.nonce,
         email: payerEmail,
-        device_data: await client.deviceData(),
+        device_data: client ? await client.deviceData() : null,
       });
       window.location.assign(result.redirect_url);
       return 'leaving';
@@ -340,7 +367,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
         setEmailTouched(true);
         return { key: 'form.fixErrors', field: 'email' };
       }
-      if (type === 'card' && !retriedForIssuer && client.verifiesWhenIssuerAsks && e.declineCode === 'authentication_failed') {
+      if (type === 'card' && !retriedForIssuer && client?.verifiesWhenIssuerAsks && e.declineCode === 'authentication_failed') {
         // The issuer asks for 3-D Secure: verify on a fresh nonce and retry once in this session.
         return attemptPayment(() => payByCard(true), 'card', payerEmail, true);
       }
@@ -361,10 +388,10 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
   // puts them before or after the card form.
   const wallets = (
     <div className="wallets" data-testid="wallets">
-      {client.googlePaySetup && (
+      {plan.googlePay && (
         <GooglePayArea
-          setup={client.googlePaySetup}
-          provider={client.googlePay}
+          setup={plan.googlePay}
+          provider={client?.googlePay ?? null}
           transaction={{
             totalPrice: toDecimalString(session.amount_total, session.currency),
             currencyCode: session.currency.toUpperCase(),
@@ -426,19 +453,19 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
             {showEmailError ? t('field.email.invalid') : ''}
           </p>
         </div>
-        {engine && cardStatus !== 'failed' && (
+        {plan.card && cardStatus !== 'failed' && (
           <div className={cardStatus === 'loading' ? 'card-loading' : undefined} aria-busy={cardStatus === 'loading'}>
             {cardStatus === 'loading' && <p className="field-hint">{t('card.loading')}</p>}
             <CardFields
               engine={engine}
               t={t}
               submitted={submitted}
-              onReady={() => setCardStatus('ready')}
+              onReady={cardReady}
               onFailed={cardFailed}
             />
           </div>
         )}
-        {engine && (
+        {plan.card && (
           <button type="submit" className="pay-button" disabled={processing || !cardUsable} aria-busy={processing}>
             {processing ? t('form.processing') : t(wordingKeys[flags.wording.value], { amount })}
           </button>

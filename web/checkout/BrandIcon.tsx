@@ -1,4 +1,4 @@
-import type { MessageKey, Translate } from './i18n';
+import { isMessageKey, type Translate } from './i18n';
 
 const marks: Record<string, { text: string; fill: string }> = {
   visa: { text: 'VISA', fill: '#1a1f71' },
@@ -14,7 +14,8 @@ const marks: Record<string, { text: string; fill: string }> = {
 /** The detected card brand as a small mark, named for screen readers. */
 export function BrandIcon({ brand, t }: { brand: string | null; t: Translate }) {
   const mark = brand ? marks[brand] : undefined;
-  const name = t(mark ? (`brand.${brand}` as MessageKey) : 'brand.unknown');
+  const key = `brand.${brand}`;
+  const name = t(mark && isMessageKey(key) ? key : 'brand.unknown');
   return (
     <span className="brand-icon" data-brand={brand ?? 'unknown'} role="img" aria-label={name}>
       <svg width="40" height="26" viewBox="0 0 40 26" aria-hidden="true" focusable="false">

@@ -10,14 +10,14 @@ export interface PublicSession {
   amount_total: number;
   customer_email: string | null;
   payment_method_types: Array<'card' | 'google_pay'>;
-  expires_at: number;
+  expires_at: number | null;
   cancel_url: string | null;
   redirect_url: string | null;
   payment: { status: string; amount: number; brand: string | null; last4: string | null } | null;
   processor: { name: string } & Record<string, unknown>;
 }
 
-/** An answer in the error envelope of DESIGN §8, or a network failure (`code: 'network'`). */
+/** An answer in the error envelope of design.md §8, or a network failure (`code: 'network'`). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -1,14 +1,23 @@
-import { createRoot } from 'react-dom/client';
-import { readRuntimeConfig } from '../telemetry/runtime-config';
+// First: the Trusted Types policies exist before any other module can reach a DOM sink.
+import './trusted-types';
+import { hydrateRoot } from 'react-dom/client';
 import { App } from './App';
+import { primeMessages } from './i18n';
+import { readPageData } from './page-data';
+import { processorClientFor } from './processor-client';
 import { reportCheckoutFailure, startCheckoutReporting } from './report';
 import './styles.css';
 
-const match = /^\/c\/([A-Za-z0-9_]+)(\/done)?\/?$/.exec(window.location.pathname);
-const sessionId = match?.[1] ?? '';
-const config = readRuntimeConfig();
-startCheckoutReporting(config.sentry, sessionId);
-const root = createRoot(document.getElementById('root')!, {
-  onUncaughtError: (error) => reportCheckoutFailure('unexpected', error),
-});
-root.render(<App sessionId={sessionId} receipt={Boolean(match?.[2])} ofrepUrl={config.ofrepUrl} />);
+// The server rendered the page from this data (src/http/checkout-page); hydrate the same markup.
+const data = readPageData();
+if (data) {
+  // The shopper's catalogue, inlined by the server: useTranslator finds it without a request.
+  primeMessages(data.messages);
+  startCheckoutReporting(data.sentry, data.sessionId);
+  // The card engine (and braintree-web's client and Hosted Fields) start now, beside hydration.
+  if (data.view.kind === 'ready') void processorClientFor(data.view.session, data.flags).catch(() => undefined);
+  hydrateRoot(document.getElementById('root')!, <App data={data} />, {
+    onUncaughtError: (error) => reportCheckoutFailure('unexpected', error),
+    onRecoverableError: (error) => reportCheckoutFailure('unexpected', error),
+  });
+}

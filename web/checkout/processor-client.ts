@@ -1,9 +1,7 @@
 import { toDecimalString } from '../../src/domain/money';
 import { checkoutApi, type PublicSession } from './api';
-import { loadBraintreeComponents, type BraintreeComponents } from './braintree/braintree-components';
-import { BuiltinCardEngine } from './card-form/builtin-engine';
+import type { BraintreeComponents } from './braintree/braintree-components';
 import type { CardFormEngine } from './card-form/engine';
-import { HostedFieldsEngine } from './card-form/hosted-fields-engine';
 import { allowedCardNetworks, type GooglePaymentData, type GooglePayProvider } from './google-pay/google-pay';
 import type { MessageKey } from './i18n';
 import type { PaymentMethodSwitches } from '../../src/domain/offered-payment-methods';
@@ -20,6 +18,8 @@ export interface ProcessorClient {
   googlePaySetup: GooglePaySetup | null;
   googlePay: Promise<GooglePayProvider> | null;
   deviceData(): Promise<string | null>;
+  /** Starts loading what paying (not typing) needs; called once the card form is ready. */
+  warm(): void;
   /**
    * 3-D Secure before a card payment when `threeDSecurePolicy` says so, or when `issuerAsked` (the
    * first attempt was declined for authentication); returns the nonce to charge.
@@ -38,21 +38,61 @@ interface BraintreeClientConfig {
   threeDSecure?: { required: boolean };
 }
 
-/** Builds the processor client for a session: the built-in test processor or Braintree. */
-export function createProcessorClient(
+/** What the page offers, decided from the session and the flags alone: the same on the server and in the browser. */
+export interface ProcessorPlan {
+  /** Which card engine the form uses; null when cards are not offered. */
+  card: 'builtin' | 'hosted-fields' | null;
+  googlePay: GooglePaySetup | null;
+  /** The processor cannot take payments right now (no client token). */
+  unavailable: boolean;
+}
+
+export function processorPlan(session: PublicSession, switches: PaymentMethodSwitches): ProcessorPlan {
+  const offered = offeredMethods(session, switches);
+  if (session.processor.name !== 'braintree') return { card: offered.card ? 'builtin' : null, googlePay: offered.googlePay, unavailable: false };
+  const config = session.processor as unknown as BraintreeClientConfig;
+  if (!config.clientToken) return { card: null, googlePay: null, unavailable: true };
+  return { card: offered.card ? 'hosted-fields' : null, googlePay: offered.googlePay, unavailable: false };
+}
+
+const started = new Map<string, Promise<ProcessorClient>>();
+
+/**
+ * The processor client of a session, started once per page: `main.tsx` starts it before hydrating,
+ * so Braintree's client and Hosted Fields load while React hydrates; the form picks up the same one.
+ */
+export function processorClientFor(session: PublicSession, switches: PaymentMethodSwitches & { threeDSecure?: string }): Promise<ProcessorClient> {
+  let client = started.get(session.id);
+  if (!client) {
+    client = createProcessorClient(session, switches);
+    started.set(session.id, client);
+  }
+  return client;
+}
+
+/**
+ * Builds the processor client for a session, in the browser only: the built-in test processor or
+ * Braintree. Each engine's code is its own chunk, which the server already asked the browser to
+ * preload (modulepreload) for this session's processor, so the import here costs no round trip.
+ */
+export async function createProcessorClient(
   session: PublicSession,
   switches: PaymentMethodSwitches & { threeDSecure?: string },
-): ProcessorClient {
-  const offered = offeredMethods(session, switches);
-  if (session.processor.name !== 'braintree') return testProcessorClient(session, offered.card, offered.googlePay);
+): Promise<ProcessorClient> {
+  const plan = processorPlan(session, switches);
+  if (session.processor.name !== 'braintree') {
+    const engine = plan.card ? new (await import('./card-form/builtin-engine')).BuiltinCardEngine((details) => checkoutApi.tokenizeCard(session.id, details)) : null;
+    return testProcessorClient(session, engine, plan.googlePay);
+  }
   const config = session.processor as unknown as BraintreeClientConfig;
-  if (!config.clientToken) {
+  if (plan.unavailable || !config.clientToken) {
     return {
       engine: null,
       unavailable: true,
       googlePaySetup: null,
       googlePay: null,
       deviceData: async () => null,
+      warm: () => undefined,
       authenticate: async () => ({ ok: false, key: 'error.processor_unavailable' }),
       verifiesWhenIssuerAsks: false,
     };
@@ -62,18 +102,23 @@ export function createProcessorClient(
     accountRequires: config.threeDSecure?.required ?? false,
     paymentMethodType: 'card',
   });
+  const [{ loadBraintreeComponents }, { HostedFieldsEngine }] = await Promise.all([
+    import('./braintree/braintree-components'),
+    import('./card-form/hosted-fields-engine'),
+  ]);
   const components = loadBraintreeComponents({
     clientToken: config.clientToken,
-    card: offered.card,
-    googlePay: offered.googlePay,
+    card: plan.card !== null,
+    googlePay: plan.googlePay,
     threeDSecure: policy.verifyBeforePaying ? 'preload' : policy.verifyWhenIssuerAsks ? 'on_demand' : 'never',
   });
   return {
     engine: components.hostedFields ? new HostedFieldsEngine(components.hostedFields) : null,
     unavailable: false,
-    googlePaySetup: offered.googlePay,
-    googlePay: offered.googlePay && components.googlePayment ? braintreeGooglePay(components) : null,
-    deviceData: () => components.deviceData,
+    googlePaySetup: plan.googlePay,
+    googlePay: plan.googlePay && components.googlePayment ? braintreeGooglePay(components) : null,
+    deviceData: () => components.deviceData(),
+    warm: () => components.warm(),
     authenticate: (card, options) =>
       policy.verifyBeforePaying || (options?.issuerAsked && policy.verifyWhenIssuerAsks)
         ? authenticateWithThreeDSecure(components, session, card)
@@ -82,13 +127,14 @@ export function createProcessorClient(
   };
 }
 
-function testProcessorClient(session: PublicSession, card: boolean, googlePay: GooglePaySetup | null): ProcessorClient {
+function testProcessorClient(session: PublicSession, engine: CardFormEngine | null, googlePay: GooglePaySetup | null): ProcessorClient {
   return {
-    engine: card ? new BuiltinCardEngine((details) => checkoutApi.tokenizeCard(session.id, details)) : null,
+    engine,
     unavailable: false,
     googlePaySetup: googlePay,
     googlePay: googlePay ? Promise.resolve(testGatewayGooglePay(session, googlePay)) : null,
     deviceData: async () => null,
+    warm: () => undefined,
     authenticate: async ({ nonce }) => ({ ok: true, nonce }),
     verifiesWhenIssuerAsks: false,
   };

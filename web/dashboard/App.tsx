@@ -14,12 +14,15 @@ import { TeamPage } from './pages/TeamPage';
 import { FlagsPage } from './pages/FlagsPage';
 import { PaymentLinksPage } from './pages/PaymentLinksPage';
 import { ProcessorPage } from './pages/ProcessorPage';
+import { PageSecurityPage } from './pages/PageSecurityPage';
 import { WebhooksPage } from './pages/WebhooksPage';
 import { navigate, useLocation } from './router';
+import { useT } from './i18n';
 
 /** The merchant dashboard: signed-out pages, then every page inside an account and a mode. */
 export function App() {
   const { path, query } = useLocation();
+  const t = useT();
   const [session, setSession] = useState<SessionState | null>(null);
 
   const refresh = useCallback(async () => {
@@ -33,7 +36,7 @@ export function App() {
     void refresh();
   }, [refresh]);
 
-  if (!session) return <p className="loading" role="status">Loading…</p>;
+  if (!session) return <p className="loading" role="status">{t('app.loading')}</p>;
 
   const signedIn = (state: SessionState & { account_id?: string }) => {
     setCsrfToken(state.csrf_token);
@@ -61,7 +64,7 @@ export function App() {
       navigate(`/dashboard/${first.id}/test`);
       return null;
     }
-    return <Layout session={session} place={null} onSignedOut={refresh}><p>You do not belong to any account yet. Ask an owner for an invite link.</p></Layout>;
+    return <Layout session={session} place={null} onSignedOut={refresh}><p>{t('app.noAccount')}</p></Layout>;
   }
   const place: Place = { account, mode: match[2] as Mode, rest: match[3] ?? '' };
   const base = `/${account.id}/${place.mode}`;
@@ -75,6 +78,7 @@ export function App() {
   else if (section === 'sessions' && id) page = <SessionDetailPage {...scope} id={id} />;
   else if (section === 'sessions') page = <SessionsPage {...scope} />;
   else if (section === 'developers') page = <DevelopersPage {...scope} />;
+  else if (section === 'settings' && id === 'page-security') page = <PageSecurityPage {...scope} />;
   else if (section === 'settings') page = <SettingsPage {...scope} />;
   else if (section === 'team') page = <TeamPage {...scope} />;
   else if (section === 'audit') page = <AuditLogPage {...scope} />;
@@ -82,7 +86,7 @@ export function App() {
   else if (section === 'webhooks') page = <WebhooksPage {...scope} />;
   else if (section === 'processor') page = <ProcessorPage {...scope} />;
   else if (section === 'flags') page = <FlagsPage {...scope} />;
-  else page = <h1>Page not found</h1>;
+  else page = <h1>{t('app.notFound')}</h1>;
 
   return (
     <Layout session={session} place={place} onSignedOut={refresh}>

@@ -1,3 +1,5 @@
+import { useT } from './i18n';
+
 /**
  * A bar chart in plain SVG: one series, one bar per day, a baseline and a top value. Hand-rolled
  * because the dashboard needs exactly this and a chart library would weigh more than the page. The
@@ -12,6 +14,7 @@ export function BarChart({
   points: Array<{ label: string; value: number }>;
   format: (value: number) => string;
 }) {
+  const t = useT();
   const width = 640;
   const height = 180;
   const gap = 2;
@@ -30,7 +33,7 @@ export function BarChart({
           const h = max === 0 ? 0 : Math.max(p.value > 0 ? 2 : 0, (p.value / max) * (height - 10));
           return (
             <rect key={p.label} x={i * (barWidth + gap)} y={height - h} width={barWidth} height={h} className="chart-bar">
-              <title>{`${p.label}: ${format(p.value)}`}</title>
+              <title>{t('chart.point', { label: p.label, value: format(p.value) })}</title>
             </rect>
           );
         })}
@@ -46,11 +49,11 @@ export function BarChart({
         )}
       </svg>
       <details>
-        <summary>Values by day: {title.toLowerCase()}</summary>
+        <summary>{t('chart.valuesByDay', { title: title.toLowerCase() })}</summary>
         <table>
           <thead>
             <tr>
-              <th scope="col">Day (UTC)</th>
+              <th scope="col">{t('chart.day')}</th>
               <th scope="col">{title}</th>
             </tr>
           </thead>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { can, type Permission } from '../../src/domain/permissions';
 import { api, type AccountSummary, type Mode, type SessionState } from './api';
 import { Link, navigate } from './router';
+import { useT, type DashboardMessageKey } from './i18n';
 
 /** Where the merchant is: which account, which mode, which page. */
 export interface Place {
@@ -16,22 +17,24 @@ export interface PageScope {
   place: Place;
 }
 
-const sections: Array<{ path: string; label: string; permission: Permission }> = [
-  { path: '', label: 'Overview', permission: 'overview.read' },
-  { path: 'payments', label: 'Payments', permission: 'payments.read' },
-  { path: 'sessions', label: 'Checkout sessions', permission: 'sessions.read' },
-  { path: 'links', label: 'Payment links', permission: 'payment_links.read' },
-  { path: 'developers', label: 'Developers', permission: 'keys.read' },
-  { path: 'webhooks', label: 'Webhooks', permission: 'webhooks.read' },
-  { path: 'settings', label: 'Settings', permission: 'settings.read' },
-  { path: 'processor', label: 'Processor', permission: 'processor.manage' },
-  { path: 'flags', label: 'Flags and experiments', permission: 'flags.read' },
-  { path: 'team', label: 'Team', permission: 'team.read' },
-  { path: 'audit', label: 'Audit log', permission: 'audit.read' },
+const sections: Array<{ path: string; label: DashboardMessageKey; permission: Permission }> = [
+  { path: '', label: 'nav.overview', permission: 'overview.read' },
+  { path: 'payments', label: 'nav.payments', permission: 'payments.read' },
+  { path: 'sessions', label: 'nav.sessions', permission: 'sessions.read' },
+  { path: 'links', label: 'nav.links', permission: 'payment_links.read' },
+  { path: 'developers', label: 'nav.developers', permission: 'keys.read' },
+  { path: 'webhooks', label: 'nav.webhooks', permission: 'webhooks.read' },
+  { path: 'settings', label: 'nav.settings', permission: 'settings.read' },
+  { path: 'settings/page-security', label: 'nav.pageSecurity', permission: 'settings.read' },
+  { path: 'processor', label: 'nav.processor', permission: 'processor.manage' },
+  { path: 'flags', label: 'nav.flags', permission: 'flags.read' },
+  { path: 'team', label: 'nav.team', permission: 'team.read' },
+  { path: 'audit', label: 'nav.audit', permission: 'audit.read' },
 ];
 
 /** Frame of every signed-in page: account switcher, test/live switch, navigation, sign-out. */
 export function Layout({ session, place, onSignedOut, children }: { session: SessionState; place: Place | null; onSignedOut: () => void; children: ReactNode }) {
+  const t = useT();
   const signOut = async () => {
     await api('POST', '/sign-out');
     onSignedOut();
@@ -42,11 +45,11 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
     <div className="shell" data-app="tillpoint-dashboard" data-mode={place?.mode}>
       <header>
         <div className="topbar">
-        <span className="brand">Tillpoint</span>
+        <span className="brand">{t('layout.brand')}</span>
         {place && (
           <>
             <label className="account-switch">
-              <span className="visually-hidden">Account</span>
+              <span className="visually-hidden">{t('layout.account')}</span>
               <select value={place.account.id} onChange={(e) => navigate(`/dashboard/${e.target.value}/${place.mode}`)}>
                 {session.accounts.map((a) => (
                   <option key={a.id} value={a.id}>
@@ -55,7 +58,7 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
                 ))}
               </select>
             </label>
-            <div className="mode-switch" role="group" aria-label="Mode">
+            <div className="mode-switch" role="group" aria-label={t('layout.mode')}>
               {(['test', 'live'] as const).map((mode) => (
                 <Link
                   key={mode}
@@ -63,7 +66,7 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
                   aria-current={place.mode === mode ? 'true' : undefined}
                   className={place.mode === mode ? 'active' : undefined}
                 >
-                  {mode === 'test' ? 'Test mode' : 'Live mode'}
+                  {mode === 'test' ? t('layout.testMode') : t('layout.liveMode')}
                 </Link>
               ))}
             </div>
@@ -71,28 +74,29 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
         )}
         <span className="user">{session.user?.email}</span>
         <button type="button" className="link-button" onClick={signOut}>
-          Sign out
+          {t('layout.signOut')}
         </button>
         </div>
         {place?.mode === 'test' && (
           <p className="test-banner" role="note">
-            Test mode: you are looking at test data. Nothing here is a real charge.
+            {t('layout.testBanner')}
           </p>
         )}
       </header>
       <div className="body">
         {place && (
-          <nav aria-label="Dashboard">
+          <nav aria-label={t('layout.navigation')}>
             <ul>
               {sections
                 .filter((s) => can(place.account.role, s.permission))
                 .map((s) => {
                   const href = `${here}${s.path ? `/${s.path}` : ''}`;
-                  const current = s.path === '' ? place.rest === '' : place.rest === s.path || place.rest.startsWith(`${s.path}/`);
+                  const current =
+                    s.path === '' ? place.rest === '' : place.rest === s.path || (place.rest.startsWith(`${s.path}/`) && !sections.some((o) => o.path === place.rest));
                   return (
                     <li key={s.path}>
                       <Link href={href} aria-current={current ? 'page' : undefined}>
-                        {s.label}
+                        {t(s.label)}
                       </Link>
                     </li>
                   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from './i18n';
 
 /** A stack of cursors for newest-first lists: `after` is the `starting_after` of the page shown. */
 export function useCursorStack() {
@@ -14,13 +15,14 @@ export function useCursorStack() {
 
 /** Previous / next page buttons under a list. */
 export function Pager({ atStart, hasMore, onPrevious, onNext }: { atStart: boolean; hasMore: boolean; onPrevious: () => void; onNext: () => void }) {
+  const t = useT();
   return (
     <div className="pager">
       <button type="button" className="secondary" disabled={atStart} onClick={onPrevious}>
-        Previous page
+        {t('pager.previous')}
       </button>
       <button type="button" className="secondary" disabled={!hasMore} onClick={onNext}>
-        Next page
+        {t('pager.next')}
       </button>
     </div>
   );

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { DashboardApiError } from './api';
+import { useT } from './i18n';
 
 /** An error from the server, said plainly and announced to screen readers. */
 export function ErrorNote({ error }: { error: DashboardApiError | Error | null }) {
@@ -12,9 +13,10 @@ export function ErrorNote({ error }: { error: DashboardApiError | Error | null }
 }
 
 export function Loading({ what }: { what: string }) {
+  const t = useT();
   return (
     <p className="loading" role="status">
-      Loading {what}…
+      {t('common.loading', { what })}
     </p>
   );
 }
@@ -52,14 +54,9 @@ export function ModeTable<T>(props: {
   columns: string[];
   row: (item: T) => React.ReactNode;
 }) {
+  const t = useT();
   if (!props.rows) return <Loading what={props.what} />;
-  if (props.rows.length === 0) {
-    return (
-      <p>
-        No {props.emptyWhat} in {props.mode} mode yet.
-      </p>
-    );
-  }
+  if (props.rows.length === 0) return <p>{t('common.none', { what: props.emptyWhat, mode: props.mode })}</p>;
   return (
     <table className="data">
       <thead>

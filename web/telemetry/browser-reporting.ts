@@ -1,4 +1,3 @@
-import { scrubbingTransport, sentryBaseOptions } from '../../src/telemetry/sentry-privacy';
 import type { RuntimeConfig } from './runtime-config';
 
 export interface BrowserReporter {
@@ -10,9 +9,10 @@ type Pending = { error: unknown; tags?: Record<string, string> };
 
 /**
  * Error reporting for Tillpoint's web apps through @sentry/react, off unless the server handed the
- * page a DSN. The SDK (~150 KB gzipped) is imported only then, and only once the page is idle, so it
- * never delays the moment a shopper can type. Until it arrives, errors are kept and replayed. Every
- * event, breadcrumb and envelope passes the shared scrubber before it leaves the browser.
+ * page a DSN. The SDK (~150 KB gzipped) and the scrubber are imported only then, and only once the
+ * page is idle or an error happens, so they never delay the moment a shopper can type. Until they
+ * arrive, errors are kept and replayed. Every event, breadcrumb and envelope passes the shared
+ * scrubber before it leaves the browser.
  */
 export function startBrowserReporting(config: RuntimeConfig['sentry'], options: { tags?: Record<string, string> } = {}): BrowserReporter {
   if (!config) return { capture: () => undefined, setTag: () => undefined };
@@ -20,13 +20,26 @@ export function startBrowserReporting(config: RuntimeConfig['sentry'], options: 
   const pending: Pending[] = [];
   let sentry: typeof import('@sentry/react') | null = null;
 
-  const onError = (event: ErrorEvent) => pending.push({ error: event.error ?? event.message });
-  const onRejection = (event: PromiseRejectionEvent) => pending.push({ error: event.reason });
+  let loading: Promise<void> | null = null;
+  const start = () => {
+    loading ??= load().catch(() => undefined);
+  };
+  const onError = (event: ErrorEvent) => {
+    pending.push({ error: event.error ?? event.message });
+    start();
+  };
+  const onRejection = (event: PromiseRejectionEvent) => {
+    pending.push({ error: event.reason });
+    start();
+  };
   window.addEventListener('error', onError);
   window.addEventListener('unhandledrejection', onRejection);
 
   const load = async () => {
-    const Sentry = await import('@sentry/react');
+    const [Sentry, { scrubbingTransport, sentryBaseOptions }] = await Promise.all([
+      import('@sentry/react'),
+      import('../../src/telemetry/sentry-privacy'),
+    ]);
     Sentry.init({
       ...sentryBaseOptions(config),
       transport: scrubbingTransport(Sentry.makeFetchTransport),
@@ -41,7 +54,6 @@ export function startBrowserReporting(config: RuntimeConfig['sentry'], options: 
 
   const whenIdle = () => {
     const idle = (window as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => void }).requestIdleCallback;
-    const start = () => void load().catch(() => undefined);
     if (idle) idle(start, { timeout: 3000 });
     else setTimeout(start, 1);
   };
@@ -51,7 +63,10 @@ export function startBrowserReporting(config: RuntimeConfig['sentry'], options: 
   return {
     capture(error, context = {}) {
       if (sentry) sentry.captureException(error, { tags: context.tags });
-      else pending.push({ error, tags: context.tags });
+      else {
+        pending.push({ error, tags: context.tags });
+        start();
+      }
     },
     setTag(key, value) {
       tags[key] = value;

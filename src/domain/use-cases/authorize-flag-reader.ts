@@ -3,7 +3,7 @@ import { TillpointError } from '../errors';
 import type { Deps, Scope } from '../ports';
 
 /**
- * Who may read flags, and for which account and mode (DESIGN §6): a publishable or secret key of
+ * Who may read flags, and for which account and mode (design.md §6): a publishable or secret key of
  * the account, or, for the checkout page, the checkout session id it already holds, sent as the
  * evaluation context's `targetingKey`. The session id is unguessable and identifies account and
  * mode, so the page needs no key.

@@ -6,7 +6,7 @@ import type { OperationResult } from '../processor-lifecycle';
 import type { Deps, Scope, UnitOfWork } from '../ports';
 import { ConcurrentTransitionError, transitionRefund } from '../transition';
 
-/** A payment can be refunded for this long after it was made (DESIGN §9). */
+/** A payment can be refunded for this long after it was made (design.md §9). */
 export const REFUND_WINDOW_MS = 180 * 24 * 60 * 60 * 1000;
 
 export interface CreateRefundOptions {

@@ -13,7 +13,7 @@ export interface NewWebhookEndpoint {
 /** A fresh signing secret, `whsec_` and 32 base62 characters (~190 bits). */
 export const newWebhookSecret = () => newId('whsec', 32);
 
-/** Refuses a URL the mode does not allow (DESIGN §5: https and public addresses in live mode). */
+/** Refuses a URL the mode does not allow (design.md §5: https and public addresses in live mode). */
 export async function assertWebhookUrlAllowed(deps: Deps, url: string, scope: Scope): Promise<void> {
   const verdict = await deps.webhookUrls.check(url, scope.mode);
   if (!verdict.allowed) throw new TillpointError('parameter_invalid', `Invalid url: ${verdict.reason}`, { param: 'url' });

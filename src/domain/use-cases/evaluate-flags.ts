@@ -1,5 +1,29 @@
+import type { Experiment, Flag } from '../entities';
 import { evaluableKeys, evaluateFlag, type FlagEvaluation } from '../flag-evaluation';
 import type { Deps, Scope } from '../ports';
+
+/** What flag evaluation reads for an account and mode: its flags and its running experiments. */
+export interface FlagState {
+  stored: Flag[];
+  running: Experiment[];
+}
+
+/** Reads the flags and running experiments of a scope (two statements, no transaction: reads only). */
+export async function loadFlagState(deps: Pick<Deps, 'store'>, scope: Scope): Promise<FlagState> {
+  return deps.store.read(async (reader) => {
+    const [stored, running] = await Promise.all([reader.flags.list(scope), reader.experiments.running(scope)]);
+    return { stored, running };
+  });
+}
+
+/** Evaluates one key, or every key the state has, for one unit. */
+export function evaluateFlagsFrom(state: FlagState, options: { targetingKey: string | null; key?: string }): FlagEvaluation[] {
+  const { stored, running } = state;
+  const keys = options.key === undefined ? evaluableKeys(stored) : [options.key];
+  return keys.map((k) =>
+    evaluateFlag(k, stored.find((f) => f.key === k) ?? null, running.find((x) => x.key === k) ?? null, options.targetingKey),
+  );
+}
 
 /**
  * Evaluates flags for one unit of an account and mode: one key, or every key it has (OFREP's
@@ -10,12 +34,5 @@ export async function evaluateFlags(
   options: { scope: Scope; targetingKey: string | null; key?: string },
 ): Promise<FlagEvaluation[]> {
   const { scope, targetingKey, key } = options;
-  const { stored, running } = await deps.store.transaction(async (tx) => ({
-    stored: await tx.flags.list(scope),
-    running: await tx.experiments.running(scope),
-  }));
-  const keys = key === undefined ? evaluableKeys(stored) : [key];
-  return keys.map((k) =>
-    evaluateFlag(k, stored.find((f) => f.key === k) ?? null, running.find((x) => x.key === k) ?? null, targetingKey),
-  );
+  return evaluateFlagsFrom(await loadFlagState(deps, scope), { targetingKey, ...(key === undefined ? {} : { key }) });
 }

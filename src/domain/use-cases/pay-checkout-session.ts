@@ -36,12 +36,21 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   }
 
   // Flags and the processor are read before the transaction: neither must wait on our own lock.
-  const target = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, options.sessionId));
+  const target = await deps.store.read((reader) => reader.checkoutSessions.get(null, options.sessionId));
   if (!target) throw resourceMissing('checkout session', options.sessionId);
-  // A kill switch thrown after the page loaded still stops the payment.
-  await assertPaymentMethodEnabled(deps, target, options.paymentMethodType);
-  const processor = await deps.processors.forScope(target);
-  const threeDSecureMode = toThreeDSecureMode(await deps.flags.stringValue(target, 'three_d_secure', 'when_required', target.id));
+  // A kill switch thrown after the page loaded still stops the payment. The flags are read at
+  // once (one read of the account's flags serves them all).
+  const [enabled, forScope, threeDSecureFlag] = await Promise.allSettled([
+    assertPaymentMethodEnabled(deps, target, options.paymentMethodType),
+    deps.processors.forScope(target),
+    deps.flags.stringValue(target, 'three_d_secure', 'when_required', target.id),
+  ]);
+  // Refusals in the order the checks were made one after another before.
+  if (enabled.status === 'rejected') throw enabled.reason;
+  if (forScope.status === 'rejected') throw forScope.reason;
+  if (threeDSecureFlag.status === 'rejected') throw threeDSecureFlag.reason;
+  const processor = forScope.value;
+  const threeDSecureMode = toThreeDSecureMode(threeDSecureFlag.value);
 
   // 1. Record the intent.
   const started = await deps.store.transaction(async (tx) => {
@@ -82,9 +91,8 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
       createdAt: now,
       updatedAt: now,
     };
-    // Checked first so the usual case does not abort the transaction (PGlite then refuses to commit);
-    // the unique index still decides a race.
-    if (await tx.payments.holdingSession(session.id)) return { refused: paymentUnderWay() } as const;
+    // The unique index decides: the insert is a no-op (SessionBusyError) when the session
+    // already holds a payment, so a refusal never aborts the transaction.
     try {
       await tx.payments.insert(payment);
     } catch (error) {

@@ -4,7 +4,7 @@ import type { FoundTransaction } from '../processor-lifecycle';
 import type { Deps } from '../ports';
 import { ConcurrentTransitionError, transitionPayment, transitionRefund } from '../transition';
 import { recordRefundSucceeded } from './create-refund';
-import { NOT_FOUND_GRACE_MS, RECONCILE_AFTER_MS, type ReconciliationReport } from './reconcile-processing-payments';
+import { reconciliationTimings, type ReconciliationReport } from './reconcile-processing-payments';
 
 type Found = Extract<FoundTransaction, { found: true }>;
 
@@ -23,7 +23,7 @@ export async function reconcileFollowUpOperations(
   options: { batchSize?: number; onError?: (objectId: string, error: unknown) => void } = {},
 ): Promise<ReconciliationReport> {
   const now = deps.clock.now();
-  const cutoff = new Date(now.getTime() - RECONCILE_AFTER_MS);
+  const cutoff = new Date(now.getTime() - reconciliationTimings(deps).afterMs);
   const limit = options.batchSize ?? 100;
   const { operations, refunds } = await deps.store.transaction(async (tx) => ({
     operations: await tx.operationsInFlight.listStartedBefore(cutoff, limit),
@@ -60,7 +60,7 @@ async function reconcileOperation(deps: Deps, operation: OperationInFlight, now:
   const found = await findTransaction(deps, payment, payment.id);
   if (!found.found) {
     // The authorization exists (we recorded it), so the processor is not answering truthfully yet.
-    if (now.getTime() - operation.startedAt.getTime() < NOT_FOUND_GRACE_MS) return false;
+    if (now.getTime() - operation.startedAt.getTime() < reconciliationTimings(deps).notFoundGraceMs) return false;
     await deps.store.transaction((tx) => tx.operationsInFlight.finish(operation.paymentId));
     return true;
   }
@@ -90,7 +90,7 @@ async function reconcileRefund(deps: Deps, refund: Refund, now: Date): Promise<b
     });
     return true;
   }
-  if (now.getTime() - refund.createdAt.getTime() < NOT_FOUND_GRACE_MS) return false;
+  if (now.getTime() - refund.createdAt.getTime() < reconciliationTimings(deps).notFoundGraceMs) return false;
   await deps.store.transaction(async (tx) => {
     const current = await tx.refunds.get(null, refund.id);
     if (current?.status !== 'pending') throw new ConcurrentTransitionError(refund.id);

@@ -1,6 +1,6 @@
 import type { Payment } from '../entities';
 import { resourceMissing } from '../errors';
-import type { Deps } from '../ports';
+import type { Deps, ReconciliationTimings } from '../ports';
 import { ConcurrentTransitionError, transitionPayment } from '../transition';
 import { recordAuthorizationOutcome } from './pay-checkout-session';
 
@@ -8,6 +8,11 @@ import { recordAuthorizationOutcome } from './pay-checkout-session';
 export const RECONCILE_AFTER_MS = 60 * 1000;
 /** A payment the processor still does not know after this long was never charged. */
 export const NOT_FOUND_GRACE_MS = 10 * 60 * 1000;
+
+/** The waits in force: the configured ones (RECONCILE_* settings), else the defaults above. */
+export function reconciliationTimings(deps: Pick<Deps, 'reconciliation'>): ReconciliationTimings {
+  return deps.reconciliation ?? { afterMs: RECONCILE_AFTER_MS, notFoundGraceMs: NOT_FOUND_GRACE_MS };
+}
 
 export interface ReconciliationReport {
   /** Payments moved out of `processing`. */
@@ -28,7 +33,7 @@ export async function reconcileProcessingPayments(
 ): Promise<ReconciliationReport> {
   const now = deps.clock.now();
   const stale = await deps.store.transaction((tx) =>
-    tx.payments.listInStatusCreatedBefore('processing', new Date(now.getTime() - RECONCILE_AFTER_MS), options.batchSize ?? 100),
+    tx.payments.listInStatusCreatedBefore('processing', new Date(now.getTime() - reconciliationTimings(deps).afterMs), options.batchSize ?? 100),
   );
   const report: ReconciliationReport = { resolved: 0, pending: 0 };
   for (const payment of stale) {
@@ -54,7 +59,7 @@ async function reconcile(deps: Deps, payment: Payment, now: Date): Promise<boole
     await recordAuthorizationOutcome(deps, { session, payment, result: found.authorization });
     return true;
   }
-  if (now.getTime() - payment.createdAt.getTime() < NOT_FOUND_GRACE_MS) return false;
+  if (now.getTime() - payment.createdAt.getTime() < reconciliationTimings(deps).notFoundGraceMs) return false;
   await deps.store.transaction(async (tx) => {
     const current = await tx.payments.get(null, payment.id, { forUpdate: true });
     if (current?.status !== 'processing') throw new ConcurrentTransitionError(payment.id);

@@ -1,7 +1,7 @@
 import type { Deps } from '../ports';
 import { cancelPayment } from './cancel-payment';
 
-/** An authorization holds the shopper's money for at most this long (DESIGN §9), then is voided. */
+/** An authorization holds the shopper's money for at most this long (design.md §9), then is voided. */
 export const AUTHORIZATION_VALIDITY_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**

@@ -7,7 +7,10 @@ import type { Deps, Scope } from '../../domain/ports';
 import type { Actor, DashboardSession, Membership, User } from '../../domain/team-entities';
 import { authenticateDashboardSession } from '../../domain/use-cases/authenticate-dashboard-session';
 import { authorizeMember } from '../../domain/use-cases/authorize-member';
-import { defineRoute, type RouteContract } from '../define-route';
+import { defineRoute, type RouteBasics } from '../define-route';
+
+/** The dashboard's own API (cookie session + CSRF) is internal to our web app: no OpenAPI operation. */
+type RouteContract<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = RouteBasics<P, Q, B>;
 import { parseInput } from '../errors';
 import { parseCookies } from './cookies';
 
@@ -70,7 +73,7 @@ function endpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
 ): DashboardEndpoint {
   return {
     contract: contract as unknown as DashboardContract<z.ZodType, z.ZodType, z.ZodType>,
-    register: (app) => defineRoute(app, contract, handler),
+    register: (app) => defineRoute(app, { ...contract, internal: true }, handler),
   };
 }
 

@@ -14,13 +14,15 @@ import { paymentActionEndpoints } from './payment-action-endpoints';
 import { processorEndpoints } from './processor-endpoints';
 import { webhookDashboardEndpoints } from './webhook-dashboard-endpoints';
 import type { ProcessorSettingsDeps } from '../../domain/processor-config';
+import { pageSecurityEndpoints } from './page-security-endpoints';
+import type { PageSecurity } from '../routes/checkout-page-scripts';
 
 /**
  * Every dashboard endpoint. Pages that arrive later (refunds, webhooks, processor settings, flags)
  * add their endpoint list here; each names its permission from src/domain/permissions.ts, and the
  * role × action matrix test walks this list.
  */
-export function dashboardEndpoints(deps: Deps, processorSettings?: ProcessorSettingsDeps): DashboardEndpoint[] {
+export function dashboardEndpoints(deps: Deps, processorSettings?: ProcessorSettingsDeps, pageSecurity?: PageSecurity): DashboardEndpoint[] {
   return [
     ...sessionEndpoints(deps),
     ...accountEndpoints(deps),
@@ -30,6 +32,7 @@ export function dashboardEndpoints(deps: Deps, processorSettings?: ProcessorSett
     ...webhookDashboardEndpoints(deps),
     ...processorEndpoints(processorSettings),
     ...flagDashboardEndpoints(deps),
+    ...pageSecurityEndpoints(deps, pageSecurity),
   ];
 }
 
@@ -39,10 +42,15 @@ const pageSecurityPolicy =
 /** The dashboard: its JSON API under /dashboard/api and its single-page app at /dashboard. */
 export async function dashboard(
   app: FastifyInstance,
-  { deps, webRoot, processorSettings }: { deps: Deps; webRoot: string; processorSettings?: ProcessorSettingsDeps | undefined },
+  {
+    deps,
+    webRoot,
+    processorSettings,
+    pageSecurity,
+  }: { deps: Deps; webRoot: string; processorSettings?: ProcessorSettingsDeps | undefined; pageSecurity?: PageSecurity },
 ) {
   app.addHook('preHandler', dashboardAccessHook(deps));
-  for (const endpoint of dashboardEndpoints(deps, processorSettings)) endpoint.register(app);
+  for (const endpoint of dashboardEndpoints(deps, processorSettings, pageSecurity)) endpoint.register(app);
 
   const html = path.join(webRoot, 'dashboard', 'index.html');
   let cached: string | null = null;

@@ -4,6 +4,7 @@ import type { Deps } from '../../domain/ports';
 import { getCheckoutPage, type CheckoutPage } from '../../domain/use-cases/get-checkout-page';
 import { payCheckoutSession } from '../../domain/use-cases/pay-checkout-session';
 import { tokenizeCard } from '../../domain/use-cases/tokenize-card';
+import { negotiateLocale } from '../../domain/locale';
 import { unixTime } from '../../domain/views';
 import { defineRoute } from '../define-route';
 import { idParams, payBody, tokenizeCardBody } from '../schemas';
@@ -16,7 +17,7 @@ export function completionUrl(session: CheckoutSession, publicUrl: string): stri
 }
 
 /** What the shopper's page may see of a session: no metadata, no other payments, no internal ids. */
-function publicView(page: CheckoutPage, publicUrl: string) {
+export function publicView(page: CheckoutPage, publicUrl: string, acceptLanguage?: string) {
   const { session, account, payment } = page;
   return {
     id: session.id,
@@ -28,7 +29,8 @@ function publicView(page: CheckoutPage, publicUrl: string) {
       accent_color: account.branding.accentColor,
     },
     currency: session.currency,
-    locale: session.locale,
+    // The locale the page shows: the session's, else the shopper's Accept-Language, else English.
+    locale: negotiateLocale({ sessionLocale: session.locale, acceptLanguage }),
     line_items: session.lineItems.map((item) => ({
       name: item.name,
       unit_amount: item.unitAmount,
@@ -53,17 +55,19 @@ function publicView(page: CheckoutPage, publicUrl: string) {
 
 /**
  * The shopper's side: read a session, tokenize a test card, pay. The unguessable session id is the
- * only credential, as DESIGN §6 allows.
+ * only credential, as design.md §6 allows.
  */
 export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }) {
   const tag = 'Checkout page';
 
   defineRoute(
     app,
-    { method: 'GET', url: '/api/checkout/sessions/:id', tag, summary: "The shopper's view of a session", params: idParams },
-    async ({ params, reply }) => {
+    { method: 'GET', url: '/api/checkout/sessions/:id', tag, summary: "The shopper's view of a session", params: idParams, internal: true },
+    async ({ params, request, reply }) => {
       reply.header('cache-control', 'no-store');
-      return publicView(await getCheckoutPage(deps, { sessionId: params.id }), deps.publicUrl);
+      reply.header('vary', 'accept-language');
+      const page = await getCheckoutPage(deps, { sessionId: params.id });
+      return publicView(page, deps.publicUrl, request.headers['accept-language']);
     },
   );
 
@@ -76,6 +80,7 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
       summary: 'Tokenize a test card into a single-use nonce (test processor only)',
       params: idParams,
       body: tokenizeCardBody,
+      internal: true,
     },
     async ({ params, body, reply }) => {
       const token = await tokenizeCard(deps, {
@@ -102,6 +107,7 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
       summary: 'Pay the session with a payment method nonce',
       params: idParams,
       body: payBody,
+      internal: true,
     },
     async ({ params, body }) => {
       const { session, payment } = await payCheckoutSession(deps, {

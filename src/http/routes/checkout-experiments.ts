@@ -16,6 +16,7 @@ export async function checkoutExperimentRoutes(app: FastifyInstance, { deps }: {
       summary: 'Record that the page showed this session its variant (idempotent)',
       params: idParams,
       body: exposureBody,
+      internal: true,
     },
     async ({ params, body }) => {
       const exposure = await recordExposure(deps, { sessionId: params.id, key: body.key });

@@ -6,6 +6,7 @@ import { getCheckoutSession } from '../../domain/use-cases/get-checkout-session'
 import { listCheckoutSessions } from '../../domain/use-cases/list-checkout-sessions';
 import { checkoutSessionView } from '../../domain/views';
 import { defineRoute } from '../define-route';
+import { checkoutSessionListSchema, checkoutSessionSchema } from '../response-schemas';
 import { keyActorOf, scopeOf } from '../merchant-auth';
 import { pageQuery } from '../lifecycle-schemas';
 import { listBody, pageRequest } from '../pagination';
@@ -17,7 +18,8 @@ const tag = 'Checkout sessions';
 export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/checkout/sessions', tag, summary: 'Open a checkout session', body: createCheckoutSessionBody },
+    { method: 'POST', url: '/v1/checkout/sessions', tag, summary: 'Open a checkout session', body: createCheckoutSessionBody, response: checkoutSessionSchema,
+      description: 'Send the shopper to `url`. The session takes one successful payment, then is `complete`; it expires at `expires_at` (24 h unless said).' },
     async ({ body, request }) => {
       const session = await createCheckoutSession(deps, {
         scope: scopeOf(request),
@@ -46,7 +48,7 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/checkout/sessions', tag, summary: 'List checkout sessions, newest first', query: pageQuery },
+    { method: 'GET', url: '/v1/checkout/sessions', tag, summary: 'List checkout sessions, newest first', query: pageQuery, response: checkoutSessionListSchema },
     async ({ query, request }) =>
       listBody(
         '/v1/checkout/sessions',
@@ -57,7 +59,7 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/checkout/sessions/:id', tag, summary: 'Retrieve a checkout session', params: idParams },
+    { method: 'GET', url: '/v1/checkout/sessions/:id', tag, summary: 'Retrieve a checkout session', params: idParams, response: checkoutSessionSchema },
     async ({ params, request }) =>
       checkoutSessionView(await getCheckoutSession(deps, { scope: scopeOf(request), id: params.id }), deps.publicUrl),
   );
@@ -70,6 +72,7 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
       tag,
       summary: 'Expire an open checkout session so it can no longer be paid',
       params: idParams,
+      response: checkoutSessionSchema,
     },
     async ({ params, request }) =>
       checkoutSessionView(await expireCheckoutSession(deps, { scope: scopeOf(request), id: params.id, actor: keyActorOf(request) }), deps.publicUrl),

@@ -7,6 +7,7 @@ import { listExperiments } from '../../domain/use-cases/list-experiments';
 import { updateExperiment } from '../../domain/use-cases/update-experiment';
 import { experimentResultsView, experimentView } from '../../domain/flag-views';
 import { defineRoute } from '../define-route';
+import { experimentListSchema, experimentResultsSchema, experimentSchema } from '../response-schemas';
 import { createExperimentBody, listExperimentsQuery, updateExperimentBody } from '../flag-schemas';
 import { scopeOf } from '../merchant-auth';
 import { idParams } from '../schemas';
@@ -36,7 +37,7 @@ export const experimentInput = <S extends 'draft' | 'running' | 'stopped'>(body:
 export async function experimentRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/experiments', tag, summary: 'Create an experiment (draft, or running at once)', body: createExperimentBody },
+    { method: 'POST', url: '/v1/experiments', tag, summary: 'Create an experiment (draft, or running at once)', body: createExperimentBody, response: experimentSchema },
     async ({ body, request }) =>
       experimentView(
         await createExperiment(deps, {
@@ -50,7 +51,7 @@ export async function experimentRoutes(app: FastifyInstance, { deps }: { deps: D
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/experiments', tag, summary: 'List experiments, newest first', query: listExperimentsQuery },
+    { method: 'GET', url: '/v1/experiments', tag, summary: 'List experiments, newest first', query: listExperimentsQuery, response: experimentListSchema },
     async ({ query, request }) => {
       const page = await listExperiments(deps, { scope: scopeOf(request), limit: query.limit, startingAfter: query.starting_after });
       return { object: 'list', url: '/v1/experiments', has_more: page.hasMore, data: page.data.map(experimentView) };
@@ -59,13 +60,13 @@ export async function experimentRoutes(app: FastifyInstance, { deps }: { deps: D
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/experiments/:id', tag, summary: 'Retrieve an experiment', params: idParams },
+    { method: 'GET', url: '/v1/experiments/:id', tag, summary: 'Retrieve an experiment', params: idParams, response: experimentSchema },
     async ({ params, request }) => experimentView(await getExperiment(deps, { scope: scopeOf(request), id: params.id })),
   );
 
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/experiments/:id', tag, summary: 'Start, stop or edit an experiment', params: idParams, body: updateExperimentBody },
+    { method: 'POST', url: '/v1/experiments/:id', tag, summary: 'Start, stop or edit an experiment', params: idParams, body: updateExperimentBody, response: experimentSchema },
     async ({ params, body, request }) =>
       experimentView(
         await updateExperiment(deps, {
@@ -78,7 +79,7 @@ export async function experimentRoutes(app: FastifyInstance, { deps }: { deps: D
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/experiments/:id/results', tag, summary: 'Exposures, conversions, intervals and the verdict', params: idParams },
+    { method: 'GET', url: '/v1/experiments/:id/results', tag, summary: 'Exposures, conversions, intervals and the verdict', params: idParams, response: experimentResultsSchema },
     async ({ params, request }) => {
       const results = await getExperimentResults(deps, { scope: scopeOf(request), id: params.id });
       return experimentResultsView(results.experiment, results);

@@ -25,6 +25,7 @@ export async function googlePayTokenRoutes(app: FastifyInstance, { deps }: { dep
       summary: "Exchange a Google Pay token from Google's test gateway for a single-use nonce (test mode only)",
       params: idParams,
       body: googlePayTokenBody,
+      internal: true,
     },
     async ({ params, body, reply }) => {
       reply.header('cache-control', 'no-store');

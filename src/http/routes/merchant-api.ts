@@ -4,7 +4,6 @@ import { addIdempotency } from '../idempotency';
 import { auditApiWrites } from '../api-audit';
 import { recordApiRequests } from '../api-request-log';
 import { requireSecretKey } from '../merchant-auth';
-import { addRateLimit } from '../rate-limit';
 import { checkoutSessionRoutes } from './checkout-sessions';
 import { eventRoutes } from './events';
 import { paymentLinkRoutes } from './payment-links';
@@ -14,18 +13,19 @@ import { paymentRoutes } from './payments';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 import { productRoutes } from './products';
 import { refundRoutes } from './refunds';
+import { checkoutPageScriptRoutes, type PageSecurity } from './checkout-page-scripts';
 
 /**
  * The merchant API (`/v1`): every route needs a secret key of the account and mode it acts in, is
  * rate limited per account and mode, and every POST honours `Idempotency-Key`.
  */
-export async function merchantApi(app: FastifyInstance, { deps }: { deps: Deps }) {
+export async function merchantApi(app: FastifyInstance, { deps, pageSecurity }: { deps: Deps; pageSecurity?: PageSecurity }) {
+  // Authentication and the rate limit (one round trip), then idempotency, the request log, audit.
   // Tells the OpenAPI document which routes take the secret key (hooks below apply to all of them).
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, secretKeyAuth: true };
   });
   app.addHook('onRequest', requireSecretKey(deps));
-  addRateLimit(app, deps);
   addIdempotency(app, deps);
   recordApiRequests(app, deps);
   auditApiWrites(app, deps);
@@ -38,4 +38,5 @@ export async function merchantApi(app: FastifyInstance, { deps }: { deps: Deps }
   await app.register(paymentLinkRoutes, { deps });
   await app.register(flagRoutes, { deps });
   await app.register(experimentRoutes, { deps });
+  if (pageSecurity) await app.register(checkoutPageScriptRoutes, { deps, security: pageSecurity });
 }

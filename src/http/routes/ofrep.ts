@@ -58,7 +58,7 @@ function fail(reply: FastifyReply, failure: Failure) {
 export async function ofrepRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/ofrep/v1/evaluate/flags', tag, summary: 'OFREP bulk evaluation', body: evaluationBody },
+    { method: 'POST', url: '/ofrep/v1/evaluate/flags', tag, summary: 'OFREP bulk evaluation', body: evaluationBody, internal: true },
     async ({ body, request, reply }) => {
       reply.header('cache-control', 'no-store');
       const read = await readerScope(deps, request.headers.authorization, body.context);
@@ -74,7 +74,7 @@ export async function ofrepRoutes(app: FastifyInstance, { deps }: { deps: Deps }
 
   defineRoute(
     app,
-    { method: 'POST', url: '/ofrep/v1/evaluate/flags/:key', tag, summary: 'OFREP single flag evaluation', params: keyParams, body: evaluationBody },
+    { method: 'POST', url: '/ofrep/v1/evaluate/flags/:key', tag, summary: 'OFREP single flag evaluation', params: keyParams, body: evaluationBody, internal: true },
     async ({ params, body, request, reply }) => {
       reply.header('cache-control', 'no-store');
       const read = await readerScope(deps, request.headers.authorization, body.context);

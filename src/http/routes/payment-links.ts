@@ -6,6 +6,7 @@ import { listPaymentLinks } from '../../domain/use-cases/list-payment-links';
 import { updatePaymentLink } from '../../domain/use-cases/update-payment-link';
 import { paymentLinkView } from '../../domain/views';
 import { defineRoute } from '../define-route';
+import { paymentLinkListSchema, paymentLinkSchema } from '../response-schemas';
 import { createPaymentLinkBody, pageQuery, paymentLinkItemsOf, updatePaymentLinkBody } from '../lifecycle-schemas';
 import { scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
@@ -19,7 +20,7 @@ export async function paymentLinkRoutes(app: FastifyInstance, { deps }: { deps: 
 
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/payment_links', tag, summary: 'Create a payment link', body: createPaymentLinkBody },
+    { method: 'POST', url: '/v1/payment_links', tag, summary: 'Create a payment link', body: createPaymentLinkBody, response: paymentLinkSchema, errors: [404] },
     async ({ body, request }) =>
       view(
         await createPaymentLink(deps, {
@@ -32,14 +33,14 @@ export async function paymentLinkRoutes(app: FastifyInstance, { deps }: { deps: 
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/payment_links', tag, summary: 'List payment links, newest first', query: pageQuery },
+    { method: 'GET', url: '/v1/payment_links', tag, summary: 'List payment links, newest first', query: pageQuery, response: paymentLinkListSchema },
     async ({ query, request }) =>
       listBody('/v1/payment_links', await listPaymentLinks(deps, { scope: scopeOf(request), page: pageRequest(query) }), view),
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/payment_links/:id', tag, summary: 'Retrieve a payment link', params: idParams },
+    { method: 'GET', url: '/v1/payment_links/:id', tag, summary: 'Retrieve a payment link', params: idParams, response: paymentLinkSchema },
     async ({ params, request }) => view(await getPaymentLink(deps, { scope: scopeOf(request), id: params.id })),
   );
 
@@ -52,6 +53,7 @@ export async function paymentLinkRoutes(app: FastifyInstance, { deps }: { deps: 
       summary: 'Update a payment link: active false turns it off',
       params: idParams,
       body: updatePaymentLinkBody,
+      response: paymentLinkSchema,
     },
     async ({ params, body, request }) =>
       view(await updatePaymentLink(deps, { scope: scopeOf(request), id: params.id, active: body.active })),

@@ -6,6 +6,7 @@ import { getPayment } from '../../domain/use-cases/get-payment';
 import { listPayments } from '../../domain/use-cases/list-payments';
 import { paymentView } from '../../domain/views';
 import { defineRoute } from '../define-route';
+import { paymentListSchema, paymentSchema } from '../response-schemas';
 import { captureBody } from '../lifecycle-schemas';
 import { scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
@@ -17,7 +18,7 @@ const tag = 'Payments';
 export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/payments', tag, summary: 'List payments, newest first', query: listPaymentsQuery },
+    { method: 'GET', url: '/v1/payments', tag, summary: 'List payments, newest first', query: listPaymentsQuery, response: paymentListSchema },
     async ({ query, request }) => {
       const page = await listPayments(deps, {
         scope: scopeOf(request),
@@ -30,7 +31,7 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/payments/:id', tag, summary: 'Retrieve a payment', params: idParams },
+    { method: 'GET', url: '/v1/payments/:id', tag, summary: 'Retrieve a payment', params: idParams, response: paymentSchema },
     async ({ params, request }) => paymentView(await getPayment(deps, { scope: scopeOf(request), id: params.id })),
   );
 
@@ -43,6 +44,8 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
       summary: 'Capture an authorized payment, in full or in part (the rest is released)',
       params: idParams,
       body: captureBody,
+      response: paymentSchema,
+      errors: [502, 504],
     },
     async ({ params, body, request }) =>
       paymentView(await capturePayment(deps, { scope: scopeOf(request), id: params.id, amount: body.amount })),
@@ -56,6 +59,8 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
       tag,
       summary: 'Cancel (void) an authorized payment',
       params: idParams,
+      response: paymentSchema,
+      errors: [502, 504],
     },
     async ({ params, request }) => paymentView(await cancelPayment(deps, { scope: scopeOf(request), id: params.id })),
   );

@@ -5,6 +5,7 @@ import { getProduct } from '../../domain/use-cases/get-product';
 import { listProducts } from '../../domain/use-cases/list-products';
 import { productView } from '../../domain/views';
 import { defineRoute } from '../define-route';
+import { productListSchema, productSchema } from '../response-schemas';
 import { createProductBody, pageQuery, productInputOf } from '../lifecycle-schemas';
 import { scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
@@ -16,7 +17,7 @@ const tag = 'Products';
 export async function productRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/products', tag, summary: 'Create a product, optionally with its default price', body: createProductBody },
+    { method: 'POST', url: '/v1/products', tag, summary: 'Create a product, optionally with its default price', body: createProductBody, response: productSchema },
     async ({ body, request }) => {
       const { product, defaultPrice } = await createProduct(deps, {
         scope: scopeOf(request),
@@ -28,7 +29,7 @@ export async function productRoutes(app: FastifyInstance, { deps }: { deps: Deps
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/products', tag, summary: 'List products, newest first', query: pageQuery },
+    { method: 'GET', url: '/v1/products', tag, summary: 'List products, newest first', query: pageQuery, response: productListSchema },
     async ({ query, request }) =>
       listBody('/v1/products', await listProducts(deps, { scope: scopeOf(request), page: pageRequest(query) }), (item) =>
         productView(item.product, item.defaultPrice),
@@ -37,7 +38,7 @@ export async function productRoutes(app: FastifyInstance, { deps }: { deps: Deps
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/products/:id', tag, summary: 'Retrieve a product', params: idParams },
+    { method: 'GET', url: '/v1/products/:id', tag, summary: 'Retrieve a product', params: idParams, response: productSchema },
     async ({ params, request }) => {
       const { product, defaultPrice } = await getProduct(deps, { scope: scopeOf(request), id: params.id });
       return productView(product, defaultPrice);

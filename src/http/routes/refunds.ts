@@ -5,6 +5,7 @@ import { getRefund } from '../../domain/use-cases/get-refund';
 import { listRefunds } from '../../domain/use-cases/list-refunds';
 import { refundView } from '../../domain/views';
 import { defineRoute } from '../define-route';
+import { refundListSchema, refundSchema } from '../response-schemas';
 import { createRefundBody, listRefundsQuery } from '../lifecycle-schemas';
 import { scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
@@ -16,7 +17,7 @@ const tag = 'Refunds';
 export async function refundRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/refunds', tag, summary: 'Refund a succeeded payment, fully or in part', body: createRefundBody },
+    { method: 'POST', url: '/v1/refunds', tag, summary: 'Refund a succeeded payment, fully or in part', body: createRefundBody, response: refundSchema, errors: [404, 502, 504] },
     async ({ body, request }) =>
       refundView(
         await createRefund(deps, {
@@ -31,7 +32,7 @@ export async function refundRoutes(app: FastifyInstance, { deps }: { deps: Deps 
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/refunds', tag, summary: 'List refunds, newest first', query: listRefundsQuery },
+    { method: 'GET', url: '/v1/refunds', tag, summary: 'List refunds, newest first', query: listRefundsQuery, response: refundListSchema },
     async ({ query, request }) =>
       listBody(
         '/v1/refunds',
@@ -42,7 +43,7 @@ export async function refundRoutes(app: FastifyInstance, { deps }: { deps: Deps 
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/refunds/:id', tag, summary: 'Retrieve a refund', params: idParams },
+    { method: 'GET', url: '/v1/refunds/:id', tag, summary: 'Retrieve a refund', params: idParams, response: refundSchema },
     async ({ params, request }) => refundView(await getRefund(deps, { scope: scopeOf(request), id: params.id })),
   );
 }

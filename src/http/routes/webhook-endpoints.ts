@@ -12,6 +12,7 @@ import { resendWebhookDelivery } from '../../domain/use-cases/resend-webhook-del
 import { rollWebhookEndpointSecret } from '../../domain/use-cases/roll-webhook-endpoint-secret';
 import { updateWebhookEndpoint } from '../../domain/use-cases/update-webhook-endpoint';
 import { defineRoute } from '../define-route';
+import { deletedSchema, webhookDeliveryListSchema, webhookDeliverySchema, webhookEndpointListSchema, webhookEndpointSchema } from '../response-schemas';
 import { scopeOf } from '../merchant-auth';
 import { idParams, listQuery, objectId } from '../schemas';
 
@@ -78,7 +79,7 @@ export const eventsOf = (events: string[]) => events as WebhookEndpoint['enabled
 export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/webhook_endpoints', tag, summary: 'Create a webhook endpoint (its secret is shown only in this answer)', body: createWebhookEndpointBody },
+    { method: 'POST', url: '/v1/webhook_endpoints', tag, summary: 'Create a webhook endpoint (its secret is shown only in this answer)', body: createWebhookEndpointBody, response: webhookEndpointSchema },
     async ({ body, request }) => {
       const endpoint = await createWebhookEndpoint(deps, {
         scope: scopeOf(request),
@@ -90,7 +91,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/webhook_endpoints', tag, summary: 'List webhook endpoints, newest first', query: pageQuery },
+    { method: 'GET', url: '/v1/webhook_endpoints', tag, summary: 'List webhook endpoints, newest first', query: pageQuery, response: webhookEndpointListSchema },
     async ({ query, request }) => {
       const page = await listWebhookEndpoints(deps, { scope: scopeOf(request), limit: query.limit, startingAfter: query.starting_after });
       return { object: 'list', url: '/v1/webhook_endpoints', has_more: page.hasMore, data: page.data.map((e) => webhookEndpointView(e)) };
@@ -99,7 +100,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/webhook_endpoints/:id', tag, summary: 'Retrieve a webhook endpoint', params: idParams },
+    { method: 'GET', url: '/v1/webhook_endpoints/:id', tag, summary: 'Retrieve a webhook endpoint', params: idParams, response: webhookEndpointSchema },
     async ({ params, request }) => webhookEndpointView(await getWebhookEndpoint(deps, { scope: scopeOf(request), id: params.id })),
   );
 
@@ -112,6 +113,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
       summary: 'Update a webhook endpoint, or re-enable it with disabled: false',
       params: idParams,
       body: updateBody,
+      response: webhookEndpointSchema,
     },
     async ({ params, body, request }) =>
       webhookEndpointView(
@@ -130,7 +132,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'DELETE', url: '/v1/webhook_endpoints/:id', tag, summary: 'Delete a webhook endpoint and its delivery log', params: idParams },
+    { method: 'DELETE', url: '/v1/webhook_endpoints/:id', tag, summary: 'Delete a webhook endpoint and its delivery log', params: idParams, response: deletedSchema },
     async ({ params, request }) => {
       await deleteWebhookEndpoint(deps, { scope: scopeOf(request), id: params.id });
       return { id: params.id, object: 'webhook_endpoint', deleted: true };
@@ -145,6 +147,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
       tag,
       summary: 'Replace the signing secret at once (the new one is shown only in this answer)',
       params: idParams,
+      response: webhookEndpointSchema,
     },
     async ({ params, request }) =>
       webhookEndpointView(await rollWebhookEndpointSecret(deps, { scope: scopeOf(request), id: params.id }), { withSecret: true }),
@@ -159,6 +162,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
       summary: "List an endpoint's deliveries with their attempt logs, newest first",
       params: idParams,
       query: pageQuery,
+      response: webhookDeliveryListSchema,
     },
     async ({ params, query, request }) => {
       const page = await listWebhookDeliveries(deps, {
@@ -185,6 +189,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
       summary: 'Send a delivery again now, whatever its state',
       params: deliveryParams,
       status: 202,
+      response: webhookDeliverySchema,
     },
     async ({ params, request }) =>
       webhookDeliveryView(

@@ -1,4 +1,4 @@
-/** Processor per account and mode (DESIGN §3, ProcessorConfig); the Braintree private key is stored encrypted. */
+/** Processor per account and mode (design.md §3, ProcessorConfig); the Braintree private key is stored encrypted. */
 export default {
   version: 4,
   name: 'processor configs',

@@ -6,6 +6,8 @@ import processorConfigs from './0004-processor-configs';
 import flagsExperiments from './0005-flags-experiments';
 import dashboard from './0006-dashboard';
 import reconcileOperations from './0008-reconcile-operations';
+import hotPath from './0009-hot-path';
+import checkoutPageIntegrity from './0012-checkout-page-integrity';
 
 export interface Migration {
   version: number;
@@ -25,6 +27,8 @@ export const migrations: Migration[] = [
   flagsExperiments,
   dashboard,
   reconcileOperations,
+  hotPath,
+  checkoutPageIntegrity,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

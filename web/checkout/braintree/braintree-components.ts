@@ -39,7 +39,12 @@ export interface BraintreeComponents {
    */
   threeDSecure: (() => Promise<ThreeDSecureInstance>) | null;
   /** Device data for fraud checks (data-collector); null when it could not be collected. */
-  deviceData: Promise<string | null>;
+  deviceData: () => Promise<string | null>;
+  /**
+   * Starts what the page needs only to pay, not to type (data-collector, and three-d-secure when
+   * every payment verifies), so it does not compete with the card form for the line.
+   */
+  warm(): void;
 }
 
 /** CommonJS modules arrive as `{ default: module.exports }` or with named exports, depending on the bundler. */
@@ -60,9 +65,10 @@ function once<T>(create: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * Loads only the braintree-web components this page uses, each as its own chunk, all at once
- * (never the whole package): `client`, then `hosted-fields`, `google-payment`, `data-collector` and
- * `three-d-secure` on that client. A component that fails is reported and leaves the others working.
+ * Loads only the braintree-web components this page uses, each as its own chunk (never the whole
+ * package): `client`, `hosted-fields` and `google-payment` at once (the server preloads their chunks
+ * with the page), then `data-collector` and `three-d-secure` on that client once `warm()` is called
+ * or a payment needs them. A component that fails is reported and leaves the others working.
  */
 export function loadBraintreeComponents(options: {
   clientToken: string;
@@ -74,9 +80,7 @@ export function loadBraintreeComponents(options: {
   const client = import('braintree-web/client').then((m) => cjs(m).create({ authorization: options.clientToken }));
   const hostedFieldsModule = options.card ? import('braintree-web/hosted-fields') : null;
   const googlePaymentModule = options.googlePay ? import('braintree-web/google-payment') : null;
-  const dataCollectorModule = import('braintree-web/data-collector');
-  const loadThreeDSecureModule = () => import('braintree-web/three-d-secure');
-  const preloadedThreeDSecure = options.card && options.threeDSecure === 'preload' ? loadThreeDSecureModule() : null;
+  const loadThreeDSecureModule = once(() => import('braintree-web/three-d-secure'));
 
   const watched = <T>(kind: Parameters<typeof reportCheckoutFailure>[0], promise: Promise<T>): Promise<T> =>
     promise.catch((error: unknown) => {
@@ -84,6 +88,15 @@ export function loadBraintreeComponents(options: {
       throw error;
     });
   const clientReady = watched('braintree_client', client);
+  const deviceData = once(() =>
+    Promise.all([clientReady, import('braintree-web/data-collector')])
+      .then(([c, m]) => cjs(m).create({ client: c }) as Promise<{ deviceData: string }>)
+      .then((collector) => collector.deviceData)
+      .catch((error: unknown) => {
+        reportCheckoutFailure('data_collector', error);
+        return null;
+      }),
+  );
   // Mark as handled: each dependent promise reports its own failure.
   clientReady.catch(() => undefined);
 
@@ -111,18 +124,16 @@ export function loadBraintreeComponents(options: {
         ? once(() =>
             watched(
               'three_d_secure',
-              Promise.all([clientReady, preloadedThreeDSecure ?? loadThreeDSecureModule()]).then(
+              Promise.all([clientReady, loadThreeDSecureModule()]).then(
                 ([c, m]) => cjs(m).create({ client: c, version: 2 }) as Promise<ThreeDSecureInstance>,
               ),
             ),
           )
         : null,
-    deviceData: Promise.all([clientReady, dataCollectorModule])
-      .then(([c, m]) => cjs(m).create({ client: c }) as Promise<{ deviceData: string }>)
-      .then((collector) => collector.deviceData)
-      .catch((error: unknown) => {
-        reportCheckoutFailure('data_collector', error);
-        return null;
-      }),
+    deviceData,
+    warm() {
+      void deviceData();
+      if (options.card && options.threeDSecure === 'preload') void loadThreeDSecureModule().catch(() => undefined);
+    },
   };
 }

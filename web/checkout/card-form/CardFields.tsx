@@ -7,6 +7,7 @@ import {
   type CardFieldSlot,
   type CardFormEngine,
   type CardFormState,
+  emptyCardFormState,
 } from './engine';
 
 const labels: Record<CardFieldName, MessageKey> = {
@@ -16,11 +17,12 @@ const labels: Record<CardFieldName, MessageKey> = {
   postalCode: 'form.postalCode',
 };
 
-const placeholders: Record<CardFieldName, string> = {
-  number: '1234 1234 1234 1234',
-  expiry: 'MM / YY',
-  cvc: '123',
-  postalCode: '',
+/** Digits are the same in every locale (cards print Latin digits); the expiry's letters are not. */
+const placeholders: Record<CardFieldName, (t: Translate) => string> = {
+  number: () => '1234 1234 1234 1234',
+  expiry: (t) => t('form.expiryPlaceholder'),
+  cvc: () => '123',
+  postalCode: () => '',
 };
 
 /** Which message a field shows now, if any: only after the shopper has left it or tried to pay. */
@@ -40,7 +42,8 @@ export function fieldError(
 }
 
 interface CardFieldsProps {
-  engine: CardFormEngine;
+  /** null until the engine's code has arrived (the server renders the form without one). */
+  engine: CardFormEngine | null;
   t: Translate;
   /** Set after a pay attempt, so every field shows what is missing. */
   submitted: boolean;
@@ -55,10 +58,12 @@ interface CardFieldsProps {
  */
 export function CardFields({ engine, t, submitted, onReady, onFailed }: CardFieldsProps) {
   const containers = useRef<Partial<Record<CardFieldName, HTMLDivElement | null>>>({});
-  const [state, setState] = useState<CardFormState>(engine.getState());
+  const [state, setState] = useState<CardFormState>(() => engine?.getState() ?? emptyCardFormState());
   const [touched, setTouched] = useState<Set<CardFieldName>>(new Set());
 
   useEffect(() => {
+    if (!engine) return;
+    setState({ ...engine.getState() });
     const slots = Object.fromEntries(
       cardFieldNames.map((field): [CardFieldName, CardFieldSlot] => [
         field,
@@ -66,7 +71,7 @@ export function CardFields({ engine, t, submitted, onReady, onFailed }: CardFiel
           container: containers.current[field]!,
           inputId: `card-${field}`,
           describedBy: field === 'cvc' ? 'card-cvc-hint card-cvc-error' : `card-${field}-error`,
-          placeholder: placeholders[field],
+          placeholder: placeholders[field](t),
           label: t(labels[field]),
         },
       ]),
@@ -92,7 +97,8 @@ export function CardFields({ engine, t, submitted, onReady, onFailed }: CardFiel
     return (
       <div className={`field field-${name}${error ? ' has-error' : ''}${state.fields[name].isFocused ? ' is-focused' : ''}`}>
         <label htmlFor={`card-${name}`}>{t(labels[name])}</label>
-        <div className="field-box">
+        {/* Card digits and postal codes read left to right on every page, as banks print them. */}
+        <div className="field-box" dir="ltr">
           <div className="field-slot" ref={(element) => {
               containers.current[name] = element;
             }} />

@@ -91,6 +91,7 @@ export class BuiltinCardEngine extends CardEngineState implements CardFormEngine
       input.setAttribute('autocomplete', attributes.autocomplete);
       input.inputMode = attributes.inputMode;
       input.placeholder = slot.placeholder;
+      input.dir = 'ltr'; // digits stay left to right on a right-to-left page
       input.spellcheck = false;
       input.className = 'field-input';
       input.setAttribute('aria-describedby', slot.describedBy);

@@ -60,9 +60,9 @@ export class HostedFieldsEngine extends CardEngineState implements CardFormEngin
           hostedNames[field],
           {
             container: slot.container,
+            // The page's own words for the shopper's locale: placeholder and the frame's label.
             placeholder: slot.placeholder || undefined,
             internalLabel: slot.label,
-            ...(field === 'expiry' ? { placeholder: 'MM / YY' } : {}),
           },
         ];
       }),

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Translate } from '../i18n';
 import type { GooglePaySetup } from '../payment-methods';
 import { reportCheckoutFailure } from '../report';
-import { baseCardMethod, loadPayJs, type GooglePaymentData, type GooglePayProvider } from './google-pay';
+import { baseCardMethod, googlePayButtonLocale, loadPayJs, type GooglePaymentData, type GooglePayProvider } from './google-pay';
 
 interface GooglePayAreaProps {
   setup: GooglePaySetup;
@@ -42,7 +42,7 @@ export function GooglePayArea({ setup, provider, transaction, disabled, t, onPay
           onClick: () => void openSheet(),
           buttonType: 'pay',
           buttonSizeMode: 'fill',
-          buttonLocale: document.documentElement.lang || undefined,
+          buttonLocale: googlePayButtonLocale(t.locale),
         });
         container.current.replaceChildren(button);
         setReady(true);

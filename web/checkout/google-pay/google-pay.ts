@@ -1,4 +1,5 @@
 import { reportCheckoutFailure } from '../report';
+import { payJsScriptUrl } from '../trusted-types';
 
 /** Google's pay.js, loaded only on pages that offer Google Pay. */
 export const PAY_JS_URL = 'https://pay.google.com/gp/p/js/pay.js';
@@ -38,7 +39,7 @@ export function loadPayJs(timeoutMs = 10_000): Promise<PaymentsClientConstructor
     const ready = () => window.google?.payments?.api?.PaymentsClient;
     if (ready()) return resolve(ready()!);
     const script = document.createElement('script');
-    script.src = PAY_JS_URL;
+    script.src = payJsScriptUrl();
     script.async = true;
     const timer = setTimeout(() => reject(new Error('pay.js did not load in time')), timeoutMs);
     script.onload = () => {
@@ -58,6 +59,19 @@ export function loadPayJs(timeoutMs = 10_000): Promise<PaymentsClientConstructor
     throw error;
   });
   return payJs;
+}
+
+/** The languages Google Pay's button speaks (`buttonLocale`, ISO 639-1), per Google's reference. */
+const buttonLocales = new Set(['en', 'ar', 'bg', 'ca', 'cs', 'da', 'de', 'el', 'es', 'et', 'fi', 'fr', 'hr', 'id', 'it', 'ja', 'ko', 'ms', 'nl', 'no', 'pl', 'pt', 'ru', 'sk', 'sl', 'sr', 'sv', 'th', 'tr', 'uk', 'zh']);
+
+/**
+ * The page's locale → Google's `buttonLocale` (`pt-BR` → `pt`, `nb` → `no`, `zh-Hant` → `zh`), or
+ * undefined for a language Google's button does not speak (it then follows the browser).
+ */
+export function googlePayButtonLocale(locale: string): string | undefined {
+  const language = locale.split('-')[0]!.toLowerCase();
+  const google = language === 'nb' ? 'no' : language;
+  return buttonLocales.has(google) ? google : undefined;
 }
 
 /** Card networks offered in the Google Pay sheet. */

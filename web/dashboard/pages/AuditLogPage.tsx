@@ -4,6 +4,7 @@ import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager, useCursorStack } from '../Pager';
 import { useLoad } from '../use-load';
+import { useT } from '../i18n';
 
 interface AuditEntry {
   id: string;
@@ -17,38 +18,39 @@ interface AuditEntry {
 
 /** Who did what, when, from where. */
 export function AuditLogPage({ place }: PageScope) {
+  const t = useT();
   const pages = useCursorStack();
   const after = pages.after;
   const path = `/accounts/${place.account.id}/audit-log?limit=50${after ? `&starting_after=${after}` : ''}`;
   const log = useLoad(() => api<List<AuditEntry>>('GET', path), path);
   return (
     <>
-      <h1>Audit log</h1>
+      <h1>{t('audit.title')}</h1>
       <ErrorNote error={log.error} />
       {!log.data ? (
-        <Loading what="the audit log" />
+        <Loading what={t('audit.loading')} />
       ) : (
         <>
           <table className="data">
-            <caption className="visually-hidden">Audit log, newest first</caption>
+            <caption className="visually-hidden">{t('audit.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Mode</th>
-                <th scope="col">From</th>
+                <th scope="col">{t('audit.col.when')}</th>
+                <th scope="col">{t('audit.col.who')}</th>
+                <th scope="col">{t('audit.col.action')}</th>
+                <th scope="col">{t('audit.col.target')}</th>
+                <th scope="col">{t('audit.col.mode')}</th>
+                <th scope="col">{t('audit.col.from')}</th>
               </tr>
             </thead>
             <tbody>
               {log.data.data.map((e) => (
                 <tr key={e.id}>
                   <td>{formatTime(e.created)}</td>
-                  <td>{e.actor.type === 'api_key' ? `API key ${e.actor.label}` : e.actor.label}</td>
+                  <td>{e.actor.type === 'api_key' ? t('audit.apiKey', { label: e.actor.label }) : e.actor.label}</td>
                   <td className="mono">{e.action}</td>
                   <td className="mono">{e.target ?? '—'}</td>
-                  <td>{e.mode ?? 'account'}</td>
+                  <td>{e.mode ?? t('audit.accountWide')}</td>
                   <td>{e.ip ?? '—'}</td>
                 </tr>
               ))}

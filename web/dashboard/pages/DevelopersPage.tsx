@@ -5,6 +5,8 @@ import { ErrorNote, ModeTable } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
+import { FormattedMessage } from 'react-intl';
+import { useT, type DashboardMessageKey } from '../i18n';
 
 interface ApiKey {
   id: string;
@@ -26,6 +28,7 @@ interface ApiRequest {
 
 /** API keys of the current mode (created, shown once, revoked) and the log of recent API calls. */
 export function DevelopersPage({ base, place }: PageScope) {
+  const t = useT();
   const keys = useLoad(() => api<List<ApiKey>>('GET', `/accounts${base}/api-keys`), base);
   const log = useLoad(() => api<List<ApiRequest>>('GET', `/accounts${base}/request-log`), base);
   const [created, setCreated] = useState<{ secret: string; kind: string } | null>(null);
@@ -47,7 +50,7 @@ export function DevelopersPage({ base, place }: PageScope) {
     setBusy(false);
   };
   const revoke = async (key: ApiKey) => {
-    if (!window.confirm(`Revoke ${key.redacted}? Calls with it will be refused at once.`)) return;
+    if (!window.confirm(t('developers.revokeConfirm', { key: key.redacted }))) return;
     try {
       await api('POST', `/accounts${base}/api-keys/${key.id}/revoke`);
       await keys.reload();
@@ -58,17 +61,17 @@ export function DevelopersPage({ base, place }: PageScope) {
 
   return (
     <>
-      <h1>Developers</h1>
+      <h1>{t('developers.title')}</h1>
       <section aria-labelledby="keys-title">
         <div className="page-head">
-          <h2 id="keys-title">API keys ({place.mode} mode)</h2>
+          <h2 id="keys-title">{t('developers.keys', { mode: place.mode })}</h2>
           {manage && (
             <div className="actions">
               <button type="button" disabled={busy} onClick={() => create('secret')}>
-                Create secret key
+                {t('developers.createSecret')}
               </button>
               <button type="button" className="secondary" disabled={busy} onClick={() => create('publishable')}>
-                Create publishable key
+                {t('developers.createPublishable')}
               </button>
             </div>
           )}
@@ -77,38 +80,38 @@ export function DevelopersPage({ base, place }: PageScope) {
         {created && (
           <div className="reveal" role="status">
             <p>
-              Your new {created.kind} key. Copy it now: it is shown <strong>only once</strong>.
+              <FormattedMessage id={'developers.newKey' satisfies DashboardMessageKey} values={{ kind: created.kind, strong: (chunks) => <strong>{chunks}</strong> }} />
             </p>
             <code data-testid="new-key">{created.secret}</code>{' '}
             <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(created.secret)}>
-              Copy
+              {t('developers.copy')}
             </button>{' '}
             <button type="button" className="link-button" onClick={() => setCreated(null)}>
-              Done
+              {t('developers.done')}
             </button>
           </div>
         )}
         <ModeTable
           rows={keys.data?.data}
-          what="keys"
-          emptyWhat="keys"
+          what={t('developers.keys.loading')}
+          emptyWhat={t('developers.keys.none')}
           mode={place.mode}
-          columns={['Key', 'Type', 'Created', 'Last used', 'State']}
+          columns={[t('developers.col.key'), t('developers.col.type'), t('developers.col.created'), t('developers.col.lastUsed'), t('developers.col.state')]}
           row={(k) => (
                 <tr key={k.id}>
                   <td className="mono">{k.redacted}</td>
                   <td>{k.kind}</td>
                   <td>{formatTime(k.created)}</td>
-                  <td>{k.last_used_at ? formatTime(k.last_used_at) : 'Never'}</td>
+                  <td>{k.last_used_at ? formatTime(k.last_used_at) : t('developers.never')}</td>
                   <td>
                     {k.revoked_at ? (
-                      `Revoked ${formatTime(k.revoked_at)}`
+                      t('developers.revokedAt', { when: formatTime(k.revoked_at) })
                     ) : manage ? (
-                      <button type="button" className="danger" onClick={() => revoke(k)} aria-label={`Revoke ${k.redacted}`}>
-                        Revoke
+                      <button type="button" className="danger" onClick={() => revoke(k)} aria-label={t('developers.revokeKey', { key: k.redacted })}>
+                        {t('developers.revoke')}
                       </button>
                     ) : (
-                      'Active'
+                      t('developers.active')
                     )}
                   </td>
                 </tr>
@@ -117,14 +120,14 @@ export function DevelopersPage({ base, place }: PageScope) {
       </section>
       {logVisible && (
         <section aria-labelledby="log-title">
-          <h2 id="log-title">Recent API requests</h2>
+          <h2 id="log-title">{t('developers.log')}</h2>
           <ErrorNote error={log.error} />
           <ModeTable
             rows={log.data?.data}
-            what="requests"
-            emptyWhat="API calls"
+            what={t('developers.log.loading')}
+            emptyWhat={t('developers.log.none')}
             mode={place.mode}
-            columns={['Request', 'Status', 'Error', 'When']}
+            columns={[t('developers.col.request'), t('developers.col.status'), t('developers.col.error'), t('developers.col.when')]}
             row={(r) => (
                   <tr key={r.id}>
                     <td className="mono">

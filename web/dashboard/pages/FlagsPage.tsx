@@ -7,6 +7,7 @@ import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
+import { useT, type DashboardTranslate } from '../i18n';
 
 type FlagValue = boolean | string | number;
 
@@ -41,11 +42,12 @@ interface Results {
   verdict: { status: string; winner: string | null; message: string };
 }
 
-const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
-const signedPercent = (n: number) => `${n > 0 ? '+' : ''}${(n * 100).toFixed(1)} pts`;
+const percent = (t: DashboardTranslate, n: number) => t('flags.percent', { value: (n * 100).toFixed(1) });
+const signedPercent = (t: DashboardTranslate, n: number) => t('flags.points', { value: `${n > 0 ? '+' : ''}${(n * 100).toFixed(1)}` });
 
 /** Kill switches and flags (changed at once, no deploy), experiments and their results. */
 export function FlagsPage({ base, place }: PageScope) {
+  const t = useT();
   const flags = useLoad(() => api<List<Flag>>('GET', `/accounts${base}/flags`), base);
   const experiments = useLoad(() => api<List<Experiment>>('GET', `/accounts${base}/experiments?limit=100`), base);
   const manage = can(place.account.role, 'flags.manage');
@@ -58,7 +60,7 @@ export function FlagsPage({ base, place }: PageScope) {
     act(async () => {
       await api('POST', `/accounts${base}/flags/${flag.key}`, { value });
       await flags.reload();
-      return `${flag.key} is now ${String(value)}.`;
+      return t('flags.set', { key: flag.key, value: String(value) });
     });
   const create = (event: FormEvent) => {
     event.preventDefault();
@@ -66,32 +68,32 @@ export function FlagsPage({ base, place }: PageScope) {
       const variants = experimentSurfaces[surface].variants.map((key) => ({ key, weight: 1 }));
       await api('POST', `/accounts${base}/experiments`, { key: surface, variants, planned_sample_size: Number(sampleSize) });
       await experiments.reload();
-      return `Experiment on ${surface} created as a draft.`;
+      return t('flags.experimentCreated', { surface });
     });
   };
   const setStatus = (x: Experiment, status: 'running' | 'stopped') =>
     act(async () => {
       await api('POST', `/accounts${base}/experiments/${x.id}`, { status });
       await experiments.reload();
-      return status === 'running' ? `Experiment on ${x.key} started.` : `Experiment on ${x.key} stopped.`;
+      return status === 'running' ? t('flags.experimentStarted', { surface: x.key }) : t('flags.experimentStopped', { surface: x.key });
     });
 
   return (
     <>
-      <h1>Flags and experiments</h1>
+      <h1>{t('flags.title')}</h1>
       <ErrorNote error={error ?? flags.error ?? experiments.error} />
       {notice && <p role="status">{notice}</p>}
       <section aria-labelledby="flags-title">
-        <h2 id="flags-title">Flags ({place.mode} mode)</h2>
+        <h2 id="flags-title">{t('flags.flags', { mode: place.mode })}</h2>
         {!flags.data ? (
-          <Loading what="flags" />
+          <Loading what={t('flags.loading')} />
         ) : (
           <table className="data">
             <thead>
               <tr>
-                <th scope="col">Flag</th>
-                <th scope="col">What it does</th>
-                <th scope="col">Value</th>
+                <th scope="col">{t('flags.col.flag')}</th>
+                <th scope="col">{t('flags.col.description')}</th>
+                <th scope="col">{t('flags.col.value')}</th>
               </tr>
             </thead>
             <tbody>
@@ -104,8 +106,8 @@ export function FlagsPage({ base, place }: PageScope) {
                       <label className="inline">
                         <input type="checkbox" checked={f.value} disabled={!manage || busy} onChange={(e) => void setFlag(f, e.target.checked)} />
                         <span>
-                          {f.value ? 'On' : 'Off'}
-                          <span className="visually-hidden"> ({f.key})</span>
+                          {f.value ? t('flags.on') : t('flags.off')}
+                          <span className="visually-hidden"> {t('flags.keyHidden', { key: f.key })}</span>
                         </span>
                       </label>
                     ) : f.allowed_values ? (
@@ -125,52 +127,52 @@ export function FlagsPage({ base, place }: PageScope) {
         )}
       </section>
       <section aria-labelledby="experiments-title">
-        <h2 id="experiments-title">Experiments</h2>
+        <h2 id="experiments-title">{t('flags.experiments')}</h2>
         {manage && (
           <form className="panel" onSubmit={create} aria-labelledby="new-experiment-title">
-            <h3 id="new-experiment-title">New experiment</h3>
-            <Field id="experiment-surface" label="What to vary">
+            <h3 id="new-experiment-title">{t('flags.newExperiment')}</h3>
+            <Field id="experiment-surface" label={t('flags.surface')}>
               <select id="experiment-surface" value={surface} onChange={(e) => setSurface(e.target.value as keyof typeof experimentSurfaces)}>
                 {Object.entries(experimentSurfaces).map(([key, s]) => (
                   <option key={key} value={key}>
-                    {key} ({s.variants.join(' / ')})
+                    {t('flags.surfaceOption', { key, variants: s.variants.join(' / ') })}
                   </option>
                 ))}
               </select>
             </Field>
-            <Field id="experiment-sample" label="Planned sample size per variant" hint="No winner is called before every variant reaches it.">
+            <Field id="experiment-sample" label={t('flags.sampleSize')} hint={t('flags.sampleSizeHint')}>
               <input id="experiment-sample" type="number" min={1} required aria-describedby="experiment-sample-hint" value={sampleSize} onChange={(e) => setSampleSize(e.target.value)} />
             </Field>
             <button type="submit" disabled={busy}>
-              Create experiment
+              {t('flags.createExperiment')}
             </button>
           </form>
         )}
         <ModeTable
           rows={experiments.data?.data}
-          what="experiments"
-          emptyWhat="experiments"
+          what={t('flags.experiments.loading')}
+          emptyWhat={t('flags.experiments.none')}
           mode={place.mode}
-          columns={['Surface', 'Variants', 'State', 'Actions']}
+          columns={[t('flags.col.surface'), t('flags.col.variants'), t('flags.col.state'), t('flags.col.actions')]}
           row={(x) => (
                 <tr key={x.id}>
                   <td className="mono">{x.key}</td>
                   <td>{x.variants.map((v) => v.key).join(' / ')}</td>
                   <td>
-                    <StatusBadge status={x.status} /> {x.started && `since ${formatTime(x.started)}`}
+                    <StatusBadge status={x.status} /> {x.started && t('flags.since', { when: formatTime(x.started) })}
                   </td>
                   <td className="actions">
-                    <button type="button" className="secondary" onClick={() => setShown(x.id)} aria-label={`Results of ${x.key} ${x.id}`}>
-                      Results
+                    <button type="button" className="secondary" onClick={() => setShown(x.id)} aria-label={t('flags.resultsOf', { key: x.key, id: x.id })}>
+                      {t('flags.results')}
                     </button>
                     {manage && x.status === 'draft' && (
                       <button type="button" disabled={busy} onClick={() => void setStatus(x, 'running')}>
-                        Start
+                        {t('flags.start')}
                       </button>
                     )}
                     {manage && x.status === 'running' && (
                       <button type="button" className="danger" disabled={busy} onClick={() => void setStatus(x, 'stopped')}>
-                        Stop
+                        {t('flags.stop')}
                       </button>
                     )}
                   </td>
@@ -184,26 +186,27 @@ export function FlagsPage({ base, place }: PageScope) {
 }
 
 function ExperimentResults({ path }: { path: string }) {
+  const t = useT();
   const results = useLoad(() => api<Results>('GET', path), path);
   const r = results.data;
   return (
     <section aria-labelledby="results-title">
-      <h2 id="results-title">Results</h2>
+      <h2 id="results-title">{t('flags.results')}</h2>
       <ErrorNote error={results.error} />
       {!r ? (
-        <Loading what="results" />
+        <Loading what={t('flags.results.loading')} />
       ) : (
         <>
           <p data-testid="verdict">{r.verdict.message}</p>
           <table className="data">
-            <caption className="visually-hidden">Per variant, with 95% intervals</caption>
+            <caption className="visually-hidden">{t('flags.results.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Variant</th>
-                <th scope="col">Exposed</th>
-                <th scope="col">Conversions</th>
-                <th scope="col">Rate (95% interval)</th>
-                <th scope="col">Difference to control (95% interval)</th>
+                <th scope="col">{t('flags.results.col.variant')}</th>
+                <th scope="col">{t('flags.results.col.exposed')}</th>
+                <th scope="col">{t('flags.results.col.conversions')}</th>
+                <th scope="col">{t('flags.results.col.rate')}</th>
+                <th scope="col">{t('flags.results.col.difference')}</th>
               </tr>
             </thead>
             <tbody>
@@ -213,12 +216,20 @@ function ExperimentResults({ path }: { path: string }) {
                   <td>{v.exposed}</td>
                   <td>{v.conversions}</td>
                   <td>
-                    {percent(v.conversion_rate)} ({percent(v.conversion_rate_interval.lower)} – {percent(v.conversion_rate_interval.upper)})
+                    {t('flags.withInterval', {
+                      value: percent(t, v.conversion_rate),
+                      lower: percent(t, v.conversion_rate_interval.lower),
+                      upper: percent(t, v.conversion_rate_interval.upper),
+                    })}
                   </td>
                   <td>
                     {v.difference_to_control
-                      ? `${signedPercent(v.difference_to_control.difference)} (${signedPercent(v.difference_to_control.lower)} – ${signedPercent(v.difference_to_control.upper)})`
-                      : 'Control'}
+                      ? t('flags.withInterval', {
+                          value: signedPercent(t, v.difference_to_control.difference),
+                          lower: signedPercent(t, v.difference_to_control.lower),
+                          upper: signedPercent(t, v.difference_to_control.upper),
+                        })
+                      : t('flags.control')}
                   </td>
                 </tr>
               ))}

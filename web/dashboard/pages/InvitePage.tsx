@@ -3,6 +3,8 @@ import { api, DashboardApiError, type SessionState } from '../api';
 import { ErrorNote, Loading } from '../components';
 import { Link, navigate } from '../router';
 import { useLoad } from '../use-load';
+import { FormattedMessage } from 'react-intl';
+import { useT, type DashboardMessageKey } from '../i18n';
 import { AuthFrame, SignUpForm } from './SignInPage';
 
 /** `/dashboard/invite/:token`: join an account, signed in already or by creating a user. */
@@ -17,6 +19,7 @@ export function InvitePage({
   onSignedIn: (state: SessionState & { account_id?: string }) => void;
   onJoined: () => Promise<SessionState>;
 }) {
+  const t = useT();
   const invite = useLoad(() => api<{ account_name: string; role: string }>('GET', `/invites/${token}`), token);
   const [error, setError] = useState<DashboardApiError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -31,32 +34,32 @@ export function InvitePage({
       setBusy(false);
     }
   };
-  if (invite.loading) return <Loading what="the invite" />;
+  if (invite.loading) return <Loading what={t('invite.loading')} />;
   if (!invite.data) {
     return (
-      <AuthFrame title="This invite link does not work">
-        <p>It may have been used already, withdrawn, or expired. Ask for a new one.</p>
+      <AuthFrame title={t('invite.broken')}>
+        <p>{t('invite.brokenHint')}</p>
       </AuthFrame>
     );
   }
   return (
-    <AuthFrame title={`Join ${invite.data.account_name}`}>
+    <AuthFrame title={t('invite.join', { account: invite.data.account_name })}>
       <p>
-        You are invited as <strong>{invite.data.role}</strong>.
+        <FormattedMessage id={'invite.role' satisfies DashboardMessageKey} values={{ role: invite.data.role, strong: (chunks) => <strong>{chunks}</strong> }} />
       </p>
       {session.user ? (
         <>
-          <p>Signed in as {session.user.email}.</p>
+          <p>{t('invite.signedInAs', { email: session.user.email })}</p>
           <ErrorNote error={error} />
           <button type="button" onClick={join} disabled={busy}>
-            {busy ? 'Joining…' : `Join ${invite.data.account_name}`}
+            {busy ? t('invite.joining') : t('invite.join', { account: invite.data.account_name })}
           </button>
         </>
       ) : (
         <>
           <SignUpForm onSignedIn={onSignedIn} inviteToken={token} />
           <p>
-            Already have a user? <Link href={`/dashboard/sign-in?next=${encodeURIComponent(`/dashboard/invite/${token}`)}`}>Sign in first</Link>
+            {t('auth.haveUser')} <Link href={`/dashboard/sign-in?next=${encodeURIComponent(`/dashboard/invite/${token}`)}`}>{t('invite.signInFirst')}</Link>
           </p>
         </>
       )}

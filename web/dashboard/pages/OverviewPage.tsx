@@ -5,6 +5,7 @@ import { ErrorNote, Loading } from '../components';
 import { formatMoney } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
+import { useT } from '../i18n';
 
 interface Overview {
   from: string;
@@ -19,6 +20,7 @@ const percent = (value: number | null) => (value === null ? '—' : new Intl.Num
 
 /** Volume, successful payments per day, success rate and the checkout funnel. */
 export function OverviewPage({ base, place }: PageScope) {
+  const t = useT();
   const [days, setDays] = useState(30);
   const overview = useLoad(() => api<Overview>('GET', `/accounts${base}/overview?days=${days}`), `${base}:${days}`);
   const data = overview.data;
@@ -28,51 +30,53 @@ export function OverviewPage({ base, place }: PageScope) {
   return (
     <>
       <div className="page-head">
-        <h1>Overview</h1>
+        <h1>{t('overview.title')}</h1>
         <label className="inline">
-          Period{' '}
+          {t('overview.period')}{' '}
           <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
-            <option value={7}>Last 7 days</option>
-            <option value={30}>Last 30 days</option>
-            <option value={90}>Last 90 days</option>
+            {[7, 30, 90].map((n) => (
+              <option key={n} value={n}>
+                {t('overview.lastDays', { days: n })}
+              </option>
+            ))}
           </select>
         </label>
       </div>
       <ErrorNote error={overview.error} />
       {!data ? (
-        <Loading what="the overview" />
+        <Loading what={t('overview.loading')} />
       ) : (
         <>
-          <section className="stats" aria-label="Key figures">
+          <section className="stats" aria-label={t('overview.keyFigures')}>
             <div className="stat">
-              <span className="stat-label">Success rate</span>
+              <span className="stat-label">{t('overview.successRate')}</span>
               <span className="stat-value" data-testid="success-rate">{percent(data.success_rate)}</span>
             </div>
             <div className="stat">
-              <span className="stat-label">Successful payments</span>
+              <span className="stat-label">{t('overview.successfulPayments')}</span>
               <span className="stat-value">{series.reduce((s, d) => s + d.succeeded, 0)}</span>
             </div>
           </section>
           {series.length === 0 ? (
-            <p>No payments in this period yet.</p>
+            <p>{t('overview.noPayments')}</p>
           ) : (
             <>
               <BarChart
-                title={`Volume (${currency})`}
+                title={t('overview.volume', { currency })}
                 points={series.map((d) => ({ label: d.day, value: d.volume }))}
                 format={(v) => formatMoney(v, currency, undefined)}
               />
-              <BarChart title="Successful payments" points={series.map((d) => ({ label: d.day, value: d.succeeded }))} format={(v) => String(v)} />
+              <BarChart title={t('overview.successfulPayments')} points={series.map((d) => ({ label: d.day, value: d.succeeded }))} format={(v) => String(v)} />
             </>
           )}
           {funnel && (
             <section aria-labelledby="funnel-title">
-              <h2 id="funnel-title">Checkout funnel</h2>
+              <h2 id="funnel-title">{t('overview.funnel')}</h2>
               <ol className="funnel">
                 {[
-                  ['Sessions opened', funnel.opened],
-                  ['Payment attempted', funnel.attempted],
-                  ['Paid', funnel.paid],
+                  [t('overview.funnel.opened'), funnel.opened],
+                  [t('overview.funnel.attempted'), funnel.attempted],
+                  [t('overview.funnel.paid'), funnel.paid],
                 ].map(([label, value]) => (
                   <li key={label as string}>
                     <span className="funnel-label">{label}</span>

@@ -3,13 +3,14 @@ import { can } from '../../../src/domain/permissions';
 import { api, DashboardApiError, type Payment, type Role } from '../api';
 import { ErrorNote, Field } from '../components';
 import { formatMoney, fromMinor, toMinor } from '../format';
+import { useT } from '../i18n';
 
 type Action = 'capture' | 'void' | 'refund';
 
 const reasons = [
-  ['requested_by_customer', 'Requested by the customer'],
-  ['duplicate', 'Duplicate payment'],
-  ['fraudulent', 'Fraudulent'],
+  ['requested_by_customer', 'actions.reason.requestedByCustomer'],
+  ['duplicate', 'actions.reason.duplicate'],
+  ['fraudulent', 'actions.reason.fraudulent'],
 ] as const;
 
 /**
@@ -17,6 +18,7 @@ const reasons = [
  * courtesy: the server refuses them anyway). A refund asks for confirmation before it runs.
  */
 export function PaymentActions({ payment, role, path, onDone }: { payment: Payment; role: Role; path: string; onDone: () => Promise<void> }) {
+  const t = useT();
   const [open, setOpen] = useState<Action | null>(null);
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState<string>('requested_by_customer');
@@ -46,13 +48,13 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
       const minor = Number(toMinor(amount, currency));
       if (action === 'capture') {
         await api('POST', `${path}/capture`, { amount: minor });
-        setResult(`Captured ${money(minor)}.`);
+        setResult(t('actions.captured', { amount: money(minor) }));
       } else if (action === 'void') {
         await api('POST', `${path}/cancel`);
-        setResult('Voided: the hold on the card is released and nothing was charged.');
+        setResult(t('actions.voided'));
       } else {
         const refund = await api<{ amount: number; status: string }>('POST', `${path}/refunds`, { amount: minor, reason });
-        setResult(`Refund of ${money(refund.amount)} ${refund.status}.`);
+        setResult(t('actions.refundResult', { amount: money(refund.amount), status: refund.status }));
       }
       setOpen(null);
       await onDone();
@@ -76,7 +78,7 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
 
   return (
     <section aria-labelledby="actions-title" className="panel">
-      <h2 id="actions-title">Actions</h2>
+      <h2 id="actions-title">{t('actions.title')}</h2>
       {result && (
         <p role="status" className="result">
           {result}
@@ -87,26 +89,26 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
         {mayCapture && (
           <>
             <button type="button" disabled={busy} onClick={() => start('capture')}>
-              Capture…
+              {t('actions.captureOpen')}
             </button>
             <button type="button" className="secondary" disabled={busy} onClick={() => start('void')}>
-              Void…
+              {t('actions.voidOpen')}
             </button>
           </>
         )}
         {mayRefund && (
           <button type="button" disabled={busy} onClick={() => start('refund')}>
-            Refund…
+            {t('actions.refundOpen')}
           </button>
         )}
       </div>
       {open && (
-        <form onSubmit={submit} className="action-form" aria-label={open === 'refund' ? 'Refund' : open === 'capture' ? 'Capture' : 'Void'}>
+        <form onSubmit={submit} className="action-form" aria-label={open === 'refund' ? t('actions.refund') : open === 'capture' ? t('actions.capture') : t('actions.void')}>
           {open !== 'void' && (
             <Field
               id="action-amount"
-              label={`Amount (${currency})`}
-              hint={open === 'refund' ? `Up to ${money(refundable)} can be refunded.` : `Up to ${money(payment.amount)} was authorized; the rest is released.`}
+              label={t('actions.amount', { currency })}
+              hint={open === 'refund' ? t('actions.refundHint', { amount: money(refundable) }) : t('actions.captureHint', { amount: money(payment.amount) })}
             >
               <input
                 id="action-amount"
@@ -119,36 +121,36 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
             </Field>
           )}
           {open === 'refund' && (
-            <Field id="action-reason" label="Reason">
+            <Field id="action-reason" label={t('actions.reason')}>
               <select id="action-reason" value={reason} disabled={busy || confirming} onChange={(e) => setReason(e.target.value)}>
                 {reasons.map(([value, label]) => (
                   <option key={value} value={value}>
-                    {label}
+                    {t(label)}
                   </option>
                 ))}
               </select>
             </Field>
           )}
-          {open === 'void' && <p>Void this authorization? The shopper is not charged, and it cannot be captured afterwards.</p>}
+          {open === 'void' && <p>{t('actions.voidConfirm')}</p>}
           {confirming && (
             <p className="confirm" role="alert">
-              Refund {money(minor)} to the customer? This cannot be undone.
+              {t('actions.refundConfirm', { amount: money(minor) })}
             </p>
           )}
           <div className="actions">
             <button type="submit" disabled={busy || (open !== 'void' && !amountValid)} aria-busy={busy}>
               {busy
-                ? 'Working…'
+                ? t('actions.working')
                 : open === 'refund'
                   ? confirming
-                    ? 'Confirm refund'
-                    : 'Refund'
+                    ? t('actions.confirmRefund')
+                    : t('actions.refund')
                   : open === 'capture'
-                    ? 'Capture'
-                    : 'Void payment'}
+                    ? t('actions.capture')
+                    : t('actions.voidPayment')}
             </button>
             <button type="button" className="secondary" disabled={busy} onClick={() => (confirming ? setConfirming(false) : setOpen(null))}>
-              {confirming ? 'Back' : 'Cancel'}
+              {confirming ? t('actions.back') : t('actions.cancel')}
             </button>
           </div>
         </form>

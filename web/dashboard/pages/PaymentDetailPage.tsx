@@ -4,32 +4,34 @@ import { formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { Link } from '../router';
 import { useLoad } from '../use-load';
+import { useT, type DashboardMessageKey } from '../i18n';
 import { PaymentActions } from './PaymentActions';
 
-const eventLabels: Record<string, string> = {
-  'payment.succeeded': 'Payment succeeded',
-  'payment.failed': 'Payment failed',
-  'payment.requires_capture': 'Authorized, waiting for capture',
-  'payment.captured': 'Captured',
-  'payment.canceled': 'Canceled',
-  'refund.succeeded': 'Refunded',
-  'refund.failed': 'Refund failed',
+const eventLabels: Record<string, DashboardMessageKey> = {
+  'payment.succeeded': 'payment.event.succeeded',
+  'payment.failed': 'payment.event.failed',
+  'payment.requires_capture': 'payment.event.requiresCapture',
+  'payment.captured': 'payment.event.captured',
+  'payment.canceled': 'payment.event.canceled',
+  'refund.succeeded': 'payment.event.refunded',
+  'refund.failed': 'payment.event.refundFailed',
 };
 
 /** One payment: amount, timeline, payment method, processor response, 3-D Secure. */
 export function PaymentDetailPage({ base, place, id }: PageScope & { id: string }) {
+  const t = useT();
   const path = `/accounts${base}/payments/${id}`;
   const payment = useLoad(() => api<Payment & { refunds: Refund[]; timeline: TimelineEvent[] }>('GET', path), `${base}/${id}`);
   const p = payment.data;
   if (payment.error) return <ErrorNote error={payment.error} />;
-  if (!p) return <Loading what="the payment" />;
+  if (!p) return <Loading what={t('payment.loading')} />;
   const money = (amount: number) => formatMoney(amount, p.currency.toUpperCase(), undefined);
   const method = p.payment_method;
   const refundOf = (objectId: string) => p.refunds.find((r) => r.id === objectId);
   return (
     <>
       <p>
-        <Link href={`/dashboard${base}/payments`}>← Payments</Link>
+        <Link href={`/dashboard${base}/payments`}>{t('payment.back')}</Link>
       </p>
       <div className="page-head">
         <h1>
@@ -40,16 +42,19 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
       <PaymentActions payment={p} role={place.account.role} path={path} onDone={payment.reload} />
       <div className="columns">
         <section aria-labelledby="timeline-title">
-          <h2 id="timeline-title">Timeline</h2>
+          <h2 id="timeline-title">{t('payment.timeline')}</h2>
           <ol className="timeline">
             <li>
-              <span>Payment started</span> <time>{formatTime(p.created)}</time>
+              <span>{t('payment.started')}</span> <time>{formatTime(p.created)}</time>
             </li>
             {p.timeline.map((e) => (
               <li key={e.id}>
                 <span>
-                  {eventLabels[e.type] ?? e.type}
-                  {refundOf(e.object) && ` ${money(refundOf(e.object)!.amount)}`}
+                  {refundOf(e.object)
+                    ? t('payment.event.withAmount', { event: eventLabels[e.type] ? t(eventLabels[e.type]!) : e.type, amount: money(refundOf(e.object)!.amount) })
+                    : eventLabels[e.type]
+                      ? t(eventLabels[e.type]!)
+                      : e.type}
                 </span>{' '}
                 <time>{formatTime(e.created)}</time>
               </li>
@@ -57,17 +62,17 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           </ol>
         </section>
         <section aria-labelledby="refunds-title">
-          <h2 id="refunds-title">Refunds</h2>
+          <h2 id="refunds-title">{t('payment.refunds')}</h2>
           {p.refunds.length === 0 ? (
-            <p>No refunds.</p>
+            <p>{t('payment.noRefunds')}</p>
           ) : (
             <table className="data">
               <thead>
                 <tr>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">When</th>
+                  <th scope="col">{t('payment.refund.col.amount')}</th>
+                  <th scope="col">{t('payment.refund.col.reason')}</th>
+                  <th scope="col">{t('payment.refund.col.status')}</th>
+                  <th scope="col">{t('payment.refund.col.when')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -86,45 +91,45 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           )}
         </section>
         <section aria-labelledby="details-title">
-          <h2 id="details-title">Details</h2>
+          <h2 id="details-title">{t('payment.details')}</h2>
           <dl className="details">
-            <dt>Customer</dt>
+            <dt>{t('payment.customer')}</dt>
             <dd>{p.customer_email ?? '—'}</dd>
-            <dt>Captured</dt>
+            <dt>{t('payment.captured')}</dt>
             <dd>{money(p.amount_captured)}</dd>
-            <dt>Refunded</dt>
+            <dt>{t('payment.refunded')}</dt>
             <dd>{money(p.amount_refunded)}</dd>
-            <dt>Capture</dt>
+            <dt>{t('payment.captureMethod')}</dt>
             <dd>{p.capture_method}</dd>
-            <dt>Checkout session</dt>
+            <dt>{t('payment.checkoutSession')}</dt>
             <dd>
               <Link href={`/dashboard${base}/sessions/${p.checkout_session}`}>{p.checkout_session}</Link>
             </dd>
           </dl>
-          <h3>Payment method</h3>
+          <h3>{t('payment.method')}</h3>
           <dl className="details">
-            <dt>Type</dt>
-            <dd>{method?.type === 'google_pay' ? 'Google Pay' : method ? 'Card' : '—'}</dd>
-            <dt>Card</dt>
-            <dd>{method?.last4 ? `${method.brand ?? 'card'} •••• ${method.last4}` : '—'}</dd>
-            <dt>Expires</dt>
+            <dt>{t('payment.method.type')}</dt>
+            <dd>{method?.type === 'google_pay' ? t('payment.method.googlePay') : method ? t('payment.method.cardType') : '—'}</dd>
+            <dt>{t('payment.method.card')}</dt>
+            <dd>{method?.last4 ? t('payments.card', { brand: method.brand ?? t('payments.cardUnknownBrand'), last4: method.last4 }) : '—'}</dd>
+            <dt>{t('payment.method.expires')}</dt>
             <dd>{method?.exp_month ? `${String(method.exp_month).padStart(2, '0')}/${method.exp_year}` : '—'}</dd>
           </dl>
-          <h3>Processor</h3>
+          <h3>{t('payment.processor')}</h3>
           <dl className="details">
-            <dt>Processor</dt>
+            <dt>{t('payment.processor.name')}</dt>
             <dd>{p.processor}</dd>
-            <dt>Transaction</dt>
+            <dt>{t('payment.processor.transaction')}</dt>
             <dd className="mono">{p.processor_transaction_id ?? '—'}</dd>
-            <dt>Response</dt>
+            <dt>{t('payment.processor.response')}</dt>
             <dd>{p.processor_response ? `${p.processor_response.code} ${p.processor_response.text}` : '—'}</dd>
-            <dt>Decline code</dt>
+            <dt>{t('payment.processor.declineCode')}</dt>
             <dd>{p.decline_code ?? '—'}</dd>
-            <dt>3-D Secure</dt>
+            <dt>{t('payment.threeDSecure')}</dt>
             <dd>
               {p.three_d_secure
-                ? `${p.three_d_secure.status}, liability ${p.three_d_secure.liability_shifted ? 'shifted' : 'not shifted'}`
-                : 'Not used'}
+                ? t('payment.threeDSecure.result', { status: p.three_d_secure.status, shifted: p.three_d_secure.liability_shifted ? 'yes' : 'no' })
+                : t('payment.threeDSecure.notUsed')}
             </dd>
           </dl>
         </section>

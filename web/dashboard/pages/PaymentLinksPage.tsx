@@ -6,6 +6,7 @@ import { formatMoney, formatTime, toMinor } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
+import { useT } from '../i18n';
 
 interface Product {
   id: string;
@@ -27,6 +28,7 @@ interface PaymentLink {
 
 /** Products with a price, and payment links made of them: create, copy the URL, deactivate. */
 export function PaymentLinksPage({ base, place }: PageScope) {
+  const t = useT();
   const products = useLoad(() => api<List<Product>>('GET', `/accounts${base}/products?limit=100`), base);
   const links = useLoad(() => api<List<PaymentLink>>('GET', `/accounts${base}/payment-links?limit=100`), base);
   const manage = can(place.account.role, 'payment_links.manage');
@@ -47,7 +49,7 @@ export function PaymentLinksPage({ base, place }: PageScope) {
       setName('');
       setPrice('');
       await products.reload();
-      return `Product “${name.trim()}” created.`;
+      return t('links.productCreated', { name: name.trim() });
     });
   };
 
@@ -61,7 +63,7 @@ export function PaymentLinksPage({ base, place }: PageScope) {
       await api('POST', `/accounts${base}/payment-links`, { line_items: items });
       setQuantities({});
       await links.reload();
-      return 'Payment link created.';
+      return t('links.linkCreated');
     });
   };
 
@@ -69,18 +71,18 @@ export function PaymentLinksPage({ base, place }: PageScope) {
     act(async () => {
       await api('POST', `/accounts${base}/payment-links/${link.id}`, { active });
       await links.reload();
-      return active ? 'Link activated.' : 'Link deactivated: its URL no longer opens a checkout.';
+      return active ? t('links.activated') : t('links.deactivated');
     });
 
   const copy = (link: PaymentLink) =>
     act(async () => {
       await navigator.clipboard.writeText(link.url);
-      return 'Link URL copied.';
+      return t('links.copied');
     });
 
   return (
     <>
-      <h1>Payment links</h1>
+      <h1>{t('links.title')}</h1>
       <ErrorNote error={error ?? products.error ?? links.error} />
       {notice && (
         <p role="status" className="result">
@@ -88,16 +90,16 @@ export function PaymentLinksPage({ base, place }: PageScope) {
         </p>
       )}
       <section aria-labelledby="links-title">
-        <h2 id="links-title">Links</h2>
+        <h2 id="links-title">{t('links.links')}</h2>
         {manage && (
           <form className="panel" onSubmit={createLink} aria-labelledby="new-link-title">
-            <h3 id="new-link-title">New payment link</h3>
+            <h3 id="new-link-title">{t('links.newLink')}</h3>
             {priced.length === 0 ? (
-              <p>Create a product with a price first.</p>
+              <p>{t('links.needProduct')}</p>
             ) : (
               <>
                 {priced.map((p) => (
-                  <Field key={p.id} id={`qty-${p.id}`} label={`Quantity of ${p.name} (${formatMoney(p.default_price!.unit_amount, p.default_price!.currency.toUpperCase(), undefined)})`}>
+                  <Field key={p.id} id={`qty-${p.id}`} label={t('links.quantityOf', { name: p.name, price: formatMoney(p.default_price!.unit_amount, p.default_price!.currency.toUpperCase(), undefined) })}>
                     <input
                       id={`qty-${p.id}`}
                       type="number"
@@ -109,7 +111,7 @@ export function PaymentLinksPage({ base, place }: PageScope) {
                   </Field>
                 ))}
                 <button type="submit" disabled={busy || !Object.values(quantities).some((q) => Number(q) > 0)}>
-                  Create payment link
+                  {t('links.createLink')}
                 </button>
               </>
             )}
@@ -117,28 +119,28 @@ export function PaymentLinksPage({ base, place }: PageScope) {
         )}
         <ModeTable
           rows={links.data?.data}
-          what="payment links"
-          emptyWhat="payment links"
+          what={t('links.loading')}
+          emptyWhat={t('links.none')}
           mode={place.mode}
-          columns={['Items', 'Total', 'URL', 'Created', 'State']}
+          columns={[t('links.col.items'), t('links.col.total'), t('links.col.url'), t('links.col.created'), t('links.col.state')]}
           row={(l) => (
                 <tr key={l.id}>
-                  <td>{l.line_items.map((i) => `${i.quantity} × ${i.name}`).join(', ')}</td>
+                  <td>{l.line_items.map((i) => t('links.item', { quantity: i.quantity, name: i.name })).join(', ')}</td>
                   <td>{formatMoney(l.amount_total, l.currency.toUpperCase(), undefined)}</td>
                   <td>
                     <a href={l.url} className="mono" data-testid="link-url">
                       {l.url}
                     </a>{' '}
-                    <button type="button" className="secondary" onClick={() => void copy(l)} aria-label={`Copy URL of ${l.url}`}>
-                      Copy URL
+                    <button type="button" className="secondary" onClick={() => void copy(l)} aria-label={t('links.copyUrlOf', { url: l.url })}>
+                      {t('links.copyUrl')}
                     </button>
                   </td>
                   <td>{formatTime(l.created)}</td>
                   <td>
-                    {l.active ? 'Active' : 'Inactive'}{' '}
+                    {l.active ? t('links.active') : t('links.inactive')}{' '}
                     {manage && (
                       <button type="button" className={l.active ? 'danger' : 'secondary'} disabled={busy} onClick={() => void setActive(l, !l.active)}>
-                        {l.active ? 'Deactivate' : 'Activate'}
+                        {l.active ? t('links.deactivate') : t('links.activate')}
                       </button>
                     )}
                   </td>
@@ -147,30 +149,30 @@ export function PaymentLinksPage({ base, place }: PageScope) {
         />
       </section>
       <section aria-labelledby="products-title">
-        <h2 id="products-title">Products</h2>
+        <h2 id="products-title">{t('links.products')}</h2>
         {manage && (
           <form className="panel" onSubmit={createProduct} aria-labelledby="new-product-title">
-            <h3 id="new-product-title">New product</h3>
-            <Field id="product-name" label="Product name">
+            <h3 id="new-product-title">{t('links.newProduct')}</h3>
+            <Field id="product-name" label={t('links.productName')}>
               <input id="product-name" required maxLength={250} value={name} onChange={(e) => setName(e.target.value)} />
             </Field>
-            <Field id="product-currency" label="Currency">
+            <Field id="product-currency" label={t('links.currency')}>
               <input id="product-currency" required pattern="[A-Za-z]{3}" maxLength={3} value={currency} onChange={(e) => setCurrency(e.target.value.toUpperCase())} />
             </Field>
-            <Field id="product-price" label="Price" hint="In the currency's unit, e.g. 12.50">
+            <Field id="product-price" label={t('links.price')} hint={t('links.priceHint')}>
               <input id="product-price" required inputMode="decimal" aria-describedby="product-price-hint" value={price} onChange={(e) => setPrice(e.target.value)} />
             </Field>
             <button type="submit" disabled={busy || toMinor(price, currency) === ''}>
-              Create product
+              {t('links.createProduct')}
             </button>
           </form>
         )}
         <ModeTable
           rows={products.data?.data}
-          what="products"
-          emptyWhat="products"
+          what={t('links.products.loading')}
+          emptyWhat={t('links.products.none')}
           mode={place.mode}
-          columns={['Product', 'Price', 'Created']}
+          columns={[t('links.col.product'), t('links.col.price'), t('links.col.created')]}
           row={(p) => (
                 <tr key={p.id}>
                   <td>{p.name}</td>

@@ -6,6 +6,7 @@ import type { PageScope } from '../Layout';
 import { Pager } from '../Pager';
 import { Link, navigate, useLocation } from '../router';
 import { useLoad } from '../use-load';
+import { useT } from '../i18n';
 
 const statuses = ['succeeded', 'requires_capture', 'processing', 'requires_action', 'failed', 'canceled'];
 const filterNames = ['status', 'created_from', 'created_to', 'amount_min', 'amount_max', 'email', 'last4', 'q'] as const;
@@ -13,6 +14,7 @@ const filterNames = ['status', 'created_from', 'created_to', 'amount_min', 'amou
 /** The payment list: filters in the URL, cursor pagination, CSV export of the same filters. */
 export function PaymentsPage({ base, place }: PageScope) {
   const { query } = useLocation();
+  const t = useT();
   const currency = place.account.default_currency;
   const filters = new URLSearchParams();
   for (const name of filterNames) {
@@ -57,18 +59,18 @@ export function PaymentsPage({ base, place }: PageScope) {
   return (
     <>
       <div className="page-head">
-        <h1>Payments</h1>
+        <h1>{t('payments.title')}</h1>
         <a className="button secondary" href={`/dashboard/api/accounts${base}/payments/export.csv${filters.size ? `?${filters}` : ''}`} download>
-          Export CSV
+          {t('payments.export')}
         </a>
       </div>
-      <form className="filters" onSubmit={apply} aria-label="Filter payments">
-        <Field id="f-q" label="Payment or session id">
-          <input id="f-q" value={form.q} onChange={set('q')} placeholder="pay_… or cs_…" />
+      <form className="filters" onSubmit={apply} aria-label={t('payments.filter')}>
+        <Field id="f-q" label={t('payments.filter.q')}>
+          <input id="f-q" value={form.q} onChange={set('q')} placeholder={t('payments.filter.qPlaceholder')} />
         </Field>
-        <Field id="f-status" label="Status">
+        <Field id="f-status" label={t('payments.filter.status')}>
           <select id="f-status" value={form.status} onChange={set('status')}>
-            <option value="">Any</option>
+            <option value="">{t('payments.filter.any')}</option>
             {statuses.map((s) => (
               <option key={s} value={s}>
                 {s.replaceAll('_', ' ')}
@@ -76,46 +78,46 @@ export function PaymentsPage({ base, place }: PageScope) {
             ))}
           </select>
         </Field>
-        <Field id="f-from" label="From (UTC)">
+        <Field id="f-from" label={t('payments.filter.from')}>
           <input id="f-from" type="date" value={form.created_from} onChange={set('created_from')} />
         </Field>
-        <Field id="f-to" label="To (UTC)">
+        <Field id="f-to" label={t('payments.filter.to')}>
           <input id="f-to" type="date" value={form.created_to} onChange={set('created_to')} />
         </Field>
-        <Field id="f-min" label={`Min amount (${currency})`}>
+        <Field id="f-min" label={t('payments.filter.min', { currency })}>
           <input id="f-min" inputMode="decimal" value={form.amount_min} onChange={set('amount_min')} />
         </Field>
-        <Field id="f-max" label={`Max amount (${currency})`}>
+        <Field id="f-max" label={t('payments.filter.max', { currency })}>
           <input id="f-max" inputMode="decimal" value={form.amount_max} onChange={set('amount_max')} />
         </Field>
         {canSeeEmails && (
-          <Field id="f-email" label="Customer email">
+          <Field id="f-email" label={t('payments.filter.email')}>
             <input id="f-email" type="email" value={form.email} onChange={set('email')} />
           </Field>
         )}
-        <Field id="f-last4" label="Card last 4">
+        <Field id="f-last4" label={t('payments.filter.last4')}>
           <input id="f-last4" inputMode="numeric" maxLength={4} pattern="\d{4}" value={form.last4} onChange={set('last4')} />
         </Field>
-        <button type="submit">Apply filters</button>
+        <button type="submit">{t('payments.filter.apply')}</button>
       </form>
       <ErrorNote error={list.error} />
       {list.loading && !list.data ? (
-        <Loading what="payments" />
+        <Loading what={t('payments.loading')} />
       ) : list.data && list.data.data.length === 0 ? (
-        <p>No payments match.</p>
+        <p>{t('payments.none')}</p>
       ) : (
         list.data && (
           <>
             <table className="data">
-              <caption className="visually-hidden">Payments, newest first</caption>
+              <caption className="visually-hidden">{t('payments.caption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Card</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Id</th>
+                  <th scope="col">{t('payments.col.amount')}</th>
+                  <th scope="col">{t('payments.col.status')}</th>
+                  <th scope="col">{t('payments.col.customer')}</th>
+                  <th scope="col">{t('payments.col.card')}</th>
+                  <th scope="col">{t('payments.col.date')}</th>
+                  <th scope="col">{t('payments.col.id')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -126,7 +128,9 @@ export function PaymentsPage({ base, place }: PageScope) {
                       <StatusBadge status={p.status} />
                     </td>
                     <td>{p.customer_email ?? '—'}</td>
-                    <td>{p.payment_method?.last4 ? `${p.payment_method.brand ?? 'card'} •••• ${p.payment_method.last4}` : '—'}</td>
+                    <td>{p.payment_method?.last4
+                        ? t('payments.card', { brand: p.payment_method.brand ?? t('payments.cardUnknownBrand'), last4: p.payment_method.last4 })
+                        : '—'}</td>
                     <td>{formatTime(p.created)}</td>
                     <td>
                       <Link href={`${here}/${p.id}`}>{p.id}</Link>

@@ -6,12 +6,14 @@ import { ErrorNote, Field, Loading } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
+import { useT } from '../i18n';
 
 /**
  * Processor credentials of the current mode. The private key is write-only: the form never shows
  * it, and it must be typed again to change the Braintree settings.
  */
 export function ProcessorPage({ base, place }: PageScope) {
+  const t = useT();
   const path = `/accounts${base}/processor`;
   const current = useLoad(() => api<ProcessorView>('GET', path), base);
   const [form, setForm] = useState<Record<string, string> | null>(null);
@@ -66,7 +68,7 @@ export function ProcessorPage({ base, place }: PageScope) {
       await api('POST', path, body);
       setForm(null);
       await current.reload();
-      setSaved('Saved. New payments in this mode use these settings.');
+      setSaved(t('processor.saved'));
     } catch (e) {
       setError(e as DashboardApiError);
     }
@@ -87,33 +89,34 @@ export function ProcessorPage({ base, place }: PageScope) {
 
   return (
     <>
-      <h1>Processor ({place.mode} mode)</h1>
+      <h1>{t('processor.title', { mode: place.mode })}</h1>
       <ErrorNote error={error ?? current.error} />
       {!c ? (
-        <Loading what="processor settings" />
+        <Loading what={t('processor.loading')} />
       ) : (
         <>
           <p data-testid="processor-current">
-            {c.processor === 'none'
-              ? 'No processor yet: live payments are refused until Braintree is set up.'
-              : c.processor === 'test'
-                ? 'The built-in test processor: test cards only, nothing is charged.'
-                : `Braintree (${c.braintree!.environment}), merchant ${c.braintree!.merchant_id}; private key set.`}
-            {c.updated_at && ` Last changed ${formatTime(Date.parse(c.updated_at) / 1000)}.`}
+            {t('processor.current', {
+              processor: c.processor === 'none' || c.processor === 'test' ? c.processor : 'braintree',
+              environment: c.braintree?.environment ?? '',
+              merchant: c.braintree?.merchant_id ?? '',
+              changed: c.updated_at ? 'yes' : 'no',
+              when: c.updated_at ? formatTime(Date.parse(c.updated_at) / 1000) : '',
+            })}
           </p>
           <section aria-labelledby="check-title" className="panel">
-            <h2 id="check-title">Check connection</h2>
-            <p>Tries the saved settings against the processor's gateway.</p>
+            <h2 id="check-title">{t('processor.check')}</h2>
+            <p>{t('processor.checkHint')}</p>
             <button type="button" disabled={busy} onClick={() => void runCheck()}>
-              Check connection
+              {t('processor.checkButton')}
             </button>
             {check && (
               <div role="status" className="result">
                 {check.ok ? (
-                  <p>Connection works ({check.processor}).</p>
+                  <p>{t('processor.checkOk', { processor: check.processor })}</p>
                 ) : (
                   <>
-                    <p className="error">The connection has problems:</p>
+                    <p className="error">{t('processor.checkProblems')}</p>
                     <ul>
                       {check.problems.map((p, i) => (
                         <li key={i}>{p.message}</li>
@@ -125,37 +128,37 @@ export function ProcessorPage({ base, place }: PageScope) {
             )}
           </section>
           <form className="panel" onSubmit={save} aria-labelledby="credentials-title">
-            <h2 id="credentials-title">Credentials</h2>
-            <Field id="processor-kind" label="Processor">
+            <h2 id="credentials-title">{t('processor.credentials')}</h2>
+            <Field id="processor-kind" label={t('processor.kind')}>
               <select id="processor-kind" value={values.processor} onChange={(e) => set('processor', e.target.value)}>
-                {!live && <option value="test">Built-in test processor</option>}
-                <option value="braintree">Braintree</option>
+                {!live && <option value="test">{t('processor.kind.test')}</option>}
+                <option value="braintree">{t('processor.kind.braintree')}</option>
               </select>
             </Field>
             {values.processor === 'braintree' && (
               <>
-                <Field id="bt-environment" label="Environment">
+                <Field id="bt-environment" label={t('processor.environment')}>
                   <select id="bt-environment" value={values.environment} onChange={(e) => set('environment', e.target.value)}>
                     {live ? (
-                      <option value="production">Production</option>
+                      <option value="production">{t('processor.environment.production')}</option>
                     ) : (
                       <>
-                        <option value="sandbox">Sandbox</option>
-                        <option value="development">Development (the SDK's local gateway)</option>
+                        <option value="sandbox">{t('processor.environment.sandbox')}</option>
+                        <option value="development">{t('processor.environment.development')}</option>
                       </>
                     )}
                   </select>
                 </Field>
-                <Field id="bt-merchant-id" label="Merchant ID">
+                <Field id="bt-merchant-id" label={t('processor.merchantId')}>
                   <input id="bt-merchant-id" required value={values.merchant_id} onChange={(e) => set('merchant_id', e.target.value)} />
                 </Field>
-                <Field id="bt-public-key" label="Public key">
+                <Field id="bt-public-key" label={t('processor.publicKey')}>
                   <input id="bt-public-key" required value={values.public_key} onChange={(e) => set('public_key', e.target.value)} />
                 </Field>
                 <Field
                   id="bt-private-key"
-                  label="Private key"
-                  hint={c.braintree ? 'Set, and never shown. Type it again to save changes.' : 'Stored encrypted; never shown again.'}
+                  label={t('processor.privateKey')}
+                  hint={c.braintree ? t('processor.privateKeyHintSet') : t('processor.privateKeyHintNew')}
                 >
                   <input
                     id="bt-private-key"
@@ -167,7 +170,7 @@ export function ProcessorPage({ base, place }: PageScope) {
                     onChange={(e) => set('private_key', e.target.value)}
                   />
                 </Field>
-                <Field id="bt-merchant-accounts" label="Merchant accounts" hint="Per currency, e.g. USD=shop_usd, EUR=shop_eur">
+                <Field id="bt-merchant-accounts" label={t('processor.merchantAccounts')} hint={t('processor.merchantAccountsHint')}>
                   <input
                     id="bt-merchant-accounts"
                     aria-describedby="bt-merchant-accounts-hint"
@@ -175,7 +178,7 @@ export function ProcessorPage({ base, place }: PageScope) {
                     onChange={(e) => set('merchant_accounts', e.target.value)}
                   />
                 </Field>
-                <Field id="bt-google-pay" label="Google Pay merchant ID" hint="Needed for Google Pay in production">
+                <Field id="bt-google-pay" label={t('processor.googlePay')} hint={t('processor.googlePayHint')}>
                   <input id="bt-google-pay" aria-describedby="bt-google-pay-hint" value={values.google_pay_merchant_id} onChange={(e) => set('google_pay_merchant_id', e.target.value)} />
                 </Field>
                 <label className="inline">
@@ -184,13 +187,13 @@ export function ProcessorPage({ base, place }: PageScope) {
                     checked={values.require_three_d_secure === 'yes'}
                     onChange={(e) => set('require_three_d_secure', e.target.checked ? 'yes' : '')}
                   />
-                  Refuse card payments without 3-D Secure
+                  {t('processor.require3ds')}
                 </label>
               </>
             )}
             <div className="actions">
               <button type="submit" disabled={busy}>
-                Save processor settings
+                {t('processor.save')}
               </button>
             </div>
             {saved && <p role="status">{saved}</p>}

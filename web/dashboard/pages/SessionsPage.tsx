@@ -6,10 +6,12 @@ import type { PageScope } from '../Layout';
 import { Pager, useCursorStack } from '../Pager';
 import { Link } from '../router';
 import { useLoad } from '../use-load';
+import { useT } from '../i18n';
 
 /** Checkout sessions, newest first, with a status filter and cursor pagination. */
 export function SessionsPage({ base }: PageScope) {
   const [status, setStatus] = useState('');
+  const t = useT();
   const pages = useCursorStack();
   const after = pages.after;
   const query = new URLSearchParams({ ...(status ? { status } : {}), ...(after ? { starting_after: after } : {}) });
@@ -17,9 +19,9 @@ export function SessionsPage({ base }: PageScope) {
   return (
     <>
       <div className="page-head">
-        <h1>Checkout sessions</h1>
+        <h1>{t('sessions.title')}</h1>
         <label className="inline">
-          Status{' '}
+          {t('sessions.status')}{' '}
           <select
             value={status}
             onChange={(e) => {
@@ -27,7 +29,7 @@ export function SessionsPage({ base }: PageScope) {
               pages.reset();
             }}
           >
-            <option value="">Any</option>
+            <option value="">{t('sessions.any')}</option>
             <option value="open">open</option>
             <option value="complete">complete</option>
             <option value="expired">expired</option>
@@ -36,20 +38,20 @@ export function SessionsPage({ base }: PageScope) {
       </div>
       <ErrorNote error={list.error} />
       {!list.data ? (
-        <Loading what="checkout sessions" />
+        <Loading what={t('sessions.loading')} />
       ) : list.data.data.length === 0 ? (
-        <p>No checkout sessions yet.</p>
+        <p>{t('sessions.none')}</p>
       ) : (
         <>
           <table className="data">
-            <caption className="visually-hidden">Checkout sessions, newest first</caption>
+            <caption className="visually-hidden">{t('sessions.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Total</th>
-                <th scope="col">Status</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Created</th>
-                <th scope="col">Id</th>
+                <th scope="col">{t('sessions.col.total')}</th>
+                <th scope="col">{t('sessions.col.status')}</th>
+                <th scope="col">{t('sessions.col.customer')}</th>
+                <th scope="col">{t('sessions.col.created')}</th>
+                <th scope="col">{t('sessions.col.id')}</th>
               </tr>
             </thead>
             <tbody>
@@ -77,18 +79,19 @@ export function SessionsPage({ base }: PageScope) {
 
 /** One checkout session: its items, its payment attempts and its events. */
 export function SessionDetailPage({ base, id }: PageScope & { id: string }) {
+  const t = useT();
   const session = useLoad(
     () => api<CheckoutSession & { payments: Payment[]; timeline: TimelineEvent[] }>('GET', `/accounts${base}/checkout-sessions/${id}`),
     `${base}/${id}`,
   );
   const s = session.data;
   if (session.error) return <ErrorNote error={session.error} />;
-  if (!s) return <Loading what="the checkout session" />;
+  if (!s) return <Loading what={t('session.loading')} />;
   const money = (amount: number) => formatMoney(amount, s.currency.toUpperCase(), undefined);
   return (
     <>
       <p>
-        <Link href={`/dashboard${base}/sessions`}>← Checkout sessions</Link>
+        <Link href={`/dashboard${base}/sessions`}>{t('session.back')}</Link>
       </p>
       <h1>
         {money(s.amount_total)} <StatusBadge status={s.status} />
@@ -96,16 +99,16 @@ export function SessionDetailPage({ base, id }: PageScope & { id: string }) {
       <p className="mono">{s.id}</p>
       {s.url && (
         <p>
-          Checkout page: <a href={s.url}>{s.url}</a>
+          {t('session.checkoutPage')} <a href={s.url}>{s.url}</a>
         </p>
       )}
-      <h2>Items</h2>
+      <h2>{t('session.items')}</h2>
       <table className="data">
         <thead>
           <tr>
-            <th scope="col">Item</th>
-            <th scope="col">Quantity</th>
-            <th scope="col">Amount</th>
+            <th scope="col">{t('session.col.item')}</th>
+            <th scope="col">{t('session.col.quantity')}</th>
+            <th scope="col">{t('session.col.amount')}</th>
           </tr>
         </thead>
         <tbody>
@@ -118,9 +121,9 @@ export function SessionDetailPage({ base, id }: PageScope & { id: string }) {
           ))}
         </tbody>
       </table>
-      <h2>Payment attempts</h2>
+      <h2>{t('session.attempts')}</h2>
       {s.payments.length === 0 ? (
-        <p>No attempt yet.</p>
+        <p>{t('session.noAttempt')}</p>
       ) : (
         <ul>
           {s.payments.map((p) => (
@@ -130,14 +133,14 @@ export function SessionDetailPage({ base, id }: PageScope & { id: string }) {
           ))}
         </ul>
       )}
-      <h2>Timeline</h2>
+      <h2>{t('session.timeline')}</h2>
       <ol className="timeline">
         <li>
-          <span>Session opened</span> <time>{formatTime(s.created)}</time>
+          <span>{t('session.opened')}</span> <time>{formatTime(s.created)}</time>
         </li>
         {s.timeline.map((e) => (
           <li key={e.id}>
-            <span>{e.type === 'checkout.session.completed' ? 'Completed' : e.type === 'checkout.session.expired' ? 'Expired' : e.type}</span>{' '}
+            <span>{e.type === 'checkout.session.completed' ? t('session.completed') : e.type === 'checkout.session.expired' ? t('session.expired') : e.type}</span>{' '}
             <time>{formatTime(e.created)}</time>
           </li>
         ))}

@@ -5,6 +5,7 @@ import { ErrorNote, Field, Loading } from '../components';
 import { formatMoney } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
+import { useT } from '../i18n';
 
 interface Settings {
   name: string;
@@ -22,29 +23,31 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
  * button with this name, logo and accent colour.
  */
 function CheckoutPreview({ name, logoUrl, accent, currency }: { name: string; logoUrl: string; accent: string; currency: string }) {
+  const t = useT();
   const color = HEX.test(accent) ? accent : '#1a56db';
   return (
-    <figure className="preview" aria-label="Checkout page preview">
+    <figure className="preview" aria-label={t('settings.preview')}>
       <div className="preview-page">
         <div className="preview-merchant">
           {/^https:\/\//.test(logoUrl) && <img src={logoUrl} alt="" className="preview-logo" />}
-          <span className="preview-name">{name || 'Your business'}</span>
+          <span className="preview-name">{name || t('settings.preview.business')}</span>
         </div>
         <div className="preview-line">
-          <span>Example item</span>
+          <span>{t('settings.preview.item')}</span>
           <span>{formatMoney(2500, currency, undefined)}</span>
         </div>
         <div className="preview-pay" style={{ background: color }} data-testid="preview-pay">
-          Pay {formatMoney(2500, currency, undefined)}
+          {t('settings.preview.pay', { amount: formatMoney(2500, currency, undefined) })}
         </div>
       </div>
-      <figcaption>Preview of your checkout page</figcaption>
+      <figcaption>{t('settings.preview.caption')}</figcaption>
     </figure>
   );
 }
 
 /** Business profile and branding, with a live preview of the checkout page. */
 export function SettingsPage({ place }: PageScope) {
+  const t = useT();
   const path = `/accounts/${place.account.id}/settings`;
   const settings = useLoad(() => api<Settings>('GET', path), path);
   const [form, setForm] = useState({ name: '', display_name: '', logo_url: '', accent_color: '', support_email: '' });
@@ -90,24 +93,24 @@ export function SettingsPage({ place }: PageScope) {
     setForm({ ...form, [key]: e.target.value });
   };
 
-  if (!settings.data) return settings.error ? <ErrorNote error={settings.error} /> : <Loading what="settings" />;
+  if (!settings.data) return settings.error ? <ErrorNote error={settings.error} /> : <Loading what={t('settings.loading')} />;
   return (
     <>
-      <h1>Settings</h1>
+      <h1>{t('settings.title')}</h1>
       <div className="columns">
         <form onSubmit={save} aria-labelledby="branding-title">
-          <h2 id="branding-title">Business profile and branding</h2>
+          <h2 id="branding-title">{t('settings.branding')}</h2>
           <fieldset disabled={!editable || busy}>
-            <Field id="s-name" label="Business name">
+            <Field id="s-name" label={t('settings.businessName')}>
               <input id="s-name" required value={form.name} onChange={set('name')} />
             </Field>
-            <Field id="s-display" label="Name shown to shoppers" hint="Leave empty to show the business name.">
+            <Field id="s-display" label={t('settings.displayName')} hint={t('settings.displayNameHint')}>
               <input id="s-display" aria-describedby="s-display-hint" value={form.display_name} onChange={set('display_name')} />
             </Field>
-            <Field id="s-logo" label="Logo URL" hint="An https:// address of a square image.">
+            <Field id="s-logo" label={t('settings.logoUrl')} hint={t('settings.logoUrlHint')}>
               <input id="s-logo" type="url" aria-describedby="s-logo-hint" value={form.logo_url} onChange={set('logo_url')} />
             </Field>
-            <Field id="s-accent" label="Accent colour" hint="Like #1a56db; used for the pay button.">
+            <Field id="s-accent" label={t('settings.accent')} hint={t('settings.accentHint')}>
               <div className="color-input">
                 <input
                   id="s-accent"
@@ -118,21 +121,21 @@ export function SettingsPage({ place }: PageScope) {
                 />
                 <input
                   type="color"
-                  aria-label="Pick the accent colour"
+                  aria-label={t('settings.pickAccent')}
                   value={HEX.test(form.accent_color) ? form.accent_color : '#1a56db'}
                   onChange={set('accent_color')}
                 />
               </div>
             </Field>
-            <Field id="s-support" label="Support email">
+            <Field id="s-support" label={t('settings.supportEmail')}>
               <input id="s-support" type="email" value={form.support_email} onChange={set('support_email')} />
             </Field>
           </fieldset>
           <ErrorNote error={error} />
-          {saved && <p role="status">Saved. Your checkout page now shows these.</p>}
+          {saved && <p role="status">{t('settings.saved')}</p>}
           {editable && (
             <button type="submit" disabled={busy}>
-              {busy ? 'Saving…' : 'Save'}
+              {busy ? t('settings.saving') : t('settings.save')}
             </button>
           )}
         </form>

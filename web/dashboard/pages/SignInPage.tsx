@@ -2,14 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { api, DashboardApiError, type SessionState } from '../api';
 import { ErrorNote, Field } from '../components';
 import { Link } from '../router';
+import { useT } from '../i18n';
 
 type SignedIn = (state: SessionState & { account_id?: string }) => void;
 
 function AuthFrame({ title, children }: { title: string; children: React.ReactNode }) {
+  const t = useT();
   return (
     <div className="auth" data-app="tillpoint-dashboard">
       <main className="auth-card">
-        <p className="brand">Tillpoint</p>
+        <p className="brand">{t('layout.brand')}</p>
         <h1>{title}</h1>
         {children}
       </main>
@@ -39,22 +41,23 @@ export function SignInPage({ onSignedIn }: { onSignedIn: SignedIn }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, submit } = useSubmit(onSignedIn);
+  const t = useT();
   return (
-    <AuthFrame title="Sign in">
+    <AuthFrame title={t('auth.signIn')}>
       <form onSubmit={(e) => submit(e, '/sign-in', { email, password })}>
-        <Field id="email" label="Email">
+        <Field id="email" label={t('auth.email')}>
           <input id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
         </Field>
-        <Field id="password" label="Password">
+        <Field id="password" label={t('auth.password')}>
           <input id="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         </Field>
         <ErrorNote error={error} />
         <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? t('auth.signingIn') : t('auth.signIn')}
         </button>
       </form>
       <p>
-        New to Tillpoint? <Link href="/dashboard/sign-up">Create an account</Link>
+        {t('auth.newHere')} <Link href="/dashboard/sign-up">{t('auth.createAccountLink')}</Link>
       </p>
     </AuthFrame>
   );
@@ -63,19 +66,20 @@ export function SignInPage({ onSignedIn }: { onSignedIn: SignedIn }) {
 export function SignUpForm({ onSignedIn, inviteToken }: { onSignedIn: SignedIn; inviteToken?: string }) {
   const [form, setForm] = useState({ name: '', email: '', password: '', business: '' });
   const { busy, error, submit } = useSubmit(onSignedIn);
+  const t = useT();
   const set = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: e.target.value });
   const body = inviteToken
     ? { name: form.name, email: form.email, password: form.password, invite_token: inviteToken }
     : { name: form.name, email: form.email, password: form.password, business_name: form.business };
   return (
     <form onSubmit={(e) => submit(e, '/sign-up', body)}>
-      <Field id="name" label="Your name">
+      <Field id="name" label={t('auth.yourName')}>
         <input id="name" autoComplete="name" required value={form.name} onChange={set('name')} />
       </Field>
-      <Field id="email" label="Email">
+      <Field id="email" label={t('auth.email')}>
         <input id="email" type="email" autoComplete="email" required value={form.email} onChange={set('email')} />
       </Field>
-      <Field id="password" label="Password" hint="At least 10 characters.">
+      <Field id="password" label={t('auth.password')} hint={t('auth.passwordHint')}>
         <input
           id="password"
           type="password"
@@ -88,24 +92,25 @@ export function SignUpForm({ onSignedIn, inviteToken }: { onSignedIn: SignedIn; 
         />
       </Field>
       {!inviteToken && (
-        <Field id="business" label="Business name">
+        <Field id="business" label={t('auth.businessName')}>
           <input id="business" autoComplete="organization" required value={form.business} onChange={set('business')} />
         </Field>
       )}
       <ErrorNote error={error} />
       <button type="submit" disabled={busy}>
-        {busy ? 'Creating…' : inviteToken ? 'Create user and join' : 'Create account'}
+        {busy ? t('auth.creating') : inviteToken ? t('auth.createAndJoin') : t('auth.createAccount')}
       </button>
     </form>
   );
 }
 
 export function SignUpPage({ onSignedIn }: { onSignedIn: SignedIn }) {
+  const t = useT();
   return (
-    <AuthFrame title="Create your Tillpoint account">
+    <AuthFrame title={t('auth.signUpTitle')}>
       <SignUpForm onSignedIn={onSignedIn} />
       <p>
-        Already have a user? <Link href="/dashboard/sign-in">Sign in</Link>
+        {t('auth.haveUser')} <Link href="/dashboard/sign-in">{t('auth.signIn')}</Link>
       </p>
     </AuthFrame>
   );

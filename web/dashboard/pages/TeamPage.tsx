@@ -5,6 +5,8 @@ import { ErrorNote, Loading } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
+import { FormattedMessage } from 'react-intl';
+import { useT, type DashboardMessageKey } from '../i18n';
 
 interface Team {
   members: Array<{ user_id: string; email: string; name: string; role: Role; joined: number }>;
@@ -13,6 +15,7 @@ interface Team {
 
 /** Members and their roles, invite links, pending invites. */
 export function TeamPage({ place }: PageScope) {
+  const t = useT();
   const base = `/accounts/${place.account.id}`;
   const team = useLoad(() => api<Team>('GET', `${base}/team`), base);
   const [role, setRole] = useState<Role>('viewer');
@@ -33,12 +36,12 @@ export function TeamPage({ place }: PageScope) {
 
   return (
     <>
-      <h1>Team</h1>
+      <h1>{t('team.title')}</h1>
       <ErrorNote error={error ?? team.error} />
       {manage && (
         <section aria-labelledby="invite-title" className="panel">
-          <h2 id="invite-title">Invite someone</h2>
-          <label htmlFor="invite-role">Role</label>{' '}
+          <h2 id="invite-title">{t('team.invite')}</h2>
+          <label htmlFor="invite-role">{t('team.role')}</label>{' '}
           <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
             {grantable.map((r) => (
               <option key={r} value={r}>
@@ -47,29 +50,31 @@ export function TeamPage({ place }: PageScope) {
             ))}
           </select>{' '}
           <button type="button" onClick={() => act(async () => setLink((await api<{ url: string }>('POST', `${base}/invites`, { role })).url))}>
-            Create invite link
+            {t('team.createInvite')}
           </button>
           {link && (
             <p role="status">
-              Send this link to the person you invite (single use, valid 7 days):{' '}
-              <code data-testid="invite-link">{link}</code>
+              <FormattedMessage
+                id={'team.inviteLink' satisfies DashboardMessageKey}
+                values={{ link, code: (chunks) => <code data-testid="invite-link">{chunks}</code> }}
+              />
             </p>
           )}
         </section>
       )}
       {!team.data ? (
-        <Loading what="the team" />
+        <Loading what={t('team.loading')} />
       ) : (
         <>
           <table className="data">
-            <caption className="visually-hidden">Members</caption>
+            <caption className="visually-hidden">{t('team.members')}</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                {manage && <th scope="col">Actions</th>}
+                <th scope="col">{t('team.col.name')}</th>
+                <th scope="col">{t('team.col.email')}</th>
+                <th scope="col">{t('team.col.role')}</th>
+                <th scope="col">{t('team.col.joined')}</th>
+                {manage && <th scope="col">{t('team.col.actions')}</th>}
               </tr>
             </thead>
             <tbody>
@@ -80,7 +85,7 @@ export function TeamPage({ place }: PageScope) {
                   <td>
                     {manage ? (
                       <select
-                        aria-label={`Role of ${m.email}`}
+                        aria-label={t('team.roleOf', { email: m.email })}
                         value={m.role}
                         onChange={(e) => act(() => api('POST', `${base}/members/${m.user_id}/role`, { role: e.target.value }))}
                       >
@@ -100,10 +105,10 @@ export function TeamPage({ place }: PageScope) {
                       <button
                         type="button"
                         className="danger"
-                        aria-label={`Remove ${m.email}`}
-                        onClick={() => window.confirm(`Remove ${m.email} from ${place.account.name}?`) && act(() => api('DELETE', `${base}/members/${m.user_id}`))}
+                        aria-label={t('team.removeOf', { email: m.email })}
+                        onClick={() => window.confirm(t('team.removeConfirm', { email: m.email, account: place.account.name })) && act(() => api('DELETE', `${base}/members/${m.user_id}`))}
                       >
-                        Remove
+                        {t('team.remove')}
                       </button>
                     </td>
                   )}
@@ -113,14 +118,14 @@ export function TeamPage({ place }: PageScope) {
           </table>
           {team.data.invites.length > 0 && (
             <>
-              <h2>Pending invites</h2>
+              <h2>{t('team.pending')}</h2>
               <ul>
                 {team.data.invites.map((i) => (
                   <li key={i.id}>
-                    {i.role}, expires {formatTime(i.expires_at)}{' '}
+                    {t('team.pendingInvite', { role: i.role, when: formatTime(i.expires_at) })}{' '}
                     {manage && (
                       <button type="button" className="link-button" onClick={() => act(() => api('POST', `${base}/invites/${i.id}/revoke`))}>
-                        Withdraw
+                        {t('team.withdraw')}
                       </button>
                     )}
                   </li>

@@ -7,6 +7,8 @@ import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
+import { FormattedMessage } from 'react-intl';
+import { useT, type DashboardMessageKey } from '../i18n';
 
 interface Endpoint {
   id: string;
@@ -32,6 +34,7 @@ interface Delivery {
 
 /** Webhook endpoints (secret revealed once, rollable), each with its delivery log and resend. */
 export function WebhooksPage({ base, place }: PageScope) {
+  const t = useT();
   const endpoints = useLoad(() => api<List<Endpoint>>('GET', `/accounts${base}/webhook-endpoints?limit=100`), base);
   const manage = can(place.account.role, 'webhooks.manage');
   const { busy, error, notice, act } = useAction();
@@ -52,7 +55,7 @@ export function WebhooksPage({ base, place }: PageScope) {
   };
   const roll = (endpoint: Endpoint) =>
     act(async () => {
-      if (!window.confirm(`Replace the signing secret of ${endpoint.url}? The old one stops working at once.`)) return;
+      if (!window.confirm(t('webhooks.rollConfirm', { url: endpoint.url }))) return;
       const rolled = await api<Endpoint>('POST', `/accounts${base}/webhook-endpoints/${endpoint.id}/roll-secret`);
       setRevealed({ url: rolled.url, secret: rolled.secret! });
     });
@@ -63,7 +66,7 @@ export function WebhooksPage({ base, place }: PageScope) {
     });
   const remove = (endpoint: Endpoint) =>
     act(async () => {
-      if (!window.confirm(`Delete ${endpoint.url} and its delivery log?`)) return;
+      if (!window.confirm(t('webhooks.deleteConfirm', { url: endpoint.url }))) return;
       await api('DELETE', `/accounts${base}/webhook-endpoints/${endpoint.id}`);
       if (selected === endpoint.id) setSelected(null);
       await endpoints.reload();
@@ -75,69 +78,69 @@ export function WebhooksPage({ base, place }: PageScope) {
 
   return (
     <>
-      <h1>Webhooks</h1>
+      <h1>{t('webhooks.title')}</h1>
       <ErrorNote error={error ?? endpoints.error} />
       {revealed && (
         <div className="reveal" role="status">
           <p>
-            Signing secret of {revealed.url}. Copy it now: it is shown <strong>only once</strong>.
+            <FormattedMessage id={'webhooks.secretOnce' satisfies DashboardMessageKey} values={{ url: revealed.url, strong: (chunks) => <strong>{chunks}</strong> }} />
           </p>
           <code data-testid="webhook-secret">{revealed.secret}</code>{' '}
           <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(revealed.secret)}>
-            Copy
+            {t('webhooks.copy')}
           </button>{' '}
           <button type="button" className="link-button" onClick={() => setRevealed(null)}>
-            Done
+            {t('webhooks.done')}
           </button>
         </div>
       )}
       {manage && (
         <form className="panel" onSubmit={create} aria-labelledby="new-endpoint-title">
-          <h2 id="new-endpoint-title">Add an endpoint</h2>
-          <Field id="endpoint-url" label="Endpoint URL" hint={place.mode === 'live' ? 'https, on a public address.' : 'Test mode also accepts http://localhost.'}>
+          <h2 id="new-endpoint-title">{t('webhooks.addTitle')}</h2>
+          <Field id="endpoint-url" label={t('webhooks.endpointUrl')} hint={place.mode === 'live' ? t('webhooks.urlHintLive') : t('webhooks.urlHintTest')}>
             <input id="endpoint-url" type="url" required value={url} aria-describedby="endpoint-url-hint" onChange={(e) => setUrl(e.target.value)} />
           </Field>
           <fieldset className="events">
-            <legend>Events to send</legend>
+            <legend>{t('webhooks.events')}</legend>
             {['*', ...eventTypes].map((type) => (
               <label key={type} className="inline">
                 <input type="checkbox" checked={events.includes(type)} onChange={(e) => toggleEvent(type, e.target.checked)} />
-                {type === '*' ? 'All events' : type}
+                {type === '*' ? t('webhooks.allEvents') : type}
               </label>
             ))}
           </fieldset>
           <button type="submit" disabled={busy || events.length === 0}>
-            Add endpoint
+            {t('webhooks.addEndpoint')}
           </button>
         </form>
       )}
       <ModeTable
         rows={endpoints.data?.data}
-        what="webhook endpoints"
-        emptyWhat="webhook endpoints"
+        what={t('webhooks.loading')}
+        emptyWhat={t('webhooks.none')}
         mode={place.mode}
-        columns={['URL', 'Events', 'State', 'Actions']}
+        columns={[t('webhooks.col.url'), t('webhooks.col.events'), t('webhooks.col.state'), t('webhooks.col.actions')]}
         row={(e) => (
               <tr key={e.id}>
                 <td className="mono">{e.url}</td>
-                <td>{e.enabled_events.includes('*') ? 'All events' : e.enabled_events.join(', ')}</td>
+                <td>{e.enabled_events.includes('*') ? t('webhooks.allEvents') : e.enabled_events.join(', ')}</td>
                 <td>
                   <StatusBadge status={e.status} />
                 </td>
                 <td className="actions">
-                  <button type="button" className="secondary" onClick={() => setSelected(e.id)} aria-label={`Delivery log of ${e.url}`}>
-                    Deliveries
+                  <button type="button" className="secondary" onClick={() => setSelected(e.id)} aria-label={t('webhooks.deliveryLogOf', { url: e.url })}>
+                    {t('webhooks.deliveries')}
                   </button>
                   {manage && (
                     <>
-                      <button type="button" className="secondary" disabled={busy} onClick={() => void roll(e)} aria-label={`Roll secret of ${e.url}`}>
-                        Roll secret
+                      <button type="button" className="secondary" disabled={busy} onClick={() => void roll(e)} aria-label={t('webhooks.rollSecretOf', { url: e.url })}>
+                        {t('webhooks.rollSecret')}
                       </button>
                       <button type="button" className="secondary" disabled={busy} onClick={() => void toggle(e)}>
-                        {e.status === 'enabled' ? 'Disable' : 'Enable'}
+                        {e.status === 'enabled' ? t('webhooks.disable') : t('webhooks.enable')}
                       </button>
-                      <button type="button" className="danger" disabled={busy} onClick={() => void remove(e)} aria-label={`Delete ${e.url}`}>
-                        Delete
+                      <button type="button" className="danger" disabled={busy} onClick={() => void remove(e)} aria-label={t('webhooks.deleteOf', { url: e.url })}>
+                        {t('webhooks.delete')}
                       </button>
                     </>
                   )}
@@ -152,28 +155,29 @@ export function WebhooksPage({ base, place }: PageScope) {
 
 /** The deliveries to one endpoint: what was sent, what came back, how long it took; resend. */
 function DeliveryLog({ path, manage }: { path: string; manage: boolean }) {
+  const t = useT();
   const deliveries = useLoad(() => api<List<Delivery>>('GET', `${path}/deliveries?limit=50`), path);
   const { error, notice, act } = useAction();
   const resend = (delivery: Delivery) =>
     act(async () => {
       await api('POST', `${path}/deliveries/${delivery.id}/resend`);
       await deliveries.reload();
-      return `Delivery of ${delivery.event_type} queued again.`;
+      return t('webhooks.resent', { type: delivery.event_type });
     });
   return (
     <section aria-labelledby="deliveries-title">
       <div className="page-head">
-        <h2 id="deliveries-title">Delivery log</h2>
+        <h2 id="deliveries-title">{t('webhooks.deliveryLog')}</h2>
         <button type="button" className="secondary" onClick={() => void deliveries.reload()}>
-          Refresh
+          {t('webhooks.refresh')}
         </button>
       </div>
       <ErrorNote error={error ?? deliveries.error} />
       {notice && <p role="status">{notice}</p>}
       {!deliveries.data ? (
-        <Loading what="deliveries" />
+        <Loading what={t('webhooks.deliveries.loading')} />
       ) : deliveries.data.data.length === 0 ? (
-        <p>Nothing sent to this endpoint yet.</p>
+        <p>{t('webhooks.deliveries.none')}</p>
       ) : (
         <ul className="deliveries">
           {deliveries.data.data.map((d) => {
@@ -185,24 +189,30 @@ function DeliveryLog({ path, manage }: { path: string; manage: boolean }) {
                     {d.event_type} <StatusBadge status={d.status} />
                   </h3>
                   {manage && (
-                    <button type="button" className="secondary" onClick={() => void resend(d)} aria-label={`Resend ${d.event_type} ${d.id}`}>
-                      Resend
+                    <button type="button" className="secondary" onClick={() => void resend(d)} aria-label={t('webhooks.resendOf', { type: d.event_type, id: d.id })}>
+                      {t('webhooks.resend')}
                     </button>
                   )}
                 </div>
                 <p>
-                  {formatTime(d.created)} · {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
-                  {last && ` · last answer ${last.response_status ?? 'none'} in ${last.duration_ms} ms`}
-                  {d.next_attempt_at && ` · next attempt ${formatTime(d.next_attempt_at)}`}
+                  {t('webhooks.deliverySummary', {
+                    created: formatTime(d.created),
+                    attempts: d.attempts,
+                    hasLast: last ? 'yes' : 'no',
+                    status: last?.response_status ?? t('webhooks.noStatus'),
+                    ms: last?.duration_ms ?? 0,
+                    hasNext: d.next_attempt_at ? 'yes' : 'no',
+                    next: d.next_attempt_at ? formatTime(d.next_attempt_at) : '',
+                  })}
                 </p>
                 <details>
-                  <summary>Request and responses</summary>
-                  <h4>Request body</h4>
+                  <summary>{t('webhooks.requestAndResponses')}</summary>
+                  <h4>{t('webhooks.requestBody')}</h4>
                   <pre className="mono" tabIndex={0}>{d.request_body ?? '—'}</pre>
                   {d.log.map((a) => (
                     <div key={a.attempt}>
                       <h4>
-                        Attempt {a.attempt}: {a.outcome}, status {a.response_status ?? 'none'}, {a.duration_ms} ms
+                        {t('webhooks.attempt', { attempt: a.attempt, outcome: a.outcome, status: a.response_status ?? t('webhooks.noStatus'), ms: a.duration_ms })}
                       </h4>
                       {a.error && <p className="error">{a.error}</p>}
                       <pre className="mono" tabIndex={0}>{a.response_body ?? ''}</pre>

@@ -1,0 +1,163 @@
+/**
+ * The merchant API's and the checkout page's hot path, side by side with the floor, in one run
+ * (`npm run bench:api`):
+ *
+ * 1. `POST /v1/checkout/sessions` with 10 connections (autocannon) against a bare Fastify + `pg`
+ *    server doing one INSERT of the same body (the baseline), Tillpoint on PostgreSQL, and Tillpoint
+ *    on PGlite. Goals: Tillpoint-PG ≥ 0.6× baseline; PGlite ≥ 0.8× Tillpoint-PG.
+ * 2. 50 shoppers paying at once, 3 rounds, through `POST /api/checkout/sessions/:id/payments` with
+ *    the test processor (fake-valid-visa-nonce). Goal on PostgreSQL: p50 ≤ 20 ms, p99 ≤ 50 ms.
+ *
+ * Each server runs in its own process, one at a time. PostgreSQL: BENCH_DATABASE_URL (default
+ * postgres://postgres@127.0.0.1:5432/test; each server gets a fresh schema, dropped at the end).
+ * BENCH_SECONDS sets the length of each load phase (default 10); BENCH_CPU_PROF=<dir> profiles
+ * the servers with `node --cpu-prof`.
+ */
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import { fixed, percentile, startChild } from './support/processes';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 10;
+const PAYERS = 50;
+const PAY_ROUNDS = 3;
+
+type Kind = 'baseline' | 'tillpoint-postgres' | 'tillpoint-pglite';
+const labels: Record<Kind, string> = {
+  baseline: 'baseline (Fastify + pg, one INSERT)',
+  'tillpoint-postgres': 'Tillpoint on PostgreSQL',
+  'tillpoint-pglite': 'Tillpoint on PGlite',
+};
+
+const sessionBody = JSON.stringify({
+  currency: 'usd',
+  line_items: [
+    { name: 'Single-origin beans, 250 g', unit_amount: 1450, quantity: 2 },
+    { name: 'Filter papers', unit_amount: 600, quantity: 1 },
+  ],
+  success_url: 'https://shop.example/thanks?session={CHECKOUT_SESSION_ID}',
+  metadata: { order_id: 'ord_1234' },
+});
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function drive(port: number, key: string | undefined, seconds: number): Promise<LoadResult> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}/v1/checkout/sessions`,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: sessionBody,
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: PAYERS });
+
+function post(port: number, path: string, body: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = http.request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+async function openSessions(port: number, key: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 10) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(10, count - i) }, () =>
+        post(port, '/v1/checkout/sessions', sessionBody, { authorization: `Bearer ${key}` }),
+      ),
+    );
+    for (const res of batch) {
+      if (res.status !== 200) throw new Error(`could not open a session: ${res.status} ${res.body}`);
+      ids.push((JSON.parse(res.body) as { id: string }).id);
+    }
+  }
+  return ids;
+}
+
+const payBody = JSON.stringify({ payment_method_type: 'card', nonce: 'fake-valid-visa-nonce', email: 'shopper@example.com' });
+
+/** One round: every session paid at the same moment; returns each payment's time in ms. */
+async function payRound(port: number, ids: string[]): Promise<number[]> {
+  return Promise.all(
+    ids.map(async (id) => {
+      const started = performance.now();
+      const res = await post(port, `/api/checkout/sessions/${id}/payments`, payBody);
+      const took = performance.now() - started;
+      if (res.status !== 200 || !res.body.includes('"succeeded"')) throw new Error(`payment failed: ${res.status} ${res.body}`);
+      return took;
+    }),
+  );
+}
+
+async function pay(port: number, key: string) {
+  const ids = await openSessions(port, key, PAYERS * (PAY_ROUNDS + 1));
+  await payRound(port, ids.slice(0, PAYERS)); // warm-up, not counted
+  const times: number[] = [];
+  for (let round = 1; round <= PAY_ROUNDS; round++) {
+    times.push(...(await payRound(port, ids.slice(round * PAYERS, (round + 1) * PAYERS))));
+  }
+  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: Math.max(...times) };
+}
+
+const load: Partial<Record<Kind, LoadResult>> = {};
+const paying: Partial<Record<Kind, { p50: number; p99: number; max: number }>> = {};
+
+for (const kind of ['baseline', 'tillpoint-postgres', 'tillpoint-pglite'] as Kind[]) {
+  const server = await startChild<{ port: number; key?: string }>('api-server.ts', [kind]);
+  try {
+    const { port, key } = server.ready;
+    await drive(port, key, 2); // warm-up: JIT, pools, caches
+    load[kind] = await drive(port, key, SECONDS);
+    const r = load[kind]!;
+    console.log(
+      `${labels[kind].padEnd(38)} ${fixed(r.rps, 0).padStart(6)} req/s  p50 ${fixed(r.p50)} ms  p99 ${fixed(r.p99)} ms` +
+        (r.non2xx || r.errors ? `  (!) ${r.non2xx} non-2xx, ${r.errors} errors` : ''),
+    );
+    if (kind !== 'baseline') {
+      paying[kind] = await pay(port, key!);
+      const p = paying[kind]!;
+      console.log(`${''.padEnd(38)} paying, ${PAYERS} at once × ${PAY_ROUNDS}: p50 ${fixed(p.p50)} ms  p99 ${fixed(p.p99)} ms  max ${fixed(p.max)} ms`);
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+const ratio = (a?: LoadResult, b?: LoadResult) => (a && b ? a.rps / b.rps : NaN);
+const check = (ok: boolean) => (ok ? 'met' : 'NOT met');
+const pgVsBaseline = ratio(load['tillpoint-postgres'], load.baseline);
+const pgliteVsPg = ratio(load['tillpoint-pglite'], load['tillpoint-postgres']);
+const pgPay = paying['tillpoint-postgres']!;
+console.log('');
+console.log(`session creation, Tillpoint-PG / baseline: ${fixed(pgVsBaseline, 2)}×  (goal ≥ 0.6×: ${check(pgVsBaseline >= 0.6)})`);
+console.log(`session creation, PGlite / Tillpoint-PG:   ${fixed(pgliteVsPg, 2)}×  (goal ≥ 0.8×: ${check(pgliteVsPg >= 0.8)})`);
+console.log(
+  `paying on PostgreSQL: p50 ${fixed(pgPay.p50)} ms (goal ≤ 20: ${check(pgPay.p50 <= 20)}), p99 ${fixed(pgPay.p99)} ms (goal ≤ 50: ${check(pgPay.p99 <= 50)})`,
+);
+agent.destroy();

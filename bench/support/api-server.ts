@@ -1,0 +1,86 @@
+/**
+ * One server of `npm run bench:api`, in its own process so the load generator never shares its
+ * event loop. argv[2]: `tillpoint-postgres`, `tillpoint-pglite` or `baseline`. Tells the parent
+ * `{ port, key? }` over IPC once it listens; on SIGTERM closes and drops its schema.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { createAccount } from '../../src/domain/use-cases/create-account';
+import { buildHttpServer } from '../../src/http/server';
+import { openPglite, openPostgres } from '../../src/persistence/sql-client';
+import { openTillpoint } from '../../src/runtime/open-tillpoint';
+
+const kind = process.argv[2];
+const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `bench_${randomBytes(5).toString('hex')}`;
+
+async function withAdmin(sql: string) {
+  const admin = new pg.Client({ connectionString: url, application_name: 'tillpoint-bench' });
+  await admin.connect();
+  await admin.query(sql);
+  await admin.end();
+}
+
+async function startTillpoint(onPostgres: boolean) {
+  if (onPostgres) await withAdmin(`CREATE SCHEMA ${schema}`);
+  // PGlite as `tillpoint serve` runs it: in a data directory, not in memory.
+  const dataDir = onPostgres ? null : mkdtempSync(path.join(tmpdir(), 'tillpoint-bench-'));
+  const db = onPostgres ? await openPostgres(url, { schema }) : await openPglite(dataDir);
+  const tillpoint = await openTillpoint({
+    db,
+    publicUrl: 'http://bench.test',
+    // The limit is checked (and its shared counter written) on every call; it just never trips here.
+    rateLimitPerSecond: { test: 100_000, live: 100_000 },
+  });
+  const { testSecretKey } = await createAccount(tillpoint.deps, { name: 'Bench Shop' });
+  // As `tillpoint serve` runs by default: LOG_LEVEL=info to stdout (here /dev/null).
+  const app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: { level: 'info' } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  return { port, key: testSecretKey, close: async () => {
+    await app.close();
+    await tillpoint.close();
+    if (onPostgres) await withAdmin(`DROP SCHEMA ${schema} CASCADE`);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  } };
+}
+
+/** The floor: Fastify parses the same body and does one INSERT of it into the same database. */
+async function startBaseline() {
+  await withAdmin(`CREATE SCHEMA ${schema}`);
+  await withAdmin(`CREATE TABLE ${schema}.bench_sessions (id text PRIMARY KEY, body jsonb NOT NULL, created_at timestamptz NOT NULL)`);
+  const pool = new pg.Pool({ connectionString: url, max: 10, application_name: 'tillpoint-bench' });
+  const app = Fastify({ logger: false });
+  app.post('/v1/checkout/sessions', async (request) => {
+    const id = `cs_${randomBytes(12).toString('hex')}`;
+    await pool.query(`INSERT INTO ${schema}.bench_sessions (id, body, created_at) VALUES ($1, $2, now())`, [
+      id,
+      JSON.stringify(request.body),
+    ]);
+    return { id, object: 'checkout.session' };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  return { port, key: undefined, close: async () => {
+    await app.close();
+    await pool.end();
+    await withAdmin(`DROP SCHEMA ${schema} CASCADE`);
+  } };
+}
+
+const server =
+  kind === 'baseline' ? await startBaseline() : await startTillpoint(kind === 'tillpoint-postgres');
+process.send!({ port: server.port, key: server.key });
+let closing = false;
+const stop = async () => {
+  if (closing) return;
+  closing = true;
+  await server.close();
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('disconnect', stop);

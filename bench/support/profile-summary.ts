@@ -1,0 +1,38 @@
+/**
+ * Summarizes `node --cpu-prof` output (BENCH_CPU_PROF=<dir>): self time by area of the code, and
+ * the heaviest functions. `tsx bench/support/profile-summary.ts <file.cpuprofile>`
+ */
+import { readFileSync } from 'node:fs';
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+}
+const profile = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { nodes: Node[]; startTime: number; endTime: number };
+const total = profile.nodes.reduce((sum, node) => sum + node.hitCount, 0);
+
+function area(url: string, name: string): string {
+  if (!url) return name.startsWith('(') ? name : '(native)';
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (m) return m[1]!;
+  if (url.startsWith('node:')) return url.split('/')[0]!.replace(/^node:internal.*/, 'node internals');
+  const src = /\/(src\/[^/]+(?:\/[^/]+)?)/.exec(url);
+  return src ? src[1]!.replace(/\.ts$/, '') : url;
+}
+
+const byArea = new Map<string, number>();
+const byFunction = new Map<string, number>();
+for (const node of profile.nodes) {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const a = area(url, functionName);
+  byArea.set(a, (byArea.get(a) ?? 0) + node.hitCount);
+  const f = `${functionName || '(anonymous)'} ${url.replace(/.*node_modules\//, '').replace(/.*\/src\//, 'src/')}:${lineNumber + 1}`;
+  byFunction.set(f, (byFunction.get(f) ?? 0) + node.hitCount);
+}
+const pct = (n: number) => `${((100 * n) / total).toFixed(1).padStart(5)}%`;
+console.log(`${total} samples over ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s`);
+console.log('\nself time by area:');
+for (const [a, n] of [...byArea].sort((x, y) => y[1] - x[1]).slice(0, 18)) console.log(`${pct(n)}  ${a}`);
+console.log('\nheaviest functions (self):');
+for (const [f, n] of [...byFunction].sort((x, y) => y[1] - x[1]).slice(0, 15)) console.log(`${pct(n)}  ${f}`);

@@ -1,0 +1,128 @@
+/**
+ * Webhook delivery throughput of one instance (`npm run bench:webhooks`): one worker process as
+ * `tillpoint serve` runs it, loopback receivers in another process, PostgreSQL (BENCH_DATABASE_URL,
+ * default postgres://postgres@127.0.0.1:5432/test; a fresh schema, dropped at the end).
+ *
+ * 1. Ten fast endpoints and a backlog of due deliveries: deliveries per second. Goal ≥ 1,000/s.
+ * 2. The same plus one endpoint that never answers (its sends run into the 10 s timeout): the
+ *    fast endpoints' deliveries per second. Goal ≥ 90% of phase 1.
+ *
+ * Each phase measures BENCH_SECONDS (default 10) after a 2 s warm-up.
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createAccount } from '../src/domain/use-cases/create-account';
+import { openPostgres, type SqlClient } from '../src/persistence/sql-client';
+import { openTillpoint } from '../src/runtime/open-tillpoint';
+import { fixed, startChild } from './support/processes';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const FAST_ENDPOINTS = 10;
+/** Deliveries seeded per endpoint: more than a fast worker sends in a phase, so it never runs dry. */
+const PER_ENDPOINT = Number(process.env.BENCH_DELIVERIES_PER_ENDPOINT ?? 4000);
+const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `bench_${randomBytes(5).toString('hex')}`;
+
+const admin = await openPostgres(url, { max: 1 });
+await admin.query(`CREATE SCHEMA ${schema}`);
+const db = await openPostgres(url, { schema, max: 2 });
+const tillpoint = await openTillpoint({ db, publicUrl: 'http://bench.test' });
+const { account } = await createAccount(tillpoint.deps, { name: 'Bench Shop' });
+
+/** A checkout.session.completed as the store writes it, about 1 KB of JSON. */
+const sessionView = {
+  id: 'cs_bench',
+  object: 'checkout.session',
+  status: 'complete',
+  livemode: false,
+  currency: 'usd',
+  amount_subtotal: 3500,
+  amount_total: 3500,
+  line_items: [
+    { name: 'Single-origin beans, 250 g', unit_amount: 1450, quantity: 2, amount: 2900 },
+    { name: 'Filter papers', unit_amount: 600, quantity: 1, amount: 600 },
+  ],
+  customer_email: 'shopper@example.com',
+  success_url: 'https://shop.example/thanks?session={CHECKOUT_SESSION_ID}',
+  cancel_url: 'https://shop.example/cart',
+  capture_method: 'automatic',
+  payment_method_types: ['card'],
+  metadata: { order_id: 'ord_1234' },
+  url: 'http://bench.test/c/cs_bench',
+  created: 1780272000,
+  expires_at: 1780358400,
+};
+
+async function seed(ports: number[], phase: number): Promise<string[]> {
+  await db.query('TRUNCATE webhook_delivery_attempts, webhook_deliveries, webhook_endpoints, events CASCADE');
+  const endpoints = ports.map((port, i) => `we_bench${phase}_${i}`);
+  for (const [i, id] of endpoints.entries()) {
+    await db.query(
+      `INSERT INTO webhook_endpoints (id, account_id, mode, url, description, enabled_events, secret, status, created_at, updated_at)
+       VALUES ($1, $2, 'test', $3, null, '["*"]', $4, 'enabled', now(), now())`,
+      [id, account.id, `http://127.0.0.1:${ports[i]}/hooks`, `whsec_${randomBytes(16).toString('hex')}`],
+    );
+  }
+  await db.query(
+    `INSERT INTO events (id, account_id, mode, type, object_id, data, created_at)
+     SELECT 'evt_bench' || g, $1, 'test', 'checkout.session.completed', 'cs_bench' || g, $2::jsonb, now() - interval '1 minute'
+     FROM generate_series(1, $3::int) AS g`,
+    [account.id, JSON.stringify(sessionView), PER_ENDPOINT],
+  );
+  await db.query(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
+     SELECT 'whd_' || e.id || '_' || g, e.id, 'evt_bench' || g, $1, 'test', 'pending', 0,
+            now() - interval '1 minute' + g * interval '1 microsecond', now(), now()
+     FROM webhook_endpoints e, generate_series(1, $2::int) AS g`,
+    [account.id, PER_ENDPOINT],
+  );
+  await db.query('ANALYZE webhook_deliveries');
+  return endpoints;
+}
+
+async function delivered(endpoints: string[]): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered' AND endpoint_id = ANY($1)`,
+    [endpoints],
+  );
+  return Number(rows[0]!.n);
+}
+
+/** Starts a worker on the seeded outbox and returns the fast endpoints' deliveries per second. */
+async function measure(fastEndpoints: string[], hanging: boolean): Promise<number> {
+  const worker = await startChild<object>('webhook-instance.ts', [schema]);
+  try {
+    await sleep(2000);
+    const before = await delivered(fastEndpoints);
+    const started = performance.now();
+    await sleep(SECONDS * 1000);
+    const after = await delivered(fastEndpoints);
+    const elapsed = (performance.now() - started) / 1000;
+    if (after >= fastEndpoints.length * PER_ENDPOINT) console.log('(!) the backlog ran dry: raise BENCH_DELIVERIES_PER_ENDPOINT');
+    return (after - before) / elapsed;
+  } finally {
+    // A graceful stop would wait out the hanging sends' 10 s timeout; the schema goes anyway.
+    await worker.stop(hanging ? 'SIGKILL' : 'SIGTERM');
+  }
+}
+
+const receivers = await startChild<{ fast: number[]; hanging: number }>('webhook-receivers.ts', [String(FAST_ENDPOINTS)]);
+try {
+  const fastOnly = await seed(receivers.ready.fast, 1);
+  const fastRate = await measure(fastOnly, false);
+  console.log(`${FAST_ENDPOINTS} fast endpoints:                     ${fixed(fastRate, 0).padStart(6)} deliveries/s  (goal ≥ 1,000/s: ${fastRate >= 1000 ? 'met' : 'NOT met'})`);
+
+  const all = await seed([...receivers.ready.fast, receivers.ready.hanging], 2);
+  const withHanging = await measure(all.slice(0, FAST_ENDPOINTS), true);
+  const share = withHanging / fastRate;
+  console.log(
+    `${FAST_ENDPOINTS} fast + 1 that never answers, fast ones: ${fixed(withHanging, 0).padStart(6)} deliveries/s  ` +
+      `= ${fixed(share * 100, 0)}% of the above (goal ≥ 90%: ${share >= 0.9 ? 'met' : 'NOT met'})`,
+  );
+} finally {
+  await receivers.stop();
+  await tillpoint.close();
+  await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+  await admin.close();
+}

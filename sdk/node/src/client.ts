@@ -1,0 +1,270 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { errorFromResponse } from './errors.js';
+import type { paths } from './generated/openapi.js';
+import { ListPromise } from './pagination.js';
+import { streamEvents, type EventStreamOptions } from './stream.js';
+import { retryingFetch } from './transport.js';
+import type {
+  CheckoutSession,
+  CheckoutSessionCreateParams,
+  Deleted,
+  Event,
+  EventListParams,
+  ListParams,
+  Page,
+  Payment,
+  PaymentCaptureParams,
+  PaymentLink,
+  PaymentLinkCreateParams,
+  PaymentLinkUpdateParams,
+  PaymentListParams,
+  Product,
+  ProductCreateParams,
+  Refund,
+  RefundCreateParams,
+  RefundListParams,
+  RequestOptions,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointCreateParams,
+  WebhookEndpointUpdateParams,
+} from './types.js';
+import { Webhooks } from './webhooks.js';
+
+export interface TillpointOptions {
+  /** Where the Tillpoint server is; `http://localhost:4242` unless said. */
+  baseUrl?: string;
+  /** Retries after a network failure, a timeout, a 5xx or a 429, each with the same Idempotency-Key. Default 2. */
+  maxNetworkRetries?: number;
+  /** Time allowed for one attempt, in milliseconds. Default 30,000. */
+  timeoutMs?: number;
+  /** First backoff between retries, doubled each time. Default 500 ms. */
+  initialRetryDelayMs?: number;
+  /** A `fetch` of your own (a proxy agent, instrumentation). */
+  fetch?: typeof globalThis.fetch;
+}
+
+type ApiClient = Client<paths>;
+type Result<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
+
+/** The answer's data, or the typed error it carries. */
+async function unwrap<T>(call: Result<T>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok || error !== undefined) {
+    throw errorFromResponse(response.status, error, response.headers.get('request-id'));
+  }
+  return data as T;
+}
+
+const post = (options: RequestOptions = {}) => ({
+  ...(options.idempotencyKey ? { headers: { 'Idempotency-Key': options.idempotencyKey } } : {}),
+  ...(options.signal ? { signal: options.signal } : {}),
+});
+const get = (options: RequestOptions = {}) => (options.signal ? { signal: options.signal } : {});
+
+class CheckoutSessions {
+  constructor(private readonly api: ApiClient) {}
+  /** Opens a checkout session: send the shopper to its `url`. */
+  create(params: CheckoutSessionCreateParams, options?: RequestOptions): Promise<CheckoutSession> {
+    return unwrap(this.api.POST('/v1/checkout/sessions', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<CheckoutSession> {
+    return unwrap(this.api.GET('/v1/checkout/sessions/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** Newest first; await for one page, or `for await` over every session. */
+  list(params: ListParams = {}, options?: RequestOptions): ListPromise<CheckoutSession> {
+    return new ListPromise(
+      (startingAfter) =>
+        unwrap(this.api.GET('/v1/checkout/sessions', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+  /** Stops an open session from being paid. */
+  expire(id: string, options?: RequestOptions): Promise<CheckoutSession> {
+    return unwrap(this.api.POST('/v1/checkout/sessions/{id}/expire', { params: { path: { id } }, ...post(options) }));
+  }
+}
+
+class Payments {
+  constructor(private readonly api: ApiClient) {}
+  retrieve(id: string, options?: RequestOptions): Promise<Payment> {
+    return unwrap(this.api.GET('/v1/payments/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  list(params: PaymentListParams = {}, options?: RequestOptions): ListPromise<Payment> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/payments', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+  /** Captures an authorized (`requires_capture`) payment, all of it unless `amount` says less. */
+  capture(id: string, params: PaymentCaptureParams = {}, options?: RequestOptions): Promise<Payment> {
+    return unwrap(this.api.POST('/v1/payments/{id}/capture', { params: { path: { id } }, body: params, ...post(options) }));
+  }
+  /** Voids an authorized payment. */
+  cancel(id: string, options?: RequestOptions): Promise<Payment> {
+    return unwrap(this.api.POST('/v1/payments/{id}/cancel', { params: { path: { id } }, ...post(options) }));
+  }
+}
+
+class Refunds {
+  constructor(private readonly api: ApiClient) {}
+  create(params: RefundCreateParams, options?: RequestOptions): Promise<Refund> {
+    return unwrap(this.api.POST('/v1/refunds', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<Refund> {
+    return unwrap(this.api.GET('/v1/refunds/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  list(params: RefundListParams = {}, options?: RequestOptions): ListPromise<Refund> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/refunds', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
+class Events {
+  constructor(
+    private readonly api: ApiClient,
+    private readonly streamOptions: { baseUrl: string; secretKey: string; fetch: typeof globalThis.fetch },
+  ) {}
+  retrieve(id: string, options?: RequestOptions): Promise<Event> {
+    return unwrap(this.api.GET('/v1/events/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** Filter with `type` and `'created[gte]'` / `'created[lte]'` (Unix seconds, inclusive). */
+  list(params: EventListParams = {}, options?: RequestOptions): ListPromise<Event> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/events', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+  /** The account's events from now on, as they happen (`for await`); resumes by itself after a dropped connection. */
+  stream(options: EventStreamOptions = {}): AsyncGenerator<Event> {
+    return streamEvents({ ...this.streamOptions, ...options });
+  }
+}
+
+class WebhookEndpoints {
+  constructor(private readonly api: ApiClient) {}
+  /** The answer holds the signing `secret`, shown only here. */
+  create(params: WebhookEndpointCreateParams, options?: RequestOptions): Promise<WebhookEndpoint> {
+    return unwrap(this.api.POST('/v1/webhook_endpoints', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<WebhookEndpoint> {
+    return unwrap(this.api.GET('/v1/webhook_endpoints/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  update(id: string, params: WebhookEndpointUpdateParams, options?: RequestOptions): Promise<WebhookEndpoint> {
+    return unwrap(this.api.POST('/v1/webhook_endpoints/{id}', { params: { path: { id } }, body: params, ...post(options) }));
+  }
+  del(id: string, options?: RequestOptions): Promise<Deleted> {
+    return unwrap(this.api.DELETE('/v1/webhook_endpoints/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  list(params: ListParams = {}, options?: RequestOptions): ListPromise<WebhookEndpoint> {
+    return new ListPromise(
+      (startingAfter) =>
+        unwrap(this.api.GET('/v1/webhook_endpoints', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+  /** A new signing secret at once; the answer holds it. */
+  rollSecret(id: string, options?: RequestOptions): Promise<WebhookEndpoint> {
+    return unwrap(this.api.POST('/v1/webhook_endpoints/{id}/roll_secret', { params: { path: { id } }, ...post(options) }));
+  }
+  listDeliveries(id: string, params: ListParams = {}, options?: RequestOptions): ListPromise<WebhookDelivery> {
+    return new ListPromise(
+      (startingAfter) =>
+        unwrap(
+          this.api.GET('/v1/webhook_endpoints/{id}/deliveries', {
+            params: { path: { id }, query: { ...params, starting_after: startingAfter } },
+            ...get(options),
+          }),
+        ),
+      params.starting_after,
+    );
+  }
+  resendDelivery(id: string, deliveryId: string, options?: RequestOptions): Promise<WebhookDelivery> {
+    return unwrap(
+      this.api.POST('/v1/webhook_endpoints/{id}/deliveries/{delivery_id}/resend', {
+        params: { path: { id, delivery_id: deliveryId } },
+        ...post(options),
+      }),
+    );
+  }
+}
+
+class Products {
+  constructor(private readonly api: ApiClient) {}
+  create(params: ProductCreateParams, options?: RequestOptions): Promise<Product> {
+    return unwrap(this.api.POST('/v1/products', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<Product> {
+    return unwrap(this.api.GET('/v1/products/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  list(params: ListParams = {}, options?: RequestOptions): ListPromise<Product> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/products', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
+class PaymentLinks {
+  constructor(private readonly api: ApiClient) {}
+  create(params: PaymentLinkCreateParams, options?: RequestOptions): Promise<PaymentLink> {
+    return unwrap(this.api.POST('/v1/payment_links', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<PaymentLink> {
+    return unwrap(this.api.GET('/v1/payment_links/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** `active: false` turns the link off. */
+  update(id: string, params: PaymentLinkUpdateParams, options?: RequestOptions): Promise<PaymentLink> {
+    return unwrap(this.api.POST('/v1/payment_links/{id}', { params: { path: { id } }, body: params, ...post(options) }));
+  }
+  list(params: ListParams = {}, options?: RequestOptions): ListPromise<PaymentLink> {
+    return new ListPromise(
+      (startingAfter) =>
+        unwrap(this.api.GET('/v1/payment_links', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
+/**
+ * The Tillpoint API client.
+ * @example
+ * const tp = new Tillpoint(process.env.TILLPOINT_API_KEY!, { baseUrl: 'https://pay.example.com' });
+ * const session = await tp.checkout.sessions.create({ currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 1650, quantity: 1 }] });
+ */
+export class Tillpoint {
+  readonly checkout: { sessions: CheckoutSessions };
+  readonly payments: Payments;
+  readonly refunds: Refunds;
+  readonly events: Events;
+  readonly webhookEndpoints: WebhookEndpoints;
+  readonly products: Products;
+  readonly paymentLinks: PaymentLinks;
+  readonly webhooks = new Webhooks();
+
+  constructor(secretKey: string, options: TillpointOptions = {}) {
+    if (!secretKey || typeof secretKey !== 'string') throw new TypeError('new Tillpoint(secretKey): give a secret key (sk_test_… or sk_live_…)');
+    const baseUrl = (options.baseUrl ?? 'http://localhost:4242').replace(/\/+$/, '');
+    const fetch = options.fetch ?? globalThis.fetch;
+    const api = createClient<paths>({
+      baseUrl,
+      headers: { authorization: `Bearer ${secretKey}` },
+      fetch: retryingFetch({
+        fetch,
+        maxNetworkRetries: options.maxNetworkRetries ?? 2,
+        timeoutMs: options.timeoutMs ?? 30_000,
+        initialRetryDelayMs: options.initialRetryDelayMs ?? 500,
+        maxRetryDelayMs: 8_000,
+      }),
+    });
+    this.checkout = { sessions: new CheckoutSessions(api) };
+    this.payments = new Payments(api);
+    this.refunds = new Refunds(api);
+    this.events = new Events(api, { baseUrl, secretKey, fetch });
+    this.webhookEndpoints = new WebhookEndpoints(api);
+    this.products = new Products(api);
+    this.paymentLinks = new PaymentLinks(api);
+  }
+}

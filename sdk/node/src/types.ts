@@ -1,0 +1,49 @@
+import type { components, operations, paths } from './generated/openapi.js';
+
+export type { components, operations, paths };
+
+type Schemas = components['schemas'];
+
+export type CheckoutSession = Schemas['CheckoutSession'];
+export type Payment = Schemas['Payment'];
+export type Refund = Schemas['Refund'];
+export type Event = Schemas['Event'];
+export type EventType = Event['type'];
+export type Product = Schemas['Product'];
+export type Price = Schemas['Price'];
+export type PaymentLink = Schemas['PaymentLink'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type Deleted = Schemas['Deleted'];
+
+type JsonBody<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+export type CheckoutSessionCreateParams = JsonBody<operations['postV1CheckoutSessions']>;
+export type ListParams = Query<operations['getV1CheckoutSessions']>;
+export type PaymentListParams = Query<operations['getV1Payments']>;
+export type PaymentCaptureParams = JsonBody<operations['postV1PaymentsIdCapture']>;
+export type RefundCreateParams = JsonBody<operations['postV1Refunds']>;
+export type RefundListParams = Query<operations['getV1Refunds']>;
+export type EventListParams = Query<operations['getV1Events']>;
+export type ProductCreateParams = JsonBody<operations['postV1Products']>;
+export type PaymentLinkCreateParams = JsonBody<operations['postV1PaymentLinks']>;
+export type PaymentLinkUpdateParams = JsonBody<operations['postV1PaymentLinksId']>;
+export type WebhookEndpointCreateParams = JsonBody<operations['postV1WebhookEndpoints']>;
+export type WebhookEndpointUpdateParams = JsonBody<operations['postV1WebhookEndpointsId']>;
+
+/** One page of a list. */
+export interface Page<T> {
+  object: 'list';
+  url: string;
+  has_more: boolean;
+  data: T[];
+}
+
+/** Per-call options. */
+export interface RequestOptions {
+  /** Sent as `Idempotency-Key` on a POST; one is made for you when absent. */
+  idempotencyKey?: string;
+  /** Aborts the call. */
+  signal?: AbortSignal;
+}

@@ -1,0 +1,192 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverDueWebhooks } from '../../../src/domain/use-cases/deliver-due-webhooks';
+import { httpWebhookSender } from '../../../src/webhooks/http-sender';
+import { testDatabases } from '../../../test/support/databases';
+import { useIntegration } from '../../../test/support/integration';
+import { WebhookReceiver } from '../../../test/support/webhook-receiver';
+import {
+  AuthenticationError,
+  InvalidRequestError,
+  Tillpoint,
+  WebhookSignatureError,
+  type CheckoutSession,
+} from '../src/index';
+
+/**
+ * A TCP proxy in front of the server that cuts the connection carrying the first answer, after
+ * the server has acted: what a client sees when the network drops at the worst moment.
+ */
+async function startCuttingProxy(target: number): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0;
+  let cut = false;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    connections++;
+    const upstream = connect(target, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    client.pipe(upstream);
+    upstream.on('data', (chunk) => {
+      if (!cut) {
+        cut = true;
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      client.write(chunk);
+    });
+    upstream.on('end', () => client.end());
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections: () => connections,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const beans = { currency: 'usd', line_items: [{ name: 'Kenya AA, 250 g', unit_amount: 1650, quantity: 2 }] };
+
+// The SDK talks HTTP; the database under the server does not change what it sees.
+describe.each(testDatabases.slice(0, 1))('@tillpoint/node against a real server ($name)', (database) => {
+  const ctx = useIntegration(database);
+  let baseUrl = '';
+  let tp: Tillpoint;
+
+  beforeAll(async () => {
+    await ctx.h.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(ctx.h.app.server.address() as AddressInfo).port}`;
+  });
+
+  const client = () => (tp = new Tillpoint(ctx.key, { baseUrl, initialRetryDelayMs: 10 }));
+
+  /** The shopper pays on the checkout page with a test nonce, through the page's own endpoint. */
+  async function pay(session: CheckoutSession, nonce = 'fake-valid-nonce') {
+    const res = await fetch(`${baseUrl}/api/checkout/sessions/${session.id}/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ payment_method_type: 'card', nonce, email: 'shopper@example.com' }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+  }
+
+  it('creates a session, sees it paid and refunds part of it', async () => {
+    client();
+    const created = await tp.checkout.sessions.create({ ...beans, metadata: { order_id: '1042' } });
+    expect(created).toMatchObject({ object: 'checkout.session', status: 'open', amount_total: 3300, metadata: { order_id: '1042' } });
+    expect(created.url).toContain(`/c/${created.id}`);
+    await pay(created);
+
+    const paid = await tp.checkout.sessions.retrieve(created.id);
+    expect(paid.status).toBe('complete');
+    const payment = await tp.payments.retrieve(paid.payment!);
+    expect(payment).toMatchObject({ status: 'succeeded', amount: 3300, checkout_session: created.id });
+
+    const refund = await tp.refunds.create({ payment: payment.id, amount: 1000, reason: 'requested_by_customer' });
+    expect(refund).toMatchObject({ object: 'refund', status: 'succeeded', amount: 1000, payment: payment.id });
+    expect((await tp.payments.retrieve(payment.id)).amount_refunded).toBe(1000);
+    expect((await tp.refunds.list({ payment: payment.id })).data.map((r) => r.id)).toEqual([refund.id]);
+
+    const other = await tp.checkout.sessions.create(beans);
+    expect((await tp.checkout.sessions.expire(other.id)).status).toBe('expired');
+  });
+
+  it('walks a list across pages with for await, newest first, each object once', async () => {
+    client();
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      made.push((await tp.checkout.sessions.create(beans)).id);
+      ctx.h.clock.advance(1000);
+    }
+    const first = await tp.checkout.sessions.list({ limit: 2 });
+    expect(first.data.map((s) => s.id)).toEqual([made[4], made[3]]);
+    expect(first.has_more).toBe(true);
+
+    const seen: string[] = [];
+    for await (const session of tp.checkout.sessions.list({ limit: 2 })) seen.push(session.id);
+    expect(seen).toEqual([...made].reverse());
+    expect(await tp.checkout.sessions.list({ limit: 2 }).toArray({ limit: 3 })).toHaveLength(3);
+  });
+
+  it('throws typed errors carrying code, param and request id', async () => {
+    client();
+    const missing = await tp.checkout.sessions.create({ line_items: beans.line_items } as never).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(InvalidRequestError);
+    expect(missing).toMatchObject({ code: 'parameter_missing', param: 'currency', statusCode: 400, type: 'invalid_request_error' });
+    expect((missing as InvalidRequestError).requestId).toMatch(/^req_/);
+
+    const unknown = await tp.payments.retrieve('pay_nope').catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ code: 'resource_missing', statusCode: 404 });
+
+    const badKey = await new Tillpoint('sk_test_nope', { baseUrl }).payments.list().catch((error: unknown) => error);
+    expect(badKey).toBeInstanceOf(AuthenticationError);
+    expect(badKey).toMatchObject({ code: 'api_key_invalid', statusCode: 401 });
+  });
+
+  it('retries a refund whose answer was cut with the same Idempotency-Key: exactly one refund', async () => {
+    client();
+    const session = await tp.checkout.sessions.create(beans);
+    await pay(session);
+    const paymentId = (await tp.checkout.sessions.retrieve(session.id)).payment!;
+
+    const proxy = await startCuttingProxy(Number(new URL(baseUrl).port));
+    try {
+      const behindProxy = new Tillpoint(ctx.key, { baseUrl: proxy.url, maxNetworkRetries: 2, initialRetryDelayMs: 10 });
+      const refund = await behindProxy.refunds.create({ payment: paymentId, amount: 500 });
+      expect(refund).toMatchObject({ status: 'succeeded', amount: 500 });
+      // The first connection carried the refund and lost its answer; the retry got the replay.
+      expect(proxy.connections()).toBe(2);
+    } finally {
+      await proxy.close();
+    }
+    const refunds = await tp.refunds.list({ payment: paymentId });
+    expect(refunds.data).toHaveLength(1);
+    expect((await tp.payments.retrieve(paymentId)).amount_refunded).toBe(500);
+  });
+
+  it('constructEvent accepts real deliveries and rejects a tampered body, a wrong secret, a stale timestamp, a bad header', async () => {
+    client();
+    const receiver = new WebhookReceiver();
+    try {
+      const endpoint = await tp.webhookEndpoints.create({ url: await receiver.start(), enabled_events: ['*'] });
+      receiver.secret = endpoint.secret!;
+      const session = await tp.checkout.sessions.create(beans);
+      await pay(session);
+      await deliverDueWebhooks(ctx.h.tillpoint.deps, { sender: httpWebhookSender() });
+      expect(receiver.received.map((w) => w.event.type).sort()).toEqual(['checkout.session.completed', 'payment.succeeded']);
+
+      const now = () => ctx.h.clock.now().getTime();
+      for (const delivery of receiver.received) {
+        const event = tp.webhooks.constructEvent(delivery.body, delivery.signature, endpoint.secret!, 300, now);
+        expect(event).toEqual(await tp.events.retrieve(delivery.event.id));
+        expect(tp.webhooks.constructEvent(Buffer.from(delivery.body), delivery.signature, endpoint.secret!, 300, now).id).toBe(event.id);
+      }
+
+      const { body, signature } = receiver.received[0]!;
+      const rejection = (run: () => unknown) => {
+        try {
+          run();
+        } catch (error) {
+          expect(error).toBeInstanceOf(WebhookSignatureError);
+          return (error as WebhookSignatureError).reason;
+        }
+        return 'accepted';
+      };
+      const tampered = body.replace('"livemode":false', '"livemode":true');
+      expect(tampered).not.toBe(body);
+      expect(rejection(() => tp.webhooks.constructEvent(tampered, signature, endpoint.secret!, 300, now))).toBe('bad_signature');
+      expect(rejection(() => tp.webhooks.constructEvent(body, signature, 'whsec_wrong', 300, now))).toBe('bad_signature');
+      expect(rejection(() => tp.webhooks.constructEvent(body, signature, endpoint.secret!, 300, () => now() + 301_000))).toBe('stale_timestamp');
+      expect(rejection(() => tp.webhooks.constructEvent(body, 'v1=abc', endpoint.secret!, 300, now))).toBe('bad_header');
+      expect(rejection(() => tp.webhooks.constructEvent(body, undefined, endpoint.secret!, 300, now))).toBe('bad_header');
+    } finally {
+      await receiver.stop();
+    }
+  });
+});

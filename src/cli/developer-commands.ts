@@ -1,0 +1,243 @@
+import { randomBytes } from 'node:crypto';
+import type { Command } from 'commander';
+import { eventTypes, type EventType } from '../domain/events';
+import { Tillpoint, TillpointError, type CheckoutSession, type Event } from '../../sdk/node/src/index';
+
+/**
+ * `tillpoint listen` and `tillpoint trigger`: a merchant developer's tools. They only talk HTTP to
+ * a running server with a secret key (through `@tillpoint/node`), never to the database.
+ */
+
+interface Connection {
+  apiKey?: string;
+  baseUrl?: string;
+}
+
+const DEFAULT_URL = 'http://localhost:4242';
+const FORWARD_TIMEOUT_MS = 10_000;
+
+function connect(options: Connection): { tp: Tillpoint; apiKey: string; baseUrl: string } {
+  const apiKey = options.apiKey ?? process.env.TILLPOINT_API_KEY;
+  if (!apiKey) {
+    console.error('tillpoint: give a secret key with --api-key or TILLPOINT_API_KEY');
+    process.exit(2);
+  }
+  const baseUrl = (options.baseUrl ?? process.env.TILLPOINT_URL ?? DEFAULT_URL).replace(/\/+$/, '');
+  return { tp: new Tillpoint(apiKey, { baseUrl }), apiKey, baseUrl };
+}
+
+function parseEventList(list: string | undefined): Set<string> | null {
+  if (!list) return null;
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !(eventTypes as readonly string[]).includes(name));
+  if (unknown.length) {
+    console.error(`tillpoint: unknown event type ${unknown.join(', ')}; known: ${eventTypes.join(', ')}`);
+    process.exit(2);
+  }
+  return new Set(names);
+}
+
+const clockTime = (date = new Date()) => date.toISOString().replace('T', ' ').slice(0, 19);
+
+/** Posts one event to the local URL, signed as Tillpoint signs webhooks; answers the status or why it failed. */
+async function forward(tp: Tillpoint, url: string, secret: string, event: Event): Promise<string> {
+  const body = JSON.stringify(event);
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'tillpoint-cli (listen)',
+        'tillpoint-signature': tp.webhooks.signatureHeader(body, secret),
+      },
+      body,
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    return String(response.status);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return `failed (${(error as Error).name === 'TimeoutError' ? 'timed out' : (cause ?? (error as Error).message)})`;
+  }
+}
+
+async function listen(options: Connection & { forwardTo: string; events?: string }) {
+  const { tp, baseUrl } = connect(options);
+  const wanted = parseEventList(options.events);
+  try {
+    new URL(options.forwardTo);
+  } catch {
+    console.error(`tillpoint: --forward-to must be a URL, e.g. http://localhost:3000/webhooks`);
+    process.exit(2);
+  }
+  const secret = `whsec_${randomBytes(24).toString('hex')}`;
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  process.once('SIGTERM', () => stop.abort());
+
+  let announced = false;
+  const events = tp.events.stream({
+    signal: stop.signal,
+    onConnect: () => {
+      if (announced) {
+        console.log(`${clockTime()}  reconnected`);
+        return;
+      }
+      announced = true;
+      console.log(
+        [
+          `Ready! Forwarding events from ${baseUrl} to ${options.forwardTo}${wanted ? ` (${[...wanted].join(', ')})` : ''}`,
+          `Your webhook signing secret for this session is ${secret}`,
+          'Verify it with tp.webhooks.constructEvent(rawBody, signatureHeader, secret). Press Ctrl-C to stop.',
+        ].join('\n'),
+      );
+    },
+    onDisconnect: (error) => console.log(`${clockTime()}  connection lost (${(error as Error).message}); reconnecting`),
+  });
+  try {
+    for await (const event of events) {
+      if (wanted && !wanted.has(event.type)) continue;
+      const status = await forward(tp, options.forwardTo, secret, event);
+      console.log(`${clockTime()}  ${event.type.padEnd(27)} ${event.id}  → POST ${options.forwardTo} [${status}]`);
+    }
+  } catch (error) {
+    if (error instanceof TillpointError) {
+      console.error(`tillpoint: ${error.message} (${error.code})`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** The test nonce the built-in test processor approves (the amount decides the outcome). */
+const TEST_NONCE = 'fake-valid-nonce';
+/** 2001.00 in major units: the test processor declines it with insufficient funds (docs/test-processor.md). */
+const DECLINED_AMOUNT = 200_100;
+
+/** What `trigger` makes for each event type, through the API and the checkout page's own endpoint. */
+async function trigger(type: EventType, options: Connection) {
+  const { tp, apiKey, baseUrl } = connect(options);
+  if (!apiKey.startsWith('sk_test_')) {
+    console.error('tillpoint: trigger makes real objects; it only runs with a test secret key (sk_test_…)');
+    process.exit(2);
+  }
+  const session = (amount = 2500, capture: 'automatic' | 'manual' = 'automatic') =>
+    tp.checkout.sessions.create({
+      currency: 'usd',
+      line_items: [{ name: `tillpoint trigger ${type}`, unit_amount: amount, quantity: 1 }],
+      capture_method: capture,
+      metadata: { created_by: 'tillpoint trigger' },
+    });
+  /** Pays as the shopper's page does; answers the payment id (a declined attempt has one too). */
+  const pay = async (paid: CheckoutSession) => {
+    const response = await fetch(`${baseUrl}/api/checkout/sessions/${paid.id}/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ payment_method_type: 'card', nonce: TEST_NONCE, email: 'shopper@example.com' }),
+    });
+    if (!response.ok && response.status !== 402) throw new Error(`paying ${paid.id} answered ${response.status}: ${await response.text()}`);
+    const [payment] = (await tp.payments.list({ checkout_session: paid.id, limit: 1 })).data;
+    if (!payment) throw new Error(`paying ${paid.id} made no payment`);
+    return payment.id;
+  };
+
+  const made: string[] = [];
+  switch (type) {
+    case 'checkout.session.completed':
+    case 'payment.succeeded': {
+      const s = await session();
+      made.push(`checkout session ${s.id}`, `payment ${await pay(s)}`);
+      break;
+    }
+    case 'payment.failed': {
+      const s = await session(DECLINED_AMOUNT);
+      made.push(`checkout session ${s.id}`, `declined payment ${await pay(s)}`);
+      break;
+    }
+    case 'payment.requires_capture': {
+      const s = await session(2500, 'manual');
+      made.push(`checkout session ${s.id}`, `authorized payment ${await pay(s)}`);
+      break;
+    }
+    case 'payment.captured':
+    case 'payment.canceled': {
+      const s = await session(2500, 'manual');
+      const paymentId = await pay(s);
+      if (type === 'payment.captured') await tp.payments.capture(paymentId);
+      else await tp.payments.cancel(paymentId);
+      made.push(`checkout session ${s.id}`, `payment ${paymentId} (${type === 'payment.captured' ? 'captured' : 'canceled'})`);
+      break;
+    }
+    case 'refund.succeeded': {
+      const s = await session();
+      const paymentId = await pay(s);
+      const refund = await tp.refunds.create({ payment: paymentId, reason: 'requested_by_customer' });
+      made.push(`checkout session ${s.id}`, `payment ${paymentId}`, `refund ${refund.id}`);
+      break;
+    }
+    case 'refund.failed': {
+      // A partial refund before the processor settles is refused, and recorded as a failed refund.
+      const s = await session();
+      const paymentId = await pay(s);
+      try {
+        const refund = await tp.refunds.create({ payment: paymentId, amount: 100 });
+        console.error(
+          `tillpoint: refund ${refund.id} succeeded, so no refund.failed fired: this server settles test payments at once. ` +
+            'Start it with TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS=3600 to see a partial refund refused before settlement.',
+        );
+        process.exitCode = 1;
+        return;
+      } catch (error) {
+        if (!(error instanceof TillpointError) || error.code !== 'payment_not_settled') throw error;
+      }
+      made.push(`checkout session ${s.id}`, `payment ${paymentId}`, 'a partial refund refused before settlement');
+      break;
+    }
+    case 'checkout.session.expired': {
+      const s = await session();
+      await tp.checkout.sessions.expire(s.id);
+      made.push(`checkout session ${s.id} (expired)`);
+      break;
+    }
+  }
+  console.log(`Triggered ${type} in test mode: made ${made.join(', ')}.`);
+}
+
+export function registerDeveloperCommands(program: Command): void {
+  const connection = (command: Command) =>
+    command
+      .option('--api-key <key>', 'a secret key of the account (default: TILLPOINT_API_KEY)')
+      .option('--base-url <url>', `the Tillpoint server (default: TILLPOINT_URL or ${DEFAULT_URL})`);
+
+  connection(
+    program
+      .command('listen')
+      .description("forward the account's events, as they happen, to a local URL, signed with a secret printed at start")
+      .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
+      .option('--events <types>', 'only these event types, comma-separated'),
+  ).action(listen);
+
+  connection(
+    program
+      .command('trigger')
+      .description(`make the real objects in test mode so that an event fires: ${eventTypes.join(', ')}`)
+      .argument('<event>', 'the event type'),
+  ).action(async (type: string, options: Connection) => {
+    if (!(eventTypes as readonly string[]).includes(type)) {
+      console.error(`tillpoint: unknown event type ${type}; known: ${eventTypes.join(', ')}`);
+      process.exit(2);
+    }
+    try {
+      await trigger(type as EventType, options);
+    } catch (error) {
+      if (error instanceof TillpointError) {
+        console.error(`tillpoint: ${error.message} (${error.code}${error.requestId ? `, ${error.requestId}` : ''})`);
+        process.exit(1);
+      }
+      throw error;
+    }
+  });
+}

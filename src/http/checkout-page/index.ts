@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../domain/ports';
+import { checkoutPagePolicy, reportingEndpoints, type CheckoutClientConfig } from '../checkout-client-config';
+import { loadCheckoutAssets, type CheckoutAssets } from './assets';
+import { checkoutDocument, renderCheckoutPage } from './render';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Sends dynamic HTML compressed for the browser that asked: brotli, else gzip, else as is. Assets
+ * are compressed at build time instead (vite.config.ts); a page is a few KB and differs per
+ * session, so a fast brotli level per response costs well under a millisecond.
+ */
+export async function sendCompressedHtml(request: FastifyRequest, reply: FastifyReply, html: string) {
+  const encoding = negotiate(String(request.headers['accept-encoding'] ?? ''), ['br', 'gzip']);
+  reply.type('text/html; charset=utf-8').header('vary', 'accept-encoding');
+  if (encoding === 'br') {
+    const body = await brotli(Buffer.from(html), { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
+    return reply.header('content-encoding', 'br').send(body);
+  }
+  if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(await gzipAsync(Buffer.from(html), { level: 6 }));
+  return reply.send(html);
+}
+
+/**
+ * `/c/:id` and `/c/:id/done`: the checkout page, rendered on the server (React, the same components
+ * the browser hydrates) with its data inlined, a fresh CSP nonce per response, and the asset
+ * markup of its configuration (the test processor's card form, or Braintree's components).
+ *
+ * `secureHead` post-processes each configuration's head markup once (Subresource Integrity and the
+ * integrity import map, page-integrity-monitor.ts); `policy` gives the CSP for a response's nonce.
+ * The page's headers and head do not depend on the session, only on its configuration, so the
+ * integrity monitor's fingerprint of an unknown session's page stays stable (nonces blanked).
+ */
+export function registerCheckoutPage(
+  app: FastifyInstance,
+  options: {
+    deps: Deps;
+    webRoot: string;
+    clientConfig?: CheckoutClientConfig;
+    secureHead?: (html: string) => string;
+    policy?: (nonce: string) => string;
+  },
+) {
+  const clientConfig = options.clientConfig ?? { sentry: null, ofrepUrl: '' };
+  const policy = options.policy ?? ((nonce: string) => checkoutPagePolicy(clientConfig, { nonce }));
+  let assets: CheckoutAssets | null = null;
+  const send = async (request: FastifyRequest, reply: FastifyReply, receipt: boolean) => {
+    assets ??= loadCheckoutAssets(options.webRoot, options.secureHead);
+    if (!assets) {
+      return reply.status(503).type('text/plain').send('The checkout page is not built yet: run `npm run build`.');
+    }
+    const { id } = request.params as { id: string };
+    const page = await renderCheckoutPage(options.deps, {
+      sessionId: String(id),
+      receipt,
+      clientConfig,
+      acceptLanguage: request.headers['accept-language'],
+    });
+    const nonce = randomBytes(16).toString('base64');
+    reply
+      .status(page.status)
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', policy(nonce))
+      .header('reporting-endpoints', reportingEndpoints);
+    return sendCompressedHtml(request, reply, checkoutDocument(page, assets, nonce));
+  };
+  app.get('/c/:id', (request, reply) => send(request, reply, false));
+  app.get('/c/:id/done', (request, reply) => send(request, reply, true));
+}

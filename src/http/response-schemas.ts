@@ -1,0 +1,444 @@
+import { z } from 'zod';
+import { declineCodes, errorCatalogue } from '../domain/errors';
+import { eventTypes } from '../domain/events';
+import { checkoutSessionStatuses, paymentStatuses, refundStatuses } from '../domain/state-machine';
+
+/**
+ * What the merchant API answers, as zod schemas. Each one with an `id` becomes a named schema of
+ * the OpenAPI document (`#/components/schemas/<id>`), and a route names the one it answers with in
+ * its contract (`response`). Objects are strict, so a test that parses real answers with these
+ * schemas fails the moment a view in `src/domain/views.ts` grows or loses a field the document does
+ * not describe. `examples` are parsed by the same test.
+ */
+
+const id = (prefix: string, example: string, description?: string) =>
+  z.string().meta({ description: description ?? `Object id, \`${prefix}…\`.`, examples: [example] });
+const nullableId = (prefix: string, example: string, description: string) => id(prefix, example, description).nullable();
+const unixTime = (description: string) => z.number().int().meta({ description: `${description} (Unix seconds).` });
+const livemode = z.boolean().meta({ description: 'True in live mode, false in test mode.' });
+const minorUnits = (description: string) =>
+  z.number().int().meta({ description: `${description}, an integer in the currency's minor unit (cents for USD).` });
+const currency = z.string().meta({ description: 'Three-letter ISO 4217 code, lower case.', examples: ['usd'] });
+
+export const lineItemSchema = z
+  .strictObject({
+    name: z.string(),
+    unit_amount: minorUnits('Price of one'),
+    quantity: z.number().int(),
+    amount: minorUnits('unit_amount × quantity'),
+  })
+  .meta({ id: 'LineItem' });
+
+const checkoutSessionExample = {
+  id: 'cs_test_a1B2c3D4e5F6g7H8i9J0kLmN',
+  object: 'checkout.session',
+  livemode: false,
+  status: 'open',
+  url: 'https://pay.example.com/c/cs_test_a1B2c3D4e5F6g7H8i9J0kLmN',
+  currency: 'usd',
+  line_items: [{ name: 'Kenya AA, 250 g', unit_amount: 1650, quantity: 2, amount: 3300 }],
+  amount_subtotal: 3300,
+  amount_total: 3300,
+  customer_email: null,
+  success_url: 'https://shop.example/thanks?session={CHECKOUT_SESSION_ID}',
+  cancel_url: 'https://shop.example/cart',
+  capture_method: 'automatic',
+  payment_method_types: ['card', 'google_pay'],
+  locale: null,
+  metadata: { order_id: '1042' },
+  client_reference_id: null,
+  payment_link: null,
+  payment: null,
+  expires_at: 1767312000,
+  completed_at: null,
+  created: 1767225600,
+};
+
+export const checkoutSessionSchema = z
+  .strictObject({
+    id: id('cs_', checkoutSessionExample.id),
+    object: z.literal('checkout.session'),
+    livemode,
+    status: z.enum(checkoutSessionStatuses).meta({ description: '`open` until paid (`complete`) or expired.' }),
+    url: z.string().nullable().meta({ description: 'Where to send the shopper; null once the session is not open.' }),
+    currency,
+    line_items: z.array(lineItemSchema),
+    amount_subtotal: minorUnits('Sum of the line items'),
+    amount_total: minorUnits('What the shopper pays'),
+    customer_email: z.string().nullable(),
+    success_url: z.string().nullable(),
+    cancel_url: z.string().nullable(),
+    capture_method: z.enum(['automatic', 'manual']),
+    payment_method_types: z.array(z.enum(['card', 'google_pay'])),
+    locale: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    client_reference_id: z.string().nullable(),
+    payment_link: nullableId('plink_', 'plink_test_x1', 'The payment link that opened it, if any.'),
+    payment: nullableId('pay_', 'pay_test_x1', 'The payment that completed it, once there is one.'),
+    expires_at: unixTime('When it stops taking payments'),
+    completed_at: unixTime('When it was paid').nullable(),
+    created: unixTime('Creation time'),
+  })
+  .meta({
+    id: 'CheckoutSession',
+    description: 'What the shopper is asked to pay, and whether they have.',
+    examples: [checkoutSessionExample],
+  });
+
+const paymentExample = {
+  id: 'pay_test_q9W8e7R6t5Y4u3I2o1P0',
+  object: 'payment',
+  livemode: false,
+  status: 'succeeded',
+  amount: 3300,
+  amount_captured: 3300,
+  amount_refunded: 0,
+  currency: 'usd',
+  capture_method: 'automatic',
+  checkout_session: checkoutSessionExample.id,
+  customer_email: 'shopper@example.com',
+  payment_method: { type: 'card', brand: 'visa', last4: '1111', exp_month: 12, exp_year: 2034, fingerprint: 'fp_3kq9c0d1' },
+  processor: 'test',
+  processor_transaction_id: 'test_txn_7f3a',
+  processor_response: { code: '1000', text: 'Approved' },
+  failure_code: null,
+  decline_code: null,
+  three_d_secure: null,
+  created: 1767225700,
+};
+
+export const paymentSchema = z
+  .strictObject({
+    id: id('pay_', paymentExample.id),
+    object: z.literal('payment'),
+    livemode,
+    status: z.enum(paymentStatuses),
+    amount: minorUnits('Amount asked'),
+    amount_captured: minorUnits('Amount captured'),
+    amount_refunded: minorUnits('Amount refunded so far'),
+    currency,
+    capture_method: z.enum(['automatic', 'manual']),
+    checkout_session: id('cs_', checkoutSessionExample.id, 'The session this payment is an attempt at.'),
+    customer_email: z.string().nullable(),
+    payment_method: z
+      .strictObject({
+        type: z.enum(['card', 'google_pay']),
+        brand: z.string().nullable(),
+        last4: z.string().nullable(),
+        exp_month: z.number().int().nullable(),
+        exp_year: z.number().int().nullable(),
+        fingerprint: z.string().nullable().meta({ description: 'Same card, same fingerprint, within one install.' }),
+      })
+      .nullable(),
+    processor: z.string().meta({ examples: ['test', 'braintree'] }),
+    processor_transaction_id: z.string().nullable(),
+    processor_response: z.strictObject({ code: z.string(), text: z.string() }).nullable(),
+    failure_code: z.string().nullable(),
+    decline_code: z.enum(declineCodes).nullable(),
+    three_d_secure: z.strictObject({ status: z.string(), liability_shifted: z.boolean() }).nullable(),
+    created: unixTime('Creation time'),
+  })
+  .meta({ id: 'Payment', description: 'One attempt to pay a checkout session.', examples: [paymentExample] });
+
+const refundExample = {
+  id: 're_test_z1X2c3V4b5N6',
+  object: 'refund',
+  livemode: false,
+  payment: paymentExample.id,
+  amount: 1650,
+  currency: 'usd',
+  reason: 'requested_by_customer',
+  status: 'succeeded',
+  failure_reason: null,
+  created_by: 'key_test_k1',
+  processor_refund_id: 'test_rf_91ab',
+  created: 1767226000,
+  updated: 1767226000,
+};
+
+export const refundSchema = z
+  .strictObject({
+    id: id('re_', refundExample.id),
+    object: z.literal('refund'),
+    livemode,
+    payment: id('pay_', paymentExample.id, 'The refunded payment.'),
+    amount: minorUnits('Amount refunded'),
+    currency,
+    reason: z.enum(['requested_by_customer', 'duplicate', 'fraudulent']).nullable(),
+    status: z.enum(refundStatuses),
+    failure_reason: z.string().nullable().meta({ description: 'Why a failed refund failed, e.g. `payment_not_settled`.' }),
+    created_by: z.string().nullable().meta({ description: 'The API key (`key_…`) or dashboard user that asked.' }),
+    processor_refund_id: z.string().nullable(),
+    created: unixTime('Creation time'),
+    updated: unixTime('Last change'),
+  })
+  .meta({ id: 'Refund', description: 'Money sent back from a succeeded payment.', examples: [refundExample] });
+
+export const eventSchema = z
+  .strictObject({
+    id: id('evt_', 'evt_test_m1N2b3V4'),
+    object: z.literal('event'),
+    livemode,
+    type: z.enum(eventTypes),
+    created: unixTime('When the change happened'),
+    data: z.strictObject({
+      object: z
+        .union([checkoutSessionSchema, paymentSchema, refundSchema])
+        .meta({ description: 'The object as the API showed it at the moment of the change.' }),
+    }),
+  })
+  .meta({
+    id: 'Event',
+    description: 'A state change. Webhooks POST this same object, signed with `Tillpoint-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.',
+    examples: [{ id: 'evt_test_m1N2b3V4', object: 'event', livemode: false, type: 'payment.succeeded', created: 1767225700, data: { object: paymentExample } }],
+  });
+
+export const priceSchema = z
+  .strictObject({
+    id: id('price_', 'price_test_p1'),
+    object: z.literal('price'),
+    livemode,
+    product: id('prod_', 'prod_test_c1'),
+    currency,
+    unit_amount: minorUnits('Price of one'),
+    active: z.boolean(),
+    created: unixTime('Creation time'),
+  })
+  .meta({ id: 'Price', description: 'What a product costs in one currency; immutable once made.' });
+
+export const productSchema = z
+  .strictObject({
+    id: id('prod_', 'prod_test_c1'),
+    object: z.literal('product'),
+    livemode,
+    name: z.string(),
+    description: z.string().nullable(),
+    active: z.boolean(),
+    default_price: priceSchema.nullable(),
+    created: unixTime('Creation time'),
+    updated: unixTime('Last change'),
+  })
+  .meta({ id: 'Product', description: 'Something the merchant sells, with its default price spelled out.' });
+
+export const paymentLinkSchema = z
+  .strictObject({
+    id: id('plink_', 'plink_test_l1'),
+    object: z.literal('payment_link'),
+    livemode,
+    active: z.boolean(),
+    url: z.string().meta({ description: 'Each visit opens a fresh checkout session.', examples: ['https://pay.example.com/l/coffee'] }),
+    currency,
+    line_items: z.array(
+      z.strictObject({
+        price: z.string().nullable(),
+        name: z.string(),
+        unit_amount: minorUnits('Price of one'),
+        quantity: z.number().int(),
+        amount: minorUnits('unit_amount × quantity'),
+      }),
+    ),
+    amount_total: minorUnits('What a shopper pays'),
+    created: unixTime('Creation time'),
+  })
+  .meta({ id: 'PaymentLink', description: 'A reusable link that opens a fresh checkout session for fixed items.' });
+
+const webhookEndpointFields = {
+  id: id('we_', 'we_test_h1'),
+  object: z.literal('webhook_endpoint'),
+  livemode,
+  url: z.string(),
+  description: z.string().nullable(),
+  enabled_events: z.array(z.enum(['*', ...eventTypes])),
+  status: z.enum(['enabled', 'disabled']),
+  created: unixTime('Creation time'),
+};
+
+export const webhookEndpointSchema = z
+  .strictObject({
+    ...webhookEndpointFields,
+    secret: z.string().optional().meta({
+      description: 'The signing secret (`whsec_…`): only in the answer that created or rolled it.',
+      examples: ['whsec_0123456789abcdef'],
+    }),
+  })
+  .meta({ id: 'WebhookEndpoint', description: 'Where signed events are sent.' });
+
+export const webhookDeliverySchema = z
+  .strictObject({
+    id: id('whd_', 'whd_test_d1'),
+    object: z.literal('webhook_delivery'),
+    livemode,
+    webhook_endpoint: id('we_', 'we_test_h1'),
+    event: id('evt_', 'evt_test_m1N2b3V4'),
+    event_type: z.enum(eventTypes),
+    status: z.enum(['pending', 'delivered', 'retrying', 'abandoned']),
+    attempts: z.number().int(),
+    next_attempt_at: unixTime('Next try').nullable(),
+    last_response_status: z.number().int().nullable(),
+    created: unixTime('Creation time'),
+    log: z.array(
+      z.strictObject({
+        attempt: z.number().int(),
+        outcome: z.enum(['succeeded', 'failed']),
+        response_status: z.number().int().nullable(),
+        response_body: z.string().nullable().meta({ description: 'The first 1 KB of what the receiver answered.' }),
+        duration_ms: z.number().int(),
+        error: z.string().nullable(),
+        started_at: unixTime('Start of the attempt').nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'WebhookDelivery', description: 'One event owed to one endpoint, with its attempt log.' });
+
+export const deletedSchema = z
+  .strictObject({ id: z.string(), object: z.string(), deleted: z.literal(true) })
+  .meta({ id: 'Deleted', description: 'What a DELETE answers.' });
+
+const flagValue = z.union([z.boolean(), z.string(), z.number()]);
+
+export const flagSchema = z
+  .strictObject({
+    object: z.literal('flag'),
+    key: z.string(),
+    value: flagValue,
+    default: flagValue.nullable(),
+    allowed_values: z.array(flagValue).nullable(),
+    built_in: z.boolean(),
+    description: z.string().nullable(),
+    updated: unixTime('Last change').nullable(),
+  })
+  .meta({ id: 'Flag', description: 'A kill switch or custom flag of the account and mode.' });
+
+export const experimentSchema = z
+  .strictObject({
+    id: id('exp_', 'exp_test_e1'),
+    object: z.literal('experiment'),
+    livemode,
+    key: z.string(),
+    description: z.string().nullable(),
+    status: z.enum(['draft', 'running', 'stopped']),
+    variants: z.array(z.strictObject({ key: z.string(), weight: z.number().int() })),
+    control: z.string(),
+    planned_sample_size: z.number().int(),
+    baseline_conversion_rate: z.number().nullable(),
+    minimum_detectable_effect: z.number().nullable(),
+    started: unixTime('Start').nullable(),
+    stopped: unixTime('Stop').nullable(),
+    created: unixTime('Creation time'),
+  })
+  .meta({ id: 'Experiment', description: 'An A/B test on a checkout-page surface.' });
+
+const interval = z.strictObject({ lower: z.number(), upper: z.number() });
+
+export const experimentResultsSchema = z
+  .strictObject({
+    object: z.literal('experiment_results'),
+    experiment: z.string(),
+    key: z.string(),
+    status: z.enum(['draft', 'running', 'stopped']),
+    control: z.string(),
+    planned_sample_size: z.number().int(),
+    confidence_level: z.number(),
+    variants: z.array(
+      z.strictObject({
+        variant: z.string(),
+        exposed: z.number().int(),
+        conversions: z.number().int(),
+        conversion_rate: z.number(),
+        conversion_rate_interval: interval,
+        difference_to_control: z.strictObject({ difference: z.number(), lower: z.number(), upper: z.number() }).nullable(),
+      }),
+    ),
+    verdict: z.strictObject({
+      status: z.enum(['collecting', 'winner', 'no_significant_difference']),
+      winner: z.string().nullable(),
+      message: z.string(),
+    }),
+  })
+  .meta({ id: 'ExperimentResults', description: 'Exposures, conversions, intervals and the verdict.' });
+
+export const openApiDocumentSchema = z
+  .looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({}), paths: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'OpenApiDocument', description: 'This document.' });
+
+/**
+ * The envelope of every list (design.md §7): newest first, `has_more` says whether another page
+ * follows; ask for it with `starting_after=<the last id of this page>`.
+ */
+export function listOf<T extends z.ZodType>(item: T, id: string) {
+  return z
+    .strictObject({
+      object: z.literal('list'),
+      url: z.string().meta({ description: 'The path of this list.' }),
+      has_more: z.boolean().meta({ description: 'Whether another page follows this one.' }),
+      data: z.array(item),
+    })
+    .meta({ id, description: 'One page of a list, newest first.' });
+}
+
+export const checkoutSessionListSchema = listOf(checkoutSessionSchema, 'CheckoutSessionList');
+export const paymentListSchema = listOf(paymentSchema, 'PaymentList');
+export const refundListSchema = listOf(refundSchema, 'RefundList');
+export const eventListSchema = listOf(eventSchema, 'EventList');
+export const productListSchema = listOf(productSchema, 'ProductList');
+export const paymentLinkListSchema = listOf(paymentLinkSchema, 'PaymentLinkList');
+export const webhookEndpointListSchema = listOf(webhookEndpointSchema, 'WebhookEndpointList');
+export const webhookDeliveryListSchema = listOf(webhookDeliverySchema, 'WebhookDeliveryList');
+export const flagListSchema = listOf(flagSchema, 'FlagList');
+export const experimentListSchema = listOf(experimentSchema, 'ExperimentList');
+
+/** Codes only the dashboard's own API answers (cookie session, CSRF): never a merchant API answer. */
+const dashboardOnlyCodes = new Set(['not_signed_in', 'sign_in_failed', 'csrf_token_invalid']);
+const apiErrors = Object.entries(errorCatalogue).filter(([code]) => !dashboardOnlyCodes.has(code));
+const errorTypes = [...new Set(apiErrors.map(([, entry]) => entry.type))] as [string, ...string[]];
+
+/** The error envelope of design.md §8, with the codes an answer of this status may carry. */
+function errorEnvelope(codes: string[], id: string, description: string) {
+  return z
+    .strictObject({
+      error: z.strictObject({
+        type: z.enum(errorTypes),
+        code: z.enum(codes as [string, ...string[]]),
+        message: z.string().meta({ description: 'For the developer; never contains card data.' }),
+        param: z.string().optional().meta({ description: 'The parameter at fault, e.g. `line_items[0][quantity]`.' }),
+        decline_code: z.enum(declineCodes).optional(),
+        request_id: z.string().meta({ description: 'Also in the `Request-Id` header; quote it when asking for help.' }),
+      }),
+    })
+    .meta({ id, description });
+}
+
+export const errorSchema = errorEnvelope(apiErrors.map(([code]) => code), 'Error', 'An error: the code says what went wrong (design.md §8).');
+
+/** Error statuses of the catalogue, each with its own schema naming only the codes it may carry. */
+export const errorSchemasByStatus = new Map<number, z.ZodType>(
+  [...new Set(apiErrors.map(([, entry]) => entry.status as number))]
+    .sort((a, b) => a - b)
+    .map((status) => {
+      const codes = apiErrors
+        .filter(([, entry]) => entry.status === status)
+        .map(([code]) => code);
+      return [status, errorEnvelope(codes, `Error${status}`, `Error ${status}: ${codes.map((c) => `\`${c}\``).join(', ')}.`)];
+    }),
+);
+
+export const checkoutPageScriptSchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'Stable across builds: the purpose of the script.' }),
+    object: z.literal('checkout_page_script'),
+    party: z.enum(['first', 'third']),
+    type: z.enum(['script', 'stylesheet']),
+    origin: z.string(),
+    path: z.string(),
+    url: z.string(),
+    sha384: z.string().nullable().meta({ description: 'Base64 SHA-384 of the bytes served; null for third-party scripts whose bytes change.' }),
+    size: z.number().int().nullable(),
+    integrity: z.enum(['sri', 'csp_origin']).meta({ description: 'How integrity is assured: an SRI hash, or an exact origin in the CSP.' }),
+    loading: z.enum(['page', 'on_demand']),
+    loaded_when: z.array(z.string()).meta({ description: 'The page set-ups that load it (all must hold).' }),
+    justification: z.string().nullable(),
+    integrity_note: z.string().nullable(),
+    merchant_note: z.string().nullable(),
+  })
+  .meta({ id: 'CheckoutPageScript', description: 'One script or stylesheet the checkout page can load (PCI DSS 6.4.3).' });
+export const checkoutPageScriptListSchema = listOf(checkoutPageScriptSchema, 'CheckoutPageScriptList');

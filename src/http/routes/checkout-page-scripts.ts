@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Deps } from '../../domain/ports';
+import { readCheckoutPageSecurity } from '../../domain/use-cases/read-checkout-page-security';
+import type { CheckoutPageIntegrity } from '../checkout-page/page-integrity-monitor';
+import { inventoryScriptView } from '../checkout-page/inventory-views';
+import { defineRoute } from '../define-route';
+import { checkoutPageScriptListSchema } from '../response-schemas';
+import { scopeOf } from '../merchant-auth';
+
+/** What the inventory routes need from the server: the page's integrity and its CSP as served. */
+export interface PageSecurity {
+  pageIntegrity: CheckoutPageIntegrity;
+  pagePolicy: () => string;
+}
+
+/** The inventory, in the order the build and the CSP give it, with the account's notes. */
+export async function inventoryFor(deps: Deps, accountId: string, security: PageSecurity) {
+  const { notes } = await readCheckoutPageSecurity(deps, { accountId });
+  const byScript = new Map(notes.map((note) => [note.scriptId, note]));
+  return security.pageIntegrity.inventory(security.pagePolicy()).map((script) => inventoryScriptView(script, deps.publicUrl, byScript.get(script.id)));
+}
+
+const scriptId = z.string().regex(/^[A-Za-z0-9_.:/-]{1,200}$/, 'must be a script id from the inventory');
+
+/** `GET /v1/checkout_page/scripts`: the checkout page's script inventory (PCI DSS 6.4.3). */
+export async function checkoutPageScriptRoutes(app: FastifyInstance, { deps, security }: { deps: Deps; security: PageSecurity }) {
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/checkout_page/scripts',
+      tag: 'Checkout page',
+      summary: 'Every script the checkout page can load, with its SHA-384, the set-ups that load it and why it is there',
+      response: checkoutPageScriptListSchema,
+      query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(100), starting_after: scriptId.optional() }),
+    },
+    async ({ query, request }) => {
+      const scripts = await inventoryFor(deps, scopeOf(request).accountId, security);
+      const start = query.starting_after ? scripts.findIndex((script) => script.id === query.starting_after) + 1 : 0;
+      const data = scripts.slice(start, start + query.limit);
+      return { object: 'list' as const, url: '/v1/checkout_page/scripts', has_more: start + query.limit < scripts.length, data };
+    },
+  );
+}

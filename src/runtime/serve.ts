@@ -1,0 +1,195 @@
+import type { FastifyInstance } from 'fastify';
+import { checkoutClientConfig } from '../http/checkout-client-config';
+import { buildHttpServer } from '../http/server';
+import type { SqlClient } from '../persistence/sql-client';
+import { startServerReporting } from '../telemetry/server-reporting';
+import { httpWebhookSender } from '../webhooks/http-sender';
+import { startAdminSocket, type AdminCommandRequest, type AdminCommandResult, type AdminSocket } from './admin-socket';
+import type { Config } from './config';
+import { lockDataDir, type DataDirLock } from './data-dir-lock';
+import { ensureDemo, type DemoAnnouncement } from './demo';
+import { createMetrics } from './metrics';
+import { openDatabase, openTillpoint, type Tillpoint } from './open-tillpoint';
+import { createReadiness, type Readiness } from './readiness';
+import { checkoutPageCheckJob, periodicJobs, startScheduler } from './scheduler';
+import { startWebhookWorker } from './webhook-worker';
+
+/** Start-up could not go on; the message names the cause and the fix. */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartupError';
+  }
+}
+
+/** A step of the graceful shutdown, e.g. flushing a buffer; it runs once intake has stopped. */
+export type ShutdownHook = () => Promise<void> | void;
+
+export interface RunningServer {
+  app: FastifyInstance;
+  tillpoint: Tillpoint;
+  readiness: Readiness;
+  /** The address the server listens on. */
+  address: string;
+  demo: DemoAnnouncement;
+  /**
+   * Adds a close hook. Shutdown runs them in the order added, after the HTTP server, the periodic
+   * jobs and the webhook worker have stopped, and before the database closes and DATA_DIR is released.
+   */
+  onShutdown(name: string, hook: ShutdownHook): void;
+  /** Stops accepting, reports not ready at once, finishes the work under way, closes. Idempotent. */
+  shutdown(): Promise<void>;
+}
+
+/** Hides the password of a database URL in messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/**
+ * `tillpoint serve`: on the embedded database it first takes the DATA_DIR lock (one writer) and
+ * opens the admin socket the CLI talks to; then database, HTTP server, periodic jobs, webhook worker.
+ */
+export async function startServer(
+  config: Config,
+  options: {
+    webRoot: string;
+    /** Runs a CLI command sent over the admin socket, with the server's database. */
+    adminCommands?: (tillpoint: Tillpoint) => (request: AdminCommandRequest) => Promise<AdminCommandResult>;
+  },
+): Promise<RunningServer> {
+  const undo: Array<() => Promise<void> | void> = [];
+  const unwind = async () => {
+    for (const step of undo.reverse()) await Promise.resolve(step()).catch(() => undefined);
+  };
+  try {
+    let lock: DataDirLock | null = null;
+    let adminSocket: AdminSocket | null = null;
+    let commandRunner: Promise<(request: AdminCommandRequest) => Promise<AdminCommandResult>> | null = null;
+    let resolveRunner: (run: (request: AdminCommandRequest) => Promise<AdminCommandResult>) => void = () => undefined;
+    if (!config.databaseUrl) {
+      lock = await lockDataDir(config.dataDir, { role: 'serve', what: 'serve' });
+      const held = lock;
+      const releaseOnExit = () => held.release();
+      process.once('exit', releaseOnExit);
+      undo.push(() => {
+        held.release();
+        process.off('exit', releaseOnExit);
+      });
+      // Up before the (slow) database opens, so another process sees at once who holds DATA_DIR.
+      commandRunner = new Promise((resolve) => {
+        resolveRunner = resolve;
+      });
+      const runner = commandRunner;
+      adminSocket = await startAdminSocket({
+        dataDir: config.dataDir,
+        status: { pid: process.pid, nonce: held.holder.nonce, startedAt: held.holder.startedAt },
+        run: async (request) => (await runner)(request),
+      });
+      const socket = adminSocket;
+      undo.push(() => socket.close());
+    }
+
+    const reporter = await startServerReporting(config.sentry);
+    let log: { warn(details: object, message: string): void } = { warn: (_details, message) => console.error(message) };
+    let db: SqlClient;
+    try {
+      db = await openDatabase(config, { onIdleError: (err) => log.warn({ err }, 'a database connection broke; it is replaced on the next query') });
+    } catch (error) {
+      throw new StartupError(
+        config.databaseUrl
+          ? `cannot reach the PostgreSQL server named by DATABASE_URL (${redactUrl(config.databaseUrl)}): ${(error as Error).message}. Check that it runs and that the URL, user and password are right.`
+          : `cannot open the embedded database in DATA_DIR ${config.dataDir}: ${(error as Error).message}`,
+      );
+    }
+    undo.push(() => db.close());
+    const metrics = createMetrics({ db });
+    const tillpoint = await openTillpoint({
+      db,
+      publicUrl: config.publicUrl,
+      testSettlementDelaySeconds: config.testSettlementDelaySeconds,
+      rateLimitPerSecond: config.rateLimitPerSecond,
+      secretKey: config.secretKey,
+      flagsOfrepUrl: config.flagsOfrepUrl,
+      observer: metrics.observer,
+      reconciliation: config.reconciliation,
+    });
+    undo.pop();
+    undo.push(() => tillpoint.close());
+    if (options.adminCommands) resolveRunner(options.adminCommands(tillpoint));
+    else resolveRunner(async () => ({ exitCode: 2, stdout: '', stderr: 'tillpoint: this server takes no commands\n' }));
+    void commandRunner;
+
+    const demo = await ensureDemo(tillpoint.deps, db);
+    const readiness = createReadiness(db);
+    const app = await buildHttpServer({
+      deps: tillpoint.deps,
+      webRoot: options.webRoot,
+      logger: { level: config.logLevel },
+      reporter,
+      clientConfig: checkoutClientConfig(config),
+      processorSettings: tillpoint.processorSettings,
+      operations: { readiness, metrics, metricsToken: config.metricsToken },
+      hsts: config.hsts,
+    });
+    log = app.log;
+    const address = await app.listen({ port: config.port, host: config.host });
+    undo.push(() => app.close());
+
+    // Job failures go to the log and to error reporting.
+    const jobLog = {
+      info: (details: object, message: string) => app.log.info(details, message),
+      error: (details: { err?: unknown; job?: string }, message: string) => {
+        app.log.error(details, message);
+        reporter.captureException(details.err ?? new Error(message), { tags: { job: details.job ?? 'background' } });
+      },
+    };
+    // Session expiry, reconciliation, auto-void, purge of expired API records; and webhook delivery.
+    const scheduler = startScheduler(tillpoint.deps, jobLog, [
+      ...periodicJobs,
+      checkoutPageCheckJob(app.checkoutPageIntegrity, config.checkoutPageCheckMinutes),
+    ]);
+    const webhooks = startWebhookWorker({ deps: tillpoint.deps, sender: httpWebhookSender(), log: jobLog });
+
+    const hooks: Array<{ name: string; hook: ShutdownHook }> = [];
+    let stopping: Promise<void> | null = null;
+    const shutdown = async () => {
+      readiness.beginShutdown();
+      app.log.info('shutting down: intake stopped, finishing requests under way and the webhook batch');
+      // Intake stops at once; requests under way finish; the webhook pass under way records its
+      // outcomes (which ends its leases); periodic jobs finish their run.
+      await Promise.all([app.close(), scheduler.stop(), webhooks.stop()]);
+      for (const { name, hook } of hooks) {
+        try {
+          await hook();
+        } catch (err) {
+          app.log.error({ err, hook: name }, 'a shutdown hook failed');
+        }
+      }
+      await reporter.flush(2000);
+      undo.length = 0;
+      await adminSocket?.close();
+      await tillpoint.close();
+      lock?.release();
+      app.log.info('stopped');
+    };
+    return {
+      app,
+      tillpoint,
+      readiness,
+      address,
+      demo,
+      onShutdown: (name, hook) => hooks.push({ name, hook }),
+      shutdown: () => (stopping ??= shutdown()),
+    };
+  } catch (error) {
+    await unwind();
+    throw error;
+  }
+}

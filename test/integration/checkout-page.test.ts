@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildHttpServer } from '../../src/http/server';
+import { testDatabases } from '../support/databases';
+import { createSession, useIntegration } from '../support/integration';
+
+/**
+ * The checkout page as the server sends it: rendered HTML with its data inlined (no request for the
+ * session or the flags), a CSP nonce, and every byte compressed the way the browser asked. Needs
+ * `npm run build` (dist/web) like the bundle budget.
+ */
+const webRoot = path.resolve(import.meta.dirname, '../../dist/web');
+
+function decoded(res: { rawPayload: Buffer; headers: Record<string, unknown> }): string {
+  const encoding = res.headers['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(res.rawPayload).toString('utf8');
+  if (encoding === 'gzip') return gunzipSync(res.rawPayload).toString('utf8');
+  return res.rawPayload.toString('utf8');
+}
+
+/** The page's inlined data, parsed as the browser does. */
+function pageData(html: string) {
+  const match = /<script type="application\/json" id="tillpoint-page" nonce="([^"]+)">([^]*?)<\/script>/.exec(html);
+  expect(match, 'the page data element').not.toBeNull();
+  return { nonce: match![1]!, data: JSON.parse(match![2]!) };
+}
+
+describe.each(testDatabases)('checkout page ($name)', (database) => {
+  const ctx = useIntegration(database);
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    expect(existsSync(path.join(webRoot, '.vite', 'manifest.json')), 'run npm run build first').toBe(true);
+    app = await buildHttpServer({ deps: ctx.h.tillpoint.deps, webRoot });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const get = (url: string, acceptEncoding = 'br, gzip') => app.inject({ method: 'GET', url, headers: { 'accept-encoding': acceptEncoding } });
+
+  it('renders the order, the total and the form on the server, with the data inlined under the CSP nonce', async () => {
+    const session = await createSession(ctx, {
+      line_items: [{ name: 'Beans </script><script>alert(1)</script>', unit_amount: 1450, quantity: 2 }],
+    });
+    const res = await get(`/c/${session.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const html = decoded(res);
+    expect(html).toContain('<title>Checkout · Test Shop</title>');
+    expect(html).toContain('<strong data-testid="total">$29.00</strong>');
+    expect(html).toContain('Beans &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toMatch(/<input[^>]+id="email"/);
+    expect(html).toContain('Your browser has JavaScript turned off. Turn it on to pay; your order is shown above.');
+
+    const { nonce, data } = pageData(html);
+    // The line item's markup cannot close the data element: `<` is escaped inside the JSON.
+    expect(html).not.toContain('</script><script>alert(1)');
+    expect(data).toMatchObject({ sessionId: session.id, receipt: false, locale: 'en', view: { kind: 'ready', session: { id: session.id, amount_total: 2900 } } });
+    expect(data.flags).toMatchObject({ cardEnabled: true, googlePayEnabled: true, layout: { value: 'wallet_first', experiment: null } });
+    // The catalogue is inlined precompiled (ASTs: the page's runtime has no parser), for primeMessages.
+    expect(data.messages.locale).toBe('en');
+    expect(data.messages.catalogue['page.title']).toEqual([{ type: 0, value: 'Checkout' }]);
+
+    const policy = String(res.headers['content-security-policy']);
+    const scriptSrc = policy.split('; ').find((d) => d.startsWith('script-src '))!;
+    expect(scriptSrc).toContain(`'nonce-${nonce}'`);
+    expect(scriptSrc).not.toContain('unsafe-inline');
+    // The integrity import map comes before every module script, allowed by its hash.
+    const importMap = /<script type="importmap">([^<]*)<\/script>/.exec(html)![1]!;
+    expect(html.indexOf('<script type="importmap">')).toBeLessThan(html.indexOf('<script type="module"'));
+    expect(scriptSrc).toContain(`'sha256-${createHash('sha256').update(importMap).digest('base64')}'`);
+    expect(res.headers['reporting-endpoints']).toBe('csp="/csp-reports"');
+    // A fresh nonce per response.
+    expect(pageData(decoded(await get(`/c/${session.id}`))).nonce).not.toBe(nonce);
+
+    // The test processor's card form is preloaded; no braintree-web component is.
+    expect(html).toMatch(/<link rel="modulepreload" href="\/assets\/builtin-engine-[\w-]+\.js" integrity="sha384-[^"]+" crossorigin>/);
+    // (The integrity import map names every chunk; only what the head loads counts here.)
+    expect(html).not.toMatch(/(src|href)="\/assets\/(hosted-fields|braintree-components)/);
+  });
+
+  it('renders every state: expired, already paid, the receipt, not found', async () => {
+    const expired = await createSession(ctx);
+    await ctx.db.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 minute' WHERE id = $1`, [expired.id]);
+    const expiredHtml = decoded(await get(`/c/${expired.id}`));
+    expect(expiredHtml).toContain('This checkout has expired');
+    expect(expiredHtml).not.toContain('modulepreload" href="/assets/builtin-engine');
+
+    const paid = await createSession(ctx);
+    const token = await ctx.h.app.inject({
+      method: 'POST',
+      url: `/api/checkout/sessions/${paid.id}/card-tokens`,
+      payload: { number: '4111111111111111', exp_month: 12, exp_year: 2034, cvc: '123', postal_code: '94107' },
+    });
+    const pay = await ctx.h.app.inject({
+      method: 'POST',
+      url: `/api/checkout/sessions/${paid.id}/payments`,
+      payload: { payment_method_type: 'card', nonce: token.json().nonce, email: 'shopper@example.com' },
+    });
+    expect(pay.statusCode, pay.body).toBe(200);
+    expect(decoded(await get(`/c/${paid.id}`))).toContain('This order is already paid');
+    const receipt = decoded(await get(`/c/${paid.id}/done`));
+    expect(receipt).toContain('Payment successful');
+    expect(receipt).toContain('Paid $35.00 with Visa ending in 1111');
+
+    const missing = await get('/c/cs_doesnotexist');
+    expect(missing.statusCode).toBe(404);
+    expect(decoded(missing)).toContain('Checkout not found');
+    expect((await get(`/c/${'x'.repeat(500)}`)).statusCode).toBe(404);
+  });
+
+  it("speaks the session's locale, else the shopper's Accept-Language, with <html lang dir> and the catalogue inlined", async () => {
+    const auto = await createSession(ctx);
+    const arabic = await app.inject({ method: 'GET', url: `/c/${auto.id}`, headers: { 'accept-language': 'ar-EG,ar;q=0.9,en;q=0.5' } });
+    const arabicHtml = decoded(arabic);
+    expect(arabicHtml).toContain('<html lang="ar" dir="rtl">');
+    expect(pageData(arabicHtml).data).toMatchObject({ locale: 'ar', messages: { locale: 'ar' } });
+    const german = await createSession(ctx, { locale: 'de' });
+    const germanHtml = decoded(await app.inject({ method: 'GET', url: `/c/${german.id}`, headers: { 'accept-language': 'ar' } }));
+    expect(germanHtml).toContain('<html lang="de" dir="ltr">');
+    expect(pageData(germanHtml).data.messages.locale).toBe('de');
+    const missing = decoded(await app.inject({ method: 'GET', url: '/c/cs_doesnotexist', headers: { 'accept-language': 'fr-CA' } }));
+    expect(missing).toContain('<html lang="fr" dir="ltr">');
+  });
+
+  it('sends the HTML as brotli, gzip or identity by Accept-Encoding', async () => {
+    const session = await createSession(ctx);
+    for (const [accept, encoding] of [['br, gzip', 'br'], ['gzip, deflate', 'gzip'], ['identity', undefined]] as const) {
+      const res = await get(`/c/${session.id}`, accept);
+      expect(res.headers['content-encoding'], accept).toBe(encoding);
+      expect(res.headers.vary).toContain('accept-encoding');
+      expect(decoded(res)).toContain('data-testid="total"');
+    }
+  });
+
+  it('serves the build’s precompressed assets by Accept-Encoding, cached immutably', async () => {
+    const name = readdirSync(path.join(webRoot, 'assets')).find((f) => /^checkout-[\w-]+\.js$/.test(f))!;
+    const original = readFileSync(path.join(webRoot, 'assets', name));
+    for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['identity', undefined]] as const) {
+      const res = await get(`/assets/${name}`, accept);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding'], accept).toBe(encoding);
+      expect(String(res.headers['content-type'])).toMatch(/javascript/);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(decoded(res)).toBe(original.toString('utf8'));
+      if (encoding) {
+        expect(res.rawPayload.length).toBeLessThan(original.length / 2);
+        expect(res.headers.vary).toContain('accept-encoding');
+      }
+    }
+  });
+});
