@@ -4,13 +4,20 @@ import { createAccount } from '../../src/domain/use-cases/create-account';
 import { buildHttpServer } from '../../src/http/server';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
+import { checkRepliesAgainstContracts, type ReplyProblem } from './reply-check';
+import type { ErrorReporter } from '../../src/telemetry/server-reporting';
 
 /** A controllable clock for tests that need time to pass. */
 export class TestClock {
+  private realTime = false;
   constructor(public current = new Date('2026-06-01T12:00:00Z')) {}
-  now = () => new Date(this.current);
+  now = () => (this.realTime ? new Date() : new Date(this.current));
   advance(ms: number) {
     this.current = new Date(this.current.getTime() + ms);
+  }
+  /** From now on the clock is the wall clock: for tests whose requests come from another process. */
+  followRealTime() {
+    this.realTime = true;
   }
 }
 
@@ -22,6 +29,8 @@ export interface Harness {
   logLines: string[];
   /** A fresh account's test secret key. */
   newAccountKey(name?: string): Promise<string>;
+  /** With `checkReplies`: every answer of a public route that did not match its documented schema. */
+  replyProblems: ReplyProblem[];
 }
 
 export const PUBLIC_URL = 'http://checkout.test';
@@ -30,12 +39,20 @@ export const PUBLIC_URL = 'http://checkout.test';
 export interface HarnessOptions {
   testSettlementDelaySeconds?: number;
   rateLimitPerSecond?: { test?: number; live?: number };
+  /** Parse every public route's answer with its documented response schema (see reply-check.ts). */
+  checkReplies?: boolean;
+  /** Built web apps to serve (a copy of dist/web); none by default. */
+  webRoot?: string;
+  /** Where the server reports errors and alerts (a Sentry stand-in); none by default. */
+  reporter?: ErrorReporter;
 }
 
 /** The real HTTP server over a given database, with a captured log and a test clock. */
-export async function startHarness(db: SqlClient, options: HarnessOptions = {}): Promise<Harness> {
+export async function startHarness(db: SqlClient, harnessOptions: HarnessOptions = {}): Promise<Harness> {
+  const { checkReplies, ...options } = harnessOptions;
   const clock = new TestClock(new Date());
-  const tillpoint = await openTillpoint({ db, publicUrl: PUBLIC_URL, now: clock.now, ...options });
+  const { webRoot, reporter, ...settings } = options;
+  const tillpoint = await openTillpoint({ db, publicUrl: PUBLIC_URL, now: clock.now, ...settings });
   const logLines: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -45,12 +62,15 @@ export async function startHarness(db: SqlClient, options: HarnessOptions = {}):
   });
   const app = await buildHttpServer({
     deps: tillpoint.deps,
-    webRoot: '/nonexistent',
+    webRoot: webRoot ?? '/nonexistent',
+    reporter,
     logger: { level: 'trace', stream },
     processorSettings: tillpoint.processorSettings,
   });
+  const replyProblems = checkReplies ? checkRepliesAgainstContracts(app) : [];
   await app.ready();
   return {
+    replyProblems,
     app,
     tillpoint,
     clock,

@@ -1,0 +1,90 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { testDatabases } from '../support/databases';
+import { useIntegration } from '../support/integration';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** `tillpoint listen` and `tillpoint trigger` as a developer runs them, against a real listening server. */
+describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)', (database) => {
+  const ctx = useIntegration(database);
+  const receiver = new WebhookReceiver();
+  let baseUrl = '';
+  let receiverUrl = '';
+  let listener: ChildProcess | null = null;
+
+  beforeAll(async () => {
+    // Events made by separate requests of another process must get the times they happened at, so
+    // "in the order they happened" is decided by time, not by two random ids of one frozen instant.
+    ctx.h.clock.followRealTime();
+    await ctx.h.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(ctx.h.app.server.address() as AddressInfo).port}`;
+    receiverUrl = await receiver.start();
+  });
+  afterAll(async () => {
+    listener?.kill('SIGTERM');
+    await receiver.stop();
+  });
+
+  const env = () => ({ ...process.env, TILLPOINT_API_KEY: ctx.key, TILLPOINT_URL: baseUrl });
+
+  it('listen forwards the events trigger makes, signed with the secret it printed', async () => {
+    let output = '';
+    listener = spawn(
+      process.execPath,
+      ['bin/tillpoint.js', 'listen', '--forward-to', receiverUrl, '--events', 'payment.succeeded,refund.succeeded'],
+      { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    listener.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    listener.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const secret = await vi.waitFor(
+      () => {
+        const found = /signing secret for this session is (whsec_[0-9a-f]+)/.exec(output)?.[1];
+        if (!found) throw new Error(`listen is not ready yet: ${output}`);
+        return found;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    receiver.secret = secret;
+
+    const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, ['bin/tillpoint.js', 'trigger', 'refund.succeeded'], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    expect(triggered.code, triggered.stderr).toBe(0);
+    expect(triggered.stdout).toMatch(/^Triggered refund\.succeeded in test mode: made checkout session cs_\w+, payment pay_\w+, refund re_\w+\.$/m);
+
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(2), { timeout: 30_000, interval: 100 });
+    // Only the asked-for types, in the order they happened, each signed with this session's secret.
+    expect(receiver.received.map((w) => w.event.type)).toEqual(['payment.succeeded', 'refund.succeeded']);
+    expect(receiver.received.every((w) => w.signatureValid)).toBe(true);
+    const refundId = /refund (re_\w+)/.exec(triggered.stdout)![1];
+    expect(receiver.received[1]!.event.data.object.id).toBe(refundId);
+    // The events are the API's own, byte for byte what GET /v1/events/:id answers.
+    const apiEvent = await fetch(`${baseUrl}/v1/events/${receiver.received[1]!.event.id}`, { headers: { authorization: `Bearer ${ctx.key}` } });
+    expect(JSON.parse(receiver.received[1]!.body)).toEqual(await apiEvent.json());
+    // One line per delivery: time, type, event id, where, status.
+    await vi.waitFor(() => expect(output).toMatch(new RegExp(`refund\\.succeeded\\s+${receiver.received[1]!.event.id}  → POST ${receiverUrl} \\[200\\]`)), {
+      timeout: 10_000,
+    });
+    expect(output).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d  payment\.succeeded\s+evt_\w+  → POST \S+ \[200\]$/m);
+    expect(output).not.toContain('checkout.session.completed');
+  }, 120_000);
+
+  it('refuses to trigger with a live key: it makes real objects', async () => {
+    const run = (args: string[], key: string) =>
+      new Promise<{ code: number; stderr: string }>((resolve) =>
+        execFile(process.execPath, ['bin/tillpoint.js', ...args], { cwd: root, env: { ...env(), TILLPOINT_API_KEY: key } }, (error, _stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+        ),
+      );
+    const live = await run(['trigger', 'payment.succeeded'], 'sk_live_abc');
+    expect(live.code).toBe(2);
+    expect(live.stderr).toContain('only runs with a test secret key');
+  }, 60_000);
+});
