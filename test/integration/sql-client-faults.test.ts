@@ -11,6 +11,7 @@ import { openPostgres, type SqlClient } from '../../src/persistence/sql-client';
 class FakePostgres {
   private server = net.createServer((socket) => this.accept(socket));
   private connections = 0;
+  private sockets = new Set<net.Socket>();
   terminateNewConnections = false;
 
   async start(): Promise<string> {
@@ -19,12 +20,14 @@ class FakePostgres {
   }
 
   async stop() {
-    this.server.closeAllConnections?.();
+    for (const socket of this.sockets) socket.destroy();
     await new Promise((resolve) => this.server.close(resolve));
   }
 
   private accept(socket: net.Socket) {
     const number = ++this.connections;
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
     let buffered = Buffer.alloc(0);
     let started = false;
     socket.on('error', () => undefined);
