@@ -15,7 +15,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,20 +22,13 @@ import { fileURLToPath } from 'node:url';
 import { createAccount } from '../src/domain/use-cases/create-account';
 import { openPostgres } from '../src/persistence/sql-client';
 import { openTillpoint } from '../src/runtime/open-tillpoint';
+import { freePort } from '../test/support/processes';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
 const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 60) * 1000;
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 4);
 const postgresUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Resident memory of a process, in MB (Linux /proc). */
 function rssMb(pid: number): number {

@@ -1,12 +1,11 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dashboardEndpoints } from '../../src/http/dashboard/index';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { testDatabases } from '../support/databases';
 import { dashboardCall, PASSWORD, preAuth, publicPost, setCookie, signUpOwner, uniqueEmail } from '../support/dashboard';
-import { samples, setUpFixtures, urlFor, type Fixtures } from '../support/dashboard-fixtures';
-import { startHarness } from '../support/harness';
+import { samples, urlFor, useDashboardFixtures } from '../support/dashboard-fixtures';
 import { errorTypes, expectError, rows } from '../support/integration';
 import { dumpBusinessData } from '../support/payments';
 
@@ -28,19 +27,7 @@ async function snapshot(db: SqlClient) {
 }
 
 describe.each(testDatabases)('dashboard hardening ($name)', (database) => {
-  let db: SqlClient;
-  const fx = {} as Fixtures;
-
-  beforeAll(async () => {
-    db = await database.open();
-    fx.h = await startHarness(db);
-    Object.assign(fx, await setUpFixtures(fx.h));
-  });
-
-  afterAll(async () => {
-    await fx.h?.app.close();
-    await db?.close();
-  });
+  const fx = useDashboardFixtures(database);
 
   /** The request a browser would send for `endpoint`: a valid sample where there is one. */
   async function requestFor(endpoint: (typeof endpoints)[number]) {
@@ -53,7 +40,7 @@ describe.each(testDatabases)('dashboard hardening ($name)', (database) => {
   it(`refuses each of the ${writes.length} state-changing routes, signed in, without the CSRF token or with a wrong one: 403, nothing changed`, async () => {
     const prepared = [];
     for (const endpoint of writes) prepared.push({ endpoint, ...(await requestFor(endpoint)) });
-    const before = await snapshot(db);
+    const before = await snapshot(fx.db);
     const wrongTokens = [undefined, `csrf_${'x'.repeat(32)}`, fx.outsider.csrf, ''];
     for (const { endpoint, url, body } of prepared) {
       for (const token of wrongTokens) {
@@ -67,7 +54,7 @@ describe.each(testDatabases)('dashboard hardening ($name)', (database) => {
         expectError(res, 403, 'csrf_token_invalid');
       }
     }
-    expect(await snapshot(db)).toEqual(before);
+    expect(await snapshot(fx.db)).toEqual(before);
     // The same owner, with the token, is not refused: the 403s were the token's doing.
     const settings = await dashboardCall(fx.h, fx.owner, 'POST', `/dashboard/api/accounts/${fx.accountId}/settings`, { accent_color: '#123456' });
     expect(settings.statusCode, settings.body).toBe(200);
@@ -78,7 +65,7 @@ describe.each(testDatabases)('dashboard hardening ($name)', (database) => {
     const signedIn = await publicPost(fx.h, pre, '/dashboard/api/sign-in', { email: fx.owner.email, password: PASSWORD });
     expect(signedIn.statusCode, signedIn.body).toBe(200);
     const agent = { cookie: setCookie(signedIn, 'tp_session')!.split(';')[0]!, csrf: signedIn.json().csrf_token };
-    const count = async () => Number((await rows(db, 'SELECT count(*)::int AS n FROM dashboard_sessions WHERE user_id = $1', [fx.owner.userId]))[0]!.n);
+    const count = async () => Number((await rows(fx.db, 'SELECT count(*)::int AS n FROM dashboard_sessions WHERE user_id = $1', [fx.owner.userId]))[0]!.n);
     const sessions = await count();
     expect((await dashboardCall(fx.h, agent, 'POST', '/dashboard/api/sign-out')).statusCode).toBe(200);
     expect(await count()).toBe(sessions - 1);
@@ -157,7 +144,7 @@ describe.each(testDatabases)('dashboard hardening ($name)', (database) => {
           });
           const qs = new URLSearchParams(search).toString();
           const url = urlFor(endpoint.contract.url, params) + (qs ? `?${qs}` : '');
-          const before = endpoint.contract.method === 'GET' ? null : await snapshot(db);
+          const before = endpoint.contract.method === 'GET' ? null : await snapshot(fx.db);
           const res: LightMyRequestResponse = await fx.h.app.inject({
             method: endpoint.contract.method,
             url,
@@ -169,7 +156,7 @@ describe.each(testDatabases)('dashboard hardening ($name)', (database) => {
             const code = res.json().error?.code;
             expect(errorTypes[code], `${url}: ${res.body}`).toBeDefined();
             expectError(res, res.statusCode, code, { ...(res.json().error.param ? { param: res.json().error.param } : {}) });
-            if (before) expect(await snapshot(db), `${endpoint.contract.method} ${url} changed data though refused`).toEqual(before);
+            if (before) expect(await snapshot(fx.db), `${endpoint.contract.method} ${url} changed data though refused`).toEqual(before);
           }
         }),
         { numRuns: 4, seed: 1515 },

@@ -1,27 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { can, permissions, roles } from '../../src/domain/permissions';
 import { dashboardEndpoints } from '../../src/http/dashboard/index';
-import type { SqlClient } from '../../src/persistence/sql-client';
 import { testDatabases } from '../support/databases';
 import { dashboardCall } from '../support/dashboard';
-import { ownerCall, samples, setUpFixtures, urlFor, type Fixtures } from '../support/dashboard-fixtures';
-import { startHarness } from '../support/harness';
+import { ownerCall, samples, urlFor, useDashboardFixtures, type Fixtures } from '../support/dashboard-fixtures';
 import { expectError } from '../support/integration';
 
 describe.each(testDatabases)('dashboard role × action matrix ($name)', (database) => {
-  let db: SqlClient;
-  const fx = {} as Fixtures;
-
-  beforeAll(async () => {
-    db = await database.open();
-    fx.h = await startHarness(db);
-    Object.assign(fx, await setUpFixtures(fx.h));
-  });
-
-  afterAll(async () => {
-    await fx.h?.app.close();
-    await db?.close();
-  });
+  const fx = useDashboardFixtures(database);
 
   const endpoints = dashboardEndpoints({ publicUrl: 'http://checkout.test' } as never, {} as never).filter(
     (e) => e.contract.access.kind === 'account' || e.contract.access.kind === 'mode',

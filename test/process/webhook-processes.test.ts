@@ -1,14 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/domain/use-cases/create-account';
 import { openPostgres, type SqlClient } from '../../src/persistence/sql-client';
 import { openTillpoint } from '../../src/runtime/open-tillpoint';
+import { freePort, root } from '../support/processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -17,15 +16,6 @@ import { WebhookReceiver } from '../support/webhook-receiver';
  * single-process database.
  */
 const postgresUrl = process.env.TEST_DATABASE_URL;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe.skipIf(!postgresUrl)('webhook delivery across server processes (postgres)', () => {
   const schema = `p_${randomBytes(6).toString('hex')}`;

@@ -1,7 +1,9 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { roles, type Role } from '../../src/domain/permissions';
 import { addMember, dashboardCall, signUpOwner, type DashboardAgent } from './dashboard';
-import type { Harness } from './harness';
+import type { SqlClient } from '../../src/persistence/sql-client';
+import type { TestDatabase } from './databases';
+import { startHarness, type Harness } from './harness';
 import { merchantCall, payCall, tokenize } from './integration';
 
 /**
@@ -148,6 +150,24 @@ export function urlFor(template: string, params: Record<string, string>): string
     if (value === undefined) throw new Error(`no value for :${name} in ${template}`);
     return value;
   });
+}
+
+/**
+ * For a suite: opens `database`, starts a harness over it and builds the fixtures once before the
+ * suite's tests; closes both after them.
+ */
+export function useDashboardFixtures(database: TestDatabase): Fixtures & { db: SqlClient } {
+  const fx = {} as Fixtures & { db: SqlClient };
+  beforeAll(async () => {
+    fx.db = await database.open();
+    fx.h = await startHarness(fx.db);
+    Object.assign(fx, await setUpFixtures(fx.h));
+  });
+  afterAll(async () => {
+    await fx.h?.app.close();
+    await fx.db?.close();
+  });
+  return fx;
 }
 
 /** Builds the fixtures on a running harness. */
