@@ -5,9 +5,10 @@ import { listPaymentLinks } from '../../domain/use-cases/list-payment-links';
 import { listProducts } from '../../domain/use-cases/list-products';
 import { recordAuditEntry } from '../../domain/use-cases/record-audit-entry';
 import { updatePaymentLink } from '../../domain/use-cases/update-payment-link';
-import { paymentLinkView, productView } from '../../domain/views';
 import { createPaymentLinkBody, createProductBody, pageQuery, paymentLinkItemsOf, productInputOf, updatePaymentLinkBody } from '../lifecycle-schemas';
 import { listBody, pageRequest } from '../pagination';
+import { paymentLinkView } from '../views/payment-link';
+import { productView } from '../views/product';
 import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams, scopeParams } from './mode-endpoints';
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { experimentResultsView, experimentView, flagView } from '../../domain/flag-views';
 import type { Deps } from '../../domain/ports';
 import { createExperiment } from '../../domain/use-cases/create-experiment';
 import { getExperimentResults } from '../../domain/use-cases/get-experiment-results';
@@ -10,6 +9,8 @@ import { updateExperiment } from '../../domain/use-cases/update-experiment';
 import { updateFlag } from '../../domain/use-cases/update-flag';
 import { createExperimentBody, listExperimentsQuery, updateExperimentBody, updateFlagBody } from '../flag-schemas';
 import { experimentInput } from '../routes/experiments';
+import { experimentResultsView, experimentView } from '../views/experiment';
+import { flagView } from '../views/flag';
 import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams, scopeParams } from './mode-endpoints';
 

@@ -14,17 +14,14 @@ import { listApiRequests } from '../../domain/use-cases/list-api-requests';
 import { searchCheckoutSessions } from '../../domain/use-cases/search-checkout-sessions';
 import { revokeApiKey } from '../../domain/use-cases/revoke-api-key';
 import { searchPayments } from '../../domain/use-cases/search-payments';
-import { refundView } from '../../domain/views';
 import { listQuery } from '../schemas';
+import { apiKeyView, apiRequestView } from '../views/api-key';
+import { dashboardSessionView } from '../views/checkout-session';
+import { timelineEventView } from '../views/event';
+import { dashboardPaymentView } from '../views/payment';
+import { refundView } from '../views/refund';
 import { paymentsCsv } from './payments-csv';
 import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
-import {
-  apiKeyView,
-  apiRequestView,
-  dashboardPaymentView,
-  dashboardSessionView,
-  timelineEventView,
-} from './views';
 
 /** URL prefix, and path parameters, of every endpoint on one mode of an account. */
 export const base = '/dashboard/api/accounts/:account_id/:mode';

@@ -4,11 +4,11 @@ import { cancelPayment } from '../../domain/use-cases/cancel-payment';
 import { capturePayment } from '../../domain/use-cases/capture-payment';
 import { createRefund } from '../../domain/use-cases/create-refund';
 import { recordAuditEntry } from '../../domain/use-cases/record-audit-entry';
-import { refundView } from '../../domain/views';
 import { captureBody, createRefundBody } from '../lifecycle-schemas';
+import { dashboardPaymentView } from '../views/payment';
+import { refundView } from '../views/refund';
 import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams } from './mode-endpoints';
-import { dashboardPaymentView } from './views';
 
 const tag = 'Dashboard: payments';
 const refundBody = z.strictObject({ amount: createRefundBody.shape.amount, reason: createRefundBody.shape.reason });

@@ -10,8 +10,9 @@ import { recordAuditEntry } from '../../domain/use-cases/record-audit-entry';
 import { resendWebhookDelivery } from '../../domain/use-cases/resend-webhook-delivery';
 import { rollWebhookEndpointSecret } from '../../domain/use-cases/roll-webhook-endpoint-secret';
 import { updateWebhookEndpoint } from '../../domain/use-cases/update-webhook-endpoint';
-import { createWebhookEndpointBody, eventsOf, webhookDeliveryView, webhookEndpointView } from '../routes/webhook-endpoints';
+import { createWebhookEndpointBody, eventsOf } from '../routes/webhook-endpoints';
 import { listQuery, objectId } from '../schemas';
+import { webhookDeliveryView, webhookEndpointView } from '../views/webhook-endpoint';
 import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams, scopeParams } from './mode-endpoints';
 

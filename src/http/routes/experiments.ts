@@ -5,12 +5,12 @@ import { getExperiment } from '../../domain/use-cases/get-experiment';
 import { getExperimentResults } from '../../domain/use-cases/get-experiment-results';
 import { listExperiments } from '../../domain/use-cases/list-experiments';
 import { updateExperiment } from '../../domain/use-cases/update-experiment';
-import { experimentResultsView, experimentView } from '../../domain/flag-views';
 import { defineRoute } from '../define-route';
 import { experimentListSchema, experimentResultsSchema, experimentSchema } from '../response-schemas';
 import { createExperimentBody, listExperimentsQuery, updateExperimentBody } from '../flag-schemas';
 import { scopeOf } from '../merchant-auth';
 import { idParams } from '../schemas';
+import { experimentResultsView, experimentView } from '../views/experiment';
 
 const tag = 'Experiments';
 

@@ -4,11 +4,11 @@ import { createFlag } from '../../domain/use-cases/create-flag';
 import { getFlag } from '../../domain/use-cases/get-flag';
 import { listFlags } from '../../domain/use-cases/list-flags';
 import { updateFlag } from '../../domain/use-cases/update-flag';
-import { flagView } from '../../domain/flag-views';
 import { defineRoute } from '../define-route';
 import { flagListSchema, flagSchema } from '../response-schemas';
 import { createFlagBody, flagKeyParams, updateFlagBody } from '../flag-schemas';
 import { scopeOf } from '../merchant-auth';
+import { flagView } from '../views/flag';
 
 const tag = 'Flags';
 

@@ -4,13 +4,13 @@ import { createPaymentLink } from '../../domain/use-cases/create-payment-link';
 import { getPaymentLink } from '../../domain/use-cases/get-payment-link';
 import { listPaymentLinks } from '../../domain/use-cases/list-payment-links';
 import { updatePaymentLink } from '../../domain/use-cases/update-payment-link';
-import { paymentLinkView } from '../../domain/views';
 import { defineRoute } from '../define-route';
 import { paymentLinkListSchema, paymentLinkSchema } from '../response-schemas';
 import { createPaymentLinkBody, pageQuery, paymentLinkItemsOf, updatePaymentLinkBody } from '../lifecycle-schemas';
 import { scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams } from '../schemas';
+import { paymentLinkView } from '../views/payment-link';
 
 const tag = 'Payment links';
 

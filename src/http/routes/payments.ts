@@ -4,13 +4,13 @@ import { cancelPayment } from '../../domain/use-cases/cancel-payment';
 import { capturePayment } from '../../domain/use-cases/capture-payment';
 import { getPayment } from '../../domain/use-cases/get-payment';
 import { listPayments } from '../../domain/use-cases/list-payments';
-import { paymentView } from '../../domain/views';
 import { defineRoute } from '../define-route';
 import { paymentListSchema, paymentSchema } from '../response-schemas';
 import { captureBody } from '../lifecycle-schemas';
 import { scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams, listPaymentsQuery } from '../schemas';
+import { paymentView } from '../views/payment';
 
 const tag = 'Payments';
 

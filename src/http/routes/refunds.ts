@@ -3,13 +3,13 @@ import type { Deps } from '../../domain/ports';
 import { createRefund } from '../../domain/use-cases/create-refund';
 import { getRefund } from '../../domain/use-cases/get-refund';
 import { listRefunds } from '../../domain/use-cases/list-refunds';
-import { refundView } from '../../domain/views';
 import { defineRoute } from '../define-route';
 import { refundListSchema, refundSchema } from '../response-schemas';
 import { createRefundBody, listRefundsQuery } from '../lifecycle-schemas';
 import { scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams } from '../schemas';
+import { refundView } from '../views/refund';
 
 const tag = 'Refunds';
 

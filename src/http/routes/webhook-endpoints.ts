@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { unixTime } from '../../domain/views';
 import type { Deps } from '../../domain/ports';
-import { subscribableEvents, type WebhookDelivery, type WebhookEndpoint } from '../../domain/webhooks';
+import { subscribableEvents, type WebhookEndpoint } from '../../domain/webhooks';
 import { createWebhookEndpoint } from '../../domain/use-cases/create-webhook-endpoint';
 import { deleteWebhookEndpoint } from '../../domain/use-cases/delete-webhook-endpoint';
 import { getWebhookEndpoint } from '../../domain/use-cases/get-webhook-endpoint';
@@ -15,6 +14,7 @@ import { defineRoute } from '../define-route';
 import { deletedSchema, webhookDeliveryListSchema, webhookDeliverySchema, webhookEndpointListSchema, webhookEndpointSchema } from '../response-schemas';
 import { scopeOf } from '../merchant-auth';
 import { idParams, listQuery, objectId } from '../schemas';
+import { webhookDeliveryView, webhookEndpointView } from '../views/webhook-endpoint';
 
 const tag = 'Webhook endpoints';
 
@@ -32,46 +32,6 @@ const updateBody = z.strictObject({
 });
 const deliveryParams = z.strictObject({ id: objectId, delivery_id: objectId });
 const pageQuery = z.strictObject(listQuery);
-
-/** The endpoint as the API shows it; the secret only when just made or rolled. */
-export function webhookEndpointView(endpoint: WebhookEndpoint, options: { withSecret?: boolean } = {}) {
-  return {
-    id: endpoint.id,
-    object: 'webhook_endpoint' as const,
-    livemode: endpoint.mode === 'live',
-    url: endpoint.url,
-    description: endpoint.description,
-    enabled_events: endpoint.enabledEvents,
-    status: endpoint.status,
-    ...(options.withSecret ? { secret: endpoint.secret } : {}),
-    created: unixTime(endpoint.createdAt),
-  };
-}
-
-export function webhookDeliveryView(delivery: WebhookDelivery) {
-  return {
-    id: delivery.id,
-    object: 'webhook_delivery' as const,
-    livemode: delivery.mode === 'live',
-    webhook_endpoint: delivery.endpointId,
-    event: delivery.eventId,
-    event_type: delivery.eventType,
-    status: delivery.status,
-    attempts: delivery.attempts,
-    next_attempt_at: unixTime(delivery.nextAttemptAt),
-    last_response_status: delivery.lastResponseStatus,
-    created: unixTime(delivery.createdAt),
-    log: delivery.log.map((attempt) => ({
-      attempt: attempt.attempt,
-      outcome: attempt.outcome,
-      response_status: attempt.responseStatus,
-      response_body: attempt.responseBody,
-      duration_ms: attempt.durationMs,
-      error: attempt.error,
-      started_at: unixTime(attempt.startedAt),
-    })),
-  };
-}
 
 export const eventsOf = (events: string[]) => events as WebhookEndpoint['enabledEvents'];
 
