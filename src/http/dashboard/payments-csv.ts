@@ -46,7 +46,7 @@ export async function paymentsCsv(
   const lines = [header.join(',')];
   let startingAfter: string | undefined;
   for (;;) {
-    const page = await searchPayments(deps, { scope, filter: { ...filter, limit: BATCH, startingAfter } });
+    const page = await searchPayments(deps, { scope, filter: { ...filter, limit: BATCH, startingAfter }, role: membership.role });
     for (const payment of page.data) lines.push(row(payment, membership));
     if (!page.hasMore) break;
     startingAfter = page.data.at(-1)!.id;

@@ -12,7 +12,7 @@ import { rollWebhookEndpointSecret } from '../../domain/use-cases/roll-webhook-e
 import { updateWebhookEndpoint } from '../../domain/use-cases/update-webhook-endpoint';
 import { defineRoute } from '../define-route';
 import { deletedSchema, webhookDeliveryListSchema, webhookDeliverySchema, webhookEndpointListSchema, webhookEndpointSchema } from '../response-schemas';
-import { scopeOf } from '../merchant-auth';
+import { keyActorOf, scopeOf } from '../merchant-auth';
 import { idParams, listQuery, objectId } from '../schemas';
 import { webhookDeliveryView, webhookEndpointView } from '../views/webhook-endpoint';
 
@@ -43,6 +43,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
     async ({ body, request }) => {
       const endpoint = await createWebhookEndpoint(deps, {
         scope: scopeOf(request),
+        actor: keyActorOf(request),
         input: { url: body.url, enabledEvents: eventsOf(body.enabled_events), description: body.description },
       });
       return webhookEndpointView(endpoint, { withSecret: true });
@@ -79,6 +80,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
       webhookEndpointView(
         await updateWebhookEndpoint(deps, {
           scope: scopeOf(request),
+          actor: keyActorOf(request),
           id: params.id,
           changes: {
             url: body.url,
@@ -94,7 +96,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
     app,
     { method: 'DELETE', url: '/v1/webhook_endpoints/:id', tag, summary: 'Delete a webhook endpoint and its delivery log', params: idParams, response: deletedSchema },
     async ({ params, request }) => {
-      await deleteWebhookEndpoint(deps, { scope: scopeOf(request), id: params.id });
+      await deleteWebhookEndpoint(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id });
       return { id: params.id, object: 'webhook_endpoint', deleted: true };
     },
   );
@@ -110,7 +112,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
       response: webhookEndpointSchema,
     },
     async ({ params, request }) =>
-      webhookEndpointView(await rollWebhookEndpointSecret(deps, { scope: scopeOf(request), id: params.id }), { withSecret: true }),
+      webhookEndpointView(await rollWebhookEndpointSecret(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id }), { withSecret: true }),
   );
 
   defineRoute(
@@ -153,7 +155,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
     },
     async ({ params, request }) =>
       webhookDeliveryView(
-        await resendWebhookDelivery(deps, { scope: scopeOf(request), endpointId: params.id, deliveryId: params.delivery_id }),
+        await resendWebhookDelivery(deps, { scope: scopeOf(request), actor: keyActorOf(request), endpointId: params.id, deliveryId: params.delivery_id }),
       ),
   );
 }
