@@ -39,7 +39,7 @@ const setTest = databaseCommand<ScopeOptions>({
   name: 'processor set test',
   async run(context, options, io) {
     const { processorSettings } = await context.open();
-    await setProcessorConfig(processorSettings, { accountId: options.account, mode: modeOf(options.mode), processor: 'test' });
+    await setProcessorConfig(processorSettings, { accountId: options.account, mode: modeOf(options.mode), processor: 'test', actor: null });
     const view = await showProcessorConfig(processorSettings, { accountId: options.account, mode: modeOf(options.mode) });
     io.out(options.json ? JSON.stringify(view) : `The ${view.mode} mode of ${view.account} now uses the built-in test processor.`);
   },
@@ -56,6 +56,7 @@ const setBraintree = databaseCommand<BraintreeOptions>({
     await setProcessorConfig(processorSettings, {
       accountId: options.account,
       mode,
+      actor: null,
       processor: 'braintree',
       braintree: {
         environment: options.environment as BraintreeEnvironment,

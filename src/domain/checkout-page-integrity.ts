@@ -1,6 +1,5 @@
 import { sha256Hex } from './digest';
 import type { PageRequest } from './pagination';
-import { unixTime } from './views';
 
 /**
  * What a shopper receives on the checkout page, reduced to what PCI DSS 4.0 requirement 11.6.1
@@ -148,18 +147,4 @@ export function compareFingerprints(baseline: PageFingerprint, current: PageFing
     if (was !== now) differences.push({ kind: 'header_changed', subject: name, before: was, after: now });
   }
   return differences.sort((a, b) => a.kind.localeCompare(b.kind) || a.subject.localeCompare(b.subject));
-}
-
-/** A change as the API, the dashboard and the `checkout_page.changed` webhook show it. */
-export function checkoutPageChangeView(change: CheckoutPageChange) {
-  return {
-    id: change.id,
-    object: 'checkout_page_change' as const,
-    baseline_digest: change.baselineDigest,
-    digest: change.digest,
-    differences: change.differences,
-    detected_at: unixTime(change.detectedAt),
-    resolved_at: unixTime(change.resolvedAt),
-    resolution: change.resolution,
-  };
 }

@@ -1,8 +1,10 @@
+import { auditWrite } from './audit';
 import type { Payment } from './entities';
 import { TillpointError } from './errors';
 import { operationError } from './operation-errors';
-import type { Deps, PaymentProcessor } from './ports';
+import type { Deps, PaymentProcessor, Scope } from './ports';
 import type { OperationResult } from './processor-lifecycle';
+import type { Actor } from './team-entities';
 import { transitionPayment } from './transition';
 
 /**
@@ -35,6 +37,7 @@ export async function beginOperation(
  * Captures or voids an authorized payment the one safe way: record the intent, call the processor
  * with no transaction open, then record the outcome. A lost answer leaves the intent in flight for
  * reconciliation; a refusal clears it and answers `payment_not_capturable` (or the processor error).
+ * The audit line is written with the outcome, in its transaction.
  */
 export async function settleAuthorization(
   deps: Deps,
@@ -45,6 +48,7 @@ export async function settleAuthorization(
     call: (processor: PaymentProcessor, transactionId: string) => Promise<OperationResult>;
     to: 'succeeded' | 'canceled';
     changes: Partial<Payment>;
+    audit: { scope: Scope; actor: Actor | null; action: string };
   },
 ): Promise<Payment> {
   await beginOperation(deps, payment, operation.kind, operation.amount);
@@ -60,7 +64,9 @@ export async function settleAuthorization(
     // racing capture and this outcome queue instead of deadlocking.
     const current = (await tx.payments.get(null, payment.id, { forUpdate: true }))!;
     await tx.operationsInFlight.finish(payment.id);
+    const at = deps.clock.now();
+    await auditWrite(tx, { ...operation.audit, target: payment.id, at });
     if (current.status !== 'requires_capture') return current;
-    return transitionPayment(tx, current, operation.to, operation.changes, deps.clock.now());
+    return transitionPayment(tx, current, operation.to, operation.changes, at);
   });
 }

@@ -1,5 +1,6 @@
 import type { Mode } from './events';
 import type { Clock, Scope, Store } from './ports';
+import type { AuditEntry } from './team-entities';
 
 /** Where a Braintree account lives. `development` is the SDK's local gateway (localhost:GATEWAY_PORT). */
 export type BraintreeEnvironment = 'sandbox' | 'production' | 'development';
@@ -29,7 +30,8 @@ export interface ProcessorConfigStore {
   /** False when no encryption key is configured: Braintree credentials cannot be stored then. */
   readonly canStoreSecrets: boolean;
   get(scope: Scope): Promise<ProcessorConfig | null>;
-  save(config: ProcessorConfig): Promise<void>;
+  /** Writes the config and, when given, the audit line of the change, in one transaction. */
+  save(config: ProcessorConfig, audit: AuditEntry | null): Promise<void>;
 }
 
 /** One thing found wrong with a processor config when it was tried against the gateway. */

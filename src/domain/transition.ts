@@ -1,4 +1,5 @@
 import type { CheckoutSession, Payment, Refund } from './entities';
+import { checkoutSessionSnapshot, paymentSnapshot, refundSnapshot } from './event-payloads';
 import type { DomainEvent, EventType } from './events';
 import { newId } from './ids';
 import type { UnitOfWork } from './ports';
@@ -11,7 +12,6 @@ import {
   type PaymentStatus,
   type RefundStatus,
 } from './state-machine';
-import { checkoutSessionView, paymentView, refundView } from './views';
 
 /** Another request moved the object first; the caller's transaction must not commit. */
 export class ConcurrentTransitionError extends Error {
@@ -64,7 +64,7 @@ export async function transitionCheckoutSession(
   // A completed session is a conversion for every experiment it was exposed to. The session can
   // complete only once, so a conversion is never counted twice.
   if (to === 'complete') await tx.exposures.markConverted(next.id, at);
-  await writeEvent(tx, next, sessionEvents[to], () => checkoutSessionView(next, publicUrl), at);
+  await writeEvent(tx, next, sessionEvents[to], () => checkoutSessionSnapshot(next, publicUrl), at);
   return next;
 }
 
@@ -81,7 +81,7 @@ export async function transitionPayment(
   if (!(await tx.payments.update(next, payment.status))) {
     throw new ConcurrentTransitionError(payment.id);
   }
-  await writeEvent(tx, next, paymentEventType(payment.status, to), () => paymentView(next), at);
+  await writeEvent(tx, next, paymentEventType(payment.status, to), () => paymentSnapshot(next), at);
   return next;
 }
 
@@ -98,7 +98,7 @@ export async function transitionRefund(
   if (!(await tx.refunds.update(next, refund.status))) {
     throw new ConcurrentTransitionError(refund.id);
   }
-  await writeEvent(tx, next, refundEvents[to], () => refundView(next), at);
+  await writeEvent(tx, next, refundEvents[to], () => refundSnapshot(next), at);
   return next;
 }
 

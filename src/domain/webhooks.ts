@@ -2,7 +2,7 @@ import { toHex } from './digest';
 import type { DomainEvent, EventType, Mode } from './events';
 import { eventTypes } from './events';
 import type { Scope } from './ports';
-import { eventView } from './views';
+import { eventEnvelope } from './event-payloads';
 
 /** Where a merchant receives signed events (design.md §3, `we_…`). */
 export interface WebhookEndpoint {
@@ -180,7 +180,7 @@ export const subscribableEvents: ReadonlyArray<EventType | '*'> = ['*', ...event
 /** The JSON body of a webhook: the event as the API shows it. */
 export function webhookPayload(event: DomainEvent): string {
   // The same object `GET /v1/events/:id` answers with, so a receiver can parse both alike.
-  return JSON.stringify(eventView(event));
+  return JSON.stringify(eventEnvelope(event));
 }
 
 /**

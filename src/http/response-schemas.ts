@@ -7,7 +7,7 @@ import { checkoutSessionStatuses, paymentStatuses, refundStatuses } from '../dom
  * What the merchant API answers, as zod schemas. Each one with an `id` becomes a named schema of
  * the OpenAPI document (`#/components/schemas/<id>`), and a route names the one it answers with in
  * its contract (`response`). Objects are strict, so a test that parses real answers with these
- * schemas fails the moment a view in `src/domain/views.ts` grows or loses a field the document does
+ * schemas fails the moment a view in `src/http/views/` grows or loses a field the document does
  * not describe. `examples` are parsed by the same test.
  */
 

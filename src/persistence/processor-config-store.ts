@@ -1,14 +1,15 @@
 import type { ProcessorConfig, ProcessorConfigStore } from '../domain/processor-config';
 import type { Scope } from '../domain/ports';
 import type { CredentialCipher } from './credential-cipher';
-import type { SqlExecutor } from './sql-client';
+import type { SqlClient } from './sql-client';
+import { teamRepositories } from './sql-team-store';
 
 type Row = Record<string, any>;
 
 const context = (scope: Scope) => `processor_config:${scope.accountId}:${scope.mode}`;
 
 /** Processor configs in SQL; the private key is sealed with `cipher` (null: none can be stored). */
-export function sqlProcessorConfigStore(db: SqlExecutor, cipher: CredentialCipher | null): ProcessorConfigStore {
+export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher | null): ProcessorConfigStore {
   return {
     canStoreSecrets: cipher !== null,
     async get(scope) {
@@ -36,7 +37,7 @@ export function sqlProcessorConfigStore(db: SqlExecutor, cipher: CredentialCiphe
         },
       };
     },
-    async save(config: ProcessorConfig) {
+    async save(config: ProcessorConfig, audit) {
       let settings: Record<string, unknown> = {};
       let sealed: string | null = null;
       if (config.processor === 'braintree') {
@@ -52,14 +53,17 @@ export function sqlProcessorConfigStore(db: SqlExecutor, cipher: CredentialCiphe
         };
         sealed = cipher.seal(b.privateKey, context(config));
       }
-      await db.query(
-        `INSERT INTO processor_configs (account_id, mode, processor, settings, private_key_sealed, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (account_id, mode) DO UPDATE
-           SET processor = EXCLUDED.processor, settings = EXCLUDED.settings,
-               private_key_sealed = EXCLUDED.private_key_sealed, updated_at = EXCLUDED.updated_at`,
-        [config.accountId, config.mode, config.processor, JSON.stringify(settings), sealed, config.updatedAt],
-      );
+      await db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO processor_configs (account_id, mode, processor, settings, private_key_sealed, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (account_id, mode) DO UPDATE
+             SET processor = EXCLUDED.processor, settings = EXCLUDED.settings,
+                 private_key_sealed = EXCLUDED.private_key_sealed, updated_at = EXCLUDED.updated_at`,
+          [config.accountId, config.mode, config.processor, JSON.stringify(settings), sealed, config.updatedAt],
+        );
+        if (audit) await teamRepositories(tx).auditLog.insert(audit);
+      });
     },
   };
 }

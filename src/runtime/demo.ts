@@ -26,6 +26,7 @@ export async function ensureDemo(deps: Deps, db: SqlClient): Promise<DemoAnnounc
   const { account, testSecretKey } = await createAccount(deps, { name: 'Demo Coffee Roasters' });
   const link = await createPaymentLink(deps, {
     scope: { accountId: account.id, mode: 'test' },
+    actor: null,
     currency: 'USD',
     lineItems: [
       { name: 'Single-origin beans, 250 g', unitAmount: 1450, quantity: 2 },

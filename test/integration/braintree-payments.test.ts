@@ -61,7 +61,7 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
     const created = await createAccount(tillpoint.deps, { name: 'Braintree Shop' });
     accountId = created.account.id;
     key = created.testSecretKey;
-    await setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'test', processor: 'braintree', braintree: braintreeSettings() });
+    await setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'test', actor: null, processor: 'braintree', braintree: braintreeSettings() });
   });
 
   const openSession = async (amount = 3500, extra: Record<string, unknown> = {}) => {
@@ -155,6 +155,7 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
     await setProcessorConfig(tillpoint.processorSettings, {
       accountId,
       mode: 'test',
+      actor: null,
       processor: 'braintree',
       braintree: braintreeSettings({ requireThreeDSecure: true }),
     });
@@ -201,6 +202,7 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
     await setProcessorConfig(tillpoint.processorSettings, {
       accountId,
       mode: 'test',
+      actor: null,
       processor: 'braintree',
       braintree: braintreeSettings({ requireThreeDSecure: true }),
     });
@@ -266,17 +268,17 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
   });
 
   it('the test processor never serves live mode; Braintree live mode needs a production account', async () => {
-    await expect(setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'live', processor: 'test' })).rejects.toThrow(
+    await expect(setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'live', actor: null, processor: 'test' })).rejects.toThrow(
       /never serves live mode/,
     );
     await expect(
-      setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'live', processor: 'braintree', braintree: braintreeSettings() }),
+      setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'live', actor: null, processor: 'braintree', braintree: braintreeSettings() }),
     ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'environment' });
   });
 
   it('without TILLPOINT_SECRET_KEY, Braintree credentials cannot be stored, and the message says what to do', async () => {
     const bare = await openTillpoint({ db, publicUrl: 'http://checkout.test' });
-    const attempt = setProcessorConfig(bare.processorSettings, { accountId, mode: 'test', processor: 'braintree', braintree: braintreeSettings() });
+    const attempt = setProcessorConfig(bare.processorSettings, { accountId, mode: 'test', actor: null, processor: 'braintree', braintree: braintreeSettings() });
     await expect(attempt).rejects.toBeInstanceOf(TillpointError);
     await expect(attempt).rejects.toThrow(/TILLPOINT_SECRET_KEY/);
   });
@@ -290,7 +292,7 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
     });
 
     beforeEach(async () => {
-      await setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'test', processor: 'test' });
+      await setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'test', actor: null, processor: 'test' });
     });
 
     it('exchanges the token for a nonce and pays: type google_pay with the network and last4 Google gave', async () => {
@@ -316,7 +318,7 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
         app.inject({ method: 'POST', url: `/api/checkout/sessions/${session.id}/google-pay-tokens`, payload });
       expectError(await call({ token: 'not json', card_network: 'VISA', card_details: '1111' }), 400, 'parameter_invalid', { param: 'token' });
       expectError(await call({ token: '{"protocolVersion":"ECv2"}', card_network: 'VISA', card_details: '1111' }), 400, 'parameter_invalid', { param: 'token' });
-      await setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'test', processor: 'braintree', braintree: braintreeSettings() });
+      await setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'test', actor: null, processor: 'braintree', braintree: braintreeSettings() });
       expectError(await call({ token: googleToken, card_network: 'VISA', card_details: '1111' }), 400, 'parameter_invalid', { param: 'token' });
     });
   });

@@ -40,7 +40,7 @@ function describeReconciliation(name: string, settlementDelaySeconds: number | u
     if (settlementDelaySeconds === undefined) {
       it('a capture the processor made but whose answer was lost becomes succeeded with the captured amount', async () => {
         const payment = await paidPayment(ctx, 5000, 'manual');
-        await expect(capturePayment(await faultyDeps(ctx, 'capture', true), { scope: scope(), id: payment.id, amount: 3000 })).rejects.toMatchObject({
+        await expect(capturePayment(await faultyDeps(ctx, 'capture', true), { scope: scope(), actor: null, id: payment.id, amount: 3000 })).rejects.toMatchObject({
           code: 'processor_timeout',
         });
         expect(await readPayment(ctx, payment.id)).toMatchObject({ status: 'requires_capture', amount_captured: 0 });
@@ -58,7 +58,7 @@ function describeReconciliation(name: string, settlementDelaySeconds: number | u
 
       it('a capture that never reached the processor leaves the payment authorized and capturable again', async () => {
         const payment = await paidPayment(ctx, 5000, 'manual');
-        await expect(capturePayment(await faultyDeps(ctx, 'capture', false), { scope: scope(), id: payment.id })).rejects.toMatchObject({
+        await expect(capturePayment(await faultyDeps(ctx, 'capture', false), { scope: scope(), actor: null, id: payment.id })).rejects.toMatchObject({
           code: 'processor_timeout',
         });
         ctx.h.clock.advance(61_000);
@@ -71,7 +71,7 @@ function describeReconciliation(name: string, settlementDelaySeconds: number | u
 
       it('a void the processor made but whose answer was lost cancels the payment', async () => {
         const payment = await paidPayment(ctx, 5000, 'manual');
-        await expect(cancelPayment(await faultyDeps(ctx, 'void', true), { scope: scope(), id: payment.id })).rejects.toMatchObject({
+        await expect(cancelPayment(await faultyDeps(ctx, 'void', true), { scope: scope(), actor: null, id: payment.id })).rejects.toMatchObject({
           code: 'processor_timeout',
         });
         ctx.h.clock.advance(61_000);
@@ -82,10 +82,10 @@ function describeReconciliation(name: string, settlementDelaySeconds: number | u
       it('a refund the processor made becomes succeeded; one it never saw fails after the grace period and frees the amount', async () => {
         const payment = await paidPayment(ctx, 5000);
         await expect(
-          createRefund(await faultyDeps(ctx, 'refund', true), { scope: scope(), paymentId: payment.id, amount: 1000, createdBy: null }),
+          createRefund(await faultyDeps(ctx, 'refund', true), { scope: scope(), actor: null, paymentId: payment.id, amount: 1000, createdBy: null }),
         ).rejects.toMatchObject({ code: 'processor_timeout' });
         await expect(
-          createRefund(await faultyDeps(ctx, 'refund', false), { scope: scope(), paymentId: payment.id, amount: 4000, createdBy: null }),
+          createRefund(await faultyDeps(ctx, 'refund', false), { scope: scope(), actor: null, paymentId: payment.id, amount: 4000, createdBy: null }),
         ).rejects.toMatchObject({ code: 'processor_timeout' });
         // Both amounts are reserved: nothing remains to refund.
         expectError(await merchantCall(ctx.h, ctx.key, 'POST', '/v1/refunds', { payment: payment.id, amount: 1 }), 409, 'refund_exceeds_available', { param: 'amount' });
@@ -115,7 +115,7 @@ function describeReconciliation(name: string, settlementDelaySeconds: number | u
         const payment = await paidPayment(ctx, 5000);
         // The refund is refused as unsettled and turned into a void, whose answer is lost.
         await expect(
-          createRefund(await faultyDeps(ctx, 'void', true), { scope: scope(), paymentId: payment.id, createdBy: null }),
+          createRefund(await faultyDeps(ctx, 'void', true), { scope: scope(), actor: null, paymentId: payment.id, createdBy: null }),
         ).rejects.toMatchObject({ code: 'processor_timeout' });
         ctx.h.clock.advance(61_000);
         expect(await reconcile()).toEqual({ resolved: 1, pending: 0 });

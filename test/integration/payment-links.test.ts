@@ -9,6 +9,7 @@ describe.each(testDatabases)('payment links ($name)', (database) => {
   const makeLink = () =>
     createPaymentLink(ctx.h.tillpoint.deps, {
       scope: { accountId: ctx.accountId, mode: 'test' },
+      actor: null,
       currency: 'GBP',
       lineItems: [
         { name: 'Gift card', unitAmount: 2500, quantity: 1 },

@@ -1,10 +1,11 @@
 import type { Payment } from '../entities';
 import { resourceMissing, TillpointError } from '../errors';
 import type { Deps, Scope } from '../ports';
+import type { Actor } from '../team-entities';
 import { settleAuthorization } from '../operations-in-flight-intent';
 
 /** Voids an authorized payment: the hold on the shopper's card is released and nothing is charged. */
-export async function cancelPayment(deps: Deps, options: { scope: Scope; id: string }): Promise<Payment> {
+export async function cancelPayment(deps: Deps, options: { scope: Scope; id: string; actor: Actor | null }): Promise<Payment> {
   const payment = await deps.store.transaction((tx) => tx.payments.get(options.scope, options.id));
   if (!payment) throw resourceMissing('payment', options.id);
   if (payment.status !== 'requires_capture' || !payment.processorTransactionId) {
@@ -17,5 +18,6 @@ export async function cancelPayment(deps: Deps, options: { scope: Scope; id: str
     call: (processor, transactionId) => processor.void({ transactionId }),
     to: 'canceled',
     changes: {},
+    audit: { scope: options.scope, actor: options.actor, action: 'payment.cancel' },
   });
 }

@@ -1,6 +1,7 @@
 import type { Payment } from '../entities';
 import { resourceMissing, TillpointError } from '../errors';
 import type { Deps, Scope } from '../ports';
+import type { Actor } from '../team-entities';
 import { settleAuthorization } from '../operations-in-flight-intent';
 
 /**
@@ -9,7 +10,7 @@ import { settleAuthorization } from '../operations-in-flight-intent';
  */
 export async function capturePayment(
   deps: Deps,
-  options: { scope: Scope; id: string; amount?: number },
+  options: { scope: Scope; id: string; amount?: number; actor: Actor | null },
 ): Promise<Payment> {
   const payment = await deps.store.transaction((tx) => tx.payments.get(options.scope, options.id));
   if (!payment) throw resourceMissing('payment', options.id);
@@ -28,5 +29,6 @@ export async function capturePayment(
     call: (processor, transactionId) => processor.capture({ transactionId, amount, currency: payment.currency }),
     to: 'succeeded',
     changes: { amountCaptured: amount },
+    audit: { scope: options.scope, actor: options.actor, action: 'payment.capture' },
   });
 }

@@ -1,8 +1,10 @@
+import { auditWrite } from '../audit';
 import type { Experiment, ExperimentVariant } from '../entities';
 import { TillpointError } from '../errors';
 import { experimentSurfaces, isExperimentSurface } from '../flag-evaluation';
 import { newId } from '../ids';
 import { ExperimentKeyBusyError, type Deps, type Scope } from '../ports';
+import type { Actor } from '../team-entities';
 import { checkExperimentPlan, type ExperimentPlanInput } from './experiment-plan';
 
 /** Creates an experiment on a checkout-page surface, as a draft or started at once. */
@@ -14,6 +16,7 @@ export async function createExperiment(
     variants: ExperimentVariant[];
     description?: string | null;
     status?: 'draft' | 'running';
+    actor: Actor | null;
   },
 ): Promise<Experiment> {
   if (!isExperimentSurface(options.key)) {
@@ -35,7 +38,10 @@ export async function createExperiment(
     updatedAt: now,
   };
   try {
-    await deps.store.transaction((tx) => tx.experiments.insert(experiment));
+    await deps.store.transaction(async (tx) => {
+      await tx.experiments.insert(experiment);
+      await auditWrite(tx, { scope: options.scope, actor: options.actor, action: 'experiment.create', target: experiment.id, at: now });
+    });
   } catch (error) {
     if (error instanceof ExperimentKeyBusyError) throw keyBusy(options.key);
     throw error;

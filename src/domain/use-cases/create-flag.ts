@@ -1,14 +1,16 @@
+import { auditWrite } from '../audit';
 import type { Flag, FlagValue } from '../entities';
 import { TillpointError } from '../errors';
 import { isBuiltInFlag, isExperimentSurface } from '../flag-evaluation';
 import type { Deps, Scope } from '../ports';
+import type { Actor } from '../team-entities';
 
 export const FLAG_KEY = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** Creates a custom flag. Built-in flags always exist; change them with `updateFlag`. */
 export async function createFlag(
   deps: Deps,
-  options: { scope: Scope; key: string; value: FlagValue; description?: string | null },
+  options: { scope: Scope; key: string; value: FlagValue; description?: string | null; actor: Actor | null },
 ): Promise<Flag> {
   const { scope, key } = options;
   if (!FLAG_KEY.test(key)) {
@@ -24,6 +26,7 @@ export async function createFlag(
       throw new TillpointError('parameter_invalid', `A flag named ${key} already exists: update it with POST /v1/flags/${key}`, { param: 'key' });
     }
     await tx.flags.insert(flag);
+    await auditWrite(tx, { scope, actor: options.actor, action: 'flag.create', target: key, at: now });
     return flag;
   });
 }

@@ -1,8 +1,10 @@
+import { auditWrite } from '../audit';
 import { buildCheckoutSession } from '../checkout-session-rules';
 import type { PaymentLink, PaymentLinkItem } from '../entities';
 import { TillpointError } from '../errors';
 import { newId } from '../ids';
 import type { Deps, Scope } from '../ports';
+import type { Actor } from '../team-entities';
 
 /** An item of a new link: a price of one of the account's products, or a name and an amount. */
 export type NewPaymentLinkItem =
@@ -15,7 +17,7 @@ export type NewPaymentLinkItem =
  */
 export async function createPaymentLink(
   deps: Deps,
-  options: { scope: Scope; currency?: string; lineItems: NewPaymentLinkItem[] },
+  options: { scope: Scope; currency?: string; lineItems: NewPaymentLinkItem[]; actor: Actor | null },
 ): Promise<PaymentLink> {
   const now = deps.clock.now();
   const { scope } = options;
@@ -61,6 +63,7 @@ export async function createPaymentLink(
       createdAt: now,
     };
     await tx.paymentLinks.insert(link);
+    await auditWrite(tx, { scope, actor: options.actor, action: 'payment_link.create', target: link.id, at: now });
     return link;
   });
 }

@@ -1,8 +1,10 @@
+import { auditWrite } from '../audit';
 import { currencyRule, MAX_AMOUNT } from '../currency';
 import type { Price, Product } from '../entities';
 import { TillpointError } from '../errors';
 import { newId } from '../ids';
 import type { Deps, Scope } from '../ports';
+import type { Actor } from '../team-entities';
 
 export interface NewProduct {
   name: string;
@@ -15,7 +17,7 @@ export interface NewProduct {
 /** Creates a product and, when given, its default price. */
 export async function createProduct(
   deps: Deps,
-  options: { scope: Scope; input: NewProduct },
+  options: { scope: Scope; input: NewProduct; actor: Actor | null },
 ): Promise<{ product: Product; defaultPrice: Price | null }> {
   const { input, scope } = options;
   const name = input.name.trim();
@@ -62,6 +64,7 @@ export async function createProduct(
   await deps.store.transaction(async (tx) => {
     await tx.products.insert(product);
     if (defaultPrice) await tx.prices.insert(defaultPrice);
+    await auditWrite(tx, { scope, actor: options.actor, action: 'product.create', target: product.id, at: now });
   });
   return { product, defaultPrice };
 }

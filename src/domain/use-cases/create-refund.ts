@@ -1,9 +1,11 @@
+import { auditWrite } from '../audit';
 import type { Payment, Refund, RefundReason } from '../entities';
 import { resourceMissing, TillpointError } from '../errors';
 import { newId } from '../ids';
 import { operationError } from '../operation-errors';
 import type { OperationResult } from '../processor-lifecycle';
 import type { Deps, Scope, UnitOfWork } from '../ports';
+import type { Actor } from '../team-entities';
 import { ConcurrentTransitionError, transitionRefund } from '../transition';
 
 /** A payment can be refunded for this long after it was made (design.md §9). */
@@ -17,6 +19,8 @@ export interface CreateRefundOptions {
   reason?: RefundReason;
   /** The API key id (or user id) asking. */
   createdBy: string | null;
+  /** Who the refund is audited against (written with its success); null for none. */
+  actor: Actor | null;
 }
 
 /**
@@ -30,7 +34,7 @@ export interface CreateRefundOptions {
  *    and a partial one is refused (`payment_not_settled`) until settlement.
  * 3. Record the outcome: succeeded adds to the payment's `amount_refunded`; failed releases the
  *    reservation. An unknown outcome leaves the refund `pending`, its amount still reserved, so no
- *    retry can refund the money twice.
+ *    retry can refund the money twice. The audit line is written with the success, in its transaction.
  */
 export async function createRefund(deps: Deps, options: CreateRefundOptions): Promise<Refund> {
   const reserved = await deps.store.transaction(async (tx) => {
@@ -100,7 +104,11 @@ export async function createRefund(deps: Deps, options: CreateRefundOptions): Pr
 
   if (result.outcome === 'succeeded') {
     const processorRefundId = result.transactionId;
-    return deps.store.transaction((tx) => recordRefundSucceeded(tx, refund, processorRefundId, deps.clock.now()));
+    return deps.store.transaction(async (tx) => {
+      const at = deps.clock.now();
+      await auditWrite(tx, { scope: options.scope, actor: options.actor, action: 'refund.create', target: refund.id, at });
+      return recordRefundSucceeded(tx, refund, processorRefundId, at);
+    });
   }
   if (result.outcome === 'unknown') throw operationError(result, 'payment_not_refundable');
   const error = operationError(result, 'payment_not_refundable');

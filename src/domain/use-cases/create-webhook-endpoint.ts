@@ -1,7 +1,9 @@
+import { auditWrite } from '../audit';
 import { TillpointError } from '../errors';
 import type { EventType } from '../events';
 import { newId } from '../ids';
 import type { Deps, Scope } from '../ports';
+import type { Actor } from '../team-entities';
 import type { WebhookEndpoint } from '../webhooks';
 
 export interface NewWebhookEndpoint {
@@ -22,7 +24,7 @@ export async function assertWebhookUrlAllowed(deps: Deps, url: string, scope: Sc
 /** Registers a webhook endpoint; the returned secret is the only time it is shown. */
 export async function createWebhookEndpoint(
   deps: Deps,
-  options: { scope: Scope; input: NewWebhookEndpoint },
+  options: { scope: Scope; input: NewWebhookEndpoint; actor: Actor | null },
 ): Promise<WebhookEndpoint> {
   const { scope, input } = options;
   await assertWebhookUrlAllowed(deps, input.url, scope);
@@ -40,6 +42,9 @@ export async function createWebhookEndpoint(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.store.transaction((tx) => tx.webhookEndpoints.insert(endpoint));
+  await deps.store.transaction(async (tx) => {
+    await tx.webhookEndpoints.insert(endpoint);
+    await auditWrite(tx, { scope, actor: options.actor, action: 'webhook_endpoint.create', target: endpoint.id, at: now });
+  });
   return endpoint;
 }

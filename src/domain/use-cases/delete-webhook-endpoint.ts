@@ -1,8 +1,12 @@
+import { auditWrite } from '../audit';
 import { resourceMissing } from '../errors';
 import type { Deps, Scope } from '../ports';
+import type { Actor } from '../team-entities';
 
 /** Removes an endpoint and its delivery log; deliveries still owed to it are dropped. */
-export async function deleteWebhookEndpoint(deps: Deps, options: { scope: Scope; id: string }): Promise<void> {
-  const deleted = await deps.store.transaction((tx) => tx.webhookEndpoints.delete(options.scope, options.id));
-  if (!deleted) throw resourceMissing('webhook endpoint', options.id);
+export async function deleteWebhookEndpoint(deps: Deps, options: { scope: Scope; id: string; actor: Actor | null }): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    if (!(await tx.webhookEndpoints.delete(options.scope, options.id))) throw resourceMissing('webhook endpoint', options.id);
+    await auditWrite(tx, { scope: options.scope, actor: options.actor, action: 'webhook_endpoint.delete', target: options.id, at: deps.clock.now() });
+  });
 }

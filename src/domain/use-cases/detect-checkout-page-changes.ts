@@ -1,4 +1,5 @@
-import { checkoutPageChangeView, compareFingerprints, type CheckoutPageChange, type PageFingerprint } from '../checkout-page-integrity';
+import { compareFingerprints, type CheckoutPageChange, type PageFingerprint } from '../checkout-page-integrity';
+import { checkoutPageChangeSnapshot } from '../event-payloads';
 import type { Mode } from '../events';
 import { newId } from '../ids';
 import type { Deps } from '../ports';
@@ -54,7 +55,7 @@ export async function detectCheckoutPageChanges(
           resolution: null,
         };
         await tx.checkoutPage.insertChange(change);
-        const data = checkoutPageChangeView(change);
+        const data = checkoutPageChangeSnapshot(change);
         for (const mode of modes) {
           await tx.events.insert({ id: newId('evt'), accountId, mode, type: 'checkout_page.changed', objectId: change.id, data, createdAt: at });
         }

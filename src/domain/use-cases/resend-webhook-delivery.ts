@@ -1,5 +1,7 @@
+import { auditWrite } from '../audit';
 import { resourceMissing } from '../errors';
 import type { Deps, Scope } from '../ports';
+import type { Actor } from '../team-entities';
 import type { WebhookDelivery } from '../webhooks';
 
 /**
@@ -8,13 +10,15 @@ import type { WebhookDelivery } from '../webhooks';
  */
 export async function resendWebhookDelivery(
   deps: Deps,
-  options: { scope: Scope; endpointId: string; deliveryId: string },
+  options: { scope: Scope; endpointId: string; deliveryId: string; actor: Actor | null },
 ): Promise<WebhookDelivery> {
   const { scope, endpointId, deliveryId } = options;
   return deps.store.transaction(async (tx) => {
     const delivery = await tx.webhookDeliveries.get(scope, endpointId, deliveryId);
     if (!delivery) throw resourceMissing('webhook delivery', deliveryId);
-    await tx.webhookDeliveries.requeue(scope, deliveryId, deps.clock.now());
+    const at = deps.clock.now();
+    await tx.webhookDeliveries.requeue(scope, deliveryId, at);
+    await auditWrite(tx, { scope, actor: options.actor, action: 'webhook_delivery.resend', target: deliveryId, at });
     return (await tx.webhookDeliveries.get(scope, endpointId, deliveryId))!;
   });
 }

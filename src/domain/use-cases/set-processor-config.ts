@@ -1,11 +1,15 @@
+import { newAuditEntry } from '../audit';
 import { currencyRule } from '../currency';
 import { resourceMissing, TillpointError } from '../errors';
 import type { Mode } from '../events';
 import type { BraintreeSettings, ProcessorConfig, ProcessorSettingsDeps } from '../processor-config';
+import type { Actor } from '../team-entities';
 
-export type SetProcessorConfigOptions =
-  | { accountId: string; mode: Mode; processor: 'test' }
-  | { accountId: string; mode: Mode; processor: 'braintree'; braintree: BraintreeSettings };
+/** `actor`: the member audited against (`processor.set.<processor>`); null from the operator's CLI. */
+export type SetProcessorConfigOptions = { accountId: string; mode: Mode; actor: Actor | null } & (
+  | { processor: 'test' }
+  | { processor: 'braintree'; braintree: BraintreeSettings }
+);
 
 const CREDENTIAL = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -43,7 +47,10 @@ export async function setProcessorConfig(deps: ProcessorSettingsDeps, options: S
       );
     }
   }
-  await deps.processorConfigs.save(config);
+  const audit =
+    options.actor &&
+    newAuditEntry({ accountId: account.id, mode: options.mode, actor: options.actor, action: `processor.set.${options.processor}`, target: account.id, at: updatedAt });
+  await deps.processorConfigs.save(config, audit);
   return config;
 }
 

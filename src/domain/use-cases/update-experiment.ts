@@ -1,18 +1,22 @@
+import { auditWrite } from '../audit';
 import type { Experiment, ExperimentVariant } from '../entities';
 import { resourceMissing, TillpointError } from '../errors';
 import type { ExperimentSurface } from '../flag-evaluation';
 import { ExperimentKeyBusyError, type Deps, type Scope } from '../ports';
 import { canTransition, experimentTransitions } from '../state-machine';
+import type { Actor } from '../team-entities';
 import { keyBusy } from './create-experiment';
 import { checkExperimentPlan, type ExperimentPlanInput } from './experiment-plan';
 
 /**
  * Starts, stops or edits an experiment. Variants, weights, control and sample size are fixed once
  * it has started: changing them would move sessions between variants or move the goalposts.
+ * Audited as `experiment.start` / `experiment.stop` / `experiment.draft` when a status is asked,
+ * else `experiment.update`.
  */
 export async function updateExperiment(
   deps: Deps,
-  options: ExperimentPlanInput & { scope: Scope; id: string; status?: Experiment['status']; description?: string | null },
+  options: ExperimentPlanInput & { scope: Scope; id: string; status?: Experiment['status']; description?: string | null; actor: Actor | null },
 ): Promise<Experiment> {
   try {
     return await deps.store.transaction(async (tx) => {
@@ -54,10 +58,17 @@ export async function updateExperiment(
         if (options.status === 'stopped') next.stoppedAt = next.updatedAt;
       }
       await tx.experiments.update(next);
+      await auditWrite(tx, { scope: options.scope, actor: options.actor, action: experimentAction(options.status), target: next.id, at: next.updatedAt });
       return next;
     });
   } catch (error) {
     if (error instanceof ExperimentKeyBusyError) throw keyBusy(error.key);
     throw error;
   }
+}
+
+const statusActions: Record<Experiment['status'], string> = { running: 'experiment.start', stopped: 'experiment.stop', draft: 'experiment.draft' };
+
+function experimentAction(status: Experiment['status'] | undefined): string {
+  return status ? statusActions[status] : 'experiment.update';
 }

@@ -1,7 +1,9 @@
+import { auditWrite } from '../audit';
 import type { Flag, FlagValue } from '../entities';
 import { resourceMissing, TillpointError } from '../errors';
 import { builtInFlags, isBuiltInFlag } from '../flag-evaluation';
 import type { Deps, Scope } from '../ports';
+import type { Actor } from '../team-entities';
 
 /**
  * Changes a flag's value or description. Takes effect on the next evaluation, on every instance:
@@ -9,7 +11,7 @@ import type { Deps, Scope } from '../ports';
  */
 export async function updateFlag(
   deps: Deps,
-  options: { scope: Scope; key: string; value?: FlagValue; description?: string | null },
+  options: { scope: Scope; key: string; value?: FlagValue; description?: string | null; actor: Actor | null },
 ): Promise<Flag> {
   const { scope, key } = options;
   return deps.store.transaction(async (tx) => {
@@ -26,6 +28,7 @@ export async function updateFlag(
     }
     const now = deps.clock.now();
     const description = options.description === undefined ? (stored?.description ?? null) : options.description;
+    await auditWrite(tx, { scope, actor: options.actor, action: 'flag.update', target: key, at: now });
     if (stored) {
       const next: Flag = { ...stored, value, description, updatedAt: now };
       await tx.flags.update(next);

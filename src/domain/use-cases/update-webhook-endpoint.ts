@@ -1,15 +1,24 @@
+import { auditWrite } from '../audit';
 import { resourceMissing } from '../errors';
 import type { Deps, Scope } from '../ports';
+import type { Actor } from '../team-entities';
 import type { WebhookEndpoint } from '../webhooks';
 import { assertWebhookUrlAllowed, type NewWebhookEndpoint } from './create-webhook-endpoint';
 
 /**
  * Changes an endpoint's url, events or description, or re-enables it (`disabled: false`) after it
- * was disabled for failing; re-enabling starts a fresh failure streak.
+ * was disabled for failing; re-enabling starts a fresh failure streak. Audited as
+ * `webhook_endpoint.disable` / `webhook_endpoint.enable` when that is all it changes, else
+ * `webhook_endpoint.update`.
  */
 export async function updateWebhookEndpoint(
   deps: Deps,
-  options: { scope: Scope; id: string; changes: Partial<NewWebhookEndpoint> & { disabled?: boolean | undefined } },
+  options: {
+    scope: Scope;
+    id: string;
+    changes: Partial<NewWebhookEndpoint> & { disabled?: boolean | undefined };
+    actor: Actor | null;
+  },
 ): Promise<WebhookEndpoint> {
   const { scope, id, changes } = options;
   if (changes.url !== undefined) await assertWebhookUrlAllowed(deps, changes.url, scope);
@@ -26,6 +35,14 @@ export async function updateWebhookEndpoint(
       updatedAt: deps.clock.now(),
     };
     await tx.webhookEndpoints.update(next);
+    await auditWrite(tx, { scope, actor: options.actor, action: updateAction(changes), target: next.id, at: next.updatedAt });
     return next;
   });
+}
+
+/** Only switching the endpoint off or on is named as such in the audit log. */
+function updateAction(changes: Partial<NewWebhookEndpoint> & { disabled?: boolean | undefined }): string {
+  const switchedOnly = changes.disabled !== undefined && Object.entries(changes).every(([key, value]) => key === 'disabled' || value === undefined);
+  if (!switchedOnly) return 'webhook_endpoint.update';
+  return changes.disabled ? 'webhook_endpoint.disable' : 'webhook_endpoint.enable';
 }

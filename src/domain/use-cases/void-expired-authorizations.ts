@@ -19,7 +19,7 @@ export async function voidExpiredAuthorizations(
   let voided = 0;
   for (const payment of expired) {
     try {
-      if ((await cancelPayment(deps, { scope: payment, id: payment.id })).status === 'canceled') voided += 1;
+      if ((await cancelPayment(deps, { scope: payment, id: payment.id, actor: null })).status === 'canceled') voided += 1;
     } catch (error) {
       options.onError?.(payment.id, error);
     }

@@ -10,7 +10,7 @@ import { inlineMessages, loadMessages, translator, type Messages } from '../../.
 import { PAGE_DATA_ID, serializePageData, type CheckoutPageData, type InitialView } from '../../../web/checkout/page-data';
 import { processorPlan } from '../../../web/checkout/processor-client';
 import type { CheckoutClientConfig } from '../checkout-client-config';
-import { publicView } from '../routes/checkout-api';
+import { publicCheckoutSessionView } from '../views/checkout-session';
 import { noPreloads, type CheckoutAssets, type PagePreloads } from './assets';
 import { checkoutPageFlags } from './page-flags';
 
@@ -60,7 +60,7 @@ export async function renderCheckoutPage(
   if (SESSION_ID.test(sessionId)) {
     try {
       const page = await getCheckoutPage(deps, { sessionId });
-      const session = publicView(page, deps.publicUrl, options.acceptLanguage);
+      const session = publicCheckoutSessionView(page, deps.publicUrl, options.acceptLanguage);
       sessionLocale = page.session.locale;
       if (session.status === 'expired') view = { kind: 'expired', session };
       else if (session.status === 'complete') view = { kind: 'paid', session };

@@ -3,11 +3,11 @@ import { createPaymentLink } from '../../domain/use-cases/create-payment-link';
 import { createProduct } from '../../domain/use-cases/create-product';
 import { listPaymentLinks } from '../../domain/use-cases/list-payment-links';
 import { listProducts } from '../../domain/use-cases/list-products';
-import { recordAuditEntry } from '../../domain/use-cases/record-audit-entry';
 import { updatePaymentLink } from '../../domain/use-cases/update-payment-link';
-import { paymentLinkView, productView } from '../../domain/views';
 import { createPaymentLinkBody, createProductBody, pageQuery, paymentLinkItemsOf, productInputOf, updatePaymentLinkBody } from '../lifecycle-schemas';
 import { listBody, pageRequest } from '../pagination';
+import { paymentLinkView } from '../views/payment-link';
+import { productView } from '../views/product';
 import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams, scopeParams } from './mode-endpoints';
 
@@ -37,9 +37,9 @@ export function catalogEndpoints(deps: Deps): DashboardEndpoint[] {
       async ({ body, scope, member }) => {
         const { product, defaultPrice } = await createProduct(deps, {
           scope,
+          actor: member.actor,
           input: productInputOf(body),
         });
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'product.create', target: product.id });
         return productView(product, defaultPrice);
       },
     ),
@@ -63,10 +63,10 @@ export function catalogEndpoints(deps: Deps): DashboardEndpoint[] {
       async ({ body, scope, member }) => {
         const link = await createPaymentLink(deps, {
           scope,
+          actor: member.actor,
           currency: body.currency,
           lineItems: paymentLinkItemsOf(body.line_items),
         });
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'payment_link.create', target: link.id });
         return linkView(link);
       },
     ),
@@ -82,9 +82,7 @@ export function catalogEndpoints(deps: Deps): DashboardEndpoint[] {
         permission: 'payment_links.manage',
       },
       async ({ params, body, scope, member }) => {
-        const link = await updatePaymentLink(deps, { scope, id: params.id, active: body.active });
-        const action = body.active === false ? 'payment_link.deactivate' : body.active ? 'payment_link.activate' : 'payment_link.update';
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action, target: link.id });
+        const link = await updatePaymentLink(deps, { scope, actor: member.actor, id: params.id, active: body.active });
         return linkView(link);
       },
     ),

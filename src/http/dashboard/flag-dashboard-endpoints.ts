@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { experimentResultsView, experimentView, flagView } from '../../domain/flag-views';
 import type { Deps } from '../../domain/ports';
 import { createExperiment } from '../../domain/use-cases/create-experiment';
 import { getExperimentResults } from '../../domain/use-cases/get-experiment-results';
 import { listExperiments } from '../../domain/use-cases/list-experiments';
 import { listFlags } from '../../domain/use-cases/list-flags';
-import { recordAuditEntry } from '../../domain/use-cases/record-audit-entry';
 import { updateExperiment } from '../../domain/use-cases/update-experiment';
 import { updateFlag } from '../../domain/use-cases/update-flag';
 import { createExperimentBody, listExperimentsQuery, updateExperimentBody, updateFlagBody } from '../flag-schemas';
 import { experimentInput } from '../routes/experiments';
+import { experimentResultsView, experimentView } from '../views/experiment';
+import { flagView } from '../views/flag';
 import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams, scopeParams } from './mode-endpoints';
 
@@ -35,8 +35,7 @@ export function flagDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
         permission: 'flags.manage',
       },
       async ({ params, body, scope, member }) => {
-        const flag = await updateFlag(deps, { scope, key: params.key, value: body.value, description: body.description });
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'flag.update', target: flag.key });
+        const flag = await updateFlag(deps, { scope, actor: member.actor, key: params.key, value: body.value, description: body.description });
         return flagView(flag.key, flag);
       },
     ),
@@ -61,8 +60,7 @@ export function flagDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
         status: 201,
       },
       async ({ body, scope, member }) => {
-        const experiment = await createExperiment(deps, { scope, key: body.key, ...experimentInput(body), variants: body.variants });
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'experiment.create', target: experiment.id });
+        const experiment = await createExperiment(deps, { scope, actor: member.actor, key: body.key, ...experimentInput(body), variants: body.variants });
         return experimentView(experiment);
       },
     ),
@@ -78,9 +76,7 @@ export function flagDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
         permission: 'flags.manage',
       },
       async ({ params, body, scope, member }) => {
-        const experiment = await updateExperiment(deps, { scope, id: params.id, ...experimentInput(body) });
-        const action = body.status ? `experiment.${body.status === 'running' ? 'start' : body.status === 'stopped' ? 'stop' : 'draft'}` : 'experiment.update';
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action, target: experiment.id });
+        const experiment = await updateExperiment(deps, { scope, actor: member.actor, id: params.id, ...experimentInput(body) });
         return experimentView(experiment);
       },
     ),

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { checkoutPageChangeView } from '../../domain/checkout-page-integrity';
 import { TillpointError } from '../../domain/errors';
 import type { Deps } from '../../domain/ports';
 import { annotateCheckoutPageScript } from '../../domain/use-cases/annotate-checkout-page-script';
@@ -9,11 +8,11 @@ import {
   listCspReports,
   readCheckoutPageSecurity,
 } from '../../domain/use-cases/read-checkout-page-security';
-import { unixTime } from '../../domain/views';
-import { cspReportView, inventoryCsv } from '../checkout-page/inventory-views';
 import { listBody, pageRequest } from '../pagination';
 import { inventoryFor, type PageSecurity } from '../routes/checkout-page-scripts';
 import { listQuery } from '../schemas';
+import { checkoutPageChangeView, cspReportView, inventoryCsv } from '../views/checkout-page-security';
+import { unixTime } from '../views/resource';
 import { accountEndpoint, accountParam, type DashboardEndpoint } from './dashboard-route';
 
 const tag = 'Dashboard: payment page security';

@@ -3,12 +3,11 @@ import type { Deps } from '../../domain/ports';
 import { cancelPayment } from '../../domain/use-cases/cancel-payment';
 import { capturePayment } from '../../domain/use-cases/capture-payment';
 import { createRefund } from '../../domain/use-cases/create-refund';
-import { recordAuditEntry } from '../../domain/use-cases/record-audit-entry';
-import { refundView } from '../../domain/views';
 import { captureBody, createRefundBody } from '../lifecycle-schemas';
+import { dashboardPaymentView } from '../views/payment';
+import { refundView } from '../views/refund';
 import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams } from './mode-endpoints';
-import { dashboardPaymentView } from './views';
 
 const tag = 'Dashboard: payments';
 const refundBody = z.strictObject({ amount: createRefundBody.shape.amount, reason: createRefundBody.shape.reason });
@@ -30,8 +29,7 @@ export function paymentActionEndpoints(deps: Deps): DashboardEndpoint[] {
         permission: 'payments.capture',
       },
       async ({ params, body, scope, member }) => {
-        const payment = await capturePayment(deps, { scope, id: params.id, amount: body.amount });
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'payment.capture', target: payment.id });
+        const payment = await capturePayment(deps, { scope, actor: member.actor, id: params.id, amount: body.amount });
         return dashboardPaymentView(payment, member.membership);
       },
     ),
@@ -46,8 +44,7 @@ export function paymentActionEndpoints(deps: Deps): DashboardEndpoint[] {
         permission: 'payments.capture',
       },
       async ({ params, scope, member }) => {
-        const payment = await cancelPayment(deps, { scope, id: params.id });
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'payment.cancel', target: payment.id });
+        const payment = await cancelPayment(deps, { scope, actor: member.actor, id: params.id });
         return dashboardPaymentView(payment, member.membership);
       },
     ),
@@ -65,12 +62,12 @@ export function paymentActionEndpoints(deps: Deps): DashboardEndpoint[] {
       async ({ params, body, scope, member }) => {
         const refund = await createRefund(deps, {
           scope,
+          actor: member.actor,
           paymentId: params.id,
           amount: body.amount,
           reason: body.reason,
           createdBy: member.actor.id,
         });
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'refund.create', target: refund.id });
         return refundView(refund);
       },
     ),

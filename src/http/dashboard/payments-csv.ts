@@ -4,7 +4,8 @@ import type { Deps, Scope } from '../../domain/ports';
 import type { Membership } from '../../domain/team-entities';
 import type { PaymentFilter } from '../../domain/team-ports';
 import { searchPayments } from '../../domain/use-cases/search-payments';
-import { dashboardPaymentView } from './views';
+import { csvCell } from '../views/csv';
+import { dashboardPaymentView } from '../views/payment';
 
 const BATCH = 1000;
 
@@ -12,16 +13,6 @@ const BATCH = 1000;
 function decimalAmount(minor: number, currency: string): string {
   const exponent = currencyRule(currency)?.exponent ?? 2;
   return exponent === 0 ? String(minor) : (minor / 10 ** exponent).toFixed(exponent);
-}
-
-/**
- * A CSV cell. Quotes when needed, and defuses text a spreadsheet would run as a formula
- * (`=`, `+`, `-`, `@` at the start): an email is typed by a shopper, not by the merchant.
- */
-function cell(value: string | number | null): string {
-  let text = value === null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 const header = ['id', 'created_utc', 'status', 'amount', 'amount_refunded', 'currency', 'customer_email', 'brand', 'last4', 'checkout_session', 'decline_code'];
@@ -41,7 +32,7 @@ function row(payment: Payment, membership: Membership): string {
     view.checkout_session,
     view.decline_code,
   ]
-    .map(cell)
+    .map(csvCell)
     .join(',');
 }
 
@@ -55,7 +46,7 @@ export async function paymentsCsv(
   const lines = [header.join(',')];
   let startingAfter: string | undefined;
   for (;;) {
-    const page = await searchPayments(deps, { scope, filter: { ...filter, limit: BATCH, startingAfter } });
+    const page = await searchPayments(deps, { scope, filter: { ...filter, limit: BATCH, startingAfter }, role: membership.role });
     for (const payment of page.data) lines.push(row(payment, membership));
     if (!page.hasMore) break;
     startingAfter = page.data.at(-1)!.id;

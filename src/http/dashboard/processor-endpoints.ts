@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { TillpointError } from '../../domain/errors';
 import type { ProcessorSettingsDeps } from '../../domain/processor-config';
 import { checkProcessorConfig } from '../../domain/use-cases/check-processor-config';
-import { recordAuditEntry } from '../../domain/use-cases/record-audit-entry';
 import { setProcessorConfig } from '../../domain/use-cases/set-processor-config';
 import { showProcessorConfig } from '../../domain/use-cases/show-processor-config';
 import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
@@ -52,11 +51,12 @@ export function processorEndpoints(settings: ProcessorSettingsDeps | undefined):
       },
       async ({ body, scope, member }) => {
         const { accountId, mode } = scope;
-        if (body.processor === 'test') await setProcessorConfig(deps(), { accountId, mode, processor: 'test' });
+        if (body.processor === 'test') await setProcessorConfig(deps(), { accountId, mode, actor: member.actor, processor: 'test' });
         else {
           await setProcessorConfig(deps(), {
             accountId,
             mode,
+            actor: member.actor,
             processor: 'braintree',
             braintree: {
               environment: body.environment,
@@ -69,7 +69,6 @@ export function processorEndpoints(settings: ProcessorSettingsDeps | undefined):
             },
           });
         }
-        await recordAuditEntry(deps(), { ...scope, actor: member.actor, action: `processor.set.${body.processor}`, target: accountId });
         return showProcessorConfig(deps(), { accountId, mode });
       },
     ),

@@ -11,10 +11,10 @@ import { listUserAccounts } from '../../domain/use-cases/list-user-accounts';
 import { SignInThrottledError, signIn } from '../../domain/use-cases/sign-in';
 import { signOut } from '../../domain/use-cases/sign-out';
 import { signUp } from '../../domain/use-cases/sign-up';
-import { unixTime } from '../../domain/views';
+import { unixTime } from '../views/resource';
+import { accountsView } from '../views/team';
 import { dashboardCookie, parseCookies } from './cookies';
 import { PRE_AUTH_CSRF_COOKIE, SESSION_COOKIE, publicEndpoint, userEndpoint, type DashboardEndpoint } from './dashboard-route';
-import { accountsView } from './views';
 
 const tag = 'Dashboard: session';
 const inviteParams = z.strictObject({ token: z.string().regex(/^inv_[A-Za-z0-9]{32}$/, 'must be an invite token') });

@@ -10,8 +10,8 @@ import { removeMember } from '../../domain/use-cases/remove-member';
 import { revokeInvite } from '../../domain/use-cases/revoke-invite';
 import { updateAccountProfile } from '../../domain/use-cases/update-account-profile';
 import { listQuery } from '../schemas';
+import { accountSettingsView, auditEntryView, inviteView, memberView } from '../views/team';
 import { accountEndpoint, accountParam, type DashboardEndpoint } from './dashboard-route';
-import { accountSettingsView, auditEntryView, inviteView, memberView } from './views';
 
 const base = '/dashboard/api/accounts/:account_id';
 const accountParams = z.strictObject(accountParam);

@@ -6,12 +6,12 @@ import { deleteWebhookEndpoint } from '../../domain/use-cases/delete-webhook-end
 import { getEvent } from '../../domain/use-cases/get-event';
 import { listWebhookDeliveries } from '../../domain/use-cases/list-webhook-deliveries';
 import { listWebhookEndpoints } from '../../domain/use-cases/list-webhook-endpoints';
-import { recordAuditEntry } from '../../domain/use-cases/record-audit-entry';
 import { resendWebhookDelivery } from '../../domain/use-cases/resend-webhook-delivery';
 import { rollWebhookEndpointSecret } from '../../domain/use-cases/roll-webhook-endpoint-secret';
 import { updateWebhookEndpoint } from '../../domain/use-cases/update-webhook-endpoint';
-import { createWebhookEndpointBody, eventsOf, webhookDeliveryView, webhookEndpointView } from '../routes/webhook-endpoints';
+import { createWebhookEndpointBody, eventsOf } from '../routes/webhook-endpoints';
 import { listQuery, objectId } from '../schemas';
+import { webhookDeliveryView, webhookEndpointView } from '../views/webhook-endpoint';
 import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams, scopeParams } from './mode-endpoints';
 
@@ -54,9 +54,9 @@ export function webhookDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
       async ({ body, scope, member }) => {
         const endpoint = await createWebhookEndpoint(deps, {
           scope,
+          actor: member.actor,
           input: { url: body.url, enabledEvents: eventsOf(body.enabled_events), description: body.description },
         });
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'webhook_endpoint.create', target: endpoint.id });
         return webhookEndpointView(endpoint, { withSecret: true });
       },
     ),
@@ -72,9 +72,7 @@ export function webhookDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
         permission: 'webhooks.manage',
       },
       async ({ params, body, scope, member }) => {
-        const endpoint = await updateWebhookEndpoint(deps, { scope, id: params.id, changes: { disabled: body.disabled } });
-        const action = body.disabled ? 'webhook_endpoint.disable' : 'webhook_endpoint.enable';
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action, target: endpoint.id });
+        const endpoint = await updateWebhookEndpoint(deps, { scope, actor: member.actor, id: params.id, changes: { disabled: body.disabled } });
         return webhookEndpointView(endpoint);
       },
     ),
@@ -89,8 +87,7 @@ export function webhookDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
         permission: 'webhooks.manage',
       },
       async ({ params, scope, member }) => {
-        await deleteWebhookEndpoint(deps, { scope, id: params.id });
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'webhook_endpoint.delete', target: params.id });
+        await deleteWebhookEndpoint(deps, { scope, actor: member.actor, id: params.id });
         return { id: params.id, deleted: true };
       },
     ),
@@ -105,8 +102,7 @@ export function webhookDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
         permission: 'webhooks.manage',
       },
       async ({ params, scope, member }) => {
-        const endpoint = await rollWebhookEndpointSecret(deps, { scope, id: params.id });
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'webhook_endpoint.roll_secret', target: endpoint.id });
+        const endpoint = await rollWebhookEndpointSecret(deps, { scope, actor: member.actor, id: params.id });
         return webhookEndpointView(endpoint, { withSecret: true });
       },
     ),
@@ -144,8 +140,7 @@ export function webhookDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
         status: 202,
       },
       async ({ params, scope, member }) => {
-        const delivery = await resendWebhookDelivery(deps, { scope, endpointId: params.id, deliveryId: params.delivery_id });
-        await recordAuditEntry(deps, { ...scope, actor: member.actor, action: 'webhook_delivery.resend', target: delivery.id });
+        const delivery = await resendWebhookDelivery(deps, { scope, actor: member.actor, endpointId: params.id, deliveryId: params.delivery_id });
         return webhookDeliveryView(delivery);
       },
     ),

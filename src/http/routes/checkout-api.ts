@@ -1,57 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { CheckoutSession } from '../../domain/entities';
 import type { Deps } from '../../domain/ports';
-import { getCheckoutPage, type CheckoutPage } from '../../domain/use-cases/get-checkout-page';
+import { getCheckoutPage } from '../../domain/use-cases/get-checkout-page';
 import { payCheckoutSession } from '../../domain/use-cases/pay-checkout-session';
 import { tokenizeCard } from '../../domain/use-cases/tokenize-card';
-import { negotiateLocale } from '../../domain/locale';
-import { unixTime } from '../../domain/views';
 import { defineRoute } from '../define-route';
 import { idParams, payBody, tokenizeCardBody } from '../schemas';
-
-/** Where the shopper goes once the session is paid. */
-export function completionUrl(session: CheckoutSession, publicUrl: string): string {
-  return session.successUrl
-    ? session.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id))
-    : `${publicUrl}/c/${session.id}/done`;
-}
-
-/** What the shopper's page may see of a session: no metadata, no other payments, no internal ids. */
-export function publicView(page: CheckoutPage, publicUrl: string, acceptLanguage?: string) {
-  const { session, account, payment } = page;
-  return {
-    id: session.id,
-    status: session.status,
-    livemode: session.mode === 'live',
-    merchant: {
-      name: account.branding.displayName ?? account.name,
-      logo_url: account.branding.logoUrl,
-      accent_color: account.branding.accentColor,
-    },
-    currency: session.currency,
-    // The locale the page shows: the session's, else the shopper's Accept-Language, else English.
-    locale: negotiateLocale({ sessionLocale: session.locale, acceptLanguage }),
-    line_items: session.lineItems.map((item) => ({
-      name: item.name,
-      unit_amount: item.unitAmount,
-      quantity: item.quantity,
-      amount: item.amount,
-    })),
-    amount_total: session.amountTotal,
-    customer_email: session.customerEmail,
-    payment_method_types: session.paymentMethodTypes,
-    expires_at: unixTime(session.expiresAt),
-    cancel_url: session.cancelUrl,
-    redirect_url: session.status === 'complete' ? completionUrl(session, publicUrl) : null,
-    payment: payment && {
-      status: payment.status,
-      amount: payment.amount,
-      brand: payment.paymentMethod?.brand ?? null,
-      last4: payment.paymentMethod?.last4 ?? null,
-    },
-    processor: { name: page.processor.name, ...page.processor.client },
-  };
-}
+import { completionUrl, publicCheckoutSessionView } from '../views/checkout-session';
 
 /**
  * The shopper's side: read a session, tokenize a test card, pay. The unguessable session id is the
@@ -67,7 +21,7 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
       reply.header('cache-control', 'no-store');
       reply.header('vary', 'accept-language');
       const page = await getCheckoutPage(deps, { sessionId: params.id });
-      return publicView(page, deps.publicUrl, request.headers['accept-language']);
+      return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
     },
   );
 

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { Deps } from '../../domain/ports';
 import { readCheckoutPageSecurity } from '../../domain/use-cases/read-checkout-page-security';
 import type { CheckoutPageIntegrity } from '../checkout-page/page-integrity-monitor';
-import { inventoryScriptView } from '../checkout-page/inventory-views';
 import { defineRoute } from '../define-route';
 import { checkoutPageScriptListSchema } from '../response-schemas';
 import { scopeOf } from '../merchant-auth';
+import { inventoryScriptView } from '../views/checkout-page-security';
 
 /** What the inventory routes need from the server: the page's integrity and its CSP as served. */
 export interface PageSecurity {

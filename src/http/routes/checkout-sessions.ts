@@ -4,13 +4,13 @@ import { createCheckoutSession } from '../../domain/use-cases/create-checkout-se
 import { expireCheckoutSession } from '../../domain/use-cases/expire-checkout-session';
 import { getCheckoutSession } from '../../domain/use-cases/get-checkout-session';
 import { listCheckoutSessions } from '../../domain/use-cases/list-checkout-sessions';
-import { checkoutSessionView } from '../../domain/views';
 import { defineRoute } from '../define-route';
 import { checkoutSessionListSchema, checkoutSessionSchema } from '../response-schemas';
 import { keyActorOf, scopeOf } from '../merchant-auth';
 import { pageQuery } from '../lifecycle-schemas';
 import { listBody, pageRequest } from '../pagination';
 import { createCheckoutSessionBody, idParams } from '../schemas';
+import { checkoutSessionView } from '../views/checkout-session';
 
 const tag = 'Checkout sessions';
 

@@ -4,13 +4,13 @@ import type { Deps } from '../../domain/ports';
 import { getEvent } from '../../domain/use-cases/get-event';
 import { listEvents } from '../../domain/use-cases/list-events';
 import { readNewEvents, startEventTail } from '../../domain/use-cases/read-new-events';
-import { eventView } from '../../domain/views';
 import { defineRoute } from '../define-route';
 import { eventListSchema, eventSchema } from '../response-schemas';
 import { listEventsQuery } from '../lifecycle-schemas';
 import { scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams, objectId } from '../schemas';
+import { eventView } from '../views/event';
 
 const tag = 'Events';
 

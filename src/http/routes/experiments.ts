@@ -5,12 +5,12 @@ import { getExperiment } from '../../domain/use-cases/get-experiment';
 import { getExperimentResults } from '../../domain/use-cases/get-experiment-results';
 import { listExperiments } from '../../domain/use-cases/list-experiments';
 import { updateExperiment } from '../../domain/use-cases/update-experiment';
-import { experimentResultsView, experimentView } from '../../domain/flag-views';
 import { defineRoute } from '../define-route';
 import { experimentListSchema, experimentResultsSchema, experimentSchema } from '../response-schemas';
 import { createExperimentBody, listExperimentsQuery, updateExperimentBody } from '../flag-schemas';
-import { scopeOf } from '../merchant-auth';
+import { keyActorOf, scopeOf } from '../merchant-auth';
 import { idParams } from '../schemas';
+import { experimentResultsView, experimentView } from '../views/experiment';
 
 const tag = 'Experiments';
 
@@ -42,6 +42,7 @@ export async function experimentRoutes(app: FastifyInstance, { deps }: { deps: D
       experimentView(
         await createExperiment(deps, {
           scope: scopeOf(request),
+          actor: keyActorOf(request),
           key: body.key,
           ...experimentInput(body),
           variants: body.variants,
@@ -71,6 +72,7 @@ export async function experimentRoutes(app: FastifyInstance, { deps }: { deps: D
       experimentView(
         await updateExperiment(deps, {
           scope: scopeOf(request),
+          actor: keyActorOf(request),
           id: params.id,
           ...experimentInput(body),
         }),

@@ -4,11 +4,11 @@ import { createFlag } from '../../domain/use-cases/create-flag';
 import { getFlag } from '../../domain/use-cases/get-flag';
 import { listFlags } from '../../domain/use-cases/list-flags';
 import { updateFlag } from '../../domain/use-cases/update-flag';
-import { flagView } from '../../domain/flag-views';
 import { defineRoute } from '../define-route';
 import { flagListSchema, flagSchema } from '../response-schemas';
 import { createFlagBody, flagKeyParams, updateFlagBody } from '../flag-schemas';
-import { scopeOf } from '../merchant-auth';
+import { keyActorOf, scopeOf } from '../merchant-auth';
+import { flagView } from '../views/flag';
 
 const tag = 'Flags';
 
@@ -32,7 +32,7 @@ export async function flagRoutes(app: FastifyInstance, { deps }: { deps: Deps })
     app,
     { method: 'POST', url: '/v1/flags', tag, summary: 'Create a custom flag', body: createFlagBody, response: flagSchema },
     async ({ body, request }) => {
-      const flag = await createFlag(deps, { scope: scopeOf(request), key: body.key, value: body.value, description: body.description });
+      const flag = await createFlag(deps, { scope: scopeOf(request), actor: keyActorOf(request), key: body.key, value: body.value, description: body.description });
       return flagView(flag.key, flag);
     },
   );
@@ -41,7 +41,7 @@ export async function flagRoutes(app: FastifyInstance, { deps }: { deps: Deps })
     app,
     { method: 'POST', url: '/v1/flags/:key', tag, summary: "Change a flag's value (takes effect at once, no deploy)", params: flagKeyParams, body: updateFlagBody, response: flagSchema },
     async ({ params, body, request }) => {
-      const flag = await updateFlag(deps, { scope: scopeOf(request), key: params.key, value: body.value, description: body.description });
+      const flag = await updateFlag(deps, { scope: scopeOf(request), actor: keyActorOf(request), key: params.key, value: body.value, description: body.description });
       return flagView(flag.key, flag);
     },
   );

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/ports';
 import { addIdempotency } from '../idempotency';
-import { auditApiWrites } from '../api-audit';
 import { recordApiRequests } from '../api-request-log';
 import { requireSecretKey } from '../merchant-auth';
 import { checkoutSessionRoutes } from './checkout-sessions';
@@ -20,7 +19,8 @@ import { checkoutPageScriptRoutes, type PageSecurity } from './checkout-page-scr
  * rate limited per account and mode, and every POST honours `Idempotency-Key`.
  */
 export async function merchantApi(app: FastifyInstance, { deps, pageSecurity }: { deps: Deps; pageSecurity?: PageSecurity }) {
-  // Authentication and the rate limit (one round trip), then idempotency, the request log, audit.
+  // Authentication and the rate limit (one round trip), then idempotency and the request log; each
+  // write's use case writes its own audit line (api-audit.ts).
   // Tells the OpenAPI document which routes take the secret key (hooks below apply to all of them).
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, secretKeyAuth: true };
@@ -28,7 +28,6 @@ export async function merchantApi(app: FastifyInstance, { deps, pageSecurity }: 
   app.addHook('onRequest', requireSecretKey(deps));
   addIdempotency(app, deps);
   recordApiRequests(app, deps);
-  auditApiWrites(app, deps);
   await app.register(checkoutSessionRoutes, { deps });
   await app.register(paymentRoutes, { deps });
   await app.register(webhookEndpointRoutes, { deps });

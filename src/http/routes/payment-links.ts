@@ -4,13 +4,13 @@ import { createPaymentLink } from '../../domain/use-cases/create-payment-link';
 import { getPaymentLink } from '../../domain/use-cases/get-payment-link';
 import { listPaymentLinks } from '../../domain/use-cases/list-payment-links';
 import { updatePaymentLink } from '../../domain/use-cases/update-payment-link';
-import { paymentLinkView } from '../../domain/views';
 import { defineRoute } from '../define-route';
 import { paymentLinkListSchema, paymentLinkSchema } from '../response-schemas';
 import { createPaymentLinkBody, pageQuery, paymentLinkItemsOf, updatePaymentLinkBody } from '../lifecycle-schemas';
-import { scopeOf } from '../merchant-auth';
+import { keyActorOf, scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams } from '../schemas';
+import { paymentLinkView } from '../views/payment-link';
 
 const tag = 'Payment links';
 
@@ -25,6 +25,7 @@ export async function paymentLinkRoutes(app: FastifyInstance, { deps }: { deps: 
       view(
         await createPaymentLink(deps, {
           scope: scopeOf(request),
+          actor: keyActorOf(request),
           currency: body.currency,
           lineItems: paymentLinkItemsOf(body.line_items),
         }),
@@ -56,6 +57,6 @@ export async function paymentLinkRoutes(app: FastifyInstance, { deps }: { deps: 
       response: paymentLinkSchema,
     },
     async ({ params, body, request }) =>
-      view(await updatePaymentLink(deps, { scope: scopeOf(request), id: params.id, active: body.active })),
+      view(await updatePaymentLink(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id, active: body.active })),
   );
 }

@@ -4,13 +4,13 @@ import { cancelPayment } from '../../domain/use-cases/cancel-payment';
 import { capturePayment } from '../../domain/use-cases/capture-payment';
 import { getPayment } from '../../domain/use-cases/get-payment';
 import { listPayments } from '../../domain/use-cases/list-payments';
-import { paymentView } from '../../domain/views';
 import { defineRoute } from '../define-route';
 import { paymentListSchema, paymentSchema } from '../response-schemas';
 import { captureBody } from '../lifecycle-schemas';
-import { scopeOf } from '../merchant-auth';
+import { keyActorOf, scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams, listPaymentsQuery } from '../schemas';
+import { paymentView } from '../views/payment';
 
 const tag = 'Payments';
 
@@ -48,7 +48,7 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
       errors: [502, 504],
     },
     async ({ params, body, request }) =>
-      paymentView(await capturePayment(deps, { scope: scopeOf(request), id: params.id, amount: body.amount })),
+      paymentView(await capturePayment(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id, amount: body.amount })),
   );
 
   defineRoute(
@@ -62,6 +62,6 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
       response: paymentSchema,
       errors: [502, 504],
     },
-    async ({ params, request }) => paymentView(await cancelPayment(deps, { scope: scopeOf(request), id: params.id })),
+    async ({ params, request }) => paymentView(await cancelPayment(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id })),
   );
 }

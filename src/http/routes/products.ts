@@ -3,13 +3,13 @@ import type { Deps } from '../../domain/ports';
 import { createProduct } from '../../domain/use-cases/create-product';
 import { getProduct } from '../../domain/use-cases/get-product';
 import { listProducts } from '../../domain/use-cases/list-products';
-import { productView } from '../../domain/views';
 import { defineRoute } from '../define-route';
 import { productListSchema, productSchema } from '../response-schemas';
 import { createProductBody, pageQuery, productInputOf } from '../lifecycle-schemas';
-import { scopeOf } from '../merchant-auth';
+import { keyActorOf, scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams } from '../schemas';
+import { productView } from '../views/product';
 
 const tag = 'Products';
 
@@ -21,6 +21,7 @@ export async function productRoutes(app: FastifyInstance, { deps }: { deps: Deps
     async ({ body, request }) => {
       const { product, defaultPrice } = await createProduct(deps, {
         scope: scopeOf(request),
+        actor: keyActorOf(request),
         input: productInputOf(body),
       });
       return productView(product, defaultPrice);

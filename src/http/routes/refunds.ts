@@ -3,13 +3,13 @@ import type { Deps } from '../../domain/ports';
 import { createRefund } from '../../domain/use-cases/create-refund';
 import { getRefund } from '../../domain/use-cases/get-refund';
 import { listRefunds } from '../../domain/use-cases/list-refunds';
-import { refundView } from '../../domain/views';
 import { defineRoute } from '../define-route';
 import { refundListSchema, refundSchema } from '../response-schemas';
 import { createRefundBody, listRefundsQuery } from '../lifecycle-schemas';
-import { scopeOf } from '../merchant-auth';
+import { keyActorOf, scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams } from '../schemas';
+import { refundView } from '../views/refund';
 
 const tag = 'Refunds';
 
@@ -22,6 +22,7 @@ export async function refundRoutes(app: FastifyInstance, { deps }: { deps: Deps 
       refundView(
         await createRefund(deps, {
           scope: scopeOf(request),
+          actor: keyActorOf(request),
           paymentId: body.payment,
           amount: body.amount,
           reason: body.reason,

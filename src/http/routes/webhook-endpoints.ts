@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { unixTime } from '../../domain/views';
 import type { Deps } from '../../domain/ports';
-import { subscribableEvents, type WebhookDelivery, type WebhookEndpoint } from '../../domain/webhooks';
+import { subscribableEvents, type WebhookEndpoint } from '../../domain/webhooks';
 import { createWebhookEndpoint } from '../../domain/use-cases/create-webhook-endpoint';
 import { deleteWebhookEndpoint } from '../../domain/use-cases/delete-webhook-endpoint';
 import { getWebhookEndpoint } from '../../domain/use-cases/get-webhook-endpoint';
@@ -13,8 +12,9 @@ import { rollWebhookEndpointSecret } from '../../domain/use-cases/roll-webhook-e
 import { updateWebhookEndpoint } from '../../domain/use-cases/update-webhook-endpoint';
 import { defineRoute } from '../define-route';
 import { deletedSchema, webhookDeliveryListSchema, webhookDeliverySchema, webhookEndpointListSchema, webhookEndpointSchema } from '../response-schemas';
-import { scopeOf } from '../merchant-auth';
+import { keyActorOf, scopeOf } from '../merchant-auth';
 import { idParams, listQuery, objectId } from '../schemas';
+import { webhookDeliveryView, webhookEndpointView } from '../views/webhook-endpoint';
 
 const tag = 'Webhook endpoints';
 
@@ -33,46 +33,6 @@ const updateBody = z.strictObject({
 const deliveryParams = z.strictObject({ id: objectId, delivery_id: objectId });
 const pageQuery = z.strictObject(listQuery);
 
-/** The endpoint as the API shows it; the secret only when just made or rolled. */
-export function webhookEndpointView(endpoint: WebhookEndpoint, options: { withSecret?: boolean } = {}) {
-  return {
-    id: endpoint.id,
-    object: 'webhook_endpoint' as const,
-    livemode: endpoint.mode === 'live',
-    url: endpoint.url,
-    description: endpoint.description,
-    enabled_events: endpoint.enabledEvents,
-    status: endpoint.status,
-    ...(options.withSecret ? { secret: endpoint.secret } : {}),
-    created: unixTime(endpoint.createdAt),
-  };
-}
-
-export function webhookDeliveryView(delivery: WebhookDelivery) {
-  return {
-    id: delivery.id,
-    object: 'webhook_delivery' as const,
-    livemode: delivery.mode === 'live',
-    webhook_endpoint: delivery.endpointId,
-    event: delivery.eventId,
-    event_type: delivery.eventType,
-    status: delivery.status,
-    attempts: delivery.attempts,
-    next_attempt_at: unixTime(delivery.nextAttemptAt),
-    last_response_status: delivery.lastResponseStatus,
-    created: unixTime(delivery.createdAt),
-    log: delivery.log.map((attempt) => ({
-      attempt: attempt.attempt,
-      outcome: attempt.outcome,
-      response_status: attempt.responseStatus,
-      response_body: attempt.responseBody,
-      duration_ms: attempt.durationMs,
-      error: attempt.error,
-      started_at: unixTime(attempt.startedAt),
-    })),
-  };
-}
-
 export const eventsOf = (events: string[]) => events as WebhookEndpoint['enabledEvents'];
 
 /** `/v1/webhook_endpoints`: where signed events go, their secrets and delivery logs. */
@@ -83,6 +43,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
     async ({ body, request }) => {
       const endpoint = await createWebhookEndpoint(deps, {
         scope: scopeOf(request),
+        actor: keyActorOf(request),
         input: { url: body.url, enabledEvents: eventsOf(body.enabled_events), description: body.description },
       });
       return webhookEndpointView(endpoint, { withSecret: true });
@@ -119,6 +80,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
       webhookEndpointView(
         await updateWebhookEndpoint(deps, {
           scope: scopeOf(request),
+          actor: keyActorOf(request),
           id: params.id,
           changes: {
             url: body.url,
@@ -134,7 +96,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
     app,
     { method: 'DELETE', url: '/v1/webhook_endpoints/:id', tag, summary: 'Delete a webhook endpoint and its delivery log', params: idParams, response: deletedSchema },
     async ({ params, request }) => {
-      await deleteWebhookEndpoint(deps, { scope: scopeOf(request), id: params.id });
+      await deleteWebhookEndpoint(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id });
       return { id: params.id, object: 'webhook_endpoint', deleted: true };
     },
   );
@@ -150,7 +112,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
       response: webhookEndpointSchema,
     },
     async ({ params, request }) =>
-      webhookEndpointView(await rollWebhookEndpointSecret(deps, { scope: scopeOf(request), id: params.id }), { withSecret: true }),
+      webhookEndpointView(await rollWebhookEndpointSecret(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id }), { withSecret: true }),
   );
 
   defineRoute(
@@ -193,7 +155,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
     },
     async ({ params, request }) =>
       webhookDeliveryView(
-        await resendWebhookDelivery(deps, { scope: scopeOf(request), endpointId: params.id, deliveryId: params.delivery_id }),
+        await resendWebhookDelivery(deps, { scope: scopeOf(request), actor: keyActorOf(request), endpointId: params.id, deliveryId: params.delivery_id }),
       ),
   );
 }

@@ -1,6 +1,11 @@
 import type { CspReport, ScriptNote } from '../../domain/checkout-page-integrity';
-import { unixTime } from '../../domain/views';
-import type { InventoryScript } from './script-inventory';
+import { checkoutPageChangeSnapshot } from '../../domain/event-payloads';
+import type { InventoryScript } from '../checkout-page/script-inventory';
+import { csvCell } from './csv';
+import { unixTime } from './resource';
+
+/** A detected change of the page as the dashboard shows it: the same object its event carries. */
+export const checkoutPageChangeView = checkoutPageChangeSnapshot;
 
 /** One inventory script as the API, the dashboard and the assessor's export show it. */
 export function inventoryScriptView(script: InventoryScript, publicUrl: string, note: ScriptNote | undefined) {
@@ -44,19 +49,12 @@ export function cspReportView(report: CspReport) {
   };
 }
 
-/** A CSV cell, quoted when needed; a leading formula character is defused for spreadsheets. */
-function cell(value: string | number | null): string {
-  let text = value === null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 const csvColumns = ['id', 'party', 'type', 'url', 'sha384', 'size', 'integrity', 'loading', 'loaded_when', 'justification', 'integrity_note', 'merchant_note'] as const;
 
 /** The inventory as CSV for the assessor: one row per script. */
 export function inventoryCsv(scripts: readonly InventoryScriptView[]): string {
   const rows = scripts.map((script) =>
-    csvColumns.map((column) => cell(column === 'loaded_when' ? script.loaded_when.join(' + ') : script[column])).join(','),
+    csvColumns.map((column) => csvCell(column === 'loaded_when' ? script.loaded_when.join(' + ') : script[column])).join(','),
   );
   return `${[csvColumns.join(','), ...rows].join('\r\n')}\r\n`;
 }

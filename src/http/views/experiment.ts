@@ -1,28 +1,9 @@
-import type { Experiment, Flag, FlagValue } from './entities';
-import type { VariantResult, Verdict } from './experiment-statistics';
-import { builtInFlags, isBuiltInFlag } from './flag-evaluation';
-import { unixTime } from './views';
-
-/** A flag as the API shows it: built-in flags appear with their default until set. */
-export function flagView(key: string, stored: Flag | null) {
-  const builtIn = isBuiltInFlag(key) ? builtInFlags[key] : null;
-  return {
-    object: 'flag' as const,
-    key,
-    value: (stored?.value ?? builtIn?.default) as FlagValue,
-    default: builtIn ? builtIn.default : null,
-    allowed_values: builtIn?.values ?? null,
-    built_in: Boolean(builtIn),
-    description: stored?.description ?? builtIn?.description ?? null,
-    updated: unixTime(stored?.updatedAt ?? null),
-  };
-}
+import type { Experiment } from '../../domain/entities';
+import type { VariantResult, Verdict } from '../../domain/experiment-statistics';
+import { resourceView, unixTime } from './resource';
 
 export function experimentView(x: Experiment) {
-  return {
-    id: x.id,
-    object: 'experiment' as const,
-    livemode: x.mode === 'live',
+  return resourceView('experiment', x, {
     key: x.key,
     description: x.description,
     status: x.status,
@@ -33,8 +14,7 @@ export function experimentView(x: Experiment) {
     minimum_detectable_effect: x.minimumDetectableEffect,
     started: unixTime(x.startedAt),
     stopped: unixTime(x.stoppedAt),
-    created: unixTime(x.createdAt),
-  };
+  });
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;

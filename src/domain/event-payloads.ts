@@ -1,13 +1,24 @@
-import type { CheckoutSession, Payment, PaymentLink, Price, Product, Refund } from './entities';
+import type { CheckoutPageChange } from './checkout-page-integrity';
+import type { CheckoutSession, Payment, Refund } from './entities';
 import type { DomainEvent } from './events';
 
-/** Seconds since the epoch, the way the API shows every time. */
+/*
+ * What an event carries. An event stores a snapshot of its object at the moment of the change, and a
+ * webhook delivers the event, signed (docs/webhooks.md). Both are part of the domain's contract: they
+ * are written by the use cases in the same transaction as the change, kept in the events table, and
+ * must read the same tomorrow as today. So the core owns these few shapes, and only these; every
+ * other reply shape is the HTTP layer's (src/http/views/). The merchant API answers the same objects
+ * for these resources (`GET /v1/payments/:id` is what `payment.succeeded` carries), by reusing these
+ * builders.
+ */
+
+/** Seconds since the epoch, the way events and the API show every time. */
 export function unixTime(date: Date | null): number | null {
   return date === null ? null : Math.floor(date.getTime() / 1000);
 }
 
-/** The checkout session as the merchant API and its events show it. */
-export function checkoutSessionView(session: CheckoutSession, publicUrl: string) {
+/** The checkout session as its events carry it (and the merchant API shows it). */
+export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: string) {
   return {
     id: session.id,
     object: 'checkout.session' as const,
@@ -39,8 +50,8 @@ export function checkoutSessionView(session: CheckoutSession, publicUrl: string)
   };
 }
 
-/** The payment as the merchant API and its events show it. */
-export function paymentView(payment: Payment) {
+/** The payment as its events carry it (and the merchant API shows it). */
+export function paymentSnapshot(payment: Payment) {
   const method = payment.paymentMethod;
   return {
     id: payment.id,
@@ -75,8 +86,8 @@ export function paymentView(payment: Payment) {
   };
 }
 
-/** The refund as the merchant API and its events show it. */
-export function refundView(refund: Refund) {
+/** The refund as its events carry it (and the merchant API shows it). */
+export function refundSnapshot(refund: Refund) {
   return {
     id: refund.id,
     object: 'refund' as const,
@@ -94,8 +105,22 @@ export function refundView(refund: Refund) {
   };
 }
 
-/** An event as `GET /v1/events` shows it: the object's snapshot at the moment of the change. */
-export function eventView(event: DomainEvent) {
+/** A change of the checkout page as the `checkout_page.changed` event carries it (and the dashboard shows it). */
+export function checkoutPageChangeSnapshot(change: CheckoutPageChange) {
+  return {
+    id: change.id,
+    object: 'checkout_page_change' as const,
+    baseline_digest: change.baselineDigest,
+    digest: change.digest,
+    differences: change.differences,
+    detected_at: unixTime(change.detectedAt),
+    resolved_at: unixTime(change.resolvedAt),
+    resolution: change.resolution,
+  };
+}
+
+/** The event itself, as a webhook delivers it (and `GET /v1/events/:id` answers it). */
+export function eventEnvelope(event: DomainEvent) {
   return {
     id: event.id,
     object: 'event' as const,
@@ -103,54 +128,5 @@ export function eventView(event: DomainEvent) {
     type: event.type,
     created: unixTime(event.createdAt),
     data: { object: event.data },
-  };
-}
-
-export function priceView(price: Price) {
-  return {
-    id: price.id,
-    object: 'price' as const,
-    livemode: price.mode === 'live',
-    product: price.productId,
-    currency: price.currency.toLowerCase(),
-    unit_amount: price.unitAmount,
-    active: price.active,
-    created: unixTime(price.createdAt),
-  };
-}
-
-/** A product with its default price spelled out, so one call gives what a link needs. */
-export function productView(product: Product, defaultPrice: Price | null) {
-  return {
-    id: product.id,
-    object: 'product' as const,
-    livemode: product.mode === 'live',
-    name: product.name,
-    description: product.description,
-    active: product.active,
-    default_price: defaultPrice && priceView(defaultPrice),
-    created: unixTime(product.createdAt),
-    updated: unixTime(product.updatedAt),
-  };
-}
-
-export function paymentLinkView(link: PaymentLink, publicUrl: string) {
-  const items = link.lineItems.map((item) => ({
-    price: item.priceId ?? null,
-    name: item.name,
-    unit_amount: item.unitAmount,
-    quantity: item.quantity,
-    amount: item.unitAmount * item.quantity,
-  }));
-  return {
-    id: link.id,
-    object: 'payment_link' as const,
-    livemode: link.mode === 'live',
-    active: link.active,
-    url: `${publicUrl}/l/${link.slug}`,
-    currency: link.currency.toLowerCase(),
-    line_items: items,
-    amount_total: items.reduce((sum, item) => sum + item.amount, 0),
-    created: unixTime(link.createdAt),
   };
 }

@@ -1,0 +1,64 @@
+import { maskEmail } from '../../domain/customer-email';
+import type { CheckoutSession } from '../../domain/entities';
+import { checkoutSessionSnapshot } from '../../domain/event-payloads';
+import { negotiateLocale } from '../../domain/locale';
+import type { Membership } from '../../domain/team-entities';
+import type { CheckoutPage } from '../../domain/use-cases/get-checkout-page';
+import { seesEmails } from './payment';
+import { unixTime } from './resource';
+
+/** The checkout session as the merchant API shows it: the same object its events carry. */
+export const checkoutSessionView = checkoutSessionSnapshot;
+
+/** The session as the dashboard shows it: emails masked for members who do not see them. */
+export function dashboardSessionView(session: CheckoutSession, membership: Membership, publicUrl: string) {
+  const view = checkoutSessionView(session, publicUrl);
+  return { ...view, customer_email: seesEmails(membership) ? view.customer_email : maskEmail(view.customer_email) };
+}
+
+/** Where the shopper goes once the session is paid. */
+export function completionUrl(session: CheckoutSession, publicUrl: string): string {
+  return session.successUrl
+    ? session.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id))
+    : `${publicUrl}/c/${session.id}/done`;
+}
+
+/**
+ * What the shopper's page may see of a session: no metadata, no other payments, no internal ids.
+ * `GET /api/checkout/sessions/:id` answers it, and the server-rendered page inlines it.
+ */
+export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string, acceptLanguage?: string) {
+  const { session, account, payment } = page;
+  return {
+    id: session.id,
+    status: session.status,
+    livemode: session.mode === 'live',
+    merchant: {
+      name: account.branding.displayName ?? account.name,
+      logo_url: account.branding.logoUrl,
+      accent_color: account.branding.accentColor,
+    },
+    currency: session.currency,
+    // The locale the page shows: the session's, else the shopper's Accept-Language, else English.
+    locale: negotiateLocale({ sessionLocale: session.locale, acceptLanguage }),
+    line_items: session.lineItems.map((item) => ({
+      name: item.name,
+      unit_amount: item.unitAmount,
+      quantity: item.quantity,
+      amount: item.amount,
+    })),
+    amount_total: session.amountTotal,
+    customer_email: session.customerEmail,
+    payment_method_types: session.paymentMethodTypes,
+    expires_at: unixTime(session.expiresAt),
+    cancel_url: session.cancelUrl,
+    redirect_url: session.status === 'complete' ? completionUrl(session, publicUrl) : null,
+    payment: payment && {
+      status: payment.status,
+      amount: payment.amount,
+      brand: payment.paymentMethod?.brand ?? null,
+      last4: payment.paymentMethod?.last4 ?? null,
+    },
+    processor: { name: page.processor.name, ...page.processor.client },
+  };
+}

@@ -1,0 +1,19 @@
+import type { PaymentLink } from '../../domain/entities';
+import { resourceView } from './resource';
+
+export function paymentLinkView(link: PaymentLink, publicUrl: string) {
+  const items = link.lineItems.map((item) => ({
+    price: item.priceId ?? null,
+    name: item.name,
+    unit_amount: item.unitAmount,
+    quantity: item.quantity,
+    amount: item.unitAmount * item.quantity,
+  }));
+  return resourceView('payment_link', link, {
+    active: link.active,
+    url: `${publicUrl}/l/${link.slug}`,
+    currency: link.currency.toLowerCase(),
+    line_items: items,
+    amount_total: items.reduce((sum, item) => sum + item.amount, 0),
+  });
+}

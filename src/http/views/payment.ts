@@ -1,0 +1,17 @@
+import { maskEmail } from '../../domain/customer-email';
+import type { Payment } from '../../domain/entities';
+import { paymentSnapshot } from '../../domain/event-payloads';
+import { can } from '../../domain/permissions';
+import type { Membership } from '../../domain/team-entities';
+
+/** The payment as the merchant API shows it: the same object its events carry. */
+export const paymentView = paymentSnapshot;
+
+/** Whether this member sees customer emails in clear (viewers do not). */
+export const seesEmails = (membership: Membership) => can(membership.role, 'customers.read_email');
+
+/** The payment as the dashboard shows it: emails masked for members who do not see them. */
+export function dashboardPaymentView(payment: Payment, membership: Membership) {
+  const view = paymentView(payment);
+  return { ...view, customer_email: seesEmails(membership) ? view.customer_email : maskEmail(view.customer_email) };
+}

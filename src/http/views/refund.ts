@@ -1,0 +1,4 @@
+import { refundSnapshot } from '../../domain/event-payloads';
+
+/** The refund as the merchant API shows it: the same object its events carry. */
+export const refundView = refundSnapshot;
