@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { signUp } from '../src/domain/use-cases/sign-up';
+import { signUp } from '../src/domain/team/use-cases/sign-up';
 import { buildHttpServer } from '../src/http/server';
 import { openPglite, openPostgres, type SqlClient } from '../src/persistence/sql-client';
 import { openTillpoint } from '../src/runtime/open-tillpoint';

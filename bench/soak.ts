@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createAccount } from '../src/domain/use-cases/create-account';
+import { createAccount } from '../src/domain/team/use-cases/create-account';
 import { openPostgres } from '../src/persistence/sql-client';
 import { openTillpoint } from '../src/runtime/open-tillpoint';
 import { freePort } from '../test/support/processes';

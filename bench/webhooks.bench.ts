@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createAccount } from '../src/domain/use-cases/create-account';
+import { createAccount } from '../src/domain/team/use-cases/create-account';
 import { openPostgres, type SqlClient } from '../src/persistence/sql-client';
 import { openTillpoint } from '../src/runtime/open-tillpoint';
 import { fixed, startChild } from './support/processes';

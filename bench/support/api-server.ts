@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { createAccount } from '../../src/domain/use-cases/create-account';
+import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { buildHttpServer } from '../../src/http/server';
 import { openPglite, openPostgres } from '../../src/persistence/sql-client';
 import { openTillpoint } from '../../src/runtime/open-tillpoint';

@@ -1,4 +1,4 @@
-import { TillpointError } from '../domain/errors';
+import { TillpointError } from '../domain/shared/errors';
 import type { SqlClient } from '../persistence/sql-client';
 import { adminSocketPath, sendAdminCommand, type AdminCommandRequest, type AdminCommandResult } from '../runtime/admin-socket';
 import type { Config } from '../runtime/config';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { eventTypes, type EventType } from '../domain/events';
+import { eventTypes, type EventType } from '../domain/shared/events';
 import { Tillpoint, TillpointError, type CheckoutSession, type Event } from '../../sdk/node/src/index';
 
 /**

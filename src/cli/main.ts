@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { createAccount } from '../domain/use-cases/create-account';
+import { createAccount } from '../domain/team/use-cases/create-account';
 import { migrate } from '../persistence/migrations/index';
 import { AdminSocketError } from '../runtime/admin-socket';
 import { ConfigError, readConfig, type Config } from '../runtime/config';

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { TillpointError } from '../domain/errors';
-import type { Mode } from '../domain/events';
-import type { BraintreeEnvironment } from '../domain/processor-config';
-import { checkProcessorConfig } from '../domain/use-cases/check-processor-config';
-import { setProcessorConfig } from '../domain/use-cases/set-processor-config';
-import { showProcessorConfig } from '../domain/use-cases/show-processor-config';
+import { TillpointError } from '../domain/shared/errors';
+import type { Mode } from '../domain/shared/events';
+import type { BraintreeEnvironment } from '../domain/processors/processor-config';
+import { checkProcessorConfig } from '../domain/processors/use-cases/check-processor-config';
+import { setProcessorConfig } from '../domain/processors/use-cases/set-processor-config';
+import { showProcessorConfig } from '../domain/processors/use-cases/show-processor-config';
 import { databaseCommand, type DatabaseCommand } from './database-command';
 
 interface ScopeOptions {

@@ -1,8 +1,8 @@
 import { OpenFeature, type Provider } from '@openfeature/server-sdk';
-import { newId } from '../domain/ids';
-import type { FlagReader } from '../domain/ports';
+import { newId } from '../domain/shared/ids';
 import { OfrepServerProvider } from './ofrep-server-provider';
 import { StoreFlagProvider, type EvaluateOne } from './store-flag-provider';
+import type { FlagReader } from '../domain/flags/ports';
 
 /**
  * The server's flags through the OpenFeature server SDK. Each Tillpoint instance binds its provider

@@ -9,9 +9,9 @@ import {
   type Provider,
   type ResolutionDetails,
 } from '@openfeature/server-sdk';
-import type { Mode } from '../domain/events';
-import type { FlagEvaluation } from '../domain/flag-evaluation';
-import type { Scope } from '../domain/ports';
+import type { Mode } from '../domain/shared/events';
+import type { FlagEvaluation } from '../domain/flags/flag-evaluation';
+import type { Scope } from '../domain/shared/scope';
 
 export type EvaluateOne = (scope: Scope, key: string, targetingKey: string | null) => Promise<FlagEvaluation>;
 

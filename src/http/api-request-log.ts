@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../domain/ports';
-import type { ApiRequestRecord } from '../domain/team-entities';
-import { apiRequestRecord, recordApiRequests as writeApiRequests } from '../domain/use-cases/record-api-request';
+import type { Deps } from '../domain/deps';
+import type { ApiRequestRecord } from '../domain/team/entities';
+import { apiRequestRecord, recordApiRequests as writeApiRequests } from '../domain/api-guards/use-cases/record-api-request';
 
 declare module 'fastify' {
   interface FastifyRequest {

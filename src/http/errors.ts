@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { TillpointError } from '../domain/errors';
+import { TillpointError } from '../domain/shared/errors';
 import { checkoutSessionOfUrl, isOurSideDecline } from '../telemetry/reporting-policy';
 import type { ErrorReporter } from '../telemetry/server-reporting';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { StoredResponse } from '../domain/api-guards';
-import type { Deps } from '../domain/ports';
-import { claimIdempotencyKey } from '../domain/use-cases/claim-idempotency-key';
+import type { Deps } from '../domain/deps';
+import { claimIdempotencyKey } from '../domain/api-guards/use-cases/claim-idempotency-key';
 import { scopeOf } from './merchant-auth';
+import type { StoredResponse } from '../domain/api-guards/ports';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { eventTypes } from '../domain/events';
-import type { NewPaymentLinkItem } from '../domain/use-cases/create-payment-link';
-import type { NewProduct } from '../domain/use-cases/create-product';
+import { eventTypes } from '../domain/shared/events';
+import type { NewPaymentLinkItem } from '../domain/sessions/use-cases/create-payment-link';
+import type { NewProduct } from '../domain/sessions/use-cases/create-product';
 import { listQuery } from './schemas';
 
 const objectId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id');

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiKey } from '../domain/entities';
-import type { Deps, Scope } from '../domain/ports';
-import type { Actor } from '../domain/team-entities';
-import { authenticateApiKey } from '../domain/use-cases/authenticate-api-key';
+import type { Deps } from '../domain/deps';
+import type { Actor, ApiKey } from '../domain/team/entities';
+import { authenticateApiKey } from '../domain/api-guards/use-cases/authenticate-api-key';
 import { errorBody } from './errors';
+import type { Scope } from '../domain/shared/scope';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../domain/pagination';
+import type { Page, PageRequest } from '../domain/shared/pagination';
 
 /** The `limit` / `starting_after` of a query parsed with `listQuery`, as the domain's page request. */
 export function pageRequest(query: { limit: number; starting_after?: string }): PageRequest {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { declineCodes, errorCatalogue } from '../domain/errors';
-import { eventTypes } from '../domain/events';
-import { checkoutSessionStatuses, paymentStatuses, refundStatuses } from '../domain/state-machine';
+import { declineCodes, errorCatalogue } from '../domain/shared/errors';
+import { eventTypes } from '../domain/shared/events';
+import { checkoutSessionStatuses, paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 
 /**
  * What the merchant API answers, as zod schemas. Each one with an `id` becomes a named schema of

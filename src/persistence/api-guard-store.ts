@@ -1,6 +1,6 @@
-import type { IdempotencyRecords, RateLimitCounter, StoredResponse } from '../domain/api-guards';
 import type { SqlClient } from './sql-client';
 import { toApiKey } from './sql-store';
+import type { StoredResponse, IdempotencyRecords, RateLimitCounter } from '../domain/api-guards/ports';
 
 type Row = Record<string, any>;
 

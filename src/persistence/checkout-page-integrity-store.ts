@@ -1,11 +1,6 @@
-import type {
-  CheckoutPageBaseline,
-  CheckoutPageChange,
-  CheckoutPageIntegrityRepository,
-  CspReport,
-  ScriptNote,
-} from '../domain/checkout-page-integrity';
 import type { SqlExecutor } from './sql-client';
+import type { CheckoutPageBaseline, CheckoutPageChange, CspReport, ScriptNote } from '../domain/checkout-page/entities';
+import type { CheckoutPageIntegrityRepository } from '../domain/checkout-page/ports';
 
 type Row = Record<string, any>;
 

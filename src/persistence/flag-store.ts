@@ -1,6 +1,7 @@
-import type { Experiment, Flag } from '../domain/entities';
-import { ExperimentKeyBusyError, type UnitOfWork } from '../domain/ports';
+import { type UnitOfWork } from '../domain/deps';
 import type { SqlExecutor } from './sql-client';
+import { ExperimentKeyBusyError } from '../domain/flags/ports';
+import type { Flag, Experiment } from '../domain/flags/entities';
 
 type Row = Record<string, any>;
 

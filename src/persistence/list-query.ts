@@ -1,5 +1,5 @@
-import type { PageRequest } from '../domain/pagination';
-import type { Scope } from '../domain/ports';
+import type { PageRequest } from '../domain/shared/pagination';
+import type { Scope } from '../domain/shared/scope';
 
 /** A condition on a column of our own choosing (never a name from the request). */
 export interface ListFilter {

@@ -1,8 +1,8 @@
-import type { ProcessorConfig, ProcessorConfigStore } from '../domain/processor-config';
-import type { Scope } from '../domain/ports';
+import type { ProcessorConfig, ProcessorConfigStore } from '../domain/processors/processor-config';
 import type { CredentialCipher } from './credential-cipher';
 import type { SqlClient } from './sql-client';
 import { teamRepositories } from './sql-team-store';
+import type { Scope } from '../domain/shared/scope';
 
 type Row = Record<string, any>;
 

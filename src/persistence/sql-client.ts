@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { TillpointError } from '../domain/errors';
+import { TillpointError } from '../domain/shared/errors';
 
 /** Runs SQL; the same surface over PGlite and a PostgreSQL server. */
 export interface SqlExecutor {

@@ -1,7 +1,8 @@
-import type { Price, Product, Refund } from '../domain/entities';
-import type { UnitOfWork } from '../domain/ports';
+import type { Refund } from '../domain/payments/entities';
+import type { UnitOfWork } from '../domain/deps';
 import { scopedGetQuery, scopedListQuery } from './list-query';
 import type { SqlExecutor } from './sql-client';
+import type { Product, Price } from '../domain/sessions/entities';
 
 type Row = Record<string, any>;
 

@@ -1,4 +1,4 @@
-import type { OperationInFlight, OperationsInFlightRepository } from '../domain/operations-in-flight';
+import type { OperationInFlight, OperationsInFlightRepository } from '../domain/payments/ports';
 import type { SqlExecutor } from './sql-client';
 import { toRefund } from './sql-lifecycle-store';
 

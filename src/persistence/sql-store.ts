@@ -1,7 +1,6 @@
-import type { Account, ApiKey, CheckoutSession, Payment, PaymentLink } from '../domain/entities';
-import type { DomainEvent } from '../domain/events';
-import { SessionBusyError, type Scope, type Store, type UnitOfWork } from '../domain/ports';
-import type { TestNonceRecord, TestNonceVault } from '../processors/test/test-processor';
+import type { Payment } from '../domain/payments/entities';
+import type { DomainEvent } from '../domain/shared/events';
+import { type Store, type UnitOfWork } from '../domain/deps';
 import { flagStores } from './flag-store';
 import type { SqlClient, SqlExecutor } from './sql-client';
 import { insertEventWithDeliveries, webhookDeliveryRepository, webhookEndpointRepository } from './webhook-store';
@@ -10,6 +9,11 @@ import { lifecycleUnitOfWork } from './sql-lifecycle-store';
 import { teamRepositories } from './sql-team-store';
 import { operationsInFlightRepository } from './sql-operations-in-flight-store';
 import { checkoutPageIntegrityRepository } from './checkout-page-integrity-store';
+import type { Scope } from '../domain/shared/scope';
+import { SessionBusyError } from '../domain/payments/ports';
+import type { Account, ApiKey } from '../domain/team/entities';
+import type { CheckoutSession, PaymentLink } from '../domain/sessions/entities';
+import type { SandboxNonceRecord, SandboxNonceVault } from '../domain/processors/sandbox-ports';
 
 type Row = Record<string, any>;
 
@@ -377,9 +381,9 @@ export function sqlStore(db: SqlClient): Store {
 }
 
 /** The test processor's nonces, in the shared database so any instance can redeem them. */
-export function sqlTestNonceVault(db: SqlClient): TestNonceVault {
+export function sqlSandboxNonceVault(db: SqlClient): SandboxNonceVault {
   return {
-    async save(record: TestNonceRecord) {
+    async save(record: SandboxNonceRecord) {
       await db.query(
         'INSERT INTO test_card_nonces (nonce, payment_method, behavior, created_at) VALUES ($1, $2, $3, $4)',
         [record.nonce, json(record.paymentMethod), record.behavior, record.createdAt],

@@ -1,16 +1,17 @@
-import type { Account, CheckoutSession, Payment } from '../domain/entities';
-import type { Scope } from '../domain/ports';
+import type { Payment } from '../domain/payments/entities';
 import type {
   ApiRequestRecord,
   AuditEntry,
   DashboardSession,
   Invite,
   Membership,
-  User,
-} from '../domain/team-entities';
-import type { TeamRepositories } from '../domain/team-ports';
+  User, Account,
+} from '../domain/team/entities';
+import type { TeamRepositories } from '../domain/team/ports';
 import type { SqlExecutor } from './sql-client';
 import { toPayment, toSession } from './sql-store';
+import type { Scope } from '../domain/shared/scope';
+import type { CheckoutSession } from '../domain/sessions/entities';
 
 type Row = Record<string, any>;
 

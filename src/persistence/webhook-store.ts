@@ -1,14 +1,8 @@
-import type { DomainEvent } from '../domain/events';
-import type { Scope } from '../domain/ports';
-import type {
-  ClaimedDelivery,
-  WebhookAttempt,
-  WebhookDelivery,
-  WebhookDeliveryRepository,
-  WebhookEndpoint,
-  WebhookEndpointRepository,
-} from '../domain/webhooks';
+import type { DomainEvent } from '../domain/shared/events';
 import type { SqlExecutor } from './sql-client';
+import type { Scope } from '../domain/shared/scope';
+import type { WebhookEndpoint, WebhookDelivery, WebhookAttempt } from '../domain/webhooks/entities';
+import type { ClaimedDelivery, WebhookEndpointRepository, WebhookDeliveryRepository } from '../domain/webhooks/ports';
 
 type Row = Record<string, any>;
 

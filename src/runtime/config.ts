@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { PAGE_CHECK_DEFAULT_MINUTES, PAGE_CHECK_MAX_MINUTES } from '../domain/checkout-page-integrity';
+import { PAGE_CHECK_DEFAULT_MINUTES, PAGE_CHECK_MAX_MINUTES } from '../domain/checkout-page/rules';
 
 /** Settings read once from the environment at start-up, typed and checked. */
 export interface Config {

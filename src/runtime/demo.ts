@@ -1,6 +1,6 @@
-import type { Deps } from '../domain/ports';
-import { createAccount } from '../domain/use-cases/create-account';
-import { createPaymentLink } from '../domain/use-cases/create-payment-link';
+import type { Deps } from '../domain/deps';
+import { createAccount } from '../domain/team/use-cases/create-account';
+import { createPaymentLink } from '../domain/sessions/use-cases/create-payment-link';
 import type { SqlClient } from '../persistence/sql-client';
 
 const DEMO_LINK_SETTING = 'demo_payment_link_slug';

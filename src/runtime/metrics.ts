@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DomainEvent } from '../domain/events';
+import type { DomainEvent } from '../domain/shared/events';
 import type { SqlClient } from '../persistence/sql-client';
 import type { StoreObserver } from './observed-store';
 

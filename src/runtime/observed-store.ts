@@ -1,6 +1,7 @@
-import type { DomainEvent } from '../domain/events';
-import type { Store, UnitOfWork } from '../domain/ports';
-import type { RecordedAttempt, WebhookDeliveryRepository, WebhookDeliveryStatus } from '../domain/webhooks';
+import type { DomainEvent } from '../domain/shared/events';
+import type { Store, UnitOfWork } from '../domain/deps';
+import type { WebhookDeliveryStatus } from '../domain/webhooks/entities';
+import type { WebhookDeliveryRepository, RecordedAttempt } from '../domain/webhooks/ports';
 
 /** What the runtime learns from committed work: the metrics' only view into the domain. */
 export interface StoreObserver {

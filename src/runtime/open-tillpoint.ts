@@ -1,24 +1,27 @@
-import { DEFAULT_RATE_LIMITS } from '../domain/api-guards';
-import type { Mode } from '../domain/events';
+import { DEFAULT_RATE_LIMITS } from '../domain/api-guards/rules';
+import type { Mode } from '../domain/shared/events';
 import { randomBytes } from 'node:crypto';
-import type { Deps, PaymentProcessor, ProcessorDirectory, ReconciliationTimings, Scope } from '../domain/ports';
-import { TillpointError } from '../domain/errors';
-import { evaluateFlagsFrom, loadFlagState, type FlagState } from '../domain/use-cases/evaluate-flags';
+import type { Deps } from '../domain/deps';
+import { TillpointError } from '../domain/shared/errors';
+import { evaluateFlagsFrom, loadFlagState, type FlagState } from '../domain/flags/use-cases/evaluate-flags';
 import { openServerFlags } from '../flags/server-flags';
 import { migrate } from '../persistence/migrations/index';
 import { openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
-import { installSecret, sqlStore, sqlTestNonceVault } from '../persistence/sql-store';
+import { installSecret, sqlStore, sqlSandboxNonceVault } from '../persistence/sql-store';
 import { sqlIdempotencyRecords, sqlRateLimitCounter } from '../persistence/api-guard-store';
 import { webhookUrlPolicy } from '../webhooks/address-policy';
-import { TestProcessor } from '../processors/test/test-processor';
-import { sqlTestTransactionLedger } from '../persistence/sql-test-transactions';
-import type { ProcessorSettingsDeps } from '../domain/processor-config';
+import { SandboxProcessor } from '../processors/sandbox/sandbox-processor';
+import { sqlSandboxTransactionLedger } from '../persistence/sql-sandbox-transactions';
+import type { ProcessorSettingsDeps } from '../domain/processors/processor-config';
 import { CredentialCipher } from '../persistence/credential-cipher';
 import { sqlProcessorConfigStore } from '../persistence/processor-config-store';
 import { BraintreeProcessor, braintreeConnectionCheck, type BraintreeOptions } from '../processors/braintree/braintree-processor';
 import { argon2PasswordHasher } from './argon2-password-hasher';
 import type { Config } from './config';
 import { observeStore, type StoreObserver } from './observed-store';
+import type { Scope } from '../domain/shared/scope';
+import type { ReconciliationTimings } from '../domain/payments/ports';
+import type { PaymentProcessor, ProcessorDirectory } from '../domain/processors/ports';
 
 export interface Tillpoint {
   deps: Deps;
@@ -62,7 +65,7 @@ export async function openTillpoint(options: {
   await migrate(db);
   const now = options.now ?? (() => new Date());
   const fingerprintKey = await installSecret(db, 'card_fingerprint_key', () => randomBytes(32).toString('hex'));
-  const testProcessor = new TestProcessor(sqlTestNonceVault(db), fingerprintKey, now, sqlTestTransactionLedger(db), {
+  const testProcessor = new SandboxProcessor(sqlSandboxNonceVault(db), fingerprintKey, now, sqlSandboxTransactionLedger(db), {
     delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
   });
   const processorConfigs = sqlProcessorConfigStore(db, options.secretKey ? new CredentialCipher(options.secretKey) : null);

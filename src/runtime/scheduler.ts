@@ -1,10 +1,10 @@
-import type { Deps } from '../domain/ports';
-import { purgeExpiredApiRecords } from '../domain/use-cases/purge-expired-api-records';
-import { expireOverdueSessions } from '../domain/use-cases/expire-overdue-sessions';
-import { reconcileFollowUpOperations } from '../domain/use-cases/reconcile-follow-up-operations';
-import { reconcileProcessingPayments } from '../domain/use-cases/reconcile-processing-payments';
-import { voidExpiredAuthorizations } from '../domain/use-cases/void-expired-authorizations';
-import { purgeExpiredCspReports } from '../domain/use-cases/purge-expired-csp-reports';
+import type { Deps } from '../domain/deps';
+import { purgeExpiredApiRecords } from '../domain/api-guards/use-cases/purge-expired-api-records';
+import { expireOverdueSessions } from '../domain/sessions/use-cases/expire-overdue-sessions';
+import { reconcileFollowUpOperations } from '../domain/payments/use-cases/reconcile-follow-up-operations';
+import { reconcileProcessingPayments } from '../domain/payments/use-cases/reconcile-processing-payments';
+import { voidExpiredAuthorizations } from '../domain/payments/use-cases/void-expired-authorizations';
+import { purgeExpiredCspReports } from '../domain/checkout-page/use-cases/purge-expired-csp-reports';
 
 /** What a job may report through. */
 export interface JobLog {

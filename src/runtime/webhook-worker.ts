@@ -1,11 +1,12 @@
-import type { Deps } from '../domain/ports';
-import { WEBHOOK_TIMEOUT_MS, type ClaimedDelivery, type WebhookSender } from '../domain/webhooks';
+import type { Deps } from '../domain/deps';
+import { WEBHOOK_TIMEOUT_MS } from '../domain/webhooks/rules';
 import {
   claimDueWebhooks,
   recordWebhookOutcomes,
   sendWebhook,
   type WebhookOutcome,
-} from '../domain/use-cases/deliver-due-webhooks';
+} from '../domain/webhooks/use-cases/deliver-due-webhooks';
+import type { ClaimedDelivery, WebhookSender } from '../domain/webhooks/ports';
 
 export interface WebhookWorker {
   /** Stops claiming and waits for deliveries under way to be sent and recorded. */

@@ -2,8 +2,8 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { WebhookSender, WebhookSendResult } from '../domain/webhooks';
 import { isForbiddenAddress } from './address-policy';
+import type { WebhookSender, WebhookSendResult } from '../domain/webhooks/ports';
 
 const RESPONSE_LOG_BYTES = 1024;
 

@@ -5,12 +5,12 @@ import {
   describeGatewayRejection,
   listedDeclineResponseCodes,
   listedGatewayRejectionReasons,
-} from '../../src/domain/processor-responses';
-import type { AuthorizeRequest } from '../../src/domain/ports';
-import type { BraintreeSettings } from '../../src/domain/processor-config';
+} from '../../src/domain/processors/processor-responses';
+import type { BraintreeSettings } from '../../src/domain/processors/processor-config';
 import { BraintreeProcessor, braintreeConnectionCheck } from '../../src/processors/braintree/braintree-processor';
 import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
 import { emulatedMerchant, emulatedMerchantSettings } from '../support/braintree-fixtures';
+import type { AuthorizeRequest } from '../../src/domain/processors/ports';
 
 /**
  * The Braintree adapter against the gateway emulator, through the real `braintree` SDK: every row

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { can, permissions, roles } from '../../src/domain/permissions';
+import { can, permissions, roles } from '../../src/domain/team/permissions';
 import { dashboardEndpoints } from '../../src/http/dashboard/index';
 import { testDatabases } from '../support/databases';
 import { dashboardCall } from '../support/dashboard';

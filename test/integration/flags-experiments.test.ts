@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignVariant } from '../../src/domain/experiment-assignment';
+import { assignVariant } from '../../src/domain/flags/experiment-assignment';
 import { testDatabases } from '../support/databases';
 import { createSession, expectError, merchantCall, payCall, rows, tokenize, useIntegration } from '../support/integration';
 

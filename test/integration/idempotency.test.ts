@@ -88,7 +88,7 @@ describe.each(testDatabases)('Idempotency-Key on merchant POSTs ($name)', (datab
 
     await post(ctx.key, '/v1/checkout/sessions', sampleSession, 'other');
     ctx.h.clock.advance(DAY);
-    const { purgeExpiredApiRecords } = await import('../../src/domain/use-cases/purge-expired-api-records');
+    const { purgeExpiredApiRecords } = await import('../../src/domain/api-guards/use-cases/purge-expired-api-records');
     await purgeExpiredApiRecords(ctx.h.tillpoint.deps);
     expect(await countRows(ctx.db, 'idempotency_records')).toBe(0);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/domain/use-cases/create-account';
+import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { testDatabases } from '../support/databases';
 import {
   countRows,

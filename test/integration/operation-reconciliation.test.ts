@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Deps, PaymentProcessor } from '../../src/domain/ports';
-import { cancelPayment } from '../../src/domain/use-cases/cancel-payment';
-import { capturePayment } from '../../src/domain/use-cases/capture-payment';
-import { createRefund } from '../../src/domain/use-cases/create-refund';
+import type { Deps } from '../../src/domain/deps';
+import { cancelPayment } from '../../src/domain/payments/use-cases/cancel-payment';
+import { capturePayment } from '../../src/domain/payments/use-cases/capture-payment';
+import { createRefund } from '../../src/domain/payments/use-cases/create-refund';
 import { runJobOnce } from '../../src/runtime/scheduler';
 import { testDatabases } from '../support/databases';
 import { expectError, merchantCall, rows, useIntegration, type IntegrationContext } from '../support/integration';
 import { paidPayment, readPayment } from '../support/payments';
+import type { PaymentProcessor } from '../../src/domain/processors/ports';
 
 type Operation = 'capture' | 'void' | 'refund';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/domain/use-cases/create-account';
-import { deliverDueWebhooks } from '../../src/domain/use-cases/deliver-due-webhooks';
+import { createAccount } from '../../src/domain/team/use-cases/create-account';
+import { deliverDueWebhooks } from '../../src/domain/webhooks/use-cases/deliver-due-webhooks';
 import { buildHttpServer } from '../../src/http/server';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { createMetrics } from '../../src/runtime/metrics';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPaymentLink } from '../../src/domain/use-cases/create-payment-link';
+import { createPaymentLink } from '../../src/domain/sessions/use-cases/create-payment-link';
 import { testDatabases } from '../support/databases';
 import { countRows, expectError, merchantCall, rows, useIntegration } from '../support/integration';
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { AuthorizeRequest, Deps, PaymentProcessor } from '../../src/domain/ports';
-import { payCheckoutSession } from '../../src/domain/use-cases/pay-checkout-session';
+import type { Deps } from '../../src/domain/deps';
+import { payCheckoutSession } from '../../src/domain/payments/use-cases/pay-checkout-session';
 import { runJobOnce } from '../../src/runtime/scheduler';
 import { testDatabases } from '../support/databases';
 import { createSessionOf, merchantCall, payCall, rows, tokenize, useIntegration } from '../support/integration';
 import { readPayment } from '../support/payments';
+import type { AuthorizeRequest, PaymentProcessor } from '../../src/domain/processors/ports';
 
 /**
  * Fault injection at the processor's edge: the gateway's answer is lost on the way back (a timeout

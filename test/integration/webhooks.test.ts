@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deliverDueWebhooks } from '../../src/domain/use-cases/deliver-due-webhooks';
+import { deliverDueWebhooks } from '../../src/domain/webhooks/use-cases/deliver-due-webhooks';
 import { httpWebhookSender } from '../../src/webhooks/http-sender';
 import { testDatabases } from '../support/databases';
 import { countRows, createSession, expectError, merchantCall, rows, useIntegration } from '../support/integration';

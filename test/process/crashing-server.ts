@@ -22,9 +22,7 @@
  * cannot be opened by a second process while this one runs).
  */
 import { fileURLToPath } from 'node:url';
-import type { PaymentProcessor, ProcessorDirectory } from '../../src/domain/ports';
-import type { WebhookSender } from '../../src/domain/webhooks';
-import { createAccount } from '../../src/domain/use-cases/create-account';
+import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { buildHttpServer } from '../../src/http/server';
 import type { SqlClient, SqlExecutor } from '../../src/persistence/sql-client';
 import { readConfig } from '../../src/runtime/config';
@@ -32,6 +30,8 @@ import { openDatabase, openTillpoint } from '../../src/runtime/open-tillpoint';
 import { periodicJobs, startScheduler, type Scheduler } from '../../src/runtime/scheduler';
 import { startWebhookWorker, type WebhookWorker } from '../../src/runtime/webhook-worker';
 import { httpWebhookSender } from '../../src/webhooks/http-sender';
+import type { PaymentProcessor, ProcessorDirectory } from '../../src/domain/processors/ports';
+import type { WebhookSender } from '../../src/domain/webhooks/ports';
 
 export const crashSteps = [
   'pay.after-intent',

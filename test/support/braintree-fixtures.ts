@@ -1,4 +1,4 @@
-import type { BraintreeSettings } from '../../src/domain/processor-config';
+import type { BraintreeSettings } from '../../src/domain/processors/processor-config';
 import type { EmulatorCredentials } from './braintree-gateway-emulator';
 
 /** One Braintree merchant as the emulator knows it, and the matching settings for our adapter. */

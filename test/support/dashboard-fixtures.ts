@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { roles, type Role } from '../../src/domain/permissions';
+import { roles, type Role } from '../../src/domain/team/permissions';
 import { addMember, dashboardCall, signUpOwner, type DashboardAgent } from './dashboard';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import type { TestDatabase } from './databases';

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { createAccount } from '../../src/domain/use-cases/create-account';
+import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { truncateAll, type TestDatabase } from './databases';
 import { availabilityCodes, dashboardCodes, design } from './expected-errors';

@@ -1,4 +1,4 @@
-import { issueApiKey } from '../../src/domain/use-cases/create-account';
+import { issueApiKey } from '../../src/domain/team/use-cases/create-account';
 import type { IntegrationContext } from './integration';
 
 /** A live secret key for the context's account (live mode: 100 requests/s, https-only webhooks). */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, checkoutApi, type PublicSession } from './api';
-import { toDecimalString } from '../../src/domain/money';
+import { toDecimalString } from '../../src/domain/shared/money';
 import { CardFields } from './card-form/CardFields';
 import type { CardFieldName } from './card-form/engine';
 import { recordExposure, type CheckoutFlags, type PayButtonWording } from './flags';

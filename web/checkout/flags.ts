@@ -1,4 +1,4 @@
-import { experimentSurfaces } from '../../src/domain/flag-evaluation';
+import { experimentSurfaces } from '../../src/domain/flags/flag-evaluation';
 
 export type CheckoutLayout = (typeof experimentSurfaces.checkout_layout.variants)[number];
 export type PayButtonWording = (typeof experimentSurfaces.pay_button_wording.variants)[number];

@@ -1,4 +1,4 @@
-import { currencyRule } from '../../src/domain/currency';
+import { currencyRule } from '../../src/domain/shared/currency';
 
 /** Formats minor units for the shopper with Intl, using the ISO 4217 exponent of the currency. */
 export function formatMoney(amount: number, currency: string, locale: string | undefined): string {

@@ -1,4 +1,4 @@
-import { offeredPaymentMethods, type PaymentMethodSwitches } from '../../src/domain/offered-payment-methods';
+import { offeredPaymentMethods, type PaymentMethodSwitches } from '../../src/domain/payments/offered-payment-methods';
 import type { PublicSession } from './api';
 
 /** Google Pay as the server configured it: Braintree's environment, or Google's test gateway. */

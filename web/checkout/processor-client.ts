@@ -1,13 +1,13 @@
-import { toDecimalString } from '../../src/domain/money';
+import { toDecimalString } from '../../src/domain/shared/money';
 import { checkoutApi, type PublicSession } from './api';
 import type { BraintreeComponents } from './braintree/braintree-components';
 import type { CardFormEngine } from './card-form/engine';
 import { allowedCardNetworks, type GooglePaymentData, type GooglePayProvider } from './google-pay/google-pay';
 import type { MessageKey } from './i18n';
-import type { PaymentMethodSwitches } from '../../src/domain/offered-payment-methods';
+import type { PaymentMethodSwitches } from '../../src/domain/payments/offered-payment-methods';
 import { offeredMethods, type GooglePaySetup } from './payment-methods';
 import { reportCheckoutFailure } from './report';
-import { threeDSecurePolicy } from '../../src/domain/three-d-secure-policy';
+import { threeDSecurePolicy } from '../../src/domain/processors/three-d-secure-policy';
 
 /** The processor's side of the page: the card engine, Google Pay, device data, 3-D Secure. */
 export interface ProcessorClient {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { can, type Permission } from '../../src/domain/permissions';
+import { can, type Permission } from '../../src/domain/team/permissions';
 import { api, type AccountSummary, type Mode, type SessionState } from './api';
 import { Link, navigate } from './router';
 import { useT, type DashboardMessageKey } from './i18n';

@@ -1,4 +1,4 @@
-import { currencyRule } from '../../src/domain/currency';
+import { currencyRule } from '../../src/domain/shared/currency';
 import { formatMoney } from '../checkout/format';
 
 export { formatMoney };

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../domain/ports';
+import type { Deps } from '../../domain/deps';
 import { checkoutPagePolicy, reportingEndpoints, type CheckoutClientConfig } from '../checkout-client-config';
 import { loadCheckoutAssets, type CheckoutAssets } from './assets';
 import { checkoutDocument, renderCheckoutPage } from './render';

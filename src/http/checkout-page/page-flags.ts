@@ -1,7 +1,7 @@
-import type { CheckoutSession } from '../../domain/entities';
-import { experimentSurfaces, type ExperimentSurface } from '../../domain/flag-evaluation';
-import type { Deps } from '../../domain/ports';
+import { experimentSurfaces, type ExperimentSurface } from '../../domain/flags/flag-evaluation';
+import type { Deps } from '../../domain/deps';
 import { defaultCheckoutFlags, type CheckoutFlags, type Shown } from '../../../web/checkout/flags';
+import type { CheckoutSession } from '../../domain/sessions/entities';
 
 /**
  * The checkout page's flags for one session, evaluated on the server for the first paint: read

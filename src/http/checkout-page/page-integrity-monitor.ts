@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
 import {
   fingerprintDigest,
-  type CheckoutPageChange,
-  type PageFingerprint,
-} from '../../domain/checkout-page-integrity';
-import type { Deps } from '../../domain/ports';
-import { detectCheckoutPageChanges } from '../../domain/use-cases/detect-checkout-page-changes';
+} from '../../domain/checkout-page/rules';
+import type { Deps } from '../../domain/deps';
+import { detectCheckoutPageChanges } from '../../domain/checkout-page/use-cases/detect-checkout-page-changes';
 import type { ErrorReporter } from '../../telemetry/server-reporting';
 import { readCheckoutBuild, type CheckoutBuild } from './built-assets';
 import { checkoutPageInventory, type InventoryScript } from './script-inventory';
 import { addSubresourceIntegrity, integrityImportMap } from './subresource-integrity';
+import type { PageFingerprint, CheckoutPageChange } from '../../domain/checkout-page/entities';
 
 /** A response as a shopper's browser receives it (Fastify's `inject`, or a real HTTP client). */
 export interface ServedResponse {

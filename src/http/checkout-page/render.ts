@@ -1,11 +1,11 @@
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { TillpointError } from '../../domain/errors';
-import type { Deps } from '../../domain/ports';
-import { getCheckoutPage } from '../../domain/use-cases/get-checkout-page';
+import { TillpointError } from '../../domain/shared/errors';
+import type { Deps } from '../../domain/deps';
+import { getCheckoutPage } from '../../domain/sessions/use-cases/get-checkout-page';
 import { App } from '../../../web/checkout/App';
 import { defaultCheckoutFlags } from '../../../web/checkout/flags';
-import { negotiateLocale } from '../../domain/locale';
+import { negotiateLocale } from '../../domain/shared/locale';
 import { inlineMessages, loadMessages, translator, type Messages } from '../../../web/checkout/i18n';
 import { PAGE_DATA_ID, serializePageData, type CheckoutPageData, type InitialView } from '../../../web/checkout/page-data';
 import { processorPlan } from '../../../web/checkout/processor-client';

@@ -1,9 +1,9 @@
-import type { Deps } from '../../domain/ports';
-import { createPaymentLink } from '../../domain/use-cases/create-payment-link';
-import { createProduct } from '../../domain/use-cases/create-product';
-import { listPaymentLinks } from '../../domain/use-cases/list-payment-links';
-import { listProducts } from '../../domain/use-cases/list-products';
-import { updatePaymentLink } from '../../domain/use-cases/update-payment-link';
+import type { Deps } from '../../domain/deps';
+import { createPaymentLink } from '../../domain/sessions/use-cases/create-payment-link';
+import { createProduct } from '../../domain/sessions/use-cases/create-product';
+import { listPaymentLinks } from '../../domain/sessions/use-cases/list-payment-links';
+import { listProducts } from '../../domain/sessions/use-cases/list-products';
+import { updatePaymentLink } from '../../domain/sessions/use-cases/update-payment-link';
 import { createPaymentLinkBody, createProductBody, pageQuery, paymentLinkItemsOf, productInputOf, updatePaymentLinkBody } from '../lifecycle-schemas';
 import { listBody, pageRequest } from '../pagination';
 import { paymentLinkView } from '../views/payment-link';

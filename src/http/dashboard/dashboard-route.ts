@@ -1,18 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { TillpointError } from '../../domain/errors';
-import type { Mode } from '../../domain/events';
-import type { Permission } from '../../domain/permissions';
-import type { Deps, Scope } from '../../domain/ports';
-import type { Actor, DashboardSession, Membership, User } from '../../domain/team-entities';
-import { authenticateDashboardSession } from '../../domain/use-cases/authenticate-dashboard-session';
-import { authorizeMember } from '../../domain/use-cases/authorize-member';
+import { TillpointError } from '../../domain/shared/errors';
+import type { Mode } from '../../domain/shared/events';
+import type { Permission } from '../../domain/team/permissions';
+import type { Deps } from '../../domain/deps';
+import type { Actor, DashboardSession, Membership, User } from '../../domain/team/entities';
+import { authenticateDashboardSession } from '../../domain/team/use-cases/authenticate-dashboard-session';
+import { authorizeMember } from '../../domain/team/use-cases/authorize-member';
 import { defineRoute, type RouteBasics } from '../define-route';
 
 /** The dashboard's own API (cookie session + CSRF) is internal to our web app: no OpenAPI operation. */
 type RouteContract<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = RouteBasics<P, Q, B>;
 import { parseInput } from '../errors';
 import { parseCookies } from './cookies';
+import type { Scope } from '../../domain/shared/scope';
 
 export const SESSION_COOKIE = 'tp_session';
 /** Before sign-in there is no session to hold a CSRF token: this cookie does (double submit). */

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { Deps } from '../../domain/ports';
-import { createExperiment } from '../../domain/use-cases/create-experiment';
-import { getExperimentResults } from '../../domain/use-cases/get-experiment-results';
-import { listExperiments } from '../../domain/use-cases/list-experiments';
-import { listFlags } from '../../domain/use-cases/list-flags';
-import { updateExperiment } from '../../domain/use-cases/update-experiment';
-import { updateFlag } from '../../domain/use-cases/update-flag';
+import type { Deps } from '../../domain/deps';
+import { createExperiment } from '../../domain/flags/use-cases/create-experiment';
+import { getExperimentResults } from '../../domain/flags/use-cases/get-experiment-results';
+import { listExperiments } from '../../domain/flags/use-cases/list-experiments';
+import { listFlags } from '../../domain/flags/use-cases/list-flags';
+import { updateExperiment } from '../../domain/flags/use-cases/update-experiment';
+import { updateFlag } from '../../domain/flags/use-cases/update-flag';
 import { createExperimentBody, listExperimentsQuery, updateExperimentBody, updateFlagBody } from '../flag-schemas';
 import { experimentInput } from '../routes/experiments';
 import { experimentResultsView, experimentView } from '../views/experiment';

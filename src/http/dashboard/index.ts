@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { TillpointError } from '../../domain/errors';
-import type { Deps } from '../../domain/ports';
+import { TillpointError } from '../../domain/shared/errors';
+import type { Deps } from '../../domain/deps';
 import { errorBody } from '../errors';
 import { dashboardAccessHook, type DashboardEndpoint } from './dashboard-route';
 import { modeEndpoints } from './mode-endpoints';
@@ -13,7 +13,7 @@ import { flagDashboardEndpoints } from './flag-dashboard-endpoints';
 import { paymentActionEndpoints } from './payment-action-endpoints';
 import { processorEndpoints } from './processor-endpoints';
 import { webhookDashboardEndpoints } from './webhook-dashboard-endpoints';
-import type { ProcessorSettingsDeps } from '../../domain/processor-config';
+import type { ProcessorSettingsDeps } from '../../domain/processors/processor-config';
 import { pageSecurityEndpoints } from './page-security-endpoints';
 import type { PageSecurity } from '../routes/checkout-page-scripts';
 

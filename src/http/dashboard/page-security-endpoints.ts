@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { TillpointError } from '../../domain/errors';
-import type { Deps } from '../../domain/ports';
-import { annotateCheckoutPageScript } from '../../domain/use-cases/annotate-checkout-page-script';
-import { approveCheckoutPageBaseline } from '../../domain/use-cases/approve-checkout-page-baseline';
+import { TillpointError } from '../../domain/shared/errors';
+import type { Deps } from '../../domain/deps';
+import { annotateCheckoutPageScript } from '../../domain/checkout-page/use-cases/annotate-checkout-page-script';
+import { approveCheckoutPageBaseline } from '../../domain/checkout-page/use-cases/approve-checkout-page-baseline';
 import {
   listCheckoutPageChanges,
   listCspReports,
   readCheckoutPageSecurity,
-} from '../../domain/use-cases/read-checkout-page-security';
+} from '../../domain/checkout-page/use-cases/read-checkout-page-security';
 import { listBody, pageRequest } from '../pagination';
 import { inventoryFor, type PageSecurity } from '../routes/checkout-page-scripts';
 import { listQuery } from '../schemas';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Deps } from '../../domain/ports';
-import { cancelPayment } from '../../domain/use-cases/cancel-payment';
-import { capturePayment } from '../../domain/use-cases/capture-payment';
-import { createRefund } from '../../domain/use-cases/create-refund';
+import type { Deps } from '../../domain/deps';
+import { cancelPayment } from '../../domain/payments/use-cases/cancel-payment';
+import { capturePayment } from '../../domain/payments/use-cases/capture-payment';
+import { createRefund } from '../../domain/payments/use-cases/create-refund';
 import { captureBody, createRefundBody } from '../lifecycle-schemas';
 import { dashboardPaymentView } from '../views/payment';
 import { refundView } from '../views/refund';

@@ -1,11 +1,12 @@
-import { currencyRule } from '../../domain/currency';
-import type { Payment } from '../../domain/entities';
-import type { Deps, Scope } from '../../domain/ports';
-import type { Membership } from '../../domain/team-entities';
-import type { PaymentFilter } from '../../domain/team-ports';
-import { searchPayments } from '../../domain/use-cases/search-payments';
+import { currencyRule } from '../../domain/shared/currency';
+import type { Payment } from '../../domain/payments/entities';
+import type { Deps } from '../../domain/deps';
+import type { Membership } from '../../domain/team/entities';
+import type { PaymentFilter } from '../../domain/team/ports';
+import { searchPayments } from '../../domain/payments/use-cases/search-payments';
 import { csvCell } from '../views/csv';
 import { dashboardPaymentView } from '../views/payment';
+import type { Scope } from '../../domain/shared/scope';
 
 const BATCH = 1000;
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { TillpointError } from '../../domain/errors';
-import type { ProcessorSettingsDeps } from '../../domain/processor-config';
-import { checkProcessorConfig } from '../../domain/use-cases/check-processor-config';
-import { setProcessorConfig } from '../../domain/use-cases/set-processor-config';
-import { showProcessorConfig } from '../../domain/use-cases/show-processor-config';
+import { TillpointError } from '../../domain/shared/errors';
+import type { ProcessorSettingsDeps } from '../../domain/processors/processor-config';
+import { checkProcessorConfig } from '../../domain/processors/use-cases/check-processor-config';
+import { setProcessorConfig } from '../../domain/processors/use-cases/set-processor-config';
+import { showProcessorConfig } from '../../domain/processors/use-cases/show-processor-config';
 import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
 import { base, scopeParams } from './mode-endpoints';
 

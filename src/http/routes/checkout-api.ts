@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/ports';
-import { getCheckoutPage } from '../../domain/use-cases/get-checkout-page';
-import { payCheckoutSession } from '../../domain/use-cases/pay-checkout-session';
-import { tokenizeCard } from '../../domain/use-cases/tokenize-card';
+import type { Deps } from '../../domain/deps';
+import { getCheckoutPage } from '../../domain/sessions/use-cases/get-checkout-page';
+import { payCheckoutSession } from '../../domain/payments/use-cases/pay-checkout-session';
+import { tokenizeCard } from '../../domain/payments/use-cases/tokenize-card';
 import { defineRoute } from '../define-route';
 import { idParams, payBody, tokenizeCardBody } from '../schemas';
 import { completionUrl, publicCheckoutSessionView } from '../views/checkout-session';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/ports';
-import { recordExposure } from '../../domain/use-cases/record-exposure';
+import type { Deps } from '../../domain/deps';
+import { recordExposure } from '../../domain/flags/use-cases/record-exposure';
 import { defineRoute } from '../define-route';
 import { exposureBody } from '../flag-schemas';
 import { idParams } from '../schemas';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Deps } from '../../domain/ports';
-import { readCheckoutPageSecurity } from '../../domain/use-cases/read-checkout-page-security';
+import type { Deps } from '../../domain/deps';
+import { readCheckoutPageSecurity } from '../../domain/checkout-page/use-cases/read-checkout-page-security';
 import type { CheckoutPageIntegrity } from '../checkout-page/page-integrity-monitor';
 import { defineRoute } from '../define-route';
 import { checkoutPageScriptListSchema } from '../response-schemas';

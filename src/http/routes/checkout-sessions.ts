@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/ports';
-import { createCheckoutSession } from '../../domain/use-cases/create-checkout-session';
-import { expireCheckoutSession } from '../../domain/use-cases/expire-checkout-session';
-import { getCheckoutSession } from '../../domain/use-cases/get-checkout-session';
-import { listCheckoutSessions } from '../../domain/use-cases/list-checkout-sessions';
+import type { Deps } from '../../domain/deps';
+import { createCheckoutSession } from '../../domain/sessions/use-cases/create-checkout-session';
+import { expireCheckoutSession } from '../../domain/sessions/use-cases/expire-checkout-session';
+import { getCheckoutSession } from '../../domain/sessions/use-cases/get-checkout-session';
+import { listCheckoutSessions } from '../../domain/sessions/use-cases/list-checkout-sessions';
 import { defineRoute } from '../define-route';
 import { checkoutSessionListSchema, checkoutSessionSchema } from '../response-schemas';
 import { keyActorOf, scopeOf } from '../merchant-auth';

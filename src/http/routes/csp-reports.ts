@@ -1,14 +1,14 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { CspReport } from '../../domain/checkout-page-integrity';
-import { TillpointError } from '../../domain/errors';
-import type { Deps } from '../../domain/ports';
-import { RateLimitedError } from '../../domain/use-cases/check-rate-limit';
-import { recordCspReport } from '../../domain/use-cases/record-csp-report';
+import { TillpointError } from '../../domain/shared/errors';
+import type { Deps } from '../../domain/deps';
+import { recordCspReport } from '../../domain/checkout-page/use-cases/record-csp-report';
 import { scrubText } from '../../telemetry/scrub';
 import { CSP_REPORT_PATH } from '../checkout-client-config';
 import { sendError } from '../errors';
+import type { CspReport } from '../../domain/checkout-page/entities';
+import { RateLimitedError } from '../../domain/api-guards/rules';
 
 /** A report is a few hundred bytes; a batch of the Reporting API a few KB. */
 export const CSP_REPORT_BODY_LIMIT = 64 * 1024;

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Deps } from '../../domain/ports';
-import { getEvent } from '../../domain/use-cases/get-event';
-import { listEvents } from '../../domain/use-cases/list-events';
-import { readNewEvents, startEventTail } from '../../domain/use-cases/read-new-events';
+import type { Deps } from '../../domain/deps';
+import { getEvent } from '../../domain/webhooks/use-cases/get-event';
+import { listEvents } from '../../domain/webhooks/use-cases/list-events';
+import { readNewEvents, startEventTail } from '../../domain/webhooks/use-cases/read-new-events';
 import { defineRoute } from '../define-route';
 import { eventListSchema, eventSchema } from '../response-schemas';
 import { listEventsQuery } from '../lifecycle-schemas';

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/ports';
-import { createExperiment } from '../../domain/use-cases/create-experiment';
-import { getExperiment } from '../../domain/use-cases/get-experiment';
-import { getExperimentResults } from '../../domain/use-cases/get-experiment-results';
-import { listExperiments } from '../../domain/use-cases/list-experiments';
-import { updateExperiment } from '../../domain/use-cases/update-experiment';
+import type { Deps } from '../../domain/deps';
+import { createExperiment } from '../../domain/flags/use-cases/create-experiment';
+import { getExperiment } from '../../domain/flags/use-cases/get-experiment';
+import { getExperimentResults } from '../../domain/flags/use-cases/get-experiment-results';
+import { listExperiments } from '../../domain/flags/use-cases/list-experiments';
+import { updateExperiment } from '../../domain/flags/use-cases/update-experiment';
 import { defineRoute } from '../define-route';
 import { experimentListSchema, experimentResultsSchema, experimentSchema } from '../response-schemas';
 import { createExperimentBody, listExperimentsQuery, updateExperimentBody } from '../flag-schemas';

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/ports';
-import { createFlag } from '../../domain/use-cases/create-flag';
-import { getFlag } from '../../domain/use-cases/get-flag';
-import { listFlags } from '../../domain/use-cases/list-flags';
-import { updateFlag } from '../../domain/use-cases/update-flag';
+import type { Deps } from '../../domain/deps';
+import { createFlag } from '../../domain/flags/use-cases/create-flag';
+import { getFlag } from '../../domain/flags/use-cases/get-flag';
+import { listFlags } from '../../domain/flags/use-cases/list-flags';
+import { updateFlag } from '../../domain/flags/use-cases/update-flag';
 import { defineRoute } from '../define-route';
 import { flagListSchema, flagSchema } from '../response-schemas';
 import { createFlagBody, flagKeyParams, updateFlagBody } from '../flag-schemas';

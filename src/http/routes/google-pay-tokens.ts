@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Deps } from '../../domain/ports';
-import { tokenizeGooglePay } from '../../domain/use-cases/tokenize-google-pay';
+import type { Deps } from '../../domain/deps';
+import { tokenizeGooglePay } from '../../domain/payments/use-cases/tokenize-google-pay';
 import { defineRoute } from '../define-route';
 import { idParams } from '../schemas';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/ports';
+import type { Deps } from '../../domain/deps';
 import { addIdempotency } from '../idempotency';
 import { recordApiRequests } from '../api-request-log';
 import { requireSecretKey } from '../merchant-auth';

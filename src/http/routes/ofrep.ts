@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { FlagEvaluation } from '../../domain/flag-evaluation';
-import type { Deps } from '../../domain/ports';
-import { authorizeFlagReader } from '../../domain/use-cases/authorize-flag-reader';
-import { evaluateFlags } from '../../domain/use-cases/evaluate-flags';
+import type { FlagEvaluation } from '../../domain/flags/flag-evaluation';
+import type { Deps } from '../../domain/deps';
+import { authorizeFlagReader } from '../../domain/flags/use-cases/authorize-flag-reader';
+import { evaluateFlags } from '../../domain/flags/use-cases/evaluate-flags';
 import { defineRoute } from '../define-route';
 
 const tag = 'Flags (OFREP)';

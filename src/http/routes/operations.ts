@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { TillpointError } from '../../domain/errors';
+import { TillpointError } from '../../domain/shared/errors';
 import { errorBody } from '../errors';
 
 /** What the operations routes read; each part is optional so tests can build a bare server. */

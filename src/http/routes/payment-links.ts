@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/ports';
-import { createPaymentLink } from '../../domain/use-cases/create-payment-link';
-import { getPaymentLink } from '../../domain/use-cases/get-payment-link';
-import { listPaymentLinks } from '../../domain/use-cases/list-payment-links';
-import { updatePaymentLink } from '../../domain/use-cases/update-payment-link';
+import type { Deps } from '../../domain/deps';
+import { createPaymentLink } from '../../domain/sessions/use-cases/create-payment-link';
+import { getPaymentLink } from '../../domain/sessions/use-cases/get-payment-link';
+import { listPaymentLinks } from '../../domain/sessions/use-cases/list-payment-links';
+import { updatePaymentLink } from '../../domain/sessions/use-cases/update-payment-link';
 import { defineRoute } from '../define-route';
 import { paymentLinkListSchema, paymentLinkSchema } from '../response-schemas';
 import { createPaymentLinkBody, pageQuery, paymentLinkItemsOf, updatePaymentLinkBody } from '../lifecycle-schemas';

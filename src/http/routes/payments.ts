@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/ports';
-import { cancelPayment } from '../../domain/use-cases/cancel-payment';
-import { capturePayment } from '../../domain/use-cases/capture-payment';
-import { getPayment } from '../../domain/use-cases/get-payment';
-import { listPayments } from '../../domain/use-cases/list-payments';
+import type { Deps } from '../../domain/deps';
+import { cancelPayment } from '../../domain/payments/use-cases/cancel-payment';
+import { capturePayment } from '../../domain/payments/use-cases/capture-payment';
+import { getPayment } from '../../domain/payments/use-cases/get-payment';
+import { listPayments } from '../../domain/payments/use-cases/list-payments';
 import { defineRoute } from '../define-route';
 import { paymentListSchema, paymentSchema } from '../response-schemas';
 import { captureBody } from '../lifecycle-schemas';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/ports';
-import { createProduct } from '../../domain/use-cases/create-product';
-import { getProduct } from '../../domain/use-cases/get-product';
-import { listProducts } from '../../domain/use-cases/list-products';
+import type { Deps } from '../../domain/deps';
+import { createProduct } from '../../domain/sessions/use-cases/create-product';
+import { getProduct } from '../../domain/sessions/use-cases/get-product';
+import { listProducts } from '../../domain/sessions/use-cases/list-products';
 import { defineRoute } from '../define-route';
 import { productListSchema, productSchema } from '../response-schemas';
 import { createProductBody, pageQuery, productInputOf } from '../lifecycle-schemas';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/ports';
-import { createRefund } from '../../domain/use-cases/create-refund';
-import { getRefund } from '../../domain/use-cases/get-refund';
-import { listRefunds } from '../../domain/use-cases/list-refunds';
+import type { Deps } from '../../domain/deps';
+import { createRefund } from '../../domain/payments/use-cases/create-refund';
+import { getRefund } from '../../domain/payments/use-cases/get-refund';
+import { listRefunds } from '../../domain/payments/use-cases/list-refunds';
 import { defineRoute } from '../define-route';
 import { refundListSchema, refundSchema } from '../response-schemas';
 import { createRefundBody, listRefundsQuery } from '../lifecycle-schemas';

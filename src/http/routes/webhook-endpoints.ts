@@ -1,20 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Deps } from '../../domain/ports';
-import { subscribableEvents, type WebhookEndpoint } from '../../domain/webhooks';
-import { createWebhookEndpoint } from '../../domain/use-cases/create-webhook-endpoint';
-import { deleteWebhookEndpoint } from '../../domain/use-cases/delete-webhook-endpoint';
-import { getWebhookEndpoint } from '../../domain/use-cases/get-webhook-endpoint';
-import { listWebhookDeliveries } from '../../domain/use-cases/list-webhook-deliveries';
-import { listWebhookEndpoints } from '../../domain/use-cases/list-webhook-endpoints';
-import { resendWebhookDelivery } from '../../domain/use-cases/resend-webhook-delivery';
-import { rollWebhookEndpointSecret } from '../../domain/use-cases/roll-webhook-endpoint-secret';
-import { updateWebhookEndpoint } from '../../domain/use-cases/update-webhook-endpoint';
+import type { Deps } from '../../domain/deps';
+import { subscribableEvents } from '../../domain/webhooks/rules';
+import { createWebhookEndpoint } from '../../domain/webhooks/use-cases/create-webhook-endpoint';
+import { deleteWebhookEndpoint } from '../../domain/webhooks/use-cases/delete-webhook-endpoint';
+import { getWebhookEndpoint } from '../../domain/webhooks/use-cases/get-webhook-endpoint';
+import { listWebhookDeliveries } from '../../domain/webhooks/use-cases/list-webhook-deliveries';
+import { listWebhookEndpoints } from '../../domain/webhooks/use-cases/list-webhook-endpoints';
+import { resendWebhookDelivery } from '../../domain/webhooks/use-cases/resend-webhook-delivery';
+import { rollWebhookEndpointSecret } from '../../domain/webhooks/use-cases/roll-webhook-endpoint-secret';
+import { updateWebhookEndpoint } from '../../domain/webhooks/use-cases/update-webhook-endpoint';
 import { defineRoute } from '../define-route';
 import { deletedSchema, webhookDeliveryListSchema, webhookDeliverySchema, webhookEndpointListSchema, webhookEndpointSchema } from '../response-schemas';
 import { keyActorOf, scopeOf } from '../merchant-auth';
 import { idParams, listQuery, objectId } from '../schemas';
 import { webhookDeliveryView, webhookEndpointView } from '../views/webhook-endpoint';
+import type { WebhookEndpoint } from '../../domain/webhooks/entities';
 
 const tag = 'Webhook endpoints';
 

@@ -1,5 +1,4 @@
-import type { ApiKey } from '../../domain/entities';
-import type { ApiRequestRecord } from '../../domain/team-entities';
+import type { ApiRequestRecord, ApiKey } from '../../domain/team/entities';
 import { unixTime } from './resource';
 
 /** A key as the dashboard lists it: never its secret, only how it starts and ends. */

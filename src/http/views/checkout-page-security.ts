@@ -1,8 +1,8 @@
-import type { CspReport, ScriptNote } from '../../domain/checkout-page-integrity';
-import { checkoutPageChangeSnapshot } from '../../domain/event-payloads';
+import { checkoutPageChangeSnapshot } from '../../domain/shared/event-payloads';
 import type { InventoryScript } from '../checkout-page/script-inventory';
 import { csvCell } from './csv';
 import { unixTime } from './resource';
+import type { CspReport, ScriptNote } from '../../domain/checkout-page/entities';
 
 /** A detected change of the page as the dashboard shows it: the same object its event carries. */
 export const checkoutPageChangeView = checkoutPageChangeSnapshot;

@@ -1,11 +1,11 @@
-import { maskEmail } from '../../domain/customer-email';
-import type { CheckoutSession } from '../../domain/entities';
-import { checkoutSessionSnapshot } from '../../domain/event-payloads';
-import { negotiateLocale } from '../../domain/locale';
-import type { Membership } from '../../domain/team-entities';
-import type { CheckoutPage } from '../../domain/use-cases/get-checkout-page';
+import { maskEmail } from '../../domain/sessions/customer-email';
+import { checkoutSessionSnapshot } from '../../domain/shared/event-payloads';
+import { negotiateLocale } from '../../domain/shared/locale';
+import type { Membership } from '../../domain/team/entities';
+import type { CheckoutPage } from '../../domain/sessions/use-cases/get-checkout-page';
 import { seesEmails } from './payment';
 import { unixTime } from './resource';
+import type { CheckoutSession } from '../../domain/sessions/entities';
 
 /** The checkout session as the merchant API shows it: the same object its events carry. */
 export const checkoutSessionView = checkoutSessionSnapshot;

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../domain/events';
-import { eventEnvelope } from '../../domain/event-payloads';
+import type { DomainEvent } from '../../domain/shared/events';
+import { eventEnvelope } from '../../domain/shared/event-payloads';
 import { unixTime } from './resource';
 
 /**

@@ -1,6 +1,6 @@
-import type { Experiment } from '../../domain/entities';
-import type { VariantResult, Verdict } from '../../domain/experiment-statistics';
+import type { VariantResult, Verdict } from '../../domain/flags/experiment-statistics';
 import { resourceView, unixTime } from './resource';
+import type { Experiment } from '../../domain/flags/entities';
 
 export function experimentView(x: Experiment) {
   return resourceView('experiment', x, {

@@ -1,6 +1,6 @@
-import type { Flag, FlagValue } from '../../domain/entities';
-import { builtInFlags, isBuiltInFlag } from '../../domain/flag-evaluation';
+import { builtInFlags, isBuiltInFlag } from '../../domain/flags/flag-evaluation';
 import { unixTime } from './resource';
+import type { FlagValue, Flag } from '../../domain/flags/entities';
 
 /** A flag as the API shows it: built-in flags appear with their default until set. */
 export function flagView(key: string, stored: Flag | null) {

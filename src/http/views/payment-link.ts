@@ -1,5 +1,5 @@
-import type { PaymentLink } from '../../domain/entities';
 import { resourceView } from './resource';
+import type { PaymentLink } from '../../domain/sessions/entities';
 
 export function paymentLinkView(link: PaymentLink, publicUrl: string) {
   const items = link.lineItems.map((item) => ({

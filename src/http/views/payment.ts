@@ -1,8 +1,8 @@
-import { maskEmail } from '../../domain/customer-email';
-import type { Payment } from '../../domain/entities';
-import { paymentSnapshot } from '../../domain/event-payloads';
-import { can } from '../../domain/permissions';
-import type { Membership } from '../../domain/team-entities';
+import { maskEmail } from '../../domain/sessions/customer-email';
+import type { Payment } from '../../domain/payments/entities';
+import { paymentSnapshot } from '../../domain/shared/event-payloads';
+import { can } from '../../domain/team/permissions';
+import type { Membership } from '../../domain/team/entities';
 
 /** The payment as the merchant API shows it: the same object its events carry. */
 export const paymentView = paymentSnapshot;

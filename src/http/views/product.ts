@@ -1,5 +1,5 @@
-import type { Price, Product } from '../../domain/entities';
 import { resourceView, unixTime } from './resource';
+import type { Product, Price } from '../../domain/sessions/entities';
 
 export function priceView(price: Price) {
   return resourceView('price', price, {

@@ -1,4 +1,4 @@
-import { refundSnapshot } from '../../domain/event-payloads';
+import { refundSnapshot } from '../../domain/shared/event-payloads';
 
 /** The refund as the merchant API shows it: the same object its events carry. */
 export const refundView = refundSnapshot;

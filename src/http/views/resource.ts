@@ -1,5 +1,5 @@
-import type { Mode } from '../../domain/events';
-import { unixTime } from '../../domain/event-payloads';
+import type { Mode } from '../../domain/shared/events';
+import { unixTime } from '../../domain/shared/event-payloads';
 
 export { unixTime };
 

@@ -1,6 +1,5 @@
-import type { Account } from '../../domain/entities';
-import type { AuditEntry, Invite } from '../../domain/team-entities';
-import type { MembershipWithAccount, MemberWithUser } from '../../domain/team-ports';
+import type { AuditEntry, Invite, Account } from '../../domain/team/entities';
+import type { MembershipWithAccount, MemberWithUser } from '../../domain/team/ports';
 import { unixTime } from './resource';
 
 export function accountsView(memberships: MembershipWithAccount[]) {

@@ -1,5 +1,5 @@
-import type { WebhookDelivery, WebhookEndpoint } from '../../domain/webhooks';
 import { resourceView, unixTime } from './resource';
+import type { WebhookEndpoint, WebhookDelivery } from '../../domain/webhooks/entities';
 
 /** The endpoint as the API shows it; the secret only when just made or rolled. */
 export function webhookEndpointView(endpoint: WebhookEndpoint, options: { withSecret?: boolean } = {}) {

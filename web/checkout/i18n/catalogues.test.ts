@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_LOCALES } from '../../../src/domain/locale';
+import { SUPPORTED_LOCALES } from '../../../src/domain/shared/locale';
 
 /**
  * The build-time check of every catalogue against the English source: same keys, the same

@@ -1,6 +1,6 @@
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { DEFAULT_LOCALE, isRtl, matchLocale, negotiateLocale, PSEUDO_LOCALE, type PageLocale } from '../../../src/domain/locale';
+import { DEFAULT_LOCALE, isRtl, matchLocale, negotiateLocale, PSEUDO_LOCALE, type PageLocale } from '../../../src/domain/shared/locale';
 import en from './locales/en.json';
 
 /**

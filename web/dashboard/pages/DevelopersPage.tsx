@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { can } from '../../../src/domain/permissions';
+import { can } from '../../../src/domain/team/permissions';
 import { api, DashboardApiError, type List } from '../api';
 import { ErrorNote, ModeTable } from '../components';
 import { formatTime } from '../format';

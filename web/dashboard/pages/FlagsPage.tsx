@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { experimentSurfaces } from '../../../src/domain/flag-evaluation';
-import { can } from '../../../src/domain/permissions';
+import { experimentSurfaces } from '../../../src/domain/flags/flag-evaluation';
+import { can } from '../../../src/domain/team/permissions';
 import { api, type List } from '../api';
 import { ErrorNote, Field, Loading, ModeTable, StatusBadge } from '../components';
 import { formatTime } from '../format';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { can } from '../../../src/domain/permissions';
+import { can } from '../../../src/domain/team/permissions';
 import { api, type List } from '../api';
 import { ErrorNote, Loading } from '../components';
 import { formatTime } from '../format';

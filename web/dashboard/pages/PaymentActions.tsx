@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { can } from '../../../src/domain/permissions';
+import { can } from '../../../src/domain/team/permissions';
 import { api, DashboardApiError, type Payment, type Role } from '../api';
 import { ErrorNote, Field } from '../components';
 import { formatMoney, fromMinor, toMinor } from '../format';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { can } from '../../../src/domain/permissions';
+import { can } from '../../../src/domain/team/permissions';
 import { api, type List } from '../api';
 import { ErrorNote, Field, ModeTable } from '../components';
 import { formatMoney, formatTime, toMinor } from '../format';

@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import type { ProcessorCheck } from '../../../src/domain/use-cases/check-processor-config';
-import type { ProcessorConfigView as ProcessorView } from '../../../src/domain/use-cases/show-processor-config';
 import { api, DashboardApiError } from '../api';
 import { ErrorNote, Field, Loading } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
 import { useT } from '../i18n';
+import type { ProcessorCheck, ProcessorConfigView as ProcessorView } from '../../../src/domain/processors/processor-config';
 
 /**
  * Processor credentials of the current mode. The private key is write-only: the form never shows

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { can } from '../../../src/domain/permissions';
+import { can } from '../../../src/domain/team/permissions';
 import { api, DashboardApiError } from '../api';
 import { ErrorNote, Field, Loading } from '../components';
 import { formatMoney } from '../format';

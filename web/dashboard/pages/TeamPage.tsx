@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { can, roles, type Role } from '../../../src/domain/permissions';
+import { can, roles, type Role } from '../../../src/domain/team/permissions';
 import { api, DashboardApiError } from '../api';
 import { ErrorNote, Loading } from '../components';
 import { formatTime } from '../format';

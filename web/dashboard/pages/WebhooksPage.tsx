@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { eventTypes } from '../../../src/domain/events';
-import { can } from '../../../src/domain/permissions';
+import { eventTypes } from '../../../src/domain/shared/events';
+import { can } from '../../../src/domain/team/permissions';
 import { api, type List } from '../api';
 import { ErrorNote, Field, Loading, ModeTable, StatusBadge } from '../components';
 import { formatTime } from '../format';

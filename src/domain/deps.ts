@@ -1,0 +1,63 @@
+import type { Mode } from './shared/events';
+import type { PasswordHasher, TeamRepositories, AccountRepository, ApiKeyRepository } from './team/ports';
+import type { OperationsInFlightRepository, PaymentRepository, RefundRepository, ReconciliationTimings } from './payments/ports';
+import type { Clock } from './shared/clock';
+import type { CheckoutSessionRepository, PaymentLinkRepository, ProductRepository, PriceRepository } from './sessions/ports';
+import type { EventRepository, WebhookEndpointRepository, WebhookDeliveryRepository, WebhookUrlPolicy } from './webhooks/ports';
+import type { FlagRepository, ExperimentRepository, ExposureRepository, FlagReader } from './flags/ports';
+import type { ProcessorDirectory } from './processors/ports';
+import type { IdempotencyRecords, RateLimitCounter } from './api-guards/ports';
+import type { CheckoutPageIntegrityRepository } from './checkout-page/ports';
+
+/**
+ * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
+ * state change and its event commit together or not at all.
+ */
+export interface Store {
+  transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T>;
+  /**
+   * Reads outside a transaction: no BEGIN and COMMIT round trips, each statement on its own
+   * snapshot (as in a READ COMMITTED transaction). Only for work that writes nothing.
+   */
+  read<T>(work: (reader: UnitOfWork) => Promise<T>): Promise<T>;
+}
+
+export interface UnitOfWork extends TeamRepositories {
+  accounts: AccountRepository;
+  apiKeys: ApiKeyRepository;
+  checkoutSessions: CheckoutSessionRepository;
+  payments: PaymentRepository;
+  paymentLinks: PaymentLinkRepository;
+  events: EventRepository;
+  webhookEndpoints: WebhookEndpointRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
+  refunds: RefundRepository;
+  products: ProductRepository;
+  prices: PriceRepository;
+  flags: FlagRepository;
+  experiments: ExperimentRepository;
+  exposures: ExposureRepository;
+  /** Captures and voids sent to the processor and not yet answered; pending refunds to reconcile. */
+  operationsInFlight: OperationsInFlightRepository;
+  /** Checkout page baselines, detected changes, CSP reports and script notes (PCI DSS 6.4.3 / 11.6.1). */
+  checkoutPage: CheckoutPageIntegrityRepository;
+}
+
+/** Everything a use case may reach; handed in by the composition root. */
+export interface Deps {
+  store: Store;
+  processors: ProcessorDirectory;
+  clock: Clock;
+  passwords: PasswordHasher;
+  /** Base URL shoppers reach this install at, e.g. https://pay.example.com. */
+  publicUrl: string;
+  /** Idempotency-Key records and rate-limit counters of the merchant API. */
+  idempotency: IdempotencyRecords;
+  rateLimits: RateLimitCounter;
+  /** Merchant API requests allowed per second per account, by mode (design.md §9 by default). */
+  rateLimitPerSecond: Record<Mode, number>;
+  webhookUrls: WebhookUrlPolicy;
+  flags: FlagReader;
+  /** Reconciliation's waits (RECONCILE_* settings); the defaults of reconcile-processing-payments when absent. */
+  reconciliation?: ReconciliationTimings;
+}

@@ -1,0 +1,44 @@
+import type { Scope } from '../shared/scope';
+import type { Flag, Experiment, Exposure } from './entities';
+
+export interface FlagRepository {
+  list(scope: Scope): Promise<Flag[]>;
+  get(scope: Scope, key: string): Promise<Flag | null>;
+  insert(flag: Flag): Promise<void>;
+  update(flag: Flag): Promise<void>;
+}
+
+export interface ExperimentRepository {
+  insert(experiment: Experiment): Promise<void>;
+  get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<Experiment | null>;
+  /** Newest first, cursor-paginated like every list. */
+  list(scope: Scope, filter: { limit: number; startingAfter?: string }): Promise<Experiment[]>;
+  /** Throws `ExperimentKeyBusyError` when another experiment on the same key is already running. */
+  update(experiment: Experiment): Promise<void>;
+  running(scope: Scope): Promise<Experiment[]>;
+}
+
+export interface ExposureRepository {
+  /** Records that a session saw a variant; false when it was already recorded (idempotent). */
+  insert(exposure: Exposure): Promise<boolean>;
+  /** Marks every exposure of the session as converted, once. */
+  markConverted(checkoutSessionId: string, at: Date): Promise<number>;
+  tally(experimentId: string): Promise<Array<{ variant: string; exposed: number; conversions: number }>>;
+}
+
+/** Raised by the store when a second experiment on one key would run at the same time. */
+export class ExperimentKeyBusyError extends Error {
+  constructor(readonly key: string) {
+    super(`another experiment on ${key} is already running`);
+    this.name = 'ExperimentKeyBusyError';
+  }
+}
+
+/**
+ * Flags as the server reads them (through OpenFeature: our own store, or an external OFREP
+ * service when one is configured). A flag that cannot be read yields the default.
+ */
+export interface FlagReader {
+  booleanValue(scope: Scope, key: string, defaultValue: boolean, targetingKey?: string): Promise<boolean>;
+  stringValue(scope: Scope, key: string, defaultValue: string, targetingKey?: string): Promise<string>;
+}

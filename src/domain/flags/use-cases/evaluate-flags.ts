@@ -1,0 +1,39 @@
+import { evaluableKeys, evaluateFlag, type FlagEvaluation } from '../flag-evaluation';
+import type { Deps } from '../../deps';
+import type { Scope } from '../../shared/scope';
+import type { Flag, Experiment } from '../entities';
+
+/** What flag evaluation reads for an account and mode: its flags and its running experiments. */
+export interface FlagState {
+  stored: Flag[];
+  running: Experiment[];
+}
+
+/** Reads the flags and running experiments of a scope (two statements, no transaction: reads only). */
+export async function loadFlagState(deps: Pick<Deps, 'store'>, scope: Scope): Promise<FlagState> {
+  return deps.store.read(async (reader) => {
+    const [stored, running] = await Promise.all([reader.flags.list(scope), reader.experiments.running(scope)]);
+    return { stored, running };
+  });
+}
+
+/** Evaluates one key, or every key the state has, for one unit. */
+export function evaluateFlagsFrom(state: FlagState, options: { targetingKey: string | null; key?: string }): FlagEvaluation[] {
+  const { stored, running } = state;
+  const keys = options.key === undefined ? evaluableKeys(stored) : [options.key];
+  return keys.map((k) =>
+    evaluateFlag(k, stored.find((f) => f.key === k) ?? null, running.find((x) => x.key === k) ?? null, options.targetingKey),
+  );
+}
+
+/**
+ * Evaluates flags for one unit of an account and mode: one key, or every key it has (OFREP's
+ * single and bulk evaluation). Reads the store only; nothing is recorded.
+ */
+export async function evaluateFlags(
+  deps: Deps,
+  options: { scope: Scope; targetingKey: string | null; key?: string },
+): Promise<FlagEvaluation[]> {
+  const { scope, targetingKey, key } = options;
+  return evaluateFlagsFrom(await loadFlagState(deps, scope), { targetingKey, ...(key === undefined ? {} : { key }) });
+}

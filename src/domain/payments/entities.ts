@@ -1,0 +1,63 @@
+import type { Mode } from '../shared/events';
+import type { PaymentStatus, RefundStatus } from './state-machine';
+import type { DeclineCode } from '../shared/errors';
+
+export type CaptureMethod = 'automatic' | 'manual';
+export type PaymentMethodType = 'card' | 'google_pay';
+
+/** The card or wallet that paid, as far as it may be kept: never the number or the CVC. */
+export interface PaymentMethodDetails {
+  type: PaymentMethodType;
+  brand: string | null;
+  last4: string | null;
+  expMonth: number | null;
+  expYear: number | null;
+  /** Same card, same fingerprint, within one install; a keyed hash, not reversible. */
+  fingerprint: string | null;
+}
+
+/** One attempt to pay a session (design.md §3, `pay_…`). */
+export interface Payment {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  checkoutSessionId: string;
+  amount: number;
+  currency: string;
+  status: PaymentStatus;
+  captureMethod: CaptureMethod;
+  amountCaptured: number;
+  amountRefunded: number;
+  customerEmail: string | null;
+  paymentMethod: PaymentMethodDetails | null;
+  processor: string;
+  processorTransactionId: string | null;
+  processorResponse: { code: string; text: string } | null;
+  failureCode: string | null;
+  declineCode: DeclineCode | null;
+  threeDSecure: { status: string; liabilityShifted: boolean } | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type RefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent';
+
+/** Money sent back to the shopper from a succeeded payment (design.md §3, `re_…`). */
+export interface Refund {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  paymentId: string;
+  amount: number;
+  currency: string;
+  reason: RefundReason | null;
+  status: RefundStatus;
+  /** Who asked: an API key id (`key_…`) or, from the dashboard, a user id. */
+  createdBy: string | null;
+  /** Why a failed refund failed, e.g. `payment_not_settled`, `processor_unavailable`. */
+  failureReason: string | null;
+  /** The processor's id for the refund (or for the void that replaced it). */
+  processorRefundId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}

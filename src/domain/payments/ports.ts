@@ -1,0 +1,64 @@
+import type { Refund, Payment } from './entities';
+import type { Scope } from '../shared/scope';
+import type { PageRequest } from '../shared/pagination';
+
+/**
+ * A capture or void sent to the processor whose answer is not recorded yet. Written before the call
+ * and removed with its outcome, so one left behind means the answer was lost (timeout, crash).
+ */
+export interface OperationInFlight {
+  paymentId: string;
+  operation: 'capture' | 'void';
+  /** The capture amount asked for; null for a void. */
+  amount: number | null;
+  startedAt: Date;
+}
+
+/** Where reconciliation finds follow-up operations whose processor answer was lost. */
+export interface OperationsInFlightRepository {
+  /** Records the intent; false when another capture or void of the payment is already in flight. */
+  begin(operation: OperationInFlight): Promise<boolean>;
+  finish(paymentId: string): Promise<void>;
+  /** Oldest first, across accounts. */
+  listStartedBefore(before: Date, limit: number): Promise<OperationInFlight[]>;
+  /** Refunds still `pending` (their answer lost), oldest first, across accounts. */
+  listPendingRefundsCreatedBefore(before: Date, limit: number): Promise<Refund[]>;
+}
+
+export interface PaymentRepository {
+  /** Throws `SessionBusyError` when the session already holds a payment that is under way or has won. */
+  insert(payment: Payment): Promise<void>;
+  get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
+  update(payment: Payment, expectedStatus: Payment['status']): Promise<boolean>;
+  /** Oldest first, across accounts: what the periodic jobs (reconciliation, auto-void) work on. */
+  listInStatusCreatedBefore(status: Payment['status'], before: Date, limit: number): Promise<Payment[]>;
+  holdingSession(sessionId: string): Promise<Payment | null>;
+  /** Newest first; `startingAfter` is the id of the last payment of the previous page. */
+  list(scope: Scope, filter: { checkoutSessionId?: string; limit: number; startingAfter?: string }): Promise<Payment[]>;
+}
+
+export interface RefundRepository {
+  insert(refund: Refund): Promise<void>;
+  get(scope: Scope | null, id: string): Promise<Refund | null>;
+  /** Writes the refund if it is still in `expectedStatus`. */
+  update(refund: Refund, expectedStatus: Refund['status']): Promise<boolean>;
+  /** Sum of the payment's pending refunds: money reserved but not yet confirmed by the processor. */
+  pendingAmount(paymentId: string): Promise<number>;
+  list(scope: Scope, filter: { paymentId?: string } & PageRequest): Promise<Refund[]>;
+}
+
+/** Raised by the store when the database refuses a second live payment for one session. */
+export class SessionBusyError extends Error {
+  constructor(sessionId: string) {
+    super(`checkout session ${sessionId} already has a payment under way or completed`);
+    this.name = 'SessionBusyError';
+  }
+}
+
+/** How long reconciliation leaves an unanswered operation alone, and when "the processor never saw it" holds. */
+export interface ReconciliationTimings {
+  /** An operation younger than this may still have its request in flight. */
+  afterMs: number;
+  /** An operation the processor still does not know after this long never happened. */
+  notFoundGraceMs: number;
+}

@@ -1,0 +1,252 @@
+import type { Payment, PaymentMethodType } from '../entities';
+import { resourceMissing, TillpointError } from '../../shared/errors';
+import { newId } from '../../shared/ids';
+import { assertPaymentMethodEnabled } from '../offered-payment-methods';
+import { type Deps } from '../../deps';
+import { toThreeDSecureMode } from '../../processors/three-d-secure-policy';
+import { transitionCheckoutSession, transitionPayment } from '../transition';
+import { SessionBusyError } from '../ports';
+import type { AuthorizeResult } from '../../processors/ports';
+import type { CheckoutSession } from '../../sessions/entities';
+import { expireIfOverdue } from '../../sessions/rules';
+
+export interface PayCheckoutSessionOptions {
+  sessionId: string;
+  paymentMethodType: PaymentMethodType;
+  /** A payment method nonce from the processor's client side (or the test processor's tokenizer). */
+  nonce: string;
+  email: string;
+  deviceData?: string | null;
+}
+
+export interface PaidCheckout {
+  session: CheckoutSession;
+  payment: Payment;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The shopper pays a session: record the attempt, ask the processor (outside any transaction),
+ * record the outcome. At most one payment per session can be under way or succeed; the database's
+ * unique index, not this code alone, guarantees it. An unknown outcome leaves the payment
+ * `processing` for reconciliation.
+ */
+export async function payCheckoutSession(deps: Deps, options: PayCheckoutSessionOptions): Promise<PaidCheckout> {
+  const email = options.email.trim();
+  if (!EMAIL.test(email) || email.length > 254) {
+    throw new TillpointError('parameter_invalid', 'Enter a valid email address', { param: 'email' });
+  }
+
+  // Flags and the processor are read before the transaction: neither must wait on our own lock.
+  const target = await deps.store.read((reader) => reader.checkoutSessions.get(null, options.sessionId));
+  if (!target) throw resourceMissing('checkout session', options.sessionId);
+  // A kill switch thrown after the page loaded still stops the payment. The flags are read at
+  // once (one read of the account's flags serves them all).
+  const [enabled, forScope, threeDSecureFlag] = await Promise.allSettled([
+    assertPaymentMethodEnabled(deps, target, options.paymentMethodType),
+    deps.processors.forScope(target),
+    deps.flags.stringValue(target, 'three_d_secure', 'when_required', target.id),
+  ]);
+  // Refusals in the order the checks were made one after another before.
+  if (enabled.status === 'rejected') throw enabled.reason;
+  if (forScope.status === 'rejected') throw forScope.reason;
+  if (threeDSecureFlag.status === 'rejected') throw threeDSecureFlag.reason;
+  const processor = forScope.value;
+  const threeDSecureMode = toThreeDSecureMode(threeDSecureFlag.value);
+
+  // 1. Record the intent.
+  const started = await deps.store.transaction(async (tx) => {
+    const found = await tx.checkoutSessions.get(null, options.sessionId, { forUpdate: true });
+    if (!found) return { refused: resourceMissing('checkout session', options.sessionId) } as const;
+    const session = await expireIfOverdue(deps, tx, found);
+    if (session.status === 'expired') {
+      return { refused: new TillpointError('checkout_session_expired', 'This checkout session has expired') } as const;
+    }
+    if (session.status === 'complete') {
+      return { refused: new TillpointError('checkout_session_completed', 'This checkout session is already paid') } as const;
+    }
+    if (!session.paymentMethodTypes.includes(options.paymentMethodType)) {
+      throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', {
+        param: 'payment_method_type',
+      });
+    }
+    const now = deps.clock.now();
+    const payment: Payment = {
+      id: newId('pay'),
+      accountId: session.accountId,
+      mode: session.mode,
+      checkoutSessionId: session.id,
+      amount: session.amountTotal,
+      currency: session.currency,
+      status: 'processing',
+      captureMethod: session.captureMethod,
+      amountCaptured: 0,
+      amountRefunded: 0,
+      customerEmail: email,
+      paymentMethod: null,
+      processor: processor.name,
+      processorTransactionId: null,
+      processorResponse: null,
+      failureCode: null,
+      declineCode: null,
+      threeDSecure: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // The unique index decides: the insert is a no-op (SessionBusyError) when the session
+    // already holds a payment, so a refusal never aborts the transaction.
+    try {
+      await tx.payments.insert(payment);
+    } catch (error) {
+      if (error instanceof SessionBusyError) return { refused: paymentUnderWay() } as const;
+      throw error;
+    }
+    return { session, payment } as const;
+  }).catch((error: unknown) => {
+    // The unique index fires at commit on some drivers; it means the same as the check above.
+    if (error instanceof SessionBusyError) return { refused: paymentUnderWay() } as const;
+    throw error;
+  });
+  if ('refused' in started) throw started.refused;
+
+  // 2. Ask the processor, holding no transaction.
+  const { session, payment } = started;
+  const result: AuthorizeResult = await processor.authorize({
+    paymentId: payment.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    capture: payment.captureMethod === 'automatic',
+    nonce: options.nonce,
+    deviceData: options.deviceData ?? null,
+    email,
+    threeDSecureMode,
+    paymentMethodType: options.paymentMethodType,
+  });
+
+  // 3. Record the outcome.
+  return recordAuthorization(deps, { session, payment, paymentMethodType: options.paymentMethodType, result });
+}
+
+function paymentUnderWay(): TillpointError {
+  return new TillpointError(
+    'idempotency_key_in_use',
+    'Another payment for this checkout session is under way; wait for its result',
+  );
+}
+
+/**
+ * Writes what the processor said onto the payment (and the session, when it won) and throws the
+ * API error that the outcome means for the caller.
+ */
+export async function recordAuthorization(
+  deps: Deps,
+  options: RecordAuthorizationOptions,
+): Promise<PaidCheckout> {
+  if (options.result.outcome === 'unknown') {
+    throw new TillpointError(
+      'processor_timeout',
+      'The processor did not answer in time; the payment stays processing until its outcome is known',
+    );
+  }
+  const outcome = await recordAuthorizationOutcome(deps, { ...options, result: options.result });
+  if ('error' in outcome) throw outcome.error;
+  return outcome;
+}
+
+export interface RecordAuthorizationOptions {
+  session: CheckoutSession;
+  payment: Payment;
+  /** What the shopper chose on the page; unknown to reconciliation, which keeps the processor's. */
+  paymentMethodType?: PaymentMethodType;
+  result: AuthorizeResult;
+}
+
+/**
+ * Moves a `processing` payment to the state a known processor answer means, in one transaction:
+ * approved → succeeded or requires_capture (and the session complete), declined or unavailable →
+ * failed, with the error to answer. Shared by paying and by reconciliation.
+ */
+export async function recordAuthorizationOutcome(
+  deps: Deps,
+  options: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
+): Promise<PaidCheckout | { payment: Payment; error: TillpointError }> {
+  const { result, payment } = options;
+  const now = deps.clock.now();
+  const methodType = (reported: PaymentMethodType) => options.paymentMethodType ?? reported;
+  return deps.store.transaction(async (tx) => {
+    if (result.outcome === 'approved') {
+      // Lock the session before the payment, in the same order as the attempt that created it, so
+      // two overlapping attempts queue instead of deadlocking.
+      const current = (await tx.checkoutSessions.get(null, options.session.id, { forUpdate: true })) ?? options.session;
+      const paid = await transitionPayment(
+        tx,
+        payment,
+        result.captured ? 'succeeded' : 'requires_capture',
+        {
+          paymentMethod: { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
+          processorTransactionId: result.transactionId,
+          processorResponse: result.response,
+          amountCaptured: result.captured ? payment.amount : 0,
+          threeDSecure: result.threeDSecure ?? null,
+        },
+        now,
+      );
+      const session = await transitionCheckoutSession(
+        tx,
+        current,
+        'complete',
+        { paymentId: paid.id, completedAt: now, customerEmail: current.customerEmail ?? paid.customerEmail },
+        now,
+        deps.publicUrl,
+      );
+      return { session, payment: paid };
+    }
+    if (result.outcome === 'declined') {
+      const failed = await transitionPayment(
+        tx,
+        payment,
+        'failed',
+        {
+          paymentMethod: result.paymentMethod && { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
+          processorTransactionId: result.transactionId,
+          processorResponse: result.response,
+          failureCode: 'card_declined',
+          declineCode: result.declineCode,
+          threeDSecure: result.threeDSecure ?? null,
+        },
+        now,
+      );
+      return {
+        payment: failed,
+        error: new TillpointError('card_declined', declineMessage(result.declineCode), {
+          declineCode: result.declineCode,
+        }),
+      };
+    }
+    if (result.outcome === 'invalid_payment_method') {
+      const failed = await transitionPayment(tx, payment, 'failed', { failureCode: 'parameter_invalid' }, now);
+      return {
+        payment: failed,
+        error: new TillpointError('parameter_invalid', result.message, { param: 'payment_method' }),
+      };
+    }
+    const failed = await transitionPayment(
+      tx,
+      payment,
+      'failed',
+      { failureCode: 'processor_unavailable', processorResponse: result.response },
+      now,
+    );
+    return {
+      payment: failed,
+      error: new TillpointError('processor_unavailable', 'The payment processor is unavailable; try again shortly'),
+    };
+  });
+}
+
+function declineMessage(code: string): string {
+  return code === 'test_mode_live_card'
+    ? 'Your card was declined: a real card number cannot be used in test mode'
+    : `Your card was declined (${code})`;
+}

@@ -1,0 +1,111 @@
+import type { Refund } from '../entities';
+import type { OperationInFlight } from '../ports';
+import type { FoundTransaction } from '../../processors/ports';
+import type { Deps } from '../../deps';
+import { ConcurrentTransitionError, transitionPayment, transitionRefund } from '../transition';
+import { reconciliationTimings, type ReconciliationReport } from './reconcile-processing-payments';
+import { recordRefundSucceeded } from '../rules';
+
+type Found = Extract<FoundTransaction, { found: true }>;
+
+/**
+ * Resolves captures, voids and refunds whose processor answer was lost, to what the processor did:
+ *
+ * - a capture or void in flight: a voided transaction cancels the payment; a captured one (by this
+ *   operation or a racing one) makes it succeeded with the amount the processor captured; one still
+ *   only authorized means nothing happened, and the payment stays `requires_capture`, free to retry.
+ * - a pending refund: one the processor made (found by our refund id, its order id) succeeds; a full
+ *   refund of an unsettled payment that the processor voided succeeds; one it did not make fails
+ *   after the grace period, releasing the reserved amount. Money is never refunded twice nor lost.
+ */
+export async function reconcileFollowUpOperations(
+  deps: Deps,
+  options: { batchSize?: number; onError?: (objectId: string, error: unknown) => void } = {},
+): Promise<ReconciliationReport> {
+  const now = deps.clock.now();
+  const cutoff = new Date(now.getTime() - reconciliationTimings(deps).afterMs);
+  const limit = options.batchSize ?? 100;
+  const { operations, refunds } = await deps.store.transaction(async (tx) => ({
+    operations: await tx.operationsInFlight.listStartedBefore(cutoff, limit),
+    refunds: await tx.operationsInFlight.listPendingRefundsCreatedBefore(cutoff, limit),
+  }));
+  const report: ReconciliationReport = { resolved: 0, pending: 0 };
+  const count = async (objectId: string, work: () => Promise<boolean>) => {
+    try {
+      if (await work()) report.resolved += 1;
+      else report.pending += 1;
+    } catch (error) {
+      // A live request recorded its answer first: resolved, by it.
+      if (error instanceof ConcurrentTransitionError) return;
+      report.pending += 1;
+      options.onError?.(objectId, error);
+    }
+  };
+  for (const operation of operations) await count(operation.paymentId, () => reconcileOperation(deps, operation, now));
+  for (const refund of refunds) await count(refund.id, () => reconcileRefund(deps, refund, now));
+  return report;
+}
+
+async function findTransaction(deps: Deps, scope: { accountId: string; mode: 'test' | 'live' }, paymentId: string): Promise<FoundTransaction> {
+  const processor = await deps.processors.forScope(scope);
+  return processor.findByPaymentId({ paymentId });
+}
+
+async function reconcileOperation(deps: Deps, operation: OperationInFlight, now: Date): Promise<boolean> {
+  const payment = await deps.store.transaction((tx) => tx.payments.get(null, operation.paymentId));
+  if (!payment || payment.status !== 'requires_capture') {
+    await deps.store.transaction((tx) => tx.operationsInFlight.finish(operation.paymentId));
+    return true;
+  }
+  const found = await findTransaction(deps, payment, payment.id);
+  if (!found.found) {
+    // The authorization exists (we recorded it), so the processor is not answering truthfully yet.
+    if (now.getTime() - operation.startedAt.getTime() < reconciliationTimings(deps).notFoundGraceMs) return false;
+    await deps.store.transaction((tx) => tx.operationsInFlight.finish(operation.paymentId));
+    return true;
+  }
+  await deps.store.transaction(async (tx) => {
+    // The payment row first, then its in-flight row: the lock order of beginOperation.
+    const current = await tx.payments.get(null, payment.id, { forUpdate: true });
+    await tx.operationsInFlight.finish(operation.paymentId);
+    if (current?.status !== 'requires_capture') return;
+    if (found.voided) await transitionPayment(tx, current, 'canceled', {}, deps.clock.now());
+    else if (found.amountCaptured > 0) {
+      await transitionPayment(tx, current, 'succeeded', { amountCaptured: found.amountCaptured }, deps.clock.now());
+    }
+  });
+  return true;
+}
+
+async function reconcileRefund(deps: Deps, refund: Refund, now: Date): Promise<boolean> {
+  const payment = await deps.store.transaction((tx) => tx.payments.get(null, refund.paymentId));
+  if (!payment) return false;
+  const found = await findTransaction(deps, payment, payment.id);
+  const made = found.found ? processorRefundOf(found, refund, payment.amountCaptured - payment.amountRefunded, payment.processorTransactionId) : null;
+  if (made) {
+    await deps.store.transaction(async (tx) => {
+      const current = await tx.refunds.get(null, refund.id);
+      if (current?.status !== 'pending') throw new ConcurrentTransitionError(refund.id);
+      await recordRefundSucceeded(tx, current, made, deps.clock.now());
+    });
+    return true;
+  }
+  if (now.getTime() - refund.createdAt.getTime() < reconciliationTimings(deps).notFoundGraceMs) return false;
+  await deps.store.transaction(async (tx) => {
+    const current = await tx.refunds.get(null, refund.id);
+    if (current?.status !== 'pending') throw new ConcurrentTransitionError(refund.id);
+    await transitionRefund(tx, current, 'failed', { failureReason: 'processor_timeout' }, deps.clock.now());
+  });
+  return true;
+}
+
+/**
+ * The processor's id for `refund` when the processor made it: a refund carrying our id, or (for a
+ * refund of everything left on a payment that had not settled) the void that took its place.
+ */
+function processorRefundOf(found: Found, refund: Refund, remaining: number, transactionId: string | null): string | null {
+  const byId = found.refunds.find((made) => made.refundId === refund.id);
+  if (byId) return byId.processorRefundId;
+  if (found.voided && refund.amount === remaining && transactionId) return transactionId;
+  return null;
+}

@@ -1,0 +1,145 @@
+import type { PaymentMethodDetails, PaymentMethodType } from '../payments/entities';
+import type { DeclineCode } from '../shared/errors';
+import type { ThreeDSecureMode } from './three-d-secure-policy';
+import type { Scope } from '../shared/scope';
+
+/** What a processor said about a follow-up operation on a transaction (capture, void, refund). */
+export type OperationResult =
+  | { outcome: 'succeeded'; transactionId: string; response: { code: string; text: string } | null }
+  /**
+   * The processor refused for a reason the domain acts on: `not_settled` (refund before settlement:
+   * Braintree only allows a void), `not_capturable`, `not_voidable`, `not_refundable`, `declined`.
+   */
+  | {
+      outcome: 'refused';
+      reason: 'not_settled' | 'not_capturable' | 'not_voidable' | 'not_refundable' | 'declined';
+      message: string;
+      response: { code: string; text: string } | null;
+    }
+  | { outcome: 'unavailable'; response: { code: string; text: string } | null }
+  /** No answer: the operation may or may not have happened. */
+  | { outcome: 'unknown'; reason: string };
+
+/** What the processor knows of a payment we sent it, found by our payment id (its order id). */
+export type FoundTransaction =
+  | { found: false }
+  | {
+      found: true;
+      /** The authorization as it would have been reported had the call returned. */
+      authorization: Exclude<AuthorizeResult, { outcome: 'unknown' } | { outcome: 'invalid_payment_method' }>;
+      /** Processor-side status, e.g. `authorized`, `submitted_for_settlement`, `settled`, `voided`. */
+      status: string;
+      /** Minor units submitted for settlement (captured); 0 while only authorized or voided before capture. */
+      amountCaptured: number;
+      /** The authorization or the unsettled capture was voided: nothing was or will be charged. */
+      voided: boolean;
+      /** The refunds the processor made, each with our refund id when it carries one. */
+      refunds: ProcessorRefund[];
+    };
+
+/** A refund as the processor keeps it: our refund id is its order id. */
+export interface ProcessorRefund {
+  refundId: string | null;
+  processorRefundId: string;
+  amount: number;
+}
+
+/**
+ * The operations after an authorization. Every processor adapter implements them; amounts are minor
+ * units of `currency`. Like `authorize`, they report and never decide our states.
+ */
+export interface ProcessorLifecycle {
+  /** Capture (submit for settlement) up to the authorized amount; the rest is released. */
+  capture(request: { transactionId: string; amount: number; currency: string }): Promise<OperationResult>;
+  /** Void an authorization or an unsettled capture. */
+  void(request: { transactionId: string }): Promise<OperationResult>;
+  /** Refund a settled transaction, fully or in part; `refused: not_settled` when it is not settled yet. */
+  refund(request: { transactionId: string; amount: number; currency: string; refundId: string }): Promise<OperationResult>;
+  /** Finds a transaction by our payment id, for reconciliation after an unknown outcome. */
+  findByPaymentId(request: { paymentId: string }): Promise<FoundTransaction>;
+}
+
+/** Card data as typed by the shopper. Lives in memory for one request; never stored or logged. */
+export interface RawCard {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+  postalCode: string | null;
+}
+
+export type TokenizeResult =
+  | { ok: true; nonce: string; paymentMethod: PaymentMethodDetails }
+  | { ok: false; declineCode: DeclineCode; param: string; message: string };
+
+export interface AuthorizeRequest {
+  /** Our payment id; sent to the processor as the order id so an unknown outcome can be found again. */
+  paymentId: string;
+  amount: number;
+  currency: string;
+  /** true: authorize and capture now; false: authorize only (capture_method manual). */
+  capture: boolean;
+  nonce: string;
+  deviceData: string | null;
+  email: string | null;
+  /** The `three_d_secure` flag for this payment; the adapter applies `threeDSecurePolicy` to it. */
+  threeDSecureMode?: ThreeDSecureMode;
+  paymentMethodType?: PaymentMethodType;
+}
+
+/**
+ * What the processor said, never what we decide: the domain turns it into a state. Declines are
+ * results; a thrown error means a bug or an outage we could not classify.
+ */
+export type AuthorizeResult =
+  | {
+      outcome: 'approved';
+      captured: boolean;
+      transactionId: string;
+      paymentMethod: PaymentMethodDetails;
+      response: { code: string; text: string };
+      /** The 3-D Secure result the processor attached, when the shopper was authenticated. */
+      threeDSecure?: ThreeDSecureResult | null;
+    }
+  | {
+      outcome: 'declined';
+      declineCode: DeclineCode;
+      transactionId: string | null;
+      paymentMethod: PaymentMethodDetails | null;
+      response: { code: string; text: string };
+      threeDSecure?: ThreeDSecureResult | null;
+    }
+  | { outcome: 'invalid_payment_method'; message: string }
+  | { outcome: 'unavailable'; response: { code: string; text: string } | null }
+  /** No answer (timeout, dropped connection): the charge may or may not exist. */
+  | { outcome: 'unknown'; reason: string };
+
+/** A payment processor adapter: `test` (built in) or `braintree`; capture, void, refund and lookup come from `ProcessorLifecycle`. */
+export interface PaymentProcessor extends ProcessorLifecycle {
+  readonly name: string;
+  authorize(request: AuthorizeRequest): Promise<AuthorizeResult>;
+  /** Only processors that take raw card data on our side (the test processor) tokenize. */
+  tokenizeCard?(card: RawCard): Promise<TokenizeResult>;
+  /** What the checkout page needs to set up this processor's client side, for a session in `currency`. */
+  clientConfiguration(context?: { currency: string }): Promise<Record<string, unknown>>;
+  /** Only the test processor takes a Google Pay token from Google's test gateway (`gateway: "example"`). */
+  tokenizeGooglePay?(payment: GooglePayTestPayment): Promise<TokenizeResult>;
+}
+
+/** 3-D Secure as the processor reports it: e.g. `authenticate_successful`, and whether liability shifted. */
+export interface ThreeDSecureResult {
+  status: string;
+  liabilityShifted: boolean;
+}
+
+/** What Google Pay hands the page with the test gateway: the token and the card it describes. */
+export interface GooglePayTestPayment {
+  token: string;
+  cardNetwork: string;
+  cardDetails: string;
+}
+
+/** Picks the processor configured for an account and mode. */
+export interface ProcessorDirectory {
+  forScope(scope: Scope): Promise<PaymentProcessor>;
+}

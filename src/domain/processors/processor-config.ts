@@ -1,0 +1,80 @@
+import type { Mode } from '../shared/events';
+import type { Store } from '../deps';
+import type { AuditEntry } from '../team/entities';
+import type { Scope } from '../shared/scope';
+import type { Clock } from '../shared/clock';
+
+/** Where a Braintree account lives. `development` is the SDK's local gateway (localhost:GATEWAY_PORT). */
+export type BraintreeEnvironment = 'sandbox' | 'production' | 'development';
+
+/** A merchant's Braintree credentials and settings for one mode (design.md §3, ProcessorConfig). */
+export interface BraintreeSettings {
+  environment: BraintreeEnvironment;
+  merchantId: string;
+  publicKey: string;
+  /** Kept encrypted at rest; never shown by any API, CLI output or log. */
+  privateKey: string;
+  /** Braintree merchant account id per ISO 4217 currency (upper case), e.g. `{ USD: 'shop_usd' }`. */
+  merchantAccounts: Record<string, string>;
+  /** Google's merchant id, needed for Google Pay in production; null offers Google Pay only in sandbox. */
+  googlePayMerchantId: string | null;
+  /** Ask Braintree to refuse any card payment without a successful 3-D Secure authentication. */
+  requireThreeDSecure: boolean;
+}
+
+/** The processor an account uses in one mode: the built-in test processor or Braintree. */
+export type ProcessorConfig =
+  | { accountId: string; mode: Mode; processor: 'test'; updatedAt: Date }
+  | { accountId: string; mode: Mode; processor: 'braintree'; braintree: BraintreeSettings; updatedAt: Date };
+
+/** Persistence of processor configs; the implementation encrypts the private key. */
+export interface ProcessorConfigStore {
+  /** False when no encryption key is configured: Braintree credentials cannot be stored then. */
+  readonly canStoreSecrets: boolean;
+  get(scope: Scope): Promise<ProcessorConfig | null>;
+  /** Writes the config and, when given, the audit line of the change, in one transaction. */
+  save(config: ProcessorConfig, audit: AuditEntry | null): Promise<void>;
+}
+
+/** One thing found wrong with a processor config when it was tried against the gateway. */
+export interface ProcessorProblem {
+  kind: 'authentication' | 'authorization' | 'unreachable' | 'merchant_account_missing' | 'unexpected';
+  message: string;
+  currency?: string;
+}
+
+/** Tries a Braintree config against its gateway (a client token per merchant account). */
+export interface ProcessorConnectionCheck {
+  check(settings: BraintreeSettings): Promise<ProcessorProblem[]>;
+}
+
+/** What the processor-settings use cases need; handed in by the composition root. */
+export interface ProcessorSettingsDeps {
+  store: Store;
+  clock: Clock;
+  processorConfigs: ProcessorConfigStore;
+  connectionCheck: ProcessorConnectionCheck;
+}
+
+export interface ProcessorCheck {
+  processor: 'test' | 'braintree' | 'none';
+  ok: boolean;
+  problems: ProcessorProblem[];
+}
+
+/** A processor config as it may be shown: the private key reduced to whether it is set. */
+export interface ProcessorConfigView {
+  account: string;
+  mode: Mode;
+  processor: 'test' | 'braintree' | 'none';
+  braintree?: {
+    environment: string;
+    merchant_id: string;
+    public_key: string;
+    private_key: 'set';
+    merchant_accounts: Record<string, string>;
+    google_pay_merchant_id: string | null;
+    require_three_d_secure: boolean;
+  };
+  updated_at: string | null;
+}

@@ -1,0 +1,33 @@
+import type { PageRequest } from '../shared/pagination';
+import type { Scope } from '../shared/scope';
+import type { CheckoutSession, PaymentLink, Product, Price } from './entities';
+
+export interface CheckoutSessionRepository {
+  insert(session: CheckoutSession): Promise<void>;
+  /** Scoped to an account and mode, so another account's id reads as absent. */
+  get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<CheckoutSession | null>;
+  /** Writes the session if it is still in `expectedStatus`; false when someone else moved it first. */
+  update(session: CheckoutSession, expectedStatus: CheckoutSession['status']): Promise<boolean>;
+  listOpenExpiredBefore(at: Date, limit: number): Promise<CheckoutSession[]>;
+  /** Newest first. */
+  list(scope: Scope, page: PageRequest): Promise<CheckoutSession[]>;
+}
+
+export interface PaymentLinkRepository {
+  insert(link: PaymentLink): Promise<void>;
+  getBySlug(slug: string): Promise<PaymentLink | null>;
+  get(scope: Scope, id: string): Promise<PaymentLink | null>;
+  setActive(scope: Scope, id: string, active: boolean, at: Date): Promise<PaymentLink | null>;
+  list(scope: Scope, page: PageRequest): Promise<PaymentLink[]>;
+}
+
+export interface ProductRepository {
+  insert(product: Product): Promise<void>;
+  get(scope: Scope, id: string): Promise<Product | null>;
+  list(scope: Scope, page: PageRequest): Promise<Product[]>;
+}
+
+export interface PriceRepository {
+  insert(price: Price): Promise<void>;
+  get(scope: Scope, id: string): Promise<Price | null>;
+}

@@ -1,0 +1,29 @@
+import type { Payment } from '../../payments/entities';
+import { resourceMissing } from '../../shared/errors';
+import type { Deps } from '../../deps';
+import type { Account } from '../../team/entities';
+import type { CheckoutSession } from '../entities';
+import { expireIfOverdue } from '../rules';
+
+export interface CheckoutPage {
+  session: CheckoutSession;
+  account: Account;
+  /** The payment that holds the session: under way, or the one that paid it. */
+  payment: Payment | null;
+  processor: { name: string; client: Record<string, unknown> };
+}
+
+/** Everything the shopper's page shows, read with only the session id as credential. */
+export async function getCheckoutPage(deps: Deps, options: { sessionId: string }): Promise<CheckoutPage> {
+  const read = await deps.store.transaction(async (tx) => {
+    const found = await tx.checkoutSessions.get(null, options.sessionId, { forUpdate: true });
+    if (!found) return null;
+    const session = await expireIfOverdue(deps, tx, found);
+    const account = await tx.accounts.get(session.accountId);
+    const payment = await tx.payments.holdingSession(session.id);
+    return account && { session, account, payment };
+  });
+  if (!read) throw resourceMissing('checkout session', options.sessionId);
+  const processor = await deps.processors.forScope(read.session);
+  return { ...read, processor: { name: processor.name, client: await processor.clientConfiguration({ currency: read.session.currency }) } };
+}

@@ -1,0 +1,25 @@
+import { readPage, type Page, type PageRequest } from '../../shared/pagination';
+import type { Deps } from '../../deps';
+import { getCheckoutSession } from './get-checkout-session';
+import type { Scope } from '../../shared/scope';
+import type { CheckoutSession } from '../entities';
+
+/** One page of the scope's checkout sessions, newest first. */
+export async function listCheckoutSessions(
+  deps: Deps,
+  options: { scope: Scope; page: PageRequest },
+): Promise<Page<CheckoutSession>> {
+  const page = await readPage(options.page, (request) =>
+    deps.store.transaction((tx) => tx.checkoutSessions.list(options.scope, request)),
+  );
+  const now = deps.clock.now();
+  // Nobody sees an open session past its expires_at: overdue ones are expired as they are read.
+  const data = await Promise.all(
+    page.data.map((session) =>
+      session.status === 'open' && session.expiresAt <= now
+        ? getCheckoutSession(deps, { scope: options.scope, id: session.id })
+        : session,
+    ),
+  );
+  return { data, hasMore: page.hasMore };
+}

@@ -1,0 +1,15 @@
+import { resourceMissing } from '../../shared/errors';
+import type { Deps } from '../../deps';
+import { createCheckoutSession } from './create-checkout-session';
+import type { CheckoutSession } from '../entities';
+
+/** A shopper opened `/l/:slug`: a fresh checkout session for the link's items. */
+export async function openPaymentLink(deps: Deps, options: { slug: string }): Promise<CheckoutSession> {
+  const link = await deps.store.transaction((tx) => tx.paymentLinks.getBySlug(options.slug));
+  if (!link || !link.active) throw resourceMissing('payment link', options.slug);
+  return createCheckoutSession(deps, {
+    scope: link,
+    input: { currency: link.currency, lineItems: link.lineItems, paymentLinkId: link.id },
+    actor: null,
+  });
+}

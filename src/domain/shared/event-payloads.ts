@@ -1,0 +1,133 @@
+import type { Payment, Refund } from '../payments/entities';
+import type { DomainEvent } from './events';
+import type { CheckoutSession } from '../sessions/entities';
+import type { CheckoutPageChange } from '../checkout-page/entities';
+
+/*
+ * What an event carries. An event stores a snapshot of its object at the moment of the change, and a
+ * webhook delivers the event, signed (docs/webhooks.md). Both are part of the domain's contract: they
+ * are written by the use cases in the same transaction as the change, kept in the events table, and
+ * must read the same tomorrow as today. So the core owns these few shapes, and only these; every
+ * other reply shape is the HTTP layer's (src/http/views/). The merchant API answers the same objects
+ * for these resources (`GET /v1/payments/:id` is what `payment.succeeded` carries), by reusing these
+ * builders.
+ */
+
+/** Seconds since the epoch, the way events and the API show every time. */
+export function unixTime(date: Date | null): number | null {
+  return date === null ? null : Math.floor(date.getTime() / 1000);
+}
+
+/** The checkout session as its events carry it (and the merchant API shows it). */
+export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: string) {
+  return {
+    id: session.id,
+    object: 'checkout.session' as const,
+    livemode: session.mode === 'live',
+    status: session.status,
+    url: session.status === 'open' ? `${publicUrl}/c/${session.id}` : null,
+    currency: session.currency.toLowerCase(),
+    line_items: session.lineItems.map((item) => ({
+      name: item.name,
+      unit_amount: item.unitAmount,
+      quantity: item.quantity,
+      amount: item.amount,
+    })),
+    amount_subtotal: session.amountSubtotal,
+    amount_total: session.amountTotal,
+    customer_email: session.customerEmail,
+    success_url: session.successUrl,
+    cancel_url: session.cancelUrl,
+    capture_method: session.captureMethod,
+    payment_method_types: session.paymentMethodTypes,
+    locale: session.locale,
+    metadata: session.metadata,
+    client_reference_id: session.clientReferenceId,
+    payment_link: session.paymentLinkId,
+    payment: session.paymentId,
+    expires_at: unixTime(session.expiresAt),
+    completed_at: unixTime(session.completedAt),
+    created: unixTime(session.createdAt),
+  };
+}
+
+/** The payment as its events carry it (and the merchant API shows it). */
+export function paymentSnapshot(payment: Payment) {
+  const method = payment.paymentMethod;
+  return {
+    id: payment.id,
+    object: 'payment' as const,
+    livemode: payment.mode === 'live',
+    status: payment.status,
+    amount: payment.amount,
+    amount_captured: payment.amountCaptured,
+    amount_refunded: payment.amountRefunded,
+    currency: payment.currency.toLowerCase(),
+    capture_method: payment.captureMethod,
+    checkout_session: payment.checkoutSessionId,
+    customer_email: payment.customerEmail,
+    payment_method: method && {
+      type: method.type,
+      brand: method.brand,
+      last4: method.last4,
+      exp_month: method.expMonth,
+      exp_year: method.expYear,
+      fingerprint: method.fingerprint,
+    },
+    processor: payment.processor,
+    processor_transaction_id: payment.processorTransactionId,
+    processor_response: payment.processorResponse,
+    failure_code: payment.failureCode,
+    decline_code: payment.declineCode,
+    three_d_secure: payment.threeDSecure && {
+      status: payment.threeDSecure.status,
+      liability_shifted: payment.threeDSecure.liabilityShifted,
+    },
+    created: unixTime(payment.createdAt),
+  };
+}
+
+/** The refund as its events carry it (and the merchant API shows it). */
+export function refundSnapshot(refund: Refund) {
+  return {
+    id: refund.id,
+    object: 'refund' as const,
+    livemode: refund.mode === 'live',
+    payment: refund.paymentId,
+    amount: refund.amount,
+    currency: refund.currency.toLowerCase(),
+    reason: refund.reason,
+    status: refund.status,
+    failure_reason: refund.failureReason,
+    created_by: refund.createdBy,
+    processor_refund_id: refund.processorRefundId,
+    created: unixTime(refund.createdAt),
+    updated: unixTime(refund.updatedAt),
+  };
+}
+
+/** A change of the checkout page as the `checkout_page.changed` event carries it (and the dashboard shows it). */
+export function checkoutPageChangeSnapshot(change: CheckoutPageChange) {
+  return {
+    id: change.id,
+    object: 'checkout_page_change' as const,
+    baseline_digest: change.baselineDigest,
+    digest: change.digest,
+    differences: change.differences,
+    detected_at: unixTime(change.detectedAt),
+    resolved_at: unixTime(change.resolvedAt),
+    resolution: change.resolution,
+  };
+}
+
+/** The event itself, as a webhook delivers it (and `GET /v1/events/:id` answers it). */
+export function eventEnvelope(event: DomainEvent) {
+  return {
+    id: event.id,
+    object: 'event' as const,
+    livemode: event.mode === 'live',
+    type: event.type,
+    created: unixTime(event.createdAt),
+    data: { object: event.data },
+  };
+}

@@ -1,0 +1,115 @@
+import type { Mode } from '../shared/events';
+import type { Role } from './permissions';
+
+/** A person who signs in to the dashboard; may belong to several accounts. */
+export interface User {
+  id: string;
+  /** Lower-cased; the sign-in name. */
+  email: string;
+  name: string;
+  /** argon2id, PHC string format. */
+  passwordHash: string;
+  createdAt: Date;
+}
+
+/** A user's role in one account. */
+export interface Membership {
+  accountId: string;
+  userId: string;
+  role: Role;
+  createdAt: Date;
+}
+
+/**
+ * A signed-in browser. The cookie carries a random token; only its SHA-256 is stored, so a database
+ * read does not hand out sessions.
+ */
+export interface DashboardSession {
+  id: string;
+  tokenHash: string;
+  userId: string;
+  /** Synchronizer token every state-changing request must echo in `X-CSRF-Token`. */
+  csrfToken: string;
+  createdAt: Date;
+  /** Sliding: pushed forward on use, never past `createdAt` + the absolute lifetime. */
+  expiresAt: Date;
+  ip: string | null;
+}
+
+/** An invitation by link to join an account with a role; the token is shown once. */
+export interface Invite {
+  id: string;
+  accountId: string;
+  role: Role;
+  tokenHash: string;
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  acceptedAt: Date | null;
+  acceptedBy: string | null;
+  revokedAt: Date | null;
+}
+
+/** Who did something: a dashboard user or an API key, and where the request came from. */
+export interface Actor {
+  type: 'user' | 'api_key';
+  id: string;
+  /** What a person reads in the log: the user's email, or `sk_test_…abcd`. */
+  label: string;
+  ip: string | null;
+}
+
+/** One line of the audit log (design.md §3): who did what to what, when, from where. */
+export interface AuditEntry {
+  id: string;
+  accountId: string;
+  /** The mode the action touched; null for account-wide actions (team, branding). */
+  mode: Mode | null;
+  actor: Actor;
+  /** `checkout_session.create`, `member.role_change`… */
+  action: string;
+  /** The id of the object acted on. */
+  target: string | null;
+  at: Date;
+}
+
+/** A merchant API call as the request log shows it: never a body, never a query string. */
+export interface ApiRequestRecord {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  keyId: string;
+  method: string;
+  path: string;
+  status: number;
+  errorCode: string | null;
+  requestId: string;
+  at: Date;
+}
+
+/** A merchant. One install serves many; no data crosses accounts. */
+export interface Account {
+  id: string;
+  name: string;
+  defaultCurrency: string;
+  branding: { displayName: string | null; logoUrl: string | null; accentColor: string | null };
+  supportEmail: string | null;
+  createdAt: Date;
+}
+
+export type ApiKeyKind = 'secret' | 'publishable';
+
+/** An API key; only its hash is kept, the secret is shown once. */
+export interface ApiKey {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  kind: ApiKeyKind;
+  /** `sk_test_`, `pk_live_`… */
+  prefix: string;
+  secretHash: string;
+  last4: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}

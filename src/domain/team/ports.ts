@@ -1,0 +1,143 @@
+import type { Payment } from '../payments/entities';
+import type { Role } from './permissions';
+import type { CheckoutSessionStatus, PaymentStatus } from '../payments/state-machine';
+import type {
+  ApiRequestRecord,
+  AuditEntry,
+  DashboardSession,
+  Invite,
+  Membership,
+  User, Account, ApiKey,
+} from './entities';
+import type { Scope } from '../shared/scope';
+import type { CheckoutSession } from '../sessions/entities';
+
+/** Hashes and checks passwords (argon2id in production); the domain never sees the algorithm. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+}
+
+/** A cursor page: newest first, `startingAfter` is the last id of the previous page. */
+export interface PageRequest {
+  limit: number;
+  startingAfter?: string;
+}
+
+/** The dashboard's payment filters (all optional, all combined with AND). */
+export interface PaymentFilter extends PageRequest {
+  statuses?: PaymentStatus[];
+  createdFrom?: Date;
+  /** Exclusive. */
+  createdBefore?: Date;
+  amountMin?: number;
+  amountMax?: number;
+  /** Exact match, case-insensitive. */
+  email?: string;
+  last4?: string;
+  /** A payment id or its checkout session id. */
+  id?: string;
+}
+
+export interface CheckoutSessionFilter extends PageRequest {
+  status?: CheckoutSessionStatus;
+}
+
+export interface DailyPayments {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  currency: string;
+  /** Succeeded or authorized attempts. */
+  succeeded: number;
+  /** Attempts that reached an outcome (succeeded, authorized, failed, canceled). */
+  finished: number;
+  /** Amount of the succeeded and authorized attempts, minor units. */
+  volume: number;
+}
+
+export interface CheckoutFunnel {
+  opened: number;
+  attempted: number;
+  paid: number;
+}
+
+export type MemberWithUser = Membership & { email: string; name: string };
+export type MembershipWithAccount = Membership & { accountName: string; defaultCurrency: string };
+
+/** The repositories the dashboard and its audit log add to the unit of work. */
+export interface TeamRepositories {
+  users: {
+    insert(user: User): Promise<void>;
+    get(id: string): Promise<User | null>;
+    getByEmail(email: string): Promise<User | null>;
+  };
+  memberships: {
+    insert(membership: Membership): Promise<void>;
+    get(accountId: string, userId: string, options?: { forUpdate?: boolean }): Promise<Membership | null>;
+    listForUser(userId: string): Promise<MembershipWithAccount[]>;
+    listForAccount(accountId: string): Promise<MemberWithUser[]>;
+    updateRole(accountId: string, userId: string, role: Role): Promise<void>;
+    delete(accountId: string, userId: string): Promise<void>;
+    /** Locks the account's owner rows, so two requests cannot both remove "the other" owner. */
+    ownersForUpdate(accountId: string): Promise<string[]>;
+  };
+  dashboardSessions: {
+    insert(session: DashboardSession): Promise<void>;
+    getByTokenHash(hash: string): Promise<DashboardSession | null>;
+    extend(id: string, expiresAt: Date): Promise<void>;
+    delete(id: string): Promise<void>;
+  };
+  invites: {
+    insert(invite: Invite): Promise<void>;
+    getByTokenHash(hash: string, options?: { forUpdate?: boolean }): Promise<Invite | null>;
+    accept(id: string, userId: string, at: Date): Promise<void>;
+    listPending(accountId: string, at: Date): Promise<Invite[]>;
+    /** False when there is no such pending invite in the account. */
+    revoke(accountId: string, id: string, at: Date): Promise<boolean>;
+  };
+  signInFailures: {
+    record(subjects: string[], at: Date): Promise<void>;
+    /** Failure times of a subject (`email:…`, `ip:…`) since `from`, oldest first. */
+    since(subject: string, from: Date): Promise<Date[]>;
+    clear(subject: string): Promise<void>;
+  };
+  auditLog: {
+    insert(entry: AuditEntry): Promise<void>;
+    list(accountId: string, page: PageRequest): Promise<AuditEntry[]>;
+  };
+  apiRequests: {
+    /** Inserts and keeps only the newest `keep` records of the scope. */
+    insert(record: ApiRequestRecord, keep: number): Promise<void>;
+    /**
+     * Inserts a batch in one statement (skipping records whose account no longer exists) and keeps
+     * only the newest `keep` records of each scope it touched.
+     */
+    insertMany(records: ApiRequestRecord[], keep: number): Promise<void>;
+    list(scope: Scope, page: PageRequest): Promise<ApiRequestRecord[]>;
+  };
+  accountProfiles: {
+    update(account: Account): Promise<void>;
+  };
+  dashboardSearch: {
+    payments(scope: Scope, filter: PaymentFilter): Promise<Payment[]>;
+    checkoutSessions(scope: Scope, filter: CheckoutSessionFilter): Promise<CheckoutSession[]>;
+    dailyPayments(scope: Scope, from: Date, before: Date): Promise<DailyPayments[]>;
+    funnel(scope: Scope, from: Date, before: Date): Promise<CheckoutFunnel>;
+  };
+}
+
+export interface AccountRepository {
+  insert(account: Account): Promise<void>;
+  get(id: string): Promise<Account | null>;
+  count(): Promise<number>;
+}
+
+export interface ApiKeyRepository {
+  insert(key: ApiKey): Promise<void>;
+  findBySecretHash(hash: string): Promise<ApiKey | null>;
+  markUsed(id: string, at: Date): Promise<void>;
+  /** The scope's keys, newest first, revoked ones included. */
+  list(scope: Scope): Promise<ApiKey[]>;
+  /** False when the scope has no such unrevoked key. */
+  revoke(scope: Scope, id: string, at: Date): Promise<boolean>;
+}

@@ -1,0 +1,77 @@
+import { recordAudit } from '../audit';
+import { resourceMissing, TillpointError } from '../../shared/errors';
+import type { Deps } from '../../deps';
+import type { Actor, Account } from '../entities';
+
+export interface AccountProfileChanges {
+  name?: string;
+  displayName?: string | null;
+  /** https only: the checkout page's content policy loads images from https and itself. */
+  logoUrl?: string | null;
+  /** `#rrggbb`. */
+  accentColor?: string | null;
+  supportEmail?: string | null;
+}
+
+function invalid(param: string, message: string): TillpointError {
+  return new TillpointError('parameter_invalid', message, { param });
+}
+
+/** Checks profile and branding changes; what the checkout page then shows. */
+export function applyProfileChanges(account: Account, changes: AccountProfileChanges): Account {
+  const next: Account = { ...account, branding: { ...account.branding } };
+  if (changes.name !== undefined) {
+    const name = changes.name.trim();
+    if (name.length < 1 || name.length > 100) throw invalid('name', 'The business name must be 1 to 100 characters');
+    next.name = name;
+  }
+  if (changes.displayName !== undefined) {
+    const shown = changes.displayName?.trim() || null;
+    if (shown && shown.length > 100) throw invalid('display_name', 'The display name must be at most 100 characters');
+    next.branding.displayName = shown;
+  }
+  if (changes.logoUrl !== undefined) {
+    const url = changes.logoUrl?.trim() || null;
+    if (url !== null) {
+      let parsed: URL | null = null;
+      try {
+        parsed = new URL(url);
+      } catch {
+        parsed = null;
+      }
+      if (!parsed || parsed.protocol !== 'https:' || url.length > 2048) {
+        throw invalid('logo_url', 'The logo must be an https:// URL');
+      }
+    }
+    next.branding.logoUrl = url;
+  }
+  if (changes.accentColor !== undefined) {
+    const color = changes.accentColor?.trim().toLowerCase() || null;
+    if (color !== null && !/^#[0-9a-f]{6}$/.test(color)) throw invalid('accent_color', 'The accent colour must look like #1a73e8');
+    next.branding.accentColor = color;
+  }
+  if (changes.supportEmail !== undefined) {
+    const email = changes.supportEmail?.trim() || null;
+    if (email !== null && (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254)) {
+      throw invalid('support_email', 'Enter a valid support email address');
+    }
+    next.supportEmail = email;
+  }
+  return next;
+}
+
+/** Updates the business profile and branding. */
+export async function updateAccountProfile(
+  deps: Deps,
+  options: { accountId: string; actor: Actor; changes: AccountProfileChanges },
+): Promise<Account> {
+  const now = deps.clock.now();
+  return deps.store.transaction(async (tx) => {
+    const account = await tx.accounts.get(options.accountId);
+    if (!account) throw resourceMissing('account', options.accountId);
+    const next = applyProfileChanges(account, options.changes);
+    await tx.accountProfiles.update(next);
+    await recordAudit(tx, { accountId: account.id, mode: null, actor: options.actor, action: 'account.update', target: account.id, at: now });
+    return next;
+  });
+}

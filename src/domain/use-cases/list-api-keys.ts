@@ -1,7 +1,0 @@
-import type { ApiKey } from '../entities';
-import type { Deps, Scope } from '../ports';
-
-/** The scope's API keys, newest first, revoked ones included (their last use still matters). */
-export async function listApiKeys(deps: Deps, options: { scope: Scope }): Promise<ApiKey[]> {
-  return deps.store.transaction((tx) => tx.apiKeys.list(options.scope));
-}

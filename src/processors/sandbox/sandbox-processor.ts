@@ -1,0 +1,253 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import valid from 'card-validator';
+import { majorUnits } from '../../domain/shared/money';
+import type { PaymentMethodDetails } from '../../domain/payments/entities';
+import type { FoundTransaction, OperationResult, RawCard, TokenizeResult, AuthorizeRequest, AuthorizeResult, PaymentProcessor, GooglePayTestPayment } from '../../domain/processors/ports';
+import { describeDecline, PROCESSOR_UNAVAILABLE_CODE } from '../../domain/processors/processor-responses';
+import { fakeNonces, testCards } from './sandbox-cards';
+import { googlePayTestGateway, readGooglePayTestToken } from './google-pay-test-token';
+import type { RecordedAuthorization, SandboxTransaction, SandboxTransactionLedger, SandboxCardBehavior, SandboxNonceVault } from '../../domain/processors/sandbox-ports';
+
+/** card-validator's type names → the brand names of our API. */
+const brandNames: Record<string, string> = {
+  visa: 'visa',
+  mastercard: 'mastercard',
+  'american-express': 'amex',
+  discover: 'discover',
+  jcb: 'jcb',
+  'diners-club': 'diners',
+  unionpay: 'unionpay',
+  maestro: 'maestro',
+};
+
+/** How the test processor's transactions settle. */
+export interface SandboxSettlement {
+  /** Time from submission for settlement to `settled`; 0 settles at once (the default). */
+  delayMs: number;
+}
+
+/**
+ * The built-in processor for test mode. It follows the Braintree sandbox: test cards only, the
+ * amount decides the outcome (2000.00–2999.99 decline with that response code, 3000.00 fails),
+ * fake nonces work, and nonces are single-use. It remembers its transactions, so capture (submit for
+ * settlement, once, up to the authorized amount), void (authorized or submitted) and refund (settled
+ * only, never beyond what was captured) behave as Braintree's do.
+ */
+export class SandboxProcessor implements PaymentProcessor {
+  readonly name = 'test';
+
+  constructor(
+    private readonly vault: SandboxNonceVault,
+    /** Key for card fingerprints, so the same card matches without its number being kept. */
+    private readonly fingerprintKey: string,
+    private readonly now: () => Date,
+    private readonly ledger: SandboxTransactionLedger,
+    private readonly settlement: SandboxSettlement = { delayMs: 0 },
+  ) {}
+
+  async clientConfiguration(): Promise<Record<string, unknown>> {
+    return { tokenize: 'server', googlePay: googlePayTestGateway };
+  }
+
+  /** A Google Pay token from Google's test gateway → a single-use nonce, like a tokenized test card. */
+  async tokenizeGooglePay(payment: GooglePayTestPayment): Promise<TokenizeResult> {
+    const read = readGooglePayTestToken(payment);
+    if (!read.ok) return { ok: false, declineCode: 'processing_error', param: read.param, message: read.message };
+    const nonce = `tokengp_${randomBytes(18).toString('base64url')}`;
+    await this.vault.save({ nonce, paymentMethod: read.paymentMethod, behavior: 'amount', createdAt: this.now() });
+    return { ok: true, nonce, paymentMethod: read.paymentMethod };
+  }
+
+  async tokenizeCard(card: RawCard): Promise<TokenizeResult> {
+    const number = card.number.replace(/[\s-]/g, '');
+    const checked = valid.number(number);
+    if (!checked.isValid || !checked.card) {
+      return { ok: false, declineCode: 'incorrect_number', param: 'number', message: 'The card number is not valid' };
+    }
+    const expiry = valid.expirationDate({ month: String(card.expMonth), year: String(card.expYear) }, 20);
+    if (!expiry.isValid) {
+      return { ok: false, declineCode: 'expired_card', param: 'exp', message: 'The expiry date is not valid' };
+    }
+    const cvcLength = checked.card.code.size;
+    if (!valid.cvv(card.cvc, cvcLength).isValid) {
+      return {
+        ok: false,
+        declineCode: 'incorrect_cvc',
+        param: 'cvc',
+        message: `The security code must be ${cvcLength} digits`,
+      };
+    }
+    const behavior = testCards.get(number);
+    if (!behavior) {
+      return {
+        ok: false,
+        declineCode: 'test_mode_live_card',
+        param: 'number',
+        message: 'Your card was declined: test mode accepts only test card numbers',
+      };
+    }
+    const paymentMethod: PaymentMethodDetails = {
+      type: 'card',
+      brand: brandNames[checked.card.type] ?? checked.card.type,
+      last4: number.slice(-4),
+      expMonth: card.expMonth,
+      expYear: card.expYear < 100 ? 2000 + card.expYear : card.expYear,
+      fingerprint: createHmac('sha256', this.fingerprintKey).update(number).digest('base64url').slice(0, 16),
+    };
+    const nonce = `tokencc_${randomBytes(18).toString('base64url')}`;
+    await this.vault.save({ nonce, paymentMethod, behavior, createdAt: this.now() });
+    return { ok: true, nonce, paymentMethod };
+  }
+
+  async authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
+    const resolved = await this.resolveNonce(request.nonce);
+    if (!resolved) {
+      return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
+    }
+    const { paymentMethod, behavior } = resolved;
+    const transactionId = randomBytes(6).toString('hex').slice(0, 8);
+    if (behavior === 'processor_failure') return unavailable();
+    const major = majorUnits(request.amount, request.currency);
+    let result: RecordedAuthorization;
+    if (behavior === 'decline') result = declined(2000, transactionId, paymentMethod);
+    else if (major >= 2000 && major < 3000) result = declined(major, transactionId, paymentMethod);
+    else if (major === PROCESSOR_UNAVAILABLE_CODE) return unavailable();
+    else {
+      result = {
+        outcome: 'approved',
+        captured: request.capture,
+        transactionId,
+        paymentMethod,
+        response: { code: '1000', text: 'Approved' },
+      };
+    }
+    const now = this.now();
+    const approved = result.outcome === 'approved';
+    await this.ledger.insert({
+      id: transactionId,
+      paymentId: request.paymentId,
+      status: !approved ? 'processor_declined' : request.capture ? 'submitted_for_settlement' : 'authorized',
+      currency: request.currency,
+      amountAuthorized: request.amount,
+      amountCaptured: approved && request.capture ? request.amount : 0,
+      amountRefunded: 0,
+      authorization: result,
+      settlesAt: approved && request.capture ? this.settlementTime(now) : null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (approved && request.capture) await this.ledger.settleDue(transactionId, now);
+    return result;
+  }
+
+  async capture(request: { transactionId: string; amount: number; currency: string }): Promise<OperationResult> {
+    const now = this.now();
+    const transaction = await this.ledger.get(request.transactionId);
+    if (!transaction) return refused('not_capturable', 'No such transaction');
+    if (transaction.status !== 'authorized') {
+      return refused('not_capturable', `Cannot submit a ${transaction.status} transaction for settlement`);
+    }
+    if (!Number.isSafeInteger(request.amount) || request.amount < 1 || request.amount > transaction.amountAuthorized) {
+      return refused('not_capturable', 'Settlement amount cannot be more than the authorized amount');
+    }
+    const moved = await this.ledger.move(
+      transaction.id,
+      ['authorized'],
+      'submitted_for_settlement',
+      { amountCaptured: request.amount, settlesAt: this.settlementTime(now) },
+      now,
+    );
+    if (!moved) return refused('not_capturable', 'The transaction changed status meanwhile');
+    await this.ledger.settleDue(transaction.id, now);
+    return succeeded(transaction.id, 'Submitted for settlement');
+  }
+
+  async void(request: { transactionId: string }): Promise<OperationResult> {
+    const now = this.now();
+    await this.ledger.settleDue(request.transactionId, now);
+    const moved = await this.ledger.move(request.transactionId, ['authorized', 'submitted_for_settlement'], 'voided', {}, now);
+    if (!moved) {
+      const transaction = await this.ledger.get(request.transactionId);
+      return refused('not_voidable', `Cannot void a ${transaction?.status ?? 'missing'} transaction`);
+    }
+    return succeeded(request.transactionId, 'Voided');
+  }
+
+  async refund(request: { transactionId: string; amount: number; currency: string; refundId: string }): Promise<OperationResult> {
+    const now = this.now();
+    await this.ledger.settleDue(request.transactionId, now);
+    const transaction = await this.ledger.get(request.transactionId);
+    if (!transaction) return refused('not_refundable', 'No such transaction');
+    if (transaction.status === 'authorized' || transaction.status === 'submitted_for_settlement') {
+      return refused('not_settled', 'Cannot refund a transaction unless it is settled; void it instead');
+    }
+    if (transaction.status !== 'settled') {
+      return refused('not_refundable', `Cannot refund a ${transaction.status} transaction`);
+    }
+    const outcome = await this.ledger.refund(transaction.id, {
+      refundId: request.refundId,
+      amount: request.amount,
+      at: now,
+      refundTransactionId: randomBytes(6).toString('hex').slice(0, 8),
+    });
+    if (outcome.result === 'refused') {
+      return refused('not_refundable', 'Refund amount is too large');
+    }
+    return succeeded(outcome.refundTransactionId, 'Refunded');
+  }
+
+  async findByPaymentId(request: { paymentId: string }): Promise<FoundTransaction> {
+    const found = await this.ledger.findByPaymentId(request.paymentId);
+    if (!found) return { found: false };
+    await this.ledger.settleDue(found.id, this.now());
+    const current: SandboxTransaction = (await this.ledger.get(found.id)) ?? found;
+    const refunds = await this.ledger.refundsOf(current.id);
+    return {
+      found: true,
+      authorization: current.authorization,
+      status: current.status,
+      amountCaptured: current.status === 'voided' ? 0 : current.amountCaptured,
+      voided: current.status === 'voided',
+      refunds: refunds.map((refund) => ({ refundId: refund.refundId, processorRefundId: refund.refundTransactionId, amount: refund.amount })),
+    };
+  }
+
+  private settlementTime(from: Date): Date {
+    return new Date(from.getTime() + this.settlement.delayMs);
+  }
+
+  private async resolveNonce(nonce: string): Promise<{ paymentMethod: PaymentMethodDetails; behavior: SandboxCardBehavior } | null> {
+    const fake = fakeNonces.get(nonce);
+    if (fake) {
+      if (fake.behavior === 'invalid') return null;
+      return {
+        behavior: fake.behavior,
+        paymentMethod: { type: 'card', brand: fake.brand, last4: fake.last4, expMonth: 12, expYear: 2030, fingerprint: null },
+      };
+    }
+    return this.vault.take(nonce, this.now());
+  }
+}
+
+function declined(code: number, transactionId: string, paymentMethod: PaymentMethodDetails): RecordedAuthorization {
+  const { declineCode, ...response } = describeDecline(code);
+  return { outcome: 'declined', declineCode, transactionId, paymentMethod, response };
+}
+
+function unavailable(): AuthorizeResult {
+  return {
+    outcome: 'unavailable',
+    response: { code: String(PROCESSOR_UNAVAILABLE_CODE), text: 'Processor Network Unavailable - Try Again' },
+  };
+}
+
+function succeeded(transactionId: string, text: string): OperationResult {
+  return { outcome: 'succeeded', transactionId, response: { code: '1000', text } };
+}
+
+function refused(
+  reason: Extract<OperationResult, { outcome: 'refused' }>['reason'],
+  message: string,
+): OperationResult {
+  return { outcome: 'refused', reason, message, response: null };
+}
