@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -12,8 +12,34 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+function importStatementsOf(file: string): Array<{ spec: string; typeOnly: boolean }> {
+  return [...readFileSync(file, 'utf8').matchAll(/^\s*(import|export)(\s+type\b)?[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => ({
+    spec: m[3]!,
+    typeOnly: Boolean(m[2]),
+  }));
+}
+
 function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+  return importStatementsOf(file).map((i) => i.spec);
+}
+
+/** The repository file a relative specifier names (extension added), or null for a package. */
+function resolved(file: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  const base = path.resolve(path.dirname(file), spec);
+  return [`${base}.ts`, `${base}.tsx`, base].find((candidate) => existsSync(candidate) && statSync(candidate).isFile()) ?? base;
+}
+
+/** `from` → `to` for every import of the files under `dir` that `crosses` says goes where it must not. */
+function crossings(dir: string, crosses: (target: string, typeOnly: boolean, file: string) => boolean): string[] {
+  return sourceFiles(path.join(root, dir)).flatMap((file) =>
+    importStatementsOf(file)
+      .filter(({ spec, typeOnly }) => {
+        const target = resolved(file, spec);
+        return target !== null && crosses(path.relative(root, target), typeOnly, path.relative(root, file));
+      })
+      .map(({ spec }) => `${path.relative(root, file)} → ${spec}`),
+  );
 }
 
 /** The layout docs/architecture.md promises, checked so that it cannot drift. */
@@ -34,6 +60,45 @@ describe('architecture', () => {
         .filter((spec) => spec.includes('dashboard'))
         .map((spec) => `${path.relative(root, file)} → ${spec}`),
     );
+    expect(offending).toEqual([]);
+  });
+
+  it('persistence implements domain ports and imports nothing from the processors', () => {
+    expect(crossings('src/persistence', (target) => target.startsWith('src/processors/'))).toEqual([]);
+  });
+
+  /**
+   * The runtime wires the server (open-tillpoint, serve, scheduler, webhook worker, admin socket,
+   * metrics, readiness…); http is handed what it needs. The one thing http may read from the runtime
+   * is the shape of the configuration: types from runtime/config.ts, never a value or another file.
+   */
+  it('http reads only the configuration types of the runtime', () => {
+    expect(crossings('src/http', (target, typeOnly) => target.startsWith('src/runtime/') && !(target === 'src/runtime/config.ts' && typeOnly))).toEqual([]);
+  });
+
+  it('the pages import no use case (they talk to the server over HTTP; shared types live in the domain areas)', () => {
+    expect(crossings('web', (target) => target.startsWith('src/domain/') && target.split('/').includes('use-cases'))).toEqual([]);
+  });
+
+  it('the ports of a domain area never reach the Deps aggregate that gathers them, even through other files', () => {
+    const aggregate = path.join(root, 'src/domain/deps.ts');
+    const ports = sourceFiles(path.join(root, 'src/domain')).filter((file) => /(^|-)ports\.ts$/.test(path.basename(file)));
+    expect(ports.length).toBeGreaterThan(5);
+    const offending = ports.flatMap((start) => {
+      const seen = new Set<string>();
+      const queue: Array<{ file: string; trail: string[] }> = [{ file: start, trail: [path.relative(root, start)] }];
+      while (queue.length) {
+        const { file, trail } = queue.shift()!;
+        for (const spec of importsOf(file)) {
+          const target = resolved(file, spec);
+          if (!target || seen.has(target) || !existsSync(target)) continue;
+          if (target === aggregate) return [[...trail, path.relative(root, target)].join(' → ')];
+          seen.add(target);
+          queue.push({ file: target, trail: [...trail, path.relative(root, target)] });
+        }
+      }
+      return [];
+    });
     expect(offending).toEqual([]);
   });
 });

@@ -62,10 +62,7 @@ export interface SandboxTransactionLedger {
   ): Promise<{ result: 'refunded' | 'repeated'; refundTransactionId: string } | { result: 'refused' }>;
 }
 
-/**
- * The card numbers the built-in test processor accepts: the Braintree sandbox's documented test
- * cards. Any other number, however valid, is refused with `test_mode_live_card`.
- */
+/** What a test card does when charged (see `testCards` in processors/sandbox/sandbox-cards.ts). */
 export type SandboxCardBehavior =
   /** Amount decides (2000.00–2999.99 decline with that code, 3000.00 fails). */
   | 'amount'

@@ -1,5 +1,9 @@
 import type { SandboxCardBehavior } from '../../domain/processors/sandbox-ports';
 
+/**
+ * The card numbers the built-in test processor accepts: the Braintree sandbox's documented test
+ * cards. Any other number, however valid, is refused with `test_mode_live_card`.
+ */
 export const testCards: ReadonlyMap<string, SandboxCardBehavior> = new Map([
   // Visa
   ['4111111111111111', 'amount'],
