@@ -1,5 +1,6 @@
 import type { CheckoutSession, Payment, PaymentMethodType } from '../entities';
 import { resourceMissing, TillpointError } from '../errors';
+import { isValidCustomerEmail } from '../customer-email';
 import { newId } from '../ids';
 import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import { SessionBusyError, type AuthorizeResult, type Deps } from '../ports';
@@ -21,8 +22,6 @@ export interface PaidCheckout {
   payment: Payment;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /**
  * The shopper pays a session: record the attempt, ask the processor (outside any transaction),
  * record the outcome. At most one payment per session can be under way or succeed; the database's
@@ -31,7 +30,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 export async function payCheckoutSession(deps: Deps, options: PayCheckoutSessionOptions): Promise<PaidCheckout> {
   const email = options.email.trim();
-  if (!EMAIL.test(email) || email.length > 254) {
+  if (!isValidCustomerEmail(email)) {
     throw new TillpointError('parameter_invalid', 'Enter a valid email address', { param: 'email' });
   }
 
