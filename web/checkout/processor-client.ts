@@ -5,7 +5,8 @@ import type { CardFormEngine } from './card-form/engine';
 import { allowedCardNetworks, type GooglePaymentData, type GooglePayProvider } from './google-pay/google-pay';
 import type { MessageKey } from './i18n';
 import type { PaymentMethodSwitches } from '../../src/domain/offered-payment-methods';
-import { offeredMethods, type GooglePaySetup } from './payment-methods';
+import type { GooglePaySetup } from './payment-methods';
+import { processorPlan, type BraintreeClientConfig } from './processor-plan';
 import { reportCheckoutFailure } from './report';
 import { threeDSecurePolicy } from '../../src/domain/three-d-secure-policy';
 
@@ -32,28 +33,7 @@ export interface ProcessorClient {
   verifiesWhenIssuerAsks: boolean;
 }
 
-interface BraintreeClientConfig {
-  name: 'braintree';
-  clientToken: string | null;
-  threeDSecure?: { required: boolean };
-}
-
-/** What the page offers, decided from the session and the flags alone: the same on the server and in the browser. */
-export interface ProcessorPlan {
-  /** Which card engine the form uses; null when cards are not offered. */
-  card: 'builtin' | 'hosted-fields' | null;
-  googlePay: GooglePaySetup | null;
-  /** The processor cannot take payments right now (no client token). */
-  unavailable: boolean;
-}
-
-export function processorPlan(session: PublicSession, switches: PaymentMethodSwitches): ProcessorPlan {
-  const offered = offeredMethods(session, switches);
-  if (session.processor.name !== 'braintree') return { card: offered.card ? 'builtin' : null, googlePay: offered.googlePay, unavailable: false };
-  const config = session.processor as unknown as BraintreeClientConfig;
-  if (!config.clientToken) return { card: null, googlePay: null, unavailable: true };
-  return { card: offered.card ? 'hosted-fields' : null, googlePay: offered.googlePay, unavailable: false };
-}
+export { processorPlan, type ProcessorPlan } from './processor-plan';
 
 const started = new Map<string, Promise<ProcessorClient>>();
 
@@ -102,12 +82,15 @@ export async function createProcessorClient(
     accountRequires: config.threeDSecure?.required ?? false,
     paymentMethodType: 'card',
   });
-  const [{ loadBraintreeComponents }, { HostedFieldsEngine }] = await Promise.all([
+  const [{ loadBraintreeComponents }, { HostedFieldsEngine }, { earlyHostedFields }] = await Promise.all([
     import('./braintree/braintree-components'),
     import('./card-form/hosted-fields-engine'),
+    import('./braintree/early-hosted-fields'),
   ]);
   const components = loadBraintreeComponents({
     clientToken: config.clientToken,
+    // Started by main.tsx before React, into the slots this form hydrated around.
+    early: plan.card ? earlyHostedFields(config.clientToken) : null,
     card: plan.card !== null,
     googlePay: plan.googlePay,
     threeDSecure: policy.verifyBeforePaying ? 'preload' : policy.verifyWhenIssuerAsks ? 'on_demand' : 'never',

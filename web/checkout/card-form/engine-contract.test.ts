@@ -95,6 +95,7 @@ function hostedDriver(): Driver {
       if (attribute === 'disabled') disabled.delete(field);
     },
     teardown: async () => undefined,
+    getState: () => ({ cards: cards(), fields: Object.fromEntries(Object.keys(values).map((name) => [name, fieldState(name)])) }),
   };
   const create = Promise.resolve(async (options: Record<string, unknown>) => {
     for (const field of Object.values(options.fields as Record<string, { container: HTMLElement }>)) {
