@@ -122,6 +122,32 @@ test.describe('Braintree checkout', () => {
     expect(problems).toEqual([]);
   });
 
+  test('before React arrives the frames take typing but the server-rendered Pay button does nothing', async ({ page, request }) => {
+    await routeThirdParties(page);
+    await page.route('https://assets.braintreegateway.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: hostedFieldsFrame }));
+    // React's part of the page never arrives: the page stays as the server rendered it.
+    await page.route(/\/assets\/hydrate-[\w-]{8}\.js$/, (route) => route.abort('blockedbyclient'));
+    const paid: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST') paid.push(new URL(r.url()).pathname);
+    });
+    const session = await braintreeSession(request, { payment_method_types: ['card'] });
+    await page.goto(session.url);
+    await expect(page.locator('html')).toHaveAttribute('data-card-frames', 'ready', { timeout: 20_000 });
+    for (const field of ['number', 'expiry', 'cvc', 'postalCode']) await expect(page.locator(`[data-card-slot="${field}"] iframe`)).toHaveCount(1);
+    await page.frameLocator('[data-card-slot="number"] iframe').locator('input').fill('4111 1111 1111 1111');
+    await expect(page.getByText('Loading the secure card form…')).toBeHidden();
+    const pay = page.getByRole('button', { name: 'Pay $18.00' });
+    await expect(pay).toBeDisabled();
+    await pay.click({ force: true });
+    await page.getByLabel('Email').fill('shopper@example.com');
+    await page.getByLabel('Email').press('Enter');
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe(`/c/${session.id}`);
+    expect(new URL(page.url()).search).toBe('');
+    expect(paid.filter((p) => p.startsWith('/api/checkout/'))).toEqual([]);
+  });
+
   test('Hosted Fields frames that fail to load: a clear message, card form disabled, Google Pay still pays', async ({ page, request }) => {
     test.setTimeout(45_000);
     await routeThirdParties(page, { assets: 'blocked' });
