@@ -82,21 +82,21 @@ export async function createProcessorClient(
     accountRequires: config.threeDSecure?.required ?? false,
     paymentMethodType: 'card',
   });
-  const [{ loadBraintreeComponents }, { HostedFieldsEngine }, { earlyHostedFields }] = await Promise.all([
+  const [{ loadBraintreeComponents }, hostedFieldsEngine, early] = await Promise.all([
     import('./braintree/braintree-components'),
-    import('./card-form/hosted-fields-engine'),
-    import('./braintree/early-hosted-fields'),
+    plan.card ? import('./card-form/hosted-fields-engine') : null,
+    // Started by main.tsx before React, into the slots this form hydrated around (card pages only).
+    plan.card ? import('./braintree/early-hosted-fields').then((m) => m.earlyHostedFields(config.clientToken!)) : null,
   ]);
   const components = loadBraintreeComponents({
     clientToken: config.clientToken,
-    // Started by main.tsx before React, into the slots this form hydrated around.
-    early: plan.card ? earlyHostedFields(config.clientToken) : null,
+    early,
     card: plan.card !== null,
     googlePay: plan.googlePay,
     threeDSecure: policy.verifyBeforePaying ? 'preload' : policy.verifyWhenIssuerAsks ? 'on_demand' : 'never',
   });
   return {
-    engine: components.hostedFields ? new HostedFieldsEngine(components.hostedFields) : null,
+    engine: components.hostedFields && hostedFieldsEngine ? new hostedFieldsEngine.HostedFieldsEngine(components.hostedFields) : null,
     unavailable: false,
     googlePaySetup: plan.googlePay,
     googlePay: plan.googlePay && components.googlePayment ? braintreeGooglePay(components) : null,
