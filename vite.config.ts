@@ -101,9 +101,11 @@ export default defineConfig({
       },
       output: {
         codeSplitting: {
-          // React in one chunk with a stable name (the checkout page's script inventory explains it
-          // by name, src/http/checkout-page/script-justifications.ts), shared by the page's React part
-          // and the error-reporting SDK.
+          // The checkout page's chunks by what loads together, each with a stable name (the page's
+          // script inventory explains chunks by name, src/http/checkout-page/script-justifications.ts):
+          // the first script's imports; the early Hosted Fields start; React and what the dashboard
+          // shares; braintree-web's client and frame internals; React's part of the page. Fewer,
+          // larger files also compress better (test/budget/checkout-size.test.ts).
           groups: [
             { name: 'checkout-first', test: (id: string) => checkoutFirstScript.test(id) && !/main\.tsx$/.test(id), priority: 5 },
             // Hosted Fields started before React (Braintree card pages only; the server preloads it there).
