@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { isValidCustomerEmail } from '../../src/domain/customer-email';
 import { checkoutApi } from './api';
 import type { CardFormEngine } from './card-form/engine';
@@ -35,6 +35,15 @@ export function usePaymentAttempt(options: {
   const emailRef = useRef<HTMLInputElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const emailValid = isValidCustomerEmail(email);
+
+  // The server-rendered email field takes typing before React hydrates it (with Braintree, React
+  // loads only once the card frames are up): keep what is there, or the next render would clear it.
+  useEffect(() => {
+    const typed = emailRef.current?.value;
+    if (typed !== undefined && typed !== email) setEmail(typed);
+    // Once, right after hydration.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const ports = {
     pay: (payment: Parameters<typeof checkoutApi.pay>[1]) => checkoutApi.pay(sessionId, payment),
