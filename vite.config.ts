@@ -12,6 +12,42 @@ const braintreeWeb = fileURLToPath(new URL('./node_modules/braintree-web', impor
 const braintreeComponents = ['client', 'hosted-fields', 'google-payment', 'data-collector', 'three-d-secure'];
 
 /**
+ * braintree-web's client and the internals every one of its components shares with it (errors,
+ * promises, analytics, asset loading, deferred client): one chunk instead of seven small ones, which
+ * every Braintree page loads first anyway. Framebus and the frame code stay with hosted-fields and
+ * three-d-secure, so a Google Pay page does not carry them. Names from braintree-web 3.79.1, pinned.
+ */
+const braintreeClientModule =
+  /node_modules[\\/](?:braintree-web[\\/](?:client[\\/]|lib[\\/](?:enumerate|braintree-error|promise|constants|methods|errors|convert-methods-to-error|assets|once|is-verified-domain|assign|vendor[\\/]polyfill|create-authorization-data|json-clone|add-metadata|analytics|convert-to-braintree-error|deferred|basic-component-verification|create-deferred-client|create-assets-url|querystring|is-date-string-before-or-on)\.js$)|@braintree[\\/](?:extended-promise|wrap-promise|asset-loader|uuid)[\\/]|@braintree[\\/]browser-detection[\\/](?:dist[\\/])?is-ie(?:9|11)?\.js$)|[\\/]web[\\/]checkout[\\/]braintree[\\/]native-promise\.ts$/;
+
+/** React and what the checkout page shares with the dashboard (formatting, flag surfaces, bundler helpers). */
+const sharedWithDashboard =
+  /node_modules[\\/](?:react|react-dom|scheduler|@formatjs[\\/]fast-memoize)[\\/]|\0@oxc-project\+runtime@|[\\/]src[\\/]domain[\\/](?:currency|flag-evaluation)\.ts$|[\\/]web[\\/]checkout[\\/]format\.ts$/;
+
+/**
+ * What the checkout page's first script (web/checkout/main.tsx) imports, and Vite's preload helper:
+ * their own chunk, loaded with it before anything else (React's part imports them from there).
+ */
+const checkoutFirstScript =
+  /\0vite[\\/]preload-helper|[\\/]web[\\/]checkout[\\/](?:main\.tsx|trusted-types\.ts|page-data\.ts|processor-plan\.ts|payment-methods\.ts|styles\.css)$|[\\/]src[\\/]domain[\\/](?:offered-payment-methods|errors)\.ts$/;
+
+/** Parts of the checkout page loaded on demand, each its own chunk. */
+const checkoutOnDemand =
+  /[\\/]web[\\/]checkout[\\/](?:card-form[\\/](?:builtin|hosted-fields)-engine\.ts|braintree[\\/]braintree-components\.ts|i18n[\\/](?:pseudo-locale\.ts|locales[\\/]))/;
+
+/**
+ * React's part of the checkout page (web/checkout/hydrate.tsx) with all it imports besides React:
+ * one chunk rather than a handful of small ones split off by what else shares them.
+ */
+const checkoutApp = (id: string) =>
+  /[\\/]web[\\/](?:checkout|telemetry)[\\/]|[\\/]src[\\/]domain[\\/](?:money|locale|three-d-secure-policy|customer-email)\.ts$|node_modules[\\/](?:intl-messageformat|@formatjs[\\/]icu-messageformat-parser)[\\/]/.test(id) &&
+  // The dashboard's react-intl brings its own copies (nested node_modules): those stay the dashboard's.
+  !/node_modules.*node_modules/.test(id) &&
+  !checkoutFirstScript.test(id) &&
+  !checkoutOnDemand.test(id) &&
+  !sharedWithDashboard.test(id);
+
+/**
  * One build, one entry per app. The checkout page is its own entry (web/checkout/main.tsx, no
  * index.html: the server renders its HTML, src/http/checkout-page) so that it carries no dashboard
  * code; the manifest tells the server which files each page configuration needs. Its budget is
@@ -29,6 +65,9 @@ export default defineConfig({
         find: new RegExp(`^braintree-web/${component}$`),
         replacement: `${braintreeWeb}/${component}/index.js`,
       })),
+      // braintree-web's lib/promise.js falls back to promise-polyfill only where Promise is missing,
+      // which no ES2020 browser is: the fallback is the native Promise (test/budget/braintree-web.test.ts).
+      { find: /^promise-polyfill$/, replacement: `${web}/checkout/braintree/native-promise.ts` },
       // Every message reaches the page precompiled (precompileMessages): FormatJS without its parser.
       ...parserlessRuntime,
     ],
@@ -59,6 +98,24 @@ export default defineConfig({
       input: {
         checkout: `${web}/checkout/main.tsx`,
         dashboard: `${web}/dashboard/index.html`,
+      },
+      output: {
+        codeSplitting: {
+          // The checkout page's chunks by what loads together, each with a stable name (the page's
+          // script inventory explains chunks by name, src/http/checkout-page/script-justifications.ts):
+          // the first script's imports; the early Hosted Fields start; React and what the dashboard
+          // shares; braintree-web's client and frame internals; React's part of the page. Fewer,
+          // larger files also compress better (test/budget/checkout-size.test.ts).
+          groups: [
+            { name: 'checkout-first', test: (id: string) => checkoutFirstScript.test(id) && !/main\.tsx$/.test(id), priority: 5 },
+            // Hosted Fields started before React (Braintree card pages only; the server preloads it there).
+            { name: 'braintree-early', test: /[\\/]web[\\/]checkout[\\/]braintree[\\/](?:early-hosted-fields|hosted-fields-setup)\.ts$/, priority: 5 },
+            { name: 'react', test: sharedWithDashboard, priority: 4 },
+            { name: 'braintree-client', test: braintreeClientModule, priority: 3 },
+            { name: 'braintree-frames', test: /node_modules[\\/](?:framebus|@braintree[\\/](?:iframer|event-emitter)|braintree-web[\\/]lib[\\/]use-min\.js)/, priority: 2 },
+            { name: 'hydrate', test: checkoutApp, priority: 1 },
+          ],
+        },
       },
     },
   },

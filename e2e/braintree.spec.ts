@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { routeThirdParties } from './doubles/braintree-client-api';
 import { createSession, expectNoAxeViolations, fillCheckout, payButton } from './support';
@@ -23,6 +25,9 @@ async function braintreeGet(request: APIRequestContext, path: string) {
   expect(response.status(), await response.text()).toBe(200);
   return response.json();
 }
+
+/** The page benchmark's stand-in for a Hosted Fields frame: it says FRAME_READY and shows an input (tokenizes nothing). */
+const hostedFieldsFrame = readFileSync(path.join(import.meta.dirname, '..', 'bench', 'doubles', 'hosted-fields-frame.html'), 'utf8');
 
 const googlePayButton = (page: Page) => page.getByTestId('google-pay').getByRole('button', { name: 'Pay with Google Pay' });
 
@@ -65,6 +70,82 @@ test.describe('Braintree checkout', () => {
     await page.goto(session.url);
     await expect.poll(() => page.evaluate(() => (window as any).__payJsDouble?.readyChecks.length ?? 0)).toBeGreaterThan(0);
     await expect(page.getByTestId('google-pay').getByRole('button')).toHaveCount(0);
+  });
+
+  test('Hosted Fields start before React loads, keep their frames through hydration, and the card form is ready', async ({ page, request }) => {
+    test.setTimeout(45_000);
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    await routeThirdParties(page);
+    await page.route('https://assets.braintreegateway.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: hostedFieldsFrame }));
+    const requested: string[] = [];
+    page.on('request', (r) => {
+      const name = /\/assets\/(hydrate|react|braintree-client|hosted-fields)-[\w-]{8}\.js$/.exec(new URL(r.url()).pathname)?.[1];
+      if (name) requested.push(name);
+    });
+    // The first number frame, and whether React had hydrated the page when it appeared.
+    await page.addInitScript(() => {
+      const seen = window as unknown as { __firstFrame?: Element; __reactBeforeFrame?: boolean };
+      new MutationObserver(() => {
+        const frame = document.querySelector('[data-card-slot="number"] iframe');
+        if (!frame || seen.__firstFrame) return;
+        seen.__firstFrame = frame;
+        const root = document.getElementById('root');
+        seen.__reactBeforeFrame = Boolean(root && Object.keys(root).some((key) => key.startsWith('__reactContainer')));
+      }).observe(document, { subtree: true, childList: true });
+    });
+    const session = await braintreeSession(request, { payment_method_types: ['card'] });
+    await page.goto(session.url);
+
+    await expect(page.getByText('Loading the secure card form…')).toHaveCount(0, { timeout: 20_000 });
+    await expect(page.getByRole('button', { name: 'Pay $18.00' })).toBeEnabled();
+    await expect(page.locator('#form-notice')).toHaveText('');
+    await expect(page.locator('html')).toHaveAttribute('data-card-frames', 'ready');
+    for (const field of ['number', 'expiry', 'cvc', 'postalCode']) await expect(page.locator(`[data-card-slot="${field}"] iframe`)).toHaveCount(1);
+    // The frame braintree-web put there before React is the one still there: hydration kept it.
+    expect(
+      await page.evaluate(() => {
+        const seen = window as unknown as { __firstFrame?: Element; __reactBeforeFrame?: boolean };
+        return { same: seen.__firstFrame === document.querySelector('[data-card-slot="number"] iframe'), reactFirst: seen.__reactBeforeFrame };
+      }),
+    ).toEqual({ same: true, reactFirst: false });
+    // braintree-web's client and Hosted Fields are asked for before React's part of the page.
+    expect(requested.indexOf('braintree-client')).toBeGreaterThanOrEqual(0);
+    expect(requested.indexOf('braintree-client')).toBeLessThan(requested.indexOf('hydrate'));
+    expect(requested.indexOf('hosted-fields')).toBeLessThan(requested.indexOf('hydrate'));
+    // No axe run here: with frames that load, braintree-web adds its own aria-hidden focus-trap
+    // inputs (#bt-number-before-…), which axe flags; the page's own markup is checked above and in
+    // the other tests.
+    expect(problems).toEqual([]);
+  });
+
+  test('before React arrives the frames take typing but the server-rendered Pay button does nothing', async ({ page, request }) => {
+    await routeThirdParties(page);
+    await page.route('https://assets.braintreegateway.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: hostedFieldsFrame }));
+    // React's part of the page never arrives: the page stays as the server rendered it.
+    await page.route(/\/assets\/hydrate-[\w-]{8}\.js$/, (route) => route.abort('blockedbyclient'));
+    const paid: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST') paid.push(new URL(r.url()).pathname);
+    });
+    const session = await braintreeSession(request, { payment_method_types: ['card'] });
+    await page.goto(session.url);
+    await expect(page.locator('html')).toHaveAttribute('data-card-frames', 'ready', { timeout: 20_000 });
+    for (const field of ['number', 'expiry', 'cvc', 'postalCode']) await expect(page.locator(`[data-card-slot="${field}"] iframe`)).toHaveCount(1);
+    await page.frameLocator('[data-card-slot="number"] iframe').locator('input').fill('4111 1111 1111 1111');
+    await expect(page.getByText('Loading the secure card form…')).toBeHidden();
+    const pay = page.getByRole('button', { name: 'Pay $18.00' });
+    await expect(pay).toBeDisabled();
+    await pay.click({ force: true });
+    await page.getByLabel('Email').fill('shopper@example.com');
+    await page.getByLabel('Email').press('Enter');
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe(`/c/${session.id}`);
+    expect(new URL(page.url()).search).toBe('');
+    expect(paid.filter((p) => p.startsWith('/api/checkout/'))).toEqual([]);
   });
 
   test('Hosted Fields frames that fail to load: a clear message, card form disabled, Google Pay still pays', async ({ page, request }) => {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { routeThirdParties } from './doubles/braintree-client-api';
-import { createSession, expectNoAxeViolations, fillCheckout } from './support';
+import { createSession, expectNoAxeViolations, fillCheckout, typeInto } from './support';
 
 /** The server-rendered checkout page (src/http/checkout-page): what paints before and without JavaScript. */
 test.describe('server-rendered checkout page', () => {
@@ -25,6 +25,27 @@ test.describe('server-rendered checkout page', () => {
 
     expect(console).toEqual([]);
     expect(asked.filter((p) => p.startsWith('/ofrep/') || p === `/api/checkout/sessions/${session.id}`)).toEqual([]);
+  });
+
+  test('an email typed before the page hydrates is kept and paid with', async ({ page, request }) => {
+    await routeThirdParties(page);
+    // React's part of the page arrives late, as on a slow line (or on a Braintree page, after the card frames).
+    await page.route(/\/assets\/hydrate-[\w-]{8}\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.fallback();
+    });
+    const session = await createSession(request);
+    await page.goto(session.url);
+    await page.getByLabel('Email').fill('early@example.com');
+    const paying = page.waitForRequest((r) => r.url().endsWith(`/api/checkout/sessions/${session.id}/payments`));
+    await typeInto(page, 'Card number', '4111 1111 1111 1111');
+    await typeInto(page, 'Expiry (MM / YY)', '12 / 34');
+    await typeInto(page, 'Security code', '123');
+    await typeInto(page, 'Postal code', '94107');
+    await expect(page.getByLabel('Email')).toHaveValue('early@example.com');
+    await page.getByRole('button', { name: 'Pay $18.00' }).click();
+    expect((await paying).postDataJSON()).toMatchObject({ email: 'early@example.com' });
+    await page.waitForURL(`**/c/${session.id}/done`);
   });
 
   test.describe('with JavaScript turned off', () => {

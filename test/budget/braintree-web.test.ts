@@ -70,4 +70,12 @@ describe('braintree-web', () => {
       expect(holders[0]!.name.startsWith('checkout-'), `${component} must not be in the entry chunk`).toBe(false);
     }
   });
+
+  it("ships no promise polyfill: braintree-web's lib/promise.js gets the browser's Promise (vite.config.ts)", () => {
+    const chunks = readdirSync(assets).filter((name) => name.endsWith('.js')).map((name) => readFileSync(path.join(assets, name), 'utf8'));
+    // promise-polyfill's own error text, in every copy of it.
+    expect(chunks.filter((code) => code.includes('Promises must be constructed via new'))).toEqual([]);
+    // braintree-web's promise module is still there, handing ExtendedPromise the global Promise.
+    expect(chunks.some((code) => /suppressUnhandledPromiseMessage/.test(code))).toBe(true);
+  });
 });

@@ -32,13 +32,15 @@ describe('security headers on every page', () => {
     writeFileSync(
       path.join(webRoot, '.vite', 'manifest.json'),
       JSON.stringify({
-        'checkout/main.tsx': { file: 'assets/app-1234.js', src: 'checkout/main.tsx', isEntry: true, dynamicImports: ['checkout/card-form/builtin-engine.ts'] },
+        'checkout/main.tsx': { file: 'assets/app-1234.js', src: 'checkout/main.tsx', isEntry: true, dynamicImports: ['checkout/hydrate.tsx', 'checkout/card-form/builtin-engine.ts'] },
+        'checkout/hydrate.tsx': { file: 'assets/hydrate-1234.js', src: 'checkout/hydrate.tsx', isDynamicEntry: true },
         'checkout/card-form/builtin-engine.ts': { file: 'assets/card-1234.js', src: 'checkout/card-form/builtin-engine.ts', isDynamicEntry: true },
       }),
     );
     mkdirSync(path.join(webRoot, 'assets'));
     writeFileSync(path.join(webRoot, 'assets', 'app-1234.js'), 'console.log(1)');
     writeFileSync(path.join(webRoot, 'assets', 'card-1234.js'), 'console.log(2)');
+    writeFileSync(path.join(webRoot, 'assets', 'hydrate-1234.js'), 'console.log(3)');
     db = await openPglite(null);
     tillpoint = await openTillpoint({ db, publicUrl: 'https://pay.example.com' });
     key = (await createAccount(tillpoint.deps, { name: 'Header Shop' })).testSecretKey;

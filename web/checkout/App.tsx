@@ -1,17 +1,17 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError, checkoutApi, type PublicSession } from './api';
 import { toDecimalString } from '../../src/domain/shared/money';
 import { CardFields } from './card-form/CardFields';
-import type { CardFieldName } from './card-form/engine';
 import { recordExposure, type CheckoutFlags, type PayButtonWording } from './flags';
-import type { GooglePaymentData, GooglePayProvider } from './google-pay/google-pay';
 import { GooglePayArea } from './google-pay/GooglePayArea';
-import { processorClientFor, processorPlan, type ProcessorClient } from './processor-client';
+import { processorClientFor, type ProcessorClient } from './processor-client';
+import { processorPlan } from './processor-plan';
 import type { CheckoutPageData, InitialView } from './page-data';
 import { reportCheckoutFailure } from './report';
 import { formatMoney } from './format';
-import { errorMessageKey, isMessageKey, type MessageKey, type Translate } from './i18n';
+import { isMessageKey, type MessageKey, type Translate } from './i18n';
 import { useTranslator } from './i18n/use-translator';
+import { usePaymentAttempt } from './use-payment-attempt';
 
 type View =
   | { kind: 'not_found' }
@@ -19,10 +19,6 @@ type View =
   | { kind: 'expired'; session: PublicSession }
   | { kind: 'paid'; session: PublicSession }
   | { kind: 'ready'; session: PublicSession; flags: CheckoutFlags };
-
-type Notice = { tone: 'error' | 'info'; key: MessageKey } | null;
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function viewFor(session: PublicSession, flags: CheckoutFlags): View {
   if (session.status === 'expired') return { kind: 'expired', session };
@@ -247,20 +243,19 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
     if (flags.wording.experiment && plan.card) recordExposure(session.id, 'pay_button_wording');
   }, [session.id, flags, plan.card]);
   const [cardStatus, setCardStatus] = useState<'loading' | 'ready' | 'failed'>(plan.unavailable ? 'failed' : 'loading');
-  const [email, setEmail] = useState(session.customer_email ?? '');
-  const [emailTouched, setEmailTouched] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
-  const [processing, setProcessing] = useState(false);
-  const [notice, setNotice] = useState<Notice>(
-    plan.unavailable ? { tone: 'error', key: 'processor.unavailable' } : null,
-  );
-  const busy = useRef(false);
-  const emailRef = useRef<HTMLInputElement>(null);
-  const noticeRef = useRef<HTMLDivElement>(null);
-  const amount = formatMoney(session.amount_total, session.currency, t.lang);
-  const emailValid = EMAIL.test(email.trim());
-  const showEmailError = !emailValid && (emailTouched || submitted);
   const cardUsable = Boolean(engine) && cardStatus === 'ready';
+  const form = usePaymentAttempt({
+    sessionId: session.id,
+    initialEmail: session.customer_email,
+    initialNotice: plan.unavailable ? { tone: 'error', key: 'processor.unavailable' } : null,
+    client,
+    engine,
+    cardUsable,
+    onExpired,
+    onAlreadyPaid,
+  });
+  const { notice, setNotice, processing } = form;
+  const amount = formatMoney(session.amount_total, session.currency, t.lang);
 
   const cardFailed = useCallback((error: unknown) => {
     reportCheckoutFailure('hosted_fields', error);
@@ -272,117 +267,6 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
     setCardStatus('ready');
     client?.warm();
   }, [client]);
-
-  /** Locks the page, runs one payment attempt, and shows its outcome. */
-  const run = async (attempt: () => Promise<Outcome>) => {
-    busy.current = true;
-    setProcessing(true);
-    engine?.setDisabled(true);
-    const outcome = await attempt();
-    if (outcome === 'leaving') return; // stay locked while the browser leaves
-    busy.current = false;
-    engine?.setDisabled(false);
-    if (emailRef.current) emailRef.current.disabled = false;
-    setProcessing(false);
-    if (outcome === 'handled') return;
-    setNotice({ tone: 'error', key: outcome.key });
-    if (outcome.field === 'email') emailRef.current?.focus();
-    else if (outcome.field) {
-      engine?.setInvalid(outcome.field, true);
-      engine?.focus(outcome.field);
-    } else noticeRef.current?.focus();
-  };
-
-  const pay = async (event: React.FormEvent) => {
-    event.preventDefault();
-    // The button is disabled too, but a double click can land before React re-renders.
-    if (busy.current || !engine || !cardUsable) return;
-    setSubmitted(true);
-    setNotice(null);
-    const card = engine.getState();
-    const invalidCard = (['number', 'expiry', 'cvc', 'postalCode'] as const).filter((f) => !card.fields[f].isValid);
-    if (!emailValid || invalidCard.length) {
-      void engine.tokenize(); // marks every card field for display
-      setNotice({ tone: 'error', key: 'form.fixErrors' });
-      if (!emailValid) emailRef.current?.focus();
-      else engine.focus(invalidCard[0]!);
-      return;
-    }
-    await run(() => attemptPayment(payByCard));
-  };
-
-  const payByCard = async (issuerAsked = false): Promise<Outcome | { nonce: string }> => {
-    const token = await engine!.tokenize();
-    if (!token.ok) {
-      if (token.reason === 'invalid') return { key: 'form.fixErrors', field: token.fields[0] };
-      throw new ApiError(0, token.code, '', token.declineCode, token.param);
-    }
-    const authenticated = await client!.authenticate({ nonce: token.nonce, bin: token.bin, email: email.trim() }, { issuerAsked });
-    if (!authenticated.ok) return { key: authenticated.key };
-    return { nonce: authenticated.nonce };
-  };
-
-  const payWithGooglePay = (data: GooglePaymentData, provider: GooglePayProvider) => {
-    if (busy.current) return;
-    setNotice(null);
-    const walletEmail = data.email?.trim();
-    if (walletEmail && !email.trim()) setEmail(walletEmail);
-    const payerEmail = walletEmail || email.trim();
-    void run(() =>
-      attemptPayment(async () => ({ nonce: await provider.toNonce(data) }), 'google_pay', payerEmail),
-    );
-  };
-
-  /** Gets a nonce, pays with it; says what the page should show next. */
-  const attemptPayment = async (
-    nonceFor: () => Promise<Outcome | { nonce: string }>,
-    type: 'card' | 'google_pay' = 'card',
-    payerEmail = email.trim(),
-    retriedForIssuer = false,
-  ): Promise<Outcome> => {
-    try {
-      const prepared = await nonceFor();
-      if (!(typeof prepared === 'object' && 'nonce' in prepared)) return prepared;
-      const result = await checkoutApi.pay(session.id, {
-        payment_method_type: type,
-        nonce: prepared.nonce,
-        email: payerEmail,
-        device_data: client ? await client.deviceData() : null,
-      });
-      window.location.assign(result.redirect_url);
-      return 'leaving';
-    } catch (error) {
-      const e = error instanceof ApiError ? error : new ApiError(0, type === 'google_pay' ? 'google_pay' : 'network', '');
-      if (e.code === 'checkout_session_expired') {
-        onExpired();
-        return 'handled';
-      }
-      if (e.code === 'checkout_session_completed') {
-        onAlreadyPaid();
-        return 'handled';
-      }
-      if (e.code === 'google_pay') return { key: 'wallet.unavailable' };
-      if (e.code === 'network') return { key: 'error.network' };
-      if (e.code === 'parameter_invalid' && e.param === 'email') {
-        setEmailTouched(true);
-        return { key: 'form.fixErrors', field: 'email' };
-      }
-      if (type === 'card' && !retriedForIssuer && client?.verifiesWhenIssuerAsks && e.declineCode === 'authentication_failed') {
-        // The issuer asks for 3-D Secure: verify on a fresh nonce and retry once in this session.
-        return attemptPayment(() => payByCard(true), 'card', payerEmail, true);
-      }
-      if (type === 'google_pay') return { key: errorMessageKey(e.code, e.declineCode) };
-      const field: CardFieldName | undefined =
-        e.declineCode === 'incorrect_cvc' || e.param === 'cvc'
-          ? 'cvc'
-          : e.declineCode === 'incorrect_number' || e.param === 'number'
-            ? 'number'
-            : e.param === 'exp'
-              ? 'expiry'
-              : undefined;
-      return { key: errorMessageKey(e.code, e.declineCode), field };
-    }
-  };
 
   // Wallet buttons (Google Pay), only for the methods offeredMethods lists; the layout experiment
   // puts them before or after the card form.
@@ -399,7 +283,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
           }}
           disabled={processing}
           t={t}
-          onPaymentData={payWithGooglePay}
+          onPaymentData={form.payWithWallet}
           onUnavailable={() => setNotice({ tone: 'error', key: 'wallet.unavailable' })}
         />
       )}
@@ -411,7 +295,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
       <h2 id="payment-title">{t('form.heading')}</h2>
       {flags.layout.value === 'wallet_first' && wallets}
       <form
-        onSubmit={pay}
+        onSubmit={form.payByCard}
         noValidate
         aria-describedby={notice ? 'form-notice' : undefined}
         className={`layout-${flags.layout.value}`}
@@ -419,18 +303,18 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
       >
         <div
           id="form-notice"
-          ref={noticeRef}
+          ref={form.noticeRef}
           tabIndex={-1}
           role="alert"
           className={notice ? `notice notice-${notice.tone}` : 'notice-empty'}
         >
           {notice ? t(notice.key) : ''}
         </div>
-        <div className={`field field-email${showEmailError ? ' has-error' : ''}`}>
+        <div className={`field field-email${form.showEmailError ? ' has-error' : ''}`}>
           <label htmlFor="email">{t('form.email')}</label>
           <div className="field-box">
             <input
-              ref={emailRef}
+              ref={form.emailRef}
               id="email"
               name="email"
               type="email"
@@ -438,19 +322,19 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
               autoComplete="email"
               inputMode="email"
               required
-              value={email}
+              value={form.email}
               disabled={processing}
-              aria-invalid={showEmailError}
+              aria-invalid={form.showEmailError}
               aria-describedby="email-hint email-error"
-              onChange={(e) => setEmail(e.target.value)}
-              onBlur={() => setEmailTouched(true)}
+              onChange={(e) => form.setEmail(e.target.value)}
+              onBlur={form.touchEmail}
             />
           </div>
           <p className="field-hint" id="email-hint">
             {t('form.emailHint')}
           </p>
           <p className="field-error" id="email-error" aria-live="polite">
-            {showEmailError ? t('field.email.invalid') : ''}
+            {form.showEmailError ? t('field.email.invalid') : ''}
           </p>
         </div>
         {plan.card && cardStatus !== 'failed' && (
@@ -459,7 +343,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
             <CardFields
               engine={engine}
               t={t}
-              submitted={submitted}
+              submitted={form.submitted}
               onReady={cardReady}
               onFailed={cardFailed}
             />
@@ -477,5 +361,3 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
     </section>
   );
 }
-
-type Outcome = 'leaving' | 'handled' | { key: MessageKey; field?: CardFieldName | 'email' };

@@ -5,7 +5,8 @@ import type { CardFormEngine } from './card-form/engine';
 import { allowedCardNetworks, type GooglePaymentData, type GooglePayProvider } from './google-pay/google-pay';
 import type { MessageKey } from './i18n';
 import type { PaymentMethodSwitches } from '../../src/domain/payments/offered-payment-methods';
-import { offeredMethods, type GooglePaySetup } from './payment-methods';
+import type { GooglePaySetup } from './payment-methods';
+import { processorPlan, type BraintreeClientConfig } from './processor-plan';
 import { reportCheckoutFailure } from './report';
 import { threeDSecurePolicy } from '../../src/domain/processors/three-d-secure-policy';
 
@@ -32,28 +33,7 @@ export interface ProcessorClient {
   verifiesWhenIssuerAsks: boolean;
 }
 
-interface BraintreeClientConfig {
-  name: 'braintree';
-  clientToken: string | null;
-  threeDSecure?: { required: boolean };
-}
-
-/** What the page offers, decided from the session and the flags alone: the same on the server and in the browser. */
-export interface ProcessorPlan {
-  /** Which card engine the form uses; null when cards are not offered. */
-  card: 'builtin' | 'hosted-fields' | null;
-  googlePay: GooglePaySetup | null;
-  /** The processor cannot take payments right now (no client token). */
-  unavailable: boolean;
-}
-
-export function processorPlan(session: PublicSession, switches: PaymentMethodSwitches): ProcessorPlan {
-  const offered = offeredMethods(session, switches);
-  if (session.processor.name !== 'braintree') return { card: offered.card ? 'builtin' : null, googlePay: offered.googlePay, unavailable: false };
-  const config = session.processor as unknown as BraintreeClientConfig;
-  if (!config.clientToken) return { card: null, googlePay: null, unavailable: true };
-  return { card: offered.card ? 'hosted-fields' : null, googlePay: offered.googlePay, unavailable: false };
-}
+export { processorPlan, type ProcessorPlan } from './processor-plan';
 
 const started = new Map<string, Promise<ProcessorClient>>();
 
@@ -102,18 +82,21 @@ export async function createProcessorClient(
     accountRequires: config.threeDSecure?.required ?? false,
     paymentMethodType: 'card',
   });
-  const [{ loadBraintreeComponents }, { HostedFieldsEngine }] = await Promise.all([
+  const [{ loadBraintreeComponents }, hostedFieldsEngine, early] = await Promise.all([
     import('./braintree/braintree-components'),
-    import('./card-form/hosted-fields-engine'),
+    plan.card ? import('./card-form/hosted-fields-engine') : null,
+    // Started by main.tsx before React, into the slots this form hydrated around (card pages only).
+    plan.card ? import('./braintree/early-hosted-fields').then((m) => m.earlyHostedFields(config.clientToken!)) : null,
   ]);
   const components = loadBraintreeComponents({
     clientToken: config.clientToken,
+    early,
     card: plan.card !== null,
     googlePay: plan.googlePay,
     threeDSecure: policy.verifyBeforePaying ? 'preload' : policy.verifyWhenIssuerAsks ? 'on_demand' : 'never',
   });
   return {
-    engine: components.hostedFields ? new HostedFieldsEngine(components.hostedFields) : null,
+    engine: components.hostedFields && hostedFieldsEngine ? new hostedFieldsEngine.HostedFieldsEngine(components.hostedFields) : null,
     unavailable: false,
     googlePaySetup: plan.googlePay,
     googlePay: plan.googlePay && components.googlePayment ? braintreeGooglePay(components) : null,

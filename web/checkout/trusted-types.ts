@@ -11,7 +11,8 @@
  *
  * Browsers without Trusted Types get nothing from this file, and lose nothing: the CSP still binds.
  */
-import { PAY_JS_URL } from './google-pay/google-pay';
+/** Google's pay.js, loaded only on pages that offer Google Pay (google-pay/google-pay.ts). */
+export const PAY_JS_URL = 'https://pay.google.com/gp/p/js/pay.js';
 
 interface TrustedTypePolicyOptions {
   createHTML?: (input: string) => string;

@@ -15,13 +15,28 @@ export interface PagePreloads {
 
 export const noPreloads: PagePreloads = { builtinCard: false, braintree: null };
 
+/**
+ * braintree-web's client: its own module, or the chunk the build groups it in with the internals
+ * every component shares (vite.config.ts).
+ */
+const braintreeClient = /(?:braintree-web\/(?:dist\/browser\/)?client(?:\/index)?\.js|^_braintree-client-[\w-]+\.js)$/;
+
 /** Sources (manifest keys) of the chunks each preload names. */
 const sources = {
+  /** React's part of the page (hydrate.tsx), which the entry imports. */
+  app: [/(?:checkout\/hydrate\.tsx|^_hydrate-[\w-]+\.js)$/],
+  /** What the entry starts before React on a Braintree card page: the client and Hosted Fields. */
+  braintreeFirst: [/(?:checkout\/braintree\/early-hosted-fields\.ts|^_braintree-early-[\w-]+\.js)$/, braintreeClient, /braintree-web\/(?:dist\/browser\/)?hosted-fields(?:\/index)?\.js$/],
   builtinCard: [/checkout\/card-form\/builtin-engine\.ts$/],
-  braintree: [/checkout\/braintree\/braintree-components\.ts$/, /braintree-web\/(?:dist\/browser\/)?client(?:\/index)?\.js$/],
-  braintreeCard: [/checkout\/card-form\/hosted-fields-engine\.ts$/, /braintree-web\/(?:dist\/browser\/)?hosted-fields(?:\/index)?\.js$/],
+  braintree: [/checkout\/braintree\/braintree-components\.ts$/, braintreeClient],
   braintreeGooglePay: [/braintree-web\/(?:dist\/browser\/)?google-payment(?:\/index)?\.js$/],
 };
+
+/**
+ * Where Braintree's Hosted Fields frames come from (both environments): the browser may open the
+ * connection while the page's scripts load.
+ */
+const BRAINTREE_FRAMES_ORIGIN = 'https://assets.braintreegateway.com';
 
 /** The head markup of one page configuration: stylesheets, the entry script and modulepreload hints. */
 export interface CheckoutAssets {
@@ -76,16 +91,23 @@ export function loadCheckoutAssets(webRoot: string, secure: (html: string) => st
     const cacheKey = JSON.stringify(preloads);
     const cached = cache.get(cacheKey);
     if (cached) return cached;
-    const extra = [
-      ...(preloads.builtinCard ? sources.builtinCard : []),
-      ...(preloads.braintree ? sources.braintree : []),
-      ...(preloads.braintree?.card ? sources.braintreeCard : []),
-      ...(preloads.braintree?.googlePay ? sources.braintreeGooglePay : []),
-    ];
+    // A Braintree card page types into Hosted Fields, which the entry starts before React: its head
+    // names only those (React and the rest load once the frames take typing, web/checkout/main.tsx).
+    // Every other page hydrates at once, so React's part and its processor's chunks come with it.
+    const framesFirst = Boolean(preloads.braintree?.card);
+    const extra = framesFirst
+      ? sources.braintreeFirst
+      : [
+          ...sources.app,
+          ...(preloads.builtinCard ? sources.builtinCard : []),
+          ...(preloads.braintree ? sources.braintree : []),
+          ...(preloads.braintree?.googlePay ? sources.braintreeGooglePay : []),
+        ];
     const { scripts, styles } = closure([entryKey, ...keysFor(extra)]);
     const [entry, ...preloaded] = scripts;
     const head = secure(
       [
+        ...(framesFirst ? [`<link rel="preconnect" href="${BRAINTREE_FRAMES_ORIGIN}">`] : []),
         ...styles.map((href) => `<link rel="stylesheet" href="${href}">`),
         `<script type="module" src="${entry}"></script>`,
         ...preloaded.map((href) => `<link rel="modulepreload" href="${href}">`),

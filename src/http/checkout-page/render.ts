@@ -8,7 +8,7 @@ import { defaultCheckoutFlags } from '../../../web/checkout/flags';
 import { negotiateLocale } from '../../domain/shared/locale';
 import { inlineMessages, loadMessages, translator, type Messages } from '../../../web/checkout/i18n';
 import { PAGE_DATA_ID, serializePageData, type CheckoutPageData, type InitialView } from '../../../web/checkout/page-data';
-import { processorPlan } from '../../../web/checkout/processor-client';
+import { processorPlan } from '../../../web/checkout/processor-plan';
 import type { CheckoutClientConfig } from '../checkout-client-config';
 import { publicCheckoutSessionView } from '../views/checkout-session';
 import { noPreloads, type CheckoutAssets, type PagePreloads } from './assets';

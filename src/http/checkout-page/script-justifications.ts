@@ -41,7 +41,21 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     source: /^checkout\/main\.tsx$/,
     loadedWhen: ['always'],
     justification:
-      'The checkout page itself: hydrates the order, the email field, the payment methods and the pay button the server rendered, and talks only to this server. Built by Tillpoint from web/checkout.',
+      'The checkout page’s first script, kept small: reads the data the server inlined, starts Braintree’s card fields when the session pays through Braintree, and loads the rest of the page. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'checkout-first',
+    source: /^_checkout-first-[\w-]+\.js$/,
+    loadedWhen: ['always'],
+    justification:
+      'What the first script needs with it: the Trusted Types policies, reading the inlined page data, and which payment methods the session offers. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'checkout-app',
+    source: /^(?:_hydrate-[\w-]+\.js|checkout\/hydrate\.tsx)$/,
+    loadedWhen: ['always'],
+    justification:
+      'The checkout page itself: hydrates the order, the email field, the payment methods and the pay button the server rendered, and talks only to this server. Loaded by the first script at once, or on Braintree card pages once the card fields take typing. Built by Tillpoint from web/checkout.',
   },
   {
     id: 'shared-runtime',
@@ -51,10 +65,10 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
   },
   {
     id: 'shared-libraries',
-    source: /^_format-/,
+    source: /^_react-[\w-]+\.js$/,
     loadedWhen: ['always'],
     justification:
-      'React and the formatting code the page shares with its error-reporting part (money and dates with Intl). Built by Tillpoint from pinned npm packages.',
+      'React and the formatting code the page shares with its error-reporting part and the dashboard (money and dates with Intl). Built by Tillpoint from pinned npm packages.',
   },
   {
     id: 'locale-catalogue',
@@ -78,6 +92,13 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
       'The test processor’s card form: formats and checks the card number, expiry and CVC typed on this page and tokenizes them with this server (test mode only; no card data is stored). Preloaded by the server-rendered page when the session pays through the test processor. Built by Tillpoint.',
   },
   {
+    id: 'braintree-early-card-fields',
+    source: /^(?:_braintree-early-[\w-]+\.js|checkout\/braintree\/early-hosted-fields\.ts)$/,
+    loadedWhen: ['braintree', 'card'],
+    justification:
+      'Starts Braintree Hosted Fields in the server-rendered card form before the rest of the page loads, so the shopper can type sooner; the page’s card engine adopts them. Card data stays in Braintree’s iframes. Built by Tillpoint.',
+  },
+  {
     id: 'braintree-loader',
     source: /^checkout\/braintree\/braintree-components\.ts$/,
     loadedWhen: ['braintree'],
@@ -91,12 +112,12 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
       'Connects the page’s card form to Braintree Hosted Fields (field states, labels, tokenization); card data stays in Braintree’s iframes. Built by Tillpoint.',
   },
   {
-    id: 'braintree-shared',
-    // braintree-web's own internals, shared by its components (built from its CommonJS sources).
-    source: /^_(analytics|assets|create-assets-url|deferred|event-emitter|is-verified-domain|once)-[\w-]+\.js$/,
-    loadedWhen: ['braintree'],
+    id: 'braintree-frames',
+    // braintree-web's frame internals (framebus, iframer, event emitter), shared by the two components that use frames.
+    source: /^_braintree-frames-[\w-]+\.js$/,
+    loadedWhen: ['braintree', 'card'],
     justification:
-      'braintree-web 3.79.1 internals its components share (analytics, asset loading, events, domain checks), split into their own chunks so each component does not carry a copy. Only for accounts charging through Braintree.',
+      'braintree-web 3.79.1 internals for its iframes (framebus messaging, iframe creation, events), shared by Hosted Fields and 3-D Secure so neither carries a copy. Only for Braintree card payments.',
   },
   {
     id: 'error-reporting-scrubber',
@@ -107,9 +128,10 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
   },
   {
     id: 'braintree-client',
-    source: /braintree-web\/(?:dist\/browser\/client|client\/index)\.js$/,
+    source: /(?:braintree-web\/(?:dist\/browser\/client|client\/index)\.js|^_braintree-client-[\w-]+\.js)$/,
     loadedWhen: ['braintree'],
-    justification: 'braintree-web 3.79.1 client: the connection to Braintree that every other Braintree component uses. Only for accounts charging through Braintree.',
+    justification:
+      'braintree-web 3.79.1 client: the connection to Braintree that every other Braintree component uses, built together with the internals they all share (errors, promises, analytics, asset loading) so each does not carry a copy. Only for accounts charging through Braintree.',
   },
   {
     id: 'braintree-hosted-fields',

@@ -1,4 +1,5 @@
 import { reportCheckoutFailure } from '../report';
+import type { EarlyHostedFields } from './early-hosted-fields';
 
 /** A Hosted Fields instance, as braintree-web documents it (the parts we call). */
 export interface HostedFieldsInstance {
@@ -8,6 +9,8 @@ export interface HostedFieldsInstance {
   setAttribute(options: { field: string; attribute: string; value: boolean | string }): void;
   removeAttribute(options: { field: string; attribute: string }): void;
   teardown(): Promise<void>;
+  /** The fields' state now (events before a listener was added are not replayed). */
+  getState(): Pick<HostedFieldsEvent, 'fields' | 'cards'>;
 }
 
 export interface HostedFieldsEvent {
@@ -76,9 +79,12 @@ export function loadBraintreeComponents(options: {
   googlePay: { merchantId?: string | null } | null;
   /** `preload`: every card payment verifies; `on_demand`: only when an issuer asks; `never`: 3-D Secure is off. */
   threeDSecure: 'preload' | 'on_demand' | 'never';
+  /** Client and Hosted Fields the page's first script started (main.tsx): adopted, not made again. */
+  early?: EarlyHostedFields | null;
 }): BraintreeComponents {
-  const client = import('braintree-web/client').then((m) => cjs(m).create({ authorization: options.clientToken }));
-  const hostedFieldsModule = options.card ? import('braintree-web/hosted-fields') : null;
+  const early = options.early ?? null;
+  const client = early?.client ?? import('braintree-web/client').then((m) => cjs(m).create({ authorization: options.clientToken }));
+  const hostedFieldsModule = options.card && !early ? import('braintree-web/hosted-fields') : null;
   const googlePaymentModule = options.googlePay ? import('braintree-web/google-payment') : null;
   const loadThreeDSecureModule = once(() => import('braintree-web/three-d-secure'));
 
@@ -101,11 +107,14 @@ export function loadBraintreeComponents(options: {
   clientReady.catch(() => undefined);
 
   return {
-    hostedFields:
-      hostedFieldsModule &&
-      Promise.all([clientReady, hostedFieldsModule]).then(([c, m]) => (fields: Record<string, unknown>) =>
-        cjs(m).create({ ...fields, client: c }) as Promise<HostedFieldsInstance>,
-      ),
+    hostedFields: !options.card
+      ? null
+      : early
+        ? // Already in the page's slots: the engine's options are the same ones (hosted-fields-setup.ts).
+          clientReady.then(() => () => early.hostedFields)
+        : Promise.all([clientReady, hostedFieldsModule!]).then(([c, m]) => (fields: Record<string, unknown>) =>
+            cjs(m).create({ ...fields, client: c }) as Promise<HostedFieldsInstance>,
+          ),
     googlePayment:
       googlePaymentModule &&
       watched(

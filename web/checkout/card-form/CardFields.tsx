@@ -99,9 +99,19 @@ export function CardFields({ engine, t, submitted, onReady, onFailed }: CardFiel
         <label htmlFor={`card-${name}`}>{t(labels[name])}</label>
         {/* Card digits and postal codes read left to right on every page, as banks print them. */}
         <div className="field-box" dir="ltr">
-          <div className="field-slot" ref={(element) => {
+          {/* The engine's inputs or frames go here. With Braintree they arrive before React hydrates
+              (main.tsx starts Hosted Fields in the server's markup, found by data-card-slot): the
+              empty text child tells React to keep what is inside instead of hydrating it. */}
+          <div
+            className="field-slot"
+            data-card-slot={name}
+            data-placeholder={placeholders[name](t) || undefined}
+            ref={(element) => {
               containers.current[name] = element;
-            }} />
+            }}
+          >
+            {''}
+          </div>
           {extra}
         </div>
         {hint && (

@@ -95,6 +95,7 @@ function hostedDriver(): Driver {
       if (attribute === 'disabled') disabled.delete(field);
     },
     teardown: async () => undefined,
+    getState: () => ({ cards: cards(), fields: Object.fromEntries(Object.keys(values).map((name) => [name, fieldState(name)])) }),
   };
   const create = Promise.resolve(async (options: Record<string, unknown>) => {
     for (const field of Object.values(options.fields as Record<string, { container: HTMLElement }>)) {
@@ -224,5 +225,22 @@ describe('Hosted Fields engine when the frames never load', () => {
   it('fails mount after its timeout instead of spinning forever', async () => {
     const engine = new HostedFieldsEngine(new Promise(() => undefined), 50);
     await expect(engine.mount(slots())).rejects.toThrow(/did not load in time/);
+  });
+});
+
+describe('Hosted Fields engine adopting fields started before React (web/checkout/main.tsx)', () => {
+  it('takes what the shopper typed before it listened, and tells the page a field already left', async () => {
+    const driver = hostedDriver();
+    // The page's first script started the fields; the shopper typed before React hydrated.
+    driver.type('number', '4111 1111 1111 1111');
+    const events: CardFieldEvent[] = [];
+    driver.engine.subscribe((_state, event) => events.push(event));
+    await driver.engine.mount(slots());
+    expect(driver.engine.getState()).toMatchObject({ brand: 'visa', cvcSize: 3 });
+    expect(driver.engine.getState().fields.number).toMatchObject({ isEmpty: false, isValid: true, isFocused: false });
+    expect(driver.engine.getState().fields.expiry).toMatchObject({ isEmpty: true, isValid: false });
+    expect(events).toEqual([{ field: 'number', type: 'blur' }]);
+    driver.engine.teardown();
+    document.body.replaceChildren();
   });
 });

@@ -1,4 +1,5 @@
 import type { HostedFieldsCreate, HostedFieldsEvent, HostedFieldsInstance } from '../braintree/braintree-components';
+import { frameStyles, hostedFieldsOption, hostedNames, ourNames } from '../braintree/hosted-fields-setup';
 import {
   CardEngineState,
   cardFieldNames,
@@ -10,28 +11,8 @@ import {
   type TokenizeOutcome,
 } from './engine';
 
-/** Our field names → Hosted Fields' names. */
-const hostedNames: Record<CardFieldName, string> = {
-  number: 'number',
-  expiry: 'expirationDate',
-  cvc: 'cvv',
-  postalCode: 'postalCode',
-};
-const ourNames = Object.fromEntries(Object.entries(hostedNames).map(([ours, theirs]) => [theirs, ours])) as Record<string, CardFieldName>;
-
 /** A shopper waits at most this long for the card frames before the page says they did not load. */
 export const HOSTED_FIELDS_TIMEOUT_MS = 12_000;
-
-/**
- * Styles inside the frames, matching the built-in engine's inputs (styles.css `.field-input`):
- * Hosted Fields accepts only a short list of CSS properties, so borders and focus rings stay on the
- * page's `.field-box`, which the page styles from the state this engine reports.
- */
-const frameStyles = {
-  input: { 'font-size': '16px', 'font-family': 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', color: '#1a1a1a' },
-  '::placeholder': { color: '#6b6b6b' },
-  '.invalid': { color: '#b00020' },
-};
 
 /**
  * The card form's second engine: Braintree Hosted Fields. The card number, expiry and CVC are typed
@@ -51,22 +32,9 @@ export class HostedFieldsEngine extends CardEngineState implements CardFormEngin
   }
 
   async mount(slots: Record<CardFieldName, CardFieldSlot>): Promise<void> {
-    const fields = Object.fromEntries(
-      cardFieldNames.map((field) => {
-        const slot = slots[field];
-        // The frame's own input gets the page's label; the container keeps the id the <label for> names.
-        slot.container.id = slot.inputId;
-        return [
-          hostedNames[field],
-          {
-            container: slot.container,
-            // The page's own words for the shopper's locale: placeholder and the frame's label.
-            placeholder: slot.placeholder || undefined,
-            internalLabel: slot.label,
-          },
-        ];
-      }),
-    );
+    // The frame's own input gets the page's label; the container keeps the id the <label for> names.
+    for (const field of cardFieldNames) slots[field].container.id = slots[field].inputId;
+    const fields = hostedFieldsOption(slots);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('Hosted Fields did not load in time')), this.timeoutMs);
@@ -80,7 +48,20 @@ export class HostedFieldsEngine extends CardEngineState implements CardFormEngin
     for (const type of ['focus', 'blur', 'validityChange', 'empty', 'notEmpty', 'cardTypeChange', 'inputSubmitRequest'] as const) {
       this.instance.on(type, (event) => this.onEvent(type, event));
     }
+    this.catchUp(this.instance.getState());
     if (this.disabled) this.setDisabled(true);
+  }
+
+  /**
+   * Fields started before this engine (main.tsx starts them before React) may already hold what the
+   * shopper typed: take their state as it is, and tell the page, a field already left as a blur.
+   */
+  private catchUp(current: Pick<HostedFieldsEvent, 'fields' | 'cards'>) {
+    this.onEvent('catchUp', { ...current, emittedBy: '' });
+    for (const field of cardFieldNames) {
+      const state = this.state.fields[field];
+      if (!state.isEmpty || state.isFocused) this.emit({ field, type: state.isFocused ? 'focus' : state.isEmpty ? 'input' : 'blur' });
+    }
   }
 
   setDisabled(disabled: boolean): void {

@@ -1,8 +1,7 @@
 import { reportCheckoutFailure } from '../report';
-import { payJsScriptUrl } from '../trusted-types';
+import { PAY_JS_URL, payJsScriptUrl } from '../trusted-types';
 
-/** Google's pay.js, loaded only on pages that offer Google Pay. */
-export const PAY_JS_URL = 'https://pay.google.com/gp/p/js/pay.js';
+export { PAY_JS_URL };
 
 /** The Google Pay client as Google documents it (the calls we make). */
 export interface PaymentsClient {

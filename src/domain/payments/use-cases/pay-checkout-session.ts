@@ -1,6 +1,7 @@
 import type { Payment, PaymentMethodType } from '../entities';
 import { resourceMissing, TillpointError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
+import { isValidCustomerEmail } from '../../sessions/customer-email';
 import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import { type Deps } from '../../deps';
 import { toThreeDSecureMode } from '../../processors/three-d-secure-policy';
@@ -24,8 +25,6 @@ export interface PaidCheckout {
   payment: Payment;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /**
  * The shopper pays a session: record the attempt, ask the processor (outside any transaction),
  * record the outcome. At most one payment per session can be under way or succeed; the database's
@@ -34,7 +33,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 export async function payCheckoutSession(deps: Deps, options: PayCheckoutSessionOptions): Promise<PaidCheckout> {
   const email = options.email.trim();
-  if (!EMAIL.test(email) || email.length > 254) {
+  if (!isValidCustomerEmail(email)) {
     throw new TillpointError('parameter_invalid', 'Enter a valid email address', { param: 'email' });
   }
 

@@ -1,0 +1,132 @@
+import { useEffect, useRef, useState } from 'react';
+import { isValidCustomerEmail } from '../../src/domain/sessions/customer-email';
+import { checkoutApi } from './api';
+import type { CardFormEngine } from './card-form/engine';
+import type { GooglePaymentData, GooglePayProvider } from './google-pay/google-pay';
+import type { MessageKey } from './i18n';
+import { attemptPayment, cardNonce, firstFieldToFix, walletPayerEmail, type AttemptOutcome, type AttemptRequest } from './payment-attempt';
+import type { ProcessorClient } from './processor-client';
+
+export type Notice = { tone: 'error' | 'info'; key: MessageKey } | null;
+
+/**
+ * The payment form's state and its two ways to pay (the card form's submit, a wallet's payment
+ * data), around the pure attempt of payment-attempt.ts: locks the form while an attempt runs,
+ * shows its outcome, and moves focus to what the shopper must fix.
+ */
+export function usePaymentAttempt(options: {
+  sessionId: string;
+  initialEmail: string | null;
+  initialNotice: Notice;
+  client: ProcessorClient | null;
+  engine: CardFormEngine | null;
+  /** The card form is mounted and ready to tokenize. */
+  cardUsable: boolean;
+  onExpired: () => void;
+  onAlreadyPaid: () => void;
+}) {
+  const { sessionId, client, engine, cardUsable } = options;
+  const [email, setEmail] = useState(options.initialEmail ?? '');
+  const [emailTouched, setEmailTouched] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const [processing, setProcessing] = useState(false);
+  const [notice, setNotice] = useState<Notice>(options.initialNotice);
+  const busy = useRef(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  const emailValid = isValidCustomerEmail(email);
+
+  // The server-rendered email field takes typing before React hydrates it (with Braintree, React
+  // loads only once the card frames are up): keep what is there, or the next render would clear it.
+  useEffect(() => {
+    const typed = emailRef.current?.value;
+    if (typed !== undefined && typed !== email) setEmail(typed);
+    // Once, right after hydration.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const ports = {
+    pay: (payment: Parameters<typeof checkoutApi.pay>[1]) => checkoutApi.pay(sessionId, payment),
+    deviceData: () => (client ? client.deviceData() : Promise.resolve(null)),
+  };
+
+  /** Locks the page, runs one payment attempt, and shows its outcome. */
+  const run = async (request: AttemptRequest) => {
+    busy.current = true;
+    setProcessing(true);
+    engine?.setDisabled(true);
+    const outcome: AttemptOutcome = await attemptPayment(ports, request);
+    if (outcome.kind === 'leave') {
+      window.location.assign(outcome.url);
+      return; // stay locked while the browser leaves
+    }
+    busy.current = false;
+    engine?.setDisabled(false);
+    if (emailRef.current) emailRef.current.disabled = false;
+    setProcessing(false);
+    if (outcome.kind === 'expired') return options.onExpired();
+    if (outcome.kind === 'already_paid') return options.onAlreadyPaid();
+    setNotice({ tone: 'error', key: outcome.key });
+    if (outcome.field === 'email') {
+      setEmailTouched(true);
+      emailRef.current?.focus();
+    } else if (outcome.field) {
+      engine?.setInvalid(outcome.field, true);
+      engine?.focus(outcome.field);
+    } else noticeRef.current?.focus();
+  };
+
+  /** The card form's submit. */
+  const payByCard = async (event: React.FormEvent) => {
+    event.preventDefault();
+    // The button is disabled too, but a double click can land before React re-renders.
+    if (busy.current || !engine || !client || !cardUsable) return;
+    setSubmitted(true);
+    setNotice(null);
+    const toFix = firstFieldToFix(emailValid, engine.getState());
+    if (toFix) {
+      void engine.tokenize(); // marks every card field for display
+      setNotice({ tone: 'error', key: 'form.fixErrors' });
+      if (toFix === 'email') emailRef.current?.focus();
+      else engine.focus(toFix);
+      return;
+    }
+    const payerEmail = email.trim();
+    await run({
+      type: 'card',
+      email: payerEmail,
+      nonce: (issuerAsked) => cardNonce(engine, client, payerEmail, issuerAsked),
+      retryWhenIssuerAsks: client.verifiesWhenIssuerAsks,
+    });
+  };
+
+  /** A wallet (Google Pay) handed over its payment data. */
+  const payWithWallet = (data: GooglePaymentData, provider: GooglePayProvider) => {
+    if (busy.current) return;
+    setNotice(null);
+    const walletEmail = data.email?.trim();
+    if (walletEmail && !email.trim()) setEmail(walletEmail);
+    void run({
+      type: 'google_pay',
+      email: walletPayerEmail(walletEmail, email),
+      nonce: async () => ({ nonce: await provider.toNonce(data) }),
+      retryWhenIssuerAsks: false,
+    });
+  };
+
+  return {
+    email,
+    setEmail,
+    /** The shopper left the email field: its error may show. */
+    touchEmail: () => setEmailTouched(true),
+    showEmailError: !emailValid && (emailTouched || submitted),
+    submitted,
+    processing,
+    notice,
+    setNotice,
+    emailRef,
+    noticeRef,
+    payByCard,
+    payWithWallet,
+  };
+}
