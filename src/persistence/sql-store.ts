@@ -3,7 +3,7 @@ import type { DomainEvent } from '../domain/events';
 import { SessionBusyError, type Scope, type Store, type UnitOfWork } from '../domain/ports';
 import type { TestNonceRecord, TestNonceVault } from '../processors/test/test-processor';
 import { flagStores } from './flag-store';
-import type { SqlClient, SqlExecutor } from './sql-client';
+import { write, type SqlClient, type SqlExecutor } from './sql-client';
 import { insertEventWithDeliveries, webhookDeliveryRepository, webhookEndpointRepository } from './webhook-store';
 import { scopedGetQuery, scopedListQuery, type ListFilter } from './list-query';
 import { lifecycleUnitOfWork } from './sql-lifecycle-store';
@@ -125,6 +125,9 @@ function toEvent(row: Row): DomainEvent {
   };
 }
 
+const placeholders = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+
 const sessionColumns = [
   'status', 'currency', 'line_items', 'amount_subtotal', 'amount_total', 'customer_email', 'success_url',
   'cancel_url', 'capture_method', 'payment_method_types', 'locale', 'metadata', 'client_reference_id',
@@ -139,6 +142,9 @@ function sessionValues(s: CheckoutSession): unknown[] {
   ];
 }
 
+const insertSessionSql = `INSERT INTO checkout_sessions (id, account_id, mode, created_at, ${sessionColumns.join(', ')})
+  VALUES ($1, $2, $3, $4, ${placeholders(5, sessionColumns.length)})`;
+
 const paymentColumns = [
   'status', 'amount_captured', 'amount_refunded', 'customer_email', 'payment_method', 'processor',
   'processor_transaction_id', 'processor_response', 'failure_code', 'decline_code', 'three_d_secure', 'updated_at',
@@ -150,9 +156,6 @@ function paymentValues(p: Payment): unknown[] {
     p.processorTransactionId, json(p.processorResponse), p.failureCode, p.declineCode, json(p.threeDSecure), p.updatedAt,
   ];
 }
-
-const placeholders = (from: number, count: number) =>
-  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 
 const assignments = (columns: readonly string[], from: number) =>
   columns.map((column, i) => `${column} = $${from + i}`).join(', ');
@@ -216,11 +219,12 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
     },
     checkoutSessions: {
       async insert(s) {
-        await db.query(
-          `INSERT INTO checkout_sessions (id, account_id, mode, created_at, ${sessionColumns.join(', ')})
-           VALUES ($1, $2, $3, $4, ${placeholders(5, sessionColumns.length)})`,
-          [s.id, s.accountId, s.mode, s.createdAt, ...sessionValues(s)],
-        );
+        // Held for the transaction's next statement or its commit (with its audit line, one statement).
+        await write(db, {
+          text: insertSessionSql,
+          params: [s.id, s.accountId, s.mode, s.createdAt, ...sessionValues(s)],
+          tables: ['checkout_sessions'],
+        });
       },
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);

@@ -71,16 +71,28 @@ function after(table: string, cursorParam: number, scopeFrom: number): string {
  * never committed without them.
  */
 export async function insertEventWithDeliveries(db: SqlExecutor, event: DomainEvent, data: string | null): Promise<void> {
+  const params = [event.id, event.accountId, event.mode, event.createdAt, event.type, event.objectId, data];
+  const deliveries = `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
+     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, $1, e.account_id, e.mode, 'pending', 0, $4, $4, $4
+     FROM webhook_endpoints e
+     WHERE e.account_id = $2 AND e.mode = $3 AND e.status = 'enabled'
+       AND (e.enabled_events ? '*' OR e.enabled_events ? $5::text)`;
+  if (db.hold) {
+    // In a transaction: both held for its next statement or its commit (the deliveries' reference
+    // to the event is checked at the end of the statement that carries them).
+    db.hold({
+      text: 'INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $5, $6, $7, $4)',
+      params,
+      tables: ['events'],
+    });
+    db.hold({ text: deliveries, params: params.slice(0, 5), tables: ['webhook_deliveries'] });
+    return;
+  }
   await db.query(
     `WITH ev AS (
-       INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $5, $6, $7, $4)
-       RETURNING id)
-     INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
-     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, ev.id, e.account_id, e.mode, 'pending', 0, $4, $4, $4
-     FROM webhook_endpoints e CROSS JOIN ev
-     WHERE e.account_id = $2 AND e.mode = $3 AND e.status = 'enabled'
-       AND (e.enabled_events ? '*' OR e.enabled_events ? $5::text)`,
-    [event.id, event.accountId, event.mode, event.createdAt, event.type, event.objectId, data],
+       INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $5, $6, $7, $4))
+     ${deliveries}`,
+    params,
   );
 }
 
