@@ -15,6 +15,15 @@ import { openPglite, openPostgres } from '../../src/persistence/sql-client';
 import { openTillpoint } from '../../src/runtime/open-tillpoint';
 
 const kind = process.argv[2];
+
+// Statements sent to PostgreSQL by this process (every pg client, pooled or not), read by the
+// bench at `GET /__bench/statements` to count round trips per call.
+let statements = 0;
+const sendQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statements += 1;
+  return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pg.Client.prototype.query;
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `bench_${randomBytes(5).toString('hex')}`;
 
@@ -39,6 +48,7 @@ async function startTillpoint(onPostgres: boolean) {
   const { testSecretKey } = await createAccount(tillpoint.deps, { name: 'Bench Shop' });
   // As `tillpoint serve` runs by default: LOG_LEVEL=info to stdout (here /dev/null).
   const app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: { level: 'info' } });
+  app.get('/__bench/statements', async () => ({ statements }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   return { port, key: testSecretKey, close: async () => {

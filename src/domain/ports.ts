@@ -35,6 +35,11 @@ export interface Store {
    * snapshot (as in a READ COMMITTED transaction). Only for work that writes nothing.
    */
   read<T>(work: (reader: UnitOfWork) => Promise<T>): Promise<T>;
+  /**
+   * Work of exactly one statement, atomic by itself (a conditional write that decides in the
+   * database, such as `payments.insertForOpenSession`): no BEGIN and COMMIT round trips.
+   */
+  once<T>(work: (db: UnitOfWork) => Promise<T>): Promise<T>;
 }
 
 export interface UnitOfWork extends TeamRepositories {
@@ -65,6 +70,12 @@ export interface UnitOfWork extends TeamRepositories {
   payments: {
     /** Throws `SessionBusyError` when the session already holds a payment that is under way or has won. */
     insert(payment: Payment): Promise<void>;
+    /**
+     * One statement: locks the payment's session and inserts the payment if the session is still
+     * open, unexpired at `at`, and of the payment's amount, currency and capture method. `busy` when
+     * the session already holds a payment under way or won; `not_open` otherwise (nothing written).
+     */
+    insertForOpenSession(payment: Payment, at: Date): Promise<'inserted' | 'busy' | 'not_open'>;
     get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
     update(payment: Payment, expectedStatus: Payment['status']): Promise<boolean>;
     /** Oldest first, across accounts: what the periodic jobs (reconciliation, auto-void) work on. */
@@ -126,7 +137,7 @@ export interface UnitOfWork extends TeamRepositories {
     /** Records that a session saw a variant; false when it was already recorded (idempotent). */
     insert(exposure: Exposure): Promise<boolean>;
     /** Marks every exposure of the session as converted, once. */
-    markConverted(checkoutSessionId: string, at: Date): Promise<number>;
+    markConverted(checkoutSessionId: string, at: Date): Promise<void>;
     tally(experimentId: string): Promise<Array<{ variant: string; exposed: number; conversions: number }>>;
   };
   /** Captures and voids sent to the processor and not yet answered; pending refunds to reconcile. */

@@ -11,12 +11,12 @@ export interface SqlExecutor {
    * statement or at its end (see write-batch.ts); an error in it fails that statement or the
    * commit. Absent outside a transaction: use `write` below.
    */
-  hold?(write: HeldWrite): void;
+  hold?(write: HeldWrite): Promise<void>;
 }
 
 /** A write whose result nobody reads: held for the transaction's next statement when in one. */
 export async function write(db: SqlExecutor, held: HeldWrite): Promise<void> {
-  if (db.hold) db.hold(held);
+  if (db.hold) await db.hold(held);
   else await db.query(held.text, held.params);
 }
 
@@ -73,7 +73,13 @@ async function runTransaction<T>(connection: TransactionConnection, work: (tx: S
       }
       return (await inTransaction(statement.text, statement.params)) as { rows: R[]; rowCount: number };
     },
-    hold: (held) => batch.hold(held),
+    async hold(held) {
+      if (!batch.admits(held)) {
+        const earlier = batch.alone();
+        await inTransaction(earlier.text, earlier.params);
+      }
+      batch.hold(held);
+    },
   };
   try {
     const result = await work(executor);

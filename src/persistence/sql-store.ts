@@ -273,6 +273,26 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
         }
         if (inserted === 0) throw new SessionBusyError(p.checkoutSessionId);
       },
+      async insertForOpenSession(p, at) {
+        // The session's row lock, taken first as the transactional path takes it, serializes this
+        // with an expiry or another attempt; the one-payment index decides a busy session.
+        const { rows } = await db.query<{ open: unknown; inserted: unknown }>(
+          `WITH s AS (
+             SELECT id FROM checkout_sessions
+              WHERE id = $4 AND status = 'open' AND expires_at > $${9 + paymentColumns.length}
+                AND account_id = $2 AND mode = $3 AND amount_total = $5 AND currency = $6 AND capture_method = $7
+              FOR UPDATE),
+           ins AS (
+             INSERT INTO payments (id, account_id, mode, checkout_session_id, amount, currency, capture_method, created_at, ${paymentColumns.join(', ')})
+             SELECT $1, $2, $3, s.id, $5, $6, $7, $8, ${placeholders(9, paymentColumns.length)} FROM s
+             ON CONFLICT (checkout_session_id) WHERE status <> 'failed' DO NOTHING
+             RETURNING id)
+           SELECT (SELECT count(*) FROM s) AS open, (SELECT count(*) FROM ins) AS inserted`,
+          [p.id, p.accountId, p.mode, p.checkoutSessionId, p.amount, p.currency, p.captureMethod, p.createdAt, ...paymentValues(p), at],
+        );
+        const { open, inserted } = rows[0]!;
+        return Number(inserted) === 1 ? 'inserted' : Number(open) === 1 ? 'busy' : 'not_open';
+      },
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
         const { rows } = await db.query(
@@ -377,7 +397,7 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
 /** The domain's `Store` over a SQL database. */
 export function sqlStore(db: SqlClient): Store {
   const reader = unitOfWork(db);
-  return { transaction: (work) => db.transaction((tx) => work(unitOfWork(tx))), read: (work) => work(reader) };
+  return { transaction: (work) => db.transaction((tx) => work(unitOfWork(tx))), read: (work) => work(reader), once: (work) => work(reader) };
 }
 
 /** The test processor's nonces, in the shared database so any instance can redeem them. */

@@ -80,12 +80,12 @@ export async function insertEventWithDeliveries(db: SqlExecutor, event: DomainEv
   if (db.hold) {
     // In a transaction: both held for its next statement or its commit (the deliveries' reference
     // to the event is checked at the end of the statement that carries them).
-    db.hold({
+    await db.hold({
       text: 'INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $5, $6, $7, $4)',
       params,
       tables: ['events'],
     });
-    db.hold({ text: deliveries, params: params.slice(0, 5), tables: ['webhook_deliveries'] });
+    await db.hold({ text: deliveries, params: params.slice(0, 5), tables: ['webhook_deliveries'] });
     return;
   }
   await db.query(

@@ -40,6 +40,15 @@ export class WriteBatch {
     return this.held.length;
   }
 
+  /**
+   * Whether `write` may join the held writes: not when one of them and it change the same table
+   * and either is not an INSERT (one statement must not change a row twice).
+   */
+  admits(write: HeldWrite): boolean {
+    const inserts = (w: HeldWrite) => /^\s*insert\b/i.test(w.text);
+    return !this.held.some((other) => other.tables.some((table) => write.tables.includes(table)) && !(inserts(other) && inserts(write)));
+  }
+
   hold(write: HeldWrite): void {
     this.held.push(write);
   }

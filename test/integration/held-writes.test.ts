@@ -85,6 +85,17 @@ describe.each(testDatabases)('held writes in a transaction ($name)', (database) 
     expect(seen).toEqual({ parents: 1, children: 1 });
   });
 
+  it('a held UPDATE never shares a statement with another change of its table (a row changed twice in one statement)', async () => {
+    const bump = { text: "UPDATE counters SET n = n + 1 WHERE id = 'c'", params: [], tables: ['counters'] };
+    await db.transaction(async (tx) => {
+      await write(tx, bump);
+      await write(tx, bump);
+      await write(tx, bump);
+    });
+    expect((await db.query<{ n: number }>("SELECT n FROM counters WHERE id = 'c'")).rows[0]!.n).toBe(3);
+    await db.query("UPDATE counters SET n = 0 WHERE id = 'c'");
+  });
+
   it('outside a transaction a write is sent at once', async () => {
     await write(db, parent('p6'));
     expect(await count('parents', "id = 'p6'")).toBe(1);
