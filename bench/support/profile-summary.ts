@@ -30,9 +30,15 @@ for (const node of profile.nodes) {
   const f = `${functionName || '(anonymous)'} ${url.replace(/.*node_modules\//, '').replace(/.*\/src\//, 'src/')}:${lineNumber + 1}`;
   byFunction.set(f, (byFunction.get(f) ?? 0) + node.hitCount);
 }
-const pct = (n: number) => `${((100 * n) / total).toFixed(1).padStart(5)}%`;
-console.log(`${total} samples over ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s`);
+// Shares of the time the process was busy (not idle): a server that waited between load phases
+// is judged on the work it did.
+const idle = byArea.get('(idle)') ?? 0;
+const busy = total - idle;
+const pct = (n: number) => `${((100 * n) / busy).toFixed(1).padStart(5)}%`;
+console.log(`${total} samples over ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s; idle ${((100 * idle) / total).toFixed(1)}%; shares below are of the busy time`);
+byArea.delete('(idle)');
+byFunction.delete('(idle) :0');
 console.log('\nself time by area:');
 for (const [a, n] of [...byArea].sort((x, y) => y[1] - x[1]).slice(0, 18)) console.log(`${pct(n)}  ${a}`);
 console.log('\nheaviest functions (self):');
-for (const [f, n] of [...byFunction].sort((x, y) => y[1] - x[1]).slice(0, 15)) console.log(`${pct(n)}  ${f}`);
+for (const [f, n] of [...byFunction].sort((x, y) => y[1] - x[1]).slice(0, Number(process.env.TOP ?? 15))) console.log(`${pct(n)}  ${f}`);

@@ -21,9 +21,16 @@ export interface Statement {
   params: unknown[];
 }
 
+/** Our SQL texts are a small, fixed set: what was read off one is kept (bounded). */
+const tablesSeen = new Map<string, Set<string>>();
+
 /** Tables a statement names (FROM, JOIN, INTO, UPDATE): enough for our own SQL, which uses no views. */
 function tablesOf(text: string): Set<string> {
+  const seen = tablesSeen.get(text);
+  if (seen) return seen;
+  if (tablesSeen.size >= 1000) tablesSeen.clear();
   const names = new Set<string>();
+  tablesSeen.set(text, names);
   for (const match of text.matchAll(/\b(?:from|join|into|update)\s+"?([a-z_][a-z0-9_]*)"?(?:\."?([a-z_][a-z0-9_]*))?/gi)) {
     names.add(match[1]!.toLowerCase());
     if (match[2]) names.add(match[2].toLowerCase());
@@ -45,6 +52,7 @@ export class WriteBatch {
    * and either is not an INSERT (one statement must not change a row twice).
    */
   admits(write: HeldWrite): boolean {
+    if (this.held.length === 0) return true;
     const inserts = (w: HeldWrite) => /^\s*insert\b/i.test(w.text);
     return !this.held.some((other) => other.tables.some((table) => write.tables.includes(table)) && !(inserts(other) && inserts(write)));
   }

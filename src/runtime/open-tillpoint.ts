@@ -1,8 +1,9 @@
 import { DEFAULT_RATE_LIMITS } from '../domain/api-guards';
 import type { Mode } from '../domain/events';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Deps, PaymentProcessor, ProcessorDirectory, ReconciliationTimings, Scope } from '../domain/ports';
 import { TillpointError } from '../domain/errors';
+import { useSha256Hex } from '../domain/digest';
 import { evaluateFlagsFrom, loadFlagState, type FlagState } from '../domain/use-cases/evaluate-flags';
 import { openServerFlags } from '../flags/server-flags';
 import { migrate } from '../persistence/migrations/index';
@@ -35,6 +36,9 @@ export async function openDatabase(
 ): Promise<SqlClient> {
   return config.databaseUrl ? openPostgres(config.databaseUrl, options) : openPglite(config.dataDir);
 }
+
+// Node's synchronous SHA-256 for the domain's digests (every API call hashes its key).
+useSha256Hex((text) => createHash('sha256').update(text).digest('hex'));
 
 /**
  * The composition root: wires the database, the store and the processors into the use cases'

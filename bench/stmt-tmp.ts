@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { createAccount } from '../src/domain/use-cases/create-account';
+import { createCheckoutSession } from '../src/domain/use-cases/create-checkout-session';
+import { hashApiKey } from '../src/domain/api-key-secret';
+import { openPostgres } from '../src/persistence/sql-client';
+import { openTillpoint } from '../src/runtime/open-tillpoint';
+const url = 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `stmt_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client(url); await admin.connect(); await admin.query(`CREATE SCHEMA ${schema}`);
+const db = await openPostgres(url, { schema, max: 1 });
+const t = await openTillpoint({ db, publicUrl: 'http://bench.test', rateLimitPerSecond: { test: 1e9, live: 1e9 } });
+const { testSecretKey, account } = await createAccount(t.deps, { name: 'x' }) as any;
+await db.query(`CREATE TABLE bench_sessions (id text PRIMARY KEY, body jsonb NOT NULL, created_at timestamptz NOT NULL)`);
+const pid = (await db.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]!.p;
+const ticks = () => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
+const hash = await hashApiKey(testSecretKey);
+const scope = { accountId: (await db.query<any>('SELECT account_id FROM api_keys LIMIT 1')).rows[0].account_id, mode: 'test' as const };
+const N = Number(process.env.N ?? 1500);
+async function measure(name: string, fn: (i: number) => Promise<unknown>) {
+  for (let i = 0; i < 50; i++) await fn(i);
+  const c0 = ticks(); const n0 = process.cpuUsage(); const w0 = performance.now();
+  for (let i = 0; i < N; i++) await fn(i);
+  const w = performance.now() - w0; const n = process.cpuUsage(n0); const c = ticks() - c0;
+  console.log(`${name.padEnd(40)} pg ${(c / N).toFixed(3)} ms  node ${((n.user + n.system) / 1000 / N).toFixed(3)} ms  wall ${(w / N).toFixed(3)} ms`);
+}
+const body = JSON.stringify({ currency: 'usd', line_items: [{ name: 'a', unit_amount: 1, quantity: 1 }] });
+await measure('SELECT 1', () => db.query('SELECT 1'));
+await measure('baseline INSERT', () => db.query('INSERT INTO bench_sessions (id, body, created_at) VALUES ($1, $2, now())', [randomBytes(12).toString('hex'), body]));
+await measure('admit (key + rate limit)', () => t.deps.rateLimits.admit(hash, Math.floor(Date.now() / 1000)));
+await measure('key lookup only', () => db.query('SELECT * FROM api_keys WHERE secret_hash = $1', [hash]));
+await measure('createCheckoutSession (session+audit)', () => createCheckoutSession(t.deps, { scope, actor: { type: 'api_key', id: 'k', label: 'x', ip: '1.2.3.4' }, input: { currency: 'usd', lineItems: [{ name: 'a', unitAmount: 100, quantity: 1 }] } as any }));
+await measure('createCheckoutSession no audit', () => createCheckoutSession(t.deps, { scope, actor: null, input: { currency: 'usd', lineItems: [{ name: 'a', unitAmount: 100, quantity: 1 }] } as any }));
+await measure('BEGIN; SELECT 1; COMMIT', () => db.transaction((tx) => tx.query('SELECT 1')));
+await db.close(); await t.close().catch(() => {}); await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.end();
