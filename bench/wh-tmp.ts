@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { createAccount } from '../src/domain/use-cases/create-account';
+import { claimDueWebhooks, recordWebhookOutcomes } from '../src/domain/use-cases/deliver-due-webhooks';
+import { openPostgres } from '../src/persistence/sql-client';
+import { openTillpoint } from '../src/runtime/open-tillpoint';
+const url = 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `whtmp_${randomBytes(4).toString('hex')}`;
+const admin = await openPostgres(url, { max: 1 }); await admin.query(`CREATE SCHEMA ${schema}`);
+const db = await openPostgres(url, { schema });
+const t = await openTillpoint({ db, publicUrl: 'http://bench.test' });
+const { account } = await createAccount(t.deps, { name: 'x' });
+for (let i = 0; i < 11; i++) await db.query(`INSERT INTO webhook_endpoints (id, account_id, mode, url, description, enabled_events, secret, status, created_at, updated_at) VALUES ($1, $2, 'test', 'http://127.0.0.1:1/x', null, '["*"]', 'whsec_x', 'enabled', now(), now())`, [`we_${i}`, account.id]);
+await db.query(`INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) SELECT 'evt_' || g, $1, 'test', 'checkout.session.completed', 'cs_' || g, '{"a":1}'::jsonb, now() - interval '1 minute' FROM generate_series(1, 4000) g`, [account.id]);
+await db.query(`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at) SELECT 'whd_' || e.id || '_' || g, e.id, 'evt_' || g, $1, 'test', 'pending', 0, now() - interval '1 minute' + g * interval '1 microsecond', now(), now() FROM webhook_endpoints e, generate_series(1, 4000) g`, [account.id]);
+await db.query('ANALYZE webhook_deliveries');
+const hang = await claimDueWebhooks(t.deps, { limit: 16, perEndpoint: 16, inFlight: new Map(Array.from({ length: 10 }, (_, i) => [`we_${i}`, 16])) });
+console.log('hanging claimed', hang.length, hang[0]?.endpoint.id);
+const inFlight = new Map([['we_10', 16]]);
+for (let i = 0; i < 6; i++) {
+  let t0 = performance.now();
+  const claimed = await claimDueWebhooks(t.deps, { limit: 250, perEndpoint: 16, inFlight });
+  const claimMs = performance.now() - t0;
+  t0 = performance.now();
+  const empty = await claimDueWebhooks(t.deps, { limit: 250, perEndpoint: 16, inFlight: new Map(Array.from({ length: 11 }, (_, i) => [`we_${i}`, 16])) });
+  const emptyMs = performance.now() - t0;
+  t0 = performance.now();
+  await recordWebhookOutcomes(t.deps, claimed.map((d) => ({ delivery: d, startedAt: new Date(), at: new Date(), result: { ok: true, status: 200, body: 'ok', durationMs: 1 } })));
+  console.log(`claimed ${claimed.length} in ${claimMs.toFixed(1)} ms; empty claim ${empty.length} in ${emptyMs.toFixed(1)} ms; recorded in ${(performance.now() - t0).toFixed(1)} ms`);
+}
+const { rows } = await db.query(`EXPLAIN (ANALYZE, BUFFERS) SELECT endpoint_id FROM webhook_deliveries WHERE status IN ('pending', 'retrying') AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until <= now()) ORDER BY next_attempt_at LIMIT 1000`);
+console.log(rows.map((r: any) => r['QUERY PLAN']).join('\n'));
+await t.close(); await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.close();
