@@ -132,10 +132,13 @@ export function startWebhookWorker(options: {
       const cappedBefore = cappedEndpoints();
       const progressBefore = progress;
       let claimed = 0;
+      let sawAllDue = false;
       if (room > 0) {
         try {
-          const deliveries = await claimDueWebhooks(deps, { limit: room, perEndpoint, inFlight: sending, timeoutMs });
+          const claim = await claimDueWebhooks(deps, { limit: room, perEndpoint, inFlight: sending, timeoutMs });
+          const { deliveries } = claim;
           claimed = deliveries.length;
+          sawAllDue = claim.sawAllDue;
           held += claimed;
           for (const delivery of deliveries) send(delivery);
         } catch (error) {
@@ -143,9 +146,10 @@ export function startWebhookWorker(options: {
         }
       }
       // A full claim means more may be due: claim again at once, as when an endpoint has just
-      // reached its cap (the next claim leaves it out). Otherwise wait for what would let a claim
-      // find more — room, or a finished send (its endpoint has a free slot again) — or the poll.
-      if (!running || (room > 0 && claimed === room) || cappedEndpoints() > cappedBefore) continue;
+      // reached its cap and the claim did not see every due delivery (the next one leaves the
+      // capped endpoint out and looks further). Otherwise wait for what would let a claim find
+      // more — room, or a finished send (its endpoint has a free slot again) — or the poll.
+      if (!running || (room > 0 && claimed === room) || (!sawAllDue && cappedEndpoints() > cappedBefore)) continue;
       waitingFor = room === 0 ? 'room' : sending.size > 0 ? 'send' : 'poll';
       // A send finished or a batch was recorded during the claim: that is the wake-up already.
       const woken = progress !== progressBefore || (await pause(pollMs));

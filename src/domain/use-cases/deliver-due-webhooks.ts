@@ -7,6 +7,7 @@ import {
   WEBHOOK_TIMEOUT_MS,
   webhookLeaseMs,
   webhookPayload,
+  type ClaimedDeliveries,
   type ClaimedDelivery,
   type EndpointStreakChange,
   type RecordedAttempt,
@@ -30,7 +31,7 @@ export interface WebhookOutcome {
 export async function claimDueWebhooks(
   deps: Deps,
   options: { limit: number; perEndpoint?: number; inFlight?: ReadonlyMap<string, number>; timeoutMs?: number },
-): Promise<ClaimedDelivery[]> {
+): Promise<ClaimedDeliveries> {
   const now = deps.clock.now();
   return deps.store.transaction((tx) =>
     tx.webhookDeliveries.claimDue({
@@ -135,7 +136,7 @@ export async function deliverDueWebhooks(
   deps: Deps,
   options: { sender: WebhookSender; batchSize?: number; timeoutMs?: number },
 ): Promise<number> {
-  const claimed = await claimDueWebhooks(deps, { limit: options.batchSize ?? 20, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+  const { deliveries: claimed } = await claimDueWebhooks(deps, { limit: options.batchSize ?? 20, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
   const outcomes = await Promise.all(claimed.map((delivery) => sendWebhook(deps, options.sender, delivery, options.timeoutMs)));
   await recordWebhookOutcomes(deps, outcomes);
   return claimed.length;
