@@ -12,6 +12,7 @@ import pg from 'pg';
 import { createAccount } from '../../src/domain/use-cases/create-account';
 import { buildHttpServer } from '../../src/http/server';
 import { openPglite, openPostgres } from '../../src/persistence/sql-client';
+import { batchedLogStream } from '../../src/runtime/log-stream';
 import { openTillpoint } from '../../src/runtime/open-tillpoint';
 
 const kind = process.argv[2];
@@ -42,7 +43,9 @@ async function startTillpoint(onPostgres: boolean) {
   if (onPostgres) await withAdmin(`CREATE SCHEMA ${schema}`);
   // PGlite as `tillpoint serve` runs it: in a data directory, not in memory.
   const dataDir = onPostgres ? null : mkdtempSync(path.join(tmpdir(), 'tillpoint-bench-'));
-  const db = onPostgres ? await openPostgres(url, { schema }) : await openPglite(dataDir);
+  // The pool of `tillpoint serve` (10) unless BENCH_POOL says otherwise.
+  const pool = process.env.BENCH_POOL ? { max: Number(process.env.BENCH_POOL) } : {};
+  const db = onPostgres ? await openPostgres(url, { schema, ...pool }) : await openPglite(dataDir);
   const tillpoint = await openTillpoint({
     db,
     publicUrl: 'http://bench.test',
@@ -50,8 +53,8 @@ async function startTillpoint(onPostgres: boolean) {
     rateLimitPerSecond: { test: 100_000, live: 100_000 },
   });
   const { testSecretKey } = await createAccount(tillpoint.deps, { name: 'Bench Shop' });
-  // As `tillpoint serve` runs by default: LOG_LEVEL=info to stdout (here /dev/null).
-  const app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: { level: 'info' } });
+  // As `tillpoint serve` runs by default: LOG_LEVEL=info to stdout (here /dev/null), batched per turn.
+  const app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: { level: 'info', stream: batchedLogStream() } });
   app.get('/__bench/stats', stats);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;

@@ -38,7 +38,20 @@ function tablesOf(text: string): Set<string> {
   return names;
 }
 
-const renumber = (text: string, offset: number) => text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+const renumbered = new Map<string, string>();
+
+/** `text` with its parameters $1… moved up by `offset` (kept, like tablesOf, per text). */
+function renumber(text: string, offset: number): string {
+  if (offset === 0) return text;
+  const key = `${offset}:${text}`;
+  let out = renumbered.get(key);
+  if (out === undefined) {
+    if (renumbered.size >= 1000) renumbered.clear();
+    out = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+    renumbered.set(key, out);
+  }
+  return out;
+}
 
 export class WriteBatch {
   private held: HeldWrite[] = [];
