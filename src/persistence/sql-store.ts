@@ -317,11 +317,15 @@ function coreRepositories(db: SqlExecutor) {
         // The session's row lock, taken first as the transactional path takes it, serializes this
         // with an expiry or another attempt; the one-payment index decides a busy session.
         const { rows } = await db.query<{ open: unknown; inserted: unknown }>(
-          `WITH s AS (
-             SELECT id FROM checkout_sessions
-              WHERE id = $4 AND status = 'open' AND expires_at > $${9 + paymentColumns.length}
-                AND account_id = $2 AND mode = $3 AND amount_total = $5 AND currency = $6 AND capture_method = $7
-              FOR UPDATE),
+          // The session is found by its primary key alone, then checked: with the checks in the
+          // WHERE, the planner may take another index of checkout_sessions and read many rows.
+          `WITH locked AS (
+             SELECT id, status, expires_at, account_id, mode, amount_total, currency, capture_method
+               FROM checkout_sessions WHERE id = $4 FOR UPDATE),
+           s AS (
+             SELECT id FROM locked
+              WHERE status = 'open' AND expires_at > $${9 + paymentColumns.length}
+                AND account_id = $2 AND mode = $3 AND amount_total = $5 AND currency = $6 AND capture_method = $7),
            ins AS (
              INSERT INTO payments (id, account_id, mode, checkout_session_id, amount, currency, capture_method, created_at, ${paymentColumns.join(', ')})
              SELECT $1, $2, $3, s.id, $5, $6, $7, $8, ${placeholders(9, paymentColumns.length)} FROM s
