@@ -8,17 +8,27 @@
  * 2. 50 shoppers paying at once, 3 rounds, through `POST /api/checkout/sessions/:id/payments` with
  *    the test processor (fake-valid-visa-nonce). Goal on PostgreSQL: p50 ≤ 20 ms, p99 ≤ 50 ms.
  *
- * Each server runs in its own process, one at a time. PostgreSQL: BENCH_DATABASE_URL (default
+ * Each server runs in its own process; all three are started at once and driven one after another,
+ * round after round (BENCH_ROUNDS, default 3), and the ratios are the medians of each round's: the
+ * machine's load, which varies, meets all three alike. Then the PostgreSQL statements sent per
+ * session creation and per payment are counted. CPU per call, of each server process and of the
+ * PostgreSQL backends serving it (found by application name, read from /proc), is printed too:
+ * unlike req/s and latency, it hardly moves with what else the machine is doing. PostgreSQL: BENCH_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/test; each server gets a fresh schema, dropped at the end).
  * BENCH_SECONDS sets the length of each load phase (default 10); BENCH_CPU_PROF=<dir> profiles
  * the servers with `node --cpu-prof`.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { fixed, percentile, startChild } from './support/processes';
+import pg from 'pg';
+import { loadavg } from 'node:os';
+import { fixed, percentile, startChild, type Child } from './support/processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CONNECTIONS = 10;
 const PAYERS = 50;
 const PAY_ROUNDS = 3;
@@ -42,6 +52,7 @@ const sessionBody = JSON.stringify({
 
 interface LoadResult {
   rps: number;
+  requests: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -59,6 +70,7 @@ async function drive(port: number, key: string | undefined, seconds: number): Pr
   });
   return {
     rps: result.requests.average,
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
@@ -115,48 +127,164 @@ async function payRound(port: number, ids: string[]): Promise<number[]> {
   );
 }
 
-async function pay(port: number, key: string) {
+
+
+async function get(port: number, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve(text));
+      })
+      .on('error', reject);
+  });
+}
+
+interface ServerStats {
+  statements: number;
+  cpu: NodeJS.CpuUsage;
+}
+/** Statements the server has sent to PostgreSQL so far and its CPU time (bench/support/api-server.ts). */
+const serverStats = async (port: number) => JSON.parse(await get(port, '/__bench/stats')) as ServerStats;
+const statementsSent = async (port: number) => (await serverStats(port)).statements;
+
+const monitor = new pg.Client({ connectionString: DATABASE_URL, application_name: 'tillpoint-bench-monitor' });
+await monitor.connect();
+const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** CPU time (ms) used so far by each PostgreSQL backend serving `kind`'s connections. */
+async function backendCpu(kind: Kind): Promise<Map<number, number>> {
+  const { rows } = await monitor.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [`tillpoint-bench-${kind}`]);
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS);
+    } catch {
+      // ended meanwhile, or PostgreSQL runs elsewhere
+    }
+  }
+  return cpu;
+}
+
+async function pay(kind: Kind, port: number, key: string) {
   const ids = await openSessions(port, key, PAYERS * (PAY_ROUNDS + 1));
   await payRound(port, ids.slice(0, PAYERS)); // warm-up, not counted
   const times: number[] = [];
+  const before = await cpuNow(kind, port);
   for (let round = 1; round <= PAY_ROUNDS; round++) {
     times.push(...(await payRound(port, ids.slice(round * PAYERS, (round + 1) * PAYERS))));
   }
-  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: Math.max(...times) };
+  const used = cpuSince(before, await cpuNow(kind, port), PAYERS * PAY_ROUNDS);
+  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: Math.max(...times), ...used };
 }
 
-const load: Partial<Record<Kind, LoadResult>> = {};
-const paying: Partial<Record<Kind, { p50: number; p99: number; max: number }>> = {};
+const cpuNow = async (kind: Kind, port: number) => {
+  const [server, database] = await Promise.all([serverStats(port), backendCpu(kind)]);
+  return { server, database };
+};
 
-for (const kind of ['baseline', 'tillpoint-postgres', 'tillpoint-pglite'] as Kind[]) {
-  const server = await startChild<{ port: number; key?: string }>('api-server.ts', [kind]);
-  try {
-    const { port, key } = server.ready;
-    await drive(port, key, 2); // warm-up: JIT, pools, caches
-    load[kind] = await drive(port, key, SECONDS);
-    const r = load[kind]!;
-    console.log(
-      `${labels[kind].padEnd(38)} ${fixed(r.rps, 0).padStart(6)} req/s  p50 ${fixed(r.p50)} ms  p99 ${fixed(r.p99)} ms` +
-        (r.non2xx || r.errors ? `  (!) ${r.non2xx} non-2xx, ${r.errors} errors` : ''),
-    );
-    if (kind !== 'baseline') {
-      paying[kind] = await pay(port, key!);
-      const p = paying[kind]!;
-      console.log(`${''.padEnd(38)} paying, ${PAYERS} at once × ${PAY_ROUNDS}: p50 ${fixed(p.p50)} ms  p99 ${fixed(p.p99)} ms  max ${fixed(p.max)} ms`);
-    }
-  } finally {
-    await server.stop();
+/** CPU ms per call of the server and of its PostgreSQL backends between two readings. */
+function cpuSince(before: Awaited<ReturnType<typeof cpuNow>>, after: Awaited<ReturnType<typeof cpuNow>>, calls: number) {
+  const serverMs = (after.server.cpu.user + after.server.cpu.system - before.server.cpu.user - before.server.cpu.system) / 1000;
+  let databaseMs = 0;
+  for (const [pid, ms] of after.database) databaseMs += ms - (before.database.get(pid) ?? 0);
+  return { serverCpuMs: serverMs / calls, databaseCpuMs: databaseMs / calls };
+}
+
+/** The load phase, with the server's and its database backends' CPU time per request. */
+async function measured(kind: Kind, port: number, key: string | undefined, seconds: number) {
+  const before = await cpuNow(kind, port);
+  const result = await drive(port, key, seconds);
+  return { ...result, ...cpuSince(before, await cpuNow(kind, port), result.requests) };
+}
+const settle = () => new Promise((resolve) => setTimeout(resolve, 200)); // the request log's write-behind
+
+/** PostgreSQL statements per session creation (one at a time) and per payment (50 at once). */
+async function roundTrips(port: number, key: string) {
+  const ids = await openSessions(port, key, PAYERS);
+  await settle();
+  let before = await statementsSent(port);
+  await openSessions(port, key, 200); // ten at a time, so the request log batches as under load
+  await settle();
+  const perCreate = ((await statementsSent(port)) - before) / 200;
+  before = await statementsSent(port);
+  await payRound(port, ids);
+  await settle();
+  const perPayment = ((await statementsSent(port)) - before) / PAYERS;
+  return { perCreate, perPayment };
+}
+
+const median = (values: number[]) => percentile(values, 0.5);
+const kinds: Kind[] = ['baseline', 'tillpoint-postgres', 'tillpoint-pglite'];
+const servers = new Map<Kind, Child<{ port: number; key?: string }>>();
+const load: Record<Kind, LoadResult[]> = { baseline: [], 'tillpoint-postgres': [], 'tillpoint-pglite': [] };
+const paying: Record<Kind, Array<{ p50: number; p99: number; max: number; serverCpuMs: number; databaseCpuMs: number }>> = { baseline: [], 'tillpoint-postgres': [], 'tillpoint-pglite': [] };
+const cpu: Record<Kind, Array<{ server: number; database: number }>> = { baseline: [], 'tillpoint-postgres': [], 'tillpoint-pglite': [] };
+try {
+  // All three up at once; each round drives them one after another, so a change in the machine's
+  // load meets all three alike, and the ratios are taken round by round.
+  for (const kind of kinds) {
+    const server = await startChild<{ port: number; key?: string }>('api-server.ts', [kind]);
+    servers.set(kind, server);
+    await drive(server.ready.port, server.ready.key, 2); // warm-up: JIT, pools, caches
   }
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`round ${round} of ${ROUNDS} (load average ${loadavg().map((n) => n.toFixed(2)).join(', ')})`);
+    for (const kind of kinds) {
+      const { port, key } = servers.get(kind)!.ready;
+      const r = await measured(kind, port, key, SECONDS);
+      load[kind].push(r);
+      cpu[kind].push({ server: r.serverCpuMs, database: r.databaseCpuMs });
+      console.log(
+        `  ${labels[kind].padEnd(38)} ${fixed(r.rps, 0).padStart(6)} req/s  p50 ${fixed(r.p50)} ms  p99 ${fixed(r.p99)} ms` +
+          `  CPU/request: server ${fixed(r.serverCpuMs, 3)} ms, PostgreSQL ${fixed(r.databaseCpuMs, 3)} ms` +
+          (r.non2xx || r.errors ? `  (!) ${r.non2xx} non-2xx, ${r.errors} errors` : ''),
+      );
+      if (kind !== 'baseline') {
+        const p = await pay(kind, port, key!);
+        paying[kind].push(p);
+        console.log(
+          `  ${''.padEnd(38)} paying, ${PAYERS} at once × ${PAY_ROUNDS}: p50 ${fixed(p.p50)} ms  p99 ${fixed(p.p99)} ms  max ${fixed(p.max)} ms` +
+            `  CPU/payment: server ${fixed(p.serverCpuMs, 3)} ms, PostgreSQL ${fixed(p.databaseCpuMs, 3)} ms`,
+        );
+      }
+    }
+  }
+  const pgServer = servers.get('tillpoint-postgres')!.ready;
+  const trips = await roundTrips(pgServer.port, pgServer.key!);
+  console.log('');
+  console.log(`PostgreSQL statements per session creation: ${fixed(trips.perCreate, 2)}; per payment (50 at once): ${fixed(trips.perPayment, 2)}`);
+} finally {
+  for (const server of servers.values()) await server.stop();
+  await monitor.end();
 }
 
-const ratio = (a?: LoadResult, b?: LoadResult) => (a && b ? a.rps / b.rps : NaN);
 const check = (ok: boolean) => (ok ? 'met' : 'NOT met');
-const pgVsBaseline = ratio(load['tillpoint-postgres'], load.baseline);
-const pgliteVsPg = ratio(load['tillpoint-pglite'], load['tillpoint-postgres']);
-const pgPay = paying['tillpoint-postgres']!;
-console.log('');
-console.log(`session creation, Tillpoint-PG / baseline: ${fixed(pgVsBaseline, 2)}×  (goal ≥ 0.6×: ${check(pgVsBaseline >= 0.6)})`);
-console.log(`session creation, PGlite / Tillpoint-PG:   ${fixed(pgliteVsPg, 2)}×  (goal ≥ 0.8×: ${check(pgliteVsPg >= 0.8)})`);
+const ratios = (a: Kind, b: Kind) => load[a].map((r, i) => r.rps / load[b][i]!.rps);
+const pgVsBaseline = median(ratios('tillpoint-postgres', 'baseline'));
+const pgliteVsPg = median(ratios('tillpoint-pglite', 'tillpoint-postgres'));
+const pgPay = { p50: median(paying['tillpoint-postgres'].map((p) => p.p50)), p99: median(paying['tillpoint-postgres'].map((p) => p.p99)) };
+const list = (values: number[], digits: number) => values.map((v) => fixed(v, digits)).join(', ');
+console.log(`(medians over ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}; load average now ${loadavg().map((n) => n.toFixed(2)).join(', ')})`);
+console.log(
+  `session creation, Tillpoint-PG / baseline: ${fixed(pgVsBaseline, 2)}×  [${list(ratios('tillpoint-postgres', 'baseline'), 2)}]  (goal ≥ 0.6×: ${check(pgVsBaseline >= 0.6)})`,
+);
+console.log(
+  `session creation, PGlite / Tillpoint-PG:   ${fixed(pgliteVsPg, 2)}×  [${list(ratios('tillpoint-pglite', 'tillpoint-postgres'), 2)}]  (goal ≥ 0.8×: ${check(pgliteVsPg >= 0.8)})`,
+);
+for (const kind of kinds) {
+  console.log(
+    `CPU per session creation, ${labels[kind]}: server ${fixed(median(cpu[kind].map((c) => c.server)), 3)} ms, PostgreSQL ${fixed(median(cpu[kind].map((c) => c.database)), 3)} ms`,
+  );
+}
+for (const kind of ['tillpoint-postgres', 'tillpoint-pglite'] as Kind[]) {
+  console.log(
+    `CPU per payment, ${labels[kind]}: server ${fixed(median(paying[kind].map((p) => p.serverCpuMs)), 3)} ms, PostgreSQL ${fixed(median(paying[kind].map((p) => p.databaseCpuMs)), 3)} ms`,
+  );
+}
 console.log(
   `paying on PostgreSQL: p50 ${fixed(pgPay.p50)} ms (goal ≤ 20: ${check(pgPay.p50 <= 20)}), p99 ${fixed(pgPay.p99)} ms (goal ≤ 50: ${check(pgPay.p99 <= 50)})`,
 );

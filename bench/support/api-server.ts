@@ -12,14 +12,28 @@ import pg from 'pg';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { buildHttpServer } from '../../src/http/server';
 import { openPglite, openPostgres } from '../../src/persistence/sql-client';
+import { batchedLogStream } from '../../src/runtime/log-stream';
 import { openTillpoint } from '../../src/runtime/open-tillpoint';
 
 const kind = process.argv[2];
+
+// Statements sent to PostgreSQL by this process (every pg client, pooled or not) and the CPU time
+// it used, read by the bench at `GET /__bench/stats`, to count round trips and CPU per call. Its
+// connections carry the application name `tillpoint-bench-<kind>`, so the bench can find their
+// backends and read what CPU they used.
+let statements = 0;
+const stats = async () => ({ statements, cpu: process.cpuUsage() });
+process.env.PGAPPNAME = `tillpoint-bench-${kind}`;
+const sendQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statements += 1;
+  return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pg.Client.prototype.query;
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `bench_${randomBytes(5).toString('hex')}`;
 
 async function withAdmin(sql: string) {
-  const admin = new pg.Client({ connectionString: url, application_name: 'tillpoint-bench' });
+  const admin = new pg.Client({ connectionString: url, application_name: 'tillpoint-bench-admin' });
   await admin.connect();
   await admin.query(sql);
   await admin.end();
@@ -29,7 +43,9 @@ async function startTillpoint(onPostgres: boolean) {
   if (onPostgres) await withAdmin(`CREATE SCHEMA ${schema}`);
   // PGlite as `tillpoint serve` runs it: in a data directory, not in memory.
   const dataDir = onPostgres ? null : mkdtempSync(path.join(tmpdir(), 'tillpoint-bench-'));
-  const db = onPostgres ? await openPostgres(url, { schema }) : await openPglite(dataDir);
+  // The pool of `tillpoint serve` (10) unless BENCH_POOL says otherwise.
+  const pool = process.env.BENCH_POOL ? { max: Number(process.env.BENCH_POOL) } : {};
+  const db = onPostgres ? await openPostgres(url, { schema, ...pool }) : await openPglite(dataDir);
   const tillpoint = await openTillpoint({
     db,
     publicUrl: 'http://bench.test',
@@ -37,8 +53,9 @@ async function startTillpoint(onPostgres: boolean) {
     rateLimitPerSecond: { test: 100_000, live: 100_000 },
   });
   const { testSecretKey } = await createAccount(tillpoint.deps, { name: 'Bench Shop' });
-  // As `tillpoint serve` runs by default: LOG_LEVEL=info to stdout (here /dev/null).
-  const app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: { level: 'info' } });
+  // As `tillpoint serve` runs by default: LOG_LEVEL=info to stdout (here /dev/null), batched per turn.
+  const app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: { level: 'info', stream: batchedLogStream() } });
+  app.get('/__bench/stats', stats);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   return { port, key: testSecretKey, close: async () => {
@@ -53,8 +70,9 @@ async function startTillpoint(onPostgres: boolean) {
 async function startBaseline() {
   await withAdmin(`CREATE SCHEMA ${schema}`);
   await withAdmin(`CREATE TABLE ${schema}.bench_sessions (id text PRIMARY KEY, body jsonb NOT NULL, created_at timestamptz NOT NULL)`);
-  const pool = new pg.Pool({ connectionString: url, max: 10, application_name: 'tillpoint-bench' });
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
   const app = Fastify({ logger: false });
+  app.get('/__bench/stats', stats);
   app.post('/v1/checkout/sessions', async (request) => {
     const id = `cs_${randomBytes(12).toString('hex')}`;
     await pool.query(`INSERT INTO ${schema}.bench_sessions (id, body, created_at) VALUES ($1, $2, now())`, [

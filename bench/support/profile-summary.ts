@@ -1,6 +1,7 @@
 /**
  * Summarizes `node --cpu-prof` output (BENCH_CPU_PROF=<dir>): self time by area of the code, and
- * the heaviest functions. `tsx bench/support/profile-summary.ts <file.cpuprofile>`
+ * the heaviest functions, by self time and (our own code's) by total time, callees included.
+ * `tsx bench/support/profile-summary.ts <file.cpuprofile>`; TOP=n for more lines.
  */
 import { readFileSync } from 'node:fs';
 
@@ -8,6 +9,7 @@ interface Node {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount: number;
+  children?: number[];
 }
 const profile = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { nodes: Node[]; startTime: number; endTime: number };
 const total = profile.nodes.reduce((sum, node) => sum + node.hitCount, 0);
@@ -30,9 +32,36 @@ for (const node of profile.nodes) {
   const f = `${functionName || '(anonymous)'} ${url.replace(/.*node_modules\//, '').replace(/.*\/src\//, 'src/')}:${lineNumber + 1}`;
   byFunction.set(f, (byFunction.get(f) ?? 0) + node.hitCount);
 }
-const pct = (n: number) => `${((100 * n) / total).toFixed(1).padStart(5)}%`;
-console.log(`${total} samples over ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s`);
+// Shares of the time the process was busy (not idle): a server that waited between load phases
+// is judged on the work it did.
+const idle = byArea.get('(idle)') ?? 0;
+const busy = total - idle;
+const pct = (n: number) => `${((100 * n) / busy).toFixed(1).padStart(5)}%`;
+console.log(`${total} samples over ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s; idle ${((100 * idle) / total).toFixed(1)}%; shares below are of the busy time`);
+byArea.delete('(idle)');
+byFunction.delete('(idle) :0');
 console.log('\nself time by area:');
 for (const [a, n] of [...byArea].sort((x, y) => y[1] - x[1]).slice(0, 18)) console.log(`${pct(n)}  ${a}`);
 console.log('\nheaviest functions (self):');
-for (const [f, n] of [...byFunction].sort((x, y) => y[1] - x[1]).slice(0, 15)) console.log(`${pct(n)}  ${f}`);
+for (const [f, n] of [...byFunction].sort((x, y) => y[1] - x[1]).slice(0, Number(process.env.TOP ?? 15))) console.log(`${pct(n)}  ${f}`);
+
+// Total time of our own functions (src/), callees included; a function on the stack twice counts once.
+const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+const parent = new Map<number, number>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+const name = (node: Node) =>
+  `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/.*\/src\//, 'src/')}:${node.callFrame.lineNumber + 1}`;
+const inclusive = new Map<string, number>();
+for (const node of profile.nodes) {
+  if (!node.hitCount || node.callFrame.functionName === '(idle)') continue;
+  const seen = new Set<string>();
+  for (let at: Node | undefined = node; at; at = nodes.get(parent.get(at.id) ?? -1)) {
+    if (!/\/src\//.test(at.callFrame.url)) continue;
+    const key = name(at);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    inclusive.set(key, (inclusive.get(key) ?? 0) + node.hitCount);
+  }
+}
+console.log('\nour functions by total time (callees included):');
+for (const [f, n] of [...inclusive].sort((x, y) => y[1] - x[1]).slice(0, Number(process.env.TOP ?? 15))) console.log(`${pct(n)}  ${f}`);

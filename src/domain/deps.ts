@@ -20,6 +20,11 @@ export interface Store {
    * snapshot (as in a READ COMMITTED transaction). Only for work that writes nothing.
    */
   read<T>(work: (reader: UnitOfWork) => Promise<T>): Promise<T>;
+  /**
+   * Work of exactly one statement, atomic by itself (a conditional write that decides in the
+   * database, such as `payments.insertForOpenSession`): no BEGIN and COMMIT round trips.
+   */
+  once<T>(work: (db: UnitOfWork) => Promise<T>): Promise<T>;
 }
 
 export interface UnitOfWork extends TeamRepositories {

@@ -1,10 +1,23 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { TillpointError } from '../domain/shared/errors';
+import { WriteBatch, type HeldWrite } from './write-batch';
 
 /** Runs SQL; the same surface over PGlite and a PostgreSQL server. */
 export interface SqlExecutor {
   query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  /**
+   * In a transaction: a write whose result nobody reads, sent with the transaction's next
+   * statement or at its end (see write-batch.ts); an error in it fails that statement or the
+   * commit. Absent outside a transaction: use `write` below.
+   */
+  hold?(write: HeldWrite): Promise<void>;
+}
+
+/** A write whose result nobody reads: held for the transaction's next statement when in one. */
+export async function write(db: SqlExecutor, held: HeldWrite): Promise<void> {
+  if (db.hold) await db.hold(held);
+  else await db.query(held.text, held.params);
 }
 
 /** A database: queries, transactions, multi-statement scripts. */
@@ -22,6 +35,71 @@ export interface PoolStats {
   size: number;
   inUse: number;
   waiting: number;
+}
+
+type Result = { rows: any[]; rowCount: number };
+
+/** One connection's view of a transaction, as `runTransaction` drives it. */
+interface TransactionConnection {
+  /** A statement on its own, outside any transaction (it commits by itself). */
+  alone(text: string, params: unknown[]): Promise<Result>;
+  begin(): Promise<void>;
+  /** A statement inside the transaction begun. */
+  query(text: string, params: unknown[]): Promise<Result>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+/**
+ * Runs `work` as one transaction, with writes held as write-batch.ts says and BEGIN sent only
+ * before the first statement that cannot wait: a transaction of held writes alone is one
+ * statement, with no BEGIN or COMMIT; otherwise what is still held goes just before COMMIT.
+ */
+async function runTransaction<T>(connection: TransactionConnection, work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  const batch = new WriteBatch();
+  let begun: Promise<void> | null = null;
+  const inTransaction = async (text: string, params: unknown[]) => {
+    begun ??= connection.begin();
+    await begun;
+    return connection.query(text, params);
+  };
+  const executor: SqlExecutor = {
+    async query<R>(text: string, params: unknown[] = []) {
+      let statement = batch.carriedBy({ text, params });
+      if (!statement) {
+        const held = batch.alone();
+        await inTransaction(held.text, held.params);
+        statement = { text, params };
+      }
+      return (await inTransaction(statement.text, statement.params)) as { rows: R[]; rowCount: number };
+    },
+    async hold(held) {
+      if (!batch.admits(held)) {
+        const earlier = batch.alone();
+        await inTransaction(earlier.text, earlier.params);
+      }
+      batch.hold(held);
+    },
+  };
+  try {
+    const result = await work(executor);
+    if (!begun) {
+      if (batch.size > 0) {
+        const held = batch.alone();
+        await connection.alone(held.text, held.params);
+      }
+      return result;
+    }
+    if (batch.size > 0) {
+      const held = batch.alone();
+      await inTransaction(held.text, held.params);
+    }
+    await connection.commit();
+    return result;
+  } catch (error) {
+    if (begun) await connection.rollback().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The embedded database: PostgreSQL compiled to WebAssembly, kept in `dataDir` (or in memory). */
@@ -49,12 +127,51 @@ export async function openPglite(dataDir: string | null): Promise<SqlClient> {
     kind: 'pglite',
     query: (text, params) => counted(() => top.query(text, params)),
     // PGlite runs one transaction at a time, which serializes writers as a single connection would.
-    transaction: (work) => counted(() => db.transaction((tx) => work(wrap(tx)))),
+    // Its transaction is opened at the first statement that needs one; held writes alone are one
+    // statement of their own.
+    transaction: (work) => counted(() => runTransaction(pgliteConnection(db, wrap), work)),
     exec: async (script) => {
       await db.exec(script);
     },
     close: () => db.close(),
     poolStats: () => ({ size: 1, inUse: Math.min(active, 1), waiting: Math.max(active - 1, 0) }),
+  };
+}
+
+/**
+ * A PGlite transaction driven from outside: `begin` opens `db.transaction` (which holds PGlite's
+ * lock, so no other statement runs inside it) and parks its callback until commit or rollback.
+ */
+function pgliteConnection(db: PGlite, wrap: (target: Pick<PGlite, 'query'>) => SqlExecutor): TransactionConnection {
+  let tx: SqlExecutor | null = null;
+  let end: ((rollback: boolean) => void) | null = null;
+  let closed: Promise<unknown> = Promise.resolve();
+  class Rollback extends Error {}
+  const settle = async (rollback: boolean) => {
+    end?.(rollback);
+    try {
+      await closed;
+    } catch (error) {
+      if (!(error instanceof Rollback)) throw error;
+    }
+  };
+  return {
+    alone: (text, params) => wrap(db).query(text, params),
+    begin: () =>
+      new Promise<void>((opened, failed) => {
+        closed = db.transaction(async (inner) => {
+          tx = wrap(inner);
+          const rollback = await new Promise<boolean>((resolve) => {
+            end = resolve;
+            opened();
+          });
+          if (rollback) throw new Rollback();
+        });
+        closed.catch((error: unknown) => failed(error));
+      }),
+    query: (text, params) => tx!.query(text, params),
+    commit: () => settle(false),
+    rollback: () => settle(true),
   };
 }
 
@@ -127,15 +244,36 @@ export async function openPostgres(
         broken = true;
       };
       client.on('error', lost);
+      const run = executor(client);
+      const query = async (text: string, params: unknown[] = []) => {
+        try {
+          return await run.query(text, params);
+        } catch (error) {
+          broken = broken || isDatabaseUnreachable(error);
+          throw error;
+        }
+      };
       try {
-        await client.query('BEGIN');
-        const result = await work(executor(client));
-        await client.query('COMMIT');
-        return result;
+        return await runTransaction(
+          {
+            alone: query,
+            begin: async () => {
+              await query('BEGIN');
+            },
+            query,
+            commit: async () => {
+              await query('COMMIT');
+            },
+            // A lost connection took its transaction with it: nothing to roll back.
+            rollback: async () => {
+              if (!broken) await query('ROLLBACK');
+            },
+          },
+          work,
+        );
       } catch (error) {
-        broken = isDatabaseUnreachable(error);
-        // A lost connection took its transaction with it: nothing to roll back, and not to be reused.
-        if (!broken) await client.query('ROLLBACK').catch(() => undefined);
+        // A lost connection is not to be reused.
+        broken = broken || isDatabaseUnreachable(error);
         throw unavailable(error);
       } finally {
         client.off('error', lost);

@@ -2,7 +2,7 @@ import type { Payment } from '../domain/payments/entities';
 import type { DomainEvent } from '../domain/shared/events';
 import { type Store, type UnitOfWork } from '../domain/deps';
 import { flagStores } from './flag-store';
-import type { SqlClient, SqlExecutor } from './sql-client';
+import { write, type SqlClient, type SqlExecutor } from './sql-client';
 import { insertEventWithDeliveries, webhookDeliveryRepository, webhookEndpointRepository } from './webhook-store';
 import { scopedGetQuery, scopedListQuery, type ListFilter } from './list-query';
 import { lifecycleUnitOfWork } from './sql-lifecycle-store';
@@ -129,6 +129,9 @@ function toEvent(row: Row): DomainEvent {
   };
 }
 
+const placeholders = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+
 const sessionColumns = [
   'status', 'currency', 'line_items', 'amount_subtotal', 'amount_total', 'customer_email', 'success_url',
   'cancel_url', 'capture_method', 'payment_method_types', 'locale', 'metadata', 'client_reference_id',
@@ -143,6 +146,9 @@ function sessionValues(s: CheckoutSession): unknown[] {
   ];
 }
 
+const insertSessionSql = `INSERT INTO checkout_sessions (id, account_id, mode, created_at, ${sessionColumns.join(', ')})
+  VALUES ($1, $2, $3, $4, ${placeholders(5, sessionColumns.length)})`;
+
 const paymentColumns = [
   'status', 'amount_captured', 'amount_refunded', 'customer_email', 'payment_method', 'processor',
   'processor_transaction_id', 'processor_response', 'failure_code', 'decline_code', 'three_d_secure', 'updated_at',
@@ -155,9 +161,6 @@ function paymentValues(p: Payment): unknown[] {
   ];
 }
 
-const placeholders = (from: number, count: number) =>
-  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
-
 const assignments = (columns: readonly string[], from: number) =>
   columns.map((column, i) => `${column} = $${from + i}`).join(', ');
 
@@ -166,11 +169,51 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
   return e?.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
 }
 
+type Repositories = (db: SqlExecutor) => object;
+
+/**
+ * A unit of work whose repositories are built on first use: a call touches two or three of the
+ * dozens there are, and building them all (hundreds of closures) on every transaction was a
+ * visible share of a merchant API call's CPU. Each group's keys are learnt once, up front.
+ */
+function lazyUnitOfWork(groups: Repositories[]): (db: SqlExecutor) => UnitOfWork {
+  const probe: SqlExecutor = { query: () => Promise.reject(new Error('not a database')) };
+  const prototype = {};
+  groups.forEach((group, index) => {
+    for (const key of Object.keys(group(probe))) {
+      Object.defineProperty(prototype, key, {
+        enumerable: true,
+        get(this: { db: SqlExecutor; built: object[] }) {
+          const built = (this.built[index] ??= group(this.db)) as Record<string, unknown>;
+          return built[key];
+        },
+      });
+    }
+  });
+  return (db) => Object.assign(Object.create(prototype) as UnitOfWork, { db, built: [] });
+}
+
+const otherRepositories = (db: SqlExecutor) => ({
+  webhookEndpoints: webhookEndpointRepository(db),
+  webhookDeliveries: webhookDeliveryRepository(db),
+  operationsInFlight: operationsInFlightRepository(db),
+  checkoutPage: checkoutPageIntegrityRepository(db),
+});
+
 /** The domain's unit of work over one SQL transaction. */
-export function unitOfWork(db: SqlExecutor): UnitOfWork {
+export const unitOfWork = lazyUnitOfWork([flagStores, teamRepositories, coreRepositories, lifecycleUnitOfWork, otherRepositories]);
+
+// The groups together must be a whole unit of work (a compile-time check).
+type Groups = ReturnType<typeof flagStores> &
+  ReturnType<typeof teamRepositories> &
+  ReturnType<typeof coreRepositories> &
+  ReturnType<typeof lifecycleUnitOfWork> &
+  ReturnType<typeof otherRepositories>;
+type Whole<T extends UnitOfWork> = T;
+export type SqlUnitOfWork = Whole<Groups>;
+
+function coreRepositories(db: SqlExecutor) {
   return {
-    ...flagStores(db),
-    ...teamRepositories(db),
     accounts: {
       async insert(a) {
         await db.query(
@@ -220,11 +263,12 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
     },
     checkoutSessions: {
       async insert(s) {
-        await db.query(
-          `INSERT INTO checkout_sessions (id, account_id, mode, created_at, ${sessionColumns.join(', ')})
-           VALUES ($1, $2, $3, $4, ${placeholders(5, sessionColumns.length)})`,
-          [s.id, s.accountId, s.mode, s.createdAt, ...sessionValues(s)],
-        );
+        // Held for the transaction's next statement or its commit (with its audit line, one statement).
+        await write(db, {
+          text: insertSessionSql,
+          params: [s.id, s.accountId, s.mode, s.createdAt, ...sessionValues(s)],
+          tables: ['checkout_sessions'],
+        });
       },
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
@@ -272,6 +316,30 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
           throw error;
         }
         if (inserted === 0) throw new SessionBusyError(p.checkoutSessionId);
+      },
+      async insertForOpenSession(p, at) {
+        // The session's row lock, taken first as the transactional path takes it, serializes this
+        // with an expiry or another attempt; the one-payment index decides a busy session.
+        const { rows } = await db.query<{ open: unknown; inserted: unknown }>(
+          // The session is found by its primary key alone, then checked: with the checks in the
+          // WHERE, the planner may take another index of checkout_sessions and read many rows.
+          `WITH locked AS (
+             SELECT id, status, expires_at, account_id, mode, amount_total, currency, capture_method
+               FROM checkout_sessions WHERE id = $4 FOR UPDATE),
+           s AS (
+             SELECT id FROM locked
+              WHERE status = 'open' AND expires_at > $${9 + paymentColumns.length}
+                AND account_id = $2 AND mode = $3 AND amount_total = $5 AND currency = $6 AND capture_method = $7),
+           ins AS (
+             INSERT INTO payments (id, account_id, mode, checkout_session_id, amount, currency, capture_method, created_at, ${paymentColumns.join(', ')})
+             SELECT $1, $2, $3, s.id, $5, $6, $7, $8, ${placeholders(9, paymentColumns.length)} FROM s
+             ON CONFLICT (checkout_session_id) WHERE status <> 'failed' DO NOTHING
+             RETURNING id)
+           SELECT (SELECT count(*) FROM s) AS open, (SELECT count(*) FROM ins) AS inserted`,
+          [p.id, p.accountId, p.mode, p.checkoutSessionId, p.amount, p.currency, p.captureMethod, p.createdAt, ...paymentValues(p), at],
+        );
+        const { open, inserted } = rows[0]!;
+        return Number(inserted) === 1 ? 'inserted' : Number(open) === 1 ? 'busy' : 'not_open';
       },
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
@@ -366,18 +434,13 @@ export function unitOfWork(db: SqlExecutor): UnitOfWork {
         return rows.map(toEvent);
       },
     },
-    webhookEndpoints: webhookEndpointRepository(db),
-    webhookDeliveries: webhookDeliveryRepository(db),
-    ...lifecycleUnitOfWork(db),
-    operationsInFlight: operationsInFlightRepository(db),
-    checkoutPage: checkoutPageIntegrityRepository(db),
-  };
+  } satisfies Partial<UnitOfWork>;
 }
 
 /** The domain's `Store` over a SQL database. */
 export function sqlStore(db: SqlClient): Store {
   const reader = unitOfWork(db);
-  return { transaction: (work) => db.transaction((tx) => work(unitOfWork(tx))), read: (work) => work(reader) };
+  return { transaction: (work) => db.transaction((tx) => work(unitOfWork(tx))), read: (work) => work(reader), once: (work) => work(reader) };
 }
 
 /** The test processor's nonces, in the shared database so any instance can redeem them. */

@@ -8,7 +8,7 @@ import type {
   User, Account,
 } from '../domain/team/entities';
 import type { TeamRepositories } from '../domain/team/ports';
-import type { SqlExecutor } from './sql-client';
+import { write, type SqlExecutor } from './sql-client';
 import { toPayment, toSession } from './sql-store';
 import type { Scope } from '../domain/shared/scope';
 import type { CheckoutSession } from '../domain/sessions/entities';
@@ -271,11 +271,13 @@ export function teamRepositories(db: SqlExecutor): TeamRepositories {
     },
     auditLog: {
       async insert(e) {
-        await db.query<Row>(
-          `INSERT INTO audit_log (id, account_id, mode, actor_type, actor_id, actor_label, ip, action, target, at)
+        // Held for the transaction's next statement or its commit: nothing reads it back.
+        await write(db, {
+          text: `INSERT INTO audit_log (id, account_id, mode, actor_type, actor_id, actor_label, ip, action, target, at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [e.id, e.accountId, e.mode, e.actor.type, e.actor.id, e.actor.label, e.actor.ip, e.action, e.target, e.at],
-        );
+          params: [e.id, e.accountId, e.mode, e.actor.type, e.actor.id, e.actor.label, e.actor.ip, e.action, e.target, e.at],
+          tables: ['audit_log'],
+        });
       },
       async list(accountId, page) {
         const q = new Query();

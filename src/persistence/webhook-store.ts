@@ -65,16 +65,28 @@ function after(table: string, cursorParam: number, scopeFrom: number): string {
  * never committed without them.
  */
 export async function insertEventWithDeliveries(db: SqlExecutor, event: DomainEvent, data: string | null): Promise<void> {
+  const params = [event.id, event.accountId, event.mode, event.createdAt, event.type, event.objectId, data];
+  const deliveries = `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
+     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, $1, e.account_id, e.mode, 'pending', 0, $4, $4, $4
+     FROM webhook_endpoints e
+     WHERE e.account_id = $2 AND e.mode = $3 AND e.status = 'enabled'
+       AND (e.enabled_events ? '*' OR e.enabled_events ? $5::text)`;
+  if (db.hold) {
+    // In a transaction: both held for its next statement or its commit (the deliveries' reference
+    // to the event is checked at the end of the statement that carries them).
+    await db.hold({
+      text: 'INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $5, $6, $7, $4)',
+      params,
+      tables: ['events'],
+    });
+    await db.hold({ text: deliveries, params: params.slice(0, 5), tables: ['webhook_deliveries'] });
+    return;
+  }
   await db.query(
     `WITH ev AS (
-       INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $5, $6, $7, $4)
-       RETURNING id)
-     INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
-     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, ev.id, e.account_id, e.mode, 'pending', 0, $4, $4, $4
-     FROM webhook_endpoints e CROSS JOIN ev
-     WHERE e.account_id = $2 AND e.mode = $3 AND e.status = 'enabled'
-       AND (e.enabled_events ? '*' OR e.enabled_events ? $5::text)`,
-    [event.id, event.accountId, event.mode, event.createdAt, event.type, event.objectId, data],
+       INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $5, $6, $7, $4))
+     ${deliveries}`,
+    params,
   );
 }
 
@@ -151,6 +163,9 @@ const deliveryWithLog = `
        FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id) AS log
   FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id`;
 
+/** How many of the oldest due deliveries a claim looks at to name the endpoints it serves. */
+const CLAIM_WINDOW = 1000;
+
 export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepository {
   return {
     async get(scope, endpointId, id) {
@@ -175,39 +190,43 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
       return rows.map(toDelivery);
     },
     async claimDue({ now, leaseUntil, leaseToken, limit, perEndpoint = limit, inFlight = new Map() }) {
-      // Endpoints with room: the oldest due deliveries (past endpoints already at their cap) name
-      // the candidates; each gives at most its room, oldest first. Row locks with SKIP LOCKED and
-      // the lease make two workers never take the same delivery.
+      // The oldest due deliveries (past endpoints already at their cap), a window of them: each
+      // endpoint with room takes at most its room of them, oldest first. The window is one scan of
+      // the due index; per-endpoint scans were planned on the due index too, each walking every
+      // other endpoint's older deliveries (a hanging endpoint's whole backlog). Row locks with SKIP
+      // LOCKED, the due condition checked again under the lock, and the lease make two workers
+      // never take the same delivery.
       const full = [...inFlight].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
       const { rows } = await db.query<Row>(
         `WITH busy AS (
            SELECT * FROM unnest($5::text[], $6::int[]) AS b (endpoint_id, in_flight)),
-         candidates AS (
-           SELECT DISTINCT wd.endpoint_id FROM (
-             SELECT endpoint_id FROM webhook_deliveries
-             WHERE status IN ('pending', 'retrying') AND next_attempt_at <= $1
-               AND (lease_until IS NULL OR lease_until <= $1) AND endpoint_id <> ALL($7::text[])
-             ORDER BY next_attempt_at
-             LIMIT 1000) wd),
+         due AS (
+           SELECT id, endpoint_id, next_attempt_at FROM webhook_deliveries
+           WHERE status IN ('pending', 'retrying') AND next_attempt_at <= $1
+             AND (lease_until IS NULL OR lease_until <= $1) AND endpoint_id <> ALL($7::text[])
+           ORDER BY next_attempt_at
+           LIMIT ${CLAIM_WINDOW}),
+         ranked AS (
+           SELECT d.id, d.next_attempt_at,
+                  row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at) AS n,
+                  greatest(0, $8::int - coalesce(b.in_flight, 0)) AS room
+           FROM due d
+           JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.status = 'enabled'
+           LEFT JOIN busy b ON b.endpoint_id = d.endpoint_id),
+         chosen AS (
+           SELECT id FROM ranked WHERE n <= room ORDER BY next_attempt_at LIMIT $4),
          picked AS (
-           SELECT p.id, p.next_attempt_at
-           FROM candidates c
-           JOIN webhook_endpoints e ON e.id = c.endpoint_id AND e.status = 'enabled'
-           CROSS JOIN LATERAL (
-             SELECT wd.id, wd.next_attempt_at FROM webhook_deliveries wd
-             WHERE wd.endpoint_id = c.endpoint_id AND wd.status IN ('pending', 'retrying') AND wd.next_attempt_at <= $1
-               AND (wd.lease_until IS NULL OR wd.lease_until <= $1)
-             ORDER BY wd.next_attempt_at
-             LIMIT greatest(0, $8::int - coalesce((SELECT in_flight FROM busy WHERE busy.endpoint_id = c.endpoint_id), 0))
-             FOR UPDATE OF wd SKIP LOCKED) p
-           ORDER BY p.next_attempt_at
-           LIMIT $4),
+           SELECT wd.id FROM webhook_deliveries wd
+           WHERE wd.id IN (SELECT id FROM chosen)
+             AND wd.status IN ('pending', 'retrying') AND wd.next_attempt_at <= $1
+             AND (wd.lease_until IS NULL OR wd.lease_until <= $1)
+           FOR UPDATE SKIP LOCKED),
          claimed AS (
            UPDATE webhook_deliveries d
            SET attempts = d.attempts + 1, lease_token = $2, lease_until = $3, updated_at = $1
            WHERE d.id IN (SELECT id FROM picked)
            RETURNING d.*)
-         SELECT c.id, c.attempts, c.lease_token, c.created_at AS first_due_at,
+         SELECT (SELECT count(*) FROM due) AS window_rows, c.id, c.attempts, c.lease_token, c.created_at AS first_due_at,
                 e.id AS endpoint_id, e.url, e.secret, e.mode AS endpoint_mode, e.failing_since,
                 ev.id AS event_id, ev.account_id, ev.mode, ev.type, ev.object_id, ev.data, ev.created_at AS event_created_at
          FROM claimed c
@@ -215,7 +234,7 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
          JOIN events ev ON ev.id = c.event_id`,
         [now, leaseToken, leaseUntil, limit, [...inFlight.keys()], [...inFlight.values()], full, perEndpoint],
       );
-      return rows.map(
+      const deliveries = rows.map(
         (row): ClaimedDelivery => ({
           id: row.id,
           attempt: Number(row.attempts),
@@ -239,6 +258,9 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
           },
         }),
       );
+      // Nothing claimed says nothing of the window; a claim that took some did see all when its
+      // window of the oldest due deliveries was not cut short.
+      return { deliveries, sawAllDue: rows.length === 0 || Number(rows[0]!.window_rows) < CLAIM_WINDOW };
     },
     async recordAttempts(attempts) {
       if (attempts.length === 0) return new Set<string>();

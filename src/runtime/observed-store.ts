@@ -31,6 +31,8 @@ export function observeStore(store: Store, observer: StoreObserver): Store {
     },
     // Reads write nothing, so there is nothing to count.
     read: (work) => store.read(work),
+    // One statement that writes no event (a payment's intent).
+    once: (work) => store.once(work),
   };
 }
 

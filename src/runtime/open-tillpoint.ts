@@ -1,9 +1,10 @@
 import { DEFAULT_RATE_LIMITS } from '../domain/api-guards/rules';
 import type { Mode } from '../domain/shared/events';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Deps } from '../domain/deps';
 import { TillpointError } from '../domain/shared/errors';
 import { evaluateFlagsFrom, loadFlagState, type FlagState } from '../domain/flags/use-cases/evaluate-flags';
+import { useSha256Hex } from '../domain/shared/digest';
 import { openServerFlags } from '../flags/server-flags';
 import { migrate } from '../persistence/migrations/index';
 import { openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
@@ -38,6 +39,9 @@ export async function openDatabase(
 ): Promise<SqlClient> {
   return config.databaseUrl ? openPostgres(config.databaseUrl, options) : openPglite(config.dataDir);
 }
+
+// Node's synchronous SHA-256 for the domain's digests (every API call hashes its key).
+useSha256Hex((text) => createHash('sha256').update(text).digest('hex'));
 
 /**
  * The composition root: wires the database, the store and the processors into the use cases'

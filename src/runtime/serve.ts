@@ -13,6 +13,7 @@ import { openDatabase, openTillpoint, type Tillpoint } from './open-tillpoint';
 import { createReadiness, type Readiness } from './readiness';
 import { checkoutPageCheckJob, periodicJobs, startScheduler } from './scheduler';
 import { startWebhookWorker } from './webhook-worker';
+import { batchedLogStream } from './log-stream';
 
 /** Start-up could not go on; the message names the cause and the fix. */
 export class StartupError extends Error {
@@ -131,7 +132,7 @@ export async function startServer(
     const app = await buildHttpServer({
       deps: tillpoint.deps,
       webRoot: options.webRoot,
-      logger: { level: config.logLevel },
+      logger: { level: config.logLevel, stream: batchedLogStream() },
       reporter,
       clientConfig: checkoutClientConfig(config),
       processorSettings: tillpoint.processorSettings,

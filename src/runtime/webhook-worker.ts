@@ -63,6 +63,11 @@ export function startWebhookWorker(options: {
   /** What the claim loop waits for when it pauses: recorded outcomes (room), a finished send, or the poll. */
   let waitingFor: 'room' | 'send' | 'poll' = 'poll';
   let wake: (() => void) | null = null;
+  /**
+   * Counts finished sends and recorded batches, so the claim loop can tell that one happened
+   * while it was claiming (when no pause was there to wake): it must not then sleep the poll away.
+   */
+  let progress = 0;
   const wakeUp = () => {
     const resume = wake;
     wake = null;
@@ -99,6 +104,7 @@ export function startWebhookWorker(options: {
           log.error({ err: error }, 'could not record webhook attempts');
         }
         held -= batch.length;
+        progress += 1;
         if (waitingFor === 'room') wakeUp();
       }
       recording = null;
@@ -115,6 +121,7 @@ export function startWebhookWorker(options: {
       sends.delete(done);
       toRecord.push(outcome);
       record();
+      progress += 1;
       if (waitingFor === 'send') wakeUp();
     });
     sends.add(done);
@@ -124,11 +131,15 @@ export function startWebhookWorker(options: {
     while (running) {
       const room = Math.min(CLAIM_LIMIT, maxInFlight - held);
       const cappedBefore = cappedEndpoints();
+      const progressBefore = progress;
       let claimed = 0;
+      let sawAllDue = false;
       if (room > 0) {
         try {
-          const deliveries = await claimDueWebhooks(deps, { limit: room, perEndpoint, inFlight: sending, timeoutMs });
+          const claim = await claimDueWebhooks(deps, { limit: room, perEndpoint, inFlight: sending, timeoutMs });
+          const { deliveries } = claim;
           claimed = deliveries.length;
+          sawAllDue = claim.sawAllDue;
           held += claimed;
           for (const delivery of deliveries) send(delivery);
         } catch (error) {
@@ -136,11 +147,13 @@ export function startWebhookWorker(options: {
         }
       }
       // A full claim means more may be due: claim again at once, as when an endpoint has just
-      // reached its cap (the next claim leaves it out). Otherwise wait for what would let a claim
-      // find more — room, or a finished send (its endpoint has a free slot again) — or the poll.
-      if (!running || (room > 0 && claimed === room) || cappedEndpoints() > cappedBefore) continue;
+      // reached its cap and the claim did not see every due delivery (the next one leaves the
+      // capped endpoint out and looks further). Otherwise wait for what would let a claim find
+      // more — room, or a finished send (its endpoint has a free slot again) — or the poll.
+      if (!running || (room > 0 && claimed === room) || (!sawAllDue && cappedEndpoints() > cappedBefore)) continue;
       waitingFor = room === 0 ? 'room' : sending.size > 0 ? 'send' : 'poll';
-      const woken = await pause(pollMs);
+      // A send finished or a batch was recorded during the claim: that is the wake-up already.
+      const woken = progress !== progressBefore || (await pause(pollMs));
       waitingFor = 'poll';
       // Let a few more sends finish, so one claim serves several free slots.
       if (woken && running) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));

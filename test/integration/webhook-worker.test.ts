@@ -1,9 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookWorker, WEBHOOK_PER_ENDPOINT, type WebhookWorker } from '../../src/runtime/webhook-worker';
+import type { Store } from '../../src/domain/deps';
 import { httpWebhookSender } from '../../src/webhooks/http-sender';
 import { testDatabases } from '../support/databases';
 import { createSession, merchantCall, rows, useIntegration } from '../support/integration';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import type { WebhookSender } from '../../src/domain/webhooks/ports';
 
 /** The worker `tillpoint serve` runs, against real receivers on loopback. */
 describe.each(testDatabases)('webhook worker ($name)', (database) => {
@@ -45,6 +47,39 @@ describe.each(testDatabases)('webhook worker ($name)', (database) => {
     }
     return true;
   }
+
+  it('sends that finish while the worker claims wake it: a backlog beyond one claim goes out without waiting for the poll', { timeout: 60_000 }, async () => {
+    await endpoint(urls.healthy, healthy);
+    // Three times what one endpoint may have in flight: the worker must claim again as sends finish.
+    const events = WEBHOOK_PER_ENDPOINT * 3;
+    for (let i = 0; i < events; i++) {
+      ctx.h.clock.advance(1000);
+      const session = await createSession(ctx);
+      expect((await merchantCall(ctx.h, ctx.key, 'POST', `/v1/checkout/sessions/${session.id}/expire`)).statusCode).toBe(200);
+    }
+    // A receiver that answers at once: its sends finish while the worker's next claim is under way.
+    const sent = new Set<string>();
+    const instant: WebhookSender = {
+      async send({ body }) {
+        sent.add((JSON.parse(body) as { id: string }).id);
+        return { ok: true, status: 200, body: '', durationMs: 0 };
+      },
+    };
+    // A database slower than the receiver: every claim is still under way when the sends before it
+    // have finished, so their wake-ups come while the worker is not waiting for them.
+    const deps = ctx.h.tillpoint.deps;
+    const slowStore: Store = {
+      ...deps.store,
+      transaction: async (work) => {
+        const result = await deps.store.transaction(work);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return result;
+      },
+    };
+    // A poll far longer than the deadline: only wake-ups by finished sends can meet it.
+    worker = startWebhookWorker({ deps: { ...deps, store: slowStore }, sender: instant, log: console, pollMs: 60_000 });
+    expect(await until(() => sent.size === events, 10_000)).toBe(true);
+  });
 
   it('an endpoint that never answers does not hold up another endpoint', { timeout: 60_000 }, async () => {
     hanging.received.length = 0;

@@ -278,7 +278,7 @@ describe.each(testDatabases)('webhooks ($name)', (database) => {
           limit: 10,
         }),
       );
-      expect(claimed).toHaveLength(1);
+      expect(claimed.deliveries).toHaveLength(1);
       expect(await pass()).toBe(0);
       ctx.h.clock.advance(15_000);
       expect(await pass()).toBe(1);

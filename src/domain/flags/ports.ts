@@ -22,7 +22,7 @@ export interface ExposureRepository {
   /** Records that a session saw a variant; false when it was already recorded (idempotent). */
   insert(exposure: Exposure): Promise<boolean>;
   /** Marks every exposure of the session as converted, once. */
-  markConverted(checkoutSessionId: string, at: Date): Promise<number>;
+  markConverted(checkoutSessionId: string, at: Date): Promise<void>;
   tally(experimentId: string): Promise<Array<{ variant: string; exposed: number; conversions: number }>>;
 }
 

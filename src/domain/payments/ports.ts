@@ -28,6 +28,12 @@ export interface OperationsInFlightRepository {
 export interface PaymentRepository {
   /** Throws `SessionBusyError` when the session already holds a payment that is under way or has won. */
   insert(payment: Payment): Promise<void>;
+  /**
+   * One statement: locks the payment's session and inserts the payment if the session is still
+   * open, unexpired at `at`, and of the payment's amount, currency and capture method. `busy` when
+   * the session already holds a payment under way or won; `not_open` otherwise (nothing written).
+   */
+  insertForOpenSession(payment: Payment, at: Date): Promise<'inserted' | 'busy' | 'not_open'>;
   get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
   update(payment: Payment, expectedStatus: Payment['status']): Promise<boolean>;
   /** Oldest first, across accounts: what the periodic jobs (reconciliation, auto-void) work on. */

@@ -52,7 +52,10 @@ export interface WebhookDeliveryRepository {
    * Takes up to `limit` due deliveries of enabled endpoints with `FOR UPDATE SKIP LOCKED`, counts
    * the attempt and leases them until `leaseUntil`: no other worker takes them before then. At
    * most `perEndpoint` (default: `limit`) less the endpoint's count in `inFlight` per endpoint, so
-   * an endpoint that is slow to answer never takes the claim from the others.
+   * an endpoint that is slow to answer never takes the claim from the others. `sawAllDue` is true
+   * when the claim considered every due delivery of the endpoints not already at their cap (it
+   * looks at the oldest due ones only, a window of them): a claim right after it can then find
+   * nothing the endpoints it did not fill could take.
    */
   claimDue(options: {
     now: Date;
@@ -61,7 +64,7 @@ export interface WebhookDeliveryRepository {
     limit: number;
     perEndpoint?: number;
     inFlight?: ReadonlyMap<string, number>;
-  }): Promise<ClaimedDelivery[]>;
+  }): Promise<ClaimedDeliveries>;
   /**
    * Writes attempts' outcomes (and their delivery-log lines), each only if its lease is still ours;
    * returns the ids whose outcome was written (a lost lease means another worker took over).
@@ -69,6 +72,12 @@ export interface WebhookDeliveryRepository {
   recordAttempts(attempts: RecordedAttempt[]): Promise<Set<string>>;
   /** Makes a delivery due now again (manual resend). */
   requeue(scope: Scope, id: string, at: Date): Promise<void>;
+}
+
+/** What a claim took, and whether it saw every due delivery it might have taken (see `claimDue`). */
+export interface ClaimedDeliveries {
+  deliveries: ClaimedDelivery[];
+  sawAllDue: boolean;
 }
 
 /** An attempt's outcome as the worker records it. */

@@ -123,20 +123,22 @@ export class SandboxProcessor implements PaymentProcessor {
     }
     const now = this.now();
     const approved = result.outcome === 'approved';
+    const settlesAt = approved && request.capture ? this.settlementTime(now) : null;
+    // A capture that settles at once (no settlement delay) is written settled: one write, not two.
+    const settled = settlesAt !== null && settlesAt.getTime() <= now.getTime();
     await this.ledger.insert({
       id: transactionId,
       paymentId: request.paymentId,
-      status: !approved ? 'processor_declined' : request.capture ? 'submitted_for_settlement' : 'authorized',
+      status: !approved ? 'processor_declined' : settled ? 'settled' : request.capture ? 'submitted_for_settlement' : 'authorized',
       currency: request.currency,
       amountAuthorized: request.amount,
       amountCaptured: approved && request.capture ? request.amount : 0,
       amountRefunded: 0,
       authorization: result,
-      settlesAt: approved && request.capture ? this.settlementTime(now) : null,
+      settlesAt,
       createdAt: now,
       updatedAt: now,
     });
-    if (approved && request.capture) await this.ledger.settleDue(transactionId, now);
     return result;
   }
 

@@ -54,8 +54,16 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   const processor = forScope.value;
   const threeDSecureMode = toThreeDSecureMode(threeDSecureFlag.value);
 
-  // 1. Record the intent.
-  const started = await deps.store.transaction(async (tx) => {
+  // 1. Record the intent. A session still open as just read takes it in one statement, which
+  // locks the session and lets the one-payment index decide, as the transaction below does; the
+  // transaction is for everything else (an overdue session to expire, a refusal to explain).
+  const at = deps.clock.now();
+  const open =
+    target.status === 'open' && target.expiresAt.getTime() > at.getTime() && target.paymentMethodTypes.includes(options.paymentMethodType);
+  const quick = open ? newPayment(target, email, processor.name, at) : null;
+  const taken = quick ? await deps.store.once((db) => db.payments.insertForOpenSession(quick, at)) : 'not_open';
+  if (taken === 'busy') throw paymentUnderWay();
+  const started = quick && taken === 'inserted' ? ({ session: target, payment: quick } as const) : await deps.store.transaction(async (tx) => {
     const found = await tx.checkoutSessions.get(null, options.sessionId, { forUpdate: true });
     if (!found) return { refused: resourceMissing('checkout session', options.sessionId) } as const;
     const session = await expireIfOverdue(deps, tx, found);
@@ -70,29 +78,7 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
         param: 'payment_method_type',
       });
     }
-    const now = deps.clock.now();
-    const payment: Payment = {
-      id: newId('pay'),
-      accountId: session.accountId,
-      mode: session.mode,
-      checkoutSessionId: session.id,
-      amount: session.amountTotal,
-      currency: session.currency,
-      status: 'processing',
-      captureMethod: session.captureMethod,
-      amountCaptured: 0,
-      amountRefunded: 0,
-      customerEmail: email,
-      paymentMethod: null,
-      processor: processor.name,
-      processorTransactionId: null,
-      processorResponse: null,
-      failureCode: null,
-      declineCode: null,
-      threeDSecure: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const payment = newPayment(session, email, processor.name, deps.clock.now());
     // The unique index decides: the insert is a no-op (SessionBusyError) when the session
     // already holds a payment, so a refusal never aborts the transaction.
     try {
@@ -125,6 +111,32 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
 
   // 3. Record the outcome.
   return recordAuthorization(deps, { session, payment, paymentMethodType: options.paymentMethodType, result });
+}
+
+/** A payment attempt on `session`, `processing` until the processor answers. */
+function newPayment(session: CheckoutSession, email: string, processor: string, now: Date): Payment {
+  return {
+    id: newId('pay'),
+    accountId: session.accountId,
+    mode: session.mode,
+    checkoutSessionId: session.id,
+    amount: session.amountTotal,
+    currency: session.currency,
+    status: 'processing',
+    captureMethod: session.captureMethod,
+    amountCaptured: 0,
+    amountRefunded: 0,
+    customerEmail: email,
+    paymentMethod: null,
+    processor,
+    processorTransactionId: null,
+    processorResponse: null,
+    failureCode: null,
+    declineCode: null,
+    threeDSecure: null,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 function paymentUnderWay(): TillpointError {

@@ -8,7 +8,7 @@ import {
   webhookLeaseMs,
   webhookPayload,
 } from '../rules';
-import type { ClaimedDelivery, RecordedAttempt, EndpointStreakChange, WebhookSender, WebhookSendResult } from '../ports';
+import type { ClaimedDeliveries, ClaimedDelivery, RecordedAttempt, EndpointStreakChange, WebhookSender, WebhookSendResult } from '../ports';
 
 /** One attempt, sent and not yet recorded. */
 export interface WebhookOutcome {
@@ -26,7 +26,7 @@ export interface WebhookOutcome {
 export async function claimDueWebhooks(
   deps: Deps,
   options: { limit: number; perEndpoint?: number; inFlight?: ReadonlyMap<string, number>; timeoutMs?: number },
-): Promise<ClaimedDelivery[]> {
+): Promise<ClaimedDeliveries> {
   const now = deps.clock.now();
   return deps.store.transaction((tx) =>
     tx.webhookDeliveries.claimDue({
@@ -131,7 +131,7 @@ export async function deliverDueWebhooks(
   deps: Deps,
   options: { sender: WebhookSender; batchSize?: number; timeoutMs?: number },
 ): Promise<number> {
-  const claimed = await claimDueWebhooks(deps, { limit: options.batchSize ?? 20, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+  const { deliveries: claimed } = await claimDueWebhooks(deps, { limit: options.batchSize ?? 20, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
   const outcomes = await Promise.all(claimed.map((delivery) => sendWebhook(deps, options.sender, delivery, options.timeoutMs)));
   await recordWebhookOutcomes(deps, outcomes);
   return claimed.length;

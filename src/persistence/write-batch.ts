@@ -1,0 +1,115 @@
+/**
+ * Writes of a transaction whose results nobody reads (an audit line, an event and its webhook
+ * deliveries, a new row), held back and sent in front of the transaction's next statement, or at
+ * its end, as data-modifying CTEs of one statement: fewer round trips, same atomicity.
+ *
+ * The statements of one SQL statement share a snapshot: a statement never sees the writes carried
+ * in front of it. So a held write rides along only with a statement that touches none of the
+ * tables it writes; otherwise the held writes go first, on their own. A transaction that did
+ * nothing but held writes is then one statement, needing no BEGIN and COMMIT at all.
+ */
+export interface HeldWrite {
+  /** One INSERT, UPDATE or DELETE, without a WITH clause of its own; `$n` are its parameters. */
+  text: string;
+  params: unknown[];
+  /** The tables it writes. It must read none that another held write writes. */
+  tables: readonly string[];
+}
+
+export interface Statement {
+  text: string;
+  params: unknown[];
+}
+
+/** Our SQL texts are a small, fixed set: what was read off one is kept (bounded). */
+const tablesSeen = new Map<string, Set<string>>();
+
+/** Tables a statement names (FROM, JOIN, INTO, UPDATE): enough for our own SQL, which uses no views. */
+function tablesOf(text: string): Set<string> {
+  const seen = tablesSeen.get(text);
+  if (seen) return seen;
+  if (tablesSeen.size >= 1000) tablesSeen.clear();
+  const names = new Set<string>();
+  tablesSeen.set(text, names);
+  for (const match of text.matchAll(/\b(?:from|join|into|update)\s+"?([a-z_][a-z0-9_]*)"?(?:\."?([a-z_][a-z0-9_]*))?/gi)) {
+    names.add(match[1]!.toLowerCase());
+    if (match[2]) names.add(match[2].toLowerCase());
+  }
+  return names;
+}
+
+const renumbered = new Map<string, string>();
+
+/** `text` with its parameters $1… moved up by `offset` (kept, like tablesOf, per text). */
+function renumber(text: string, offset: number): string {
+  if (offset === 0) return text;
+  const key = `${offset}:${text}`;
+  let out = renumbered.get(key);
+  if (out === undefined) {
+    if (renumbered.size >= 1000) renumbered.clear();
+    out = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+    renumbered.set(key, out);
+  }
+  return out;
+}
+
+export class WriteBatch {
+  private held: HeldWrite[] = [];
+
+  get size(): number {
+    return this.held.length;
+  }
+
+  /**
+   * Whether `write` may join the held writes: not when one of them and it change the same table
+   * and either is not an INSERT (one statement must not change a row twice).
+   */
+  admits(write: HeldWrite): boolean {
+    if (this.held.length === 0) return true;
+    const inserts = (w: HeldWrite) => /^\s*insert\b/i.test(w.text);
+    return !this.held.some((other) => other.tables.some((table) => write.tables.includes(table)) && !(inserts(other) && inserts(write)));
+  }
+
+  hold(write: HeldWrite): void {
+    this.held.push(write);
+  }
+
+  /**
+   * The held writes as CTEs in front of `main` (parameters after main's), or null when `main`
+   * touches a table they write (or is not a plain statement) and they must go first on their own.
+   * Taking them empties the batch.
+   */
+  carriedBy(main: Statement): Statement | null {
+    if (this.held.length === 0) return main;
+    const trimmed = main.text.trimStart();
+    const head = /^(with|select|insert|update|delete)\b/i.exec(trimmed)?.[1]?.toLowerCase();
+    if (!head || /^with\s+recursive\b/i.test(trimmed)) return null;
+    const touched = tablesOf(trimmed);
+    if (this.held.some((write) => write.tables.some((table) => touched.has(table)))) return null;
+    const { ctes, params } = this.take(main.params.length);
+    return head === 'with'
+      ? { text: `WITH ${ctes}, ${trimmed.slice(4)}`, params: [...main.params, ...params] }
+      : { text: `WITH ${ctes} ${trimmed}`, params: [...main.params, ...params] };
+  }
+
+  /** The held writes as one statement of their own; empties the batch. */
+  alone(): Statement {
+    const last = this.held.pop()!;
+    if (this.held.length === 0) return { text: last.text, params: last.params };
+    const { ctes, params } = this.take(0);
+    return { text: `WITH ${ctes} ${renumber(last.text, params.length)}`, params: [...params, ...last.params] };
+  }
+
+  private take(offset: number): { ctes: string; params: unknown[] } {
+    const params: unknown[] = [];
+    const ctes = this.held
+      .map((write, i) => {
+        const text = renumber(write.text, offset + params.length);
+        params.push(...write.params);
+        return `held_${i + 1} AS (${text})`;
+      })
+      .join(', ');
+    this.held = [];
+    return { ctes, params };
+  }
+}

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SqlClient } from '../../src/persistence/sql-client';
+import { write } from '../../src/persistence/sql-client';
+import { WriteBatch } from '../../src/persistence/write-batch';
+import { testDatabases } from '../support/databases';
+
+/**
+ * Writes held for a transaction's next statement or its commit (src/persistence/write-batch.ts):
+ * the transaction stays atomic, reads see what was written before them, and a transaction of held
+ * writes alone needs no BEGIN.
+ */
+describe.each(testDatabases)('held writes in a transaction ($name)', (database) => {
+  let db: SqlClient;
+  beforeAll(async () => {
+    db = await database.open();
+    await db.exec(`
+      CREATE TABLE parents (id text PRIMARY KEY, note text);
+      CREATE TABLE children (id text PRIMARY KEY, parent_id text NOT NULL REFERENCES parents (id));
+      CREATE TABLE counters (id text PRIMARY KEY, n integer NOT NULL);
+      INSERT INTO counters VALUES ('c', 0);
+    `);
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  const parent = (id: string) => ({ text: 'INSERT INTO parents (id) VALUES ($1)', params: [id], tables: ['parents'] });
+  const child = (id: string, parentId: string) => ({
+    text: 'INSERT INTO children (id, parent_id) VALUES ($1, $2)',
+    params: [id, parentId],
+    tables: ['children'],
+  });
+  const count = async (table: string, where = 'true') =>
+    Number((await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)).rows[0]!.n);
+
+  it('writes held writes alone, a child beside its parent, as one statement', async () => {
+    await db.transaction(async (tx) => {
+      await write(tx, parent('p1'));
+      await write(tx, child('k1', 'p1'));
+      await write(tx, child('k2', 'p1'));
+    });
+    expect(await count('children', "parent_id = 'p1'")).toBe(2);
+  });
+
+  it('a failing held write fails the transaction and leaves nothing behind', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await write(tx, parent('p2'));
+        await write(tx, child('k3', 'nobody'));
+      }),
+    ).rejects.toThrow();
+    expect(await count('parents', "id = 'p2'")).toBe(0);
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("UPDATE counters SET n = n + 1 WHERE id = 'c'");
+        await write(tx, parent('p3'));
+        await write(tx, parent('p3'));
+      }),
+    ).rejects.toThrow();
+    expect(await count('parents', "id = 'p3'")).toBe(0);
+    expect((await db.query<{ n: number }>("SELECT n FROM counters WHERE id = 'c'")).rows[0]!.n).toBe(0);
+  });
+
+  it('a held write rides with the next statement of another table, and is rolled back with it', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await write(tx, parent('p4'));
+        const { rowCount } = await tx.query("UPDATE counters SET n = n + 1 WHERE id = 'c'");
+        expect(rowCount).toBe(1);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await count('parents', "id = 'p4'")).toBe(0);
+    expect((await db.query<{ n: number }>("SELECT n FROM counters WHERE id = 'c'")).rows[0]!.n).toBe(0);
+  });
+
+  it('a statement that reads a table written by a held write sees the write', async () => {
+    const seen = await db.transaction(async (tx) => {
+      await write(tx, parent('p5'));
+      const { rows } = await tx.query<{ id: string }>("SELECT id FROM parents WHERE id = 'p5' FOR UPDATE");
+      await write(tx, child('k5', 'p5'));
+      const children = await tx.query<{ n: unknown }>("SELECT count(*) AS n FROM children WHERE parent_id = 'p5'");
+      return { parents: rows.length, children: Number(children.rows[0]!.n) };
+    });
+    expect(seen).toEqual({ parents: 1, children: 1 });
+  });
+
+  it('a held UPDATE never shares a statement with another change of its table (a row changed twice in one statement)', async () => {
+    const bump = { text: "UPDATE counters SET n = n + 1 WHERE id = 'c'", params: [], tables: ['counters'] };
+    await db.transaction(async (tx) => {
+      await write(tx, bump);
+      await write(tx, bump);
+      await write(tx, bump);
+    });
+    expect((await db.query<{ n: number }>("SELECT n FROM counters WHERE id = 'c'")).rows[0]!.n).toBe(3);
+    await db.query("UPDATE counters SET n = 0 WHERE id = 'c'");
+  });
+
+  it('outside a transaction a write is sent at once', async () => {
+    await write(db, parent('p6'));
+    expect(await count('parents', "id = 'p6'")).toBe(1);
+  });
+});
+
+describe('WriteBatch', () => {
+  it('carries held writes as CTEs in front of a statement, numbering their parameters after its own', () => {
+    const batch = new WriteBatch();
+    batch.hold({ text: 'INSERT INTO a (x, y) VALUES ($1, $2)', params: [1, 2], tables: ['a'] });
+    batch.hold({ text: 'INSERT INTO b (x) VALUES ($1)', params: [3], tables: ['b'] });
+    const carried = batch.carriedBy({ text: 'UPDATE c SET x = $1 WHERE id = $2', params: ['x', 'id'] });
+    expect(carried).toEqual({
+      text: 'WITH held_1 AS (INSERT INTO a (x, y) VALUES ($3, $4)), held_2 AS (INSERT INTO b (x) VALUES ($5)) UPDATE c SET x = $1 WHERE id = $2',
+      params: ['x', 'id', 1, 2, 3],
+    });
+    expect(batch.size).toBe(0);
+  });
+
+  it('joins a statement that has a WITH of its own', () => {
+    const batch = new WriteBatch();
+    batch.hold({ text: 'INSERT INTO a (x) VALUES ($1)', params: [1], tables: ['a'] });
+    expect(batch.carriedBy({ text: 'WITH k AS (SELECT $1::int AS v) SELECT v FROM k', params: [9] })).toEqual({
+      text: 'WITH held_1 AS (INSERT INTO a (x) VALUES ($2)),  k AS (SELECT $1::int AS v) SELECT v FROM k',
+      params: [9, 1],
+    });
+  });
+
+  it('refuses to carry writes in front of a statement that touches their tables (it would not see them)', () => {
+    const batch = new WriteBatch();
+    batch.hold({ text: 'INSERT INTO a (x) VALUES ($1)', params: [1], tables: ['a'] });
+    expect(batch.carriedBy({ text: 'SELECT * FROM public.a', params: [] })).toBeNull();
+    expect(batch.carriedBy({ text: 'SELECT * FROM b JOIN a ON true', params: [] })).toBeNull();
+    expect(batch.carriedBy({ text: 'DELETE FROM a', params: [] })).toBeNull();
+    expect(batch.carriedBy({ text: 'LOCK TABLE b', params: [] })).toBeNull();
+    expect(batch.size).toBe(1);
+    expect(batch.alone()).toEqual({ text: 'INSERT INTO a (x) VALUES ($1)', params: [1] });
+  });
+
+  it('writes several held writes alone as one statement, the last one its main statement', () => {
+    const batch = new WriteBatch();
+    batch.hold({ text: 'INSERT INTO a (x) VALUES ($1)', params: [1], tables: ['a'] });
+    batch.hold({ text: 'INSERT INTO b (x, y) VALUES ($1, $2)', params: [2, 3], tables: ['b'] });
+    expect(batch.alone()).toEqual({
+      text: 'WITH held_1 AS (INSERT INTO a (x) VALUES ($1)) INSERT INTO b (x, y) VALUES ($2, $3)',
+      params: [1, 2, 3],
+    });
+  });
+});
