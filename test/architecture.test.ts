@@ -42,6 +42,72 @@ function crossings(dir: string, crosses: (target: string, typeOnly: boolean, fil
   );
 }
 
+/**
+ * Import circles among the files under `dir` (relative imports, type-only ones included): one
+ * `a → b → … → a` trail per strongly connected group of files (Tarjan's algorithm).
+ */
+function importCycles(dir: string): string[] {
+  const files = sourceFiles(path.join(root, dir));
+  const inside = new Set(files);
+  const edges = new Map(
+    files.map((file) => [
+      file,
+      [...new Set(importsOf(file).map((spec) => resolved(file, spec)))].filter((t): t is string => t !== null && inside.has(t)),
+    ]),
+  );
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of edges.get(file)!) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== file);
+    if (group.length > 1 || edges.get(file)!.includes(file)) groups.push(group);
+  };
+  for (const file of files) if (!index.has(file)) visit(file);
+  // One circle through each group: walk from its first file, within the group, back to it.
+  return groups.map((group) => {
+    const members = new Set(group);
+    const start = group[group.length - 1]!;
+    const previous = new Map<string, string>();
+    const queue = [start];
+    let end: string | undefined;
+    while (queue.length && !end) {
+      const file = queue.shift()!;
+      for (const next of edges.get(file)!) {
+        if (next === start) {
+          end = file;
+          break;
+        }
+        if (members.has(next) && !previous.has(next)) {
+          previous.set(next, file);
+          queue.push(next);
+        }
+      }
+    }
+    const trail = [start];
+    for (let file = end!; file !== start; file = previous.get(file)!) trail.splice(1, 0, file);
+    return [...trail, start].map((file) => path.relative(root, file)).join(' → ');
+  });
+}
+
 /** The layout docs/architecture.md promises, checked so that it cannot drift. */
 describe('architecture', () => {
   it('the domain core imports no framework, driver or Node-only module, and nothing from the layers around it', () => {
@@ -100,5 +166,8 @@ describe('architecture', () => {
       return [];
     });
     expect(offending).toEqual([]);
+  });
+  it('no import circle anywhere in src (in persistence, the stores import the shared row mappers of rows.ts and sql-store.ts composes the stores)', () => {
+    expect(importCycles('src')).toEqual([]);
   });
 });

@@ -37,3 +37,33 @@ export function scopedListQuery(
 export function scopedGetQuery(table: string, scope: Scope, id: string): { text: string; params: unknown[] } {
   return { text: `SELECT * FROM ${table} WHERE id = $1 AND account_id = $2 AND mode = $3`, params: [id, scope.accountId, scope.mode] };
 }
+
+/**
+ * Newest-first keyset paging: rows strictly after the cursor row in (`time`, id) order, within the
+ * same scope conditions, so a cursor from another account or mode matches nothing.
+ */
+export class Query {
+  readonly params: unknown[] = [];
+  readonly conditions: string[] = [];
+  param(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+  where(condition: string) {
+    this.conditions.push(condition);
+  }
+  after(table: string, time: string, cursor: string | undefined, scopeConditions: string) {
+    if (!cursor) return;
+    this.where(`(${time}, id) < (SELECT ${time}, id FROM ${table} WHERE id = ${this.param(cursor)} AND ${scopeConditions})`);
+  }
+  get sql() {
+    return this.conditions.join(' AND ');
+  }
+}
+
+/** Adds the scope's conditions to `query`, and returns them (for `after`). */
+export function scoped(query: Query, scope: Scope): string {
+  const sql = `account_id = ${query.param(scope.accountId)} AND mode = ${query.param(scope.mode)}`;
+  query.where(sql);
+  return sql;
+}

@@ -1,7 +1,6 @@
-import type { SqlClient } from './sql-client';
-import type { SandboxTransaction, SandboxTransactionLedger } from '../domain/processors/sandbox-ports';
-
-type Row = Record<string, any>;
+import type { SqlClient } from '../../sql-client';
+import type { SandboxTransaction, SandboxTransactionLedger } from '../../../domain/processors/sandbox-ports';
+import type { Row } from '../../rows';
 
 function toTransaction(row: Row): SandboxTransaction {
   return {

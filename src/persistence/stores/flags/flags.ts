@@ -1,11 +1,8 @@
-import { type UnitOfWork } from '../domain/deps';
-import { write, type SqlExecutor } from './sql-client';
-import { ExperimentKeyBusyError } from '../domain/flags/ports';
-import type { Flag, Experiment } from '../domain/flags/entities';
-
-type Row = Record<string, any>;
-
-const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+import { type UnitOfWork } from '../../../domain/deps';
+import { write, type SqlExecutor } from '../../sql-client';
+import { ExperimentKeyBusyError } from '../../../domain/flags/ports';
+import type { Flag, Experiment } from '../../../domain/flags/entities';
+import { dateOrNull, type Row } from '../../rows';
 
 function toFlag(row: Row): Flag {
   return {

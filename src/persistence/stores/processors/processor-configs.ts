@@ -1,10 +1,9 @@
-import type { ProcessorConfig, ProcessorConfigStore } from '../domain/processors/processor-config';
-import type { CredentialCipher } from './credential-cipher';
-import type { SqlClient } from './sql-client';
-import { teamRepositories } from './sql-team-store';
-import type { Scope } from '../domain/shared/scope';
-
-type Row = Record<string, any>;
+import type { ProcessorConfig, ProcessorConfigStore } from '../../../domain/processors/processor-config';
+import type { CredentialCipher } from '../../credential-cipher';
+import type { SqlClient } from '../../sql-client';
+import { auditLogRepositories } from '../team/audit-log';
+import type { Scope } from '../../../domain/shared/scope';
+import type { Row } from '../../rows';
 
 const context = (scope: Scope) => `processor_config:${scope.accountId}:${scope.mode}`;
 
@@ -62,7 +61,7 @@ export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher 
                  private_key_sealed = EXCLUDED.private_key_sealed, updated_at = EXCLUDED.updated_at`,
           [config.accountId, config.mode, config.processor, JSON.stringify(settings), sealed, config.updatedAt],
         );
-        if (audit) await teamRepositories(tx).auditLog.insert(audit);
+        if (audit) await auditLogRepositories(tx).auditLog.insert(audit);
       });
     },
   };

@@ -1,8 +1,6 @@
-import type { SqlClient } from './sql-client';
-import { toApiKey } from './sql-store';
-import type { StoredResponse, IdempotencyRecords, RateLimitCounter } from '../domain/api-guards/ports';
-
-type Row = Record<string, any>;
+import type { SqlClient } from '../../sql-client';
+import type { StoredResponse, IdempotencyRecords, RateLimitCounter } from '../../../domain/api-guards/ports';
+import { toApiKey, type Row } from '../../rows';
 
 /** Idempotency records in the shared database: the primary key decides which request owns a key. */
 export function sqlIdempotencyRecords(db: SqlClient): IdempotencyRecords {

@@ -1,12 +1,9 @@
-import type { DomainEvent } from '../domain/shared/events';
-import type { SqlExecutor } from './sql-client';
-import type { Scope } from '../domain/shared/scope';
-import type { WebhookEndpoint, WebhookDelivery, WebhookAttempt } from '../domain/webhooks/entities';
-import type { ClaimedDelivery, WebhookEndpointRepository, WebhookDeliveryRepository } from '../domain/webhooks/ports';
-
-type Row = Record<string, any>;
-
-const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+import type { DomainEvent } from '../../../domain/shared/events';
+import type { SqlExecutor } from '../../sql-client';
+import type { Scope } from '../../../domain/shared/scope';
+import type { WebhookEndpoint, WebhookDelivery, WebhookAttempt } from '../../../domain/webhooks/entities';
+import type { ClaimedDelivery, WebhookEndpointRepository, WebhookDeliveryRepository } from '../../../domain/webhooks/ports';
+import { dateOrNull, type Row } from '../../rows';
 
 function toEndpoint(row: Row): WebhookEndpoint {
   return {

@@ -1,8 +1,6 @@
-import type { OperationInFlight, OperationsInFlightRepository } from '../domain/payments/ports';
-import type { SqlExecutor } from './sql-client';
-import { toRefund } from './sql-lifecycle-store';
-
-type Row = Record<string, any>;
+import type { OperationInFlight, OperationsInFlightRepository } from '../../../domain/payments/ports';
+import type { SqlExecutor } from '../../sql-client';
+import { toRefund, type Row } from '../../rows';
 
 function toOperation(row: Row): OperationInFlight {
   return {

@@ -1,12 +1,9 @@
-import type { SqlExecutor } from './sql-client';
-import type { CheckoutPageBaseline, CheckoutPageChange, CspReport, ScriptNote } from '../domain/checkout-page/entities';
-import type { CheckoutPageIntegrityRepository } from '../domain/checkout-page/ports';
-
-type Row = Record<string, any>;
+import type { SqlExecutor } from '../../sql-client';
+import type { CheckoutPageBaseline, CheckoutPageChange, CspReport, ScriptNote } from '../../../domain/checkout-page/entities';
+import type { CheckoutPageIntegrityRepository } from '../../../domain/checkout-page/ports';
+import { dateOrNull, type Row } from '../../rows';
 
 const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
-const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
-
 function toBaseline(row: Row): CheckoutPageBaseline {
   return {
     accountId: row.account_id,

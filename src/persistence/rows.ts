@@ -1,0 +1,115 @@
+/**
+ * Row mappers read by more than one store, and the small SQL helpers every store shares. This file
+ * imports no store: stores import it, and sql-store.ts composes the stores.
+ */
+import type { Payment, Refund } from '../domain/payments/entities';
+import type { Scope } from '../domain/shared/scope';
+import type { ApiKey } from '../domain/team/entities';
+import type { CheckoutSession } from '../domain/sessions/entities';
+
+export type Row = Record<string, any>;
+
+export const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+export const num = (value: unknown) => Number(value);
+export const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+
+export function scopeClause(scope: Scope | null, firstParam: number): { sql: string; params: unknown[] } {
+  if (!scope) return { sql: '', params: [] };
+  return { sql: ` AND account_id = $${firstParam} AND mode = $${firstParam + 1}`, params: [scope.accountId, scope.mode] };
+}
+
+export const placeholders = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+
+export const assignments = (columns: readonly string[], from: number) =>
+  columns.map((column, i) => `${column} = $${from + i}`).join(', ');
+
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  return e?.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
+}
+
+export function toApiKey(row: Row): ApiKey {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    kind: row.kind,
+    prefix: row.prefix,
+    secretHash: row.secret_hash,
+    last4: row.last4,
+    createdAt: new Date(row.created_at),
+    lastUsedAt: dateOrNull(row.last_used_at),
+    revokedAt: dateOrNull(row.revoked_at),
+  };
+}
+
+export function toSession(row: Row): CheckoutSession {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    status: row.status,
+    currency: row.currency,
+    lineItems: row.line_items,
+    amountSubtotal: num(row.amount_subtotal),
+    amountTotal: num(row.amount_total),
+    customerEmail: row.customer_email,
+    successUrl: row.success_url,
+    cancelUrl: row.cancel_url,
+    captureMethod: row.capture_method,
+    paymentMethodTypes: row.payment_method_types,
+    locale: row.locale,
+    metadata: row.metadata,
+    clientReferenceId: row.client_reference_id,
+    paymentLinkId: row.payment_link_id,
+    expiresAt: new Date(row.expires_at),
+    completedAt: dateOrNull(row.completed_at),
+    paymentId: row.payment_id,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+export function toPayment(row: Row): Payment {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    checkoutSessionId: row.checkout_session_id,
+    amount: num(row.amount),
+    currency: row.currency,
+    status: row.status,
+    captureMethod: row.capture_method,
+    amountCaptured: num(row.amount_captured),
+    amountRefunded: num(row.amount_refunded),
+    customerEmail: row.customer_email,
+    paymentMethod: row.payment_method,
+    processor: row.processor,
+    processorTransactionId: row.processor_transaction_id,
+    processorResponse: row.processor_response,
+    failureCode: row.failure_code,
+    declineCode: row.decline_code,
+    threeDSecure: row.three_d_secure,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+export function toRefund(row: Row): Refund {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    paymentId: row.payment_id,
+    amount: Number(row.amount),
+    currency: row.currency,
+    reason: row.reason,
+    status: row.status,
+    createdBy: row.created_by,
+    failureReason: row.failure_reason,
+    processorRefundId: row.processor_refund_id,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
