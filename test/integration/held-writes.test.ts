@@ -67,10 +67,15 @@ describe.each(testDatabases)('held writes in a transaction ($name)', (database) 
         await write(tx, parent('p4'));
         const { rowCount } = await tx.query("UPDATE counters SET n = n + 1 WHERE id = 'c'");
         expect(rowCount).toBe(1);
+        await write(tx, child('k4', 'p4'));
+        // A locking read of another table carries them too.
+        const { rows } = await tx.query<{ n: number }>("SELECT n FROM counters WHERE id = 'c' FOR UPDATE");
+        expect(rows).toEqual([{ n: 1 }]);
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
     expect(await count('parents', "id = 'p4'")).toBe(0);
+    expect(await count('children', "id = 'k4'")).toBe(0);
     expect((await db.query<{ n: number }>("SELECT n FROM counters WHERE id = 'c'")).rows[0]!.n).toBe(0);
   });
 
