@@ -22,14 +22,14 @@ const braintreeClientModule =
 
 /** React and what the checkout page shares with the dashboard (formatting, flag surfaces, bundler helpers). */
 const sharedWithDashboard =
-  /node_modules[\\/](?:react|react-dom|scheduler|@formatjs[\\/]fast-memoize)[\\/]|\0@oxc-project\+runtime@|[\\/]src[\\/]domain[\\/](?:currency|flag-evaluation)\.ts$|[\\/]web[\\/]checkout[\\/]format\.ts$/;
+  /node_modules[\\/](?:react|react-dom|scheduler|@formatjs[\\/]fast-memoize)[\\/]|\0@oxc-project\+runtime@|[\\/]src[\\/]domain[\\/](?:[\w-]+[\\/])?(?:currency|flag-evaluation)\.ts$|[\\/]web[\\/]checkout[\\/]format\.ts$/;
 
 /**
  * What the checkout page's first script (web/checkout/main.tsx) imports, and Vite's preload helper:
  * their own chunk, loaded with it before anything else (React's part imports them from there).
  */
 const checkoutFirstScript =
-  /\0vite[\\/]preload-helper|[\\/]web[\\/]checkout[\\/](?:main\.tsx|trusted-types\.ts|page-data\.ts|processor-plan\.ts|payment-methods\.ts|styles\.css)$|[\\/]src[\\/]domain[\\/](?:offered-payment-methods|errors)\.ts$/;
+  /\0vite[\\/]preload-helper|[\\/]web[\\/]checkout[\\/](?:main\.tsx|trusted-types\.ts|page-data\.ts|processor-plan\.ts|payment-methods\.ts|styles\.css)$|[\\/]src[\\/]domain[\\/](?:[\w-]+[\\/])?(?:offered-payment-methods|errors)\.ts$/;
 
 /** Parts of the checkout page loaded on demand, each its own chunk. */
 const checkoutOnDemand =
@@ -40,7 +40,7 @@ const checkoutOnDemand =
  * one chunk rather than a handful of small ones split off by what else shares them.
  */
 const checkoutApp = (id: string) =>
-  /[\\/]web[\\/](?:checkout|telemetry)[\\/]|[\\/]src[\\/]domain[\\/](?:money|locale|three-d-secure-policy|customer-email)\.ts$|node_modules[\\/](?:intl-messageformat|@formatjs[\\/]icu-messageformat-parser)[\\/]/.test(id) &&
+  /[\\/]web[\\/](?:checkout|telemetry)[\\/]|[\\/]src[\\/]domain[\\/](?:[\w-]+[\\/])?(?:money|locale|three-d-secure-policy|customer-email)\.ts$|node_modules[\\/](?:intl-messageformat|@formatjs[\\/]icu-messageformat-parser)[\\/]/.test(id) &&
   // The dashboard's react-intl brings its own copies (nested node_modules): those stay the dashboard's.
   !/node_modules.*node_modules/.test(id) &&
   !checkoutFirstScript.test(id) &&

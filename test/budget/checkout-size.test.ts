@@ -154,4 +154,22 @@ describe('checkout page size', () => {
     expect(seen.size).toBeGreaterThan(5);
     expect([...seen].some((f) => f.startsWith('dashboard'))).toBe(false);
   });
+
+  it("the dashboard loads none of the checkout page's own chunks or styles (only what they share, such as React)", () => {
+    const manifest = JSON.parse(readFileSync(path.join(web, '.vite', 'manifest.json'), 'utf8')) as Record<
+      string,
+      { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] }
+    >;
+    const reached = new Set<string>();
+    const visit = (key: string) => {
+      if (reached.has(key) || !manifest[key]) return;
+      reached.add(key);
+      for (const imported of manifest[key]!.imports ?? []) visit(imported);
+    };
+    visit('dashboard/index.html');
+    const files = [...reached].flatMap((key) => [manifest[key]!.file, ...(manifest[key]!.css ?? [])]);
+    expect(files.some((f) => f.startsWith('assets/dashboard'))).toBe(true);
+    // The checkout page's first script, React's part of the page, its styles and braintree-web.
+    expect(files.filter((f) => /^assets\/(?:checkout|hydrate|braintree)/.test(f))).toEqual([]);
+  });
 });
