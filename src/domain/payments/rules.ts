@@ -1,6 +1,10 @@
-import type { Payment, Refund } from './entities';
-import type { UnitOfWork } from '../deps';
-import { ConcurrentTransitionError, transitionRefund } from './transition';
+import type { Payment, Refund, PaymentMethodType } from './entities';
+import type { UnitOfWork, Deps } from '../deps';
+import { ConcurrentTransitionError, transitionRefund, transitionCheckoutSession, transitionPayment } from './transition';
+import { TillpointError, resourceMissing } from '../shared/errors';
+import type { AuthorizeResult } from '../processors/ports';
+import type { CheckoutSession } from '../sessions/entities';
+import type { ReconciliationTimings } from './ports';
 
 /** Adds the refund to its payment's `amount_refunded` and marks it succeeded, in the caller's transaction. */
 export async function recordRefundSucceeded(tx: UnitOfWork, refund: Refund, processorRefundId: string, now: Date): Promise<Refund> {
@@ -9,3 +13,129 @@ export async function recordRefundSucceeded(tx: UnitOfWork, refund: Refund, proc
   if (!(await tx.payments.update(refunded, current.status))) throw new ConcurrentTransitionError(refund.paymentId);
   return transitionRefund(tx, refund, 'succeeded', { processorRefundId }, now);
 }
+
+/**
+ * Moves a `processing` payment to the state a known processor answer means, in one transaction:
+ * approved → succeeded or requires_capture (and the session complete), declined or unavailable →
+ * failed, with the error to answer. Shared by paying and by reconciliation.
+ */
+export async function recordAuthorizationOutcome(
+  deps: Deps,
+  options: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
+): Promise<PaidCheckout | { payment: Payment; error: TillpointError }> {
+  const { result, payment } = options;
+  const now = deps.clock.now();
+  const methodType = (reported: PaymentMethodType) => options.paymentMethodType ?? reported;
+  return deps.store.transaction(async (tx) => {
+    if (result.outcome === 'approved') {
+      // Lock the session before the payment, in the same order as the attempt that created it, so
+      // two overlapping attempts queue instead of deadlocking.
+      const current = (await tx.checkoutSessions.get(null, options.session.id, { forUpdate: true })) ?? options.session;
+      const paid = await transitionPayment(
+        tx,
+        payment,
+        result.captured ? 'succeeded' : 'requires_capture',
+        {
+          paymentMethod: { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
+          processorTransactionId: result.transactionId,
+          processorResponse: result.response,
+          amountCaptured: result.captured ? payment.amount : 0,
+          threeDSecure: result.threeDSecure ?? null,
+        },
+        now,
+      );
+      const session = await transitionCheckoutSession(
+        tx,
+        current,
+        'complete',
+        { paymentId: paid.id, completedAt: now, customerEmail: current.customerEmail ?? paid.customerEmail },
+        now,
+        deps.publicUrl,
+      );
+      return { session, payment: paid };
+    }
+    if (result.outcome === 'declined') {
+      const failed = await transitionPayment(
+        tx,
+        payment,
+        'failed',
+        {
+          paymentMethod: result.paymentMethod && { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
+          processorTransactionId: result.transactionId,
+          processorResponse: result.response,
+          failureCode: 'card_declined',
+          declineCode: result.declineCode,
+          threeDSecure: result.threeDSecure ?? null,
+        },
+        now,
+      );
+      return {
+        payment: failed,
+        error: new TillpointError('card_declined', declineMessage(result.declineCode), {
+          declineCode: result.declineCode,
+        }),
+      };
+    }
+    if (result.outcome === 'invalid_payment_method') {
+      const failed = await transitionPayment(tx, payment, 'failed', { failureCode: 'parameter_invalid' }, now);
+      return {
+        payment: failed,
+        error: new TillpointError('parameter_invalid', result.message, { param: 'payment_method' }),
+      };
+    }
+    const failed = await transitionPayment(
+      tx,
+      payment,
+      'failed',
+      { failureCode: 'processor_unavailable', processorResponse: result.response },
+      now,
+    );
+    return {
+      payment: failed,
+      error: new TillpointError('processor_unavailable', 'The payment processor is unavailable; try again shortly'),
+    };
+  });
+}
+
+/** The session a shopper is about to pay, refused when it is unknown, expired or already paid. */
+export async function openSessionForPayment(deps: Deps, sessionId: string): Promise<CheckoutSession> {
+  const session = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, sessionId));
+  if (!session) throw resourceMissing('checkout session', sessionId);
+  if (session.status === 'expired' || session.expiresAt <= deps.clock.now()) {
+    throw new TillpointError('checkout_session_expired', 'This checkout session has expired');
+  }
+  if (session.status === 'complete') {
+    throw new TillpointError('checkout_session_completed', 'This checkout session is already paid');
+  }
+  return session;
+}
+
+/** The waits in force: the configured ones (RECONCILE_* settings), else the defaults above. */
+export function reconciliationTimings(deps: Pick<Deps, 'reconciliation'>): ReconciliationTimings {
+  return deps.reconciliation ?? { afterMs: RECONCILE_AFTER_MS, notFoundGraceMs: NOT_FOUND_GRACE_MS };
+}
+
+function declineMessage(code: string): string {
+  return code === 'test_mode_live_card'
+    ? 'Your card was declined: a real card number cannot be used in test mode'
+    : `Your card was declined (${code})`;
+}
+
+export interface PaidCheckout {
+  session: CheckoutSession;
+  payment: Payment;
+}
+
+export interface RecordAuthorizationOptions {
+  session: CheckoutSession;
+  payment: Payment;
+  /** What the shopper chose on the page; unknown to reconciliation, which keeps the processor's. */
+  paymentMethodType?: PaymentMethodType;
+  result: AuthorizeResult;
+}
+
+/** A payment younger than this may still have its request in flight: reconciliation leaves it alone. */
+export const RECONCILE_AFTER_MS = 60 * 1000;
+
+/** A payment the processor still does not know after this long was never charged. */
+export const NOT_FOUND_GRACE_MS = 10 * 60 * 1000;

@@ -1,11 +1,13 @@
 import { currencyRule } from '../shared/currency';
 import { TillpointError, resourceMissing } from '../shared/errors';
 import { newId } from '../shared/ids';
-import type { Account, ApiKeyKind, ApiKey, Membership } from './entities';
+import type { Account, ApiKeyKind, ApiKey, Membership, Actor } from './entities';
 import { apiKeyPrefix, hashApiKey } from './api-key-secret';
 import type { Mode } from '../shared/events';
 import { can, type Role } from './permissions';
 import type { UnitOfWork } from '../deps';
+import { recordAudit } from './audit';
+import { sha256Hex } from '../shared/digest';
 
 /** Checks a new account's name and currency and builds it; nothing is stored yet. */
 export function newAccount(options: { name: string; defaultCurrency?: string }, now: Date): Account {
@@ -80,4 +82,32 @@ export async function memberToChange(
     }
   }
   return target;
+}
+
+/**
+ * Redeems an invite token inside the caller's transaction: once, before it expires. A user already
+ * in the account keeps the role they have.
+ */
+export async function joinWithInvite(
+  tx: UnitOfWork,
+  options: { token: string; actor: Actor; at: Date },
+): Promise<Membership> {
+  const invite = await tx.invites.getByTokenHash(await sha256Hex(options.token), { forUpdate: true });
+  if (!invite || invite.acceptedAt || invite.revokedAt || invite.expiresAt <= options.at) {
+    throw resourceMissing('invite', 'link');
+  }
+  await tx.invites.accept(invite.id, options.actor.id, options.at);
+  const existing = await tx.memberships.get(invite.accountId, options.actor.id);
+  if (existing) return existing;
+  const membership: Membership = { accountId: invite.accountId, userId: options.actor.id, role: invite.role, createdAt: options.at };
+  await tx.memberships.insert(membership);
+  await recordAudit(tx, {
+    accountId: invite.accountId,
+    mode: null,
+    actor: options.actor,
+    action: 'invite.accept',
+    target: invite.id,
+    at: options.at,
+  });
+  return membership;
 }

@@ -5,11 +5,11 @@ import { isValidCustomerEmail } from '../../sessions/customer-email';
 import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import { type Deps } from '../../deps';
 import { toThreeDSecureMode } from '../../processors/three-d-secure-policy';
-import { transitionCheckoutSession, transitionPayment } from '../transition';
 import { SessionBusyError } from '../ports';
 import type { AuthorizeResult } from '../../processors/ports';
 import type { CheckoutSession } from '../../sessions/entities';
 import { expireIfOverdue } from '../../sessions/rules';
+import { recordAuthorizationOutcome, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
 
 export interface PayCheckoutSessionOptions {
   sessionId: string;
@@ -18,11 +18,6 @@ export interface PayCheckoutSessionOptions {
   nonce: string;
   email: string;
   deviceData?: string | null;
-}
-
-export interface PaidCheckout {
-  session: CheckoutSession;
-  payment: Payment;
 }
 
 /**
@@ -163,101 +158,4 @@ export async function recordAuthorization(
   const outcome = await recordAuthorizationOutcome(deps, { ...options, result: options.result });
   if ('error' in outcome) throw outcome.error;
   return outcome;
-}
-
-export interface RecordAuthorizationOptions {
-  session: CheckoutSession;
-  payment: Payment;
-  /** What the shopper chose on the page; unknown to reconciliation, which keeps the processor's. */
-  paymentMethodType?: PaymentMethodType;
-  result: AuthorizeResult;
-}
-
-/**
- * Moves a `processing` payment to the state a known processor answer means, in one transaction:
- * approved → succeeded or requires_capture (and the session complete), declined or unavailable →
- * failed, with the error to answer. Shared by paying and by reconciliation.
- */
-export async function recordAuthorizationOutcome(
-  deps: Deps,
-  options: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
-): Promise<PaidCheckout | { payment: Payment; error: TillpointError }> {
-  const { result, payment } = options;
-  const now = deps.clock.now();
-  const methodType = (reported: PaymentMethodType) => options.paymentMethodType ?? reported;
-  return deps.store.transaction(async (tx) => {
-    if (result.outcome === 'approved') {
-      // Lock the session before the payment, in the same order as the attempt that created it, so
-      // two overlapping attempts queue instead of deadlocking.
-      const current = (await tx.checkoutSessions.get(null, options.session.id, { forUpdate: true })) ?? options.session;
-      const paid = await transitionPayment(
-        tx,
-        payment,
-        result.captured ? 'succeeded' : 'requires_capture',
-        {
-          paymentMethod: { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
-          processorTransactionId: result.transactionId,
-          processorResponse: result.response,
-          amountCaptured: result.captured ? payment.amount : 0,
-          threeDSecure: result.threeDSecure ?? null,
-        },
-        now,
-      );
-      const session = await transitionCheckoutSession(
-        tx,
-        current,
-        'complete',
-        { paymentId: paid.id, completedAt: now, customerEmail: current.customerEmail ?? paid.customerEmail },
-        now,
-        deps.publicUrl,
-      );
-      return { session, payment: paid };
-    }
-    if (result.outcome === 'declined') {
-      const failed = await transitionPayment(
-        tx,
-        payment,
-        'failed',
-        {
-          paymentMethod: result.paymentMethod && { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
-          processorTransactionId: result.transactionId,
-          processorResponse: result.response,
-          failureCode: 'card_declined',
-          declineCode: result.declineCode,
-          threeDSecure: result.threeDSecure ?? null,
-        },
-        now,
-      );
-      return {
-        payment: failed,
-        error: new TillpointError('card_declined', declineMessage(result.declineCode), {
-          declineCode: result.declineCode,
-        }),
-      };
-    }
-    if (result.outcome === 'invalid_payment_method') {
-      const failed = await transitionPayment(tx, payment, 'failed', { failureCode: 'parameter_invalid' }, now);
-      return {
-        payment: failed,
-        error: new TillpointError('parameter_invalid', result.message, { param: 'payment_method' }),
-      };
-    }
-    const failed = await transitionPayment(
-      tx,
-      payment,
-      'failed',
-      { failureCode: 'processor_unavailable', processorResponse: result.response },
-      now,
-    );
-    return {
-      payment: failed,
-      error: new TillpointError('processor_unavailable', 'The payment processor is unavailable; try again shortly'),
-    };
-  });
-}
-
-function declineMessage(code: string): string {
-  return code === 'test_mode_live_card'
-    ? 'Your card was declined: a real card number cannot be used in test mode'
-    : `Your card was declined (${code})`;
 }

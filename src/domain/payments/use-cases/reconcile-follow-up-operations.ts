@@ -3,8 +3,8 @@ import type { OperationInFlight } from '../ports';
 import type { FoundTransaction } from '../../processors/ports';
 import type { Deps } from '../../deps';
 import { ConcurrentTransitionError, transitionPayment, transitionRefund } from '../transition';
-import { reconciliationTimings, type ReconciliationReport } from './reconcile-processing-payments';
-import { recordRefundSucceeded } from '../rules';
+import { type ReconciliationReport } from './reconcile-processing-payments';
+import { recordRefundSucceeded, reconciliationTimings } from '../rules';
 
 type Found = Extract<FoundTransaction, { found: true }>;
 

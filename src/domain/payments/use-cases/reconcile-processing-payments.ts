@@ -2,18 +2,7 @@ import type { Payment } from '../entities';
 import { resourceMissing } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import { ConcurrentTransitionError, transitionPayment } from '../transition';
-import { recordAuthorizationOutcome } from './pay-checkout-session';
-import type { ReconciliationTimings } from '../ports';
-
-/** A payment younger than this may still have its request in flight: reconciliation leaves it alone. */
-export const RECONCILE_AFTER_MS = 60 * 1000;
-/** A payment the processor still does not know after this long was never charged. */
-export const NOT_FOUND_GRACE_MS = 10 * 60 * 1000;
-
-/** The waits in force: the configured ones (RECONCILE_* settings), else the defaults above. */
-export function reconciliationTimings(deps: Pick<Deps, 'reconciliation'>): ReconciliationTimings {
-  return deps.reconciliation ?? { afterMs: RECONCILE_AFTER_MS, notFoundGraceMs: NOT_FOUND_GRACE_MS };
-}
+import { recordAuthorizationOutcome, reconciliationTimings } from '../rules';
 
 export interface ReconciliationReport {
   /** Payments moved out of `processing`. */

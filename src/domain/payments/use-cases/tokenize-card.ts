@@ -1,20 +1,7 @@
-import { resourceMissing, TillpointError } from '../../shared/errors';
+import { TillpointError } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import type { RawCard } from '../../processors/ports';
-import type { CheckoutSession } from '../../sessions/entities';
-
-/** The session a shopper is about to pay, refused when it is unknown, expired or already paid. */
-export async function openSessionForPayment(deps: Deps, sessionId: string): Promise<CheckoutSession> {
-  const session = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, sessionId));
-  if (!session) throw resourceMissing('checkout session', sessionId);
-  if (session.status === 'expired' || session.expiresAt <= deps.clock.now()) {
-    throw new TillpointError('checkout_session_expired', 'This checkout session has expired');
-  }
-  if (session.status === 'complete') {
-    throw new TillpointError('checkout_session_completed', 'This checkout session is already paid');
-  }
-  return session;
-}
+import { openSessionForPayment } from '../rules';
 
 /**
  * Turns card details typed on the checkout page into a single-use nonce, for processors that take

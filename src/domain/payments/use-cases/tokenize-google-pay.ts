@@ -1,7 +1,7 @@
 import { TillpointError } from '../../shared/errors';
 import type { Deps } from '../../deps';
-import { openSessionForPayment } from './tokenize-card';
 import type { GooglePayTestPayment } from '../../processors/ports';
+import { openSessionForPayment } from '../rules';
 
 /**
  * Turns a Google Pay token from Google's test gateway (`gateway: "example"`) into a single-use

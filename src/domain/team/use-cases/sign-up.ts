@@ -4,8 +4,7 @@ import { TillpointError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { Deps } from '../../deps';
 import type { User } from '../entities';
-import { joinWithInvite } from './accept-invite';
-import { newAccount } from '../rules';
+import { newAccount, joinWithInvite } from '../rules';
 
 export const passwordRule = { min: 10, max: 200 };
 
