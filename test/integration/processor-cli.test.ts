@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
+import { cli as run } from '../support/processes';
 
 /** `tillpoint processor set | show | check`, run as an owner would, against the gateway emulator. */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-processor-cli-'));
 const secretKey = randomBytes(32).toString('hex');
 const emulator = new BraintreeGatewayEmulator({
@@ -18,17 +16,9 @@ const emulator = new BraintreeGatewayEmulator({
   merchantAccounts: { cli_usd: 'USD' },
 });
 
-function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base = { ...process.env };
-  for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'PUBLIC_URL', 'LOG_LEVEL', 'TILLPOINT_SECRET_KEY']) delete base[name];
-  const merged: Record<string, string | undefined> = { ...base, DATA_DIR: dataDir, TILLPOINT_SECRET_KEY: secretKey, GATEWAY_PORT: String(emulator.port), ...env };
-  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/tillpoint.js', ...args], { cwd: root, env: merged as NodeJS.ProcessEnv, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
-}
+/** `tillpoint <args>` on this suite's data directory, key and gateway emulator. */
+const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
+  run(args, { DATA_DIR: dataDir, TILLPOINT_SECRET_KEY: secretKey, GATEWAY_PORT: String(emulator.port), ...env });
 
 const braintreeArgs = (account: string, overrides: Record<string, string> = {}) => {
   const options = { '--environment': 'development', '--merchant-id': 'cli_merchant', '--public-key': 'cli_public', '--private-key': 'cli_private_Zq9', ...overrides };
