@@ -23,6 +23,7 @@ import { createAccount } from '../src/domain/team/use-cases/create-account';
 import { openPostgres } from '../src/persistence/sql-client';
 import { openTillpoint } from '../src/runtime/open-tillpoint';
 import { freePort } from '../test/support/processes';
+import { percentile } from './support/processes';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
 const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 60) * 1000;
@@ -34,12 +35,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 async function main() {
@@ -154,7 +149,7 @@ async function main() {
     const sample: Sample = {
       minute: samples.length + 1,
       requests: latencies.length,
-      p99: percentile(latencies, 99),
+      p99: percentile(latencies, 0.99),
       rss: instances.map((instance) => rssMb(instance.child.pid!)),
     };
     latencies = [];
@@ -174,7 +169,7 @@ async function main() {
     const totalRss = (s: Sample) => s.rss.reduce((a, b) => a + b, 0);
     const rssGrowth = totalRss(steady.at(-1)!) / totalRss(steady[0]!) - 1;
     const half = Math.floor(steady.length / 2);
-    const median = (values: number[]) => percentile(values, 50);
+    const median = (values: number[]) => percentile(values, 0.5);
     const p99Ratio = median(steady.slice(half).map((s) => s.p99)) / median(steady.slice(0, half || 1).map((s) => s.p99));
     verdict.push(
       `RSS ${totalRss(steady[0]!).toFixed(0)} → ${totalRss(steady.at(-1)!).toFixed(0)} MB (${(rssGrowth * 100).toFixed(1)} %): ${rssGrowth < 0.15 ? 'flat' : 'GROWING'}`,
