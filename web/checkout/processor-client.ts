@@ -33,12 +33,10 @@ export interface ProcessorClient {
   verifiesWhenIssuerAsks: boolean;
 }
 
-export { processorPlan, type ProcessorPlan } from './processor-plan';
-
 const started = new Map<string, Promise<ProcessorClient>>();
 
 /**
- * The processor client of a session, started once per page: `main.tsx` starts it before hydrating,
+ * The processor client of a session, started once per page: `hydrate.tsx` starts it beside hydration,
  * so Braintree's client and Hosted Fields load while React hydrates; the form picks up the same one.
  */
 export function processorClientFor(session: PublicSession, switches: PaymentMethodSwitches & { threeDSecure?: string }): Promise<ProcessorClient> {
@@ -55,7 +53,7 @@ export function processorClientFor(session: PublicSession, switches: PaymentMeth
  * Braintree. Each engine's code is its own chunk, which the server already asked the browser to
  * preload (modulepreload) for this session's processor, so the import here costs no round trip.
  */
-export async function createProcessorClient(
+async function createProcessorClient(
   session: PublicSession,
   switches: PaymentMethodSwitches & { threeDSecure?: string },
 ): Promise<ProcessorClient> {

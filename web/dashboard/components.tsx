@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { DashboardApiError } from './api';
+import { statusLabel } from './format';
 import { useT } from './i18n';
 
 /** An error from the server, said plainly and announced to screen readers. */
@@ -22,7 +23,7 @@ export function Loading({ what }: { what: string }) {
 }
 
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge badge-${status}`}>{status.replaceAll('_', ' ')}</span>;
+  return <span className={`badge badge-${status}`}>{statusLabel(status)}</span>;
 }
 
 /** Label above input, with an optional hint tied by aria-describedby. */

@@ -9,6 +9,7 @@ export function formatTime(seconds: number | null): string {
   return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(seconds * 1000));
 }
 
+/** A status or reason code as words: `requires_capture` → `requires capture`. */
 export const statusLabel = (status: string) => status.replaceAll('_', ' ');
 
 /** Amount inputs are in the currency's unit (10.50), the API takes minor units (1050); '' when not a number. */

@@ -101,13 +101,16 @@ export async function recordAuthorizationOutcome(
 export async function openSessionForPayment(deps: Deps, sessionId: string): Promise<CheckoutSession> {
   const session = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, sessionId));
   if (!session) throw resourceMissing('checkout session', sessionId);
-  if (session.status === 'expired' || session.expiresAt <= deps.clock.now()) {
-    throw new TillpointError('checkout_session_expired', 'This checkout session has expired');
-  }
-  if (session.status === 'complete') {
-    throw new TillpointError('checkout_session_completed', 'This checkout session is already paid');
-  }
+  const refused = refusalToPay(session, session.expiresAt <= deps.clock.now());
+  if (refused) throw refused;
   return session;
+}
+
+/** Why a session cannot be paid (expired, or `overdue` and not yet marked so; already paid), or null. */
+export function refusalToPay(session: CheckoutSession, overdue = false): TillpointError | null {
+  if (session.status === 'expired' || overdue) return new TillpointError('checkout_session_expired', 'This checkout session has expired');
+  if (session.status === 'complete') return new TillpointError('checkout_session_completed', 'This checkout session is already paid');
+  return null;
 }
 
 /** The waits in force: the configured ones (RECONCILE_* settings), else the defaults above. */

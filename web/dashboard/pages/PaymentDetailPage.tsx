@@ -1,6 +1,6 @@
 import { api, type Payment, type Refund, type TimelineEvent } from '../api';
 import { ErrorNote, Loading, StatusBadge } from '../components';
-import { formatMoney, formatTime } from '../format';
+import { formatMoney, formatTime, statusLabel } from '../format';
 import type { PageScope } from '../Layout';
 import { Link } from '../router';
 import { useLoad } from '../use-load';
@@ -79,7 +79,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
                 {p.refunds.map((r) => (
                   <tr key={r.id}>
                     <td>{money(r.amount)}</td>
-                    <td>{r.reason ? r.reason.replaceAll('_', ' ') : '—'}</td>
+                    <td>{r.reason ? statusLabel(r.reason) : '—'}</td>
                     <td>
                       <StatusBadge status={r.status} />
                     </td>

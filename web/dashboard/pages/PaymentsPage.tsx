@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, type List, type Payment } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
-import { formatMoney, formatTime, fromMinor, toMinor } from '../format';
+import { formatMoney, formatTime, fromMinor, statusLabel, toMinor } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager } from '../Pager';
 import { Link, navigate, useLocation } from '../router';
@@ -73,7 +73,7 @@ export function PaymentsPage({ base, place }: PageScope) {
             <option value="">{t('payments.filter.any')}</option>
             {statuses.map((s) => (
               <option key={s} value={s}>
-                {s.replaceAll('_', ' ')}
+                {statusLabel(s)}
               </option>
             ))}
           </select>

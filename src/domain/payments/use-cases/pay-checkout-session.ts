@@ -9,7 +9,7 @@ import { SessionBusyError } from '../ports';
 import type { AuthorizeResult } from '../../processors/ports';
 import type { CheckoutSession } from '../../sessions/entities';
 import { expireIfOverdue } from '../../sessions/rules';
-import { recordAuthorizationOutcome, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
+import { recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
 
 export interface PayCheckoutSessionOptions {
   sessionId: string;
@@ -62,12 +62,8 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
     const found = await tx.checkoutSessions.get(null, options.sessionId, { forUpdate: true });
     if (!found) return { refused: resourceMissing('checkout session', options.sessionId) } as const;
     const session = await expireIfOverdue(deps, tx, found);
-    if (session.status === 'expired') {
-      return { refused: new TillpointError('checkout_session_expired', 'This checkout session has expired') } as const;
-    }
-    if (session.status === 'complete') {
-      return { refused: new TillpointError('checkout_session_completed', 'This checkout session is already paid') } as const;
-    }
+    const refused = refusalToPay(session);
+    if (refused) return { refused } as const;
     if (!session.paymentMethodTypes.includes(options.paymentMethodType)) {
       throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', {
         param: 'payment_method_type',
