@@ -115,7 +115,8 @@ export interface CheckoutPageIntegrity {
   readonly scriptHashSource: string | null;
   /** The page's HTML with SRI on every first-party tag and the integrity import map. */
   secureHtml(html: string): string;
-  inventory(policy: string): InventoryScript[];
+  /** The script inventory of this build and CSP (both fixed for the process): built once, on first use. */
+  inventory(): readonly InventoryScript[];
   /** The fingerprint of the page served now (computed on first use and by every `check`). */
   current(): Promise<{ fingerprint: PageFingerprint; digest: string }>;
   /** Fingerprints the page again and records a change for every account whose baseline differs. */
@@ -134,9 +135,10 @@ export async function openCheckoutPageIntegrity(options: {
   const importMap = build ? await integrityImportMap(build) : null;
   const observers = new Set<ChangeObserver>();
   let latest: { fingerprint: PageFingerprint; digest: string } | null = null;
-  const inventory = (policy: string) => checkoutPageInventory(build, policy);
+  let scripts: readonly InventoryScript[] | null = null;
+  const inventory = () => (scripts ??= checkoutPageInventory(build, options.policy()));
   const fingerprint = async () => {
-    const fingerprint = await fingerprintCheckoutPage(options.serve, inventory(options.policy()));
+    const fingerprint = await fingerprintCheckoutPage(options.serve, inventory());
     latest = { fingerprint, digest: await fingerprintDigest(fingerprint) };
     return latest;
   };
