@@ -5,7 +5,7 @@ import {
 import type { Deps } from '../../domain/deps';
 import { detectCheckoutPageChanges } from '../../domain/checkout-page/use-cases/detect-checkout-page-changes';
 import type { ErrorReporter } from '../../telemetry/server-reporting';
-import { readCheckoutBuild, type CheckoutBuild } from './built-assets';
+import { readCheckoutBuild, sha384, type CheckoutBuild } from './built-assets';
 import { checkoutPageInventory, type InventoryScript } from './script-inventory';
 import { addSubresourceIntegrity, integrityImportMap } from './subresource-integrity';
 import type { PageFingerprint, CheckoutPageChange } from '../../domain/checkout-page/entities';
@@ -55,7 +55,6 @@ function tagsOf(html: string): Tag[] {
   return tags;
 }
 
-const sha384 = (bytes: Buffer | string) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
