@@ -26,17 +26,22 @@ function connect(options: Connection): { tp: Tillpoint; apiKey: string; baseUrl:
   return { tp: new Tillpoint(apiKey, { baseUrl }), apiKey, baseUrl };
 }
 
+/** Ends the command (exit 2) when any name is not an event type. */
+function requireEventTypes(names: readonly string[]): void {
+  const unknown = names.filter((name) => !(eventTypes as readonly string[]).includes(name));
+  if (unknown.length) {
+    console.error(`tillpoint: unknown event type ${unknown.join(', ')}; known: ${eventTypes.join(', ')}`);
+    process.exit(2);
+  }
+}
+
 function parseEventList(list: string | undefined): Set<string> | null {
   if (!list) return null;
   const names = list
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
-  const unknown = names.filter((name) => !(eventTypes as readonly string[]).includes(name));
-  if (unknown.length) {
-    console.error(`tillpoint: unknown event type ${unknown.join(', ')}; known: ${eventTypes.join(', ')}`);
-    process.exit(2);
-  }
+  requireEventTypes(names);
   return new Set(names);
 }
 
@@ -226,10 +231,7 @@ export function registerDeveloperCommands(program: Command): void {
       .description(`make the real objects in test mode so that an event fires: ${eventTypes.join(', ')}`)
       .argument('<event>', 'the event type'),
   ).action(async (type: string, options: Connection) => {
-    if (!(eventTypes as readonly string[]).includes(type)) {
-      console.error(`tillpoint: unknown event type ${type}; known: ${eventTypes.join(', ')}`);
-      process.exit(2);
-    }
+    requireEventTypes([type]);
     try {
       await trigger(type as EventType, options);
     } catch (error) {

@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -59,6 +60,9 @@ const securityHeaders = {
   'x-frame-options': 'DENY',
 };
 
+/** Marks the server's own `app.inject` requests (with a per-process secret): not logged. */
+const INTERNAL_REQUEST_HEADER = 'x-tillpoint-internal';
+
 /** One year, subdomains included: browsers then refuse plain HTTP to this host (docs/reliability.md). */
 export const HSTS_HEADER = 'max-age=31536000; includeSubDomains';
 
@@ -77,7 +81,17 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     logController: new LogController({ disableRequestLogging: true }),
   });
 
+  // The page-integrity monitor fetches the page and every asset through `app.inject` (at start and
+  // hourly); those requests carry this per-process secret, which no remote client can know, and are
+  // not logged as shopper requests.
+  const internalToken = Buffer.from(randomBytes(32).toString('hex'));
+  const isInternal = (header: string | string[] | undefined) => {
+    const presented = typeof header === 'string' ? Buffer.from(header) : null;
+    return presented !== null && presented.length === internalToken.length && timingSafeEqual(presented, internalToken);
+  };
+
   app.addHook('onResponse', (request, reply, done) => {
+    if (isInternal(request.headers[INTERNAL_REQUEST_HEADER])) return done();
     request.log.info({ method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');
     done();
   });
@@ -104,7 +118,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   const pageIntegrity = await openCheckoutPageIntegrity({
     webRoot,
     policy: () => pagePolicy(),
-    serve: (url) => app.inject({ method: 'GET', url }),
+    serve: (url) => app.inject({ method: 'GET', url, headers: { [INTERNAL_REQUEST_HEADER]: internalToken.toString() } }),
     reporter: options.reporter,
   });
   const pagePolicy = (nonce?: string) =>

@@ -38,7 +38,8 @@ export interface CheckoutBuild extends AssetIntegrity {
 /** The checkout page's entry: its HTML is rendered by the server (checkout-page/render.ts). */
 const CHECKOUT_ENTRY = 'checkout/main.tsx';
 
-const sha384 = (bytes: Buffer) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+/** An SRI value (`sha384-…`) of the bytes; the integrity monitor hashes what is served with it too. */
+export const sha384 = (bytes: Buffer | string) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 
 /**
  * Reads the build in `webRoot` once: hashes every file under assets/ (for SRI) and walks the

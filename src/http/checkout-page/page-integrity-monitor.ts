@@ -5,7 +5,7 @@ import {
 import type { Deps } from '../../domain/deps';
 import { detectCheckoutPageChanges } from '../../domain/checkout-page/use-cases/detect-checkout-page-changes';
 import type { ErrorReporter } from '../../telemetry/server-reporting';
-import { readCheckoutBuild, type CheckoutBuild } from './built-assets';
+import { readCheckoutBuild, sha384, type CheckoutBuild } from './built-assets';
 import { checkoutPageInventory, type InventoryScript } from './script-inventory';
 import { addSubresourceIntegrity, integrityImportMap } from './subresource-integrity';
 import type { PageFingerprint, CheckoutPageChange } from '../../domain/checkout-page/entities';
@@ -55,7 +55,6 @@ function tagsOf(html: string): Tag[] {
   return tags;
 }
 
-const sha384 = (bytes: Buffer | string) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -115,7 +114,8 @@ export interface CheckoutPageIntegrity {
   readonly scriptHashSource: string | null;
   /** The page's HTML with SRI on every first-party tag and the integrity import map. */
   secureHtml(html: string): string;
-  inventory(policy: string): InventoryScript[];
+  /** The script inventory of this build and CSP (both fixed for the process): built once, on first use. */
+  inventory(): readonly InventoryScript[];
   /** The fingerprint of the page served now (computed on first use and by every `check`). */
   current(): Promise<{ fingerprint: PageFingerprint; digest: string }>;
   /** Fingerprints the page again and records a change for every account whose baseline differs. */
@@ -134,9 +134,10 @@ export async function openCheckoutPageIntegrity(options: {
   const importMap = build ? await integrityImportMap(build) : null;
   const observers = new Set<ChangeObserver>();
   let latest: { fingerprint: PageFingerprint; digest: string } | null = null;
-  const inventory = (policy: string) => checkoutPageInventory(build, policy);
+  let scripts: readonly InventoryScript[] | null = null;
+  const inventory = () => (scripts ??= checkoutPageInventory(build, options.policy()));
   const fingerprint = async () => {
-    const fingerprint = await fingerprintCheckoutPage(options.serve, inventory(options.policy()));
+    const fingerprint = await fingerprintCheckoutPage(options.serve, inventory());
     latest = { fingerprint, digest: await fingerprintDigest(fingerprint) };
     return latest;
   };

@@ -103,8 +103,3 @@ export function checkoutPageInventory(build: CheckoutBuild | null, policy: strin
   }
   return inventory;
 }
-
-/** Which inventory scripts a page set-up loads: those whose every condition the set-up meets. */
-export function scriptsLoadedBy(inventory: readonly InventoryScript[], setup: ReadonlySet<PageConfiguration>): InventoryScript[] {
-  return inventory.filter((script) => script.loadedWhen.every((condition) => condition === 'always' || setup.has(condition)));
-}

@@ -124,7 +124,7 @@ export function pageSecurityEndpoints(deps: Deps, security: PageSecurity | undef
         permission: 'settings.manage',
       },
       async ({ member, params, body }) => {
-        const known = wired().pageIntegrity.inventory(wired().pagePolicy()).some((script) => script.id === params.script_id);
+        const known = wired().pageIntegrity.inventory().some((script) => script.id === params.script_id);
         if (!known) throw new TillpointError('resource_missing', `No such script in the inventory: '${params.script_id}'`, { param: 'script_id' });
         const note = await annotateCheckoutPageScript(deps, { accountId: member.accountId, scriptId: params.script_id, note: body.note, actor: member.actor });
         return { script_id: note.scriptId, merchant_note: note.note || null, updated_by: note.updatedBy, updated_at: unixTime(note.updatedAt) };

@@ -18,7 +18,7 @@ export interface PageSecurity {
 export async function inventoryFor(deps: Deps, accountId: string, security: PageSecurity) {
   const { notes } = await readCheckoutPageSecurity(deps, { accountId });
   const byScript = new Map(notes.map((note) => [note.scriptId, note]));
-  return security.pageIntegrity.inventory(security.pagePolicy()).map((script) => inventoryScriptView(script, deps.publicUrl, byScript.get(script.id)));
+  return security.pageIntegrity.inventory().map((script) => inventoryScriptView(script, deps.publicUrl, byScript.get(script.id)));
 }
 
 const scriptId = z.string().regex(/^[A-Za-z0-9_.:/-]{1,200}$/, 'must be a script id from the inventory');
