@@ -72,6 +72,15 @@ describe.each(testDatabases)('checkout page integrity ($name)', (database) => {
   });
 
   describe('inventory', () => {
+    it("the page's hourly fingerprint does not fill the log with its own fetches; a request imitating them is logged", async () => {
+      ctx.h.logLines.length = 0;
+      await integrity().check(ctx.h.tillpoint.deps);
+      const completed = () => ctx.h.logLines.filter((line) => line.includes('"request completed"'));
+      expect(completed()).toEqual([]);
+      await ctx.h.app.inject({ method: 'GET', url: '/c/cs_anything', headers: { 'x-tillpoint-internal': 'a'.repeat(64) } });
+      expect(completed()).toHaveLength(1);
+    });
+
     it('GET /v1/checkout_page/scripts lists every chunk of the build and every third-party origin of the CSP, each with a reason', async () => {
       const res = await merchantCall(ctx.h, ctx.key, 'GET', '/v1/checkout_page/scripts');
       expect(res.statusCode, res.body).toBe(200);
