@@ -60,8 +60,15 @@ const securityHeaders = {
   'x-frame-options': 'DENY',
 };
 
-/** Marks the server's own `app.inject` requests (with a per-process secret): not logged. */
+/** Marks the server's own `app.inject` requests (with a per-process secret): not logged, not counted. */
 const INTERNAL_REQUEST_HEADER = 'x-tillpoint-internal';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The server's own request (the page-integrity monitor's fetches), not a client's. */
+    internal: boolean;
+  }
+}
 
 /** One year, subdomains included: browsers then refuse plain HTTP to this host (docs/reliability.md). */
 export const HSTS_HEADER = 'max-age=31536000; includeSubDomains';
@@ -82,16 +89,19 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   });
 
   // The page-integrity monitor fetches the page and every asset through `app.inject` (at start and
-  // hourly); those requests carry this per-process secret, which no remote client can know, and are
-  // not logged as shopper requests.
+  // hourly); those requests carry this per-process secret, which no remote client can know. They are
+  // decided internal once, here, and neither logged nor counted as shoppers' requests.
   const internalToken = Buffer.from(randomBytes(32).toString('hex'));
-  const isInternal = (header: string | string[] | undefined) => {
+  app.decorateRequest('internal', false);
+  app.addHook('onRequest', (request, _reply, done) => {
+    const header = request.headers[INTERNAL_REQUEST_HEADER];
     const presented = typeof header === 'string' ? Buffer.from(header) : null;
-    return presented !== null && presented.length === internalToken.length && timingSafeEqual(presented, internalToken);
-  };
+    request.internal = presented !== null && presented.length === internalToken.length && timingSafeEqual(presented, internalToken);
+    done();
+  });
 
   app.addHook('onResponse', (request, reply, done) => {
-    if (isInternal(request.headers[INTERNAL_REQUEST_HEADER])) return done();
+    if (request.internal) return done();
     request.log.info({ method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime }, 'request completed');
     done();
   });

@@ -27,6 +27,7 @@ export function registerOperationRoutes(app: FastifyInstance, options: Operation
   const { metrics, readiness } = options;
   if (metrics) {
     app.addHook('onResponse', async (request, reply) => {
+      if (request.internal) return;
       // The route template (`/v1/payments/:id`), never the raw URL: ids would explode the series.
       metrics.observeRequest({
         method: request.method,
