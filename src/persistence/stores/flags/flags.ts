@@ -2,7 +2,7 @@ import { type UnitOfWork } from '../../../domain/deps';
 import { write, type SqlExecutor } from '../../sql-client';
 import { ExperimentKeyBusyError } from '../../../domain/flags/ports';
 import type { Flag, Experiment } from '../../../domain/flags/entities';
-import { dateOrNull, type Row } from '../../rows';
+import { dateOrNull, isUniqueViolation, type Row } from '../../rows';
 
 function toFlag(row: Row): Flag {
   return {
@@ -36,11 +36,6 @@ function toExperiment(row: Row): Experiment {
   };
 }
 
-function isRunningConflict(error: unknown): boolean {
-  const e = error as { code?: string; constraint?: string; message?: string };
-  return e?.code === '23505' && (e.constraint === 'experiments_one_running_per_key' || (e.message ?? '').includes('experiments_one_running_per_key'));
-}
-
 const experimentValues = (x: Experiment) => [
   x.key, x.description, x.status, JSON.stringify(x.variants), x.control, x.plannedSampleSize, x.baselineConversionRate,
   x.minimumDetectableEffect, x.startedAt, x.stoppedAt, x.updatedAt,
@@ -52,7 +47,7 @@ export function flagStores(db: SqlExecutor): Pick<UnitOfWork, 'flags' | 'experim
     try {
       await work();
     } catch (error) {
-      if (isRunningConflict(error)) throw new ExperimentKeyBusyError(key);
+      if (isUniqueViolation(error, 'experiments_one_running_per_key')) throw new ExperimentKeyBusyError(key);
       throw error;
     }
   };
