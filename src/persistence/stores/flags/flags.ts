@@ -2,6 +2,7 @@ import { type UnitOfWork } from '../../../domain/deps';
 import { write, type SqlExecutor } from '../../sql-client';
 import { ExperimentKeyBusyError } from '../../../domain/flags/ports';
 import type { Flag, Experiment } from '../../../domain/flags/entities';
+import { scopedListQuery } from '../../list-query';
 import { dateOrNull, isUniqueViolation, type Row } from '../../rows';
 
 function toFlag(row: Row): Flag {
@@ -93,17 +94,8 @@ export function flagStores(db: SqlExecutor): Pick<UnitOfWork, 'flags' | 'experim
         return rows[0] ? toExperiment(rows[0]) : null;
       },
       async list(scope, filter) {
-        const params: unknown[] = [scope.accountId, scope.mode];
-        let where = 'account_id = $1 AND mode = $2';
-        if (filter.startingAfter) {
-          params.push(filter.startingAfter);
-          where += ` AND (created_at, id) < (SELECT created_at, id FROM experiments WHERE id = $${params.length} AND account_id = $1 AND mode = $2)`;
-        }
-        params.push(filter.limit);
-        const { rows } = await db.query(
-          `SELECT * FROM experiments WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
-          params,
-        );
+        const query = scopedListQuery('experiments', scope, filter);
+        const { rows } = await db.query(query.text, query.params);
         return rows.map(toExperiment);
       },
       async update(x) {
