@@ -19,18 +19,11 @@ export function scopedListQuery(
   page: PageRequest,
   filters: readonly ListFilter[] = [],
 ): { text: string; params: unknown[] } {
-  const params: unknown[] = [scope.accountId, scope.mode];
-  let where = 'account_id = $1 AND mode = $2';
-  for (const filter of filters) {
-    params.push(filter.value);
-    where += ` AND ${filter.column} ${filter.op ?? '='} $${params.length}`;
-  }
-  if (page.startingAfter) {
-    params.push(page.startingAfter);
-    where += ` AND (created_at, id) < (SELECT created_at, id FROM ${table} WHERE id = $${params.length} AND account_id = $1 AND mode = $2)`;
-  }
-  params.push(page.limit);
-  return { text: `SELECT * FROM ${table} WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`, params };
+  const q = new Query();
+  const scopeSql = scoped(q, scope);
+  for (const filter of filters) q.where(`${filter.column} ${filter.op ?? '='} ${q.param(filter.value)}`);
+  q.after(table, 'created_at', page.startingAfter, scopeSql);
+  return { text: `SELECT * FROM ${table} WHERE ${q.sql} ORDER BY created_at DESC, id DESC LIMIT ${q.param(page.limit)}`, params: q.params };
 }
 
 /** One row of `table` by id, within the scope: another account's id reads as absent. */

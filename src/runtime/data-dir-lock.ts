@@ -193,10 +193,3 @@ function takeOver(file: string, staleRaw: string) {
     unlinkSync(tombstone);
   }
 }
-
-/** Who holds the lock on `dataDir` now, if anyone alive does. */
-export async function currentHolder(dataDir: string): Promise<LockHolder | null> {
-  const current = readHolder(lockPath(dataDir));
-  if (!current?.holder) return null;
-  return (await holderAlive(dataDir, current.holder)) ? current.holder : null;
-}

@@ -94,7 +94,7 @@ export function createMetrics(options: { db: SqlClient; now?: () => Date }): Met
         return { depth: Number(row.depth), oldestDueSeconds: oldest === null ? 0 : Math.max(0, (now().getTime() - oldest) / 1000) };
       })
       .catch(() => null));
-  const databaseUp = new Gauge({
+  new Gauge({
     name: 'tillpoint_database_up',
     help: '1 when the database answered the scrape-time query, 0 when it did not',
     registers: [registry],
@@ -102,7 +102,6 @@ export function createMetrics(options: { db: SqlClient; now?: () => Date }): Met
       this.set((await readQueue()) ? 1 : 0);
     },
   });
-  void databaseUp;
   new Gauge({
     name: 'tillpoint_webhook_queue_depth',
     help: 'Webhook deliveries waiting to be sent (pending or retrying), due or not',

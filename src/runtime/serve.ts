@@ -72,7 +72,6 @@ export async function startServer(
   try {
     let lock: DataDirLock | null = null;
     let adminSocket: AdminSocket | null = null;
-    let commandRunner: Promise<(request: AdminCommandRequest) => Promise<AdminCommandResult>> | null = null;
     let resolveRunner: (run: (request: AdminCommandRequest) => Promise<AdminCommandResult>) => void = () => undefined;
     if (!config.databaseUrl) {
       lock = await lockDataDir(config.dataDir, { role: 'serve', what: 'serve' });
@@ -84,10 +83,9 @@ export async function startServer(
         process.off('exit', releaseOnExit);
       });
       // Up before the (slow) database opens, so another process sees at once who holds DATA_DIR.
-      commandRunner = new Promise((resolve) => {
+      const runner = new Promise<(request: AdminCommandRequest) => Promise<AdminCommandResult>>((resolve) => {
         resolveRunner = resolve;
       });
-      const runner = commandRunner;
       adminSocket = await startAdminSocket({
         dataDir: config.dataDir,
         status: { pid: process.pid, nonce: held.holder.nonce, startedAt: held.holder.startedAt },
@@ -125,7 +123,6 @@ export async function startServer(
     undo.push(() => tillpoint.close());
     if (options.adminCommands) resolveRunner(options.adminCommands(tillpoint));
     else resolveRunner(async () => ({ exitCode: 2, stdout: '', stderr: 'tillpoint: this server takes no commands\n' }));
-    void commandRunner;
 
     const demo = await ensureDemo(tillpoint.deps, db);
     const readiness = createReadiness(db);

@@ -1,6 +1,7 @@
 import type { SqlExecutor } from '../../sql-client';
 import type { CheckoutPageBaseline, CheckoutPageChange, CspReport, ScriptNote } from '../../../domain/checkout-page/entities';
 import type { CheckoutPageIntegrityRepository } from '../../../domain/checkout-page/ports';
+import { Query } from '../../list-query';
 import { dateOrNull, type Row } from '../../rows';
 
 const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
@@ -47,16 +48,13 @@ function toCspReport(row: Row): CspReport {
 
 /** Newest-first cursor page of an account's rows of `table`, ordered by `timeColumn`. */
 async function accountPage(db: SqlExecutor, table: string, timeColumn: string, accountId: string, page: { limit: number; startingAfter?: string }) {
-  const params: unknown[] = [accountId];
-  let where = 'account_id = $1';
-  if (page.startingAfter) {
-    params.push(page.startingAfter);
-    where += ` AND (${timeColumn}, id) < (SELECT ${timeColumn}, id FROM ${table} WHERE id = $2 AND account_id = $1)`;
-  }
-  params.push(page.limit);
+  const q = new Query();
+  const scope = `account_id = ${q.param(accountId)}`;
+  q.where(scope);
+  q.after(table, timeColumn, page.startingAfter, scope);
   const { rows } = await db.query<Row>(
-    `SELECT * FROM ${table} WHERE ${where} ORDER BY ${timeColumn} DESC, id DESC LIMIT $${params.length}`,
-    params,
+    `SELECT * FROM ${table} WHERE ${q.sql} ORDER BY ${timeColumn} DESC, id DESC LIMIT ${q.param(page.limit)}`,
+    q.params,
   );
   return rows;
 }

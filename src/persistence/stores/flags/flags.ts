@@ -2,7 +2,8 @@ import { type UnitOfWork } from '../../../domain/deps';
 import { write, type SqlExecutor } from '../../sql-client';
 import { ExperimentKeyBusyError } from '../../../domain/flags/ports';
 import type { Flag, Experiment } from '../../../domain/flags/entities';
-import { dateOrNull, type Row } from '../../rows';
+import { scopedListQuery } from '../../list-query';
+import { dateOrNull, isUniqueViolation, type Row } from '../../rows';
 
 function toFlag(row: Row): Flag {
   return {
@@ -36,11 +37,6 @@ function toExperiment(row: Row): Experiment {
   };
 }
 
-function isRunningConflict(error: unknown): boolean {
-  const e = error as { code?: string; constraint?: string; message?: string };
-  return e?.code === '23505' && (e.constraint === 'experiments_one_running_per_key' || (e.message ?? '').includes('experiments_one_running_per_key'));
-}
-
 const experimentValues = (x: Experiment) => [
   x.key, x.description, x.status, JSON.stringify(x.variants), x.control, x.plannedSampleSize, x.baselineConversionRate,
   x.minimumDetectableEffect, x.startedAt, x.stoppedAt, x.updatedAt,
@@ -52,7 +48,7 @@ export function flagStores(db: SqlExecutor): Pick<UnitOfWork, 'flags' | 'experim
     try {
       await work();
     } catch (error) {
-      if (isRunningConflict(error)) throw new ExperimentKeyBusyError(key);
+      if (isUniqueViolation(error, 'experiments_one_running_per_key')) throw new ExperimentKeyBusyError(key);
       throw error;
     }
   };
@@ -98,17 +94,8 @@ export function flagStores(db: SqlExecutor): Pick<UnitOfWork, 'flags' | 'experim
         return rows[0] ? toExperiment(rows[0]) : null;
       },
       async list(scope, filter) {
-        const params: unknown[] = [scope.accountId, scope.mode];
-        let where = 'account_id = $1 AND mode = $2';
-        if (filter.startingAfter) {
-          params.push(filter.startingAfter);
-          where += ` AND (created_at, id) < (SELECT created_at, id FROM experiments WHERE id = $${params.length} AND account_id = $1 AND mode = $2)`;
-        }
-        params.push(filter.limit);
-        const { rows } = await db.query(
-          `SELECT * FROM experiments WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
-          params,
-        );
+        const query = scopedListQuery('experiments', scope, filter);
+        const { rows } = await db.query(query.text, query.params);
         return rows.map(toExperiment);
       },
       async update(x) {

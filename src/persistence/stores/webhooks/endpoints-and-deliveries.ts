@@ -3,6 +3,7 @@ import type { SqlExecutor } from '../../sql-client';
 import type { Scope } from '../../../domain/shared/scope';
 import type { WebhookEndpoint, WebhookDelivery, WebhookAttempt } from '../../../domain/webhooks/entities';
 import type { ClaimedDelivery, WebhookEndpointRepository, WebhookDeliveryRepository } from '../../../domain/webhooks/ports';
+import { scopedGetQuery, scopedListQuery } from '../../list-query';
 import { dateOrNull, type Row } from '../../rows';
 
 function toEndpoint(row: Row): WebhookEndpoint {
@@ -51,11 +52,6 @@ function toDelivery(row: Row): WebhookDelivery {
   };
 }
 
-/** Cursor condition for "newest first" lists: rows strictly after the cursor row. */
-function after(table: string, cursorParam: number, scopeFrom: number): string {
-  return ` AND (created_at, id) < (SELECT created_at, id FROM ${table} WHERE id = $${cursorParam} AND account_id = $${scopeFrom} AND mode = $${scopeFrom + 1})`;
-}
-
 /**
  * Inserts an event with the outbox fan-out in one statement: one delivery per enabled endpoint of
  * the event's account and mode that wants its type. Part of the event's own insert, so an event is
@@ -97,25 +93,13 @@ export function webhookEndpointRepository(db: SqlExecutor): WebhookEndpointRepos
       );
     },
     async get(scope, id) {
-      const { rows } = await db.query('SELECT * FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND mode = $3', [
-        id,
-        scope.accountId,
-        scope.mode,
-      ]);
+      const query = scopedGetQuery('webhook_endpoints', scope, id);
+      const { rows } = await db.query(query.text, query.params);
       return rows[0] ? toEndpoint(rows[0]) : null;
     },
     async list(scope, page) {
-      const params: unknown[] = [scope.accountId, scope.mode];
-      let where = 'account_id = $1 AND mode = $2';
-      if (page.startingAfter) {
-        params.push(page.startingAfter);
-        where += after('webhook_endpoints', params.length, 1);
-      }
-      params.push(page.limit);
-      const { rows } = await db.query(
-        `SELECT * FROM webhook_endpoints WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
-        params,
-      );
+      const query = scopedListQuery('webhook_endpoints', scope, page);
+      const { rows } = await db.query(query.text, query.params);
       return rows.map(toEndpoint);
     },
     async update(e) {
