@@ -189,10 +189,52 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   return typeof message === 'string' && /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed|not queryable/i.test(message);
 }
 
+const databaseUnavailable = () =>
+  new TillpointError('database_unavailable', 'The database is unavailable right now; try again shortly');
+
 function unavailable(error: unknown): unknown {
-  return isDatabaseUnreachable(error) && !(error instanceof TillpointError)
-    ? new TillpointError('database_unavailable', 'The database is unavailable right now; try again shortly')
-    : error;
+  return isDatabaseUnreachable(error) && !(error instanceof TillpointError) ? databaseUnavailable() : error;
+}
+
+/** How many distinct statement texts are prepared by name; any beyond are planned on every call. */
+export const MAX_PREPARED_STATEMENTS = 1000;
+
+/**
+ * Named prepared statements: a statement with parameters is parsed and planned once per connection
+ * and then only bound and run, which halves what PostgreSQL spends on our short statements. Every
+ * text we send is fixed SQL with `$n` parameters, so the set of names is bounded (and capped).
+ *
+ * A prepared statement keeps its result's shape: if a newer instance's migration changes a table
+ * a prepared `SELECT *` reads (a rolling upgrade), PostgreSQL refuses to run it ("cached plan must
+ * not change result type"). On that error every name changes at once (a new generation), so every
+ * connection prepares afresh; a statement alone is sent again, and a transaction fails as
+ * `database_unavailable` for its caller to retry (docs/decisions.md).
+ */
+export class PreparedStatements {
+  private names = new Map<string, string>();
+  private generation = 0;
+
+  config(text: string, values: unknown[]): pg.QueryConfig {
+    if (values.length === 0) return { text, values };
+    let name = this.names.get(text);
+    if (name === undefined) {
+      if (this.names.size >= MAX_PREPARED_STATEMENTS) return { text, values };
+      name = `tp${this.generation}_${this.names.size}`;
+      this.names.set(text, name);
+    }
+    return { name, text, values };
+  }
+
+  /** Whether `error` is a prepared statement outrun by a schema change; if so, every name is renewed. */
+  outdated(error: unknown): boolean {
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    if (code !== '0A000' || typeof message !== 'string' || !message.includes('cached plan must not change result type')) {
+      return false;
+    }
+    this.generation += 1;
+    this.names.clear();
+    return true;
+  }
 }
 
 /** A PostgreSQL server reached through a pool of connections. */
@@ -219,10 +261,21 @@ export async function openPostgres(
   // Surface a bad URL at start-up, not on the first request.
   const probe = await pool.connect();
   probe.release();
-  const executor = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
+  const statements = new PreparedStatements();
+  const executor = (client: pg.Pool | pg.PoolClient, retryStalePlan: boolean): SqlExecutor => ({
     async query<R>(text: string, params: unknown[] = []) {
+      const send = () => client.query(statements.config(text, params));
       try {
-        const result = await client.query(text, params);
+        let result: pg.QueryResult;
+        try {
+          result = await send();
+        } catch (error) {
+          if (!statements.outdated(error)) throw error;
+          if (!retryStalePlan) throw databaseUnavailable();
+          // A statement alone: the connection that failed is gone (the pool drops a connection
+          // whose statement failed), and every name is new now. Sent once more, it is planned afresh.
+          result = await send();
+        }
         return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
       } catch (error) {
         throw unavailable(error);
@@ -231,7 +284,7 @@ export async function openPostgres(
   });
   return {
     kind: 'postgres',
-    ...executor(pool),
+    ...executor(pool, true),
     async transaction(work) {
       const client = await pool.connect().catch((error: unknown) => {
         throw unavailable(error);
@@ -244,7 +297,7 @@ export async function openPostgres(
         broken = true;
       };
       client.on('error', lost);
-      const run = executor(client);
+      const run = executor(client, false);
       const query = async (text: string, params: unknown[] = []) => {
         try {
           return await run.query(text, params);
