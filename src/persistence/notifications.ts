@@ -83,7 +83,9 @@ class PostgresChanges implements ApiKeyChangeFeed {
     this.ping = setInterval(() => {
       if (!answered) return onLost(new Error('the API key change feed stopped answering'));
       answered = false;
-      client.query('SELECT 1').then(
+      // LISTEN again (a no-op when listening): the connection's last statement stays the LISTEN, so
+      // an operator finds it in pg_stat_activity.
+      client.query(`LISTEN ${API_KEY_CHANNEL}`).then(
         () => {
           answered = true;
         },
