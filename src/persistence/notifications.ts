@@ -2,7 +2,10 @@ import type pg from 'pg';
 import type { ApiKeyChangeListener, ApiKeyChanges } from '../domain/api-guards/ports';
 import type { SqlClient } from './sql-client';
 
-/** The channel migration 0013's triggers announce API key changes on: a key's id, or `*` for all. */
+/**
+ * The channel migration 0013's triggers announce API key changes on: `<schema> <key id>`, or
+ * `<schema> *` for all (the channel is the database's: installs in other schemas share it).
+ */
 export const API_KEY_CHANNEL = 'tillpoint_api_keys';
 
 /** Waits between attempts to listen again after the connection was lost. */
@@ -62,13 +65,18 @@ class PostgresChanges implements ApiKeyChangeFeed {
     };
     client.on('error', onLost);
     client.on('end', () => onLost());
+    let schema: string | null = null;
     client.on('notification', (message) => {
-      if (message.channel !== API_KEY_CHANNEL || lost) return;
-      if (!message.payload || message.payload === '*') this.forgetAll();
-      else for (const listener of this.listeners) listener.changed(message.payload);
+      if (message.channel !== API_KEY_CHANNEL || lost || schema === null) return;
+      const [from, id] = (message.payload ?? '').split(' ');
+      if (from !== schema) return;
+      if (!id || id === '*') this.forgetAll();
+      else for (const listener of this.listeners) listener.changed(id);
     });
     try {
       await client.connect();
+      // Our tables' schema (the search path's first), as the triggers name it.
+      schema = String((await client.query<{ schema: string }>('SELECT current_schema() AS schema')).rows[0]!.schema);
       await client.query(`LISTEN ${API_KEY_CHANNEL}`);
     } catch (error) {
       onLost(error as Error);
