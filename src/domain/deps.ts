@@ -7,6 +7,8 @@ import type { EventRepository, WebhookEndpointRepository, WebhookDeliveryReposit
 import type { FlagRepository, ExperimentRepository, ExposureRepository, FlagReader } from './flags/ports';
 import type { ProcessorDirectory } from './processors/ports';
 import type { IdempotencyRecords, RateLimitCounter } from './api-guards/ports';
+import type { ApiKeyCache } from './api-guards/api-key-cache';
+import type { RateLimitLeases } from './api-guards/rate-limit-leases';
 import type { CheckoutPageIntegrityRepository } from './checkout-page/ports';
 
 /**
@@ -59,6 +61,9 @@ export interface Deps {
   /** Idempotency-Key records and rate-limit counters of the merchant API. */
   idempotency: IdempotencyRecords;
   rateLimits: RateLimitCounter;
+  /** This instance's found API keys, and its leased requests of the shared rate-limit counters. */
+  apiKeyCache: ApiKeyCache;
+  rateLimitLeases: RateLimitLeases;
   /** Merchant API requests allowed per second per account, by mode (design.md §9 by default). */
   rateLimitPerSecond: Record<Mode, number>;
   webhookUrls: WebhookUrlPolicy;

@@ -29,6 +29,11 @@ export interface SqlClient extends SqlExecutor {
   close(): Promise<void>;
   /** Connections open, in use and waited for, read by `/metrics` (PGlite: one connection). */
   poolStats(): PoolStats;
+  /**
+   * PostgreSQL only: a new connection of its own, outside the pool, not yet connected (to LISTEN:
+   * see notifications.ts). `close` ends it; null once closed.
+   */
+  dedicated?(): pg.Client | null;
 }
 
 export interface PoolStats {
@@ -242,14 +247,16 @@ export async function openPostgres(
   url: string,
   options: { schema?: string; max?: number; onIdleError?: (error: Error) => void } = {},
 ): Promise<SqlClient> {
-  const pool = new pg.Pool({
+  const settings = {
     connectionString: url,
-    max: options.max ?? 10,
     // A database that does not answer fails the request (503 database_unavailable), never hangs it.
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-  });
+  };
+  const pool = new pg.Pool({ ...settings, max: options.max ?? 10 });
+  const dedicated = new Set<pg.Client>();
+  let closed = false;
   // A connection that breaks while idle (server restart, network cut) is dropped from the pool and
   // replaced on the next query; without a listener its 'error' would end the process.
   pool.on('error', (error) => options.onIdleError?.(error));
@@ -338,7 +345,18 @@ export async function openPostgres(
         throw unavailable(error);
       });
     },
-    close: () => pool.end(),
+    close: async () => {
+      closed = true;
+      await Promise.all([...dedicated].map((client) => client.end().catch(() => undefined)));
+      await pool.end();
+    },
     poolStats: () => ({ size: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
+    dedicated: () => {
+      if (closed) return null;
+      const client = new pg.Client(settings);
+      dedicated.add(client);
+      client.once('end', () => dedicated.delete(client));
+      return client;
+    },
   };
 }

@@ -12,6 +12,9 @@ import { sqlStore } from '../persistence/sql-store';
 import { installSecret } from '../persistence/stores/install-settings';
 import { sqlSandboxNonceVault } from '../persistence/stores/processors/sandbox-nonces';
 import { sqlIdempotencyRecords, sqlRateLimitCounter } from '../persistence/stores/api-guards/idempotency-and-rate-limits';
+import { apiKeyChangeFeed } from '../persistence/notifications';
+import { ApiKeyCache } from '../domain/api-guards/api-key-cache';
+import { RateLimitLeases } from '../domain/api-guards/rate-limit-leases';
 import { webhookUrlPolicy } from '../webhooks/address-policy';
 import { SandboxProcessor } from '../processors/sandbox/sandbox-processor';
 import { sqlSandboxTransactionLedger } from '../persistence/stores/processors/sandbox-transactions';
@@ -66,6 +69,8 @@ export async function openTillpoint(options: {
   observer?: StoreObserver;
   /** RECONCILE_AFTER_SECONDS / RECONCILE_NOT_FOUND_GRACE_SECONDS; 60 s and 10 min by default. */
   reconciliation?: ReconciliationTimings;
+  /** Told when the connection that hears of API key changes (PostgreSQL) fails; it reconnects by itself. */
+  onKeyFeedError?: (error: Error) => void;
 }): Promise<Tillpoint> {
   const { db } = options;
   await migrate(db);
@@ -111,6 +116,11 @@ export async function openTillpoint(options: {
     ofrepUrl: options.flagsOfrepUrl ?? null,
     evaluate: async (scope, key, targetingKey) => evaluateFlagsFrom(await readFlags(scope), { targetingKey, key })[0]!,
   });
+  // This instance's API keys and rate-limit leases: most merchant API calls need no statement of
+  // their own for either. Key changes reach the cache from the database's notifications.
+  const keyChanges = apiKeyChangeFeed(db, { onError: options.onKeyFeedError });
+  const apiKeyCache = new ApiKeyCache(keyChanges);
+  await keyChanges.open();
   const deps: Deps = {
     store,
     processors,
@@ -119,6 +129,8 @@ export async function openTillpoint(options: {
     publicUrl: options.publicUrl,
     idempotency: sqlIdempotencyRecords(db),
     rateLimits: sqlRateLimitCounter(db),
+    apiKeyCache,
+    rateLimitLeases: new RateLimitLeases(),
     rateLimitPerSecond: { ...DEFAULT_RATE_LIMITS, ...options.rateLimitPerSecond },
     webhookUrls: webhookUrlPolicy(),
     flags,
@@ -136,6 +148,7 @@ export async function openTillpoint(options: {
     processorSettings,
     close: async () => {
       await flags.close();
+      await keyChanges.close();
       await db.close();
     },
   };

@@ -118,6 +118,7 @@ export async function startServer(
       flagsOfrepUrl: config.flagsOfrepUrl,
       observer: metrics.observer,
       reconciliation: config.reconciliation,
+      onKeyFeedError: (err) => log.warn({ err }, 'the connection hearing of API key changes broke; keys are looked up again until it is back'),
     });
     undo.pop();
     undo.push(() => tillpoint.close());

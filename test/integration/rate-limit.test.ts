@@ -38,7 +38,11 @@ describe.each(testDatabases)('rate limits per account and mode ($name)', (databa
     expect((await list(ctx.h, ctx.key)).statusCode).toBe(200);
   });
 
-  it('shares one counter between two server instances on the same database', async () => {
+  // Each instance leases max(1, 5% of the limit) requests at a time from the shared counter, so two
+  // together admit at most the limit and at least 90% of it in a second (docs/decisions.md).
+  const admittedIn = (statuses: number[]) => statuses.filter((s) => s === 200).length;
+
+  it('shares one counter between two server instances on the same database: never above the limit, within 10% of it', async () => {
     ctx.h.clock.current = new Date(Math.floor(Date.now() / 1000) * 1000);
     second = await startHarness(ctx.db);
     second.clock.current = ctx.h.clock.current;
@@ -46,7 +50,48 @@ describe.each(testDatabases)('rate limits per account and mode ($name)', (databa
     for (let i = 0; i < 15; i++) {
       statuses.push((await list(ctx.h, ctx.key)).statusCode, (await list(second, ctx.key)).statusCode);
     }
-    expect(statuses.filter((s) => s === 200)).toHaveLength(25);
-    expect(statuses.slice(25).every((s) => s === 429)).toBe(true);
+    expect(admittedIn(statuses)).toBeLessThanOrEqual(25);
+    expect(admittedIn(statuses)).toBeGreaterThanOrEqual(Math.ceil(25 * 0.9));
+    for (const s of statuses) expect([200, 429]).toContain(s);
+  });
+
+  describe('with a limit of 200/s, where instances lease blocks of 10', () => {
+    let pair: Harness[] = [];
+    afterEach(async () => {
+      await Promise.all(pair.map((h) => h.app.close()));
+      pair = [];
+    });
+
+    it('two instances together admit 90–100% of it, under concurrent calls to both', async () => {
+      pair = [await startHarness(ctx.db, { rateLimitPerSecond: { test: 200 } }), await startHarness(ctx.db, { rateLimitPerSecond: { test: 200 } })];
+      const start = new Date(Math.floor(Date.now() / 1000) * 1000);
+      for (const h of pair) h.clock.current = start;
+      const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => list(pair[i % 2]!, ctx.key)));
+      const admitted = admittedIn(answers.map((a) => a.statusCode));
+      expect(admitted).toBeLessThanOrEqual(200);
+      expect(admitted).toBeGreaterThanOrEqual(180);
+      expectError(answers.find((a) => a.statusCode !== 200)!, 429, 'rate_limited');
+      // The next second is a new window on both.
+      for (const h of pair) h.clock.advance(1000);
+      for (const h of pair) expect((await list(h, ctx.key)).statusCode).toBe(200);
+    });
+
+    it('an instance that leased a block and went quiet costs the other at most that block', async () => {
+      pair = [await startHarness(ctx.db, { rateLimitPerSecond: { test: 200 } }), await startHarness(ctx.db, { rateLimitPerSecond: { test: 200 } })];
+      const start = new Date(Math.floor(Date.now() / 1000) * 1000);
+      for (const h of pair) h.clock.current = start;
+      const [busy, quiet] = pair as [Harness, Harness];
+      expect((await list(quiet, ctx.key)).statusCode).toBe(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 220; i++) statuses.push((await list(busy, ctx.key)).statusCode);
+      const admitted = 1 + admittedIn(statuses);
+      expect(admitted).toBeLessThanOrEqual(200);
+      expect(admitted).toBeGreaterThanOrEqual(180);
+      // The quiet one still spends what it holds; past that, it is refused too.
+      const later: number[] = [];
+      for (let i = 0; i < 15; i++) later.push((await list(quiet, ctx.key)).statusCode);
+      expect(admitted + admittedIn(later)).toBe(200);
+      expect(later.at(-1)).toBe(429);
+    });
   });
 });

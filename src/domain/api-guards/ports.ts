@@ -1,3 +1,4 @@
+import type { Mode } from '../shared/events';
 import type { Scope } from '../shared/scope';
 import type { ApiKey } from '../team/entities';
 
@@ -32,15 +33,44 @@ export interface IdempotencyRecords {
   purgeCreatedBefore(at: Date): Promise<number>;
 }
 
-/** A request counter per account, mode and second, shared by every instance. */
+/** A scope's requests per second, and how many of them an instance takes from the database at once. */
+export interface RateLimitQuota {
+  limit: number;
+  block: number;
+}
+
+/**
+ * A request counter per account, mode and second, shared by every instance: the truth of the rate
+ * limit. Instances take its requests in blocks (leases) and spend them in memory (rate-limit-leases.ts).
+ */
 export interface RateLimitCounter {
-  /** Counts one request in the window of `second` and returns the count so far. */
-  hit(scope: Scope, second: number): Promise<number>;
   /**
-   * Finds the key with this secret hash and, when it is an unrevoked secret key, counts one request
-   * of its account and mode in the window of `second`, in one round trip. `hits` is null when
-   * nothing was counted; the result is null when no key has this hash.
+   * Takes up to `quota.block` of the `quota.limit` requests of the scope's window `second` that no
+   * instance has taken yet, in one statement; returns how many were taken (0: none are left).
    */
-  admit(secretHash: string, second: number): Promise<{ key: ApiKey; hits: number | null } | null>;
+  lease(scope: Scope, second: number, quota: RateLimitQuota): Promise<number>;
+  /**
+   * Finds the key with this secret hash and, when it is an unrevoked secret key, leases for its
+   * account and mode in the window of `second` as `lease` does, with its mode's quota, in one round
+   * trip. `granted` is null when nothing was leased; the result is null when no key has this hash.
+   */
+  admit(secretHash: string, second: number, quotas: Record<Mode, RateLimitQuota>): Promise<{ key: ApiKey; granted: number | null } | null>;
   purgeBefore(second: number): Promise<number>;
+}
+
+/** What to do with the API keys an instance remembers: one changed, or any may have. */
+export interface ApiKeyChangeListener {
+  changed(keyId: string): void;
+  /** Changes may have been missed (the feed's connection was lost, or is back): forget every key. */
+  unknown(): void;
+}
+
+/**
+ * News of changes to stored API keys (revoked, deleted, any change but its last use), made by any
+ * instance: what lets an instance keep the keys it found in memory (api-key-cache.ts).
+ */
+export interface ApiKeyChanges {
+  /** Whether a change committed now would reach the listener; while false, nothing may be kept. */
+  readonly watching: boolean;
+  subscribe(listener: ApiKeyChangeListener): void;
 }

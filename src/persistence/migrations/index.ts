@@ -8,6 +8,7 @@ import dashboard from './0006-dashboard';
 import reconcileOperations from './0008-reconcile-operations';
 import hotPath from './0009-hot-path';
 import checkoutPageIntegrity from './0012-checkout-page-integrity';
+import apiKeyChanges from './0013-api-key-changes';
 
 export interface Migration {
   version: number;
@@ -29,6 +30,7 @@ export const migrations: Migration[] = [
   reconcileOperations,
   hotPath,
   checkoutPageIntegrity,
+  apiKeyChanges,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

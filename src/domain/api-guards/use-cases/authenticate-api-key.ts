@@ -1,8 +1,10 @@
 import { hashApiKey, parseApiKey } from '../../team/api-key-secret';
 import { TillpointError } from '../../shared/errors';
 import type { Deps } from '../../deps';
+import type { Mode } from '../../shared/events';
 import type { ApiKey } from '../../team/entities';
-import { RateLimitedError } from '../rules';
+import type { RateLimitQuota } from '../ports';
+import { RateLimitedError, rateLimitLeaseSize } from '../rules';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -11,6 +13,10 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * call against its account and mode's rate limit (design.md §9: 100/s live, 25/s test) in a
  * one-second window shared by every instance. Only secret keys may call the merchant API.
  * `rateLimited` is set when the call is over the limit: it must be answered with that error.
+ *
+ * Most calls send no statement: the key comes from this instance's cache (deps.apiKeyCache) and
+ * the call spends a request this instance leased from the shared counter (deps.rateLimitLeases).
+ * A key not cached is found in the same statement that leases its scope's first block.
  */
 export async function authenticateApiKey(
   deps: Deps,
@@ -27,22 +33,42 @@ export async function authenticateApiKey(
   const now = deps.clock.now();
   const nowMs = now.getTime();
   const second = Math.floor(nowMs / 1000);
-  // One round trip finds the key and counts the call (only for a key that may call the API).
-  const admitted = await deps.rateLimits.admit(hash, second);
-  if (!admitted) throw new TillpointError('api_key_invalid', 'Invalid API key provided');
-  const { key, hits } = admitted;
+  const quota = (mode: Mode): RateLimitQuota => {
+    const limit = deps.rateLimitPerSecond[mode];
+    return { limit, block: rateLimitLeaseSize(limit) };
+  };
+  let key = deps.apiKeyCache.get(hash, nowMs);
+  if (!key) {
+    // One round trip finds the key and leases its scope's first block (only for a key that may call the API).
+    const found = await deps.apiKeyCache.find(hash, nowMs, async () => {
+      const admitted = await deps.rateLimits.admit(hash, second, { test: quota('test'), live: quota('live') });
+      if (admitted && admitted.granted !== null) {
+        deps.rateLimitLeases.grant({ accountId: admitted.key.accountId, mode: admitted.key.mode }, second, admitted.granted);
+      }
+      return admitted;
+    });
+    if (!found) throw new TillpointError('api_key_invalid', 'Invalid API key provided');
+    key = found.key;
+  }
   if (key.revokedAt) throw new TillpointError('api_key_revoked', 'This API key has been revoked');
   if (key.kind !== 'secret') {
     throw new TillpointError('publishable_key_not_allowed', 'A publishable key cannot call this endpoint');
   }
-  // "Last used" is shown to the minute: refreshing it at most once a minute keeps a write off
-  // every API call.
-  if (!key.lastUsedAt || nowMs - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    await deps.store.transaction((tx) => tx.apiKeys.markUsed(key.id, now));
+  const scope = { accountId: key.accountId, mode: key.mode };
+  const admitted = await deps.rateLimitLeases.take(scope, second, () => deps.rateLimits.lease(scope, second, quota(key.mode)));
+  // "Last used" is shown to the minute: refreshing it at most once a minute (per instance) keeps a
+  // write off every API call. The cached copy is brought forward first, so calls meanwhile do not
+  // write it too.
+  const lastUsedAt = key.lastUsedAt;
+  if (!lastUsedAt || nowMs - lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    deps.apiKeyCache.touch(key, now);
+    try {
+      await deps.store.transaction((tx) => tx.apiKeys.markUsed(key.id, now));
+    } catch (error) {
+      deps.apiKeyCache.touch(key, lastUsedAt);
+      throw error;
+    }
   }
-  const limited =
-    hits !== null && hits > deps.rateLimitPerSecond[key.mode]
-      ? new RateLimitedError(Math.max(1, Math.ceil(((second + 1) * 1000 - nowMs) / 1000)))
-      : null;
+  const limited = admitted ? null : new RateLimitedError(Math.max(1, Math.ceil(((second + 1) * 1000 - nowMs) / 1000)));
   return { key, rateLimited: limited };
 }

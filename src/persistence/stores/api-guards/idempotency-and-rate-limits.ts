@@ -1,5 +1,5 @@
 import type { SqlClient } from '../../sql-client';
-import type { StoredResponse, IdempotencyRecords, RateLimitCounter } from '../../../domain/api-guards/ports';
+import type { StoredResponse, IdempotencyRecords, RateLimitCounter, RateLimitQuota } from '../../../domain/api-guards/ports';
 import { toApiKey, type Row } from '../../rows';
 
 /** Idempotency records in the shared database: the primary key decides which request owns a key. */
@@ -56,34 +56,54 @@ export function sqlIdempotencyRecords(db: SqlClient): IdempotencyRecords {
   };
 }
 
-/** Per-second request counters: one upsert per request, shared by every instance. */
+/**
+ * How many of a lease were granted, from the count after it: every lease adds its whole block, so
+ * the count before it is `hits - block`, and what lay below the limit is the lease's.
+ */
+function grantedOf(hits: unknown, quota: RateLimitQuota): number {
+  if (hits === null || hits === undefined) return 0; // the count was already at the limit: nothing added
+  const before = Number(hits) - quota.block;
+  return Math.max(0, Math.min(quota.block, quota.limit - before));
+}
+
+/**
+ * Per-second request counters, shared by every instance. A row counts the requests leased in its
+ * second (each lease adds its whole block, so the last one may pass the limit by less than a
+ * block); a lease is refused, adding nothing, once the count has reached the limit.
+ */
 export function sqlRateLimitCounter(db: SqlClient): RateLimitCounter {
   return {
-    async hit(scope, second) {
+    async lease(scope, second, quota) {
       const { rows } = await db.query<{ hits: number }>(
-        `INSERT INTO rate_limit_counters (account_id, mode, window_second, hits) VALUES ($1, $2, $3, 1)
-         ON CONFLICT (account_id, mode, window_second) DO UPDATE SET hits = rate_limit_counters.hits + 1
+        `INSERT INTO rate_limit_counters (account_id, mode, window_second, hits) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (account_id, mode, window_second) DO UPDATE SET hits = rate_limit_counters.hits + EXCLUDED.hits
+           WHERE rate_limit_counters.hits < $5
          RETURNING hits`,
-        [scope.accountId, scope.mode, second],
+        [scope.accountId, scope.mode, second, quota.block, quota.limit],
       );
-      return Number(rows[0]!.hits);
+      return grantedOf(rows[0]?.hits, quota);
     },
-    async admit(secretHash, second) {
-      // The key lookup and the counter upsert share a statement: one round trip per API call, and
-      // the counter table is unlogged, so the upsert waits for no WAL flush.
+    async admit(secretHash, second, quotas) {
+      // The key lookup and the first lease share a statement: one round trip for a key not cached,
+      // and the counter table is unlogged, so the upsert waits for no WAL flush.
       const { rows } = await db.query<Row>(
         `WITH k AS (SELECT * FROM api_keys WHERE secret_hash = $1),
+         q AS (
+           SELECT account_id, mode, CASE mode WHEN 'live' THEN $5::int ELSE $3::int END AS block
+           FROM k WHERE kind = 'secret' AND revoked_at IS NULL),
          hit AS (
            INSERT INTO rate_limit_counters (account_id, mode, window_second, hits)
-           SELECT account_id, mode, $2, 1 FROM k WHERE kind = 'secret' AND revoked_at IS NULL
-           ON CONFLICT (account_id, mode, window_second) DO UPDATE SET hits = rate_limit_counters.hits + 1
+           SELECT account_id, mode, $2, block FROM q
+           ON CONFLICT (account_id, mode, window_second) DO UPDATE SET hits = rate_limit_counters.hits + EXCLUDED.hits
+             WHERE rate_limit_counters.hits < CASE EXCLUDED.mode WHEN 'live' THEN $6::int ELSE $4::int END
            RETURNING hits)
-         SELECT k.*, (SELECT hits FROM hit) AS hits FROM k`,
-        [secretHash, second],
+         SELECT k.*, (SELECT hits FROM hit) AS hits, EXISTS (SELECT 1 FROM q) AS leased FROM k`,
+        [secretHash, second, quotas.test.block, quotas.test.limit, quotas.live.block, quotas.live.limit],
       );
       const row = rows[0];
       if (!row) return null;
-      return { key: toApiKey(row), hits: row.hits === null ? null : Number(row.hits) };
+      const key = toApiKey(row);
+      return { key, granted: row.leased ? grantedOf(row.hits, quotas[key.mode]) : null };
     },
     async purgeBefore(second) {
       const { rowCount } = await db.query('DELETE FROM rate_limit_counters WHERE window_second < $1', [second]);
