@@ -9,6 +9,7 @@ import reconcileOperations from './0008-reconcile-operations';
 import hotPath from './0009-hot-path';
 import checkoutPageIntegrity from './0012-checkout-page-integrity';
 import apiKeyChanges from './0013-api-key-changes';
+import dropRedundantIndexes from './0014-drop-redundant-indexes';
 
 export interface Migration {
   version: number;
@@ -31,6 +32,7 @@ export const migrations: Migration[] = [
   hotPath,
   checkoutPageIntegrity,
   apiKeyChanges,
+  dropRedundantIndexes,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
