@@ -297,5 +297,14 @@ describe.each(testDatabases)('audit log and request log of the merchant API ($na
     const kept = await rows(ctx.db, 'SELECT path FROM api_requests WHERE key_id = $1 ORDER BY at', ['key_x']);
     expect(kept.map((r) => r.path)).toEqual(['/v1/payments/3', '/v1/payments/4', '/v1/payments/5', '/v1/payments/6', '/v1/payments/7']);
     expect(await countRows(ctx.db, 'api_requests')).toBe(keep);
+
+    // A batch (as the request log writes them) keeps the newest `keep` too, old and new together.
+    const batch = [0, 1, 2].map((i) => ({
+      id: `req_log_b${i}`, accountId: ctx.accountId, mode: 'test' as const, keyId: 'key_x', method: 'GET',
+      path: `/v1/payments/b${i}`, status: 200, errorCode: null, requestId: `req_b${i}`, at: new Date(Date.UTC(2030, 0, 1, 0, 1, i)),
+    }));
+    await ctx.h.tillpoint.deps.store.once((db) => db.apiRequests.insertMany(batch, keep));
+    const afterBatch = await rows(ctx.db, 'SELECT path FROM api_requests WHERE key_id = $1 ORDER BY at', ['key_x']);
+    expect(afterBatch.map((r) => r.path)).toEqual(['/v1/payments/6', '/v1/payments/7', '/v1/payments/b0', '/v1/payments/b1', '/v1/payments/b2']);
   });
 });

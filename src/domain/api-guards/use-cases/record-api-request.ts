@@ -10,8 +10,8 @@ export function apiRequestRecord(deps: Pick<Deps, 'clock'>, options: Omit<ApiReq
   return { id: newId('req_log', 20), at: deps.clock.now(), ...options };
 }
 
-/** Writes a batch of request-log records in one transaction, keeping the newest of each scope. */
+/** Writes a batch of request-log records in one statement, keeping the newest of each scope. */
 export async function recordApiRequests(deps: Pick<Deps, 'store'>, records: ApiRequestRecord[]): Promise<void> {
   if (records.length === 0) return;
-  await deps.store.transaction((tx) => tx.apiRequests.insertMany(records, API_REQUEST_LOG_SIZE));
+  await deps.store.once((db) => db.apiRequests.insertMany(records, API_REQUEST_LOG_SIZE));
 }

@@ -17,29 +17,33 @@ const toApiRequest = (row: Row): ApiRequestRecord => ({
   at: new Date(row.at),
 });
 
-/** The request log's batch insert: one statement, then one trim per scope it touched. */
+/**
+ * The request log's batch insert and its trim, in one statement: each scope the batch touches keeps
+ * its newest `keep` rows. The trim reads the table as it was before the insert, so it keeps the
+ * newest `keep` minus the batch's rows of that scope (new rows are the newest).
+ */
 async function insertApiRequests(db: SqlExecutor, records: ApiRequestRecord[], keep: number): Promise<void> {
   if (records.length === 0) return;
   const column = <K extends keyof (typeof records)[number]>(k: K) => records.map((r) => r[k]);
   await db.query<Row>(
-    `INSERT INTO api_requests (id, account_id, mode, key_id, method, path, status, error_code, request_id, at)
-     SELECT v.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
-                            $8::text[], $9::text[], $10::timestamptz[])
-         AS v (id, account_id, mode, key_id, method, path, status, error_code, request_id, at)
-     WHERE EXISTS (SELECT 1 FROM accounts a WHERE a.id = v.account_id)`,
+    `WITH v AS (
+       SELECT v.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
+                              $8::text[], $9::text[], $10::timestamptz[])
+           AS v (id, account_id, mode, key_id, method, path, status, error_code, request_id, at)
+        WHERE EXISTS (SELECT 1 FROM accounts a WHERE a.id = v.account_id)),
+     inserted AS (
+       INSERT INTO api_requests (id, account_id, mode, key_id, method, path, status, error_code, request_id, at)
+       SELECT * FROM v),
+     scopes AS (SELECT account_id, mode, count(*) AS added FROM v GROUP BY account_id, mode)
+     DELETE FROM api_requests r USING scopes s
+      WHERE r.account_id = s.account_id AND r.mode = s.mode AND (r.at, r.id) <= (
+        SELECT at, id FROM api_requests o WHERE o.account_id = s.account_id AND o.mode = s.mode
+         ORDER BY at DESC, id DESC OFFSET greatest($11::int - s.added, 0) LIMIT 1)`,
     [
       column('id'), column('accountId'), column('mode'), column('keyId'), column('method'), column('path'),
-      column('status'), column('errorCode'), column('requestId'), records.map((r) => r.at.toISOString()),
+      column('status'), column('errorCode'), column('requestId'), records.map((r) => r.at.toISOString()), keep,
     ],
   );
-  const scopes = new Map(records.map((r) => [`${r.accountId} ${r.mode}`, r]));
-  for (const r of scopes.values()) {
-    await db.query<Row>(
-      `DELETE FROM api_requests WHERE account_id = $1 AND mode = $2 AND (at, id) <= (
-         SELECT at, id FROM api_requests WHERE account_id = $1 AND mode = $2 ORDER BY at DESC, id DESC OFFSET $3 LIMIT 1)`,
-      [r.accountId, r.mode, keep],
-    );
-  }
 }
 
 /** The merchant API request log, trimmed to the newest rows per scope. */
