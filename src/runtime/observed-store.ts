@@ -2,6 +2,7 @@ import type { DomainEvent } from '../domain/shared/events';
 import type { Store, UnitOfWork } from '../domain/deps';
 import type { WebhookDeliveryStatus } from '../domain/webhooks/entities';
 import type { WebhookDeliveryRepository, RecordedAttempt } from '../domain/webhooks/ports';
+import type { PaymentOutcome } from '../domain/payments/ports';
 
 /** What the runtime learns from committed work: the metrics' only view into the domain. */
 export interface StoreObserver {
@@ -31,8 +32,25 @@ export function observeStore(store: Store, observer: StoreObserver): Store {
     },
     // Reads write nothing, so there is nothing to count.
     read: (work) => store.read(work),
-    // One statement that writes no event (a payment's intent).
-    once: (work) => store.once(work),
+    // One statement, committed when it returns: a payment's intent (no event), or a payment's
+    // outcome, whose events count once it reports them written.
+    once: (work) =>
+      store.once((db) => {
+        const payments: UnitOfWork['payments'] = Object.assign(Object.create(db.payments) as UnitOfWork['payments'], {
+          recordOutcome: async (outcome: PaymentOutcome) => {
+            const recorded = await db.payments.recordOutcome(outcome);
+            if (recorded) {
+              try {
+                for (const event of [outcome.event, outcome.session?.event]) if (event) observer.committed(event);
+              } catch {
+                // Counting must never fail the work it counts.
+              }
+            }
+            return recorded;
+          },
+        });
+        return work(new Proxy(db, { get: (target, property, receiver) => (property === 'payments' ? payments : Reflect.get(target, property, receiver)) }));
+      }),
   };
 }
 

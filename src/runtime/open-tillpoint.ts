@@ -18,7 +18,7 @@ import { RateLimitLeases } from '../domain/api-guards/rate-limit-leases';
 import { webhookUrlPolicy } from '../webhooks/address-policy';
 import { SandboxProcessor } from '../processors/sandbox/sandbox-processor';
 import { sqlSandboxTransactionLedger } from '../persistence/stores/processors/sandbox-transactions';
-import type { ProcessorSettingsDeps } from '../domain/processors/processor-config';
+import type { ProcessorConfig, ProcessorSettingsDeps } from '../domain/processors/processor-config';
 import { CredentialCipher } from '../persistence/credential-cipher';
 import { sqlProcessorConfigStore } from '../persistence/stores/processors/processor-configs';
 import { BraintreeProcessor, braintreeConnectionCheck, type BraintreeOptions } from '../processors/braintree/braintree-processor';
@@ -82,21 +82,27 @@ export async function openTillpoint(options: {
   const processorConfigs = sqlProcessorConfigStore(db, options.secretKey ? new CredentialCipher(options.secretKey) : null);
   // One SDK gateway per saved config; a new save (new updatedAt) makes a new one.
   const braintreeProcessors = new Map<string, BraintreeProcessor>();
-  const processors: ProcessorDirectory = {
-    async forScope(scope): Promise<PaymentProcessor> {
-      const config = await processorConfigs.get({ accountId: scope.accountId, mode: scope.mode });
-      if (config?.processor === 'braintree') {
-        const key = `${scope.accountId}:${scope.mode}:${config.updatedAt.getTime()}`;
-        let processor = braintreeProcessors.get(key);
-        if (!processor) {
-          processor = new BraintreeProcessor(config.braintree, options.braintree);
-          braintreeProcessors.set(key, processor);
-        }
-        return processor;
+  const processorFor = async (scope: Scope, config: ProcessorConfig | null): Promise<PaymentProcessor> => {
+    if (config?.processor === 'braintree') {
+      const key = `${scope.accountId}:${scope.mode}:${config.updatedAt.getTime()}`;
+      let processor = braintreeProcessors.get(key);
+      if (!processor) {
+        processor = new BraintreeProcessor(config.braintree, options.braintree);
+        braintreeProcessors.set(key, processor);
       }
-      // The test processor never serves live mode.
-      if (scope.mode === 'test') return testProcessor;
-      throw new TillpointError('processor_unavailable', 'No processor is configured for live mode');
+      return processor;
+    }
+    // The test processor never serves live mode.
+    if (scope.mode === 'test') return testProcessor;
+    throw new TillpointError('processor_unavailable', 'No processor is configured for live mode');
+  };
+  const processors: ProcessorDirectory = {
+    forScope: async (scope) => processorFor(scope, await processorConfigs.get({ accountId: scope.accountId, mode: scope.mode })),
+    async sessionWithProcessor(sessionId) {
+      const found = await processorConfigs.sessionWithConfig(sessionId);
+      if (!found) return null;
+      const { session, config } = found;
+      return { session, processor: async () => processorFor(session, config ? config() : null) };
     },
   };
   const store = options.observer ? observeStore(sqlStore(db), options.observer) : sqlStore(db);

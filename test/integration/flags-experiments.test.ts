@@ -103,6 +103,33 @@ describe.each(testDatabases)('flags, OFREP and experiments ($name)', (database) 
     expect(badKey.statusCode).toBe(401);
   });
 
+  it('reads flags and running experiments for evaluation in one statement, as the two lists give them', async () => {
+    for (const [key, value] of [['new_receipt', false], ['banner_text', 'Free shipping'], ['max_items', 12.5]] as const) {
+      expect((await merchantCall(ctx.h, ctx.key, 'POST', '/v1/flags', { key, value, description: `about ${key}` })).statusCode).toBe(200);
+    }
+    for (const [key, variants] of [['pay_button_wording', ['pay', 'pay_now']], ['checkout_layout', ['card_first', 'wallet_first']]] as const) {
+      const created = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', {
+        key,
+        variants: variants.map((v, i) => ({ key: v, weight: i + 1 })),
+        baseline_conversion_rate: 0.125,
+        minimum_detectable_effect: 0.03,
+        status: 'running',
+      });
+      expect(created.statusCode, created.body).toBe(200);
+    }
+    // A draft is not running: left out.
+    const draft = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', { key: 'pay_button_wording', variants: [{ key: 'pay', weight: 1 }, { key: 'complete_purchase', weight: 1 }], planned_sample_size: 10 });
+    expect(draft.statusCode, draft.body).toBe(200);
+    const scope = { accountId: ctx.accountId, mode: 'test' as const };
+    const { deps } = ctx.h.tillpoint;
+    const [together, stored, running] = await deps.store.read((r) =>
+      Promise.all([r.flags.listWithRunningExperiments(scope), r.flags.list(scope), r.experiments.running(scope)]),
+    );
+    expect(stored.map((f) => f.value)).toEqual(['Free shipping', 12.5, false]);
+    expect(running.map((x) => x.key)).toEqual(['checkout_layout', 'pay_button_wording']);
+    expect(together).toEqual({ stored, running });
+  });
+
   it('runs an experiment: sticky SPLIT variants, idempotent exposures, conversions on completion, results', async () => {
     expectError(
       await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', { key: 'checkout_layout', variants: [{ key: 'sideways', weight: 1 }, { key: 'card_first', weight: 1 }], planned_sample_size: 10 }),

@@ -3,6 +3,8 @@ import type { Flag, Experiment, Exposure } from './entities';
 
 export interface FlagRepository {
   list(scope: Scope): Promise<Flag[]>;
+  /** `list` and `experiments.running` of the scope, in one statement: what flag evaluation reads. */
+  listWithRunningExperiments(scope: Scope): Promise<{ stored: Flag[]; running: Experiment[] }>;
   get(scope: Scope, key: string): Promise<Flag | null>;
   insert(flag: Flag): Promise<void>;
   update(flag: Flag): Promise<void>;

@@ -1,6 +1,8 @@
 import type { Refund, Payment } from './entities';
 import type { Scope } from '../shared/scope';
 import type { PageRequest } from '../shared/pagination';
+import type { DomainEvent } from '../shared/events';
+import type { CheckoutSession } from '../sessions/entities';
 
 /**
  * A capture or void sent to the processor whose answer is not recorded yet. Written before the call
@@ -36,6 +38,15 @@ export interface PaymentRepository {
   insertForOpenSession(payment: Payment, at: Date): Promise<'inserted' | 'busy' | 'not_open'>;
   get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
   update(payment: Payment, expectedStatus: Payment['status']): Promise<boolean>;
+  /**
+   * One statement, atomic by itself: writes a processor's outcome — the payment's new state and its
+   * event — and, for a payment that won, its session's completion with the session's event and the
+   * conversion of the session's experiment exposures (each event with its webhook deliveries).
+   * Only if the payment is still in `expectedStatus` and the session (locked first, as the intent
+   * locks it) still in the status and last update of `session.expected`; false, and nothing
+   * written, otherwise.
+   */
+  recordOutcome(outcome: PaymentOutcome): Promise<boolean>;
   /** Oldest first, across accounts: what the periodic jobs (reconciliation, auto-void) work on. */
   listInStatusCreatedBefore(status: Payment['status'], before: Date, limit: number): Promise<Payment[]>;
   holdingSession(sessionId: string): Promise<Payment | null>;
@@ -51,6 +62,21 @@ export interface RefundRepository {
   /** Sum of the payment's pending refunds: money reserved but not yet confirmed by the processor. */
   pendingAmount(paymentId: string): Promise<number>;
   list(scope: Scope, filter: { paymentId?: string } & PageRequest): Promise<Refund[]>;
+}
+
+/** What `PaymentRepository.recordOutcome` writes. */
+export interface PaymentOutcome {
+  payment: Payment;
+  expectedStatus: Payment['status'];
+  event: DomainEvent | null;
+  session?: {
+    next: CheckoutSession;
+    /** The session as read, whose status and `updatedAt` the row must still have. */
+    expected: CheckoutSession;
+    event: DomainEvent | null;
+    /** Set on the session's exposures not yet converted. */
+    convertedAt: Date;
+  };
 }
 
 /** Raised by the store when the database refuses a second live payment for one session. */

@@ -1,6 +1,13 @@
 import type { Payment, Refund, PaymentMethodType } from './entities';
 import type { UnitOfWork, Deps } from '../deps';
-import { ConcurrentTransitionError, transitionRefund, transitionCheckoutSession, transitionPayment } from './transition';
+import {
+  ConcurrentTransitionError,
+  planCheckoutSessionTransition,
+  planPaymentTransition,
+  transitionRefund,
+  transitionCheckoutSession,
+  transitionPayment,
+} from './transition';
 import { TillpointError, resourceMissing } from '../shared/errors';
 import type { AuthorizeResult } from '../processors/ports';
 import type { CheckoutSession } from '../sessions/entities';
@@ -25,76 +32,86 @@ export async function recordAuthorizationOutcome(
 ): Promise<PaidCheckout | { payment: Payment; error: TillpointError }> {
   const { result, payment } = options;
   const now = deps.clock.now();
-  const methodType = (reported: PaymentMethodType) => options.paymentMethodType ?? reported;
-  return deps.store.transaction(async (tx) => {
-    if (result.outcome === 'approved') {
-      // Lock the session before the payment, in the same order as the attempt that created it, so
-      // two overlapping attempts queue instead of deadlocking.
-      const current = (await tx.checkoutSessions.get(null, options.session.id, { forUpdate: true })) ?? options.session;
-      const paid = await transitionPayment(
-        tx,
-        payment,
-        result.captured ? 'succeeded' : 'requires_capture',
-        {
-          paymentMethod: { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
-          processorTransactionId: result.transactionId,
-          processorResponse: result.response,
-          amountCaptured: result.captured ? payment.amount : 0,
-          threeDSecure: result.threeDSecure ?? null,
-        },
-        now,
-      );
-      const session = await transitionCheckoutSession(
-        tx,
-        current,
-        'complete',
-        { paymentId: paid.id, completedAt: now, customerEmail: current.customerEmail ?? paid.customerEmail },
-        now,
-        deps.publicUrl,
-      );
-      return { session, payment: paid };
-    }
-    if (result.outcome === 'declined') {
-      const failed = await transitionPayment(
-        tx,
-        payment,
-        'failed',
-        {
-          paymentMethod: result.paymentMethod && { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
-          processorTransactionId: result.transactionId,
-          processorResponse: result.response,
-          failureCode: 'card_declined',
-          declineCode: result.declineCode,
-          threeDSecure: result.threeDSecure ?? null,
-        },
-        now,
-      );
-      return {
-        payment: failed,
-        error: new TillpointError('card_declined', declineMessage(result.declineCode), {
-          declineCode: result.declineCode,
-        }),
-      };
-    }
-    if (result.outcome === 'invalid_payment_method') {
-      const failed = await transitionPayment(tx, payment, 'failed', { failureCode: 'parameter_invalid' }, now);
-      return {
-        payment: failed,
-        error: new TillpointError('parameter_invalid', result.message, { param: 'payment_method' }),
-      };
-    }
-    const failed = await transitionPayment(
-      tx,
-      payment,
-      'failed',
-      { failureCode: 'processor_unavailable', processorResponse: result.response },
-      now,
+  const { to, changes, error } = paymentOutcome(options);
+  // One statement when nothing moved since the payment and its session were read (the common
+  // case): the payment's outcome, and for a win the session's completion, their events and the
+  // conversions, written only if the payment is still as read and its session still open as read.
+  // Anything else (a session no longer open, a payment reconciled meanwhile) goes the transaction's
+  // way below, which explains it exactly as before.
+  if (payment.status === 'processing' && (error || options.session.status === 'open')) {
+    const paid = planPaymentTransition(payment, to, changes, now);
+    const completed = error ? null : planCheckoutSessionTransition(options.session, 'complete', sessionCompletion(options.session, paid.next, now), now, deps.publicUrl);
+    const recorded = await deps.store.once((db) =>
+      db.payments.recordOutcome({
+        payment: paid.next,
+        expectedStatus: payment.status,
+        event: paid.event,
+        ...(completed ? { session: { next: completed.next, expected: options.session, event: completed.event, convertedAt: now } } : {}),
+      }),
     );
-    return {
-      payment: failed,
-      error: new TillpointError('processor_unavailable', 'The payment processor is unavailable; try again shortly'),
-    };
+    if (recorded) return error ? { payment: paid.next, error } : { session: completed!.next, payment: paid.next };
+  }
+  return deps.store.transaction(async (tx) => {
+    if (error) return { payment: await transitionPayment(tx, payment, to, changes, now), error };
+    // Lock the session before the payment, in the same order as the attempt that created it, so
+    // two overlapping attempts queue instead of deadlocking.
+    const current = (await tx.checkoutSessions.get(null, options.session.id, { forUpdate: true })) ?? options.session;
+    const paid = await transitionPayment(tx, payment, to, changes, now);
+    const session = await transitionCheckoutSession(tx, current, 'complete', sessionCompletion(current, paid, now), now, deps.publicUrl);
+    return { session, payment: paid };
   });
+}
+
+/** What a processor's answer makes of a `processing` payment, and the error it means for the caller. */
+function paymentOutcome(
+  options: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
+): { to: Payment['status']; changes: Partial<Payment>; error: TillpointError | null } {
+  const { result, payment } = options;
+  const methodType = (reported: PaymentMethodType) => options.paymentMethodType ?? reported;
+  if (result.outcome === 'approved') {
+    return {
+      to: result.captured ? 'succeeded' : 'requires_capture',
+      changes: {
+        paymentMethod: { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
+        processorTransactionId: result.transactionId,
+        processorResponse: result.response,
+        amountCaptured: result.captured ? payment.amount : 0,
+        threeDSecure: result.threeDSecure ?? null,
+      },
+      error: null,
+    };
+  }
+  if (result.outcome === 'declined') {
+    return {
+      to: 'failed',
+      changes: {
+        paymentMethod: result.paymentMethod && { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
+        processorTransactionId: result.transactionId,
+        processorResponse: result.response,
+        failureCode: 'card_declined',
+        declineCode: result.declineCode,
+        threeDSecure: result.threeDSecure ?? null,
+      },
+      error: new TillpointError('card_declined', declineMessage(result.declineCode), { declineCode: result.declineCode }),
+    };
+  }
+  if (result.outcome === 'invalid_payment_method') {
+    return {
+      to: 'failed',
+      changes: { failureCode: 'parameter_invalid' },
+      error: new TillpointError('parameter_invalid', result.message, { param: 'payment_method' }),
+    };
+  }
+  return {
+    to: 'failed',
+    changes: { failureCode: 'processor_unavailable', processorResponse: result.response },
+    error: new TillpointError('processor_unavailable', 'The payment processor is unavailable; try again shortly'),
+  };
+}
+
+/** The session's side of a won payment. */
+function sessionCompletion(session: CheckoutSession, paid: Payment, now: Date): Partial<CheckoutSession> {
+  return { paymentId: paid.id, completedAt: now, customerEmail: session.customerEmail ?? paid.customerEmail };
 }
 
 /** The session a shopper is about to pay, refused when it is unknown, expired or already paid. */

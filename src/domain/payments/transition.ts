@@ -57,16 +57,44 @@ export async function transitionCheckoutSession(
   at: Date,
   publicUrl: string,
 ): Promise<CheckoutSession> {
-  assertTransition('checkout session', checkoutSessionTransitions, session.status, to);
-  const next: CheckoutSession = { ...session, ...changes, status: to, updatedAt: at };
+  const { next, event } = planCheckoutSessionTransition(session, to, changes, at, publicUrl);
   if (!(await tx.checkoutSessions.update(next, session.status))) {
     throw new ConcurrentTransitionError(session.id);
   }
   // A completed session is a conversion for every experiment it was exposed to. The session can
   // complete only once, so a conversion is never counted twice.
   if (to === 'complete') await tx.exposures.markConverted(next.id, at);
-  await writeEvent(tx, next, sessionEvents[to], () => checkoutSessionSnapshot(next, publicUrl), at);
+  if (event) await tx.events.insert(event);
   return next;
+}
+
+/**
+ * A checkout session's move to `to` as `transitionCheckoutSession` would write it — the new state
+ * and its event — checked against the table but not written (for a caller that writes it in one
+ * statement with other changes, such as `payments.recordOutcome`).
+ */
+export function planCheckoutSessionTransition(
+  session: CheckoutSession,
+  to: CheckoutSessionStatus,
+  changes: Partial<CheckoutSession>,
+  at: Date,
+  publicUrl: string,
+): { next: CheckoutSession; event: DomainEvent | null } {
+  assertTransition('checkout session', checkoutSessionTransitions, session.status, to);
+  const next: CheckoutSession = { ...session, ...changes, status: to, updatedAt: at };
+  return { next, event: eventOf(next, sessionEvents[to], () => checkoutSessionSnapshot(next, publicUrl), at) };
+}
+
+/** A payment's move to `to`, as `planCheckoutSessionTransition` for a session. */
+export function planPaymentTransition(
+  payment: Payment,
+  to: PaymentStatus,
+  changes: Partial<Payment>,
+  at: Date,
+): { next: Payment; event: DomainEvent | null } {
+  assertTransition('payment', paymentTransitions, payment.status, to);
+  const next: Payment = { ...payment, ...changes, status: to, updatedAt: at };
+  return { next, event: eventOf(next, paymentEventType(payment.status, to), () => paymentSnapshot(next), at) };
 }
 
 /** Moves a payment to `to`, with the same guarantees as `transitionCheckoutSession`. */
@@ -77,12 +105,11 @@ export async function transitionPayment(
   changes: Partial<Payment>,
   at: Date,
 ): Promise<Payment> {
-  assertTransition('payment', paymentTransitions, payment.status, to);
-  const next: Payment = { ...payment, ...changes, status: to, updatedAt: at };
+  const { next, event } = planPaymentTransition(payment, to, changes, at);
   if (!(await tx.payments.update(next, payment.status))) {
     throw new ConcurrentTransitionError(payment.id);
   }
-  await writeEvent(tx, next, paymentEventType(payment.status, to), () => paymentSnapshot(next), at);
+  if (event) await tx.events.insert(event);
   return next;
 }
 
@@ -101,6 +128,17 @@ export async function transitionRefund(
   }
   await writeEvent(tx, next, refundEvents[to], () => refundSnapshot(next), at);
   return next;
+}
+
+/** The event of a transition (when it has one), with a snapshot of the object's new state. */
+function eventOf(
+  object: { id: string; accountId: string; mode: DomainEvent['mode'] },
+  type: EventType | undefined,
+  snapshot: () => Record<string, unknown>,
+  at: Date,
+): DomainEvent | null {
+  if (!type) return null;
+  return { id: newId('evt'), accountId: object.accountId, mode: object.mode, type, objectId: object.id, data: snapshot(), createdAt: at };
 }
 
 /** Writes the event of a transition (when it has one) with a snapshot of the object's new state. */

@@ -1,3 +1,4 @@
+import type { CheckoutSession } from '../sessions/entities';
 import type { PaymentMethodDetails, PaymentMethodType } from '../payments/entities';
 import type { DeclineCode } from '../shared/errors';
 import type { ThreeDSecureMode } from './three-d-secure-policy';
@@ -142,4 +143,11 @@ export interface GooglePayTestPayment {
 /** Picks the processor configured for an account and mode. */
 export interface ProcessorDirectory {
   forScope(scope: Scope): Promise<PaymentProcessor>;
+  /**
+   * A checkout session, as `checkoutSessions.get` reads it outside a transaction, with its
+   * scope's processor config read in the same statement: what paying needs first. `processor`
+   * picks the processor as `forScope` does (refusing alike). Null when there is no such session.
+   * Optional: without it, the session and the processor are read one after the other.
+   */
+  sessionWithProcessor?(sessionId: string): Promise<{ session: CheckoutSession; processor: () => Promise<PaymentProcessor> } | null>;
 }

@@ -9,12 +9,9 @@ export interface FlagState {
   running: Experiment[];
 }
 
-/** Reads the flags and running experiments of a scope (two statements, no transaction: reads only). */
+/** Reads the flags and running experiments of a scope (one statement, no transaction: reads only). */
 export async function loadFlagState(deps: Pick<Deps, 'store'>, scope: Scope): Promise<FlagState> {
-  return deps.store.read(async (reader) => {
-    const [stored, running] = await Promise.all([reader.flags.list(scope), reader.experiments.running(scope)]);
-    return { stored, running };
-  });
+  return deps.store.read((reader) => reader.flags.listWithRunningExperiments(scope));
 }
 
 /** Evaluates one key, or every key the state has, for one unit. */

@@ -33,13 +33,20 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   }
 
   // Flags and the processor are read before the transaction: neither must wait on our own lock.
-  const target = await deps.store.read((reader) => reader.checkoutSessions.get(null, options.sessionId));
-  if (!target) throw resourceMissing('checkout session', options.sessionId);
+  // The session comes with its processor's config when the directory can read both at once.
+  const found = deps.processors.sessionWithProcessor
+    ? await deps.processors.sessionWithProcessor(options.sessionId)
+    : await deps.store.read(async (reader) => {
+        const session = await reader.checkoutSessions.get(null, options.sessionId);
+        return session && { session, processor: () => deps.processors.forScope(session) };
+      });
+  if (!found) throw resourceMissing('checkout session', options.sessionId);
+  const target = found.session;
   // A kill switch thrown after the page loaded still stops the payment. The flags are read at
   // once (one read of the account's flags serves them all).
   const [enabled, forScope, threeDSecureFlag] = await Promise.allSettled([
     assertPaymentMethodEnabled(deps, target, options.paymentMethodType),
-    deps.processors.forScope(target),
+    found.processor(),
     deps.flags.stringValue(target, 'three_d_secure', 'when_required', target.id),
   ]);
   // Refusals in the order the checks were made one after another before.

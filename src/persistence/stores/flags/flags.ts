@@ -58,6 +58,23 @@ export function flagStores(db: SqlExecutor): Pick<UnitOfWork, 'flags' | 'experim
         const { rows } = await db.query('SELECT * FROM flags WHERE account_id = $1 AND mode = $2 ORDER BY key', [scope.accountId, scope.mode]);
         return rows.map(toFlag);
       },
+      async listWithRunningExperiments(scope) {
+        // Both tables' rows as JSON objects, in the order `list` and `experiments.running` give them.
+        const { rows } = await db.query<{ experiment: boolean; row: Row }>(
+          `SELECT false AS experiment, row_to_json(f) AS row, f.key FROM flags f WHERE f.account_id = $1 AND f.mode = $2
+           UNION ALL
+           SELECT true, row_to_json(x), x.key FROM experiments x WHERE x.account_id = $1 AND x.mode = $2 AND x.status = 'running'
+           ORDER BY experiment, key`,
+          [scope.accountId, scope.mode],
+        );
+        const stored: Flag[] = [];
+        const running: Experiment[] = [];
+        for (const { experiment, row } of rows) {
+          if (experiment) running.push(toExperiment(row));
+          else stored.push(toFlag(row));
+        }
+        return { stored, running };
+      },
       async get(scope, key) {
         const { rows } = await db.query('SELECT * FROM flags WHERE account_id = $1 AND mode = $2 AND key = $3', [scope.accountId, scope.mode, key]);
         return rows[0] ? toFlag(rows[0]) : null;

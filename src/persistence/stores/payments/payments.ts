@@ -4,6 +4,8 @@ import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import { scopedListQuery } from '../../list-query';
 import { assignments, isUniqueViolation, json, placeholders, scopeClause, toPayment } from '../../rows';
+import { sessionColumns, sessionValues } from '../sessions/checkout-sessions';
+import { eventWithDeliveriesCtes } from '../webhooks/endpoints-and-deliveries';
 
 const paymentColumns = [
   'status', 'amount_captured', 'amount_refunded', 'customer_email', 'payment_method', 'processor',
@@ -61,6 +63,47 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
         );
         const { open, inserted } = rows[0]!;
         return Number(inserted) === 1 ? 'inserted' : Number(open) === 1 ? 'busy' : 'not_open';
+      },
+      async recordOutcome({ payment, expectedStatus, event, session }) {
+        const params: unknown[] = [];
+        const param = (value: unknown) => `$${params.push(value)}`;
+        const set = (columns: readonly string[], values: unknown[]) => columns.map((c, i) => `${c} = ${param(values[i])}`).join(', ');
+        const ctes: string[] = [];
+        // The session first, locked as the intent locks it (session, then payment: no deadlock), and
+        // only as it was read. The payment moves only under that lock; the session, the exposures and
+        // the session's event only when the payment moved. A CTE that matches nothing writes nothing.
+        let sessionId = '';
+        if (session) {
+          sessionId = param(session.expected.id);
+          const status = param(session.expected.status);
+          ctes.push(`locked AS MATERIALIZED (
+             SELECT id FROM checkout_sessions WHERE id = ${sessionId} AND status = ${status} AND updated_at = ${param(session.expected.updatedAt)} FOR UPDATE)`);
+          ctes.push(`moved AS (
+             UPDATE payments SET ${set(paymentColumns, paymentValues(payment))}
+              WHERE id = ${param(payment.id)} AND status = ${param(expectedStatus)} AND EXISTS (SELECT 1 FROM locked) RETURNING id)`);
+          ctes.push(`completed AS (
+             UPDATE checkout_sessions SET ${set(sessionColumns, sessionValues(session.next))}
+              WHERE id = ${sessionId} AND status = ${status} AND EXISTS (SELECT 1 FROM moved) RETURNING id)`);
+        } else {
+          ctes.push(`moved AS (
+             UPDATE payments SET ${set(paymentColumns, paymentValues(payment))}
+              WHERE id = ${param(payment.id)} AND status = ${param(expectedStatus)} RETURNING id)`);
+        }
+        if (event) ctes.push(eventWithDeliveriesCtes(event, 'moved', param, 'payment_event'));
+        if (session) {
+          ctes.push(`converted AS (
+             UPDATE experiment_exposures SET converted_at = ${param(session.convertedAt)}
+              WHERE checkout_session_id = ${sessionId} AND converted_at IS NULL AND EXISTS (SELECT 1 FROM completed))`);
+          if (session.event) ctes.push(eventWithDeliveriesCtes(session.event, 'completed', param, 'session_event'));
+        }
+        // A payment that moved without its session (which the lock rules out) divides by zero: the
+        // statement fails and writes nothing, rather than leave a won payment's session open.
+        const { rows } = await db.query<{ moved: unknown }>(
+          `WITH ${ctes.join(',\n     ')}
+           SELECT ${session ? '(SELECT count(*) FROM moved) / (1 - (SELECT count(*) FROM moved) + (SELECT count(*) FROM completed))' : '(SELECT count(*) FROM moved)'} AS moved`,
+          params,
+        );
+        return Number(rows[0]!.moved) === 1;
       },
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);

@@ -3,12 +3,43 @@ import type { CredentialCipher } from '../../credential-cipher';
 import type { SqlClient } from '../../sql-client';
 import { auditLogRepositories } from '../team/audit-log';
 import type { Scope } from '../../../domain/shared/scope';
-import type { Row } from '../../rows';
+import { toSession, type Row } from '../../rows';
+import type { CheckoutSession } from '../../../domain/sessions/entities';
 
 const context = (scope: Scope) => `processor_config:${scope.accountId}:${scope.mode}`;
 
+/** A processor_configs row as the domain's config (the private key opened with `cipher`). */
+function configOf(row: Row, cipher: CredentialCipher | null): ProcessorConfig {
+  const scope: Scope = { accountId: row.account_id, mode: row.mode };
+  const base = { accountId: row.account_id, mode: row.mode, updatedAt: new Date(row.updated_at) };
+  if (row.processor === 'test') return { ...base, processor: 'test' };
+  if (!cipher) throw new Error('Braintree credentials are stored, but TILLPOINT_SECRET_KEY is not set: they cannot be read');
+  const settings = row.settings;
+  return {
+    ...base,
+    processor: 'braintree',
+    braintree: {
+      environment: settings.environment,
+      merchantId: settings.merchant_id,
+      publicKey: settings.public_key,
+      privateKey: cipher.open(row.private_key_sealed, context(scope)),
+      merchantAccounts: settings.merchant_accounts ?? {},
+      googlePayMerchantId: settings.google_pay_merchant_id ?? null,
+      requireThreeDSecure: Boolean(settings.require_three_d_secure),
+    },
+  };
+}
+
+export interface SqlProcessorConfigStore extends ProcessorConfigStore {
+  /**
+   * A checkout session (as `checkoutSessions.get` reads it) and its scope's config, in one
+   * statement; the config is opened when asked for (it may throw as `get` does). Null: no session.
+   */
+  sessionWithConfig(sessionId: string): Promise<{ session: CheckoutSession; config: (() => ProcessorConfig) | null } | null>;
+}
+
 /** Processor configs in SQL; the private key is sealed with `cipher` (null: none can be stored). */
-export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher | null): ProcessorConfigStore {
+export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher | null): SqlProcessorConfigStore {
   return {
     canStoreSecrets: cipher !== null,
     async get(scope) {
@@ -16,25 +47,28 @@ export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher 
         scope.accountId,
         scope.mode,
       ]);
+      return rows[0] ? configOf(rows[0], cipher) : null;
+    },
+    async sessionWithConfig(sessionId) {
+      // The session's columns as `SELECT *` gives them, and the config's under a prefix.
+      const { rows } = await db.query<Row>(
+        `SELECT s.*, c.account_id AS config_account_id, c.mode AS config_mode, c.processor AS config_processor,
+                c.settings AS config_settings, c.private_key_sealed AS config_private_key_sealed, c.updated_at AS config_updated_at
+           FROM checkout_sessions s LEFT JOIN processor_configs c ON c.account_id = s.account_id AND c.mode = s.mode
+          WHERE s.id = $1`,
+        [sessionId],
+      );
       const row = rows[0];
       if (!row) return null;
-      const base = { accountId: row.account_id, mode: row.mode, updatedAt: new Date(row.updated_at) };
-      if (row.processor === 'test') return { ...base, processor: 'test' };
-      if (!cipher) throw new Error('Braintree credentials are stored, but TILLPOINT_SECRET_KEY is not set: they cannot be read');
-      const settings = row.settings;
-      return {
-        ...base,
-        processor: 'braintree',
-        braintree: {
-          environment: settings.environment,
-          merchantId: settings.merchant_id,
-          publicKey: settings.public_key,
-          privateKey: cipher.open(row.private_key_sealed, context(scope)),
-          merchantAccounts: settings.merchant_accounts ?? {},
-          googlePayMerchantId: settings.google_pay_merchant_id ?? null,
-          requireThreeDSecure: Boolean(settings.require_three_d_secure),
-        },
+      const config = row.config_account_id === null ? null : {
+        account_id: row.config_account_id,
+        mode: row.config_mode,
+        processor: row.config_processor,
+        settings: row.config_settings,
+        private_key_sealed: row.config_private_key_sealed,
+        updated_at: row.config_updated_at,
       };
+      return { session: toSession(row), config: config && (() => configOf(config, cipher)) };
     },
     async save(config: ProcessorConfig, audit) {
       let settings: Record<string, unknown> = {};

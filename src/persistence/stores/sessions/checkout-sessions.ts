@@ -4,13 +4,13 @@ import { write, type SqlExecutor } from '../../sql-client';
 import { scopedListQuery } from '../../list-query';
 import { assignments, json, placeholders, scopeClause, toSession } from '../../rows';
 
-const sessionColumns = [
+export const sessionColumns = [
   'status', 'currency', 'line_items', 'amount_subtotal', 'amount_total', 'customer_email', 'success_url',
   'cancel_url', 'capture_method', 'payment_method_types', 'locale', 'metadata', 'client_reference_id',
   'payment_link_id', 'expires_at', 'completed_at', 'payment_id', 'updated_at',
 ] as const;
 
-function sessionValues(s: CheckoutSession): unknown[] {
+export function sessionValues(s: CheckoutSession): unknown[] {
   return [
     s.status, s.currency, json(s.lineItems), s.amountSubtotal, s.amountTotal, s.customerEmail, s.successUrl,
     s.cancelUrl, s.captureMethod, json(s.paymentMethodTypes), s.locale, json(s.metadata), s.clientReferenceId,

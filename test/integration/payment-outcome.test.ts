@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import type { Deps } from '../../src/domain/deps';
+import type { Payment } from '../../src/domain/payments/entities';
+import { recordAuthorizationOutcome } from '../../src/domain/payments/rules';
+import { ConcurrentTransitionError } from '../../src/domain/payments/transition';
+import type { AuthorizeResult } from '../../src/domain/processors/ports';
+import type { CheckoutSession } from '../../src/domain/sessions/entities';
+import type { SqlClient } from '../../src/persistence/sql-client';
+import { sqlStore } from '../../src/persistence/sql-store';
+import { testDatabases } from '../support/databases';
+import { createSessionOf, merchantCall, rows, useIntegration, type IntegrationContext } from '../support/integration';
+
+/**
+ * A processor's answer written as one statement (`payments.recordOutcome`): the payment's outcome,
+ * the session's completion, both events with their webhook deliveries and the experiment
+ * conversions together, and only onto a payment and a session still as they were read. Whatever
+ * moved meanwhile takes the transaction's way, which refuses or explains it as before.
+ */
+describe.each(testDatabases)('a payment outcome in one statement ($name)', (database) => {
+  const ctx = useIntegration(database);
+
+  const approved: Extract<AuthorizeResult, { outcome: 'approved' }> = {
+    outcome: 'approved',
+    captured: true,
+    transactionId: 'tx_outcome',
+    paymentMethod: { type: 'card', brand: 'visa', last4: '1111', expMonth: 12, expYear: 2034, fingerprint: 'fp' },
+    response: { code: '1000', text: 'Approved' },
+  };
+
+  /** An open session with a webhook endpoint, a recorded exposure and a `processing` payment. */
+  async function processingPayment(c: IntegrationContext): Promise<{ session: CheckoutSession; payment: Payment }> {
+    const { deps } = c.h.tillpoint;
+    expect((await merchantCall(c.h, c.key, 'POST', '/v1/webhook_endpoints', { url: 'https://hooks.example.com/in', enabled_events: ['*'] })).statusCode).toBe(200);
+    const experiment = await merchantCall(c.h, c.key, 'POST', '/v1/experiments', {
+      key: 'pay_button_wording',
+      variants: [{ key: 'pay', weight: 1 }, { key: 'pay_now', weight: 1 }],
+      planned_sample_size: 10,
+      status: 'running',
+    });
+    expect(experiment.statusCode, experiment.body).toBe(200);
+    const created = await createSessionOf(c, 2500);
+    const exposure = await c.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${created.id}/exposures`, payload: { key: 'pay_button_wording' } });
+    expect(exposure.json().recorded).toBe(true);
+    const session = (await deps.store.read((r) => r.checkoutSessions.get(null, created.id)))!;
+    const now = deps.clock.now();
+    const payment: Payment = {
+      id: `pay_outcome${Math.random().toString(36).slice(2, 10)}`,
+      accountId: session.accountId,
+      mode: session.mode,
+      checkoutSessionId: session.id,
+      amount: session.amountTotal,
+      currency: session.currency,
+      status: 'processing',
+      captureMethod: session.captureMethod,
+      amountCaptured: 0,
+      amountRefunded: 0,
+      customerEmail: 'shopper@example.com',
+      paymentMethod: null,
+      processor: 'test',
+      processorTransactionId: null,
+      processorResponse: null,
+      failureCode: null,
+      declineCode: null,
+      threeDSecure: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    expect(await deps.store.once((db) => db.payments.insertForOpenSession(payment, now))).toBe('inserted');
+    return { session, payment };
+  }
+
+  const written = async (c: IntegrationContext, session: CheckoutSession, payment: Payment) => ({
+    payment: (await rows(c.db, 'SELECT status FROM payments WHERE id = $1', [payment.id]))[0]!.status,
+    session: (await rows(c.db, 'SELECT status, payment_id, customer_email FROM checkout_sessions WHERE id = $1', [session.id]))[0],
+    events: (await rows(c.db, 'SELECT type FROM events WHERE object_id IN ($1, $2) ORDER BY type', [payment.id, session.id])).map((e) => e.type),
+    deliveries: Number((await rows(c.db, 'SELECT count(*) AS n FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.object_id IN ($1, $2)', [payment.id, session.id]))[0]!.n),
+    converted: (await rows(c.db, 'SELECT converted_at FROM experiment_exposures WHERE checkout_session_id = $1', [session.id])).map((x) => x.converted_at !== null),
+  });
+
+  /** The deps over a client that counts the statements sent. */
+  function counting(db: SqlClient, deps: Deps): { deps: Deps; sent: string[] } {
+    const sent: string[] = [];
+    const counted: SqlClient = {
+      ...db,
+      query: (text, params) => {
+        sent.push(text);
+        return db.query(text, params);
+      },
+      transaction: (work) =>
+        db.transaction((tx) =>
+          work({
+            query: (text, params) => {
+              sent.push(text);
+              return tx.query(text, params);
+            },
+            ...(tx.hold ? { hold: (held) => tx.hold!(held) } : {}),
+          }),
+        ),
+    };
+    return { deps: { ...deps, store: sqlStore(counted) }, sent };
+  }
+
+  it('a won payment completes its session with both events, their deliveries and the conversion, in one statement', async () => {
+    const { session, payment } = await processingPayment(ctx);
+    const { deps, sent } = counting(ctx.db, ctx.h.tillpoint.deps);
+    const paid = await recordAuthorizationOutcome(deps, { session, payment, paymentMethodType: 'card', result: approved });
+    expect('error' in paid).toBe(false);
+    expect(sent).toHaveLength(1);
+    expect(await written(ctx, session, payment)).toEqual({
+      payment: 'succeeded',
+      session: { status: 'complete', payment_id: payment.id, customer_email: 'shopper@example.com' },
+      events: ['checkout.session.completed', 'payment.succeeded'],
+      deliveries: 2,
+      converted: [true],
+    });
+  });
+
+  it('the same answer recorded twice at once (the request and reconciliation): one wins, the session completes once', async () => {
+    const { session, payment } = await processingPayment(ctx);
+    const { deps } = ctx.h.tillpoint;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 4 }, () => recordAuthorizationOutcome(deps, { session, payment, paymentMethodType: 'card', result: approved })),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const o of outcomes.filter((x) => x.status === 'rejected')) expect(o.reason).toBeInstanceOf(ConcurrentTransitionError);
+    expect(await written(ctx, session, payment)).toEqual({
+      payment: 'succeeded',
+      session: { status: 'complete', payment_id: payment.id, customer_email: 'shopper@example.com' },
+      events: ['checkout.session.completed', 'payment.succeeded'],
+      deliveries: 2,
+      converted: [true],
+    });
+  });
+
+  it('an approval after the payment was recorded declined writes nothing: the session stays open, unconverted', async () => {
+    const { session, payment } = await processingPayment(ctx);
+    const { deps } = ctx.h.tillpoint;
+    const declined = await recordAuthorizationOutcome(deps, {
+      session,
+      payment,
+      result: { outcome: 'declined', declineCode: 'insufficient_funds', transactionId: 'tx_d', paymentMethod: null, response: { code: '2001', text: 'Insufficient Funds' } },
+    });
+    expect('error' in declined && declined.error.code).toBe('card_declined');
+    await expect(recordAuthorizationOutcome(deps, { session, payment, result: approved })).rejects.toBeInstanceOf(ConcurrentTransitionError);
+    expect(await written(ctx, session, payment)).toEqual({
+      payment: 'failed',
+      session: { status: 'open', payment_id: null, customer_email: null },
+      events: ['payment.failed'],
+      deliveries: 1,
+      converted: [false],
+    });
+  });
+
+  it('a session that expired while its payment was at the processor is not completed', async () => {
+    const { session, payment } = await processingPayment(ctx);
+    await ctx.db.query(`UPDATE checkout_sessions SET status = 'expired', updated_at = now() WHERE id = $1`, [session.id]);
+    await expect(recordAuthorizationOutcome(ctx.h.tillpoint.deps, { session, payment, result: approved })).rejects.toThrow();
+    expect(await written(ctx, session, payment)).toEqual({
+      payment: 'processing',
+      session: { status: 'expired', payment_id: null, customer_email: null },
+      events: [],
+      deliveries: 0,
+      converted: [false],
+    });
+  });
+
+  it('a session changed since it was read is completed from its current row, not the copy read', async () => {
+    const { session, payment } = await processingPayment(ctx);
+    await ctx.db.query(`UPDATE checkout_sessions SET customer_email = 'known@example.com', updated_at = now() WHERE id = $1`, [session.id]);
+    const paid = await recordAuthorizationOutcome(ctx.h.tillpoint.deps, { session, payment, result: approved });
+    expect('error' in paid).toBe(false);
+    const after = await written(ctx, session, payment);
+    expect(after.session).toEqual({ status: 'complete', payment_id: payment.id, customer_email: 'known@example.com' });
+    const [event] = await rows(ctx.db, `SELECT data FROM events WHERE object_id = $1 AND type = 'checkout.session.completed'`, [session.id]);
+    expect(event!.data.customer_email).toBe('known@example.com');
+  });
+});
