@@ -34,11 +34,14 @@ async function insertApiRequests(db: SqlExecutor, records: ApiRequestRecord[], k
      inserted AS (
        INSERT INTO api_requests (id, account_id, mode, key_id, method, path, status, error_code, request_id, at)
        SELECT * FROM v),
-     scopes AS (SELECT account_id, mode, count(*) AS added FROM v GROUP BY account_id, mode)
-     DELETE FROM api_requests r USING scopes s
-      WHERE r.account_id = s.account_id AND r.mode = s.mode AND (r.at, r.id) <= (
-        SELECT at, id FROM api_requests o WHERE o.account_id = s.account_id AND o.mode = s.mode
-         ORDER BY at DESC, id DESC OFFSET greatest($11::int - s.added, 0) LIMIT 1)`,
+     scopes AS (SELECT account_id, mode, count(*) AS added FROM v GROUP BY account_id, mode),
+     -- The newest row each scope drops, found once per scope (not once per row compared with it).
+     cutoff AS MATERIALIZED (
+       SELECT s.account_id, s.mode, o.at, o.id FROM scopes s CROSS JOIN LATERAL (
+         SELECT at, id FROM api_requests o WHERE o.account_id = s.account_id AND o.mode = s.mode
+          ORDER BY at DESC, id DESC OFFSET greatest($11::int - s.added, 0) LIMIT 1) o)
+     DELETE FROM api_requests r USING cutoff c
+      WHERE r.account_id = c.account_id AND r.mode = c.mode AND (r.at, r.id) <= (c.at, c.id)`,
     [
       column('id'), column('accountId'), column('mode'), column('keyId'), column('method'), column('path'),
       column('status'), column('errorCode'), column('requestId'), records.map((r) => r.at.toISOString()), keep,
