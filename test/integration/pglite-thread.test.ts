@@ -100,4 +100,17 @@ describe('PGlite in its own thread', () => {
     await transaction;
     expect((await outside).rows[0]!.count).toBe(1);
   });
+
+  it('a statement run before its table changed shape runs again after, with the new shape', async () => {
+    await db.exec('CREATE TABLE thread_shape (id int)');
+    await db.query('INSERT INTO thread_shape (id) VALUES ($1)', [1]);
+    const select = 'SELECT * FROM thread_shape WHERE id = $1';
+    expect((await db.query(select, [1])).rows).toEqual([{ id: 1 }]);
+    // As a single statement…
+    await db.query("ALTER TABLE thread_shape ADD COLUMN label text NOT NULL DEFAULT 'x'");
+    expect((await db.query(select, [1])).rows).toEqual([{ id: 1, label: 'x' }]);
+    // …and as a script (a migration), after which even a transaction's first use of it works.
+    await db.exec("ALTER TABLE thread_shape ADD COLUMN note text NOT NULL DEFAULT 'y'");
+    expect(await db.transaction((tx) => tx.query(select, [1]))).toMatchObject({ rows: [{ id: 1, label: 'x', note: 'y' }] });
+  });
 });
