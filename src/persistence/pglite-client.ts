@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 type Result = { rows: any[]; rowCount: number };
@@ -22,6 +25,23 @@ export interface PgliteThread {
 
 const workerFile = new URL('./pglite-worker.mjs', import.meta.url);
 
+/**
+ * PGlite's two WebAssembly modules (PostgreSQL and initdb), compiled once per process and handed
+ * to each thread: a fresh thread would otherwise compile 9 MB of WebAssembly again, which the test
+ * suites, opening a database after another, would pay each time.
+ */
+let compiled: Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module }> | null = null;
+function wasmModules() {
+  compiled ??= (async () => {
+    const dist = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    const [pgliteWasmModule, initdbWasmModule] = await Promise.all(
+      ['pglite.wasm', 'initdb.wasm'].map(async (file) => WebAssembly.compile(await readFile(path.join(dist, file)))),
+    );
+    return { pgliteWasmModule: pgliteWasmModule!, initdbWasmModule: initdbWasmModule! };
+  })();
+  return compiled;
+}
+
 type Described = { name?: string; message?: string; stack?: string } & Record<string, unknown>;
 
 /** The worker's error rebuilt with the fields callers read: `code`, `constraint`, `detail`, `message`… */
@@ -36,7 +56,7 @@ function rebuilt(described: Described): Error {
 }
 
 export async function startPgliteThread(dataDir: string | null): Promise<PgliteThread> {
-  const worker = new Worker(workerFile, { workerData: { dataDir } });
+  const worker = new Worker(workerFile, { workerData: { dataDir, ...(await wasmModules()) } });
   const pending = new Map<number, { resolve: (answer: any) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let nextTransaction = 1;

@@ -13,7 +13,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 
-const db = workerData.dataDir ? new PGlite(workerData.dataDir) : new PGlite();
+const { dataDir, pgliteWasmModule, initdbWasmModule } = workerData;
+// The modules come compiled from the main thread (compiled once per process).
+const db = new PGlite({ ...(dataDir ? { dataDir } : {}), pgliteWasmModule, initdbWasmModule });
 
 class Rollback extends Error {}
 
