@@ -1,6 +1,6 @@
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { TillpointError } from '../domain/shared/errors';
+import { startPgliteThread, type PgliteThread } from './pglite-client';
 import { WriteBatch, type HeldWrite } from './write-batch';
 
 /** Runs SQL; the same surface over PGlite and a PostgreSQL server. */
@@ -107,10 +107,12 @@ async function runTransaction<T>(connection: TransactionConnection, work: (tx: S
   }
 }
 
-/** The embedded database: PostgreSQL compiled to WebAssembly, kept in `dataDir` (or in memory). */
+/**
+ * The embedded database: PostgreSQL compiled to WebAssembly, kept in `dataDir` (or in memory). It
+ * runs in a thread of its own (pglite-client.ts), so its work leaves the HTTP server's event loop.
+ */
 export async function openPglite(dataDir: string | null): Promise<SqlClient> {
-  const db = dataDir ? new PGlite(dataDir) : new PGlite();
-  await db.waitReady;
+  const db = await startPgliteThread(dataDir);
   // PGlite runs one statement at a time: one "connection", the rest wait for it.
   let active = 0;
   const counted = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -121,62 +123,31 @@ export async function openPglite(dataDir: string | null): Promise<SqlClient> {
       active -= 1;
     }
   };
-  const wrap = (target: Pick<PGlite, 'query'>): SqlExecutor => ({
-    async query<R>(text: string, params: unknown[] = []) {
-      const result = await target.query<R>(text, params);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-    },
-  });
-  const top = wrap(db);
   return {
     kind: 'pglite',
-    query: (text, params) => counted(() => top.query(text, params)),
-    // PGlite runs one transaction at a time, which serializes writers as a single connection would.
-    // Its transaction is opened at the first statement that needs one; held writes alone are one
+    query: (text, params = []) => counted(() => db.query(text, params)),
+    // PGlite runs one transaction at a time, which serializes writers as a single connection would:
+    // its thread holds the transaction open, and every other statement waits behind it. The
+    // transaction is opened at the first statement that needs one; held writes alone are one
     // statement of their own.
-    transaction: (work) => counted(() => runTransaction(pgliteConnection(db, wrap), work)),
-    exec: async (script) => {
-      await db.exec(script);
-    },
+    transaction: (work) => counted(() => runTransaction(pgliteConnection(db), work)),
+    exec: (script) => db.exec(script),
     close: () => db.close(),
     poolStats: () => ({ size: 1, inUse: Math.min(active, 1), waiting: Math.max(active - 1, 0) }),
   };
 }
 
-/**
- * A PGlite transaction driven from outside: `begin` opens `db.transaction` (which holds PGlite's
- * lock, so no other statement runs inside it) and parks its callback until commit or rollback.
- */
-function pgliteConnection(db: PGlite, wrap: (target: Pick<PGlite, 'query'>) => SqlExecutor): TransactionConnection {
-  let tx: SqlExecutor | null = null;
-  let end: ((rollback: boolean) => void) | null = null;
-  let closed: Promise<unknown> = Promise.resolve();
-  class Rollback extends Error {}
-  const settle = async (rollback: boolean) => {
-    end?.(rollback);
-    try {
-      await closed;
-    } catch (error) {
-      if (!(error instanceof Rollback)) throw error;
-    }
-  };
+/** A transaction of PGlite's thread, as `runTransaction` drives it. */
+function pgliteConnection(db: PgliteThread): TransactionConnection {
+  let tx: number | null = null;
   return {
-    alone: (text, params) => wrap(db).query(text, params),
-    begin: () =>
-      new Promise<void>((opened, failed) => {
-        closed = db.transaction(async (inner) => {
-          tx = wrap(inner);
-          const rollback = await new Promise<boolean>((resolve) => {
-            end = resolve;
-            opened();
-          });
-          if (rollback) throw new Rollback();
-        });
-        closed.catch((error: unknown) => failed(error));
-      }),
-    query: (text, params) => tx!.query(text, params),
-    commit: () => settle(false),
-    rollback: () => settle(true),
+    alone: (text, params) => db.query(text, params),
+    begin: async () => {
+      tx = await db.begin();
+    },
+    query: (text, params) => db.query(text, params, tx!),
+    commit: () => db.commit(tx!),
+    rollback: () => db.rollback(tx!),
   };
 }
 
