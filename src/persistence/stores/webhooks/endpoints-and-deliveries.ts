@@ -171,7 +171,8 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
       // Endpoint by endpoint: the endpoints with outstanding deliveries and the next attempt of
       // each one's oldest, found by a skip scan of `webhook_deliveries_endpoint_due` (one index
       // descent per such endpoint; endpoints with nothing outstanding cost nothing), less those
-      // with nothing due yet, disabled or already at their cap; the endpoints waiting longest, as
+      // with nothing due yet, disabled or already at their cap; for the others, their oldest due
+      // delivery not leased (one more descent each); the endpoints waiting longest, as
       // many as `limit` can serve at their room; their oldest due deliveries, at most their room
       // each; the oldest of those, at most `limit`. No endpoint's backlog is walked to reach another's (a window of the
       // oldest due deliveries stepped over a hanging endpoint's whole backlog on every claim), and
@@ -194,11 +195,22 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
              WHERE w.status IN ('pending', 'retrying') AND w.endpoint_id > o.endpoint_id
              ORDER BY w.endpoint_id, w.next_attempt_at LIMIT 1) n),
          heads AS (
-           -- Those with something due, enabled, and room here.
-           SELECT e.id, least($4::int, $8::int - coalesce(b.in_flight, 0)) AS room, o.head
+           -- Those with something due, enabled and with room here, and each one's oldest delivery
+           -- it can take now: past its leased ones (sends under way, here or elsewhere; at most
+           -- 16 a worker), so an endpoint whose due deliveries are all being sent takes no place.
+           -- Written as a range of one endpoint so the planner walks the composite index in
+           -- (endpoint, next attempt) order, not the due index past other endpoints' deliveries.
+           SELECT e.id, least($4::int, $8::int - coalesce(b.in_flight, 0)) AS room, h.next_attempt_at AS head
            FROM outstanding o
            JOIN webhook_endpoints e ON e.id = o.endpoint_id AND e.status = 'enabled'
            LEFT JOIN busy b ON b.endpoint_id = e.id
+           CROSS JOIN LATERAL (
+             SELECT w.next_attempt_at FROM webhook_deliveries w
+             WHERE w.endpoint_id >= e.id AND w.endpoint_id <= e.id
+               AND w.status IN ('pending', 'retrying') AND w.next_attempt_at <= $1
+               AND (w.lease_until IS NULL OR w.lease_until <= $1)
+             ORDER BY w.endpoint_id, w.next_attempt_at
+             LIMIT 1) h
            WHERE o.head <= $1 AND e.id <> ALL($7::text[]) AND $8::int - coalesce(b.in_flight, 0) > 0),
          served AS (
            -- The endpoints waiting longest, as many as the limit can serve at their room.
@@ -208,8 +220,6 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
          chosen AS (
            SELECT d.id FROM served
            CROSS JOIN LATERAL (
-             -- Written as a range of one endpoint so the planner walks the composite index in
-             -- (endpoint, next attempt) order, not the due index past other endpoints' deliveries.
              SELECT w.id, w.next_attempt_at FROM webhook_deliveries w
              WHERE w.endpoint_id >= served.id AND w.endpoint_id <= served.id
                AND w.status IN ('pending', 'retrying') AND w.next_attempt_at <= $1
