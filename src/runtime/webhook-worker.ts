@@ -86,12 +86,6 @@ export function startWebhookWorker(options: {
       };
     });
 
-  const cappedEndpoints = () => {
-    let n = 0;
-    for (const count of sending.values()) if (count >= perEndpoint) n += 1;
-    return n;
-  };
-
   const record = () => {
     if (recording || toRecord.length === 0) return;
     recording = (async () => {
@@ -130,7 +124,6 @@ export function startWebhookWorker(options: {
   const worker = (async () => {
     while (running) {
       const room = Math.min(CLAIM_LIMIT, maxInFlight - held);
-      const cappedBefore = cappedEndpoints();
       const progressBefore = progress;
       let claimed = 0;
       let sawAllDue = false;
@@ -146,11 +139,11 @@ export function startWebhookWorker(options: {
           log.error({ err: error }, 'webhook delivery pass failed');
         }
       }
-      // A full claim means more may be due: claim again at once, as when an endpoint has just
-      // reached its cap and the claim did not see every due delivery (the next one leaves the
-      // capped endpoint out and looks further). Otherwise wait for what would let a claim find
-      // more — room, or a finished send (its endpoint has a free slot again) — or the poll.
-      if (!running || (room > 0 && claimed === room) || (!sawAllDue && cappedEndpoints() > cappedBefore)) continue;
+      // A full claim means more may be due: claim again at once, as when the claim left endpoints
+      // with due work out (it serves the endpoints waiting longest, as many as its limit can serve
+      // at their room, and some had less due than their room). Otherwise wait for what would let a
+      // claim find more — room, or a finished send (its endpoint has a free slot again) — or the poll.
+      if (!running || (room > 0 && claimed === room) || (!sawAllDue && claimed > 0)) continue;
       waitingFor = room === 0 ? 'room' : sending.size > 0 ? 'send' : 'poll';
       // A send finished or a batch was recorded during the claim: that is the wake-up already.
       const woken = progress !== progressBefore || (await pause(pollMs));

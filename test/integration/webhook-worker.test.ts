@@ -109,4 +109,51 @@ describe.each(testDatabases)('webhook worker ($name)', (database) => {
       .poll(async () => (await rows(ctx.db, 'SELECT status FROM webhook_deliveries WHERE endpoint_id = $1', [healthyId])).map((r) => r.status))
       .toEqual(['delivered']);
   });
+
+  it("an endpoint's backlog, older than everything else, delays no other endpoint: not while it hangs, not once it is disabled", { timeout: 60_000 }, async () => {
+    hanging.received.length = 0;
+    healthy.received.length = 0;
+    const backlogged = await endpoint(urls.hanging, hanging);
+    // 1,500 due deliveries for it, all older than anything else (as after an outage of the
+    // receiver), written as the outbox writes them.
+    const backlog = 1500;
+    const at = new Date(ctx.h.clock.now().getTime() - 3_600_000);
+    await rows(
+      ctx.db,
+      `INSERT INTO events (id, account_id, mode, type, object_id, data, created_at)
+       SELECT 'evt_backlog' || g, e.account_id, e.mode, 'checkout.session.expired', 'cs_backlog' || g, '{}'::jsonb, $2
+       FROM webhook_endpoints e, generate_series(1, $3::int) AS g WHERE e.id = $1`,
+      [backlogged, at, backlog],
+    );
+    await rows(
+      ctx.db,
+      `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
+       SELECT 'whd_backlog' || g, e.id, 'evt_backlog' || g, e.account_id, e.mode, 'pending', 0, $2, $2, $2
+       FROM webhook_endpoints e, generate_series(1, $3::int) AS g WHERE e.id = $1`,
+      [backlogged, at, backlog],
+    );
+    worker = startWebhookWorker({ deps: ctx.h.tillpoint.deps, sender: httpWebhookSender(), log: console, pollMs: 50 });
+    // While it hangs: it holds its slots, and another endpoint's event still goes out at once.
+    expect(await until(() => hanging.received.length === WEBHOOK_PER_ENDPOINT, 10_000)).toBe(true);
+    ctx.h.clock.advance(1000);
+    await endpoint(urls.healthy, healthy);
+    const first = await createSession(ctx);
+    await merchantCall(ctx.h, ctx.key, 'POST', `/v1/checkout/sessions/${first.id}/expire`);
+    expect(await until(() => healthy.received.length === 1, 5_000)).toBe(true);
+    expect(healthy.received[0]!.event.data.object.id).toBe(first.id);
+
+    // Disabled (by its merchant, or after 3 days of failures), its due deliveries stay in the
+    // outbox, still the oldest; they are not sent, and they hold up no one.
+    ctx.h.clock.advance(1000);
+    const disable = await merchantCall(ctx.h, ctx.key, 'POST', `/v1/webhook_endpoints/${backlogged}`, { disabled: true });
+    expect(disable.statusCode, disable.body).toBe(200);
+    await hanging.stop(); // its sends under way end; the worker records them
+    urls.hanging = await hanging.start();
+    ctx.h.clock.advance(1000);
+    const second = await createSession(ctx);
+    await merchantCall(ctx.h, ctx.key, 'POST', `/v1/checkout/sessions/${second.id}/expire`);
+    expect(await until(() => healthy.received.length === 2, 5_000)).toBe(true);
+    expect(healthy.received[1]!.event.data.object.id).toBe(second.id);
+    expect(hanging.received).toHaveLength(WEBHOOK_PER_ENDPOINT);
+  });
 });

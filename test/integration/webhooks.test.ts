@@ -286,6 +286,33 @@ describe.each(testDatabases)('webhooks ($name)', (database) => {
       expect((await deliveries(endpoint.id))[0]).toMatchObject({ status: 'delivered', attempts: 2 });
     });
 
+    it('endpoints whose due deliveries are all being sent (leased) take no place from an endpoint with one waiting', async () => {
+      // 20 endpoints, each with one delivery that another worker is sending (more endpoints than
+      // one claim serves at 16 each), all older than a 21st endpoint's one delivery.
+      const busy = [];
+      for (let i = 0; i < 20; i++) busy.push(await createEndpoint());
+      ctx.h.clock.advance(1000);
+      await expireSession();
+      const claim = (leaseToken: string, perEndpoint: number) =>
+        ctx.h.tillpoint.deps.store.transaction((tx) =>
+          tx.webhookDeliveries.claimDue({
+            now: ctx.h.clock.now(),
+            leaseUntil: new Date(ctx.h.clock.now().getTime() + 15_000),
+            leaseToken,
+            limit: 250,
+            perEndpoint,
+          }),
+        );
+      expect((await claim('lease_other_worker', 1)).deliveries).toHaveLength(20);
+      ctx.h.clock.advance(1000);
+      const waiting = await createEndpoint();
+      await expireSession();
+      await rows(ctx.db, `DELETE FROM webhook_deliveries WHERE endpoint_id = ANY($1) AND lease_token IS NULL`, [busy.map((e) => e.id)]);
+      // This worker sends to none of them: the busy endpoints have room here, but nothing to take.
+      const mine = await claim('lease_this_worker', 16);
+      expect(mine.deliveries.map((d) => d.endpoint.id)).toEqual([waiting.id]);
+    });
+
     it('concurrent workers never send the same attempt twice', async () => {
       await createEndpoint();
       for (let i = 0; i < 8; i++) await expireSession();

@@ -52,10 +52,10 @@ export interface WebhookDeliveryRepository {
    * Takes up to `limit` due deliveries of enabled endpoints with `FOR UPDATE SKIP LOCKED`, counts
    * the attempt and leases them until `leaseUntil`: no other worker takes them before then. At
    * most `perEndpoint` (default: `limit`) less the endpoint's count in `inFlight` per endpoint, so
-   * an endpoint that is slow to answer never takes the claim from the others. `sawAllDue` is true
-   * when the claim considered every due delivery of the endpoints not already at their cap (it
-   * looks at the oldest due ones only, a window of them): a claim right after it can then find
-   * nothing the endpoints it did not fill could take.
+   * an endpoint that is slow to answer never takes the claim from the others. Endpoints are served
+   * in the order of their oldest due delivery, as many as `limit` can serve at their room; no
+   * endpoint's backlog delays another's deliveries. `sawAllDue` is false when the claim left out
+   * endpoints with room and due deliveries: a claim right after it can then take more.
    */
   claimDue(options: {
     now: Date;

@@ -165,9 +165,6 @@ const deliveryWithLog = `
        FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id) AS log
   FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id`;
 
-/** How many of the oldest due deliveries a claim looks at to name the endpoints it serves. */
-const CLAIM_WINDOW = 1000;
-
 export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepository {
   return {
     async get(scope, endpointId, id) {
@@ -192,31 +189,66 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
       return rows.map(toDelivery);
     },
     async claimDue({ now, leaseUntil, leaseToken, limit, perEndpoint = limit, inFlight = new Map() }) {
-      // The oldest due deliveries (past endpoints already at their cap), a window of them: each
-      // endpoint with room takes at most its room of them, oldest first. The window is one scan of
-      // the due index; per-endpoint scans were planned on the due index too, each walking every
-      // other endpoint's older deliveries (a hanging endpoint's whole backlog). Row locks with SKIP
-      // LOCKED, the due condition checked again under the lock, and the lease make two workers
-      // never take the same delivery.
+      // Endpoint by endpoint: the endpoints with outstanding deliveries and the next attempt of
+      // each one's oldest, found by a skip scan of `webhook_deliveries_endpoint_due` (one index
+      // descent per such endpoint; endpoints with nothing outstanding cost nothing), less those
+      // with nothing due yet, disabled or already at their cap; for the others, their oldest due
+      // delivery not leased (one more descent each); the endpoints waiting longest, as
+      // many as `limit` can serve at their room; their oldest due deliveries, at most their room
+      // each; the oldest of those, at most `limit`. No endpoint's backlog is walked to reach another's (a window of the
+      // oldest due deliveries stepped over a hanging endpoint's whole backlog on every claim), and
+      // no more deliveries are read than the claim can take, give or take one endpoint's room.
+      // Row locks with SKIP LOCKED, the due condition checked again under the lock, and the lease
+      // make two workers never take the same delivery.
       const full = [...inFlight].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
       const { rows } = await db.query<Row>(
-        `WITH busy AS (
+        `WITH RECURSIVE busy AS (
            SELECT * FROM unnest($5::text[], $6::int[]) AS b (endpoint_id, in_flight)),
-         due AS (
-           SELECT id, endpoint_id, next_attempt_at FROM webhook_deliveries
-           WHERE status IN ('pending', 'retrying') AND next_attempt_at <= $1
-             AND (lease_until IS NULL OR lease_until <= $1) AND endpoint_id <> ALL($7::text[])
-           ORDER BY next_attempt_at
-           LIMIT ${CLAIM_WINDOW}),
-         ranked AS (
-           SELECT d.id, d.next_attempt_at,
-                  row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at) AS n,
-                  greatest(0, $8::int - coalesce(b.in_flight, 0)) AS room
-           FROM due d
-           JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.status = 'enabled'
-           LEFT JOIN busy b ON b.endpoint_id = d.endpoint_id),
+         outstanding (endpoint_id, head) AS (
+           -- A skip scan of the composite index: each endpoint with outstanding deliveries and its
+           -- oldest one's next attempt (leased or not), one index descent each.
+           (SELECT endpoint_id, next_attempt_at FROM webhook_deliveries WHERE status IN ('pending', 'retrying')
+            ORDER BY endpoint_id, next_attempt_at LIMIT 1)
+           UNION ALL
+           SELECT n.endpoint_id, n.next_attempt_at FROM outstanding o
+           CROSS JOIN LATERAL (
+             SELECT w.endpoint_id, w.next_attempt_at FROM webhook_deliveries w
+             WHERE w.status IN ('pending', 'retrying') AND w.endpoint_id > o.endpoint_id
+             ORDER BY w.endpoint_id, w.next_attempt_at LIMIT 1) n),
+         heads AS (
+           -- Those with something due, enabled and with room here, and each one's oldest delivery
+           -- it can take now: past its leased ones (sends under way, here or elsewhere; at most
+           -- 16 a worker), so an endpoint whose due deliveries are all being sent takes no place.
+           -- Written as a range of one endpoint so the planner walks the composite index in
+           -- (endpoint, next attempt) order, not the due index past other endpoints' deliveries.
+           SELECT e.id, least($4::int, $8::int - coalesce(b.in_flight, 0)) AS room, h.next_attempt_at AS head
+           FROM outstanding o
+           JOIN webhook_endpoints e ON e.id = o.endpoint_id AND e.status = 'enabled'
+           LEFT JOIN busy b ON b.endpoint_id = e.id
+           CROSS JOIN LATERAL (
+             SELECT w.next_attempt_at FROM webhook_deliveries w
+             WHERE w.endpoint_id >= e.id AND w.endpoint_id <= e.id
+               AND w.status IN ('pending', 'retrying') AND w.next_attempt_at <= $1
+               AND (w.lease_until IS NULL OR w.lease_until <= $1)
+             ORDER BY w.endpoint_id, w.next_attempt_at
+             LIMIT 1) h
+           WHERE o.head <= $1 AND e.id <> ALL($7::text[]) AND $8::int - coalesce(b.in_flight, 0) > 0),
+         served AS (
+           -- The endpoints waiting longest, as many as the limit can serve at their room.
+           SELECT id, room FROM (
+             SELECT id, room, sum(room) OVER (ORDER BY head, id ROWS UNBOUNDED PRECEDING) - room AS before FROM heads) s
+           WHERE before < $4),
          chosen AS (
-           SELECT id FROM ranked WHERE n <= room ORDER BY next_attempt_at LIMIT $4),
+           SELECT d.id FROM served
+           CROSS JOIN LATERAL (
+             SELECT w.id, w.next_attempt_at FROM webhook_deliveries w
+             WHERE w.endpoint_id >= served.id AND w.endpoint_id <= served.id
+               AND w.status IN ('pending', 'retrying') AND w.next_attempt_at <= $1
+               AND (w.lease_until IS NULL OR w.lease_until <= $1)
+             ORDER BY w.endpoint_id, w.next_attempt_at
+             LIMIT served.room) d
+           ORDER BY d.next_attempt_at
+           LIMIT $4),
          picked AS (
            SELECT wd.id FROM webhook_deliveries wd
            WHERE wd.id IN (SELECT id FROM chosen)
@@ -228,7 +260,7 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
            SET attempts = d.attempts + 1, lease_token = $2, lease_until = $3, updated_at = $1
            WHERE d.id IN (SELECT id FROM picked)
            RETURNING d.*)
-         SELECT (SELECT count(*) FROM due) AS window_rows, c.id, c.attempts, c.lease_token, c.created_at AS first_due_at,
+         SELECT (SELECT count(*) FROM heads) > (SELECT count(*) FROM served) AS left_out, c.id, c.attempts, c.lease_token, c.created_at AS first_due_at,
                 e.id AS endpoint_id, e.url, e.secret, e.mode AS endpoint_mode, e.failing_since,
                 ev.id AS event_id, ev.account_id, ev.mode, ev.type, ev.object_id, ev.data, ev.created_at AS event_created_at
          FROM claimed c
@@ -260,9 +292,9 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
           },
         }),
       );
-      // Nothing claimed says nothing of the window; a claim that took some did see all when its
-      // window of the oldest due deliveries was not cut short.
-      return { deliveries, sawAllDue: rows.length === 0 || Number(rows[0]!.window_rows) < CLAIM_WINDOW };
+      // Nothing claimed: nothing due that an endpoint with room could take (or another worker has
+      // just locked it). Otherwise the claim saw all unless it left endpoints with due work out.
+      return { deliveries, sawAllDue: rows.length === 0 || !rows[0]!.left_out };
     },
     async recordAttempts(attempts) {
       if (attempts.length === 0) return new Set<string>();
