@@ -108,6 +108,13 @@ describe.each(testDatabases)('checkout page integrity ($name)', (database) => {
       expect(page.json().data.map((s: any) => s.id)).toEqual(list.data.slice(1, 3).map((s: any) => s.id));
       expectError(await ctx.h.app.inject({ method: 'GET', url: '/v1/checkout_page/scripts' }), 401, 'api_key_missing');
       expectError(await merchantCall(ctx.h, ctx.key, 'GET', '/v1/checkout_page/scripts?limit=0'), 400, 'parameter_invalid', { param: 'limit' });
+      // A script id this build does not have is refused, not taken as the start of the list.
+      expectError(
+        await merchantCall(ctx.h, ctx.key, 'GET', '/v1/checkout_page/scripts?starting_after=assets/gone-1234.js'),
+        400,
+        'parameter_invalid',
+        { param: 'starting_after' },
+      );
     });
   });
 

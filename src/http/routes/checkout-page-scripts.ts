@@ -4,6 +4,7 @@ import type { Deps } from '../../domain/deps';
 import { readCheckoutPageSecurity } from '../../domain/checkout-page/use-cases/read-checkout-page-security';
 import type { CheckoutPageIntegrity } from '../checkout-page/page-integrity-monitor';
 import { defineRoute } from '../define-route';
+import { TillpointError } from '../../domain/shared/errors';
 import { checkoutPageScriptListSchema } from '../response-schemas';
 import { scopeOf } from '../merchant-auth';
 import { inventoryScriptView } from '../views/checkout-page-security';
@@ -37,7 +38,15 @@ export async function checkoutPageScriptRoutes(app: FastifyInstance, { deps, sec
     },
     async ({ query, request }) => {
       const scripts = await inventoryFor(deps, scopeOf(request).accountId, security);
-      const start = query.starting_after ? scripts.findIndex((script) => script.id === query.starting_after) + 1 : 0;
+      const after = query.starting_after ? scripts.findIndex((script) => script.id === query.starting_after) : -1;
+      // An id the inventory does not hold (an older build's chunk) must not restart the list: a
+      // client paging through it would loop.
+      if (query.starting_after && after < 0) {
+        throw new TillpointError('parameter_invalid', `No script ${query.starting_after} in this build's inventory`, {
+          param: 'starting_after',
+        });
+      }
+      const start = after + 1;
       const data = scripts.slice(start, start + query.limit);
       return { object: 'list' as const, url: '/v1/checkout_page/scripts', has_more: start + query.limit < scripts.length, data };
     },
