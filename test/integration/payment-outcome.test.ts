@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/domain/deps';
 import type { Payment } from '../../src/domain/payments/entities';
-import { recordAuthorizationOutcome } from '../../src/domain/payments/rules';
+import { newPayment, recordAuthorizationOutcome } from '../../src/domain/payments/rules';
 import { ConcurrentTransitionError } from '../../src/domain/payments/transition';
 import type { AuthorizeResult } from '../../src/domain/processors/ports';
 import type { CheckoutSession } from '../../src/domain/sessions/entities';
@@ -43,28 +43,7 @@ describe.each(testDatabases)('a payment outcome in one statement ($name)', (data
     expect(exposure.json().recorded).toBe(true);
     const session = (await deps.store.read((r) => r.checkoutSessions.get(null, created.id)))!;
     const now = deps.clock.now();
-    const payment: Payment = {
-      id: `pay_outcome${Math.random().toString(36).slice(2, 10)}`,
-      accountId: session.accountId,
-      mode: session.mode,
-      checkoutSessionId: session.id,
-      amount: session.amountTotal,
-      currency: session.currency,
-      status: 'processing',
-      captureMethod: session.captureMethod,
-      amountCaptured: 0,
-      amountRefunded: 0,
-      customerEmail: 'shopper@example.com',
-      paymentMethod: null,
-      processor: 'test',
-      processorTransactionId: null,
-      processorResponse: null,
-      failureCode: null,
-      declineCode: null,
-      threeDSecure: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const payment = newPayment(session, 'shopper@example.com', 'test', now);
     expect(await deps.store.once((db) => db.payments.insertForOpenSession(payment, now))).toBe('inserted');
     return { session, payment };
   }

@@ -9,6 +9,7 @@ import {
   transitionPayment,
 } from './transition';
 import { TillpointError, resourceMissing } from '../shared/errors';
+import { newId } from '../shared/ids';
 import type { AuthorizeResult } from '../processors/ports';
 import type { CheckoutSession } from '../sessions/entities';
 import type { ReconciliationTimings } from './ports';
@@ -159,3 +160,29 @@ export const RECONCILE_AFTER_MS = 60 * 1000;
 
 /** A payment the processor still does not know after this long was never charged. */
 export const NOT_FOUND_GRACE_MS = 10 * 60 * 1000;
+
+/** A payment attempt on `session`, `processing` until the processor answers. */
+export function newPayment(session: CheckoutSession, email: string, processor: string, now: Date): Payment {
+  return {
+    id: newId('pay'),
+    accountId: session.accountId,
+    mode: session.mode,
+    checkoutSessionId: session.id,
+    amount: session.amountTotal,
+    currency: session.currency,
+    status: 'processing',
+    captureMethod: session.captureMethod,
+    amountCaptured: 0,
+    amountRefunded: 0,
+    customerEmail: email,
+    paymentMethod: null,
+    processor,
+    processorTransactionId: null,
+    processorResponse: null,
+    failureCode: null,
+    declineCode: null,
+    threeDSecure: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}

@@ -1,6 +1,5 @@
 import type { Payment, PaymentMethodType } from '../entities';
 import { resourceMissing, TillpointError } from '../../shared/errors';
-import { newId } from '../../shared/ids';
 import { isValidCustomerEmail } from '../../sessions/customer-email';
 import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import { type Deps } from '../../deps';
@@ -9,7 +8,7 @@ import { SessionBusyError } from '../ports';
 import type { AuthorizeResult } from '../../processors/ports';
 import type { CheckoutSession } from '../../sessions/entities';
 import { expireIfOverdue } from '../../sessions/rules';
-import { recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
+import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
 
 export interface PayCheckoutSessionOptions {
   sessionId: string;
@@ -109,32 +108,6 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
 
   // 3. Record the outcome.
   return recordAuthorization(deps, { session, payment, paymentMethodType: options.paymentMethodType, result });
-}
-
-/** A payment attempt on `session`, `processing` until the processor answers. */
-function newPayment(session: CheckoutSession, email: string, processor: string, now: Date): Payment {
-  return {
-    id: newId('pay'),
-    accountId: session.accountId,
-    mode: session.mode,
-    checkoutSessionId: session.id,
-    amount: session.amountTotal,
-    currency: session.currency,
-    status: 'processing',
-    captureMethod: session.captureMethod,
-    amountCaptured: 0,
-    amountRefunded: 0,
-    customerEmail: email,
-    paymentMethod: null,
-    processor,
-    processorTransactionId: null,
-    processorResponse: null,
-    failureCode: null,
-    declineCode: null,
-    threeDSecure: null,
-    createdAt: now,
-    updatedAt: now,
-  };
 }
 
 function paymentUnderWay(): TillpointError {
