@@ -18,19 +18,14 @@
  * BENCH_SECONDS sets the length of each load phase (default 10); BENCH_CPU_PROF=<dir> profiles
  * the servers with `node --cpu-prof`.
  */
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { loadavg } from 'node:os';
+import { closeHotPath, cpuNow, cpuSince, openSessions, pay, PAYERS, payRound, sessionBody, statementsSent } from './support/hot-path';
 import { fixed, percentile, startChild, type Child } from './support/processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CONNECTIONS = 10;
-const PAYERS = 50;
 const PAY_ROUNDS = 3;
 
 type Kind = 'baseline' | 'tillpoint-postgres' | 'tillpoint-pglite';
@@ -39,16 +34,6 @@ const labels: Record<Kind, string> = {
   'tillpoint-postgres': 'Tillpoint on PostgreSQL',
   'tillpoint-pglite': 'Tillpoint on PGlite',
 };
-
-const sessionBody = JSON.stringify({
-  currency: 'usd',
-  line_items: [
-    { name: 'Single-origin beans, 250 g', unit_amount: 1450, quantity: 2 },
-    { name: 'Filter papers', unit_amount: 600, quantity: 1 },
-  ],
-  success_url: 'https://shop.example/thanks?session={CHECKOUT_SESSION_ID}',
-  metadata: { order_id: 'ord_1234' },
-});
 
 interface LoadResult {
   rps: number;
@@ -76,122 +61,6 @@ async function drive(port: number, key: string | undefined, seconds: number): Pr
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: PAYERS });
-
-function post(port: number, path: string, body: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const request = http.request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
-}
-
-async function openSessions(port: number, key: string, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i += 10) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(10, count - i) }, () =>
-        post(port, '/v1/checkout/sessions', sessionBody, { authorization: `Bearer ${key}` }),
-      ),
-    );
-    for (const res of batch) {
-      if (res.status !== 200) throw new Error(`could not open a session: ${res.status} ${res.body}`);
-      ids.push((JSON.parse(res.body) as { id: string }).id);
-    }
-  }
-  return ids;
-}
-
-const payBody = JSON.stringify({ payment_method_type: 'card', nonce: 'fake-valid-visa-nonce', email: 'shopper@example.com' });
-
-/** One round: every session paid at the same moment; returns each payment's time in ms. */
-async function payRound(port: number, ids: string[]): Promise<number[]> {
-  return Promise.all(
-    ids.map(async (id) => {
-      const started = performance.now();
-      const res = await post(port, `/api/checkout/sessions/${id}/payments`, payBody);
-      const took = performance.now() - started;
-      if (res.status !== 200 || !res.body.includes('"succeeded"')) throw new Error(`payment failed: ${res.status} ${res.body}`);
-      return took;
-    }),
-  );
-}
-
-
-
-async function get(port: number, path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path, agent }, (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolve(text));
-      })
-      .on('error', reject);
-  });
-}
-
-interface ServerStats {
-  statements: number;
-  cpu: NodeJS.CpuUsage;
-}
-/** Statements the server has sent to PostgreSQL so far and its CPU time (bench/support/api-server.ts). */
-const serverStats = async (port: number) => JSON.parse(await get(port, '/__bench/stats')) as ServerStats;
-const statementsSent = async (port: number) => (await serverStats(port)).statements;
-
-const monitor = new pg.Client({ connectionString: DATABASE_URL, application_name: 'tillpoint-bench-monitor' });
-await monitor.connect();
-const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
-
-/** CPU time (ms) used so far by each PostgreSQL backend serving `kind`'s connections. */
-async function backendCpu(kind: Kind): Promise<Map<number, number>> {
-  const { rows } = await monitor.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [`tillpoint-bench-${kind}`]);
-  const cpu = new Map<number, number>();
-  for (const { pid } of rows) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS);
-    } catch {
-      // ended meanwhile, or PostgreSQL runs elsewhere
-    }
-  }
-  return cpu;
-}
-
-async function pay(kind: Kind, port: number, key: string) {
-  const ids = await openSessions(port, key, PAYERS * (PAY_ROUNDS + 1));
-  await payRound(port, ids.slice(0, PAYERS)); // warm-up, not counted
-  const times: number[] = [];
-  const before = await cpuNow(kind, port);
-  for (let round = 1; round <= PAY_ROUNDS; round++) {
-    times.push(...(await payRound(port, ids.slice(round * PAYERS, (round + 1) * PAYERS))));
-  }
-  const used = cpuSince(before, await cpuNow(kind, port), PAYERS * PAY_ROUNDS);
-  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: Math.max(...times), ...used };
-}
-
-const cpuNow = async (kind: Kind, port: number) => {
-  const [server, database] = await Promise.all([serverStats(port), backendCpu(kind)]);
-  return { server, database };
-};
-
-/** CPU ms per call of the server and of its PostgreSQL backends between two readings. */
-function cpuSince(before: Awaited<ReturnType<typeof cpuNow>>, after: Awaited<ReturnType<typeof cpuNow>>, calls: number) {
-  const serverMs = (after.server.cpu.user + after.server.cpu.system - before.server.cpu.user - before.server.cpu.system) / 1000;
-  let databaseMs = 0;
-  for (const [pid, ms] of after.database) databaseMs += ms - (before.database.get(pid) ?? 0);
-  return { serverCpuMs: serverMs / calls, databaseCpuMs: databaseMs / calls };
 }
 
 /** The load phase, with the server's and its database backends' CPU time per request. */
@@ -244,7 +113,7 @@ try {
           (r.non2xx || r.errors ? `  (!) ${r.non2xx} non-2xx, ${r.errors} errors` : ''),
       );
       if (kind !== 'baseline') {
-        const p = await pay(kind, port, key!);
+        const p = await pay(kind, port, key!, PAY_ROUNDS);
         paying[kind].push(p);
         console.log(
           `  ${''.padEnd(38)} paying, ${PAYERS} at once × ${PAY_ROUNDS}: p50 ${fixed(p.p50)} ms  p99 ${fixed(p.p99)} ms  max ${fixed(p.max)} ms` +
@@ -259,7 +128,7 @@ try {
   console.log(`PostgreSQL statements per session creation: ${fixed(trips.perCreate, 2)}; per payment (50 at once): ${fixed(trips.perPayment, 2)}`);
 } finally {
   for (const server of servers.values()) await server.stop();
-  await monitor.end();
+  await closeHotPath();
 }
 
 const check = (ok: boolean) => (ok ? 'met' : 'NOT met');
@@ -288,4 +157,3 @@ for (const kind of ['tillpoint-postgres', 'tillpoint-pglite'] as Kind[]) {
 console.log(
   `paying on PostgreSQL: p50 ${fixed(pgPay.p50)} ms (goal ≤ 20: ${check(pgPay.p50 <= 20)}), p99 ${fixed(pgPay.p99)} ms (goal ≤ 50: ${check(pgPay.p99 <= 50)})`,
 );
-agent.destroy();

@@ -1,0 +1,148 @@
+/**
+ * What `bench:api` and `bench:pay` share: the session and payment bodies, the HTTP calls, paying
+ * PAYERS sessions at once, and the CPU time of a bench server (`/__bench/stats`, see
+ * api-server.ts) and of the PostgreSQL backends serving it (by application name, from /proc).
+ * `closeHotPath()` ends the monitoring connection and the keep-alive agent.
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { percentile } from './processes';
+
+export const PAYERS = 50;
+
+export const sessionBody = JSON.stringify({
+  currency: 'usd',
+  line_items: [
+    { name: 'Single-origin beans, 250 g', unit_amount: 1450, quantity: 2 },
+    { name: 'Filter papers', unit_amount: 600, quantity: 1 },
+  ],
+  success_url: 'https://shop.example/thanks?session={CHECKOUT_SESSION_ID}',
+  metadata: { order_id: 'ord_1234' },
+});
+
+export const agent = new http.Agent({ keepAlive: true, maxSockets: PAYERS });
+
+export function post(port: number, path: string, body: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = http.request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+export async function openSessions(port: number, key: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 10) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(10, count - i) }, () =>
+        post(port, '/v1/checkout/sessions', sessionBody, { authorization: `Bearer ${key}` }),
+      ),
+    );
+    for (const res of batch) {
+      if (res.status !== 200) throw new Error(`could not open a session: ${res.status} ${res.body}`);
+      ids.push((JSON.parse(res.body) as { id: string }).id);
+    }
+  }
+  return ids;
+}
+
+const payBody = JSON.stringify({ payment_method_type: 'card', nonce: 'fake-valid-visa-nonce', email: 'shopper@example.com' });
+
+/** One round: every session paid at the same moment; returns each payment's time in ms. */
+export async function payRound(port: number, ids: string[]): Promise<number[]> {
+  return Promise.all(
+    ids.map(async (id) => {
+      const started = performance.now();
+      const res = await post(port, `/api/checkout/sessions/${id}/payments`, payBody);
+      const took = performance.now() - started;
+      if (res.status !== 200 || !res.body.includes('"succeeded"')) throw new Error(`payment failed: ${res.status} ${res.body}`);
+      return took;
+    }),
+  );
+}
+
+
+
+async function get(port: number, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve(text));
+      })
+      .on('error', reject);
+  });
+}
+
+interface ServerStats {
+  statements: number;
+  cpu: NodeJS.CpuUsage;
+}
+/** Statements the server has sent to PostgreSQL so far and its CPU time (bench/support/api-server.ts). */
+const serverStats = async (port: number) => JSON.parse(await get(port, '/__bench/stats')) as ServerStats;
+export const statementsSent = async (port: number) => (await serverStats(port)).statements;
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const monitor = new pg.Client({ connectionString: DATABASE_URL, application_name: 'tillpoint-bench-monitor' });
+let monitoring: Promise<unknown> | null = null;
+const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** CPU time (ms) used so far by each PostgreSQL backend serving `kind`'s connections. */
+async function backendCpu(kind: string): Promise<Map<number, number>> {
+  monitoring ??= monitor.connect();
+  await monitoring;
+  const { rows } = await monitor.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [`tillpoint-bench-${kind}`]);
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS);
+    } catch {
+      // ended meanwhile, or PostgreSQL runs elsewhere
+    }
+  }
+  return cpu;
+}
+
+/** `rounds` rounds of PAYERS payments at once (after one warm-up round): latency and CPU per payment. */
+export async function pay(kind: string, port: number, key: string, rounds: number) {
+  const ids = await openSessions(port, key, PAYERS * (rounds + 1));
+  await payRound(port, ids.slice(0, PAYERS)); // warm-up, not counted
+  const times: number[] = [];
+  const before = await cpuNow(kind, port);
+  for (let round = 1; round <= rounds; round++) {
+    times.push(...(await payRound(port, ids.slice(round * PAYERS, (round + 1) * PAYERS))));
+  }
+  const used = cpuSince(before, await cpuNow(kind, port), PAYERS * rounds);
+  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: Math.max(...times), ...used };
+}
+
+export const cpuNow = async (kind: string, port: number) => {
+  const [server, database] = await Promise.all([serverStats(port), backendCpu(kind)]);
+  return { server, database };
+};
+
+/** CPU ms per call of the server and of its PostgreSQL backends between two readings. */
+export function cpuSince(before: Awaited<ReturnType<typeof cpuNow>>, after: Awaited<ReturnType<typeof cpuNow>>, calls: number) {
+  const serverMs = (after.server.cpu.user + after.server.cpu.system - before.server.cpu.user - before.server.cpu.system) / 1000;
+  let databaseMs = 0;
+  for (const [pid, ms] of after.database) databaseMs += ms - (before.database.get(pid) ?? 0);
+  return { serverCpuMs: serverMs / calls, databaseCpuMs: databaseMs / calls };
+}
+
+export async function closeHotPath() {
+  if (monitoring) await monitor.end();
+  agent.destroy();
+}
