@@ -15,24 +15,15 @@
  * BENCH_CLAIMS claims per case (default 40), after 5 unmeasured ones; medians are printed (see
  * `time`). BENCH_EXPLAIN=1 also prints each case's plan.
  */
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { createAccount } from '../src/domain/team/use-cases/create-account';
 import { claimDueWebhooks } from '../src/domain/webhooks/use-cases/deliver-due-webhooks';
-import { openPostgres } from '../src/persistence/sql-client';
 import { webhookDeliveryRepository } from '../src/persistence/stores/webhooks/endpoints-and-deliveries';
-import { openTillpoint } from '../src/runtime/open-tillpoint';
+import { openBenchSchema } from './support/bench-schema';
 import { fixed } from './support/processes';
 
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 40);
-const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const schema = `bench_${randomBytes(5).toString('hex')}`;
-
-const admin = await openPostgres(url, { max: 1 });
-await admin.query(`CREATE SCHEMA ${schema}`);
-const db = await openPostgres(url, { schema, max: 2 });
-const tillpoint = await openTillpoint({ db, publicUrl: 'http://bench.test' });
-const { account } = await createAccount(tillpoint.deps, { name: 'Bench Shop' });
+const bench = await openBenchSchema();
+const { db, tillpoint, account } = bench;
 
 interface Shape {
   /** Endpoints and, per endpoint, deliveries: due ones, already delivered ones (the oldest), and retries due later. */
@@ -172,7 +163,5 @@ try {
     );
   }
 } finally {
-  await tillpoint.close();
-  await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-  await admin.close();
+  await bench.drop();
 }

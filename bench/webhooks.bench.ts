@@ -14,27 +14,18 @@
  * application name, read from /proc) is printed too: it hardly moves with the machine's load.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createAccount } from '../src/domain/team/use-cases/create-account';
-import { openPostgres, type SqlClient } from '../src/persistence/sql-client';
-import { openTillpoint } from '../src/runtime/open-tillpoint';
-import { fixed, startChild } from './support/processes';
+import { openBenchSchema } from './support/bench-schema';
+import { fixed, processCpuMs, startChild } from './support/processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const FAST_ENDPOINTS = 10;
 /** Deliveries seeded per endpoint: more than a fast worker sends in a phase, so it never runs dry. */
 const PER_ENDPOINT = Number(process.env.BENCH_DELIVERIES_PER_ENDPOINT ?? 4000);
-const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const schema = `bench_${randomBytes(5).toString('hex')}`;
-
-const admin = await openPostgres(url, { max: 1 });
-await admin.query(`CREATE SCHEMA ${schema}`);
-const db = await openPostgres(url, { schema, max: 2 });
-const tillpoint = await openTillpoint({ db, publicUrl: 'http://bench.test' });
-const { account } = await createAccount(tillpoint.deps, { name: 'Bench Shop' });
+const bench = await openBenchSchema();
+const { schema, admin, db, account } = bench;
 
 /** A checkout.session.completed as the store writes it, about 1 KB of JSON. */
 const sessionView = {
@@ -95,23 +86,12 @@ async function delivered(endpoints: string[]): Promise<number> {
   return Number(rows[0]!.n);
 }
 
-const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 const APPLICATION = 'tillpoint-bench-webhooks';
-
-/** CPU time (ms) a process has used so far, from /proc (0 when it has gone). */
-function processCpu(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
-  } catch {
-    return 0;
-  }
-}
 
 /** CPU time (ms) used so far by the worker process and by each PostgreSQL backend serving it. */
 async function cpuNow(workerPid: number) {
   const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [APPLICATION]);
-  return { worker: processCpu(workerPid), database: new Map(rows.map(({ pid }) => [pid, processCpu(pid)])) };
+  return { worker: processCpuMs(workerPid), database: new Map(rows.map(({ pid }) => [pid, processCpuMs(pid)])) };
 }
 
 interface Phase {
@@ -188,7 +168,5 @@ try {
   );
 } finally {
   await receivers.stop();
-  await tillpoint.close();
-  await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-  await admin.close();
+  await bench.drop();
 }

@@ -4,11 +4,10 @@
  * api-server.ts) and of the PostgreSQL backends serving it (by application name, from /proc).
  * `closeHotPath()` ends the monitoring connection and the keep-alive agent.
  */
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { percentile } from './processes';
+import { percentile, processCpuMs } from './processes';
 
 export const PAYERS = 50;
 
@@ -97,23 +96,13 @@ export const statementsSent = async (port: number) => (await serverStats(port)).
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const monitor = new pg.Client({ connectionString: DATABASE_URL, application_name: 'tillpoint-bench-monitor' });
 let monitoring: Promise<unknown> | null = null;
-const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 
 /** CPU time (ms) used so far by each PostgreSQL backend serving `kind`'s connections. */
 async function backendCpu(kind: string): Promise<Map<number, number>> {
   monitoring ??= monitor.connect();
   await monitoring;
   const { rows } = await monitor.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [`tillpoint-bench-${kind}`]);
-  const cpu = new Map<number, number>();
-  for (const { pid } of rows) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS);
-    } catch {
-      // ended meanwhile, or PostgreSQL runs elsewhere
-    }
-  }
-  return cpu;
+  return new Map(rows.map(({ pid }) => [pid, processCpuMs(pid)]));
 }
 
 /** `rounds` rounds of PAYERS payments at once (after one warm-up round): latency and CPU per payment. */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -45,3 +46,15 @@ export function percentile(samples: number[], fraction: number): number {
 }
 
 export const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+
+const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** CPU time (ms) a process has used so far, from /proc (0 when it has gone, or runs elsewhere). */
+export function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+  } catch {
+    return 0;
+  }
+}

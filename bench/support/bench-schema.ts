@@ -1,0 +1,31 @@
+/**
+ * Tillpoint on a fresh schema of the bench's PostgreSQL (BENCH_DATABASE_URL), with one account, for
+ * benches that drive the domain directly. `drop()` closes it and drops the schema.
+ */
+import { randomBytes } from 'node:crypto';
+import { createAccount } from '../../src/domain/team/use-cases/create-account';
+import { openPostgres } from '../../src/persistence/sql-client';
+import { openTillpoint } from '../../src/runtime/open-tillpoint';
+
+export async function openBenchSchema() {
+  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  const admin = await openPostgres(url, { max: 1 });
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const db = await openPostgres(url, { schema, max: 2 });
+  const tillpoint = await openTillpoint({ db, publicUrl: 'http://bench.test' });
+  const { account } = await createAccount(tillpoint.deps, { name: 'Bench Shop' });
+  return {
+    url,
+    schema,
+    admin,
+    db,
+    tillpoint,
+    account,
+    async drop() {
+      await tillpoint.close();
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.close();
+    },
+  };
+}
