@@ -11,6 +11,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { buildHttpServer } from '../../src/http/server';
+import { asArrivedAt } from '../../src/persistence/arrival-order';
 import { openPglite, openPostgres } from '../../src/persistence/sql-client';
 import { batchedLogStream } from '../../src/runtime/log-stream';
 import { openTillpoint } from '../../src/runtime/open-tillpoint';
@@ -54,7 +55,8 @@ async function startTillpoint(onPostgres: boolean) {
   });
   const { testSecretKey } = await createAccount(tillpoint.deps, { name: 'Bench Shop' });
   // As `tillpoint serve` runs by default: LOG_LEVEL=info to stdout (here /dev/null), batched per turn.
-  const app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: { level: 'info', stream: batchedLogStream() } });
+  // As `tillpoint serve` builds it: statements served oldest request first.
+  const app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: { level: 'info', stream: batchedLogStream() }, asArrivedAt });
   app.get('/__bench/stats', stats);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;

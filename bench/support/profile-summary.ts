@@ -1,7 +1,8 @@
 /**
  * Summarizes `node --cpu-prof` output (BENCH_CPU_PROF=<dir>): self time by area of the code, and
  * the heaviest functions, by self time and (our own code's) by total time, callees included.
- * `tsx bench/support/profile-summary.ts <file.cpuprofile>`; TOP=n for more lines.
+ * `tsx bench/support/profile-summary.ts <file.cpuprofile>`; TOP=n for more lines; LAST=s counts only
+ * the samples of the profile's last s seconds (the measured phase, without start-up and set-up).
  */
 import { readFileSync } from 'node:fs';
 
@@ -11,7 +12,25 @@ interface Node {
   hitCount: number;
   children?: number[];
 }
-const profile = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { nodes: Node[]; startTime: number; endTime: number };
+const profile = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as {
+  nodes: Node[];
+  startTime: number;
+  endTime: number;
+  samples?: number[];
+  timeDeltas?: number[];
+};
+const last = Number(process.env.LAST ?? 0);
+if (last > 0 && profile.samples && profile.timeDeltas) {
+  // Recount each node's hits from the samples taken in the window.
+  const from = profile.endTime - last * 1e6;
+  const hits = new Map<number, number>();
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas![i] ?? 0;
+    if (at >= from) hits.set(id, (hits.get(id) ?? 0) + 1);
+  });
+  for (const node of profile.nodes) node.hitCount = hits.get(node.id) ?? 0;
+}
 const total = profile.nodes.reduce((sum, node) => sum + node.hitCount, 0);
 
 function area(url: string, name: string): string {

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Deps } from '../domain/deps';
@@ -51,6 +52,12 @@ export interface HttpOptions {
   processorSettings?: ProcessorSettingsDeps;
   /** Send Strict-Transport-Security (config `hsts`: PUBLIC_URL is https and HSTS is not off). */
   hsts?: boolean;
+  /**
+   * Runs each request's handler as part of that request (persistence/arrival-order.ts), so the
+   * database pool serves the earliest requests' statements first. Without it, statements are
+   * served in the order they were sent.
+   */
+  asArrivedAt?: <T>(arrivedAt: number, work: () => T) => T;
 }
 
 const securityHeaders = {
@@ -67,6 +74,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The server's own request (the page-integrity monitor's fetches), not a client's. */
     internal: boolean;
+    /** When it arrived (performance.now()): its statements wait for a connection in this order. */
+    arrivedAt: number;
   }
 }
 
@@ -93,12 +102,20 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   // decided internal once, here, and neither logged nor counted as shoppers' requests.
   const internalToken = Buffer.from(randomBytes(32).toString('hex'));
   app.decorateRequest('internal', false);
+  app.decorateRequest('arrivedAt', 0);
   app.addHook('onRequest', (request, _reply, done) => {
+    request.arrivedAt = performance.now();
     const header = request.headers[INTERNAL_REQUEST_HEADER];
     const presented = typeof header === 'string' ? Buffer.from(header) : null;
     request.internal = presented !== null && presented.length === internalToken.length && timingSafeEqual(presented, internalToken);
     done();
   });
+
+  // The handler (and all it starts) runs as part of its request, so the database can serve the
+  // earliest requests' statements first. Entered here, after the body was read: the body's stream
+  // events do not run in the request's context.
+  const asArrivedAt = options.asArrivedAt;
+  if (asArrivedAt) app.addHook('preHandler', (request, _reply, done) => asArrivedAt(request.arrivedAt, done));
 
   app.addHook('onResponse', (request, reply, done) => {
     if (request.internal) return done();

@@ -1,3 +1,4 @@
+import { ArrivalOrderGate } from './arrival-order';
 import pg from 'pg';
 import { TillpointError } from '../domain/shared/errors';
 import { startPgliteThread, type PgliteThread } from './pglite-client';
@@ -225,7 +226,10 @@ export async function openPostgres(
     keepAlive: true,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   };
-  const pool = new pg.Pool({ ...settings, max: options.max ?? 10 });
+  const max = options.max ?? 10;
+  const pool = new pg.Pool({ ...settings, max });
+  // Who gets the next free connection: the statement of the earliest request (arrival-order.ts).
+  const gate = new ArrivalOrderGate(max, settings.connectionTimeoutMillis, () => databaseUnavailable());
   const dedicated = new Set<pg.Client>();
   let closed = false;
   // A connection that breaks while idle (server restart, network cut) is dropped from the pool and
@@ -260,10 +264,11 @@ export async function openPostgres(
       }
     },
   });
+  const alone = executor(pool, true);
   return {
     kind: 'postgres',
-    ...executor(pool, true),
-    async transaction(work) {
+    query: (text, params) => gate.run(() => alone.query(text, params)),
+    transaction: (work) => gate.run(async () => {
       const client = await pool.connect().catch((error: unknown) => {
         throw unavailable(error);
       });
@@ -310,18 +315,19 @@ export async function openPostgres(
         client.off('error', lost);
         client.release(broken);
       }
-    },
-    exec: async (script) => {
-      await pool.query(script).catch((error: unknown) => {
-        throw unavailable(error);
-      });
-    },
+    }),
+    exec: (script) =>
+      gate.run(async () => {
+        await pool.query(script).catch((error: unknown) => {
+          throw unavailable(error);
+        });
+      }),
     close: async () => {
       closed = true;
       await Promise.all([...dedicated].map((client) => client.end().catch(() => undefined)));
       await pool.end();
     },
-    poolStats: () => ({ size: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
+    poolStats: () => ({ size: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount + gate.queued }),
     dedicated: () => {
       if (closed) return null;
       const client = new pg.Client(settings);

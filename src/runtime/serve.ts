@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { checkoutClientConfig } from '../http/checkout-client-config';
 import { buildHttpServer } from '../http/server';
+import { asArrivedAt } from '../persistence/arrival-order';
 import type { SqlClient } from '../persistence/sql-client';
 import { startServerReporting } from '../telemetry/server-reporting';
 import { httpWebhookSender } from '../webhooks/http-sender';
@@ -136,6 +137,7 @@ export async function startServer(
       processorSettings: tillpoint.processorSettings,
       operations: { readiness, metrics, metricsToken: config.metricsToken },
       hsts: config.hsts,
+      asArrivedAt,
     });
     log = app.log;
     const address = await app.listen({ port: config.port, host: config.host });

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { buildHttpServer } from '../../src/http/server';
+import { asArrivedAt } from '../../src/persistence/arrival-order';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
 import { checkRepliesAgainstContracts, type ReplyProblem } from './reply-check';
@@ -66,6 +67,8 @@ export async function startHarness(db: SqlClient, harnessOptions: HarnessOptions
     reporter,
     logger: { level: 'trace', stream },
     processorSettings: tillpoint.processorSettings,
+    // As `tillpoint serve` runs: statements served oldest request first.
+    asArrivedAt,
   });
   const replyProblems = checkReplies ? checkRepliesAgainstContracts(app) : [];
   await app.ready();
