@@ -125,4 +125,25 @@ describe.each(testDatabases)('API key cache and rate-limit leases ($name)', (dat
     // The first call found the key and leased 5,000 requests in one statement.
     expect(counted.count()).toBe(1);
   });
+
+  it('the flag service (OFREP) finds keys through the same cache, and refuses a key revoked here at once', async () => {
+    const counted = countingKeyStatements(ctx.db);
+    const h = await startHarness(counted.db, unlimited);
+    others.push(h);
+    const evaluate = () =>
+      h.app.inject({
+        method: 'POST',
+        url: '/ofrep/v1/evaluate/flags/card_enabled',
+        headers: { authorization: `Bearer ${ctx.key}` },
+        payload: { context: {} },
+      });
+    for (let i = 0; i < 5; i++) {
+      const res = await evaluate();
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ key: 'card_enabled', value: true });
+    }
+    expect(counted.count()).toBe(1);
+    await revoke(ctx, h);
+    expectError(await evaluate(), 401, 'api_key_revoked');
+  });
 });

@@ -17,12 +17,19 @@ export async function authorizeFlagReader(
   if (options.authorization !== undefined) {
     if (!secret || !parseApiKey(secret)) throw new TillpointError('api_key_invalid', 'Invalid API key provided');
     const hash = await hashApiKey(secret);
-    const key = await deps.store.transaction((tx) => tx.apiKeys.findBySecretHash(hash));
+    // The instance's key cache serves here as it does for the merchant API (api-key-cache.ts).
+    const nowMs = deps.clock.now().getTime();
+    const key =
+      deps.apiKeyCache.get(hash, nowMs) ??
+      (await deps.apiKeyCache.find(hash, nowMs, async () => {
+        const found = await deps.store.read((reader) => reader.apiKeys.findBySecretHash(hash));
+        return found && { key: found };
+      }))?.key;
     if (!key) throw new TillpointError('api_key_invalid', 'Invalid API key provided');
     if (key.revokedAt) throw new TillpointError('api_key_revoked', 'This API key has been revoked');
     return { accountId: key.accountId, mode: key.mode };
   }
   if (!options.targetingKey) return null;
-  const session = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, options.targetingKey!));
+  const session = await deps.store.read((reader) => reader.checkoutSessions.get(null, options.targetingKey!));
   return session && { accountId: session.accountId, mode: session.mode };
 }
