@@ -44,13 +44,13 @@ export interface SqlProcessorConfigStore extends ProcessorConfigStore {
 }
 
 /**
- * The scope's flags and running experiments as two JSON arrays of rows, in the order
- * `flags.listWithRunningExperiments` gives them (by key), for the session `s`.
+ * The scope's flags and running experiments as two JSON arrays of rows (null for none), for the
+ * session `s`. In no particular order: evaluation looks them up by key (one of each per key); no
+ * ORDER BY and no coalesce: each added measurably to the statement's cost.
  */
 const flagColumns = `,
-  (SELECT coalesce(json_agg(row_to_json(f) ORDER BY f.key), '[]') FROM flags f
-    WHERE f.account_id = s.account_id AND f.mode = s.mode) AS scope_flags,
-  (SELECT coalesce(json_agg(row_to_json(x) ORDER BY x.key), '[]') FROM experiments x
+  (SELECT json_agg(f) FROM flags f WHERE f.account_id = s.account_id AND f.mode = s.mode) AS scope_flags,
+  (SELECT json_agg(x) FROM experiments x
     WHERE x.account_id = s.account_id AND x.mode = s.mode AND x.status = 'running') AS scope_running_experiments`;
 
 /** Processor configs in SQL; the private key is sealed with `cipher` (null: none can be stored). */
@@ -88,8 +88,8 @@ export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher 
       const found = { session: toSession(row), config: config && (() => configOf(config, cipher)) };
       if (!options.withFlags) return found;
       const flags: FlagState = {
-        stored: (row.scope_flags as Row[]).map(toFlag),
-        running: (row.scope_running_experiments as Row[]).map(toExperiment),
+        stored: ((row.scope_flags ?? []) as Row[]).map(toFlag),
+        running: ((row.scope_running_experiments ?? []) as Row[]).map(toExperiment),
       };
       return { ...found, flags };
     },
