@@ -1,8 +1,9 @@
 import { OpenFeature, type Provider } from '@openfeature/server-sdk';
 import { newId } from '../domain/shared/ids';
 import { OfrepServerProvider } from './ofrep-server-provider';
-import { StoreFlagProvider, type EvaluateOne } from './store-flag-provider';
-import type { FlagReader } from '../domain/flags/ports';
+import { StoreFlagProvider, flagStateContext, type EvaluateOne } from './store-flag-provider';
+import type { FlagReader, FlagState } from '../domain/flags/ports';
+import type { Scope } from '../domain/shared/scope';
 
 /**
  * The server's flags through the OpenFeature server SDK. Each Tillpoint instance binds its provider
@@ -13,11 +14,22 @@ export function openServerFlags(options: { evaluate: EvaluateOne; ofrepUrl: stri
   const domain = newId('flags', 12);
   OpenFeature.setProvider(domain, provider);
   const client = OpenFeature.getClient(domain);
+  const reader = (state: FlagState | null): FlagReader => {
+    const context = (scope: Scope, targetingKey: string | undefined) => ({
+      accountId: scope.accountId,
+      mode: scope.mode,
+      ...(targetingKey ? { targetingKey } : {}),
+      ...(state ? flagStateContext(state) : {}),
+    });
+    return {
+      booleanValue: (scope, key, defaultValue, targetingKey) => client.getBooleanValue(key, defaultValue, context(scope, targetingKey)),
+      stringValue: (scope, key, defaultValue, targetingKey) => client.getStringValue(key, defaultValue, context(scope, targetingKey)),
+      // Only our own store's provider evaluates pre-read rows; an external service is never sent them.
+      ...(options.ofrepUrl ? {} : { withState: (read: FlagState) => reader(read) }),
+    };
+  };
   return {
-    booleanValue: (scope, key, defaultValue, targetingKey) =>
-      client.getBooleanValue(key, defaultValue, { accountId: scope.accountId, mode: scope.mode, ...(targetingKey ? { targetingKey } : {}) }),
-    stringValue: (scope, key, defaultValue, targetingKey) =>
-      client.getStringValue(key, defaultValue, { accountId: scope.accountId, mode: scope.mode, ...(targetingKey ? { targetingKey } : {}) }),
+    ...reader(null),
     close: async () => {
       await provider.onClose?.();
     },

@@ -99,10 +99,13 @@ export async function openTillpoint(options: {
   const processors: ProcessorDirectory = {
     forScope: async (scope) => processorFor(scope, await processorConfigs.get({ accountId: scope.accountId, mode: scope.mode })),
     async sessionWithProcessor(sessionId) {
-      const found = await processorConfigs.sessionWithConfig(sessionId);
+      // With our own flag store, paying's flags come in the same statement (read at payment time,
+      // as a kill switch needs, without a statement of their own); an external flag service is
+      // asked as before.
+      const found = await processorConfigs.sessionWithConfig(sessionId, { withFlags: !options.flagsOfrepUrl });
       if (!found) return null;
-      const { session, config } = found;
-      return { session, processor: async () => processorFor(session, config ? config() : null) };
+      const { session, config, flags } = found;
+      return { session, processor: async () => processorFor(session, config ? config() : null), ...(flags ? { flags } : {}) };
     },
   };
   const store = options.observer ? observeStore(sqlStore(db), options.observer) : sqlStore(db);
@@ -120,7 +123,7 @@ export async function openTillpoint(options: {
   };
   const flags = openServerFlags({
     ofrepUrl: options.flagsOfrepUrl ?? null,
-    evaluate: async (scope, key, targetingKey) => evaluateFlagsFrom(await readFlags(scope), { targetingKey, key })[0]!,
+    evaluate: async (scope, key, targetingKey, state) => evaluateFlagsFrom(state ?? (await readFlags(scope)), { targetingKey, key })[0]!,
   });
   // This instance's API keys and rate-limit leases: most merchant API calls need no statement of
   // their own for either. Key changes reach the cache from the database's notifications.

@@ -1,10 +1,16 @@
 import type { Scope } from '../shared/scope';
 import type { Flag, Experiment, Exposure } from './entities';
 
+/** What flag evaluation reads for an account and mode: its flags and its running experiments. */
+export interface FlagState {
+  stored: Flag[];
+  running: Experiment[];
+}
+
 export interface FlagRepository {
   list(scope: Scope): Promise<Flag[]>;
   /** `list` and `experiments.running` of the scope, in one statement: what flag evaluation reads. */
-  listWithRunningExperiments(scope: Scope): Promise<{ stored: Flag[]; running: Experiment[] }>;
+  listWithRunningExperiments(scope: Scope): Promise<FlagState>;
   get(scope: Scope, key: string): Promise<Flag | null>;
   insert(flag: Flag): Promise<void>;
   update(flag: Flag): Promise<void>;
@@ -43,4 +49,10 @@ export class ExperimentKeyBusyError extends Error {
 export interface FlagReader {
   booleanValue(scope: Scope, key: string, defaultValue: boolean, targetingKey?: string): Promise<boolean>;
   stringValue(scope: Scope, key: string, defaultValue: string, targetingKey?: string): Promise<string>;
+  /**
+   * A reader whose evaluations use this scope's flags as already read (with the session being
+   * paid, in the same statement) instead of reading them again: the same evaluation, no read of
+   * its own. Only readers over Tillpoint's own store have it; the state must be the scope's.
+   */
+  withState?(state: FlagState): FlagReader;
 }

@@ -3,6 +3,7 @@ import type { PaymentMethodDetails, PaymentMethodType } from '../payments/entiti
 import type { DeclineCode } from '../shared/errors';
 import type { ThreeDSecureMode } from './three-d-secure-policy';
 import type { Scope } from '../shared/scope';
+import type { FlagState } from '../flags/ports';
 
 /** What a processor said about a follow-up operation on a transaction (capture, void, refund). */
 export type OperationResult =
@@ -148,6 +149,10 @@ export interface ProcessorDirectory {
    * scope's processor config read in the same statement: what paying needs first. `processor`
    * picks the processor as `forScope` does (refusing alike). Null when there is no such session.
    * Optional: without it, the session and the processor are read one after the other.
+   * `flags`: the session's account and mode's flags and running experiments, read in that same
+   * statement when the flags come from Tillpoint's own store (absent when they come from elsewhere).
    */
-  sessionWithProcessor?(sessionId: string): Promise<{ session: CheckoutSession; processor: () => Promise<PaymentProcessor> } | null>;
+  sessionWithProcessor?(
+    sessionId: string,
+  ): Promise<{ session: CheckoutSession; processor: () => Promise<PaymentProcessor>; flags?: FlagState } | null>;
 }

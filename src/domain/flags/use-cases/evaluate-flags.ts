@@ -1,13 +1,9 @@
 import { evaluableKeys, evaluateFlag, type FlagEvaluation } from '../flag-evaluation';
 import type { Deps } from '../../deps';
 import type { Scope } from '../../shared/scope';
-import type { Flag, Experiment } from '../entities';
+import type { FlagState } from '../ports';
 
-/** What flag evaluation reads for an account and mode: its flags and its running experiments. */
-export interface FlagState {
-  stored: Flag[];
-  running: Experiment[];
-}
+export type { FlagState };
 
 /** Reads the flags and running experiments of a scope (one statement, no transaction: reads only). */
 export async function loadFlagState(deps: Pick<Deps, 'store'>, scope: Scope): Promise<FlagState> {

@@ -5,10 +5,12 @@ import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import { type Deps } from '../../deps';
 import { toThreeDSecureMode } from '../../processors/three-d-secure-policy';
 import { SessionBusyError } from '../ports';
-import type { AuthorizeResult } from '../../processors/ports';
+import type { AuthorizeResult, ProcessorDirectory } from '../../processors/ports';
 import type { CheckoutSession } from '../../sessions/entities';
 import { expireIfOverdue } from '../../sessions/rules';
 import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
+
+type SessionToPay = NonNullable<Awaited<ReturnType<NonNullable<ProcessorDirectory['sessionWithProcessor']>>>>;
 
 export interface PayCheckoutSessionOptions {
   sessionId: string;
@@ -32,8 +34,9 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   }
 
   // Flags and the processor are read before the transaction: neither must wait on our own lock.
-  // The session comes with its processor's config when the directory can read both at once.
-  const found = deps.processors.sessionWithProcessor
+  // The session comes with its processor's config, and its scope's flags, when the directory can
+  // read them all at once.
+  const found: SessionToPay | null = deps.processors.sessionWithProcessor
     ? await deps.processors.sessionWithProcessor(options.sessionId)
     : await deps.store.read(async (reader) => {
         const session = await reader.checkoutSessions.get(null, options.sessionId);
@@ -41,12 +44,13 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
       });
   if (!found) throw resourceMissing('checkout session', options.sessionId);
   const target = found.session;
-  // A kill switch thrown after the page loaded still stops the payment. The flags are read at
-  // once (one read of the account's flags serves them all).
+  // A kill switch thrown after the page loaded still stops the payment: the flags are those stored
+  // now, read with the session when the directory could (else one read of them serves all three).
+  const flags = found.flags && deps.flags.withState ? deps.flags.withState(found.flags) : deps.flags;
   const [enabled, forScope, threeDSecureFlag] = await Promise.allSettled([
-    assertPaymentMethodEnabled(deps, target, options.paymentMethodType),
+    assertPaymentMethodEnabled({ flags }, target, options.paymentMethodType),
     found.processor(),
-    deps.flags.stringValue(target, 'three_d_secure', 'when_required', target.id),
+    flags.stringValue(target, 'three_d_secure', 'when_required', target.id),
   ]);
   // Refusals in the order the checks were made one after another before.
   if (enabled.status === 'rejected') throw enabled.reason;

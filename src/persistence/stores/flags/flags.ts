@@ -5,7 +5,7 @@ import type { Flag, Experiment } from '../../../domain/flags/entities';
 import { scopedListQuery } from '../../list-query';
 import { dateOrNull, isUniqueViolation, type Row } from '../../rows';
 
-function toFlag(row: Row): Flag {
+export function toFlag(row: Row): Flag {
   return {
     accountId: row.account_id,
     mode: row.mode,
@@ -17,7 +17,7 @@ function toFlag(row: Row): Flag {
   };
 }
 
-function toExperiment(row: Row): Experiment {
+export function toExperiment(row: Row): Experiment {
   return {
     id: row.id,
     accountId: row.account_id,

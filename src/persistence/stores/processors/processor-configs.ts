@@ -5,6 +5,8 @@ import { auditLogRepositories } from '../team/audit-log';
 import type { Scope } from '../../../domain/shared/scope';
 import { toSession, type Row } from '../../rows';
 import type { CheckoutSession } from '../../../domain/sessions/entities';
+import type { FlagState } from '../../../domain/flags/ports';
+import { toExperiment, toFlag } from '../flags/flags';
 
 const context = (scope: Scope) => `processor_config:${scope.accountId}:${scope.mode}`;
 
@@ -35,8 +37,21 @@ export interface SqlProcessorConfigStore extends ProcessorConfigStore {
    * A checkout session (as `checkoutSessions.get` reads it) and its scope's config, in one
    * statement; the config is opened when asked for (it may throw as `get` does). Null: no session.
    */
-  sessionWithConfig(sessionId: string): Promise<{ session: CheckoutSession; config: (() => ProcessorConfig) | null } | null>;
+  sessionWithConfig(
+    sessionId: string,
+    options?: { withFlags?: boolean },
+  ): Promise<{ session: CheckoutSession; config: (() => ProcessorConfig) | null; flags?: FlagState } | null>;
 }
+
+/**
+ * The scope's flags and running experiments as two JSON arrays of rows (null for none), for the
+ * session `s`. In no particular order: evaluation looks them up by key (one of each per key); no
+ * ORDER BY and no coalesce: each added measurably to the statement's cost.
+ */
+const flagColumns = `,
+  (SELECT json_agg(f) FROM flags f WHERE f.account_id = s.account_id AND f.mode = s.mode) AS scope_flags,
+  (SELECT json_agg(x) FROM experiments x
+    WHERE x.account_id = s.account_id AND x.mode = s.mode AND x.status = 'running') AS scope_running_experiments`;
 
 /** Processor configs in SQL; the private key is sealed with `cipher` (null: none can be stored). */
 export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher | null): SqlProcessorConfigStore {
@@ -49,11 +64,13 @@ export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher 
       ]);
       return rows[0] ? configOf(rows[0], cipher) : null;
     },
-    async sessionWithConfig(sessionId) {
-      // The session's columns as `SELECT *` gives them, and the config's under a prefix.
+    async sessionWithConfig(sessionId, options = {}) {
+      // The session's columns as `SELECT *` gives them, and the config's under a prefix; with
+      // `withFlags`, the scope's flags and running experiments too (what paying evaluates).
       const { rows } = await db.query<Row>(
         `SELECT s.*, c.account_id AS config_account_id, c.mode AS config_mode, c.processor AS config_processor,
-                c.settings AS config_settings, c.private_key_sealed AS config_private_key_sealed, c.updated_at AS config_updated_at
+                c.settings AS config_settings, c.private_key_sealed AS config_private_key_sealed, c.updated_at AS config_updated_at${
+                  options.withFlags ? flagColumns : ''}
            FROM checkout_sessions s LEFT JOIN processor_configs c ON c.account_id = s.account_id AND c.mode = s.mode
           WHERE s.id = $1`,
         [sessionId],
@@ -68,7 +85,13 @@ export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher 
         private_key_sealed: row.config_private_key_sealed,
         updated_at: row.config_updated_at,
       };
-      return { session: toSession(row), config: config && (() => configOf(config, cipher)) };
+      const found = { session: toSession(row), config: config && (() => configOf(config, cipher)) };
+      if (!options.withFlags) return found;
+      const flags: FlagState = {
+        stored: ((row.scope_flags ?? []) as Row[]).map(toFlag),
+        running: ((row.scope_running_experiments ?? []) as Row[]).map(toExperiment),
+      };
+      return { ...found, flags };
     },
     async save(config: ProcessorConfig, audit) {
       let settings: Record<string, unknown> = {};
