@@ -31,6 +31,11 @@ const toApiRequest = (row: Row): ApiRequestRecord => ({
  *   after that (this one waited for its lock), its rows are not seen here: the scope is returned
  *   (`raced`), `trimmed_seq` is left where it was, and `trimRaced` deletes again in a statement of
  *   its own, which sees them. Alone (one instance, PGlite) that never happens.
+ *
+ * The plan is generic (prepared once per connection): the delete joins the scopes (estimated at one)
+ * to an index range, which PostgreSQL keeps for a table of 1,000 rows and more. (Deleting by
+ * `ctid = ANY(ARRAY(…))` instead was planned as a sequential scan of such a table: an array of
+ * unknown length counts as ten random page reads.)
  */
 const INSERT_AND_TRIM = `WITH v AS (
        SELECT v.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
@@ -60,22 +65,14 @@ const INSERT_AND_TRIM = `WITH v AS (
                 s.last_seq AS last FROM v JOIN scopes s ON s.account_id = v.account_id AND s.mode = v.mode) n
         WHERE n.seq > n.last - $11::int),
      deleted AS (
-       DELETE FROM api_requests r WHERE r.ctid = ANY (ARRAY(
-         SELECT o.ctid FROM scopes s CROSS JOIN LATERAL (
-           SELECT ctid FROM api_requests o WHERE o.account_id = s.account_id AND o.mode = s.mode
-              AND o.seq > s.trimmed_seq AND o.seq <= s.last_seq - $11::int) o)))
+       DELETE FROM api_requests r USING scopes s
+        WHERE r.account_id = s.account_id AND r.mode = s.mode AND r.seq > s.trimmed_seq AND r.seq <= s.last_seq - $11::int)
      SELECT account_id, mode, trimmed_seq AS after_seq, last_seq - $11::int AS cutoff FROM scopes WHERE raced`;
 
-/** The trim of scopes whose batch raced another (above), now that every earlier batch's rows are seen. */
-const TRIM_RACED = `WITH s AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS s (account_id, mode, after_seq, cutoff)),
-     deleted AS (
-       DELETE FROM api_requests r WHERE r.ctid = ANY (ARRAY(
-         SELECT o.ctid FROM s CROSS JOIN LATERAL (
-           SELECT ctid FROM api_requests o WHERE o.account_id = s.account_id AND o.mode = s.mode
-              AND o.seq > s.after_seq AND o.seq <= s.cutoff) o)))
-     UPDATE api_request_scopes t SET trimmed_seq = greatest(t.trimmed_seq, s.cutoff)
-       FROM s WHERE t.account_id = s.account_id AND t.mode = s.mode`;
+/** The trim of a scope whose batch raced another (above), now that every earlier batch's rows are seen. */
+const TRIM_RACED = `WITH deleted AS (
+       DELETE FROM api_requests WHERE account_id = $1 AND mode = $2 AND seq > $3::bigint AND seq <= $4::bigint)
+     UPDATE api_request_scopes SET trimmed_seq = greatest(trimmed_seq, $4::bigint) WHERE account_id = $1 AND mode = $2`;
 
 async function insertApiRequests(db: SqlExecutor, records: ApiRequestRecord[], keep: number): Promise<void> {
   if (records.length === 0) return;
@@ -84,10 +81,7 @@ async function insertApiRequests(db: SqlExecutor, records: ApiRequestRecord[], k
     column('id'), column('accountId'), column('mode'), column('keyId'), column('method'), column('path'),
     column('status'), column('errorCode'), column('requestId'), records.map((r) => r.at.toISOString()), keep,
   ]);
-  if (raced.length === 0) return;
-  await db.query(TRIM_RACED, [
-    raced.map((r) => r.account_id), raced.map((r) => r.mode), raced.map((r) => String(r.after_seq)), raced.map((r) => String(r.cutoff)),
-  ]);
+  for (const scope of raced) await db.query(TRIM_RACED, [scope.account_id, scope.mode, String(scope.after_seq), String(scope.cutoff)]);
 }
 
 /** The merchant API request log, trimmed to the newest rows per scope. */
