@@ -29,7 +29,7 @@ const toApiRequest = (row: Row): ApiRequestRecord => ({
  *   stopped (so the dead entries of earlier trims are never walked).
  * - A statement sees the table as it was when it began. If another batch of the scope committed
  *   after that (this one waited for its lock), its rows are not seen here: the scope is returned
- *   (`raced`), `trimmed_seq` is left where it was, and `trimRaced` deletes again in a statement of
+ *   (`raced`), `trimmed_seq` is left where it was, and TRIM_RACED deletes again in a statement of
  *   its own, which sees them. Alone (one instance, PGlite) that never happens.
  *
  * The plan is generic (prepared once per connection): the delete joins the scopes (estimated at one)
