@@ -32,7 +32,7 @@ export async function readPayment(ctx: IntegrationContext, id: string): Promise<
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Tables that record the request itself (key use, rate counters, idempotency), not business data. */
-const bookkeepingTables = ['api_keys', 'rate_limit_counters', 'idempotency_records', 'api_requests'];
+const bookkeepingTables = ['api_keys', 'rate_limit_counters', 'idempotency_records', 'api_requests', 'api_request_scopes'];
 
 /** Every business table: to prove a refusal changed nothing. */
 export async function dumpBusinessData(db: SqlClient): Promise<Record<string, string[]>> {

@@ -110,9 +110,11 @@ export interface TeamRepositories {
     insert(record: ApiRequestRecord, keep: number): Promise<void>;
     /**
      * Inserts a batch in one statement (skipping records whose account no longer exists) and keeps
-     * only the newest `keep` records of each scope it touched.
+     * only the newest `keep` records of each scope it touched: newest in the order written, the
+     * batch's records in their order. Safe with batches from several instances at once.
      */
     insertMany(records: ApiRequestRecord[], keep: number): Promise<void>;
+    /** Newest first, in the order written (as `insertMany` keeps them). */
     list(scope: Scope, page: PageRequest): Promise<ApiRequestRecord[]>;
   };
   accountProfiles: {

@@ -10,6 +10,7 @@ import hotPath from './0009-hot-path';
 import checkoutPageIntegrity from './0012-checkout-page-integrity';
 import apiKeyChanges from './0013-api-key-changes';
 import dropRedundantIndexes from './0014-drop-redundant-indexes';
+import requestLogSequence from './0015-request-log-sequence';
 
 export interface Migration {
   version: number;
@@ -33,6 +34,7 @@ export const migrations: Migration[] = [
   checkoutPageIntegrity,
   apiKeyChanges,
   dropRedundantIndexes,
+  requestLogSequence,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
