@@ -1,6 +1,6 @@
-import { ArrivalOrderGate } from './arrival-order';
 import pg from 'pg';
 import { TillpointError } from '../domain/shared/errors';
+import { ArrivalOrderGate } from './arrival-order';
 import { startPgliteThread, type PgliteThread } from './pglite-client';
 import { WriteBatch, type HeldWrite } from './write-batch';
 
