@@ -154,6 +154,10 @@ for (const kind of ['tillpoint-postgres', 'tillpoint-pglite'] as Kind[]) {
     `CPU per payment, ${labels[kind]}: server ${fixed(median(paying[kind].map((p) => p.serverCpuMs)), 3)} ms, PostgreSQL ${fixed(median(paying[kind].map((p) => p.databaseCpuMs)), 3)} ms`,
   );
 }
+// Latency in units of one payment's CPU (server + PostgreSQL): comparable across machines of
+// different speed, where milliseconds are not (docs/performance.md, "Fifth session").
+const paymentCpu = median(paying['tillpoint-postgres'].map((p) => p.serverCpuMs)) + median(paying['tillpoint-postgres'].map((p) => p.databaseCpuMs));
 console.log(
-  `paying on PostgreSQL: p50 ${fixed(pgPay.p50)} ms (goal ≤ 20: ${check(pgPay.p50 <= 20)}), p99 ${fixed(pgPay.p99)} ms (goal ≤ 50: ${check(pgPay.p99 <= 50)})`,
+  `paying on PostgreSQL: p50 ${fixed(pgPay.p50)} ms (goal ≤ 20: ${check(pgPay.p50 <= 20)}), p99 ${fixed(pgPay.p99)} ms (goal ≤ 50: ${check(pgPay.p99 <= 50)})` +
+    `; that is ${fixed(pgPay.p50 / paymentCpu)} and ${fixed(pgPay.p99 / paymentCpu)} × the CPU of one payment (${fixed(paymentCpu, 3)} ms)`,
 );

@@ -20,6 +20,8 @@ try {
   console.log(
     `${kind}, ${PAYERS} at once × ${ROUNDS}: p50 ${fixed(p.p50)} ms  p99 ${fixed(p.p99)} ms` +
       `  CPU/payment: server ${fixed(p.serverCpuMs, 3)} ms, PostgreSQL ${fixed(p.databaseCpuMs, 3)} ms` +
+      // Latency in units of one payment's CPU: comparable across machines of different speed.
+      `  (p50 ${fixed(p.p50 / (p.serverCpuMs + p.databaseCpuMs))} ×, p99 ${fixed(p.p99 / (p.serverCpuMs + p.databaseCpuMs))} × that CPU)` +
       `  (load average ${loadavg().map((n) => n.toFixed(2)).join(', ')})`,
   );
 } finally {
