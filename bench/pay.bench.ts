@@ -12,19 +12,25 @@ import { fixed, startChild } from './support/processes';
 
 const kind = process.argv[2] ?? 'tillpoint-postgres';
 const ROUNDS = Number(process.env.PAY_ROUNDS ?? 20);
+// PAY_INSTANCES=n (PostgreSQL): n instances of one Tillpoint on one database, as docs/operations.md
+// runs several; the payments of a round are dealt out among them.
+const INSTANCES = kind === 'tillpoint-postgres' ? Number(process.env.PAY_INSTANCES ?? 1) : 1;
 
-const server = await startChild<{ port: number; key: string }>('api-server.ts', [kind]);
+const server = await startChild<{ port: number; key: string; schema: string }>('api-server.ts', [kind]);
+const others = [];
+for (let i = 1; i < INSTANCES; i++) others.push(await startChild<{ port: number }>('api-server.ts', [kind], { BENCH_SCHEMA: server.ready.schema }));
 try {
   const { port, key } = server.ready;
-  const p = await pay(kind, port, key, ROUNDS);
+  const p = await pay(kind, [port, ...others.map((o) => o.ready.port)], key, ROUNDS);
   console.log(
-    `${kind}, ${PAYERS} at once × ${ROUNDS}: p50 ${fixed(p.p50)} ms  p99 ${fixed(p.p99)} ms` +
+    `${kind}${INSTANCES > 1 ? ` (${INSTANCES} instances)` : ''}, ${PAYERS} at once × ${ROUNDS}: p50 ${fixed(p.p50)} ms  p99 ${fixed(p.p99)} ms` +
       `  CPU/payment: server ${fixed(p.serverCpuMs, 3)} ms, PostgreSQL ${fixed(p.databaseCpuMs, 3)} ms` +
       // Latency in units of one payment's CPU: comparable across machines of different speed.
       `  (p50 ${fixed(p.p50 / (p.serverCpuMs + p.databaseCpuMs))} ×, p99 ${fixed(p.p99 / (p.serverCpuMs + p.databaseCpuMs))} × that CPU)` +
       `  (load average ${loadavg().map((n) => n.toFixed(2)).join(', ')})`,
   );
 } finally {
+  for (const other of others) await other.stop();
   await server.stop();
   await closeHotPath();
 }

@@ -31,7 +31,10 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof pg.Client.prototype.query;
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const schema = `bench_${randomBytes(5).toString('hex')}`;
+// BENCH_SCHEMA: join another bench server's schema (a second instance of the same Tillpoint); the
+// server that made the schema drops it.
+const joined = process.env.BENCH_SCHEMA;
+const schema = joined ?? `bench_${randomBytes(5).toString('hex')}`;
 
 async function withAdmin(sql: string) {
   const admin = new pg.Client({ connectionString: url, application_name: 'tillpoint-bench-admin' });
@@ -41,7 +44,7 @@ async function withAdmin(sql: string) {
 }
 
 async function startTillpoint(onPostgres: boolean) {
-  if (onPostgres) await withAdmin(`CREATE SCHEMA ${schema}`);
+  if (onPostgres && !joined) await withAdmin(`CREATE SCHEMA ${schema}`);
   // PGlite as `tillpoint serve` runs it: in a data directory, not in memory.
   const dataDir = onPostgres ? null : mkdtempSync(path.join(tmpdir(), 'tillpoint-bench-'));
   // The pool of `tillpoint serve` (10) unless BENCH_POOL says otherwise.
@@ -60,10 +63,10 @@ async function startTillpoint(onPostgres: boolean) {
   app.get('/__bench/stats', stats);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
-  return { port, key: testSecretKey, close: async () => {
+  return { port, key: testSecretKey, schema, close: async () => {
     await app.close();
     await tillpoint.close();
-    if (onPostgres) await withAdmin(`DROP SCHEMA ${schema} CASCADE`);
+    if (onPostgres && !joined) await withAdmin(`DROP SCHEMA ${schema} CASCADE`);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   } };
 }
@@ -85,7 +88,7 @@ async function startBaseline() {
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
-  return { port, key: undefined, close: async () => {
+  return { port, key: undefined, schema, close: async () => {
     await app.close();
     await pool.end();
     await withAdmin(`DROP SCHEMA ${schema} CASCADE`);
@@ -94,7 +97,7 @@ async function startBaseline() {
 
 const server =
   kind === 'baseline' ? await startBaseline() : await startTillpoint(kind === 'tillpoint-postgres');
-process.send!({ port: server.port, key: server.key });
+process.send!({ port: server.port, key: server.key, schema: server.schema });
 let closing = false;
 const stop = async () => {
   if (closing) return;

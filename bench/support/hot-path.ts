@@ -57,12 +57,16 @@ export async function openSessions(port: number, key: string, count: number): Pr
 
 const payBody = JSON.stringify({ payment_method_type: 'card', nonce: 'fake-valid-visa-nonce', email: 'shopper@example.com' });
 
-/** One round: every session paid at the same moment; returns each payment's time in ms. */
-export async function payRound(port: number, ids: string[]): Promise<number[]> {
+/**
+ * One round: every session paid at the same moment; returns each payment's time in ms. With several
+ * ports (instances of one Tillpoint), the payments are dealt out among them in turn.
+ */
+export async function payRound(port: number | number[], ids: string[]): Promise<number[]> {
+  const ports = Array.isArray(port) ? port : [port];
   return Promise.all(
-    ids.map(async (id) => {
+    ids.map(async (id, i) => {
       const started = performance.now();
-      const res = await post(port, `/api/checkout/sessions/${id}/payments`, payBody);
+      const res = await post(ports[i % ports.length]!, `/api/checkout/sessions/${id}/payments`, payBody);
       const took = performance.now() - started;
       if (res.status !== 200 || !res.body.includes('"succeeded"')) throw new Error(`payment failed: ${res.status} ${res.body}`);
       return took;
@@ -105,21 +109,32 @@ async function backendCpu(kind: string): Promise<Map<number, number>> {
   return new Map(rows.map(({ pid }) => [pid, processCpuMs(pid)]));
 }
 
-/** `rounds` rounds of PAYERS payments at once (after one warm-up round): latency and CPU per payment. */
-export async function pay(kind: string, port: number, key: string, rounds: number) {
-  const ids = await openSessions(port, key, PAYERS * (rounds + 1));
-  await payRound(port, ids.slice(0, PAYERS)); // warm-up, not counted
+/**
+ * `rounds` rounds of PAYERS payments at once (after one warm-up round): latency and CPU per payment.
+ * With several ports (instances of one Tillpoint on one database), the payments are dealt out among
+ * them and the CPU is theirs together.
+ */
+export async function pay(kind: string, port: number | number[], key: string, rounds: number) {
+  const ports = Array.isArray(port) ? port : [port];
+  const ids = await openSessions(ports[0]!, key, PAYERS * (rounds + 1));
+  await payRound(ports, ids.slice(0, PAYERS)); // warm-up, not counted
   const times: number[] = [];
-  const before = await cpuNow(kind, port);
+  const before = await cpuNow(kind, ports);
   for (let round = 1; round <= rounds; round++) {
-    times.push(...(await payRound(port, ids.slice(round * PAYERS, (round + 1) * PAYERS))));
+    times.push(...(await payRound(ports, ids.slice(round * PAYERS, (round + 1) * PAYERS))));
   }
-  const used = cpuSince(before, await cpuNow(kind, port), PAYERS * rounds);
+  const used = cpuSince(before, await cpuNow(kind, ports), PAYERS * rounds);
   return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: Math.max(...times), ...used };
 }
 
-export const cpuNow = async (kind: string, port: number) => {
-  const [server, database] = await Promise.all([serverStats(port), backendCpu(kind)]);
+export const cpuNow = async (kind: string, port: number | number[]) => {
+  const ports = Array.isArray(port) ? port : [port];
+  const [servers, database] = await Promise.all([Promise.all(ports.map(serverStats)), backendCpu(kind)]);
+  // Several instances: their statements and CPU together.
+  const server = servers.reduce((sum, s) => ({
+    statements: sum.statements + s.statements,
+    cpu: { user: sum.cpu.user + s.cpu.user, system: sum.cpu.system + s.cpu.system },
+  }));
   return { server, database };
 };
 
