@@ -98,7 +98,7 @@ export async function openTillpoint(options: {
   };
   const processors: ProcessorDirectory = {
     forScope: async (scope) => processorFor(scope, await processorConfigs.get({ accountId: scope.accountId, mode: scope.mode })),
-    async sessionWithProcessor(sessionId) {
+    async sessionToPay(sessionId) {
       // With our own flag store, paying's flags come in the same statement (read at payment time,
       // as a kill switch needs, without a statement of their own); an external flag service is
       // asked as before.

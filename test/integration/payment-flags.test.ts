@@ -56,8 +56,8 @@ describe.each(testDatabases)('paying reads its flags with the session ($name)', 
       });
     const processors: ProcessorDirectory = {
       forScope: async (scope) => watched(await directory.forScope(scope)),
-      sessionWithProcessor: async (id) => {
-        const found = await directory.sessionWithProcessor!(id);
+      sessionToPay: async (id) => {
+        const found = await directory.sessionToPay!(id);
         return found && { ...found, processor: async () => watched(await found.processor()) };
       },
     };

@@ -152,7 +152,7 @@ export interface ProcessorDirectory {
    * `flags`: the session's account and mode's flags and running experiments, read in that same
    * statement when the flags come from Tillpoint's own store (absent when they come from elsewhere).
    */
-  sessionWithProcessor?(
+  sessionToPay?(
     sessionId: string,
   ): Promise<{ session: CheckoutSession; processor: () => Promise<PaymentProcessor>; flags?: FlagState } | null>;
 }

@@ -10,7 +10,7 @@ import type { CheckoutSession } from '../../sessions/entities';
 import { expireIfOverdue } from '../../sessions/rules';
 import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
 
-type SessionToPay = NonNullable<Awaited<ReturnType<NonNullable<ProcessorDirectory['sessionWithProcessor']>>>>;
+type SessionToPay = NonNullable<Awaited<ReturnType<NonNullable<ProcessorDirectory['sessionToPay']>>>>;
 
 export interface PayCheckoutSessionOptions {
   sessionId: string;
@@ -36,8 +36,8 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   // Flags and the processor are read before the transaction: neither must wait on our own lock.
   // The session comes with its processor's config, and its scope's flags, when the directory can
   // read them all at once.
-  const found: SessionToPay | null = deps.processors.sessionWithProcessor
-    ? await deps.processors.sessionWithProcessor(options.sessionId)
+  const found: SessionToPay | null = deps.processors.sessionToPay
+    ? await deps.processors.sessionToPay(options.sessionId)
     : await deps.store.read(async (reader) => {
         const session = await reader.checkoutSessions.get(null, options.sessionId);
         return session && { session, processor: () => deps.processors.forScope(session) };
