@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { ArrivalOrderGate, asArrivedAt } from './arrival-order';
 
@@ -18,13 +19,14 @@ describe('ArrivalOrderGate', () => {
     const running = gate.run(first.work);
     await tick();
     // Sent in this order while the only connection is busy: a later request's statement, then an
-    // earlier request's follow-up, then work outside any request (arrives "now").
-    const late = held(log, 'request at 200');
-    const early = held(log, 'request at 100');
+    // earlier request's follow-up, then work outside any request (it arrives as it asks: now).
+    const now = performance.now();
+    const late = held(log, 'request 100 ms ago');
+    const early = held(log, 'request 200 ms ago');
     const background = held(log, 'background');
     const waits = [
-      asArrivedAt(200, () => gate.run(late.work)),
-      asArrivedAt(100, () => gate.run(early.work)),
+      asArrivedAt(now - 100, () => gate.run(late.work)),
+      asArrivedAt(now - 200, () => gate.run(early.work)),
       gate.run(background.work),
     ];
     expect(gate.queued).toBe(3);
@@ -33,7 +35,7 @@ describe('ArrivalOrderGate', () => {
       await tick();
     }
     await Promise.all([running, ...waits]);
-    expect(log).toEqual(['busy', 'request at 100', 'request at 200', 'background']);
+    expect(log).toEqual(['busy', 'request 200 ms ago', 'request 100 ms ago', 'background']);
   });
 
   it('serves equal arrivals in the order they asked, and runs up to its size at once', async () => {
