@@ -6,7 +6,15 @@ import type { SqlClient } from '../../src/persistence/sql-client';
 import { sqlProcessorConfigStore } from '../../src/persistence/stores/processors/processor-configs';
 import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
 import { testDatabases } from '../support/databases';
-import { createSession, merchantCall, tokenize, useIntegration, type IntegrationContext } from '../support/integration';
+import {
+  createSession,
+  merchantCall,
+  recordPayButtonExposure,
+  runPayButtonExperiment,
+  tokenize,
+  useIntegration,
+  type IntegrationContext,
+} from '../support/integration';
 
 /**
  * Paying reads its account's flags (kill switches, 3-D Secure) and running experiments in the same
@@ -93,16 +101,9 @@ describe.each(testDatabases)('paying reads its flags with the session ($name)', 
   it('pays with the 3-D Secure flag as stored at payment time, sending no statement for the flags', async () => {
     const { deps, sent, authorized } = await secondInstance(ctx);
     // A running experiment on a page surface: read along, and converted when the payment wins.
-    const experiment = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', {
-      key: 'pay_button_wording',
-      variants: [{ key: 'pay', weight: 1 }, { key: 'pay_now', weight: 1 }],
-      planned_sample_size: 10,
-      status: 'running',
-    });
-    expect(experiment.statusCode, experiment.body).toBe(200);
+    await runPayButtonExperiment(ctx.h, ctx.key);
     const session = await createSession(ctx);
-    const exposure = await ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${session.id}/exposures`, payload: { key: 'pay_button_wording' } });
-    expect(exposure.json().recorded).toBe(true);
+    await recordPayButtonExposure(ctx.h, session.id);
     const nonce = await tokenize(ctx.h, session.id);
     await setFlag(ctx, 'three_d_secure', 'always');
     sent.length = 0;

@@ -8,7 +8,15 @@ import type { CheckoutSession } from '../../src/domain/sessions/entities';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { sqlStore } from '../../src/persistence/sql-store';
 import { testDatabases } from '../support/databases';
-import { createSessionOf, merchantCall, rows, useIntegration, type IntegrationContext } from '../support/integration';
+import {
+  createSessionOf,
+  merchantCall,
+  recordPayButtonExposure,
+  rows,
+  runPayButtonExperiment,
+  useIntegration,
+  type IntegrationContext,
+} from '../support/integration';
 
 /**
  * A processor's answer written as one statement (`payments.recordOutcome`): the payment's outcome,
@@ -16,6 +24,15 @@ import { createSessionOf, merchantCall, rows, useIntegration, type IntegrationCo
  * conversions together, and only onto a payment and a session still as they were read. Whatever
  * moved meanwhile takes the transaction's way, which refuses or explains it as before.
  */
+/** What a won payment leaves written: the session completed, both events, their deliveries, the conversion. */
+const won = (payment: Payment) => ({
+  payment: 'succeeded',
+  session: { status: 'complete', payment_id: payment.id, customer_email: 'shopper@example.com' },
+  events: ['checkout.session.completed', 'payment.succeeded'],
+  deliveries: 2,
+  converted: [true],
+});
+
 describe.each(testDatabases)('a payment outcome in one statement ($name)', (database) => {
   const ctx = useIntegration(database);
 
@@ -31,16 +48,9 @@ describe.each(testDatabases)('a payment outcome in one statement ($name)', (data
   async function processingPayment(c: IntegrationContext): Promise<{ session: CheckoutSession; payment: Payment }> {
     const { deps } = c.h.tillpoint;
     expect((await merchantCall(c.h, c.key, 'POST', '/v1/webhook_endpoints', { url: 'https://hooks.example.com/in', enabled_events: ['*'] })).statusCode).toBe(200);
-    const experiment = await merchantCall(c.h, c.key, 'POST', '/v1/experiments', {
-      key: 'pay_button_wording',
-      variants: [{ key: 'pay', weight: 1 }, { key: 'pay_now', weight: 1 }],
-      planned_sample_size: 10,
-      status: 'running',
-    });
-    expect(experiment.statusCode, experiment.body).toBe(200);
+    await runPayButtonExperiment(c.h, c.key);
     const created = await createSessionOf(c, 2500);
-    const exposure = await c.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${created.id}/exposures`, payload: { key: 'pay_button_wording' } });
-    expect(exposure.json().recorded).toBe(true);
+    await recordPayButtonExposure(c.h, created.id);
     const session = (await deps.store.read((r) => r.checkoutSessions.get(null, created.id)))!;
     const now = deps.clock.now();
     const payment = newPayment(session, 'shopper@example.com', 'test', now);
@@ -85,13 +95,7 @@ describe.each(testDatabases)('a payment outcome in one statement ($name)', (data
     const paid = await recordAuthorizationOutcome(deps, { session, payment, paymentMethodType: 'card', result: approved });
     expect('error' in paid).toBe(false);
     expect(sent).toHaveLength(1);
-    expect(await written(ctx, session, payment)).toEqual({
-      payment: 'succeeded',
-      session: { status: 'complete', payment_id: payment.id, customer_email: 'shopper@example.com' },
-      events: ['checkout.session.completed', 'payment.succeeded'],
-      deliveries: 2,
-      converted: [true],
-    });
+    expect(await written(ctx, session, payment)).toEqual(won(payment));
   });
 
   it('the same answer recorded twice at once (the request and reconciliation): one wins, the session completes once', async () => {
@@ -102,13 +106,7 @@ describe.each(testDatabases)('a payment outcome in one statement ($name)', (data
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     for (const o of outcomes.filter((x) => x.status === 'rejected')) expect(o.reason).toBeInstanceOf(ConcurrentTransitionError);
-    expect(await written(ctx, session, payment)).toEqual({
-      payment: 'succeeded',
-      session: { status: 'complete', payment_id: payment.id, customer_email: 'shopper@example.com' },
-      events: ['checkout.session.completed', 'payment.succeeded'],
-      deliveries: 2,
-      converted: [true],
-    });
+    expect(await written(ctx, session, payment)).toEqual(won(payment));
   });
 
   it('an approval after the payment was recorded declined writes nothing: the session stays open, unconverted', async () => {

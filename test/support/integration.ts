@@ -153,6 +153,23 @@ export function payCall(h: Harness, sessionId: string, nonce: string, email = 's
   });
 }
 
+/** Starts a running pay-button experiment (two even variants) on the key's account. */
+export async function runPayButtonExperiment(h: Harness, key: string): Promise<void> {
+  const res = await merchantCall(h, key, 'POST', '/v1/experiments', {
+    key: 'pay_button_wording',
+    variants: [{ key: 'pay', weight: 1 }, { key: 'pay_now', weight: 1 }],
+    planned_sample_size: 10,
+    status: 'running',
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** Records the session's exposure to the pay-button experiment, as its checkout page does. */
+export async function recordPayButtonExposure(h: Harness, sessionId: string): Promise<void> {
+  const res = await h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${sessionId}/exposures`, payload: { key: 'pay_button_wording' } });
+  expect(res.json().recorded).toBe(true);
+}
+
 /** Rows of a table (a raw look at the database, beside the API). */
 export async function rows(db: SqlClient, sql: string, params: unknown[] = []): Promise<Record<string, any>[]> {
   return (await db.query<Record<string, any>>(sql, params)).rows;
