@@ -3,8 +3,6 @@ import type { Deps } from '../../deps';
 import type { Scope } from '../../shared/scope';
 import type { FlagState } from '../ports';
 
-export type { FlagState };
-
 /** Reads the flags and running experiments of a scope (one statement, no transaction: reads only). */
 export async function loadFlagState(deps: Pick<Deps, 'store'>, scope: Scope): Promise<FlagState> {
   return deps.store.read((reader) => reader.flags.listWithRunningExperiments(scope));
