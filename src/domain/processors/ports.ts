@@ -152,7 +152,12 @@ export interface ProcessorDirectory {
    * `flags`: the session's account and mode's flags and running experiments, read in that same
    * statement when the flags come from Tillpoint's own store (absent when they come from elsewhere).
    */
-  sessionToPay?(
-    sessionId: string,
-  ): Promise<{ session: CheckoutSession; processor: () => Promise<PaymentProcessor>; flags?: FlagState } | null>;
+  sessionToPay?(sessionId: string): Promise<SessionToPay | null>;
+}
+
+/** What paying reads first (`ProcessorDirectory.sessionToPay`). */
+export interface SessionToPay {
+  session: CheckoutSession;
+  processor: () => Promise<PaymentProcessor>;
+  flags?: FlagState;
 }

@@ -5,12 +5,10 @@ import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import { type Deps } from '../../deps';
 import { toThreeDSecureMode } from '../../processors/three-d-secure-policy';
 import { SessionBusyError } from '../ports';
-import type { AuthorizeResult, ProcessorDirectory } from '../../processors/ports';
+import type { AuthorizeResult, SessionToPay } from '../../processors/ports';
 import type { CheckoutSession } from '../../sessions/entities';
 import { expireIfOverdue } from '../../sessions/rules';
 import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
-
-type SessionToPay = NonNullable<Awaited<ReturnType<NonNullable<ProcessorDirectory['sessionToPay']>>>>;
 
 export interface PayCheckoutSessionOptions {
   sessionId: string;
