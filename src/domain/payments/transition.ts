@@ -126,7 +126,8 @@ export async function transitionRefund(
   if (!(await tx.refunds.update(next, refund.status))) {
     throw new ConcurrentTransitionError(refund.id);
   }
-  await writeEvent(tx, next, refundEvents[to], () => refundSnapshot(next), at);
+  const event = eventOf(next, refundEvents[to], () => refundSnapshot(next), at);
+  if (event) await tx.events.insert(event);
   return next;
 }
 
@@ -139,24 +140,4 @@ function eventOf(
 ): DomainEvent | null {
   if (!type) return null;
   return { id: newId('evt'), accountId: object.accountId, mode: object.mode, type, objectId: object.id, data: snapshot(), createdAt: at };
-}
-
-/** Writes the event of a transition (when it has one) with a snapshot of the object's new state. */
-async function writeEvent(
-  tx: UnitOfWork,
-  object: { id: string; accountId: string; mode: DomainEvent['mode'] },
-  type: EventType | undefined,
-  snapshot: () => Record<string, unknown>,
-  at: Date,
-): Promise<void> {
-  if (!type) return;
-  await tx.events.insert({
-    id: newId('evt'),
-    accountId: object.accountId,
-    mode: object.mode,
-    type,
-    objectId: object.id,
-    data: snapshot(),
-    createdAt: at,
-  });
 }
