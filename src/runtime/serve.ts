@@ -140,8 +140,15 @@ export async function startServer(
       asArrivedAt,
     });
     log = app.log;
-    const address = await app.listen({ port: config.port, host: config.host });
     undo.push(() => app.close());
+    const address = await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
+      throw new StartupError(
+        error.code === 'EADDRINUSE'
+          ? `cannot listen on ${config.host}:${config.port}: the port is in use (another Tillpoint?). Stop what holds it, or set PORT to a free port.`
+          : `cannot listen on ${config.host}:${config.port}: not allowed for this user. Set PORT to 1024 or above.`,
+      );
+    });
 
     // Job failures go to the log and to error reporting.
     const jobLog = {
