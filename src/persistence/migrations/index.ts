@@ -11,6 +11,7 @@ import checkoutPageIntegrity from './0012-checkout-page-integrity';
 import apiKeyChanges from './0013-api-key-changes';
 import dropRedundantIndexes from './0014-drop-redundant-indexes';
 import requestLogSequence from './0015-request-log-sequence';
+import accountRowsWithoutRowLocks from './0016-account-rows-without-row-locks';
 
 export interface Migration {
   version: number;
@@ -35,6 +36,7 @@ export const migrations: Migration[] = [
   apiKeyChanges,
   dropRedundantIndexes,
   requestLogSequence,
+  accountRowsWithoutRowLocks,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
