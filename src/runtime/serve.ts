@@ -66,9 +66,10 @@ export async function startServer(
     adminCommands?: (tillpoint: Tillpoint) => (request: AdminCommandRequest) => Promise<AdminCommandResult>;
   },
 ): Promise<RunningServer> {
+  // What start-up has opened, undone last first: by a failed start-up, and by shutdown.
   const undo: Array<() => Promise<void> | void> = [];
-  const unwind = async () => {
-    for (const step of undo.reverse()) await Promise.resolve(step()).catch(() => undefined);
+  const unwind = async (onError: (error: unknown) => void = () => undefined) => {
+    for (const step of undo.splice(0).reverse()) await Promise.resolve().then(step).catch(onError);
   };
   try {
     let lock: DataDirLock | null = null;
@@ -140,7 +141,8 @@ export async function startServer(
       asArrivedAt,
     });
     log = app.log;
-    undo.push(() => app.close());
+    const closeApp = () => app.close();
+    undo.push(closeApp);
     const address = await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES') throw error;
       throw new StartupError(
@@ -173,6 +175,7 @@ export async function startServer(
       // Intake stops at once; requests under way finish; the webhook pass under way records its
       // outcomes (which ends its leases); periodic jobs finish their run.
       await Promise.all([app.close(), scheduler.stop(), webhooks.stop()]);
+      undo.splice(undo.indexOf(closeApp), 1);
       for (const { name, hook } of hooks) {
         try {
           await hook();
@@ -181,10 +184,8 @@ export async function startServer(
         }
       }
       await reporter.flush(2000);
-      undo.length = 0;
-      await adminSocket?.close();
-      await tillpoint.close();
-      lock?.release();
+      // The rest of start-up's undo list: the core and its database, the admin socket, DATA_DIR.
+      await unwind((err) => app.log.error({ err }, 'a shutdown step failed'));
       app.log.info('stopped');
     };
     return {
