@@ -1,15 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
-import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps';
+import { acceptedEncoding, compress } from '../compression';
 import { checkoutPagePolicy, reportingEndpoints, type CheckoutClientConfig } from '../checkout-client-config';
 import { loadCheckoutAssets, type CheckoutAssets } from './assets';
 import { checkoutDocument, renderCheckoutPage } from './render';
-
-const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
 
 /**
  * Sends dynamic HTML compressed for the browser that asked: brotli, else gzip, else as is. Assets
@@ -17,14 +12,10 @@ const gzipAsync = promisify(gzip);
  * session, so a fast brotli level per response costs well under a millisecond.
  */
 export async function sendCompressedHtml(request: FastifyRequest, reply: FastifyReply, html: string) {
-  const encoding = negotiate(String(request.headers['accept-encoding'] ?? ''), ['br', 'gzip']);
+  const encoding = acceptedEncoding(request);
   reply.type('text/html; charset=utf-8').header('vary', 'accept-encoding');
-  if (encoding === 'br') {
-    const body = await brotli(Buffer.from(html), { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
-    return reply.header('content-encoding', 'br').send(body);
-  }
-  if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(await gzipAsync(Buffer.from(html), { level: 6 }));
-  return reply.send(html);
+  if (!encoding) return reply.send(html);
+  return reply.header('content-encoding', encoding).send(await compress(Buffer.from(html), encoding, 'quick'));
 }
 
 /**
