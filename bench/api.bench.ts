@@ -18,14 +18,13 @@
  * BENCH_SECONDS sets the length of each load phase (default 10); BENCH_CPU_PROF=<dir> profiles
  * the servers with `node --cpu-prof`.
  */
-import autocannon from 'autocannon';
 import { loadavg } from 'node:os';
-import { closeHotPath, cpuNow, cpuSince, openSessions, pay, PAYERS, payRound, sessionBody, statementsSent } from './support/hot-path';
+import { closeHotPath, openSessions, pay, PAYERS, payRound, statementsSent } from './support/hot-path';
+import { drive, measured, type LoadResult } from './support/session-load';
 import { fixed, percentile, startChild, type Child } from './support/processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CONNECTIONS = 10;
 const PAY_ROUNDS = 3;
 
 type Kind = 'baseline' | 'tillpoint-postgres' | 'tillpoint-pglite';
@@ -35,40 +34,6 @@ const labels: Record<Kind, string> = {
   'tillpoint-pglite': 'Tillpoint on PGlite',
 };
 
-interface LoadResult {
-  rps: number;
-  requests: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
-
-async function drive(port: number, key: string | undefined, seconds: number): Promise<LoadResult> {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}/v1/checkout/sessions`,
-    method: 'POST',
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-    body: sessionBody,
-  });
-  return {
-    rps: result.requests.average,
-    requests: result.requests.total,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
-}
-
-/** The load phase, with the server's and its database backends' CPU time per request. */
-async function measured(kind: Kind, port: number, key: string | undefined, seconds: number) {
-  const before = await cpuNow(kind, port);
-  const result = await drive(port, key, seconds);
-  return { ...result, ...cpuSince(before, await cpuNow(kind, port), result.requests) };
-}
 const settle = () => new Promise((resolve) => setTimeout(resolve, 200)); // the request log's write-behind
 
 /** PostgreSQL statements per session creation (one at a time) and per payment (50 at once). */

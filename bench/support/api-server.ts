@@ -17,6 +17,9 @@ import { batchedLogStream } from '../../src/runtime/log-stream';
 import { openTillpoint } from '../../src/runtime/open-tillpoint';
 
 const kind = process.argv[2];
+// BENCH_LABEL tells two servers of one kind apart (`npm run bench:api-ab`): it joins the
+// application name below.
+const label = process.env.BENCH_LABEL ? `${kind}-${process.env.BENCH_LABEL}` : kind;
 
 // Statements sent to PostgreSQL by this process (every pg client, pooled or not) and the CPU time
 // it used, read by the bench at `GET /__bench/stats`, to count round trips and CPU per call. Its
@@ -24,7 +27,7 @@ const kind = process.argv[2];
 // backends and read what CPU they used.
 let statements = 0;
 const stats = async () => ({ statements, cpu: process.cpuUsage() });
-process.env.PGAPPNAME = `tillpoint-bench-${kind}`;
+process.env.PGAPPNAME = `tillpoint-bench-${label}`;
 const sendQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   statements += 1;
@@ -58,8 +61,14 @@ async function startTillpoint(onPostgres: boolean) {
   });
   const { testSecretKey } = await createAccount(tillpoint.deps, { name: 'Bench Shop' });
   // As `tillpoint serve` runs by default: LOG_LEVEL=info to stdout (here /dev/null), batched per turn.
-  // As `tillpoint serve` builds it: statements served oldest request first.
-  const app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: { level: 'info', stream: batchedLogStream() }, asArrivedAt });
+  // As `tillpoint serve` builds it: statements served oldest request first. BENCH_LOG=0 and
+  // BENCH_ARRIVAL_ORDER=0 switch either off, to measure what it costs (`npm run bench:api-ab`).
+  const app = await buildHttpServer({
+    deps: tillpoint.deps,
+    webRoot: '/nonexistent',
+    logger: process.env.BENCH_LOG === '0' ? false : { level: 'info', stream: batchedLogStream() },
+    ...(process.env.BENCH_ARRIVAL_ORDER === '0' ? {} : { asArrivedAt }),
+  });
   app.get('/__bench/stats', stats);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;

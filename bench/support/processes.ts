@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface Child<M> {
@@ -11,13 +12,14 @@ export interface Child<M> {
 }
 
 /**
- * Starts a bench helper (`bench/support/<file>`) under tsx in its own process, so what is measured
+ * Starts a bench helper (`bench/support/<file>`, or an absolute path) under tsx in its own process, so what is measured
  * never shares an event loop with the load generator. BENCH_CPU_PROF=<dir> profiles the children
  * (`node --cpu-prof`); their stdout (the server log) goes to /dev/null.
  */
 export async function startChild<M>(file: string, args: string[], env: Record<string, string> = {}): Promise<Child<M>> {
   const profile = process.env.BENCH_CPU_PROF;
-  const child = fork(fileURLToPath(new URL(`./${file}`, import.meta.url)), args, {
+  const script = path.isAbsolute(file) ? file : fileURLToPath(new URL(`./${file}`, import.meta.url));
+  const child = fork(script, args, {
     execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
