@@ -48,15 +48,26 @@ export class ArrivalOrderGate {
   }
 
   async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.free > 0) this.free -= 1;
-    else await this.wait();
+    const leave = await this.enter();
     try {
       return await work();
     } finally {
+      leave();
+    }
+  }
+
+  /** Takes a place (waiting for one as `run` does); the function returned gives it back (once). */
+  async enter(): Promise<() => void> {
+    if (this.free > 0) this.free -= 1;
+    else await this.wait();
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
       const next = this.waiting.shift();
       if (next) next.admit();
       else this.free += 1;
-    }
+    };
   }
 
   private wait(): Promise<void> {

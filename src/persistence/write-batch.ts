@@ -6,7 +6,8 @@
  * The statements of one SQL statement share a snapshot: a statement never sees the writes carried
  * in front of it. So a held write rides along only with a statement that touches none of the
  * tables it writes; otherwise the held writes go first, on their own. A transaction that did
- * nothing but held writes is then one statement, needing no BEGIN and COMMIT at all.
+ * nothing but held writes is then one statement, needing no BEGIN and COMMIT at all; if they are
+ * all inserts, it may share that statement with other requests' (InsertCoalescer, below).
  */
 export interface HeldWrite {
   /** One INSERT, UPDATE or DELETE, without a WITH clause of its own; `$n` are its parameters. */
@@ -53,6 +54,76 @@ function renumber(text: string, offset: number): string {
   return out;
 }
 
+const isInsert = (write: HeldWrite) => /^\s*insert\b/i.test(write.text);
+
+/** `writes` (which one batch admits) as one statement. */
+export function statementOf(writes: readonly HeldWrite[]): Statement {
+  const batch = new WriteBatch();
+  for (const write of writes) batch.hold(write);
+  return batch.alone();
+}
+
+interface Waiting {
+  writes: HeldWrite[];
+  done: () => void;
+  failed: (error: unknown) => void;
+}
+
+/**
+ * Transactions that are held inserts alone (a checkout session and its audit line, say), from
+ * requests under way at once, sent as one statement: while `inFlight` such statements are on their
+ * way, the next ones wait and then go together, up to `most` transactions in one. Nothing waits
+ * when nothing is on its way, so a lone request is not delayed. The statement commits them all or
+ * none; if it is refused (one of them breaks a constraint), each is sent again on its own, so only
+ * its own caller sees the refusal. A transaction with any other write is sent alone at once.
+ */
+export class InsertCoalescer {
+  private readonly waiting: Waiting[] = [];
+  private sending = 0;
+
+  constructor(
+    private readonly send: (statement: Statement) => Promise<unknown>,
+    private readonly options: { inFlight: number; most: number },
+    private readonly unreachable: (error: unknown) => boolean,
+  ) {}
+
+  async run(writes: HeldWrite[]): Promise<void> {
+    if (!writes.every(isInsert)) {
+      await this.send(statementOf(writes));
+      return;
+    }
+    await new Promise<void>((done, failed) => {
+      this.waiting.push({ writes, done, failed });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.sending < this.options.inFlight && this.waiting.length > 0) {
+      const group = this.waiting.splice(0, this.options.most);
+      this.sending += 1;
+      void this.sendGroup(group).finally(() => {
+        this.sending -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  private async sendGroup(group: Waiting[]): Promise<void> {
+    try {
+      await this.send(statementOf(group.flatMap((waiting) => waiting.writes)));
+      for (const waiting of group) waiting.done();
+    } catch (error) {
+      if (group.length === 1 || this.unreachable(error)) {
+        for (const waiting of group) waiting.failed(error);
+        return;
+      }
+      // Nothing was written: each again on its own, so only the one refused fails.
+      await Promise.all(group.map((waiting) => this.send(statementOf(waiting.writes)).then(waiting.done, waiting.failed)));
+    }
+  }
+}
+
 export class WriteBatch {
   private held: HeldWrite[] = [];
 
@@ -66,8 +137,7 @@ export class WriteBatch {
    */
   admits(write: HeldWrite): boolean {
     if (this.held.length === 0) return true;
-    const inserts = (w: HeldWrite) => /^\s*insert\b/i.test(w.text);
-    return !this.held.some((other) => other.tables.some((table) => write.tables.includes(table)) && !(inserts(other) && inserts(write)));
+    return !this.held.some((other) => other.tables.some((table) => write.tables.includes(table)) && !(isInsert(other) && isInsert(write)));
   }
 
   hold(write: HeldWrite): void {
@@ -90,6 +160,13 @@ export class WriteBatch {
     return head === 'with'
       ? { text: `WITH ${ctes}, ${trimmed.slice(4)}`, params: [...main.params, ...params] }
       : { text: `WITH ${ctes} ${trimmed}`, params: [...main.params, ...params] };
+  }
+
+  /** The held writes, taken out; empties the batch. */
+  drain(): HeldWrite[] {
+    const held = this.held;
+    this.held = [];
+    return held;
   }
 
   /** The held writes as one statement of their own; empties the batch. */

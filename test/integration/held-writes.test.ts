@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { write } from '../../src/persistence/sql-client';
-import { WriteBatch } from '../../src/persistence/write-batch';
+import { InsertCoalescer, WriteBatch, type Statement } from '../../src/persistence/write-batch';
 import { testDatabases } from '../support/databases';
 
 /**
@@ -101,6 +101,27 @@ describe.each(testDatabases)('held writes in a transaction ($name)', (database) 
     await db.query("UPDATE counters SET n = 0 WHERE id = 'c'");
   });
 
+  // Rows written by one statement share its transaction id (xmin).
+  const transactionsOf = async (ids: string[]) =>
+    new Set((await db.query<{ x: string }>('SELECT xmin::text AS x FROM parents WHERE id = ANY($1)', [ids])).rows.map((row) => row.x)).size;
+
+  it('transactions of held inserts alone, at once, go together in fewer statements, every row written', async () => {
+    const ids = Array.from({ length: 8 }, (_, i) => `together_${i}`);
+    await Promise.all(ids.map((id) => db.transaction(async (tx) => write(tx, parent(id)))));
+    expect(await count('parents', "id LIKE 'together_%'")).toBe(8);
+    // Sent one by one, they would be eight transactions.
+    expect(await transactionsOf(ids)).toBeLessThan(8);
+  });
+
+  it('one refused among transactions sent together fails alone; the others are written', async () => {
+    await write(db, parent('taken'));
+    const ids = ['apart_1', 'apart_2', 'taken', 'apart_3', 'apart_4'];
+    const results = await Promise.allSettled(ids.map((id) => db.transaction(async (tx) => write(tx, parent(id)))));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ code: '23505' });
+    expect(await count('parents', "id LIKE 'apart_%'")).toBe(4);
+  });
+
   it('outside a transaction a write is sent at once', async () => {
     await write(db, parent('p6'));
     expect(await count('parents', "id = 'p6'")).toBe(1);
@@ -148,5 +169,44 @@ describe('WriteBatch', () => {
       text: 'WITH held_1 AS (INSERT INTO a (x) VALUES ($1)) INSERT INTO b (x, y) VALUES ($2, $3)',
       params: [1, 2, 3],
     });
+  });
+});
+
+describe('InsertCoalescer', () => {
+  const insert = (x: number) => ({ text: 'INSERT INTO a (x) VALUES ($1)', params: [x], tables: ['a'] });
+  /** A database that answers each statement when told to. */
+  function slowDatabase() {
+    const sent: Statement[] = [];
+    const answers: Array<() => void> = [];
+    const send = (statement: Statement) => {
+      sent.push(statement);
+      return new Promise<void>((resolve) => answers.push(resolve));
+    };
+    return { sent, send, answerAll: () => answers.splice(0).forEach((answer) => answer()) };
+  }
+
+  it('sends a lone transaction at once, and the ones that come meanwhile together once it is answered', async () => {
+    const database = slowDatabase();
+    const coalescer = new InsertCoalescer(database.send, { inFlight: 1, most: 16 }, () => false);
+    const first = coalescer.run([insert(1)]);
+    expect(database.sent).toEqual([{ text: 'INSERT INTO a (x) VALUES ($1)', params: [1] }]);
+    const later = [coalescer.run([insert(2)]), coalescer.run([insert(3)])];
+    expect(database.sent).toHaveLength(1);
+    database.answerAll();
+    await first;
+    await vi.waitFor(() => expect(database.sent).toHaveLength(2));
+    expect(database.sent[1]).toEqual({ text: 'WITH held_1 AS (INSERT INTO a (x) VALUES ($1)) INSERT INTO a (x) VALUES ($2)', params: [2, 3] });
+    database.answerAll();
+    await Promise.all(later);
+  });
+
+  it('sends a transaction with any write but an insert on its own, without waiting', async () => {
+    const database = slowDatabase();
+    const coalescer = new InsertCoalescer(database.send, { inFlight: 1, most: 16 }, () => false);
+    void coalescer.run([insert(1)]);
+    void coalescer.run([insert(2)]);
+    void coalescer.run([insert(3), { text: 'UPDATE b SET y = $1', params: [4], tables: ['b'] }]);
+    expect(database.sent.map((s) => s.params)).toEqual([[1], [3, 4]]);
+    database.answerAll();
   });
 });
