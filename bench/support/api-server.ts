@@ -11,7 +11,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { buildHttpServer } from '../../src/http/server';
-import { asArrivedAt } from '../../src/persistence/arrival-order';
+import { requestArrivals } from '../../src/persistence/arrival-order';
 import { openPglite, openPostgres } from '../../src/persistence/sql-client';
 import { batchedLogStream } from '../../src/runtime/log-stream';
 import { openTillpoint } from '../../src/runtime/open-tillpoint';
@@ -67,7 +67,7 @@ async function startTillpoint(onPostgres: boolean) {
     deps: tillpoint.deps,
     webRoot: '/nonexistent',
     logger: process.env.BENCH_LOG === '0' ? false : { level: 'info', stream: batchedLogStream() },
-    ...(process.env.BENCH_ARRIVAL_ORDER === '0' ? {} : { asArrivedAt }),
+    ...(process.env.BENCH_ARRIVAL_ORDER === '0' ? {} : { arrivals: requestArrivals }),
   });
   app.get('/__bench/stats', stats);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -53,11 +53,16 @@ export interface HttpOptions {
   /** Send Strict-Transport-Security (config `hsts`: PUBLIC_URL is https and HSTS is not off). */
   hsts?: boolean;
   /**
-   * Runs each request's handler as part of that request (persistence/arrival-order.ts), so the
-   * database pool serves the earliest requests' statements first. Without it, statements are
-   * served in the order they were sent.
+   * Runs the handler of each route marked `arrivalOrder` as part of its request
+   * (persistence/arrival-order.ts), so the database pool serves the earliest requests' statements
+   * first. Without it, statements are served in the order they were sent.
    */
-  asArrivedAt?: <T>(arrivedAt: number, work: () => T) => T;
+  arrivals?: {
+    /** Runs `work` (and everything it starts) as part of a request that arrived at `at`, until `leave()`. */
+    enter<T>(at: number, work: () => T): T;
+    /** That request has been answered. */
+    leave(): void;
+  };
 }
 
 const securityHeaders = {
@@ -76,6 +81,8 @@ declare module 'fastify' {
     internal: boolean;
     /** When it arrived (performance.now()): its statements wait for a connection in this order. */
     arrivedAt: number;
+    /** Its handler runs in arrival order (`HttpOptions.arrivals`) until it is answered. */
+    inArrivalOrder: boolean;
   }
 }
 
@@ -114,8 +121,19 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   // The handler (and all it starts) runs as part of its request, so the database can serve the
   // earliest requests' statements first. Entered here, after the body was read: the body's stream
   // events do not run in the request's context.
-  const asArrivedAt = options.asArrivedAt;
-  if (asArrivedAt) app.addHook('preHandler', (request, _reply, done) => asArrivedAt(request.arrivedAt, done));
+  const arrivals = options.arrivals;
+  if (arrivals) {
+    app.decorateRequest('inArrivalOrder', false);
+    app.addHook('preHandler', (request, _reply, done) => {
+      if (!request.routeOptions.config.contract?.arrivalOrder) return done();
+      request.inArrivalOrder = true;
+      arrivals.enter(request.arrivedAt, done);
+    });
+    app.addHook('onResponse', (request, _reply, done) => {
+      if (request.inArrivalOrder) arrivals.leave();
+      done();
+    });
+  }
 
   app.addHook('onResponse', (request, reply, done) => {
     if (request.internal) return done();

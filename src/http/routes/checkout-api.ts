@@ -62,6 +62,7 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
       params: idParams,
       body: payBody,
       internal: true,
+      arrivalOrder: true,
     },
     async ({ params, body }) => {
       const { session, payment } = await payCheckoutSession(deps, {

@@ -46,6 +46,7 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
       body: captureBody,
       response: paymentSchema,
       errors: [502, 504],
+      arrivalOrder: true,
     },
     async ({ params, body, request }) =>
       paymentView(await capturePayment(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id, amount: body.amount })),
@@ -61,6 +62,7 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
       params: idParams,
       response: paymentSchema,
       errors: [502, 504],
+      arrivalOrder: true,
     },
     async ({ params, request }) => paymentView(await cancelPayment(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id })),
   );
