@@ -123,7 +123,8 @@ export async function openPglite(dataDir: string | null): Promise<SqlClient> {
   };
   // One statement at a time: transactions of held inserts that meet go together (write-batch.ts).
   const coalescer = new InsertCoalescer(
-    (statement) => counted(() => db.query(statement.text, statement.params)),
+    // Each transaction in it is counted already (below).
+    (statement) => db.query(statement.text, statement.params),
     { inFlight: 1, most: COALESCED_MOST },
     isDatabaseUnreachable,
   );
