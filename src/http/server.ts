@@ -81,8 +81,6 @@ declare module 'fastify' {
     internal: boolean;
     /** When it arrived (performance.now()): its statements wait for a connection in this order. */
     arrivedAt: number;
-    /** Its handler runs in arrival order (`HttpOptions.arrivals`) until it is answered. */
-    inArrivalOrder: boolean;
   }
 }
 
@@ -123,15 +121,11 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   // events do not run in the request's context.
   const arrivals = options.arrivals;
   if (arrivals) {
-    app.decorateRequest('inArrivalOrder', false);
-    app.addHook('preHandler', (request, _reply, done) => {
+    app.addHook('preHandler', (request, reply, done) => {
       if (!request.routeOptions.config.contract?.arrivalOrder) return done();
-      request.inArrivalOrder = true;
+      // 'close' comes once the answer is sent, and also when the client went away before it.
+      reply.raw.once('close', () => arrivals.leave());
       arrivals.enter(request.arrivedAt, done);
-    });
-    app.addHook('onResponse', (request, _reply, done) => {
-      if (request.inArrivalOrder) arrivals.leave();
-      done();
     });
   }
 
