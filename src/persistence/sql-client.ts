@@ -289,7 +289,9 @@ export async function openPostgres(
     transaction: async (work) => {
       // The connection is taken at the first statement that needs one: a transaction of held
       // inserts alone never takes one of its own, it joins the coalescer (write-batch.ts).
-      let held: { client: pg.PoolClient; leave: () => void } | null = null;
+      // Set at the first statement that needs the connection: the client, its executor, and the
+      // gate's place given back at the end.
+      const taken: { client?: pg.PoolClient; run?: SqlExecutor; leave?: () => void } = {};
       let broken = false;
       // The connection may die between two statements (terminated backend, network cut): the client
       // then emits 'error' with no query to fail, and unheard that would end the process. The next
@@ -297,14 +299,14 @@ export async function openPostgres(
       const lost = () => {
         broken = true;
       };
-      const connection = async (): Promise<pg.PoolClient> => {
-        if (held) return held.client;
+      const connection = async (): Promise<SqlExecutor> => {
+        if (taken.run) return taken.run;
         const leave = await gate.enter();
         try {
           const client = await pool.connect();
           client.on('error', lost);
-          held = { client, leave };
-          return client;
+          Object.assign(taken, { client, leave, run: executor(client, false) });
+          return taken.run!;
         } catch (error) {
           leave();
           throw unavailable(error);
@@ -312,7 +314,7 @@ export async function openPostgres(
       };
       const query = async (text: string, params: unknown[] = []) => {
         try {
-          return await executor(await connection(), false).query(text, params);
+          return await (await connection()).query(text, params);
         } catch (error) {
           broken = broken || isDatabaseUnreachable(error);
           throw error;
@@ -341,11 +343,10 @@ export async function openPostgres(
         broken = broken || isDatabaseUnreachable(error);
         throw unavailable(error);
       } finally {
-        const taken = held as { client: pg.PoolClient; leave: () => void } | null;
-        if (taken) {
+        if (taken.client) {
           taken.client.off('error', lost);
           taken.client.release(broken);
-          taken.leave();
+          taken.leave!();
         }
       }
     },
