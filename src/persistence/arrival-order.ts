@@ -32,7 +32,7 @@ export const requestArrivals = {
   /** Runs `work` (and everything it starts) as part of a request that arrived at `at`, until `leave()`. */
   enter<T>(at: number, work: () => T): T {
     entered += 1;
-    return arrival.run(at, work);
+    return asArrivedAt(at, work);
   },
   /** That request has been answered. */
   leave(): void {
