@@ -9,6 +9,8 @@ import { openApiDocumentSchema } from '../response-schemas';
 /** Redoc's self-contained browser bundle, read from node_modules once and served under our own path. */
 const redocBundlePath = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
 let redocBundle: Buffer | null = null;
+/** The bundle compressed (1.1 MB as is, about 0.3 MB so), once per encoding and kept. */
+const redocCompressed = new Map<ContentEncoding, Promise<Buffer>>();
 
 /** Redoc's sidebar credit loads a logo from Redocly's CDN: an empty local image instead, so the page asks nothing of other hosts. */
 const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
@@ -70,19 +72,17 @@ export async function apiReference(
     reply.type('text/html; charset=utf-8').header('content-security-policy', docsPagePolicy).send(docsPage),
   );
 
-  // 1.1 MB as is; about 0.3 MB compressed, once per encoding and kept.
-  const compressed = new Map<ContentEncoding, Promise<Buffer>>();
   app.get('/docs/redoc.standalone.js', async (request, reply) => {
     redocBundle ??= Buffer.from(readFileSync(redocBundlePath, 'utf8').replaceAll(REDOC_CDN_LOGO, EMPTY_IMAGE));
     const bundle = redocBundle;
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').header('vary', 'accept-encoding');
     const encoding = acceptedEncoding(request);
     if (!encoding) return reply.send(bundle);
-    let body = compressed.get(encoding);
+    let body = redocCompressed.get(encoding);
     if (!body) {
       body = compress(bundle, encoding, 'thorough');
-      compressed.set(encoding, body);
-      body.catch(() => compressed.delete(encoding));
+      redocCompressed.set(encoding, body);
+      body.catch(() => redocCompressed.delete(encoding));
     }
     return reply.header('content-encoding', encoding).send(await body);
   });
