@@ -8,8 +8,8 @@
  * (docs/performance.md, sixth session).
  *
  * The check guarded nothing reachable: accounts are never deleted, and an account id reaches these
- * rows only from an authenticated API key, dashboard membership or session, rows whose own foreign
- * keys stay. The one way such rows could come to name no account, deleting it, is now refused by
+ * rows only from an authenticated API key, a dashboard membership or a payment link, rows whose
+ * own foreign keys stay, and passes from the session to its payments and events. The one way such rows could come to name no account, deleting it, is now refused by
  * the schema itself. Keys between entities (a payment's session, a refund's payment, a delivery's
  * event) stay, as does every key of the tables written rarely (docs/decisions.md).
  */
