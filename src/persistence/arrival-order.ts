@@ -19,6 +19,11 @@ export function asArrivedAt<T>(at: number, work: () => T): T {
   return arrival.run(at, work);
 }
 
+/** When the request under way here arrived, if it entered the arrival context. */
+export function arrivalHere(): number | undefined {
+  return arrival.getStore();
+}
+
 let entered = 0;
 
 /**

@@ -11,6 +11,24 @@ export type Row = Record<string, any>;
 
 export const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 export const num = (value: unknown) => Number(value);
+/** A column an entity is written to: its name, its SQL type, and the entity's value for it. */
+export type Field<T> = readonly [column: string, type: string, value: (entity: T) => unknown];
+
+/** `entity`'s values for `fields`, as the driver takes them (JSON columns as text). */
+export function fieldValues<T>(fields: readonly Field<T>[], entity: T): unknown[] {
+  return fields.map(([, type, value]) => (type === 'jsonb' ? json(value(entity)) : value(entity)));
+}
+
+/** `fields` as the columns of a JSON record (`jsonb_to_recordset(…) AS r(…)`), named under `prefix`. */
+export function recordColumns<T>(fields: readonly Field<T>[], prefix: string): string {
+  return fields.map(([column, type]) => `${prefix}${column} ${type}`).join(', ');
+}
+
+/** `entity` as such a record: its values under `prefix` + column (dates as ISO text, JSON as is). */
+export function recordOf<T>(fields: readonly Field<T>[], entity: T, prefix: string): Record<string, unknown> {
+  return Object.fromEntries(fields.map(([column, , value]) => [prefix + column, value(entity)]));
+}
+
 export const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
 
 export function scopeClause(scope: Scope | null, firstParam: number): { sql: string; params: unknown[] } {

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { TillpointError } from '../domain/shared/errors';
 import { ArrivalOrderGate } from './arrival-order';
 import { startPgliteThread, type PgliteThread } from './pglite-client';
+import type { Lanes } from './coalescer';
 import { InsertCoalescer, WriteBatch, type HeldWrite } from './write-batch';
 
 /** Runs SQL; the same surface over PGlite and a PostgreSQL server. */
@@ -125,7 +126,7 @@ export async function openPglite(dataDir: string | null): Promise<SqlClient> {
   const coalescer = new InsertCoalescer(
     // Each transaction in it is counted already (below).
     (statement) => db.query(statement.text, statement.params),
-    { inFlight: 1, most: COALESCED_MOST },
+    coalescedLanes('pglite'),
     isDatabaseUnreachable,
   );
   return {
@@ -177,14 +178,19 @@ function unavailable(error: unknown): unknown {
   return isDatabaseUnreachable(error) && !(error instanceof TillpointError) ? databaseUnavailable() : error;
 }
 
-/** The most transactions of held inserts sent as one statement (write-batch.ts, InsertCoalescer). */
+/** The most transactions of held inserts, or reads, sent as one statement (coalescer.ts). */
 const COALESCED_MOST = 16;
 /**
- * Statements of coalesced inserts on their way at once, per instance, on PostgreSQL. One gave the
+ * Coalesced statements of one kind on their way at once, per instance, on PostgreSQL. One gave the
  * most calls per second in the bench; two cost little of that and leave a second lane should one
- * statement wait on a lock (docs/decisions.md).
+ * statement wait on a lock (docs/decisions.md). PGlite runs one statement at a time.
  */
 const COALESCED_IN_FLIGHT = 2;
+
+/** How the statements of requests under way at once are gathered on `kind` (coalescer.ts). */
+export function coalescedLanes(kind: SqlClient['kind']): Lanes {
+  return { inFlight: kind === 'pglite' ? 1 : COALESCED_IN_FLIGHT, most: COALESCED_MOST };
+}
 
 /** How many distinct statement texts are prepared by name; any beyond are planned on every call. */
 export const MAX_PREPARED_STATEMENTS = 1000;
@@ -280,7 +286,7 @@ export async function openPostgres(
   const alone = executor(pool, true);
   const coalescer = new InsertCoalescer(
     (statement) => gate.run(() => alone.query(statement.text, statement.params)),
-    { inFlight: COALESCED_IN_FLIGHT, most: COALESCED_MOST },
+    coalescedLanes('postgres'),
     isDatabaseUnreachable,
   );
   return {

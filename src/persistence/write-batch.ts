@@ -9,6 +9,8 @@
  * nothing but held writes is then one statement, needing no BEGIN and COMMIT at all; if they are
  * all inserts, it may share that statement with other requests' (InsertCoalescer, below).
  */
+import { Coalescer, type Lanes } from './coalescer';
+
 export interface HeldWrite {
   /** One INSERT, UPDATE or DELETE, without a WITH clause of its own; `$n` are its parameters. */
   text: string;
@@ -71,42 +73,27 @@ interface Waiting {
 
 /**
  * Transactions that are held inserts alone (a checkout session and its audit line, say), from
- * requests under way at once, sent as one statement: while `inFlight` such statements are on their
- * way, the next ones wait and then go together, up to `most` transactions in one. Nothing waits
- * when nothing is on its way, so a lone request is not delayed. The statement commits them all or
- * none; if it is refused (one of them breaks a constraint), each is sent again on its own, so only
- * its own caller sees the refusal. A transaction with any other write is sent alone at once.
+ * requests under way at once, sent as one statement (coalescer.ts). The statement commits them all
+ * or none; if it is refused (one of them breaks a constraint), each is sent again on its own, so
+ * only its own caller sees the refusal. A transaction with any other write is sent alone at once.
  */
 export class InsertCoalescer {
-  private readonly waiting: Waiting[] = [];
-  private sending = 0;
+  private readonly coalescer: Coalescer<Waiting>;
 
   constructor(
     private readonly send: (statement: Statement) => Promise<unknown>,
-    private readonly options: { inFlight: number; most: number },
+    lanes: Lanes,
     private readonly unreachable: (error: unknown) => boolean,
-  ) {}
+  ) {
+    this.coalescer = new Coalescer((group) => this.sendGroup(group), lanes);
+  }
 
   async run(writes: HeldWrite[]): Promise<void> {
     if (!writes.every(isInsert)) {
       await this.send(statementOf(writes));
       return;
     }
-    await new Promise<void>((done, failed) => {
-      this.waiting.push({ writes, done, failed });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    while (this.sending < this.options.inFlight && this.waiting.length > 0) {
-      const group = this.waiting.splice(0, this.options.most);
-      this.sending += 1;
-      void this.sendGroup(group).finally(() => {
-        this.sending -= 1;
-        this.pump();
-      });
-    }
+    await new Promise<void>((done, failed) => this.coalescer.add({ writes, done, failed }));
   }
 
   private async sendGroup(group: Waiting[]): Promise<void> {

@@ -61,7 +61,8 @@ describe.skipIf(!url)('statements are served oldest request first (PostgreSQL)',
     );
     for (const res of results) expect(res.statusCode, res.body).toBe(200);
     const total = sent - start;
-    expect(total).toBeGreaterThanOrEqual(8 * 3);
+    // Payments under way at once share statements (coalescer.ts), but not all of them.
+    expect(total).toBeGreaterThanOrEqual(8);
     // In sending order the first payment would finish after about (8 × its statements) - 7.
     expect(doneAfter[0]!, `first payment done after ${doneAfter[0]} of ${total} statements`).toBeLessThan(total / 2);
     // And the burst still finishes: every payment succeeded above, in arrival order.

@@ -46,7 +46,15 @@ describe.each(testDatabases)('paying reads its flags with the session ($name)', 
               sent.push(text);
               return tx.query(text, params);
             },
-            ...(tx.hold ? { hold: (held) => tx.hold!(held) } : {}),
+            // A held write alone is a statement of its own too (the test processor's transaction).
+            ...(tx.hold
+              ? {
+                  hold: (held) => {
+                    sent.push(held.text);
+                    return tx.hold!(held);
+                  },
+                }
+              : {}),
           }),
         ),
       close: async () => undefined,

@@ -1,26 +1,168 @@
 import type { Payment } from '../../../domain/payments/entities';
-import { SessionBusyError } from '../../../domain/payments/ports';
+import { SessionBusyError, type PaymentOutcome } from '../../../domain/payments/ports';
 import type { UnitOfWork } from '../../../domain/deps';
-import type { SqlExecutor } from '../../sql-client';
+import { coalescedLanes, isDatabaseUnreachable, type SqlClient, type SqlExecutor } from '../../sql-client';
+import { StatementCoalescer, type ItemsStatement } from '../../coalescer';
 import { scopedListQuery } from '../../list-query';
-import { assignments, isUniqueViolation, json, placeholders, scopeClause, toPayment } from '../../rows';
-import { sessionColumns, sessionValues } from '../sessions/checkout-sessions';
-import { eventWithDeliveriesCtes } from '../webhooks/endpoints-and-deliveries';
+import { assignments, fieldValues, isUniqueViolation, placeholders, recordColumns, recordOf, scopeClause, toPayment, type Field } from '../../rows';
+import { sessionColumns, sessionFields } from '../sessions/checkout-sessions';
+import type { DomainEvent } from '../../../domain/shared/events';
 
-const paymentColumns = [
-  'status', 'amount_captured', 'amount_refunded', 'customer_email', 'payment_method', 'processor',
-  'processor_transaction_id', 'processor_response', 'failure_code', 'decline_code', 'three_d_secure', 'updated_at',
-] as const;
+/** The columns a payment's writes set after its creation, in this order. */
+const paymentFields: readonly Field<Payment>[] = [
+  ['status', 'text', (p) => p.status],
+  ['amount_captured', 'bigint', (p) => p.amountCaptured],
+  ['amount_refunded', 'bigint', (p) => p.amountRefunded],
+  ['customer_email', 'text', (p) => p.customerEmail],
+  ['payment_method', 'jsonb', (p) => p.paymentMethod],
+  ['processor', 'text', (p) => p.processor],
+  ['processor_transaction_id', 'text', (p) => p.processorTransactionId],
+  ['processor_response', 'jsonb', (p) => p.processorResponse],
+  ['failure_code', 'text', (p) => p.failureCode],
+  ['decline_code', 'text', (p) => p.declineCode],
+  ['three_d_secure', 'jsonb', (p) => p.threeDSecure],
+  ['updated_at', 'timestamptz', (p) => p.updatedAt],
+];
+const paymentColumns = paymentFields.map(([column]) => column);
+const paymentValues = (p: Payment) => fieldValues(paymentFields, p);
 
-function paymentValues(p: Payment): unknown[] {
-  return [
-    p.status, p.amountCaptured, p.amountRefunded, p.customerEmail, json(p.paymentMethod), p.processor,
-    p.processorTransactionId, json(p.processorResponse), p.failureCode, p.declineCode, json(p.threeDSecure), p.updatedAt,
-  ];
+/** What a payment is created with, besides `paymentFields`. */
+const createdFields: readonly Field<Payment>[] = [
+  ['id', 'text', (p) => p.id],
+  ['account_id', 'text', (p) => p.accountId],
+  ['mode', 'text', (p) => p.mode],
+  ['checkout_session_id', 'text', (p) => p.checkoutSessionId],
+  ['amount', 'bigint', (p) => p.amount],
+  ['currency', 'text', (p) => p.currency],
+  ['capture_method', 'text', (p) => p.captureMethod],
+  ['created_at', 'timestamptz', (p) => p.createdAt],
+];
+
+const eventFields: readonly Field<DomainEvent>[] = [
+  ['id', 'text', (e) => e.id],
+  ['account_id', 'text', (e) => e.accountId],
+  ['mode', 'text', (e) => e.mode],
+  ['type', 'text', (e) => e.type],
+  ['object_id', 'text', (e) => e.objectId],
+  ['data', 'jsonb', (e) => e.data],
+  ['created_at', 'timestamptz', (e) => e.createdAt],
+];
+
+/**
+ * Intents for sessions still open as read, any number in one statement (coalescer.ts): each
+ * session's row lock, taken first (in id order) as the transactional path takes it, serializes the
+ * intent with an expiry or another attempt; the one-payment index decides a busy session. Each
+ * intent's result: 2 inserted, 1 open but busy, 0 not open.
+ */
+const intentsSql = `WITH i AS MATERIALIZED (
+     SELECT * FROM jsonb_to_recordset($1::jsonb)
+       AS i(n int, at timestamptz, ${recordColumns(createdFields, '')}, ${recordColumns(paymentFields, 'p_')})),
+   locked AS MATERIALIZED (
+     SELECT id, status, expires_at, account_id, mode, amount_total, currency, capture_method
+       FROM checkout_sessions WHERE id = ANY($2::text[]) ORDER BY id FOR UPDATE),
+   still_open AS MATERIALIZED (
+     SELECT i.* FROM i JOIN locked s ON s.id = i.checkout_session_id
+      WHERE s.status = 'open' AND s.expires_at > i.at AND s.account_id = i.account_id AND s.mode = i.mode
+        AND s.amount_total = i.amount AND s.currency = i.currency AND s.capture_method = i.capture_method),
+   ins AS (
+     INSERT INTO payments (${createdFields.map(([column]) => column).join(', ')}, ${paymentColumns.join(', ')})
+     SELECT ${createdFields.map(([column]) => column).join(', ')}, ${paymentColumns.map((column) => `p_${column}`).join(', ')} FROM still_open
+     ON CONFLICT (checkout_session_id) WHERE status <> 'failed' DO NOTHING
+     RETURNING id)
+   SELECT i.n, (i.id IN (SELECT id FROM still_open))::int + (i.id IN (SELECT id FROM ins))::int AS result FROM i`;
+
+function intentsStatement(intents: Array<{ payment: Payment; at: Date }>): ItemsStatement {
+  const records = intents.map(({ payment, at }, n) => ({
+    n,
+    at,
+    ...recordOf(createdFields, payment, ''),
+    ...recordOf(paymentFields, payment, 'p_'),
+  }));
+  return { text: intentsSql, params: [JSON.stringify(records), intents.map(({ payment }) => payment.checkoutSessionId)] };
+}
+
+/** An event per row of `source` that has one (its columns under `prefix`), with its webhook deliveries. */
+function eventsWithDeliveries(name: string, prefix: string, guard: string): string {
+  const c = (column: string) => `i.${prefix}${column}`;
+  return `${name} AS (
+       INSERT INTO events (id, account_id, mode, type, object_id, data, created_at)
+       SELECT ${eventFields.map(([column]) => c(column)).join(', ')} FROM i WHERE ${c('id')} IS NOT NULL AND ${guard}),
+     ${name}_deliveries AS (
+       INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
+       SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, ${c('id')}, e.account_id, e.mode, 'pending', 0, ${c('created_at')}, ${c('created_at')}, ${c('created_at')}
+         FROM i JOIN webhook_endpoints e ON e.account_id = ${c('account_id')} AND e.mode = ${c('mode')} AND e.status = 'enabled'
+          AND (e.enabled_events ? '*' OR e.enabled_events ? ${c('type')})
+        WHERE ${c('id')} IS NOT NULL AND ${guard})`;
+}
+
+/**
+ * Processors' outcomes (`PaymentRepository.recordOutcome`), any number in one statement. Each
+ * session is locked first, in id order, as the intent locks it (session, then payment: no
+ * deadlock), and only as it was read. A payment moves only under that lock; its session, the
+ * session's exposures and its event only when the payment moved. Each outcome's result: 1 when
+ * its payment moved. A payment that moved without its session (which the lock rules out) divides
+ * by zero: the statement fails and writes nothing, rather than leave a won payment's session open.
+ */
+const outcomesSql = `WITH i AS MATERIALIZED (
+     SELECT * FROM jsonb_to_recordset($1::jsonb)
+       AS i(n int, payment_id text, expected_status text, ${recordColumns(paymentFields, 'p_')},
+            session_id text, session_status text, session_updated_at timestamptz, converted_at timestamptz,
+            ${recordColumns(sessionFields, 's_')}, ${recordColumns(eventFields, 'pe_')}, ${recordColumns(eventFields, 'se_')})),
+   locked AS MATERIALIZED (
+     SELECT s.id FROM checkout_sessions s JOIN i ON i.session_id = s.id AND i.session_status = s.status AND i.session_updated_at = s.updated_at
+      WHERE s.id = ANY($2::text[]) ORDER BY s.id FOR UPDATE OF s),
+   moved AS (
+     UPDATE payments p SET ${paymentColumns.map((column) => `${column} = i.p_${column}`).join(', ')}
+       FROM i
+      WHERE p.id = ANY($3::text[]) AND p.id = i.payment_id AND p.status = i.expected_status
+        AND (i.session_id IS NULL OR i.session_id IN (SELECT id FROM locked))
+     RETURNING p.id),
+   completed AS (
+     UPDATE checkout_sessions s SET ${sessionColumns.map((column) => `${column} = i.s_${column}`).join(', ')}
+       FROM i
+      WHERE s.id = ANY($2::text[]) AND s.id = i.session_id AND s.status = i.session_status AND i.payment_id IN (SELECT id FROM moved)
+     RETURNING s.id),
+   converted AS (
+     UPDATE experiment_exposures x SET converted_at = i.converted_at
+       FROM i
+      WHERE x.checkout_session_id = i.session_id AND x.converted_at IS NULL AND i.session_id IN (SELECT id FROM completed)),
+   ${eventsWithDeliveries('payment_events', 'pe_', 'i.payment_id IN (SELECT id FROM moved)')},
+   ${eventsWithDeliveries('session_events', 'se_', 'i.session_id IN (SELECT id FROM completed)')}
+   SELECT i.n, (i.payment_id IN (SELECT id FROM moved))::int
+            / (CASE WHEN i.session_id IS NOT NULL AND i.payment_id IN (SELECT id FROM moved) AND i.session_id NOT IN (SELECT id FROM completed)
+                    THEN 0 ELSE 1 END) AS result
+     FROM i`;
+
+function outcomesStatement(outcomes: PaymentOutcome[]): ItemsStatement {
+  const records = outcomes.map(({ payment, expectedStatus, event, session }, n) => ({
+    n,
+    payment_id: payment.id,
+    expected_status: expectedStatus,
+    ...recordOf(paymentFields, payment, 'p_'),
+    ...(event ? recordOf(eventFields, event, 'pe_') : {}),
+    ...(session
+      ? {
+          session_id: session.expected.id,
+          session_status: session.expected.status,
+          session_updated_at: session.expected.updatedAt,
+          converted_at: session.convertedAt,
+          ...recordOf(sessionFields, session.next, 's_'),
+          ...(session.event ? recordOf(eventFields, session.event, 'se_') : {}),
+        }
+      : {}),
+  }));
+  const sessions = outcomes.flatMap(({ session }) => (session ? [session.expected.id] : []));
+  return { text: outcomesSql, params: [JSON.stringify(records), sessions, outcomes.map(({ payment }) => payment.id)] };
 }
 
 /** Payments: at most one holding a session (the one-payment index decides), updated on their expected status. */
 export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments'> {
+  // Outside a transaction, the intents and the outcomes of payments under way at once are each
+  // written in one statement (coalescer.ts); in one, each goes alone on the transaction's connection.
+  const lanes = 'kind' in db ? coalescedLanes((db as SqlClient).kind) : { inFlight: Infinity, most: 1 };
+  const query = (text: string, params: unknown[]) => db.query(text, params);
+  const intents = new StatementCoalescer(query, intentsStatement, ({ payment }) => payment.checkoutSessionId, lanes, isDatabaseUnreachable);
+  const outcomes = new StatementCoalescer(query, outcomesStatement, ({ payment }) => payment.checkoutSessionId, lanes, isDatabaseUnreachable);
   return {
     payments: {
       async insert(p) {
@@ -40,71 +182,11 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
         }
         if (inserted === 0) throw new SessionBusyError(p.checkoutSessionId);
       },
-      async insertForOpenSession(p, at) {
-        // The session's row lock, taken first as the transactional path takes it, serializes this
-        // with an expiry or another attempt; the one-payment index decides a busy session.
-        const { rows } = await db.query<{ open: unknown; inserted: unknown }>(
-          // The session is found by its primary key alone, then checked: with the checks in the
-          // WHERE, the planner may take another index of checkout_sessions and read many rows.
-          `WITH locked AS (
-             SELECT id, status, expires_at, account_id, mode, amount_total, currency, capture_method
-               FROM checkout_sessions WHERE id = $4 FOR UPDATE),
-           s AS (
-             SELECT id FROM locked
-              WHERE status = 'open' AND expires_at > $${9 + paymentColumns.length}
-                AND account_id = $2 AND mode = $3 AND amount_total = $5 AND currency = $6 AND capture_method = $7),
-           ins AS (
-             INSERT INTO payments (id, account_id, mode, checkout_session_id, amount, currency, capture_method, created_at, ${paymentColumns.join(', ')})
-             SELECT $1, $2, $3, s.id, $5, $6, $7, $8, ${placeholders(9, paymentColumns.length)} FROM s
-             ON CONFLICT (checkout_session_id) WHERE status <> 'failed' DO NOTHING
-             RETURNING id)
-           SELECT (SELECT count(*) FROM s) AS open, (SELECT count(*) FROM ins) AS inserted`,
-          [p.id, p.accountId, p.mode, p.checkoutSessionId, p.amount, p.currency, p.captureMethod, p.createdAt, ...paymentValues(p), at],
-        );
-        const { open, inserted } = rows[0]!;
-        return Number(inserted) === 1 ? 'inserted' : Number(open) === 1 ? 'busy' : 'not_open';
+      insertForOpenSession: async (payment, at) => {
+        const found = Number(await intents.run({ payment, at }));
+        return found === 2 ? 'inserted' : found === 1 ? 'busy' : 'not_open';
       },
-      async recordOutcome({ payment, expectedStatus, event, session }) {
-        const params: unknown[] = [];
-        const param = (value: unknown) => `$${params.push(value)}`;
-        const set = (columns: readonly string[], values: unknown[]) => columns.map((c, i) => `${c} = ${param(values[i])}`).join(', ');
-        const ctes: string[] = [];
-        // The session first, locked as the intent locks it (session, then payment: no deadlock), and
-        // only as it was read. The payment moves only under that lock; the session, the exposures and
-        // the session's event only when the payment moved. A CTE that matches nothing writes nothing.
-        let sessionId = '';
-        if (session) {
-          sessionId = param(session.expected.id);
-          const status = param(session.expected.status);
-          ctes.push(`locked AS MATERIALIZED (
-             SELECT id FROM checkout_sessions WHERE id = ${sessionId} AND status = ${status} AND updated_at = ${param(session.expected.updatedAt)} FOR UPDATE)`);
-          ctes.push(`moved AS (
-             UPDATE payments SET ${set(paymentColumns, paymentValues(payment))}
-              WHERE id = ${param(payment.id)} AND status = ${param(expectedStatus)} AND EXISTS (SELECT 1 FROM locked) RETURNING id)`);
-          ctes.push(`completed AS (
-             UPDATE checkout_sessions SET ${set(sessionColumns, sessionValues(session.next))}
-              WHERE id = ${sessionId} AND status = ${status} AND EXISTS (SELECT 1 FROM moved) RETURNING id)`);
-        } else {
-          ctes.push(`moved AS (
-             UPDATE payments SET ${set(paymentColumns, paymentValues(payment))}
-              WHERE id = ${param(payment.id)} AND status = ${param(expectedStatus)} RETURNING id)`);
-        }
-        if (event) ctes.push(eventWithDeliveriesCtes(event, 'moved', param, 'payment_event'));
-        if (session) {
-          ctes.push(`converted AS (
-             UPDATE experiment_exposures SET converted_at = ${param(session.convertedAt)}
-              WHERE checkout_session_id = ${sessionId} AND converted_at IS NULL AND EXISTS (SELECT 1 FROM completed))`);
-          if (session.event) ctes.push(eventWithDeliveriesCtes(session.event, 'completed', param, 'session_event'));
-        }
-        // A payment that moved without its session (which the lock rules out) divides by zero: the
-        // statement fails and writes nothing, rather than leave a won payment's session open.
-        const { rows } = await db.query<{ moved: unknown }>(
-          `WITH ${ctes.join(',\n     ')}
-           SELECT ${session ? '(SELECT count(*) FROM moved) / (1 - (SELECT count(*) FROM moved) + (SELECT count(*) FROM completed))' : '(SELECT count(*) FROM moved)'} AS moved`,
-          params,
-        );
-        return Number(rows[0]!.moved) === 1;
-      },
+      recordOutcome: async (outcome) => Number(await outcomes.run(outcome)) === 1,
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
         const { rows } = await db.query(

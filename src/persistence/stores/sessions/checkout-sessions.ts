@@ -2,20 +2,34 @@ import type { CheckoutSession } from '../../../domain/sessions/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import { write, type SqlExecutor } from '../../sql-client';
 import { scopedListQuery } from '../../list-query';
-import { assignments, json, placeholders, scopeClause, toSession } from '../../rows';
+import { assignments, fieldValues, placeholders, scopeClause, toSession, type Field } from '../../rows';
 
-export const sessionColumns = [
-  'status', 'currency', 'line_items', 'amount_subtotal', 'amount_total', 'customer_email', 'success_url',
-  'cancel_url', 'capture_method', 'payment_method_types', 'locale', 'metadata', 'client_reference_id',
-  'payment_link_id', 'expires_at', 'completed_at', 'payment_id', 'updated_at',
-] as const;
+/** The columns a session's writes set, in this order. */
+export const sessionFields: readonly Field<CheckoutSession>[] = [
+  ['status', 'text', (s) => s.status],
+  ['currency', 'text', (s) => s.currency],
+  ['line_items', 'jsonb', (s) => s.lineItems],
+  ['amount_subtotal', 'bigint', (s) => s.amountSubtotal],
+  ['amount_total', 'bigint', (s) => s.amountTotal],
+  ['customer_email', 'text', (s) => s.customerEmail],
+  ['success_url', 'text', (s) => s.successUrl],
+  ['cancel_url', 'text', (s) => s.cancelUrl],
+  ['capture_method', 'text', (s) => s.captureMethod],
+  ['payment_method_types', 'jsonb', (s) => s.paymentMethodTypes],
+  ['locale', 'text', (s) => s.locale],
+  ['metadata', 'jsonb', (s) => s.metadata],
+  ['client_reference_id', 'text', (s) => s.clientReferenceId],
+  ['payment_link_id', 'text', (s) => s.paymentLinkId],
+  ['expires_at', 'timestamptz', (s) => s.expiresAt],
+  ['completed_at', 'timestamptz', (s) => s.completedAt],
+  ['payment_id', 'text', (s) => s.paymentId],
+  ['updated_at', 'timestamptz', (s) => s.updatedAt],
+];
+
+export const sessionColumns = sessionFields.map(([column]) => column);
 
 export function sessionValues(s: CheckoutSession): unknown[] {
-  return [
-    s.status, s.currency, json(s.lineItems), s.amountSubtotal, s.amountTotal, s.customerEmail, s.successUrl,
-    s.cancelUrl, s.captureMethod, json(s.paymentMethodTypes), s.locale, json(s.metadata), s.clientReferenceId,
-    s.paymentLinkId, s.expiresAt, s.completedAt, s.paymentId, s.updatedAt,
-  ];
+  return fieldValues(sessionFields, s);
 }
 
 const insertSessionSql = `INSERT INTO checkout_sessions (id, account_id, mode, created_at, ${sessionColumns.join(', ')})

@@ -57,27 +57,6 @@ function toDelivery(row: Row): WebhookDelivery {
  * the event's account and mode that wants its type. Part of the event's own insert, so an event is
  * never committed without them.
  */
-/**
- * An event and its webhook deliveries as two data-modifying CTEs of a larger statement, written
- * only when the CTE `guard` returned a row. `param` adds a parameter and gives its placeholder.
- */
-export function eventWithDeliveriesCtes(event: DomainEvent, guard: string, param: (value: unknown) => string, name: string): string {
-  const id = param(event.id);
-  const account = param(event.accountId);
-  const mode = param(event.mode);
-  const at = param(event.createdAt);
-  const type = param(event.type);
-  return `${name} AS (
-       INSERT INTO events (id, account_id, mode, type, object_id, data, created_at)
-       SELECT ${id}, ${account}, ${mode}, ${type}, ${param(event.objectId)}, ${param(json(event.data))}, ${at} FROM ${guard}),
-     ${name}_deliveries AS (
-       INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
-       SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, ${id}, e.account_id, e.mode, 'pending', 0, ${at}, ${at}, ${at}
-       FROM webhook_endpoints e
-       WHERE e.account_id = ${account} AND e.mode = ${mode} AND e.status = 'enabled'
-         AND (e.enabled_events ? '*' OR e.enabled_events ? ${type}::text) AND EXISTS (SELECT 1 FROM ${guard}))`;
-}
-
 export async function insertEventWithDeliveries(db: SqlExecutor, event: DomainEvent, data: string | null): Promise<void> {
   const params = [event.id, event.accountId, event.mode, event.createdAt, event.type, event.objectId, data];
   const deliveries = `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
