@@ -67,6 +67,8 @@ export function statementOf(writes: readonly HeldWrite[]): Statement {
 
 interface Waiting {
   writes: HeldWrite[];
+  /** Its statements' texts. */
+  kind: string;
   done: () => void;
   failed: (error: unknown) => void;
 }
@@ -93,10 +95,14 @@ export class InsertCoalescer {
       await this.send(statementOf(writes));
       return;
     }
-    await new Promise<void>((done, failed) => this.coalescer.add({ writes, done, failed }));
+    const kind = writes.map((write) => write.text).join('\n');
+    await new Promise<void>((done, failed) => this.coalescer.add({ writes, kind, done, failed }));
   }
 
   private async sendGroup(group: Waiting[]): Promise<void> {
+    // In the order of their texts, so the same kinds of transaction make the same statement text
+    // (one prepared statement), whatever order they came in.
+    group.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
     try {
       await this.send(statementOf(group.flatMap((waiting) => waiting.writes)));
       for (const waiting of group) waiting.done();

@@ -209,4 +209,23 @@ describe('InsertCoalescer', () => {
     expect(database.sent.map((s) => s.params)).toEqual([[1], [3, 4]]);
     database.answerAll();
   });
+
+  it('transactions of the same kinds make the same statement text, whatever order they came in', async () => {
+    const other = (x: number) => ({ text: 'INSERT INTO b (y) VALUES ($1)', params: [x], tables: ['b'] });
+    const database = slowDatabase();
+    const coalescer = new InsertCoalescer(database.send, { inFlight: 1, most: 3 }, () => false);
+    // The first goes alone; then 1, 2, 3 together, and 4, 5, 6.
+    const groups = [
+      [coalescer.run([insert(0)]), coalescer.run([insert(1)]), coalescer.run([other(2)]), coalescer.run([insert(3)])],
+      [coalescer.run([other(4)]), coalescer.run([insert(5)]), coalescer.run([insert(6)])],
+    ];
+    database.answerAll();
+    await vi.waitFor(() => expect(database.sent).toHaveLength(2));
+    database.answerAll();
+    await Promise.all(groups[0]!);
+    await vi.waitFor(() => expect(database.sent).toHaveLength(3));
+    expect(database.sent[2]!.text).toBe(database.sent[1]!.text);
+    database.answerAll();
+    await Promise.all(groups[1]!);
+  });
 });
