@@ -26,10 +26,10 @@ export async function assertPaymentMethodEnabled(
   session: CheckoutSession,
   type: PaymentMethodType,
 ): Promise<void> {
-  const [cardEnabled, googlePayEnabled] = await Promise.all([
-    deps.flags.booleanValue(session, 'card_enabled', true, session.id),
-    deps.flags.booleanValue(session, 'google_pay_enabled', true, session.id),
-  ]);
+  // Only the switch of the method paid with is asked: the other cannot make it offered.
+  const asked = async (method: PaymentMethodType, key: string) =>
+    method === type && (await deps.flags.booleanValue(session, key, true, session.id));
+  const [cardEnabled, googlePayEnabled] = await Promise.all([asked('card', 'card_enabled'), asked('google_pay', 'google_pay_enabled')]);
   const switches: PaymentMethodSwitches = { cardEnabled, googlePayEnabled };
   if (!offeredPaymentMethods(session.paymentMethodTypes, switches).includes(type)) {
     throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', {
