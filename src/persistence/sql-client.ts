@@ -179,7 +179,7 @@ function unavailable(error: unknown): unknown {
 }
 
 /** The most transactions of held inserts, or reads, sent as one statement (coalescer.ts). */
-const COALESCED_MOST = 16;
+export const COALESCED_MOST = 16;
 /**
  * Coalesced statements of one kind on their way at once, per instance, on PostgreSQL. One gave the
  * most calls per second in the bench; two cost little of that and leave a second lane should one

@@ -1,7 +1,7 @@
 import type { Payment } from '../../../domain/payments/entities';
 import { SessionBusyError, type PaymentOutcome } from '../../../domain/payments/ports';
 import type { UnitOfWork } from '../../../domain/deps';
-import { coalescedLanes, isDatabaseUnreachable, type SqlClient, type SqlExecutor } from '../../sql-client';
+import { COALESCED_MOST, coalescedLanes, isDatabaseUnreachable, type SqlClient, type SqlExecutor } from '../../sql-client';
 import { StatementCoalescer, type ItemsStatement } from '../../coalescer';
 import { scopedListQuery } from '../../list-query';
 import { assignments, fieldValues, isUniqueViolation, placeholders, recordColumns, recordOf, scopeClause, toPayment, type Field } from '../../rows';
@@ -49,6 +49,16 @@ const eventFields: readonly Field<DomainEvent>[] = [
 ];
 
 /**
+ * The statements below read their items with a LIMIT of the most a group holds: without it
+ * PostgreSQL takes a JSON record set for 100 rows and may scan a whole table rather than look up a
+ * handful of rows by key; with it the estimate is the same whatever the items, so the plan is made
+ * once (a generic plan) and kept. A longer list would lose items, so it is refused.
+ */
+function atMostCoalesced(items: unknown[]): void {
+  if (items.length > COALESCED_MOST) throw new Error(`at most ${COALESCED_MOST} items in one statement, not ${items.length}`);
+}
+
+/**
  * Intents for sessions still open as read, any number in one statement (coalescer.ts): each
  * session's row lock, taken first (in id order) as the transactional path takes it, serializes the
  * intent with an expiry or another attempt; the one-payment index decides a busy session. Each
@@ -56,10 +66,11 @@ const eventFields: readonly Field<DomainEvent>[] = [
  */
 const intentsSql = `WITH i AS MATERIALIZED (
      SELECT * FROM jsonb_to_recordset($1::jsonb)
-       AS i(n int, at timestamptz, ${recordColumns(createdFields, '')}, ${recordColumns(paymentFields, 'p_')})),
+       AS i(n int, at timestamptz, ${recordColumns(createdFields, '')}, ${recordColumns(paymentFields, 'p_')})
+     LIMIT ${COALESCED_MOST}),
    locked AS MATERIALIZED (
-     SELECT id, status, expires_at, account_id, mode, amount_total, currency, capture_method
-       FROM checkout_sessions WHERE id = ANY($2::text[]) ORDER BY id FOR UPDATE),
+     SELECT s.id, s.status, s.expires_at, s.account_id, s.mode, s.amount_total, s.currency, s.capture_method
+       FROM i JOIN checkout_sessions s ON s.id = i.checkout_session_id ORDER BY s.id FOR UPDATE OF s),
    still_open AS MATERIALIZED (
      SELECT i.* FROM i JOIN locked s ON s.id = i.checkout_session_id
       WHERE s.status = 'open' AND s.expires_at > i.at AND s.account_id = i.account_id AND s.mode = i.mode
@@ -72,13 +83,14 @@ const intentsSql = `WITH i AS MATERIALIZED (
    SELECT i.n, (i.id IN (SELECT id FROM still_open))::int + (i.id IN (SELECT id FROM ins))::int AS result FROM i`;
 
 function intentsStatement(intents: Array<{ payment: Payment; at: Date }>): ItemsStatement {
+  atMostCoalesced(intents);
   const records = intents.map(({ payment, at }, n) => ({
     n,
     at,
     ...recordOf(createdFields, payment, ''),
     ...recordOf(paymentFields, payment, 'p_'),
   }));
-  return { text: intentsSql, params: [JSON.stringify(records), intents.map(({ payment }) => payment.checkoutSessionId)] };
+  return { text: intentsSql, params: [JSON.stringify(records)] };
 }
 
 /** An event per row of `source` that has one (its columns under `prefix`), with its webhook deliveries. */
@@ -107,20 +119,21 @@ const outcomesSql = `WITH i AS MATERIALIZED (
      SELECT * FROM jsonb_to_recordset($1::jsonb)
        AS i(n int, payment_id text, expected_status text, ${recordColumns(paymentFields, 'p_')},
             session_id text, session_status text, session_updated_at timestamptz, converted_at timestamptz,
-            ${recordColumns(sessionFields, 's_')}, ${recordColumns(eventFields, 'pe_')}, ${recordColumns(eventFields, 'se_')})),
+            ${recordColumns(sessionFields, 's_')}, ${recordColumns(eventFields, 'pe_')}, ${recordColumns(eventFields, 'se_')})
+     LIMIT ${COALESCED_MOST}),
    locked AS MATERIALIZED (
      SELECT s.id FROM checkout_sessions s JOIN i ON i.session_id = s.id AND i.session_status = s.status AND i.session_updated_at = s.updated_at
-      WHERE s.id = ANY($2::text[]) ORDER BY s.id FOR UPDATE OF s),
+      ORDER BY s.id FOR UPDATE OF s),
    moved AS (
      UPDATE payments p SET ${paymentColumns.map((column) => `${column} = i.p_${column}`).join(', ')}
        FROM i
-      WHERE p.id = ANY($3::text[]) AND p.id = i.payment_id AND p.status = i.expected_status
+      WHERE p.id = i.payment_id AND p.status = i.expected_status
         AND (i.session_id IS NULL OR i.session_id IN (SELECT id FROM locked))
      RETURNING p.id),
    completed AS (
      UPDATE checkout_sessions s SET ${sessionColumns.map((column) => `${column} = i.s_${column}`).join(', ')}
        FROM i
-      WHERE s.id = ANY($2::text[]) AND s.id = i.session_id AND s.status = i.session_status AND i.payment_id IN (SELECT id FROM moved)
+      WHERE s.id = i.session_id AND s.status = i.session_status AND i.payment_id IN (SELECT id FROM moved)
      RETURNING s.id),
    converted AS (
      UPDATE experiment_exposures x SET converted_at = i.converted_at
@@ -134,6 +147,7 @@ const outcomesSql = `WITH i AS MATERIALIZED (
      FROM i`;
 
 function outcomesStatement(outcomes: PaymentOutcome[]): ItemsStatement {
+  atMostCoalesced(outcomes);
   const records = outcomes.map(({ payment, expectedStatus, event, session }, n) => ({
     n,
     payment_id: payment.id,
@@ -151,8 +165,7 @@ function outcomesStatement(outcomes: PaymentOutcome[]): ItemsStatement {
         }
       : {}),
   }));
-  const sessions = outcomes.flatMap(({ session }) => (session ? [session.expected.id] : []));
-  return { text: outcomesSql, params: [JSON.stringify(records), sessions, outcomes.map(({ payment }) => payment.id)] };
+  return { text: outcomesSql, params: [JSON.stringify(records)] };
 }
 
 /** Payments: at most one holding a session (the one-payment index decides), updated on their expected status. */
