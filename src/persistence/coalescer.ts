@@ -5,6 +5,7 @@
  * requests share one round trip, one parse and one commit (docs/decisions.md).
  */
 import { arrivalHere, asArrivedAt } from './arrival-order';
+import type { Statement } from './write-batch';
 
 export interface Lanes {
   /** Groups on their way at once. */
@@ -71,60 +72,80 @@ export class ReadCoalescer<K, V> {
   }
 }
 
-/** A statement for several items at once: one row per item, `n` its place in the list and `result` its result. */
-export interface ItemsStatement {
-  text: string;
-  params: unknown[];
+interface Waiting<I, R> {
+  item: I;
+  done: (result: R) => void;
+  failed: (error: unknown) => void;
 }
 
 /**
- * Writes of one kind (a payment's intent, a processor's outcome), each atomic by itself, from
- * requests under way at once, sent as one set-based statement (`statement(items)`): one text for
- * any number of items, so PostgreSQL plans it once, not once per group size. The statement commits
- * them all or none. If it fails for anything but a lost database (one of them divides by zero, a
- * deadlock), each is sent again on its own, so only its own caller sees its error. Two that share a
- * `key` (one session) never share a statement: a statement must not change a row twice.
+ * Writes of one kind, each atomic by itself, from requests under way at once, sent together by
+ * `send(items)` (one statement: it commits them all or none), which gives each item's result. If
+ * it fails for anything but a lost database (one of them breaks a constraint, divides by zero, a
+ * deadlock), nothing was written: each is sent again on its own, so only its own caller sees its
+ * error. Two that share a `key` (one session) never go together: one statement must not change a
+ * row twice; the later goes on its own after the others.
  */
-export class StatementCoalescer<I> {
-  private readonly coalescer: Coalescer<{ item: I; done: (result: unknown) => void; failed: (error: unknown) => void }>;
+export class BatchCoalescer<I, R> {
+  private readonly coalescer: Coalescer<Waiting<I, R>>;
 
   constructor(
-    private readonly query: (text: string, params: unknown[]) => Promise<{ rows: Array<Record<string, unknown>> }>,
-    private readonly statement: (items: I[]) => ItemsStatement,
-    private readonly key: (item: I) => string,
+    private readonly send: (items: I[]) => Promise<R[]>,
     lanes: Lanes,
     private readonly unreachable: (error: unknown) => boolean,
+    private readonly key: ((item: I) => string) | null = null,
   ) {
     this.coalescer = new Coalescer((group) => this.sendGroup(group), lanes);
   }
 
-  /** `item`'s result, once its statement committed. */
-  run(item: I): Promise<unknown> {
+  /** `item`'s result, once the statement that carried it committed. */
+  run(item: I): Promise<R> {
     return new Promise((done, failed) => this.coalescer.add({ item, done, failed }));
   }
 
-  private async send(items: I[]): Promise<unknown[]> {
-    const { text, params } = this.statement(items);
-    const { rows } = await this.query(text, params);
-    const results = new Array<unknown>(items.length);
-    for (const row of rows) results[Number(row.n)] = row.result;
-    return results;
-  }
-
-  private async sendGroup(group: Array<{ item: I; done: (result: unknown) => void; failed: (error: unknown) => void }>): Promise<void> {
+  private async sendGroup(group: Array<Waiting<I, R>>): Promise<void> {
     const keys = new Set<string>();
-    const together = group.filter(({ item }) => !keys.has(this.key(item)) && keys.add(this.key(item)));
+    const key = this.key;
+    const together = key ? group.filter(({ item }) => !keys.has(key(item)) && keys.add(key(item))) : group;
     const alone = group.filter((waiting) => !together.includes(waiting));
-    const eachAlone = (list: typeof group) =>
-      Promise.all(list.map((waiting) => this.send([waiting.item]).then(([result]) => waiting.done(result), waiting.failed)));
+    const eachAlone = (list: Array<Waiting<I, R>>) =>
+      Promise.all(list.map((waiting) => this.send([waiting.item]).then(([result]) => waiting.done(result as R), waiting.failed)));
     try {
       const results = await this.send(together.map((waiting) => waiting.item));
-      together.forEach((waiting, i) => waiting.done(results[i]));
+      together.forEach((waiting, i) => waiting.done(results[i] as R));
     } catch (error) {
       if (together.length === 1 || this.unreachable(error)) together.forEach((waiting) => waiting.failed(error));
-      // Nothing was written: each again on its own, so only the one refused fails.
       else await eachAlone(together);
     }
     await eachAlone(alone);
+  }
+}
+
+/**
+ * Writes of one kind (a payment's intent, a processor's outcome) sent together as one set-based
+ * statement (`statement(items)`: one text for any number of items, so PostgreSQL plans it once,
+ * not once per group size), which returns a row per item: `n` its place in the list, `result`
+ * its result. Sent as BatchCoalescer sends.
+ */
+export class StatementCoalescer<I> extends BatchCoalescer<I, unknown> {
+  constructor(
+    query: (text: string, params: unknown[]) => Promise<{ rows: Array<Record<string, unknown>> }>,
+    statement: (items: I[]) => Statement,
+    key: (item: I) => string,
+    lanes: Lanes,
+    unreachable: (error: unknown) => boolean,
+  ) {
+    super(
+      async (items) => {
+        const { text, params } = statement(items);
+        const { rows } = await query(text, params);
+        const results = new Array<unknown>(items.length);
+        for (const row of rows) results[Number(row.n)] = row.result;
+        return results;
+      },
+      lanes,
+      unreachable,
+      key,
+    );
   }
 }

@@ -9,7 +9,7 @@
  * nothing but held writes is then one statement, needing no BEGIN and COMMIT at all; if they are
  * all inserts, it may share that statement with other requests' (InsertCoalescer, below).
  */
-import { Coalescer, type Lanes } from './coalescer';
+import { BatchCoalescer, type Lanes } from './coalescer';
 
 export interface HeldWrite {
   /** One INSERT, UPDATE or DELETE, without a WITH clause of its own; `$n` are its parameters. */
@@ -65,29 +65,31 @@ export function statementOf(writes: readonly HeldWrite[]): Statement {
   return batch.alone();
 }
 
-interface Waiting {
-  writes: HeldWrite[];
-  /** Its statements' texts. */
-  kind: string;
-  done: () => void;
-  failed: (error: unknown) => void;
-}
-
 /**
  * Transactions that are held inserts alone (a checkout session and its audit line, say), from
- * requests under way at once, sent as one statement (coalescer.ts). The statement commits them all
- * or none; if it is refused (one of them breaks a constraint), each is sent again on its own, so
- * only its own caller sees the refusal. A transaction with any other write is sent alone at once.
+ * requests under way at once, sent as one statement, as BatchCoalescer (coalescer.ts) sends: a
+ * refused one fails alone. A transaction with any other write is sent alone at once.
  */
 export class InsertCoalescer {
-  private readonly coalescer: Coalescer<Waiting>;
+  private readonly coalescer: BatchCoalescer<HeldWrite[], void>;
 
   constructor(
     private readonly send: (statement: Statement) => Promise<unknown>,
     lanes: Lanes,
-    private readonly unreachable: (error: unknown) => boolean,
+    unreachable: (error: unknown) => boolean,
   ) {
-    this.coalescer = new Coalescer((group) => this.sendGroup(group), lanes);
+    this.coalescer = new BatchCoalescer<HeldWrite[], void>(
+      async (transactions) => {
+        // In the order of their texts, so the same kinds of transaction make the same statement
+        // text (one prepared statement), whatever order they came in.
+        const sorted = transactions.map((writes) => ({ writes, kind: writes.map((write) => write.text).join('\n') }));
+        sorted.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+        await this.send(statementOf(sorted.flatMap(({ writes }) => writes)));
+        return transactions.map(() => undefined);
+      },
+      lanes,
+      unreachable,
+    );
   }
 
   async run(writes: HeldWrite[]): Promise<void> {
@@ -95,25 +97,7 @@ export class InsertCoalescer {
       await this.send(statementOf(writes));
       return;
     }
-    const kind = writes.map((write) => write.text).join('\n');
-    await new Promise<void>((done, failed) => this.coalescer.add({ writes, kind, done, failed }));
-  }
-
-  private async sendGroup(group: Waiting[]): Promise<void> {
-    // In the order of their texts, so the same kinds of transaction make the same statement text
-    // (one prepared statement), whatever order they came in.
-    group.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
-    try {
-      await this.send(statementOf(group.flatMap((waiting) => waiting.writes)));
-      for (const waiting of group) waiting.done();
-    } catch (error) {
-      if (group.length === 1 || this.unreachable(error)) {
-        for (const waiting of group) waiting.failed(error);
-        return;
-      }
-      // Nothing was written: each again on its own, so only the one refused fails.
-      await Promise.all(group.map((waiting) => this.send(statementOf(waiting.writes)).then(waiting.done, waiting.failed)));
-    }
+    await this.coalescer.run(writes);
   }
 }
 

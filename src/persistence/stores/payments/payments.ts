@@ -2,11 +2,12 @@ import type { Payment } from '../../../domain/payments/entities';
 import { SessionBusyError, type PaymentOutcome } from '../../../domain/payments/ports';
 import type { UnitOfWork } from '../../../domain/deps';
 import { COALESCED_MOST, coalescedLanes, isDatabaseUnreachable, type SqlClient, type SqlExecutor } from '../../sql-client';
-import { StatementCoalescer, type ItemsStatement } from '../../coalescer';
+import { StatementCoalescer } from '../../coalescer';
+import type { Statement } from '../../write-batch';
 import { scopedListQuery } from '../../list-query';
 import { assignments, fieldValues, isUniqueViolation, placeholders, recordColumns, recordOf, scopeClause, toPayment, type Field } from '../../rows';
 import { sessionColumns, sessionFields } from '../sessions/checkout-sessions';
-import type { DomainEvent } from '../../../domain/shared/events';
+import { eventFields, eventsWithDeliveriesOfRecords } from '../webhooks/endpoints-and-deliveries';
 
 /** The columns a payment's writes set after its creation, in this order. */
 const paymentFields: readonly Field<Payment>[] = [
@@ -38,15 +39,9 @@ const createdFields: readonly Field<Payment>[] = [
   ['created_at', 'timestamptz', (p) => p.createdAt],
 ];
 
-const eventFields: readonly Field<DomainEvent>[] = [
-  ['id', 'text', (e) => e.id],
-  ['account_id', 'text', (e) => e.accountId],
-  ['mode', 'text', (e) => e.mode],
-  ['type', 'text', (e) => e.type],
-  ['object_id', 'text', (e) => e.objectId],
-  ['data', 'jsonb', (e) => e.data],
-  ['created_at', 'timestamptz', (e) => e.createdAt],
-];
+const createdColumns = createdFields.map(([column]) => column).join(', ');
+/** Every column a new payment is written with. */
+const insertColumns = `${createdColumns}, ${paymentColumns.join(', ')}`;
 
 /**
  * The statements below read their items with a LIMIT of the most a group holds: without it
@@ -76,13 +71,19 @@ const intentsSql = `WITH i AS MATERIALIZED (
       WHERE s.status = 'open' AND s.expires_at > i.at AND s.account_id = i.account_id AND s.mode = i.mode
         AND s.amount_total = i.amount AND s.currency = i.currency AND s.capture_method = i.capture_method),
    ins AS (
-     INSERT INTO payments (${createdFields.map(([column]) => column).join(', ')}, ${paymentColumns.join(', ')})
-     SELECT ${createdFields.map(([column]) => column).join(', ')}, ${paymentColumns.map((column) => `p_${column}`).join(', ')} FROM still_open
+     INSERT INTO payments (${insertColumns})
+     SELECT ${createdColumns}, ${paymentColumns.map((column) => `p_${column}`).join(', ')} FROM still_open
      ON CONFLICT (checkout_session_id) WHERE status <> 'failed' DO NOTHING
      RETURNING id)
    SELECT i.n, (i.id IN (SELECT id FROM still_open))::int + (i.id IN (SELECT id FROM ins))::int AS result FROM i`;
 
-function intentsStatement(intents: Array<{ payment: Payment; at: Date }>): ItemsStatement {
+/** A payment's intent for a session still open at `at`. */
+interface Intent {
+  payment: Payment;
+  at: Date;
+}
+
+function intentsStatement(intents: Intent[]): Statement {
   atMostCoalesced(intents);
   const records = intents.map(({ payment, at }, n) => ({
     n,
@@ -91,20 +92,6 @@ function intentsStatement(intents: Array<{ payment: Payment; at: Date }>): Items
     ...recordOf(paymentFields, payment, 'p_'),
   }));
   return { text: intentsSql, params: [JSON.stringify(records)] };
-}
-
-/** An event per row of `source` that has one (its columns under `prefix`), with its webhook deliveries. */
-function eventsWithDeliveries(name: string, prefix: string, guard: string): string {
-  const c = (column: string) => `i.${prefix}${column}`;
-  return `${name} AS (
-       INSERT INTO events (id, account_id, mode, type, object_id, data, created_at)
-       SELECT ${eventFields.map(([column]) => c(column)).join(', ')} FROM i WHERE ${c('id')} IS NOT NULL AND ${guard}),
-     ${name}_deliveries AS (
-       INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
-       SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, ${c('id')}, e.account_id, e.mode, 'pending', 0, ${c('created_at')}, ${c('created_at')}, ${c('created_at')}
-         FROM i JOIN webhook_endpoints e ON e.account_id = ${c('account_id')} AND e.mode = ${c('mode')} AND e.status = 'enabled'
-          AND (e.enabled_events ? '*' OR e.enabled_events ? ${c('type')})
-        WHERE ${c('id')} IS NOT NULL AND ${guard})`;
 }
 
 /**
@@ -139,14 +126,14 @@ const outcomesSql = `WITH i AS MATERIALIZED (
      UPDATE experiment_exposures x SET converted_at = i.converted_at
        FROM i
       WHERE x.checkout_session_id = i.session_id AND x.converted_at IS NULL AND i.session_id IN (SELECT id FROM completed)),
-   ${eventsWithDeliveries('payment_events', 'pe_', 'i.payment_id IN (SELECT id FROM moved)')},
-   ${eventsWithDeliveries('session_events', 'se_', 'i.session_id IN (SELECT id FROM completed)')}
+   ${eventsWithDeliveriesOfRecords('payment_events', 'pe_', 'i.payment_id IN (SELECT id FROM moved)')},
+   ${eventsWithDeliveriesOfRecords('session_events', 'se_', 'i.session_id IN (SELECT id FROM completed)')}
    SELECT i.n, (i.payment_id IN (SELECT id FROM moved))::int
             / (CASE WHEN i.session_id IS NOT NULL AND i.payment_id IN (SELECT id FROM moved) AND i.session_id NOT IN (SELECT id FROM completed)
                     THEN 0 ELSE 1 END) AS result
      FROM i`;
 
-function outcomesStatement(outcomes: PaymentOutcome[]): ItemsStatement {
+function outcomesStatement(outcomes: PaymentOutcome[]): Statement {
   atMostCoalesced(outcomes);
   const records = outcomes.map(({ payment, expectedStatus, event, session }, n) => ({
     n,
@@ -172,10 +159,17 @@ function outcomesStatement(outcomes: PaymentOutcome[]): ItemsStatement {
 export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments'> {
   // Outside a transaction, the intents and the outcomes of payments under way at once are each
   // written in one statement (coalescer.ts); in one, each goes alone on the transaction's connection.
-  const lanes = 'kind' in db ? coalescedLanes((db as SqlClient).kind) : { inFlight: Infinity, most: 1 };
-  const query = (text: string, params: unknown[]) => db.query(text, params);
-  const intents = new StatementCoalescer(query, intentsStatement, ({ payment }) => payment.checkoutSessionId, lanes, isDatabaseUnreachable);
-  const outcomes = new StatementCoalescer(query, outcomesStatement, ({ payment }) => payment.checkoutSessionId, lanes, isDatabaseUnreachable);
+  // Built at first use: most units of work never record a payment this way.
+  const together = <I extends { payment: Payment }>(statement: (items: I[]) => Statement) =>
+    new StatementCoalescer(
+      (text, params) => db.query(text, params),
+      statement,
+      ({ payment }) => payment.checkoutSessionId,
+      'kind' in db ? coalescedLanes((db as SqlClient).kind) : { inFlight: Infinity, most: 1 },
+      isDatabaseUnreachable,
+    );
+  let intents: StatementCoalescer<Intent> | undefined;
+  let outcomes: StatementCoalescer<PaymentOutcome> | undefined;
   return {
     payments: {
       async insert(p) {
@@ -184,10 +178,10 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
           // A session that already holds a payment makes this insert a no-op, not an error, so the
           // transaction stays usable (PGlite refuses to commit one that saw an error).
           ({ rowCount: inserted } = await db.query(
-            `INSERT INTO payments (id, account_id, mode, checkout_session_id, amount, currency, capture_method, created_at, ${paymentColumns.join(', ')})
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${placeholders(9, paymentColumns.length)})
+            `INSERT INTO payments (${insertColumns})
+             VALUES (${placeholders(1, createdFields.length + paymentFields.length)})
              ON CONFLICT (checkout_session_id) WHERE status <> 'failed' DO NOTHING`,
-            [p.id, p.accountId, p.mode, p.checkoutSessionId, p.amount, p.currency, p.captureMethod, p.createdAt, ...paymentValues(p)],
+            [...fieldValues(createdFields, p), ...paymentValues(p)],
           ));
         } catch (error) {
           if (isUniqueViolation(error, 'payments_one_holding_per_session')) throw new SessionBusyError(p.checkoutSessionId);
@@ -196,10 +190,10 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
         if (inserted === 0) throw new SessionBusyError(p.checkoutSessionId);
       },
       insertForOpenSession: async (payment, at) => {
-        const found = Number(await intents.run({ payment, at }));
+        const found = Number(await (intents ??= together(intentsStatement)).run({ payment, at }));
         return found === 2 ? 'inserted' : found === 1 ? 'busy' : 'not_open';
       },
-      recordOutcome: async (outcome) => Number(await outcomes.run(outcome)) === 1,
+      recordOutcome: async (outcome) => Number(await (outcomes ??= together(outcomesStatement)).run(outcome)) === 1,
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
         const { rows } = await db.query(

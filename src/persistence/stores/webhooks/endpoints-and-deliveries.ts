@@ -4,7 +4,7 @@ import type { Scope } from '../../../domain/shared/scope';
 import type { WebhookEndpoint, WebhookDelivery, WebhookAttempt } from '../../../domain/webhooks/entities';
 import type { ClaimedDelivery, WebhookEndpointRepository, WebhookDeliveryRepository } from '../../../domain/webhooks/ports';
 import { scopedGetQuery, scopedListQuery } from '../../list-query';
-import { dateOrNull, json, type Row } from '../../rows';
+import { dateOrNull, json, type Field, type Row } from '../../rows';
 
 function toEndpoint(row: Row): WebhookEndpoint {
   return {
@@ -52,6 +52,32 @@ function toDelivery(row: Row): WebhookDelivery {
   };
 }
 
+/** The columns an event is written with, in this order. */
+export const eventFields: readonly Field<DomainEvent>[] = [
+  ['id', 'text', (e) => e.id],
+  ['account_id', 'text', (e) => e.accountId],
+  ['mode', 'text', (e) => e.mode],
+  ['type', 'text', (e) => e.type],
+  ['object_id', 'text', (e) => e.objectId],
+  ['data', 'jsonb', (e) => e.data],
+  ['created_at', 'timestamptz', (e) => e.createdAt],
+];
+const eventColumns = eventFields.map(([column]) => column).join(', ');
+
+/**
+ * The outbox fan-out of an event: one delivery per enabled endpoint `e` of its account and mode that
+ * wants its type, as an INSERT … SELECT over `from` (and `where`, if given). The event's values are
+ * SQL expressions: its parameters, or columns of `from`.
+ */
+function deliveriesOf(event: Record<'id' | 'accountId' | 'mode' | 'type' | 'createdAt', string>, from: string, where = ''): string {
+  const at = event.createdAt;
+  return `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
+     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, ${event.id}, e.account_id, e.mode, 'pending', 0, ${at}, ${at}, ${at}
+       FROM ${from}
+      WHERE e.account_id = ${event.accountId} AND e.mode = ${event.mode} AND e.status = 'enabled'
+        AND (e.enabled_events ? '*' OR e.enabled_events ? ${event.type})${where ? ` AND ${where}` : ''}`;
+}
+
 /**
  * Inserts an event with the outbox fan-out in one statement: one delivery per enabled endpoint of
  * the event's account and mode that wants its type. Part of the event's own insert, so an event is
@@ -59,28 +85,31 @@ function toDelivery(row: Row): WebhookDelivery {
  */
 export async function insertEventWithDeliveries(db: SqlExecutor, event: DomainEvent, data: string | null): Promise<void> {
   const params = [event.id, event.accountId, event.mode, event.createdAt, event.type, event.objectId, data];
-  const deliveries = `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
-     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, $1, e.account_id, e.mode, 'pending', 0, $4, $4, $4
-     FROM webhook_endpoints e
-     WHERE e.account_id = $2 AND e.mode = $3 AND e.status = 'enabled'
-       AND (e.enabled_events ? '*' OR e.enabled_events ? $5::text)`;
+  const deliveries = deliveriesOf({ id: '$1', accountId: '$2', mode: '$3', type: '$5::text', createdAt: '$4' }, 'webhook_endpoints e');
+  const insertEvent = `INSERT INTO events (${eventColumns}) VALUES ($1, $2, $3, $5, $6, $7, $4)`;
   if (db.hold) {
     // In a transaction: both held for its next statement or its commit (the deliveries' reference
     // to the event is checked at the end of the statement that carries them).
-    await db.hold({
-      text: 'INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $5, $6, $7, $4)',
-      params,
-      tables: ['events'],
-    });
+    await db.hold({ text: insertEvent, params, tables: ['events'] });
     await db.hold({ text: deliveries, params: params.slice(0, 5), tables: ['webhook_deliveries'] });
     return;
   }
-  await db.query(
-    `WITH ev AS (
-       INSERT INTO events (id, account_id, mode, type, object_id, data, created_at) VALUES ($1, $2, $3, $5, $6, $7, $4))
-     ${deliveries}`,
-    params,
-  );
+  await db.query(`WITH ev AS (${insertEvent}) ${deliveries}`, params);
+}
+
+/**
+ * The events of the rows of a JSON record set `i` that carry one (its columns under `prefix`, as
+ * `recordColumns(eventFields, prefix)` declares them), each with its fan-out: two CTEs, `name` and
+ * `name_deliveries`, of a larger statement, written only for the rows where `guard` holds.
+ */
+export function eventsWithDeliveriesOfRecords(name: string, prefix: string, guard: string): string {
+  const c = (column: string) => `i.${prefix}${column}`;
+  const carried = `${c('id')} IS NOT NULL AND ${guard}`;
+  return `${name} AS (
+       INSERT INTO events (${eventColumns})
+       SELECT ${eventFields.map(([column]) => c(column)).join(', ')} FROM i WHERE ${carried}),
+     ${name}_deliveries AS (
+       ${deliveriesOf({ id: c('id'), accountId: c('account_id'), mode: c('mode'), type: c('type'), createdAt: c('created_at') }, 'i, webhook_endpoints e', carried)})`;
 }
 
 export function webhookEndpointRepository(db: SqlExecutor): WebhookEndpointRepository {
