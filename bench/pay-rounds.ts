@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { closeHotPath, cpuNow, cpuSince, openSessions, PAYERS, payRound } from './support/hot-path';
+import { closeHotPath, cpuNow, cpuSince, PAYERS, payRound, warmedUpRounds } from './support/hot-path';
 import { fixed, startChild } from './support/processes';
 import { drive } from './support/session-load';
 
@@ -26,8 +26,7 @@ const server = await startChild<{ port: number; key: string }>('api-server.ts', 
 try {
   const { port, key } = server.ready;
   if (EXTRA_SECONDS > 0) await drive(port, key, EXTRA_SECONDS);
-  const ids = await openSessions(port, key, PAYERS * (ROUNDS + 3));
-  for (let round = 0; round < 3; round++) await payRound(port, ids.slice(round * PAYERS, (round + 1) * PAYERS)); // warm-up
+  const measured = await warmedUpRounds([port], key, ROUNDS);
   let wall = 0;
   let busy = 0;
   let total = 0;
@@ -35,10 +34,10 @@ try {
   let last = 0;
   const before = await cpuNow(kind, port);
   const client = process.cpuUsage();
-  for (let round = 3; round < ROUNDS + 3; round++) {
+  for (const ids of measured) {
     const m0 = machine();
     const t0 = performance.now();
-    const times = await payRound(port, ids.slice(round * PAYERS, (round + 1) * PAYERS));
+    const times = await payRound(port, ids);
     wall += performance.now() - t0;
     const m1 = machine();
     busy += m1.busy - m0.busy;

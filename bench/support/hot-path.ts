@@ -111,22 +111,29 @@ async function backendCpu(kind: string): Promise<Map<number, number>> {
 }
 
 /**
- * `rounds` rounds of PAYERS payments at once (after WARM_UP_ROUNDS not counted): latency and CPU per payment.
+ * Sessions for `rounds` rounds of PAYERS payments at once, after WARM_UP_ROUNDS paid and not
+ * counted: JIT, and PostgreSQL's plans. Each connection of the pool (10) plans a prepared statement
+ * afresh its first five times before it keeps one plan, and paying's statements for many payments
+ * at once take long to plan; a server that has run a while has them. Returns each round's ids.
+ */
+export async function warmedUpRounds(ports: number[], key: string, rounds: number): Promise<string[][]> {
+  const ids = await openSessions(ports[0]!, key, PAYERS * (rounds + WARM_UP_ROUNDS));
+  const round = (n: number) => ids.slice(n * PAYERS, (n + 1) * PAYERS);
+  for (let n = 0; n < WARM_UP_ROUNDS; n++) await payRound(ports, round(n));
+  return Array.from({ length: rounds }, (_, n) => round(WARM_UP_ROUNDS + n));
+}
+
+/**
+ * `rounds` rounds of PAYERS payments at once (warmed up first): latency and CPU per payment.
  * With several ports (instances of one Tillpoint on one database), the payments are dealt out among
  * them and the CPU is theirs together.
  */
 export async function pay(kind: string, port: number | number[], key: string, rounds: number) {
   const ports = Array.isArray(port) ? port : [port];
-  const ids = await openSessions(ports[0]!, key, PAYERS * (rounds + WARM_UP_ROUNDS));
-  // Warm-up, not counted: JIT, and PostgreSQL's plans. Each connection of the pool (10) plans a
-  // prepared statement afresh its first five times before it keeps one plan, and paying's
-  // statements for many payments at once take long to plan; a server that has run a while has them.
-  for (let round = 0; round < WARM_UP_ROUNDS; round++) await payRound(ports, ids.slice(round * PAYERS, (round + 1) * PAYERS));
+  const measured = await warmedUpRounds(ports, key, rounds);
   const times: number[] = [];
   const before = await cpuNow(kind, ports);
-  for (let round = WARM_UP_ROUNDS; round < rounds + WARM_UP_ROUNDS; round++) {
-    times.push(...(await payRound(ports, ids.slice(round * PAYERS, (round + 1) * PAYERS))));
-  }
+  for (const ids of measured) times.push(...(await payRound(ports, ids)));
   const used = cpuSince(before, await cpuNow(kind, ports), PAYERS * rounds);
   return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: Math.max(...times), ...used };
 }
