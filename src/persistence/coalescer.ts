@@ -5,7 +5,12 @@
  * requests share one round trip, one parse and one commit (docs/decisions.md).
  */
 import { arrivalHere, asArrivedAt } from './arrival-order';
-import type { Statement } from './write-batch';
+
+/** One SQL statement: its text, with `$n` placeholders, and its parameters. */
+export interface Statement {
+  text: string;
+  params: unknown[];
+}
 
 export interface Lanes {
   /** Groups on their way at once. */

@@ -9,7 +9,9 @@
  * nothing but held writes is then one statement, needing no BEGIN and COMMIT at all; if they are
  * all inserts, it may share that statement with other requests' (InsertCoalescer, below).
  */
-import { BatchCoalescer, type Lanes } from './coalescer';
+import { BatchCoalescer, type Lanes, type Statement } from './coalescer';
+
+export type { Statement };
 
 export interface HeldWrite {
   /** One INSERT, UPDATE or DELETE, without a WITH clause of its own; `$n` are its parameters. */
@@ -17,11 +19,6 @@ export interface HeldWrite {
   params: unknown[];
   /** The tables it writes. It must read none that another held write writes. */
   tables: readonly string[];
-}
-
-export interface Statement {
-  text: string;
-  params: unknown[];
 }
 
 /** Our SQL texts are a small, fixed set: what was read off one is kept (bounded). */
