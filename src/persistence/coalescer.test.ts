@@ -99,3 +99,58 @@ describe('StatementCoalescer', () => {
     expect(sent).toEqual([['first'], ['session', 'other'], ['session']]);
   });
 });
+
+describe('Coalescer lanes: full groups and stalled statements', () => {
+  /** Reads that stay on their way until released, logging each group and when it went. */
+  function heldReads(lanesOf: { inFlight: number; most: number; atMost?: number; stalledAfterMs?: number }) {
+    const sent: string[][] = [];
+    const release: Array<() => void> = [];
+    const reader = new ReadCoalescer(async (keys: string[]) => {
+      sent.push(keys);
+      await new Promise<void>((resolve) => release.push(resolve));
+      return new Map(keys.map((key) => [key, key]));
+    }, lanesOf);
+    return { sent, release, reader };
+  }
+
+  it('a full group goes at once beside the one on its way; a partial one waits for it', async () => {
+    const { sent, release, reader } = heldReads({ inFlight: 1, most: 3, atMost: 3 });
+    const reads = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((key) => reader.get(key));
+    await tick();
+    // 'a' alone, then two full groups at once; 'h' waits, as nothing on the way has stalled.
+    expect(sent).toEqual([['a'], ['b', 'c', 'd'], ['e', 'f', 'g']]);
+    // It goes once fewer than inFlight are on their way: after all three.
+    release.shift()!();
+    release.shift()!();
+    await tick();
+    expect(sent).toHaveLength(3);
+    release.shift()!();
+    await tick();
+    expect(sent.at(-1)).toEqual(['h']);
+    release.shift()!();
+    expect(await Promise.all(reads)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
+  });
+
+  it('never more groups on their way than atMost, full or not', async () => {
+    const { sent, release, reader } = heldReads({ inFlight: 1, most: 2, atMost: 2 });
+    void ['a', 'b', 'c', 'd', 'e'].map((key) => reader.get(key));
+    await tick();
+    expect(sent).toEqual([['a'], ['b', 'c']]);
+    release.splice(0).forEach((done) => done());
+  });
+
+  it('a group on its way longer than stalledAfterMs lets the next one go; before that it waits', async () => {
+    const { sent, release, reader } = heldReads({ inFlight: 1, most: 10, atMost: 2, stalledAfterMs: 40 });
+    const stuck = reader.get('locked');
+    await tick();
+    const next = reader.get('other');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent).toEqual([['locked']]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(sent).toEqual([['locked'], ['other']]);
+    release[1]!();
+    await expect(next).resolves.toBe('other');
+    release[0]!();
+    await expect(stuck).resolves.toBe('locked');
+  });
+});

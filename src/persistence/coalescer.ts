@@ -2,8 +2,11 @@
  * Work of one kind from requests under way at once, gathered into one statement: while `inFlight`
  * groups are on their way, the next ones wait and then go together, up to `most` in one group.
  * Nothing waits when nothing is on its way, so a lone request is not delayed; under load, many
- * requests share one round trip, one parse and one commit (docs/decisions.md).
+ * requests share one round trip, one parse and one commit (docs/decisions.md). A full group has
+ * nothing to gain from waiting, so it goes at once, and so does the next group when the one on its
+ * way has stalled (a row lock held elsewhere), both within `Lanes.atMost`.
  */
+import { performance } from 'node:perf_hooks';
 import { arrivalHere, asArrivedAt } from './arrival-order';
 
 /** One SQL statement: its text, with `$n` placeholders, and its parameters. */
@@ -13,15 +16,25 @@ export interface Statement {
 }
 
 export interface Lanes {
-  /** Groups on their way at once. */
+  /** Groups on their way at once before the next waits to be gathered. */
   inFlight: number;
   /** The most items in one group. */
   most: number;
+  /**
+   * The most groups on their way at once, counting those that went without waiting: a full group,
+   * or one sent because every group on its way has been so for `stalledAfterMs`. `inFlight` unless
+   * given.
+   */
+  atMost?: number;
+  /** After this long on its way, a group no longer holds the next one back (none: never). */
+  stalledAfterMs?: number;
 }
 
 export class Coalescer<T> {
   private readonly waiting: Array<{ item: T; at: number | undefined }> = [];
-  private sending = 0;
+  /** When each group on its way was sent (performance.now()), oldest first. */
+  private readonly sentAt: number[] = [];
+  private stallTimer: NodeJS.Timeout | null = null;
 
   /** `sendGroup` settles every item of its group itself; what it throws is dropped. */
   constructor(
@@ -34,11 +47,23 @@ export class Coalescer<T> {
     this.pump();
   }
 
+  /** Whether the next group may go now. */
+  private mayGo(): boolean {
+    const sending = this.sentAt.length;
+    if (sending < this.lanes.inFlight) return true;
+    if (sending >= (this.lanes.atMost ?? this.lanes.inFlight)) return false;
+    if (this.waiting.length >= this.lanes.most) return true;
+    const stalled = this.lanes.stalledAfterMs;
+    // sentAt is oldest first: the newest group on its way decides whether all of them have stalled.
+    return stalled !== undefined && performance.now() - this.sentAt[sending - 1]! >= stalled;
+  }
+
   private pump(): void {
-    while (this.sending < this.lanes.inFlight && this.waiting.length > 0) {
+    while (this.waiting.length > 0 && this.mayGo()) {
       const taken = this.waiting.splice(0, this.lanes.most);
       const group = taken.map((waiting) => waiting.item);
-      this.sending += 1;
+      const sent = performance.now();
+      this.sentAt.push(sent);
       // The group waits for a connection as its earliest request would (arrival-order.ts), not as
       // whichever request happens to send it.
       const arrivals = taken.flatMap((waiting) => (waiting.at === undefined ? [] : [waiting.at]));
@@ -46,10 +71,23 @@ export class Coalescer<T> {
       void (arrivals.length > 0 ? asArrivedAt(Math.min(...arrivals), send) : send())
         .catch(() => undefined)
         .finally(() => {
-          this.sending -= 1;
+          this.sentAt.splice(this.sentAt.indexOf(sent), 1);
           this.pump();
         });
     }
+    this.watchForStall();
+  }
+
+  /** Items wait behind groups on their way: look again once those would count as stalled. */
+  private watchForStall(): void {
+    const stalled = this.lanes.stalledAfterMs;
+    if (stalled === undefined || this.stallTimer || this.waiting.length === 0 || this.sentAt.length === 0) return;
+    const due = this.sentAt[this.sentAt.length - 1]! + stalled - performance.now();
+    this.stallTimer = setTimeout(() => {
+      this.stallTimer = null;
+      this.pump();
+    }, Math.max(0, Math.ceil(due)));
+    this.stallTimer.unref();
   }
 }
 
