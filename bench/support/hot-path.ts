@@ -8,8 +8,9 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { percentile, processCpuMs } from './processes';
+import { ShopperSockets } from './shopper-sockets';
 
-export const PAYERS = 50;
+export const PAYERS = Number(process.env.PAYERS ?? 50);
 const WARM_UP_ROUNDS = 3;
 
 export const sessionBody = JSON.stringify({
@@ -58,24 +59,43 @@ export async function openSessions(port: number, key: string, count: number): Pr
 
 const payBody = JSON.stringify({ payment_method_type: 'card', nonce: 'fake-valid-visa-nonce', email: 'shopper@example.com' });
 
+/** Each server's shoppers' connections (shopper-sockets.ts), opened at its first round. */
+const shoppers = new Map<number, ShopperSockets>();
+const nodeClient = process.env.BENCH_CLIENT === 'node';
+
 /**
  * One round: every session paid at the same moment; returns each payment's time in ms. With several
- * ports (instances of one Tillpoint), the payments are dealt out among them in turn.
+ * ports (instances of one Tillpoint), the payments are dealt out among them in turn. Each shopper
+ * has a keep-alive connection of their own (shopper-sockets.ts; `BENCH_CLIENT=node`: Node's `http`
+ * client with an agent of PAYERS sockets).
  */
 export async function payRound(port: number | number[], ids: string[]): Promise<number[]> {
   const ports = Array.isArray(port) ? port : [port];
-  return Promise.all(
-    ids.map(async (id, i) => {
-      const started = performance.now();
-      const res = await post(ports[i % ports.length]!, `/api/checkout/sessions/${id}/payments`, payBody);
-      const took = performance.now() - started;
-      if (res.status !== 200 || !res.body.includes('"succeeded"')) throw new Error(`payment failed: ${res.status} ${res.body}`);
-      return took;
-    }),
-  );
+  const path = (id: string) => `/api/checkout/sessions/${id}/payments`;
+  const check = (res: { status: number; body: string }) => {
+    if (res.status !== 200 || !res.body.includes('"succeeded"')) throw new Error(`payment failed: ${res.status} ${res.body}`);
+  };
+  if (nodeClient) {
+    return Promise.all(
+      ids.map(async (id, i) => {
+        const started = performance.now();
+        const res = await post(ports[i % ports.length]!, path(id), payBody);
+        const took = performance.now() - started;
+        check(res);
+        return took;
+      }),
+    );
+  }
+  const byPort = ports.map((p) => {
+    let sockets = shoppers.get(p);
+    if (!sockets) shoppers.set(p, (sockets = new ShopperSockets(p, PAYERS)));
+    return { sockets, requests: [] as Buffer[] };
+  });
+  ids.forEach((id, i) => byPort[i % ports.length]!.requests.push(ShopperSockets.post(path(id), payBody)));
+  const answers = (await Promise.all(byPort.map(({ sockets, requests }) => sockets.sendAll(requests)))).flat();
+  for (const answer of answers) check(answer);
+  return answers.map((answer) => answer.ms);
 }
-
-
 
 async function get(port: number, path: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -158,6 +178,8 @@ export function cpuSince(before: Awaited<ReturnType<typeof cpuNow>>, after: Awai
 }
 
 export async function closeHotPath() {
+  for (const sockets of shoppers.values()) sockets.close();
+  shoppers.clear();
   if (monitoring) await monitor.end();
   agent.destroy();
 }
