@@ -301,7 +301,7 @@ describe('TestProcessor.authorize: the amount decides (Braintree sandbox)', () =
       response: { code: '1000', text: 'Approved' },
       paymentMethod: { type: 'card', brand: 'visa', last4: '1111' },
     });
-    if (result.outcome === 'approved') expect(result.transactionId).toMatch(/^[0-9a-f]{8}$/);
+    if (result.outcome === 'approved') expect(result.transactionId).toMatch(/^[0-9a-f]{16}$/);
   });
 
   it('echoes the capture flag: captured when asked to capture, authorized only otherwise', async () => {

@@ -105,7 +105,7 @@ export class SandboxProcessor implements PaymentProcessor {
       return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
     }
     const { paymentMethod, behavior } = resolved;
-    const transactionId = randomBytes(6).toString('hex').slice(0, 8);
+    const transactionId = newTransactionId();
     if (behavior === 'processor_failure') return unavailable();
     const major = majorUnits(request.amount, request.currency);
     let result: RecordedAuthorization;
@@ -190,7 +190,7 @@ export class SandboxProcessor implements PaymentProcessor {
       refundId: request.refundId,
       amount: request.amount,
       at: now,
-      refundTransactionId: randomBytes(6).toString('hex').slice(0, 8),
+      refundTransactionId: newTransactionId(),
     });
     if (outcome.result === 'refused') {
       return refused('not_refundable', 'Refund amount is too large');
@@ -229,6 +229,15 @@ export class SandboxProcessor implements PaymentProcessor {
     }
     return this.vault.take(nonce, this.now());
   }
+}
+
+/**
+ * A transaction's id, as Braintree's are: lowercase, short, random. Braintree's eight characters
+ * are unique on its side; eight hex characters here (32 bits) met again after some tens of
+ * thousands of transactions (a 500 for the shopper whose id was taken), so 64 bits.
+ */
+function newTransactionId(): string {
+  return randomBytes(8).toString('hex');
 }
 
 function declined(code: number, transactionId: string, paymentMethod: PaymentMethodDetails): RecordedAuthorization {
