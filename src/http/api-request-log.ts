@@ -31,6 +31,10 @@ export class ApiRequestLogBuffer {
   private waiting: ApiRequestRecord[] = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
+  /** Whether `writing` is still writing: a flush meanwhile joins it. */
+  private draining = false;
+  /** Whether the writer is to write everything waiting, not only full batches (a flush asked). */
+  private all = false;
   private dropped = 0;
 
   constructor(
@@ -44,34 +48,56 @@ export class ApiRequestLogBuffer {
       this.waiting.shift();
       this.dropped += 1;
     }
-    if (this.waiting.length >= BATCH_SIZE) void this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
-      this.timer.unref();
-    }
+    if (this.waiting.length >= BATCH_SIZE) void this.write(false);
+    else this.flushLater();
   }
 
   /** Writes every record noted so far; resolves once they are in the database (or have failed). */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    // One batch at a time, in order: a batch starts once the one before it has been written.
-    this.writing = this.writing.then(() => this.writeWaiting());
+    return this.write(true);
+  }
+
+  private flushLater(): void {
+    if (this.timer || this.waiting.length === 0) return;
+    this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /**
+   * One writer at a time, batch after batch in order. It writes full batches while BATCH_SIZE
+   * records wait, and everything once a flush asks; what is left waits for FLUSH_MS. (A writer that
+   * went on with whatever had come in while it wrote made one small statement per write once the
+   * calls came faster than the database took them: a statement every millisecond or so.)
+   */
+  private write(all: boolean): Promise<void> {
+    if (all) this.all = true;
+    if (!this.draining) {
+      this.draining = true;
+      this.writing = this.drain();
+    }
     return this.writing;
   }
 
-  private async writeWaiting(): Promise<void> {
-    if (this.dropped > 0) {
-      this.log.warn({ dropped: this.dropped }, 'the request log buffer was full: dropped the oldest records');
-      this.dropped = 0;
-    }
-    while (this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, BATCH_SIZE);
-      try {
-        await writeApiRequests(this.deps, batch);
-      } catch (error) {
-        this.log.error({ err: error, records: batch.length }, 'could not record API requests');
+  private async drain(): Promise<void> {
+    try {
+      while (this.waiting.length >= BATCH_SIZE || (this.all && this.waiting.length > 0)) {
+        if (this.dropped > 0) {
+          this.log.warn({ dropped: this.dropped }, 'the request log buffer was full: dropped the oldest records');
+          this.dropped = 0;
+        }
+        const batch = this.waiting.splice(0, BATCH_SIZE);
+        try {
+          await writeApiRequests(this.deps, batch);
+        } catch (error) {
+          this.log.error({ err: error, records: batch.length }, 'could not record API requests');
+        }
       }
+    } finally {
+      this.draining = false;
+      this.all = false;
+      this.flushLater();
     }
   }
 }
