@@ -70,6 +70,12 @@ async function startTillpoint(onPostgres: boolean) {
     ...(process.env.BENCH_ARRIVAL_ORDER === '0' ? {} : { arrivals: requestArrivals }),
   });
   app.get('/__bench/stats', stats);
+  // What autovacuum does to a store that has been taking payments a while: fresh statistics, and so
+  // fresh plans for every prepared statement on these tables (hot-path.ts, `settle`).
+  app.post('/__bench/analyze', async () => {
+    await db.query('ANALYZE checkout_sessions, payments, test_processor_transactions, events, audit_log');
+    return { analyzed: true };
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   return { port, key: testSecretKey, schema, close: async () => {

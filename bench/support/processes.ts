@@ -22,7 +22,7 @@ export async function startChild<M>(file: string, args: string[], env: Record<st
   const child = fork(script, args, {
     execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
   const ready = await new Promise<M>((resolve, reject) => {
     child.once('message', (message) => resolve(message as M));
