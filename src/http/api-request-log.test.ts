@@ -62,6 +62,24 @@ describe('the request log buffer', () => {
     release.shift()!();
   });
 
+  it('a flush writes what it found waiting; calls noted while it writes wait as usual', async () => {
+    const { store, batches, release } = slowStore();
+    const buffer = new ApiRequestLogBuffer({ store }, quiet);
+    for (let n = 0; n < 150; n++) buffer.add(record(n));
+    const flushed = buffer.flush();
+    let n = 150;
+    for (let write = 0; write < 4; write++) {
+      for (let i = 0; i < 5; i++) buffer.add(record(n++));
+      release.shift()?.();
+      await settle();
+    }
+    await flushed;
+    expect(batches).toEqual([150]);
+    await sleep(70);
+    expect(batches).toEqual([150, 20]);
+    release.shift()!();
+  });
+
   it('flush() resolves once everything noted before it is written, joining a write under way', async () => {
     const { store, batches, release } = slowStore();
     const buffer = new ApiRequestLogBuffer({ store }, quiet);

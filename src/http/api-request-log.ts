@@ -33,8 +33,8 @@ export class ApiRequestLogBuffer {
   private writing: Promise<void> = Promise.resolve();
   /** Whether `writing` is still writing: a flush meanwhile joins it. */
   private draining = false;
-  /** Whether the writer is to write everything waiting, not only full batches (a flush asked). */
-  private all = false;
+  /** How many of the waiting records a flush asked to be written, full batch or not. */
+  private owed = 0;
   private dropped = 0;
 
   constructor(
@@ -48,7 +48,7 @@ export class ApiRequestLogBuffer {
       this.waiting.shift();
       this.dropped += 1;
     }
-    if (this.waiting.length >= BATCH_SIZE) void this.write(false);
+    if (this.waiting.length >= BATCH_SIZE) void this.write();
     else this.flushLater();
   }
 
@@ -56,7 +56,8 @@ export class ApiRequestLogBuffer {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    return this.write(true);
+    this.owed = this.waiting.length;
+    return this.write();
   }
 
   private flushLater(): void {
@@ -67,12 +68,12 @@ export class ApiRequestLogBuffer {
 
   /**
    * One writer at a time, batch after batch in order. It writes full batches while BATCH_SIZE
-   * records wait, and everything once a flush asks; what is left waits for FLUSH_MS. (A writer that
-   * went on with whatever had come in while it wrote made one small statement per write once the
-   * calls came faster than the database took them: a statement every millisecond or so.)
+   * records wait, and what a flush found waiting; what comes in meanwhile waits for a full batch or
+   * FLUSH_MS. (A writer that went on with whatever had come in while it wrote made one small
+   * statement per write once the calls came faster than the database took them: a statement every
+   * millisecond or so.)
    */
-  private write(all: boolean): Promise<void> {
-    if (all) this.all = true;
+  private write(): Promise<void> {
     if (!this.draining) {
       this.draining = true;
       this.writing = this.drain();
@@ -82,12 +83,13 @@ export class ApiRequestLogBuffer {
 
   private async drain(): Promise<void> {
     try {
-      while (this.waiting.length >= BATCH_SIZE || (this.all && this.waiting.length > 0)) {
+      while (this.waiting.length >= BATCH_SIZE || Math.min(this.owed, this.waiting.length) > 0) {
         if (this.dropped > 0) {
           this.log.warn({ dropped: this.dropped }, 'the request log buffer was full: dropped the oldest records');
           this.dropped = 0;
         }
         const batch = this.waiting.splice(0, BATCH_SIZE);
+        this.owed = Math.max(0, this.owed - batch.length);
         try {
           await writeApiRequests(this.deps, batch);
         } catch (error) {
@@ -96,7 +98,7 @@ export class ApiRequestLogBuffer {
       }
     } finally {
       this.draining = false;
-      this.all = false;
+      this.owed = 0;
       this.flushLater();
     }
   }
