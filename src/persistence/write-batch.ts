@@ -55,10 +55,52 @@ function renumber(text: string, offset: number): string {
 
 const isInsert = (write: HeldWrite) => /^\s*insert\b/i.test(write.text);
 
+/** An INSERT of one row of parameters only, `… VALUES ($1, …, $n)`: its head and n, or null. */
+function oneRowInsert(text: string): { head: string; count: number } | null {
+  const match = /^\s*(insert\s+into\s+[a-z_][a-z0-9_.]*\s*\([^)]*\)\s*values)\s*\(([^)]*)\)\s*$/i.exec(text);
+  if (!match) return null;
+  const placeholders = match[2]!.split(',').map((part) => part.trim());
+  if (!placeholders.every((placeholder, i) => placeholder === `$${i + 1}`)) return null;
+  return { head: match[1]!, count: placeholders.length };
+}
+
+const rowsInserted = new Map<string, ReturnType<typeof oneRowInsert>>();
+
+/**
+ * The same one-row INSERT held several times (the checkout sessions of requests under way at once,
+ * their audit lines) as one INSERT of all those rows, where the first of them stood: one row
+ * source and one executor node for the lot, not one each. Statements of one SQL statement share
+ * its snapshot and see none of each other's rows, so their order among themselves changes nothing.
+ */
+function mergeRows(writes: readonly HeldWrite[]): HeldWrite[] {
+  const merged = new Map<string, HeldWrite>();
+  const out: HeldWrite[] = [];
+  for (const write of writes) {
+    let shape = rowsInserted.get(write.text);
+    if (shape === undefined) {
+      if (rowsInserted.size >= 1000) rowsInserted.clear();
+      shape = oneRowInsert(write.text);
+      rowsInserted.set(write.text, shape);
+    }
+    const first = shape ? merged.get(write.text) : undefined;
+    if (!shape || !first) {
+      const copy = { ...write, params: [...write.params] };
+      out.push(copy);
+      if (shape) merged.set(write.text, copy);
+      continue;
+    }
+    const from = first.params.length;
+    const row = Array.from({ length: shape.count }, (_, i) => `$${from + i + 1}`).join(', ');
+    first.text = `${first.text}, (${row})`;
+    first.params.push(...write.params);
+  }
+  return out;
+}
+
 /** `writes` (which one batch admits) as one statement. */
 export function statementOf(writes: readonly HeldWrite[]): Statement {
   const batch = new WriteBatch();
-  for (const write of writes) batch.hold(write);
+  for (const write of mergeRows(writes)) batch.hold(write);
   return batch.alone();
 }
 

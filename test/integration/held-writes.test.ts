@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { write } from '../../src/persistence/sql-client';
-import { InsertCoalescer, WriteBatch, type Statement } from '../../src/persistence/write-batch';
+import { InsertCoalescer, statementOf, WriteBatch, type Statement } from '../../src/persistence/write-batch';
 import { testDatabases } from '../support/databases';
 
 /**
@@ -122,6 +122,21 @@ describe.each(testDatabases)('held writes in a transaction ($name)', (database) 
     expect(await count('parents', "id LIKE 'apart_%'")).toBe(4);
   });
 
+  it('transactions of a parent and its child at once: their parents and their children each one insert of all the rows', async () => {
+    const ids = Array.from({ length: 6 }, (_, i) => `family_${i}`);
+    await Promise.all(
+      ids.map((id) =>
+        db.transaction(async (tx) => {
+          await write(tx, parent(id));
+          await write(tx, child(`${id}_child`, id));
+        }),
+      ),
+    );
+    expect(await count('parents', "id LIKE 'family_%'")).toBe(6);
+    expect(await count('children', "parent_id LIKE 'family_%'")).toBe(6);
+    expect(await transactionsOf(ids)).toBeLessThan(6);
+  });
+
   it('outside a transaction a write is sent at once', async () => {
     await write(db, parent('p6'));
     expect(await count('parents', "id = 'p6'")).toBe(1);
@@ -172,6 +187,34 @@ describe('WriteBatch', () => {
   });
 });
 
+describe('statementOf', () => {
+  it('merges the same one-row insert held several times into one insert of all its rows, where the first stood', () => {
+    expect(
+      statementOf([
+        { text: 'INSERT INTO a (x) VALUES ($1)', params: [1], tables: ['a'] },
+        { text: 'INSERT INTO b (x, y) VALUES ($1, $2)', params: [2, 3], tables: ['b'] },
+        { text: 'INSERT INTO a (x) VALUES ($1)', params: [4], tables: ['a'] },
+      ]),
+    ).toEqual({
+      text: 'WITH held_1 AS (INSERT INTO a (x) VALUES ($1), ($2)) INSERT INTO b (x, y) VALUES ($3, $4)',
+      params: [1, 4, 2, 3],
+    });
+  });
+
+  it('leaves any other insert as it is: an expression among the values, an ON CONFLICT', () => {
+    const writes = [
+      { text: 'INSERT INTO a (x, y) VALUES ($1, now())', params: [1], tables: ['a'] },
+      { text: 'INSERT INTO a (x, y) VALUES ($1, now())', params: [2], tables: ['a'] },
+      { text: 'INSERT INTO b (x) VALUES ($1) ON CONFLICT DO NOTHING', params: [3], tables: ['b'] },
+      { text: 'INSERT INTO b (x) VALUES ($1) ON CONFLICT DO NOTHING', params: [4], tables: ['b'] },
+    ];
+    expect(statementOf(writes).text).toBe(
+      'WITH held_1 AS (INSERT INTO a (x, y) VALUES ($1, now())), held_2 AS (INSERT INTO a (x, y) VALUES ($2, now())), ' +
+        'held_3 AS (INSERT INTO b (x) VALUES ($3) ON CONFLICT DO NOTHING) INSERT INTO b (x) VALUES ($4) ON CONFLICT DO NOTHING',
+    );
+  });
+});
+
 describe('InsertCoalescer', () => {
   const insert = (x: number) => ({ text: 'INSERT INTO a (x) VALUES ($1)', params: [x], tables: ['a'] });
   /** A database that answers each statement when told to. */
@@ -195,7 +238,8 @@ describe('InsertCoalescer', () => {
     database.answerAll();
     await first;
     await vi.waitFor(() => expect(database.sent).toHaveLength(2));
-    expect(database.sent[1]).toEqual({ text: 'WITH held_1 AS (INSERT INTO a (x) VALUES ($1)) INSERT INTO a (x) VALUES ($2)', params: [2, 3] });
+    // The same one-row insert twice: one insert of both rows.
+    expect(database.sent[1]).toEqual({ text: 'INSERT INTO a (x) VALUES ($1), ($2)', params: [2, 3] });
     database.answerAll();
     await Promise.all(later);
   });
