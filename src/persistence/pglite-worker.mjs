@@ -12,6 +12,7 @@
 //   close                          closes the database; the main thread then ends the worker
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
+import { bindMessage } from './pglite-bind.mjs';
 
 const { dataDir, pgliteWasmModule, initdbWasmModule } = workerData;
 // The modules come compiled from the main thread (compiled once per process).
@@ -43,6 +44,7 @@ const statements = new Map();
 const MAX_STATEMENTS = 500;
 let statementsNamed = 0;
 const wire = protocol.serialize;
+const executeAndSync = joined([wire.execute({}), wire.sync()]);
 
 function joined(parts) {
   const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
@@ -93,7 +95,7 @@ async function runPrepared(text, params, inTransaction, retried = false) {
   });
   let messages;
   try {
-    ({ messages } = await db.execProtocol(joined([wire.bind({ statement: statement.name, values }), wire.execute({}), wire.sync()]), {
+    ({ messages } = await db.execProtocol(joined([bindMessage(statement.name, values), executeAndSync]), {
       // As PGlite's own query: written through at once outside a transaction, at COMMIT inside one.
       syncToFs: !inTransaction,
     }));
