@@ -4,7 +4,7 @@ import type { UnitOfWork } from '../../../domain/deps';
 import { COALESCED_MOST, coalescedLanes, isDatabaseUnreachable, type SqlClient, type SqlExecutor } from '../../sql-client';
 import { StatementCoalescer, type Statement } from '../../coalescer';
 import { scopedListQuery } from '../../list-query';
-import { assignments, fieldValues, isUniqueViolation, placeholders, recordColumns, recordOf, scopeClause, toPayment, type Field } from '../../rows';
+import { assignments, fieldValues, isUniqueViolation, jsonMembers, placeholders, recordColumns, recordMembers, scopeClause, toPayment, type Field } from '../../rows';
 import { sessionColumns, sessionFields } from '../sessions/checkout-sessions';
 import { eventFields, eventsWithDeliveriesOfRecords } from '../webhooks/endpoints-and-deliveries';
 
@@ -84,13 +84,11 @@ interface Intent {
 
 function intentsStatement(intents: Intent[]): Statement {
   atMostCoalesced(intents);
-  const records = intents.map(({ payment, at }, n) => ({
-    n,
-    at,
-    ...recordOf(createdFields, payment, ''),
-    ...recordOf(paymentFields, payment, 'p_'),
-  }));
-  return { text: intentsSql, params: [JSON.stringify(records)] };
+  const records = intents.map(
+    ({ payment, at }, n) =>
+      `{${jsonMembers({ n, at })},${recordMembers(createdFields, payment, '')},${recordMembers(paymentFields, payment, 'p_')}}`,
+  );
+  return { text: intentsSql, params: [`[${records.join(',')}]`] };
 }
 
 /**
@@ -134,24 +132,22 @@ const outcomesSql = `WITH i AS MATERIALIZED (
 
 function outcomesStatement(outcomes: PaymentOutcome[]): Statement {
   atMostCoalesced(outcomes);
-  const records = outcomes.map(({ payment, expectedStatus, event, session }, n) => ({
-    n,
-    payment_id: payment.id,
-    expected_status: expectedStatus,
-    ...recordOf(paymentFields, payment, 'p_'),
-    ...(event ? recordOf(eventFields, event, 'pe_') : {}),
-    ...(session
-      ? {
-          session_id: session.expected.id,
-          session_status: session.expected.status,
-          session_updated_at: session.expected.updatedAt,
-          converted_at: session.convertedAt,
-          ...recordOf(sessionFields, session.next, 's_'),
-          ...(session.event ? recordOf(eventFields, session.event, 'se_') : {}),
-        }
-      : {}),
-  }));
-  return { text: outcomesSql, params: [JSON.stringify(records)] };
+  // Written as JSON text directly (rows.ts, recordMembers): the same record as an object would give.
+  const records = outcomes.map(({ payment, expectedStatus, event, session }, n) => {
+    let record = `{${jsonMembers({ n, payment_id: payment.id, expected_status: expectedStatus })},${recordMembers(paymentFields, payment, 'p_')}`;
+    if (event) record += `,${recordMembers(eventFields, event, 'pe_')}`;
+    if (session) {
+      record += `,${jsonMembers({
+        session_id: session.expected.id,
+        session_status: session.expected.status,
+        session_updated_at: session.expected.updatedAt,
+        converted_at: session.convertedAt,
+      })},${recordMembers(sessionFields, session.next, 's_')}`;
+      if (session.event) record += `,${recordMembers(eventFields, session.event, 'se_')}`;
+    }
+    return `${record}}`;
+  });
+  return { text: outcomesSql, params: [`[${records.join(',')}]`] };
 }
 
 /** Payments: at most one holding a session (the one-payment index decides), updated on their expected status. */
