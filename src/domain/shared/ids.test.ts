@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from './ids';
+import { newId, randomHex } from './ids';
 
 const base62 = /^[0-9A-Za-z]+$/;
 
@@ -48,5 +48,21 @@ describe('newId', () => {
       // `byte % 62` (no rejection of bytes ≥ 248) would put 8 characters ~21% above the rest.
       expect(Math.abs(count - expected) / expected, `character ${c}: ${count}`).toBeLessThan(0.12);
     }
+  });
+});
+
+describe('randomHex', () => {
+  it('gives 2 lowercase hex characters per byte, every digit about as often, and no repeats in 100,000', () => {
+    const seen = new Set<string>();
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 100_000; i++) {
+      const hex = randomHex(8);
+      expect(hex).toMatch(/^[0-9a-f]{16}$/);
+      seen.add(hex);
+      for (const digit of hex) counts.set(digit, (counts.get(digit) ?? 0) + 1);
+    }
+    expect(seen.size).toBe(100_000);
+    const expected = (100_000 * 16) / 16;
+    for (const count of counts.values()) expect(Math.abs(count - expected) / expected).toBeLessThan(0.02);
   });
 });

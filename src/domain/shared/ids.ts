@@ -28,3 +28,10 @@ export function newId(prefix: string, length = 24): string {
   }
   return `${prefix}_${out}`;
 }
+
+/** `bytes` random bytes from the same pool, as lowercase hex (a test processor transaction's id). */
+export function randomHex(bytes: number): string {
+  let out = '';
+  for (let i = 0; i < bytes; i++) out += (randomByte() + 0x100).toString(16).slice(1);
+  return out;
+}

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import valid from 'card-validator';
+import { randomHex } from '../../domain/shared/ids';
 import { majorUnits } from '../../domain/shared/money';
 import type { PaymentMethodDetails } from '../../domain/payments/entities';
 import type { FoundTransaction, OperationResult, RawCard, TokenizeResult, AuthorizeRequest, AuthorizeResult, PaymentProcessor, GooglePayTestPayment } from '../../domain/processors/ports';
@@ -237,7 +238,7 @@ export class SandboxProcessor implements PaymentProcessor {
  * thousands of transactions (a 500 for the shopper whose id was taken), so 64 bits.
  */
 function newTransactionId(): string {
-  return randomBytes(8).toString('hex');
+  return randomHex(8);
 }
 
 function declined(code: number, transactionId: string, paymentMethod: PaymentMethodDetails): RecordedAuthorization {
