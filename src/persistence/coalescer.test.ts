@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ReadCoalescer, StatementCoalescer } from './coalescer';
 
 const lanes = { inFlight: 1, most: 16 };
@@ -152,5 +152,29 @@ describe('Coalescer lanes: full groups and stalled statements', () => {
     await expect(next).resolves.toBe('other');
     release[0]!();
     await expect(stuck).resolves.toBe('locked');
+  });
+
+  it('at atMost, stalled groups arm no timer: a group coming back lets the next one go', async () => {
+    const { sent, release, reader } = heldReads({ inFlight: 1, most: 10, atMost: 2, stalledAfterMs: 20 });
+    const reads = [reader.get('a')];
+    await tick();
+    reads.push(reader.get('b'));
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(sent).toEqual([['a'], ['b']]);
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      reads.push(reader.get('c'));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      // One call is the wait above; before, a timer was armed again every millisecond.
+      expect(timers.mock.calls.length).toBeLessThanOrEqual(1);
+      expect(sent).toHaveLength(2);
+    } finally {
+      timers.mockRestore();
+    }
+    release.shift()!();
+    await tick();
+    expect(sent.at(-1)).toEqual(['c']);
+    release.splice(0).forEach((done) => done());
+    expect(await Promise.all(reads)).toEqual(['a', 'b', 'c']);
   });
 });

@@ -78,11 +78,16 @@ export class Coalescer<T> {
     this.watchForStall();
   }
 
-  /** Items wait behind groups on their way: look again once those would count as stalled. */
+  /**
+   * Items wait behind groups on their way: look again once those would count as stalled. Not at
+   * `atMost`: only a group coming back lets the next go then, and it looks again itself.
+   */
   private watchForStall(): void {
     const stalled = this.lanes.stalledAfterMs;
-    if (stalled === undefined || this.stallTimer || this.waiting.length === 0 || this.sentAt.length === 0) return;
-    const due = this.sentAt[this.sentAt.length - 1]! + stalled - performance.now();
+    const sending = this.sentAt.length;
+    if (stalled === undefined || this.stallTimer || this.waiting.length === 0 || sending === 0) return;
+    if (sending >= (this.lanes.atMost ?? this.lanes.inFlight)) return;
+    const due = this.sentAt[sending - 1]! + stalled - performance.now();
     this.stallTimer = setTimeout(() => {
       this.stallTimer = null;
       this.pump();
