@@ -83,7 +83,7 @@ export class ApiRequestLogBuffer {
 
   private async drain(): Promise<void> {
     try {
-      while (this.waiting.length >= BATCH_SIZE || Math.min(this.owed, this.waiting.length) > 0) {
+      while (this.waiting.length >= BATCH_SIZE || (this.owed > 0 && this.waiting.length > 0)) {
         if (this.dropped > 0) {
           this.log.warn({ dropped: this.dropped }, 'the request log buffer was full: dropped the oldest records');
           this.dropped = 0;

@@ -25,15 +25,18 @@ export function recordColumns<T>(fields: readonly Field<T>[], prefix: string): s
 }
 
 /** Each field's key under `prefix`, quoted as JSON once per field list and prefix. */
-const quotedKeys = new WeakMap<readonly Field<never>[], Map<string, string[]>>();
+const quotedKeys = new WeakMap<object, Map<string, string[]>>();
 
 function keysOf<T>(fields: readonly Field<T>[], prefix: string): string[] {
-  let byPrefix = quotedKeys.get(fields as readonly Field<never>[]);
-  if (!byPrefix) quotedKeys.set(fields as readonly Field<never>[], (byPrefix = new Map()));
+  let byPrefix = quotedKeys.get(fields);
+  if (!byPrefix) quotedKeys.set(fields, (byPrefix = new Map()));
   let keys = byPrefix.get(prefix);
   if (!keys) byPrefix.set(prefix, (keys = fields.map(([column]) => `${JSON.stringify(prefix + column)}:`)));
   return keys;
 }
+
+/** A value as JSON.stringify writes it as an object's member (undefined as null). */
+const jsonValue = (value: unknown) => (value === undefined ? 'null' : JSON.stringify(value));
 
 /**
  * `entity` as such a record, its values under `prefix` + column (dates as ISO text, JSON as is),
@@ -43,22 +46,14 @@ function keysOf<T>(fields: readonly Field<T>[], prefix: string): string[] {
  */
 export function recordMembers<T>(fields: readonly Field<T>[], entity: T, prefix: string): string {
   const keys = keysOf(fields, prefix);
-  let out = '';
-  for (let i = 0; i < fields.length; i++) {
-    const value = fields[i]![2](entity);
-    out += `${i === 0 ? '' : ','}${keys[i]}${value === undefined ? 'null' : JSON.stringify(value)}`;
-  }
-  return out;
+  return fields.map(([, , value], i) => keys[i] + jsonValue(value(entity))).join(',');
 }
 
 /** Named values as JSON members (`"key":value,…`), as `JSON.stringify` writes an object's. */
 export function jsonMembers(values: Record<string, unknown>): string {
-  let out = '';
-  for (const key in values) {
-    const value = values[key];
-    out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${value === undefined ? 'null' : JSON.stringify(value)}`;
-  }
-  return out;
+  return Object.entries(values)
+    .map(([key, value]) => `${JSON.stringify(key)}:${jsonValue(value)}`)
+    .join(',');
 }
 
 export const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));

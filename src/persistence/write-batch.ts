@@ -10,6 +10,7 @@
  * all inserts, it may share that statement with other requests' (InsertCoalescer, below).
  */
 import { BatchCoalescer, type Lanes, type Statement } from './coalescer';
+import { placeholders } from './rows';
 
 export type { Statement };
 
@@ -21,50 +22,52 @@ export interface HeldWrite {
   tables: readonly string[];
 }
 
-/** Our SQL texts are a small, fixed set: what was read off one is kept (bounded). */
-const tablesSeen = new Map<string, Set<string>>();
+/**
+ * `read(text)`, kept per text: our SQL texts are a small, fixed set, so what was read off one is
+ * kept (bounded: past 1,000 texts it starts again).
+ */
+function keptPerText<V>(read: (text: string) => V): (text: string) => V {
+  const kept = new Map<string, V>();
+  return (text) => {
+    if (kept.has(text)) return kept.get(text)!;
+    if (kept.size >= 1000) kept.clear();
+    const value = read(text);
+    kept.set(text, value);
+    return value;
+  };
+}
 
 /** Tables a statement names (FROM, JOIN, INTO, UPDATE): enough for our own SQL, which uses no views. */
-function tablesOf(text: string): Set<string> {
-  const seen = tablesSeen.get(text);
-  if (seen) return seen;
-  if (tablesSeen.size >= 1000) tablesSeen.clear();
+const tablesOf = keptPerText((text) => {
   const names = new Set<string>();
-  tablesSeen.set(text, names);
   for (const match of text.matchAll(/\b(?:from|join|into|update)\s+"?([a-z_][a-z0-9_]*)"?(?:\."?([a-z_][a-z0-9_]*))?/gi)) {
     names.add(match[1]!.toLowerCase());
     if (match[2]) names.add(match[2].toLowerCase());
   }
   return names;
-}
+});
 
-const renumbered = new Map<string, string>();
+/** `key` = `offset:text`: the text with its parameters $1… moved up by the offset. */
+const renumbered = keptPerText((key) => {
+  const colon = key.indexOf(':');
+  const offset = Number(key.slice(0, colon));
+  return key.slice(colon + 1).replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+});
 
 /** `text` with its parameters $1… moved up by `offset` (kept, like tablesOf, per text). */
 function renumber(text: string, offset: number): string {
-  if (offset === 0) return text;
-  const key = `${offset}:${text}`;
-  let out = renumbered.get(key);
-  if (out === undefined) {
-    if (renumbered.size >= 1000) renumbered.clear();
-    out = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-    renumbered.set(key, out);
-  }
-  return out;
+  return offset === 0 ? text : renumbered(`${offset}:${text}`);
 }
 
 const isInsert = (write: HeldWrite) => /^\s*insert\b/i.test(write.text);
 
-/** An INSERT of one row of parameters only, `… VALUES ($1, …, $n)`: its head and n, or null. */
-function oneRowInsert(text: string): { head: string; count: number } | null {
-  const match = /^\s*(insert\s+into\s+[a-z_][a-z0-9_.]*\s*\([^)]*\)\s*values)\s*\(([^)]*)\)\s*$/i.exec(text);
-  if (!match) return null;
-  const placeholders = match[2]!.split(',').map((part) => part.trim());
-  if (!placeholders.every((placeholder, i) => placeholder === `$${i + 1}`)) return null;
-  return { head: match[1]!, count: placeholders.length };
-}
-
-const rowsInserted = new Map<string, ReturnType<typeof oneRowInsert>>();
+/** How many parameters an INSERT of one row of parameters only (`… VALUES ($1, …, $n)`) takes; else null. */
+const oneRowInsert = keptPerText((text) => {
+  const values = /^\s*insert\s+into\s+[a-z_][a-z0-9_.]*\s*\([^)]*\)\s*values\s*\(([^)]*)\)\s*$/i.exec(text)?.[1];
+  if (values === undefined) return null;
+  const count = values.split(',').length;
+  return values.replace(/\s+/g, '') === placeholders(1, count).replace(/\s+/g, '') ? count : null;
+});
 
 /**
  * The same one-row INSERT held several times (the checkout sessions of requests under way at once,
@@ -72,29 +75,33 @@ const rowsInserted = new Map<string, ReturnType<typeof oneRowInsert>>();
  * source and one executor node for the lot, not one each. Statements of one SQL statement share
  * its snapshot and see none of each other's rows, so their order among themselves changes nothing.
  */
-function mergeRows(writes: readonly HeldWrite[]): HeldWrite[] {
-  const merged = new Map<string, HeldWrite>();
-  const out: HeldWrite[] = [];
+function mergeRows(writes: readonly HeldWrite[]): readonly HeldWrite[] {
+  if (writes.length < 2) return writes;
+  // Each write in its place, and the rows of one insert together where the first of them stood.
+  const out: Array<HeldWrite | HeldWrite[]> = [];
+  const rows = new Map<string, HeldWrite[]>();
   for (const write of writes) {
-    let shape = rowsInserted.get(write.text);
-    if (shape === undefined) {
-      if (rowsInserted.size >= 1000) rowsInserted.clear();
-      shape = oneRowInsert(write.text);
-      rowsInserted.set(write.text, shape);
-    }
-    const first = shape ? merged.get(write.text) : undefined;
-    if (!shape || !first) {
-      const copy = { ...write, params: [...write.params] };
-      out.push(copy);
-      if (shape) merged.set(write.text, copy);
+    if (oneRowInsert(write.text) === null) {
+      out.push(write);
       continue;
     }
-    const from = first.params.length;
-    const row = Array.from({ length: shape.count }, (_, i) => `$${from + i + 1}`).join(', ');
-    first.text = `${first.text}, (${row})`;
-    first.params.push(...write.params);
+    let same = rows.get(write.text);
+    if (!same) {
+      rows.set(write.text, (same = []));
+      out.push(same);
+    }
+    same.push(write);
   }
-  return out;
+  return out.map((entry) => (Array.isArray(entry) ? insertOfRows(entry) : entry));
+}
+
+/** One-row inserts of one text as one insert of all their rows. */
+function insertOfRows(same: HeldWrite[]): HeldWrite {
+  const [first] = same;
+  if (same.length === 1) return first!;
+  const count = oneRowInsert(first!.text)!;
+  const more = same.slice(1).map((_, i) => `, (${placeholders(count * (i + 1) + 1, count)})`);
+  return { ...first!, text: `${first!.text}${more.join('')}`, params: same.flatMap((write) => write.params) };
 }
 
 /** `writes` (which one batch admits) as one statement. */
