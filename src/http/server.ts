@@ -187,6 +187,9 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     policy: (nonce) => pagePolicy(nonce),
   });
 
+  // Someone who opens the instance's address wants the merchant's side, not a JSON 404.
+  app.get('/', async (_request, reply) => reply.redirect('/dashboard', 302));
+
   app.get('/l/:slug', async (request, reply) => {
     const { slug } = request.params as { slug: string };
     const session = await openPaymentLink(deps, { slug: String(slug).slice(0, 64) });
