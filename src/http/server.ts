@@ -185,6 +185,9 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     clientConfig: options.clientConfig,
     secureHead: (html) => pageIntegrity.secureHtml(html),
     policy: (nonce) => pagePolicy(nonce),
+    // Not awaited: the shopper's page does not wait for the bookkeeping, which retries on the next page if it fails.
+    onServed: (accountId) =>
+      void pageIntegrity.served(deps, accountId).catch((error: unknown) => app.log.error({ err: error, accountId }, 'recording the first checkout page baseline failed')),
   });
 
   // Someone who opens the instance's address wants the merchant's side, not a JSON 404.
