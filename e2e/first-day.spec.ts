@@ -122,6 +122,29 @@ test.describe("the merchant's first day", () => {
     await shopper.close();
   });
 
+  test('a new account’s payment page security shows no alarm; its first page served becomes the baseline', async ({ page, browser }) => {
+    await signUp(page, `Security ${unique()}`);
+    const secret = await secretKeyFromDashboard(page);
+    const accountId: string = (await (await page.request.get('/dashboard/api/session')).json()).accounts[0].id;
+    await page.goto(`/dashboard/${accountId}/test/settings/page-security`);
+    await expect(page.getByTestId('page-status')).toHaveText(/^No baseline yet\./);
+    await expect(page.getByText('treat this as an incident', { exact: false })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+
+    const created = await page.request.post('/v1/checkout/sessions', {
+      headers: { Authorization: `Bearer ${secret}` },
+      data: { currency: 'usd', line_items: [{ name: 'Filter papers', unit_amount: 600, quantity: 1 }] },
+    });
+    const shopper = await browser.newContext();
+    await (await shopper.newPage()).goto((await created.json()).url);
+    await shopper.close();
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId('page-status')).toHaveText(/matches the baseline approved automatically/, { timeout: 2000 });
+    }).toPass({ timeout: 20_000, intervals: [1000] });
+    await expect(page.getByRole('alert')).toHaveCount(0);
+  });
+
   test('an open checkout page links back to the shop: first on the keyboard, and in Arabic on the right with its arrow mirrored', async ({
     page,
     request,
