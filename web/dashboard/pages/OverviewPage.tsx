@@ -38,6 +38,9 @@ interface Overview {
   previous_funnel: Funnel;
 }
 
+/** A UTC day (`2026-06-01`) as the merchant's browser writes dates. */
+const utcDay = (day: string) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+
 const percent = (value: number | null) => (value === null ? '—' : new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(value));
 
 /** The change from `previous` to `current` as a signed percentage; null when there was nothing before. */
@@ -90,7 +93,7 @@ export function OverviewPage({ base, place }: PageScope) {
         <Loading what={t('overview.loading')} />
       ) : (
         <>
-          <p className="hint">{t('overview.periods', { from: data.from, to: data.to, previousFrom: data.previous_from, previousTo: data.previous_to })}</p>
+          <p className="hint">{t('overview.periods', { from: utcDay(data.from), to: utcDay(data.to), previousFrom: utcDay(data.previous_from), previousTo: utcDay(data.previous_to) })}</p>
           <section className="stats" aria-label={t('overview.keyFigures')}>
             <div className="stat">
               <span className="stat-label">{t('overview.successfulPayments')}</span>
