@@ -31,7 +31,7 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
  */
 export function httpWebhookSender(): WebhookSender {
   return {
-    send({ url, mode, body, headers, timeoutMs }) {
+    send({ url, mode, body, headers, timeoutMs, signal }) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       return new Promise<WebhookSendResult>((resolve) => {
@@ -68,6 +68,11 @@ export function httpWebhookSender(): WebhookSender {
           ...(mode === 'live' ? { lookup: publicOnlyLookup } : {}),
         });
         deadline = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs);
+        if (signal) {
+          const cut = () => request.destroy(new Error('cut short: the server is shutting down'));
+          if (signal.aborted) cut();
+          else signal.addEventListener('abort', cut, { once: true });
+        }
         request.on('error', (error) => fail(error.message));
         request.on('response', (response) => {
           const chunks: Buffer[] = [];
