@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Deps } from '../domain/deps';
 import { WEBHOOK_TIMEOUT_MS } from '../domain/webhooks/rules';
 import {
@@ -65,6 +66,8 @@ export function startWebhookWorker(options: {
   const sends = new Set<Promise<void>>();
   /** Cuts every send under way (shutdown's hand-back). */
   const cut = new AbortController();
+  // Each send under way listens to it: as many as maxInFlight at once, not a leak.
+  setMaxListeners(maxInFlight + 1, cut.signal);
   /** Sends cut short: given back, not recorded. */
   const handedBack: ClaimedDelivery[] = [];
   const toRecord: WebhookOutcome[] = [];

@@ -37,10 +37,13 @@ export function httpWebhookSender(): WebhookSender {
       return new Promise<WebhookSendResult>((resolve) => {
         let settled = false;
         let deadline: NodeJS.Timeout | undefined;
+        let cut: (() => void) | undefined;
         const finish = (result: WebhookSendResult) => {
           if (settled) return;
           settled = true;
           clearTimeout(deadline);
+          // One signal serves every send of a worker: a listener left behind would be kept forever.
+          if (cut) signal?.removeEventListener('abort', cut);
           resolve(result);
         };
         const fail = (error: string, status: number | null = null, text: string | null = null) =>
@@ -69,7 +72,7 @@ export function httpWebhookSender(): WebhookSender {
         });
         deadline = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs);
         if (signal) {
-          const cut = () => request.destroy(new Error('cut short: the server is shutting down'));
+          cut = () => request.destroy(new Error('cut short: the server is shutting down'));
           if (signal.aborted) cut();
           else signal.addEventListener('abort', cut, { once: true });
         }
