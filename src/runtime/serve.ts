@@ -184,15 +184,17 @@ export async function startServer(
       readiness.beginShutdown();
       app.log.info('shutting down: intake stopped, finishing requests under way and the webhook sends');
       // The listener takes what the kernel has queued and closes; every request received is
-      // answered, each connection closing after its last answer; then Fastify's close hooks (the
-      // request log's flush). Webhook sends under way get part of the budget to finish and record;
-      // those still waiting then are cut and given back, due at once for the next instance. Periodic
-      // jobs finish their run.
+      // answered, each connection closing after its last answer. Webhook sends under way get part
+      // of the budget to finish and record; those still waiting then are cut and given back, due at
+      // once for the next instance. Periodic jobs finish their run.
       await Promise.all([
-        drain.drain().then(() => app.close()),
+        drain.drain(),
         scheduler.stop(),
         webhooks.stop({ handBackAfterMs: Math.min(WEBHOOK_TIMEOUT_MS, budgetMs * WEBHOOK_SHARE_OF_SHUTDOWN) }),
       ]);
+      // After the jobs (the page-integrity check fetches the page through the app); Fastify's close
+      // hooks flush the API request log.
+      await app.close();
       undo.splice(undo.indexOf(closeApp), 1);
       for (const { name, hook } of hooks) {
         try {

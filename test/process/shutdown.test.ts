@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, stopAll, until, type ServerProcess } from '../support/processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { createShop, json, pay, shopDatabases, shoppers, type Answer, type ShopDatabase } from './shop';
+import { createShop, json, pay, request, shopDatabases, shoppers, type Answer, type ShopDatabase } from './shop';
 
 /**
  * SIGTERM to a real `tillpoint serve` with 300 shoppers paying at once: every request already sent
@@ -12,6 +12,8 @@ import { createShop, json, pay, shopDatabases, shoppers, type Answer, type ShopD
 const SHOPPERS = 300;
 /** How long after the shoppers press Pay the signal comes. */
 const SIGNAL_AFTER_MS = 150;
+/** Merchant API reads sent with the payments. */
+const MERCHANT_READS = 50;
 
 describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
   let database: ShopDatabase;
@@ -42,12 +44,15 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
   async function payThenTerminate(server: ServerProcess) {
     const ready = await shoppers(server.base, key, SHOPPERS);
     const answers = ready.map((shopper) => pay(server.base, shopper));
+    // The merchant's back end reads sessions meanwhile: each call answered goes to the request log.
+    const reads = ready.slice(0, MERCHANT_READS).map((shopper) => request(server.base, 'GET', `/v1/checkout/sessions/${shopper.sessionId}`, { key }));
     await new Promise((resolve) => setTimeout(resolve, SIGNAL_AFTER_MS));
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
     const settled: Answer[] = await Promise.all(answers);
+    const read: Answer[] = await Promise.all(reads);
     const code = await server.exited;
-    return { settled, code, stopMs: Date.now() - signalledAt };
+    return { settled, read, code, stopMs: Date.now() - signalledAt };
   }
 
   const describeAnswers = (settled: Answer[]) => {
@@ -61,14 +66,24 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
 
   it(`answers all ${SHOPPERS} payments in flight, resets none, and exits 0`, { timeout: 240_000 }, async () => {
     const server = await serve();
-    const { settled, code, stopMs } = await payThenTerminate(server);
+    const { settled, read, code, stopMs } = await payThenTerminate(server);
     const counts = describeAnswers(settled);
     console.info(`SIGTERM with ${SHOPPERS} payments in flight: ${JSON.stringify(counts)}; exit ${code} after ${stopMs} ms`);
     expect(settled.filter((answer) => answer.error !== null), JSON.stringify(counts)).toEqual([]);
     // An answer is a payment made or a clean refusal, never a server error of ours.
     for (const answer of settled) expect([200, 402, 409, 503], answer.body).toContain(answer.status);
+    expect(read.map((answer) => answer.status)).toEqual(read.map(() => 200));
     expect(code, server.stderr()).toBe(0);
     expect(server.stderr()).not.toMatch(/did not stop within/);
+
+    // The request log was flushed before the database closed: every read answered is in it.
+    const db = await database.open();
+    try {
+      const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_requests WHERE method = 'GET'`);
+      expect(rows[0]!.n).toBe(MERCHANT_READS);
+    } finally {
+      await db.close();
+    }
   });
 
   it('with a webhook receiver that never answers: the same, and the cut sends are delivered by the next start', { timeout: 240_000 }, async () => {
