@@ -71,6 +71,17 @@ describe('the SDK and the CLI installed from their tarballs into an empty projec
     expect(imported.stdout.trim()).toBe('function');
   });
 
+  it('the SDK installs from the clone\'s folder too, as built there (npm install builds it)', { timeout: 90_000 }, async () => {
+    const sibling = path.join(work, 'sibling');
+    mkdirSync(sibling, { recursive: true });
+    writeFileSync(path.join(sibling, 'package.json'), JSON.stringify({ name: 'sibling', private: true, type: 'module' }));
+    const installed = await npm(['install', '--prefer-offline', path.join(root, 'sdk', 'node')], sibling);
+    expect(installed.code, installed.stderr).toBe(0);
+    const imported = await run(process.execPath, ['--input-type=module', '-e', "import { Tillpoint } from '@tillpoint/node'; console.log(typeof Tillpoint)"], sibling);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout.trim()).toBe('function');
+  });
+
   it("the installed tillpoint bin creates an account and serves; the README's example runs against it", { timeout: 180_000 }, async () => {
     const version = await run(installedCli(), ['--version'], project);
     expect(version.code, version.stderr).toBe(0);
