@@ -110,8 +110,8 @@ async function runTransaction<T>(connection: TransactionConnection, work: (tx: S
  * The embedded database: PostgreSQL compiled to WebAssembly, kept in `dataDir` (or in memory). It
  * runs in a thread of its own (pglite-client.ts), so its work leaves the HTTP server's event loop.
  */
-export async function openPglite(dataDir: string | null): Promise<SqlClient> {
-  const db = await startPgliteThread(dataDir);
+export async function openPglite(dataDir: string | null, timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS): Promise<SqlClient> {
+  const db = await startPgliteThread(dataDir, timeouts);
   // PGlite runs one statement at a time: one "connection", the rest wait for it.
   let active = 0;
   const counted = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -131,12 +131,12 @@ export async function openPglite(dataDir: string | null): Promise<SqlClient> {
   );
   return {
     kind: 'pglite',
-    query: (text, params = []) => counted(() => db.query(text, params)),
+    query: (text, params = []) => counted(() => db.query(text, params).catch(rethrowUnavailable)),
     // PGlite runs one transaction at a time, which serializes writers as a single connection would:
     // its thread holds the transaction open, and every other statement waits behind it. The
     // transaction is opened at the first statement that needs one; held writes alone are one
     // statement of their own.
-    transaction: (work) => counted(() => runTransaction(pgliteConnection(db, coalescer), work)),
+    transaction: (work) => counted(() => runTransaction(pgliteConnection(db, coalescer), work).catch(rethrowUnavailable)),
     exec: (script) => db.exec(script),
     close: () => db.close(),
     poolStats: () => ({ size: 1, inUse: Math.min(active, 1), waiting: Math.max(active - 1, 0) }),
@@ -157,8 +157,37 @@ function pgliteConnection(db: PgliteThread, coalescer: InsertCoalescer): Transac
   };
 }
 
+/**
+ * How long any one wait on the database may last. PostgreSQL enforces each on every connection
+ * (statement_timeout, lock_timeout, idle_in_transaction_session_timeout); PGlite's thread bounds
+ * the wait for its one connection by `lockMs` and rolls back a transaction idle past
+ * `idleInTransactionMs`. A statement past its bound fails as 503 `database_unavailable`.
+ */
+export interface DatabaseTimeouts {
+  /** Waiting for a row or table lock (DATABASE_LOCK_TIMEOUT_MS). */
+  lockMs: number;
+  /** One statement, start to end (DATABASE_STATEMENT_TIMEOUT_MS). */
+  statementMs: number;
+  /** A transaction left open with no statement running (DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS). */
+  idleInTransactionMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { lockMs: 2_000, statementMs: 5_000, idleInTransactionMs: 10_000 };
+
+/**
+ * SQLSTATEs of a wait cut short by its bound: a statement or lock timeout (57014, 55P03), a
+ * transaction ended for idling (25P03). Nothing the statement did is kept; the caller may retry.
+ */
+const TIMEOUT_CODES = new Set(['57014', '55P03', '25P03']);
+
+/** Whether a driver error is a wait cut short by `DatabaseTimeouts`. */
+export function isDatabaseTimeout(error: unknown): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return typeof code === 'string' && TIMEOUT_CODES.has(code);
+}
+
 /** SQLSTATE classes and socket errors that mean "the database cannot be reached", not "this query is wrong". */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03']);
+const UNREACHABLE_CODES = new Set(['25P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03']);
 
 /**
  * Whether a driver error means the database is down or the connection was lost (a restart, a
@@ -174,8 +203,13 @@ export function isDatabaseUnreachable(error: unknown): boolean {
 const databaseUnavailable = () =>
   new TillpointError('database_unavailable', 'The database is unavailable right now; try again shortly');
 
+function rethrowUnavailable(error: unknown): never {
+  throw unavailable(error);
+}
+
 function unavailable(error: unknown): unknown {
-  return isDatabaseUnreachable(error) && !(error instanceof TillpointError) ? databaseUnavailable() : error;
+  if (error instanceof TillpointError) return error;
+  return isDatabaseUnreachable(error) || isDatabaseTimeout(error) ? databaseUnavailable() : error;
 }
 
 /** The most transactions of held inserts, or reads, sent as one statement (coalescer.ts). */
@@ -238,10 +272,15 @@ export class PreparedStatements {
 /** A PostgreSQL server reached through a pool of connections. */
 export async function openPostgres(
   url: string,
-  options: { schema?: string; max?: number; onIdleError?: (error: Error) => void } = {},
+  options: { schema?: string; max?: number; onIdleError?: (error: Error) => void; timeouts?: DatabaseTimeouts } = {},
 ): Promise<SqlClient> {
+  const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
   const settings = {
     connectionString: url,
+    // Sent with every connection's start-up: no wait on this server is unbounded.
+    statement_timeout: timeouts.statementMs,
+    lock_timeout: timeouts.lockMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
     // A database that does not answer fails the request (503 database_unavailable), never hangs it.
     connectionTimeoutMillis: 10_000,
     keepAlive: true,

@@ -10,6 +10,8 @@ export interface Config {
   /** Where the embedded database keeps its files when no DATABASE_URL is set. */
   dataDir: string;
   databaseUrl: string | null;
+  /** Bounds on every wait on the database (DATABASE_LOCK_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS). */
+  databaseTimeouts: { lockMs: number; statementMs: number; idleInTransactionMs: number };
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** How long a test-mode capture stays `submitted_for_settlement` before it settles; 0 = at once. */
@@ -60,6 +62,9 @@ const variables = {
     .string()
     .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(2_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
   PUBLIC_URL: z
     .url({ protocol: /^https?$/ })
     .optional(),
@@ -122,6 +127,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     host: read('HOST'),
     dataDir: path.resolve(read('DATA_DIR')),
     databaseUrl: read('DATABASE_URL') ?? null,
+    databaseTimeouts: {
+      lockMs: read('DATABASE_LOCK_TIMEOUT_MS'),
+      statementMs: read('DATABASE_STATEMENT_TIMEOUT_MS'),
+      idleInTransactionMs: read('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
+    },
     publicUrl,
     logLevel: read('LOG_LEVEL'),
     testSettlementDelaySeconds: read('TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS'),

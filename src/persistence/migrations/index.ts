@@ -42,6 +42,9 @@ export const migrations: Migration[] = [
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
 export async function migrate(db: SqlClient): Promise<number[]> {
   return db.transaction(async (tx) => {
+    // A migration may rewrite a large table, and may wait for another instance's: neither is a
+    // request's statement, so neither is cut short by the connection's timeouts.
+    await tx.query("SELECT set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true)");
     // One migrator at a time across every instance; the lock ends with the transaction.
     await tx.query('SELECT pg_advisory_xact_lock(727274)');
     await tx.query(
