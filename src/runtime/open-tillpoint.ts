@@ -106,8 +106,12 @@ export async function openTillpoint(options: {
       // asked as before.
       const found = await processorConfigs.sessionWithConfig(sessionId, { withFlags: !options.flagsOfrepUrl });
       if (!found) return null;
-      const { session, config, flags } = found;
-      return { session, processor: async () => processorFor(session, config ? config() : null), ...(flags ? { flags } : {}) };
+      const { session, config, flags: state } = found;
+      return {
+        session,
+        processor: async () => processorFor(session, config ? config() : null),
+        flags: state && flags.withState ? flags.withState(state) : flags,
+      };
     },
   };
   const store = options.observer ? observeStore(sqlStore(db), options.observer) : sqlStore(db);

@@ -56,7 +56,9 @@ export async function migrate(db: SqlClient): Promise<number[]> {
     const done: number[] = [];
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
-      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      // Whole, as written: PostgreSQL's simple query protocol (and PGlite's exec) runs a script of
+      // several statements, plpgsql bodies included.
+      await tx.exec(migration.sql);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,
         migration.name,
@@ -65,12 +67,4 @@ export async function migrate(db: SqlClient): Promise<number[]> {
     }
     return done;
   });
-}
-
-/** Splits a migration into statements (ours never put a semicolon inside a literal). */
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*(?:\n|$)/)
-    .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
-    .filter(Boolean);
 }
