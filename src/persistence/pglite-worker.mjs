@@ -70,7 +70,7 @@ const connection = {
   },
 };
 
-/** Transactions begun and not yet ended: how to give the connection back, the idle timer, whether one failed. */
+/** Transactions begun and not yet ended: how to give the connection back, the idle timer, why it ended early. */
 const transactions = new Map();
 
 /**
@@ -169,7 +169,7 @@ async function script(text) {
   }
 }
 
-/** The open transaction `tx`, its idle timer stopped while `work` runs; a failure marks it failed. */
+/** `work` in the open transaction `tx`, its idle timer stopped meanwhile. */
 async function inTransaction(tx, work) {
   const open = transactions.get(tx);
   if (!open) throw new Error(`Transaction ${tx} is not open`);
@@ -177,9 +177,6 @@ async function inTransaction(tx, work) {
   clearTimeout(open.idle);
   try {
     return await work();
-  } catch (error) {
-    open.failed = true;
-    throw error;
   } finally {
     if (!open.ended) open.idle = idleTimer(tx);
   }
@@ -204,7 +201,7 @@ async function begin(tx) {
     release();
     throw error;
   }
-  transactions.set(tx, { release, failed: false, ended: null, idle: idleTimer(tx) });
+  transactions.set(tx, { release, ended: null, idle: idleTimer(tx) });
 }
 
 async function end(tx, rollback) {
@@ -218,12 +215,8 @@ async function end(tx, rollback) {
     throw open.ended;
   }
   try {
-    if (rollback || open.failed) {
-      await simple('ROLLBACK', false);
-      if (!rollback) throw databaseError('25P02', 'current transaction is aborted: a statement in it failed');
-    } else {
-      await simple('COMMIT', true);
-    }
+    // As on a server: COMMIT of a transaction in which a statement failed rolls it back.
+    await simple(rollback ? 'ROLLBACK' : 'COMMIT', !rollback);
   } finally {
     open.release();
   }
