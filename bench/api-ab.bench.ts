@@ -9,7 +9,7 @@
  * What differs between A and B, each optional:
  * - AB_A_DIR / AB_B_DIR: another checkout of Tillpoint (a git worktree of the change) whose
  *   `bench/support/api-server.ts` to run; default this one.
- * - AB_A_ENV / AB_B_ENV: `NAME=value …` for that server, e.g. `BENCH_ARRIVAL_ORDER=0` or
+ * - AB_A_ENV / AB_B_ENV: `NAME=value …` for that server, e.g.
  *   `BENCH_LOG=0` (api-server.ts).
  * - AB_A_SQL / AB_B_SQL: SQL run in that server's schema once it is up (e.g. a constraint dropped).
  *

@@ -7,8 +7,8 @@
  * `tsx bench/support/profile-summary.ts <dir>/<file>.cpuprofile`.
  */
 import { loadavg } from 'node:os';
-import { closeHotPath, pay, PAYERS } from './support/hot-path';
-import { fixed, startChild } from './support/processes';
+import { closeHotPath, pay, payBesideALock, PAYERS } from './support/hot-path';
+import { fixed, percentile, startChild } from './support/processes';
 
 const kind = process.argv[2] ?? 'tillpoint-postgres';
 const ROUNDS = Number(process.env.PAY_ROUNDS ?? 20);
@@ -29,6 +29,16 @@ try {
       `  (p50 ${fixed(p.p50 / (p.serverCpuMs + p.databaseCpuMs))} ×, p99 ${fixed(p.p99 / (p.serverCpuMs + p.databaseCpuMs))} × that CPU)` +
       `  (load average ${loadavg().map((n) => n.toFixed(2)).join(', ')})`,
   );
+  // One session's row held FOR UPDATE elsewhere for 8 s (an operator's psql, a sweep): the other
+  // shoppers, three waves of PAYERS, should not notice; the locked one's shopper is answered
+  // within the lock timeout (503 database_unavailable, retryable). PAY_LOCKED=0 skips it.
+  if (kind === 'tillpoint-postgres' && INSTANCES === 1 && process.env.PAY_LOCKED !== '0') {
+    const { times, locked, wavesDoneMs } = await payBesideALock(port, key, server.ready.schema, 3, 8_000);
+    console.log(
+      `${kind}, one session locked 8 s, ${times.length} others in 3 waves of ${PAYERS}: p50 ${fixed(percentile(times, 0.5))} ms  p99 ${fixed(percentile(times, 0.99))} ms` +
+        `  max ${fixed(Math.max(...times))} ms; waves done after ${fixed(wavesDoneMs, 0)} ms; the locked session's shopper: ${locked.status} after ${fixed(locked.ms, 0)} ms`,
+    );
+  }
 } finally {
   for (const other of others) await other.stop();
   await server.stop();

@@ -98,6 +98,7 @@ async function time(inFlight: Map<string, number>) {
       plan = rows.map((row) => row['QUERY PLAN']).join('\n');
       return { rows: [], rowCount: 0 } as never;
     },
+    exec: async () => undefined,
   });
   for (let i = 0; i < CLAIMS + 5; i++) {
     const started = performance.now();

@@ -11,7 +11,6 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { buildHttpServer } from '../../src/http/server';
-import { requestArrivals } from '../../src/persistence/arrival-order';
 import { openPglite, openPostgres } from '../../src/persistence/sql-client';
 import { batchedLogStream } from '../../src/runtime/log-stream';
 import { openTillpoint } from '../../src/runtime/open-tillpoint';
@@ -61,13 +60,11 @@ async function startTillpoint(onPostgres: boolean) {
   });
   const { testSecretKey } = await createAccount(tillpoint.deps, { name: 'Bench Shop' });
   // As `tillpoint serve` runs by default: LOG_LEVEL=info to stdout (here /dev/null), batched per turn.
-  // As `tillpoint serve` builds it: statements served oldest request first. BENCH_LOG=0 and
-  // BENCH_ARRIVAL_ORDER=0 switch either off, to measure what it costs (`npm run bench:api-ab`).
+  // BENCH_LOG=0 switches the log off, to measure what it costs (`npm run bench:api-ab`).
   const app = await buildHttpServer({
     deps: tillpoint.deps,
     webRoot: '/nonexistent',
     logger: process.env.BENCH_LOG === '0' ? false : { level: 'info', stream: batchedLogStream() },
-    ...(process.env.BENCH_ARRIVAL_ORDER === '0' ? {} : { arrivals: requestArrivals }),
   });
   app.get('/__bench/stats', stats);
   // What autovacuum does to a store that has been taking payments a while: fresh statistics, and so

@@ -57,7 +57,7 @@ export async function openSessions(port: number, key: string, count: number): Pr
   return ids;
 }
 
-const payBody = JSON.stringify({ payment_method_type: 'card', nonce: 'fake-valid-visa-nonce', email: 'shopper@example.com' });
+export const payBody = JSON.stringify({ payment_method_type: 'card', nonce: 'fake-valid-visa-nonce', email: 'shopper@example.com' });
 
 /** Each server's shoppers' connections (shopper-sockets.ts), opened at its first round. */
 const shoppers = new Map<number, ShopperSockets>();
@@ -199,6 +199,32 @@ export function cpuSince(before: Awaited<ReturnType<typeof cpuNow>>, after: Awai
   let databaseMs = 0;
   for (const [pid, ms] of after.database) databaseMs += ms - (before.database.get(pid) ?? 0);
   return { serverCpuMs: serverMs / calls, databaseCpuMs: databaseMs / calls };
+}
+
+/**
+ * The isolation case: one session's row held FOR UPDATE by another connection for `heldMs` while
+ * `waves` waves of PAYERS other shoppers pay their own sessions, one wave after another. Returns
+ * the others' times and the locked session's shopper's answer (status, ms), who pays alongside the
+ * first wave. PostgreSQL only.
+ */
+export async function payBesideALock(port: number, key: string, schema: string, waves: number, heldMs: number) {
+  const [locked, ...ids] = await openSessions(port, key, 1 + waves * PAYERS);
+  const holder = new pg.Client({ connectionString: DATABASE_URL, options: `-c search_path=${schema}`, application_name: 'tillpoint-bench-lock' });
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query('SELECT id FROM checkout_sessions WHERE id = $1 FOR UPDATE', [locked]);
+  const released = new Promise((resolve) => setTimeout(resolve, heldMs)).then(async () => {
+    await holder.query('COMMIT');
+    await holder.end();
+  });
+  const started = performance.now();
+  const lockedAnswer = post(port, `/api/checkout/sessions/${locked}/payments`, payBody).then((res) => ({ status: res.status, ms: performance.now() - started }));
+  const times: number[] = [];
+  for (let wave = 0; wave < waves; wave++) times.push(...(await payRound(port, ids.slice(wave * PAYERS, (wave + 1) * PAYERS))));
+  const wavesDoneMs = performance.now() - started;
+  const answer = await lockedAnswer;
+  await released;
+  return { times, locked: answer, wavesDoneMs };
 }
 
 export async function closeHotPath() {

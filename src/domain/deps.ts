@@ -24,7 +24,7 @@ export interface Store {
   read<T>(work: (reader: UnitOfWork) => Promise<T>): Promise<T>;
   /**
    * Work of exactly one statement, atomic by itself (a conditional write that decides in the
-   * database, such as `payments.insertForOpenSession`): no BEGIN and COMMIT round trips.
+   * database, such as `payments.insertForSession`): no BEGIN and COMMIT round trips.
    */
   once<T>(work: (db: UnitOfWork) => Promise<T>): Promise<T>;
 }

@@ -21,11 +21,6 @@ export interface RouteBasics<P extends z.ZodType, Q extends z.ZodType, B extends
   /** HTTP status of a success; 200 unless said. */
   status?: number;
   /**
-   * Its statements wait for a database connection in the order requests arrived (a payment, a
-   * capture, a refund: several statements around a processor call); see persistence/arrival-order.ts.
-   */
-  arrivalOrder?: boolean;
-  /**
    * Error statuses this route answers beyond the ones every operation may (400 for bad input, 404
    * with an id in the path, 401/403/429 with a secret key, 409 on an idempotent POST, 500), e.g.
    * 402 for a decline, 502/504 when the processor is involved.

@@ -151,5 +151,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   } else if (known.code === 'card_declined' && isOurSideDecline(known.declineCode)) {
     reporter?.captureMessage(`Decline caused by our set-up: ${known.declineCode}`, { tags: { ...tags, decline_code: known.declineCode! } });
   }
+  // A database past its bounds (down, or a lock or statement timeout) is worth retrying shortly.
+  if (known.code === 'database_unavailable') reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
   return reply.status(known.status).send(errorBody(known, request.id));
 }
+
+/** What a 503 `database_unavailable` asks the caller to wait before trying again. */
+export const DATABASE_RETRY_AFTER_SECONDS = 1;

@@ -144,7 +144,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
         description: z.globalRegistry.get(errorSchemasByStatus.get(status)!)?.description ?? `Error ${status}`,
         headers: {
           'Request-Id': { $ref: '#/components/headers/RequestId' },
-          ...(status === 429 ? { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } } : {}),
+          ...(status === 429 || status === 503 ? { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } } : {}),
         },
         content: { 'application/json': { schema: { $ref: schemaRef(`Error${status}`) } } },
       },

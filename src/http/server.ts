@@ -1,7 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import fastifyStatic from '@fastify/static';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Deps } from '../domain/deps';
@@ -52,17 +51,6 @@ export interface HttpOptions {
   processorSettings?: ProcessorSettingsDeps;
   /** Send Strict-Transport-Security (config `hsts`: PUBLIC_URL is https and HSTS is not off). */
   hsts?: boolean;
-  /**
-   * Runs the handler of each route marked `arrivalOrder` as part of its request
-   * (persistence/arrival-order.ts), so the database pool serves the earliest requests' statements
-   * first. Without it, statements are served in the order they were sent.
-   */
-  arrivals?: {
-    /** Runs `work` (and everything it starts) as part of a request that arrived at `at`, until `leave()`. */
-    enter<T>(at: number, work: () => T): T;
-    /** That request has been answered. */
-    leave(): void;
-  };
 }
 
 const securityHeaders = {
@@ -79,8 +67,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The server's own request (the page-integrity monitor's fetches), not a client's. */
     internal: boolean;
-    /** When it arrived (performance.now()): its statements wait for a connection in this order. */
-    arrivedAt: number;
   }
 }
 
@@ -107,27 +93,12 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   // decided internal once, here, and neither logged nor counted as shoppers' requests.
   const internalToken = Buffer.from(randomBytes(32).toString('hex'));
   app.decorateRequest('internal', false);
-  app.decorateRequest('arrivedAt', 0);
   app.addHook('onRequest', (request, _reply, done) => {
-    request.arrivedAt = performance.now();
     const header = request.headers[INTERNAL_REQUEST_HEADER];
     const presented = typeof header === 'string' ? Buffer.from(header) : null;
     request.internal = presented !== null && presented.length === internalToken.length && timingSafeEqual(presented, internalToken);
     done();
   });
-
-  // The handler (and all it starts) runs as part of its request, so the database can serve the
-  // earliest requests' statements first. Entered here, after the body was read: the body's stream
-  // events do not run in the request's context.
-  const arrivals = options.arrivals;
-  if (arrivals) {
-    app.addHook('preHandler', (request, reply, done) => {
-      if (!request.routeOptions.config.contract?.arrivalOrder) return done();
-      // 'close' comes once the answer is sent, and also when the client went away before it.
-      reply.raw.once('close', () => arrivals.leave());
-      arrivals.enter(request.arrivedAt, done);
-    });
-  }
 
   app.addHook('onResponse', (request, reply, done) => {
     if (request.internal) return done();

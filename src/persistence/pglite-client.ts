@@ -14,7 +14,8 @@ type Result = { rows: any[]; rowCount: number };
 export interface PgliteThread {
   /** A statement on its own, or inside transaction `tx` when given. */
   query(text: string, params: unknown[], tx?: number): Promise<Result>;
-  exec(script: string): Promise<void>;
+  /** A script of several statements, on its own or inside transaction `tx` when given. */
+  exec(script: string, tx?: number): Promise<void>;
   /** Opens a transaction, named by a fresh number: PGlite runs nothing else until it ends. */
   begin(): Promise<number>;
   commit(tx: number): Promise<void>;
@@ -55,8 +56,16 @@ function rebuilt(described: Described): Error {
   return error;
 }
 
-export async function startPgliteThread(dataDir: string | null): Promise<PgliteThread> {
-  const worker = new Worker(workerFile, { workerData: { dataDir, ...(await wasmModules()) } });
+/** The thread's bounds on waiting (see pglite-worker.mjs): for its one connection, and idle in a transaction. */
+export interface PgliteTimeouts {
+  lockMs: number;
+  idleInTransactionMs: number;
+}
+
+export async function startPgliteThread(dataDir: string | null, timeouts: PgliteTimeouts): Promise<PgliteThread> {
+  const worker = new Worker(workerFile, {
+    workerData: { dataDir, timeouts: { lockMs: timeouts.lockMs, idleInTransactionMs: timeouts.idleInTransactionMs }, ...(await wasmModules()) },
+  });
   const pending = new Map<number, { resolve: (answer: any) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let nextTransaction = 1;
@@ -116,8 +125,8 @@ export async function startPgliteThread(dataDir: string | null): Promise<PgliteT
       const { rows, rowCount } = await request<Result>({ op: 'query', text, params, tx });
       return { rows, rowCount };
     },
-    exec: async (script) => {
-      await request({ op: 'exec', script });
+    exec: async (script, tx) => {
+      await request({ op: 'exec', script, tx });
     },
     begin: async () => {
       const tx = nextTransaction++;

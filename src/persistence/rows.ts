@@ -42,7 +42,7 @@ const jsonValue = (value: unknown) => (value === undefined ? 'null' : JSON.strin
  * `entity` as such a record, its values under `prefix` + column (dates as ISO text, JSON as is),
  * written as the members of a JSON object (`"key":value,…`, no braces), as `JSON.stringify` writes
  * them, without building the object first: paying writes a few hundred of them a second, and the
- * objects were a tenth of the server's time (docs/performance.md, eighth session).
+ * objects were a tenth of the server's time while paying.
  */
 export function recordMembers<T>(fields: readonly Field<T>[], entity: T, prefix: string): string {
   const keys = keysOf(fields, prefix);

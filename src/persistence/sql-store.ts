@@ -26,7 +26,7 @@ type Repositories = (db: SqlExecutor) => object;
  * visible share of a merchant API call's CPU. Each group's keys are learnt once, up front.
  */
 function lazyUnitOfWork(groups: Repositories[]): (db: SqlExecutor) => UnitOfWork {
-  const probe: SqlExecutor = { query: () => Promise.reject(new Error('not a database')) };
+  const probe: SqlExecutor = { query: () => Promise.reject(new Error('not a database')), exec: () => Promise.reject(new Error('not a database')) };
   const prototype = {};
   groups.forEach((group, index) => {
     for (const key of Object.keys(group(probe))) {

@@ -10,6 +10,8 @@ export interface Config {
   /** Where the embedded database keeps its files when no DATABASE_URL is set. */
   dataDir: string;
   databaseUrl: string | null;
+  /** Bounds on every wait on the database (DATABASE_LOCK_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS). */
+  databaseTimeouts: { lockMs: number; statementMs: number; idleInTransactionMs: number };
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** How long a test-mode capture stays `submitted_for_settlement` before it settles; 0 = at once. */
@@ -60,6 +62,9 @@ const variables = {
     .string()
     .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(2_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
   PUBLIC_URL: z
     .url({ protocol: /^https?$/ })
     .optional(),
@@ -111,6 +116,9 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   HOST: { meaning: 'interface to listen on (`0.0.0.0` to accept outside connections)' },
   DATA_DIR: { meaning: 'folder of the embedded database (git-ignored)' },
   DATABASE_URL: { meaning: '`postgres://…`: use a PostgreSQL server instead of the embedded database' },
+  DATABASE_LOCK_TIMEOUT_MS: { meaning: 'longest wait for a row lock; past it the request answers 503 `database_unavailable` and changes nothing' },
+  DATABASE_STATEMENT_TIMEOUT_MS: { meaning: 'longest run of one statement (PostgreSQL); past it, 503 `database_unavailable`' },
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: { meaning: 'a transaction left idle this long is rolled back and its connection freed' },
   PUBLIC_URL: { shownDefault: 'http://localhost:$PORT', meaning: 'the address shoppers reach; used in checkout URLs' },
   LOG_LEVEL: { meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`' },
   TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS: {
@@ -129,8 +137,12 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   FLAGS_OFREP_URL: { meaning: "read flags from an external OFREP flag service instead of Tillpoint's own" },
   METRICS_TOKEN: { meaning: '16+ characters: `/metrics` then requires `Authorization: Bearer <token>` (open without it)' },
   SHUTDOWN_TIMEOUT_SECONDS: { meaning: 'how long a graceful stop (SIGTERM/SIGINT) may take before the process exits 1' },
-  RECONCILE_AFTER_SECONDS: { meaning: 'reconciliation leaves an unanswered payment, capture, void or refund alone this long' },
-  RECONCILE_NOT_FOUND_GRACE_SECONDS: { meaning: 'an operation the processor still does not know after this long never happened' },
+  RECONCILE_AFTER_SECONDS: {
+    meaning: 'the lease of a payment, capture or void in flight: after it, reconciliation asks the processor, and a payment it does not know fails (its session open again)',
+  },
+  RECONCILE_NOT_FOUND_GRACE_SECONDS: {
+    meaning: 'a payment failed as unknown is asked about again until this long after it began; a charge found late is undone',
+  },
   HSTS: { meaning: '`off` stops the `Strict-Transport-Security` header sent when `PUBLIC_URL` is https' },
   CHECKOUT_PAGE_CHECK_MINUTES: {
     meaning: "how often the checkout page's scripts and security headers are compared with the approved baseline (1–10080)",
@@ -189,6 +201,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     host: read('HOST'),
     dataDir: path.resolve(read('DATA_DIR')),
     databaseUrl: read('DATABASE_URL') ?? null,
+    databaseTimeouts: {
+      lockMs: read('DATABASE_LOCK_TIMEOUT_MS'),
+      statementMs: read('DATABASE_STATEMENT_TIMEOUT_MS'),
+      idleInTransactionMs: read('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
+    },
     publicUrl,
     logLevel: read('LOG_LEVEL'),
     testSettlementDelaySeconds: read('TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS'),

@@ -8,7 +8,7 @@ import type { FlagState } from '../domain/flags/ports';
 import { useSha256Hex } from '../domain/shared/digest';
 import { openServerFlags } from '../flags/server-flags';
 import { migrate } from '../persistence/migrations/index';
-import { openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
+import { DEFAULT_DATABASE_TIMEOUTS, openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
 import { sqlStore } from '../persistence/sql-store';
 import { installSecret } from '../persistence/stores/install-settings';
 import { sqlSandboxNonceVault } from '../persistence/stores/processors/sandbox-nonces';
@@ -42,10 +42,11 @@ export interface Tillpoint {
 
 /** Opens the database named by the configuration: PostgreSQL when DATABASE_URL is set, else PGlite. */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseTimeouts'>>,
   options: { onIdleError?: (error: Error) => void } = {},
 ): Promise<SqlClient> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, options) : openPglite(config.dataDir);
+  const timeouts = config.databaseTimeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { ...options, timeouts }) : openPglite(config.dataDir, timeouts);
 }
 
 // Node's synchronous SHA-256 for the domain's digests (every API call hashes its key).
@@ -107,8 +108,12 @@ export async function openTillpoint(options: {
       // asked as before.
       const found = await processorConfigs.sessionWithConfig(sessionId, { withFlags: !options.flagsOfrepUrl });
       if (!found) return null;
-      const { session, config, flags } = found;
-      return { session, processor: async () => processorFor(session, config ? config() : null), ...(flags ? { flags } : {}) };
+      const { session, config, flags: state } = found;
+      return {
+        session,
+        processor: async () => processorFor(session, config ? config() : null),
+        flags: state && flags.withState ? flags.withState(state) : flags,
+      };
     },
   };
   const store = options.observer ? observeStore(sqlStore(db), options.observer) : sqlStore(db);

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { checkoutClientConfig } from '../http/checkout-client-config';
 import { buildHttpServer } from '../http/server';
-import { requestArrivals } from '../persistence/arrival-order';
 import type { SqlClient } from '../persistence/sql-client';
 import { startServerReporting } from '../telemetry/server-reporting';
 import { httpWebhookSender } from '../webhooks/http-sender';
@@ -146,7 +145,6 @@ export async function startServer(
       processorSettings: tillpoint.processorSettings,
       operations: { readiness, metrics, metricsToken: config.metricsToken },
       hsts: config.hsts,
-      arrivals: requestArrivals,
     });
     log = app.log;
     const drain = httpDrain(app);

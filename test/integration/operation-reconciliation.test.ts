@@ -28,7 +28,17 @@ function losingOperationAnswers(real: PaymentProcessor, operation: Operation, re
 async function faultyDeps(ctx: IntegrationContext, operation: Operation, reachesProcessor: boolean): Promise<Deps> {
   const deps = ctx.h.tillpoint.deps;
   const real = await deps.processors.forScope({ accountId: ctx.accountId, mode: 'test' });
-  return { ...deps, processors: { forScope: async () => losingOperationAnswers(real, operation, reachesProcessor) } };
+  const losing = losingOperationAnswers(real, operation, reachesProcessor);
+  return {
+    ...deps,
+    processors: {
+      forScope: async () => losing,
+      sessionToPay: async (id) => {
+        const found = await deps.processors.sessionToPay(id);
+        return found && { ...found, processor: async () => losing };
+      },
+    },
+  };
 }
 
 function describeReconciliation(name: string, settlementDelaySeconds: number | undefined) {

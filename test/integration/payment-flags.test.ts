@@ -46,15 +46,10 @@ describe.each(testDatabases)('paying reads its flags with the session ($name)', 
               sent.push(text);
               return tx.query(text, params);
             },
-            // A held write alone is a statement of its own too (the test processor's transaction).
-            ...(tx.hold
-              ? {
-                  hold: (held) => {
-                    sent.push(held.text);
-                    return tx.hold!(held);
-                  },
-                }
-              : {}),
+            exec: (script) => {
+              sent.push(script);
+              return tx.exec(script);
+            },
           }),
         ),
       close: async () => undefined,
@@ -73,7 +68,7 @@ describe.each(testDatabases)('paying reads its flags with the session ($name)', 
     const processors: ProcessorDirectory = {
       forScope: async (scope) => watched(await directory.forScope(scope)),
       sessionToPay: async (id) => {
-        const found = await directory.sessionToPay!(id);
+        const found = await directory.sessionToPay(id);
         return found && { ...found, processor: async () => watched(await found.processor()) };
       },
     };

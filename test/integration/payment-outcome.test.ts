@@ -54,7 +54,7 @@ describe.each(testDatabases)('a payment outcome in one statement ($name)', (data
     const session = (await deps.store.read((r) => r.checkoutSessions.get(null, created.id)))!;
     const now = deps.clock.now();
     const payment = newPayment(session, 'shopper@example.com', 'test', now);
-    expect(await deps.store.once((db) => db.payments.insertForOpenSession(payment, now))).toBe('inserted');
+    expect(await deps.store.once((db) => db.payments.insertForSession(payment, session))).toBe('inserted');
     return { session, payment };
   }
 
@@ -82,7 +82,7 @@ describe.each(testDatabases)('a payment outcome in one statement ($name)', (data
               sent.push(text);
               return tx.query(text, params);
             },
-            ...(tx.hold ? { hold: (held) => tx.hold!(held) } : {}),
+            exec: (script) => tx.exec(script),
           }),
         ),
     };

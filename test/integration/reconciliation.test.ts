@@ -28,7 +28,17 @@ describe.each(testDatabases)('reconciliation of payments left processing ($name)
     const nonce = await tokenize(ctx.h, session.id);
     const deps = ctx.h.tillpoint.deps;
     const real = await deps.processors.forScope({ accountId: ctx.accountId, mode: 'test' });
-    const faulty: Deps = { ...deps, processors: { forScope: async () => losingAnswers(real, reachesProcessor) } };
+    const losing = losingAnswers(real, reachesProcessor);
+    const faulty: Deps = {
+      ...deps,
+      processors: {
+        forScope: async () => losing,
+        sessionToPay: async (id) => {
+          const found = await deps.processors.sessionToPay(id);
+          return found && { ...found, processor: async () => losing };
+        },
+      },
+    };
     await expect(
       payCheckoutSession(faulty, { sessionId: session.id, paymentMethodType: 'card', nonce, email: 'ada@example.com' }),
     ).rejects.toMatchObject({ code: 'processor_timeout' });

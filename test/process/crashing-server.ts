@@ -71,6 +71,7 @@ function crashingDatabase(db: SqlClient): SqlClient {
       if (/INSERT INTO schema_migrations/.test(text) && ++migrationsRecorded >= 3) await die(false);
       return tx.query(text, params);
     },
+    exec: (script) => tx.exec(script),
   });
   return { ...db, kind: db.kind, query: db.query.bind(db), exec: db.exec.bind(db), close: db.close.bind(db), transaction: (work) => db.transaction((tx) => work(watch(tx))) };
 }
@@ -119,7 +120,13 @@ async function main() {
     reconciliation: config.reconciliation,
   });
   const real = tillpoint.deps.processors;
-  const processors: ProcessorDirectory = { forScope: async (scope) => crashingProcessor(await real.forScope(scope)) };
+  const processors: ProcessorDirectory = {
+    forScope: async (scope) => crashingProcessor(await real.forScope(scope)),
+    sessionToPay: async (sessionId) => {
+      const found = await real.sessionToPay(sessionId);
+      return found && { ...found, processor: async () => crashingProcessor(await found.processor()) };
+    },
+  };
   const deps = { ...tillpoint.deps, processors };
 
   let key: string | undefined;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { openPglite, openPostgres, type SqlClient } from '../../src/persistence/sql-client';
+import { openPglite, openPostgres, type DatabaseTimeouts, type SqlClient } from '../../src/persistence/sql-client';
 
 /**
  * The databases every integration suite runs against: the embedded PGlite always, and the
@@ -8,8 +8,8 @@ import { openPglite, openPostgres, type SqlClient } from '../../src/persistence/
  */
 export interface TestDatabase {
   name: 'pglite' | 'postgres';
-  /** A fresh, empty database (PGlite in memory, or a new schema on the server). */
-  open(): Promise<SqlClient>;
+  /** A fresh, empty database (PGlite in memory, or a new schema on the server); default timeouts unless given. */
+  open(timeouts?: DatabaseTimeouts): Promise<SqlClient>;
 }
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
@@ -18,18 +18,18 @@ if (process.env.REQUIRE_POSTGRES === '1' && !postgresUrl) {
 }
 
 export const testDatabases: TestDatabase[] = [
-  { name: 'pglite', open: () => openPglite(null) },
+  { name: 'pglite', open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts) },
   ...(postgresUrl
     ? [
         {
           name: 'postgres' as const,
-          async open() {
+          async open(timeouts?: DatabaseTimeouts) {
             // Each suite gets its own schema, so suites run in parallel on one server without meeting.
             const schema = `t_${randomBytes(6).toString('hex')}`;
             const admin = await openPostgres(postgresUrl, { max: 1 });
             await admin.query(`CREATE SCHEMA ${schema}`);
             await admin.close();
-            const db = await openPostgres(postgresUrl, { schema, max: 20 });
+            const db = await openPostgres(postgresUrl, { schema, max: 20, ...(timeouts ? { timeouts } : {}) });
             const close = db.close;
             return {
               ...db,

@@ -2,7 +2,6 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { buildHttpServer } from '../../src/http/server';
-import { requestArrivals } from '../../src/persistence/arrival-order';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
 import { checkRepliesAgainstContracts, type ReplyProblem } from './reply-check';
@@ -68,7 +67,6 @@ export async function startHarness(db: SqlClient, harnessOptions: HarnessOptions
     logger: { level: 'trace', stream },
     processorSettings: tillpoint.processorSettings,
     // As `tillpoint serve` runs: statements served oldest request first.
-    arrivals: requestArrivals,
   });
   const replyProblems = checkReplies ? checkRepliesAgainstContracts(app) : [];
   await app.ready();

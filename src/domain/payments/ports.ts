@@ -48,11 +48,12 @@ export interface PaymentRepository {
   /** Throws `SessionBusyError` when the session already holds a payment that is under way or has won. */
   insert(payment: Payment): Promise<void>;
   /**
-   * One statement: locks the payment's session and inserts the payment if the session is still
-   * open, unexpired at `at`, and of the payment's amount, currency and capture method. `busy` when
-   * the session already holds a payment under way or won; `not_open` otherwise (nothing written).
+   * One statement: locks the payment's session and inserts the payment only if the session is
+   * still as `session` was read (its status and last update), which the caller has decided
+   * payable. `busy` when the session already holds a payment under way or won; `session_changed`
+   * when the session moved since it was read (nothing written).
    */
-  insertForOpenSession(payment: Payment, at: Date): Promise<'inserted' | 'busy' | 'not_open'>;
+  insertForSession(payment: Payment, session: CheckoutSession): Promise<'inserted' | 'busy' | 'session_changed'>;
   get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
   update(payment: Payment, expectedStatus: Payment['status']): Promise<boolean>;
   /**
@@ -91,8 +92,8 @@ export interface PaymentOutcome {
     /** The session as read, whose status and `updatedAt` the row must still have. */
     expected: CheckoutSession;
     event: DomainEvent | null;
-    /** Set on the session's exposures not yet converted. */
-    convertedAt: Date;
+    /** Set on the session's exposures not yet converted; null: none convert (`planCheckoutSessionTransition` decides). */
+    convertsExposuresAt: Date | null;
   };
 }
 

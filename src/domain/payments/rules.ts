@@ -47,7 +47,9 @@ export async function recordAuthorizationOutcome(
         payment: paid.next,
         expectedStatus: payment.status,
         event: paid.event,
-        ...(completed ? { session: { next: completed.next, expected: options.session, event: completed.event, convertedAt: now } } : {}),
+        ...(completed
+          ? { session: { next: completed.next, expected: options.session, event: completed.event, convertsExposuresAt: completed.convertsExposuresAt } }
+          : {}),
       }),
     );
     if (recorded) return error ? { payment: paid.next, error } : { session: completed!.next, payment: paid.next };

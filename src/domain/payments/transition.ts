@@ -57,13 +57,11 @@ export async function transitionCheckoutSession(
   at: Date,
   publicUrl: string,
 ): Promise<CheckoutSession> {
-  const { next, event } = planCheckoutSessionTransition(session, to, changes, at, publicUrl);
+  const { next, event, convertsExposuresAt } = planCheckoutSessionTransition(session, to, changes, at, publicUrl);
   if (!(await tx.checkoutSessions.update(next, session.status))) {
     throw new ConcurrentTransitionError(session.id);
   }
-  // A completed session is a conversion for every experiment it was exposed to. The session can
-  // complete only once, so a conversion is never counted twice.
-  if (to === 'complete') await tx.exposures.markConverted(next.id, at);
+  if (convertsExposuresAt) await tx.exposures.markConverted(next.id, convertsExposuresAt);
   if (event) await tx.events.insert(event);
   return next;
 }
@@ -79,10 +77,16 @@ export function planCheckoutSessionTransition(
   changes: Partial<CheckoutSession>,
   at: Date,
   publicUrl: string,
-): { next: CheckoutSession; event: DomainEvent | null } {
+): { next: CheckoutSession; event: DomainEvent | null; convertsExposuresAt: Date | null } {
   assertTransition('checkout session', checkoutSessionTransitions, session.status, to);
   const next: CheckoutSession = { ...session, ...changes, status: to, updatedAt: at };
-  return { next, event: eventOf(next, sessionEvents[to], () => checkoutSessionSnapshot(next, publicUrl), at) };
+  return {
+    next,
+    event: eventOf(next, sessionEvents[to], () => checkoutSessionSnapshot(next, publicUrl), at),
+    // A completed session is a conversion for every experiment it was exposed to. The session can
+    // complete only once, so a conversion is never counted twice.
+    convertsExposuresAt: to === 'complete' ? at : null,
+  };
 }
 
 /** A payment's move to `to`, as `planCheckoutSessionTransition` for a session. */

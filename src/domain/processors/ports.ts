@@ -3,7 +3,7 @@ import type { PaymentMethodDetails, PaymentMethodType } from '../payments/entiti
 import type { DeclineCode } from '../shared/errors';
 import type { ThreeDSecureMode } from './three-d-secure-policy';
 import type { Scope } from '../shared/scope';
-import type { FlagState } from '../flags/ports';
+import type { FlagReader } from '../flags/ports';
 
 /** What a processor said about a follow-up operation on a transaction (capture, void, refund). */
 export type OperationResult =
@@ -145,19 +145,17 @@ export interface GooglePayTestPayment {
 export interface ProcessorDirectory {
   forScope(scope: Scope): Promise<PaymentProcessor>;
   /**
-   * A checkout session, as `checkoutSessions.get` reads it outside a transaction, with its
-   * scope's processor config read in the same statement: what paying needs first. `processor`
-   * picks the processor as `forScope` does (refusing alike). Null when there is no such session.
-   * Optional: without it, the session and the processor are read one after the other.
-   * `flags`: the session's account and mode's flags and running experiments, read in that same
-   * statement when the flags come from Tillpoint's own store (absent when they come from elsewhere).
+   * What paying reads first: a checkout session, as `checkoutSessions.get` reads it outside a
+   * transaction, with what deciding the payment needs. Null when there is no such session.
    */
-  sessionToPay?(sessionId: string): Promise<SessionToPay | null>;
+  sessionToPay(sessionId: string): Promise<SessionToPay | null>;
 }
 
 /** What paying reads first (`ProcessorDirectory.sessionToPay`). */
 export interface SessionToPay {
   session: CheckoutSession;
+  /** The session's processor, picked as `forScope` picks it (refusing alike). */
   processor: () => Promise<PaymentProcessor>;
-  flags?: FlagState;
+  /** The session's account and mode's flags as they are now (a kill switch thrown after the page loaded counts). */
+  flags: FlagReader;
 }

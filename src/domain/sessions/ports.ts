@@ -1,9 +1,14 @@
+import type { AuditEntry } from '../team/entities';
 import type { PageRequest } from '../shared/pagination';
 import type { Scope } from '../shared/scope';
 import type { CheckoutSession, PaymentLink, Product, Price } from './entities';
 
 export interface CheckoutSessionRepository {
-  insert(session: CheckoutSession): Promise<void>;
+  /**
+   * One statement, atomic by itself: the session, and `audit` (its audit line) when given, so a
+   * new session needs no transaction of its own.
+   */
+  insert(session: CheckoutSession, audit?: AuditEntry): Promise<void>;
   /** Scoped to an account and mode, so another account's id reads as absent. */
   get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<CheckoutSession | null>;
   /** Writes the session if it is still in `expectedStatus`; false when someone else moved it first. */

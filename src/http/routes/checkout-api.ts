@@ -62,7 +62,6 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
       params: idParams,
       body: payBody,
       internal: true,
-      arrivalOrder: true,
     },
     async ({ params, body }) => {
       const { session, payment } = await payCheckoutSession(deps, {

@@ -46,7 +46,6 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
       body: captureBody,
       response: paymentSchema,
       errors: [502, 504],
-      arrivalOrder: true,
     },
     async ({ params, body, request }) =>
       paymentView(await capturePayment(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id, amount: body.amount })),
@@ -62,7 +61,6 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
       params: idParams,
       response: paymentSchema,
       errors: [502, 504],
-      arrivalOrder: true,
     },
     async ({ params, request }) => paymentView(await cancelPayment(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id })),
   );

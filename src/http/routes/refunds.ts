@@ -17,7 +17,7 @@ const tag = 'Refunds';
 export async function refundRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/refunds', tag, summary: 'Refund a succeeded payment, fully or in part', body: createRefundBody, response: refundSchema, errors: [404, 502, 504], arrivalOrder: true },
+    { method: 'POST', url: '/v1/refunds', tag, summary: 'Refund a succeeded payment, fully or in part', body: createRefundBody, response: refundSchema, errors: [404, 502, 504] },
     async ({ body, request }) =>
       refundView(
         await createRefund(deps, {

@@ -44,6 +44,9 @@ export const migrations: Migration[] = [
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
 export async function migrate(db: SqlClient): Promise<number[]> {
   return db.transaction(async (tx) => {
+    // A migration may rewrite a large table, and may wait for another instance's: neither is a
+    // request's statement, so neither is cut short by the connection's timeouts.
+    await tx.query("SELECT set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true)");
     // One migrator at a time across every instance; the lock ends with the transaction.
     await tx.query('SELECT pg_advisory_xact_lock(727274)');
     await tx.query(
@@ -55,7 +58,9 @@ export async function migrate(db: SqlClient): Promise<number[]> {
     const done: number[] = [];
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
-      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      // Whole, as written: PostgreSQL's simple query protocol (and PGlite's exec) runs a script of
+      // several statements, plpgsql bodies included.
+      await tx.exec(migration.sql);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,
         migration.name,
@@ -64,12 +69,4 @@ export async function migrate(db: SqlClient): Promise<number[]> {
     }
     return done;
   });
-}
-
-/** Splits a migration into statements (ours never put a semicolon inside a literal). */
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*(?:\n|$)/)
-    .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
-    .filter(Boolean);
 }

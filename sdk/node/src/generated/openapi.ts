@@ -1541,6 +1541,8 @@ export interface components {
         Error503: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {

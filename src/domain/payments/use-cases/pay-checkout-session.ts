@@ -4,8 +4,7 @@ import { isValidCustomerEmail } from '../../sessions/customer-email';
 import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import { type Deps } from '../../deps';
 import { toThreeDSecureMode } from '../../processors/three-d-secure-policy';
-import { SessionBusyError } from '../ports';
-import type { AuthorizeResult, SessionToPay } from '../../processors/ports';
+import type { AuthorizeResult } from '../../processors/ports';
 import type { CheckoutSession } from '../../sessions/entities';
 import { expireIfOverdue } from '../../sessions/rules';
 import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
@@ -31,71 +30,27 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
     throw new TillpointError('parameter_invalid', 'Enter a valid email address', { param: 'email' });
   }
 
-  // Flags and the processor are read before the transaction: neither must wait on our own lock.
-  // The session comes with its processor's config, and its scope's flags, when the directory can
-  // read them all at once.
-  const found: SessionToPay | null = deps.processors.sessionToPay
-    ? await deps.processors.sessionToPay(options.sessionId)
-    : await deps.store.read(async (reader) => {
-        const session = await reader.checkoutSessions.get(null, options.sessionId);
-        return session && { session, processor: () => deps.processors.forScope(session) };
-      });
+  // The session, its processor and its flags are read before anything is written: none of them
+  // waits on a lock, and a kill switch thrown after the page loaded still stops the payment.
+  const found = await deps.processors.sessionToPay(options.sessionId);
   if (!found) throw resourceMissing('checkout session', options.sessionId);
   const target = found.session;
-  // A kill switch thrown after the page loaded still stops the payment: the flags are those stored
-  // now, read with the session when the directory could (else one read of them serves all three).
-  const flags = found.flags && deps.flags.withState ? deps.flags.withState(found.flags) : deps.flags;
   const [enabled, forScope, threeDSecureFlag] = await Promise.allSettled([
-    assertPaymentMethodEnabled({ flags }, target, options.paymentMethodType),
+    assertPaymentMethodEnabled({ flags: found.flags }, target, options.paymentMethodType),
     found.processor(),
-    flags.stringValue(target, 'three_d_secure', 'when_required', target.id),
+    found.flags.stringValue(target, 'three_d_secure', 'when_required', target.id),
   ]);
-  // Refusals in the order the checks were made one after another before.
+  // Refusals in a fixed order: the payment method, the processor, the 3-D Secure flag.
   if (enabled.status === 'rejected') throw enabled.reason;
   if (forScope.status === 'rejected') throw forScope.reason;
   if (threeDSecureFlag.status === 'rejected') throw threeDSecureFlag.reason;
   const processor = forScope.value;
   const threeDSecureMode = toThreeDSecureMode(threeDSecureFlag.value);
 
-  // 1. Record the intent. A session still open as just read takes it in one statement, which
-  // locks the session and lets the one-payment index decide, as the transaction below does; the
-  // transaction is for everything else (an overdue session to expire, a refusal to explain).
-  const at = deps.clock.now();
-  const open =
-    target.status === 'open' && target.expiresAt.getTime() > at.getTime() && target.paymentMethodTypes.includes(options.paymentMethodType);
-  const quick = open ? newPayment(target, email, processor.name, at) : null;
-  const taken = quick ? await deps.store.once((db) => db.payments.insertForOpenSession(quick, at)) : 'not_open';
-  if (taken === 'busy') throw paymentUnderWay();
-  const started = quick && taken === 'inserted' ? ({ session: target, payment: quick } as const) : await deps.store.transaction(async (tx) => {
-    const found = await tx.checkoutSessions.get(null, options.sessionId, { forUpdate: true });
-    if (!found) return { refused: resourceMissing('checkout session', options.sessionId) } as const;
-    const session = await expireIfOverdue(deps, tx, found);
-    const refused = refusalToPay(session);
-    if (refused) return { refused } as const;
-    if (!session.paymentMethodTypes.includes(options.paymentMethodType)) {
-      throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', {
-        param: 'payment_method_type',
-      });
-    }
-    const payment = newPayment(session, email, processor.name, deps.clock.now());
-    // The unique index decides: the insert is a no-op (SessionBusyError) when the session
-    // already holds a payment, so a refusal never aborts the transaction.
-    try {
-      await tx.payments.insert(payment);
-    } catch (error) {
-      if (error instanceof SessionBusyError) return { refused: paymentUnderWay() } as const;
-      throw error;
-    }
-    return { session, payment } as const;
-  }).catch((error: unknown) => {
-    // The unique index fires at commit on some drivers; it means the same as the check above.
-    if (error instanceof SessionBusyError) return { refused: paymentUnderWay() } as const;
-    throw error;
-  });
-  if ('refused' in started) throw started.refused;
+  // 1. Record the intent.
+  const { session, payment } = await recordIntent(deps, { session: target, email, processor: processor.name, paymentMethodType: options.paymentMethodType });
 
   // 2. Ask the processor, holding no transaction.
-  const { session, payment } = started;
   const result: AuthorizeResult = await processor.authorize({
     paymentId: payment.id,
     amount: payment.amount,
@@ -110,6 +65,40 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
 
   // 3. Record the outcome.
   return recordAuthorization(deps, { session, payment, paymentMethodType: options.paymentMethodType, result });
+}
+
+/** How many times an intent is decided again on a session that moved between its read and its write. */
+const INTENT_ATTEMPTS = 3;
+
+/**
+ * The payment's intent, written on the session as read and decided payable here (refusalToPay):
+ * one statement locks the session, checks it is unchanged since that read, and lets the
+ * one-payment index decide a session already paid or under way. A session that moved meanwhile is
+ * read again and decided again; one that is overdue is expired first, then refused.
+ */
+async function recordIntent(
+  deps: Deps,
+  options: { session: CheckoutSession; email: string; processor: string; paymentMethodType: PaymentMethodType },
+): Promise<PaidCheckout> {
+  let session = options.session;
+  for (let attempt = 1; ; attempt++) {
+    const at = deps.clock.now();
+    if (session.status === 'open' && session.expiresAt <= at) {
+      session = await deps.store.transaction(async (tx) => expireIfOverdue(deps, tx, (await tx.checkoutSessions.get(null, session.id, { forUpdate: true })) ?? session));
+    }
+    const refused = refusalToPay(session);
+    if (refused) throw refused;
+    if (!session.paymentMethodTypes.includes(options.paymentMethodType)) {
+      throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', { param: 'payment_method_type' });
+    }
+    const payment = newPayment(session, options.email, options.processor, at);
+    const taken = await deps.store.once((db) => db.payments.insertForSession(payment, session));
+    if (taken === 'inserted') return { session, payment };
+    if (taken === 'busy' || attempt >= INTENT_ATTEMPTS) throw paymentUnderWay();
+    const current = await deps.store.read((reader) => reader.checkoutSessions.get(null, session.id));
+    if (!current) throw resourceMissing('checkout session', session.id);
+    session = current;
+  }
 }
 
 function paymentUnderWay(): TillpointError {

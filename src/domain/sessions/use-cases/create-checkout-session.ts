@@ -1,5 +1,5 @@
 import { buildCheckoutSession, type NewCheckoutSession } from '../rules';
-import { recordAudit } from '../../team/audit';
+import { newAuditEntry } from '../../team/audit';
 import type { Deps } from '../../deps';
 import type { Actor } from '../../team/entities';
 import type { Scope } from '../../shared/scope';
@@ -12,11 +12,10 @@ export async function createCheckoutSession(
   options: { scope: Scope; input: NewCheckoutSession; actor: Actor | null },
 ): Promise<CheckoutSession> {
   const session = buildCheckoutSession(options.input, options.scope, deps.clock.now());
-  await deps.store.transaction(async (tx) => {
-    await tx.checkoutSessions.insert(session);
-    if (options.actor) {
-      await recordAudit(tx, { accountId: options.scope.accountId, mode: options.scope.mode, actor: options.actor, action: 'checkout_session.create', target: session.id, at: session.createdAt });
-    }
-  });
+  // The session and its audit line commit together, in one statement.
+  const audit = options.actor
+    ? newAuditEntry({ accountId: options.scope.accountId, mode: options.scope.mode, actor: options.actor, action: 'checkout_session.create', target: session.id, at: session.createdAt })
+    : undefined;
+  await deps.store.once((db) => db.checkoutSessions.insert(session, audit));
   return session;
 }

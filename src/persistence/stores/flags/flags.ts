@@ -1,5 +1,5 @@
 import { type UnitOfWork } from '../../../domain/deps';
-import { write, type SqlExecutor } from '../../sql-client';
+import type { SqlExecutor } from '../../sql-client';
 import { ExperimentKeyBusyError } from '../../../domain/flags/ports';
 import type { Flag, Experiment } from '../../../domain/flags/entities';
 import { scopedListQuery } from '../../list-query';
@@ -143,12 +143,10 @@ export function flagStores(db: SqlExecutor): Pick<UnitOfWork, 'flags' | 'experim
         return rowCount === 1;
       },
       async markConverted(sessionId, at) {
-        // Held for the transaction's next statement or its commit: nothing reads it back.
-        await write(db, {
-          text: `UPDATE experiment_exposures SET converted_at = $2 WHERE checkout_session_id = $1 AND converted_at IS NULL`,
-          params: [sessionId, at],
-          tables: ['experiment_exposures'],
-        });
+        await db.query(`UPDATE experiment_exposures SET converted_at = $2 WHERE checkout_session_id = $1 AND converted_at IS NULL`, [
+          sessionId,
+          at,
+        ]);
       },
       async tally(experimentId) {
         const { rows } = await db.query<Row>(

@@ -1,8 +1,7 @@
 import type { Payment } from '../../../domain/payments/entities';
 import { SessionBusyError, type PaymentOutcome } from '../../../domain/payments/ports';
 import type { UnitOfWork } from '../../../domain/deps';
-import { COALESCED_MOST, coalescedLanes, isDatabaseUnreachable, type SqlClient, type SqlExecutor } from '../../sql-client';
-import { StatementCoalescer, type Statement } from '../../coalescer';
+import type { SqlExecutor } from '../../sql-client';
 import { scopedListQuery } from '../../list-query';
 import { assignments, fieldValues, isUniqueViolation, jsonMembers, placeholders, recordColumns, recordMembers, scopeClause, toPayment, type Field } from '../../rows';
 import { sessionColumns, sessionFields } from '../sessions/checkout-sessions';
@@ -43,71 +42,37 @@ const createdColumns = createdFields.map(([column]) => column).join(', ');
 const insertColumns = `${createdColumns}, ${paymentColumns.join(', ')}`;
 
 /**
- * The statements below read their items with a LIMIT of the most a group holds: without it
- * PostgreSQL takes a JSON record set for 100 rows and may scan a whole table rather than look up a
- * handful of rows by key; with it the estimate is the same whatever the items, so the plan is made
- * once (a generic plan) and kept. A longer list would lose items, so it is refused.
+ * A payment's intent, on its session as read: the session's row lock, taken first, serializes the
+ * intent with an expiry or another attempt (and with `recordOutcome`, which locks in the same
+ * order); the session must still have the status and last update it was read with (the caller
+ * decided it payable from that read); the one-payment index decides a busy session. `result`: 2
+ * inserted, 1 busy, 0 session changed.
  */
-function atMostCoalesced(items: unknown[]): void {
-  if (items.length > COALESCED_MOST) throw new Error(`at most ${COALESCED_MOST} items in one statement, not ${items.length}`);
-}
-
-/**
- * Intents for sessions still open as read, any number in one statement (coalescer.ts): each
- * session's row lock, taken first (in id order) as the transactional path takes it, serializes the
- * intent with an expiry or another attempt; the one-payment index decides a busy session. Each
- * intent's result: 2 inserted, 1 open but busy, 0 not open.
- */
-const intentsSql = `WITH i AS MATERIALIZED (
-     SELECT * FROM jsonb_to_recordset($1::jsonb)
-       AS i(n int, at timestamptz, ${recordColumns(createdFields, '')}, ${recordColumns(paymentFields, 'p_')})
-     LIMIT ${COALESCED_MOST}),
-   locked AS MATERIALIZED (
-     SELECT s.id, s.status, s.expires_at, s.account_id, s.mode, s.amount_total, s.currency, s.capture_method
-       FROM i JOIN checkout_sessions s ON s.id = i.checkout_session_id ORDER BY s.id FOR UPDATE OF s),
-   still_open AS MATERIALIZED (
-     SELECT i.* FROM i JOIN locked s ON s.id = i.checkout_session_id
-      WHERE s.status = 'open' AND s.expires_at > i.at AND s.account_id = i.account_id AND s.mode = i.mode
-        AND s.amount_total = i.amount AND s.currency = i.currency AND s.capture_method = i.capture_method),
+const intentSql = `WITH s AS MATERIALIZED (
+     SELECT id FROM checkout_sessions WHERE id = $1 AND status = $2 AND updated_at = $3 FOR UPDATE),
    ins AS (
      INSERT INTO payments (${insertColumns})
-     SELECT ${createdColumns}, ${paymentColumns.map((column) => `p_${column}`).join(', ')} FROM still_open
+     SELECT ${[...createdFields, ...paymentFields].map(([, type], i) => `$${i + 4}::${type}`).join(', ')} FROM s
      ON CONFLICT (checkout_session_id) WHERE status <> 'failed' DO NOTHING
      RETURNING id)
-   SELECT i.n, (i.id IN (SELECT id FROM still_open))::int + (i.id IN (SELECT id FROM ins))::int AS result FROM i`;
-
-/** A payment's intent for a session still open at `at`. */
-interface Intent {
-  payment: Payment;
-  at: Date;
-}
-
-function intentsStatement(intents: Intent[]): Statement {
-  atMostCoalesced(intents);
-  const records = intents.map(
-    ({ payment, at }, n) =>
-      `{${jsonMembers({ n, at })},${recordMembers(createdFields, payment, '')},${recordMembers(paymentFields, payment, 'p_')}}`,
-  );
-  return { text: intentsSql, params: [`[${records.join(',')}]`] };
-}
+   SELECT (SELECT count(*) FROM s)::int + (SELECT count(*) FROM ins)::int AS result`;
 
 /**
- * Processors' outcomes (`PaymentRepository.recordOutcome`), any number in one statement. Each
- * session is locked first, in id order, as the intent locks it (session, then payment: no
- * deadlock), and only as it was read. A payment moves only under that lock; its session, the
- * session's exposures and its event only when the payment moved. Each outcome's result: 1 when
- * its payment moved. A payment that moved without its session (which the lock rules out) divides
+ * A processor's outcome (`PaymentRepository.recordOutcome`) in one statement, from one JSON record
+ * (`outcomeRecord`). The session is locked first, as the intent locks it (session, then payment:
+ * no deadlock), and only as it was read. The payment moves only under that lock; its session, the
+ * exposures the plan converts and the events only when the payment moved. `result`: 1 when the
+ * payment moved. A payment that moved without its session (which the lock rules out) divides
  * by zero: the statement fails and writes nothing, rather than leave a won payment's session open.
  */
-const outcomesSql = `WITH i AS MATERIALIZED (
-     SELECT * FROM jsonb_to_recordset($1::jsonb)
-       AS i(n int, payment_id text, expected_status text, ${recordColumns(paymentFields, 'p_')},
-            session_id text, session_status text, session_updated_at timestamptz, converted_at timestamptz,
-            ${recordColumns(sessionFields, 's_')}, ${recordColumns(eventFields, 'pe_')}, ${recordColumns(eventFields, 'se_')})
-     LIMIT ${COALESCED_MOST}),
+const outcomeSql = `WITH i AS MATERIALIZED (
+     SELECT * FROM jsonb_to_record($1::jsonb)
+       AS i(payment_id text, expected_status text, ${recordColumns(paymentFields, 'p_')},
+            session_id text, session_status text, session_updated_at timestamptz, converts_exposures_at timestamptz,
+            ${recordColumns(sessionFields, 's_')}, ${recordColumns(eventFields, 'pe_')}, ${recordColumns(eventFields, 'se_')})),
    locked AS MATERIALIZED (
      SELECT s.id FROM checkout_sessions s JOIN i ON i.session_id = s.id AND i.session_status = s.status AND i.session_updated_at = s.updated_at
-      ORDER BY s.id FOR UPDATE OF s),
+      FOR UPDATE OF s),
    moved AS (
      UPDATE payments p SET ${paymentColumns.map((column) => `${column} = i.p_${column}`).join(', ')}
        FROM i
@@ -120,51 +85,35 @@ const outcomesSql = `WITH i AS MATERIALIZED (
       WHERE s.id = i.session_id AND s.status = i.session_status AND i.payment_id IN (SELECT id FROM moved)
      RETURNING s.id),
    converted AS (
-     UPDATE experiment_exposures x SET converted_at = i.converted_at
+     UPDATE experiment_exposures x SET converted_at = i.converts_exposures_at
        FROM i
-      WHERE x.checkout_session_id = i.session_id AND x.converted_at IS NULL AND i.session_id IN (SELECT id FROM completed)),
+      WHERE x.checkout_session_id = i.session_id AND x.converted_at IS NULL AND i.converts_exposures_at IS NOT NULL
+        AND i.session_id IN (SELECT id FROM completed)),
    ${eventsWithDeliveriesOfRecords('payment_events', 'pe_', 'i.payment_id IN (SELECT id FROM moved)')},
    ${eventsWithDeliveriesOfRecords('session_events', 'se_', 'i.session_id IN (SELECT id FROM completed)')}
-   SELECT i.n, (i.payment_id IN (SELECT id FROM moved))::int
+   SELECT (i.payment_id IN (SELECT id FROM moved))::int
             / (CASE WHEN i.session_id IS NOT NULL AND i.payment_id IN (SELECT id FROM moved) AND i.session_id NOT IN (SELECT id FROM completed)
                     THEN 0 ELSE 1 END) AS result
      FROM i`;
 
-function outcomesStatement(outcomes: PaymentOutcome[]): Statement {
-  atMostCoalesced(outcomes);
-  // Written as JSON text directly (rows.ts, recordMembers): the same record as an object would give.
-  const records = outcomes.map(({ payment, expectedStatus, event, session }, n) => {
-    let record = `{${jsonMembers({ n, payment_id: payment.id, expected_status: expectedStatus })},${recordMembers(paymentFields, payment, 'p_')}`;
-    if (event) record += `,${recordMembers(eventFields, event, 'pe_')}`;
-    if (session) {
-      record += `,${jsonMembers({
-        session_id: session.expected.id,
-        session_status: session.expected.status,
-        session_updated_at: session.expected.updatedAt,
-        converted_at: session.convertedAt,
-      })},${recordMembers(sessionFields, session.next, 's_')}`;
-      if (session.event) record += `,${recordMembers(eventFields, session.event, 'se_')}`;
-    }
-    return `${record}}`;
-  });
-  return { text: outcomesSql, params: [`[${records.join(',')}]`] };
+/** `outcomeSql`'s one parameter: the outcome as a JSON record. */
+function outcomeRecord({ payment, expectedStatus, event, session }: PaymentOutcome): string {
+  let record = `{${jsonMembers({ payment_id: payment.id, expected_status: expectedStatus })},${recordMembers(paymentFields, payment, 'p_')}`;
+  if (event) record += `,${recordMembers(eventFields, event, 'pe_')}`;
+  if (session) {
+    record += `,${jsonMembers({
+      session_id: session.expected.id,
+      session_status: session.expected.status,
+      session_updated_at: session.expected.updatedAt,
+      converts_exposures_at: session.convertsExposuresAt,
+    })},${recordMembers(sessionFields, session.next, 's_')}`;
+    if (session.event) record += `,${recordMembers(eventFields, session.event, 'se_')}`;
+  }
+  return `${record}}`;
 }
 
 /** Payments: at most one holding a session (the one-payment index decides), updated on their expected status. */
 export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments'> {
-  // Outside a transaction, the intents and the outcomes of payments under way at once are each
-  // written in one statement (coalescer.ts); in one, each goes alone on the transaction's connection.
-  // Built at first use: most units of work never record a payment this way.
-  const together = <I extends { payment: Payment }>(statement: (items: I[]) => Statement) =>
-    new StatementCoalescer(
-      (text, params) => db.query(text, params),
-      statement,
-      ({ payment }) => payment.checkoutSessionId,
-      'kind' in db ? coalescedLanes((db as SqlClient).kind) : { inFlight: Infinity, most: 1 },
-      isDatabaseUnreachable,
-    );
-  let intents: StatementCoalescer<Intent> | undefined;
-  let outcomes: StatementCoalescer<PaymentOutcome> | undefined;
   return {
     payments: {
       async insert(p) {
@@ -184,11 +133,21 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
         }
         if (inserted === 0) throw new SessionBusyError(p.checkoutSessionId);
       },
-      insertForOpenSession: async (payment, at) => {
-        const found = Number(await (intents ??= together(intentsStatement)).run({ payment, at }));
-        return found === 2 ? 'inserted' : found === 1 ? 'busy' : 'not_open';
+      async insertForSession(payment, session) {
+        const { rows } = await db.query<{ result: number }>(intentSql, [
+          session.id,
+          session.status,
+          session.updatedAt,
+          ...fieldValues(createdFields, payment),
+          ...paymentValues(payment),
+        ]);
+        const result = Number(rows[0]!.result);
+        return result === 2 ? 'inserted' : result === 1 ? 'busy' : 'session_changed';
       },
-      recordOutcome: async (outcome) => Number(await (outcomes ??= together(outcomesStatement)).run(outcome)) === 1,
+      async recordOutcome(outcome) {
+        const { rows } = await db.query<{ result: number }>(outcomeSql, [outcomeRecord(outcome)]);
+        return Number(rows[0]!.result) === 1;
+      },
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
         const { rows } = await db.query(

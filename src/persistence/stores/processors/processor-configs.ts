@@ -1,7 +1,6 @@
 import type { ProcessorConfig, ProcessorConfigStore } from '../../../domain/processors/processor-config';
 import type { CredentialCipher } from '../../credential-cipher';
-import { coalescedLanes, type SqlClient } from '../../sql-client';
-import { ReadCoalescer } from '../../coalescer';
+import type { SqlClient } from '../../sql-client';
 import { auditLogRepositories } from '../team/audit-log';
 import type { Scope } from '../../../domain/shared/scope';
 import { toSession, type Row } from '../../rows';
@@ -56,21 +55,16 @@ const flagColumns = `,
 
 /** Processor configs in SQL; the private key is sealed with `cipher` (null: none can be stored). */
 export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher | null): SqlProcessorConfigStore {
-  // The sessions' columns as `SELECT *` gives them, and their configs' under a prefix; with flags,
-  // each scope's flags and running experiments too (what paying evaluates).
-  const sessionsWithConfigs = (flags: boolean) => async (ids: string[]) => {
-    const { rows } = await db.query<Row>(
-      `SELECT s.*, c.account_id AS config_account_id, c.mode AS config_mode, c.processor AS config_processor,
+  // The session's columns as `SELECT *` gives them, and its config's under a prefix; with flags,
+  // its scope's flags and running experiments too (what paying evaluates).
+  const sessionWithConfigSql = (flags: boolean) =>
+    `SELECT s.*, c.account_id AS config_account_id, c.mode AS config_mode, c.processor AS config_processor,
               c.settings AS config_settings, c.private_key_sealed AS config_private_key_sealed, c.updated_at AS config_updated_at${
                 flags ? flagColumns : ''}
          FROM checkout_sessions s LEFT JOIN processor_configs c ON c.account_id = s.account_id AND c.mode = s.mode
-        WHERE s.id = ANY($1::text[])`,
-      [ids],
-    );
-    return new Map(rows.map((row) => [row.id as string, row]));
-  };
-  const withFlags = new ReadCoalescer(sessionsWithConfigs(true), coalescedLanes(db.kind));
-  const bare = new ReadCoalescer(sessionsWithConfigs(false), coalescedLanes(db.kind));
+        WHERE s.id = $1`;
+  const withFlags = sessionWithConfigSql(true);
+  const bare = sessionWithConfigSql(false);
   return {
     canStoreSecrets: cipher !== null,
     async get(scope) {
@@ -81,8 +75,8 @@ export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher 
       return rows[0] ? configOf(rows[0], cipher) : null;
     },
     async sessionWithConfig(sessionId, options = {}) {
-      // Sessions asked for at once (shoppers paying at once) are read in one statement.
-      const row = await (options.withFlags ? withFlags : bare).get(sessionId);
+      const { rows } = await db.query<Row>(options.withFlags ? withFlags : bare, [sessionId]);
+      const row = rows[0];
       if (!row) return null;
       const config = row.config_account_id === null ? null : {
         account_id: row.config_account_id,

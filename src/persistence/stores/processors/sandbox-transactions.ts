@@ -1,4 +1,4 @@
-import { write, type SqlClient } from '../../sql-client';
+import type { SqlClient } from '../../sql-client';
 import type { SandboxTransaction, SandboxTransactionLedger } from '../../../domain/processors/sandbox-ports';
 import type { Row } from '../../rows';
 
@@ -25,17 +25,12 @@ class RefundRefused extends Error {}
 export function sqlSandboxTransactionLedger(db: SqlClient): SandboxTransactionLedger {
   return {
     async insert(t) {
-      // A held insert alone: payments authorized at once write their transactions in one
-      // statement (write-batch.ts, InsertCoalescer), each answered once its row is committed.
-      await db.transaction((tx) =>
-        write(tx, {
-          text: `INSERT INTO test_processor_transactions
-                   (id, payment_id, status, currency, amount_authorized, amount_captured, amount_refunded, authorization_result, settles_at, created_at, updated_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-          params: [t.id, t.paymentId, t.status, t.currency, t.amountAuthorized, t.amountCaptured, t.amountRefunded,
-            JSON.stringify(t.authorization), t.settlesAt, t.createdAt, t.updatedAt],
-          tables: ['test_processor_transactions'],
-        }),
+      await db.query(
+        `INSERT INTO test_processor_transactions
+           (id, payment_id, status, currency, amount_authorized, amount_captured, amount_refunded, authorization_result, settles_at, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [t.id, t.paymentId, t.status, t.currency, t.amountAuthorized, t.amountCaptured, t.amountRefunded,
+          JSON.stringify(t.authorization), t.settlesAt, t.createdAt, t.updatedAt],
       );
     },
     async get(id) {

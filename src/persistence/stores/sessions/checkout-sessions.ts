@@ -1,6 +1,7 @@
 import type { CheckoutSession } from '../../../domain/sessions/entities';
 import type { UnitOfWork } from '../../../domain/deps';
-import { write, type SqlExecutor } from '../../sql-client';
+import type { SqlExecutor } from '../../sql-client';
+import { auditValues, insertAuditSql } from '../team/audit-log';
 import { scopedListQuery } from '../../list-query';
 import { assignments, fieldValues, placeholders, scopeClause, toSession, type Field } from '../../rows';
 
@@ -34,18 +35,17 @@ export function sessionValues(s: CheckoutSession): unknown[] {
 
 const insertSessionSql = `INSERT INTO checkout_sessions (id, account_id, mode, created_at, ${sessionColumns.join(', ')})
   VALUES ($1, $2, $3, $4, ${placeholders(5, sessionColumns.length)})`;
+/** The session with its audit line (`insertAuditSql`'s parameters after the session's). */
+const insertSessionWithAuditSql = `WITH audit AS (${insertAuditSql(5 + sessionColumns.length)}) ${insertSessionSql}`;
 
-/** Checkout sessions (the insert is a held write: see write-batch.ts). */
+/** Checkout sessions. */
 export function checkoutSessionRepositories(db: SqlExecutor): Pick<UnitOfWork, 'checkoutSessions'> {
   return {
     checkoutSessions: {
-      async insert(s) {
-        // Held for the transaction's next statement or its commit (with its audit line, one statement).
-        await write(db, {
-          text: insertSessionSql,
-          params: [s.id, s.accountId, s.mode, s.createdAt, ...sessionValues(s)],
-          tables: ['checkout_sessions'],
-        });
+      async insert(s, audit) {
+        const values = [s.id, s.accountId, s.mode, s.createdAt, ...sessionValues(s)];
+        if (audit) await db.query(insertSessionWithAuditSql, [...values, ...auditValues(audit)]);
+        else await db.query(insertSessionSql, values);
       },
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);

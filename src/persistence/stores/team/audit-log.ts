@@ -1,8 +1,16 @@
 import type { AuditEntry } from '../../../domain/team/entities';
 import type { UnitOfWork } from '../../../domain/deps';
-import { write, type SqlExecutor } from '../../sql-client';
+import type { SqlExecutor } from '../../sql-client';
 import { Query } from '../../list-query';
-import type { Row } from '../../rows';
+import { placeholders, type Row } from '../../rows';
+
+/** An audit line's insert, its values (`auditValues(entry)`) from parameter $`first` on. */
+export const insertAuditSql = (first = 1) => `INSERT INTO audit_log (id, account_id, mode, actor_type, actor_id, actor_label, ip, action, target, at)
+  VALUES (${placeholders(first, 10)})`;
+
+const insertAudit = insertAuditSql();
+
+export const auditValues = (e: AuditEntry): unknown[] => [e.id, e.accountId, e.mode, e.actor.type, e.actor.id, e.actor.label, e.actor.ip, e.action, e.target, e.at];
 
 const toAuditEntry = (row: Row): AuditEntry => ({
   id: row.id,
@@ -19,13 +27,7 @@ export function auditLogRepositories(db: SqlExecutor): Pick<UnitOfWork, 'auditLo
   return {
     auditLog: {
       async insert(e) {
-        // Held for the transaction's next statement or its commit: nothing reads it back.
-        await write(db, {
-          text: `INSERT INTO audit_log (id, account_id, mode, actor_type, actor_id, actor_label, ip, action, target, at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          params: [e.id, e.accountId, e.mode, e.actor.type, e.actor.id, e.actor.label, e.actor.ip, e.action, e.target, e.at],
-          tables: ['audit_log'],
-        });
+        await db.query(insertAudit, auditValues(e));
       },
       async list(accountId, page) {
         const q = new Query();

@@ -87,13 +87,6 @@ export async function insertEventWithDeliveries(db: SqlExecutor, event: DomainEv
   const params = [event.id, event.accountId, event.mode, event.createdAt, event.type, event.objectId, data];
   const deliveries = deliveriesOf({ id: '$1', accountId: '$2', mode: '$3', type: '$5::text', createdAt: '$4' }, 'webhook_endpoints e');
   const insertEvent = `INSERT INTO events (${eventColumns}) VALUES ($1, $2, $3, $5, $6, $7, $4)`;
-  if (db.hold) {
-    // In a transaction: both held for its next statement or its commit (the deliveries' reference
-    // to the event is checked at the end of the statement that carries them).
-    await db.hold({ text: insertEvent, params, tables: ['events'] });
-    await db.hold({ text: deliveries, params: params.slice(0, 5), tables: ['webhook_deliveries'] });
-    return;
-  }
   await db.query(`WITH ev AS (${insertEvent}) ${deliveries}`, params);
 }
 

@@ -1,0 +1,187 @@
+import pg from 'pg';
+import { asCallerSees, databaseUnavailable, isDatabaseUnreachable } from './database-errors';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, type SqlClient, type SqlExecutor } from './sql-executor';
+import { runTransaction } from './transaction-runner';
+
+/** How many distinct statement texts are prepared by name; any beyond are planned on every call. */
+export const MAX_PREPARED_STATEMENTS = 1000;
+
+/**
+ * Named prepared statements: a statement with parameters is parsed and planned once per connection
+ * and then only bound and run, which halves what PostgreSQL spends on our short statements. Every
+ * text we send is fixed SQL with `$n` parameters, so the set of names is bounded (and capped).
+ * A statement without parameters goes by the simple query protocol, which also runs a script of
+ * several statements whole (migrations).
+ *
+ * A prepared statement keeps its result's shape: if a newer instance's migration changes a table
+ * a prepared `SELECT *` reads (a rolling upgrade), PostgreSQL refuses to run it ("cached plan must
+ * not change result type"). On that error every name changes at once (a new generation), so every
+ * connection prepares afresh; a statement alone is sent again, and a transaction fails as
+ * `database_unavailable` for its caller to retry (docs/decisions.md).
+ */
+export class PreparedStatements {
+  private names = new Map<string, string>();
+  private generation = 0;
+
+  config(text: string, values: unknown[]): pg.QueryConfig {
+    if (values.length === 0) return { text };
+    let name = this.names.get(text);
+    if (name === undefined) {
+      if (this.names.size >= MAX_PREPARED_STATEMENTS) return { text, values };
+      name = `tp${this.generation}_${this.names.size}`;
+      this.names.set(text, name);
+    }
+    return { name, text, values };
+  }
+
+  /** Whether `error` is a prepared statement outrun by a schema change; if so, every name is renewed. */
+  outdated(error: unknown): boolean {
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    if (code !== '0A000' || typeof message !== 'string' || !message.includes('cached plan must not change result type')) {
+      return false;
+    }
+    this.generation += 1;
+    this.names.clear();
+    return true;
+  }
+}
+
+/**
+ * A PostgreSQL server reached through a pool of connections. Each connection starts with the
+ * server-side bounds of `timeouts`, so no statement waits on a lock or runs without end.
+ */
+export async function openPostgres(
+  url: string,
+  options: { schema?: string; max?: number; onIdleError?: (error: Error) => void; timeouts?: DatabaseTimeouts } = {},
+): Promise<SqlClient> {
+  const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+  const settings: pg.ClientConfig = {
+    connectionString: url,
+    // A database that does not answer fails the request (503 database_unavailable), never hangs it.
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+    // Sent with every connection's start-up.
+    statement_timeout: timeouts.statementMs,
+    lock_timeout: timeouts.lockMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  };
+  const pool = new pg.Pool({ ...settings, max: options.max ?? 10 });
+  const dedicated = new Set<pg.Client>();
+  let closed = false;
+  // A connection that breaks while idle (server restart, network cut) is dropped from the pool and
+  // replaced on the next query; without a listener its 'error' would end the process.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  // Every connection always has a listener of its own as well. A backend terminated just as its
+  // connection is handed out (its ReadyForQuery and FATAL in one TCP read) emits 'error' after the
+  // pool took its idle listener off and before the borrower put one on; unheard, that ends the
+  // process. The connection is then unqueryable, so its next statement fails as unreachable.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  // Surface a bad URL at start-up, not on the first request.
+  const probe = await pool.connect();
+  probe.release();
+  const statements = new PreparedStatements();
+
+  /** A statement on `client`; alone (on the pool) a statement outrun by a schema change is sent once more. */
+  const send = async (client: pg.Pool | pg.PoolClient, text: string, params: unknown[], alone: boolean) => {
+    const run = () => client.query(statements.config(text, params));
+    let result: pg.QueryResult;
+    try {
+      result = await run();
+    } catch (error) {
+      if (!statements.outdated(error)) throw error;
+      if (!alone) throw databaseUnavailable();
+      result = await run();
+    }
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  };
+
+  return {
+    kind: 'postgres',
+    query: async (text, params = []) => {
+      try {
+        return await send(pool, text, params, true);
+      } catch (error) {
+        throw asCallerSees(error);
+      }
+    },
+    exec: async (script) => {
+      try {
+        await pool.query(script);
+      } catch (error) {
+        throw asCallerSees(error);
+      }
+    },
+    transaction: async (work) => {
+      let client: pg.PoolClient | null = null;
+      let broken = false;
+      // The connection may die between two statements (terminated backend, network cut, idle
+      // timeout): the client then emits 'error' with no query to fail, and unheard that would end
+      // the process. The next statement fails instead, and the connection is dropped.
+      const lost = () => {
+        broken = true;
+      };
+      const connection = async () => {
+        if (client) return client;
+        try {
+          client = await pool.connect();
+        } catch (error) {
+          broken = true;
+          throw error;
+        }
+        client.on('error', lost);
+        return client;
+      };
+      const inTransaction: SqlExecutor['query'] = async (text, params = []) => {
+        try {
+          return await send(await connection(), text, params, false);
+        } catch (error) {
+          broken ||= isDatabaseUnreachable(error);
+          throw error;
+        }
+      };
+      try {
+        return await runTransaction(
+          {
+            begin: async () => {
+              await inTransaction('BEGIN');
+            },
+            query: inTransaction,
+            exec: async (script) => {
+              await inTransaction(script);
+            },
+            commit: async () => {
+              await inTransaction('COMMIT');
+            },
+            // A lost connection took its transaction with it: nothing to roll back.
+            rollback: async () => {
+              if (!broken) await inTransaction('ROLLBACK');
+            },
+          },
+          work,
+        );
+      } catch (error) {
+        broken ||= isDatabaseUnreachable(error);
+        throw asCallerSees(error);
+      } finally {
+        if (client) {
+          (client as pg.PoolClient).off('error', lost);
+          (client as pg.PoolClient).release(broken);
+        }
+      }
+    },
+    close: async () => {
+      closed = true;
+      await Promise.all([...dedicated].map((c) => c.end().catch(() => undefined)));
+      await pool.end();
+    },
+    poolStats: () => ({ size: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
+    dedicated: () => {
+      if (closed) return null;
+      const c = new pg.Client(settings);
+      dedicated.add(c);
+      c.once('end', () => dedicated.delete(c));
+      return c;
+    },
+  };
+}
