@@ -84,6 +84,8 @@ export function toTillpointError(error: unknown): TillpointError {
       return new TillpointError('parameter_invalid', 'The request body is not valid JSON');
     case 'FST_ERR_BAD_URL':
       return new TillpointError('parameter_invalid', 'The URL is not valid percent-encoded UTF-8');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new TillpointError('parameter_invalid', 'A path parameter is longer than any id (1,000 characters at most)');
   }
   if (fastifyError instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new TillpointError('parameter_invalid', 'The request body is not valid JSON');
