@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { parseInput } from './errors';
 
 /**
- * What a route without a body schema accepts: nothing, or `{}`. Anything else is refused (an
- * unknown field by name, a non-object as such) before the route acts.
+ * What a route without a body (or query) schema accepts: nothing, or `{}`. Anything else is refused
+ * (an unknown field by name, a non-object as such) before the route acts.
  */
-const noBody = z.strictObject({});
+const nothing = z.strictObject({});
 
 /**
  * The body as the schema sees it: none (no body, an empty one) is `{}`; `null`, a string, an array
@@ -83,7 +83,7 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /**
  * Registers a route whose params, query and body are parsed by its contract's schemas. A route that
- * declares no body refuses any body but an empty one or `{}`.
+ * declares no body (or query) refuses any but an empty one.
  */
 export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
   app: FastifyInstance,
@@ -102,8 +102,9 @@ export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends 
     config: { contract: contract as unknown as AnyRouteContract },
     handler: async (request, reply) => {
       const params = contract.params ? parseInput(contract.params, request.params ?? {}) : undefined;
-      const query = contract.query ? parseInput(contract.query, request.query ?? {}) : undefined;
-      const parsedBody = parseInput(contract.body ?? noBody, bodyOf(request));
+      const parsedQuery = parseInput(contract.query ?? nothing, request.query ?? {});
+      const parsedBody = parseInput(contract.body ?? nothing, bodyOf(request));
+      const query = contract.query ? parsedQuery : undefined;
       const body = contract.body ? parsedBody : undefined;
       const result = await handler({
         params: params as Parsed<P>,

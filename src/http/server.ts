@@ -101,8 +101,13 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     routerOptions: { maxParamLength: 1000 },
     // One log line per request (below), not Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    // A path that is not valid percent-encoded UTF-8 (`/v1/payments/%ff`) gets our error envelope.
-    frameworkErrors: (error, request, reply) => sendError(request, reply, error, options.reporter),
+    // A path that is not valid percent-encoded UTF-8 (`/v1/payments/%ff`) or has an overlong
+    // parameter gets our error envelope. Such an answer passes no hooks: its headers are set here.
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(securityHeaders).header('request-id', request.id);
+      if (options.hsts) reply.header('strict-transport-security', HSTS_HEADER);
+      return sendError(request, reply, error, options.reporter);
+    },
   });
 
   // An empty JSON body is no body: a POST that takes none may carry `Content-Type: application/json`.

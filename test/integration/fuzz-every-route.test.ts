@@ -331,6 +331,7 @@ describe.each(testDatabases)('hostile input on every route ($name)', (database) 
         return;
       }
       if (res.statusCode >= 500) problems.push(`${label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      if (!res.headers['request-id'] || res.headers['x-content-type-options'] !== 'nosniff') problems.push(`${label}: ${res.statusCode} without the usual headers`);
       else if (mustRefuse && res.statusCode < 400) problems.push(`${label}: not refused (${res.statusCode} ${res.body.slice(0, 120)})`);
       if (res.statusCode >= 400 && String(res.headers['content-type']).startsWith('application/json')) {
         const code = (res.json() as { error?: { code?: string } }).error?.code;
