@@ -129,6 +129,18 @@ describe.each(testDatabases)('refused input ($name)', (database) => {
     expect(await dumpBusinessData(ctx.db)).toEqual(before);
   });
 
+  it('refuses a CSP report holding an escaped NUL about a real session: nothing stored', async () => {
+    const session = await createSession(ctx);
+    // `\u0000` as JSON writes it: the report parses to a string holding NUL.
+    const payload = `{"csp-report":{"document-uri":"http://checkout.test/c/${session.id}","blocked-uri":"https://evil.example/\\u0000","effective-directive":"script-src"}}`;
+    const res = await ctx.h.app.inject({ method: 'POST', url: '/csp-reports', headers: { 'content-type': 'application/csp-report' }, payload });
+    expectError(res, 400, 'parameter_invalid');
+    expect(await countRows(ctx.db, 'csp_reports')).toBe(0);
+    const clean = await ctx.h.app.inject({ method: 'POST', url: '/csp-reports', headers: { 'content-type': 'application/csp-report' }, payload: payload.replace('\\u0000', '') });
+    expect(clean.statusCode, clean.body).toBe(204);
+    expect(await countRows(ctx.db, 'csp_reports')).toBe(1);
+  });
+
   it("maps the database's own refusal of a NUL to 400, should one ever get past validation", async () => {
     const refusal = await ctx.db.query('SELECT $1::text AS t', ['a\u0000b']).then(
       () => null,
