@@ -10,7 +10,7 @@ import type { SqlClient } from '../../src/persistence/sql-client';
 import { setUpFixtures, urlFor, type Fixtures } from '../support/dashboard-fixtures';
 import { testDatabases } from '../support/databases';
 import { startHarness, type Harness } from '../support/harness';
-import { dumpDatabase, errorTypes, merchantCall, payCall, tokenize } from '../support/integration';
+import { dumpDatabase, errorTypes, merchantCall, payCall, rows, tokenize } from '../support/integration';
 
 /**
  * Every route the server registers (discovered as it registers them, so a new route is fuzzed
@@ -255,6 +255,10 @@ describe.each(testDatabases)('hostile input on every route ($name)', (database) 
       headers: { cookie: fx.owner.cookie, 'x-csrf-token': fx.owner.csrf },
       payload: { kind: 'publishable' },
     })).json().id;
+    // The account's first checkout page view records its page baseline (just after the answer):
+    // done here, not by a fuzzed request.
+    expect((await h.app.inject({ method: 'GET', url: `/c/${open.id}` })).statusCode).toBe(200);
+    await vi.waitFor(async () => expect(await rows(db, 'SELECT 1 FROM checkout_page_baselines WHERE account_id = $1', [fx.accountId])).toHaveLength(1), { timeout: 5000 });
     Object.assign(ids, {
       ':account_id': fx.accountId,
       ':mode': 'test',
