@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { constants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { createLogger, defineConfig, type Logger, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
-import { parserlessRuntime, precompileMessages } from './web/checkout/i18n/precompile-messages';
+import { parserlessRuntime, precompileMessages } from './web/checkout/i18n/precompile-messages.ts';
 
 const web = fileURLToPath(new URL('./web', import.meta.url));
 const braintreeWeb = fileURLToPath(new URL('./node_modules/braintree-web', import.meta.url));
@@ -48,6 +49,43 @@ const checkoutApp = (id: string) =>
   !sharedWithDashboard.test(id);
 
 /**
+ * The build's own lines, without one line per file written (about 200, with their .br and .gz
+ * copies): `npm start` shows a short summary before the server's key block. `bench:size` measures
+ * every file of the checkout page.
+ */
+const logger = createLogger();
+const buildLogger: Logger = {
+  ...logger,
+  info(message, options) {
+    if (/^\s*dist[\\/]web[\\/]/.test(stripVTControlCharacters(message))) return;
+    logger.info(message, options);
+  },
+};
+
+/** One line for the files written: how many, how large, how large as sent (brotli). */
+function buildSummary(): Plugin {
+  const sizes = { files: 0, bytes: 0, brotli: 0 };
+  const kB = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en')} kB`;
+  return {
+    name: 'tillpoint:build-summary',
+    apply: 'build',
+    writeBundle(_options, bundle) {
+      for (const [name, output] of Object.entries(bundle)) {
+        const size = output.type === 'chunk' ? Buffer.byteLength(output.code) : typeof output.source === 'string' ? Buffer.byteLength(output.source) : output.source.byteLength;
+        if (name.endsWith('.br')) sizes.brotli += size;
+        else if (!name.endsWith('.gz')) {
+          sizes.files += 1;
+          sizes.bytes += size;
+        }
+      }
+    },
+    closeBundle() {
+      logger.info(`dist/web: ${sizes.files} files, ${kB(sizes.bytes)} (${kB(sizes.brotli)} as brotli; each also .br and .gz)`);
+    },
+  };
+}
+
+/**
  * One build, one entry per app. The checkout page is its own entry (web/checkout/main.tsx, no
  * index.html: the server renders its HTML, src/http/checkout-page) so that it carries no dashboard
  * code; the manifest tells the server which files each page configuration needs. Its budget is
@@ -56,6 +94,7 @@ const checkoutApp = (id: string) =>
 export default defineConfig({
   root: web,
   base: '/',
+  customLogger: buildLogger,
   resolve: {
     // braintree-web's package.json sends bundlers to one self-contained browser bundle per component,
     // each with its own copy of the shared internals (framebus, promise, analytics…). Its CommonJS
@@ -70,6 +109,9 @@ export default defineConfig({
       { find: /^promise-polyfill$/, replacement: `${web}/checkout/braintree/native-promise.ts` },
       // Every message reaches the page precompiled (precompileMessages): FormatJS without its parser.
       ...parserlessRuntime,
+      // braintree-web's data collector (sjcl) tries Node's crypto first, then the browser's
+      // crypto.getRandomValues: in the page there is no Node crypto to find.
+      { find: /^crypto$/, replacement: `${web}/checkout/braintree/no-node-crypto.ts` },
     ],
   },
   plugins: [
@@ -86,6 +128,7 @@ export default defineConfig({
         defineAlgorithm('gzip', { level: 9 }),
       ],
     }),
+    buildSummary(),
   ],
   build: {
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
@@ -94,7 +137,17 @@ export default defineConfig({
     manifest: true,
     target: 'es2020',
     sourcemap: false,
+    // The summary above gives the sizes; bench:size gives them per file, gzip and brotli.
+    reportCompressedSize: false,
     rollupOptions: {
+      // Timings of plugins are for profiling the build (node --cpu-prof), not for every start.
+      checks: { pluginTimings: false },
+      onLog(level, log, handler) {
+        // English is imported statically on purpose (every page's fallback, inlined by the server);
+        // the dynamic import is for the other locales, which the same pattern also names.
+        if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' && /locales[\\/]en\.json/.test(log.message)) return;
+        handler(level, log);
+      },
       input: {
         checkout: `${web}/checkout/main.tsx`,
         dashboard: `${web}/dashboard/index.html`,

@@ -3,7 +3,8 @@ import { Command } from 'commander';
 import { createAccount } from '../domain/team/use-cases/create-account';
 import { migrate } from '../persistence/migrations/index';
 import { AdminSocketError } from '../runtime/admin-socket';
-import { ConfigError, readConfig, type Config } from '../runtime/config';
+import { listAccounts } from '../domain/team/use-cases/list-accounts';
+import { ConfigError, packageVersion, readConfig, settings, type Config } from '../runtime/config';
 import { DataDirError } from '../runtime/data-dir-lock';
 import type { RunningServer } from '../runtime/serve';
 import { databaseCommand, runDatabaseCommand, serverCommandRunner, type DatabaseCommand } from './database-command';
@@ -93,11 +94,24 @@ async function serve() {
   process.on('SIGTERM', stop);
 }
 
+/** `serve --help`'s list of settings, from the one table in src/runtime/config.ts. */
+function settingsHelp(): string {
+  const rows = settings();
+  const width = Math.max(...rows.map((s) => s.name.length));
+  const lines = rows.map((s) => `  ${s.name.padEnd(width)}  ${s.meaning.replaceAll('`', '')} (default: ${s.shownDefault === '—' ? 'none' : s.shownDefault})`);
+  return `\nSettings (environment variables; a bad value stops start-up, naming it):\n${lines.join('\n')}`;
+}
+
 const program = new Command('tillpoint')
-  .description('Tillpoint: self-hosted checkout. Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, LOG_LEVEL, …): see the README.')
+  .description('Tillpoint: self-hosted checkout. Configuration comes from the environment: `tillpoint serve --help` lists it.')
+  .version(packageVersion(), '-v, --version', 'print the version')
   .showHelpAfterError();
 
-program.command('serve').description('run the HTTP server (creates a demo account on an empty database)').action(serve);
+program
+  .command('serve')
+  .description('run the HTTP server (creates a demo account on an empty database)')
+  .addHelpText('after', settingsHelp)
+  .action(serve);
 
 const migrateCommand = databaseCommand({
   name: 'migrate',
@@ -127,6 +141,22 @@ const accountCreate = databaseCommand<AccountCreateOptions>({
     }
   },
 });
+interface AccountListOptions {
+  json?: boolean;
+}
+const accountList = databaseCommand<AccountListOptions>({
+  name: 'account list',
+  async run(context, options, io) {
+    const accounts = await listAccounts((await context.open()).deps);
+    if (options.json) {
+      io.out(JSON.stringify(accounts.map((a) => ({ id: a.id, name: a.name, default_currency: a.defaultCurrency, created_at: a.createdAt.toISOString() }))));
+    } else if (accounts.length === 0) {
+      io.out('No accounts yet: tillpoint account create --name "My Shop"');
+    } else {
+      for (const a of accounts) io.out(`${a.id}  ${a.defaultCurrency}  ${a.createdAt.toISOString().slice(0, 10)}  ${a.name}`);
+    }
+  },
+});
 const account = program.command('account').description('manage merchant accounts');
 account
   .command('create')
@@ -135,6 +165,11 @@ account
   .option('--currency <code>', 'default currency', 'USD')
   .option('--json', 'print JSON instead of text')
   .action((options: AccountCreateOptions) => run(accountCreate, options));
+account
+  .command('list')
+  .description('list the accounts of this install: id, default currency, creation date, name')
+  .option('--json', 'print JSON instead of text')
+  .action((options: AccountListOptions) => run(accountList, options));
 
 registerProcessorCommands(program, run);
 registerDeveloperCommands(program);

@@ -4,6 +4,9 @@ import { TillpointError } from '../domain/shared/errors';
 import { checkoutSessionOfUrl, isOurSideDecline } from '../telemetry/reporting-policy';
 import type { ErrorReporter } from '../telemetry/server-reporting';
 
+/** The largest request body accepted (design.md §5); a larger one is refused with 413. */
+export const BODY_LIMIT = 256 * 1024;
+
 /** The error envelope of design.md §8. */
 export function errorBody(error: TillpointError, requestId: string) {
   return {
@@ -35,16 +38,83 @@ export function fromZodError(error: z.ZodError): TillpointError {
     return new TillpointError('parameter_missing', `Missing required parameter: ${param}`, { param });
   }
   if (!param) return new TillpointError('parameter_invalid', 'The request body must be a JSON object');
-  return new TillpointError('parameter_invalid', `Invalid ${param}: ${issue.message}`, { param });
+  // Our wordings and the schemas' own messages say what the parameter "must be": the sentence
+  // starts with its name. Anything else (zod's own text, from a parse outside parseInput) is quoted.
+  const message = /^[a-z]/.test(issue.message) ? `${param} ${issue.message}` : `Invalid ${param}: ${issue.message}`;
+  return new TillpointError('parameter_invalid', message, { param });
 }
 
+const typeWording: Record<string, string> = {
+  string: 'must be a string',
+  boolean: 'must be true or false',
+  object: 'must be an object',
+  array: 'must be an array',
+  null: 'must be null',
+};
+
+const formatWording: Record<string, string> = {
+  url: 'must be an absolute URL',
+  email: 'must be an email address',
+  uuid: 'must be a UUID',
+  datetime: 'must be a date and time in ISO 8601 (2026-06-01T12:00:00Z)',
+  date: 'must be a date in ISO 8601 (2026-06-01)',
+};
+
+const plural = (n: number | bigint, one: string) => `${n} ${one}${Number(n) === 1 ? '' : 's'}`;
+
 /**
- * Parses request input with a schema; a refusal becomes our error, naming the parameter. The input
- * is reported to zod only so that "missing" and "wrong type" can be told apart; it never reaches a
- * message or a log.
+ * Our wording of a problem the schema did not word itself, as the rest of a sentence that starts
+ * with the parameter's name: "amount must be an integer (in the currency's minor unit)". Schemas
+ * that word their own messages ("must be a three-letter ISO 4217 code") keep them: zod asks this
+ * map only for the others. The one place zod's issue kinds become what a developer reads.
+ */
+export const validationWording: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (issue.input === undefined) return undefined; // a missing parameter: parameter_missing
+      if (issue.expected === 'number' || issue.expected === 'int') {
+        const integer = issue.expected === 'int' || (issue.inst as { isInt?: boolean } | undefined)?.isInt === true;
+        if (!integer) return 'must be a number';
+        const amount = /amount/.test(String(issue.path?.at(-1) ?? ''));
+        return amount ? "must be an integer (in the currency's minor unit)" : 'must be an integer';
+      }
+      return typeWording[issue.expected] ?? `must be of type ${issue.expected}`;
+    }
+    case 'too_small': {
+      const at = issue.inclusive === false ? 'more than' : 'at least';
+      if (issue.origin === 'string') return `must be ${at} ${plural(issue.minimum, 'character')} long`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `must have ${at} ${plural(issue.minimum, 'item')}`;
+      return `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${issue.minimum}`;
+    }
+    case 'too_big': {
+      const at = issue.inclusive === false ? 'fewer than' : 'at most';
+      if (issue.origin === 'string') return `must be ${at} ${plural(issue.maximum, 'character')} long`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `must have ${at} ${plural(issue.maximum, 'item')}`;
+      if (issue.origin === 'object') return `must have ${at} ${plural(issue.maximum, 'key')}`;
+      return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${issue.maximum}`;
+    }
+    case 'invalid_value': {
+      const values = issue.values.map((v) => JSON.stringify(v));
+      return values.length === 1 ? `must be ${values[0]}` : `must be one of ${values.join(', ')}`;
+    }
+    case 'invalid_format':
+      return formatWording[issue.format] ?? (issue.format === 'regex' ? 'is not in the expected format' : `must be a valid ${issue.format}`);
+    case 'not_multiple_of':
+      return `must be a multiple of ${issue.divisor}`;
+    case 'invalid_union':
+      return 'is none of the accepted forms';
+    default:
+      return 'is invalid';
+  }
+};
+
+/**
+ * Parses request input with a schema; a refusal becomes our error, naming the parameter in our own
+ * words. The input is reported to zod only so that "missing" and "wrong type" can be told apart; it
+ * never reaches a message or a log.
  */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
-  const result = schema.safeParse(value, { reportInput: true });
+  const result = schema.safeParse(value, { reportInput: true, error: validationWording });
   if (!result.success) throw fromZodError(result.error);
   return result.data;
 }
@@ -75,7 +145,7 @@ export function toTillpointError(error: unknown): TillpointError {
   const fastifyError = error as FastifyError;
   switch (fastifyError?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new TillpointError('parameter_invalid', 'The request body is larger than 256 KB');
+      return new TillpointError('request_too_large', `The request body is larger than the limit of ${BODY_LIMIT / 1024} KB (${BODY_LIMIT} bytes)`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new TillpointError('parameter_invalid', 'Send the request body as application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -5,7 +5,7 @@ import type { NewProduct } from '../domain/sessions/use-cases/create-product';
 import { listQuery } from './schemas';
 
 const objectId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id');
-const minorUnits = z.number().int('must be an integer in minor units');
+const minorUnits = z.number().int();
 const currency = z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code');
 const unixSeconds = z.coerce.number().int('must be a Unix timestamp in seconds').min(0);
 

@@ -84,6 +84,7 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query') {
 export function errorStatusesOf(contract: AnyRouteContract, secretKeyAuth: boolean): number[] {
   const statuses = new Set([500, ...(contract.errors ?? [])]);
   if (contract.params || contract.query || contract.body) statuses.add(400);
+  if (contract.body) statuses.add(413);
   if (contract.params) statuses.add(404);
   if (secretKeyAuth) for (const status of [401, 403, 429]) statuses.add(status);
   if (secretKeyAuth && contract.method === 'POST') statuses.add(409);
@@ -157,7 +158,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
       description: [
         "Checkout sessions, payments, refunds and signed webhooks. Amounts are integers in the currency's minor unit.",
         '',
-        'Authenticate with a secret key: `Authorization: Bearer sk_test_…`. A key acts only in its own account and mode.',
+        'Authenticate with a secret key: `Authorization: Bearer sk_test_…`, or HTTP Basic with the key as the user name (`curl -u sk_test_…:`). A key acts only in its own account and mode.',
         '',
         '**Idempotency.** Every POST accepts an `Idempotency-Key`: the same key with the same parameters replays the first answer for 24 hours.',
         '',
@@ -176,7 +177,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
         secretKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'A secret key of the account and mode the call acts in: `Authorization: Bearer sk_test_…`.',
+          description: 'A secret key of the account and mode the call acts in: `Authorization: Bearer sk_test_…` (HTTP Basic with the key as the user name and no password is accepted too).',
         },
       },
       parameters: {

@@ -6,7 +6,7 @@ export const createCheckoutSessionBody = z.strictObject({
   line_items: z.array(
     z.strictObject({
       name: z.string(),
-      unit_amount: z.number().int('must be an integer in minor units'),
+      unit_amount: z.number().int(),
       quantity: z.number().int(),
     }),
   ),

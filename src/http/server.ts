@@ -14,7 +14,7 @@ import { checkoutPagePolicy, type CheckoutClientConfig } from './checkout-client
 import { registerCheckoutPage } from './checkout-page/index';
 import { openCheckoutPageIntegrity, type CheckoutPageIntegrity } from './checkout-page/page-integrity-monitor';
 import { cspReportRoutes } from './routes/csp-reports';
-import { errorBody, sendError } from './errors';
+import { BODY_LIMIT, errorBody, sendError } from './errors';
 import { refuseUnstorableInput } from './storable-input';
 import { collectDocumentedRoutes } from './openapi';
 import { apiReference } from './routes/api-reference';
@@ -26,7 +26,7 @@ import { merchantApi } from './routes/merchant-api';
 import { ofrepRoutes } from './routes/ofrep';
 import { registerOperationRoutes, type OperationsOptions } from './routes/operations';
 
-export const BODY_LIMIT = 256 * 1024;
+export { BODY_LIMIT };
 
 declare module 'fastify' {
   interface FastifyInstance {

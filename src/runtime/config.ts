@@ -95,6 +95,72 @@ const variables = {
     .default(PAGE_CHECK_DEFAULT_MINUTES),
 };
 
+/** What `tillpoint serve --help` and docs/operations.md say about a variable. */
+export interface SettingDescription {
+  /** The default as a person reads it; without one, the schema's default, or "—" for none. */
+  shownDefault?: string;
+  meaning: string;
+}
+
+/**
+ * Every variable's meaning: one entry per variable above (the type insists), printed by
+ * `tillpoint serve --help` and copied into docs/operations.md (a test compares the two).
+ */
+const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
+  PORT: { meaning: 'HTTP port' },
+  HOST: { meaning: 'interface to listen on (`0.0.0.0` to accept outside connections)' },
+  DATA_DIR: { meaning: 'folder of the embedded database (git-ignored)' },
+  DATABASE_URL: { meaning: '`postgres://…`: use a PostgreSQL server instead of the embedded database' },
+  PUBLIC_URL: { shownDefault: 'http://localhost:$PORT', meaning: 'the address shoppers reach; used in checkout URLs' },
+  LOG_LEVEL: { meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`' },
+  TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS: {
+    meaning: 'test mode: seconds before a capture settles (refunds before then are voids or `payment_not_settled`)',
+  },
+  RATE_LIMIT_TEST_PER_SECOND: { meaning: 'merchant API requests per second per account in test mode' },
+  RATE_LIMIT_LIVE_PER_SECOND: { meaning: 'merchant API requests per second per account in live mode' },
+  TILLPOINT_SECRET_KEY: {
+    meaning: '32 random bytes (64 hex digits or base64) that encrypt processor credentials; required to store Braintree keys',
+  },
+  SENTRY_DSN: { meaning: "error reporting of the server to Sentry or GlitchTip (docs/observability.md)" },
+  SENTRY_BROWSER_DSN: { meaning: "error reporting of the checkout page (a public DSN)" },
+  SENTRY_ENVIRONMENT: { shownDefault: 'production', meaning: 'the environment tag of what is reported' },
+  SENTRY_RELEASE: { shownDefault: 'tillpoint@<version>', meaning: 'the release tag of what is reported' },
+  SENTRY_SAMPLE_RATE: { meaning: 'share of error events sent, 0..1' },
+  FLAGS_OFREP_URL: { meaning: "read flags from an external OFREP flag service instead of Tillpoint's own" },
+  METRICS_TOKEN: { meaning: '16+ characters: `/metrics` then requires `Authorization: Bearer <token>` (open without it)' },
+  SHUTDOWN_TIMEOUT_SECONDS: { meaning: 'how long a graceful stop (SIGTERM/SIGINT) may take before the process exits 1' },
+  RECONCILE_AFTER_SECONDS: { meaning: 'reconciliation leaves an unanswered payment, capture, void or refund alone this long' },
+  RECONCILE_NOT_FOUND_GRACE_SECONDS: { meaning: 'an operation the processor still does not know after this long never happened' },
+  HSTS: { meaning: '`off` stops the `Strict-Transport-Security` header sent when `PUBLIC_URL` is https' },
+  CHECKOUT_PAGE_CHECK_MINUTES: {
+    meaning: "how often the checkout page's scripts and security headers are compared with the approved baseline (1–10080)",
+  },
+};
+
+export interface Setting {
+  name: string;
+  /** `—` when unset means "none" (the feature is off, or another setting decides). */
+  shownDefault: string;
+  meaning: string;
+}
+
+/** The settings table, in the order of `variables`. */
+export function settings(): Setting[] {
+  return (Object.keys(variables) as (keyof typeof variables)[]).map((name) => {
+    const { shownDefault, meaning } = descriptions[name];
+    const parsed = variables[name].safeParse(undefined);
+    const fromSchema = parsed.success && parsed.data !== undefined ? String(parsed.data) : '—';
+    return { name, shownDefault: shownDefault ?? fromSchema, meaning };
+  });
+}
+
+/** The settings as the markdown table docs/operations.md shows. */
+export function settingsMarkdown(): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|');
+  const rows = settings().map((s) => `| \`${s.name}\` | ${s.shownDefault === '—' ? '—' : `\`${cell(s.shownDefault)}\``} | ${cell(s.meaning)} |`);
+  return ['| variable | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
 /** A Sentry DSN: http(s)://PUBLIC_KEY@HOST[/PATH]/PROJECT_ID, as Sentry, self-hosted Sentry and GlitchTip issue them. */
 function sentryDsn() {
   return z
@@ -102,7 +168,8 @@ function sentryDsn() {
     .refine((v) => /^https?:\/\/[^@/\s]+@[^/\s]+\/(?:[^\s]*\/)?\d+$/.test(v), 'must be a DSN like https://PUBLIC_KEY@host/PROJECT_ID');
 }
 
-function packageVersion(): string {
+/** This install's version, from its package.json. */
+export function packageVersion(): string {
   const file = new URL('../../package.json', import.meta.url);
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }

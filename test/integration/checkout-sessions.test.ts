@@ -210,11 +210,27 @@ describe.each(testDatabases)('POST /v1/checkout/sessions ($name)', (database) =>
     );
   });
 
-  it('refuses a body over 256 KB with 400 parameter_invalid', async () => {
-    const body = JSON.stringify({ ...sampleSession, metadata: { note: 'x'.repeat(300 * 1024) } });
-    expect(Buffer.byteLength(body)).toBeGreaterThan(256 * 1024);
-    const error = await refused(ctx, null, 400, 'parameter_invalid', {}, { body });
-    expect(error.message).toMatch(/256 KB/);
+  it('refuses a 5 MB body with 413 request_too_large, naming the limit', async () => {
+    const body = JSON.stringify({ ...sampleSession, metadata: { note: 'x'.repeat(5 * 1024 * 1024) } });
+    const error = await refused(ctx, null, 413, 'request_too_large', {}, { body });
+    expect(error.type).toBe('invalid_request_error');
+    expect(error.message).toBe('The request body is larger than the limit of 256 KB (262144 bytes)');
+  });
+
+  it('takes a body just under 256 KB to validation (a metadata value too long), not to the size limit', async () => {
+    const body = JSON.stringify({ ...sampleSession, metadata: { note: 'x'.repeat(250 * 1024) } });
+    await refused(ctx, null, 400, 'parameter_invalid', { param: 'metadata[note]' }, { body });
+  });
+
+  it.each([
+    ['a string amount', { unit_amount: '1650' }, 'line_items[0][unit_amount]', "line_items[0][unit_amount] must be an integer (in the currency's minor unit)"],
+    ['a decimal amount', { unit_amount: 16.5 }, 'line_items[0][unit_amount]', "line_items[0][unit_amount] must be an integer (in the currency's minor unit)"],
+    ['a string quantity', { quantity: '2' }, 'line_items[0][quantity]', 'line_items[0][quantity] must be an integer'],
+    ['a number as the name', { name: 42 }, 'line_items[0][name]', 'line_items[0][name] must be a string'],
+  ])('words %s in its own terms, naming the parameter', async (_label, change, param, message) => {
+    const payload = { ...sampleSession, line_items: [{ ...sampleSession.line_items[0], ...change }] };
+    const error = await refused(ctx, payload, 400, 'parameter_invalid', { param });
+    expect(error.message).toBe(message);
   });
 
   it('refuses invalid JSON with 400 parameter_invalid', async () => {

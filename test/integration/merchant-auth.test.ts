@@ -15,6 +15,7 @@ import {
 
 describe.each(testDatabases)('merchant API authentication ($name)', (database) => {
   const ctx = useIntegration(database);
+  const ctxKey = () => ctx.key;
 
   it('refuses a call without Authorization with 401 api_key_missing', async () => {
     const res = await ctx.h.app.inject({ method: 'GET', url: '/v1/checkout/sessions/cs_whatever' });
@@ -37,6 +38,45 @@ describe.each(testDatabases)('merchant API authentication ($name)', (database) =
       headers: { authorization },
     });
     expectError(res, 401, 'api_key_invalid');
+  });
+
+  it('takes the key as the user name of HTTP Basic auth, as curl -u sk_test_…: sends it', async () => {
+    const created = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/checkout/sessions', {
+      currency: 'usd',
+      line_items: [{ name: 'Tea', unit_amount: 1200, quantity: 1 }],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    for (const credentials of [`${ctx.key}:`, `${ctx.key}:ignored-password`]) {
+      const res = await ctx.h.app.inject({
+        method: 'GET',
+        url: `/v1/checkout/sessions/${created.json().id}`,
+        headers: { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().id).toBe(created.json().id);
+    }
+    const post = await ctx.h.app.inject({
+      method: 'POST',
+      url: '/v1/checkout/sessions',
+      headers: { authorization: `basic ${Buffer.from(`${ctx.key}:`).toString('base64')}` },
+      payload: { currency: 'usd', line_items: [{ name: 'Tea', unit_amount: 1200, quantity: 1 }] },
+    });
+    expect(post.statusCode, post.body).toBe(200);
+  });
+
+  it.each([
+    ['the key as the password', () => `Basic ${Buffer.from(`:${ctxKey()}`).toString('base64')}`],
+    ['Basic without a colon', () => `Basic ${Buffer.from(ctxKey()).toString('base64')}`],
+    ['Basic that is not base64', () => 'Basic %%%'],
+  ])('refuses %s with 401 api_key_invalid', async (_label, authorization) => {
+    const res = await ctx.h.app.inject({ method: 'GET', url: '/v1/checkout/sessions/cs_x', headers: { authorization: authorization() } });
+    expectError(res, 401, 'api_key_invalid');
+  });
+
+  it('names Bearer when the scheme is neither Bearer nor Basic', async () => {
+    const res = await ctx.h.app.inject({ method: 'GET', url: '/v1/checkout/sessions/cs_x', headers: { authorization: `Token ${ctx.key}` } });
+    const error = expectError(res, 401, 'api_key_invalid');
+    expect(error.message).toContain('Authorization: Bearer sk_');
   });
 
   it('refuses a real key with one character changed', async () => {

@@ -47,6 +47,14 @@ export const dashboardCodes: Record<string, { status: number; type: string }> = 
 
 
 /**
+ * A body over the limit (design.md §5 says it is rejected, §8 names no code): the status every HTTP
+ * client and proxy knows for it, in the type of the request's other refusals.
+ */
+export const requestCodes: Record<string, { status: number; type: string }> = {
+  request_too_large: { status: 413, type: 'invalid_request_error' },
+};
+
+/**
  * Codes for an install's own trouble, which design.md §8 does not name (docs/reliability.md): the
  * database is down or the connection was lost. `api_error`, as internal_error, but 503: retry later.
  */

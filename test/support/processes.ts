@@ -52,11 +52,11 @@ export interface ServerProcess {
 /** Starts `tillpoint serve` (or the given command line) and waits until `/healthz` answers. */
 export async function startServe(
   env: Record<string, string | undefined>,
-  options: { command?: string[]; port?: number; timeoutMs?: number } = {},
+  options: { command?: string[]; port?: number; timeoutMs?: number; cwd?: string } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const [program, ...args] = options.command ?? [process.execPath, 'bin/tillpoint.js', 'serve'];
-  const child = spawn(program!, args, { cwd: root, env: cleanEnv({ LOG_LEVEL: 'warn', ...env, PORT: String(port) }), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(program!, args, { cwd: options.cwd ?? root, env: cleanEnv({ LOG_LEVEL: 'warn', ...env, PORT: String(port) }), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -34,7 +34,7 @@ export class TillpointError extends Error {
   }
 }
 
-/** 400, 404, 409 and 410 about the request itself: a missing, invalid or unknown parameter, a state that refuses it. */
+/** 400, 404, 409, 410 and 413 about the request itself: a missing, invalid or unknown parameter, a state that refuses it. */
 export class InvalidRequestError extends TillpointError {}
 /** 401: no key, an unknown key, a revoked key. */
 export class AuthenticationError extends TillpointError {}

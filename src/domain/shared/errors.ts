@@ -30,6 +30,8 @@ export const errorCatalogue = {
   refund_exceeds_available: { status: 409, type: 'invalid_request_error' },
   payment_not_settled: { status: 409, type: 'invalid_request_error' },
   checkout_session_expired: { status: 410, type: 'invalid_request_error' },
+  // design.md §5: bodies over 256 KB are rejected; 413 says so to every HTTP client and proxy.
+  request_too_large: { status: 413, type: 'invalid_request_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
   processor_unavailable: { status: 502, type: 'processor_error' },
   processor_timeout: { status: 504, type: 'processor_error' },

@@ -144,6 +144,8 @@ export interface AccountRepository {
   insert(account: Account): Promise<void>;
   get(id: string): Promise<Account | null>;
   count(): Promise<number>;
+  /** Every account of the install, oldest first (the operator's view; no request reaches it). */
+  list(): Promise<Account[]>;
 }
 
 export interface ApiKeyRepository {

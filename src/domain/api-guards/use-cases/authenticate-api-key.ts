@@ -9,7 +9,26 @@ import { RateLimitedError, rateLimitLeaseSize } from '../rules';
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * Resolves the `Authorization: Bearer …` header of a merchant API call to its key, and counts the
+ * The key of `Authorization: Bearer <key>`, or of HTTP Basic auth with the key as the user name and
+ * any password (`curl -u sk_test_…:`, as Stripe's docs show it); null for any other scheme.
+ */
+function presentedSecret(header: string): string | null {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(header);
+  if (bearer) return bearer[1]!;
+  const basic = /^Basic\s+(\S+)$/i.exec(header);
+  if (!basic) return null;
+  let credentials: string;
+  try {
+    credentials = atob(basic[1]!);
+  } catch {
+    return '';
+  }
+  const colon = credentials.indexOf(':');
+  return colon === -1 ? '' : credentials.slice(0, colon);
+}
+
+/**
+ * Resolves the `Authorization: Bearer …` (or Basic) header of a merchant API call to its key, and counts the
  * call against its account and mode's rate limit (design.md §9: 100/s live, 25/s test) in a
  * one-second window shared by every instance. Only secret keys may call the merchant API.
  * `rateLimited` is set when the call is over the limit: it must be answered with that error.
@@ -26,7 +45,10 @@ export async function authenticateApiKey(
   if (!header) {
     throw new TillpointError('api_key_missing', 'No API key provided: send Authorization: Bearer sk_…');
   }
-  const secret = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? '';
+  const secret = presentedSecret(header);
+  if (secret === null) {
+    throw new TillpointError('api_key_invalid', 'Invalid API key provided: send Authorization: Bearer sk_… (or Basic auth with the key as the user name)');
+  }
   const parsed = parseApiKey(secret);
   if (!parsed) throw new TillpointError('api_key_invalid', 'Invalid API key provided');
   const hash = await hashApiKey(secret);

@@ -33,6 +33,10 @@ export function accountRepositories(db: SqlExecutor): Pick<UnitOfWork, 'accounts
         const { rows } = await db.query<{ n: unknown }>('SELECT count(*) AS n FROM accounts');
         return num(rows[0]?.n);
       },
+      async list() {
+        const { rows } = await db.query('SELECT * FROM accounts ORDER BY created_at, id');
+        return rows.map(toAccount);
+      },
     },
     accountProfiles: {
       async update(a: Account) {
