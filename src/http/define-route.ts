@@ -1,6 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { parseInput } from './errors';
+
+/**
+ * What a route without a body (or query) schema accepts: nothing, or `{}`. Anything else is refused
+ * (an unknown field by name, a non-object as such) before the route acts.
+ */
+const nothing = z.strictObject({});
+
+/**
+ * The body as the schema sees it: none (no body, an empty one) is `{}`; `null`, a string, an array
+ * stay what they are, so the schema refuses them rather than reading them as "no parameters".
+ */
+function bodyOf(request: FastifyRequest): unknown {
+  return request.body === undefined || request.body === '' ? {} : request.body;
+}
 
 /**
  * What a route declares about itself. The same zod schemas validate the request and describe it in
@@ -62,7 +76,10 @@ declare module 'fastify' {
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** Registers a route whose params, query and body are parsed by its contract's schemas. */
+/**
+ * Registers a route whose params, query and body are parsed by its contract's schemas. A route that
+ * declares no body (or query) refuses any but an empty one.
+ */
 export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
   app: FastifyInstance,
   contract: RouteContract<P, Q, B>,
@@ -80,8 +97,10 @@ export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends 
     config: { contract: contract as unknown as AnyRouteContract },
     handler: async (request, reply) => {
       const params = contract.params ? parseInput(contract.params, request.params ?? {}) : undefined;
-      const query = contract.query ? parseInput(contract.query, request.query ?? {}) : undefined;
-      const body = contract.body ? parseInput(contract.body, request.body ?? {}) : undefined;
+      const parsedQuery = parseInput(contract.query ?? nothing, request.query ?? {});
+      const parsedBody = parseInput(contract.body ?? nothing, bodyOf(request));
+      const query = contract.query ? parsedQuery : undefined;
+      const body = contract.body ? parsedBody : undefined;
       const result = await handler({
         params: params as Parsed<P>,
         query: query as Parsed<Q>,

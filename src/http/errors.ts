@@ -119,10 +119,29 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.ou
   return result.data;
 }
 
+/**
+ * PostgreSQL's refusals of a character it cannot store (22021: NUL or invalid UTF-8 in text; 22P05:
+ * `\u0000` in jsonb). Validation refuses these first; should one slip through, it is still the
+ * request's fault, not ours.
+ */
+const UNSTORABLE_CHARACTER_CODES = new Set(['22021', '22P05']);
+
+function isUnstorableCharacterError(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && typeof cause === 'object' && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && UNSTORABLE_CHARACTER_CODES.has(code)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Any thrown value → our error: known ones keep their code, everything else is internal. */
 export function toTillpointError(error: unknown): TillpointError {
   if (error instanceof TillpointError) return error;
   if (error instanceof z.ZodError) return fromZodError(error);
+  if (isUnstorableCharacterError(error)) {
+    return new TillpointError('parameter_invalid', 'The request holds a character that cannot be stored (NUL or an unpaired UTF-16 surrogate)');
+  }
   const fastifyError = error as FastifyError;
   switch (fastifyError?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -133,6 +152,10 @@ export function toTillpointError(error: unknown): TillpointError {
       return new TillpointError('parameter_invalid', 'The request body is empty; send a JSON object');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new TillpointError('parameter_invalid', 'The request body is not valid JSON');
+    case 'FST_ERR_BAD_URL':
+      return new TillpointError('parameter_invalid', 'The URL is not valid percent-encoded UTF-8');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new TillpointError('parameter_invalid', 'A path parameter is longer than any id (1,000 characters at most)');
   }
   if (fastifyError instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new TillpointError('parameter_invalid', 'The request body is not valid JSON');

@@ -14,6 +14,7 @@ import { registerCheckoutPage } from './checkout-page/index';
 import { openCheckoutPageIntegrity, type CheckoutPageIntegrity } from './checkout-page/page-integrity-monitor';
 import { cspReportRoutes } from './routes/csp-reports';
 import { BODY_LIMIT, errorBody, sendError } from './errors';
+import { refuseUnstorableInput } from './storable-input';
 import { collectDocumentedRoutes } from './openapi';
 import { apiReference } from './routes/api-reference';
 import { checkoutApi } from './routes/checkout-api';
@@ -86,7 +87,25 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     routerOptions: { maxParamLength: 1000 },
     // One log line per request (below), not Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    // A path that is not valid percent-encoded UTF-8 (`/v1/payments/%ff`) or has an overlong
+    // parameter gets our error envelope. Such an answer passes no hooks: its headers are set here.
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(securityHeaders).header('request-id', request.id);
+      if (options.hsts) reply.header('strict-transport-security', HSTS_HEADER);
+      return sendError(request, reply, error, options.reporter);
+    },
   });
+
+  // An empty JSON body is no body: a POST that takes none may carry `Content-Type: application/json`.
+  // Anything else goes to Fastify's own parser (prototype poisoning refused).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
+  // Every route, ours or a plugin's: no NUL or unpaired surrogate reaches a handler (or the database).
+  app.addHook('preValidation', refuseUnstorableInput);
 
   // The page-integrity monitor fetches the page and every asset through `app.inject` (at start and
   // hourly); those requests carry this per-process secret, which no remote client can know. They are

@@ -7,6 +7,7 @@ import { recordCspReport } from '../../domain/checkout-page/use-cases/record-csp
 import { scrubText } from '../../telemetry/scrub';
 import { CSP_REPORT_PATH } from '../checkout-client-config';
 import { sendError } from '../errors';
+import { findUnstorable } from '../storable-input';
 import type { CspReport } from '../../domain/checkout-page/entities';
 import { RateLimitedError } from '../../domain/api-guards/rules';
 
@@ -77,6 +78,8 @@ export function parseCspReports(contentType: string, body: string, userAgent: st
   } catch {
     throw invalid('The report is not valid JSON');
   }
+  // Parsed here, not by the server, so the server-wide check for unstorable text sees only the raw body.
+  if (findUnstorable(json)) throw invalid('The report must not contain the NUL character (U+0000), an unpaired UTF-16 surrogate or deep nesting');
   if (contentType === 'application/reports+json') {
     const batch = reportingApiBatch.safeParse(json);
     if (!batch.success) throw invalid('The body must be a Reporting API batch: an array of at most 100 reports with type, url and body');

@@ -1,0 +1,89 @@
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { TillpointError } from '../domain/shared/errors';
+import { paramName } from './errors';
+
+/**
+ * Characters PostgreSQL cannot keep in `text` or `jsonb`: NUL, and a UTF-16 surrogate without its
+ * other half (it has no UTF-8 form). Refused before a use case runs, so the database never sees them.
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * How deep a request's JSON may nest. Our deepest input is three levels (`line_items[0][name]`);
+ * the bound keeps a hostile body (6,000 nested arrays) away from code that recurses over input.
+ */
+export const MAX_INPUT_DEPTH = 32;
+
+export function isStorableText(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
+/** A key as a parameter name may show it: its unstorable characters written as `\uXXXX`. */
+function printableKey(key: string): string {
+  return key.replace(/[\u0000\uD800-\uDFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+type Finding = { path: PropertyKey[]; problem: 'text' | 'depth' };
+
+/**
+ * The first string (object keys included) holding an unstorable character, or the first value nested
+ * deeper than MAX_INPUT_DEPTH, in document order. Iterative, so no input can exhaust the stack.
+ */
+export function findUnstorable(value: unknown): Finding | null {
+  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: current, path } = stack.pop()!;
+    if (typeof current === 'string') {
+      if (!isStorableText(current)) return { path, problem: 'text' };
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (path.length >= MAX_INPUT_DEPTH) return { path, problem: 'depth' };
+    const children: Array<{ value: unknown; path: PropertyKey[] }> = [];
+    if (Array.isArray(current)) {
+      current.forEach((item, index) => children.push({ value: item, path: [...path, index] }));
+    } else {
+      for (const [key, item] of Object.entries(current)) {
+        if (!isStorableText(key)) return { path: [...path, printableKey(key)], problem: 'text' };
+        children.push({ value: item, path: [...path, key] });
+      }
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return null;
+}
+
+function refusal(finding: Finding, nameDepth: number | null): TillpointError {
+  if (finding.problem === 'depth') {
+    // Named by its field when the body is an object; an array at the root names nothing.
+    const field = finding.path[0];
+    const deep = `nested more than ${MAX_INPUT_DEPTH} levels deep`;
+    if (typeof field !== 'string') return new TillpointError('parameter_invalid', `The request body is ${deep}`);
+    return new TillpointError('parameter_invalid', `Invalid ${field}: ${deep}`, { param: field });
+  }
+  const param = paramName(nameDepth === null ? finding.path : finding.path.slice(0, nameDepth));
+  const unstorable = 'must not contain the NUL character (U+0000) or an unpaired UTF-16 surrogate';
+  if (!param) return new TillpointError('parameter_invalid', `The request body ${unstorable}`);
+  return new TillpointError('parameter_invalid', `Invalid ${param}: ${unstorable}`, { param });
+}
+
+/** The first unstorable character of a request's path parameters, query and body, as a 400 naming it. */
+export function unstorableInputError(request: Pick<FastifyRequest, 'params' | 'query' | 'body'>): TillpointError | null {
+  // Path and query parameters are flat: named by their key alone, even when repeated (`?a=1&a=2`).
+  for (const part of [request.params, request.query]) {
+    const finding = findUnstorable(part);
+    if (finding) return refusal(finding, 1);
+  }
+  const finding = findUnstorable(request.body);
+  return finding ? refusal(finding, null) : null;
+}
+
+/**
+ * A `preValidation` hook for every route: NUL and unpaired surrogates are refused in any path
+ * parameter, query parameter or body field (at any depth, keys included) before a handler runs.
+ */
+export function refuseUnstorableInput(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const error = unstorableInputError(request);
+  if (error) return done(error);
+  done();
+}
