@@ -32,6 +32,10 @@ export interface Config {
   hsts: boolean;
   /** How often the checkout page is fingerprinted and compared with its baseline (PCI DSS 11.6.1: at least weekly). */
   checkoutPageCheckMinutes: number;
+  /** SIGNUP: `invite` (default) lets people in only by invitation; `open` lets anyone create an account. */
+  signUp: 'open' | 'invite';
+  /** SMTP_URL and SMTP_FROM: the mail server that sends password reset links; null: no email. */
+  smtp: { url: string; from: string } | null;
 }
 
 export interface SentryConfig {
@@ -93,6 +97,12 @@ const variables = {
     .min(1)
     .max(PAGE_CHECK_MAX_MINUTES, 'must be at most 10080 (a week): PCI DSS 11.6.1 asks for at least weekly checks')
     .default(PAGE_CHECK_DEFAULT_MINUTES),
+  SIGNUP: z.enum(['open', 'invite']).default('invite'),
+  SMTP_URL: z
+    .string()
+    .refine((v) => /^smtps?:\/\/[^\s]+$/.test(v), 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587')
+    .optional(),
+  SMTP_FROM: z.string().regex(/^[^\r\n]{3,200}$/, 'must be a sender address, e.g. "Tillpoint <no-reply@pay.example.com>"').optional(),
 };
 
 /** A Sentry DSN: http(s)://PUBLIC_KEY@HOST[/PATH]/PROJECT_ID, as Sentry, self-hosted Sentry and GlitchTip issue them. */
@@ -105,6 +115,14 @@ function sentryDsn() {
 function packageVersion(): string {
   const file = new URL('../../package.json', import.meta.url);
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+function smtpOf(url: string | undefined, from: string | undefined, publicUrl: string): Config['smtp'] {
+  if (!url) {
+    if (from) throw new ConfigError('SMTP_FROM', 'is set but SMTP_URL is not: set SMTP_URL to the mail server');
+    return null;
+  }
+  return { url, from: from ?? `Tillpoint <no-reply@${new URL(publicUrl).hostname}>` };
 }
 
 /** Reads the configuration; a bad value throws a `ConfigError` naming the variable. */
@@ -143,5 +161,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     },
     hsts: read('HSTS') === 'on' && publicUrl.startsWith('https://'),
     checkoutPageCheckMinutes: read('CHECKOUT_PAGE_CHECK_MINUTES'),
+    signUp: read('SIGNUP'),
+    smtp: smtpOf(read('SMTP_URL'), read('SMTP_FROM'), publicUrl),
   };
 }

@@ -12,6 +12,7 @@ import apiKeyChanges from './0013-api-key-changes';
 import dropRedundantIndexes from './0014-drop-redundant-indexes';
 import requestLogSequence from './0015-request-log-sequence';
 import accountRowsWithoutRowLocks from './0016-account-rows-without-row-locks';
+import accessAndAccountSecurity from './0017-access-and-account-security';
 
 export interface Migration {
   version: number;
@@ -37,6 +38,7 @@ export const migrations: Migration[] = [
   dropRedundantIndexes,
   requestLogSequence,
   accountRowsWithoutRowLocks,
+  accessAndAccountSecurity,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
