@@ -19,13 +19,15 @@ interface SetupLinkOptions {
 const setupLink = databaseCommand<SetupLinkOptions>({
   name: 'setup-link',
   async run(context, options, io) {
+    // Opened first: it brings a fresh database's schema up to date.
+    const { deps } = await context.open();
     const accountId = options.account ?? (await defaultSetupAccount(context.db));
     if (!accountId) {
       throw new TillpointError('parameter_missing', 'This install has several accounts and no demo account: name one with --account acct_…', {
         param: 'account',
       });
     }
-    const link = await createSetupLink((await context.open()).deps, { accountId });
+    const link = await createSetupLink(deps, { accountId });
     if (options.json) {
       io.out(JSON.stringify({ url: link.url, account: accountId, expires_at: Math.floor(link.expiresAt.getTime() / 1000) }));
     } else {
