@@ -7,6 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { PASSWORD, inviteMember, payAsShopper, signUp, unique } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
+import { startSmtpReceiver } from '../test/support/smtp-receiver';
 
 /** A free TCP port for a server of this file's own. */
 function freePort(): Promise<number> {
@@ -41,6 +42,8 @@ test.describe('a fresh install, closed by default', () => {
   // A server of its own, started as a newcomer does (no SIGNUP set): its first start prints the
   // demo key, the demo checkout and the setup link.
   let server: ChildProcess;
+  // The mail server's double: password reset links by email go here.
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   let base = '';
   let output = '';
   const ownerEmail = `operator-${unique()}@roasters.example`;
@@ -50,10 +53,18 @@ test.describe('a fresh install, closed by default', () => {
     test.setTimeout(90_000);
     const port = await freePort();
     base = `http://localhost:${port}`;
+    smtp = await startSmtpReceiver();
     const env: Record<string, string> = { ...(process.env as Record<string, string>) };
     for (const name of ['SIGNUP', 'DATABASE_URL']) delete env[name];
     server = spawn(process.execPath, [path.resolve(import.meta.dirname, '..', 'bin', 'tillpoint.js'), 'serve'], {
-      env: { ...env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tillpoint-e2e-fresh-')), PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn' },
+      env: {
+        ...env,
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tillpoint-e2e-fresh-')),
+        PORT: String(port),
+        PUBLIC_URL: base,
+        LOG_LEVEL: 'warn',
+        SMTP_URL: smtp.url,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -69,6 +80,7 @@ test.describe('a fresh install, closed by default', () => {
   test.afterAll(async () => {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
+    await smtp.close();
   });
 
   test('the setup link printed on the first start claims the demo account, whose demo payment is there @desktop', async ({ page, browser }) => {
@@ -149,6 +161,27 @@ test.describe('a fresh install, closed by default', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
     await expect(page.locator('.account-switch option:checked')).toHaveText('Second Roastery (owner)');
+  });
+
+  test('forgot password: a reset link arrives by email and sets a new password', async ({ page }) => {
+    await page.goto(`${base}/dashboard/sign-in`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    const arriving = smtp.next();
+    await page.getByLabel('Email').fill(ownerEmail);
+    await page.getByRole('button', { name: 'Email me a reset link' }).click();
+    await expect(page.getByRole('status')).toContainText('a reset link is on its way');
+    const mail = await arriving;
+    expect(mail.to).toEqual([ownerEmail]);
+    const link = /(http:\/\/localhost:\d+\/dashboard\/reset-password\/pwr_[A-Za-z0-9]{32})/.exec(mail.raw.replace(/=\r?\n/g, ''))![1]!;
+    await page.goto(link);
+    await page.getByLabel('New password').fill('an emailed new passphrase');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await expect(page.getByRole('heading', { name: 'Your password is set' })).toBeVisible();
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await signIn(page, ownerEmail, 'an emailed new passphrase');
+    await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   });
 });
 
