@@ -109,7 +109,15 @@ test.describe('paying a checkout session', () => {
     await page.goto(session.url);
     await fillCheckout(page, { number: '4242 4242 4242 4242' });
     await payButton(page).click();
-    await expect(page.getByRole('alert')).toHaveText(/real cards are not accepted/);
+    await expect(page.getByRole('alert')).toHaveText(
+      'This is a test checkout: real cards are not accepted. Use a test card such as 4111 1111 1111 1111.',
+    );
+    // One message: the number is a valid card number, so its field gets the focus, not an error of its own.
+    const number = page.getByLabel('Card number', { exact: true });
+    await expect(number).toBeFocused();
+    await expect(number).toHaveAttribute('aria-invalid', 'false');
+    await expect(page.locator('#card-number-error')).toBeEmpty();
+    await expect(page.getByText('This card number is not valid.', { exact: false })).toHaveCount(0);
     expect(await paymentsOf(request, session.id)).toEqual([]);
   });
 });

@@ -57,7 +57,8 @@ test.describe('merchant dashboard', () => {
 
     await page.getByRole('link', { name: 'Overview' }).click();
     await expect(page.getByTestId('success-rate')).toHaveText('100%');
-    await expect(page.getByRole('img', { name: /Volume \(USD\)/ })).toBeVisible();
+    await expect(page.getByRole('img', { name: /Net volume \(USD\)/ })).toBeVisible();
+    await expect(page.getByTestId('figures-USD').getByRole('row', { name: /Net volume/ })).toContainText('$33.00');
     await expectNoAxeViolations(page);
 
     await page.getByRole('link', { name: 'Live mode' }).click();

@@ -185,7 +185,13 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     clientConfig: options.clientConfig,
     secureHead: (html) => pageIntegrity.secureHtml(html),
     policy: (nonce) => pagePolicy(nonce),
+    // Not awaited: the shopper's page does not wait for the bookkeeping, which retries on the next page if it fails.
+    onServed: (accountId) =>
+      void pageIntegrity.served(deps, accountId).catch((error: unknown) => app.log.error({ err: error, accountId }, 'recording the first checkout page baseline failed')),
   });
+
+  // Someone who opens the instance's address wants the merchant's side, not a JSON 404.
+  app.get('/', async (_request, reply) => reply.redirect('/dashboard', 302));
 
   app.get('/l/:slug', async (request, reply) => {
     const { slug } = request.params as { slug: string };

@@ -73,6 +73,23 @@ describe('the DATA_DIR lock', () => {
     lock.release();
   });
 
+  it('takes over the lock of a killed server that is a zombie (exited, not yet reaped by its parent)', async () => {
+    const dir = freshDir();
+    // The shell starts a child that exits at once, prints its pid, and becomes a `sleep` that never
+    // waits for it: the child stays a zombie, which `kill(pid, 0)` still finds.
+    const parent = spawn('sh', ['-c', 'node -e "" & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    children.push(parent);
+    const pid = Number((await new Promise<Buffer>((resolve) => parent.stdout!.once('data', resolve))).toString().trim());
+    const deadline = Date.now() + 10_000;
+    while (!readFileSync(`/proc/${pid}/stat`, 'utf8').match(/\) Z /) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    writeHolder(dir, { pid, role: 'serve' });
+    const lock = await lockDataDir(dir, { role: 'serve', what: 'serve' });
+    expect(JSON.parse(readFileSync(path.join(dir, LOCK_FILE), 'utf8')).nonce).toBe(lock.holder.nonce);
+    lock.release();
+  });
+
   it('takes over a half-written lock file', async () => {
     const dir = freshDir();
     writeFileSync(path.join(dir, LOCK_FILE), '{"pid":');

@@ -63,10 +63,28 @@ function readHolder(file: string): { raw: string; holder: LockHolder | null } | 
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return !exited(pid);
+}
+
+/**
+ * Whether `pid` has exited and only waits to be reaped (a zombie): `kill(pid, 0)` still succeeds
+ * for it, though it holds nothing. A server killed with `kill -9` stays one until its parent (a
+ * shell, a supervisor) waits for it, and a restart right away must not take it for a live server.
+ * Read from Linux's /proc/<pid>/stat; elsewhere (no /proc) a process that exists counts as alive.
+ */
+function exited(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // "pid (comm) state …": comm may hold spaces and parentheses, so the state follows the last ')'.
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state === 'Z' || state === 'X';
 }
 
 /**

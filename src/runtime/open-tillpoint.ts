@@ -26,6 +26,8 @@ import { BraintreeProcessor, braintreeConnectionCheck, type BraintreeOptions } f
 import { argon2PasswordHasher } from './argon2-password-hasher';
 import { totpCodes } from './totp-codes';
 import { smtpMailer } from './smtp-mailer';
+import { withAuthorizeDeadline } from './processor-deadline';
+import { PROCESSOR_CALL_DEADLINE_MS } from '../domain/payments/rules';
 import type { Config } from './config';
 import { observeStore, type StoreObserver } from './observed-store';
 import type { Scope } from '../domain/shared/scope';
@@ -85,18 +87,18 @@ export async function openTillpoint(options: {
   await migrate(db);
   const now = options.now ?? (() => new Date());
   const fingerprintKey = await installSecret(db, 'card_fingerprint_key', () => randomBytes(32).toString('hex'));
-  const testProcessor = new SandboxProcessor(sqlSandboxNonceVault(db), fingerprintKey, now, sqlSandboxTransactionLedger(db), {
+  const testProcessor = withAuthorizeDeadline(new SandboxProcessor(sqlSandboxNonceVault(db), fingerprintKey, now, sqlSandboxTransactionLedger(db), {
     delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
-  });
+  }), PROCESSOR_CALL_DEADLINE_MS);
   const processorConfigs = sqlProcessorConfigStore(db, options.secretKey ? new CredentialCipher(options.secretKey) : null);
   // One SDK gateway per saved config; a new save (new updatedAt) makes a new one.
-  const braintreeProcessors = new Map<string, BraintreeProcessor>();
+  const braintreeProcessors = new Map<string, PaymentProcessor>();
   const processorFor = async (scope: Scope, config: ProcessorConfig | null): Promise<PaymentProcessor> => {
     if (config?.processor === 'braintree') {
       const key = `${scope.accountId}:${scope.mode}:${config.updatedAt.getTime()}`;
       let processor = braintreeProcessors.get(key);
       if (!processor) {
-        processor = new BraintreeProcessor(config.braintree, options.braintree);
+        processor = withAuthorizeDeadline(new BraintreeProcessor(config.braintree, options.braintree), PROCESSOR_CALL_DEADLINE_MS);
         braintreeProcessors.set(key, processor);
       }
       return processor;

@@ -29,13 +29,16 @@ export const periodicJobs: readonly PeriodicJob[] = [
     run: (deps) => expireOverdueSessions(deps),
   },
   {
-    // A restart must never leave a payment stuck in `processing`.
+    // A restart must never leave a payment stuck in `processing`: often enough that a payment is
+    // final within this interval of its lease running out (docs/reliability.md).
     name: 'reconciliation',
-    everyMs: 60_000,
+    everyMs: 15_000,
     atStart: true,
     run: (deps, log) =>
       reconcileProcessingPayments(deps, {
         onError: (paymentId, err) => log.error({ err, paymentId }, 'reconciliation of a payment failed'),
+        onLateCharge: (paymentId, undone) =>
+          log.info({ paymentId, undone }, 'the processor charged a payment after it had failed as unknown; that charge was undone'),
       }),
   },
   {

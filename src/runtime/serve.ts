@@ -14,7 +14,9 @@ import { openDatabase, openTillpoint, type Tillpoint } from './open-tillpoint';
 import { createReadiness, type Readiness } from './readiness';
 import { checkoutPageCheckJob, periodicJobs, startScheduler } from './scheduler';
 import { startWebhookWorker } from './webhook-worker';
+import { WEBHOOK_TIMEOUT_MS } from '../domain/webhooks/rules';
 import { batchedLogStream } from './log-stream';
+import { httpDrain } from './http-drain';
 
 /** Start-up could not go on; the message names the cause and the fix. */
 export class StartupError extends Error {
@@ -23,6 +25,12 @@ export class StartupError extends Error {
     this.name = 'StartupError';
   }
 }
+
+/**
+ * The share of SHUTDOWN_TIMEOUT_SECONDS webhook sends under way may take to finish before they are
+ * cut and given back: a receiver that never answers cannot hold a shutdown past its timeout.
+ */
+const WEBHOOK_SHARE_OF_SHUTDOWN = 0.4;
 
 /** A step of the graceful shutdown, e.g. flushing a buffer; it runs once intake has stopped. */
 export type ShutdownHook = () => Promise<void> | void;
@@ -144,6 +152,7 @@ export async function startServer(
       arrivals: requestArrivals,
     });
     log = app.log;
+    const drain = httpDrain(app);
     const closeApp = () => app.close();
     undo.push(closeApp);
     const address = await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
@@ -173,11 +182,22 @@ export async function startServer(
     const hooks: Array<{ name: string; hook: ShutdownHook }> = [];
     let stopping: Promise<void> | null = null;
     const shutdown = async () => {
+      const budgetMs = config.shutdownTimeoutSeconds * 1000;
+      const began = performance.now();
       readiness.beginShutdown();
-      app.log.info('shutting down: intake stopped, finishing requests under way and the webhook batch');
-      // Intake stops at once; requests under way finish; the webhook pass under way records its
-      // outcomes (which ends its leases); periodic jobs finish their run.
-      await Promise.all([app.close(), scheduler.stop(), webhooks.stop()]);
+      app.log.info('shutting down: intake stopped, finishing requests under way and the webhook sends');
+      // The listener takes what the kernel has queued and closes; every request received is
+      // answered, each connection closing after its last answer. Webhook sends under way get part
+      // of the budget to finish and record; those still waiting then are cut and given back, due at
+      // once for the next instance. Periodic jobs finish their run.
+      await Promise.all([
+        drain.drain(),
+        scheduler.stop(),
+        webhooks.stop({ handBackAfterMs: Math.min(WEBHOOK_TIMEOUT_MS, budgetMs * WEBHOOK_SHARE_OF_SHUTDOWN) }),
+      ]);
+      // After the jobs (the page-integrity check fetches the page through the app); Fastify's close
+      // hooks flush the API request log.
+      await app.close();
       undo.splice(undo.indexOf(closeApp), 1);
       for (const { name, hook } of hooks) {
         try {
@@ -186,7 +206,7 @@ export async function startServer(
           app.log.error({ err, hook: name }, 'a shutdown hook failed');
         }
       }
-      await reporter.flush(2000);
+      await reporter.flush(Math.max(0, Math.min(2000, budgetMs - (performance.now() - began) - 1000)));
       // The rest of start-up's undo list: the core and its database, the admin socket, DATA_DIR.
       await unwind((err) => app.log.error({ err }, 'a shutdown step failed'));
       app.log.info('stopped');

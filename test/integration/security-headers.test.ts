@@ -68,6 +68,7 @@ describe('security headers on every page', () => {
     { name: 'OpenAPI', method: 'GET', url: '/v1/openapi.json' },
     { name: 'asset', method: 'GET', url: '/assets/app-1234.js' },
     { name: 'health', method: 'GET', url: '/healthz' },
+    { name: 'root', method: 'GET', url: '/' },
     { name: 'unknown route', method: 'GET', url: '/nowhere' },
   ] as const;
 
@@ -101,6 +102,14 @@ describe('security headers on every page', () => {
         // Pages that carry a shopper's session id or a merchant's data are never cached.
         if ('noStore' in page && page.noStore) expect(res.headers['cache-control'], label).toBe('no-store');
       }
+    }
+  });
+
+  it('GET / sends the browser to the dashboard instead of a JSON 404', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const res = await apps.https.inject({ method, url: '/' });
+      expect(res.statusCode, method).toBe(302);
+      expect(res.headers.location, method).toBe('/dashboard');
     }
   });
 

@@ -96,7 +96,10 @@ export function App({ data }: { data: CheckoutPageData }) {
         {ready && view.kind === 'paid' && <Paid session={view.session} t={t} receipt={receipt} />}
         {ready && view.kind === 'ready' && (
           <>
-            <MerchantHeader session={view.session} />
+            <MerchantHeader
+              session={view.session}
+              back={view.session.cancel_url ? { href: view.session.cancel_url, text: t('state.back') } : undefined}
+            />
             <div className="columns">
               <OrderSummary session={view.session} t={t} />
               <PaymentForm
@@ -114,9 +117,20 @@ export function App({ data }: { data: CheckoutPageData }) {
   );
 }
 
-function MerchantHeader({ session }: { session: PublicSession }) {
+/** The merchant's name and logo; while the session is open, the way back to the shop (`cancel_url`) above them. */
+function MerchantHeader({ session, back }: { session: PublicSession; back?: { href: string; text: string } }) {
   return (
     <header className="merchant">
+      {back && (
+        <p className="back">
+          <a className="back-link" href={back.href}>
+            <span className="back-arrow" aria-hidden="true">
+              ←
+            </span>
+            {back.text}
+          </a>
+        </p>
+      )}
       {session.merchant.logo_url && <img src={session.merchant.logo_url} alt="" className="merchant-logo" />}
       <h1>{session.merchant.name}</h1>
     </header>
@@ -237,12 +251,15 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
     };
   }, [session.id]);
   const engine = client?.engine ?? null;
-  const offersSomething = Boolean(plan.card || plan.googlePay || plan.unavailable);
   useEffect(() => {
     if (flags.layout.experiment) recordExposure(session.id, 'checkout_layout');
     if (flags.wording.experiment && plan.card) recordExposure(session.id, 'pay_button_wording');
   }, [session.id, flags, plan.card]);
   const [cardStatus, setCardStatus] = useState<'loading' | 'ready' | 'failed'>(plan.unavailable ? 'failed' : 'loading');
+  // Google Pay offered but not available in this browser (pay.js said no or did not load).
+  const [walletAbsent, setWalletAbsent] = useState(false);
+  // Nothing to pay with: no card form, and no wallet button or none this browser can show.
+  const nothingToPay = !plan.unavailable && !plan.card && (!plan.googlePay || walletAbsent);
   const cardUsable = Boolean(engine) && cardStatus === 'ready';
   const form = usePaymentAttempt({
     sessionId: session.id,
@@ -282,13 +299,27 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
             merchantName: session.merchant.name,
           }}
           disabled={processing}
+          cardOffered={Boolean(plan.card)}
           t={t}
           onPaymentData={form.payWithWallet}
           onUnavailable={() => setNotice({ tone: 'error', key: 'wallet.unavailable' })}
+          onAbsent={() => setWalletAbsent(true)}
         />
       )}
     </div>
   );
+
+  if (nothingToPay) {
+    // Said instead of a form with only an email field and no way to pay.
+    return (
+      <section className="payment" aria-labelledby="payment-title">
+        <h2 id="payment-title">{t('form.heading')}</h2>
+        <p className="notice notice-info" role="status" data-testid="no-methods">
+          {t('form.noMethods')}
+        </p>
+      </section>
+    );
+  }
 
   return (
     <section className="payment" aria-labelledby="payment-title">
@@ -354,7 +385,6 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
             {processing ? t('form.processing') : t(wordingKeys[flags.wording.value], { amount })}
           </button>
         )}
-        {!offersSomething && <p className="notice notice-info">{t('form.noMethods')}</p>}
         <p className="secure-note">{t('form.secure')}</p>
       </form>
       {flags.layout.value === 'card_first' && wallets}

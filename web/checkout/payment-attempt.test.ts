@@ -96,6 +96,11 @@ describe('failureOutcome', () => {
     expect(card(declined('insufficient_funds'))).toEqual({ kind: 'retry', key: 'decline.insufficient_funds', field: undefined });
   });
 
+  it('gives a real card in test mode the notice alone: the number field gets the focus, not an error of its own', () => {
+    const refused = new ApiError(402, 'card_declined', '', 'test_mode_live_card', 'number');
+    expect(card(refused)).toEqual({ kind: 'retry', key: 'decline.test_mode_live_card', field: 'number', fieldValid: true });
+  });
+
   it('shows a wallet decline without pointing at a card field', () => {
     expect(failureOutcome(declined('incorrect_cvc'), 'google_pay', { mayVerify: false })).toEqual({ kind: 'retry', key: 'decline.incorrect_cvc' });
   });

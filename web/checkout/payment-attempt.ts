@@ -21,8 +21,12 @@ export type AttemptOutcome =
   | { kind: 'expired' }
   /** The session was paid meanwhile (another tab): the page reads it again. */
   | { kind: 'already_paid' }
-  /** The form stays: an error notice, and the field to fix when there is one. */
-  | { kind: 'retry'; key: MessageKey; field?: FormField };
+  /**
+   * The form stays: an error notice, and the field to fix when there is one. `fieldValid`: the
+   * field is fine as typed and only gets the focus, without a field error of its own (a real card
+   * in test mode: the notice says which number to use instead).
+   */
+  | { kind: 'retry'; key: MessageKey; field?: FormField; fieldValid?: true };
 
 /** A nonce to charge, or why there is none (the form stays). */
 export type NonceResult = { nonce: string } | { key: MessageKey; field?: CardFieldName };
@@ -82,6 +86,8 @@ export function failureOutcome(error: unknown, type: PaymentMethod, options: { m
   if (type === 'card' && options.mayVerify && e.declineCode === 'authentication_failed') return 'verify_and_retry';
   const key = errorMessageKey(e.code, e.declineCode);
   if (type === 'google_pay') return { kind: 'retry', key };
+  // The number is a valid card number, just not a test one: one message, the notice's.
+  if (e.declineCode === 'test_mode_live_card') return { kind: 'retry', key, field: 'number', fieldValid: true };
   return { kind: 'retry', key, field: declinedField(e) };
 }
 

@@ -71,7 +71,7 @@ export function usePaymentAttempt(options: {
       setEmailTouched(true);
       emailRef.current?.focus();
     } else if (outcome.field) {
-      engine?.setInvalid(outcome.field, true);
+      if (!outcome.fieldValid) engine?.setInvalid(outcome.field, true);
       engine?.focus(outcome.field);
     } else noticeRef.current?.focus();
   };

@@ -64,6 +64,8 @@ export interface SessionState {
 export interface Payment {
   id: string;
   status: string;
+  /** What the dashboard shows: the status, or `partially_refunded` / `refunded` for a succeeded payment. */
+  status_badge: string;
   amount: number;
   amount_captured: number;
   amount_refunded: number;

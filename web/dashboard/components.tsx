@@ -1,14 +1,16 @@
 import type { ReactNode } from 'react';
 import type { DashboardApiError } from './api';
+import { errorText } from './error-messages';
 import { statusLabel } from './format';
 import { useT } from './i18n';
 
-/** An error from the server, said plainly and announced to screen readers. */
+/** An error from the server, in the operator's words (error-messages.ts), announced to screen readers. */
 export function ErrorNote({ error }: { error: DashboardApiError | Error | null }) {
+  const t = useT();
   if (!error) return null;
   return (
     <p className="error" role="alert">
-      {error.message}
+      {errorText(error, t)}
     </p>
   );
 }

@@ -24,3 +24,18 @@ export function fromMinor(value: string | number | null, currency: string): stri
   const exponent = currencyRule(currency.toUpperCase())?.exponent ?? 2;
   return (Number(value) / 10 ** exponent).toFixed(exponent);
 }
+
+/**
+ * An amount typed in the currency's unit, as minor units: `12.50` USD → 1250, `1000` JPY → 1000.
+ * Null when it is not a plain non-negative number or has more decimals than the currency has
+ * (`10.505` USD), instead of rounding it into an amount nobody typed. A comma works as the decimal
+ * mark too.
+ */
+export function parseAmount(value: string, currency: string): number | null {
+  const exponent = currencyRule(currency.toUpperCase())?.exponent ?? 2;
+  const match = /^(\d{1,9})(?:[.,](\d*))?$/.exec(value.trim());
+  if (!match) return null;
+  const decimals = match[2] ?? '';
+  if (decimals.length > exponent) return null;
+  return Number(match[1]) * 10 ** exponent + Number(decimals.padEnd(exponent, '0') || '0');
+}

@@ -26,7 +26,7 @@ export interface CheckoutPageBaseline {
   accountId: string;
   digest: string;
   fingerprint: PageFingerprint;
-  /** Null when the first check set it (trust on first use); else who approved it. */
+  /** Null when set automatically (trust on first use: the account's first page served, or the first check); else who approved it. */
   approvedBy: { id: string; label: string } | null;
   approvedAt: Date;
 }

@@ -4,6 +4,8 @@ import type { CheckoutPageBaseline, CheckoutPageChange, ChangeResolution, CspRep
 export interface CheckoutPageIntegrityRepository {
   baseline(accountId: string, options?: { forUpdate?: boolean }): Promise<CheckoutPageBaseline | null>;
   saveBaseline(baseline: CheckoutPageBaseline): Promise<void>;
+  /** Saves the baseline unless the account has one already; false when it had. */
+  saveFirstBaseline(baseline: CheckoutPageBaseline): Promise<boolean>;
   /** Accounts whose baseline is missing or differs from `digest` and that have no open change for `digest` yet. */
   accountsToCompare(digest: string, limit: number): Promise<string[]>;
   openChange(accountId: string): Promise<CheckoutPageChange | null>;

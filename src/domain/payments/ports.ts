@@ -25,6 +25,23 @@ export interface OperationsInFlightRepository {
   listStartedBefore(before: Date, limit: number): Promise<OperationInFlight[]>;
   /** Refunds still `pending` (their answer lost), oldest first, across accounts. */
   listPendingRefundsCreatedBefore(before: Date, limit: number): Promise<Refund[]>;
+  /** Starts asking the processor again about a payment failed as unknown to it (see `LateAnswerCheck`). */
+  watchForLateAnswer(check: LateAnswerCheck): Promise<void>;
+  /** Checks whose next time has come, soonest first, across accounts. */
+  listLateAnswerChecksDue(now: Date, limit: number): Promise<LateAnswerCheck[]>;
+  rescheduleLateAnswerCheck(paymentId: string, nextCheckAt: Date): Promise<void>;
+  endLateAnswerCheck(paymentId: string): Promise<void>;
+}
+
+/**
+ * A payment failed because the processor did not know it when its lease ran out. Until
+ * `checkUntil` the processor is asked again (at `nextCheckAt`), so that a charge it makes late is
+ * found and undone.
+ */
+export interface LateAnswerCheck {
+  paymentId: string;
+  nextCheckAt: Date;
+  checkUntil: Date;
 }
 
 export interface PaymentRepository {
@@ -87,10 +104,17 @@ export class SessionBusyError extends Error {
   }
 }
 
-/** How long reconciliation leaves an unanswered operation alone, and when "the processor never saw it" holds. */
+/** How long reconciliation leaves an unanswered operation alone, and how long it keeps asking after. */
 export interface ReconciliationTimings {
-  /** An operation younger than this may still have its request in flight. */
+  /**
+   * The lease of an operation in flight: younger than this, its request may still be under way. A
+   * payment the processor does not know once its lease has run out fails (and its session is open
+   * again); it is then watched for a late charge for `notFoundGraceMs` from its start.
+   */
   afterMs: number;
-  /** An operation the processor still does not know after this long never happened. */
+  /**
+   * How long after its start a payment failed as unknown is still asked about (a charge made late is
+   * undone); a capture, void or refund the processor does not know after this long never happened.
+   */
   notFoundGraceMs: number;
 }

@@ -155,10 +155,22 @@ export interface RecordAuthorizationOptions {
   result: AuthorizeResult;
 }
 
-/** A payment younger than this may still have its request in flight: reconciliation leaves it alone. */
+/**
+ * Every processor call answers within this, or its outcome counts as unknown (the runtime holds each
+ * adapter to it): shorter than the lease, so a request that lives to answer answers before it ends.
+ */
+export const PROCESSOR_CALL_DEADLINE_MS = 30 * 1000;
+
+/**
+ * The lease of an operation in flight, from its start: younger than this, its request may still be
+ * under way and reconciliation leaves it alone; after it, the processor's answer decides.
+ */
 export const RECONCILE_AFTER_MS = 60 * 1000;
 
-/** A payment the processor still does not know after this long was never charged. */
+/**
+ * How long after its start a payment the processor did not know is still asked about (a late
+ * charge is undone); a capture, void or refund it still does not know after this long never happened.
+ */
 export const NOT_FOUND_GRACE_MS = 10 * 60 * 1000;
 
 /** A payment attempt on `session`, `processing` until the processor answers. */

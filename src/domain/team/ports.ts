@@ -1,6 +1,7 @@
 import type { Payment } from '../payments/entities';
 import type { Role } from './permissions';
-import type { CheckoutSessionStatus, PaymentStatus } from '../payments/state-machine';
+import type { CheckoutSessionStatus } from '../payments/state-machine';
+import type { PaymentStatusBadge } from '../payments/status-badge';
 import type {
   ApiRequestRecord,
   AuditEntry,
@@ -26,7 +27,8 @@ export interface PageRequest {
 
 /** The dashboard's payment filters (all optional, all combined with AND). */
 export interface PaymentFilter extends PageRequest {
-  statuses?: PaymentStatus[];
+  /** By the badge the list shows (`refunded` is a succeeded payment refunded in full). */
+  statuses?: PaymentStatusBadge[];
   createdFrom?: Date;
   /** Exclusive. */
   createdBefore?: Date;
@@ -43,16 +45,26 @@ export interface CheckoutSessionFilter extends PageRequest {
   status?: CheckoutSessionStatus;
 }
 
+/**
+ * One UTC day of one currency's payments, by the day each payment was made (docs/dashboard.md,
+ * "Overview figures"). Voided payments (`canceled`) are in none of the counts.
+ */
 export interface DailyPayments {
   /** UTC day, `YYYY-MM-DD`. */
   day: string;
   currency: string;
-  /** Succeeded or authorized attempts. */
+  /** Captured payments (`succeeded`), refunded ones included. */
   succeeded: number;
-  /** Attempts that reached an outcome (succeeded, authorized, failed, canceled). */
-  finished: number;
-  /** Amount of the succeeded and authorized attempts, minor units. */
-  volume: number;
+  /** Authorized and not captured yet (`requires_capture`). */
+  authorized: number;
+  /** Declined or failed. */
+  failed: number;
+  /** What the succeeded payments captured, minor units. */
+  captured: number;
+  /** What has been refunded of it, minor units. */
+  refunded: number;
+  /** What the authorized payments hold, minor units. */
+  authorizedAmount: number;
 }
 
 export interface CheckoutFunnel {

@@ -72,6 +72,11 @@ export interface WebhookDeliveryRepository {
   recordAttempts(attempts: RecordedAttempt[]): Promise<Set<string>>;
   /** Makes a delivery due now again (manual resend). */
   requeue(scope: Scope, id: string, at: Date): Promise<void>;
+  /**
+   * Gives claims back unsent (a send cut by shutdown): each delivery whose lease is still ours is
+   * due again at once, for any worker, with its attempt not counted.
+   */
+  releaseClaims(claims: Array<{ deliveryId: string; leaseToken: string }>): Promise<void>;
 }
 
 /** What a claim took, and whether it saw every due delivery it might have taken (see `claimDue`). */
@@ -99,7 +104,8 @@ export interface EndpointStreakChange {
 
 /** Sends one signed webhook: the edge that talks to the merchant's server. */
 export interface WebhookSender {
-  send(request: { url: string; mode: Mode; body: string; headers: Record<string, string>; timeoutMs: number }): Promise<WebhookSendResult>;
+  /** `signal`: when it aborts, the request is cut and the send fails at once. */
+  send(request: { url: string; mode: Mode; body: string; headers: Record<string, string>; timeoutMs: number; signal?: AbortSignal }): Promise<WebhookSendResult>;
 }
 
 export type WebhookSendResult =

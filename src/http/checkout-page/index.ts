@@ -36,6 +36,8 @@ export function registerCheckoutPage(
     clientConfig?: CheckoutClientConfig;
     secureHead?: (html: string) => string;
     policy?: (nonce: string) => string;
+    /** An account's page is being sent (for the page-integrity monitor's first baseline); must not throw. */
+    onServed?: (accountId: string) => void;
   },
 ) {
   const clientConfig = options.clientConfig ?? { sentry: null, ofrepUrl: '' };
@@ -59,6 +61,7 @@ export function registerCheckoutPage(
       .header('cache-control', 'no-store')
       .header('content-security-policy', policy(nonce))
       .header('reporting-endpoints', reportingEndpoints);
+    if (page.accountId) options.onServed?.(page.accountId);
     return sendCompressedHtml(request, reply, checkoutDocument(page, assets, nonce));
   };
   app.get('/c/:id', (request, reply) => send(request, reply, false));

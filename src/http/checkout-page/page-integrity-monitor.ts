@@ -4,6 +4,7 @@ import {
 } from '../../domain/checkout-page/rules';
 import type { Deps } from '../../domain/deps';
 import { detectCheckoutPageChanges } from '../../domain/checkout-page/use-cases/detect-checkout-page-changes';
+import { recordFirstCheckoutPageBaseline } from '../../domain/checkout-page/use-cases/record-first-checkout-page-baseline';
 import type { ErrorReporter } from '../../telemetry/server-reporting';
 import { readCheckoutBuild, sha384, type CheckoutBuild } from './built-assets';
 import { checkoutPageInventory, type InventoryScript } from './script-inventory';
@@ -120,6 +121,11 @@ export interface CheckoutPageIntegrity {
   current(): Promise<{ fingerprint: PageFingerprint; digest: string }>;
   /** Fingerprints the page again and records a change for every account whose baseline differs. */
   check(deps: Deps): Promise<CheckoutPageChange[]>;
+  /**
+   * An account's checkout page was served: the first time, the current fingerprint becomes its
+   * baseline. Asks the database once per account and process, then remembers the account.
+   */
+  served(deps: Deps, accountId: string): Promise<void>;
   onChange(observer: ChangeObserver): () => void;
 }
 
@@ -136,6 +142,8 @@ export async function openCheckoutPageIntegrity(options: {
   let latest: { fingerprint: PageFingerprint; digest: string } | null = null;
   let scripts: readonly InventoryScript[] | null = null;
   const inventory = () => (scripts ??= checkoutPageInventory(build, options.policy()));
+  // Accounts known to have a baseline: a baseline is replaced, never removed, so this only grows.
+  const withBaseline = new Set<string>();
   const fingerprint = async () => {
     const fingerprint = await fingerprintCheckoutPage(options.serve, inventory());
     latest = { fingerprint, digest: await fingerprintDigest(fingerprint) };
@@ -163,6 +171,12 @@ export async function openCheckoutPageIntegrity(options: {
         }
       }
       return opened;
+    },
+    async served(deps, accountId) {
+      if (withBaseline.has(accountId)) return;
+      const { fingerprint: current, digest } = latest ?? (await fingerprint());
+      await recordFirstCheckoutPageBaseline(deps, { accountId, fingerprint: current, digest });
+      withBaseline.add(accountId);
     },
     onChange(observer) {
       observers.add(observer);

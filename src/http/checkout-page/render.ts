@@ -33,6 +33,8 @@ function inlinedMessages(messages: Messages): Messages {
 
 export interface RenderedCheckoutPage {
   status: 200 | 404;
+  /** The account whose page this is; null for an unknown session. */
+  accountId: string | null;
   data: CheckoutPageData;
   preloads: PagePreloads;
   /** The whole document, without the head's asset markup and the nonce (see `checkoutDocument`). */
@@ -57,11 +59,13 @@ export async function renderCheckoutPage(
   let view: InitialView = { kind: 'not_found' };
   let flags = defaultCheckoutFlags;
   let sessionLocale: string | null = null;
+  let accountId: string | null = null;
   if (SESSION_ID.test(sessionId)) {
     try {
       const page = await getCheckoutPage(deps, { sessionId });
       const session = publicCheckoutSessionView(page, deps.publicUrl, options.acceptLanguage);
       sessionLocale = page.session.locale;
+      accountId = page.session.accountId;
       if (session.status === 'expired') view = { kind: 'expired', session };
       else if (session.status === 'complete') view = { kind: 'paid', session };
       else {
@@ -99,6 +103,7 @@ export async function renderCheckoutPage(
   }
   return {
     status: view.kind === 'not_found' ? 404 : 200,
+    accountId,
     data,
     preloads,
     title: merchant ? `${t('page.title')} · ${merchant}` : t('page.title'),

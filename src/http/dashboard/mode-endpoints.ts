@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Deps } from '../../domain/deps';
-import { checkoutSessionStatuses, paymentStatuses } from '../../domain/payments/state-machine';
+import { checkoutSessionStatuses } from '../../domain/payments/state-machine';
+import { paymentStatusBadges } from '../../domain/payments/status-badge';
 import type { PaymentFilter } from '../../domain/team/ports';
 import { createApiKey } from '../../domain/team/use-cases/create-api-key';
 import { getCheckoutSessionHistory } from '../../domain/sessions/use-cases/get-checkout-session-history';
@@ -16,6 +17,7 @@ import { apiKeyView, apiRequestView } from '../views/api-key';
 import { dashboardSessionView } from '../views/checkout-session';
 import { timelineEventView } from '../views/event';
 import { dashboardPaymentView } from '../views/payment';
+import { overviewView } from '../views/overview';
 import { refundView } from '../views/refund';
 import { paymentsCsv } from './payments-csv';
 import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
@@ -34,7 +36,7 @@ const paymentFilters = {
   status: z
     .string()
     .transform((v) => v.split(',').filter(Boolean))
-    .pipe(z.array(z.enum(paymentStatuses)).max(paymentStatuses.length))
+    .pipe(z.array(z.enum(paymentStatusBadges)).max(paymentStatusBadges.length))
     .optional(),
   created_from: day.optional(),
   created_to: day.optional(),
@@ -67,22 +69,12 @@ export function modeEndpoints(deps: Deps): DashboardEndpoint[] {
         method: 'GET',
         url: `${base}/overview`,
         tag: 'Dashboard: overview',
-        summary: 'Volume and successful payments per day, success rate, checkout funnel',
+        summary: 'Gross, refunded and net volume per currency, payment counts, success rate and checkout funnel, each against the previous period',
         params: scopeParams,
         query: z.strictObject({ days: z.coerce.number().int().min(1).max(366).default(30) }),
         permission: 'overview.read',
       },
-      async ({ query, scope }) => {
-        const overview = await getOverview(deps, { scope, days: query.days });
-        return {
-          from: overview.from.toISOString().slice(0, 10),
-          to: new Date(overview.before.getTime() - DAY_MS).toISOString().slice(0, 10),
-          currencies: overview.currencies,
-          days: overview.days,
-          success_rate: overview.successRate,
-          funnel: overview.funnel,
-        };
-      },
+      async ({ query, scope }) => overviewView(await getOverview(deps, { scope, days: query.days })),
     ),
 
     modeEndpoint(

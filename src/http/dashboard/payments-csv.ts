@@ -16,15 +16,17 @@ function decimalAmount(minor: number, currency: string): string {
   return exponent === 0 ? String(minor) : (minor / 10 ** exponent).toFixed(exponent);
 }
 
-const header = ['id', 'created_utc', 'status', 'amount', 'amount_refunded', 'currency', 'customer_email', 'brand', 'last4', 'checkout_session', 'decline_code'];
+/** `status` is the badge the list shows (`refunded`, `partially_refunded`, or the lifecycle status). */
+const header = ['id', 'created_utc', 'status', 'amount', 'amount_captured', 'amount_refunded', 'currency', 'customer_email', 'brand', 'last4', 'checkout_session', 'decline_code'];
 
 function row(payment: Payment, membership: Membership): string {
   const view = dashboardPaymentView(payment, membership);
   return [
     view.id,
     payment.createdAt.toISOString(),
-    view.status,
+    view.status_badge,
     decimalAmount(payment.amount, payment.currency),
+    decimalAmount(payment.amountCaptured, payment.currency),
     decimalAmount(payment.amountRefunded, payment.currency),
     payment.currency,
     view.customer_email,

@@ -1,5 +1,6 @@
 import { maskEmail } from '../../domain/sessions/customer-email';
 import type { Payment } from '../../domain/payments/entities';
+import { paymentStatusBadge } from '../../domain/payments/status-badge';
 import { paymentSnapshot } from '../../domain/shared/event-payloads';
 import { can } from '../../domain/team/permissions';
 import type { Membership } from '../../domain/team/entities';
@@ -10,8 +11,15 @@ export const paymentView = paymentSnapshot;
 /** Whether this member sees customer emails in clear (viewers do not). */
 export const seesEmails = (membership: Membership) => can(membership.role, 'customers.read_email');
 
-/** The payment as the dashboard shows it: emails masked for members who do not see them. */
+/**
+ * The payment as the dashboard shows it: emails masked for members who do not see them, and the
+ * badge (`refunded`, `partially_refunded` or the status) beside the lifecycle status.
+ */
 export function dashboardPaymentView(payment: Payment, membership: Membership) {
   const view = paymentView(payment);
-  return { ...view, customer_email: seesEmails(membership) ? view.customer_email : maskEmail(view.customer_email) };
+  return {
+    ...view,
+    status_badge: paymentStatusBadge(payment),
+    customer_email: seesEmails(membership) ? view.customer_email : maskEmail(view.customer_email),
+  };
 }

@@ -13,6 +13,7 @@ import dropRedundantIndexes from './0014-drop-redundant-indexes';
 import requestLogSequence from './0015-request-log-sequence';
 import accountRowsWithoutRowLocks from './0016-account-rows-without-row-locks';
 import accessAndAccountSecurity from './0017-access-and-account-security';
+import lateAnswerChecks from './0018-late-answer-checks';
 
 export interface Migration {
   version: number;
@@ -39,6 +40,7 @@ export const migrations: Migration[] = [
   requestLogSequence,
   accountRowsWithoutRowLocks,
   accessAndAccountSecurity,
+  lateAnswerChecks,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

@@ -9,11 +9,15 @@ interface GooglePayAreaProps {
   provider: Promise<GooglePayProvider> | null;
   transaction: { totalPrice: string; currencyCode: string; merchantName: string };
   disabled: boolean;
+  /** The card form is offered too ("or pay by card" under the button). */
+  cardOffered: boolean;
   t: Translate;
   /** The shopper approved in the sheet; pay with this. */
   onPaymentData: (data: GooglePaymentData, provider: GooglePayProvider) => void;
   /** Google Pay could not start (sheet failed, component missing): the page says so. */
   onUnavailable: () => void;
+  /** This browser cannot show the button (pay.js said no, or did not load). */
+  onAbsent: () => void;
 }
 
 /**
@@ -21,7 +25,7 @@ interface GooglePayAreaProps {
  * Google's own button only when the answer is yes; otherwise the area stays empty and the card form
  * is the way to pay.
  */
-export function GooglePayArea({ setup, provider, transaction, disabled, t, onPaymentData, onUnavailable }: GooglePayAreaProps) {
+export function GooglePayArea({ setup, provider, transaction, disabled, cardOffered, t, onPaymentData, onUnavailable, onAbsent }: GooglePayAreaProps) {
   const container = useRef<HTMLDivElement>(null);
   const [ready, setReady] = useState(false);
   const started = useRef<{ client: import('./google-pay').PaymentsClient; provider: GooglePayProvider } | null>(null);
@@ -36,7 +40,8 @@ export function GooglePayArea({ setup, provider, transaction, disabled, t, onPay
         const [PaymentsClient, resolvedProvider] = await Promise.all([loadPayJs(), provider]);
         const client = new PaymentsClient({ environment: setup.environment });
         const answer = await client.isReadyToPay({ apiVersion: 2, apiVersionMinor: 0, allowedPaymentMethods: [baseCardMethod] });
-        if (cancelled || !answer.result || !container.current) return;
+        if (cancelled || !container.current) return;
+        if (!answer.result) return onAbsent();
         started.current = { client, provider: resolvedProvider };
         const button = client.createButton({
           onClick: () => void openSheet(),
@@ -50,6 +55,7 @@ export function GooglePayArea({ setup, provider, transaction, disabled, t, onPay
       } catch (error) {
         // pay.js or the component did not load: no button, and the card form still works.
         reportCheckoutFailure('google_pay', error);
+        if (!cancelled) onAbsent();
       }
     })();
     return () => {
@@ -77,7 +83,7 @@ export function GooglePayArea({ setup, provider, transaction, disabled, t, onPay
   return (
     <div className="wallets" data-testid="google-pay" aria-busy={disabled}>
       <div ref={container} className={`google-pay-button${disabled ? ' is-disabled' : ''}`} />
-      {ready && <p className="wallet-divider"><span>{t('wallet.orPayByCard')}</span></p>}
+      {ready && cardOffered && <p className="wallet-divider"><span>{t('wallet.orPayByCard')}</span></p>}
     </div>
   );
 }

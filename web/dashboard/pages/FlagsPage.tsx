@@ -42,6 +42,9 @@ interface Results {
   verdict: { status: string; winner: string | null; message: string };
 }
 
+/** The kill switches that take a payment method off the checkout page, and the other method each leaves. */
+const paymentMethodSwitches: Record<string, string> = { card_enabled: 'google_pay_enabled', google_pay_enabled: 'card_enabled' };
+
 const percent = (t: DashboardTranslate, n: number) => t('flags.percent', { value: (n * 100).toFixed(1) });
 const signedPercent = (t: DashboardTranslate, n: number) => t('flags.points', { value: `${n > 0 ? '+' : ''}${(n * 100).toFixed(1)}` });
 
@@ -55,9 +58,18 @@ export function FlagsPage({ base, place }: PageScope) {
   const [surface, setSurface] = useState<keyof typeof experimentSurfaces>('checkout_layout');
   const [sampleSize, setSampleSize] = useState('1000');
   const [shown, setShown] = useState<string | null>(null);
+  // A payment method about to be switched off: the switch waits for a confirmation that says what shoppers will see.
+  const [switchingOff, setSwitchingOff] = useState<Flag | null>(null);
+  const isOn = (key: string) => flags.data?.data.find((f) => f.key === key)?.value !== false;
+  const noMethodOn = flags.data !== undefined && !isOn('card_enabled') && !isOn('google_pay_enabled');
 
+  const toggle = (flag: Flag, value: boolean) => {
+    if (!value && paymentMethodSwitches[flag.key]) setSwitchingOff(flag);
+    else void setFlag(flag, value);
+  };
   const setFlag = (flag: Flag, value: FlagValue) =>
     act(async () => {
+      setSwitchingOff(null);
       await api('POST', `/accounts${base}/flags/${flag.key}`, { value });
       await flags.reload();
       return t('flags.set', { key: flag.key, value: String(value) });
@@ -85,6 +97,32 @@ export function FlagsPage({ base, place }: PageScope) {
       {notice && <p role="status">{notice}</p>}
       <section aria-labelledby="flags-title">
         <h2 id="flags-title">{t('flags.flags', { mode: place.mode })}</h2>
+        {noMethodOn && (
+          <p className="error" data-testid="no-payment-method">
+            {t('flags.noMethodOn')}
+          </p>
+        )}
+        {switchingOff && (
+          <div className="panel" role="group" aria-labelledby="switch-off-title" data-testid="switch-off">
+            <h3 id="switch-off-title">{switchingOff.key === 'card_enabled' ? t('flags.cardOff.title') : t('flags.googlePayOff.title')}</h3>
+            <p>{switchingOff.key === 'card_enabled' ? t('flags.cardOff.shoppers') : t('flags.googlePayOff.shoppers')}</p>
+            <p className={isOn(paymentMethodSwitches[switchingOff.key]!) ? undefined : 'error'}>
+              {isOn(paymentMethodSwitches[switchingOff.key]!)
+                ? switchingOff.key === 'card_enabled'
+                  ? t('flags.cardOff.remaining')
+                  : t('flags.googlePayOff.remaining')
+                : t('flags.noMethodWouldRemain')}
+            </p>
+            <div className="actions">
+              <button type="button" className="danger" disabled={busy} onClick={() => void setFlag(switchingOff, false)}>
+                {switchingOff.key === 'card_enabled' ? t('flags.cardOff.confirm') : t('flags.googlePayOff.confirm')}
+              </button>
+              <button type="button" className="secondary" autoFocus disabled={busy} onClick={() => setSwitchingOff(null)}>
+                {t('flags.keepOn')}
+              </button>
+            </div>
+          </div>
+        )}
         {!flags.data ? (
           <Loading what={t('flags.loading')} />
         ) : (
@@ -104,7 +142,7 @@ export function FlagsPage({ base, place }: PageScope) {
                   <td>
                     {typeof f.value === 'boolean' ? (
                       <label className="inline">
-                        <input type="checkbox" checked={f.value} disabled={!manage || busy} onChange={(e) => void setFlag(f, e.target.checked)} />
+                        <input type="checkbox" checked={f.value} disabled={!manage || busy} onChange={(e) => toggle(f, e.target.checked)} />
                         <span>
                           {f.value ? t('flags.on') : t('flags.off')}
                           <span className="visually-hidden"> {t('flags.keyHidden', { key: f.key })}</span>

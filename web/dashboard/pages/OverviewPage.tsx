@@ -5,28 +5,74 @@ import { ErrorNote, Loading } from '../components';
 import { formatMoney } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
-import { useT } from '../i18n';
+import { useT, type DashboardMessageKey } from '../i18n';
+
+/** One currency's figures over a period (docs/dashboard.md, "Overview figures"); money in minor units. */
+interface Figures {
+  succeeded: number;
+  captured: number;
+  refunded: number;
+  net: number;
+  authorized: number;
+  authorized_amount: number;
+  failed: number;
+}
+
+interface Funnel {
+  opened: number;
+  attempted: number;
+  paid: number;
+}
 
 interface Overview {
   from: string;
   to: string;
+  previous_from: string;
+  previous_to: string;
   currencies: string[];
-  days: Array<{ day: string; currency: string; succeeded: number; finished: number; volume: number }>;
+  figures: Array<{ currency: string; current: Figures; previous: Figures }>;
+  days: Array<Figures & { day: string; currency: string }>;
   success_rate: number | null;
-  funnel: { opened: number; attempted: number; paid: number };
+  previous_success_rate: number | null;
+  funnel: Funnel;
+  previous_funnel: Funnel;
 }
+
+/** A UTC day (`2026-06-01`) as the merchant's browser writes dates. */
+const utcDay = (day: string) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
 
 const percent = (value: number | null) => (value === null ? '—' : new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(value));
 
-/** Volume, successful payments per day, success rate and the checkout funnel. */
+/** The change from `previous` to `current` as a signed percentage; null when there was nothing before. */
+function change(current: number, previous: number): string | null {
+  if (previous === 0) return null;
+  return new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format((current - previous) / previous);
+}
+
+const moneyRows: Array<[keyof Figures, DashboardMessageKey]> = [
+  ['captured', 'overview.figure.captured'],
+  ['refunded', 'overview.figure.refunded'],
+  ['net', 'overview.figure.net'],
+];
+const countRows: Array<[keyof Figures, DashboardMessageKey]> = [
+  ['succeeded', 'overview.figure.succeeded'],
+  ['authorized', 'overview.figure.authorized'],
+];
+
+/** Gross, refunded and net volume per currency, payment counts, success rate and the funnel, each against the previous period. */
 export function OverviewPage({ base, place }: PageScope) {
   const t = useT();
   const [days, setDays] = useState(30);
+  const [chosen, setChosen] = useState<string | null>(null);
   const overview = useLoad(() => api<Overview>('GET', `/accounts${base}/overview?days=${days}`), `${base}:${days}`);
   const data = overview.data;
-  const currency = data?.currencies[0] ?? place.account.default_currency;
+  const currency = (chosen && data?.currencies.includes(chosen) ? chosen : data?.currencies[0]) ?? place.account.default_currency;
   const series = data?.days.filter((d) => d.currency === currency) ?? [];
-  const funnel = data?.funnel;
+  const sum = (key: keyof Figures, period: 'current' | 'previous') => data?.figures.reduce((s, f) => s + f[period][key], 0) ?? 0;
+  const versus = (previous: string, current: number, before: number) => {
+    const delta = change(current, before);
+    return delta === null ? t('overview.previous', { value: previous }) : t('overview.previousWithChange', { value: previous, change: delta });
+  };
   return (
     <>
       <div className="page-head">
@@ -47,46 +93,108 @@ export function OverviewPage({ base, place }: PageScope) {
         <Loading what={t('overview.loading')} />
       ) : (
         <>
+          <p className="hint">{t('overview.periods', { from: utcDay(data.from), to: utcDay(data.to), previousFrom: utcDay(data.previous_from), previousTo: utcDay(data.previous_to) })}</p>
           <section className="stats" aria-label={t('overview.keyFigures')}>
+            <div className="stat">
+              <span className="stat-label">{t('overview.successfulPayments')}</span>
+              <span className="stat-value" data-testid="successful-payments">{sum('succeeded', 'current')}</span>
+              <span className="stat-previous">{versus(String(sum('succeeded', 'previous')), sum('succeeded', 'current'), sum('succeeded', 'previous'))}</span>
+            </div>
             <div className="stat">
               <span className="stat-label">{t('overview.successRate')}</span>
               <span className="stat-value" data-testid="success-rate">{percent(data.success_rate)}</span>
+              <span className="stat-previous">{t('overview.previous', { value: percent(data.previous_success_rate) })}</span>
             </div>
             <div className="stat">
-              <span className="stat-label">{t('overview.successfulPayments')}</span>
-              <span className="stat-value">{series.reduce((s, d) => s + d.succeeded, 0)}</span>
+              <span className="stat-label">{t('overview.figure.authorized')}</span>
+              <span className="stat-value" data-testid="authorized-payments">{sum('authorized', 'current')}</span>
+              <span className="stat-previous">{t('overview.authorizedApart')}</span>
             </div>
           </section>
-          {series.length === 0 ? (
+          {data.figures.length === 0 ? (
             <p>{t('overview.noPayments')}</p>
           ) : (
+            data.figures.map((f) => {
+              const money = (minor: number) => formatMoney(minor, f.currency, undefined);
+              return (
+                <table className="data figures" key={f.currency} data-testid={`figures-${f.currency}`}>
+                  <caption>{t('overview.figuresIn', { currency: f.currency })}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('overview.col.figure')}</th>
+                      <th scope="col" className="num">{t('overview.col.current')}</th>
+                      <th scope="col" className="num">{t('overview.col.previous')}</th>
+                      <th scope="col" className="num">{t('overview.col.change')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {moneyRows.map(([key, label]) => (
+                      <tr key={key} data-figure={key}>
+                        <th scope="row">{t(label)}</th>
+                        <td className="num">{money(f.current[key])}</td>
+                        <td className="num">{money(f.previous[key])}</td>
+                        <td className="num">{change(f.current[key], f.previous[key]) ?? '—'}</td>
+                      </tr>
+                    ))}
+                    {countRows.map(([key, label]) => (
+                      <tr key={key} data-figure={key}>
+                        <th scope="row">{t(label)}</th>
+                        <td className="num">
+                          {key === 'authorized' ? t('overview.countAndAmount', { count: f.current.authorized, amount: money(f.current.authorized_amount) }) : f.current[key]}
+                        </td>
+                        <td className="num">
+                          {key === 'authorized' ? t('overview.countAndAmount', { count: f.previous.authorized, amount: money(f.previous.authorized_amount) }) : f.previous[key]}
+                        </td>
+                        <td className="num">{change(f.current[key], f.previous[key]) ?? '—'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              );
+            })
+          )}
+          {data.currencies.length > 1 && (
+            <label className="inline">
+              {t('overview.chartCurrency')}{' '}
+              <select value={currency} onChange={(e) => setChosen(e.target.value)}>
+                {data.currencies.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {series.length > 0 && (
             <>
               <BarChart
-                title={t('overview.volume', { currency })}
-                points={series.map((d) => ({ label: d.day, value: d.volume }))}
+                title={t('overview.netVolume', { currency })}
+                points={series.map((d) => ({ label: d.day, value: d.net }))}
                 format={(v) => formatMoney(v, currency, undefined)}
               />
               <BarChart title={t('overview.successfulPayments')} points={series.map((d) => ({ label: d.day, value: d.succeeded }))} format={(v) => String(v)} />
             </>
           )}
-          {funnel && (
-            <section aria-labelledby="funnel-title">
-              <h2 id="funnel-title">{t('overview.funnel')}</h2>
-              <ol className="funnel">
-                {[
-                  [t('overview.funnel.opened'), funnel.opened],
-                  [t('overview.funnel.attempted'), funnel.attempted],
-                  [t('overview.funnel.paid'), funnel.paid],
-                ].map(([label, value]) => (
-                  <li key={label as string}>
-                    <span className="funnel-label">{label}</span>
-                    <span className="funnel-bar" style={{ width: `${funnel.opened ? ((value as number) / funnel.opened) * 100 : 0}%` }} />
-                    <span className="funnel-value">{value}</span>
-                  </li>
-                ))}
-              </ol>
-            </section>
-          )}
+          <section aria-labelledby="funnel-title">
+            <h2 id="funnel-title">{t('overview.funnel')}</h2>
+            <ol className="funnel">
+              {(
+                [
+                  [t('overview.funnel.opened'), data.funnel.opened, data.previous_funnel.opened],
+                  [t('overview.funnel.attempted'), data.funnel.attempted, data.previous_funnel.attempted],
+                  [t('overview.funnel.paid'), data.funnel.paid, data.previous_funnel.paid],
+                ] as const
+              ).map(([label, value, previous]) => (
+                <li key={label}>
+                  <span className="funnel-label">{label}</span>
+                  <span className="funnel-bar" style={{ width: `${data.funnel.opened ? (value / data.funnel.opened) * 100 : 0}%` }} />
+                  <span className="funnel-value">
+                    {value} <span className="stat-previous">{versus(String(previous), value, previous)}</span>
+                  </span>
+                </li>
+              ))}
+            </ol>
+          </section>
         </>
       )}
     </>

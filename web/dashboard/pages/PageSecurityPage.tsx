@@ -145,7 +145,11 @@ export function PageSecurityPage({ place }: PageScope) {
         <>
           <section aria-labelledby="page-status">
             <h2 id="page-status">{t('pageSecurity.changeDetection')}</h2>
-            {data.matches_baseline ? (
+            {data.baseline === null ? (
+              <p role="status" data-testid="page-status">
+                {t('pageSecurity.noBaseline')}
+              </p>
+            ) : data.matches_baseline ? (
               <p role="status" data-testid="page-status">
                 {t('pageSecurity.matches', {
                   approved: data.baseline?.approved_by ? 'by' : 'first',

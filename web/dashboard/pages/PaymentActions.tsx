@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/team/permissions';
 import { api, DashboardApiError, type Payment, type Role } from '../api';
 import { ErrorNote, Field } from '../components';
-import { formatMoney, fromMinor, toMinor } from '../format';
+import { formatMoney, fromMinor, parseAmount } from '../format';
 import { useT } from '../i18n';
 
 type Action = 'capture' | 'void' | 'refund';
@@ -15,7 +15,8 @@ const reasons = [
 
 /**
  * Capture, void and refund on the payment detail page. Buttons a role may not use are not shown (a
- * courtesy: the server refuses them anyway). A refund asks for confirmation before it runs.
+ * courtesy: the server refuses them anyway). The amount is checked against what remains before
+ * anything is asked or sent, and a refund then asks for confirmation before it runs.
  */
 export function PaymentActions({ payment, role, path, onDone }: { payment: Payment; role: Role; path: string; onDone: () => Promise<void> }) {
   const t = useT();
@@ -26,6 +27,7 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<DashboardApiError | null>(null);
   const [result, setResult] = useState<string | null>(null);
+  const [checked, setChecked] = useState(false);
   const currency = payment.currency.toUpperCase();
   const money = (minor: number) => formatMoney(minor, currency, undefined);
   const refundable = payment.amount_captured - payment.amount_refunded;
@@ -38,6 +40,7 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
     setError(null);
     setResult(null);
     setConfirming(false);
+    setChecked(false);
     setAmount(fromMinor(action === 'refund' ? refundable : payment.amount, currency));
   };
 
@@ -45,7 +48,7 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
     setBusy(true);
     setError(null);
     try {
-      const minor = Number(toMinor(amount, currency));
+      const minor = parseAmount(amount, currency) ?? 0;
       if (action === 'capture') {
         await api('POST', `${path}/capture`, { amount: minor });
         setResult(t('actions.captured', { amount: money(minor) }));
@@ -65,16 +68,36 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
     setBusy(false);
   };
 
+  const minor = parseAmount(amount, currency);
+  const limit = open === 'refund' ? refundable : payment.amount;
+  // What is wrong with the amount, in the payment's currency format; null when it can be sent.
+  const amountProblem =
+    open === 'void' || open === null
+      ? null
+      : minor === null
+        ? t('actions.amountInvalid', { example: fromMinor(limit, currency) })
+        : minor < 1
+          ? t('actions.amountTooSmall', { amount: money(1) })
+          : minor > limit
+            ? open === 'refund'
+              ? t('actions.refundTooLarge', { amount: money(limit) })
+              : t('actions.captureTooLarge', { amount: money(limit) })
+            : null;
+  const showProblem = checked && amountProblem !== null;
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    setChecked(true);
+    if (amountProblem) {
+      document.getElementById('action-amount')?.focus();
+      return;
+    }
     if (open === 'refund' && !confirming) {
       setConfirming(true);
       return;
     }
     if (open) void run(open);
   };
-  const minor = Number(toMinor(amount, currency));
-  const amountValid = Number.isInteger(minor) && minor >= 1;
 
   return (
     <section aria-labelledby="actions-title" className="panel">
@@ -114,10 +137,16 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
                 id="action-amount"
                 inputMode="decimal"
                 value={amount}
-                aria-describedby="action-amount-hint"
+                aria-describedby={showProblem ? 'action-amount-problem action-amount-hint' : 'action-amount-hint'}
+                aria-invalid={showProblem}
                 disabled={busy || confirming}
                 onChange={(e) => setAmount(e.target.value)}
               />
+              {showProblem && (
+                <p className="field-error" id="action-amount-problem" role="alert">
+                  {amountProblem}
+                </p>
+              )}
             </Field>
           )}
           {open === 'refund' && (
@@ -134,11 +163,11 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
           {open === 'void' && <p>{t('actions.voidConfirm')}</p>}
           {confirming && (
             <p className="confirm" role="alert">
-              {t('actions.refundConfirm', { amount: money(minor) })}
+              {t('actions.refundConfirm', { amount: money(minor ?? 0) })}
             </p>
           )}
           <div className="actions">
-            <button type="submit" disabled={busy || (open !== 'void' && !amountValid)} aria-busy={busy}>
+            <button type="submit" disabled={busy} aria-busy={busy}>
               {busy
                 ? t('actions.working')
                 : open === 'refund'

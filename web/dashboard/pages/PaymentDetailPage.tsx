@@ -35,7 +35,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
       </p>
       <div className="page-head">
         <h1>
-          {money(p.amount)} <StatusBadge status={p.status} />
+          {money(p.amount)} <StatusBadge status={p.status_badge} />
         </h1>
       </div>
       <p className="mono">{p.id}</p>
@@ -99,6 +99,8 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
             <dd>{money(p.amount_captured)}</dd>
             <dt>{t('payment.refunded')}</dt>
             <dd>{money(p.amount_refunded)}</dd>
+            <dt>{t('payment.net')}</dt>
+            <dd>{money(p.amount_captured - p.amount_refunded)}</dd>
             <dt>{t('payment.captureMethod')}</dt>
             <dd>{p.capture_method}</dd>
             <dt>{t('payment.checkoutSession')}</dt>

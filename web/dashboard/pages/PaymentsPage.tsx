@@ -8,7 +8,8 @@ import { Link, navigate, useLocation } from '../router';
 import { useLoad } from '../use-load';
 import { useT } from '../i18n';
 
-const statuses = ['succeeded', 'requires_capture', 'processing', 'requires_action', 'failed', 'canceled'];
+/** The badges the list shows, which the status filter picks by (docs/dashboard.md, "Payment status badges"). */
+const statuses = ['succeeded', 'partially_refunded', 'refunded', 'requires_capture', 'processing', 'requires_action', 'failed', 'canceled'];
 const filterNames = ['status', 'created_from', 'created_to', 'amount_min', 'amount_max', 'email', 'last4', 'q'] as const;
 
 /** The payment list: filters in the URL, cursor pagination, CSV export of the same filters. */
@@ -125,7 +126,7 @@ export function PaymentsPage({ base, place }: PageScope) {
                   <tr key={p.id}>
                     <td className="num">{formatMoney(p.amount, p.currency.toUpperCase(), undefined)}</td>
                     <td>
-                      <StatusBadge status={p.status} />
+                      <StatusBadge status={p.status_badge} />
                     </td>
                     <td>{p.customer_email ?? '—'}</td>
                     <td>{p.payment_method?.last4

@@ -128,7 +128,7 @@ export function SessionDetailPage({ base, id }: PageScope & { id: string }) {
         <ul>
           {s.payments.map((p) => (
             <li key={p.id}>
-              <Link href={`/dashboard${base}/payments/${p.id}`}>{p.id}</Link> <StatusBadge status={p.status} /> {formatTime(p.created)}
+              <Link href={`/dashboard${base}/payments/${p.id}`}>{p.id}</Link> <StatusBadge status={p.status_badge} /> {formatTime(p.created)}
             </li>
           ))}
         </ul>

@@ -4,40 +4,129 @@ import type { Scope } from '../../shared/scope';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * One currency's payments over a period, by the day each payment was made (docs/dashboard.md,
+ * "Overview figures"). Money in minor units. Voided payments count nowhere.
+ */
+export interface PeriodFigures {
+  /** Captured payments, refunded ones included. */
+  succeeded: number;
+  /** Gross volume: what the succeeded payments captured. */
+  captured: number;
+  /** What has been refunded of it so far. */
+  refunded: number;
+  /** Net volume: captured − refunded. */
+  net: number;
+  /** Authorized and not captured yet: shown apart, in no volume. */
+  authorized: number;
+  authorizedAmount: number;
+  failed: number;
+}
+
+export interface CurrencyFigures {
+  currency: string;
+  current: PeriodFigures;
+  /** The same figures over the period of the same length just before. */
+  previous: PeriodFigures;
+}
+
+export type DailyFigures = DailyPayments & { net: number };
+
 export interface Overview {
   from: Date;
   before: Date;
-  /** One entry per UTC day and currency, every day present (zeros included), oldest first. */
-  days: DailyPayments[];
-  /** Currencies seen in the period, largest volume first. */
+  /** Start of the previous period, which ends at `from`. */
+  previousFrom: Date;
+  /** One entry per UTC day of the period and currency, every day present (zeros included), oldest first. */
+  days: DailyFigures[];
+  /** Currencies seen in either period, largest net volume of the period first. */
   currencies: string[];
-  /** Succeeded or authorized ÷ attempts that reached an outcome; null when there were none. */
+  /** One entry per currency, in the order of `currencies`. */
+  figures: CurrencyFigures[];
+  /** Captured or authorized ÷ captured, authorized or failed; null when there were none. */
   successRate: number | null;
+  previousSuccessRate: number | null;
   funnel: CheckoutFunnel;
+  previousFunnel: CheckoutFunnel;
 }
 
-/** Payments volume and counts per day, success rate and the checkout funnel over the last `days` UTC days. */
+const noFigures = (): PeriodFigures => ({ succeeded: 0, captured: 0, refunded: 0, net: 0, authorized: 0, authorizedAmount: 0, failed: 0 });
+
+function add(figures: PeriodFigures, row: DailyPayments): void {
+  figures.succeeded += row.succeeded;
+  figures.captured += row.captured;
+  figures.refunded += row.refunded;
+  figures.net += row.captured - row.refunded;
+  figures.authorized += row.authorized;
+  figures.authorizedAmount += row.authorizedAmount;
+  figures.failed += row.failed;
+}
+
+function successRate(rows: DailyPayments[]): number | null {
+  const approved = rows.reduce((sum, row) => sum + row.succeeded + row.authorized, 0);
+  const finished = rows.reduce((sum, row) => sum + row.succeeded + row.authorized + row.failed, 0);
+  return finished === 0 ? null : approved / finished;
+}
+
+/**
+ * The last `days` UTC days (today included) against the `days` before them: per currency gross,
+ * refunded and net volume, captured and authorized counts; per day the same; success rate and the
+ * checkout funnel.
+ */
 export async function getOverview(deps: Deps, options: { scope: Scope; days: number }): Promise<Overview> {
   const now = deps.clock.now();
   const before = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS);
   const from = new Date(before.getTime() - options.days * DAY_MS);
-  const { daily, funnel } = await deps.store.transaction(async (tx) => ({
-    daily: await tx.dashboardSearch.dailyPayments(options.scope, from, before),
+  const previousFrom = new Date(from.getTime() - options.days * DAY_MS);
+  const { daily, funnel, previousFunnel } = await deps.store.transaction(async (tx) => ({
+    daily: await tx.dashboardSearch.dailyPayments(options.scope, previousFrom, before),
     funnel: await tx.dashboardSearch.funnel(options.scope, from, before),
+    previousFunnel: await tx.dashboardSearch.funnel(options.scope, previousFrom, from),
   }));
-  const volumeBy = new Map<string, number>();
-  for (const row of daily) volumeBy.set(row.currency, (volumeBy.get(row.currency) ?? 0) + row.volume);
-  const currencies = [...volumeBy.keys()].sort((a, b) => volumeBy.get(b)! - volumeBy.get(a)!);
-  const days: DailyPayments[] = [];
+  const firstDay = from.toISOString().slice(0, 10);
+  const current = daily.filter((row) => row.day >= firstDay);
+  const previous = daily.filter((row) => row.day < firstDay);
+
+  const byCurrency = new Map<string, CurrencyFigures>();
+  const figuresOf = (currency: string) => {
+    let figures = byCurrency.get(currency);
+    if (!figures) byCurrency.set(currency, (figures = { currency, current: noFigures(), previous: noFigures() }));
+    return figures;
+  };
+  for (const row of current) add(figuresOf(row.currency).current, row);
+  for (const row of previous) add(figuresOf(row.currency).previous, row);
+  const figures = [...byCurrency.values()].sort(
+    (a, b) => b.current.net - a.current.net || b.previous.net - a.previous.net || a.currency.localeCompare(b.currency),
+  );
+  const currencies = figures.map((f) => f.currency);
+
+  const days: DailyFigures[] = [];
   for (let t = from.getTime(); t < before.getTime(); t += DAY_MS) {
     const day = new Date(t).toISOString().slice(0, 10);
     for (const currency of currencies) {
-      days.push(
-        daily.find((row) => row.day === day && row.currency === currency) ?? { day, currency, succeeded: 0, finished: 0, volume: 0 },
-      );
+      const row = current.find((r) => r.day === day && r.currency === currency) ?? {
+        day,
+        currency,
+        succeeded: 0,
+        authorized: 0,
+        failed: 0,
+        captured: 0,
+        refunded: 0,
+        authorizedAmount: 0,
+      };
+      days.push({ ...row, net: row.captured - row.refunded });
     }
   }
-  const succeeded = daily.reduce((sum, row) => sum + row.succeeded, 0);
-  const finished = daily.reduce((sum, row) => sum + row.finished, 0);
-  return { from, before, days, currencies, successRate: finished === 0 ? null : succeeded / finished, funnel };
+  return {
+    from,
+    before,
+    previousFrom,
+    days,
+    currencies,
+    figures,
+    successRate: successRate(current),
+    previousSuccessRate: successRate(previous),
+    funnel,
+    previousFunnel,
+  };
 }

@@ -46,6 +46,7 @@ export async function sendWebhook(
   sender: WebhookSender,
   delivery: ClaimedDelivery,
   timeoutMs = WEBHOOK_TIMEOUT_MS,
+  signal?: AbortSignal,
 ): Promise<WebhookOutcome> {
   const startedAt = deps.clock.now();
   const body = webhookPayload(delivery.event);
@@ -57,6 +58,7 @@ export async function sendWebhook(
         body,
         headers: { 'tillpoint-signature': signature },
         timeoutMs,
+        ...(signal ? { signal } : {}),
       }),
     )
     .catch((error: unknown) => ({ ok: false, status: null, body: null, durationMs: 0, error: String(error) }));
@@ -120,6 +122,14 @@ export async function recordWebhookOutcomes(deps: Pick<Deps, 'store'>, outcomes:
     );
     await tx.webhookEndpoints.disableMany(disable, at);
   });
+}
+
+/** Gives back claims whose sends were cut short (shutdown): due again at once, for any worker. */
+export async function releaseWebhookClaims(deps: Pick<Deps, 'store'>, deliveries: ClaimedDelivery[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  await deps.store.transaction((tx) =>
+    tx.webhookDeliveries.releaseClaims(deliveries.map((delivery) => ({ deliveryId: delivery.id, leaseToken: delivery.leaseToken }))),
+  );
 }
 
 /**

@@ -76,6 +76,14 @@ export function checkoutPageIntegrityRepository(db: SqlExecutor): CheckoutPageIn
         [b.accountId, b.digest, JSON.stringify(b.fingerprint), b.approvedBy?.id ?? null, b.approvedBy?.label ?? null, b.approvedAt],
       );
     },
+    async saveFirstBaseline(b) {
+      const { rowCount } = await db.query(
+        `INSERT INTO checkout_page_baselines (account_id, digest, fingerprint, approved_by_id, approved_by_label, approved_at)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (account_id) DO NOTHING`,
+        [b.accountId, b.digest, JSON.stringify(b.fingerprint), b.approvedBy?.id ?? null, b.approvedBy?.label ?? null, b.approvedAt],
+      );
+      return rowCount > 0;
+    },
     async accountsToCompare(digest, limit) {
       const { rows } = await db.query<{ id: string }>(
         `SELECT a.id FROM accounts a

@@ -38,5 +38,25 @@ export function operationsInFlightRepository(db: SqlExecutor): OperationsInFligh
       );
       return rows.map(toRefund);
     },
+    async watchForLateAnswer(check) {
+      await db.query(
+        `INSERT INTO payment_late_answer_checks (payment_id, next_check_at, check_until) VALUES ($1, $2, $3)
+         ON CONFLICT (payment_id) DO NOTHING`,
+        [check.paymentId, check.nextCheckAt, check.checkUntil],
+      );
+    },
+    async listLateAnswerChecksDue(now, limit) {
+      const { rows } = await db.query<Row>(
+        'SELECT * FROM payment_late_answer_checks WHERE next_check_at <= $1 ORDER BY next_check_at, payment_id LIMIT $2',
+        [now, limit],
+      );
+      return rows.map((row) => ({ paymentId: row.payment_id, nextCheckAt: new Date(row.next_check_at), checkUntil: new Date(row.check_until) }));
+    },
+    async rescheduleLateAnswerCheck(paymentId, nextCheckAt) {
+      await db.query('UPDATE payment_late_answer_checks SET next_check_at = $2 WHERE payment_id = $1', [paymentId, nextCheckAt]);
+    },
+    async endLateAnswerCheck(paymentId) {
+      await db.query('DELETE FROM payment_late_answer_checks WHERE payment_id = $1', [paymentId]);
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { Payment } from '../../../domain/payments/entities';
 import type { CheckoutSession } from '../../../domain/sessions/entities';
 import type { UnitOfWork } from '../../../domain/deps';
+import { statusOfBadge, type PaymentStatusBadge } from '../../../domain/payments/status-badge';
 import type { SqlExecutor } from '../../sql-client';
 import { Query, scoped } from '../../list-query';
 import { toPayment, toSession, type Row } from '../../rows';
@@ -12,7 +13,7 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
       async payments(scope, f): Promise<Payment[]> {
         const q = new Query();
         const scopeSql = scoped(q, scope);
-        if (f.statuses?.length) q.where(`status = ANY(${q.param(f.statuses)}::text[])`);
+        if (f.statuses?.length) filterByBadge(q, f.statuses);
         if (f.createdFrom) q.where(`created_at >= ${q.param(f.createdFrom)}`);
         if (f.createdBefore) q.where(`created_at < ${q.param(f.createdBefore)}`);
         if (f.amountMin !== undefined) q.where(`amount >= ${q.param(f.amountMin)}`);
@@ -44,10 +45,15 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
       async dailyPayments(scope, from, before) {
         const { rows } = await db.query<Row>(
           `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, currency,
-                  count(*) FILTER (WHERE status IN ('succeeded', 'requires_capture')) AS succeeded,
-                  count(*) FILTER (WHERE status IN ('succeeded', 'requires_capture', 'failed')) AS finished,
-                  coalesce(sum(amount) FILTER (WHERE status IN ('succeeded', 'requires_capture')), 0) AS volume
-           FROM payments WHERE account_id = $1 AND mode = $2 AND created_at >= $3 AND created_at < $4
+                  count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
+                  count(*) FILTER (WHERE status = 'requires_capture') AS authorized,
+                  count(*) FILTER (WHERE status = 'failed') AS failed,
+                  coalesce(sum(amount_captured) FILTER (WHERE status = 'succeeded'), 0) AS captured,
+                  coalesce(sum(amount_refunded) FILTER (WHERE status = 'succeeded'), 0) AS refunded,
+                  coalesce(sum(amount) FILTER (WHERE status = 'requires_capture'), 0) AS authorized_amount
+           FROM payments
+           WHERE account_id = $1 AND mode = $2 AND created_at >= $3 AND created_at < $4
+             AND status IN ('succeeded', 'requires_capture', 'failed')
            GROUP BY 1, 2 ORDER BY 1, 2`,
           [scope.accountId, scope.mode, from, before],
         );
@@ -55,8 +61,11 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
           day: row.day,
           currency: row.currency,
           succeeded: Number(row.succeeded),
-          finished: Number(row.finished),
-          volume: Number(row.volume),
+          authorized: Number(row.authorized),
+          failed: Number(row.failed),
+          captured: Number(row.captured),
+          refunded: Number(row.refunded),
+          authorizedAmount: Number(row.authorized_amount),
         }));
       },
       async funnel(scope, from, before) {
@@ -72,4 +81,21 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
       },
     },
   };
+}
+
+const refundBadges: readonly PaymentStatusBadge[] = ['succeeded', 'partially_refunded', 'refunded'];
+
+/** `refundBadge` (src/domain/payments/status-badge.ts) in SQL, for a succeeded payment's row. */
+const refundBadgeSql = `CASE WHEN amount_refunded <= 0 THEN 'succeeded' WHEN amount_refunded < amount_captured THEN 'partially_refunded' ELSE 'refunded' END`;
+
+/**
+ * Payments whose badge is one of `badges`: by lifecycle status (so the status indexes serve it),
+ * and, for succeeded payments when only some of their badges are asked for, by what was refunded.
+ */
+function filterByBadge(q: Query, badges: readonly PaymentStatusBadge[]) {
+  q.where(`status = ANY(${q.param([...new Set(badges.map(statusOfBadge))])}::text[])`);
+  const ofSucceeded = refundBadges.filter((badge) => badges.includes(badge));
+  if (ofSucceeded.length > 0 && ofSucceeded.length < refundBadges.length) {
+    q.where(`(status <> 'succeeded' OR ${refundBadgeSql} = ANY(${q.param(ofSucceeded)}::text[]))`);
+  }
 }

@@ -341,6 +341,15 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
       );
       return new Set(rows.map((row) => row.delivery_id));
     },
+    async releaseClaims(claims) {
+      if (claims.length === 0) return;
+      await db.query(
+        `UPDATE webhook_deliveries d SET attempts = d.attempts - 1, lease_token = NULL, lease_until = NULL
+           FROM unnest($1::text[], $2::text[]) AS c (id, lease_token)
+          WHERE d.id = c.id AND d.lease_token = c.lease_token`,
+        [claims.map((c) => c.deliveryId), claims.map((c) => c.leaseToken)],
+      );
+    },
     async requeue(scope: Scope, id: string, at: Date) {
       await db.query(
         `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $4, updated_at = $4

@@ -1,0 +1,106 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+
+/** A quiet this long with no new connection means the kernel's queue of accepted connections is empty. */
+const ACCEPT_QUIET_MS = 100;
+/** However busy the listener, it stops after this long. */
+const ACCEPT_DRAIN_MAX_MS = 1000;
+/** A connection accepted without a request yet: how long it has to send one before it is closed. */
+const FIRST_REQUEST_GRACE_MS = 2000;
+
+export interface HttpDrain {
+  /**
+   * Ends the HTTP side without dropping anyone: every answer from now on carries `Connection:
+   * close`; the connections the kernel already accepted are taken and served before the listener
+   * closes; each connection then closes after its last answer (an idle keep-alive one at once, one
+   * that has sent nothing yet after a short grace). Resolves when no connection is left.
+   */
+  drain(): Promise<void>;
+  /** Whether draining has begun. */
+  readonly draining: boolean;
+}
+
+interface Connection {
+  /** Requests being answered on it now. */
+  active: number;
+  /** Requests answered on it so far. */
+  served: number;
+}
+
+/**
+ * Graceful shutdown of a Fastify server's listener and connections. Node's own `server.close()`
+ * would close the listener at once — connections still queued in the kernel are then reset — and
+ * close every connection with no request under way, including those whose first request has not
+ * been read yet (reset too). Must be set up before the server starts listening.
+ */
+export function httpDrain(app: FastifyInstance): HttpDrain {
+  const server = app.server as HttpServer;
+  const connections = new Map<Socket, Connection>();
+  let draining = false;
+  let lastAcceptAt = 0;
+  let allClosed: (() => void) | null = null;
+
+  const closeIfIdle = (socket: Socket, state: Connection) => {
+    if (draining && state.active === 0 && state.served > 0) socket.destroySoon();
+  };
+  server.on('connection', (socket: Socket) => {
+    lastAcceptAt = performance.now();
+    const state: Connection = { active: 0, served: 0 };
+    connections.set(socket, state);
+    socket.once('close', () => {
+      connections.delete(socket);
+      if (connections.size === 0) allClosed?.();
+    });
+  });
+  server.on('request', (request, response) => {
+    const state = connections.get(request.socket);
+    if (!state) return;
+    state.active += 1;
+    response.once('close', () => {
+      state.active -= 1;
+      state.served += 1;
+      closeIfIdle(request.socket, state);
+    });
+  });
+  // Set as each answer is sent, so an answer that began before the drain and ends after it closes
+  // its connection too: the client learns not to send another request on it.
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+
+  /** Resolves once no connection has been accepted for ACCEPT_QUIET_MS (or after ACCEPT_DRAIN_MAX_MS). */
+  const acceptQueued = async () => {
+    const started = performance.now();
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, ACCEPT_QUIET_MS));
+      // A timer can fire after a long busy turn before the loop has polled the listener; an
+      // immediate runs after that poll, so connections the kernel queued meanwhile are accepted.
+      await new Promise((resolve) => setImmediate(resolve));
+      const now = performance.now();
+      if (now - lastAcceptAt >= ACCEPT_QUIET_MS || now - started >= ACCEPT_DRAIN_MAX_MS) return;
+    }
+  };
+
+  return {
+    get draining() {
+      return draining;
+    },
+    async drain() {
+      if (draining) return;
+      draining = true;
+      if (server.listening) {
+        await acceptQueued();
+        // net.Server's close: the listener only (its callback would wait for every connection).
+        // http.Server's would also drop connections whose first request is still unread.
+        NetServer.prototype.close.call(server);
+      }
+      for (const [socket, state] of connections) closeIfIdle(socket, state);
+      const grace = setTimeout(() => {
+        for (const [socket, state] of connections) if (state.active === 0 && state.served === 0) socket.destroy();
+      }, FIRST_REQUEST_GRACE_MS);
+      if (connections.size > 0) await new Promise<void>((resolve) => (allClosed = resolve));
+      clearTimeout(grace);
+    },
+  };
+}

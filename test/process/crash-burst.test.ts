@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, stopAll, type ServerProcess } from '../support/processes';
+import { createShop, json, pay, shopDatabases, shoppers, type Answer, type ShopDatabase } from './shop';
+
+/**
+ * `kill -9` of a real `tillpoint serve` while 400 shoppers pay, then a restart at once with the
+ * default settings (a 60 s lease, reconciliation every 15 s): within 2 minutes of the kill every
+ * payment is final; Tillpoint's payments and the test processor's ledger agree; no session is
+ * charged twice; and a shopper whose payment the processor never saw pays the same session again.
+ */
+const SHOPPERS = 400;
+/** The kill comes once this many shoppers have their answer: mid-burst. */
+const KILL_AFTER_ANSWERS = 100;
+/** The promise to a shopper whose payment was cut by a crash. */
+const FINAL_WITHIN_MS = 120_000;
+
+type Row = Record<string, any>;
+
+describe.each(shopDatabases)('kill -9 mid-burst, restart ($name)', ({ make }) => {
+  let database: ShopDatabase;
+  let key = '';
+  const servers: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    database = await make();
+    key = await createShop(database.env);
+  }, 120_000);
+
+  afterAll(async () => {
+    await stopAll(servers);
+    await database.remove();
+  });
+
+  const serve = async () => {
+    const server = await startServe({ ...database.env, RATE_LIMIT_TEST_PER_SECOND: '100000' });
+    servers.push(server);
+    return server;
+  };
+
+  /** Every payment, through the merchant API. */
+  async function payments(base: string): Promise<Row[]> {
+    const all: Row[] = [];
+    for (let after = ''; ; ) {
+      const page = await json(base, 'GET', `/v1/payments?limit=100${after ? `&starting_after=${after}` : ''}`, { key });
+      all.push(...(page.data as Row[]));
+      if (!page.has_more) return all;
+      after = String(all[all.length - 1]!.id);
+    }
+  }
+
+  it(`every payment is final within 2 minutes, none charged twice, and a cut shopper pays again`, { timeout: 420_000 }, async () => {
+    const first = await serve();
+    const ready = await shoppers(first.base, key, SHOPPERS);
+    let answered = 0;
+    const burst = ready.map((shopper) =>
+      pay(first.base, shopper).then((answer: Answer) => {
+        answered += 1;
+        return answer;
+      }),
+    );
+    while (answered < KILL_AFTER_ANSWERS) await new Promise((resolve) => setTimeout(resolve, 5));
+    first.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    const answers = await Promise.all(burst);
+    expect(await first.exited).toBe(null);
+    const cut = answers.filter((answer) => answer.status === null).length;
+
+    const second = await serve();
+    const restartedAt = Date.now();
+    const left = (await payments(second.base)).filter((payment) => payment.status === 'processing').length;
+    // The crash cut payments in flight: otherwise the test shows nothing.
+    expect(left).toBeGreaterThan(0);
+    let finalAt: number | null = null;
+    while (Date.now() - killedAt < FINAL_WITHIN_MS + 30_000) {
+      if ((await payments(second.base)).every((payment) => payment.status !== 'processing')) {
+        finalAt = Date.now();
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    console.info(
+      `kill -9 after ${KILL_AFTER_ANSWERS} of ${SHOPPERS} answers: ${cut} shoppers cut, ${left} payments left processing; ` +
+        `restart ${Math.round((restartedAt - killedAt) / 1000)} s after the kill; all final ${finalAt === null ? 'never' : `${Math.round((finalAt - killedAt) / 1000)} s after the kill`}`,
+    );
+    expect(finalAt, 'payments still processing').not.toBeNull();
+    expect(finalAt! - killedAt).toBeLessThanOrEqual(FINAL_WITHIN_MS);
+
+    // Shoppers whose payment the processor never saw find their session open and pay again.
+    const all = await payments(second.base);
+    const unseen = all.filter((payment) => payment.status === 'failed' && payment.failure_code === 'processor_timeout');
+    expect(unseen.length).toBeGreaterThan(0);
+    for (const payment of unseen.slice(0, 5)) {
+      const sessionId = String(payment.checkout_session);
+      const { nonce } = await json(second.base, 'POST', `/api/checkout/sessions/${sessionId}/card-tokens`, {
+        body: { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123' },
+      });
+      const again = await pay(second.base, { sessionId, nonce: String(nonce) });
+      expect(again.status, again.body).toBe(200);
+    }
+
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+
+    // Tillpoint and the processor agree, and no session is charged twice.
+    const db = await database.open();
+    try {
+      const rows = async (sql: string) => (await db.query<Row>(sql)).rows;
+      const stored = await rows('SELECT id, status, amount, amount_captured, checkout_session_id FROM payments');
+      const ledger = new Map(
+        (
+          await rows(
+            `SELECT t.payment_id, t.status, t.amount_captured,
+                    coalesce((SELECT sum(r.amount) FROM test_processor_refunds r WHERE r.transaction_id = t.id), 0)::int AS refunded
+               FROM test_processor_transactions t`,
+          )
+        ).map((t) => [String(t.payment_id), t]),
+      );
+      const charged = (t: Row | undefined) =>
+        !!t && t.status !== 'voided' && t.status !== 'processor_declined' && Number(t.refunded) < Number(t.amount_captured || 1);
+      const disagreements: string[] = [];
+      const chargesPerSession = new Map<string, number>();
+      for (const payment of stored) {
+        const t = ledger.get(String(payment.id));
+        if (charged(t)) chargesPerSession.set(payment.checkout_session_id, (chargesPerSession.get(payment.checkout_session_id) ?? 0) + 1);
+        const agrees =
+          payment.status === 'succeeded'
+            ? charged(t) && Number(t!.amount_captured) === Number(payment.amount_captured)
+            : payment.status === 'failed'
+              ? !charged(t)
+              : false;
+        if (!agrees) disagreements.push(`${payment.id} is ${payment.status}; the processor has ${JSON.stringify(t ?? null)}`);
+      }
+      expect(disagreements).toEqual([]);
+      expect([...chargesPerSession].filter(([, n]) => n > 1)).toEqual([]);
+      const complete = await rows(`SELECT s.id FROM checkout_sessions s JOIN payments p ON p.id = s.payment_id WHERE s.status = 'complete' AND p.status = 'succeeded'`);
+      expect(complete.length).toBe([...chargesPerSession.values()].length);
+    } finally {
+      await db.close();
+    }
+  });
+});

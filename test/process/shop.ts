@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openPglite, openPostgres, type SqlClient } from '../../src/persistence/sql-client';
+import { cli } from '../support/processes';
+
+/**
+ * What the restart tests share: a database of their own (a PGlite DATA_DIR, or a fresh schema on the
+ * test PostgreSQL server), an account made with the CLI, shoppers' sessions and card tokens made
+ * ahead, and shoppers paying each over a connection of its own.
+ */
+export interface ShopDatabase {
+  name: string;
+  /** Environment for `tillpoint` processes. */
+  env: Record<string, string>;
+  /** Opens the database in this process (PGlite: only while no server runs). */
+  open(): Promise<SqlClient>;
+  remove(): Promise<void>;
+}
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+export const shopDatabases: Array<{ name: string; make: () => Promise<ShopDatabase> }> = [
+  {
+    name: 'PGlite',
+    make: async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-restart-'));
+      return {
+        name: 'PGlite',
+        env: { DATA_DIR: dataDir },
+        open: () => openPglite(dataDir),
+        remove: async () => rmSync(dataDir, { recursive: true, force: true }),
+      };
+    },
+  },
+  ...(postgresUrl
+    ? [
+        {
+          name: 'PostgreSQL',
+          make: async (): Promise<ShopDatabase> => {
+            const schema = `restart_${randomBytes(5).toString('hex')}`;
+            const admin = await openPostgres(postgresUrl, { max: 1 });
+            await admin.query(`CREATE SCHEMA ${schema}`);
+            await admin.close();
+            const url = `${postgresUrl}${postgresUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+            const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-restart-'));
+            return {
+              name: 'PostgreSQL',
+              env: { DATABASE_URL: url, DATA_DIR: dataDir },
+              open: () => openPostgres(url, { max: 2 }),
+              remove: async () => {
+                const db = await openPostgres(postgresUrl, { max: 1 });
+                await db.query(`DROP SCHEMA ${schema} CASCADE`);
+                await db.close();
+                rmSync(dataDir, { recursive: true, force: true });
+              },
+            };
+          },
+        },
+      ]
+    : []),
+];
+
+/** A merchant account made with `tillpoint account create`; its test secret key. */
+export async function createShop(env: Record<string, string>): Promise<string> {
+  const run = await cli(['account', 'create', '--name', 'Restart Shop', '--json'], env);
+  if (run.code !== 0) throw new Error(`account create failed: ${run.stderr}`);
+  return (JSON.parse(run.stdout.trim().split('\n').pop()!) as { test_secret_key: string }).test_secret_key;
+}
+
+export interface Answer {
+  status: number | null;
+  body: string;
+  /** The connection failed without an answer (reset, refused, hung up). */
+  error: string | null;
+}
+
+/** One request over a connection of its own (no keep-alive pool), so no answer waits on another's. */
+export function request(base: string, method: string, url: string, options: { body?: unknown; key?: string } = {}): Promise<Answer> {
+  return new Promise((resolve) => {
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const req = http.request(
+      `${base}${url}`,
+      {
+        method,
+        agent: false,
+        headers: {
+          ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8'), error: null }));
+        res.on('error', (error) => resolve({ status: null, body: '', error: String(error) }));
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) => resolve({ status: null, body: '', error: error.code ?? error.message }));
+    req.end(payload);
+  });
+}
+
+export async function json(base: string, method: string, url: string, options: { body?: unknown; key?: string } = {}): Promise<Record<string, any>> {
+  const answer = await request(base, method, url, options);
+  if (answer.status === null || answer.status >= 300) throw new Error(`${method} ${url}: ${answer.status ?? answer.error} ${answer.body}`);
+  return JSON.parse(answer.body) as Record<string, any>;
+}
+
+export interface Shopper {
+  sessionId: string;
+  nonce: string;
+}
+
+/** `count` open sessions, each with a Visa test card tokenized for it (made `atOnce` at a time). */
+export async function shoppers(base: string, key: string, count: number, options: { amount?: number; atOnce?: number } = {}): Promise<Shopper[]> {
+  const made: Shopper[] = [];
+  const atOnce = options.atOnce ?? 16;
+  for (let i = 0; i < count; i += atOnce) {
+    made.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(atOnce, count - i) }, async () => {
+          const session = await json(base, 'POST', '/v1/checkout/sessions', {
+            key,
+            body: { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: options.amount ?? 1500, quantity: 1 }] },
+          });
+          const { nonce } = await json(base, 'POST', `/api/checkout/sessions/${session.id}/card-tokens`, {
+            body: { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123' },
+          });
+          return { sessionId: String(session.id), nonce: String(nonce) };
+        }),
+      )),
+    );
+  }
+  return made;
+}
+
+/** The shopper presses Pay. */
+export const pay = (base: string, shopper: Shopper) =>
+  request(base, 'POST', `/api/checkout/sessions/${shopper.sessionId}/payments`, {
+    body: { payment_method_type: 'card', nonce: shopper.nonce, email: 'shopper@example.com' },
+  });

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, stopAll, until, type ServerProcess } from '../support/processes';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { createShop, json, pay, request, shopDatabases, shoppers, type Answer, type ShopDatabase } from './shop';
+
+/**
+ * SIGTERM to a real `tillpoint serve` with 300 shoppers paying at once: every request already sent
+ * is answered (a payment, or a clean refusal), no connection is reset, and the process exits 0
+ * within SHUTDOWN_TIMEOUT_SECONDS (10 s, the default) — also while a webhook receiver holds every
+ * delivery unanswered, whose sends are then given back and delivered by the next start.
+ */
+const SHOPPERS = 300;
+/** How long after the shoppers press Pay the signal comes. */
+const SIGNAL_AFTER_MS = 150;
+/** Merchant API reads sent with the payments. */
+const MERCHANT_READS = 50;
+
+describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
+  let database: ShopDatabase;
+  let key = '';
+  const servers: ServerProcess[] = [];
+  const receiver = new WebhookReceiver();
+  let receiverUrl = '';
+
+  beforeAll(async () => {
+    database = await make();
+    key = await createShop(database.env);
+    receiverUrl = await receiver.start();
+  }, 120_000);
+
+  afterAll(async () => {
+    await stopAll(servers);
+    await receiver.stop();
+    await database.remove();
+  });
+
+  const serve = async () => {
+    const server = await startServe({ ...database.env, RATE_LIMIT_TEST_PER_SECOND: '100000' });
+    servers.push(server);
+    return server;
+  };
+
+  /** 300 shoppers press Pay; SIGTERM follows; the answers, how the process ended and how long it took. */
+  async function payThenTerminate(server: ServerProcess) {
+    const ready = await shoppers(server.base, key, SHOPPERS);
+    const answers = ready.map((shopper) => pay(server.base, shopper));
+    // The merchant's back end reads sessions meanwhile: each call answered goes to the request log.
+    const reads = ready.slice(0, MERCHANT_READS).map((shopper) => request(server.base, 'GET', `/v1/checkout/sessions/${shopper.sessionId}`, { key }));
+    await new Promise((resolve) => setTimeout(resolve, SIGNAL_AFTER_MS));
+    const signalledAt = Date.now();
+    server.child.kill('SIGTERM');
+    const settled: Answer[] = await Promise.all(answers);
+    const read: Answer[] = await Promise.all(reads);
+    const code = await server.exited;
+    return { settled, read, code, stopMs: Date.now() - signalledAt };
+  }
+
+  const describeAnswers = (settled: Answer[]) => {
+    const counts: Record<string, number> = {};
+    for (const answer of settled) {
+      const label = answer.error ?? String(answer.status);
+      counts[label] = (counts[label] ?? 0) + 1;
+    }
+    return counts;
+  };
+
+  it(`answers all ${SHOPPERS} payments in flight, resets none, and exits 0`, { timeout: 240_000 }, async () => {
+    const server = await serve();
+    const { settled, read, code, stopMs } = await payThenTerminate(server);
+    const counts = describeAnswers(settled);
+    console.info(`SIGTERM with ${SHOPPERS} payments in flight: ${JSON.stringify(counts)}; exit ${code} after ${stopMs} ms`);
+    expect(settled.filter((answer) => answer.error !== null), JSON.stringify(counts)).toEqual([]);
+    // An answer is a payment made or a clean refusal, never a server error of ours.
+    for (const answer of settled) expect([200, 402, 409, 503], answer.body).toContain(answer.status);
+    expect(read.map((answer) => answer.status)).toEqual(read.map(() => 200));
+    expect(code, server.stderr()).toBe(0);
+    expect(server.stderr()).not.toMatch(/did not stop within/);
+
+    // The request log was flushed before the database closed: every read answered is in it.
+    const db = await database.open();
+    try {
+      const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_requests WHERE method = 'GET'`);
+      expect(rows[0]!.n).toBe(MERCHANT_READS);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('with a webhook receiver that never answers: the same, and the cut sends are delivered by the next start', { timeout: 240_000 }, async () => {
+    let server = await serve();
+    const endpoint = await json(server.base, 'POST', '/v1/webhook_endpoints', { key, body: { url: receiverUrl, enabled_events: ['*'] } });
+    receiver.secret = String(endpoint.secret);
+    receiver.hold = true;
+    // A few payments before: their events' sends are under way, held, when the signal comes.
+    for (const shopper of await shoppers(server.base, key, 8)) expect((await pay(server.base, shopper)).status).toBe(200);
+    expect(await until(() => receiver.received.length >= 8, 30_000)).toBe(true);
+    const { settled, code, stopMs } = await payThenTerminate(server);
+    const counts = describeAnswers(settled);
+    const held = new Set(receiver.received.map((webhook) => webhook.event.id));
+    console.info(`SIGTERM with ${SHOPPERS} payments in flight and a receiver holding ${held.size} sends: ${JSON.stringify(counts)}; exit ${code} after ${stopMs} ms`);
+    expect(settled.filter((answer) => answer.error !== null), JSON.stringify(counts)).toEqual([]);
+    expect(code, server.stderr()).toBe(0);
+    expect(held.size).toBeGreaterThan(0);
+
+    // Nothing holds a claim after the exit: the cut sends were given back, their attempt not counted.
+    const db = await database.open();
+    try {
+      const { rows } = await db.query<{ leased: number; attempted: number }>(
+        `SELECT count(*) FILTER (WHERE lease_token IS NOT NULL)::int AS leased,
+                count(*) FILTER (WHERE attempts > 0 AND status = 'pending')::int AS attempted
+           FROM webhook_deliveries`,
+      );
+      expect(rows[0]).toEqual({ leased: 0, attempted: 0 });
+    } finally {
+      await db.close();
+    }
+
+    // The next start delivers them, the receiver answering now.
+    receiver.hold = false;
+    server = await serve();
+    const answered = () => new Set(receiver.received.filter((webhook) => webhook.answeredStatus === 200).map((webhook) => webhook.event.id));
+    expect(await until(() => [...held].every((id) => answered().has(id)), 120_000)).toBe(true);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+});
