@@ -10,6 +10,7 @@ import type { RunningServer } from '../runtime/serve';
 import { databaseCommand, runDatabaseCommand, serverCommandRunner, type DatabaseCommand } from './database-command';
 import { registerDeveloperCommands } from './developer-commands';
 import { registerProcessorCommands } from './processor-commands';
+import { registerAccessCommands } from './access-commands';
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
@@ -59,12 +60,18 @@ async function serve() {
       'Created a demo account on this first start:',
       `  account id:       ${demo.created.accountId}`,
       `  test secret key:  ${demo.created.testSecretKey}   (shown once; keep it)`,
+      `  setup link:       ${demo.created.setupUrl}`,
+      "                    (opens the dashboard as this account's first owner; once, within 24 h; `tillpoint setup-link` makes another)",
     );
   }
   if (demo.checkoutUrl) {
     lines.push(`Demo checkout: ${demo.checkoutUrl}`, '  pay with 4111 1111 1111 1111, any future expiry, any CVC');
   }
-  lines.push(`Dashboard: ${config.publicUrl}/dashboard (sign up to create your own account)`);
+  lines.push(
+    config.signUp === 'open'
+      ? `Dashboard: ${config.publicUrl}/dashboard (sign-up is open: SIGNUP=open)`
+      : `Dashboard: ${config.publicUrl}/dashboard (new people join by invitation; \`tillpoint setup-link\` makes an owner's link)`,
+  );
   console.log(`\n${lines.join('\n')}\n`);
 
   // SIGTERM / SIGINT: graceful, within SHUTDOWN_TIMEOUT_SECONDS; a second signal stops at once.
@@ -173,5 +180,6 @@ account
 
 registerProcessorCommands(program, run);
 registerDeveloperCommands(program);
+registerAccessCommands(program, run);
 
 await program.parseAsync(process.argv);

@@ -10,6 +10,7 @@ import type { IdempotencyRecords, RateLimitCounter } from './api-guards/ports';
 import type { ApiKeyCache } from './api-guards/api-key-cache';
 import type { RateLimitLeases } from './api-guards/rate-limit-leases';
 import type { CheckoutPageIntegrityRepository } from './checkout-page/ports';
+import type { AccessRepositories, AccessSettings } from './team/access-ports';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -29,7 +30,7 @@ export interface Store {
   once<T>(work: (db: UnitOfWork) => Promise<T>): Promise<T>;
 }
 
-export interface UnitOfWork extends TeamRepositories {
+export interface UnitOfWork extends TeamRepositories, AccessRepositories {
   accounts: AccountRepository;
   apiKeys: ApiKeyRepository;
   checkoutSessions: CheckoutSessionRepository;
@@ -68,6 +69,8 @@ export interface Deps {
   rateLimitPerSecond: Record<Mode, number>;
   webhookUrls: WebhookUrlPolicy;
   flags: FlagReader;
+  /** Who may sign up, second-factor codes and email (SIGNUP, SMTP_URL). */
+  access: AccessSettings;
   /** Reconciliation's waits (RECONCILE_* settings); the defaults of reconcile-processing-payments when absent. */
   reconciliation?: ReconciliationTimings;
 }

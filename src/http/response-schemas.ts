@@ -388,7 +388,14 @@ export const flagListSchema = listOf(flagSchema, 'FlagList');
 export const experimentListSchema = listOf(experimentSchema, 'ExperimentList');
 
 /** Codes only the dashboard's own API answers (cookie session, CSRF): never a merchant API answer. */
-const dashboardOnlyCodes = new Set(['not_signed_in', 'sign_in_failed', 'csrf_token_invalid']);
+const dashboardOnlyCodes = new Set([
+  'not_signed_in',
+  'sign_in_failed',
+  'csrf_token_invalid',
+  'second_factor_required',
+  'sign_up_closed',
+  'second_factor_enrolment_required',
+]);
 const apiErrors = Object.entries(errorCatalogue).filter(([code]) => !dashboardOnlyCodes.has(code));
 const errorTypes = [...new Set(apiErrors.map(([, entry]) => entry.type))] as [string, ...string[]];
 

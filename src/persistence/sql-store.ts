@@ -4,6 +4,7 @@ import { accountRepositories } from './stores/team/accounts';
 import { apiKeyRepositories } from './stores/team/api-keys';
 import { memberRepositories } from './stores/team/members';
 import { dashboardSignInRepositories } from './stores/team/dashboard-sign-in';
+import { accessRepositories } from './stores/team/access';
 import { auditLogRepositories } from './stores/team/audit-log';
 import { apiRequestRepositories } from './stores/team/api-requests';
 import { dashboardSearchRepositories } from './stores/team/dashboard-search';
@@ -57,6 +58,7 @@ const groups = [
   apiKeyRepositories,
   memberRepositories,
   dashboardSignInRepositories,
+  accessRepositories,
   auditLogRepositories,
   apiRequestRepositories,
   dashboardSearchRepositories,

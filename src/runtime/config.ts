@@ -34,6 +34,10 @@ export interface Config {
   hsts: boolean;
   /** How often the checkout page is fingerprinted and compared with its baseline (PCI DSS 11.6.1: at least weekly). */
   checkoutPageCheckMinutes: number;
+  /** SIGNUP: `invite` (default) lets people in only by invitation; `open` lets anyone create an account. */
+  signUp: 'open' | 'invite';
+  /** SMTP_URL and SMTP_FROM: the mail server that sends password reset links; null: no email. */
+  smtp: { url: string; from: string } | null;
 }
 
 export interface SentryConfig {
@@ -98,6 +102,12 @@ const variables = {
     .min(1)
     .max(PAGE_CHECK_MAX_MINUTES, 'must be at most 10080 (a week): PCI DSS 11.6.1 asks for at least weekly checks')
     .default(PAGE_CHECK_DEFAULT_MINUTES),
+  SIGNUP: z.enum(['open', 'invite']).default('invite'),
+  SMTP_URL: z
+    .string()
+    .refine((v) => /^smtps?:\/\/[^\s]+$/.test(v), 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587')
+    .optional(),
+  SMTP_FROM: z.string().regex(/^[^\r\n]{3,200}$/, 'must be a sender address, e.g. "Tillpoint <no-reply@pay.example.com>"').optional(),
 };
 
 /** What `tillpoint serve --help` and docs/operations.md say about a variable. */
@@ -144,6 +154,11 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
     meaning: 'a payment failed as unknown is asked about again until this long after it began; a charge found late is undone',
   },
   HSTS: { meaning: '`off` stops the `Strict-Transport-Security` header sent when `PUBLIC_URL` is https' },
+  SIGNUP: {
+    meaning: '`invite`: new people join the dashboard only by invitation; `open`: anyone may sign up and create an account (docs/operations.md, "Exposing an instance safely")',
+  },
+  SMTP_URL: { meaning: '`smtp://user:password@host:587` or `smtps://…:465`: send password reset links by email' },
+  SMTP_FROM: { shownDefault: 'Tillpoint <no-reply@host of PUBLIC_URL>', meaning: 'the sender of password reset emails' },
   CHECKOUT_PAGE_CHECK_MINUTES: {
     meaning: "how often the checkout page's scripts and security headers are compared with the approved baseline (1–10080)",
   },
@@ -184,6 +199,14 @@ function sentryDsn() {
 export function packageVersion(): string {
   const file = new URL('../../package.json', import.meta.url);
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+function smtpOf(url: string | undefined, from: string | undefined, publicUrl: string): Config['smtp'] {
+  if (!url) {
+    if (from) throw new ConfigError('SMTP_FROM', 'is set but SMTP_URL is not: set SMTP_URL to the mail server');
+    return null;
+  }
+  return { url, from: from ?? `Tillpoint <no-reply@${new URL(publicUrl).hostname}>` };
 }
 
 /** Reads the configuration; a bad value throws a `ConfigError` naming the variable. */
@@ -227,5 +250,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     },
     hsts: read('HSTS') === 'on' && publicUrl.startsWith('https://'),
     checkoutPageCheckMinutes: read('CHECKOUT_PAGE_CHECK_MINUTES'),
+    signUp: read('SIGNUP'),
+    smtp: smtpOf(read('SMTP_URL'), read('SMTP_FROM'), publicUrl),
   };
 }

@@ -24,6 +24,8 @@ import { CredentialCipher } from '../persistence/credential-cipher';
 import { sqlProcessorConfigStore } from '../persistence/stores/processors/processor-configs';
 import { BraintreeProcessor, braintreeConnectionCheck, type BraintreeOptions } from '../processors/braintree/braintree-processor';
 import { argon2PasswordHasher } from './argon2-password-hasher';
+import { totpCodes } from './totp-codes';
+import { smtpMailer } from './smtp-mailer';
 import { withAuthorizeDeadline } from './processor-deadline';
 import { PROCESSOR_CALL_DEADLINE_MS } from '../domain/payments/rules';
 import type { Config } from './config';
@@ -75,6 +77,12 @@ export async function openTillpoint(options: {
   reconciliation?: ReconciliationTimings;
   /** Told when the connection that hears of API key changes (PostgreSQL) fails; it reconnects by itself. */
   onKeyFeedError?: (error: Error) => void;
+  /** SIGNUP; `invite` (closed) by default. */
+  signUp?: 'open' | 'invite';
+  /** SMTP_URL and SMTP_FROM; no email without them. */
+  smtp?: { url: string; from: string } | null;
+  /** Told when an email could not be sent. */
+  onMailError?: (error: Error) => void;
 }): Promise<Tillpoint> {
   const { db } = options;
   await migrate(db);
@@ -151,6 +159,11 @@ export async function openTillpoint(options: {
     rateLimitPerSecond: { ...DEFAULT_RATE_LIMITS, ...options.rateLimitPerSecond },
     webhookUrls: webhookUrlPolicy(),
     flags,
+    access: {
+      signUp: options.signUp ?? 'invite',
+      secondFactorCodes: totpCodes,
+      mailer: options.smtp ? smtpMailer({ ...options.smtp, onError: options.onMailError }) : null,
+    },
     ...(options.reconciliation ? { reconciliation: options.reconciliation } : {}),
   };
   const processorSettings: ProcessorSettingsDeps = {

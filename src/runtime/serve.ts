@@ -128,6 +128,9 @@ export async function startServer(
       observer: metrics.observer,
       reconciliation: config.reconciliation,
       onKeyFeedError: (err) => log.warn({ err }, 'the connection hearing of API key changes broke; keys are looked up again until it is back'),
+      signUp: config.signUp,
+      smtp: config.smtp,
+      onMailError: (err) => log.warn({ err }, 'an email could not be sent (SMTP_URL)'),
     });
     undo.pop();
     undo.push(() => tillpoint.close());

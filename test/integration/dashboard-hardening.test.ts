@@ -33,7 +33,7 @@ describe.each(testDatabases)('dashboard hardening ($name)', (database) => {
   async function requestFor(endpoint: (typeof endpoints)[number]) {
     const sample = samples[name(endpoint)];
     const { params = {}, body } = sample ? await sample(fx) : {};
-    const filled = { account_id: fx.accountId, mode: 'test', token: 'inv_missing', ...params };
+    const filled = { account_id: fx.accountId, mode: 'test', token: 'inv_missing', id: 'dsess_missing', ...params };
     return { url: urlFor(endpoint.contract.url, filled), body: body ?? (endpoint.contract.url.endsWith('sign-in') ? { email: fx.owner.email, password: PASSWORD } : undefined) };
   }
 
@@ -138,7 +138,7 @@ describe.each(testDatabases)('dashboard hardening ($name)', (database) => {
       const query = fc.dictionary(fc.constantFrom('limit', 'starting_after', 'status', 'q', 'created[gte]'), fc.string({ maxLength: 20 }), { maxKeys: 3 });
       await fc.assert(
         fc.asyncProperty(fc.tuple(...paramNames.map(() => fc.option(pathValue, { nil: undefined }))), query, body, async (values, search, payload) => {
-          const params: Record<string, string> = { account_id: fx.accountId, mode: 'test', token: 'inv_x', ...base.params };
+          const params: Record<string, string> = { account_id: fx.accountId, mode: 'test', token: 'inv_x', id: 'dsess_x', ...base.params };
           paramNames.forEach((param, i) => {
             if (values[i] !== undefined) params[param] = encodeURIComponent(values[i]!);
           });

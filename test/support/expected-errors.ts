@@ -43,6 +43,9 @@ export const dashboardCodes: Record<string, { status: number; type: string }> = 
   not_signed_in: { status: 401, type: 'authentication_error' },
   sign_in_failed: { status: 401, type: 'authentication_error' },
   csrf_token_invalid: { status: 403, type: 'permission_error' },
+  second_factor_required: { status: 401, type: 'authentication_error' },
+  sign_up_closed: { status: 403, type: 'permission_error' },
+  second_factor_enrolment_required: { status: 403, type: 'permission_error' },
 };
 
 

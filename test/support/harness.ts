@@ -45,6 +45,13 @@ export interface HarnessOptions {
   webRoot?: string;
   /** Where the server reports errors and alerts (a Sentry stand-in); none by default. */
   reporter?: ErrorReporter;
+  /**
+   * SIGNUP: `open` by default here, since most suites sign up the owners they need; the suites of
+   * instance access say `invite`, the product's default.
+   */
+  signUp?: 'open' | 'invite';
+  /** SMTP_URL and SMTP_FROM (an in-process SMTP receiver); no email by default. */
+  smtp?: { url: string; from: string };
 }
 
 /** The real HTTP server over a given database, with a captured log and a test clock. */
@@ -52,7 +59,7 @@ export async function startHarness(db: SqlClient, harnessOptions: HarnessOptions
   const { checkReplies, ...options } = harnessOptions;
   const clock = new TestClock(new Date());
   const { webRoot, reporter, ...settings } = options;
-  const tillpoint = await openTillpoint({ db, publicUrl: PUBLIC_URL, now: clock.now, ...settings });
+  const tillpoint = await openTillpoint({ db, publicUrl: PUBLIC_URL, now: clock.now, signUp: 'open', ...settings });
   const logLines: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {

@@ -10,6 +10,8 @@ import { PaymentsPage } from './pages/PaymentsPage';
 import { SessionDetailPage, SessionsPage } from './pages/SessionsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { SignInPage, SignUpPage } from './pages/SignInPage';
+import { ForgotPasswordPage, ResetPasswordPage, SetupPage } from './pages/AccessPages';
+import { NewAccountPage, SecurityPage } from './pages/SecurityPage';
 import { TeamPage } from './pages/TeamPage';
 import { FlagsPage } from './pages/FlagsPage';
 import { PaymentLinksPage } from './pages/PaymentLinksPage';
@@ -47,13 +49,18 @@ export function App() {
 
   const invite = /^\/dashboard\/invite\/([A-Za-z0-9_]+)$/.exec(path);
   if (invite) return <InvitePage token={invite[1]!} session={session} onSignedIn={signedIn} onJoined={refresh} />;
-  if (path === '/dashboard/sign-up') return <SignUpPage onSignedIn={signedIn} />;
+  const setup = /^\/dashboard\/setup\/([A-Za-z0-9_]+)$/.exec(path);
+  if (setup) return <SetupPage token={setup[1]!} onSignedIn={signedIn} />;
+  const reset = /^\/dashboard\/reset-password\/([A-Za-z0-9_]+)$/.exec(path);
+  if (reset) return <ResetPasswordPage token={reset[1]!} onReset={refresh} />;
+  if (path === '/dashboard/forgot-password') return <ForgotPasswordPage />;
+  if (path === '/dashboard/sign-up') return <SignUpPage onSignedIn={signedIn} session={session} />;
   if (!session.user || path === '/dashboard/sign-in') {
     if (session.user) {
       navigate('/dashboard');
       return null;
     }
-    return <SignInPage onSignedIn={signedIn} />;
+    return <SignInPage onSignedIn={signedIn} session={session} />;
   }
 
   const match = /^\/dashboard\/(acct_[A-Za-z0-9]+)\/(test|live)(?:\/(.*))?$/.exec(path);
@@ -86,6 +93,8 @@ export function App() {
   else if (section === 'webhooks') page = <WebhooksPage {...scope} />;
   else if (section === 'processor') page = <ProcessorPage {...scope} />;
   else if (section === 'flags') page = <FlagsPage {...scope} />;
+  else if (section === 'security') page = <SecurityPage {...scope} />;
+  else if (section === 'new-account') page = <NewAccountPage {...scope} onCreated={refresh} />;
   else page = <h1>{t('app.notFound')}</h1>;
 
   return (

@@ -73,6 +73,18 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
           </>
         )}
         <span className="user">{session.user?.email}</span>
+        {place && (
+          <>
+            <Link href={`${here}/security`} aria-current={place.rest === 'security' ? 'page' : undefined}>
+              {t('layout.security')}
+            </Link>
+            {session.accounts.some((a) => a.role === 'owner') && (
+              <Link href={`${here}/new-account`} aria-current={place.rest === 'new-account' ? 'page' : undefined}>
+                {t('layout.newAccount')}
+              </Link>
+            )}
+          </>
+        )}
         <button type="button" className="link-button" onClick={signOut}>
           {t('layout.signOut')}
         </button>

@@ -56,6 +56,9 @@ export interface SessionState {
   user: { id: string; email: string; name: string } | null;
   accounts: AccountSummary[];
   csrf_token: string;
+  /** Signed out only: whether anyone may sign up (SIGNUP), and whether a reset link can be emailed. */
+  sign_up?: 'open' | 'invite';
+  password_reset_email?: boolean;
 }
 
 export interface Payment {

@@ -23,6 +23,8 @@ const messageByCode: Partial<Record<string, DashboardMessageKey>> = {
   processor_timeout: 'error.processorTimeout',
   database_unavailable: 'error.databaseUnavailable',
   internal_error: 'error.internal',
+  sign_up_closed: 'error.signUpClosed',
+  second_factor_enrolment_required: 'error.secondFactorEnrolmentRequired',
 };
 
 /** The sentence to show for an error from `api()` (or any other error, as it is). */

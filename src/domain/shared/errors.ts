@@ -17,6 +17,12 @@ export const errorCatalogue = {
   not_signed_in: { status: 401, type: 'authentication_error' },
   sign_in_failed: { status: 401, type: 'authentication_error' },
   csrf_token_invalid: { status: 403, type: 'permission_error' },
+  // Account security (docs/dashboard.md): the password was right and a code from the authenticator
+  // app is needed too; sign-up without an invite on a closed install; an account that requires a
+  // second factor of every member who has none yet.
+  second_factor_required: { status: 401, type: 'authentication_error' },
+  sign_up_closed: { status: 403, type: 'permission_error' },
+  second_factor_enrolment_required: { status: 403, type: 'permission_error' },
   card_declined: { status: 402, type: 'card_error' },
   insufficient_role: { status: 403, type: 'permission_error' },
   wrong_mode: { status: 403, type: 'permission_error' },

@@ -18,7 +18,7 @@ export interface StartedSession {
 /** Opens a dashboard session for a user who just proved who they are. */
 export async function startDashboardSession(
   tx: UnitOfWork,
-  options: { userId: string; ip: string | null; at: Date },
+  options: { userId: string; ip: string | null; userAgent?: string | null; at: Date },
 ): Promise<StartedSession> {
   const { token, hash } = await newSecretToken('tps');
   const session: DashboardSession = {
@@ -29,6 +29,7 @@ export async function startDashboardSession(
     createdAt: options.at,
     expiresAt: new Date(options.at.getTime() + dashboardSessionLifetime.idleMs),
     ip: options.ip,
+    userAgent: options.userAgent?.slice(0, 300) ?? null,
   };
   await tx.dashboardSessions.insert(session);
   return { session, token };

@@ -34,6 +34,8 @@ export interface DashboardSession {
   /** Sliding: pushed forward on use, never past `createdAt` + the absolute lifetime. */
   expiresAt: Date;
   ip: string | null;
+  /** The browser's User-Agent when it signed in, so a person can tell their sessions apart. */
+  userAgent?: string | null;
 }
 
 /** An invitation by link to join an account with a role; the token is shown once. */
@@ -112,4 +114,41 @@ export interface ApiKey {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+}
+
+/** A one-time link that creates an owner's sign-in on an account: how an operator claims an install. */
+export interface SetupLink {
+  id: string;
+  accountId: string;
+  tokenHash: string;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+  usedBy: string | null;
+  revokedAt: Date | null;
+}
+
+/** A one-time link that sets a new password; made by an owner, the operator's CLI or an email request. */
+export interface PasswordReset {
+  id: string;
+  userId: string;
+  tokenHash: string;
+  /** The user who made it; null for the operator's CLI and for a request by email. */
+  createdBy: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** A user's TOTP second factor (RFC 6238). */
+export interface SecondFactor {
+  userId: string;
+  /** Base32 shared secret once confirmed by a first code; null until then. */
+  secret: string | null;
+  /** A secret offered for enrolment and not yet confirmed. */
+  pendingSecret: string | null;
+  enabledAt: Date | null;
+  /** The time step of the last accepted code: a code is never accepted twice. */
+  lastStep: number | null;
 }

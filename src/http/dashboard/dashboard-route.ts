@@ -143,7 +143,10 @@ export function dashboardAccessHook(deps: Deps) {
     const presented = request.headers[CSRF_HEADER];
     const csrf = typeof presented === 'string' ? presented : undefined;
     if (contract.access.kind === 'public') {
-      if (writes && !sameToken(csrf, cookies[PRE_AUTH_CSRF_COOKIE])) throw csrfRefused();
+      if (!writes || sameToken(csrf, cookies[PRE_AUTH_CSRF_COOKIE])) return;
+      // A signed-in browser (someone opening a reset or setup link) has its session's token instead.
+      const signedIn = cookies[SESSION_COOKIE] ? await authenticateDashboardSession(deps, { token: cookies[SESSION_COOKIE] }).catch(() => null) : null;
+      if (!signedIn || !sameToken(csrf, signedIn.session.csrfToken)) throw csrfRefused();
       return;
     }
     const { session, user } = await authenticateDashboardSession(deps, { token: cookies[SESSION_COOKIE] });

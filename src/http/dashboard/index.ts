@@ -8,6 +8,7 @@ import { dashboardAccessHook, type DashboardEndpoint } from './dashboard-route';
 import { modeEndpoints } from './mode-endpoints';
 import { sessionEndpoints } from './session-endpoints';
 import { accountEndpoints } from './team-endpoints';
+import { accountSecurityEndpoints } from './account-security-endpoints';
 import { catalogEndpoints } from './catalog-endpoints';
 import { flagDashboardEndpoints } from './flag-dashboard-endpoints';
 import { paymentActionEndpoints } from './payment-action-endpoints';
@@ -26,6 +27,7 @@ export function dashboardEndpoints(deps: Deps, processorSettings?: ProcessorSett
   return [
     ...sessionEndpoints(deps),
     ...accountEndpoints(deps),
+    ...accountSecurityEndpoints(deps),
     ...modeEndpoints(deps),
     ...paymentActionEndpoints(deps),
     ...catalogEndpoints(deps),

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { dashboardSessionLifetime, type StartedSession } from '../../domain/team/dashboard-session';
 import { newId } from '../../domain/shared/ids';
@@ -20,22 +20,31 @@ const tag = 'Dashboard: session';
 const inviteParams = z.strictObject({ token: z.string().regex(/^inv_[A-Za-z0-9]{32}$/, 'must be an invite token') });
 const password = z.string().max(200);
 
+/** Who is signed in, their accounts, and the CSRF token the page sends with every write. */
+export async function signedInView(deps: Deps, user: User, csrfToken: string) {
+  const accounts = await listUserAccounts(deps, { userId: user.id });
+  return { user: { id: user.id, email: user.email, name: user.name }, accounts: accountsView(accounts), csrf_token: csrfToken };
+}
+
+/** Sets the new session's cookie (and drops the pre-sign-in CSRF cookie); answers who is signed in. */
+export async function startSession(deps: Deps, reply: FastifyReply, started: StartedSession & { user: User }) {
+  const secure = deps.publicUrl.startsWith('https:');
+  reply.header('set-cookie', [
+    dashboardCookie(SESSION_COOKIE, started.token, { secure, maxAge: dashboardSessionLifetime.absoluteMs / 1000 }),
+    dashboardCookie(PRE_AUTH_CSRF_COOKIE, '', { secure, maxAge: 0 }),
+  ]);
+  return signedInView(deps, started.user, started.session.csrfToken);
+}
+
+/** The browser's User-Agent, kept so a person can tell their sessions apart. */
+export const userAgentOf = (request: FastifyRequest) => {
+  const agent = request.headers['user-agent'];
+  return typeof agent === 'string' ? agent.slice(0, 300) : null;
+};
+
 /** Session and user endpoints: who is signed in, sign-up, sign-in, sign-out, invites. */
 export function sessionEndpoints(deps: Deps): DashboardEndpoint[] {
   const secure = deps.publicUrl.startsWith('https:');
-
-  async function signedInView(user: User, csrfToken: string) {
-    const accounts = await listUserAccounts(deps, { userId: user.id });
-    return { user: { id: user.id, email: user.email, name: user.name }, accounts: accountsView(accounts), csrf_token: csrfToken };
-  }
-
-  async function startSession(reply: FastifyReply, started: StartedSession & { user: User }) {
-    reply.header('set-cookie', [
-      dashboardCookie(SESSION_COOKIE, started.token, { secure, maxAge: dashboardSessionLifetime.absoluteMs / 1000 }),
-      dashboardCookie(PRE_AUTH_CSRF_COOKIE, '', { secure, maxAge: 0 }),
-    ]);
-    return signedInView(started.user, started.session.csrfToken);
-  }
 
   return [
     publicEndpoint(
@@ -43,10 +52,12 @@ export function sessionEndpoints(deps: Deps): DashboardEndpoint[] {
       async ({ request, reply }) => {
         const cookies = parseCookies(request.headers.cookie);
         const signedIn = await authenticateDashboardSession(deps, { token: cookies[SESSION_COOKIE] }).catch(() => null);
-        if (signedIn) return signedInView(signedIn.user, signedIn.session.csrfToken);
+        if (signedIn) return signedInView(deps, signedIn.user, signedIn.session.csrfToken);
         const csrf = cookies[PRE_AUTH_CSRF_COOKIE] ?? newId('csrf', 32);
         reply.header('set-cookie', dashboardCookie(PRE_AUTH_CSRF_COOKIE, csrf, { secure }));
-        return { user: null, accounts: [], csrf_token: csrf };
+        // What the signed-out pages offer: a sign-up link only when anyone may sign up, a reset form
+        // only when email can be sent.
+        return { user: null, accounts: [], csrf_token: csrf, sign_up: deps.access.signUp, password_reset_email: deps.access.mailer !== null };
       },
     ),
 
@@ -73,8 +84,9 @@ export function sessionEndpoints(deps: Deps): DashboardEndpoint[] {
           businessName: body.business_name,
           inviteToken: body.invite_token,
           ip: request.ip,
+          userAgent: userAgentOf(request),
         });
-        return { ...(await startSession(reply, started)), account_id: started.accountId };
+        return { ...(await startSession(deps, reply, started)), account_id: started.accountId };
       },
     ),
 
@@ -83,12 +95,25 @@ export function sessionEndpoints(deps: Deps): DashboardEndpoint[] {
         method: 'POST',
         url: '/dashboard/api/sign-in',
         tag,
-        summary: 'Sign in with email and password',
-        body: z.strictObject({ email: z.string().max(254), password }),
+        summary: 'Sign in with email and password, and a code when the user has a second factor',
+        body: z.strictObject({
+          email: z.string().max(254),
+          password,
+          code: z.string().max(10).optional(),
+          recovery_code: z.string().max(20).optional(),
+        }),
       },
       async ({ body, request, reply }) => {
         try {
-          return await startSession(reply, await signIn(deps, { email: body.email, password: body.password, ip: request.ip }));
+          const started = await signIn(deps, {
+            email: body.email,
+            password: body.password,
+            code: body.code,
+            recoveryCode: body.recovery_code,
+            ip: request.ip,
+            userAgent: userAgentOf(request),
+          });
+          return await startSession(deps, reply, started);
         } catch (error) {
           if (error instanceof SignInThrottledError) reply.header('retry-after', String(error.retryAfterSeconds));
           throw error;

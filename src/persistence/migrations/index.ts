@@ -12,6 +12,7 @@ import apiKeyChanges from './0013-api-key-changes';
 import dropRedundantIndexes from './0014-drop-redundant-indexes';
 import requestLogSequence from './0015-request-log-sequence';
 import accountRowsWithoutRowLocks from './0016-account-rows-without-row-locks';
+import accessAndAccountSecurity from './0017-access-and-account-security';
 import lateAnswerChecks from './0018-late-answer-checks';
 
 export interface Migration {
@@ -38,6 +39,7 @@ export const migrations: Migration[] = [
   dropRedundantIndexes,
   requestLogSequence,
   accountRowsWithoutRowLocks,
+  accessAndAccountSecurity,
   lateAnswerChecks,
 ];
 

@@ -21,6 +21,11 @@ export function TeamPage({ place }: PageScope) {
   const [role, setRole] = useState<Role>('viewer');
   const [link, setLink] = useState<string | null>(null);
   const [error, setError] = useState<DashboardApiError | null>(null);
+  const [resetLink, setResetLink] = useState<{ email: string; url: string } | null>(null);
+  const security = useLoad(
+    () => api<{ require_second_factor: boolean; members_with_second_factor: string[] }>('GET', `${base}/security`),
+    `${base}/security`,
+  );
   const manage = can(place.account.role, 'team.manage');
   const grantable = roles.filter((r) => r !== 'owner' || can(place.account.role, 'ownership.transfer'));
 
@@ -28,7 +33,7 @@ export function TeamPage({ place }: PageScope) {
     setError(null);
     try {
       await work();
-      await team.reload();
+      await Promise.all([team.reload(), security.reload()]);
     } catch (e) {
       setError(e as DashboardApiError);
     }
@@ -62,6 +67,29 @@ export function TeamPage({ place }: PageScope) {
           )}
         </section>
       )}
+      <section aria-labelledby="team-security-title" className="panel">
+        <h2 id="team-security-title">{t('team.security')}</h2>
+        {security.data && (
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={security.data.require_second_factor}
+              disabled={!manage}
+              onChange={(e) => act(() => api('POST', `${base}/security`, { require_second_factor: e.target.checked }))}
+            />
+            {t('team.requireTwoStep')}
+          </label>
+        )}
+        <p className="hint">{t('team.requireTwoStepHint')}</p>
+      </section>
+      {resetLink && (
+        <p role="status" className="reveal">
+          <FormattedMessage
+            id={'team.resetLink' satisfies DashboardMessageKey}
+            values={{ email: resetLink.email, link: resetLink.url, code: (chunks) => <code data-testid="reset-link">{chunks}</code> }}
+          />
+        </p>
+      )}
       {!team.data ? (
         <Loading what={t('team.loading')} />
       ) : (
@@ -73,6 +101,7 @@ export function TeamPage({ place }: PageScope) {
                 <th scope="col">{t('team.col.name')}</th>
                 <th scope="col">{t('team.col.email')}</th>
                 <th scope="col">{t('team.col.role')}</th>
+                <th scope="col">{t('team.col.twoStep')}</th>
                 <th scope="col">{t('team.col.joined')}</th>
                 {manage && <th scope="col">{t('team.col.actions')}</th>}
               </tr>
@@ -99,9 +128,20 @@ export function TeamPage({ place }: PageScope) {
                       m.role
                     )}
                   </td>
+                  <td>{security.data?.members_with_second_factor.includes(m.user_id) ? t('team.twoStepOn') : t('team.twoStepOff')}</td>
                   <td>{formatTime(m.joined)}</td>
                   {manage && (
-                    <td>
+                    <td className="actions">
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={t('team.resetOf', { email: m.email })}
+                        onClick={() =>
+                          act(async () => setResetLink(await api<{ email: string; url: string }>('POST', `${base}/members/${m.user_id}/password-reset-link`)))
+                        }
+                      >
+                        {t('team.reset')}
+                      </button>
                       <button
                         type="button"
                         className="danger"

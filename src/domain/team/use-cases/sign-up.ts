@@ -30,7 +30,8 @@ export function checkNewUser(options: { email: string; name: string; password: s
 
 /**
  * Creates a user and signs them in. Without an invite it also creates their account, with them as
- * owner; with an invite token they join the inviting account in the invited role instead.
+ * owner, which only an open install allows (SIGNUP=open); with an invite token they join the
+ * inviting account in the invited role instead.
  */
 export async function signUp(
   deps: Deps,
@@ -41,10 +42,20 @@ export async function signUp(
     businessName?: string;
     inviteToken?: string;
     ip: string | null;
+    userAgent?: string | null;
   },
 ): Promise<StartedSession & { user: User; accountId: string }> {
   const { email, name } = checkNewUser(options);
   const now = deps.clock.now();
+  if (!options.inviteToken && deps.access.signUp !== 'open') {
+    const claimed = (await deps.store.transaction((tx) => tx.userSecrets.count())) > 0;
+    throw new TillpointError(
+      'sign_up_closed',
+      claimed
+        ? 'Sign-up is closed on this install: ask an owner for an invite link'
+        : 'This install is not claimed yet: open the setup link `tillpoint serve` printed on its first start, or make one with `tillpoint setup-link`',
+    );
+  }
   if (!options.inviteToken && !options.businessName) {
     throw new TillpointError('parameter_missing', 'Missing required parameter: business_name', { param: 'business_name' });
   }
@@ -66,7 +77,7 @@ export async function signUp(
     } else {
       accountId = (await joinWithInvite(tx, { token: options.inviteToken!, actor, at: now })).accountId;
     }
-    const started = await startDashboardSession(tx, { userId: user.id, ip: options.ip, at: now });
+    const started = await startDashboardSession(tx, { userId: user.id, ip: options.ip, userAgent: options.userAgent ?? null, at: now });
     return { ...started, user, accountId };
   });
 }

@@ -11,6 +11,7 @@ const toDashboardSession = (row: Row): DashboardSession => ({
   createdAt: new Date(row.created_at),
   expiresAt: new Date(row.expires_at),
   ip: row.ip,
+  userAgent: row.user_agent,
 });
 
 /** Dashboard sign-in: cookie sessions and the failures the throttle counts. */
@@ -19,9 +20,9 @@ export function dashboardSignInRepositories(db: SqlExecutor): Pick<UnitOfWork, '
     dashboardSessions: {
       async insert(s) {
         await db.query<Row>(
-          `INSERT INTO dashboard_sessions (id, token_hash, user_id, csrf_token, created_at, expires_at, ip)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [s.id, s.tokenHash, s.userId, s.csrfToken, s.createdAt, s.expiresAt, s.ip],
+          `INSERT INTO dashboard_sessions (id, token_hash, user_id, csrf_token, created_at, expires_at, ip, user_agent)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [s.id, s.tokenHash, s.userId, s.csrfToken, s.createdAt, s.expiresAt, s.ip, s.userAgent ?? null],
         );
       },
       async getByTokenHash(hash) {

@@ -1,0 +1,118 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/** The operator's access commands, as typed on the server: against a running `serve` and without one. */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dirs: string[] = [];
+
+function freshDataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tillpoint-access-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function cleanEnv(env: Record<string, string>) {
+  const base = { ...process.env };
+  for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'PUBLIC_URL', 'LOG_LEVEL', 'SIGNUP', 'SMTP_URL', 'SMTP_FROM']) delete base[name];
+  return { ...base, ...env };
+}
+
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['bin/tillpoint.js', ...args], { cwd: root, env: cleanEnv(env), timeout: 90_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A browser's pre-sign-in CSRF cookie and token, then a public POST with them. */
+async function publicPost(base: string, pathname: string, body: object) {
+  const session = await fetch(`${base}/dashboard/api/session`);
+  const cookie = session.headers.get('set-cookie')!.split(';')[0]!;
+  const { csrf_token } = (await session.json()) as { csrf_token: string };
+  return fetch(`${base}${pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf_token },
+    body: JSON.stringify(body),
+  });
+}
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('tillpoint setup-link and password-reset-link', () => {
+  it('without a server: a link for the only account; refusals for an unknown account or email', { timeout: 180_000 }, async () => {
+    const dataDir = freshDataDir();
+    const none = await cli(['setup-link'], { DATA_DIR: dataDir });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--account');
+    const account = JSON.parse((await cli(['account', 'create', '--name', 'Only Shop', '--json'], { DATA_DIR: dataDir })).stdout) as { id: string };
+    const link = await cli(['setup-link', '--json'], { DATA_DIR: dataDir, PUBLIC_URL: 'https://pay.shop.example' });
+    expect(link.code, link.stderr).toBe(0);
+    expect(JSON.parse(link.stdout)).toMatchObject({ account: account.id, url: expect.stringMatching(/^https:\/\/pay\.shop\.example\/dashboard\/setup\/setup_[A-Za-z0-9]{32}$/) });
+    const unknownAccount = await cli(['setup-link', '--account', 'acct_nope'], { DATA_DIR: dataDir });
+    expect(unknownAccount.code).toBe(2);
+    expect(unknownAccount.stderr).toContain("No such account: 'acct_nope'");
+    const unknownEmail = await cli(['password-reset-link', '--email', 'nobody@shop.example'], { DATA_DIR: dataDir });
+    expect(unknownEmail.code).toBe(2);
+    expect(unknownEmail.stderr).toContain('No such user');
+  });
+
+  it("through the running server: the first start's setup link claims the demo account; the CLI makes a new one and a reset link", { timeout: 180_000 }, async () => {
+    const dataDir = freshDataDir();
+    const port = await freePort();
+    const base = `http://localhost:${port}`;
+    const env = { DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn' };
+    const server = spawn(process.execPath, ['bin/tillpoint.js', 'serve'], { cwd: root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const deadline = Date.now() + 90_000;
+      while (!/Dashboard: /.test(output)) {
+        if (server.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start: ${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(output).toContain('new people join by invitation');
+      const printed = /setup link:\s+(\S+)/.exec(output)![1]!;
+
+      // A new link through the server's admin socket withdraws the printed one.
+      const made = await cli(['setup-link'], env);
+      expect(made.code, made.stderr).toBe(0);
+      expect(made.stdout).toContain('Setup link for Demo Coffee Roasters');
+      const fresh = /(http:\/\/\S+\/dashboard\/setup\/setup_\w+)/.exec(made.stdout)![1]!;
+      const person = { email: 'opal@roasters.example', password: 'a long enough passphrase', name: 'Opal' };
+      expect((await publicPost(base, new URL(printed).pathname.replace('/dashboard/', '/dashboard/api/'), person)).status).toBe(404);
+      expect((await publicPost(base, new URL(fresh).pathname.replace('/dashboard/', '/dashboard/api/'), person)).status).toBe(201);
+
+      const reset = await cli(['password-reset-link', '--email', 'OPAL@roasters.example', '--json'], env);
+      expect(reset.code, reset.stderr).toBe(0);
+      const { url } = JSON.parse(reset.stdout) as { url: string };
+      const used = await publicPost(base, new URL(url).pathname.replace('/dashboard/reset-password/', '/dashboard/api/password-reset/'), {
+        password: 'a new long passphrase',
+      });
+      expect(used.status).toBe(200);
+      expect((await publicPost(base, '/dashboard/api/sign-in', { email: person.email, password: 'a new long passphrase' })).status).toBe(200);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+  });
+});
