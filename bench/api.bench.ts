@@ -123,7 +123,7 @@ for (const kind of ['tillpoint-postgres', 'tillpoint-pglite'] as Kind[]) {
   );
 }
 // Latency in units of one payment's CPU (server + PostgreSQL): comparable across machines of
-// different speed, where milliseconds are not (docs/performance.md, "Fifth session").
+// different speed, where milliseconds are not: a ratio survives a faster or busier machine.
 const paymentCpu = median(paying['tillpoint-postgres'].map((p) => p.serverCpuMs)) + median(paying['tillpoint-postgres'].map((p) => p.databaseCpuMs));
 console.log(
   `paying on PostgreSQL: p50 ${fixed(pgPay.p50)} ms (goal ≤ 20: ${check(pgPay.p50 <= 20)}), p99 ${fixed(pgPay.p99)} ms (goal ≤ 50: ${check(pgPay.p99 <= 50)})` +

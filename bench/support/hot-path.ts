@@ -136,8 +136,7 @@ async function backendCpu(kind: string): Promise<Map<number, number>> {
  * while. PostgreSQL keeps the plan it made for a prepared statement on each connection until the
  * statistics of its tables change: planned on a table of a few hundred payments, the outcome
  * statement scanned `payments` whole (a hash join was cheapest then) and went on scanning it as it
- * grew, which a store running for more than its first minute never does (docs/performance.md,
- * eighth session). Once per database.
+ * grew, which a store running for more than its first minute never does. Once per database.
  */
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 3000);
 const settled = new Set<number>();

@@ -4,7 +4,7 @@
  * same two cores as the server and PostgreSQL, so what it spends is taken from what it measures:
  * Node's `http` client with an agent spent 5–6 ms of CPU on a round of 50 payments (a tenth of the
  * round's CPU) and took 3–6 ms only to send the burst; these sockets spend a fraction of that, as a
- * load generator such as autocannon or wrk does (docs/performance.md, eighth session).
+ * load generator such as autocannon or wrk does.
  * `BENCH_CLIENT=node` measures with Node's `http` client instead.
  */
 import net from 'node:net';

@@ -17,7 +17,7 @@ export const MAX_PREPARED_STATEMENTS = 1000;
  * a prepared `SELECT *` reads (a rolling upgrade), PostgreSQL refuses to run it ("cached plan must
  * not change result type"). On that error every name changes at once (a new generation), so every
  * connection prepares afresh; a statement alone is sent again, and a transaction fails as
- * `database_unavailable` for its caller to retry (docs/decisions.md).
+ * `database_unavailable` for its caller to retry (docs/adr/0045-named-prepared-statements.md).
  */
 export class PreparedStatements {
   private names = new Map<string, string>();

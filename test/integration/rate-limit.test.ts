@@ -39,7 +39,7 @@ describe.each(testDatabases)('rate limits per account and mode ($name)', (databa
   });
 
   // Each instance leases max(1, 5% of the limit) requests at a time from the shared counter, so two
-  // together admit at most the limit and at least 90% of it in a second (docs/decisions.md).
+  // together admit at most the limit and at least 90% of it in a second (docs/adr/0016-rate-limits-are-leased-from-a-shared-counter.md).
   const admittedIn = (statuses: number[]) => statuses.filter((s) => s === 200).length;
 
   it('shares one counter between two server instances on the same database: never above the limit, within 10% of it', async () => {

@@ -3,7 +3,7 @@ import type { ApiKeyChanges } from './ports';
 
 /**
  * How long a found key is trusted without asking the database again, should news of a change be
- * lost without the feed noticing (docs/decisions.md: "API key cache").
+ * lost without the feed noticing (docs/adr/0046-api-keys-are-cached-and-invalidated-by-notify.md).
  */
 export const API_KEY_CACHE_TTL_MS = 30_000;
 

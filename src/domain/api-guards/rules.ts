@@ -17,7 +17,7 @@ export const DEFAULT_RATE_LIMITS: Record<Mode, number> = { live: 100, test: 25 }
  * How many of a scope's requests of one second an instance takes from the shared counter at once:
  * 5% of the limit (at least one). Requests an instance took and did not spend are lost to the
  * others for that second, so with two instances the total admitted in a second is never above the
- * limit and at most 10% below it (docs/decisions.md).
+ * limit and at most 10% below it (docs/adr/0016-rate-limits-are-leased-from-a-shared-counter.md).
  */
 export function rateLimitLeaseSize(limit: number): number {
   return Math.max(1, Math.floor(limit * 0.05));

@@ -4,14 +4,14 @@
  * A foreign key makes each insert check its parent with `SELECT … FOR KEY SHARE`: every checkout
  * session, payment, event, audit line and request-log batch of an account locked that account's one
  * row. Concurrent writers of a busy account then meet on that row (a multixact for each overlap, a
- * WAL record and a dirty page for each lock): a seventh of PostgreSQL's time per session creation
- * (docs/performance.md, sixth session).
+ * WAL record and a dirty page for each lock): 13–16% of PostgreSQL's CPU per session creation in
+ * alternated A/B runs, more as concurrency grows (docs/adr/0048-account-rows-without-foreign-keys.md).
  *
  * The check guarded nothing reachable: accounts are never deleted, and an account id reaches these
  * rows only from an authenticated API key, a dashboard membership or a payment link, rows whose
  * own foreign keys stay, and passes from the session to its payments and events. The one way such rows could come to name no account, deleting it, is now refused by
  * the schema itself. Keys between entities (a payment's session, a refund's payment, a delivery's
- * event) stay, as does every key of the tables written rarely (docs/decisions.md).
+ * event) stay, as does every key of the tables written rarely.
  */
 export default {
   version: 16,
