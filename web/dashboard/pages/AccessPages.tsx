@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { api, DashboardApiError, type SessionState } from '../api';
+import { api, type SessionState } from '../api';
 import { ErrorNote, Field, Loading } from '../components';
 import { formatTime } from '../format';
 import { Link } from '../router';
+import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 import { useT } from '../i18n';
 import { AuthFrame, SignUpForm } from './SignInPage';
@@ -32,21 +33,15 @@ export function ResetPasswordPage({ token, onReset }: { token: string; onReset: 
   const t = useT();
   const reset = useLoad(() => api<{ email: string }>('GET', `/password-reset/${token}`), token);
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
-  const [error, setError] = useState<DashboardApiError | null>(null);
-  const submit = async (event: FormEvent) => {
+  const { busy, error, act } = useAction();
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void act(async () => {
       await api('POST', `/password-reset/${token}`, { password });
       await onReset();
       setDone(true);
-    } catch (e) {
-      setError(e as DashboardApiError);
-    }
-    setBusy(false);
+    });
   };
   if (reset.loading) return <Loading what={t('access.resetLoading')} />;
   if (done) {
@@ -70,18 +65,7 @@ export function ResetPasswordPage({ token, onReset }: { token: string; onReset: 
     <AuthFrame title={t('access.resetTitle')}>
       <p>{t('access.resetFor', { email: reset.data.email })}</p>
       <form onSubmit={submit}>
-        <Field id="new-password" label={t('access.newPassword')} hint={t('auth.passwordHint')}>
-          <input
-            id="new-password"
-            type="password"
-            autoComplete="new-password"
-            minLength={10}
-            required
-            aria-describedby="new-password-hint"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </Field>
+        <NewPasswordField hint={t('auth.passwordHint')} value={password} onChange={setPassword} />
         <ErrorNote error={error} />
         <button type="submit" disabled={busy}>
           {t('access.setPassword')}
@@ -95,20 +79,14 @@ export function ResetPasswordPage({ token, onReset }: { token: string; onReset: 
 export function ForgotPasswordPage() {
   const t = useT();
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<DashboardApiError | null>(null);
-  const submit = async (event: FormEvent) => {
+  const { busy, error, act } = useAction();
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void act(async () => {
       await api('POST', '/password-reset', { email });
       setSent(true);
-    } catch (e) {
-      setError(e as DashboardApiError);
-    }
-    setBusy(false);
+    });
   };
   return (
     <AuthFrame title={t('access.forgotTitle')}>
@@ -129,5 +107,24 @@ export function ForgotPasswordPage() {
         <Link href="/dashboard/sign-in">{t('auth.signIn')}</Link>
       </p>
     </AuthFrame>
+  );
+}
+
+/** A new password's field, with the rule the server enforces (at least 10 characters) as its hint. */
+export function NewPasswordField({ hint, value, onChange }: { hint: string; value: string; onChange: (value: string) => void }) {
+  const t = useT();
+  return (
+    <Field id="new-password" label={t('access.newPassword')} hint={hint}>
+      <input
+        id="new-password"
+        type="password"
+        autoComplete="new-password"
+        minLength={10}
+        required
+        aria-describedby="new-password-hint"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </Field>
   );
 }

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { api, DashboardApiError } from '../api';
+import { api } from '../api';
 import { ErrorNote, Field, Loading } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { navigate } from '../router';
+import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 import { useT } from '../i18n';
+import { NewPasswordField } from './AccessPages';
 
 interface OwnSession {
   id: string;
@@ -27,22 +29,16 @@ function browserOf(agent: string | null): string {
 function PasswordChange() {
   const t = useT();
   const [form, setForm] = useState({ current: '', next: '' });
-  const [error, setError] = useState<DashboardApiError | null>(null);
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
+  const { busy, error, act } = useAction();
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
     setDone(false);
-    try {
+    void act(async () => {
       await api('POST', '/me/password', { current_password: form.current, new_password: form.next });
       setForm({ current: '', next: '' });
       setDone(true);
-    } catch (e) {
-      setError(e as DashboardApiError);
-    }
-    setBusy(false);
+    });
   };
   return (
     <section aria-labelledby="password-title" className="panel">
@@ -51,18 +47,7 @@ function PasswordChange() {
         <Field id="current-password" label={t('security.currentPassword')}>
           <input id="current-password" type="password" autoComplete="current-password" required value={form.current} onChange={(e) => setForm({ ...form, current: e.target.value })} />
         </Field>
-        <Field id="new-password" label={t('access.newPassword')} hint={t('security.newPasswordHint')}>
-          <input
-            id="new-password"
-            type="password"
-            autoComplete="new-password"
-            minLength={10}
-            required
-            aria-describedby="new-password-hint"
-            value={form.next}
-            onChange={(e) => setForm({ ...form, next: e.target.value })}
-          />
-        </Field>
+        <NewPasswordField hint={t('security.newPasswordHint')} value={form.next} onChange={(next) => setForm({ ...form, next })} />
         <ErrorNote error={error} />
         {done && <p role="status">{t('security.passwordChanged')}</p>}
         <button type="submit" disabled={busy}>
@@ -80,18 +65,7 @@ function SecondFactor() {
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
-  const [error, setError] = useState<DashboardApiError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const act = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (e) {
-      setError(e as DashboardApiError);
-    }
-    setBusy(false);
-  };
+  const { busy, error, act } = useAction();
   const enable = (event: FormEvent) => {
     event.preventDefault();
     void act(async () => {
@@ -176,16 +150,12 @@ function SecondFactor() {
 function Sessions() {
   const t = useT();
   const sessions = useLoad(() => api<{ data: OwnSession[] }>('GET', '/me/sessions'), 'sessions');
-  const [error, setError] = useState<DashboardApiError | null>(null);
-  const revoke = async (id: string) => {
-    setError(null);
-    try {
+  const { error, act } = useAction();
+  const revoke = (id: string) =>
+    act(async () => {
       await api('POST', `/me/sessions/${id}/revoke`);
       await sessions.reload();
-    } catch (e) {
-      setError(e as DashboardApiError);
-    }
-  };
+    });
   return (
     <section aria-labelledby="sessions-title" className="panel">
       <h2 id="sessions-title">{t('security.sessions')}</h2>
@@ -245,20 +215,14 @@ export function NewAccountPage({ place, onCreated }: PageScope & { onCreated: ()
   const t = useT();
   const [name, setName] = useState('');
   const [currency, setCurrency] = useState(place.account.default_currency);
-  const [error, setError] = useState<DashboardApiError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
+  const { busy, error, act } = useAction();
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void act(async () => {
       const created = await api<{ id: string }>('POST', '/accounts', { name, default_currency: currency });
       await onCreated();
       navigate(`/dashboard/${created.id}/test`);
-    } catch (e) {
-      setError(e as DashboardApiError);
-      setBusy(false);
-    }
+    });
   };
   return (
     <>
