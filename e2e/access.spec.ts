@@ -1,6 +1,6 @@
+import { freePort } from '../test/support/processes';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -9,17 +9,6 @@ import { PASSWORD, inviteMember, payAsShopper, signUp, unique } from './dashboar
 import { expectNoAxeViolations } from './support';
 import { startSmtpReceiver } from '../test/support/smtp-receiver';
 
-/** A free TCP port for a server of this file's own. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel('Email').fill(email);

@@ -1,6 +1,6 @@
+import { freePort } from '../support/processes';
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,16 +30,6 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A browser's pre-sign-in CSRF cookie and token, then a public POST with them. */
 async function publicPost(base: string, pathname: string, body: object) {

@@ -1,8 +1,9 @@
-import type { DashboardSession, PasswordReset, SecondFactor, SetupLink } from '../../../domain/team/entities';
+import type { PasswordReset, SecondFactor, SetupLink } from '../../../domain/team/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import type { AccessRepositories } from '../../../domain/team/access-ports';
 import type { SqlExecutor } from '../../sql-client';
 import { dateOrNull, type Row } from '../../rows';
+import { toDashboardSession } from './dashboard-sign-in';
 
 const toSetupLink = (row: Row): SetupLink => ({
   id: row.id,
@@ -32,17 +33,6 @@ const toSecondFactor = (row: Row): SecondFactor => ({
   pendingSecret: row.pending_secret,
   enabledAt: dateOrNull(row.enabled_at),
   lastStep: row.last_step === null ? null : Number(row.last_step),
-});
-
-const toSession = (row: Row): DashboardSession => ({
-  id: row.id,
-  tokenHash: row.token_hash,
-  userId: row.user_id,
-  csrfToken: row.csrf_token,
-  createdAt: new Date(row.created_at),
-  expiresAt: new Date(row.expires_at),
-  ip: row.ip,
-  userAgent: row.user_agent,
 });
 
 const forUpdate = (options: { forUpdate?: boolean } = {}) => (options.forUpdate ? ' FOR UPDATE' : '');
@@ -162,7 +152,7 @@ export function accessRepositories(db: SqlExecutor): Pick<UnitOfWork, keyof Acce
           'SELECT * FROM dashboard_sessions WHERE user_id = $1 AND expires_at > $2 ORDER BY created_at DESC, id DESC',
           [userId, at],
         );
-        return rows.map(toSession);
+        return rows.map(toDashboardSession);
       },
       async delete(userId, id) {
         const { rowCount } = await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1 AND id = $2', [userId, id]);

@@ -3,7 +3,8 @@ import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import type { Row } from '../../rows';
 
-const toDashboardSession = (row: Row): DashboardSession => ({
+/** A `dashboard_sessions` row as the domain reads it. */
+export const toDashboardSession = (row: Row): DashboardSession => ({
   id: row.id,
   tokenHash: row.token_hash,
   userId: row.user_id,
