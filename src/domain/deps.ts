@@ -11,6 +11,7 @@ import type { ApiKeyCache } from './api-guards/api-key-cache';
 import type { RateLimitLeases } from './api-guards/rate-limit-leases';
 import type { CheckoutPageIntegrityRepository } from './checkout-page/ports';
 import type { AccessRepositories, AccessSettings } from './team/access-ports';
+import type { DisputeRepository } from './disputes/ports';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -40,6 +41,7 @@ export interface UnitOfWork extends TeamRepositories, AccessRepositories {
   webhookEndpoints: WebhookEndpointRepository;
   webhookDeliveries: WebhookDeliveryRepository;
   refunds: RefundRepository;
+  disputes: DisputeRepository;
   products: ProductRepository;
   prices: PriceRepository;
   flags: FlagRepository;

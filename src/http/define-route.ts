@@ -32,6 +32,8 @@ export interface RouteBasics<P extends z.ZodType, Q extends z.ZodType, B extends
   params?: P;
   query?: Q;
   body?: B;
+  /** A larger body limit than the server's, in bytes (a route that takes files). */
+  bodyLimit?: number;
   /** HTTP status of a success; 200 unless said. */
   status?: number;
   /**
@@ -94,6 +96,7 @@ export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends 
   app.route({
     method: contract.method,
     url: contract.url,
+    ...(contract.bodyLimit ? { bodyLimit: contract.bodyLimit } : {}),
     config: { contract: contract as unknown as AnyRouteContract },
     handler: async (request, reply) => {
       const params = contract.params ? parseInput(contract.params, request.params ?? {}) : undefined;

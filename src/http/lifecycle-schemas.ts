@@ -3,6 +3,8 @@ import { eventTypes } from '../domain/shared/events';
 import type { NewPaymentLinkItem } from '../domain/sessions/use-cases/create-payment-link';
 import type { NewProduct } from '../domain/sessions/use-cases/create-product';
 import { listQuery } from './schemas';
+import { disputeStatuses } from '../domain/disputes/state-machine';
+import { EVIDENCE_TEXT_MAX_LENGTH } from '../domain/disputes/rules';
 
 const objectId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id');
 const minorUnits = z.number().int();
@@ -17,6 +19,29 @@ export const createRefundBody = z.strictObject({
   payment: objectId,
   amount: minorUnits.min(1, 'must be at least 1').optional(),
   reason: z.enum(['requested_by_customer', 'duplicate', 'fraudulent']).optional(),
+});
+
+/** Query of `GET /v1/disputes`. */
+export const listDisputesQuery = z.strictObject({
+  ...listQuery,
+  payment: objectId.optional(),
+  status: z.enum(disputeStatuses).optional(),
+});
+
+/**
+ * Body of `POST /v1/disputes/:id`: text evidence, a file (base64, JPEG, PNG or PDF, at most 4 MB),
+ * or both; `category` is Braintree's evidence category.
+ */
+export const disputeEvidenceBody = z.strictObject({
+  text: z.string().max(EVIDENCE_TEXT_MAX_LENGTH).optional(),
+  file: z
+    .strictObject({
+      name: z.string().min(1).max(255),
+      type: z.string().min(1).max(100).meta({ description: '`image/jpeg`, `image/png` or `application/pdf`.' }),
+      data: z.base64().meta({ description: 'The file, base64.' }),
+    })
+    .optional(),
+  category: z.string().regex(/^[A-Z_]{1,64}$/, 'must be a Braintree evidence category such as PROOF_OF_FULFILLMENT').optional(),
 });
 
 export const listRefundsQuery = z.strictObject({ ...listQuery, payment: objectId.optional() });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { declineCodes, errorCatalogue } from '../domain/shared/errors';
 import { eventTypes } from '../domain/shared/events';
 import { checkoutSessionStatuses, paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
+import { disputeStatuses } from '../domain/disputes/state-machine';
 
 /**
  * What the merchant API answers, as zod schemas. Each one with an `id` becomes a named schema of
@@ -173,6 +174,68 @@ export const refundSchema = z
     updated: unixTime('Last change'),
   })
   .meta({ id: 'Refund', description: 'Money sent back from a succeeded payment.', examples: [refundExample] });
+
+const disputeExample = {
+  id: 'dp_test_q1W2e3R4t5Y6',
+  object: 'dispute',
+  livemode: false,
+  payment: paymentExample.id,
+  amount: 3300,
+  currency: 'usd',
+  reason: 'fraud',
+  status: 'needs_response',
+  reply_by: 1767830400,
+  evidence: [
+    {
+      id: 'dpe_test_a1S2d3F4',
+      kind: 'text',
+      text: 'Delivered on 2 January, signed for by the cardholder.',
+      category: null,
+      file_name: null,
+      content_type: null,
+      size: null,
+      created: 1767226500,
+    },
+  ],
+  processor: 'test',
+  processor_dispute_id: 'dp91ab23cd45ef',
+  submitted_at: null,
+  closed_at: null,
+  created: 1767226000,
+  updated: 1767226500,
+};
+
+export const disputeSchema = z
+  .strictObject({
+    id: id('dp_', disputeExample.id),
+    object: z.literal('dispute'),
+    livemode,
+    payment: id('pay_', paymentExample.id, 'The disputed payment.'),
+    amount: minorUnits('Amount disputed'),
+    currency,
+    reason: z.string().meta({ description: "The bank's reason, as the processor reports it, e.g. `fraud`, `product_not_received`." }),
+    status: z.enum(disputeStatuses),
+    reply_by: unixTime('Last moment to answer').nullable(),
+    evidence: z.array(
+      z.strictObject({
+        id: id('dpe_', 'dpe_test_a1S2d3F4'),
+        kind: z.enum(['text', 'file']),
+        text: z.string().nullable(),
+        category: z.string().nullable(),
+        file_name: z.string().nullable(),
+        content_type: z.string().nullable(),
+        size: z.number().int().nullable().meta({ description: 'Bytes, for a file.' }),
+        created: unixTime('When it was given'),
+      }),
+    ),
+    processor: z.string(),
+    processor_dispute_id: z.string(),
+    submitted_at: unixTime('When the evidence was submitted').nullable(),
+    closed_at: unixTime('When it was won, lost, accepted or expired').nullable(),
+    created: unixTime('Creation time'),
+    updated: unixTime('Last change'),
+  })
+  .meta({ id: 'Dispute', description: "A chargeback the cardholder's bank opened against a payment.", examples: [disputeExample] });
 
 export const eventSchema = z
   .strictObject({
@@ -379,6 +442,7 @@ export function listOf<T extends z.ZodType>(item: T, id: string) {
 export const checkoutSessionListSchema = listOf(checkoutSessionSchema, 'CheckoutSessionList');
 export const paymentListSchema = listOf(paymentSchema, 'PaymentList');
 export const refundListSchema = listOf(refundSchema, 'RefundList');
+export const disputeListSchema = listOf(disputeSchema, 'DisputeList');
 export const eventListSchema = listOf(eventSchema, 'EventList');
 export const productListSchema = listOf(productSchema, 'ProductList');
 export const paymentLinkListSchema = listOf(paymentLinkSchema, 'PaymentLinkList');

@@ -1,3 +1,4 @@
+import { processorNotificationRoutes } from './routes/processor-notifications';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -166,6 +167,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   await app.register(ofrepRoutes, { deps });
   await app.register(dashboard, { deps, webRoot, processorSettings: options.processorSettings, pageSecurity: { pageIntegrity, pagePolicy } });
   await app.register(cspReportRoutes, { deps });
+  await app.register(processorNotificationRoutes, { deps });
 
   // Server-rendered per session; its head markup carries SRI and the integrity import map, and its
   // CSP both the response's nonce and the import map's hash.

@@ -13,6 +13,7 @@ import { paymentLinkRepositories } from './stores/sessions/payment-links';
 import { productRepositories } from './stores/sessions/products';
 import { paymentRepositories } from './stores/payments/payments';
 import { refundRepositories } from './stores/payments/refunds';
+import { disputeRepositories } from './stores/disputes/disputes';
 import { operationsInFlightRepository } from './stores/payments/operations-in-flight';
 import { eventRepositories } from './stores/webhooks/events';
 import { webhookDeliveryRepository, webhookEndpointRepository } from './stores/webhooks/endpoints-and-deliveries';
@@ -67,6 +68,7 @@ const groups = [
   productRepositories,
   paymentRepositories,
   refundRepositories,
+  disputeRepositories,
   operationsInFlightRepositories,
   eventRepositories,
   webhookRepositories,

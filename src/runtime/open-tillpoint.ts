@@ -19,6 +19,7 @@ import { RateLimitLeases } from '../domain/api-guards/rate-limit-leases';
 import { webhookUrlPolicy } from '../webhooks/address-policy';
 import { SandboxProcessor } from '../processors/sandbox/sandbox-processor';
 import { sqlSandboxTransactionLedger } from '../persistence/stores/processors/sandbox-transactions';
+import { sqlSandboxDisputeLedger } from '../persistence/stores/processors/sandbox-disputes';
 import type { ProcessorConfig, ProcessorSettingsDeps } from '../domain/processors/processor-config';
 import { CredentialCipher } from '../persistence/credential-cipher';
 import { sqlProcessorConfigStore } from '../persistence/stores/processors/processor-configs';
@@ -33,6 +34,9 @@ import { observeStore, type StoreObserver } from './observed-store';
 import type { Scope } from '../domain/shared/scope';
 import type { ReconciliationTimings } from '../domain/payments/ports';
 import type { PaymentProcessor, ProcessorDirectory } from '../domain/processors/ports';
+
+/** How far back the test processor's dispute news is looked for (its job runs every few seconds). */
+const TEST_DISPUTE_NEWS_MS = 10 * 60_000;
 
 export interface Tillpoint {
   deps: Deps;
@@ -88,9 +92,10 @@ export async function openTillpoint(options: {
   await migrate(db);
   const now = options.now ?? (() => new Date());
   const fingerprintKey = await installSecret(db, 'card_fingerprint_key', () => randomBytes(32).toString('hex'));
+  const sandboxDisputes = sqlSandboxDisputeLedger(db);
   const testProcessor = withAuthorizeDeadline(new SandboxProcessor(sqlSandboxNonceVault(db), fingerprintKey, now, sqlSandboxTransactionLedger(db), {
     delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
-  }), PROCESSOR_CALL_DEADLINE_MS);
+  }, sandboxDisputes), PROCESSOR_CALL_DEADLINE_MS);
   const processorConfigs = sqlProcessorConfigStore(db, options.secretKey ? new CredentialCipher(options.secretKey) : null);
   // One SDK gateway per saved config; a new save (new updatedAt) makes a new one.
   const braintreeProcessors = new Map<string, PaymentProcessor>();
@@ -122,6 +127,13 @@ export async function openTillpoint(options: {
         processor: async () => processorFor(session, config ? config() : null),
         flags: state && flags.withState ? flags.withState(state) : flags,
       };
+    },
+    async disputeScopes(processor) {
+      if (processor === 'braintree') return processorConfigs.scopesOf('braintree');
+      // The test processor's disputes that opened or moved lately (recording them again is harmless).
+      const at = now();
+      await sandboxDisputes.decideDue(at);
+      return sandboxDisputes.scopesWithNews(new Date(at.getTime() - TEST_DISPUTE_NEWS_MS), at);
     },
   };
   const store = options.observer ? observeStore(sqlStore(db), options.observer) : sqlStore(db);

@@ -14,6 +14,10 @@ function gateway(ms: number | null): PaymentProcessor {
     void: async () => ({ outcome: 'unknown', reason: 'unused' }),
     refund: async () => ({ outcome: 'unknown', reason: 'unused' }),
     findByPaymentId: async () => ({ found: false }),
+    acceptDispute: async () => ({ outcome: 'unknown', reason: 'unused' }),
+    addDisputeEvidence: async () => ({ outcome: 'unknown', reason: 'unused' }),
+    finalizeDispute: async () => ({ outcome: 'unknown', reason: 'unused' }),
+    searchDisputes: async () => [],
     clientConfiguration: async () => ({ from: 'gateway' }),
   };
 }

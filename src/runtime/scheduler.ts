@@ -5,6 +5,7 @@ import { reconcileFollowUpOperations } from '../domain/payments/use-cases/reconc
 import { reconcileProcessingPayments } from '../domain/payments/use-cases/reconcile-processing-payments';
 import { voidExpiredAuthorizations } from '../domain/payments/use-cases/void-expired-authorizations';
 import { purgeExpiredCspReports } from '../domain/checkout-page/use-cases/purge-expired-csp-reports';
+import { catchUpDisputes } from '../domain/disputes/use-cases/catch-up-disputes';
 
 /** What a job may report through. */
 export interface JobLog {
@@ -58,6 +59,28 @@ export const periodicJobs: readonly PeriodicJob[] = [
     run: (deps, log) =>
       voidExpiredAuthorizations(deps, {
         onError: (paymentId, err) => log.error({ err, paymentId }, 'auto-void of an expired authorization failed'),
+      }),
+  },
+  {
+    // The test processor's disputes (its dispute test card) arrive this way, some seconds after capture.
+    name: 'test-processor-disputes',
+    everyMs: 5_000,
+    atStart: true,
+    run: (deps, log) =>
+      catchUpDisputes(deps, {
+        processor: 'test',
+        onError: (scope, err) => log.error({ err, account: scope.accountId, mode: scope.mode }, 'reading the test processor disputes failed'),
+      }),
+  },
+  {
+    // Braintree's dispute notifications missed while the server was down: a dispute.search per account.
+    name: 'braintree-dispute-catch-up',
+    everyMs: 15 * 60_000,
+    atStart: true,
+    run: (deps, log) =>
+      catchUpDisputes(deps, {
+        processor: 'braintree',
+        onError: (scope, err) => log.error({ err, account: scope.accountId, mode: scope.mode }, 'the Braintree dispute search failed'),
       }),
   },
   {

@@ -129,8 +129,24 @@ export function toXml(name: string, value: unknown): string {
   return `<${tag}>${escapeXml(String(value))}</${tag}>`;
 }
 
+/** A dispute as the gateway keeps it (the fields the SDK's Dispute reads). */
+export interface EmulatedDispute {
+  id: string;
+  transactionId: string;
+  status: 'open' | 'accepted' | 'disputed' | 'under_review' | 'won' | 'lost' | 'expired' | 'auto_accepted';
+  amountDisputed: string;
+  currencyIsoCode: string;
+  reason: string;
+  receivedDate: string;
+  replyByDate: string;
+  evidence: Array<{ id: string; comment: string | null; documentUploadId: string | null; category: string | null }>;
+}
+
 export class BraintreeGatewayEmulator {
   readonly transactions = new Map<string, EmulatedTransaction>();
+  readonly disputes = new Map<string, EmulatedDispute>();
+  /** Evidence documents uploaded, by id: their multipart body as received. */
+  readonly documents = new Map<string, string>();
   /** Every request, for assertions on what the SDK sent. */
   readonly requests: Array<{ method: string; path: string; body: any }> = [];
   /** The sandbox's risk rules; the merchant turns them on in the Control Panel (duplicate checking is off by default). */
@@ -194,6 +210,25 @@ export class BraintreeGatewayEmulator {
     return nonce;
   }
 
+  /** The bank opens a dispute against a transaction (what the dispute test card makes happen in the sandbox). */
+  openDispute(transactionId: string, fields: Partial<EmulatedDispute> = {}): EmulatedDispute {
+    const transaction = this.transactions.get(transactionId);
+    const dispute: EmulatedDispute = {
+      id: `dsp_${randomBytes(4).toString('hex')}`,
+      transactionId,
+      status: 'open',
+      amountDisputed: transaction?.amount ?? '10.00',
+      currencyIsoCode: transaction?.currencyIsoCode ?? 'USD',
+      reason: 'fraud',
+      receivedDate: new Date().toISOString().slice(0, 10),
+      replyByDate: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
+      evidence: [],
+      ...fields,
+    };
+    this.disputes.set(dispute.id, dispute);
+    return dispute;
+  }
+
   /** Moves a transaction to `settled`, like the sandbox's testing.settle. */
   settle(id: string) {
     const transaction = this.transactions.get(id);
@@ -204,7 +239,8 @@ export class BraintreeGatewayEmulator {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
-    const body = raw ? JSON.parse(raw) : {};
+    const multipart = (request.headers['content-type'] ?? '').startsWith('multipart/form-data');
+    const body = multipart ? { multipart: raw } : raw ? JSON.parse(raw) : {};
     const path = request.url ?? '';
     this.requests.push({ method: request.method ?? '', path, body });
 
@@ -242,6 +278,8 @@ export class BraintreeGatewayEmulator {
   }
 
   private route(method: string, path: string, body: any): { status: number; xml: string } | null {
+    const disputeAnswer = this.disputeRoute(method, path, body);
+    if (disputeAnswer !== undefined) return disputeAnswer;
     if (method === 'POST' && path === 'client_token') return this.clientToken(body.client_token ?? {});
     if (method === 'POST' && path === 'transactions') return this.sale(body.transaction ?? {});
     if (method === 'POST' && path === 'transactions/advanced_search_ids') {
@@ -310,6 +348,75 @@ export class BraintreeGatewayEmulator {
       return { status: 201, xml: this.transactionXml(refund) };
     }
     return null;
+  }
+
+  /** The dispute endpoints the SDK's `gateway.dispute.*` and `documentUpload.create` call; undefined: not one of them. */
+  private disputeRoute(method: string, path: string, body: any): { status: number; xml: string } | null | undefined {
+    if (method === 'POST' && path === 'document_uploads') {
+      const id = `doc_${randomBytes(4).toString('hex')}`;
+      this.documents.set(id, body.multipart ?? '');
+      return { status: 201, xml: toXml('documentUpload', { id, kind: 'evidence_document', contentType: 'application/pdf', name: 'evidence', size: 1 }) };
+    }
+    if (method === 'POST' && path.startsWith('disputes/advanced_search')) {
+      const received = body.search?.received_date?.min as string | undefined;
+      const found = [...this.disputes.values()].filter((d) => !received || d.receivedDate >= received.slice(0, 10));
+      return {
+        status: 200,
+        xml: toXml('disputes', { '@collection': true, currentPageNumber: 1, pageSize: 50, totalItems: found.length, dispute: found.map((d) => this.disputeXmlValue(d)) }),
+      };
+    }
+    const match = /^disputes\/([^/]+)(?:\/(accept|finalize|evidence))?$/.exec(path);
+    if (!match) return undefined;
+    const dispute = this.disputes.get(decodeURIComponent(match[1]!));
+    if (!dispute) return null;
+    if (method === 'GET' && !match[2]) return { status: 200, xml: toXml('dispute', this.disputeXmlValue(dispute)) };
+    if (dispute.status !== 'open') {
+      const [code, message] =
+        match[2] === 'accept'
+          ? ['95701', 'Disputes can only be accepted when they are in an Open state']
+          : match[2] === 'finalize'
+            ? ['95708', 'Disputes can only be finalized when they are in an Open state']
+            : ['95702', 'Evidence can only be attached to disputes that are in an Open state'];
+      return this.validationError('dispute', 'status', code!, message!);
+    }
+    if (method === 'PUT' && match[2] === 'accept') {
+      dispute.status = 'accepted';
+      return { status: 200, xml: '<success type="boolean">true</success>' };
+    }
+    if (method === 'PUT' && match[2] === 'finalize') {
+      dispute.status = 'disputed';
+      return { status: 200, xml: '<success type="boolean">true</success>' };
+    }
+    if (method === 'POST' && match[2] === 'evidence') {
+      const evidence = {
+        id: `ev_${randomBytes(4).toString('hex')}`,
+        comment: body.evidence?.comments ?? null,
+        documentUploadId: body.evidence?.document_upload_id ?? null,
+        category: body.evidence?.category ?? null,
+      };
+      if (evidence.documentUploadId && !this.documents.has(evidence.documentUploadId)) {
+        return this.validationError('dispute', 'document_upload_id', '95707', 'Document upload not found');
+      }
+      dispute.evidence.push(evidence);
+      return { status: 201, xml: toXml('evidence', { id: evidence.id, comment: evidence.comment, category: evidence.category, createdAt: new Date().toISOString() }) };
+    }
+    return null;
+  }
+
+  private disputeXmlValue(d: EmulatedDispute): Record<string, unknown> {
+    const transaction = this.transactions.get(d.transactionId);
+    return {
+      id: d.id,
+      status: d.status,
+      amountDisputed: d.amountDisputed,
+      amount: d.amountDisputed,
+      currencyIsoCode: d.currencyIsoCode,
+      reason: d.reason,
+      kind: 'chargeback',
+      receivedDate: d.receivedDate,
+      replyByDate: d.replyByDate,
+      transaction: { id: d.transactionId, amount: transaction?.amount ?? d.amountDisputed, orderId: transaction?.orderId ?? null },
+    };
   }
 
   private clientToken(params: Record<string, any>) {

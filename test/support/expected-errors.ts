@@ -64,3 +64,14 @@ export const requestCodes: Record<string, { status: number; type: string }> = {
 export const availabilityCodes: Record<string, { status: number; type: string }> = {
   database_unavailable: { status: 503, type: 'api_error' },
 };
+
+/**
+ * Codes of disputes (docs/disputes.md), which design.md §8 predates: acting on a dispute that no
+ * longer takes an answer (a 409, as the payment's own state refusals), and evidence files refused
+ * by type or size (a 400: the file itself is the bad parameter).
+ */
+export const disputeCodes: Record<string, { status: number; type: string }> = {
+  dispute_not_open: { status: 409, type: 'invalid_request_error' },
+  file_type_not_allowed: { status: 400, type: 'invalid_request_error' },
+  file_too_large: { status: 400, type: 'invalid_request_error' },
+};

@@ -68,6 +68,8 @@ export interface PaymentRepository {
   /** Oldest first, across accounts: what the periodic jobs (reconciliation, auto-void) work on. */
   listInStatusCreatedBefore(status: Payment['status'], before: Date, limit: number): Promise<Payment[]>;
   holdingSession(sessionId: string): Promise<Payment | null>;
+  /** The scope's payment the processor knows as `transactionId` (a dispute names its transaction). */
+  findByProcessorTransactionId(scope: Scope, processor: string, transactionId: string): Promise<Payment | null>;
   /** Newest first; `startingAfter` is the id of the last payment of the previous page. */
   list(scope: Scope, filter: { checkoutSessionId?: string; limit: number; startingAfter?: string }): Promise<Payment[]>;
 }

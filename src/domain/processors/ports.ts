@@ -4,6 +4,7 @@ import type { DeclineCode } from '../shared/errors';
 import type { ThreeDSecureMode } from './three-d-secure-policy';
 import type { Scope } from '../shared/scope';
 import type { FlagReader } from '../flags/ports';
+import type { DisputeStatus } from '../disputes/state-machine';
 
 /** What a processor said about a follow-up operation on a transaction (capture, void, refund). */
 export type OperationResult =
@@ -59,6 +60,53 @@ export interface ProcessorLifecycle {
   refund(request: { transactionId: string; amount: number; currency: string; refundId: string }): Promise<OperationResult>;
   /** Finds a transaction by our payment id, for reconciliation after an unknown outcome. */
   findByPaymentId(request: { paymentId: string }): Promise<FoundTransaction>;
+}
+
+/** A dispute as the processor reports it (a notification, a search), its status in our words. */
+export interface ProcessorDispute {
+  processorDisputeId: string;
+  /** The disputed transaction: our payment's `processorTransactionId`. */
+  transactionId: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  status: DisputeStatus;
+  replyBy: Date | null;
+  receivedAt: Date;
+}
+
+/** What the processor said about an action on a dispute. */
+export type DisputeOperationResult =
+  | { outcome: 'succeeded'; evidenceId: string | null }
+  /** The processor refused (e.g. the dispute is no longer open), in its own words. */
+  | { outcome: 'refused'; message: string }
+  | { outcome: 'unavailable'; message: string }
+  /** No answer: the action may or may not have happened. */
+  | { outcome: 'unknown'; reason: string };
+
+/** One piece of evidence to send: a text, or a file already checked (`checkEvidenceFile`). */
+export type DisputeEvidenceUpload =
+  | { kind: 'text'; text: string; category: string | null }
+  | { kind: 'file'; name: string; contentType: string; content: Uint8Array; category: string | null };
+
+/** A notification the processor sent us, as its SDK verified and read it. */
+export type ProcessorNotification =
+  | { verified: false; reason: string }
+  | { verified: true; kind: string; dispute: ProcessorDispute | null };
+
+/**
+ * Disputes (chargebacks) as the processor keeps them: every adapter answers for its own, and
+ * reports; the domain decides our states.
+ */
+export interface ProcessorDisputes {
+  acceptDispute(request: { disputeId: string }): Promise<DisputeOperationResult>;
+  addDisputeEvidence(request: { disputeId: string; evidence: DisputeEvidenceUpload }): Promise<DisputeOperationResult>;
+  /** Submits the evidence given so far: the processor then decides (`finalize`). */
+  finalizeDispute(request: { disputeId: string }): Promise<DisputeOperationResult>;
+  /** The scope's disputes received since `receivedSince`, as they are now; throws when the processor cannot answer. */
+  searchDisputes(request: { scope: Scope; receivedSince: Date }): Promise<ProcessorDispute[]>;
+  /** Verifies and reads a notification the processor posted; only processors that send them have it. */
+  parseNotification?(request: { signature: string; payload: string }): Promise<ProcessorNotification>;
 }
 
 /** Card data as typed by the shopper. Lives in memory for one request; never stored or logged. */
@@ -117,7 +165,7 @@ export type AuthorizeResult =
   | { outcome: 'unknown'; reason: string };
 
 /** A payment processor adapter: `test` (built in) or `braintree`; capture, void, refund and lookup come from `ProcessorLifecycle`. */
-export interface PaymentProcessor extends ProcessorLifecycle {
+export interface PaymentProcessor extends ProcessorLifecycle, ProcessorDisputes {
   readonly name: string;
   authorize(request: AuthorizeRequest): Promise<AuthorizeResult>;
   /** Only processors that take raw card data on our side (the test processor) tokenize. */
@@ -149,6 +197,11 @@ export interface ProcessorDirectory {
    * transaction, with what deciding the payment needs. Null when there is no such session.
    */
   sessionToPay(sessionId: string): Promise<SessionToPay | null>;
+  /**
+   * The scopes whose disputes `processor` may have news of: each with Braintree credentials for
+   * `braintree`; for the test processor, each with a dispute it opened or moved lately.
+   */
+  disputeScopes?(processor: 'test' | 'braintree'): Promise<Scope[]>;
 }
 
 /** What paying reads first (`ProcessorDirectory.sessionToPay`). */

@@ -1,3 +1,4 @@
+import type { Scope } from '../shared/scope';
 import type { FoundTransaction } from './ports';
 import type { PaymentMethodDetails } from '../payments/entities';
 
@@ -62,6 +63,54 @@ export interface SandboxTransactionLedger {
   ): Promise<{ result: 'refunded' | 'repeated'; refundTransactionId: string } | { result: 'refused' }>;
 }
 
+/** Braintree's dispute statuses that the test processor models. */
+export type SandboxDisputeStatus = 'open' | 'accepted' | 'disputed' | 'won' | 'lost' | 'expired';
+
+/** A dispute the test processor opened against one of its transactions (its dispute test card). */
+export interface SandboxDispute {
+  id: string;
+  transactionId: string;
+  paymentId: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  status: SandboxDisputeStatus;
+  /** When the bank opens it; null while its charge is only authorized (it opens after capture). */
+  opensAt: Date | null;
+  replyBy: Date | null;
+  /** Text evidence as given, and files by name. */
+  evidence: Array<{ id: string; kind: 'text' | 'file'; text: string | null; name: string | null }>;
+  /** What finalizing decided, shown from `decidesAt`. */
+  decision: 'won' | 'lost' | null;
+  decidesAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Where the test processor keeps its disputes: the shared database, as its transactions. */
+export interface SandboxDisputeLedger {
+  insert(dispute: SandboxDispute): Promise<void>;
+  get(id: string): Promise<SandboxDispute | null>;
+  /** Sets when the transaction's dispute opens, if it has one not yet scheduled. */
+  scheduleOpening(transactionId: string, opensAt: Date, replyBy: Date): Promise<void>;
+  /** Moves the dispute to `to` only if it is still in one of `from`; false otherwise. */
+  move(
+    id: string,
+    from: readonly SandboxDisputeStatus[],
+    to: SandboxDisputeStatus,
+    changes: { decision?: 'won' | 'lost' | null; decidesAt?: Date | null },
+    at: Date,
+  ): Promise<boolean>;
+  /** Appends evidence to an `open` dispute; false when it is not open. */
+  addEvidence(id: string, evidence: SandboxDispute['evidence'][number], at: Date): Promise<boolean>;
+  /** Shows the decisions whose time has come, and expires open disputes past their reply-by. */
+  decideDue(at: Date): Promise<void>;
+  /** The scope's disputes opened by `at` and received since `since`, oldest first. */
+  listOpened(scope: Scope, since: Date, at: Date): Promise<SandboxDispute[]>;
+  /** The scopes with a dispute that opened or moved since `since`. */
+  scopesWithNews(since: Date, at: Date): Promise<Scope[]>;
+}
+
 /** What a test card does when charged (see `testCards` in processors/sandbox/sandbox-cards.ts). */
 export type SandboxCardBehavior =
   /** Amount decides (2000.00–2999.99 decline with that code, 3000.00 fails). */
@@ -69,7 +118,9 @@ export type SandboxCardBehavior =
   /** Always declined with processor response 2000 (Do Not Honor). */
   | 'decline'
   /** Always fails with processor response 3000 (network unavailable). */
-  | 'processor_failure';
+  | 'processor_failure'
+  /** Amount decides, and a captured charge is disputed some seconds later (Braintree's 4023 8984 9398 8028). */
+  | 'dispute';
 
 /** A tokenized test card as the vault keeps it: never the number, never the CVC. */
 export interface SandboxNonceRecord {

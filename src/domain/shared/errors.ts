@@ -35,6 +35,11 @@ export const errorCatalogue = {
   payment_not_refundable: { status: 409, type: 'invalid_request_error' },
   refund_exceeds_available: { status: 409, type: 'invalid_request_error' },
   payment_not_settled: { status: 409, type: 'invalid_request_error' },
+  // Disputes (docs/disputes.md): acting on a dispute that no longer takes an answer; an evidence
+  // file of a type the processor does not take, or over its size limit.
+  dispute_not_open: { status: 409, type: 'invalid_request_error' },
+  file_type_not_allowed: { status: 400, type: 'invalid_request_error' },
+  file_too_large: { status: 400, type: 'invalid_request_error' },
   checkout_session_expired: { status: 410, type: 'invalid_request_error' },
   // design.md §5: bodies over 256 KB are rejected; 413 says so to every HTTP client and proxy.
   request_too_large: { status: 413, type: 'invalid_request_error' },

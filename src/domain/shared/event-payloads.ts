@@ -2,6 +2,7 @@ import type { Payment, Refund } from '../payments/entities';
 import type { DomainEvent } from './events';
 import type { CheckoutSession } from '../sessions/entities';
 import type { CheckoutPageChange } from '../checkout-page/entities';
+import type { Dispute } from '../disputes/entities';
 
 /*
  * What an event carries. An event stores a snapshot of its object at the moment of the change, and a
@@ -103,6 +104,37 @@ export function refundSnapshot(refund: Refund) {
     processor_refund_id: refund.processorRefundId,
     created: unixTime(refund.createdAt),
     updated: unixTime(refund.updatedAt),
+  };
+}
+
+/** The dispute as its events carry it (and the merchant API shows it). File evidence shows its name, type and size only. */
+export function disputeSnapshot(dispute: Dispute) {
+  return {
+    id: dispute.id,
+    object: 'dispute' as const,
+    livemode: dispute.mode === 'live',
+    payment: dispute.paymentId,
+    amount: dispute.amount,
+    currency: dispute.currency.toLowerCase(),
+    reason: dispute.reason,
+    status: dispute.status,
+    reply_by: unixTime(dispute.replyBy),
+    evidence: dispute.evidence.map((evidence) => ({
+      id: evidence.id,
+      kind: evidence.kind,
+      text: evidence.text,
+      category: evidence.category,
+      file_name: evidence.fileName,
+      content_type: evidence.contentType,
+      size: evidence.size,
+      created: unixTime(evidence.createdAt),
+    })),
+    processor: dispute.processor,
+    processor_dispute_id: dispute.processorDisputeId,
+    submitted_at: unixTime(dispute.submittedAt),
+    closed_at: unixTime(dispute.closedAt),
+    created: unixTime(dispute.createdAt),
+    updated: unixTime(dispute.updatedAt),
   };
 }
 

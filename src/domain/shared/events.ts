@@ -9,6 +9,12 @@ export const eventTypes = [
   'payment.canceled',
   'refund.succeeded',
   'refund.failed',
+  /** The cardholder's bank opened a dispute (chargeback) against a payment. */
+  'dispute.created',
+  /** A dispute took evidence, was submitted, or the processor moved it. */
+  'dispute.updated',
+  /** A dispute ended: won, lost, accepted or expired. */
+  'dispute.closed',
   /** The checkout page's scripts or security headers differ from the account's approved baseline (PCI DSS 11.6.1). */
   'checkout_page.changed',
 ] as const;
@@ -20,7 +26,7 @@ export interface DomainEvent {
   accountId: string;
   mode: Mode;
   type: EventType;
-  /** The id of the object the event is about (`cs_…`, `pay_…`, `re_…`, `cpc_…`). */
+  /** The id of the object the event is about (`cs_…`, `pay_…`, `re_…`, `dp_…`, `cpc_…`). */
   objectId: string;
   /** Snapshot of the object as the API shows it, taken at the moment of the change. */
   data: Record<string, unknown>;

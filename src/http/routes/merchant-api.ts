@@ -12,6 +12,7 @@ import { paymentRoutes } from './payments';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 import { productRoutes } from './products';
 import { refundRoutes } from './refunds';
+import { disputeRoutes } from './disputes';
 import { checkoutPageScriptRoutes, type PageSecurity } from './checkout-page-scripts';
 
 /**
@@ -32,6 +33,7 @@ export async function merchantApi(app: FastifyInstance, { deps, pageSecurity }: 
   await app.register(paymentRoutes, { deps });
   await app.register(webhookEndpointRoutes, { deps });
   await app.register(refundRoutes, { deps });
+  await app.register(disputeRoutes, { deps });
   await app.register(eventRoutes, { deps });
   await app.register(productRoutes, { deps });
   await app.register(paymentLinkRoutes, { deps });

@@ -1,7 +1,20 @@
 import braintree from 'braintree';
 import { fromDecimalString, toDecimalString } from '../../domain/shared/money';
 import type { BraintreeSettings, ProcessorConnectionCheck, ProcessorProblem } from '../../domain/processors/processor-config';
-import type { FoundTransaction, OperationResult, ProcessorLifecycle, AuthorizeRequest, AuthorizeResult, PaymentProcessor } from '../../domain/processors/ports';
+import { Readable } from 'node:stream';
+import type {
+  FoundTransaction,
+  OperationResult,
+  ProcessorLifecycle,
+  AuthorizeRequest,
+  AuthorizeResult,
+  PaymentProcessor,
+  DisputeEvidenceUpload,
+  DisputeOperationResult,
+  ProcessorDispute,
+  ProcessorNotification,
+} from '../../domain/processors/ports';
+import type { DisputeStatus } from '../../domain/disputes/state-machine';
 import { threeDSecurePolicy } from '../../domain/processors/three-d-secure-policy';
 import {
   authorizationOf,
@@ -176,11 +189,95 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
     };
   }
 
+  async acceptDispute(request: { disputeId: string }): Promise<DisputeOperationResult> {
+    return this.disputeOperation(() => this.gateway.dispute.accept(request.disputeId));
+  }
+
+  async addDisputeEvidence(request: { disputeId: string; evidence: DisputeEvidenceUpload }): Promise<DisputeOperationResult> {
+    const { evidence } = request;
+    if (evidence.kind === 'text') {
+      return this.disputeOperation(() =>
+        this.gateway.dispute.addTextEvidence(request.disputeId, {
+          content: evidence.text,
+          ...(evidence.category ? { category: evidence.category } : {}),
+        } as never),
+      );
+    }
+    // A file goes up first as a document, then is attached to the dispute by its id.
+    const uploaded = await this.disputeOperation(async () => {
+      const file = Object.assign(Readable.from([Buffer.from(evidence.content)]), { path: evidence.name });
+      // The SDK has this gateway; its type declarations do not.
+      const documents = (this.gateway as unknown as { documentUpload: { create(request: unknown): Promise<unknown> } }).documentUpload;
+      const result = (await documents.create({ kind: 'evidence_document', file })) as unknown as { success: boolean; documentUpload?: { id: string }; message?: string };
+      return result.success ? { success: true, evidence: { id: result.documentUpload!.id } } : result;
+    });
+    if (uploaded.outcome !== 'succeeded') return uploaded;
+    return this.disputeOperation(() =>
+      this.gateway.dispute.addFileEvidence(request.disputeId, {
+        documentId: uploaded.evidenceId!,
+        ...(evidence.category ? { category: evidence.category } : {}),
+      } as never),
+    );
+  }
+
+  async finalizeDispute(request: { disputeId: string }): Promise<DisputeOperationResult> {
+    return this.disputeOperation(() => this.gateway.dispute.finalize(request.disputeId));
+  }
+
+  async searchDisputes(request: { receivedSince: Date }): Promise<ProcessorDispute[]> {
+    const since = request.receivedSince.toISOString().slice(0, 10);
+    const found = await new Promise<BraintreeDispute[]>((resolve, reject) => {
+      const disputes: BraintreeDispute[] = [];
+      const stream = this.gateway.dispute.search((search) => {
+        // DisputeSearch has receivedDate; the SDK's type declarations list only status.
+        (search as unknown as { receivedDate(): { min(value: string): void } }).receivedDate().min(since);
+      }) as unknown as NodeJS.ReadableStream;
+      stream.on('data', (dispute: BraintreeDispute) => disputes.push(dispute));
+      stream.on('error', reject);
+      stream.on('end', () => resolve(disputes));
+    });
+    return found.map(disputeReport);
+  }
+
+  async parseNotification(request: { signature: string; payload: string }): Promise<ProcessorNotification> {
+    let notification: { kind: string; dispute?: BraintreeDispute };
+    try {
+      notification = (await this.gateway.webhookNotification.parse(request.signature, request.payload)) as unknown as typeof notification;
+    } catch (error) {
+      const type = (error as { type?: string })?.type;
+      if (type === 'invalidSignatureError' || type === 'invalidChallengeError') {
+        return { verified: false, reason: error instanceof Error ? error.message : String(error) };
+      }
+      // Signed, but not a notification the SDK can read.
+      return { verified: false, reason: 'the payload could not be read' };
+    }
+    return {
+      verified: true,
+      kind: notification.kind,
+      dispute: notification.kind.startsWith('dispute_') && notification.dispute ? disputeReport(notification.dispute) : null,
+    };
+  }
+
   /** null: the merchant set accounts, but none for this currency; undefined: use the default account. */
   private merchantAccountFor(currency: string): string | null | undefined {
     const accounts = this.settings.merchantAccounts;
     if (Object.keys(accounts).length === 0) return undefined;
     return accounts[currency.toUpperCase()] ?? null;
+  }
+
+  private async disputeOperation(call: () => Promise<unknown>): Promise<DisputeOperationResult> {
+    let result: { success: boolean; message?: string; evidence?: { id?: string } };
+    try {
+      result = (await call()) as typeof result;
+    } catch (error) {
+      const thrown = thrownOutcome(error);
+      if (thrown.outcome === 'unknown') return thrown;
+      if (thrown.response.code === 'notFoundError') return { outcome: 'refused', message: 'Braintree has no such dispute' };
+      return { outcome: 'unavailable', message: thrown.response.text };
+    }
+    if (result.success) return { outcome: 'succeeded', evidenceId: result.evidence?.id ?? null };
+    // Validation errors: the dispute is not in a state that takes this (e.g. accept when not open).
+    return { outcome: 'refused', message: result.message ?? 'Refused' };
   }
 
   private async operation(call: () => Promise<unknown>): Promise<OperationResult> {
@@ -209,6 +306,47 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
     const first = errors[0];
     return { outcome: 'unavailable', response: first ? { code: String(first.code), text: first.message } : null };
   }
+}
+
+/** The parts of a Braintree SDK dispute we read. */
+interface BraintreeDispute {
+  id: string;
+  status: string;
+  reason?: string | null;
+  amountDisputed?: string | null;
+  amount?: string | null;
+  currencyIsoCode?: string | null;
+  replyByDate?: string | null;
+  receivedDate?: string | null;
+  transaction?: { id: string } | null;
+}
+
+/** Braintree's dispute statuses → ours. */
+const disputeStatuses: Record<string, DisputeStatus> = {
+  open: 'needs_response',
+  disputed: 'under_review',
+  under_review: 'under_review',
+  won: 'won',
+  lost: 'lost',
+  accepted: 'accepted',
+  auto_accepted: 'accepted',
+  expired: 'expired',
+};
+
+/** A Braintree dispute as the domain reads reports. Its dates are days: the reply-by day ends at its last second (UTC). */
+function disputeReport(dispute: BraintreeDispute): ProcessorDispute {
+  const currency = dispute.currencyIsoCode ?? 'USD';
+  const day = (value: string | null | undefined, time: string) => (value ? new Date(`${value.slice(0, 10)}T${time}Z`) : null);
+  return {
+    processorDisputeId: dispute.id,
+    transactionId: dispute.transaction?.id ?? '',
+    amount: fromDecimalString(dispute.amountDisputed ?? dispute.amount ?? '0', currency),
+    currency,
+    reason: dispute.reason ?? 'general',
+    status: disputeStatuses[dispute.status] ?? 'under_review',
+    replyBy: day(dispute.replyByDate, '23:59:59'),
+    receivedAt: day(dispute.receivedDate, '00:00:00') ?? new Date(0),
+  };
 }
 
 function responseOf(transaction: BraintreeTransaction): OperationResponse {

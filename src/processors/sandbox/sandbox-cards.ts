@@ -15,6 +15,8 @@ export const testCards: ReadonlyMap<string, SandboxCardBehavior> = new Map([
   ['4217651111111119', 'amount'],
   ['4500600000000061', 'amount'],
   ['4000111111111115', 'decline'],
+  // Charged as usual, then disputed some seconds after capture (docs/test-processor.md).
+  ['4023898493988028', 'dispute'],
   // Mastercard
   ['5555555555554444', 'amount'],
   ['2223000048400011', 'amount'],

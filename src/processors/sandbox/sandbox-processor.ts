@@ -3,11 +3,34 @@ import valid from 'card-validator';
 import { randomHex } from '../../domain/shared/ids';
 import { majorUnits } from '../../domain/shared/money';
 import type { PaymentMethodDetails } from '../../domain/payments/entities';
-import type { FoundTransaction, OperationResult, RawCard, TokenizeResult, AuthorizeRequest, AuthorizeResult, PaymentProcessor, GooglePayTestPayment } from '../../domain/processors/ports';
+import type {
+  FoundTransaction,
+  OperationResult,
+  RawCard,
+  TokenizeResult,
+  AuthorizeRequest,
+  AuthorizeResult,
+  PaymentProcessor,
+  GooglePayTestPayment,
+  DisputeEvidenceUpload,
+  DisputeOperationResult,
+  ProcessorDispute,
+} from '../../domain/processors/ports';
+import type { Scope } from '../../domain/shared/scope';
+import type { DisputeStatus } from '../../domain/disputes/state-machine';
 import { describeDecline, PROCESSOR_UNAVAILABLE_CODE } from '../../domain/processors/processor-responses';
 import { fakeNonces, testCards } from './sandbox-cards';
 import { googlePayTestGateway, readGooglePayTestToken } from './google-pay-test-token';
-import type { RecordedAuthorization, SandboxTransaction, SandboxTransactionLedger, SandboxCardBehavior, SandboxNonceVault } from '../../domain/processors/sandbox-ports';
+import type {
+  RecordedAuthorization,
+  SandboxTransaction,
+  SandboxTransactionLedger,
+  SandboxCardBehavior,
+  SandboxNonceVault,
+  SandboxDispute,
+  SandboxDisputeLedger,
+  SandboxDisputeStatus,
+} from '../../domain/processors/sandbox-ports';
 
 /** card-validator's type names → the brand names of our API. */
 const brandNames: Record<string, string> = {
@@ -27,6 +50,29 @@ export interface SandboxSettlement {
   delayMs: number;
 }
 
+/** Braintree's dispute test card: charged, then disputed some seconds after capture. */
+export const DISPUTE_TEST_CARD = '4023898493988028';
+
+/** How long after capture the bank opens the dispute of the dispute test card, and after finalizing decides it. */
+export const SANDBOX_DISPUTE_DELAY_MS = 5_000;
+
+/** How long the merchant has to answer a test dispute. */
+export const SANDBOX_DISPUTE_REPLY_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The text evidence that wins a test dispute once submitted, and the one that loses it (as Braintree's sandbox). */
+export const WINNING_EVIDENCE = 'compelling_evidence';
+export const LOSING_EVIDENCE = 'losing_evidence';
+
+/** Braintree's dispute statuses → ours. */
+const disputeStatuses: Record<SandboxDisputeStatus, DisputeStatus> = {
+  open: 'needs_response',
+  disputed: 'under_review',
+  accepted: 'accepted',
+  won: 'won',
+  lost: 'lost',
+  expired: 'expired',
+};
+
 /**
  * The built-in processor for test mode. It follows the Braintree sandbox: test cards only, the
  * amount decides the outcome (2000.00–2999.99 decline with that response code, 3000.00 fails),
@@ -44,6 +90,7 @@ export class SandboxProcessor implements PaymentProcessor {
     private readonly now: () => Date,
     private readonly ledger: SandboxTransactionLedger,
     private readonly settlement: SandboxSettlement = { delayMs: 0 },
+    private readonly disputes: SandboxDisputeLedger | null = null,
   ) {}
 
   async clientConfiguration(): Promise<Record<string, unknown>> {
@@ -140,6 +187,25 @@ export class SandboxProcessor implements PaymentProcessor {
       createdAt: now,
       updatedAt: now,
     });
+    if (approved && behavior === 'dispute' && this.disputes) {
+      const opensAt = request.capture ? new Date(now.getTime() + SANDBOX_DISPUTE_DELAY_MS) : null;
+      await this.disputes.insert({
+        id: `dp${randomHex(6)}`,
+        transactionId,
+        paymentId: request.paymentId,
+        amount: request.amount,
+        currency: request.currency,
+        reason: 'fraud',
+        status: 'open',
+        opensAt,
+        replyBy: opensAt && new Date(opensAt.getTime() + SANDBOX_DISPUTE_REPLY_MS),
+        evidence: [],
+        decision: null,
+        decidesAt: null,
+        createdAt: now,
+        updatedAt: opensAt ?? now,
+      });
+    }
     return result;
   }
 
@@ -162,6 +228,8 @@ export class SandboxProcessor implements PaymentProcessor {
     );
     if (!moved) return refused('not_capturable', 'The transaction changed status meanwhile');
     await this.ledger.settleDue(transaction.id, now);
+    const opensAt = new Date(now.getTime() + SANDBOX_DISPUTE_DELAY_MS);
+    await this.disputes?.scheduleOpening(transaction.id, opensAt, new Date(opensAt.getTime() + SANDBOX_DISPUTE_REPLY_MS));
     return succeeded(transaction.id, 'Submitted for settlement');
   }
 
@@ -215,6 +283,60 @@ export class SandboxProcessor implements PaymentProcessor {
     };
   }
 
+  async acceptDispute(request: { disputeId: string }): Promise<DisputeOperationResult> {
+    const dispute = await this.openedDispute(request.disputeId);
+    if (!dispute) return { outcome: 'refused', message: 'Dispute not found' };
+    if (!(await this.disputes!.move(dispute.id, ['open'], 'accepted', {}, this.now()))) {
+      return { outcome: 'refused', message: `Disputes can only be accepted when they are in an Open state (it is ${dispute.status})` };
+    }
+    return { outcome: 'succeeded', evidenceId: null };
+  }
+
+  async addDisputeEvidence(request: { disputeId: string; evidence: DisputeEvidenceUpload }): Promise<DisputeOperationResult> {
+    const dispute = await this.openedDispute(request.disputeId);
+    if (!dispute) return { outcome: 'refused', message: 'Dispute not found' };
+    const { evidence } = request;
+    const id = `ev${randomHex(6)}`;
+    const added = await this.disputes!.addEvidence(
+      dispute.id,
+      { id, kind: evidence.kind, text: evidence.kind === 'text' ? evidence.text : null, name: evidence.kind === 'file' ? evidence.name : null },
+      this.now(),
+    );
+    if (!added) return { outcome: 'refused', message: `Evidence can only be attached to disputes that are in an Open state (it is ${dispute.status})` };
+    return { outcome: 'succeeded', evidenceId: id };
+  }
+
+  async finalizeDispute(request: { disputeId: string }): Promise<DisputeOperationResult> {
+    const dispute = await this.openedDispute(request.disputeId);
+    if (!dispute) return { outcome: 'refused', message: 'Dispute not found' };
+    const texts = dispute.evidence.map((item) => item.text?.trim());
+    // As Braintree's sandbox: the winning text wins, the losing text loses, anything else stays under review.
+    const decision = texts.includes(WINNING_EVIDENCE) ? 'won' : texts.includes(LOSING_EVIDENCE) ? 'lost' : null;
+    const now = this.now();
+    const moved = await this.disputes!.move(dispute.id, ['open'], 'disputed', {
+      decision,
+      decidesAt: decision && new Date(now.getTime() + SANDBOX_DISPUTE_DELAY_MS),
+    }, now);
+    if (!moved) return { outcome: 'refused', message: `Disputes can only be finalized when they are in an Open state (it is ${dispute.status})` };
+    return { outcome: 'succeeded', evidenceId: null };
+  }
+
+  async searchDisputes(request: { scope: Scope; receivedSince: Date }): Promise<ProcessorDispute[]> {
+    if (!this.disputes) return [];
+    const now = this.now();
+    await this.disputes.decideDue(now);
+    return (await this.disputes.listOpened(request.scope, request.receivedSince, now)).map(reportOf);
+  }
+
+  /** The dispute the bank has opened by now (with its due decision shown), or null. */
+  private async openedDispute(id: string): Promise<SandboxDispute | null> {
+    if (!this.disputes) return null;
+    const now = this.now();
+    await this.disputes.decideDue(now);
+    const dispute = await this.disputes.get(id);
+    return dispute?.opensAt && dispute.opensAt <= now ? dispute : null;
+  }
+
   private settlementTime(from: Date): Date {
     return new Date(from.getTime() + this.settlement.delayMs);
   }
@@ -239,6 +361,19 @@ export class SandboxProcessor implements PaymentProcessor {
  */
 function newTransactionId(): string {
   return randomHex(8);
+}
+
+function reportOf(dispute: SandboxDispute): ProcessorDispute {
+  return {
+    processorDisputeId: dispute.id,
+    transactionId: dispute.transactionId,
+    amount: dispute.amount,
+    currency: dispute.currency,
+    reason: dispute.reason,
+    status: disputeStatuses[dispute.status],
+    replyBy: dispute.replyBy,
+    receivedAt: dispute.opensAt!,
+  };
 }
 
 function declined(code: number, transactionId: string, paymentMethod: PaymentMethodDetails): RecordedAuthorization {

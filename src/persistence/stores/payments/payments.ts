@@ -170,6 +170,14 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
         );
         return rowCount === 1;
       },
+      async findByProcessorTransactionId(scope, processor, transactionId) {
+        const { rows } = await db.query(
+          `SELECT * FROM payments WHERE processor_transaction_id = $1 AND account_id = $2 AND mode = $3 AND processor = $4
+            ORDER BY created_at DESC LIMIT 1`,
+          [transactionId, scope.accountId, scope.mode, processor],
+        );
+        return rows[0] ? toPayment(rows[0]) : null;
+      },
       async holdingSession(sessionId) {
         const { rows } = await db.query(
           `SELECT * FROM payments WHERE checkout_session_id = $1 AND status <> 'failed'`,

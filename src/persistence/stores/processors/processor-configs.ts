@@ -37,6 +37,8 @@ export interface SqlProcessorConfigStore extends ProcessorConfigStore {
    * A checkout session (as `checkoutSessions.get` reads it) and its scope's config, in one
    * statement; the config is opened when asked for (it may throw as `get` does). Null: no session.
    */
+  /** Every scope whose config is for `processor`. */
+  scopesOf(processor: 'test' | 'braintree'): Promise<Scope[]>;
   sessionWithConfig(
     sessionId: string,
     options?: { withFlags?: boolean },
@@ -73,6 +75,10 @@ export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher 
         scope.mode,
       ]);
       return rows[0] ? configOf(rows[0], cipher) : null;
+    },
+    async scopesOf(processor) {
+      const { rows } = await db.query<Row>('SELECT account_id, mode FROM processor_configs WHERE processor = $1 ORDER BY account_id, mode', [processor]);
+      return rows.map((row) => ({ accountId: row.account_id, mode: row.mode }));
     },
     async sessionWithConfig(sessionId, options = {}) {
       const { rows } = await db.query<Row>(options.withFlags ? withFlags : bare, [sessionId]);

@@ -1,0 +1,33 @@
+import type { Deps } from '../../deps';
+import { TillpointError } from '../../shared/errors';
+import type { Scope } from '../../shared/scope';
+import { recordProcessorDispute, type RecordedDispute } from './record-processor-dispute';
+
+/** What a notification did: recorded a dispute, or was of a kind that has nothing to record (`check`…). */
+export type ReceivedNotification = { kind: string; recorded: RecordedDispute | null };
+
+/**
+ * Receives a notification the scope's processor posted (Braintree's webhooks): the processor's SDK
+ * verifies its signature and reads it; a dispute notification is recorded as any report of the
+ * processor is. Refused: a scope whose processor sends none, a notification that does not verify, a
+ * dispute of a transaction that is no payment here.
+ */
+export async function receiveProcessorNotification(
+  deps: Deps,
+  options: { scope: Scope; processor: string; signature: string; payload: string },
+): Promise<ReceivedNotification> {
+  const processor = await deps.processors.forScope(options.scope).catch(() => null);
+  if (!processor || processor.name !== options.processor || !processor.parseNotification) {
+    throw new TillpointError('resource_missing', `This account has no ${options.processor} processor in ${options.scope.mode} mode`, { param: 'account' });
+  }
+  const notification = await processor.parseNotification({ signature: options.signature, payload: options.payload });
+  if (!notification.verified) {
+    throw new TillpointError('parameter_invalid', `The notification does not verify: ${notification.reason}`, { param: 'bt_signature' });
+  }
+  if (!notification.dispute) return { kind: notification.kind, recorded: null };
+  const recorded = await recordProcessorDispute(deps, { scope: options.scope, processor: processor.name, report: notification.dispute });
+  if (recorded.outcome === 'unknown_payment') {
+    throw new TillpointError('resource_missing', `No payment of this account is transaction '${notification.dispute.transactionId}'`, { param: 'bt_payload' });
+  }
+  return { kind: notification.kind, recorded };
+}
