@@ -23,6 +23,9 @@ import type {
   Refund,
   RefundCreateParams,
   RefundListParams,
+  Dispute,
+  DisputeListParams,
+  DisputeEvidenceParams,
   RequestOptions,
   WebhookDelivery,
   WebhookEndpoint,
@@ -119,6 +122,37 @@ class Refunds {
       (startingAfter) => unwrap(this.api.GET('/v1/refunds', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
       params.starting_after,
     );
+  }
+}
+
+/** Chargebacks: read them, answer with evidence and submit it, or accept the loss, before `reply_by`. */
+class Disputes {
+  constructor(private readonly api: ApiClient) {}
+  retrieve(id: string, options?: RequestOptions): Promise<Dispute> {
+    return unwrap(this.api.GET('/v1/disputes/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  list(params: DisputeListParams = {}, options?: RequestOptions): ListPromise<Dispute> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/disputes', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+  /**
+   * Adds evidence: text, a file, or both.
+   * @example
+   * await tp.disputes.addEvidence(id, { text: 'Delivered on 2 January, signed for by the cardholder' });
+   * await tp.disputes.addEvidence(id, { file: { name: 'receipt.pdf', type: 'application/pdf', data: pdf.toString('base64') } });
+   */
+  addEvidence(id: string, params: DisputeEvidenceParams, options?: RequestOptions): Promise<Dispute> {
+    return unwrap(this.api.POST('/v1/disputes/{id}', { params: { path: { id } }, body: params, ...post(options) }));
+  }
+  /** Submits the evidence given so far; the dispute goes `under_review`. */
+  submit(id: string, options?: RequestOptions): Promise<Dispute> {
+    return unwrap(this.api.POST('/v1/disputes/{id}/submit', { params: { path: { id } }, ...post(options) }));
+  }
+  /** Accepts the dispute: the money is given up. */
+  accept(id: string, options?: RequestOptions): Promise<Dispute> {
+    return unwrap(this.api.POST('/v1/disputes/{id}/accept', { params: { path: { id } }, ...post(options) }));
   }
 }
 
@@ -238,6 +272,7 @@ export class Tillpoint {
   readonly checkout: { sessions: CheckoutSessions };
   readonly payments: Payments;
   readonly refunds: Refunds;
+  readonly disputes: Disputes;
   readonly events: Events;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly products: Products;
@@ -262,6 +297,7 @@ export class Tillpoint {
     this.checkout = { sessions: new CheckoutSessions(api) };
     this.payments = new Payments(api);
     this.refunds = new Refunds(api);
+    this.disputes = new Disputes(api);
     this.events = new Events(api, { baseUrl, secretKey, fetch });
     this.webhookEndpoints = new WebhookEndpoints(api);
     this.products = new Products(api);

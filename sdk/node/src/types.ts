@@ -7,6 +7,7 @@ type Schemas = components['schemas'];
 export type CheckoutSession = Schemas['CheckoutSession'];
 export type Payment = Schemas['Payment'];
 export type Refund = Schemas['Refund'];
+export type Dispute = Schemas['Dispute'];
 export type Event = Schemas['Event'];
 export type EventType = Event['type'];
 export type Product = Schemas['Product'];
@@ -25,6 +26,9 @@ export type PaymentListParams = Query<operations['getV1Payments']>;
 export type PaymentCaptureParams = JsonBody<operations['postV1PaymentsIdCapture']>;
 export type RefundCreateParams = JsonBody<operations['postV1Refunds']>;
 export type RefundListParams = Query<operations['getV1Refunds']>;
+export type DisputeListParams = Query<operations['getV1Disputes']>;
+/** Text evidence, a file (`data` in base64: JPEG, PNG or PDF, at most 4 MB), or both. */
+export type DisputeEvidenceParams = JsonBody<operations['postV1DisputesId']>;
 export type EventListParams = Query<operations['getV1Events']>;
 export type ProductCreateParams = JsonBody<operations['postV1Products']>;
 export type PaymentLinkCreateParams = JsonBody<operations['postV1PaymentLinks']>;

@@ -6,6 +6,7 @@ import { httpWebhookSender } from '../../../src/webhooks/http-sender';
 import { testDatabases } from '../../../test/support/databases';
 import { useIntegration } from '../../../test/support/integration';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver';
+import { disputedPayment, runJob } from '../../../test/support/disputes';
 import {
   AuthenticationError,
   InvalidRequestError,
@@ -75,6 +76,22 @@ describe.each(testDatabases.slice(0, 1))('@tillpoint/node against a real server 
     });
     expect(res.status, await res.clone().text()).toBe(200);
   }
+
+  it('tp.disputes: lists, adds evidence, submits and reads the decision; a refusal is a typed error', async () => {
+    client();
+    const { paymentId, dispute } = await disputedPayment(ctx, 4200);
+    const listed = await tp.disputes.list({ payment: paymentId });
+    expect(listed.data.map((d) => d.id)).toEqual([dispute.id]);
+    const answered = await tp.disputes.addEvidence(dispute.id, { text: 'compelling_evidence' });
+    expect(answered.evidence.map((e) => e.text)).toEqual(['compelling_evidence']);
+    expect((await tp.disputes.submit(dispute.id)).status).toBe('under_review');
+    ctx.h.clock.advance(6000);
+    await runJob(ctx, 'test-processor-disputes');
+    expect((await tp.disputes.retrieve(dispute.id)).status).toBe('won');
+    const refused = await tp.disputes.accept(dispute.id).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect(refused).toMatchObject({ code: 'dispute_not_open', statusCode: 409 });
+  });
 
   it('creates a session, sees it paid and refunds part of it', async () => {
     client();

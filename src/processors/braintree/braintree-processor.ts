@@ -1,7 +1,10 @@
 import braintree from 'braintree';
 import { fromDecimalString, toDecimalString } from '../../domain/shared/money';
 import type { BraintreeSettings, ProcessorConnectionCheck, ProcessorProblem } from '../../domain/processors/processor-config';
-import { Readable } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type {
   FoundTransaction,
   OperationResult,
@@ -203,14 +206,22 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
         } as never),
       );
     }
-    // A file goes up first as a document, then is attached to the dispute by its id.
+    // A file goes up first as a document, then is attached to the dispute by its id. The SDK reads
+    // the file from disk by its stream's path (and names its type by the extension), so it is
+    // written to a private temporary folder for the upload and removed after.
+    const folder = await mkdtemp(path.join(tmpdir(), 'tillpoint-evidence-'));
     const uploaded = await this.disputeOperation(async () => {
-      const file = Object.assign(Readable.from([Buffer.from(evidence.content)]), { path: evidence.name });
+      const file = path.join(folder, `evidence${evidenceExtensions[evidence.contentType] ?? ''}`);
+      await writeFile(file, evidence.content, { mode: 0o600 });
       // The SDK has this gateway; its type declarations do not.
       const documents = (this.gateway as unknown as { documentUpload: { create(request: unknown): Promise<unknown> } }).documentUpload;
-      const result = (await documents.create({ kind: 'evidence_document', file })) as unknown as { success: boolean; documentUpload?: { id: string }; message?: string };
+      const result = (await documents.create({ kind: 'evidence_document', file: createReadStream(file) })) as unknown as {
+        success: boolean;
+        documentUpload?: { id: string };
+        message?: string;
+      };
       return result.success ? { success: true, evidence: { id: result.documentUpload!.id } } : result;
-    });
+    }).finally(() => rm(folder, { recursive: true, force: true }));
     if (uploaded.outcome !== 'succeeded') return uploaded;
     return this.disputeOperation(() =>
       this.gateway.dispute.addFileEvidence(request.disputeId, {
@@ -307,6 +318,9 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
     return { outcome: 'unavailable', response: first ? { code: String(first.code), text: first.message } : null };
   }
 }
+
+/** The extension by which the SDK names an evidence file's type. */
+const evidenceExtensions: Record<string, string> = { 'image/jpeg': '.jpg', 'image/png': '.png', 'application/pdf': '.pdf' };
 
 /** The parts of a Braintree SDK dispute we read. */
 interface BraintreeDispute {

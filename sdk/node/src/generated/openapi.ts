@@ -250,6 +250,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List disputes, newest first */
+        get: operations["getV1Disputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a dispute with its evidence */
+        get: operations["getV1DisputesId"];
+        put?: never;
+        /**
+         * Add evidence to a dispute: text, a file, or both
+         * @description A file is sent base64 in `file.data`: JPEG, PNG or PDF (checked by its bytes), at most 4 MB. Evidence goes to the processor at once; submit the dispute when the answer is complete. Only a dispute in `needs_response` takes evidence (`dispute_not_open`).
+         */
+        post: operations["postV1DisputesId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a dispute: give the money up without answering */
+        post: operations["postV1DisputesIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit the evidence: the dispute goes under review and the bank decides */
+        post: operations["postV1DisputesIdSubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events/stream": {
         parameters: {
             query?: never;
@@ -743,6 +815,91 @@ export interface components {
             updated: number;
         };
         /**
+         * @description A chargeback the cardholder's bank opened against a payment.
+         * @example {
+         *       "id": "dp_test_q1W2e3R4t5Y6",
+         *       "object": "dispute",
+         *       "livemode": false,
+         *       "payment": "pay_test_q9W8e7R6t5Y4u3I2o1P0",
+         *       "amount": 3300,
+         *       "currency": "usd",
+         *       "reason": "fraud",
+         *       "status": "needs_response",
+         *       "reply_by": 1767830400,
+         *       "evidence": [
+         *         {
+         *           "id": "dpe_test_a1S2d3F4",
+         *           "kind": "text",
+         *           "text": "Delivered on 2 January, signed for by the cardholder.",
+         *           "category": null,
+         *           "file_name": null,
+         *           "content_type": null,
+         *           "size": null,
+         *           "created": 1767226500
+         *         }
+         *       ],
+         *       "processor": "test",
+         *       "processor_dispute_id": "dp91ab23cd45ef",
+         *       "submitted_at": null,
+         *       "closed_at": null,
+         *       "created": 1767226000,
+         *       "updated": 1767226500
+         *     }
+         */
+        Dispute: {
+            /**
+             * @description Object id, `dp_…`.
+             * @example dp_test_q1W2e3R4t5Y6
+             */
+            id: string;
+            /** @constant */
+            object: "dispute";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * @description The disputed payment.
+             * @example pay_test_q9W8e7R6t5Y4u3I2o1P0
+             */
+            payment: string;
+            /** @description Amount disputed, an integer in the currency's minor unit (cents for USD). */
+            amount: number;
+            /**
+             * @description Three-letter ISO 4217 code, lower case.
+             * @example usd
+             */
+            currency: string;
+            /** @description The bank's reason, as the processor reports it, e.g. `fraud`, `product_not_received`. */
+            reason: string;
+            /** @enum {string} */
+            status: "needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired";
+            reply_by: number | null;
+            evidence: {
+                /**
+                 * @description Object id, `dpe_…`.
+                 * @example dpe_test_a1S2d3F4
+                 */
+                id: string;
+                /** @enum {string} */
+                kind: "text" | "file";
+                text: string | null;
+                category: string | null;
+                file_name: string | null;
+                content_type: string | null;
+                /** @description Bytes, for a file. */
+                size: number | null;
+                /** @description When it was given (Unix seconds). */
+                created: number;
+            }[];
+            processor: string;
+            processor_dispute_id: string;
+            submitted_at: number | null;
+            closed_at: number | null;
+            /** @description Creation time (Unix seconds). */
+            created: number;
+            /** @description Last change (Unix seconds). */
+            updated: number;
+        };
+        /**
          * @description A state change. Webhooks POST this same object, signed with `Tillpoint-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.
          * @example {
          *       "id": "evt_test_m1N2b3V4",
@@ -796,7 +953,7 @@ export interface components {
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
             /** @enum {string} */
-            type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "checkout_page.changed";
+            type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "checkout_page.changed";
             /** @description When the change happened (Unix seconds). */
             created: number;
             data: {
@@ -900,7 +1057,7 @@ export interface components {
             livemode: boolean;
             url: string;
             description: string | null;
-            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "checkout_page.changed")[];
+            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "checkout_page.changed")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Creation time (Unix seconds). */
@@ -933,7 +1090,7 @@ export interface components {
              */
             event: string;
             /** @enum {string} */
-            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "checkout_page.changed";
+            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "checkout_page.changed";
             /** @enum {string} */
             status: "pending" | "delivered" | "retrying" | "abandoned";
             attempts: number;
@@ -1077,6 +1234,16 @@ export interface components {
             data: components["schemas"]["Refund"][];
         };
         /** @description One page of a list, newest first. */
+        DisputeList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["Dispute"][];
+        };
+        /** @description One page of a list, newest first. */
         EventList: {
             /** @constant */
             object: "list";
@@ -1152,7 +1319,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "card_declined" | "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed" | "resource_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "checkout_session_expired" | "request_too_large" | "rate_limited" | "processor_unavailable" | "processor_timeout" | "internal_error" | "database_unavailable";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "card_declined" | "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed" | "resource_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open" | "file_type_not_allowed" | "file_too_large" | "checkout_session_expired" | "request_too_large" | "rate_limited" | "processor_unavailable" | "processor_timeout" | "internal_error" | "database_unavailable";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -1163,13 +1330,13 @@ export interface components {
                 request_id: string;
             };
         };
-        /** @description Error 400: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `amount_too_small`, `amount_too_large`, `currency_not_supported`. */
+        /** @description Error 400: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `amount_too_small`, `amount_too_large`, `currency_not_supported`, `file_type_not_allowed`, `file_too_large`. */
         Error400: {
             error: {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "file_type_not_allowed" | "file_too_large";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -1248,13 +1415,13 @@ export interface components {
                 request_id: string;
             };
         };
-        /** @description Error 409: `idempotency_key_reused`, `idempotency_key_in_use`, `checkout_session_completed`, `payment_not_capturable`, `payment_not_refundable`, `refund_exceeds_available`, `payment_not_settled`. */
+        /** @description Error 409: `idempotency_key_reused`, `idempotency_key_in_use`, `checkout_session_completed`, `payment_not_capturable`, `payment_not_refundable`, `refund_exceeds_available`, `payment_not_settled`, `dispute_not_open`. */
         Error409: {
             error: {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
                 /** @enum {string} */
-                code: "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled";
+                code: "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -1425,7 +1592,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Error 400: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `amount_too_small`, `amount_too_large`, `currency_not_supported`. */
+        /** @description Error 400: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `amount_too_small`, `amount_too_large`, `currency_not_supported`, `file_type_not_allowed`, `file_too_large`. */
         Error400: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -1475,7 +1642,7 @@ export interface components {
                 "application/json": components["schemas"]["Error404"];
             };
         };
-        /** @description Error 409: `idempotency_key_reused`, `idempotency_key_in_use`, `checkout_session_completed`, `payment_not_capturable`, `payment_not_refundable`, `refund_exceeds_available`, `payment_not_settled`. */
+        /** @description Error 409: `idempotency_key_reused`, `idempotency_key_in_use`, `checkout_session_completed`, `payment_not_capturable`, `payment_not_refundable`, `refund_exceeds_available`, `payment_not_settled`, `dispute_not_open`. */
         Error409: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -1929,7 +2096,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "checkout_page.changed")[];
+                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "checkout_page.changed")[];
                     description?: string;
                 };
             };
@@ -2003,7 +2170,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "checkout_page.changed")[];
+                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "checkout_page.changed")[];
                     description?: string;
                     disabled?: boolean;
                 };
@@ -2277,6 +2444,203 @@ export interface operations {
             500: components["responses"]["Error500"];
         };
     };
+    getV1Disputes: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+                payment?: string;
+                status?: "needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List disputes, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1DisputesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a dispute with its evidence */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1DisputesId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    text?: string;
+                    file?: {
+                        name: string;
+                        /** @description `image/jpeg`, `image/png` or `application/pdf`. */
+                        type: string;
+                        /**
+                         * Format: base64
+                         * @description The file, base64.
+                         */
+                        data: string;
+                    };
+                    category?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Add evidence to a dispute: text, a file, or both */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            504: components["responses"]["Error504"];
+        };
+    };
+    postV1DisputesIdAccept: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accept a dispute: give the money up without answering */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            504: components["responses"]["Error504"];
+        };
+    };
+    postV1DisputesIdSubmit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Submit the evidence: the dispute goes under review and the bank decides */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            504: components["responses"]["Error504"];
+        };
+    };
     getV1EventsStream: {
         parameters: {
             query?: never;
@@ -2310,7 +2674,7 @@ export interface operations {
                 limit?: number;
                 /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
                 starting_after?: string;
-                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "checkout_page.changed";
+                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "checkout_page.changed";
                 "created[gte]"?: number;
                 "created[lte]"?: number;
             };
