@@ -117,6 +117,11 @@ async function listen(options: Connection & { forwardTo: string; events?: string
   }
 }
 
+/** Braintree's dispute test card: the test processor disputes its charge some seconds after capture. */
+const DISPUTE_TEST_CARD = '4023898493988028';
+/** How long `trigger dispute.*` waits for the dispute to open (the server looks every 5 s). */
+const DISPUTE_WAIT_MS = 60_000;
+
 /** The test nonce the built-in test processor approves (the amount decides the outcome). */
 const TEST_NONCE = 'fake-valid-nonce';
 /** 2001.00 in major units: the test processor declines it with insufficient funds (docs/test-processor.md). */
@@ -137,11 +142,11 @@ async function trigger(type: EventType, options: Connection) {
       metadata: { created_by: 'tillpoint trigger' },
     });
   /** Pays as the shopper's page does; answers the payment id (a declined attempt has one too). */
-  const pay = async (paid: CheckoutSession) => {
+  const pay = async (paid: CheckoutSession, nonce = TEST_NONCE) => {
     const response = await fetch(`${baseUrl}/api/checkout/sessions/${paid.id}/payments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ payment_method_type: 'card', nonce: TEST_NONCE, email: 'shopper@example.com' }),
+      body: JSON.stringify({ payment_method_type: 'card', nonce, email: 'shopper@example.com' }),
     });
     if (!response.ok && response.status !== 402) throw new Error(`paying ${paid.id} answered ${response.status}: ${await response.text()}`);
     const [payment] = (await tp.payments.list({ checkout_session: paid.id, limit: 1 })).data;
@@ -149,8 +154,44 @@ async function trigger(type: EventType, options: Connection) {
     return payment.id;
   };
 
+  /**
+   * Pays with the dispute test card (typed on the page, as a shopper would) and waits for the
+   * bank's dispute, which the test processor opens some seconds after capture.
+   */
+  const disputed = async () => {
+    const s = await session();
+    const tokenized = await fetch(`${baseUrl}/api/checkout/sessions/${s.id}/card-tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ number: DISPUTE_TEST_CARD, exp_month: 12, exp_year: new Date().getFullYear() + 2, cvc: '123' }),
+    });
+    if (!tokenized.ok) throw new Error(`tokenizing the dispute test card answered ${tokenized.status}: ${await tokenized.text()}`);
+    const paymentId = await pay(s, ((await tokenized.json()) as { nonce: string }).nonce);
+    for (let waited = 0; waited < DISPUTE_WAIT_MS; waited += 1000) {
+      const [dispute] = (await tp.disputes.list({ payment: paymentId, limit: 1 })).data;
+      if (dispute) return { session: s, paymentId, dispute };
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    throw new Error(`no dispute opened for payment ${paymentId} within ${DISPUTE_WAIT_MS / 1000} s`);
+  };
+
   const made: string[] = [];
   switch (type) {
+    case 'dispute.created':
+    case 'dispute.updated':
+    case 'dispute.closed': {
+      const { session: s, paymentId, dispute } = await disputed();
+      made.push(`checkout session ${s.id}`, `payment ${paymentId}`, `dispute ${dispute.id}`);
+      if (type === 'dispute.updated') {
+        await tp.disputes.addEvidence(dispute.id, { text: 'Delivered and signed for by the cardholder' });
+        made.push('its text evidence');
+      }
+      if (type === 'dispute.closed') {
+        await tp.disputes.accept(dispute.id);
+        made.push('accepted');
+      }
+      break;
+    }
     case 'checkout.session.completed':
     case 'payment.succeeded': {
       const s = await session();
