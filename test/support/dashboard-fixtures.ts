@@ -5,6 +5,7 @@ import type { SqlClient } from '../../src/persistence/sql-client';
 import type { TestDatabase } from './databases';
 import { startHarness, type Harness } from './harness';
 import { merchantCall, payCall, tokenize } from './integration';
+import { runJobOnce } from '../../src/runtime/scheduler';
 
 /**
  * An account with a member of every role, a payment, a webhook endpoint with a delivery, a product
@@ -53,6 +54,23 @@ async function authorizedPayment(fx: Fixtures): Promise<string> {
   const paid = await payCall(fx.h, session.json().id, await tokenize(fx.h, session.json().id));
   expect(paid.statusCode, paid.body).toBe(200);
   const list = await merchantCall(fx.h, fx.secretKey, 'GET', `/v1/payments?checkout_session=${session.json().id}`);
+  return list.json().data[0].id;
+}
+
+/** A fresh dispute (the dispute test card, then the test processor's job), so each role acts on its own. */
+async function openDispute(fx: Fixtures): Promise<string> {
+  const session = await merchantCall(fx.h, fx.secretKey, 'POST', '/v1/checkout/sessions', {
+    currency: 'usd',
+    line_items: [{ name: 'Disputed mug', unit_amount: 2500, quantity: 1 }],
+  });
+  const card = { number: '4023 8984 9398 8028', exp_month: 12, exp_year: 2034, cvc: '123' };
+  const paid = await payCall(fx.h, session.json().id, await tokenize(fx.h, session.json().id, card));
+  expect(paid.statusCode, paid.body).toBe(200);
+  fx.h.clock.advance(6000);
+  await runJobOnce(fx.h.tillpoint.deps, 'test-processor-disputes');
+  const payment = (await merchantCall(fx.h, fx.secretKey, 'GET', `/v1/payments?checkout_session=${session.json().id}`)).json().data[0].id;
+  const list = await merchantCall(fx.h, fx.secretKey, 'GET', `/v1/disputes?payment=${payment}`);
+  expect(list.json().data, list.body).toHaveLength(1);
   return list.json().data[0].id;
 }
 
@@ -107,6 +125,11 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
     params: { id: (await ownerCall(fx, 'POST', '/test/api-keys', { kind: 'publishable' })).id },
   }),
   'GET /dashboard/api/accounts/:account_id/:mode/request-log': async () => ({}),
+  'GET /dashboard/api/accounts/:account_id/:mode/disputes': async () => ({}),
+  'GET /dashboard/api/accounts/:account_id/:mode/disputes/:id': async (fx) => ({ params: { id: await openDispute(fx) } }),
+  'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/evidence': async (fx) => ({ params: { id: await openDispute(fx) }, body: { text: 'Delivered' } }),
+  'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/submit': async (fx) => ({ params: { id: await openDispute(fx) } }),
+  'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/accept': async (fx) => ({ params: { id: await openDispute(fx) } }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/capture': async (fx) => ({ params: { id: await authorizedPayment(fx) }, body: { amount: 2000 } }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/cancel': async (fx) => ({ params: { id: await authorizedPayment(fx) } }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/refunds': async (fx) => ({

@@ -7,6 +7,7 @@ import { InvitePage } from './pages/InvitePage';
 import { OverviewPage } from './pages/OverviewPage';
 import { PaymentDetailPage } from './pages/PaymentDetailPage';
 import { PaymentsPage } from './pages/PaymentsPage';
+import { DisputeDetailPage, DisputesPage } from './pages/DisputesPage';
 import { SessionDetailPage, SessionsPage } from './pages/SessionsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { SignInPage, SignUpPage } from './pages/SignInPage';
@@ -82,6 +83,8 @@ export function App() {
   if (!section) page = <OverviewPage {...scope} />;
   else if (section === 'payments' && id) page = <PaymentDetailPage {...scope} id={id} />;
   else if (section === 'payments') page = <PaymentsPage {...scope} />;
+  else if (section === 'disputes' && id) page = <DisputeDetailPage {...scope} id={id} />;
+  else if (section === 'disputes') page = <DisputesPage {...scope} />;
   else if (section === 'sessions' && id) page = <SessionDetailPage {...scope} id={id} />;
   else if (section === 'sessions') page = <SessionsPage {...scope} />;
   else if (section === 'developers') page = <DevelopersPage {...scope} />;

@@ -20,6 +20,7 @@ export interface PageScope {
 const sections: Array<{ path: string; label: DashboardMessageKey; permission: Permission }> = [
   { path: '', label: 'nav.overview', permission: 'overview.read' },
   { path: 'payments', label: 'nav.payments', permission: 'payments.read' },
+  { path: 'disputes', label: 'nav.disputes', permission: 'payments.read' },
   { path: 'sessions', label: 'nav.sessions', permission: 'sessions.read' },
   { path: 'links', label: 'nav.links', permission: 'payment_links.read' },
   { path: 'developers', label: 'nav.developers', permission: 'keys.read' },

@@ -18,6 +18,10 @@ export const permissions = [
   /** Capture and void an authorization. */
   'payments.capture',
   'receipts.resend',
+  /** Add text and files to a dispute's answer. */
+  'disputes.evidence',
+  /** Submit a dispute's answer, or accept the dispute. */
+  'disputes.respond',
   'sessions.read',
   'payment_links.read',
   'payment_links.manage',
@@ -72,6 +76,7 @@ export const rolePermissions: Readonly<Record<Role, ReadonlySet<Permission>>> = 
     'payments.export',
     'payments.refund',
     'receipts.resend',
+    'disputes.evidence',
   ]),
   viewer: new Set<Permission>(readOnly),
 };

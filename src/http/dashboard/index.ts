@@ -12,6 +12,7 @@ import { accountSecurityEndpoints } from './account-security-endpoints';
 import { catalogEndpoints } from './catalog-endpoints';
 import { flagDashboardEndpoints } from './flag-dashboard-endpoints';
 import { paymentActionEndpoints } from './payment-action-endpoints';
+import { disputeEndpoints } from './dispute-endpoints';
 import { processorEndpoints } from './processor-endpoints';
 import { webhookDashboardEndpoints } from './webhook-dashboard-endpoints';
 import type { ProcessorSettingsDeps } from '../../domain/processors/processor-config';
@@ -30,6 +31,7 @@ export function dashboardEndpoints(deps: Deps, processorSettings?: ProcessorSett
     ...accountSecurityEndpoints(deps),
     ...modeEndpoints(deps),
     ...paymentActionEndpoints(deps),
+    ...disputeEndpoints(deps),
     ...catalogEndpoints(deps),
     ...webhookDashboardEndpoints(deps),
     ...processorEndpoints(processorSettings),

@@ -17,6 +17,30 @@ const eventLabels: Record<string, DashboardMessageKey> = {
   'refund.failed': 'payment.event.refundFailed',
 };
 
+/** The payment's disputes, when it has any: each links to its page. */
+function PaymentDisputes({ base, paymentId }: { base: string; paymentId: string }) {
+  const t = useT();
+  const disputes = useLoad(
+    () => api<{ data: Array<{ id: string; status: string; amount: number; currency: string; reply_by: number | null }> }>('GET', `/accounts${base}/disputes?payment=${paymentId}`),
+    `${base}/${paymentId}/disputes`,
+  );
+  const list = disputes.data?.data ?? [];
+  if (list.length === 0) return null;
+  return (
+    <section aria-labelledby="payment-disputes-title" className="panel" data-testid="payment-disputes">
+      <h2 id="payment-disputes-title">{t('nav.disputes')}</h2>
+      <ul>
+        {list.map((d) => (
+          <li key={d.id}>
+            <Link href={`/dashboard${base}/disputes/${d.id}`}>{formatMoney(d.amount, d.currency.toUpperCase(), undefined)}</Link> <StatusBadge status={d.status} />{' '}
+            {t('disputes.replyBy')} {formatTime(d.reply_by)}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** One payment: amount, timeline, payment method, processor response, 3-D Secure. */
 export function PaymentDetailPage({ base, place, id }: PageScope & { id: string }) {
   const t = useT();
@@ -40,6 +64,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
       </div>
       <p className="mono">{p.id}</p>
       <PaymentActions payment={p} role={place.account.role} path={path} onDone={payment.reload} />
+      <PaymentDisputes base={base} paymentId={p.id} />
       <div className="columns">
         <section aria-labelledby="timeline-title">
           <h2 id="timeline-title">{t('payment.timeline')}</h2>

@@ -126,6 +126,20 @@ export function ProcessorPage({ base, place }: PageScope) {
               </div>
             )}
           </section>
+          {c.processor === 'braintree' && (
+            <section aria-labelledby="notifications-title" className="panel">
+              <h2 id="notifications-title">{t('processor.notifications')}</h2>
+              <p>{t('processor.notificationsHint')}</p>
+              <p>
+                <code data-testid="braintree-notification-url">{`${window.location.origin}/webhooks/braintree/${place.account.id}?mode=${place.mode}`}</code>
+              </p>
+              <ol>
+                <li>{t('processor.notificationsStep1')}</li>
+                <li>{t('processor.notificationsStep2')}</li>
+                <li>{t('processor.notificationsStep3')}</li>
+              </ol>
+            </section>
+          )}
           <form className="panel" onSubmit={save} aria-labelledby="credentials-title">
             <h2 id="credentials-title">{t('processor.credentials')}</h2>
             <Field id="processor-kind" label={t('processor.kind')}>
