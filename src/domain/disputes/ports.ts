@@ -18,6 +18,11 @@ export interface DisputeRepository {
    * soonest first, then the closed ones, newest first; at most `limit`.
    */
   inbox(scope: Scope, limit: number): Promise<Dispute[]>;
+  /**
+   * Per currency, for the dashboard's figures: the amount of disputes opened in [from, before), and of
+   * those lost (lost, accepted or expired) closed in it. Kept apart from refunds.
+   */
+  totals(scope: Scope, from: Date, before: Date): Promise<Array<{ currency: string; disputed: number; lost: number }>>;
   /** The disputes of one payment, newest first. */
   listForPayment(scope: Scope, paymentId: string): Promise<Dispute[]>;
 }

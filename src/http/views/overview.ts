@@ -33,5 +33,6 @@ export function overviewView(overview: Overview) {
     previous_success_rate: overview.previousSuccessRate,
     funnel: overview.funnel,
     previous_funnel: overview.previousFunnel,
+    disputes: overview.disputes,
   };
 }

@@ -36,6 +36,8 @@ interface Overview {
   previous_success_rate: number | null;
   funnel: Funnel;
   previous_funnel: Funnel;
+  /** Per currency: amounts disputed in the period and lost to disputes, kept apart from refunds. */
+  disputes: Array<{ currency: string; disputed: number; lost: number }>;
 }
 
 /** A UTC day (`2026-06-01`) as the merchant's browser writes dates. */
@@ -174,6 +176,21 @@ export function OverviewPage({ base, place }: PageScope) {
               />
               <BarChart title={t('overview.successfulPayments')} points={series.map((d) => ({ label: d.day, value: d.succeeded }))} format={(v) => String(v)} />
             </>
+          )}
+          {data.disputes.length > 0 && (
+            <section aria-labelledby="disputes-figures-title" data-testid="dispute-figures">
+              <h2 id="disputes-figures-title">{t('nav.disputes')}</h2>
+              <dl>
+                {data.disputes.map((d) => (
+                  <div key={d.currency}>
+                    <dt>{t('overview.disputed')}</dt>
+                    <dd>{formatMoney(d.disputed, d.currency, undefined)}</dd>
+                    <dt>{t('overview.lost')}</dt>
+                    <dd>{formatMoney(d.lost, d.currency, undefined)}</dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
           )}
           <section aria-labelledby="funnel-title">
             <h2 id="funnel-title">{t('overview.funnel')}</h2>

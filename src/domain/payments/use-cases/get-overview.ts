@@ -47,6 +47,8 @@ export interface Overview {
   successRate: number | null;
   previousSuccessRate: number | null;
   funnel: CheckoutFunnel;
+  /** Per currency: disputed amounts of disputes opened in the period, and lost ones closed in it (apart from refunds). */
+  disputes: Array<{ currency: string; disputed: number; lost: number }>;
   previousFunnel: CheckoutFunnel;
 }
 
@@ -78,7 +80,8 @@ export async function getOverview(deps: Deps, options: { scope: Scope; days: num
   const before = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS);
   const from = new Date(before.getTime() - options.days * DAY_MS);
   const previousFrom = new Date(from.getTime() - options.days * DAY_MS);
-  const { daily, funnel, previousFunnel } = await deps.store.transaction(async (tx) => ({
+  const { daily, funnel, previousFunnel, disputes } = await deps.store.transaction(async (tx) => ({
+    disputes: await tx.disputes.totals(options.scope, from, before),
     daily: await tx.dashboardSearch.dailyPayments(options.scope, previousFrom, before),
     funnel: await tx.dashboardSearch.funnel(options.scope, from, before),
     previousFunnel: await tx.dashboardSearch.funnel(options.scope, previousFrom, from),
@@ -128,5 +131,6 @@ export async function getOverview(deps: Deps, options: { scope: Scope; days: num
     previousSuccessRate: successRate(previous),
     funnel,
     previousFunnel,
+    disputes,
   };
 }

@@ -113,6 +113,18 @@ export function disputeRepositories(db: SqlExecutor): Pick<UnitOfWork, 'disputes
         );
         return withEvidence(rows);
       },
+      async totals(scope, from, before) {
+        const { rows } = await db.query<Row>(
+          `SELECT currency,
+                  COALESCE(sum(amount) FILTER (WHERE created_at >= $3 AND created_at < $4), 0) AS disputed,
+                  COALESCE(sum(amount) FILTER (WHERE status IN ('lost', 'accepted', 'expired') AND closed_at >= $3 AND closed_at < $4), 0) AS lost
+             FROM disputes
+            WHERE account_id = $1 AND mode = $2 AND (created_at >= $3 OR closed_at >= $3)
+            GROUP BY currency ORDER BY currency`,
+          [scope.accountId, scope.mode, from, before],
+        );
+        return rows.map((row) => ({ currency: row.currency, disputed: num(row.disputed), lost: num(row.lost) }));
+      },
       async listForPayment(scope, paymentId) {
         const { rows } = await db.query<Row>(
           'SELECT * FROM disputes WHERE account_id = $1 AND mode = $2 AND payment_id = $3 ORDER BY created_at DESC, id DESC',
