@@ -154,6 +154,10 @@ export function toTillpointError(error: unknown): TillpointError {
       return new TillpointError('parameter_invalid', 'The request body is not valid JSON');
     case 'FST_ERR_BAD_URL':
       return new TillpointError('parameter_invalid', 'The URL is not valid percent-encoded UTF-8');
+    // @fastify/csrf-protection's refusals of a dashboard write: no secret, or a token not made from it.
+    case 'FST_CSRF_MISSING_SECRET':
+    case 'FST_CSRF_INVALID_TOKEN':
+      return new TillpointError('csrf_token_invalid', 'This request needs the X-CSRF-Token header of your session; reload the page');
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new TillpointError('parameter_invalid', 'A path parameter is longer than any id (1,000 characters at most)');
   }
