@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { TillpointError } from '../domain/shared/errors';
-import { checkoutSessionOfUrl, isOurSideDecline } from '../telemetry/reporting-policy';
-import type { ErrorReporter } from '../telemetry/server-reporting';
+import { checkoutSessionOfUrl, isOurSideDecline } from '../adapters/telemetry/reporting-policy';
+import type { ErrorReporter } from '../adapters/telemetry/server-reporting';
 
 /** The largest request body accepted (design.md §5); a larger one is refused with 413. */
 export const BODY_LIMIT = 256 * 1024;

@@ -1,8 +1,8 @@
 import braintree from 'braintree';
-import { fromDecimalString, toDecimalString } from '../../domain/shared/money';
-import type { BraintreeSettings, ProcessorConnectionCheck, ProcessorProblem } from '../../domain/processors/processor-config';
-import type { FoundTransaction, OperationResult, ProcessorLifecycle, AuthorizeRequest, AuthorizeResult, PaymentProcessor } from '../../domain/processors/ports';
-import { threeDSecurePolicy } from '../../domain/processors/three-d-secure-policy';
+import { fromDecimalString, toDecimalString } from '../../../domain/shared/money';
+import type { BraintreeSettings, ProcessorConnectionCheck, ProcessorProblem } from '../../../domain/processors/processor-config';
+import type { FoundTransaction, OperationResult, ProcessorLifecycle, AuthorizeRequest, AuthorizeResult, PaymentProcessor } from '../../../domain/processors/ports';
+import { threeDSecurePolicy } from '../../../domain/processors/three-d-secure-policy';
 import {
   authorizationOf,
   saleOutcome,

@@ -1,13 +1,13 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import valid from 'card-validator';
-import { randomHex } from '../../domain/shared/ids';
-import { majorUnits } from '../../domain/shared/money';
-import type { PaymentMethodDetails } from '../../domain/payments/entities';
-import type { FoundTransaction, OperationResult, RawCard, TokenizeResult, AuthorizeRequest, AuthorizeResult, PaymentProcessor, GooglePayTestPayment } from '../../domain/processors/ports';
-import { describeDecline, PROCESSOR_UNAVAILABLE_CODE } from '../../domain/processors/processor-responses';
+import { randomHex } from '../../../domain/shared/ids';
+import { majorUnits } from '../../../domain/shared/money';
+import type { PaymentMethodDetails } from '../../../domain/payments/entities';
+import type { FoundTransaction, OperationResult, RawCard, TokenizeResult, AuthorizeRequest, AuthorizeResult, PaymentProcessor, GooglePayTestPayment } from '../../../domain/processors/ports';
+import { describeDecline, PROCESSOR_UNAVAILABLE_CODE } from '../../../domain/processors/processor-responses';
 import { fakeNonces, testCards } from './sandbox-cards';
 import { googlePayTestGateway, readGooglePayTestToken } from './google-pay-test-token';
-import type { RecordedAuthorization, SandboxTransaction, SandboxTransactionLedger, SandboxCardBehavior, SandboxNonceVault } from '../../domain/processors/sandbox-ports';
+import type { RecordedAuthorization, SandboxTransaction, SandboxTransactionLedger, SandboxCardBehavior, SandboxNonceVault } from '../../../domain/processors/sandbox-ports';
 
 /** card-validator's type names → the brand names of our API. */
 const brandNames: Record<string, string> = {
