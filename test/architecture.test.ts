@@ -113,7 +113,7 @@ describe('architecture', () => {
   it('the domain core imports no framework, driver or Node-only module, and nothing from the layers around it', () => {
     const offending = sourceFiles(path.join(root, 'src/domain')).flatMap((file) =>
       importsOf(file)
-        .filter((spec) => !spec.startsWith('.') || /\/(http|persistence|runtime|processors|webhooks|flags|telemetry|cli)\//.test(path.resolve(path.dirname(file), spec) + '/'))
+        .filter((spec) => !spec.startsWith('.') || /\/src\/(http|persistence|adapters|runtime|cli)\//.test(path.resolve(path.dirname(file), spec) + '/'))
         .filter((spec) => !spec.startsWith('.') || !path.resolve(path.dirname(file), spec).startsWith(path.join(root, 'src/domain')))
         .map((spec) => `${path.relative(root, file)} → ${spec}`),
     );
@@ -129,8 +129,38 @@ describe('architecture', () => {
     expect(offending).toEqual([]);
   });
 
-  it('persistence implements domain ports and imports nothing from the processors', () => {
-    expect(crossings('src/persistence', (target) => target.startsWith('src/processors/'))).toEqual([]);
+  it('src holds the layers and nothing else: a folder of src is one of them', () => {
+    const folders = readdirSync(path.join(root, 'src')).filter((name) => statSync(path.join(root, 'src', name)).isDirectory());
+    expect(folders.sort()).toEqual(['adapters', 'cli', 'domain', 'http', 'persistence', 'runtime']);
+  });
+
+  it('persistence implements domain ports and imports no adapter', () => {
+    expect(crossings('src/persistence', (target) => target.startsWith('src/adapters/'))).toEqual([]);
+  });
+
+  /**
+   * An adapter implements its area's ports: it imports the domain (and the configuration's types),
+   * never the layers around it, and never the adapters of another area.
+   */
+  it("adapters import no http, persistence, cli or runtime file, and no other area's adapter", () => {
+    const areaOf = (target: string) => target.split('/')[2];
+    expect(
+      crossings(
+        'src/adapters',
+        (target, typeOnly, file) =>
+          /^src\/(http|persistence|cli)\//.test(target) ||
+          (target.startsWith('src/runtime/') && !(target === 'src/runtime/config.ts' && typeOnly)) ||
+          (target.startsWith('src/adapters/') && areaOf(target) !== areaOf(file)),
+      ),
+    ).toEqual([]);
+  });
+
+  it('http is handed its adapters: it imports none but telemetry (it reports its own errors)', () => {
+    expect(crossings('src/http', (target) => target.startsWith('src/adapters/') && !target.startsWith('src/adapters/telemetry/'))).toEqual([]);
+  });
+
+  it('the adapters are wired in by the runtime only (and the CLI reaches them through it)', () => {
+    expect(crossings('src/cli', (target) => target.startsWith('src/adapters/'))).toEqual([]);
   });
 
   /**

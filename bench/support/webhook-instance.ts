@@ -5,7 +5,7 @@
 import { openPostgres } from '../../src/persistence/sql-client';
 import { openTillpoint } from '../../src/runtime/open-tillpoint';
 import { startWebhookWorker } from '../../src/runtime/webhook-worker';
-import { httpWebhookSender } from '../../src/webhooks/http-sender';
+import { httpWebhookSender } from '../../src/adapters/webhooks/http-sender';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const db = await openPostgres(url, { schema: process.argv[2]! });

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { TillpointError } from '../domain/shared/errors';
-import { checkoutSessionOfUrl, isOurSideDecline } from '../telemetry/reporting-policy';
-import type { ErrorReporter } from '../telemetry/server-reporting';
+import { checkoutSessionOfUrl, isOurSideDecline } from '../adapters/telemetry/reporting-policy';
+import type { ErrorReporter } from '../adapters/telemetry/server-reporting';
 
 /** The largest request body accepted (design.md §5); a larger one is refused with 413. */
 export const BODY_LIMIT = 256 * 1024;
@@ -154,6 +154,10 @@ export function toTillpointError(error: unknown): TillpointError {
       return new TillpointError('parameter_invalid', 'The request body is not valid JSON');
     case 'FST_ERR_BAD_URL':
       return new TillpointError('parameter_invalid', 'The URL is not valid percent-encoded UTF-8');
+    // @fastify/csrf-protection's refusals of a dashboard write: no secret, or a token not made from it.
+    case 'FST_CSRF_MISSING_SECRET':
+    case 'FST_CSRF_INVALID_TOKEN':
+      return new TillpointError('csrf_token_invalid', 'This request needs the X-CSRF-Token header of your session; reload the page');
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new TillpointError('parameter_invalid', 'A path parameter is longer than any id (1,000 characters at most)');
   }

@@ -9,7 +9,7 @@ import type { ProcessorSettingsDeps } from '../domain/processors/processor-confi
 import { TillpointError } from '../domain/shared/errors';
 import { newId } from '../domain/shared/ids';
 import { openPaymentLink } from '../domain/sessions/use-cases/open-payment-link';
-import type { ErrorReporter } from '../telemetry/server-reporting';
+import type { ErrorReporter } from '../adapters/telemetry/server-reporting';
 import { checkoutPagePolicy, type CheckoutClientConfig } from './checkout-client-config';
 import { registerCheckoutPage } from './checkout-page/index';
 import { openCheckoutPageIntegrity, type CheckoutPageIntegrity } from './checkout-page/page-integrity-monitor';

@@ -1,7 +1,7 @@
 import { TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from './config';
-import { totpCodes } from './totp-codes';
+import { totpCodes } from '../adapters/team/totp-codes';
 
 describe('access settings', () => {
   it('closes sign-up and sends no email when nothing is set', () => {

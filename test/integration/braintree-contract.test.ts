@@ -7,7 +7,7 @@ import {
   listedGatewayRejectionReasons,
 } from '../../src/domain/processors/processor-responses';
 import type { BraintreeSettings } from '../../src/domain/processors/processor-config';
-import { BraintreeProcessor, braintreeConnectionCheck } from '../../src/processors/braintree/braintree-processor';
+import { BraintreeProcessor, braintreeConnectionCheck } from '../../src/adapters/processors/braintree/braintree-processor';
 import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
 import { emulatedMerchant, emulatedMerchantSettings } from '../support/braintree-fixtures';
 import type { AuthorizeRequest } from '../../src/domain/processors/ports';

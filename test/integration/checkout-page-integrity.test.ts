@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFirstCheckoutPageBaseline } from '../../src/domain/checkout-page/use-cases/record-first-checkout-page-baseline';
 import { readCheckoutBuild } from '../../src/http/checkout-page/built-assets';
 import { runJobOnce } from '../../src/runtime/scheduler';
-import type { ErrorReporter } from '../../src/telemetry/server-reporting';
+import type { ErrorReporter } from '../../src/adapters/telemetry/server-reporting';
 import { testDatabases } from '../support/databases';
 import { addMember, dashboardCall, signUpOwner } from '../support/dashboard';
 import { createSession, expectError, merchantCall, rows, useIntegration } from '../support/integration';

@@ -54,12 +54,12 @@ describe.each(testDatabases)('dashboard sign-up, sign-in and sessions ($name)', 
         webRoot: '/nonexistent',
       });
       const session = await secureApp.inject({ method: 'GET', url: '/dashboard/api/session' });
-      expect(setCookie(session, 'tp_csrf')!.split('; ')).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Secure']));
-      const csrf = session.json().csrf_token;
+      const csrfCookie = setCookie(session, 'tp_csrf')!;
+      expect(csrfCookie.split('; ')).toEqual(expect.arrayContaining(['Path=/dashboard', 'HttpOnly', 'SameSite=Lax', 'Secure']));
       const res = await secureApp.inject({
         method: 'POST',
         url: '/dashboard/api/sign-up',
-        headers: { cookie: `tp_csrf=${csrf}`, 'x-csrf-token': csrf },
+        headers: { cookie: csrfCookie.split(';')[0]!, 'x-csrf-token': session.json().csrf_token },
         payload: { email: uniqueEmail(), password: PASSWORD, name: 'Secure', business_name: 'Secure Shop' },
       });
       expect(setCookie(res, 'tp_session')!.split('; ')).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Secure']));
@@ -94,7 +94,46 @@ describe.each(testDatabases)('dashboard sign-up, sign-in and sessions ($name)', 
       headers: { cookie: pre.cookie },
     });
     expectError(forged, 403, 'csrf_token_invalid');
+    // The cookie holds a secret, not a token: a page that sets the cookie and echoes it gets nowhere.
+    const echoed = await ctx.h.app.inject({
+      method: 'POST',
+      url: '/dashboard/api/sign-up',
+      payload: { email: uniqueEmail(), password: PASSWORD, name: 'x', business_name: 'x' },
+      headers: { cookie: pre.cookie, 'x-csrf-token': pre.cookie.split('=')[1]! },
+    });
+    expectError(echoed, 403, 'csrf_token_invalid');
+    expect(pre.csrf).not.toBe(pre.cookie.split('=')[1]);
     expect(await countRows(ctx.db, 'users')).toBe(0);
+  });
+
+  it("takes only a token made from this session's secret: not a pre-sign-in one, not another session's, not one of an ended session", async () => {
+    const owner = await signUpOwner(ctx.h);
+    const other = await signUpOwner(ctx.h, 'Other Shop');
+    const settings = `/dashboard/api/accounts/${owner.accountId}/settings`;
+    const before = await rows(ctx.db, 'SELECT accent_color FROM accounts WHERE id = $1', [owner.accountId]);
+    const pre = await preAuth(ctx.h);
+    const refused = [
+      // A signed-in write with the browser's pre-sign-in cookie and its token.
+      await ctx.h.app.inject({ method: 'POST', url: settings, payload: { accent_color: '#ff0000' }, headers: { cookie: `${owner.cookie}; ${pre.cookie}`, 'x-csrf-token': pre.csrf } }),
+      await dashboardCall(ctx.h, { ...owner, csrf: other.csrf }, 'POST', settings, { accent_color: '#ff0000' }),
+      await dashboardCall(ctx.h, { ...owner, csrf: `${owner.csrf}x` }, 'POST', settings, { accent_color: '#ff0000' }),
+    ];
+    for (const res of refused) expectError(res, 403, 'csrf_token_invalid');
+    expect(await rows(ctx.db, 'SELECT accent_color FROM accounts WHERE id = $1', [owner.accountId])).toEqual(before);
+
+    // Each answer carries a fresh token (salted); every one made from the session's secret works.
+    const fresh = (await dashboardCall(ctx.h, owner, 'GET', '/dashboard/api/session')).json().csrf_token;
+    expect(fresh).not.toBe(owner.csrf);
+    expect((await dashboardCall(ctx.h, { ...owner, csrf: fresh }, 'POST', settings, { accent_color: '#00aa00' })).statusCode).toBe(200);
+    expect((await dashboardCall(ctx.h, owner, 'POST', settings, { accent_color: '#0000aa' })).statusCode).toBe(200);
+
+    // Signed out and in again: the new session has a new secret, the old tokens are worthless.
+    expect((await dashboardCall(ctx.h, owner, 'POST', '/dashboard/api/sign-out')).statusCode).toBe(200);
+    const again = await publicPost(ctx.h, await preAuth(ctx.h), '/dashboard/api/sign-in', { email: owner.email, password: PASSWORD });
+    const cookie = setCookie(again, 'tp_session')!.split(';')[0]!;
+    expectError(await dashboardCall(ctx.h, { cookie, csrf: owner.csrf }, 'POST', settings, { accent_color: '#ff0000' }), 403, 'csrf_token_invalid');
+    expect(await rows(ctx.db, 'SELECT accent_color FROM accounts WHERE id = $1', [owner.accountId])).toEqual([{ accent_color: '#0000aa' }]);
+    expect((await dashboardCall(ctx.h, { cookie, csrf: again.json().csrf_token }, 'POST', settings, { accent_color: '#ff0000' })).statusCode).toBe(200);
   });
 
   it('signs in with the right password (email case-insensitive) and out again; the old cookie is then worthless', async () => {

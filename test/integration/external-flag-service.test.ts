@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openServerFlags } from '../../src/flags/server-flags';
+import { openServerFlags } from '../../src/adapters/flags/server-flags';
 import { testDatabases } from '../support/databases';
 import { createSession, merchantCall, useIntegration } from '../support/integration';
 

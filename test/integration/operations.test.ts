@@ -6,7 +6,7 @@ import type { SqlClient } from '../../src/persistence/sql-client';
 import { createMetrics } from '../../src/runtime/metrics';
 import { openTillpoint } from '../../src/runtime/open-tillpoint';
 import { createReadiness, type Readiness } from '../../src/runtime/readiness';
-import { httpWebhookSender } from '../../src/webhooks/http-sender';
+import { httpWebhookSender } from '../../src/adapters/webhooks/http-sender';
 import { testDatabases } from '../support/databases';
 import { TestClock, PUBLIC_URL, type Harness } from '../support/harness';
 import { createSessionOf, expectError, merchantCall, payCall, tokenize, type IntegrationContext } from '../support/integration';

@@ -4,7 +4,7 @@ import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { buildHttpServer } from '../../src/http/server';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
-import { startServerReporting, type ErrorReporter } from '../../src/telemetry/server-reporting';
+import { startServerReporting, type ErrorReporter } from '../../src/adapters/telemetry/server-reporting';
 import { testDatabases } from '../support/databases';
 import { startSentryReceiver } from '../support/sentry-receiver';
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookWorker, WEBHOOK_PER_ENDPOINT, type WebhookWorker } from '../../src/runtime/webhook-worker';
 import type { Store } from '../../src/domain/deps';
-import { httpWebhookSender } from '../../src/webhooks/http-sender';
+import { httpWebhookSender } from '../../src/adapters/webhooks/http-sender';
 import { testDatabases } from '../support/databases';
 import { createSession, merchantCall, rows, useIntegration } from '../support/integration';
 import { WebhookReceiver } from '../support/webhook-receiver';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliverDueWebhooks } from '../../src/domain/webhooks/use-cases/deliver-due-webhooks';
-import { httpWebhookSender } from '../../src/webhooks/http-sender';
+import { httpWebhookSender } from '../../src/adapters/webhooks/http-sender';
 import { testDatabases } from '../support/databases';
 import { countRows, createSession, expectError, merchantCall, rows, useIntegration } from '../support/integration';
 import { liveKey } from '../support/keys';

@@ -29,7 +29,7 @@ import { readConfig } from '../../src/runtime/config';
 import { openDatabase, openTillpoint } from '../../src/runtime/open-tillpoint';
 import { periodicJobs, startScheduler, type Scheduler } from '../../src/runtime/scheduler';
 import { startWebhookWorker, type WebhookWorker } from '../../src/runtime/webhook-worker';
-import { httpWebhookSender } from '../../src/webhooks/http-sender';
+import { httpWebhookSender } from '../../src/adapters/webhooks/http-sender';
 import type { PaymentProcessor, ProcessorDirectory } from '../../src/domain/processors/ports';
 import type { WebhookSender } from '../../src/domain/webhooks/ports';
 

@@ -5,7 +5,7 @@ import { buildHttpServer } from '../../src/http/server';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
 import { checkRepliesAgainstContracts, type ReplyProblem } from './reply-check';
-import type { ErrorReporter } from '../../src/telemetry/server-reporting';
+import type { ErrorReporter } from '../../src/adapters/telemetry/server-reporting';
 
 /** A controllable clock for tests that need time to pass. */
 export class TestClock {

@@ -38,7 +38,7 @@ export function startBrowserReporting(config: RuntimeConfig['sentry'], options: 
   const load = async () => {
     const [Sentry, { scrubbingTransport, sentryBaseOptions }] = await Promise.all([
       import('@sentry/react'),
-      import('../../src/telemetry/sentry-privacy'),
+      import('../../src/adapters/telemetry/sentry-privacy'),
     ]);
     Sentry.init({
       ...sentryBaseOptions(config),

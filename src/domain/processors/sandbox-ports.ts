@@ -111,7 +111,7 @@ export interface SandboxDisputeLedger {
   scopesWithNews(since: Date, at: Date): Promise<Scope[]>;
 }
 
-/** What a test card does when charged (see `testCards` in processors/sandbox/sandbox-cards.ts). */
+/** What a test card does when charged (see `testCards` in adapters/processors/sandbox/sandbox-cards.ts). */
 export type SandboxCardBehavior =
   /** Amount decides (2000.00–2999.99 decline with that code, 3000.00 fails). */
   | 'amount'

@@ -25,7 +25,7 @@ export async function startDashboardSession(
     id: newId('dsess', 16),
     tokenHash: hash,
     userId: options.userId,
-    csrfToken: newId('csrf', 32),
+    csrfSecret: newId('csrf', 32),
     createdAt: options.at,
     expiresAt: new Date(options.at.getTime() + dashboardSessionLifetime.idleMs),
     ip: options.ip,

@@ -28,8 +28,11 @@ export interface DashboardSession {
   id: string;
   tokenHash: string;
   userId: string;
-  /** Synchronizer token every state-changing request must echo in `X-CSRF-Token`. */
-  csrfToken: string;
+  /**
+   * The session's CSRF secret, kept server-side: every token the page echoes in `X-CSRF-Token` is
+   * derived from it (salted, by @fastify/csrf-protection), so ending the session ends its tokens.
+   */
+  csrfSecret: string;
   createdAt: Date;
   /** Sliding: pushed forward on use, never past `createdAt` + the absolute lifetime. */
   expiresAt: Date;

@@ -5,7 +5,7 @@ import {
 import type { Deps } from '../../domain/deps';
 import { detectCheckoutPageChanges } from '../../domain/checkout-page/use-cases/detect-checkout-page-changes';
 import { recordFirstCheckoutPageBaseline } from '../../domain/checkout-page/use-cases/record-first-checkout-page-baseline';
-import type { ErrorReporter } from '../../telemetry/server-reporting';
+import type { ErrorReporter } from '../../adapters/telemetry/server-reporting';
 import { readCheckoutBuild, sha384, type CheckoutBuild } from './built-assets';
 import { checkoutPageInventory, type InventoryScript } from './script-inventory';
 import { addSubresourceIntegrity, integrityImportMap } from './subresource-integrity';

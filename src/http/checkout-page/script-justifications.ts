@@ -121,7 +121,7 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
   },
   {
     id: 'error-reporting-scrubber',
-    source: /^\.\.\/src\/telemetry\/sentry-privacy\.ts$/,
+    source: /^\.\.\/src\/adapters\/telemetry\/sentry-privacy\.ts$/,
     loadedWhen: ['sentry'],
     justification:
       'The scrubber that removes card numbers, CVCs, emails and tokens from error reports before Sentry sends them; loads with the Sentry SDK, once the page is idle. Built by Tillpoint.',

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { TillpointError } from '../../domain/shared/errors';
 import type { Mode } from '../../domain/shared/events';
 import type { Permission } from '../../domain/team/permissions';
 import type { Deps } from '../../domain/deps';
@@ -12,11 +11,10 @@ import { defineRoute, type RouteBasics } from '../define-route';
 /** The dashboard's own API (cookie session + CSRF) is internal to our web app: no OpenAPI operation. */
 type RouteContract<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = RouteBasics<P, Q, B>;
 import { parseInput } from '../errors';
-import { parseCookies } from './cookies';
 import type { Scope } from '../../domain/shared/scope';
 
 export const SESSION_COOKIE = 'tp_session';
-/** Before sign-in there is no session to hold a CSRF token: this cookie does (double submit). */
+/** Before sign-in there is no session to hold the CSRF secret: this cookie does (HttpOnly). */
 export const PRE_AUTH_CSRF_COOKIE = 'tp_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 
@@ -51,7 +49,17 @@ declare module 'fastify' {
     signedIn?: SignedIn;
     member?: Member;
     scope?: Scope;
+    /**
+     * Where @fastify/csrf-protection (in its session mode) finds the CSRF secret: the signed-in
+     * session's (stored with it), else the pre-sign-in `tp_csrf` cookie's. Set by `useCsrfSecret`.
+     */
+    session: { csrfSecret?: string | undefined } | null;
   }
+}
+
+/** Points the CSRF check and `reply.generateCsrf()` at the secret of this browser's session. */
+export function useCsrfSecret(request: FastifyRequest, signedIn: { session: DashboardSession } | null) {
+  request.session = { csrfSecret: signedIn ? signedIn.session.csrfSecret : request.cookies[PRE_AUTH_CSRF_COOKIE] };
 }
 
 /** Path parameters every account endpoint has; mode endpoints add `mode`. */
@@ -118,52 +126,51 @@ export function modeEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends
   );
 }
 
-/** Compares two tokens in time independent of where they differ. */
-function sameToken(a: string | undefined, b: string | undefined): boolean {
-  if (!a || !b || a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
-
-const csrfRefused = () =>
-  new TillpointError('csrf_token_invalid', 'This request needs the X-CSRF-Token header of your session; reload the page');
+const contractOf = (request: FastifyRequest) =>
+  request.routeOptions.config.contract as DashboardContract<z.ZodType, z.ZodType, z.ZodType> | undefined;
+const writes = (request: FastifyRequest) => request.method !== 'GET' && request.method !== 'HEAD';
 
 /**
- * The dashboard's one access check, run before any handler: session (401), CSRF token on every
- * state-changing request (403), membership of the account in the URL (404), role (403).
+ * The dashboard's access checks, run in this order before any handler: session (401), CSRF token on
+ * every state-changing request (403, by @fastify/csrf-protection against the session's secret),
+ * membership of the account in the URL (404), role (403).
  */
-export function dashboardAccessHook(deps: Deps) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const contract = request.routeOptions.config.contract as DashboardContract<z.ZodType, z.ZodType, z.ZodType> | undefined;
+export function registerDashboardAccess(app: FastifyInstance, deps: Deps) {
+  app.addHook('preHandler', async (request, reply) => {
+    const contract = contractOf(request);
     if (!contract?.access) return;
     reply.header('cache-control', 'no-store');
-    const writes = request.method !== 'GET' && request.method !== 'HEAD';
-    const cookies = parseCookies(request.headers.cookie);
-    const presented = request.headers[CSRF_HEADER];
-    const csrf = typeof presented === 'string' ? presented : undefined;
+    const token = request.cookies[SESSION_COOKIE];
     if (contract.access.kind === 'public') {
-      if (!writes || sameToken(csrf, cookies[PRE_AUTH_CSRF_COOKIE])) return;
-      // A signed-in browser (someone opening a reset or setup link) has its session's token instead.
-      const signedIn = cookies[SESSION_COOKIE] ? await authenticateDashboardSession(deps, { token: cookies[SESSION_COOKIE] }).catch(() => null) : null;
-      if (!signedIn || !sameToken(csrf, signedIn.session.csrfToken)) throw csrfRefused();
+      if (!writes(request)) return;
+      // A signed-in browser (someone opening a reset or setup link) holds its session's token instead.
+      const signedIn = token ? await authenticateDashboardSession(deps, { token }).catch(() => null) : null;
+      useCsrfSecret(request, signedIn);
       return;
     }
-    const { session, user } = await authenticateDashboardSession(deps, { token: cookies[SESSION_COOKIE] });
-    if (writes && !sameToken(csrf, session.csrfToken)) throw csrfRefused();
+    const { session, user } = await authenticateDashboardSession(deps, { token });
     const actor: Actor = { type: 'user', id: user.id, label: user.email, ip: request.ip };
     request.signedIn = { user, session, actor };
-    if (contract.access.kind === 'signed_in') return;
+    useCsrfSecret(request, request.signedIn);
+  });
 
+  app.addHook('preHandler', (request, reply, done) => {
+    if (!contractOf(request)?.access || !writes(request)) return done();
+    app.csrfProtection(request, reply, done);
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const access = contractOf(request)?.access;
+    if (!access || access.kind === 'public' || access.kind === 'signed_in') return;
     const params = parseInput(accessParams, request.params ?? {});
     const membership = await authorizeMember(deps, {
-      userId: user.id,
+      userId: request.signedIn!.user.id,
       accountId: params.account_id,
-      permission: contract.access.permission,
+      permission: access.permission,
     });
-    request.member = { ...request.signedIn, membership, accountId: membership.accountId };
-    if (contract.access.kind === 'mode') {
+    request.member = { ...request.signedIn!, membership, accountId: membership.accountId };
+    if (access.kind === 'mode') {
       request.scope = { accountId: membership.accountId, mode: params.mode as Mode };
     }
-  };
+  });
 }

@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrfProtection from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TillpointError } from '../../domain/shared/errors';
 import type { Deps } from '../../domain/deps';
 import { errorBody } from '../errors';
-import { dashboardAccessHook, type DashboardEndpoint } from './dashboard-route';
+import { CSRF_HEADER, registerDashboardAccess, type DashboardEndpoint } from './dashboard-route';
 import { modeEndpoints } from './mode-endpoints';
 import { sessionEndpoints } from './session-endpoints';
 import { accountEndpoints } from './team-endpoints';
@@ -53,7 +55,24 @@ export async function dashboard(
     pageSecurity,
   }: { deps: Deps; webRoot: string; processorSettings?: ProcessorSettingsDeps | undefined; pageSecurity?: PageSecurity },
 ) {
-  app.addHook('preHandler', dashboardAccessHook(deps));
+  // Every cookie the dashboard sets: HttpOnly (scripts never read it), SameSite=Lax (not sent on
+  // cross-site posts), limited to /dashboard, Secure when the install is served over https.
+  await app.register(fastifyCookie, {
+    parseOptions: { path: '/dashboard', httpOnly: true, sameSite: 'lax', secure: deps.publicUrl.startsWith('https:') },
+  });
+  // The secret lives in the dashboard session (`request.session`, set by the access check); the
+  // page sends a token made from it in the X-CSRF-Token header, and only there.
+  app.decorateRequest('session', null);
+  await app.register(fastifyCsrfProtection, {
+    sessionPlugin: '@fastify/session',
+    sessionKey: 'csrfSecret',
+    getToken: (request) => {
+      const token = request.headers[CSRF_HEADER];
+      return typeof token === 'string' ? token : undefined;
+    },
+    logLevel: 'debug',
+  });
+  registerDashboardAccess(app, deps);
   for (const endpoint of dashboardEndpoints(deps, processorSettings, pageSecurity)) endpoint.register(app);
 
   const html = path.join(webRoot, 'dashboard', 'index.html');

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { dashboardSessionLifetime, type StartedSession } from '../../domain/team/dashboard-session';
-import { newId } from '../../domain/shared/ids';
 import type { Deps } from '../../domain/deps';
 import type { User } from '../../domain/team/entities';
 import { acceptInvite } from '../../domain/team/use-cases/accept-invite';
@@ -13,8 +12,7 @@ import { signOut } from '../../domain/team/use-cases/sign-out';
 import { signUp } from '../../domain/team/use-cases/sign-up';
 import { unixTime } from '../views/resource';
 import { accountsView } from '../views/team';
-import { dashboardCookie, parseCookies } from './cookies';
-import { PRE_AUTH_CSRF_COOKIE, SESSION_COOKIE, publicEndpoint, userEndpoint, type DashboardEndpoint } from './dashboard-route';
+import { PRE_AUTH_CSRF_COOKIE, SESSION_COOKIE, publicEndpoint, useCsrfSecret, userEndpoint, type DashboardEndpoint } from './dashboard-route';
 
 const tag = 'Dashboard: session';
 const inviteParams = z.strictObject({ token: z.string().regex(/^inv_[A-Za-z0-9]{32}$/, 'must be an invite token') });
@@ -26,14 +24,15 @@ export async function signedInView(deps: Deps, user: User, csrfToken: string) {
   return { user: { id: user.id, email: user.email, name: user.name }, accounts: accountsView(accounts), csrf_token: csrfToken };
 }
 
-/** Sets the new session's cookie (and drops the pre-sign-in CSRF cookie); answers who is signed in. */
+/**
+ * Sets the new session's cookie (and drops the pre-sign-in CSRF cookie); answers who is signed in,
+ * with a CSRF token made from the new session's secret.
+ */
 export async function startSession(deps: Deps, reply: FastifyReply, started: StartedSession & { user: User }) {
-  const secure = deps.publicUrl.startsWith('https:');
-  reply.header('set-cookie', [
-    dashboardCookie(SESSION_COOKIE, started.token, { secure, maxAge: dashboardSessionLifetime.absoluteMs / 1000 }),
-    dashboardCookie(PRE_AUTH_CSRF_COOKIE, '', { secure, maxAge: 0 }),
-  ]);
-  return signedInView(deps, started.user, started.session.csrfToken);
+  reply.setCookie(SESSION_COOKIE, started.token, { maxAge: dashboardSessionLifetime.absoluteMs / 1000 });
+  reply.clearCookie(PRE_AUTH_CSRF_COOKIE);
+  useCsrfSecret(reply.request, started);
+  return signedInView(deps, started.user, reply.generateCsrf());
 }
 
 /** The browser's User-Agent, kept so a person can tell their sessions apart. */
@@ -44,17 +43,17 @@ export const userAgentOf = (request: FastifyRequest) => {
 
 /** Session and user endpoints: who is signed in, sign-up, sign-in, sign-out, invites. */
 export function sessionEndpoints(deps: Deps): DashboardEndpoint[] {
-  const secure = deps.publicUrl.startsWith('https:');
-
   return [
     publicEndpoint(
       { method: 'GET', url: '/dashboard/api/session', tag, summary: 'Who is signed in, their accounts and CSRF token' },
       async ({ request, reply }) => {
-        const cookies = parseCookies(request.headers.cookie);
-        const signedIn = await authenticateDashboardSession(deps, { token: cookies[SESSION_COOKIE] }).catch(() => null);
-        if (signedIn) return signedInView(deps, signedIn.user, signedIn.session.csrfToken);
-        const csrf = cookies[PRE_AUTH_CSRF_COOKIE] ?? newId('csrf', 32);
-        reply.header('set-cookie', dashboardCookie(PRE_AUTH_CSRF_COOKIE, csrf, { secure }));
+        const signedIn = await authenticateDashboardSession(deps, { token: request.cookies[SESSION_COOKIE] }).catch(() => null);
+        useCsrfSecret(request, signedIn);
+        if (signedIn) return signedInView(deps, signedIn.user, reply.generateCsrf());
+        // Signed out: a secret for the tp_csrf cookie when the browser has none yet.
+        const csrf = reply.generateCsrf();
+        const secret = request.session!.csrfSecret!;
+        if (secret !== request.cookies[PRE_AUTH_CSRF_COOKIE]) reply.setCookie(PRE_AUTH_CSRF_COOKIE, secret);
         // What the signed-out pages offer: a sign-up link only when anyone may sign up, a reset form
         // only when email can be sent.
         return { user: null, accounts: [], csrf_token: csrf, sign_up: deps.access.signUp, password_reset_email: deps.access.mailer !== null };
@@ -125,7 +124,7 @@ export function sessionEndpoints(deps: Deps): DashboardEndpoint[] {
       { method: 'POST', url: '/dashboard/api/sign-out', tag, summary: 'End this session' },
       async ({ signedIn, reply }) => {
         await signOut(deps, { sessionId: signedIn.session.id });
-        reply.header('set-cookie', dashboardCookie(SESSION_COOKIE, '', { secure, maxAge: 0 }));
+        reply.clearCookie(SESSION_COOKIE);
         return { signed_out: true };
       },
     ),

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { TillpointError } from '../../domain/shared/errors';
 import type { Deps } from '../../domain/deps';
 import { recordCspReport } from '../../domain/checkout-page/use-cases/record-csp-report';
-import { scrubText } from '../../telemetry/scrub';
+import { scrubText } from '../../adapters/telemetry/scrub';
 import { CSP_REPORT_PATH } from '../checkout-client-config';
 import { sendError } from '../errors';
 import { findUnstorable } from '../storable-input';

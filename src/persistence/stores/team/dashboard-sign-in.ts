@@ -8,7 +8,7 @@ export const toDashboardSession = (row: Row): DashboardSession => ({
   id: row.id,
   tokenHash: row.token_hash,
   userId: row.user_id,
-  csrfToken: row.csrf_token,
+  csrfSecret: row.csrf_token,
   createdAt: new Date(row.created_at),
   expiresAt: new Date(row.expires_at),
   ip: row.ip,
@@ -23,7 +23,7 @@ export function dashboardSignInRepositories(db: SqlExecutor): Pick<UnitOfWork, '
         await db.query<Row>(
           `INSERT INTO dashboard_sessions (id, token_hash, user_id, csrf_token, created_at, expires_at, ip, user_agent)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [s.id, s.tokenHash, s.userId, s.csrfToken, s.createdAt, s.expiresAt, s.ip, s.userAgent ?? null],
+          [s.id, s.tokenHash, s.userId, s.csrfSecret, s.createdAt, s.expiresAt, s.ip, s.userAgent ?? null],
         );
       },
       async getByTokenHash(hash) {

@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import type { PasswordHasher } from '../domain/team/ports';
+import type { PasswordHasher } from '../../domain/team/ports';
 
 // @node-rs/argon2's Algorithm.Argon2id; a const enum, which isolatedModules cannot import.
 const ARGON2ID = 2;

@@ -9,10 +9,10 @@ import {
   type Provider,
   type ResolutionDetails,
 } from '@openfeature/server-sdk';
-import type { Mode } from '../domain/shared/events';
-import type { FlagEvaluation } from '../domain/flags/flag-evaluation';
-import type { Scope } from '../domain/shared/scope';
-import type { FlagState } from '../domain/flags/ports';
+import type { Mode } from '../../domain/shared/events';
+import type { FlagEvaluation } from '../../domain/flags/flag-evaluation';
+import type { Scope } from '../../domain/shared/scope';
+import type { FlagState } from '../../domain/flags/ports';
 
 /** Evaluates one key for one unit: from `state` when given (the scope's flags as already read), else from a read of its own. */
 export type EvaluateOne = (scope: Scope, key: string, targetingKey: string | null, state: FlagState | null) => Promise<FlagEvaluation>;

@@ -1,6 +1,6 @@
 import braintree from 'braintree';
-import { fromDecimalString, toDecimalString } from '../../domain/shared/money';
-import type { BraintreeSettings, ProcessorConnectionCheck, ProcessorProblem } from '../../domain/processors/processor-config';
+import { fromDecimalString, toDecimalString } from '../../../domain/shared/money';
+import type { BraintreeSettings, ProcessorConnectionCheck, ProcessorProblem } from '../../../domain/processors/processor-config';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,9 +16,9 @@ import type {
   DisputeOperationResult,
   ProcessorDispute,
   ProcessorNotification,
-} from '../../domain/processors/ports';
-import type { DisputeStatus } from '../../domain/disputes/state-machine';
-import { threeDSecurePolicy } from '../../domain/processors/three-d-secure-policy';
+} from '../../../domain/processors/ports';
+import type { DisputeStatus } from '../../../domain/disputes/state-machine';
+import { threeDSecurePolicy } from '../../../domain/processors/three-d-secure-policy';
 import {
   authorizationOf,
   saleOutcome,

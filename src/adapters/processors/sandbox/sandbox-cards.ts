@@ -1,4 +1,4 @@
-import type { SandboxCardBehavior } from '../../domain/processors/sandbox-ports';
+import type { SandboxCardBehavior } from '../../../domain/processors/sandbox-ports';
 
 /**
  * The card numbers the built-in test processor accepts: the Braintree sandbox's documented test

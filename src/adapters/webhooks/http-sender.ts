@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isForbiddenAddress } from './address-policy';
-import type { WebhookSender, WebhookSendResult } from '../domain/webhooks/ports';
+import type { WebhookSender, WebhookSendResult } from '../../domain/webhooks/ports';
 
 const RESPONSE_LOG_BYTES = 1024;
 

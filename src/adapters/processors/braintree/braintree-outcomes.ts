@@ -1,10 +1,10 @@
-import type { PaymentMethodDetails } from '../../domain/payments/entities';
+import type { PaymentMethodDetails } from '../../../domain/payments/entities';
 import {
   describeDecline,
   describeGatewayRejection,
   PROCESSOR_UNAVAILABLE_CODE,
-} from '../../domain/processors/processor-responses';
-import type { AuthorizeResult, ThreeDSecureResult } from '../../domain/processors/ports';
+} from '../../../domain/processors/processor-responses';
+import type { AuthorizeResult, ThreeDSecureResult } from '../../../domain/processors/ports';
 
 /** The parts of a Braintree SDK transaction we read (the SDK's objects are loosely typed). */
 export interface BraintreeTransaction {

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import type { Mode } from '../domain/shared/events';
-import type { WebhookUrlPolicy } from '../domain/webhooks/ports';
+import type { Mode } from '../../domain/shared/events';
+import type { WebhookUrlPolicy } from '../../domain/webhooks/ports';
 
 /**
  * Addresses a live-mode webhook may never reach (SSRF, design.md §5): private, loopback, link-local,

@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import type { SecondFactorCodes } from '../domain/team/access-ports';
+import type { SecondFactorCodes } from '../../domain/team/access-ports';
 
 const ISSUER = 'Tillpoint';
 

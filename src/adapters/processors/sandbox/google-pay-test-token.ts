@@ -1,5 +1,5 @@
-import type { PaymentMethodDetails } from '../../domain/payments/entities';
-import type { GooglePayTestPayment } from '../../domain/processors/ports';
+import type { PaymentMethodDetails } from '../../../domain/payments/entities';
+import type { GooglePayTestPayment } from '../../../domain/processors/ports';
 
 /** Google's card networks (`paymentMethodData.info.cardNetwork`) → the brand names of our API. */
 const networks: Record<string, string> = {

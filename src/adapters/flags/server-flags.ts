@@ -1,9 +1,9 @@
 import { OpenFeature, type Provider } from '@openfeature/server-sdk';
-import { newId } from '../domain/shared/ids';
+import { newId } from '../../domain/shared/ids';
 import { OfrepServerProvider } from './ofrep-server-provider';
 import { StoreFlagProvider, flagStateContext, type EvaluateOne } from './store-flag-provider';
-import type { FlagReader, FlagState } from '../domain/flags/ports';
-import type { Scope } from '../domain/shared/scope';
+import type { FlagReader, FlagState } from '../../domain/flags/ports';
+import type { Scope } from '../../domain/shared/scope';
 
 /**
  * The server's flags through the OpenFeature server SDK. Each Tillpoint instance binds its provider

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Mailer } from '../domain/team/access-ports';
+import type { Mailer } from '../../domain/team/access-ports';
 
 /**
  * Email through the SMTP server of SMTP_URL (`smtp://user:pass@host:587`, `smtps://…:465`), from

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import valid from 'card-validator';
-import { randomHex } from '../../domain/shared/ids';
-import { majorUnits } from '../../domain/shared/money';
-import type { PaymentMethodDetails } from '../../domain/payments/entities';
+import { randomHex } from '../../../domain/shared/ids';
+import { majorUnits } from '../../../domain/shared/money';
+import type { PaymentMethodDetails } from '../../../domain/payments/entities';
 import type {
   FoundTransaction,
   OperationResult,
@@ -15,10 +15,10 @@ import type {
   DisputeEvidenceUpload,
   DisputeOperationResult,
   ProcessorDispute,
-} from '../../domain/processors/ports';
-import type { Scope } from '../../domain/shared/scope';
-import type { DisputeStatus } from '../../domain/disputes/state-machine';
-import { describeDecline, PROCESSOR_UNAVAILABLE_CODE } from '../../domain/processors/processor-responses';
+} from '../../../domain/processors/ports';
+import type { Scope } from '../../../domain/shared/scope';
+import type { DisputeStatus } from '../../../domain/disputes/state-machine';
+import { describeDecline, PROCESSOR_UNAVAILABLE_CODE } from '../../../domain/processors/processor-responses';
 import { fakeNonces, testCards } from './sandbox-cards';
 import { googlePayTestGateway, readGooglePayTestToken } from './google-pay-test-token';
 import type {
@@ -30,7 +30,7 @@ import type {
   SandboxDispute,
   SandboxDisputeLedger,
   SandboxDisputeStatus,
-} from '../../domain/processors/sandbox-ports';
+} from '../../../domain/processors/sandbox-ports';
 
 /** card-validator's type names → the brand names of our API. */
 const brandNames: Record<string, string> = {

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { testCards } from './sandbox-cards';
 import { SandboxProcessor } from './sandbox-processor';
-import type { RawCard, TokenizeResult, AuthorizeRequest, AuthorizeResult } from '../../domain/processors/ports';
-import type { SandboxTransaction, SandboxTransactionLedger, SandboxNonceRecord, SandboxNonceVault } from '../../domain/processors/sandbox-ports';
+import type { RawCard, TokenizeResult, AuthorizeRequest, AuthorizeResult } from '../../../domain/processors/ports';
+import type { SandboxTransaction, SandboxTransactionLedger, SandboxNonceRecord, SandboxNonceVault } from '../../../domain/processors/sandbox-ports';
 
 /** An in-memory TestNonceVault (our own port): keeps every saved record, serialized, for inspection. */
 class MemoryVault implements SandboxNonceVault {

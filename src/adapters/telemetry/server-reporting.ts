@@ -1,4 +1,4 @@
-import type { SentryConfig } from '../runtime/config';
+import type { SentryConfig } from '../../runtime/config';
 import { scrubbingTransport, sentryBaseOptions } from './sentry-privacy';
 
 export interface ReportContext {
