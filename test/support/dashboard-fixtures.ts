@@ -29,6 +29,8 @@ export interface Fixtures {
 
 export interface Sample {
   params?: Record<string, string>;
+  /** Query string, without `?`. */
+  query?: string;
   body?: object;
 }
 
@@ -107,6 +109,7 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
     params: { id: (await ownerCall(fx, 'POST', '/test/api-keys', { kind: 'publishable' })).id },
   }),
   'GET /dashboard/api/accounts/:account_id/:mode/request-log': async () => ({}),
+  'GET /dashboard/api/accounts/:account_id/:mode/search': async (fx) => ({ query: `q=${fx.paymentId}` }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/capture': async (fx) => ({ params: { id: await authorizedPayment(fx) }, body: { amount: 2000 } }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/cancel': async (fx) => ({ params: { id: await authorizedPayment(fx) } }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/refunds': async (fx) => ({

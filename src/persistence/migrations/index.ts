@@ -14,6 +14,7 @@ import requestLogSequence from './0015-request-log-sequence';
 import accountRowsWithoutRowLocks from './0016-account-rows-without-row-locks';
 import accessAndAccountSecurity from './0017-access-and-account-security';
 import lateAnswerChecks from './0018-late-answer-checks';
+import searchIndexes from './0025-search-indexes';
 
 export interface Migration {
   version: number;
@@ -41,6 +42,7 @@ export const migrations: Migration[] = [
   accountRowsWithoutRowLocks,
   accessAndAccountSecurity,
   lateAnswerChecks,
+  searchIndexes,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
