@@ -46,7 +46,7 @@ async function seed(db: SqlClient, accountId: string) {
 }
 
 async function bench(name: string, db: SqlClient) {
-  const tillpoint = await openTillpoint({ db, publicUrl: 'http://bench.test', signUp: 'open' });
+  const tillpoint = await openTillpoint({ db, publicUrl: 'http://bench.test', signUp: 'open', rateLimitPerSecond: { test: 1_000_000 } });
   const owner = await signUp(tillpoint.deps, {
     email: `bench-${randomBytes(4).toString('hex')}@shop.example`,
     name: 'Bench',
