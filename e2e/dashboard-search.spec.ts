@@ -88,3 +88,67 @@ test.describe('dashboard search', () => {
     await expect(last4).toBeFocused();
   });
 });
+
+test.describe('payment filters', () => {
+  test.describe.configure({ timeout: 90_000 });
+
+  test('apply as they change, live in the URL with the back button, save as a view, and export exactly the filter @desktop', async ({ page, browser, request }) => {
+    await signUp(page, `Filters ${unique()}`);
+    await page.getByRole('link', { name: 'Developers' }).click();
+    await page.getByRole('button', { name: 'Create secret key' }).click();
+    const headers = { Authorization: `Bearer ${(await page.getByTestId('new-key').textContent())!}` };
+    for (const [amount, email] of [
+      [1200, 'small.buyer@buyer.example'],
+      [9900, 'big.buyer@buyer.example'],
+    ] as const) {
+      const session = await (await request.post('/v1/checkout/sessions', { headers, data: { currency: 'usd', line_items: [{ name: 'Thing', unit_amount: amount, quantity: 1 }] } })).json();
+      await payAsShopper(browser, session.url, email);
+    }
+
+    await page.getByRole('link', { name: 'Payments', exact: true }).click();
+    const small = page.getByRole('row').filter({ hasText: 'small.buyer@buyer.example' });
+    const big = page.getByRole('row').filter({ hasText: 'big.buyer@buyer.example' });
+    await expect(small).toBeVisible();
+    await expect(big).toBeVisible();
+
+    // No button: typing an amount applies it, and the URL carries it.
+    await page.getByLabel('Min amount (USD)').fill('50');
+    await expect(small).toHaveCount(0);
+    await expect(big).toBeVisible();
+    await expect(page).toHaveURL(/amount_min=5000/);
+    await page.getByLabel('Status').selectOption('failed');
+    await expect(page.getByText('No payments match.')).toBeVisible();
+    await expect(page).toHaveURL(/status=failed/);
+
+    // Back undoes the last change, fields included.
+    await page.goBack();
+    await expect(page).not.toHaveURL(/status=/);
+    await expect(page.getByLabel('Status')).toHaveValue('');
+    await expect(page.getByLabel('Min amount (USD)')).toHaveValue('50.00');
+    await expect(big).toBeVisible();
+    await expect(small).toHaveCount(0);
+
+    // The export link is exactly this filter, and its rows are exactly the list's.
+    const href = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+    expect(href).toMatch(/export\.csv\?amount_min=5000$/);
+    const csv = await (await page.request.get(href!)).text();
+    const rows = csv.trimEnd().split('\r\n').slice(1);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain('big.buyer@buyer.example');
+
+    // A saved view reopens the filter from anywhere.
+    await page.getByLabel('Name this view').fill('Big ones');
+    await page.getByRole('button', { name: 'Save view' }).click();
+    await expectNoAxeViolations(page);
+    await page.getByLabel('Min amount (USD)').fill('');
+    await expect(small).toBeVisible();
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('link', { name: 'Payments', exact: true }).click();
+    await page.getByRole('link', { name: 'Big ones' }).click();
+    await expect(page).toHaveURL(/amount_min=5000/);
+    await expect(small).toHaveCount(0);
+    await expect(big).toBeVisible();
+    await page.getByRole('button', { name: 'Delete view “Big ones”' }).click();
+    await expect(page.getByRole('link', { name: 'Big ones' })).toHaveCount(0);
+  });
+});
