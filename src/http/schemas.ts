@@ -55,3 +55,13 @@ export const listQuery = {
 
 /** Query of `GET /v1/payments`. */
 export const listPaymentsQuery = z.strictObject({ ...listQuery, checkout_session: objectId.optional() });
+export const searchPaymentsQuery = z.strictObject({
+  ...listQuery,
+  query: z.string().min(1).max(1000).meta({
+    description:
+      "Clauses joined by AND: field:'value' (exact), email~'part' (the email starts or ends with it), id~'pay_1a' (id starts with it), " +
+      "metadata['key']:'value', and amount or created (Unix seconds) with :, >, <, >= or <=. " +
+      'Fields: id, email, last4, status, currency, client_reference_id, checkout_session, metadata, amount, created.',
+    example: "status:'succeeded' AND amount>1000 AND email~'@example.com'",
+  }),
+});

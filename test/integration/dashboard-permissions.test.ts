@@ -29,8 +29,8 @@ describe.each(testDatabases)('dashboard role × action matrix ($name)', (databas
     expect(sample, `no sample request for ${name}`).toBeDefined();
 
     for (const role of roles) {
-      const { params = {}, body } = await sample!(fx);
-      const url = urlFor(contract.url, { account_id: fx.accountId, mode: 'test', ...params });
+      const { params = {}, query, body } = await sample!(fx);
+      const url = urlFor(contract.url, { account_id: fx.accountId, mode: 'test', ...params }) + (query ? `?${query}` : '');
       const res = await dashboardCall(fx.h, fx.members[role], contract.method, url, body);
       if (can(role, permission)) {
         expect(res.statusCode, `${role} ${name}: ${res.body}`).toBe(contract.status ?? 200);
@@ -41,8 +41,8 @@ describe.each(testDatabases)('dashboard role × action matrix ($name)', (databas
     }
 
     // A member of another account, calling this account's URLs the way an attacker would.
-    const { params = {}, body } = await sample!(fx);
-    const url = urlFor(contract.url, { account_id: fx.accountId, mode: 'test', ...params });
+    const { params = {}, query, body } = await sample!(fx);
+    const url = urlFor(contract.url, { account_id: fx.accountId, mode: 'test', ...params }) + (query ? `?${query}` : '');
     expectError(await dashboardCall(fx.h, fx.outsider, contract.method, url, body), 404, 'resource_missing', { param: 'id' });
     // Nobody signed in.
     const anonymous = await fx.h.app.inject({ method: contract.method, url, ...(body ? { payload: body } : {}) });

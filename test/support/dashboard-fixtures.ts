@@ -30,6 +30,8 @@ export interface Fixtures {
 
 export interface Sample {
   params?: Record<string, string>;
+  /** Query string, without `?`. */
+  query?: string;
   body?: object;
 }
 
@@ -130,6 +132,7 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
   'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/evidence': async (fx) => ({ params: { id: await openDispute(fx) }, body: { text: 'Delivered' } }),
   'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/submit': async (fx) => ({ params: { id: await openDispute(fx) } }),
   'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/accept': async (fx) => ({ params: { id: await openDispute(fx) } }),
+  'GET /dashboard/api/accounts/:account_id/:mode/search': async (fx) => ({ query: `q=${fx.paymentId}` }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/capture': async (fx) => ({ params: { id: await authorizedPayment(fx) }, body: { amount: 2000 } }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/cancel': async (fx) => ({ params: { id: await authorizedPayment(fx) } }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/refunds': async (fx) => ({

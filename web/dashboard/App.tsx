@@ -8,6 +8,7 @@ import { OverviewPage } from './pages/OverviewPage';
 import { PaymentDetailPage } from './pages/PaymentDetailPage';
 import { PaymentsPage } from './pages/PaymentsPage';
 import { DisputeDetailPage, DisputesPage } from './pages/DisputesPage';
+import { SearchPage } from './pages/SearchPage';
 import { SessionDetailPage, SessionsPage } from './pages/SessionsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { SignInPage, SignUpPage } from './pages/SignInPage';
@@ -96,6 +97,7 @@ export function App() {
   else if (section === 'webhooks') page = <WebhooksPage {...scope} />;
   else if (section === 'processor') page = <ProcessorPage {...scope} />;
   else if (section === 'flags') page = <FlagsPage {...scope} />;
+  else if (section === 'search') page = <SearchPage {...scope} />;
   else if (section === 'security') page = <SecurityPage {...scope} />;
   else if (section === 'new-account') page = <NewAccountPage {...scope} onCreated={refresh} />;
   else page = <h1>{t('app.notFound')}</h1>;

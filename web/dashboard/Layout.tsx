@@ -3,6 +3,7 @@ import { can, type Permission } from '../../src/domain/team/permissions';
 import { api, type AccountSummary, type Mode, type SessionState } from './api';
 import { Link, navigate } from './router';
 import { useT, type DashboardMessageKey } from './i18n';
+import { SearchBox } from './SearchBox';
 
 /** Where the merchant is: which account, which mode, which page. */
 export interface Place {
@@ -73,6 +74,7 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
             </div>
           </>
         )}
+        {place && <SearchBox key={here} here={here} />}
         <span className="user">{session.user?.email}</span>
         {place && (
           <>

@@ -18,6 +18,7 @@ import type {
   PaymentLinkCreateParams,
   PaymentLinkUpdateParams,
   PaymentListParams,
+  PaymentSearchParams,
   Product,
   ProductCreateParams,
   Refund,
@@ -96,6 +97,17 @@ class Payments {
   list(params: PaymentListParams = {}, options?: RequestOptions): ListPromise<Payment> {
     return new ListPromise(
       (startingAfter) => unwrap(this.api.GET('/v1/payments', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+  /**
+   * Payments matching a query such as `status:'succeeded' AND amount>1000 AND email~'@example.com'`,
+   * newest first; await for one page, or `for await` over every match.
+   */
+  search(params: PaymentSearchParams, options?: RequestOptions): ListPromise<Payment> {
+    return new ListPromise(
+      (startingAfter) =>
+        unwrap(this.api.GET('/v1/payments/search', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
       params.starting_after,
     );
   }

@@ -23,6 +23,7 @@ type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> :
 export type CheckoutSessionCreateParams = JsonBody<operations['postV1CheckoutSessions']>;
 export type ListParams = Query<operations['getV1CheckoutSessions']>;
 export type PaymentListParams = Query<operations['getV1Payments']>;
+export type PaymentSearchParams = Query<operations['getV1PaymentsSearch']>;
 export type PaymentCaptureParams = JsonBody<operations['postV1PaymentsIdCapture']>;
 export type RefundCreateParams = JsonBody<operations['postV1Refunds']>;
 export type RefundListParams = Query<operations['getV1Refunds']>;

@@ -12,6 +12,8 @@ import type {
 } from './entities';
 import type { Scope } from '../shared/scope';
 import type { CheckoutSession } from '../sessions/entities';
+import type { PaymentSearchClause } from '../search/query-language';
+import type { SearchKind, SearchTerms } from '../search/search-terms';
 
 /** Hashes and checks passwords (argon2id in production); the domain never sees the algorithm. */
 export interface PasswordHasher {
@@ -23,6 +25,20 @@ export interface PasswordHasher {
 export interface PageRequest {
   limit: number;
   startingAfter?: string;
+}
+
+/** One object the search box found, in the few fields its result line shows. */
+export interface SearchHit {
+  kind: SearchKind;
+  id: string;
+  createdAt: Date;
+  amount: number | null;
+  currency: string | null;
+  status: string | null;
+  /** In clear: the edge masks it for roles that see emails masked. */
+  email: string | null;
+  /** What else identifies it: a card's brand and last 4, a link's slug, the refunded payment. */
+  detail: string | null;
 }
 
 /** The dashboard's payment filters (all optional, all combined with AND). */
@@ -137,6 +153,10 @@ export interface TeamRepositories {
     checkoutSessions(scope: Scope, filter: CheckoutSessionFilter): Promise<CheckoutSession[]>;
     dailyPayments(scope: Scope, from: Date, before: Date): Promise<DailyPayments[]>;
     funnel(scope: Scope, from: Date, before: Date): Promise<CheckoutFunnel>;
+    /** The search box: up to `limit` newest hits of each kind asked for. */
+    everywhere(scope: Scope, kinds: readonly SearchKind[], terms: SearchTerms, limit: number): Promise<SearchHit[]>;
+    /** `GET /v1/payments/search`: payments matching every clause, newest first. */
+    paymentsByQuery(scope: Scope, clauses: readonly PaymentSearchClause[], page: PageRequest): Promise<Payment[]>;
   };
 }
 

@@ -19,6 +19,7 @@ import { processorEndpoints } from './processor-endpoints';
 import { webhookDashboardEndpoints } from './webhook-dashboard-endpoints';
 import type { ProcessorSettingsDeps } from '../../domain/processors/processor-config';
 import { pageSecurityEndpoints } from './page-security-endpoints';
+import { searchEndpoints } from './search-endpoints';
 import type { PageSecurity } from '../routes/checkout-page-scripts';
 
 /**
@@ -39,6 +40,7 @@ export function dashboardEndpoints(deps: Deps, processorSettings?: ProcessorSett
     ...processorEndpoints(processorSettings),
     ...flagDashboardEndpoints(deps),
     ...pageSecurityEndpoints(deps, pageSecurity),
+    ...searchEndpoints(deps),
   ];
 }
 

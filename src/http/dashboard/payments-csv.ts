@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { currencyRule } from '../../domain/shared/currency';
 import type { Payment } from '../../domain/payments/entities';
 import type { Deps } from '../../domain/deps';
@@ -39,20 +40,28 @@ function row(payment: Payment, membership: Membership): string {
     .join(',');
 }
 
-/** Every payment matching the filter, newest first, as CSV (emails masked for roles that see them masked). */
+/**
+ * Every payment matching the filter, newest first, as CSV (emails masked for roles that see them
+ * masked), streamed in batches of 1,000 rows: memory stays flat however many payments match. The
+ * first batch is read before anything is sent, so a refused filter still answers with its error.
+ */
 export async function paymentsCsv(
   deps: Deps,
   scope: Scope,
   filter: Omit<PaymentFilter, 'limit' | 'startingAfter'>,
   membership: Membership,
-): Promise<string> {
-  const lines = [header.join(',')];
-  let startingAfter: string | undefined;
-  for (;;) {
-    const page = await searchPayments(deps, { scope, filter: { ...filter, limit: BATCH, startingAfter }, role: membership.role });
-    for (const payment of page.data) lines.push(row(payment, membership));
-    if (!page.hasMore) break;
-    startingAfter = page.data.at(-1)!.id;
+): Promise<Readable> {
+  const batch = (startingAfter: string | undefined) =>
+    searchPayments(deps, { scope, filter: { ...filter, limit: BATCH, startingAfter }, role: membership.role });
+  const first = await batch(undefined);
+  async function* lines() {
+    yield `${header.join(',')}\r\n`;
+    let page = first;
+    for (;;) {
+      if (page.data.length > 0) yield `${page.data.map((payment) => row(payment, membership)).join('\r\n')}\r\n`;
+      if (!page.hasMore) return;
+      page = await batch(page.data.at(-1)!.id);
+    }
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return Readable.from(lines(), { objectMode: false });
 }

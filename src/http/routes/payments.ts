@@ -4,12 +4,13 @@ import { cancelPayment } from '../../domain/payments/use-cases/cancel-payment';
 import { capturePayment } from '../../domain/payments/use-cases/capture-payment';
 import { getPayment } from '../../domain/payments/use-cases/get-payment';
 import { listPayments } from '../../domain/payments/use-cases/list-payments';
+import { searchPaymentsByQuery } from '../../domain/payments/use-cases/search-payments-by-query';
 import { defineRoute } from '../define-route';
 import { paymentListSchema, paymentSchema } from '../response-schemas';
 import { captureBody } from '../lifecycle-schemas';
 import { keyActorOf, scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
-import { idParams, listPaymentsQuery } from '../schemas';
+import { idParams, listPaymentsQuery, searchPaymentsQuery } from '../schemas';
 import { paymentView } from '../views/payment';
 
 const tag = 'Payments';
@@ -26,6 +27,22 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
         checkoutSessionId: query.checkout_session,
       });
       return listBody('/v1/payments', page, paymentView);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/payments/search',
+      tag,
+      summary: "Search payments with the query language: field:'value', AND, > and < on amount and created (docs/api.md)",
+      query: searchPaymentsQuery,
+      response: paymentListSchema,
+    },
+    async ({ query, request }) => {
+      const page = await searchPaymentsByQuery(deps, { scope: scopeOf(request), query: query.query, page: pageRequest(query) });
+      return listBody('/v1/payments/search', page, paymentView);
     },
   );
 

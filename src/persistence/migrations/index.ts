@@ -15,6 +15,7 @@ import accountRowsWithoutRowLocks from './0016-account-rows-without-row-locks';
 import accessAndAccountSecurity from './0017-access-and-account-security';
 import lateAnswerChecks from './0018-late-answer-checks';
 import disputes from './0022-disputes';
+import searchIndexes from './0025-search-indexes';
 
 export interface Migration {
   version: number;
@@ -43,6 +44,7 @@ export const migrations: Migration[] = [
   accessAndAccountSecurity,
   lateAnswerChecks,
   disputes,
+  searchIndexes,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

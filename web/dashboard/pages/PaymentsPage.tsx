@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, type List, type Payment } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
-import { formatMoney, formatTime, fromMinor, statusLabel, toMinor } from '../format';
+import { formatMoney, formatTime, fromMinor, parseAmount, statusLabel } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager } from '../Pager';
+import { SavedViews } from '../SavedViews';
 import { Link, navigate, useLocation } from '../router';
 import { useLoad } from '../use-load';
 import { useT } from '../i18n';
@@ -12,7 +13,46 @@ import { useT } from '../i18n';
 const statuses = ['succeeded', 'partially_refunded', 'refunded', 'requires_capture', 'processing', 'requires_action', 'failed', 'canceled'];
 const filterNames = ['status', 'created_from', 'created_to', 'amount_min', 'amount_max', 'email', 'last4', 'q'] as const;
 
-/** The payment list: filters in the URL, cursor pagination, CSV export of the same filters. */
+const TYPING_PAUSE_MS = 400;
+
+type FilterForm = Record<(typeof filterNames)[number], string>;
+
+function formFromQuery(query: URLSearchParams, currency: string): FilterForm {
+  return {
+    status: query.get('status') ?? '',
+    created_from: query.get('created_from') ?? '',
+    created_to: query.get('created_to') ?? '',
+    amount_min: fromMinor(query.get('amount_min'), currency),
+    amount_max: fromMinor(query.get('amount_max'), currency),
+    email: query.get('email') ?? '',
+    last4: query.get('last4') ?? '',
+    q: query.get('q') ?? '',
+  };
+}
+
+/** The filter's URL parameters: only complete values (4 digits of last4, a whole id, an amount). */
+function urlOf(form: FilterForm, currency: string): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of filterNames) {
+    const raw = form[name].trim();
+    if (!raw) continue;
+    if (name === 'amount_min' || name === 'amount_max') {
+      const minor = parseAmount(raw, currency);
+      if (minor !== null) params.set(name, String(minor));
+    } else if (name === 'last4') {
+      if (/^\d{4}$/.test(raw)) params.set(name, raw);
+    } else if (name === 'q') {
+      if (/^(pay|cs)_[A-Za-z0-9]{1,60}$/.test(raw)) params.set(name, raw);
+    } else if (name === 'email') {
+      if (/^[^\s@]+@[^\s@]+$/.test(raw)) params.set(name, raw);
+    } else {
+      params.set(name, raw);
+    }
+  }
+  return params;
+}
+
+/** The payment list: filters applied as they change and kept in the URL, saved views, cursor pagination, CSV export of the same filters. */
 export function PaymentsPage({ base, place }: PageScope) {
   const { query } = useLocation();
   const t = useT();
@@ -26,36 +66,43 @@ export function PaymentsPage({ base, place }: PageScope) {
   const listQuery = new URLSearchParams(filters);
   if (after) listQuery.set('starting_after', after);
   const list = useLoad(() => api<List<Payment>>('GET', `/accounts${base}/payments?${listQuery}`), `${base}?${listQuery}`);
-  const [form, setForm] = useState(() => ({
-    status: query.get('status') ?? '',
-    created_from: query.get('created_from') ?? '',
-    created_to: query.get('created_to') ?? '',
-    amount_min: fromMinor(query.get('amount_min'), currency),
-    amount_max: fromMinor(query.get('amount_max'), currency),
-    email: query.get('email') ?? '',
-    last4: query.get('last4') ?? '',
-    q: query.get('q') ?? '',
-  }));
+  const [form, setForm] = useState(() => formFromQuery(query, currency));
   const [history, setHistory] = useState<string[]>([]);
   const here = `/dashboard${base}/payments`;
   const canSeeEmails = place.account.role !== 'viewer';
+  const search = filters.toString();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
-    const next = new URLSearchParams();
-    for (const [name, raw] of Object.entries(form)) {
-      const value = name === 'amount_min' || name === 'amount_max' ? toMinor(raw, currency) : raw.trim();
-      if (value) next.set(name, value);
-    }
+  // The URL is the filter: when it changes (back, forward, a saved view), the fields follow it.
+  useEffect(() => {
+    setForm(formFromQuery(new URLSearchParams(search), currency));
     setHistory([]);
-    navigate(`${here}${next.size ? `?${next}` : ''}`);
+  }, [search, currency]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  /** Puts the form's complete values in the URL (one history entry per change); half-typed values wait. */
+  const apply = (next: FilterForm) => {
+    clearTimeout(timer.current);
+    const params = urlOf(next, currency);
+    if (params.toString() !== search) navigate(`${here}${params.size ? `?${params}` : ''}`);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    apply(form);
   };
   const page = (cursor: string | null) => {
     const next = new URLSearchParams(filters);
     if (cursor) next.set('starting_after', cursor);
     navigate(`${here}${next.size ? `?${next}` : ''}`);
   };
-  const set = (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm({ ...form, [key]: e.target.value });
+  /** Lists and dates apply at once; typed fields once typing pauses. */
+  const set = (key: keyof FilterForm, typed = false) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+    const next = { ...form, [key]: e.target.value };
+    setForm(next);
+    clearTimeout(timer.current);
+    if (typed) timer.current = setTimeout(() => apply(next), TYPING_PAUSE_MS);
+    else apply(next);
+  };
 
   return (
     <>
@@ -65,9 +112,9 @@ export function PaymentsPage({ base, place }: PageScope) {
           {t('payments.export')}
         </a>
       </div>
-      <form className="filters" onSubmit={apply} aria-label={t('payments.filter')}>
+      <form className="filters" onSubmit={submit} aria-label={t('payments.filter')}>
         <Field id="f-q" label={t('payments.filter.q')}>
-          <input id="f-q" value={form.q} onChange={set('q')} placeholder={t('payments.filter.qPlaceholder')} />
+          <input id="f-q" value={form.q} onChange={set('q', true)} placeholder={t('payments.filter.qPlaceholder')} />
         </Field>
         <Field id="f-status" label={t('payments.filter.status')}>
           <select id="f-status" value={form.status} onChange={set('status')}>
@@ -86,21 +133,21 @@ export function PaymentsPage({ base, place }: PageScope) {
           <input id="f-to" type="date" value={form.created_to} onChange={set('created_to')} />
         </Field>
         <Field id="f-min" label={t('payments.filter.min', { currency })}>
-          <input id="f-min" inputMode="decimal" value={form.amount_min} onChange={set('amount_min')} />
+          <input id="f-min" inputMode="decimal" value={form.amount_min} onChange={set('amount_min', true)} />
         </Field>
         <Field id="f-max" label={t('payments.filter.max', { currency })}>
-          <input id="f-max" inputMode="decimal" value={form.amount_max} onChange={set('amount_max')} />
+          <input id="f-max" inputMode="decimal" value={form.amount_max} onChange={set('amount_max', true)} />
         </Field>
         {canSeeEmails && (
           <Field id="f-email" label={t('payments.filter.email')}>
-            <input id="f-email" type="email" value={form.email} onChange={set('email')} />
+            <input id="f-email" type="email" value={form.email} onChange={set('email', true)} />
           </Field>
         )}
         <Field id="f-last4" label={t('payments.filter.last4')}>
-          <input id="f-last4" inputMode="numeric" maxLength={4} pattern="\d{4}" value={form.last4} onChange={set('last4')} />
+          <input id="f-last4" inputMode="numeric" maxLength={4} pattern="\d{4}" value={form.last4} onChange={set('last4', true)} />
         </Field>
-        <button type="submit">{t('payments.filter.apply')}</button>
       </form>
+      <SavedViews place={place} page="payments" current={search} here={here} />
       <ErrorNote error={list.error} />
       {list.loading && !list.data ? (
         <Loading what={t('payments.loading')} />

@@ -76,6 +76,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search payments with the query language: field:'value', AND, > and < on amount and created (docs/api.md) */
+        get: operations["getV1PaymentsSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments/{id}": {
         parameters: {
             query?: never;
@@ -1918,6 +1935,39 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List payments, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1PaymentsSearch: {
+        parameters: {
+            query: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+                /** @description Clauses joined by AND: field:'value' (exact), email~'part' (the email starts or ends with it), id~'pay_1a' (id starts with it), metadata['key']:'value', and amount or created (Unix seconds) with :, >, <, >= or <=. Fields: id, email, last4, status, currency, client_reference_id, checkout_session, metadata, amount, created. */
+                query: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search payments with the query language: field:'value', AND, > and < on amount and created (docs/api.md) */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
