@@ -113,6 +113,9 @@ export function toSession(row: Row): CheckoutSession {
     paymentId: row.payment_id,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
+    totalDetails: row.total_details,
+    allowPromotionCodes: row.allow_promotion_codes,
+    discounts: row.discounts,
   };
 }
 
@@ -136,6 +139,7 @@ export function toPayment(row: Row): Payment {
     failureCode: row.failure_code,
     declineCode: row.decline_code,
     threeDSecure: row.three_d_secure,
+    totalDetails: row.total_details ?? null,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

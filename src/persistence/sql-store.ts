@@ -18,6 +18,7 @@ import { eventRepositories } from './stores/webhooks/events';
 import { webhookDeliveryRepository, webhookEndpointRepository } from './stores/webhooks/endpoints-and-deliveries';
 import { flagStores } from './stores/flags/flags';
 import { checkoutPageIntegrityRepository } from './stores/checkout-page/integrity';
+import { discountRepositories } from './stores/pricing/discounts';
 
 type Repositories = (db: SqlExecutor) => object;
 
@@ -72,6 +73,7 @@ const groups = [
   webhookRepositories,
   flagStores,
   checkoutPageRepositories,
+  discountRepositories,
 ] as const;
 
 /** The domain's unit of work over one SQL transaction. */

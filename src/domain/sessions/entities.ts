@@ -1,6 +1,8 @@
 import type { Mode } from '../shared/events';
 import type { CheckoutSessionStatus } from '../payments/state-machine';
 import type { CaptureMethod, PaymentMethodType } from '../payments/entities';
+import type { AppliedDiscount } from '../pricing/entities';
+import type { TotalDetails } from '../pricing/totals';
 
 export interface LineItem {
   name: string;
@@ -35,6 +37,13 @@ export interface CheckoutSession {
   paymentId: string | null;
   createdAt: Date;
   updatedAt: Date;
+  // Shop options (docs/pricing.md): what the total is made of, and the discounts in it.
+  /** Discount, shipping and tax in `amountTotal` (computed by pricing/totals.ts only). */
+  totalDetails: TotalDetails;
+  /** The page offers a promotion code field. */
+  allowPromotionCodes: boolean;
+  /** At most one: the coupon (or promotion code) applied, its terms as applied. */
+  discounts: AppliedDiscount[];
 }
 
 /** A reusable link that opens a fresh checkout session for fixed items (`/l/:slug`). */

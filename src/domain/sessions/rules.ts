@@ -6,6 +6,9 @@ import { sessionLocale } from '../shared/locale';
 import type { Scope } from '../shared/scope';
 import type { LineItem, CheckoutSession } from './entities';
 import type { Deps, UnitOfWork } from '../deps';
+import type { AppliedDiscount } from '../pricing/entities';
+import { pricingDiscount } from '../pricing/rules';
+import { computeTotals } from '../pricing/totals';
 import { transitionCheckoutSession } from '../payments/transition';
 
 /** Session lifetime bounds (design.md §9). */
@@ -24,7 +27,8 @@ export const LIMITS = {
 
 export interface NewCheckoutSession {
   currency: string;
-  lineItems: Array<{ name: string; unitAmount: number; quantity: number }>;
+  /** `currency`, when given (Stripe's `price_data[currency]`), must be the session's. */
+  lineItems: Array<{ name: string; unitAmount: number; quantity: number; currency?: string }>;
   successUrl?: string | null;
   cancelUrl?: string | null;
   captureMethod?: CaptureMethod;
@@ -36,6 +40,10 @@ export interface NewCheckoutSession {
   clientReferenceId?: string | null;
   expiresAt?: Date | null;
   paymentLinkId?: string | null;
+  // Shop options (docs/pricing.md).
+  allowPromotionCodes?: boolean;
+  /** Resolved from `discounts[]` by the use case, checked with pricing/rules.ts' discountRefusal. */
+  discount?: AppliedDiscount | null;
 }
 
 function invalid(param: string, message: string): TillpointError {
@@ -81,21 +89,21 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     if (!Number.isInteger(item.quantity) || item.quantity < LIMITS.quantity.min || item.quantity > LIMITS.quantity.max) {
       throw invalid(`${at}[quantity]`, `quantity must be an integer from 1 to ${LIMITS.quantity.max}`);
     }
+    if (item.currency !== undefined && item.currency.toUpperCase() !== rule.code) {
+      throw invalid(`${at}[price_data][currency]`, `price_data[currency] must be the session's currency, ${rule.code.toLowerCase()}`);
+    }
     return { name, unitAmount: item.unitAmount, quantity: item.quantity, amount: item.unitAmount * item.quantity };
   });
-  const amountSubtotal = lineItems.reduce((sum, item) => sum + item.amount, 0);
-  if (amountSubtotal < rule.minimum) {
-    throw new TillpointError(
-      'amount_too_small',
-      `amount_total must be at least ${rule.minimum} (minor units of ${rule.code})`,
-      { param: 'line_items' },
-    );
+  if (input.allowPromotionCodes && input.discount) {
+    throw invalid('discounts', 'Give either allow_promotion_codes or discounts, not both');
   }
-  if (amountSubtotal > MAX_AMOUNT) {
-    throw new TillpointError('amount_too_large', `amount_total must be at most ${MAX_AMOUNT}`, {
-      param: 'line_items',
-    });
+  if (lineItems.reduce((sum, item) => sum + item.amount, 0) > MAX_AMOUNT) {
+    throw new TillpointError('amount_too_large', `amount_total must be at most ${MAX_AMOUNT}`, { param: 'line_items' });
   }
+  const discounts = input.discount ? [input.discount] : [];
+  const priced = priceCheckoutSession({ currency: rule.code, lineItems, discounts });
+  assertPayableTotal(priced.amountTotal, rule.code, input.discount ? 'discounts' : 'line_items');
+  const { amountSubtotal } = priced;
   for (const param of ['successUrl', 'cancelUrl'] as const) {
     const value = input[param];
     if (value != null && !isAbsoluteHttpUrl(value)) {
@@ -135,7 +143,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     currency: rule.code,
     lineItems,
     amountSubtotal,
-    amountTotal: amountSubtotal,
+    amountTotal: priced.amountTotal,
     customerEmail: input.customerEmail ?? null,
     successUrl: input.successUrl ?? null,
     cancelUrl: input.cancelUrl ?? null,
@@ -150,7 +158,34 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     paymentId: null,
     createdAt: now,
     updatedAt: now,
+    totalDetails: priced.totalDetails,
+    allowPromotionCodes: input.allowPromotionCodes ?? false,
+    discounts,
   };
+}
+
+/**
+ * A session's figures from what it stores: its items, its discount (later: shipping and taxes),
+ * priced by pricing/totals.ts, the one place totals are computed.
+ */
+export function priceCheckoutSession(session: Pick<CheckoutSession, 'currency' | 'lineItems' | 'discounts'>) {
+  const totals = computeTotals({
+    currency: session.currency,
+    lines: session.lineItems.map((item) => ({ unitAmount: item.unitAmount, quantity: item.quantity })),
+    discount: pricingDiscount(session.discounts[0]),
+  });
+  return { amountSubtotal: totals.amountSubtotal, amountTotal: totals.amountTotal, totalDetails: totals.totalDetails };
+}
+
+/** A total the processor can charge: at least the currency's minimum, at most MAX_AMOUNT (design.md §5). */
+export function assertPayableTotal(amountTotal: number, currency: string, param: string): void {
+  const rule = currencyRule(currency)!;
+  if (amountTotal < rule.minimum) {
+    throw new TillpointError('amount_too_small', `amount_total must be at least ${rule.minimum} (minor units of ${rule.code})`, { param });
+  }
+  if (amountTotal > MAX_AMOUNT) {
+    throw new TillpointError('amount_too_large', `amount_total must be at most ${MAX_AMOUNT}`, { param });
+  }
 }
 
 /** Expires an open session whose time is up, unless a payment for it is under way. */

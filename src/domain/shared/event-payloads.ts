@@ -2,6 +2,7 @@ import type { Payment, Refund } from '../payments/entities';
 import type { DomainEvent } from './events';
 import type { CheckoutSession } from '../sessions/entities';
 import type { CheckoutPageChange } from '../checkout-page/entities';
+import type { TotalDetails } from '../pricing/totals';
 
 /*
  * What an event carries. An event stores a snapshot of its object at the moment of the change, and a
@@ -16,6 +17,11 @@ import type { CheckoutPageChange } from '../checkout-page/entities';
 /** Seconds since the epoch, the way events and the API show every time. */
 export function unixTime(date: Date | null): number | null {
   return date === null ? null : Math.floor(date.getTime() / 1000);
+}
+
+/** Stripe's `total_details`: what of the total is discount, shipping and tax. */
+function totalDetailsSnapshot(details: TotalDetails) {
+  return { amount_discount: details.amountDiscount, amount_shipping: details.amountShipping, amount_tax: details.amountTax };
 }
 
 /** The checkout session as its events carry it (and the merchant API shows it). */
@@ -45,6 +51,13 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
     client_reference_id: session.clientReferenceId,
     payment_link: session.paymentLinkId,
     payment: session.paymentId,
+    // Shop options (docs/pricing.md).
+    total_details: totalDetailsSnapshot(session.totalDetails),
+    allow_promotion_codes: session.allowPromotionCodes,
+    discounts: session.discounts.map((discount) => ({
+      coupon: discount.coupon.id,
+      promotion_code: discount.promotionCode?.id ?? null,
+    })),
     expires_at: unixTime(session.expiresAt),
     completed_at: unixTime(session.completedAt),
     created: unixTime(session.createdAt),
@@ -83,6 +96,7 @@ export function paymentSnapshot(payment: Payment) {
       status: payment.threeDSecure.status,
       liability_shifted: payment.threeDSecure.liabilityShifted,
     },
+    total_details: payment.totalDetails && totalDetailsSnapshot(payment.totalDetails),
     created: unixTime(payment.createdAt),
   };
 }

@@ -48,6 +48,22 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       amount: item.amount,
     })),
     amount_total: session.amountTotal,
+    // Shop options (docs/pricing.md): the breakdown the page shows, and its promotion code field.
+    amount_subtotal: session.amountSubtotal,
+    total_details: {
+      amount_discount: session.totalDetails.amountDiscount,
+      amount_shipping: session.totalDetails.amountShipping,
+      amount_tax: session.totalDetails.amountTax,
+    },
+    allow_promotion_codes: session.allowPromotionCodes,
+    discount: session.discounts[0]
+      ? {
+          code: session.discounts[0].promotionCode?.code ?? null,
+          name: session.discounts[0].coupon.name,
+          percent_off: session.discounts[0].coupon.percentOff,
+          amount_off: session.discounts[0].coupon.amountOff,
+        }
+      : null,
     customer_email: session.customerEmail,
     payment_method_types: session.paymentMethodTypes,
     expires_at: unixTime(session.expiresAt),

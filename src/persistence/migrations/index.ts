@@ -14,6 +14,8 @@ import requestLogSequence from './0015-request-log-sequence';
 import accountRowsWithoutRowLocks from './0016-account-rows-without-row-locks';
 import accessAndAccountSecurity from './0017-access-and-account-security';
 import lateAnswerChecks from './0018-late-answer-checks';
+import sessionTotals from './0028-session-totals';
+import couponsAndPromotionCodes from './0029-coupons-and-promotion-codes';
 
 export interface Migration {
   version: number;
@@ -41,6 +43,8 @@ export const migrations: Migration[] = [
   accountRowsWithoutRowLocks,
   accessAndAccountSecurity,
   lateAnswerChecks,
+  sessionTotals,
+  couponsAndPromotionCodes,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

@@ -25,6 +25,10 @@ export const sessionFields: readonly Field<CheckoutSession>[] = [
   ['completed_at', 'timestamptz', (s) => s.completedAt],
   ['payment_id', 'text', (s) => s.paymentId],
   ['updated_at', 'timestamptz', (s) => s.updatedAt],
+  // Shop options (migration 0028).
+  ['total_details', 'jsonb', (s) => s.totalDetails],
+  ['allow_promotion_codes', 'boolean', (s) => s.allowPromotionCodes],
+  ['discounts', 'jsonb', (s) => s.discounts],
 ];
 
 export const sessionColumns = sessionFields.map(([column]) => column);
