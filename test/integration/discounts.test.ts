@@ -5,6 +5,7 @@ import { testDatabases } from '../support/databases';
 import { PUBLIC_URL } from '../support/harness';
 import { countRows, createSession, expectError, merchantCall, payCall, rows, tokenize, useIntegration } from '../support/integration';
 import { dumpBusinessData } from '../support/payments';
+import { checkoutSessionSchema, couponSchema, paymentSchema, promotionCodeSchema } from '../../src/http/response-schemas';
 
 describe.each(testDatabases)('coupons, promotion codes and discounted sessions ($name)', (database) => {
   const ctx = useIntegration(database);
@@ -46,6 +47,9 @@ describe.each(testDatabases)('coupons, promotion codes and discounted sessions (
     expect(code.coupon).toEqual(percent);
     expect((await call('GET', `/v1/promotion_codes/${code.id}`)).json()).toEqual(code);
     expect((await call('GET', '/v1/promotion_codes?code=SPRING15')).json().data).toEqual([code]);
+    // The answers are exactly the documented schemas (strict: a field too many fails).
+    for (const answer of [percent, amount]) expect(couponSchema.parse(answer)).toEqual(answer);
+    expect(promotionCodeSchema.parse(code)).toEqual(code);
     const generated = await promotionCode({ coupon: amount.id });
     expect(generated.code).toMatch(/^[A-Z2-9]{8}$/);
   });
@@ -125,6 +129,8 @@ describe.each(testDatabases)('coupons, promotion codes and discounted sessions (
     const done = (await call('GET', `/v1/checkout/sessions/${session.id}`)).json();
     const payment = (await call('GET', `/v1/payments/${done.payment}`)).json();
     expect(payment).toMatchObject({ amount: 3791, currency: 'jpy', total_details: { amount_discount: 669, amount_shipping: 0, amount_tax: 0 } });
+    expect(paymentSchema.parse(payment)).toEqual(payment);
+    expect(checkoutSessionSchema.parse(done)).toEqual(done);
     const [charged] = await rows(ctx.db, 'SELECT amount_authorized FROM test_processor_transactions WHERE payment_id = $1', [payment.id]);
     expect(Number(charged!.amount_authorized)).toBe(3791);
     const events = (await call('GET', '/v1/events')).json().data;

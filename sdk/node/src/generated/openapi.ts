@@ -375,6 +375,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List coupons, newest first */
+        get: operations["getV1Coupons"];
+        put?: never;
+        /** Create a coupon: a percentage or an amount off */
+        post: operations["postV1Coupons"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/coupons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a coupon */
+        get: operations["getV1CouponsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/promotion_codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List promotion codes, newest first */
+        get: operations["getV1PromotionCodes"];
+        put?: never;
+        /**
+         * Create a promotion code for a coupon
+         * @description Shoppers type `code` (any case) on a session opened with `allow_promotion_codes: true`.
+         */
+        post: operations["postV1PromotionCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/promotion_codes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a promotion code */
+        get: operations["getV1PromotionCodesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/flags": {
         parameters: {
             query?: never;
@@ -510,6 +583,15 @@ export interface components {
             /** @description unit_amount × quantity, an integer in the currency's minor unit (cents for USD). */
             amount: number;
         };
+        /** @description What of the total is discount, shipping and tax (docs/pricing.md). */
+        TotalDetails: {
+            /** @description Discount off the subtotal, an integer in the currency's minor unit (cents for USD). */
+            amount_discount: number;
+            /** @description Shipping added, an integer in the currency's minor unit (cents for USD). */
+            amount_shipping: number;
+            /** @description Taxes, inclusive ones included, an integer in the currency's minor unit (cents for USD). */
+            amount_tax: number;
+        };
         /**
          * @description What the shopper is asked to pay, and whether they have.
          * @example {
@@ -544,6 +626,13 @@ export interface components {
          *       "client_reference_id": null,
          *       "payment_link": null,
          *       "payment": null,
+         *       "total_details": {
+         *         "amount_discount": 0,
+         *         "amount_shipping": 0,
+         *         "amount_tax": 0
+         *       },
+         *       "allow_promotion_codes": false,
+         *       "discounts": [],
          *       "expires_at": 1767312000,
          *       "completed_at": null,
          *       "created": 1767225600
@@ -589,6 +678,18 @@ export interface components {
             client_reference_id: string | null;
             payment_link: string | null;
             payment: string | null;
+            total_details: components["schemas"]["TotalDetails"];
+            /** @description Whether the page offers a promotion code field. */
+            allow_promotion_codes: boolean;
+            /** @description The discount applied (at most one). */
+            discounts: {
+                /**
+                 * @description The coupon applied.
+                 * @example coupon_test_k1
+                 */
+                coupon: string;
+                promotion_code: string | null;
+            }[];
             /** @description When it stops taking payments (Unix seconds). */
             expires_at: number;
             completed_at: number | null;
@@ -626,6 +727,11 @@ export interface components {
          *       "failure_code": null,
          *       "decline_code": null,
          *       "three_d_secure": null,
+         *       "total_details": {
+         *         "amount_discount": 0,
+         *         "amount_shipping": 0,
+         *         "amount_tax": 0
+         *       },
          *       "created": 1767225700
          *     }
          */
@@ -686,6 +792,8 @@ export interface components {
                 status: string;
                 liability_shifted: boolean;
             } | null;
+            /** @description The session's discount, shipping and tax when this attempt was made. */
+            total_details: components["schemas"]["TotalDetails"] | null;
             /** @description Creation time (Unix seconds). */
             created: number;
         };
@@ -780,6 +888,11 @@ export interface components {
          *           "failure_code": null,
          *           "decline_code": null,
          *           "three_d_secure": null,
+         *           "total_details": {
+         *             "amount_discount": 0,
+         *             "amount_shipping": 0,
+         *             "amount_tax": 0
+         *           },
          *           "created": 1767225700
          *         }
          *       }
@@ -850,6 +963,120 @@ export interface components {
             created: number;
             /** @description Last change (Unix seconds). */
             updated: number;
+        };
+        /**
+         * @description A percentage or an amount off a checkout session.
+         * @example {
+         *       "id": "coupon_test_k1",
+         *       "object": "coupon",
+         *       "livemode": false,
+         *       "name": "Spring sale",
+         *       "percent_off": 15,
+         *       "amount_off": null,
+         *       "currency": null,
+         *       "duration": "once",
+         *       "max_redemptions": 100,
+         *       "redeem_by": null,
+         *       "times_redeemed": 3,
+         *       "valid": true,
+         *       "metadata": {},
+         *       "created": 1767225600
+         *     }
+         */
+        Coupon: {
+            /**
+             * @description Object id, `coupon_…`.
+             * @example coupon_test_k1
+             */
+            id: string;
+            /** @constant */
+            object: "coupon";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            name: string | null;
+            /** @description Percent off the subtotal (up to 2 decimals), or null. */
+            percent_off: number | null;
+            amount_off: number | null;
+            /** @description `amount_off`'s currency; null for a percentage. */
+            currency: string | null;
+            /** @constant */
+            duration: "once";
+            max_redemptions: number | null;
+            redeem_by: number | null;
+            /** @description Checkout sessions completed with it. */
+            times_redeemed: number;
+            /** @description Whether it can still be redeemed. */
+            valid: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time (Unix seconds). */
+            created: number;
+        };
+        /**
+         * @description A code shoppers type that applies a coupon.
+         * @example {
+         *       "id": "promo_test_k1",
+         *       "object": "promotion_code",
+         *       "livemode": false,
+         *       "code": "SPRING15",
+         *       "coupon": {
+         *         "id": "coupon_test_k1",
+         *         "object": "coupon",
+         *         "livemode": false,
+         *         "name": "Spring sale",
+         *         "percent_off": 15,
+         *         "amount_off": null,
+         *         "currency": null,
+         *         "duration": "once",
+         *         "max_redemptions": 100,
+         *         "redeem_by": null,
+         *         "times_redeemed": 3,
+         *         "valid": true,
+         *         "metadata": {},
+         *         "created": 1767225600
+         *       },
+         *       "active": true,
+         *       "max_redemptions": null,
+         *       "expires_at": null,
+         *       "restrictions": {
+         *         "first_time_transaction": false,
+         *         "minimum_amount": 2000,
+         *         "minimum_amount_currency": "usd"
+         *       },
+         *       "times_redeemed": 3,
+         *       "metadata": {},
+         *       "created": 1767225600
+         *     }
+         */
+        PromotionCode: {
+            /**
+             * @description Object id, `promo_…`.
+             * @example promo_test_k1
+             */
+            id: string;
+            /** @constant */
+            object: "promotion_code";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            /** @description What the shopper types; matched whatever the case. */
+            code: string;
+            coupon: components["schemas"]["Coupon"];
+            active: boolean;
+            max_redemptions: number | null;
+            expires_at: number | null;
+            restrictions: {
+                /** @description Only for an email that has not paid this account before. */
+                first_time_transaction: boolean;
+                minimum_amount: number | null;
+                minimum_amount_currency: string | null;
+            };
+            times_redeemed: number;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time (Unix seconds). */
+            created: number;
         };
         /** @description A reusable link that opens a fresh checkout session for fixed items. */
         PaymentLink: {
@@ -1095,6 +1322,26 @@ export interface components {
             /** @description Whether another page follows this one. */
             has_more: boolean;
             data: components["schemas"]["Product"][];
+        };
+        /** @description One page of a list, newest first. */
+        CouponList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["Coupon"][];
+        };
+        /** @description One page of a list, newest first. */
+        PromotionCodeList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["PromotionCode"][];
         };
         /** @description One page of a list, newest first. */
         PaymentLinkList: {
@@ -1627,8 +1874,16 @@ export interface operations {
                 "application/json": {
                     currency: string;
                     line_items: {
-                        name: string;
-                        unit_amount: number;
+                        name?: string;
+                        unit_amount?: number;
+                        /** @description Stripe's shape, accepted beside `name` and `unit_amount`; `currency` must be the session's. */
+                        price_data?: {
+                            currency: string;
+                            unit_amount: number;
+                            product_data: {
+                                name: string;
+                            };
+                        };
                         quantity: number;
                     }[];
                     success_url?: string;
@@ -1645,6 +1900,13 @@ export interface operations {
                     };
                     client_reference_id?: string;
                     expires_at?: number;
+                    /** @description Show a promotion code field on the page. */
+                    allow_promotion_codes?: boolean;
+                    /** @description At most one: a coupon or a promotion code, by id, applied from the start. */
+                    discounts?: {
+                        coupon?: string;
+                        promotion_code?: string;
+                    }[];
                 };
             };
         };
@@ -2623,6 +2885,234 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1Coupons: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List coupons, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1Coupons: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Percent off, more than 0 and at most 100, up to 2 decimals. */
+                    percent_off?: number;
+                    /** @description Amount off in minor units of `currency`. */
+                    amount_off?: number;
+                    currency?: string;
+                    /** @enum {string} */
+                    duration?: "once";
+                    max_redemptions?: number;
+                    redeem_by?: number;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create a coupon: a percentage or an amount off */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coupon"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1CouponsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a coupon */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coupon"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1PromotionCodes: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+                code?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List promotion codes, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromotionCodeList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1PromotionCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Generated when not given. */
+                    code?: string;
+                    coupon: string;
+                    active?: boolean;
+                    max_redemptions?: number;
+                    expires_at?: number;
+                    restrictions?: {
+                        first_time_transaction?: boolean;
+                        minimum_amount?: number;
+                        minimum_amount_currency?: string;
+                    };
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create a promotion code for a coupon */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromotionCode"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1PromotionCodesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a promotion code */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromotionCode"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
