@@ -11,7 +11,7 @@ import type { ApiKeyCache } from './api-guards/api-key-cache';
 import type { RateLimitLeases } from './api-guards/rate-limit-leases';
 import type { CheckoutPageIntegrityRepository } from './checkout-page/ports';
 import type { AccessRepositories, AccessSettings } from './team/access-ports';
-import type { CouponRepository, DiscountRedemptionRepository, PromotionCodeRepository } from './pricing/ports';
+import type { CouponRepository, DiscountRedemptionRepository, PromotionCodeRepository, TaxRateRepository } from './pricing/ports';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -54,6 +54,7 @@ export interface UnitOfWork extends TeamRepositories, AccessRepositories {
   coupons: CouponRepository;
   promotionCodes: PromotionCodeRepository;
   discountRedemptions: DiscountRedemptionRepository;
+  taxRates: TaxRateRepository;
 }
 
 /** Everything a use case may reach; handed in by the composition root. */

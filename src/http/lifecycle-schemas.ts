@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { eventTypes } from '../domain/shared/events';
 import type { NewPaymentLinkItem } from '../domain/sessions/use-cases/create-payment-link';
 import type { NewProduct } from '../domain/sessions/use-cases/create-product';
-import type { NewCoupon, NewPromotionCode } from '../domain/pricing/rules';
+import type { NewCoupon, NewPromotionCode, NewTaxRate } from '../domain/pricing/rules';
 import { listQuery } from './schemas';
 
 const objectId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id');
@@ -141,6 +141,34 @@ export function promotionCodeInputOf(body: z.output<typeof createPromotionCodeBo
       minimumAmount: body.restrictions.minimum_amount,
       minimumAmountCurrency: body.restrictions.minimum_amount_currency,
     },
+    metadata: body.metadata,
+  };
+}
+
+/** Body of `POST /v1/tax_rates`. */
+export const createTaxRateBody = z.strictObject({
+  display_name: z.string().max(50),
+  description: z.string().max(500).optional(),
+  percentage: z.number().describe('0–100, up to 4 decimals.'),
+  inclusive: z.boolean(),
+  country: z.string().max(2).optional(),
+  state: z.string().max(3).optional(),
+  jurisdiction: z.string().max(50).optional(),
+  active: z.boolean().optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+});
+
+/** A tax rate in the use case's terms. */
+export function taxRateInputOf(body: z.output<typeof createTaxRateBody>): NewTaxRate {
+  return {
+    displayName: body.display_name,
+    description: body.description,
+    percentage: body.percentage,
+    inclusive: body.inclusive,
+    country: body.country,
+    state: body.state,
+    jurisdiction: body.jurisdiction,
+    active: body.active,
     metadata: body.metadata,
   };
 }

@@ -26,8 +26,11 @@ export const lineItemSchema = z
     unit_amount: minorUnits('Price of one'),
     quantity: z.number().int(),
     amount: minorUnits('unit_amount × quantity'),
+    tax_rates: z.array(z.string()).optional().meta({ description: 'The tax rates (`txr_…`) of the line, when it has any.' }),
   })
   .meta({ id: 'LineItem' });
+
+const deliveryEstimateBound = z.strictObject({ unit: z.enum(['hour', 'day', 'business_day', 'week', 'month']), value: z.number().int() }).nullable();
 
 export const totalDetailsSchema = z
   .strictObject({
@@ -60,6 +63,8 @@ const checkoutSessionExample = {
   total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
   allow_promotion_codes: false,
   discounts: [],
+  shipping_options: [],
+  shipping_cost: null,
   expires_at: 1767312000,
   completed_at: null,
   created: 1767225600,
@@ -97,6 +102,22 @@ export const checkoutSessionSchema = z
         }),
       )
       .meta({ description: 'The discount applied (at most one).' }),
+    shipping_options: z
+      .array(
+        z.strictObject({
+          shipping_amount: minorUnits('What this choice adds'),
+          shipping_rate: z.strictObject({
+            id: id('shr_', 'shr_test_s1'),
+            display_name: z.string(),
+            fixed_amount: z.strictObject({ amount: minorUnits('Shipping amount'), currency }),
+            delivery_estimate: z.strictObject({ minimum: deliveryEstimateBound, maximum: deliveryEstimateBound }).nullable(),
+          }),
+        }),
+      )
+      .meta({ description: 'The shipping choices offered on the page.' }),
+    shipping_cost: z
+      .strictObject({ amount_total: minorUnits('Shipping in the total'), shipping_rate: id('shr_', 'shr_test_s1', 'The chosen option.') })
+      .nullable(),
     expires_at: unixTime('When it stops taking payments'),
     completed_at: unixTime('When it was paid').nullable(),
     created: unixTime('Creation time'),
@@ -316,6 +337,40 @@ export const promotionCodeSchema = z
   })
   .meta({ id: 'PromotionCode', description: 'A code shoppers type that applies a coupon.', examples: [promotionCodeExample] });
 
+const taxRateExample = {
+  id: 'txr_test_t1',
+  object: 'tax_rate',
+  livemode: false,
+  display_name: 'VAT',
+  description: null,
+  percentage: 20,
+  inclusive: true,
+  country: 'GB',
+  state: null,
+  jurisdiction: null,
+  active: true,
+  metadata: {},
+  created: 1767225600,
+};
+
+export const taxRateSchema = z
+  .strictObject({
+    id: id('txr_', taxRateExample.id),
+    object: z.literal('tax_rate'),
+    livemode,
+    display_name: z.string(),
+    description: z.string().nullable(),
+    percentage: z.number().meta({ description: 'Percent, up to 4 decimals.' }),
+    inclusive: z.boolean().meta({ description: 'Already in the price (true) or added to it (false).' }),
+    country: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.' }),
+    state: z.string().nullable().meta({ description: 'ISO 3166-2 subdivision, without the country.' }),
+    jurisdiction: z.string().nullable(),
+    active: z.boolean(),
+    metadata: z.record(z.string(), z.string()),
+    created: unixTime('Creation time'),
+  })
+  .meta({ id: 'TaxRate', description: 'A tax percentage line items name in `tax_rates` (docs/pricing.md).', examples: [taxRateExample] });
+
 export const paymentLinkSchema = z
   .strictObject({
     id: id('plink_', 'plink_test_l1'),
@@ -478,6 +533,7 @@ export const refundListSchema = listOf(refundSchema, 'RefundList');
 export const eventListSchema = listOf(eventSchema, 'EventList');
 export const productListSchema = listOf(productSchema, 'ProductList');
 export const couponListSchema = listOf(couponSchema, 'CouponList');
+export const taxRateListSchema = listOf(taxRateSchema, 'TaxRateList');
 export const promotionCodeListSchema = listOf(promotionCodeSchema, 'PromotionCodeList');
 export const paymentLinkListSchema = listOf(paymentLinkSchema, 'PaymentLinkList');
 export const webhookEndpointListSchema = listOf(webhookEndpointSchema, 'WebhookEndpointList');

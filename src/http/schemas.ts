@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { TillpointError } from '../domain/shared/errors';
-import type { NewCheckoutSession } from '../domain/sessions/rules';
+import type { NewCheckoutSession, NewShippingOption } from '../domain/sessions/rules';
 import type { DiscountReference } from '../domain/pricing/discount-lookup';
+
+const deliveryEstimateBound = z.strictObject({ unit: z.enum(['hour', 'day', 'business_day', 'week', 'month']), value: z.number().int() });
 
 /** Body of `POST /v1/checkout/sessions`. Unknown fields are refused by name. */
 export const createCheckoutSessionBody = z.strictObject({
@@ -20,6 +22,7 @@ export const createCheckoutSessionBody = z.strictObject({
         .optional()
         .describe("Stripe's shape, accepted beside `name` and `unit_amount`; `currency` must be the session's."),
       quantity: z.number().int(),
+      tax_rates: z.array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id')).max(5).optional().describe('Ids of tax rates (`txr_…`) applied to the line.'),
     }),
   ),
   success_url: z.string().max(2048).optional(),
@@ -39,7 +42,36 @@ export const createCheckoutSessionBody = z.strictObject({
     .max(1)
     .optional()
     .describe('At most one: a coupon or a promotion code, by id, applied from the start.'),
+  shipping_options: z
+    .array(
+      z.strictObject({
+        shipping_rate_data: z.strictObject({
+          type: z.literal('fixed_amount').optional(),
+          display_name: z.string(),
+          fixed_amount: z.strictObject({ amount: z.number().int(), currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code') }),
+          delivery_estimate: z
+            .strictObject({
+              minimum: deliveryEstimateBound.optional(),
+              maximum: deliveryEstimateBound.optional(),
+            })
+            .optional(),
+        }),
+      }),
+    )
+    .max(5)
+    .optional()
+    .describe('Up to 5 shipping choices; the first is chosen until the shopper picks another.'),
 });
+
+/** The session's shipping choices from the body. */
+export function shippingOptionsOf(options: z.output<typeof createCheckoutSessionBody>['shipping_options']): NewShippingOption[] | undefined {
+  return options?.map(({ shipping_rate_data: data }) => ({
+    displayName: data.display_name,
+    amount: data.fixed_amount.amount,
+    currency: data.fixed_amount.currency,
+    deliveryEstimate: data.delivery_estimate ? { minimum: data.delivery_estimate.minimum ?? null, maximum: data.delivery_estimate.maximum ?? null } : null,
+  }));
+}
 
 /** The session's items from the body: `name` and `unit_amount`, or `price_data`. */
 export function checkoutSessionLineItemsOf(items: z.output<typeof createCheckoutSessionBody>['line_items']): NewCheckoutSession['lineItems'] {
@@ -49,13 +81,13 @@ export function checkoutSessionLineItemsOf(items: z.output<typeof createCheckout
       if (item.name !== undefined || item.unit_amount !== undefined) {
         throw new TillpointError('parameter_invalid', 'Give price_data, or name and unit_amount, not both', { param: `${at}[price_data]` });
       }
-      return { name: item.price_data.product_data.name, unitAmount: item.price_data.unit_amount, quantity: item.quantity, currency: item.price_data.currency };
+      return { name: item.price_data.product_data.name, unitAmount: item.price_data.unit_amount, quantity: item.quantity, currency: item.price_data.currency, taxRateIds: item.tax_rates };
     }
     if (item.name === undefined) throw new TillpointError('parameter_missing', `Missing required parameter: ${at}[name]`, { param: `${at}[name]` });
     if (item.unit_amount === undefined) {
       throw new TillpointError('parameter_missing', `Missing required parameter: ${at}[unit_amount]`, { param: `${at}[unit_amount]` });
     }
-    return { name: item.name, unitAmount: item.unit_amount, quantity: item.quantity };
+    return { name: item.name, unitAmount: item.unit_amount, quantity: item.quantity, taxRateIds: item.tax_rates };
   });
 }
 
@@ -68,6 +100,9 @@ export function discountReferenceOf(discounts: z.output<typeof createCheckoutSes
   }
   return discount.coupon !== undefined ? { coupon: discount.coupon } : { promotionCode: discount.promotion_code! };
 }
+
+/** Body of the page's shipping choice: one of the session's `shipping_options`. */
+export const chooseShippingRateBody = z.strictObject({ shipping_rate: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id') });
 
 /** Body of the page's promotion code: a code to apply, or null to remove the one applied. */
 export const applyPromotionCodeBody = z.strictObject({ code: z.string().min(1).max(50).nullable() });

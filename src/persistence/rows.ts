@@ -116,6 +116,8 @@ export function toSession(row: Row): CheckoutSession {
     totalDetails: row.total_details,
     allowPromotionCodes: row.allow_promotion_codes,
     discounts: row.discounts,
+    shippingOptions: row.shipping_options,
+    shippingRateId: row.shipping_rate_id,
   };
 }
 

@@ -19,6 +19,7 @@ import { webhookDeliveryRepository, webhookEndpointRepository } from './stores/w
 import { flagStores } from './stores/flags/flags';
 import { checkoutPageIntegrityRepository } from './stores/checkout-page/integrity';
 import { discountRepositories } from './stores/pricing/discounts';
+import { taxRateRepositories } from './stores/pricing/tax-rates';
 
 type Repositories = (db: SqlExecutor) => object;
 
@@ -74,6 +75,7 @@ const groups = [
   flagStores,
   checkoutPageRepositories,
   discountRepositories,
+  taxRateRepositories,
 ] as const;
 
 /** The domain's unit of work over one SQL transaction. */

@@ -29,6 +29,8 @@ import type {
   RefundCreateParams,
   RefundListParams,
   RequestOptions,
+  TaxRate,
+  TaxRateCreateParams,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointCreateParams,
@@ -269,6 +271,23 @@ class PromotionCodes {
   }
 }
 
+class TaxRates {
+  constructor(private readonly api: ApiClient) {}
+  /** A percentage, inclusive or exclusive, that line items name in `tax_rates`. */
+  create(params: TaxRateCreateParams, options?: RequestOptions): Promise<TaxRate> {
+    return unwrap(this.api.POST('/v1/tax_rates', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<TaxRate> {
+    return unwrap(this.api.GET('/v1/tax_rates/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  list(params: ListParams = {}, options?: RequestOptions): ListPromise<TaxRate> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/tax_rates', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
 /**
  * The Tillpoint API client.
  * @example
@@ -285,6 +304,7 @@ export class Tillpoint {
   readonly paymentLinks: PaymentLinks;
   readonly coupons: Coupons;
   readonly promotionCodes: PromotionCodes;
+  readonly taxRates: TaxRates;
   readonly webhooks = new Webhooks();
 
   constructor(secretKey: string, options: TillpointOptions = {}) {
@@ -311,5 +331,6 @@ export class Tillpoint {
     this.paymentLinks = new PaymentLinks(api);
     this.coupons = new Coupons(api);
     this.promotionCodes = new PromotionCodes(api);
+    this.taxRates = new TaxRates(api);
   }
 }

@@ -18,6 +18,7 @@ export type Deleted = Schemas['Deleted'];
 export type Coupon = Schemas['Coupon'];
 export type PromotionCode = Schemas['PromotionCode'];
 export type TotalDetails = Schemas['TotalDetails'];
+export type TaxRate = Schemas['TaxRate'];
 
 type JsonBody<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
@@ -37,6 +38,7 @@ export type WebhookEndpointUpdateParams = JsonBody<operations['postV1WebhookEndp
 export type CouponCreateParams = JsonBody<operations['postV1Coupons']>;
 export type PromotionCodeCreateParams = JsonBody<operations['postV1PromotionCodes']>;
 export type PromotionCodeListParams = Query<operations['getV1PromotionCodes']>;
+export type TaxRateCreateParams = JsonBody<operations['postV1TaxRates']>;
 
 /** One page of a list. */
 export interface Page<T> {

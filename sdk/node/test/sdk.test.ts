@@ -106,6 +106,10 @@ describe.each(testDatabases.slice(0, 1))('@tillpoint/node against a real server 
     expect((await tp.coupons.retrieve(coupon.id)).valid).toBe(true);
     const session = await tp.checkout.sessions.create({ ...beans, discounts: [{ promotion_code: code.id }] });
     expect(session).toMatchObject({ amount_subtotal: 3300, amount_total: 2970, total_details: { amount_discount: 330, amount_shipping: 0, amount_tax: 0 } });
+    const tax = await tp.taxRates.create({ display_name: 'Sales tax', percentage: 10, inclusive: false });
+    expect((await tp.taxRates.retrieve(tax.id)).percentage).toBe(10);
+    const taxed = await tp.checkout.sessions.create({ currency: 'usd', line_items: [{ ...beans.line_items[0]!, tax_rates: [tax.id] }] });
+    expect(taxed.total_details).toEqual({ amount_discount: 0, amount_shipping: 0, amount_tax: 330 });
   });
 
   it('walks a list across pages with for await, newest first, each object once', async () => {

@@ -57,3 +57,45 @@ export interface AppliedDiscount {
   coupon: { id: string; name: string | null; percentOff: number | null; amountOff: number | null; currency: string | null };
   promotionCode: { id: string; code: string } | null;
 }
+
+/** A tax rate (`txr_…`, Stripe's object): a percentage, inclusive or exclusive, for a jurisdiction. */
+export interface TaxRate {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  displayName: string;
+  description: string | null;
+  /** Up to 4 decimals: 8.875. */
+  percentage: number;
+  inclusive: boolean;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string | null;
+  /** ISO 3166-2 subdivision code without the country (`CA` for California). */
+  state: string | null;
+  jurisdiction: string | null;
+  active: boolean;
+  metadata: Record<string, string>;
+  createdAt: Date;
+}
+
+/** A tax rate as a line item keeps it: its terms copied when the session was made. */
+export interface AppliedTaxRate {
+  id: string;
+  displayName: string;
+  percentage: number;
+  inclusive: boolean;
+}
+
+/** A shipping choice of a session (Stripe's `shipping_rate_data` of type `fixed_amount`), `shr_…`. */
+export interface ShippingRate {
+  id: string;
+  displayName: string;
+  /** Minor units of the session's currency. */
+  amount: number;
+  deliveryEstimate: {
+    minimum: { unit: DeliveryUnit; value: number } | null;
+    maximum: { unit: DeliveryUnit; value: number } | null;
+  } | null;
+}
+
+export type DeliveryUnit = 'hour' | 'day' | 'business_day' | 'week' | 'month';

@@ -1,6 +1,6 @@
 import type { PageRequest } from '../shared/pagination';
 import type { Scope } from '../shared/scope';
-import type { Coupon, PromotionCode } from './entities';
+import type { Coupon, PromotionCode, TaxRate } from './entities';
 
 export interface CouponRepository {
   insert(coupon: Coupon): Promise<void>;
@@ -33,4 +33,10 @@ export interface DiscountRedemptionRepository {
   forget(checkoutSessionId: string): Promise<void>;
   /** Whether `email` has a successful payment on the scope (the first-time-transaction restriction). */
   emailHasPaid(scope: Scope, email: string): Promise<boolean>;
+}
+
+export interface TaxRateRepository {
+  insert(taxRate: TaxRate): Promise<void>;
+  get(scope: Scope, id: string): Promise<TaxRate | null>;
+  list(scope: Scope, page: PageRequest): Promise<TaxRate[]>;
 }

@@ -2,7 +2,7 @@ import { currencyRule, MAX_AMOUNT } from '../shared/currency';
 import { TillpointError } from '../shared/errors';
 import { newId } from '../shared/ids';
 import type { Scope } from '../shared/scope';
-import type { AppliedDiscount, Coupon, PromotionCode, Redemptions } from './entities';
+import type { AppliedDiscount, AppliedTaxRate, Coupon, PromotionCode, Redemptions, TaxRate } from './entities';
 import { scaledPercentage, type PricingDiscount } from './totals';
 
 export interface NewCoupon {
@@ -190,4 +190,51 @@ export function withRedemptions<T extends Coupon | PromotionCode>(target: T, tim
   const underLimit = target.maxRedemptions === null || timesRedeemed < target.maxRedemptions;
   const unexpired = 'code' in target ? target.active && (target.expiresAt === null || target.expiresAt > now) : couponUnexpired(target, now);
   return { ...target, timesRedeemed, valid: underLimit && unexpired };
+}
+
+export interface NewTaxRate {
+  displayName: string;
+  description?: string | null;
+  percentage: number;
+  inclusive: boolean;
+  country?: string | null;
+  state?: string | null;
+  jurisdiction?: string | null;
+  active?: boolean;
+  metadata?: Record<string, string>;
+}
+
+/** A new tax rate: 0–100 %, up to 4 decimals; country an ISO 3166-1 alpha-2 code. */
+export function buildTaxRate(input: NewTaxRate, scope: Scope, now: Date): TaxRate {
+  const displayName = input.displayName.trim();
+  if (displayName.length < 1 || displayName.length > 50) throw invalid('display_name', 'display_name must be 1 to 50 characters');
+  const scaled = scaledPercentage(input.percentage, 4);
+  if (scaled === null || scaled < 0 || scaled > 100 * 10_000) throw invalid('percentage', 'percentage must be 0 to 100, with at most 4 decimals');
+  const country = input.country?.trim().toUpperCase() || null;
+  if (country !== null && !/^[A-Z]{2}$/.test(country)) throw invalid('country', 'country must be a two-letter ISO 3166-1 code');
+  const state = input.state?.trim().toUpperCase() || null;
+  if (state !== null && !/^[A-Z0-9]{1,3}$/.test(state)) throw invalid('state', 'state must be an ISO 3166-2 subdivision code, such as CA');
+  if (state !== null && country === null) throw invalid('state', 'state needs its country');
+  const metadata = input.metadata ?? {};
+  checkMetadata(metadata);
+  return {
+    id: newId('txr', 16),
+    accountId: scope.accountId,
+    mode: scope.mode,
+    displayName,
+    description: input.description?.trim() || null,
+    percentage: input.percentage,
+    inclusive: input.inclusive,
+    country,
+    state,
+    jurisdiction: input.jurisdiction?.trim() || null,
+    active: input.active ?? true,
+    metadata,
+    createdAt: now,
+  };
+}
+
+/** The rate as a line keeps it. */
+export function appliedTaxRate(rate: TaxRate): AppliedTaxRate {
+  return { id: rate.id, displayName: rate.displayName, percentage: rate.percentage, inclusive: rate.inclusive };
 }

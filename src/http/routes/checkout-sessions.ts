@@ -9,7 +9,7 @@ import { checkoutSessionListSchema, checkoutSessionSchema } from '../response-sc
 import { keyActorOf, scopeOf } from '../merchant-auth';
 import { pageQuery } from '../lifecycle-schemas';
 import { listBody, pageRequest } from '../pagination';
-import { checkoutSessionLineItemsOf, createCheckoutSessionBody, discountReferenceOf, idParams } from '../schemas';
+import { checkoutSessionLineItemsOf, createCheckoutSessionBody, discountReferenceOf, idParams, shippingOptionsOf } from '../schemas';
 import { checkoutSessionView } from '../views/checkout-session';
 
 const tag = 'Checkout sessions';
@@ -37,6 +37,7 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
           clientReferenceId: body.client_reference_id,
           expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at * 1000),
           allowPromotionCodes: body.allow_promotion_codes,
+          shippingOptions: shippingOptionsOf(body.shipping_options),
         },
         discount: discountReferenceOf(body.discounts),
       });

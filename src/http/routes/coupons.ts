@@ -7,16 +7,19 @@ import { getPromotionCode } from '../../domain/pricing/use-cases/get-promotion-c
 import { listCoupons } from '../../domain/pricing/use-cases/list-coupons';
 import { listPromotionCodes } from '../../domain/pricing/use-cases/list-promotion-codes';
 import { defineRoute } from '../define-route';
-import { couponListSchema, couponSchema, promotionCodeListSchema, promotionCodeSchema } from '../response-schemas';
-import { couponInputOf, createCouponBody, createPromotionCodeBody, listPromotionCodesQuery, pageQuery, promotionCodeInputOf } from '../lifecycle-schemas';
+import { couponListSchema, couponSchema, promotionCodeListSchema, promotionCodeSchema, taxRateListSchema, taxRateSchema } from '../response-schemas';
+import { couponInputOf, createCouponBody, createPromotionCodeBody, createTaxRateBody, listPromotionCodesQuery, pageQuery, promotionCodeInputOf, taxRateInputOf } from '../lifecycle-schemas';
+import { createTaxRate } from '../../domain/pricing/use-cases/create-tax-rate';
+import { getTaxRate } from '../../domain/pricing/use-cases/get-tax-rate';
+import { listTaxRates } from '../../domain/pricing/use-cases/list-tax-rates';
 import { keyActorOf, scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams } from '../schemas';
-import { couponView, promotionCodeView } from '../views/coupon';
+import { couponView, promotionCodeView, taxRateView } from '../views/coupon';
 
 const tag = 'Discounts';
 
-/** `/v1/coupons` and `/v1/promotion_codes`. */
+/** `/v1/coupons`, `/v1/promotion_codes` and `/v1/tax_rates`. */
 export async function couponRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
@@ -72,5 +75,23 @@ export async function couponRoutes(app: FastifyInstance, { deps }: { deps: Deps 
       const { promotionCode, coupon } = await getPromotionCode(deps, { scope: scopeOf(request), id: params.id });
       return promotionCodeView(promotionCode, coupon);
     },
+  );
+
+  defineRoute(
+    app,
+    { method: 'POST', url: '/v1/tax_rates', tag: 'Tax rates', summary: 'Create a tax rate, inclusive or exclusive', body: createTaxRateBody, response: taxRateSchema },
+    async ({ body, request }) => taxRateView(await createTaxRate(deps, { scope: scopeOf(request), actor: keyActorOf(request), input: taxRateInputOf(body) })),
+  );
+
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/tax_rates', tag: 'Tax rates', summary: 'List tax rates, newest first', query: pageQuery, response: taxRateListSchema },
+    async ({ query, request }) => listBody('/v1/tax_rates', await listTaxRates(deps, { scope: scopeOf(request), page: pageRequest(query) }), taxRateView),
+  );
+
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/tax_rates/:id', tag: 'Tax rates', summary: 'Retrieve a tax rate', params: idParams, response: taxRateSchema },
+    async ({ params, request }) => taxRateView(await getTaxRate(deps, { scope: scopeOf(request), id: params.id })),
   );
 }

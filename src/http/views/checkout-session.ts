@@ -46,6 +46,9 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       unit_amount: item.unitAmount,
       quantity: item.quantity,
       amount: item.amount,
+      ...(item.taxRates?.length
+        ? { tax_rates: item.taxRates.map((rate) => ({ display_name: rate.displayName, percentage: rate.percentage, inclusive: rate.inclusive })) }
+        : {}),
     })),
     amount_total: session.amountTotal,
     // Shop options (docs/pricing.md): the breakdown the page shows, and its promotion code field.
@@ -64,6 +67,13 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
           amount_off: session.discounts[0].coupon.amountOff,
         }
       : null,
+    shipping_options: session.shippingOptions.map((option) => ({
+      id: option.id,
+      display_name: option.displayName,
+      amount: option.amount,
+      delivery_estimate: option.deliveryEstimate,
+    })),
+    shipping_rate: session.shippingRateId,
     customer_email: session.customerEmail,
     payment_method_types: session.paymentMethodTypes,
     expires_at: unixTime(session.expiresAt),

@@ -1,4 +1,4 @@
-import type { Coupon, PromotionCode, Redemptions } from '../../domain/pricing/entities';
+import type { Coupon, PromotionCode, Redemptions, TaxRate } from '../../domain/pricing/entities';
 import { resourceView, unixTime } from './resource';
 
 /** A coupon as Stripe shows one. */
@@ -32,5 +32,20 @@ export function promotionCodeView(promotionCode: PromotionCode & Redemptions, co
     },
     times_redeemed: promotionCode.timesRedeemed,
     metadata: promotionCode.metadata,
+  });
+}
+
+/** A tax rate as Stripe shows one. */
+export function taxRateView(taxRate: TaxRate) {
+  return resourceView('tax_rate', taxRate, {
+    display_name: taxRate.displayName,
+    description: taxRate.description,
+    percentage: taxRate.percentage,
+    inclusive: taxRate.inclusive,
+    country: taxRate.country,
+    state: taxRate.state,
+    jurisdiction: taxRate.jurisdiction,
+    active: taxRate.active,
+    metadata: taxRate.metadata,
   });
 }

@@ -15,7 +15,7 @@ import accountRowsWithoutRowLocks from './0016-account-rows-without-row-locks';
 import accessAndAccountSecurity from './0017-access-and-account-security';
 import lateAnswerChecks from './0018-late-answer-checks';
 import sessionTotals from './0028-session-totals';
-import couponsAndPromotionCodes from './0029-coupons-and-promotion-codes';
+import discountsAndTaxRates from './0029-discounts-and-tax-rates';
 
 export interface Migration {
   version: number;
@@ -44,7 +44,7 @@ export const migrations: Migration[] = [
   accessAndAccountSecurity,
   lateAnswerChecks,
   sessionTotals,
-  couponsAndPromotionCodes,
+  discountsAndTaxRates,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

@@ -448,6 +448,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tax_rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tax rates, newest first */
+        get: operations["getV1TaxRates"];
+        put?: never;
+        /** Create a tax rate, inclusive or exclusive */
+        post: operations["postV1TaxRates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tax_rates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a tax rate */
+        get: operations["getV1TaxRatesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/flags": {
         parameters: {
             query?: never;
@@ -582,6 +617,8 @@ export interface components {
             quantity: number;
             /** @description unit_amount × quantity, an integer in the currency's minor unit (cents for USD). */
             amount: number;
+            /** @description The tax rates (`txr_…`) of the line, when it has any. */
+            tax_rates?: string[];
         };
         /** @description What of the total is discount, shipping and tax (docs/pricing.md). */
         TotalDetails: {
@@ -633,6 +670,8 @@ export interface components {
          *       },
          *       "allow_promotion_codes": false,
          *       "discounts": [],
+         *       "shipping_options": [],
+         *       "shipping_cost": null,
          *       "expires_at": 1767312000,
          *       "completed_at": null,
          *       "created": 1767225600
@@ -690,6 +729,49 @@ export interface components {
                 coupon: string;
                 promotion_code: string | null;
             }[];
+            /** @description The shipping choices offered on the page. */
+            shipping_options: {
+                /** @description What this choice adds, an integer in the currency's minor unit (cents for USD). */
+                shipping_amount: number;
+                shipping_rate: {
+                    /**
+                     * @description Object id, `shr_…`.
+                     * @example shr_test_s1
+                     */
+                    id: string;
+                    display_name: string;
+                    fixed_amount: {
+                        /** @description Shipping amount, an integer in the currency's minor unit (cents for USD). */
+                        amount: number;
+                        /**
+                         * @description Three-letter ISO 4217 code, lower case.
+                         * @example usd
+                         */
+                        currency: string;
+                    };
+                    delivery_estimate: {
+                        minimum: {
+                            /** @enum {string} */
+                            unit: "hour" | "day" | "business_day" | "week" | "month";
+                            value: number;
+                        } | null;
+                        maximum: {
+                            /** @enum {string} */
+                            unit: "hour" | "day" | "business_day" | "week" | "month";
+                            value: number;
+                        } | null;
+                    } | null;
+                };
+            }[];
+            shipping_cost: {
+                /** @description Shipping in the total, an integer in the currency's minor unit (cents for USD). */
+                amount_total: number;
+                /**
+                 * @description The chosen option.
+                 * @example shr_test_s1
+                 */
+                shipping_rate: string;
+            } | null;
             /** @description When it stops taking payments (Unix seconds). */
             expires_at: number;
             completed_at: number | null;
@@ -1078,6 +1160,52 @@ export interface components {
             /** @description Creation time (Unix seconds). */
             created: number;
         };
+        /**
+         * @description A tax percentage line items name in `tax_rates` (docs/pricing.md).
+         * @example {
+         *       "id": "txr_test_t1",
+         *       "object": "tax_rate",
+         *       "livemode": false,
+         *       "display_name": "VAT",
+         *       "description": null,
+         *       "percentage": 20,
+         *       "inclusive": true,
+         *       "country": "GB",
+         *       "state": null,
+         *       "jurisdiction": null,
+         *       "active": true,
+         *       "metadata": {},
+         *       "created": 1767225600
+         *     }
+         */
+        TaxRate: {
+            /**
+             * @description Object id, `txr_…`.
+             * @example txr_test_t1
+             */
+            id: string;
+            /** @constant */
+            object: "tax_rate";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            display_name: string;
+            description: string | null;
+            /** @description Percent, up to 4 decimals. */
+            percentage: number;
+            /** @description Already in the price (true) or added to it (false). */
+            inclusive: boolean;
+            /** @description ISO 3166-1 alpha-2. */
+            country: string | null;
+            /** @description ISO 3166-2 subdivision, without the country. */
+            state: string | null;
+            jurisdiction: string | null;
+            active: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time (Unix seconds). */
+            created: number;
+        };
         /** @description A reusable link that opens a fresh checkout session for fixed items. */
         PaymentLink: {
             /**
@@ -1332,6 +1460,16 @@ export interface components {
             /** @description Whether another page follows this one. */
             has_more: boolean;
             data: components["schemas"]["Coupon"][];
+        };
+        /** @description One page of a list, newest first. */
+        TaxRateList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["TaxRate"][];
         };
         /** @description One page of a list, newest first. */
         PromotionCodeList: {
@@ -1885,6 +2023,8 @@ export interface operations {
                             };
                         };
                         quantity: number;
+                        /** @description Ids of tax rates (`txr_…`) applied to the line. */
+                        tax_rates?: string[];
                     }[];
                     success_url?: string;
                     cancel_url?: string;
@@ -1906,6 +2046,30 @@ export interface operations {
                     discounts?: {
                         coupon?: string;
                         promotion_code?: string;
+                    }[];
+                    /** @description Up to 5 shipping choices; the first is chosen until the shopper picks another. */
+                    shipping_options?: {
+                        shipping_rate_data: {
+                            /** @constant */
+                            type?: "fixed_amount";
+                            display_name: string;
+                            fixed_amount: {
+                                amount: number;
+                                currency: string;
+                            };
+                            delivery_estimate?: {
+                                minimum?: {
+                                    /** @enum {string} */
+                                    unit: "hour" | "day" | "business_day" | "week" | "month";
+                                    value: number;
+                                };
+                                maximum?: {
+                                    /** @enum {string} */
+                                    unit: "hour" | "day" | "business_day" | "week" | "month";
+                                    value: number;
+                                };
+                            };
+                        };
                     }[];
                 };
             };
@@ -3107,6 +3271,118 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PromotionCode"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1TaxRates: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List tax rates, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRateList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1TaxRates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name: string;
+                    description?: string;
+                    /** @description 0–100, up to 4 decimals. */
+                    percentage: number;
+                    inclusive: boolean;
+                    country?: string;
+                    state?: string;
+                    jurisdiction?: string;
+                    active?: boolean;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create a tax rate, inclusive or exclusive */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRate"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1TaxRatesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a tax rate */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRate"];
                 };
             };
             400: components["responses"]["Error400"];

@@ -29,6 +29,8 @@ export const sessionFields: readonly Field<CheckoutSession>[] = [
   ['total_details', 'jsonb', (s) => s.totalDetails],
   ['allow_promotion_codes', 'boolean', (s) => s.allowPromotionCodes],
   ['discounts', 'jsonb', (s) => s.discounts],
+  ['shipping_options', 'jsonb', (s) => s.shippingOptions],
+  ['shipping_rate_id', 'text', (s) => s.shippingRateId],
 ];
 
 export const sessionColumns = sessionFields.map(([column]) => column);

@@ -1,11 +1,11 @@
 /**
- * Coupons, promotion codes and the ledger of which session took which discount. A redemption is
+ * Tax rates, coupons, promotion codes and the ledger of which session took which discount. A redemption is
  * one row per session (its primary key): retrying a declined card on the same session never counts
  * twice; `max_redemptions` is checked against it under the coupon's and code's row locks.
  */
 export default {
   version: 29,
-  name: 'coupons-and-promotion-codes',
+  name: 'discounts-and-tax-rates',
   sql: `
       CREATE TABLE coupons (
         id text PRIMARY KEY,
@@ -51,5 +51,22 @@ export default {
       );
       CREATE INDEX discount_redemptions_coupon ON discount_redemptions (coupon_id);
       CREATE INDEX discount_redemptions_promotion_code ON discount_redemptions (promotion_code_id);
+
+      CREATE TABLE tax_rates (
+        id text PRIMARY KEY,
+        account_id text NOT NULL REFERENCES accounts(id),
+        mode text NOT NULL,
+        display_name text NOT NULL,
+        description text,
+        percentage numeric(7, 4) NOT NULL,
+        inclusive boolean NOT NULL,
+        country text,
+        state text,
+        jurisdiction text,
+        active boolean NOT NULL,
+        metadata jsonb NOT NULL DEFAULT '{}',
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX tax_rates_list ON tax_rates (account_id, mode, created_at DESC, id DESC);
   `,
 };
