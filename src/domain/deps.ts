@@ -12,6 +12,7 @@ import type { RateLimitLeases } from './api-guards/rate-limit-leases';
 import type { CheckoutPageIntegrityRepository } from './checkout-page/ports';
 import type { AccessRepositories, AccessSettings } from './team/access-ports';
 import type { DisputeRepository } from './disputes/ports';
+import type { CouponRepository, DiscountRedemptionRepository, PromotionCodeRepository, TaxRateRepository } from './pricing/ports';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -51,6 +52,11 @@ export interface UnitOfWork extends TeamRepositories, AccessRepositories {
   operationsInFlight: OperationsInFlightRepository;
   /** Checkout page baselines, detected changes, CSP reports and script notes (PCI DSS 6.4.3 / 11.6.1). */
   checkoutPage: CheckoutPageIntegrityRepository;
+  /** Coupons, promotion codes and which session redeemed which (docs/pricing.md). */
+  coupons: CouponRepository;
+  promotionCodes: PromotionCodeRepository;
+  discountRedemptions: DiscountRedemptionRepository;
+  taxRates: TaxRateRepository;
 }
 
 /** Everything a use case may reach; handed in by the composition root. */

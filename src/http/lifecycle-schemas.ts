@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { eventTypes } from '../domain/shared/events';
 import type { NewPaymentLinkItem } from '../domain/sessions/use-cases/create-payment-link';
 import type { NewProduct } from '../domain/sessions/use-cases/create-product';
+import type { NewCoupon, NewPromotionCode, NewTaxRate } from '../domain/pricing/rules';
 import { listQuery } from './schemas';
 import { disputeStatuses } from '../domain/disputes/state-machine';
 import { EVIDENCE_TEXT_MAX_LENGTH } from '../domain/disputes/rules';
@@ -102,4 +103,97 @@ export function paymentLinkItemsOf(items: z.output<typeof createPaymentLinkBody>
   return items.map((item) =>
     'price' in item ? { priceId: item.price, quantity: item.quantity } : { name: item.name, unitAmount: item.unit_amount, quantity: item.quantity },
   );
+}
+
+/** Body of `POST /v1/coupons`. */
+export const createCouponBody = z.strictObject({
+  name: z.string().max(40).optional(),
+  percent_off: z.number().optional().describe('Percent off, more than 0 and at most 100, up to 2 decimals.'),
+  amount_off: minorUnits.optional().describe('Amount off in minor units of `currency`.'),
+  currency: currency.optional(),
+  duration: z.enum(['once']).optional(),
+  max_redemptions: z.number().int().optional(),
+  redeem_by: z.number().int('must be a Unix timestamp in seconds').optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+});
+
+/** Body of `POST /v1/promotion_codes`. */
+export const createPromotionCodeBody = z.strictObject({
+  code: z.string().max(50).optional().describe('Generated when not given.'),
+  coupon: objectId,
+  active: z.boolean().optional(),
+  max_redemptions: z.number().int().optional(),
+  expires_at: z.number().int('must be a Unix timestamp in seconds').optional(),
+  restrictions: z
+    .strictObject({
+      first_time_transaction: z.boolean().optional(),
+      minimum_amount: minorUnits.optional(),
+      minimum_amount_currency: currency.optional(),
+    })
+    .optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+});
+
+/** Query of `GET /v1/promotion_codes`. */
+export const listPromotionCodesQuery = z.strictObject({ ...listQuery, code: z.string().min(1).max(50).optional() });
+
+const unixDate = (seconds: number | undefined) => (seconds === undefined ? null : new Date(seconds * 1000));
+
+/** A coupon in the use case's terms. */
+export function couponInputOf(body: z.output<typeof createCouponBody>): NewCoupon {
+  return {
+    name: body.name,
+    percentOff: body.percent_off,
+    amountOff: body.amount_off,
+    currency: body.currency,
+    duration: body.duration,
+    maxRedemptions: body.max_redemptions,
+    redeemBy: unixDate(body.redeem_by),
+    metadata: body.metadata,
+  };
+}
+
+/** A promotion code in the use case's terms. */
+export function promotionCodeInputOf(body: z.output<typeof createPromotionCodeBody>): NewPromotionCode {
+  return {
+    code: body.code,
+    coupon: body.coupon,
+    active: body.active,
+    maxRedemptions: body.max_redemptions,
+    expiresAt: unixDate(body.expires_at),
+    restrictions: body.restrictions && {
+      firstTimeTransaction: body.restrictions.first_time_transaction,
+      minimumAmount: body.restrictions.minimum_amount,
+      minimumAmountCurrency: body.restrictions.minimum_amount_currency,
+    },
+    metadata: body.metadata,
+  };
+}
+
+/** Body of `POST /v1/tax_rates`. */
+export const createTaxRateBody = z.strictObject({
+  display_name: z.string().max(50),
+  description: z.string().max(500).optional(),
+  percentage: z.number().describe('0–100, up to 4 decimals.'),
+  inclusive: z.boolean(),
+  country: z.string().max(2).optional(),
+  state: z.string().max(3).optional(),
+  jurisdiction: z.string().max(50).optional(),
+  active: z.boolean().optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+});
+
+/** A tax rate in the use case's terms. */
+export function taxRateInputOf(body: z.output<typeof createTaxRateBody>): NewTaxRate {
+  return {
+    displayName: body.display_name,
+    description: body.description,
+    percentage: body.percentage,
+    inclusive: body.inclusive,
+    country: body.country,
+    state: body.state,
+    jurisdiction: body.jurisdiction,
+    active: body.active,
+    metadata: body.metadata,
+  };
 }

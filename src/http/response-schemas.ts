@@ -27,8 +27,19 @@ export const lineItemSchema = z
     unit_amount: minorUnits('Price of one'),
     quantity: z.number().int(),
     amount: minorUnits('unit_amount × quantity'),
+    tax_rates: z.array(z.string()).optional().meta({ description: 'The tax rates (`txr_…`) of the line, when it has any.' }),
   })
   .meta({ id: 'LineItem' });
+
+const deliveryEstimateBound = z.strictObject({ unit: z.enum(['hour', 'day', 'business_day', 'week', 'month']), value: z.number().int() }).nullable();
+
+export const totalDetailsSchema = z
+  .strictObject({
+    amount_discount: minorUnits('Discount off the subtotal'),
+    amount_shipping: minorUnits('Shipping added'),
+    amount_tax: minorUnits('Taxes, inclusive ones included'),
+  })
+  .meta({ id: 'TotalDetails', description: 'What of the total is discount, shipping and tax (docs/pricing.md).' });
 
 const checkoutSessionExample = {
   id: 'cs_test_a1B2c3D4e5F6g7H8i9J0kLmN',
@@ -50,6 +61,11 @@ const checkoutSessionExample = {
   client_reference_id: null,
   payment_link: null,
   payment: null,
+  total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+  allow_promotion_codes: false,
+  discounts: [],
+  shipping_options: [],
+  shipping_cost: null,
   expires_at: 1767312000,
   completed_at: null,
   created: 1767225600,
@@ -76,6 +92,33 @@ export const checkoutSessionSchema = z
     client_reference_id: z.string().nullable(),
     payment_link: nullableId('plink_', 'plink_test_x1', 'The payment link that opened it, if any.'),
     payment: nullableId('pay_', 'pay_test_x1', 'The payment that completed it, once there is one.'),
+    // Shop options (docs/pricing.md).
+    total_details: totalDetailsSchema,
+    allow_promotion_codes: z.boolean().meta({ description: 'Whether the page offers a promotion code field.' }),
+    discounts: z
+      .array(
+        z.strictObject({
+          coupon: id('coupon_', 'coupon_test_k1', 'The coupon applied.'),
+          promotion_code: nullableId('promo_', 'promo_test_k1', 'The promotion code that applied it, if any.'),
+        }),
+      )
+      .meta({ description: 'The discount applied (at most one).' }),
+    shipping_options: z
+      .array(
+        z.strictObject({
+          shipping_amount: minorUnits('What this choice adds'),
+          shipping_rate: z.strictObject({
+            id: id('shr_', 'shr_test_s1'),
+            display_name: z.string(),
+            fixed_amount: z.strictObject({ amount: minorUnits('Shipping amount'), currency }),
+            delivery_estimate: z.strictObject({ minimum: deliveryEstimateBound, maximum: deliveryEstimateBound }).nullable(),
+          }),
+        }),
+      )
+      .meta({ description: 'The shipping choices offered on the page.' }),
+    shipping_cost: z
+      .strictObject({ amount_total: minorUnits('Shipping in the total'), shipping_rate: id('shr_', 'shr_test_s1', 'The chosen option.') })
+      .nullable(),
     expires_at: unixTime('When it stops taking payments'),
     completed_at: unixTime('When it was paid').nullable(),
     created: unixTime('Creation time'),
@@ -105,6 +148,7 @@ const paymentExample = {
   failure_code: null,
   decline_code: null,
   three_d_secure: null,
+  total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
   created: 1767225700,
 };
 
@@ -137,6 +181,7 @@ export const paymentSchema = z
     failure_code: z.string().nullable(),
     decline_code: z.enum(declineCodes).nullable(),
     three_d_secure: z.strictObject({ status: z.string(), liability_shifted: z.boolean() }).nullable(),
+    total_details: totalDetailsSchema.nullable().meta({ description: "The session's discount, shipping and tax when this attempt was made." }),
     created: unixTime('Creation time'),
   })
   .meta({ id: 'Payment', description: 'One attempt to pay a checkout session.', examples: [paymentExample] });
@@ -282,6 +327,112 @@ export const productSchema = z
     updated: unixTime('Last change'),
   })
   .meta({ id: 'Product', description: 'Something the merchant sells, with its default price spelled out.' });
+
+const couponExample = {
+  id: 'coupon_test_k1',
+  object: 'coupon',
+  livemode: false,
+  name: 'Spring sale',
+  percent_off: 15,
+  amount_off: null,
+  currency: null,
+  duration: 'once',
+  max_redemptions: 100,
+  redeem_by: null,
+  times_redeemed: 3,
+  valid: true,
+  metadata: {},
+  created: 1767225600,
+};
+
+export const couponSchema = z
+  .strictObject({
+    id: id('coupon_', couponExample.id),
+    object: z.literal('coupon'),
+    livemode,
+    name: z.string().nullable(),
+    percent_off: z.number().nullable().meta({ description: 'Percent off the subtotal (up to 2 decimals), or null.' }),
+    amount_off: minorUnits('Amount off the subtotal').nullable(),
+    currency: currency.nullable().meta({ description: "`amount_off`'s currency; null for a percentage." }),
+    duration: z.literal('once'),
+    max_redemptions: z.number().int().nullable(),
+    redeem_by: unixTime('Last moment it can be redeemed').nullable(),
+    times_redeemed: z.number().int().meta({ description: 'Checkout sessions completed with it.' }),
+    valid: z.boolean().meta({ description: 'Whether it can still be redeemed.' }),
+    metadata: z.record(z.string(), z.string()),
+    created: unixTime('Creation time'),
+  })
+  .meta({ id: 'Coupon', description: 'A percentage or an amount off a checkout session.', examples: [couponExample] });
+
+const promotionCodeExample = {
+  id: 'promo_test_k1',
+  object: 'promotion_code',
+  livemode: false,
+  code: 'SPRING15',
+  coupon: couponExample,
+  active: true,
+  max_redemptions: null,
+  expires_at: null,
+  restrictions: { first_time_transaction: false, minimum_amount: 2000, minimum_amount_currency: 'usd' },
+  times_redeemed: 3,
+  metadata: {},
+  created: 1767225600,
+};
+
+export const promotionCodeSchema = z
+  .strictObject({
+    id: id('promo_', promotionCodeExample.id),
+    object: z.literal('promotion_code'),
+    livemode,
+    code: z.string().meta({ description: 'What the shopper types; matched whatever the case.' }),
+    coupon: couponSchema,
+    active: z.boolean(),
+    max_redemptions: z.number().int().nullable(),
+    expires_at: unixTime('When it stops applying').nullable(),
+    restrictions: z.strictObject({
+      first_time_transaction: z.boolean().meta({ description: 'Only for an email that has not paid this account before.' }),
+      minimum_amount: minorUnits('Smallest subtotal it applies to').nullable(),
+      minimum_amount_currency: currency.nullable(),
+    }),
+    times_redeemed: z.number().int(),
+    metadata: z.record(z.string(), z.string()),
+    created: unixTime('Creation time'),
+  })
+  .meta({ id: 'PromotionCode', description: 'A code shoppers type that applies a coupon.', examples: [promotionCodeExample] });
+
+const taxRateExample = {
+  id: 'txr_test_t1',
+  object: 'tax_rate',
+  livemode: false,
+  display_name: 'VAT',
+  description: null,
+  percentage: 20,
+  inclusive: true,
+  country: 'GB',
+  state: null,
+  jurisdiction: null,
+  active: true,
+  metadata: {},
+  created: 1767225600,
+};
+
+export const taxRateSchema = z
+  .strictObject({
+    id: id('txr_', taxRateExample.id),
+    object: z.literal('tax_rate'),
+    livemode,
+    display_name: z.string(),
+    description: z.string().nullable(),
+    percentage: z.number().meta({ description: 'Percent, up to 4 decimals.' }),
+    inclusive: z.boolean().meta({ description: 'Already in the price (true) or added to it (false).' }),
+    country: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.' }),
+    state: z.string().nullable().meta({ description: 'ISO 3166-2 subdivision, without the country.' }),
+    jurisdiction: z.string().nullable(),
+    active: z.boolean(),
+    metadata: z.record(z.string(), z.string()),
+    created: unixTime('Creation time'),
+  })
+  .meta({ id: 'TaxRate', description: 'A tax percentage line items name in `tax_rates` (docs/pricing.md).', examples: [taxRateExample] });
 
 export const paymentLinkSchema = z
   .strictObject({
@@ -445,6 +596,9 @@ export const refundListSchema = listOf(refundSchema, 'RefundList');
 export const disputeListSchema = listOf(disputeSchema, 'DisputeList');
 export const eventListSchema = listOf(eventSchema, 'EventList');
 export const productListSchema = listOf(productSchema, 'ProductList');
+export const couponListSchema = listOf(couponSchema, 'CouponList');
+export const taxRateListSchema = listOf(taxRateSchema, 'TaxRateList');
+export const promotionCodeListSchema = listOf(promotionCodeSchema, 'PromotionCodeList');
 export const paymentLinkListSchema = listOf(paymentLinkSchema, 'PaymentLinkList');
 export const webhookEndpointListSchema = listOf(webhookEndpointSchema, 'WebhookEndpointList');
 export const webhookDeliveryListSchema = listOf(webhookDeliverySchema, 'WebhookDeliveryList');

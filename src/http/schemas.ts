@@ -1,13 +1,28 @@
 import { z } from 'zod';
+import { TillpointError } from '../domain/shared/errors';
+import type { NewCheckoutSession, NewShippingOption } from '../domain/sessions/rules';
+import type { DiscountReference } from '../domain/pricing/discount-lookup';
+
+const deliveryEstimateBound = z.strictObject({ unit: z.enum(['hour', 'day', 'business_day', 'week', 'month']), value: z.number().int() });
 
 /** Body of `POST /v1/checkout/sessions`. Unknown fields are refused by name. */
 export const createCheckoutSessionBody = z.strictObject({
   currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code'),
   line_items: z.array(
     z.strictObject({
-      name: z.string(),
-      unit_amount: z.number().int(),
+      // Our own `name` and `unit_amount`, or Stripe's `price_data`: one of the two.
+      name: z.string().optional(),
+      unit_amount: z.number().int().optional(),
+      price_data: z
+        .strictObject({
+          currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code'),
+          unit_amount: z.number().int(),
+          product_data: z.strictObject({ name: z.string() }),
+        })
+        .optional()
+        .describe("Stripe's shape, accepted beside `name` and `unit_amount`; `currency` must be the session's."),
       quantity: z.number().int(),
+      tax_rates: z.array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id')).max(5).optional().describe('Ids of tax rates (`txr_…`) applied to the line.'),
     }),
   ),
   success_url: z.string().max(2048).optional(),
@@ -20,7 +35,77 @@ export const createCheckoutSessionBody = z.strictObject({
   metadata: z.record(z.string(), z.string()).optional(),
   client_reference_id: z.string().min(1).max(200).optional(),
   expires_at: z.number().int('must be a Unix timestamp in seconds').optional(),
+  // Shop options: promotion codes and discounts (docs/pricing.md).
+  allow_promotion_codes: z.boolean().optional().describe('Show a promotion code field on the page.'),
+  discounts: z
+    .array(z.strictObject({ coupon: z.string().regex(/^[A-Za-z0-9_]{1,64}$/).optional(), promotion_code: z.string().regex(/^[A-Za-z0-9_]{1,64}$/).optional() }))
+    .max(1)
+    .optional()
+    .describe('At most one: a coupon or a promotion code, by id, applied from the start.'),
+  shipping_options: z
+    .array(
+      z.strictObject({
+        shipping_rate_data: z.strictObject({
+          type: z.literal('fixed_amount').optional(),
+          display_name: z.string(),
+          fixed_amount: z.strictObject({ amount: z.number().int(), currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code') }),
+          delivery_estimate: z
+            .strictObject({
+              minimum: deliveryEstimateBound.optional(),
+              maximum: deliveryEstimateBound.optional(),
+            })
+            .optional(),
+        }),
+      }),
+    )
+    .max(5)
+    .optional()
+    .describe('Up to 5 shipping choices; the first is chosen until the shopper picks another.'),
 });
+
+/** The session's shipping choices from the body. */
+export function shippingOptionsOf(options: z.output<typeof createCheckoutSessionBody>['shipping_options']): NewShippingOption[] | undefined {
+  return options?.map(({ shipping_rate_data: data }) => ({
+    displayName: data.display_name,
+    amount: data.fixed_amount.amount,
+    currency: data.fixed_amount.currency,
+    deliveryEstimate: data.delivery_estimate ? { minimum: data.delivery_estimate.minimum ?? null, maximum: data.delivery_estimate.maximum ?? null } : null,
+  }));
+}
+
+/** The session's items from the body: `name` and `unit_amount`, or `price_data`. */
+export function checkoutSessionLineItemsOf(items: z.output<typeof createCheckoutSessionBody>['line_items']): NewCheckoutSession['lineItems'] {
+  return items.map((item, i) => {
+    const at = `line_items[${i}]`;
+    if (item.price_data) {
+      if (item.name !== undefined || item.unit_amount !== undefined) {
+        throw new TillpointError('parameter_invalid', 'Give price_data, or name and unit_amount, not both', { param: `${at}[price_data]` });
+      }
+      return { name: item.price_data.product_data.name, unitAmount: item.price_data.unit_amount, quantity: item.quantity, currency: item.price_data.currency, taxRateIds: item.tax_rates };
+    }
+    if (item.name === undefined) throw new TillpointError('parameter_missing', `Missing required parameter: ${at}[name]`, { param: `${at}[name]` });
+    if (item.unit_amount === undefined) {
+      throw new TillpointError('parameter_missing', `Missing required parameter: ${at}[unit_amount]`, { param: `${at}[unit_amount]` });
+    }
+    return { name: item.name, unitAmount: item.unit_amount, quantity: item.quantity, taxRateIds: item.tax_rates };
+  });
+}
+
+/** The one discount of `discounts[]`: a coupon or a promotion code. */
+export function discountReferenceOf(discounts: z.output<typeof createCheckoutSessionBody>['discounts']): DiscountReference | null {
+  const discount = discounts?.[0];
+  if (!discount) return null;
+  if ((discount.coupon === undefined) === (discount.promotion_code === undefined)) {
+    throw new TillpointError('parameter_invalid', 'Give a coupon or a promotion_code', { param: 'discounts[0]' });
+  }
+  return discount.coupon !== undefined ? { coupon: discount.coupon } : { promotionCode: discount.promotion_code! };
+}
+
+/** Body of the page's shipping choice: one of the session's `shipping_options`. */
+export const chooseShippingRateBody = z.strictObject({ shipping_rate: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id') });
+
+/** Body of the page's promotion code: a code to apply, or null to remove the one applied. */
+export const applyPromotionCodeBody = z.strictObject({ code: z.string().min(1).max(50).nullable() });
 
 /** An object id in a path: letters, digits and underscores, bounded. */
 export const idParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/) });

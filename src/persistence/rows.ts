@@ -113,6 +113,11 @@ export function toSession(row: Row): CheckoutSession {
     paymentId: row.payment_id,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
+    totalDetails: row.total_details,
+    allowPromotionCodes: row.allow_promotion_codes,
+    discounts: row.discounts,
+    shippingOptions: row.shipping_options,
+    shippingRateId: row.shipping_rate_id,
   };
 }
 
@@ -136,6 +141,7 @@ export function toPayment(row: Row): Payment {
     failureCode: row.failure_code,
     declineCode: row.decline_code,
     threeDSecure: row.three_d_secure,
+    totalDetails: row.total_details ?? null,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

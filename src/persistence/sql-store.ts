@@ -19,6 +19,8 @@ import { eventRepositories } from './stores/webhooks/events';
 import { webhookDeliveryRepository, webhookEndpointRepository } from './stores/webhooks/endpoints-and-deliveries';
 import { flagStores } from './stores/flags/flags';
 import { checkoutPageIntegrityRepository } from './stores/checkout-page/integrity';
+import { discountRepositories } from './stores/pricing/discounts';
+import { taxRateRepositories } from './stores/pricing/tax-rates';
 
 type Repositories = (db: SqlExecutor) => object;
 
@@ -74,6 +76,8 @@ const groups = [
   webhookRepositories,
   flagStores,
   checkoutPageRepositories,
+  discountRepositories,
+  taxRateRepositories,
 ] as const;
 
 /** The domain's unit of work over one SQL transaction. */

@@ -7,6 +7,8 @@ import { retryingFetch } from './transport.js';
 import type {
   CheckoutSession,
   CheckoutSessionCreateParams,
+  Coupon,
+  CouponCreateParams,
   Deleted,
   Event,
   EventListParams,
@@ -21,6 +23,9 @@ import type {
   PaymentSearchParams,
   Product,
   ProductCreateParams,
+  PromotionCode,
+  PromotionCodeCreateParams,
+  PromotionCodeListParams,
   Refund,
   RefundCreateParams,
   RefundListParams,
@@ -28,6 +33,8 @@ import type {
   DisputeListParams,
   DisputeEvidenceParams,
   RequestOptions,
+  TaxRate,
+  TaxRateCreateParams,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointCreateParams,
@@ -274,6 +281,59 @@ class PaymentLinks {
   }
 }
 
+class Coupons {
+  constructor(private readonly api: ApiClient) {}
+  /** `percent_off`, or `amount_off` with its `currency`; redeemed once per checkout session. */
+  create(params: CouponCreateParams, options?: RequestOptions): Promise<Coupon> {
+    return unwrap(this.api.POST('/v1/coupons', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<Coupon> {
+    return unwrap(this.api.GET('/v1/coupons/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  list(params: ListParams = {}, options?: RequestOptions): ListPromise<Coupon> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/coupons', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
+class PromotionCodes {
+  constructor(private readonly api: ApiClient) {}
+  /** A code shoppers type for a coupon; `code` is generated when not given. */
+  create(params: PromotionCodeCreateParams, options?: RequestOptions): Promise<PromotionCode> {
+    return unwrap(this.api.POST('/v1/promotion_codes', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<PromotionCode> {
+    return unwrap(this.api.GET('/v1/promotion_codes/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** `code` finds a code by its text, whatever the case. */
+  list(params: PromotionCodeListParams = {}, options?: RequestOptions): ListPromise<PromotionCode> {
+    return new ListPromise(
+      (startingAfter) =>
+        unwrap(this.api.GET('/v1/promotion_codes', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
+class TaxRates {
+  constructor(private readonly api: ApiClient) {}
+  /** A percentage, inclusive or exclusive, that line items name in `tax_rates`. */
+  create(params: TaxRateCreateParams, options?: RequestOptions): Promise<TaxRate> {
+    return unwrap(this.api.POST('/v1/tax_rates', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<TaxRate> {
+    return unwrap(this.api.GET('/v1/tax_rates/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  list(params: ListParams = {}, options?: RequestOptions): ListPromise<TaxRate> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/tax_rates', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
 /**
  * The Tillpoint API client.
  * @example
@@ -289,6 +349,9 @@ export class Tillpoint {
   readonly webhookEndpoints: WebhookEndpoints;
   readonly products: Products;
   readonly paymentLinks: PaymentLinks;
+  readonly coupons: Coupons;
+  readonly promotionCodes: PromotionCodes;
+  readonly taxRates: TaxRates;
   readonly webhooks = new Webhooks();
 
   constructor(secretKey: string, options: TillpointOptions = {}) {
@@ -314,5 +377,8 @@ export class Tillpoint {
     this.webhookEndpoints = new WebhookEndpoints(api);
     this.products = new Products(api);
     this.paymentLinks = new PaymentLinks(api);
+    this.coupons = new Coupons(api);
+    this.promotionCodes = new PromotionCodes(api);
+    this.taxRates = new TaxRates(api);
   }
 }

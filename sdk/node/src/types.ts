@@ -16,6 +16,10 @@ export type PaymentLink = Schemas['PaymentLink'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type Deleted = Schemas['Deleted'];
+export type Coupon = Schemas['Coupon'];
+export type PromotionCode = Schemas['PromotionCode'];
+export type TotalDetails = Schemas['TotalDetails'];
+export type TaxRate = Schemas['TaxRate'];
 
 type JsonBody<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
@@ -36,6 +40,10 @@ export type PaymentLinkCreateParams = JsonBody<operations['postV1PaymentLinks']>
 export type PaymentLinkUpdateParams = JsonBody<operations['postV1PaymentLinksId']>;
 export type WebhookEndpointCreateParams = JsonBody<operations['postV1WebhookEndpoints']>;
 export type WebhookEndpointUpdateParams = JsonBody<operations['postV1WebhookEndpointsId']>;
+export type CouponCreateParams = JsonBody<operations['postV1Coupons']>;
+export type PromotionCodeCreateParams = JsonBody<operations['postV1PromotionCodes']>;
+export type PromotionCodeListParams = Query<operations['getV1PromotionCodes']>;
+export type TaxRateCreateParams = JsonBody<operations['postV1TaxRates']>;
 
 /** One page of a list. */
 export interface Page<T> {

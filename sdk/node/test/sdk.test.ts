@@ -114,6 +114,21 @@ describe.each(testDatabases.slice(0, 1))('@tillpoint/node against a real server 
     expect((await tp.checkout.sessions.expire(other.id)).status).toBe('expired');
   });
 
+  it('creates a coupon and a promotion code and opens a discounted session with them', async () => {
+    client();
+    const coupon = await tp.coupons.create({ percent_off: 10, max_redemptions: 5 });
+    const code = await tp.promotionCodes.create({ coupon: coupon.id, code: 'BEANS10' });
+    expect(code).toMatchObject({ object: 'promotion_code', code: 'BEANS10', coupon: { id: coupon.id, percent_off: 10 } });
+    expect((await tp.promotionCodes.list({ code: 'beans10' })).data.map((c) => c.id)).toEqual([code.id]);
+    expect((await tp.coupons.retrieve(coupon.id)).valid).toBe(true);
+    const session = await tp.checkout.sessions.create({ ...beans, discounts: [{ promotion_code: code.id }] });
+    expect(session).toMatchObject({ amount_subtotal: 3300, amount_total: 2970, total_details: { amount_discount: 330, amount_shipping: 0, amount_tax: 0 } });
+    const tax = await tp.taxRates.create({ display_name: 'Sales tax', percentage: 10, inclusive: false });
+    expect((await tp.taxRates.retrieve(tax.id)).percentage).toBe(10);
+    const taxed = await tp.checkout.sessions.create({ currency: 'usd', line_items: [{ ...beans.line_items[0]!, tax_rates: [tax.id] }] });
+    expect(taxed.total_details).toEqual({ amount_discount: 0, amount_shipping: 0, amount_tax: 330 });
+  });
+
   it('walks a list across pages with for await, newest first, each object once', async () => {
     client();
     const made: string[] = [];

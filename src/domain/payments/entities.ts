@@ -1,6 +1,7 @@
 import type { Mode } from '../shared/events';
 import type { PaymentStatus, RefundStatus } from './state-machine';
 import type { DeclineCode } from '../shared/errors';
+import type { TotalDetails } from '../pricing/totals';
 
 export type CaptureMethod = 'automatic' | 'manual';
 export type PaymentMethodType = 'card' | 'google_pay';
@@ -36,6 +37,8 @@ export interface Payment {
   failureCode: string | null;
   declineCode: DeclineCode | null;
   threeDSecure: { status: string; liabilityShifted: boolean } | null;
+  /** The session's discount, shipping and tax when this attempt was made (docs/pricing.md). */
+  totalDetails: TotalDetails | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -196,6 +196,7 @@ export function newPayment(session: CheckoutSession, email: string, processor: s
     failureCode: null,
     declineCode: null,
     threeDSecure: null,
+    totalDetails: session.totalDetails,
     createdAt: now,
     updatedAt: now,
   };

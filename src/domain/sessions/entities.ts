@@ -1,6 +1,8 @@
 import type { Mode } from '../shared/events';
 import type { CheckoutSessionStatus } from '../payments/state-machine';
 import type { CaptureMethod, PaymentMethodType } from '../payments/entities';
+import type { AppliedDiscount, AppliedTaxRate, ShippingRate } from '../pricing/entities';
+import type { TotalDetails } from '../pricing/totals';
 
 export interface LineItem {
   name: string;
@@ -8,6 +10,8 @@ export interface LineItem {
   quantity: number;
   /** unitAmount × quantity, in minor units. */
   amount: number;
+  /** The tax rates of the line, as they were when the session was made (docs/pricing.md). */
+  taxRates?: AppliedTaxRate[];
 }
 
 /** What the shopper is asked to pay, and whether they have (design.md §3, `cs_…`). */
@@ -35,6 +39,17 @@ export interface CheckoutSession {
   paymentId: string | null;
   createdAt: Date;
   updatedAt: Date;
+  // Shop options (docs/pricing.md): what the total is made of, and the discounts in it.
+  /** Discount, shipping and tax in `amountTotal` (computed by pricing/totals.ts only). */
+  totalDetails: TotalDetails;
+  /** The page offers a promotion code field. */
+  allowPromotionCodes: boolean;
+  /** At most one: the coupon (or promotion code) applied, its terms as applied. */
+  discounts: AppliedDiscount[];
+  /** Up to 5 shipping choices, priced in the session's currency; the shopper picks one. */
+  shippingOptions: ShippingRate[];
+  /** The chosen shipping option's id: the first one until the shopper picks another. */
+  shippingRateId: string | null;
 }
 
 /** A reusable link that opens a fresh checkout session for fixed items (`/l/:slug`). */

@@ -6,6 +6,9 @@ import { sessionLocale } from '../shared/locale';
 import type { Scope } from '../shared/scope';
 import type { LineItem, CheckoutSession } from './entities';
 import type { Deps, UnitOfWork } from '../deps';
+import type { AppliedDiscount, AppliedTaxRate, ShippingRate } from '../pricing/entities';
+import { pricingDiscount } from '../pricing/rules';
+import { computeTotals } from '../pricing/totals';
 import { transitionCheckoutSession } from '../payments/transition';
 
 /** Session lifetime bounds (design.md §9). */
@@ -24,7 +27,16 @@ export const LIMITS = {
 
 export interface NewCheckoutSession {
   currency: string;
-  lineItems: Array<{ name: string; unitAmount: number; quantity: number }>;
+  /** `currency`, when given (Stripe's `price_data[currency]`), must be the session's. */
+  lineItems: Array<{
+    name: string;
+    unitAmount: number;
+    quantity: number;
+    currency?: string;
+    /** Ids of tax rates (`line_items[].tax_rates`), resolved into `taxRates` by the use case. */
+    taxRateIds?: string[];
+    taxRates?: AppliedTaxRate[];
+  }>;
   successUrl?: string | null;
   cancelUrl?: string | null;
   captureMethod?: CaptureMethod;
@@ -36,7 +48,22 @@ export interface NewCheckoutSession {
   clientReferenceId?: string | null;
   expiresAt?: Date | null;
   paymentLinkId?: string | null;
+  // Shop options (docs/pricing.md).
+  allowPromotionCodes?: boolean;
+  /** Resolved from `discounts[]` by the use case, checked with pricing/rules.ts' discountRefusal. */
+  discount?: AppliedDiscount | null;
+  /** Stripe's `shipping_options[].shipping_rate_data` of type `fixed_amount`, in the session's currency. */
+  shippingOptions?: NewShippingOption[];
 }
+
+export interface NewShippingOption {
+  displayName: string;
+  amount: number;
+  currency: string;
+  deliveryEstimate?: ShippingRate['deliveryEstimate'];
+}
+
+const MAX_SHIPPING_OPTIONS = 5;
 
 function invalid(param: string, message: string): TillpointError {
   return new TillpointError('parameter_invalid', message, { param });
@@ -81,21 +108,29 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     if (!Number.isInteger(item.quantity) || item.quantity < LIMITS.quantity.min || item.quantity > LIMITS.quantity.max) {
       throw invalid(`${at}[quantity]`, `quantity must be an integer from 1 to ${LIMITS.quantity.max}`);
     }
-    return { name, unitAmount: item.unitAmount, quantity: item.quantity, amount: item.unitAmount * item.quantity };
+    if (item.currency !== undefined && item.currency.toUpperCase() !== rule.code) {
+      throw invalid(`${at}[price_data][currency]`, `price_data[currency] must be the session's currency, ${rule.code.toLowerCase()}`);
+    }
+    const line: LineItem = { name, unitAmount: item.unitAmount, quantity: item.quantity, amount: item.unitAmount * item.quantity };
+    if (item.taxRates?.length) {
+      if (item.taxRates.length > 5) throw invalid(`${at}[tax_rates]`, 'A line item may have at most 5 tax rates');
+      line.taxRates = item.taxRates;
+    }
+    return line;
   });
-  const amountSubtotal = lineItems.reduce((sum, item) => sum + item.amount, 0);
-  if (amountSubtotal < rule.minimum) {
-    throw new TillpointError(
-      'amount_too_small',
-      `amount_total must be at least ${rule.minimum} (minor units of ${rule.code})`,
-      { param: 'line_items' },
-    );
+  const shippingOptions = (input.shippingOptions ?? []).map((option, i) => shippingRateOf(option, rule.code, `shipping_options[${i}][shipping_rate_data]`));
+  if (shippingOptions.length > MAX_SHIPPING_OPTIONS) throw invalid('shipping_options', `At most ${MAX_SHIPPING_OPTIONS} shipping options`);
+  if (input.allowPromotionCodes && input.discount) {
+    throw invalid('discounts', 'Give either allow_promotion_codes or discounts, not both');
   }
-  if (amountSubtotal > MAX_AMOUNT) {
-    throw new TillpointError('amount_too_large', `amount_total must be at most ${MAX_AMOUNT}`, {
-      param: 'line_items',
-    });
+  if (lineItems.reduce((sum, item) => sum + item.amount, 0) > MAX_AMOUNT) {
+    throw new TillpointError('amount_too_large', `amount_total must be at most ${MAX_AMOUNT}`, { param: 'line_items' });
   }
+  const discounts = input.discount ? [input.discount] : [];
+  const shippingRateId = shippingOptions[0]?.id ?? null;
+  const priced = priceCheckoutSession({ currency: rule.code, lineItems, discounts, shippingOptions, shippingRateId });
+  assertPayableTotal(priced.amountTotal, rule.code, input.discount ? 'discounts' : 'line_items');
+  const { amountSubtotal } = priced;
   for (const param of ['successUrl', 'cancelUrl'] as const) {
     const value = input[param];
     if (value != null && !isAbsoluteHttpUrl(value)) {
@@ -135,7 +170,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     currency: rule.code,
     lineItems,
     amountSubtotal,
-    amountTotal: amountSubtotal,
+    amountTotal: priced.amountTotal,
     customerEmail: input.customerEmail ?? null,
     successUrl: input.successUrl ?? null,
     cancelUrl: input.cancelUrl ?? null,
@@ -150,7 +185,58 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     paymentId: null,
     createdAt: now,
     updatedAt: now,
+    totalDetails: priced.totalDetails,
+    allowPromotionCodes: input.allowPromotionCodes ?? false,
+    discounts,
+    shippingOptions,
+    shippingRateId,
   };
+}
+
+function shippingRateOf(option: NewShippingOption, currency: string, at: string): ShippingRate {
+  const displayName = option.displayName.trim();
+  if (displayName.length < 1 || displayName.length > 100) throw invalid(`${at}[display_name]`, 'display_name must be 1 to 100 characters');
+  if (option.currency.toUpperCase() !== currency) {
+    throw invalid(`${at}[fixed_amount][currency]`, `fixed_amount[currency] must be the session's currency, ${currency.toLowerCase()}`);
+  }
+  if (!Number.isSafeInteger(option.amount) || option.amount < 0 || option.amount > MAX_AMOUNT) {
+    throw invalid(`${at}[fixed_amount][amount]`, 'fixed_amount[amount] must be a non-negative integer in minor units');
+  }
+  const estimate = option.deliveryEstimate ?? null;
+  for (const bound of ['minimum', 'maximum'] as const) {
+    const value = estimate?.[bound];
+    if (value && (!Number.isInteger(value.value) || value.value < 1 || value.value > 1000)) {
+      throw invalid(`${at}[delivery_estimate][${bound}][value]`, 'value must be a whole number from 1 to 1000');
+    }
+  }
+  return { id: newId('shr', 16), displayName, amount: option.amount, deliveryEstimate: estimate };
+}
+
+/**
+ * A session's figures from what it stores: its items and their tax rates, its discount, its chosen
+ * shipping,
+ * priced by pricing/totals.ts, the one place totals are computed.
+ */
+export function priceCheckoutSession(session: Pick<CheckoutSession, 'currency' | 'lineItems' | 'discounts' | 'shippingOptions' | 'shippingRateId'>) {
+  const shipping = session.shippingOptions.find((option) => option.id === session.shippingRateId);
+  const totals = computeTotals({
+    currency: session.currency,
+    lines: session.lineItems.map((item) => ({ unitAmount: item.unitAmount, quantity: item.quantity, taxRates: item.taxRates })),
+    discount: pricingDiscount(session.discounts[0]),
+    shipping: shipping?.amount ?? 0,
+  });
+  return { amountSubtotal: totals.amountSubtotal, amountTotal: totals.amountTotal, totalDetails: totals.totalDetails };
+}
+
+/** A total the processor can charge: at least the currency's minimum, at most MAX_AMOUNT (design.md §5). */
+export function assertPayableTotal(amountTotal: number, currency: string, param: string): void {
+  const rule = currencyRule(currency)!;
+  if (amountTotal < rule.minimum) {
+    throw new TillpointError('amount_too_small', `amount_total must be at least ${rule.minimum} (minor units of ${rule.code})`, { param });
+  }
+  if (amountTotal > MAX_AMOUNT) {
+    throw new TillpointError('amount_too_large', `amount_total must be at most ${MAX_AMOUNT}`, { param });
+  }
 }
 
 /** Expires an open session whose time is up, unless a payment for it is under way. */

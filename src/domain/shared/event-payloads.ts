@@ -3,6 +3,7 @@ import type { DomainEvent } from './events';
 import type { CheckoutSession } from '../sessions/entities';
 import type { CheckoutPageChange } from '../checkout-page/entities';
 import type { Dispute } from '../disputes/entities';
+import type { TotalDetails } from '../pricing/totals';
 
 /*
  * What an event carries. An event stores a snapshot of its object at the moment of the change, and a
@@ -19,6 +20,11 @@ export function unixTime(date: Date | null): number | null {
   return date === null ? null : Math.floor(date.getTime() / 1000);
 }
 
+/** Stripe's `total_details`: what of the total is discount, shipping and tax. */
+function totalDetailsSnapshot(details: TotalDetails) {
+  return { amount_discount: details.amountDiscount, amount_shipping: details.amountShipping, amount_tax: details.amountTax };
+}
+
 /** The checkout session as its events carry it (and the merchant API shows it). */
 export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: string) {
   return {
@@ -33,6 +39,7 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
       unit_amount: item.unitAmount,
       quantity: item.quantity,
       amount: item.amount,
+      ...(item.taxRates?.length ? { tax_rates: item.taxRates.map((rate) => rate.id) } : {}),
     })),
     amount_subtotal: session.amountSubtotal,
     amount_total: session.amountTotal,
@@ -46,6 +53,23 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
     client_reference_id: session.clientReferenceId,
     payment_link: session.paymentLinkId,
     payment: session.paymentId,
+    // Shop options (docs/pricing.md).
+    total_details: totalDetailsSnapshot(session.totalDetails),
+    allow_promotion_codes: session.allowPromotionCodes,
+    discounts: session.discounts.map((discount) => ({
+      coupon: discount.coupon.id,
+      promotion_code: discount.promotionCode?.id ?? null,
+    })),
+    shipping_options: session.shippingOptions.map((option) => ({
+      shipping_amount: option.amount,
+      shipping_rate: {
+        id: option.id,
+        display_name: option.displayName,
+        fixed_amount: { amount: option.amount, currency: session.currency.toLowerCase() },
+        delivery_estimate: option.deliveryEstimate,
+      },
+    })),
+    shipping_cost: session.shippingRateId && { amount_total: session.totalDetails.amountShipping, shipping_rate: session.shippingRateId },
     expires_at: unixTime(session.expiresAt),
     completed_at: unixTime(session.completedAt),
     created: unixTime(session.createdAt),
@@ -84,6 +108,7 @@ export function paymentSnapshot(payment: Payment) {
       status: payment.threeDSecure.status,
       liability_shifted: payment.threeDSecure.liabilityShifted,
     },
+    total_details: payment.totalDetails && totalDetailsSnapshot(payment.totalDetails),
     created: unixTime(payment.createdAt),
   };
 }

@@ -4,7 +4,9 @@ import { getCheckoutPage } from '../../domain/sessions/use-cases/get-checkout-pa
 import { payCheckoutSession } from '../../domain/payments/use-cases/pay-checkout-session';
 import { tokenizeCard } from '../../domain/payments/use-cases/tokenize-card';
 import { defineRoute } from '../define-route';
-import { idParams, payBody, tokenizeCardBody } from '../schemas';
+import { applyPromotionCodeBody, chooseShippingRateBody, idParams, payBody, tokenizeCardBody } from '../schemas';
+import { chooseShippingRate } from '../../domain/pricing/use-cases/choose-shipping-rate';
+import { applyPromotionCode } from '../../domain/pricing/use-cases/apply-promotion-code';
 import { completionUrl, publicCheckoutSessionView } from '../views/checkout-session';
 
 /**
@@ -72,6 +74,44 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
         deviceData: body.device_data ?? null,
       });
       return { status: payment.status, redirect_url: completionUrl(session, deps.publicUrl) };
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/checkout/sessions/:id/promotion_code',
+      tag,
+      summary: 'Apply a promotion code to the session (or remove it with null); the server prices the session again',
+      params: idParams,
+      body: applyPromotionCodeBody,
+      internal: true,
+    },
+    async ({ params, body, request, reply }) => {
+      await applyPromotionCode(deps, { sessionId: params.id, code: body.code });
+      reply.header('cache-control', 'no-store');
+      const page = await getCheckoutPage(deps, { sessionId: params.id });
+      return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/checkout/sessions/:id/shipping_rate',
+      tag,
+      summary: "Choose one of the session's shipping options; the server prices the session again",
+      params: idParams,
+      body: chooseShippingRateBody,
+      internal: true,
+    },
+    async ({ params, body, request, reply }) => {
+      await chooseShippingRate(deps, { sessionId: params.id, shippingRateId: body.shipping_rate });
+      reply.header('cache-control', 'no-store');
+      const page = await getCheckoutPage(deps, { sessionId: params.id });
+      return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
     },
   );
 }

@@ -9,7 +9,7 @@ import { checkoutSessionListSchema, checkoutSessionSchema } from '../response-sc
 import { keyActorOf, scopeOf } from '../merchant-auth';
 import { pageQuery } from '../lifecycle-schemas';
 import { listBody, pageRequest } from '../pagination';
-import { createCheckoutSessionBody, idParams } from '../schemas';
+import { checkoutSessionLineItemsOf, createCheckoutSessionBody, discountReferenceOf, idParams, shippingOptionsOf } from '../schemas';
 import { checkoutSessionView } from '../views/checkout-session';
 
 const tag = 'Checkout sessions';
@@ -26,11 +26,7 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
         actor: keyActorOf(request),
         input: {
           currency: body.currency,
-          lineItems: body.line_items.map((item) => ({
-            name: item.name,
-            unitAmount: item.unit_amount,
-            quantity: item.quantity,
-          })),
+          lineItems: checkoutSessionLineItemsOf(body.line_items),
           successUrl: body.success_url,
           cancelUrl: body.cancel_url,
           captureMethod: body.capture_method,
@@ -40,7 +36,10 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
           metadata: body.metadata,
           clientReferenceId: body.client_reference_id,
           expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at * 1000),
+          allowPromotionCodes: body.allow_promotion_codes,
+          shippingOptions: shippingOptionsOf(body.shipping_options),
         },
+        discount: discountReferenceOf(body.discounts),
       });
       return checkoutSessionView(session, deps.publicUrl);
     },

@@ -13,6 +13,7 @@ import { webhookEndpointRoutes } from './webhook-endpoints';
 import { productRoutes } from './products';
 import { refundRoutes } from './refunds';
 import { disputeRoutes } from './disputes';
+import { couponRoutes } from './coupons';
 import { checkoutPageScriptRoutes, type PageSecurity } from './checkout-page-scripts';
 
 /**
@@ -37,6 +38,7 @@ export async function merchantApi(app: FastifyInstance, { deps, pageSecurity }: 
   await app.register(eventRoutes, { deps });
   await app.register(productRoutes, { deps });
   await app.register(paymentLinkRoutes, { deps });
+  await app.register(couponRoutes, { deps });
   await app.register(flagRoutes, { deps });
   await app.register(experimentRoutes, { deps });
   if (pageSecurity) await app.register(checkoutPageScriptRoutes, { deps, security: pageSecurity });

@@ -46,8 +46,34 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       unit_amount: item.unitAmount,
       quantity: item.quantity,
       amount: item.amount,
+      ...(item.taxRates?.length
+        ? { tax_rates: item.taxRates.map((rate) => ({ display_name: rate.displayName, percentage: rate.percentage, inclusive: rate.inclusive })) }
+        : {}),
     })),
     amount_total: session.amountTotal,
+    // Shop options (docs/pricing.md): the breakdown the page shows, and its promotion code field.
+    amount_subtotal: session.amountSubtotal,
+    total_details: {
+      amount_discount: session.totalDetails.amountDiscount,
+      amount_shipping: session.totalDetails.amountShipping,
+      amount_tax: session.totalDetails.amountTax,
+    },
+    allow_promotion_codes: session.allowPromotionCodes,
+    discount: session.discounts[0]
+      ? {
+          code: session.discounts[0].promotionCode?.code ?? null,
+          name: session.discounts[0].coupon.name,
+          percent_off: session.discounts[0].coupon.percentOff,
+          amount_off: session.discounts[0].coupon.amountOff,
+        }
+      : null,
+    shipping_options: session.shippingOptions.map((option) => ({
+      id: option.id,
+      display_name: option.displayName,
+      amount: option.amount,
+      delivery_estimate: option.deliveryEstimate,
+    })),
+    shipping_rate: session.shippingRateId,
     customer_email: session.customerEmail,
     payment_method_types: session.paymentMethodTypes,
     expires_at: unixTime(session.expiresAt),

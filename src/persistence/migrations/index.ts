@@ -16,6 +16,8 @@ import accessAndAccountSecurity from './0017-access-and-account-security';
 import lateAnswerChecks from './0018-late-answer-checks';
 import disputes from './0022-disputes';
 import searchIndexes from './0025-search-indexes';
+import sessionTotals from './0028-session-totals';
+import discountsAndTaxRates from './0029-discounts-and-tax-rates';
 
 export interface Migration {
   version: number;
@@ -45,6 +47,8 @@ export const migrations: Migration[] = [
   lateAnswerChecks,
   disputes,
   searchIndexes,
+  sessionTotals,
+  discountsAndTaxRates,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

@@ -464,6 +464,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List coupons, newest first */
+        get: operations["getV1Coupons"];
+        put?: never;
+        /** Create a coupon: a percentage or an amount off */
+        post: operations["postV1Coupons"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/coupons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a coupon */
+        get: operations["getV1CouponsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/promotion_codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List promotion codes, newest first */
+        get: operations["getV1PromotionCodes"];
+        put?: never;
+        /**
+         * Create a promotion code for a coupon
+         * @description Shoppers type `code` (any case) on a session opened with `allow_promotion_codes: true`.
+         */
+        post: operations["postV1PromotionCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/promotion_codes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a promotion code */
+        get: operations["getV1PromotionCodesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tax_rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tax rates, newest first */
+        get: operations["getV1TaxRates"];
+        put?: never;
+        /** Create a tax rate, inclusive or exclusive */
+        post: operations["postV1TaxRates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tax_rates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a tax rate */
+        get: operations["getV1TaxRatesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/flags": {
         parameters: {
             query?: never;
@@ -598,6 +706,17 @@ export interface components {
             quantity: number;
             /** @description unit_amount × quantity, an integer in the currency's minor unit (cents for USD). */
             amount: number;
+            /** @description The tax rates (`txr_…`) of the line, when it has any. */
+            tax_rates?: string[];
+        };
+        /** @description What of the total is discount, shipping and tax (docs/pricing.md). */
+        TotalDetails: {
+            /** @description Discount off the subtotal, an integer in the currency's minor unit (cents for USD). */
+            amount_discount: number;
+            /** @description Shipping added, an integer in the currency's minor unit (cents for USD). */
+            amount_shipping: number;
+            /** @description Taxes, inclusive ones included, an integer in the currency's minor unit (cents for USD). */
+            amount_tax: number;
         };
         /**
          * @description What the shopper is asked to pay, and whether they have.
@@ -633,6 +752,15 @@ export interface components {
          *       "client_reference_id": null,
          *       "payment_link": null,
          *       "payment": null,
+         *       "total_details": {
+         *         "amount_discount": 0,
+         *         "amount_shipping": 0,
+         *         "amount_tax": 0
+         *       },
+         *       "allow_promotion_codes": false,
+         *       "discounts": [],
+         *       "shipping_options": [],
+         *       "shipping_cost": null,
          *       "expires_at": 1767312000,
          *       "completed_at": null,
          *       "created": 1767225600
@@ -678,6 +806,61 @@ export interface components {
             client_reference_id: string | null;
             payment_link: string | null;
             payment: string | null;
+            total_details: components["schemas"]["TotalDetails"];
+            /** @description Whether the page offers a promotion code field. */
+            allow_promotion_codes: boolean;
+            /** @description The discount applied (at most one). */
+            discounts: {
+                /**
+                 * @description The coupon applied.
+                 * @example coupon_test_k1
+                 */
+                coupon: string;
+                promotion_code: string | null;
+            }[];
+            /** @description The shipping choices offered on the page. */
+            shipping_options: {
+                /** @description What this choice adds, an integer in the currency's minor unit (cents for USD). */
+                shipping_amount: number;
+                shipping_rate: {
+                    /**
+                     * @description Object id, `shr_…`.
+                     * @example shr_test_s1
+                     */
+                    id: string;
+                    display_name: string;
+                    fixed_amount: {
+                        /** @description Shipping amount, an integer in the currency's minor unit (cents for USD). */
+                        amount: number;
+                        /**
+                         * @description Three-letter ISO 4217 code, lower case.
+                         * @example usd
+                         */
+                        currency: string;
+                    };
+                    delivery_estimate: {
+                        minimum: {
+                            /** @enum {string} */
+                            unit: "hour" | "day" | "business_day" | "week" | "month";
+                            value: number;
+                        } | null;
+                        maximum: {
+                            /** @enum {string} */
+                            unit: "hour" | "day" | "business_day" | "week" | "month";
+                            value: number;
+                        } | null;
+                    } | null;
+                };
+            }[];
+            shipping_cost: {
+                /** @description Shipping in the total, an integer in the currency's minor unit (cents for USD). */
+                amount_total: number;
+                /**
+                 * @description The chosen option.
+                 * @example shr_test_s1
+                 */
+                shipping_rate: string;
+            } | null;
             /** @description When it stops taking payments (Unix seconds). */
             expires_at: number;
             completed_at: number | null;
@@ -715,6 +898,11 @@ export interface components {
          *       "failure_code": null,
          *       "decline_code": null,
          *       "three_d_secure": null,
+         *       "total_details": {
+         *         "amount_discount": 0,
+         *         "amount_shipping": 0,
+         *         "amount_tax": 0
+         *       },
          *       "created": 1767225700
          *     }
          */
@@ -775,6 +963,8 @@ export interface components {
                 status: string;
                 liability_shifted: boolean;
             } | null;
+            /** @description The session's discount, shipping and tax when this attempt was made. */
+            total_details: components["schemas"]["TotalDetails"] | null;
             /** @description Creation time (Unix seconds). */
             created: number;
         };
@@ -954,6 +1144,11 @@ export interface components {
          *           "failure_code": null,
          *           "decline_code": null,
          *           "three_d_secure": null,
+         *           "total_details": {
+         *             "amount_discount": 0,
+         *             "amount_shipping": 0,
+         *             "amount_tax": 0
+         *           },
          *           "created": 1767225700
          *         }
          *       }
@@ -1024,6 +1219,166 @@ export interface components {
             created: number;
             /** @description Last change (Unix seconds). */
             updated: number;
+        };
+        /**
+         * @description A percentage or an amount off a checkout session.
+         * @example {
+         *       "id": "coupon_test_k1",
+         *       "object": "coupon",
+         *       "livemode": false,
+         *       "name": "Spring sale",
+         *       "percent_off": 15,
+         *       "amount_off": null,
+         *       "currency": null,
+         *       "duration": "once",
+         *       "max_redemptions": 100,
+         *       "redeem_by": null,
+         *       "times_redeemed": 3,
+         *       "valid": true,
+         *       "metadata": {},
+         *       "created": 1767225600
+         *     }
+         */
+        Coupon: {
+            /**
+             * @description Object id, `coupon_…`.
+             * @example coupon_test_k1
+             */
+            id: string;
+            /** @constant */
+            object: "coupon";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            name: string | null;
+            /** @description Percent off the subtotal (up to 2 decimals), or null. */
+            percent_off: number | null;
+            amount_off: number | null;
+            /** @description `amount_off`'s currency; null for a percentage. */
+            currency: string | null;
+            /** @constant */
+            duration: "once";
+            max_redemptions: number | null;
+            redeem_by: number | null;
+            /** @description Checkout sessions completed with it. */
+            times_redeemed: number;
+            /** @description Whether it can still be redeemed. */
+            valid: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time (Unix seconds). */
+            created: number;
+        };
+        /**
+         * @description A code shoppers type that applies a coupon.
+         * @example {
+         *       "id": "promo_test_k1",
+         *       "object": "promotion_code",
+         *       "livemode": false,
+         *       "code": "SPRING15",
+         *       "coupon": {
+         *         "id": "coupon_test_k1",
+         *         "object": "coupon",
+         *         "livemode": false,
+         *         "name": "Spring sale",
+         *         "percent_off": 15,
+         *         "amount_off": null,
+         *         "currency": null,
+         *         "duration": "once",
+         *         "max_redemptions": 100,
+         *         "redeem_by": null,
+         *         "times_redeemed": 3,
+         *         "valid": true,
+         *         "metadata": {},
+         *         "created": 1767225600
+         *       },
+         *       "active": true,
+         *       "max_redemptions": null,
+         *       "expires_at": null,
+         *       "restrictions": {
+         *         "first_time_transaction": false,
+         *         "minimum_amount": 2000,
+         *         "minimum_amount_currency": "usd"
+         *       },
+         *       "times_redeemed": 3,
+         *       "metadata": {},
+         *       "created": 1767225600
+         *     }
+         */
+        PromotionCode: {
+            /**
+             * @description Object id, `promo_…`.
+             * @example promo_test_k1
+             */
+            id: string;
+            /** @constant */
+            object: "promotion_code";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            /** @description What the shopper types; matched whatever the case. */
+            code: string;
+            coupon: components["schemas"]["Coupon"];
+            active: boolean;
+            max_redemptions: number | null;
+            expires_at: number | null;
+            restrictions: {
+                /** @description Only for an email that has not paid this account before. */
+                first_time_transaction: boolean;
+                minimum_amount: number | null;
+                minimum_amount_currency: string | null;
+            };
+            times_redeemed: number;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time (Unix seconds). */
+            created: number;
+        };
+        /**
+         * @description A tax percentage line items name in `tax_rates` (docs/pricing.md).
+         * @example {
+         *       "id": "txr_test_t1",
+         *       "object": "tax_rate",
+         *       "livemode": false,
+         *       "display_name": "VAT",
+         *       "description": null,
+         *       "percentage": 20,
+         *       "inclusive": true,
+         *       "country": "GB",
+         *       "state": null,
+         *       "jurisdiction": null,
+         *       "active": true,
+         *       "metadata": {},
+         *       "created": 1767225600
+         *     }
+         */
+        TaxRate: {
+            /**
+             * @description Object id, `txr_…`.
+             * @example txr_test_t1
+             */
+            id: string;
+            /** @constant */
+            object: "tax_rate";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            display_name: string;
+            description: string | null;
+            /** @description Percent, up to 4 decimals. */
+            percentage: number;
+            /** @description Already in the price (true) or added to it (false). */
+            inclusive: boolean;
+            /** @description ISO 3166-1 alpha-2. */
+            country: string | null;
+            /** @description ISO 3166-2 subdivision, without the country. */
+            state: string | null;
+            jurisdiction: string | null;
+            active: boolean;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time (Unix seconds). */
+            created: number;
         };
         /** @description A reusable link that opens a fresh checkout session for fixed items. */
         PaymentLink: {
@@ -1279,6 +1634,36 @@ export interface components {
             /** @description Whether another page follows this one. */
             has_more: boolean;
             data: components["schemas"]["Product"][];
+        };
+        /** @description One page of a list, newest first. */
+        CouponList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["Coupon"][];
+        };
+        /** @description One page of a list, newest first. */
+        TaxRateList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["TaxRate"][];
+        };
+        /** @description One page of a list, newest first. */
+        PromotionCodeList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["PromotionCode"][];
         };
         /** @description One page of a list, newest first. */
         PaymentLinkList: {
@@ -1811,9 +2196,19 @@ export interface operations {
                 "application/json": {
                     currency: string;
                     line_items: {
-                        name: string;
-                        unit_amount: number;
+                        name?: string;
+                        unit_amount?: number;
+                        /** @description Stripe's shape, accepted beside `name` and `unit_amount`; `currency` must be the session's. */
+                        price_data?: {
+                            currency: string;
+                            unit_amount: number;
+                            product_data: {
+                                name: string;
+                            };
+                        };
                         quantity: number;
+                        /** @description Ids of tax rates (`txr_…`) applied to the line. */
+                        tax_rates?: string[];
                     }[];
                     success_url?: string;
                     cancel_url?: string;
@@ -1829,6 +2224,37 @@ export interface operations {
                     };
                     client_reference_id?: string;
                     expires_at?: number;
+                    /** @description Show a promotion code field on the page. */
+                    allow_promotion_codes?: boolean;
+                    /** @description At most one: a coupon or a promotion code, by id, applied from the start. */
+                    discounts?: {
+                        coupon?: string;
+                        promotion_code?: string;
+                    }[];
+                    /** @description Up to 5 shipping choices; the first is chosen until the shopper picks another. */
+                    shipping_options?: {
+                        shipping_rate_data: {
+                            /** @constant */
+                            type?: "fixed_amount";
+                            display_name: string;
+                            fixed_amount: {
+                                amount: number;
+                                currency: string;
+                            };
+                            delivery_estimate?: {
+                                minimum?: {
+                                    /** @enum {string} */
+                                    unit: "hour" | "day" | "business_day" | "week" | "month";
+                                    value: number;
+                                };
+                                maximum?: {
+                                    /** @enum {string} */
+                                    unit: "hour" | "day" | "business_day" | "week" | "month";
+                                    value: number;
+                                };
+                            };
+                        };
+                    }[];
                 };
             };
         };
@@ -3037,6 +3463,346 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1Coupons: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List coupons, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouponList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1Coupons: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Percent off, more than 0 and at most 100, up to 2 decimals. */
+                    percent_off?: number;
+                    /** @description Amount off in minor units of `currency`. */
+                    amount_off?: number;
+                    currency?: string;
+                    /** @enum {string} */
+                    duration?: "once";
+                    max_redemptions?: number;
+                    redeem_by?: number;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create a coupon: a percentage or an amount off */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coupon"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1CouponsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a coupon */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coupon"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1PromotionCodes: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+                code?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List promotion codes, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromotionCodeList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1PromotionCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Generated when not given. */
+                    code?: string;
+                    coupon: string;
+                    active?: boolean;
+                    max_redemptions?: number;
+                    expires_at?: number;
+                    restrictions?: {
+                        first_time_transaction?: boolean;
+                        minimum_amount?: number;
+                        minimum_amount_currency?: string;
+                    };
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create a promotion code for a coupon */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromotionCode"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1PromotionCodesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a promotion code */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromotionCode"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1TaxRates: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List tax rates, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRateList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1TaxRates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name: string;
+                    description?: string;
+                    /** @description 0–100, up to 4 decimals. */
+                    percentage: number;
+                    inclusive: boolean;
+                    country?: string;
+                    state?: string;
+                    jurisdiction?: string;
+                    active?: boolean;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create a tax rate, inclusive or exclusive */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRate"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1TaxRatesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a tax rate */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxRate"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };

@@ -7,6 +7,7 @@ import { toThreeDSecureMode } from '../../processors/three-d-secure-policy';
 import type { AuthorizeResult } from '../../processors/ports';
 import type { CheckoutSession } from '../../sessions/entities';
 import { expireIfOverdue } from '../../sessions/rules';
+import { reserveDiscount } from '../../pricing/redemption';
 import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
 
 export interface PayCheckoutSessionOptions {
@@ -92,7 +93,15 @@ async function recordIntent(
       throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', { param: 'payment_method_type' });
     }
     const payment = newPayment(session, options.email, options.processor, at);
-    const taken = await deps.store.once((db) => db.payments.insertForSession(payment, session));
+    const paying = session;
+    // A discounted session holds its redemption in the intent's transaction (pricing/redemption.ts);
+    // any other is one statement.
+    const taken = paying.discounts.length > 0
+      ? await deps.store.transaction(async (tx) => {
+          await reserveDiscount(tx, paying, options.email, at);
+          return tx.payments.insertForSession(payment, paying);
+        })
+      : await deps.store.once((db) => db.payments.insertForSession(payment, paying));
     if (taken === 'inserted') return { session, payment };
     if (taken === 'busy' || attempt >= INTENT_ATTEMPTS) throw paymentUnderWay();
     const current = await deps.store.read((reader) => reader.checkoutSessions.get(null, session.id));

@@ -4,18 +4,62 @@ import type { Deps } from '../../deps';
 import type { Actor } from '../../team/entities';
 import type { Scope } from '../../shared/scope';
 import type { CheckoutSession } from '../entities';
+import { findDiscount, type DiscountReference } from '../../pricing/discount-lookup';
+import { assertRedeemable } from '../../pricing/redemption';
+import { appliedDiscount, appliedTaxRate } from '../../pricing/rules';
+import type { AppliedTaxRate, TaxRate } from '../../pricing/entities';
+import { TillpointError } from '../../shared/errors';
+import type { UnitOfWork } from '../../deps';
 
 /** Opens a checkout session for a cart; the shopper pays it at its `url`. */
 export async function createCheckoutSession(
   deps: Deps,
-  /** `actor` is the key or user it is audited against; null when a shopper opened a payment link. */
-  options: { scope: Scope; input: NewCheckoutSession; actor: Actor | null },
+  /**
+   * `actor` is the key or user it is audited against; null when a shopper opened a payment link.
+   * `discount` is the coupon or promotion code of `discounts[]`, checked and applied here.
+   */
+  options: { scope: Scope; input: NewCheckoutSession; actor: Actor | null; discount?: DiscountReference | null },
 ): Promise<CheckoutSession> {
-  const session = buildCheckoutSession(options.input, options.scope, deps.clock.now());
+  const now = deps.clock.now();
+  let session: CheckoutSession;
+  const reference = options.discount;
+  const namesTaxRates = options.input.lineItems.some((item) => item.taxRateIds?.length);
+  if (reference || namesTaxRates) {
+    // Only a session with a discount or tax rates reads before it is written.
+    session = await deps.store.read(async (reader) => {
+      const lineItems = namesTaxRates ? await withTaxRates(reader, options.scope, options.input.lineItems) : options.input.lineItems;
+      const target = reference ? await findDiscount(reader, options.scope, reference) : null;
+      const input = { ...options.input, lineItems, discount: target && appliedDiscount(target.coupon, target.promotionCode) };
+      const built = buildCheckoutSession(input, options.scope, now);
+      if (target) await assertRedeemable(reader, target, built, options.input.customerEmail ?? null, now, 'discounts');
+      return built;
+    });
+  } else {
+    session = buildCheckoutSession(options.input, options.scope, now);
+  }
   // The session and its audit line commit together, in one statement.
   const audit = options.actor
     ? newAuditEntry({ accountId: options.scope.accountId, mode: options.scope.mode, actor: options.actor, action: 'checkout_session.create', target: session.id, at: session.createdAt })
     : undefined;
   await deps.store.once((db) => db.checkoutSessions.insert(session, audit));
   return session;
+}
+
+/** Each item's `tax_rates` ids as the rates' terms; an unknown or inactive rate is refused by name. */
+async function withTaxRates(reader: UnitOfWork, scope: Scope, items: NewCheckoutSession['lineItems']): Promise<NewCheckoutSession['lineItems']> {
+  const found = new Map<string, TaxRate | null>();
+  const result: NewCheckoutSession['lineItems'] = [];
+  for (const [i, item] of items.entries()) {
+    const taxRates: AppliedTaxRate[] = [];
+    for (const [r, id] of (item.taxRateIds ?? []).entries()) {
+      if (!found.has(id)) found.set(id, await reader.taxRates.get(scope, id));
+      const rate = found.get(id);
+      const param = `line_items[${i}][tax_rates][${r}]`;
+      if (!rate) throw new TillpointError('resource_missing', `No such tax rate: '${id}'`, { param });
+      if (!rate.active) throw new TillpointError('parameter_invalid', `Tax rate '${id}' is not active`, { param });
+      taxRates.push(appliedTaxRate(rate));
+    }
+    result.push({ ...item, taxRates });
+  }
+  return result;
 }

@@ -35,6 +35,7 @@ const createdFields: readonly Field<Payment>[] = [
   ['currency', 'text', (p) => p.currency],
   ['capture_method', 'text', (p) => p.captureMethod],
   ['created_at', 'timestamptz', (p) => p.createdAt],
+  ['total_details', 'jsonb', (p) => p.totalDetails],
 ];
 
 const createdColumns = createdFields.map(([column]) => column).join(', ');

@@ -25,6 +25,12 @@ export const sessionFields: readonly Field<CheckoutSession>[] = [
   ['completed_at', 'timestamptz', (s) => s.completedAt],
   ['payment_id', 'text', (s) => s.paymentId],
   ['updated_at', 'timestamptz', (s) => s.updatedAt],
+  // Shop options (migration 0028).
+  ['total_details', 'jsonb', (s) => s.totalDetails],
+  ['allow_promotion_codes', 'boolean', (s) => s.allowPromotionCodes],
+  ['discounts', 'jsonb', (s) => s.discounts],
+  ['shipping_options', 'jsonb', (s) => s.shippingOptions],
+  ['shipping_rate_id', 'text', (s) => s.shippingRateId],
 ];
 
 export const sessionColumns = sessionFields.map(([column]) => column);

@@ -1,0 +1,101 @@
+import type { Mode } from '../shared/events';
+
+/**
+ * A discount's terms (`coupon`, Stripe's object): a percentage or an amount in one currency off a
+ * whole session, once (`duration: "once"`, the only duration a one-off checkout has).
+ */
+export interface Coupon {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  name: string | null;
+  /** Percent off, 0 < p ≤ 100, up to 2 decimals; null when `amountOff` is set. */
+  percentOff: number | null;
+  /** Minor units of `currency` off; null when `percentOff` is set. */
+  amountOff: number | null;
+  currency: string | null;
+  duration: 'once';
+  maxRedemptions: number | null;
+  redeemBy: Date | null;
+  metadata: Record<string, string>;
+  createdAt: Date;
+}
+
+/** A code shoppers type that applies a coupon (`promo_…`), with its own limits. */
+export interface PromotionCode {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  code: string;
+  couponId: string;
+  active: boolean;
+  maxRedemptions: number | null;
+  expiresAt: Date | null;
+  restrictions: {
+    /** Only for an email that has never paid this account before. */
+    firstTimeTransaction: boolean;
+    /** The session's subtotal must reach this amount of `minimumAmountCurrency`. */
+    minimumAmount: number | null;
+    minimumAmountCurrency: string | null;
+  };
+  metadata: Record<string, string>;
+  createdAt: Date;
+}
+
+/** How often a coupon or code has been redeemed (sessions complete with it), and whether it still can be. */
+export interface Redemptions {
+  timesRedeemed: number;
+  /** Unexpired, active, and under its `max_redemptions`. */
+  valid: boolean;
+}
+
+/**
+ * A discount as a session keeps it: the coupon's terms copied at the time it was applied (a
+ * session is priced from what it stores), and the promotion code that brought it, if any.
+ */
+export interface AppliedDiscount {
+  coupon: { id: string; name: string | null; percentOff: number | null; amountOff: number | null; currency: string | null };
+  promotionCode: { id: string; code: string } | null;
+}
+
+/** A tax rate (`txr_…`, Stripe's object): a percentage, inclusive or exclusive, for a jurisdiction. */
+export interface TaxRate {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  displayName: string;
+  description: string | null;
+  /** Up to 4 decimals: 8.875. */
+  percentage: number;
+  inclusive: boolean;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string | null;
+  /** ISO 3166-2 subdivision code without the country (`CA` for California). */
+  state: string | null;
+  jurisdiction: string | null;
+  active: boolean;
+  metadata: Record<string, string>;
+  createdAt: Date;
+}
+
+/** A tax rate as a line item keeps it: its terms copied when the session was made. */
+export interface AppliedTaxRate {
+  id: string;
+  displayName: string;
+  percentage: number;
+  inclusive: boolean;
+}
+
+/** A shipping choice of a session (Stripe's `shipping_rate_data` of type `fixed_amount`), `shr_…`. */
+export interface ShippingRate {
+  id: string;
+  displayName: string;
+  /** Minor units of the session's currency. */
+  amount: number;
+  deliveryEstimate: {
+    minimum: { unit: DeliveryUnit; value: number } | null;
+    maximum: { unit: DeliveryUnit; value: number } | null;
+  } | null;
+}
+
+export type DeliveryUnit = 'hour' | 'day' | 'business_day' | 'week' | 'month';
