@@ -39,6 +39,8 @@ const checkoutSessionExample = {
   line_items: [{ name: 'Kenya AA, 250 g', unit_amount: 1650, quantity: 2, amount: 3300 }],
   amount_subtotal: 3300,
   amount_total: 3300,
+  customer: null,
+  customer_creation: 'if_required',
   customer_email: null,
   success_url: 'https://shop.example/thanks?session={CHECKOUT_SESSION_ID}',
   cancel_url: 'https://shop.example/cart',
@@ -65,6 +67,8 @@ export const checkoutSessionSchema = z
     line_items: z.array(lineItemSchema),
     amount_subtotal: minorUnits('Sum of the line items'),
     amount_total: minorUnits('What the shopper pays'),
+    customer: nullableId('cus_', 'cus_test_r1', 'The customer the session is for, if any.'),
+    customer_creation: z.enum(['always', 'if_required']),
     customer_email: z.string().nullable(),
     success_url: z.string().nullable(),
     cancel_url: z.string().nullable(),
@@ -96,6 +100,7 @@ const paymentExample = {
   currency: 'usd',
   capture_method: 'automatic',
   checkout_session: checkoutSessionExample.id,
+  customer: null,
   customer_email: 'shopper@example.com',
   payment_method: { type: 'card', brand: 'visa', last4: '1111', exp_month: 12, exp_year: 2034, fingerprint: 'fp_3kq9c0d1' },
   processor: 'test',
@@ -119,6 +124,7 @@ export const paymentSchema = z
     currency,
     capture_method: z.enum(['automatic', 'manual']),
     checkout_session: id('cs_', checkoutSessionExample.id, 'The session this payment is an attempt at.'),
+    customer: nullableId('cus_', 'cus_test_r1', 'The customer who paid; null when none, or once that customer was deleted.'),
     customer_email: z.string().nullable(),
     payment_method: z
       .strictObject({
@@ -174,6 +180,30 @@ export const refundSchema = z
   })
   .meta({ id: 'Refund', description: 'Money sent back from a succeeded payment.', examples: [refundExample] });
 
+const customerExample = {
+  id: 'cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ',
+  object: 'customer',
+  livemode: false,
+  email: 'shopper@example.com',
+  name: 'Ada Lovelace',
+  metadata: { crm_id: '8812' },
+  created: 1767225600,
+  updated: 1767225600,
+};
+
+export const customerSchema = z
+  .strictObject({
+    id: id('cus_', customerExample.id),
+    object: z.literal('customer'),
+    livemode,
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    created: unixTime('Creation time'),
+    updated: unixTime('Last change'),
+  })
+  .meta({ id: 'Customer', description: 'A returning shopper: sessions, payments and saved payment methods point to one.', examples: [customerExample] });
+
 export const eventSchema = z
   .strictObject({
     id: id('evt_', 'evt_test_m1N2b3V4'),
@@ -183,7 +213,7 @@ export const eventSchema = z
     created: unixTime('When the change happened'),
     data: z.strictObject({
       object: z
-        .union([checkoutSessionSchema, paymentSchema, refundSchema])
+        .union([checkoutSessionSchema, paymentSchema, refundSchema, customerSchema])
         .meta({ description: 'The object as the API showed it at the moment of the change.' }),
     }),
   })
@@ -381,6 +411,7 @@ export const paymentListSchema = listOf(paymentSchema, 'PaymentList');
 export const refundListSchema = listOf(refundSchema, 'RefundList');
 export const eventListSchema = listOf(eventSchema, 'EventList');
 export const productListSchema = listOf(productSchema, 'ProductList');
+export const customerListSchema = listOf(customerSchema, 'CustomerList');
 export const paymentLinkListSchema = listOf(paymentLinkSchema, 'PaymentLinkList');
 export const webhookEndpointListSchema = listOf(webhookEndpointSchema, 'WebhookEndpointList');
 export const webhookDeliveryListSchema = listOf(webhookDeliverySchema, 'WebhookDeliveryList');

@@ -14,7 +14,11 @@ export const createCheckoutSessionBody = z.strictObject({
   cancel_url: z.string().max(2048).optional(),
   capture_method: z.enum(['automatic', 'manual']).optional(),
   payment_method_types: z.array(z.enum(['card', 'google_pay'])).optional(),
+  customer: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id').optional().meta({ description: 'An existing customer (`cus_…`) the session is for; its email is prefilled.' }),
   customer_email: z.email().max(254).optional(),
+  customer_creation: z.enum(['always', 'if_required']).optional().meta({
+    description: '`always`: paying makes a customer of the shopper; `if_required` (default): only when a payment method is saved.',
+  }),
   // `auto` or a supported locale: checked (with the list of what is supported) in the domain.
   locale: z.string().max(35).describe("'auto' (default) or a supported locale such as de, pt-BR, zh-Hant").optional(),
   metadata: z.record(z.string(), z.string()).optional(),

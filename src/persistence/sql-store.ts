@@ -18,6 +18,7 @@ import { eventRepositories } from './stores/webhooks/events';
 import { webhookDeliveryRepository, webhookEndpointRepository } from './stores/webhooks/endpoints-and-deliveries';
 import { flagStores } from './stores/flags/flags';
 import { checkoutPageIntegrityRepository } from './stores/checkout-page/integrity';
+import { customerRepositories } from './stores/customers/customers';
 
 type Repositories = (db: SqlExecutor) => object;
 
@@ -65,6 +66,7 @@ const groups = [
   checkoutSessionRepositories,
   paymentLinkRepositories,
   productRepositories,
+  customerRepositories,
   paymentRepositories,
   refundRepositories,
   operationsInFlightRepositories,

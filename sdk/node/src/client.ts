@@ -7,6 +7,10 @@ import { retryingFetch } from './transport.js';
 import type {
   CheckoutSession,
   CheckoutSessionCreateParams,
+  Customer,
+  CustomerCreateParams,
+  CustomerListParams,
+  CustomerUpdateParams,
   Deleted,
   Event,
   EventListParams,
@@ -207,6 +211,31 @@ class Products {
   }
 }
 
+class Customers {
+  constructor(private readonly api: ApiClient) {}
+  create(params: CustomerCreateParams = {}, options?: RequestOptions): Promise<Customer> {
+    return unwrap(this.api.POST('/v1/customers', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<Customer> {
+    return unwrap(this.api.GET('/v1/customers/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** Only the fields given change; `null` clears one, an empty metadata value removes its key. */
+  update(id: string, params: CustomerUpdateParams, options?: RequestOptions): Promise<Customer> {
+    return unwrap(this.api.POST('/v1/customers/{id}', { params: { path: { id } }, body: params, ...post(options) }));
+  }
+  /** Deletes the customer and its saved payment methods; its past payments stay, detached. */
+  del(id: string, options?: RequestOptions): Promise<Deleted> {
+    return unwrap(this.api.DELETE('/v1/customers/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** `email` keeps the customers with that address. */
+  list(params: CustomerListParams = {}, options?: RequestOptions): ListPromise<Customer> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/customers', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
 class PaymentLinks {
   constructor(private readonly api: ApiClient) {}
   create(params: PaymentLinkCreateParams, options?: RequestOptions): Promise<PaymentLink> {
@@ -242,6 +271,7 @@ export class Tillpoint {
   readonly webhookEndpoints: WebhookEndpoints;
   readonly products: Products;
   readonly paymentLinks: PaymentLinks;
+  readonly customers: Customers;
   readonly webhooks = new Webhooks();
 
   constructor(secretKey: string, options: TillpointOptions = {}) {
@@ -266,5 +296,6 @@ export class Tillpoint {
     this.webhookEndpoints = new WebhookEndpoints(api);
     this.products = new Products(api);
     this.paymentLinks = new PaymentLinks(api);
+    this.customers = new Customers(api);
   }
 }

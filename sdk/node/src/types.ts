@@ -14,6 +14,7 @@ export type Price = Schemas['Price'];
 export type PaymentLink = Schemas['PaymentLink'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type Customer = Schemas['Customer'];
 export type Deleted = Schemas['Deleted'];
 
 type JsonBody<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
@@ -26,6 +27,9 @@ export type PaymentCaptureParams = JsonBody<operations['postV1PaymentsIdCapture'
 export type RefundCreateParams = JsonBody<operations['postV1Refunds']>;
 export type RefundListParams = Query<operations['getV1Refunds']>;
 export type EventListParams = Query<operations['getV1Events']>;
+export type CustomerCreateParams = JsonBody<operations['postV1Customers']>;
+export type CustomerUpdateParams = JsonBody<operations['postV1CustomersId']>;
+export type CustomerListParams = Query<operations['getV1Customers']>;
 export type ProductCreateParams = JsonBody<operations['postV1Products']>;
 export type PaymentLinkCreateParams = JsonBody<operations['postV1PaymentLinks']>;
 export type PaymentLinkUpdateParams = JsonBody<operations['postV1PaymentLinksId']>;

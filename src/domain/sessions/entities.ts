@@ -1,6 +1,7 @@
 import type { Mode } from '../shared/events';
 import type { CheckoutSessionStatus } from '../payments/state-machine';
 import type { CaptureMethod, PaymentMethodType } from '../payments/entities';
+import type { CustomerCreation } from '../customers/entities';
 
 export interface LineItem {
   name: string;
@@ -20,6 +21,10 @@ export interface CheckoutSession {
   lineItems: LineItem[];
   amountSubtotal: number;
   amountTotal: number;
+  /** The customer (`cus_…`) the session is for: given by the merchant, or made of its shopper. */
+  customerId: string | null;
+  /** Whether paying makes a customer of the shopper when the session has none. */
+  customerCreation: CustomerCreation;
   customerEmail: string | null;
   successUrl: string | null;
   cancelUrl: string | null;

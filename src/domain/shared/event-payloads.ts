@@ -2,6 +2,7 @@ import type { Payment, Refund } from '../payments/entities';
 import type { DomainEvent } from './events';
 import type { CheckoutSession } from '../sessions/entities';
 import type { CheckoutPageChange } from '../checkout-page/entities';
+import type { Customer } from '../customers/entities';
 
 /*
  * What an event carries. An event stores a snapshot of its object at the moment of the change, and a
@@ -35,6 +36,8 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
     })),
     amount_subtotal: session.amountSubtotal,
     amount_total: session.amountTotal,
+    customer: session.customerId,
+    customer_creation: session.customerCreation,
     customer_email: session.customerEmail,
     success_url: session.successUrl,
     cancel_url: session.cancelUrl,
@@ -65,6 +68,7 @@ export function paymentSnapshot(payment: Payment) {
     currency: payment.currency.toLowerCase(),
     capture_method: payment.captureMethod,
     checkout_session: payment.checkoutSessionId,
+    customer: payment.customerId,
     customer_email: payment.customerEmail,
     payment_method: method && {
       type: method.type,
@@ -103,6 +107,20 @@ export function refundSnapshot(refund: Refund) {
     processor_refund_id: refund.processorRefundId,
     created: unixTime(refund.createdAt),
     updated: unixTime(refund.updatedAt),
+  };
+}
+
+/** The customer as its events carry it (and the merchant API shows it). */
+export function customerSnapshot(customer: Customer) {
+  return {
+    id: customer.id,
+    object: 'customer' as const,
+    livemode: customer.mode === 'live',
+    email: customer.email,
+    name: customer.name,
+    metadata: customer.metadata,
+    created: unixTime(customer.createdAt),
+    updated: unixTime(customer.updatedAt),
   };
 }
 

@@ -11,6 +11,7 @@ import { flagRoutes } from './flags';
 import { paymentRoutes } from './payments';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 import { productRoutes } from './products';
+import { customerRoutes } from './customers';
 import { refundRoutes } from './refunds';
 import { checkoutPageScriptRoutes, type PageSecurity } from './checkout-page-scripts';
 
@@ -34,6 +35,7 @@ export async function merchantApi(app: FastifyInstance, { deps, pageSecurity }: 
   await app.register(refundRoutes, { deps });
   await app.register(eventRoutes, { deps });
   await app.register(productRoutes, { deps });
+  await app.register(customerRoutes, { deps });
   await app.register(paymentLinkRoutes, { deps });
   await app.register(flagRoutes, { deps });
   await app.register(experimentRoutes, { deps });

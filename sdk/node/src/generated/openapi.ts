@@ -339,6 +339,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List customers, newest first */
+        get: operations["getV1Customers"];
+        put?: never;
+        /** Create a customer */
+        post: operations["postV1Customers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a customer */
+        get: operations["getV1CustomersId"];
+        put?: never;
+        /** Update a customer's email, name or metadata */
+        post: operations["postV1CustomersId"];
+        /**
+         * Delete a customer and its saved payment methods
+         * @description Its payment methods are removed at the processor too. Past payments and sessions stay, with `customer` set to null.
+         */
+        delete: operations["deleteV1CustomersId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payment_links": {
         parameters: {
             query?: never;
@@ -529,6 +569,8 @@ export interface components {
          *       ],
          *       "amount_subtotal": 3300,
          *       "amount_total": 3300,
+         *       "customer": null,
+         *       "customer_creation": "if_required",
          *       "customer_email": null,
          *       "success_url": "https://shop.example/thanks?session={CHECKOUT_SESSION_ID}",
          *       "cancel_url": "https://shop.example/cart",
@@ -576,6 +618,9 @@ export interface components {
             amount_subtotal: number;
             /** @description What the shopper pays, an integer in the currency's minor unit (cents for USD). */
             amount_total: number;
+            customer: string | null;
+            /** @enum {string} */
+            customer_creation: "always" | "if_required";
             customer_email: string | null;
             success_url: string | null;
             cancel_url: string | null;
@@ -608,6 +653,7 @@ export interface components {
          *       "currency": "usd",
          *       "capture_method": "automatic",
          *       "checkout_session": "cs_test_a1B2c3D4e5F6g7H8i9J0kLmN",
+         *       "customer": null,
          *       "customer_email": "shopper@example.com",
          *       "payment_method": {
          *         "type": "card",
@@ -659,6 +705,7 @@ export interface components {
              * @example cs_test_a1B2c3D4e5F6g7H8i9J0kLmN
              */
             checkout_session: string;
+            customer: string | null;
             customer_email: string | null;
             payment_method: {
                 /** @enum {string} */
@@ -743,6 +790,41 @@ export interface components {
             updated: number;
         };
         /**
+         * @description A returning shopper: sessions, payments and saved payment methods point to one.
+         * @example {
+         *       "id": "cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ",
+         *       "object": "customer",
+         *       "livemode": false,
+         *       "email": "shopper@example.com",
+         *       "name": "Ada Lovelace",
+         *       "metadata": {
+         *         "crm_id": "8812"
+         *       },
+         *       "created": 1767225600,
+         *       "updated": 1767225600
+         *     }
+         */
+        Customer: {
+            /**
+             * @description Object id, `cus_…`.
+             * @example cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ
+             */
+            id: string;
+            /** @constant */
+            object: "customer";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            email: string | null;
+            name: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time (Unix seconds). */
+            created: number;
+            /** @description Last change (Unix seconds). */
+            updated: number;
+        };
+        /**
          * @description A state change. Webhooks POST this same object, signed with `Tillpoint-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.
          * @example {
          *       "id": "evt_test_m1N2b3V4",
@@ -762,6 +844,7 @@ export interface components {
          *           "currency": "usd",
          *           "capture_method": "automatic",
          *           "checkout_session": "cs_test_a1B2c3D4e5F6g7H8i9J0kLmN",
+         *           "customer": null,
          *           "customer_email": "shopper@example.com",
          *           "payment_method": {
          *             "type": "card",
@@ -796,12 +879,12 @@ export interface components {
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
             /** @enum {string} */
-            type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "checkout_page.changed";
+            type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed";
             /** @description When the change happened (Unix seconds). */
             created: number;
             data: {
                 /** @description The object as the API showed it at the moment of the change. */
-                object: components["schemas"]["CheckoutSession"] | components["schemas"]["Payment"] | components["schemas"]["Refund"];
+                object: components["schemas"]["CheckoutSession"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["Customer"];
             };
         };
         /** @description What a product costs in one currency; immutable once made. */
@@ -900,7 +983,7 @@ export interface components {
             livemode: boolean;
             url: string;
             description: string | null;
-            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "checkout_page.changed")[];
+            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Creation time (Unix seconds). */
@@ -933,7 +1016,7 @@ export interface components {
              */
             event: string;
             /** @enum {string} */
-            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "checkout_page.changed";
+            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed";
             /** @enum {string} */
             status: "pending" | "delivered" | "retrying" | "abandoned";
             attempts: number;
@@ -1095,6 +1178,16 @@ export interface components {
             /** @description Whether another page follows this one. */
             has_more: boolean;
             data: components["schemas"]["Product"][];
+        };
+        /** @description One page of a list, newest first. */
+        CustomerList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["Customer"][];
         };
         /** @description One page of a list, newest first. */
         PaymentLinkList: {
@@ -1636,8 +1729,15 @@ export interface operations {
                     /** @enum {string} */
                     capture_method?: "automatic" | "manual";
                     payment_method_types?: ("card" | "google_pay")[];
+                    /** @description An existing customer (`cus_…`) the session is for; its email is prefilled. */
+                    customer?: string;
                     /** Format: email */
                     customer_email?: string;
+                    /**
+                     * @description `always`: paying makes a customer of the shopper; `if_required` (default): only when a payment method is saved.
+                     * @enum {string}
+                     */
+                    customer_creation?: "always" | "if_required";
                     /** @description 'auto' (default) or a supported locale such as de, pt-BR, zh-Hant */
                     locale?: string;
                     metadata?: {
@@ -1929,7 +2029,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "checkout_page.changed")[];
+                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed")[];
                     description?: string;
                 };
             };
@@ -2003,7 +2103,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "checkout_page.changed")[];
+                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed")[];
                     description?: string;
                     disabled?: boolean;
                 };
@@ -2310,7 +2410,7 @@ export interface operations {
                 limit?: number;
                 /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
                 starting_after?: string;
-                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "checkout_page.changed";
+                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed";
                 "created[gte]"?: number;
                 "created[lte]"?: number;
             };
@@ -2463,6 +2563,194 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Product"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1Customers: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+                /** @description Only customers with this email (the whole address, any case). */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List customers, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1Customers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The shopper's email; null clears it. */
+                    email?: string | null;
+                    name?: string | null;
+                    /** @description Merged into what is there; an empty value removes its key. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create a customer */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1CustomersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a customer */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1CustomersId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The shopper's email; null clears it. */
+                    email?: string | null;
+                    name?: string | null;
+                    /** @description Merged into what is there; an empty value removes its key. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Update a customer's email, name or metadata */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    deleteV1CustomersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a customer and its saved payment methods */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];

@@ -7,6 +7,7 @@ import { toThreeDSecureMode } from '../../processors/three-d-secure-policy';
 import type { AuthorizeResult } from '../../processors/ports';
 import type { CheckoutSession } from '../../sessions/entities';
 import { expireIfOverdue } from '../../sessions/rules';
+import { withSessionCustomer } from '../../customers/session-customer';
 import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
 
 export interface PayCheckoutSessionOptions {
@@ -47,8 +48,9 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   const processor = forScope.value;
   const threeDSecureMode = toThreeDSecureMode(threeDSecureFlag.value);
 
-  // 1. Record the intent.
-  const { session, payment } = await recordIntent(deps, { session: target, email, processor: processor.name, paymentMethodType: options.paymentMethodType });
+  // 1. Record the intent, on the session's customer (made now when the session makes one).
+  const withCustomer = await withSessionCustomer(deps, target, email, false);
+  const { session, payment } = await recordIntent(deps, { session: withCustomer, email, processor: processor.name, paymentMethodType: options.paymentMethodType });
 
   // 2. Ask the processor, holding no transaction.
   const result: AuthorizeResult = await processor.authorize({
