@@ -11,7 +11,7 @@ import type { ApiKeyCache } from './api-guards/api-key-cache';
 import type { RateLimitLeases } from './api-guards/rate-limit-leases';
 import type { CheckoutPageIntegrityRepository } from './checkout-page/ports';
 import type { AccessRepositories, AccessSettings } from './team/access-ports';
-import type { CustomerRepository } from './customers/ports';
+import type { CustomerRepository, SavedPaymentMethodRepository } from './customers/ports';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -44,6 +44,7 @@ export interface UnitOfWork extends TeamRepositories, AccessRepositories {
   products: ProductRepository;
   prices: PriceRepository;
   customers: CustomerRepository;
+  savedPaymentMethods: SavedPaymentMethodRepository;
   flags: FlagRepository;
   experiments: ExperimentRepository;
   exposures: ExposureRepository;

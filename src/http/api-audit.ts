@@ -17,6 +17,7 @@ export const auditedApiWrites: Readonly<Record<string, string>> = {
   'POST /v1/customers': 'customer.create',
   'POST /v1/customers/:id': 'customer.update',
   'DELETE /v1/customers/:id': 'customer.delete',
+  'DELETE /v1/payment_methods/:id': 'payment_method.delete',
   'POST /v1/payment_links': 'payment_link.create',
   'POST /v1/payment_links/:id': 'payment_link.update | payment_link.activate | payment_link.deactivate',
   'POST /v1/webhook_endpoints': 'webhook_endpoint.create',

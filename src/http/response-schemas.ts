@@ -46,6 +46,7 @@ const checkoutSessionExample = {
   cancel_url: 'https://shop.example/cart',
   capture_method: 'automatic',
   payment_method_types: ['card', 'google_pay'],
+  payment_method_options: null,
   locale: null,
   metadata: { order_id: '1042' },
   client_reference_id: null,
@@ -74,6 +75,10 @@ export const checkoutSessionSchema = z
     cancel_url: z.string().nullable(),
     capture_method: z.enum(['automatic', 'manual']),
     payment_method_types: z.array(z.enum(['card', 'google_pay'])),
+    payment_method_options: z
+      .strictObject({ card: z.strictObject({ save: z.enum(['on', 'shopper_choice']) }) })
+      .nullable()
+      .meta({ description: 'Whether paying saves the card to the customer.' }),
     locale: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
     client_reference_id: z.string().nullable(),
@@ -204,6 +209,25 @@ export const customerSchema = z
   })
   .meta({ id: 'Customer', description: 'A returning shopper: sessions, payments and saved payment methods point to one.', examples: [customerExample] });
 
+export const paymentMethodSchema = z
+  .strictObject({
+    id: id('pm_', 'pm_test_k8L7j6H5g4F3d2S1a0QwErTy'),
+    object: z.literal('payment_method'),
+    livemode,
+    customer: id('cus_', customerExample.id, 'The customer it is saved to.'),
+    type: z.literal('card'),
+    card: z.strictObject({
+      brand: z.string().nullable(),
+      last4: z.string().nullable(),
+      exp_month: z.number().int().nullable(),
+      exp_year: z.number().int().nullable(),
+      fingerprint: z.string().nullable(),
+    }),
+    processor: z.string().meta({ description: 'The processor that keeps it.', examples: ['test', 'braintree'] }),
+    created: unixTime('When it was saved'),
+  })
+  .meta({ id: 'PaymentMethod', description: "A card saved to a customer at the processor: never the card's number or CVC." });
+
 export const eventSchema = z
   .strictObject({
     id: id('evt_', 'evt_test_m1N2b3V4'),
@@ -213,7 +237,7 @@ export const eventSchema = z
     created: unixTime('When the change happened'),
     data: z.strictObject({
       object: z
-        .union([checkoutSessionSchema, paymentSchema, refundSchema, customerSchema])
+        .union([checkoutSessionSchema, paymentSchema, refundSchema, customerSchema, paymentMethodSchema])
         .meta({ description: 'The object as the API showed it at the moment of the change.' }),
     }),
   })
@@ -412,6 +436,7 @@ export const refundListSchema = listOf(refundSchema, 'RefundList');
 export const eventListSchema = listOf(eventSchema, 'EventList');
 export const productListSchema = listOf(productSchema, 'ProductList');
 export const customerListSchema = listOf(customerSchema, 'CustomerList');
+export const paymentMethodListSchema = listOf(paymentMethodSchema, 'PaymentMethodList');
 export const paymentLinkListSchema = listOf(paymentLinkSchema, 'PaymentLinkList');
 export const webhookEndpointListSchema = listOf(webhookEndpointSchema, 'WebhookEndpointList');
 export const webhookDeliveryListSchema = listOf(webhookDeliverySchema, 'WebhookDeliveryList');

@@ -101,6 +101,7 @@ export function toSession(row: Row): CheckoutSession {
     amountTotal: num(row.amount_total),
     customerId: row.customer_id,
     customerCreation: row.customer_creation,
+    paymentMethodSave: row.payment_method_save,
     customerEmail: row.customer_email,
     successUrl: row.success_url,
     cancelUrl: row.cancel_url,

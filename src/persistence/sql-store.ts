@@ -18,7 +18,7 @@ import { eventRepositories } from './stores/webhooks/events';
 import { webhookDeliveryRepository, webhookEndpointRepository } from './stores/webhooks/endpoints-and-deliveries';
 import { flagStores } from './stores/flags/flags';
 import { checkoutPageIntegrityRepository } from './stores/checkout-page/integrity';
-import { customerRepositories } from './stores/customers/customers';
+import { customerRepositories, savedPaymentMethodRepositories } from './stores/customers/customers';
 
 type Repositories = (db: SqlExecutor) => object;
 
@@ -67,6 +67,7 @@ const groups = [
   paymentLinkRepositories,
   productRepositories,
   customerRepositories,
+  savedPaymentMethodRepositories,
   paymentRepositories,
   refundRepositories,
   operationsInFlightRepositories,

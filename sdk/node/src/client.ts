@@ -11,6 +11,7 @@ import type {
   CustomerCreateParams,
   CustomerListParams,
   CustomerUpdateParams,
+  PaymentMethod,
   Deleted,
   Event,
   EventListParams,
@@ -236,6 +237,18 @@ class Customers {
   }
 }
 
+class PaymentMethods {
+  constructor(private readonly api: ApiClient) {}
+  /** A customer's saved payment methods, newest first (one page holds them all). */
+  list(customerId: string, options?: RequestOptions): Promise<Page<PaymentMethod>> {
+    return unwrap(this.api.GET('/v1/customers/{id}/payment_methods', { params: { path: { id: customerId } }, ...get(options) }));
+  }
+  /** Deletes a saved payment method, at the processor too. */
+  del(id: string, options?: RequestOptions): Promise<Deleted> {
+    return unwrap(this.api.DELETE('/v1/payment_methods/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+}
+
 class PaymentLinks {
   constructor(private readonly api: ApiClient) {}
   create(params: PaymentLinkCreateParams, options?: RequestOptions): Promise<PaymentLink> {
@@ -272,6 +285,7 @@ export class Tillpoint {
   readonly products: Products;
   readonly paymentLinks: PaymentLinks;
   readonly customers: Customers;
+  readonly paymentMethods: PaymentMethods;
   readonly webhooks = new Webhooks();
 
   constructor(secretKey: string, options: TillpointOptions = {}) {
@@ -297,5 +311,6 @@ export class Tillpoint {
     this.products = new Products(api);
     this.paymentLinks = new PaymentLinks(api);
     this.customers = new Customers(api);
+    this.paymentMethods = new PaymentMethods(api);
   }
 }

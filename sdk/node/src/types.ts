@@ -15,6 +15,7 @@ export type PaymentLink = Schemas['PaymentLink'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type Customer = Schemas['Customer'];
+export type PaymentMethod = Schemas['PaymentMethod'];
 export type Deleted = Schemas['Deleted'];
 
 type JsonBody<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;

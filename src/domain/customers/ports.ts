@@ -1,6 +1,6 @@
 import type { PageRequest } from '../shared/pagination';
 import type { Scope } from '../shared/scope';
-import type { Customer } from './entities';
+import type { Customer, SavedPaymentMethod } from './entities';
 
 export interface CustomerRepository {
   insert(customer: Customer): Promise<void>;
@@ -14,4 +14,13 @@ export interface CustomerRepository {
   delete(scope: Scope, id: string): Promise<boolean>;
   /** Newest first; `email` matches the whole address, ignoring case. */
   list(scope: Scope, filter: { email?: string } & PageRequest): Promise<Customer[]>;
+}
+
+export interface SavedPaymentMethodRepository {
+  insert(method: SavedPaymentMethod): Promise<void>;
+  get(scope: Scope, id: string): Promise<SavedPaymentMethod | null>;
+  /** The customer's saved methods, newest first. */
+  listForCustomer(scope: Scope, customerId: string): Promise<SavedPaymentMethod[]>;
+  /** False when there was no such method. */
+  delete(scope: Scope, id: string): Promise<boolean>;
 }

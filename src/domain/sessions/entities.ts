@@ -1,7 +1,7 @@
 import type { Mode } from '../shared/events';
 import type { CheckoutSessionStatus } from '../payments/state-machine';
 import type { CaptureMethod, PaymentMethodType } from '../payments/entities';
-import type { CustomerCreation } from '../customers/entities';
+import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
 
 export interface LineItem {
   name: string;
@@ -25,6 +25,8 @@ export interface CheckoutSession {
   customerId: string | null;
   /** Whether paying makes a customer of the shopper when the session has none. */
   customerCreation: CustomerCreation;
+  /** Whether paying saves the card to the customer: always (`on`), on the shopper's consent, or never (null). */
+  paymentMethodSave: SavePaymentMethodOption | null;
   customerEmail: string | null;
   successUrl: string | null;
   cancelUrl: string | null;

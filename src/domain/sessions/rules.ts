@@ -6,7 +6,7 @@ import { checkMetadata, METADATA_LIMITS } from '../shared/metadata';
 import { sessionLocale } from '../shared/locale';
 import type { Scope } from '../shared/scope';
 import type { LineItem, CheckoutSession } from './entities';
-import type { CustomerCreation } from '../customers/entities';
+import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
 import type { Deps, UnitOfWork } from '../deps';
 import { transitionCheckoutSession } from '../payments/transition';
 
@@ -35,6 +35,7 @@ export interface NewCheckoutSession {
   /** An existing customer of the scope (checked by the use case). */
   customerId?: string | null;
   customerCreation?: CustomerCreation;
+  paymentMethodSave?: SavePaymentMethodOption | null;
   /** `auto` (default), a supported locale, or a tag one serves (`es-MX` → `es`); see locale.ts. */
   locale?: string | null;
   metadata?: Record<string, string>;
@@ -132,6 +133,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     amountTotal: amountSubtotal,
     customerId: input.customerId ?? null,
     customerCreation: input.customerCreation ?? 'if_required',
+    paymentMethodSave: input.paymentMethodSave ?? null,
     customerEmail: input.customerEmail ?? null,
     successUrl: input.successUrl ?? null,
     cancelUrl: input.cancelUrl ?? null,

@@ -2,7 +2,7 @@ import type { Payment, Refund } from '../payments/entities';
 import type { DomainEvent } from './events';
 import type { CheckoutSession } from '../sessions/entities';
 import type { CheckoutPageChange } from '../checkout-page/entities';
-import type { Customer } from '../customers/entities';
+import type { Customer, SavedPaymentMethod } from '../customers/entities';
 
 /*
  * What an event carries. An event stores a snapshot of its object at the moment of the change, and a
@@ -43,6 +43,7 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
     cancel_url: session.cancelUrl,
     capture_method: session.captureMethod,
     payment_method_types: session.paymentMethodTypes,
+    payment_method_options: session.paymentMethodSave ? { card: { save: session.paymentMethodSave } } : null,
     locale: session.locale,
     metadata: session.metadata,
     client_reference_id: session.clientReferenceId,
@@ -121,6 +122,20 @@ export function customerSnapshot(customer: Customer) {
     metadata: customer.metadata,
     created: unixTime(customer.createdAt),
     updated: unixTime(customer.updatedAt),
+  };
+}
+
+/** A saved payment method as its events carry it (and the merchant API shows it): never the card. */
+export function paymentMethodSnapshot(method: SavedPaymentMethod) {
+  return {
+    id: method.id,
+    object: 'payment_method' as const,
+    livemode: method.mode === 'live',
+    customer: method.customerId,
+    type: method.type,
+    card: { brand: method.brand, last4: method.last4, exp_month: method.expMonth, exp_year: method.expYear, fingerprint: method.fingerprint },
+    processor: method.processor,
+    created: unixTime(method.createdAt),
   };
 }
 

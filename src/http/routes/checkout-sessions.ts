@@ -38,6 +38,7 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
           customerId: body.customer,
           customerEmail: body.customer_email,
           customerCreation: body.customer_creation,
+          paymentMethodSave: body.payment_method_options?.card.save ?? null,
           locale: body.locale,
           metadata: body.metadata,
           clientReferenceId: body.client_reference_id,

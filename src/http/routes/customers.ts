@@ -6,7 +6,10 @@ import { getCustomer } from '../../domain/customers/use-cases/get-customer';
 import { listCustomers } from '../../domain/customers/use-cases/list-customers';
 import { updateCustomer } from '../../domain/customers/use-cases/update-customer';
 import { defineRoute } from '../define-route';
-import { customerListSchema, customerSchema, deletedSchema } from '../response-schemas';
+import { customerListSchema, customerSchema, deletedSchema, paymentMethodListSchema } from '../response-schemas';
+import { listPaymentMethods } from '../../domain/customers/use-cases/list-payment-methods';
+import { deletePaymentMethod } from '../../domain/customers/use-cases/delete-payment-method';
+import { paymentMethodView } from '../views/payment-method';
 import { createCustomerBody, listCustomersQuery, updateCustomerBody } from '../lifecycle-schemas';
 import { keyActorOf, scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
@@ -57,6 +60,38 @@ export async function customerRoutes(app: FastifyInstance, { deps }: { deps: Dep
     async ({ params, request }) => {
       await deleteCustomer(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id });
       return { id: params.id, object: 'customer', deleted: true };
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/customers/:id/payment_methods',
+      tag,
+      summary: "List a customer's saved payment methods, newest first",
+      params: idParams,
+      response: paymentMethodListSchema,
+    },
+    async ({ params, request }) => {
+      const methods = await listPaymentMethods(deps, { scope: scopeOf(request), customerId: params.id });
+      return listBody(`/v1/customers/${params.id}/payment_methods`, { data: methods, hasMore: false }, paymentMethodView);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'DELETE',
+      url: '/v1/payment_methods/:id',
+      tag: 'Payment methods',
+      summary: 'Delete a saved payment method, at the processor too',
+      params: idParams,
+      response: deletedSchema,
+    },
+    async ({ params, request }) => {
+      await deletePaymentMethod(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id });
+      return { id: params.id, object: 'payment_method', deleted: true };
     },
   );
 }

@@ -15,6 +15,7 @@ import accountRowsWithoutRowLocks from './0016-account-rows-without-row-locks';
 import accessAndAccountSecurity from './0017-access-and-account-security';
 import lateAnswerChecks from './0018-late-answer-checks';
 import customers from './0020-customers';
+import savedPaymentMethods from './0021-saved-payment-methods';
 
 export interface Migration {
   version: number;
@@ -43,6 +44,7 @@ export const migrations: Migration[] = [
   accessAndAccountSecurity,
   lateAnswerChecks,
   customers,
+  savedPaymentMethods,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

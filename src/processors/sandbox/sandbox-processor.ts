@@ -3,7 +3,7 @@ import valid from 'card-validator';
 import { randomHex } from '../../domain/shared/ids';
 import { majorUnits } from '../../domain/shared/money';
 import type { PaymentMethodDetails } from '../../domain/payments/entities';
-import type { FoundTransaction, OperationResult, RawCard, TokenizeResult, AuthorizeRequest, AuthorizeResult, PaymentProcessor, GooglePayTestPayment } from '../../domain/processors/ports';
+import type { FoundTransaction, OperationResult, RawCard, TokenizeResult, AuthorizeRequest, AuthorizeResult, PaymentProcessor, GooglePayTestPayment, SavePaymentMethodRequest, SavePaymentMethodResult } from '../../domain/processors/ports';
 import { describeDecline, PROCESSOR_UNAVAILABLE_CODE } from '../../domain/processors/processor-responses';
 import { fakeNonces, testCards } from './sandbox-cards';
 import { googlePayTestGateway, readGooglePayTestToken } from './google-pay-test-token';
@@ -100,8 +100,32 @@ export class SandboxProcessor implements PaymentProcessor {
     return { ok: true, nonce, paymentMethod };
   }
 
-  async authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
+  /**
+   * Vaults the card of a single-use nonce for the customer, as Braintree's `paymentMethod.create`
+   * with card verification does: a card that always declines fails verification (2000), one that
+   * always fails answers the processor unavailable; the others are kept under a new token.
+   */
+  async savePaymentMethod(request: SavePaymentMethodRequest): Promise<SavePaymentMethodResult> {
     const resolved = await this.resolveNonce(request.nonce);
+    if (!resolved) return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
+    if (resolved.behavior === 'processor_failure') {
+      return { outcome: 'unavailable', response: { code: String(PROCESSOR_UNAVAILABLE_CODE), text: 'Processor Network Unavailable - Try Again' } };
+    }
+    if (resolved.behavior === 'decline') {
+      const { declineCode, ...response } = describeDecline(2000);
+      return { outcome: 'declined', declineCode, paymentMethod: resolved.paymentMethod, response };
+    }
+    const token = `testpm_${randomBytes(12).toString('base64url')}`;
+    await this.vault.saveMethod({ token, customerId: request.customerId, paymentMethod: resolved.paymentMethod, behavior: resolved.behavior, createdAt: this.now() });
+    return { outcome: 'saved', token, paymentMethod: resolved.paymentMethod };
+  }
+
+  async deletePaymentMethod(request: { token: string }): Promise<'deleted' | 'missing'> {
+    return (await this.vault.deleteMethod(request.token)) ? 'deleted' : 'missing';
+  }
+
+  async authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
+    const resolved = request.paymentMethodToken ? await this.vault.getMethod(request.paymentMethodToken) : await this.resolveNonce(request.nonce);
     if (!resolved) {
       return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
     }

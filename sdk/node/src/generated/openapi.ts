@@ -379,6 +379,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/{id}/payment_methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a customer's saved payment methods, newest first */
+        get: operations["getV1CustomersIdPaymentMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment_methods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a saved payment method, at the processor too */
+        delete: operations["deleteV1PaymentMethodsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payment_links": {
         parameters: {
             query?: never;
@@ -579,6 +613,7 @@ export interface components {
          *         "card",
          *         "google_pay"
          *       ],
+         *       "payment_method_options": null,
          *       "locale": null,
          *       "metadata": {
          *         "order_id": "1042"
@@ -627,6 +662,13 @@ export interface components {
             /** @enum {string} */
             capture_method: "automatic" | "manual";
             payment_method_types: ("card" | "google_pay")[];
+            /** @description Whether paying saves the card to the customer. */
+            payment_method_options: {
+                card: {
+                    /** @enum {string} */
+                    save: "on" | "shopper_choice";
+                };
+            } | null;
             locale: string | null;
             metadata: {
                 [key: string]: string;
@@ -824,6 +866,40 @@ export interface components {
             /** @description Last change (Unix seconds). */
             updated: number;
         };
+        /** @description A card saved to a customer at the processor: never the card's number or CVC. */
+        PaymentMethod: {
+            /**
+             * @description Object id, `pm_…`.
+             * @example pm_test_k8L7j6H5g4F3d2S1a0QwErTy
+             */
+            id: string;
+            /** @constant */
+            object: "payment_method";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * @description The customer it is saved to.
+             * @example cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ
+             */
+            customer: string;
+            /** @constant */
+            type: "card";
+            card: {
+                brand: string | null;
+                last4: string | null;
+                exp_month: number | null;
+                exp_year: number | null;
+                fingerprint: string | null;
+            };
+            /**
+             * @description The processor that keeps it.
+             * @example test
+             * @example braintree
+             */
+            processor: string;
+            /** @description When it was saved (Unix seconds). */
+            created: number;
+        };
         /**
          * @description A state change. Webhooks POST this same object, signed with `Tillpoint-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.
          * @example {
@@ -884,7 +960,7 @@ export interface components {
             created: number;
             data: {
                 /** @description The object as the API showed it at the moment of the change. */
-                object: components["schemas"]["CheckoutSession"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["Customer"];
+                object: components["schemas"]["CheckoutSession"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["Customer"] | components["schemas"]["PaymentMethod"];
             };
         };
         /** @description What a product costs in one currency; immutable once made. */
@@ -1188,6 +1264,16 @@ export interface components {
             /** @description Whether another page follows this one. */
             has_more: boolean;
             data: components["schemas"]["Customer"][];
+        };
+        /** @description One page of a list, newest first. */
+        PaymentMethodList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["PaymentMethod"][];
         };
         /** @description One page of a list, newest first. */
         PaymentLinkList: {
@@ -1733,6 +1819,15 @@ export interface operations {
                     customer?: string;
                     /** Format: email */
                     customer_email?: string;
+                    payment_method_options?: {
+                        card: {
+                            /**
+                             * @description `on`: paying saves the card to the customer; `shopper_choice`: the page asks the shopper for consent.
+                             * @enum {string}
+                             */
+                            save: "on" | "shopper_choice";
+                        };
+                    };
                     /**
                      * @description `always`: paying makes a customer of the shopper; `if_required` (default): only when a payment method is saved.
                      * @enum {string}
@@ -2744,6 +2839,64 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Delete a customer and its saved payment methods */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1CustomersIdPaymentMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List a customer's saved payment methods, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    deleteV1PaymentMethodsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a saved payment method, at the processor too */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];

@@ -14,6 +14,7 @@ export const sessionFields: readonly Field<CheckoutSession>[] = [
   ['amount_total', 'bigint', (s) => s.amountTotal],
   ['customer_id', 'text', (s) => s.customerId],
   ['customer_creation', 'text', (s) => s.customerCreation],
+  ['payment_method_save', 'text', (s) => s.paymentMethodSave],
   ['customer_email', 'text', (s) => s.customerEmail],
   ['success_url', 'text', (s) => s.successUrl],
   ['cancel_url', 'text', (s) => s.cancelUrl],
