@@ -121,6 +121,7 @@ describe.each(testDatabases)('saved payment methods with the test processor ($na
     expect(await countRows(ctx.db, 'test_saved_cards')).toBe(1);
     expectError(await call('DELETE', `/v1/payment_methods/${visa!.id}`), 404, 'resource_missing', { param: 'id' });
 
+    ctx.h.clock.advance(1000);
     expect((await call('DELETE', `/v1/customers/${ada.id}`)).statusCode).toBe(200);
     expect(await countRows(ctx.db, 'payment_methods')).toBe(0);
     expect(await countRows(ctx.db, 'test_saved_cards')).toBe(0);
