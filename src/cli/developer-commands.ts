@@ -248,6 +248,15 @@ async function trigger(type: EventType, options: Connection) {
       made.push(`checkout session ${s.id} (expired)`);
       break;
     }
+    case 'customer.created':
+    case 'customer.updated':
+    case 'customer.deleted': {
+      const customer = await tp.customers.create({ email: 'shopper@example.com', metadata: { created_by: 'tillpoint trigger' } });
+      if (type === 'customer.updated') await tp.customers.update(customer.id, { name: 'Test Shopper' });
+      if (type === 'customer.deleted') await tp.customers.del(customer.id);
+      made.push(`customer ${customer.id}${type === 'customer.created' ? '' : type === 'customer.updated' ? ' (updated)' : ' (deleted)'}`);
+      break;
+    }
   }
   console.log(`Triggered ${type} in test mode: made ${made.join(', ')}.`);
 }

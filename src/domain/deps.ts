@@ -13,6 +13,7 @@ import type { CheckoutPageIntegrityRepository } from './checkout-page/ports';
 import type { AccessRepositories, AccessSettings } from './team/access-ports';
 import type { DisputeRepository } from './disputes/ports';
 import type { CouponRepository, DiscountRedemptionRepository, PromotionCodeRepository, TaxRateRepository } from './pricing/ports';
+import type { CustomerRepository, SavedPaymentMethodRepository } from './customers/ports';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -45,6 +46,8 @@ export interface UnitOfWork extends TeamRepositories, AccessRepositories {
   disputes: DisputeRepository;
   products: ProductRepository;
   prices: PriceRepository;
+  customers: CustomerRepository;
+  savedPaymentMethods: SavedPaymentMethodRepository;
   flags: FlagRepository;
   experiments: ExperimentRepository;
   exposures: ExposureRepository;

@@ -61,6 +61,24 @@ export const listEventsQuery = z.strictObject({
 /** Query of lists with pagination only. */
 export const pageQuery = z.strictObject({ ...listQuery });
 
+const customerFields = {
+  email: z.string().max(254).nullable().optional().meta({ description: 'The shopper\'s email; null clears it.' }),
+  name: z.string().max(256).nullable().optional(),
+  metadata: z.record(z.string(), z.string()).optional().meta({ description: 'Merged into what is there; an empty value removes its key.' }),
+};
+
+/** Body of `POST /v1/customers`. */
+export const createCustomerBody = z.strictObject(customerFields);
+
+/** Body of `POST /v1/customers/:id`: only the fields given change. */
+export const updateCustomerBody = z.strictObject(customerFields);
+
+/** Query of `GET /v1/customers`. */
+export const listCustomersQuery = z.strictObject({
+  ...listQuery,
+  email: z.string().max(254).optional().meta({ description: 'Only customers with this email (the whole address, any case).' }),
+});
+
 /** Body of `POST /v1/products`. */
 export const createProductBody = z.strictObject({
   name: z.string().max(250),

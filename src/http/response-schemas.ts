@@ -51,11 +51,14 @@ const checkoutSessionExample = {
   line_items: [{ name: 'Kenya AA, 250 g', unit_amount: 1650, quantity: 2, amount: 3300 }],
   amount_subtotal: 3300,
   amount_total: 3300,
+  customer: null,
+  customer_creation: 'if_required',
   customer_email: null,
   success_url: 'https://shop.example/thanks?session={CHECKOUT_SESSION_ID}',
   cancel_url: 'https://shop.example/cart',
   capture_method: 'automatic',
   payment_method_types: ['card', 'google_pay'],
+  payment_method_options: null,
   locale: null,
   metadata: { order_id: '1042' },
   client_reference_id: null,
@@ -82,11 +85,17 @@ export const checkoutSessionSchema = z
     line_items: z.array(lineItemSchema),
     amount_subtotal: minorUnits('Sum of the line items'),
     amount_total: minorUnits('What the shopper pays'),
+    customer: nullableId('cus_', 'cus_test_r1', 'The customer the session is for, if any.'),
+    customer_creation: z.enum(['always', 'if_required']),
     customer_email: z.string().nullable(),
     success_url: z.string().nullable(),
     cancel_url: z.string().nullable(),
     capture_method: z.enum(['automatic', 'manual']),
     payment_method_types: z.array(z.enum(['card', 'google_pay'])),
+    payment_method_options: z
+      .strictObject({ card: z.strictObject({ save: z.enum(['on', 'shopper_choice']) }) })
+      .nullable()
+      .meta({ description: 'Whether paying saves the card to the customer.' }),
     locale: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
     client_reference_id: z.string().nullable(),
@@ -140,6 +149,7 @@ const paymentExample = {
   currency: 'usd',
   capture_method: 'automatic',
   checkout_session: checkoutSessionExample.id,
+  customer: null,
   customer_email: 'shopper@example.com',
   payment_method: { type: 'card', brand: 'visa', last4: '1111', exp_month: 12, exp_year: 2034, fingerprint: 'fp_3kq9c0d1' },
   processor: 'test',
@@ -164,6 +174,7 @@ export const paymentSchema = z
     currency,
     capture_method: z.enum(['automatic', 'manual']),
     checkout_session: id('cs_', checkoutSessionExample.id, 'The session this payment is an attempt at.'),
+    customer: nullableId('cus_', 'cus_test_r1', 'The customer who paid; null when none, or once that customer was deleted.'),
     customer_email: z.string().nullable(),
     payment_method: z
       .strictObject({
@@ -281,6 +292,48 @@ export const disputeSchema = z
     updated: unixTime('Last change'),
   })
   .meta({ id: 'Dispute', description: "A chargeback the cardholder's bank opened against a payment.", examples: [disputeExample] });
+const customerExample = {
+  id: 'cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ',
+  object: 'customer',
+  livemode: false,
+  email: 'shopper@example.com',
+  name: 'Ada Lovelace',
+  metadata: { crm_id: '8812' },
+  created: 1767225600,
+  updated: 1767225600,
+};
+
+export const customerSchema = z
+  .strictObject({
+    id: id('cus_', customerExample.id),
+    object: z.literal('customer'),
+    livemode,
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    created: unixTime('Creation time'),
+    updated: unixTime('Last change'),
+  })
+  .meta({ id: 'Customer', description: 'A returning shopper: sessions, payments and saved payment methods point to one.', examples: [customerExample] });
+
+export const paymentMethodSchema = z
+  .strictObject({
+    id: id('pm_', 'pm_test_k8L7j6H5g4F3d2S1a0QwErTy'),
+    object: z.literal('payment_method'),
+    livemode,
+    customer: id('cus_', customerExample.id, 'The customer it is saved to.'),
+    type: z.literal('card'),
+    card: z.strictObject({
+      brand: z.string().nullable(),
+      last4: z.string().nullable(),
+      exp_month: z.number().int().nullable(),
+      exp_year: z.number().int().nullable(),
+      fingerprint: z.string().nullable(),
+    }),
+    processor: z.string().meta({ description: 'The processor that keeps it.', examples: ['test', 'braintree'] }),
+    created: unixTime('When it was saved'),
+  })
+  .meta({ id: 'PaymentMethod', description: "A card saved to a customer at the processor: never the card's number or CVC." });
 
 export const eventSchema = z
   .strictObject({
@@ -291,7 +344,7 @@ export const eventSchema = z
     created: unixTime('When the change happened'),
     data: z.strictObject({
       object: z
-        .union([checkoutSessionSchema, paymentSchema, refundSchema])
+        .union([checkoutSessionSchema, paymentSchema, refundSchema, customerSchema, paymentMethodSchema])
         .meta({ description: 'The object as the API showed it at the moment of the change.' }),
     }),
   })
@@ -599,6 +652,8 @@ export const productListSchema = listOf(productSchema, 'ProductList');
 export const couponListSchema = listOf(couponSchema, 'CouponList');
 export const taxRateListSchema = listOf(taxRateSchema, 'TaxRateList');
 export const promotionCodeListSchema = listOf(promotionCodeSchema, 'PromotionCodeList');
+export const customerListSchema = listOf(customerSchema, 'CustomerList');
+export const paymentMethodListSchema = listOf(paymentMethodSchema, 'PaymentMethodList');
 export const paymentLinkListSchema = listOf(paymentLinkSchema, 'PaymentLinkList');
 export const webhookEndpointListSchema = listOf(webhookEndpointSchema, 'WebhookEndpointList');
 export const webhookDeliveryListSchema = listOf(webhookDeliverySchema, 'WebhookDeliveryList');

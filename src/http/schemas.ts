@@ -29,7 +29,20 @@ export const createCheckoutSessionBody = z.strictObject({
   cancel_url: z.string().max(2048).optional(),
   capture_method: z.enum(['automatic', 'manual']).optional(),
   payment_method_types: z.array(z.enum(['card', 'google_pay'])).optional(),
+  customer: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id').optional().meta({ description: 'An existing customer (`cus_…`) the session is for; its email is prefilled.' }),
   customer_email: z.email().max(254).optional(),
+  payment_method_options: z
+    .strictObject({
+      card: z.strictObject({
+        save: z.enum(['on', 'shopper_choice']).meta({
+          description: '`on`: paying saves the card to the customer; `shopper_choice`: the page asks the shopper for consent.',
+        }),
+      }),
+    })
+    .optional(),
+  customer_creation: z.enum(['always', 'if_required']).optional().meta({
+    description: '`always`: paying makes a customer of the shopper; `if_required` (default): only when a payment method is saved.',
+  }),
   // `auto` or a supported locale: checked (with the list of what is supported) in the domain.
   locale: z.string().max(35).describe("'auto' (default) or a supported locale such as de, pt-BR, zh-Hant").optional(),
   metadata: z.record(z.string(), z.string()).optional(),
@@ -122,7 +135,9 @@ export const tokenizeCardBody = z.strictObject({
 /** Body of the checkout page's payment. */
 export const payBody = z.strictObject({
   payment_method_type: z.enum(['card', 'google_pay']),
-  nonce: z.string().min(1).max(4096),
+  nonce: z.string().min(1).max(4096).optional(),
+  payment_method: z.string().regex(/^pm_[A-Za-z0-9]{1,60}$/, 'must be a saved payment method id').optional(),
+  save_payment_method: z.boolean().optional(),
   email: z.string().max(254),
   device_data: z.string().max(8192).nullable().optional(),
 });

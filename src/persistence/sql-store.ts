@@ -21,6 +21,7 @@ import { flagStores } from './stores/flags/flags';
 import { checkoutPageIntegrityRepository } from './stores/checkout-page/integrity';
 import { discountRepositories } from './stores/pricing/discounts';
 import { taxRateRepositories } from './stores/pricing/tax-rates';
+import { customerRepositories, savedPaymentMethodRepositories } from './stores/customers/customers';
 
 type Repositories = (db: SqlExecutor) => object;
 
@@ -68,6 +69,8 @@ const groups = [
   checkoutSessionRepositories,
   paymentLinkRepositories,
   productRepositories,
+  customerRepositories,
+  savedPaymentMethodRepositories,
   paymentRepositories,
   refundRepositories,
   disputeRepositories,

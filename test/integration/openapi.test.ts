@@ -4,7 +4,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkoutSessionSchema, eventSchema, paymentSchema, refundSchema, disputeSchema, couponSchema, promotionCodeSchema, taxRateSchema } from '../../src/http/response-schemas';
+import { checkoutSessionSchema, eventSchema, paymentSchema, refundSchema, customerSchema, disputeSchema, couponSchema, promotionCodeSchema, taxRateSchema } from '../../src/http/response-schemas';
 import { docsPagePolicy } from '../../src/http/routes/api-reference';
 import { SDK_TYPES_FILE, sdkTypesOf } from '../../scripts/sdk-types';
 import { testDatabases } from '../support/databases';
@@ -138,6 +138,7 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
       Coupon: couponSchema,
       PromotionCode: promotionCodeSchema,
       TaxRate: taxRateSchema,
+      Customer: customerSchema,
     };
     const withExamples = Object.entries<any>(document.components.schemas).filter(([, schema]) => schema.examples);
     expect(withExamples.map(([id]) => id).sort()).toEqual(Object.keys(named).sort());

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError, checkoutApi, type PublicSession } from './api';
 import { toDecimalString } from '../../src/domain/shared/money';
 import { CardFields } from './card-form/CardFields';
@@ -12,6 +12,9 @@ import { formatMoney } from './format';
 import { isMessageKey, type MessageKey, type Translate } from './i18n';
 import { useTranslator } from './i18n/use-translator';
 import { usePaymentAttempt } from './use-payment-attempt';
+
+// Loaded only for a session whose customer has saved cards (the size budget of the first load).
+const SavedCards = lazy(() => import('./SavedCards'));
 
 type View =
   | { kind: 'not_found' }
@@ -261,7 +264,15 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
   // Nothing to pay with: no card form, and no wallet button or none this browser can show.
   const nothingToPay = !plan.unavailable && !plan.card && (!plan.googlePay || walletAbsent);
   const cardUsable = Boolean(engine) && cardStatus === 'ready';
+  const [saveCard, setSaveCard] = useState(false);
+  // Saved cards show once the page runs in the browser (the server renders the card form alone);
+  // "use another card" goes back to the card form.
+  const savedCards = plan.card ? session.saved_payment_methods : [];
+  const [offerSaved, setOfferSaved] = useState(false);
+  useEffect(() => setOfferSaved(!!savedCards[0]), []);
+  const askToSave = plan.card && !offerSaved && session.save_payment_method;
   const form = usePaymentAttempt({
+    saveCard,
     sessionId: session.id,
     initialEmail: session.customer_email,
     initialNotice: plan.unavailable ? { tone: 'error', key: 'processor.unavailable' } : null,
@@ -368,8 +379,24 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
             {form.showEmailError ? t('field.email.invalid') : ''}
           </p>
         </div>
+        {offerSaved && (
+          <Suspense fallback={null}>
+            <SavedCards
+              cards={savedCards}
+              payLabel={t(wordingKeys[flags.wording.value], { amount })}
+              processing={processing}
+              t={t}
+              onPay={form.payWithSavedCard}
+              onUseAnother={() => setOfferSaved(false)}
+            />
+          </Suspense>
+        )}
         {plan.card && cardStatus !== 'failed' && (
-          <div className={cardStatus === 'loading' ? 'card-loading' : undefined} aria-busy={cardStatus === 'loading'}>
+          <div
+            className={cardStatus === 'loading' ? 'card-loading' : undefined}
+            aria-busy={cardStatus === 'loading'}
+            hidden={offerSaved}
+          >
             {cardStatus === 'loading' && <p className="field-hint">{t('card.loading')}</p>}
             <CardFields
               engine={engine}
@@ -380,7 +407,19 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
             />
           </div>
         )}
-        {plan.card && (
+        {askToSave === 'shopper_choice' && (
+          <label className="save-card">
+            <input
+              type="checkbox"
+              checked={saveCard}
+              disabled={processing}
+              onChange={(e) => setSaveCard(e.target.checked)}
+            />
+            <span>{t('form.saveCard')}</span>
+          </label>
+        )}
+        {askToSave === 'on' && <p className="field-hint">{t('form.saveCardOn')}</p>}
+        {plan.card && !offerSaved && (
           <button type="submit" className="pay-button" disabled={processing || !cardUsable} aria-busy={processing}>
             {processing ? t('form.processing') : t(wordingKeys[flags.wording.value], { amount })}
           </button>

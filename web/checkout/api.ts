@@ -10,11 +10,24 @@ export interface PublicSession {
   amount_total: number;
   customer_email: string | null;
   payment_method_types: Array<'card' | 'google_pay'>;
+  /** `shopper_choice`: ask for consent to save the card; `on`: say it will be saved. */
+  save_payment_method: 'on' | 'shopper_choice' | null;
+  /** The customer's saved cards, offered for one tap. */
+  saved_payment_methods: SavedCard[];
   expires_at: number | null;
   cancel_url: string | null;
   redirect_url: string | null;
   payment: { status: string; amount: number; brand: string | null; last4: string | null } | null;
   processor: { name: string } & Record<string, unknown>;
+}
+
+/** A card saved for the session's customer, as the page may show it. */
+export interface SavedCard {
+  id: string;
+  brand: string | null;
+  last4: string | null;
+  exp_month: number | null;
+  exp_year: number | null;
 }
 
 /** An answer in the error envelope of design.md §8, or a network failure (`code: 'network'`). */
@@ -63,6 +76,13 @@ export const checkoutApi = {
     request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/google-pay-tokens`, { body: payment }),
   pay: (
     sessionId: string,
-    payment: { payment_method_type: 'card' | 'google_pay'; nonce: string; email: string; device_data?: string | null },
+    payment: {
+      payment_method_type: 'card' | 'google_pay';
+      nonce?: string;
+      payment_method?: string;
+      save_payment_method?: boolean;
+      email: string;
+      device_data?: string | null;
+    },
   ) => request<{ status: string; redirect_url: string }>(`${base(sessionId)}/payments`, { body: payment }),
 };

@@ -35,7 +35,14 @@ export type PaymentMethod = 'card' | 'google_pay';
 
 /** What an attempt needs from the outside world. */
 export interface AttemptPorts {
-  pay(payment: { payment_method_type: PaymentMethod; nonce: string; email: string; device_data: string | null }): Promise<{ redirect_url: string }>;
+  pay(payment: {
+    payment_method_type: PaymentMethod;
+    nonce?: string;
+    payment_method?: string;
+    save_payment_method?: boolean;
+    email: string;
+    device_data: string | null;
+  }): Promise<{ redirect_url: string }>;
   /** Device data for fraud checks (Braintree), null when the processor takes none. */
   deviceData(): Promise<string | null>;
 }
@@ -48,7 +55,12 @@ export interface AttemptRequest {
   nonce(issuerAsked: boolean): Promise<NonceResult>;
   /** A card declined because the issuer asks for authentication is verified and retried once. */
   retryWhenIssuerAsks: boolean;
+  /** The shopper ticked "save this card" (sessions that ask for consent). */
+  savePaymentMethod?: boolean;
+  /** A card saved for the session's customer (`pm_…`), paid with instead of a nonce. */
+  paymentMethod?: string;
 }
+
 
 /**
  * Runs one attempt: nonce, then the payment. A card declined with `authentication_failed` is
@@ -56,11 +68,12 @@ export interface AttemptRequest {
  */
 export async function attemptPayment(ports: AttemptPorts, request: AttemptRequest, issuerAsked = false): Promise<AttemptOutcome> {
   try {
-    const prepared = await request.nonce(issuerAsked);
-    if (!('nonce' in prepared)) return { kind: 'retry', ...prepared };
+    const prepared = request.paymentMethod ? { payment_method: request.paymentMethod } : await request.nonce(issuerAsked);
+    if ('key' in prepared) return { kind: 'retry', ...prepared };
     const result = await ports.pay({
       payment_method_type: request.type,
-      nonce: prepared.nonce,
+      ...prepared,
+      save_payment_method: request.savePaymentMethod,
       email: request.email,
       device_data: await ports.deviceData(),
     });

@@ -22,6 +22,8 @@ export function usePaymentAttempt(options: {
   engine: CardFormEngine | null;
   /** The card form is mounted and ready to tokenize. */
   cardUsable: boolean;
+  /** The shopper consented to saving the card (sessions that ask). */
+  saveCard?: boolean;
   onExpired: () => void;
   onAlreadyPaid: () => void;
 }) {
@@ -97,8 +99,13 @@ export function usePaymentAttempt(options: {
       email: payerEmail,
       nonce: (issuerAsked) => cardNonce(engine, client, payerEmail, issuerAsked),
       retryWhenIssuerAsks: client.verifiesWhenIssuerAsks,
+      savePaymentMethod: options.saveCard,
     });
   };
+
+  /** One tap on a saved card; an email to fix comes back from the server as a field to fix. */
+  const payWithSavedCard = (paymentMethod: string) =>
+    busy.current || run({ type: 'card', email: email.trim(), paymentMethod, nonce: async () => ({ key: 'form.fixErrors' }), retryWhenIssuerAsks: false });
 
   /** A wallet (Google Pay) handed over its payment data. */
   const payWithWallet = (data: GooglePaymentData, provider: GooglePayProvider) => {
@@ -128,5 +135,6 @@ export function usePaymentAttempt(options: {
     noticeRef,
     payByCard,
     payWithWallet,
+    payWithSavedCard,
   };
 }

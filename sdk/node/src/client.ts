@@ -9,6 +9,11 @@ import type {
   CheckoutSessionCreateParams,
   Coupon,
   CouponCreateParams,
+  Customer,
+  CustomerCreateParams,
+  CustomerListParams,
+  CustomerUpdateParams,
+  PaymentMethod,
   Deleted,
   Event,
   EventListParams,
@@ -260,6 +265,43 @@ class Products {
   }
 }
 
+class Customers {
+  constructor(private readonly api: ApiClient) {}
+  create(params: CustomerCreateParams = {}, options?: RequestOptions): Promise<Customer> {
+    return unwrap(this.api.POST('/v1/customers', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<Customer> {
+    return unwrap(this.api.GET('/v1/customers/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** Only the fields given change; `null` clears one, an empty metadata value removes its key. */
+  update(id: string, params: CustomerUpdateParams, options?: RequestOptions): Promise<Customer> {
+    return unwrap(this.api.POST('/v1/customers/{id}', { params: { path: { id } }, body: params, ...post(options) }));
+  }
+  /** Deletes the customer and its saved payment methods; its past payments stay, detached. */
+  del(id: string, options?: RequestOptions): Promise<Deleted> {
+    return unwrap(this.api.DELETE('/v1/customers/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** `email` keeps the customers with that address. */
+  list(params: CustomerListParams = {}, options?: RequestOptions): ListPromise<Customer> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/customers', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
+class PaymentMethods {
+  constructor(private readonly api: ApiClient) {}
+  /** A customer's saved payment methods, newest first (one page holds them all). */
+  list(customerId: string, options?: RequestOptions): Promise<Page<PaymentMethod>> {
+    return unwrap(this.api.GET('/v1/customers/{id}/payment_methods', { params: { path: { id: customerId } }, ...get(options) }));
+  }
+  /** Deletes a saved payment method, at the processor too. */
+  del(id: string, options?: RequestOptions): Promise<Deleted> {
+    return unwrap(this.api.DELETE('/v1/payment_methods/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+}
+
 class PaymentLinks {
   constructor(private readonly api: ApiClient) {}
   create(params: PaymentLinkCreateParams, options?: RequestOptions): Promise<PaymentLink> {
@@ -352,6 +394,8 @@ export class Tillpoint {
   readonly coupons: Coupons;
   readonly promotionCodes: PromotionCodes;
   readonly taxRates: TaxRates;
+  readonly customers: Customers;
+  readonly paymentMethods: PaymentMethods;
   readonly webhooks = new Webhooks();
 
   constructor(secretKey: string, options: TillpointOptions = {}) {
@@ -380,5 +424,7 @@ export class Tillpoint {
     this.coupons = new Coupons(api);
     this.promotionCodes = new PromotionCodes(api);
     this.taxRates = new TaxRates(api);
+    this.customers = new Customers(api);
+    this.paymentMethods = new PaymentMethods(api);
   }
 }

@@ -29,6 +29,8 @@ export interface Payment {
   captureMethod: CaptureMethod;
   amountCaptured: number;
   amountRefunded: number;
+  /** The customer (`cus_…`) paying; null when none, or once the customer was deleted. */
+  customerId: string | null;
   customerEmail: string | null;
   paymentMethod: PaymentMethodDetails | null;
   processor: string;

@@ -188,6 +188,7 @@ export function newPayment(session: CheckoutSession, email: string, processor: s
     captureMethod: session.captureMethod,
     amountCaptured: 0,
     amountRefunded: 0,
+    customerId: session.customerId,
     customerEmail: email,
     paymentMethod: null,
     processor,

@@ -122,6 +122,20 @@ export type TokenizeResult =
   | { ok: true; nonce: string; paymentMethod: PaymentMethodDetails }
   | { ok: false; declineCode: DeclineCode; param: string; message: string };
 
+export interface SavePaymentMethodRequest {
+  /** Our customer id (`cus_…`), used as the processor's customer id. */
+  customerId: string;
+  email: string | null;
+  nonce: string;
+  deviceData: string | null;
+}
+
+export type SavePaymentMethodResult =
+  | { outcome: 'saved'; token: string; paymentMethod: PaymentMethodDetails }
+  | { outcome: 'declined'; declineCode: DeclineCode; paymentMethod: PaymentMethodDetails | null; response: { code: string; text: string } }
+  | { outcome: 'invalid_payment_method'; message: string }
+  | { outcome: 'unavailable'; response: { code: string; text: string } | null };
+
 export interface AuthorizeRequest {
   /** Our payment id; sent to the processor as the order id so an unknown outcome can be found again. */
   paymentId: string;
@@ -129,7 +143,10 @@ export interface AuthorizeRequest {
   currency: string;
   /** true: authorize and capture now; false: authorize only (capture_method manual). */
   capture: boolean;
+  /** A single-use payment method nonce, or (with `paymentMethodToken`) empty. */
   nonce: string;
+  /** A saved card's processor token: charged instead of a nonce. */
+  paymentMethodToken?: string | null;
   deviceData: string | null;
   email: string | null;
   /** The `three_d_secure` flag for this payment; the adapter applies `threeDSecurePolicy` to it. */
@@ -172,6 +189,13 @@ export interface PaymentProcessor extends ProcessorLifecycle, ProcessorDisputes 
   tokenizeCard?(card: RawCard): Promise<TokenizeResult>;
   /** What the checkout page needs to set up this processor's client side, for a session in `currency`. */
   clientConfiguration(context?: { currency: string }): Promise<Record<string, unknown>>;
+  /**
+   * Keeps the card of a single-use `nonce` for the customer (making the customer at the processor
+   * when it has none yet) and answers its reusable token. Braintree verifies the card first.
+   */
+  savePaymentMethod?(request: SavePaymentMethodRequest): Promise<SavePaymentMethodResult>;
+  /** Deletes a saved card at the processor; `missing` when it had none under the token. Throws when unreachable. */
+  deletePaymentMethod?(request: { token: string }): Promise<'deleted' | 'missing'>;
   /** Only the test processor takes a Google Pay token from Google's test gateway (`gateway: "example"`). */
   tokenizeGooglePay?(payment: GooglePayTestPayment): Promise<TokenizeResult>;
 }

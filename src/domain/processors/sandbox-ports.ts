@@ -135,4 +135,19 @@ export interface SandboxNonceVault {
   save(record: SandboxNonceRecord): Promise<void>;
   /** Returns the record and marks it used, atomically; null when unknown or already used. */
   take(nonce: string, at: Date): Promise<SandboxNonceRecord | null>;
+  /** Keeps a card for a customer under `token`, as Braintree's vault does (never the number or CVC). */
+  saveMethod(record: SandboxSavedMethod): Promise<void>;
+  /** The saved card of `token`; null when unknown or deleted. */
+  getMethod(token: string): Promise<SandboxSavedMethod | null>;
+  /** Deletes the saved card; false when there was none. */
+  deleteMethod(token: string): Promise<boolean>;
+}
+
+/** A card the test processor keeps for a customer, as Braintree's vault keeps a payment method. */
+export interface SandboxSavedMethod {
+  token: string;
+  customerId: string;
+  paymentMethod: PaymentMethodDetails;
+  behavior: SandboxCardBehavior;
+  createdAt: Date;
 }

@@ -3,6 +3,7 @@ import type { CheckoutSessionStatus } from '../payments/state-machine';
 import type { CaptureMethod, PaymentMethodType } from '../payments/entities';
 import type { AppliedDiscount, AppliedTaxRate, ShippingRate } from '../pricing/entities';
 import type { TotalDetails } from '../pricing/totals';
+import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
 
 export interface LineItem {
   name: string;
@@ -24,6 +25,12 @@ export interface CheckoutSession {
   lineItems: LineItem[];
   amountSubtotal: number;
   amountTotal: number;
+  /** The customer (`cus_…`) the session is for: given by the merchant, or made of its shopper. */
+  customerId: string | null;
+  /** Whether paying makes a customer of the shopper when the session has none. */
+  customerCreation: CustomerCreation;
+  /** Whether paying saves the card to the customer: always (`on`), on the shopper's consent, or never (null). */
+  paymentMethodSave: SavePaymentMethodOption | null;
   customerEmail: string | null;
   successUrl: string | null;
   cancelUrl: string | null;

@@ -2,9 +2,11 @@ import { currencyRule, MAX_AMOUNT } from '../shared/currency';
 import type { CaptureMethod, PaymentMethodType } from '../payments/entities';
 import { TillpointError } from '../shared/errors';
 import { newId } from '../shared/ids';
+import { checkMetadata, METADATA_LIMITS } from '../shared/metadata';
 import { sessionLocale } from '../shared/locale';
 import type { Scope } from '../shared/scope';
 import type { LineItem, CheckoutSession } from './entities';
+import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
 import type { Deps, UnitOfWork } from '../deps';
 import type { AppliedDiscount, AppliedTaxRate, ShippingRate } from '../pricing/entities';
 import { pricingDiscount } from '../pricing/rules';
@@ -22,7 +24,7 @@ export const LIMITS = {
   lineItems: { min: 1, max: 100 },
   quantity: { min: 1, max: 999 },
   name: { min: 1, max: 250 },
-  metadata: { keys: 50, keyLength: 40, valueLength: 500 },
+  metadata: METADATA_LIMITS,
 } as const;
 
 export interface NewCheckoutSession {
@@ -42,6 +44,10 @@ export interface NewCheckoutSession {
   captureMethod?: CaptureMethod;
   paymentMethodTypes?: PaymentMethodType[];
   customerEmail?: string | null;
+  /** An existing customer of the scope (checked by the use case). */
+  customerId?: string | null;
+  customerCreation?: CustomerCreation;
+  paymentMethodSave?: SavePaymentMethodOption | null;
   /** `auto` (default), a supported locale, or a tag one serves (`es-MX` → `es`); see locale.ts. */
   locale?: string | null;
   metadata?: Record<string, string>;
@@ -138,18 +144,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     }
   }
   const metadata = input.metadata ?? {};
-  const keys = Object.keys(metadata);
-  if (keys.length > LIMITS.metadata.keys) {
-    throw invalid('metadata', `metadata may have at most ${LIMITS.metadata.keys} keys`);
-  }
-  for (const key of keys) {
-    if (key.length === 0 || key.length > LIMITS.metadata.keyLength) {
-      throw invalid(`metadata[${key}]`, `metadata keys must be 1 to ${LIMITS.metadata.keyLength} characters`);
-    }
-    if (metadata[key]!.length > LIMITS.metadata.valueLength) {
-      throw invalid(`metadata[${key}]`, `metadata values must be at most ${LIMITS.metadata.valueLength} characters`);
-    }
-  }
+  checkMetadata(metadata);
   let expiresAt = new Date(now.getTime() + SESSION_LIFETIME.defaultMs);
   if (input.expiresAt) {
     const lifetime = input.expiresAt.getTime() - now.getTime();
@@ -171,6 +166,9 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     lineItems,
     amountSubtotal,
     amountTotal: priced.amountTotal,
+    customerId: input.customerId ?? null,
+    customerCreation: input.customerCreation ?? 'if_required',
+    paymentMethodSave: input.paymentMethodSave ?? null,
     customerEmail: input.customerEmail ?? null,
     successUrl: input.successUrl ?? null,
     cancelUrl: input.cancelUrl ?? null,

@@ -4,6 +4,7 @@ import type { CheckoutSession } from '../sessions/entities';
 import type { CheckoutPageChange } from '../checkout-page/entities';
 import type { Dispute } from '../disputes/entities';
 import type { TotalDetails } from '../pricing/totals';
+import type { Customer, SavedPaymentMethod } from '../customers/entities';
 
 /*
  * What an event carries. An event stores a snapshot of its object at the moment of the change, and a
@@ -43,11 +44,14 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
     })),
     amount_subtotal: session.amountSubtotal,
     amount_total: session.amountTotal,
+    customer: session.customerId,
+    customer_creation: session.customerCreation,
     customer_email: session.customerEmail,
     success_url: session.successUrl,
     cancel_url: session.cancelUrl,
     capture_method: session.captureMethod,
     payment_method_types: session.paymentMethodTypes,
+    payment_method_options: session.paymentMethodSave ? { card: { save: session.paymentMethodSave } } : null,
     locale: session.locale,
     metadata: session.metadata,
     client_reference_id: session.clientReferenceId,
@@ -90,6 +94,7 @@ export function paymentSnapshot(payment: Payment) {
     currency: payment.currency.toLowerCase(),
     capture_method: payment.captureMethod,
     checkout_session: payment.checkoutSessionId,
+    customer: payment.customerId,
     customer_email: payment.customerEmail,
     payment_method: method && {
       type: method.type,
@@ -160,6 +165,34 @@ export function disputeSnapshot(dispute: Dispute) {
     closed_at: unixTime(dispute.closedAt),
     created: unixTime(dispute.createdAt),
     updated: unixTime(dispute.updatedAt),
+  };
+}
+
+/** The customer as its events carry it (and the merchant API shows it). */
+export function customerSnapshot(customer: Customer) {
+  return {
+    id: customer.id,
+    object: 'customer' as const,
+    livemode: customer.mode === 'live',
+    email: customer.email,
+    name: customer.name,
+    metadata: customer.metadata,
+    created: unixTime(customer.createdAt),
+    updated: unixTime(customer.updatedAt),
+  };
+}
+
+/** A saved payment method as its events carry it (and the merchant API shows it): never the card. */
+export function paymentMethodSnapshot(method: SavedPaymentMethod) {
+  return {
+    id: method.id,
+    object: 'payment_method' as const,
+    livemode: method.mode === 'live',
+    customer: method.customerId,
+    type: method.type,
+    card: { brand: method.brand, last4: method.last4, exp_month: method.expMonth, exp_year: method.expYear, fingerprint: method.fingerprint },
+    processor: method.processor,
+    created: unixTime(method.createdAt),
   };
 }
 

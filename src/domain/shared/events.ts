@@ -15,6 +15,13 @@ export const eventTypes = [
   'dispute.updated',
   /** A dispute ended: won, lost, accepted or expired. */
   'dispute.closed',
+  'customer.created',
+  'customer.updated',
+  'customer.deleted',
+  /** A payment method was saved to a customer (on a payment, a setup session, or by the merchant). */
+  'payment_method.attached',
+  /** A saved payment method was removed (by the merchant, or with its customer). */
+  'payment_method.detached',
   /** The checkout page's scripts or security headers differ from the account's approved baseline (PCI DSS 11.6.1). */
   'checkout_page.changed',
 ] as const;
@@ -26,7 +33,7 @@ export interface DomainEvent {
   accountId: string;
   mode: Mode;
   type: EventType;
-  /** The id of the object the event is about (`cs_…`, `pay_…`, `re_…`, `dp_…`, `cpc_…`). */
+  /** The id of the object the event is about (`cs_…`, `pay_…`, `re_…`, `dp_…`, `cus_…`, `pm_…`, `cpc_…`). */
   objectId: string;
   /** Snapshot of the object as the API shows it, taken at the moment of the change. */
   data: Record<string, unknown>;

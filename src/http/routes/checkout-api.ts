@@ -70,6 +70,8 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
         sessionId: params.id,
         paymentMethodType: body.payment_method_type,
         nonce: body.nonce,
+        paymentMethodId: body.payment_method,
+        savePaymentMethod: body.save_payment_method,
         email: body.email,
         deviceData: body.device_data ?? null,
       });

@@ -14,6 +14,8 @@ import requestLogSequence from './0015-request-log-sequence';
 import accountRowsWithoutRowLocks from './0016-account-rows-without-row-locks';
 import accessAndAccountSecurity from './0017-access-and-account-security';
 import lateAnswerChecks from './0018-late-answer-checks';
+import customers from './0020-customers';
+import savedPaymentMethods from './0021-saved-payment-methods';
 import disputes from './0022-disputes';
 import searchIndexes from './0025-search-indexes';
 import sessionTotals from './0028-session-totals';
@@ -45,6 +47,8 @@ export const migrations: Migration[] = [
   accountRowsWithoutRowLocks,
   accessAndAccountSecurity,
   lateAnswerChecks,
+  customers,
+  savedPaymentMethods,
   disputes,
   searchIndexes,
   sessionTotals,

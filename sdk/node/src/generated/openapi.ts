@@ -428,6 +428,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List customers, newest first */
+        get: operations["getV1Customers"];
+        put?: never;
+        /** Create a customer */
+        post: operations["postV1Customers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a customer */
+        get: operations["getV1CustomersId"];
+        put?: never;
+        /** Update a customer's email, name or metadata */
+        post: operations["postV1CustomersId"];
+        /**
+         * Delete a customer and its saved payment methods
+         * @description Its payment methods are removed at the processor too. Past payments and sessions stay, with `customer` set to null.
+         */
+        delete: operations["deleteV1CustomersId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/payment_methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a customer's saved payment methods, newest first */
+        get: operations["getV1CustomersIdPaymentMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment_methods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a saved payment method, at the processor too */
+        delete: operations["deleteV1PaymentMethodsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payment_links": {
         parameters: {
             query?: never;
@@ -737,6 +811,8 @@ export interface components {
          *       ],
          *       "amount_subtotal": 3300,
          *       "amount_total": 3300,
+         *       "customer": null,
+         *       "customer_creation": "if_required",
          *       "customer_email": null,
          *       "success_url": "https://shop.example/thanks?session={CHECKOUT_SESSION_ID}",
          *       "cancel_url": "https://shop.example/cart",
@@ -745,6 +821,7 @@ export interface components {
          *         "card",
          *         "google_pay"
          *       ],
+         *       "payment_method_options": null,
          *       "locale": null,
          *       "metadata": {
          *         "order_id": "1042"
@@ -793,12 +870,22 @@ export interface components {
             amount_subtotal: number;
             /** @description What the shopper pays, an integer in the currency's minor unit (cents for USD). */
             amount_total: number;
+            customer: string | null;
+            /** @enum {string} */
+            customer_creation: "always" | "if_required";
             customer_email: string | null;
             success_url: string | null;
             cancel_url: string | null;
             /** @enum {string} */
             capture_method: "automatic" | "manual";
             payment_method_types: ("card" | "google_pay")[];
+            /** @description Whether paying saves the card to the customer. */
+            payment_method_options: {
+                card: {
+                    /** @enum {string} */
+                    save: "on" | "shopper_choice";
+                };
+            } | null;
             locale: string | null;
             metadata: {
                 [key: string]: string;
@@ -880,6 +967,7 @@ export interface components {
          *       "currency": "usd",
          *       "capture_method": "automatic",
          *       "checkout_session": "cs_test_a1B2c3D4e5F6g7H8i9J0kLmN",
+         *       "customer": null,
          *       "customer_email": "shopper@example.com",
          *       "payment_method": {
          *         "type": "card",
@@ -936,6 +1024,7 @@ export interface components {
              * @example cs_test_a1B2c3D4e5F6g7H8i9J0kLmN
              */
             checkout_session: string;
+            customer: string | null;
             customer_email: string | null;
             payment_method: {
                 /** @enum {string} */
@@ -1107,6 +1196,75 @@ export interface components {
             updated: number;
         };
         /**
+         * @description A returning shopper: sessions, payments and saved payment methods point to one.
+         * @example {
+         *       "id": "cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ",
+         *       "object": "customer",
+         *       "livemode": false,
+         *       "email": "shopper@example.com",
+         *       "name": "Ada Lovelace",
+         *       "metadata": {
+         *         "crm_id": "8812"
+         *       },
+         *       "created": 1767225600,
+         *       "updated": 1767225600
+         *     }
+         */
+        Customer: {
+            /**
+             * @description Object id, `cus_…`.
+             * @example cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ
+             */
+            id: string;
+            /** @constant */
+            object: "customer";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            email: string | null;
+            name: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time (Unix seconds). */
+            created: number;
+            /** @description Last change (Unix seconds). */
+            updated: number;
+        };
+        /** @description A card saved to a customer at the processor: never the card's number or CVC. */
+        PaymentMethod: {
+            /**
+             * @description Object id, `pm_…`.
+             * @example pm_test_k8L7j6H5g4F3d2S1a0QwErTy
+             */
+            id: string;
+            /** @constant */
+            object: "payment_method";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * @description The customer it is saved to.
+             * @example cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ
+             */
+            customer: string;
+            /** @constant */
+            type: "card";
+            card: {
+                brand: string | null;
+                last4: string | null;
+                exp_month: number | null;
+                exp_year: number | null;
+                fingerprint: string | null;
+            };
+            /**
+             * @description The processor that keeps it.
+             * @example test
+             * @example braintree
+             */
+            processor: string;
+            /** @description When it was saved (Unix seconds). */
+            created: number;
+        };
+        /**
          * @description A state change. Webhooks POST this same object, signed with `Tillpoint-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.
          * @example {
          *       "id": "evt_test_m1N2b3V4",
@@ -1126,6 +1284,7 @@ export interface components {
          *           "currency": "usd",
          *           "capture_method": "automatic",
          *           "checkout_session": "cs_test_a1B2c3D4e5F6g7H8i9J0kLmN",
+         *           "customer": null,
          *           "customer_email": "shopper@example.com",
          *           "payment_method": {
          *             "type": "card",
@@ -1165,12 +1324,12 @@ export interface components {
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
             /** @enum {string} */
-            type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "checkout_page.changed";
+            type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed";
             /** @description When the change happened (Unix seconds). */
             created: number;
             data: {
                 /** @description The object as the API showed it at the moment of the change. */
-                object: components["schemas"]["CheckoutSession"] | components["schemas"]["Payment"] | components["schemas"]["Refund"];
+                object: components["schemas"]["CheckoutSession"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["Customer"] | components["schemas"]["PaymentMethod"];
             };
         };
         /** @description What a product costs in one currency; immutable once made. */
@@ -1429,7 +1588,7 @@ export interface components {
             livemode: boolean;
             url: string;
             description: string | null;
-            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "checkout_page.changed")[];
+            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Creation time (Unix seconds). */
@@ -1462,7 +1621,7 @@ export interface components {
              */
             event: string;
             /** @enum {string} */
-            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "checkout_page.changed";
+            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed";
             /** @enum {string} */
             status: "pending" | "delivered" | "retrying" | "abandoned";
             attempts: number;
@@ -1664,6 +1823,26 @@ export interface components {
             /** @description Whether another page follows this one. */
             has_more: boolean;
             data: components["schemas"]["PromotionCode"][];
+        };
+        /** @description One page of a list, newest first. */
+        CustomerList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["Customer"][];
+        };
+        /** @description One page of a list, newest first. */
+        PaymentMethodList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["PaymentMethod"][];
         };
         /** @description One page of a list, newest first. */
         PaymentLinkList: {
@@ -2215,8 +2394,24 @@ export interface operations {
                     /** @enum {string} */
                     capture_method?: "automatic" | "manual";
                     payment_method_types?: ("card" | "google_pay")[];
+                    /** @description An existing customer (`cus_…`) the session is for; its email is prefilled. */
+                    customer?: string;
                     /** Format: email */
                     customer_email?: string;
+                    payment_method_options?: {
+                        card: {
+                            /**
+                             * @description `on`: paying saves the card to the customer; `shopper_choice`: the page asks the shopper for consent.
+                             * @enum {string}
+                             */
+                            save: "on" | "shopper_choice";
+                        };
+                    };
+                    /**
+                     * @description `always`: paying makes a customer of the shopper; `if_required` (default): only when a payment method is saved.
+                     * @enum {string}
+                     */
+                    customer_creation?: "always" | "if_required";
                     /** @description 'auto' (default) or a supported locale such as de, pt-BR, zh-Hant */
                     locale?: string;
                     metadata?: {
@@ -2572,7 +2767,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "checkout_page.changed")[];
+                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed")[];
                     description?: string;
                 };
             };
@@ -2646,7 +2841,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "checkout_page.changed")[];
+                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed")[];
                     description?: string;
                     disabled?: boolean;
                 };
@@ -3150,7 +3345,7 @@ export interface operations {
                 limit?: number;
                 /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
                 starting_after?: string;
-                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "checkout_page.changed";
+                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed";
                 "created[gte]"?: number;
                 "created[lte]"?: number;
             };
@@ -3303,6 +3498,252 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Product"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1Customers: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+                /** @description Only customers with this email (the whole address, any case). */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List customers, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1Customers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The shopper's email; null clears it. */
+                    email?: string | null;
+                    name?: string | null;
+                    /** @description Merged into what is there; an empty value removes its key. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create a customer */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1CustomersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a customer */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1CustomersId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The shopper's email; null clears it. */
+                    email?: string | null;
+                    name?: string | null;
+                    /** @description Merged into what is there; an empty value removes its key. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Update a customer's email, name or metadata */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    deleteV1CustomersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a customer and its saved payment methods */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1CustomersIdPaymentMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List a customer's saved payment methods, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    deleteV1PaymentMethodsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a saved payment method, at the processor too */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error400"];

@@ -2,10 +2,21 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { testCards } from './sandbox-cards';
 import { SandboxProcessor } from './sandbox-processor';
 import type { RawCard, TokenizeResult, AuthorizeRequest, AuthorizeResult } from '../../../domain/processors/ports';
-import type { SandboxTransaction, SandboxTransactionLedger, SandboxNonceRecord, SandboxNonceVault } from '../../../domain/processors/sandbox-ports';
+import type { SandboxTransaction, SandboxTransactionLedger, SandboxNonceRecord, SandboxNonceVault, SandboxSavedMethod } from '../../../domain/processors/sandbox-ports';
 
 /** An in-memory TestNonceVault (our own port): keeps every saved record, serialized, for inspection. */
 class MemoryVault implements SandboxNonceVault {
+  private readonly methods = new Map<string, SandboxSavedMethod>();
+  async saveMethod(record: SandboxSavedMethod): Promise<void> {
+    this.methods.set(record.token, record);
+  }
+  async getMethod(token: string): Promise<SandboxSavedMethod | null> {
+    return this.methods.get(token) ?? null;
+  }
+  async deleteMethod(token: string): Promise<boolean> {
+    return this.methods.delete(token);
+  }
+
   readonly saved: string[] = [];
   readonly takes: Array<{ nonce: string; at: Date }> = [];
   private readonly records = new Map<string, { json: string; used: boolean }>();

@@ -15,6 +15,8 @@ import type {
   DisputeEvidenceUpload,
   DisputeOperationResult,
   ProcessorDispute,
+  SavePaymentMethodRequest,
+  SavePaymentMethodResult,
 } from '../../../domain/processors/ports';
 import type { Scope } from '../../../domain/shared/scope';
 import type { DisputeStatus } from '../../../domain/disputes/state-machine';
@@ -147,8 +149,32 @@ export class SandboxProcessor implements PaymentProcessor {
     return { ok: true, nonce, paymentMethod };
   }
 
-  async authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
+  /**
+   * Vaults the card of a single-use nonce for the customer, as Braintree's `paymentMethod.create`
+   * with card verification does: a card that always declines fails verification (2000), one that
+   * always fails answers the processor unavailable; the others are kept under a new token.
+   */
+  async savePaymentMethod(request: SavePaymentMethodRequest): Promise<SavePaymentMethodResult> {
     const resolved = await this.resolveNonce(request.nonce);
+    if (!resolved) return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
+    if (resolved.behavior === 'processor_failure') {
+      return { outcome: 'unavailable', response: { code: String(PROCESSOR_UNAVAILABLE_CODE), text: 'Processor Network Unavailable - Try Again' } };
+    }
+    if (resolved.behavior === 'decline') {
+      const { declineCode, ...response } = describeDecline(2000);
+      return { outcome: 'declined', declineCode, paymentMethod: resolved.paymentMethod, response };
+    }
+    const token = `testpm_${randomBytes(12).toString('base64url')}`;
+    await this.vault.saveMethod({ token, customerId: request.customerId, paymentMethod: resolved.paymentMethod, behavior: resolved.behavior, createdAt: this.now() });
+    return { outcome: 'saved', token, paymentMethod: resolved.paymentMethod };
+  }
+
+  async deletePaymentMethod(request: { token: string }): Promise<'deleted' | 'missing'> {
+    return (await this.vault.deleteMethod(request.token)) ? 'deleted' : 'missing';
+  }
+
+  async authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
+    const resolved = request.paymentMethodToken ? await this.vault.getMethod(request.paymentMethodToken) : await this.resolveNonce(request.nonce);
     if (!resolved) {
       return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
     }

@@ -1,20 +1,27 @@
-import type { Payment, PaymentMethodType } from '../entities';
+import type { Payment, PaymentMethodDetails, PaymentMethodType } from '../entities';
 import { resourceMissing, TillpointError } from '../../shared/errors';
 import { isValidCustomerEmail } from '../../sessions/customer-email';
 import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import { type Deps } from '../../deps';
 import { toThreeDSecureMode } from '../../processors/three-d-secure-policy';
-import type { AuthorizeResult } from '../../processors/ports';
+import type { AuthorizeResult, PaymentProcessor, SavePaymentMethodResult } from '../../processors/ports';
+import type { SavedPaymentMethod } from '../../customers/entities';
+import { newSavedPaymentMethod, paymentMethodEvent } from '../../customers/saved-payment-methods';
 import type { CheckoutSession } from '../../sessions/entities';
 import { expireIfOverdue } from '../../sessions/rules';
 import { reserveDiscount } from '../../pricing/redemption';
+import { withSessionCustomer } from '../../customers/session-customer';
 import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
 
 export interface PayCheckoutSessionOptions {
   sessionId: string;
   paymentMethodType: PaymentMethodType;
   /** A payment method nonce from the processor's client side (or the test processor's tokenizer). */
-  nonce: string;
+  nonce?: string | null;
+  /** A card saved for the session's customer (`pm_…`), paid with in one tap instead of a nonce. */
+  paymentMethodId?: string | null;
+  /** The shopper ticked "save this card" on a session whose `save` is `shopper_choice`. */
+  savePaymentMethod?: boolean;
   email: string;
   deviceData?: string | null;
 }
@@ -26,6 +33,12 @@ export interface PayCheckoutSessionOptions {
  * `processing` for reconciliation.
  */
 export async function payCheckoutSession(deps: Deps, options: PayCheckoutSessionOptions): Promise<PaidCheckout> {
+  if (!options.nonce && !options.paymentMethodId) {
+    throw new TillpointError('parameter_missing', 'Give a payment method nonce or a saved payment_method', { param: 'nonce' });
+  }
+  if (options.nonce && options.paymentMethodId) {
+    throw new TillpointError('parameter_invalid', 'Give either a nonce or a saved payment_method, not both', { param: 'payment_method' });
+  }
   const email = options.email.trim();
   if (!isValidCustomerEmail(email)) {
     throw new TillpointError('parameter_invalid', 'Enter a valid email address', { param: 'email' });
@@ -48,24 +61,97 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   const processor = forScope.value;
   const threeDSecureMode = toThreeDSecureMode(threeDSecureFlag.value);
 
-  // 1. Record the intent.
-  const { session, payment } = await recordIntent(deps, { session: target, email, processor: processor.name, paymentMethodType: options.paymentMethodType });
+  const saving = wantsSaving(target, options) && processor.savePaymentMethod !== undefined;
+  const saved = options.paymentMethodId ? await savedMethodToPay(deps, target, options.paymentMethodId, processor.name) : null;
 
-  // 2. Ask the processor, holding no transaction.
-  const result: AuthorizeResult = await processor.authorize({
+  // 1. Record the intent, on the session's customer (made now when the session makes one, or when
+  // the card is to be saved and there is no customer to save it to).
+  const withCustomer = await withSessionCustomer(deps, target, email, saving);
+  const { session, payment } = await recordIntent(deps, { session: withCustomer, email, processor: processor.name, paymentMethodType: options.paymentMethodType });
+
+  // 2. Ask the processor, holding no transaction: vault the card first when it is to be saved, then
+  // charge the vaulted card (or the nonce, or the saved card).
+  let token = saved?.processorToken ?? null;
+  let vaulted: { token: string; card: PaymentMethodDetails } | null = null;
+  let result: AuthorizeResult | null = null;
+  if (saving && session.customerId) {
+    const kept = await processor.savePaymentMethod!({ customerId: session.customerId, email, nonce: options.nonce ?? '', deviceData: options.deviceData ?? null });
+    if (kept.outcome === 'saved') {
+      vaulted = { token: kept.token, card: kept.paymentMethod };
+      token = kept.token;
+    } else {
+      result = vaultRefusal(kept);
+    }
+  }
+  result ??= await processor.authorize({
     paymentId: payment.id,
     amount: payment.amount,
     currency: payment.currency,
     capture: payment.captureMethod === 'automatic',
-    nonce: options.nonce,
+    nonce: token ? '' : (options.nonce ?? ''),
+    paymentMethodToken: token,
     deviceData: options.deviceData ?? null,
     email,
     threeDSecureMode,
     paymentMethodType: options.paymentMethodType,
   });
 
-  // 3. Record the outcome.
+  // 3. Record the vaulted card (an approved or unknown charge keeps it; a refused one removes it),
+  // then the payment's outcome.
+  if (vaulted && session.customerId) await keepOrDiscardVaulted(deps, processor, { customerId: session.customerId, session, vaulted, result });
   return recordAuthorization(deps, { session, payment, paymentMethodType: options.paymentMethodType, result });
+}
+
+/** Whether this payment saves its card: the merchant said `on`, or the shopper consented. */
+function wantsSaving(session: CheckoutSession, options: PayCheckoutSessionOptions): boolean {
+  if (options.paymentMethodId || options.paymentMethodType !== 'card') return false;
+  return session.paymentMethodSave === 'on' || (session.paymentMethodSave === 'shopper_choice' && options.savePaymentMethod === true);
+}
+
+/** The saved card a shopper taps: it must be one of the session's customer's, at the session's processor. */
+async function savedMethodToPay(deps: Deps, session: CheckoutSession, id: string, processor: string): Promise<SavedPaymentMethod> {
+  const scope = { accountId: session.accountId, mode: session.mode };
+  const method = session.customerId ? await deps.store.read((reader) => reader.savedPaymentMethods.get(scope, id)) : null;
+  if (!method || method.customerId !== session.customerId) {
+    throw new TillpointError('resource_missing', `No such payment method: '${id}'`, { param: 'payment_method' });
+  }
+  if (method.processor !== processor) {
+    throw new TillpointError('parameter_invalid', 'This saved card is kept by another processor; use another card', { param: 'payment_method' });
+  }
+  return method;
+}
+
+/** What a refused vaulting means for the payment: the same outcome as a refused charge. */
+function vaultRefusal(kept: Exclude<SavePaymentMethodResult, { outcome: 'saved' }>): AuthorizeResult {
+  if (kept.outcome === 'declined') {
+    return { outcome: 'declined', declineCode: kept.declineCode, transactionId: null, paymentMethod: kept.paymentMethod, response: kept.response };
+  }
+  return kept;
+}
+
+/**
+ * A card vaulted for this payment is kept (with `payment_method.attached`) when the charge was
+ * approved or its outcome is unknown (reconciliation may find it approved), and removed at the
+ * processor when the charge was refused: a shopper whose payment failed has no card saved.
+ */
+async function keepOrDiscardVaulted(
+  deps: Deps,
+  processor: PaymentProcessor,
+  options: { customerId: string; session: CheckoutSession; vaulted: { token: string; card: PaymentMethodDetails }; result: AuthorizeResult },
+): Promise<void> {
+  const { session, vaulted, result } = options;
+  if (result.outcome === 'approved' || result.outcome === 'unknown') {
+    const now = deps.clock.now();
+    const card = result.outcome === 'approved' ? result.paymentMethod : vaulted.card;
+    const method = newSavedPaymentMethod({ id: options.customerId, accountId: session.accountId, mode: session.mode }, processor.name, vaulted.token, card, now);
+    await deps.store.transaction(async (tx) => {
+      await tx.savedPaymentMethods.insert(method);
+      await tx.events.insert(paymentMethodEvent(method, 'payment_method.attached', now));
+    });
+    return;
+  }
+  // Best effort: the refusal is what the shopper is told either way.
+  await processor.deletePaymentMethod?.({ token: vaulted.token }).catch(() => undefined);
 }
 
 /** How many times an intent is decided again on a session that moved between its read and its write. */

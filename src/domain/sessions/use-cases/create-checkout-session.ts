@@ -1,5 +1,6 @@
 import { buildCheckoutSession, type NewCheckoutSession } from '../rules';
 import { newAuditEntry } from '../../team/audit';
+import { TillpointError } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import type { Actor } from '../../team/entities';
 import type { Scope } from '../../shared/scope';
@@ -8,7 +9,6 @@ import { findDiscount, type DiscountReference } from '../../pricing/discount-loo
 import { assertRedeemable } from '../../pricing/redemption';
 import { appliedDiscount, appliedTaxRate } from '../../pricing/rules';
 import type { AppliedTaxRate, TaxRate } from '../../pricing/entities';
-import { TillpointError } from '../../shared/errors';
 import type { UnitOfWork } from '../../deps';
 
 /** Opens a checkout session for a cart; the shopper pays it at its `url`. */
@@ -20,22 +20,35 @@ export async function createCheckoutSession(
    */
   options: { scope: Scope; input: NewCheckoutSession; actor: Actor | null; discount?: DiscountReference | null },
 ): Promise<CheckoutSession> {
+  let input = options.input;
+  if (input.customerId) {
+    // A session for a known customer takes its email from the customer, as Stripe's does.
+    if (input.customerEmail) {
+      throw new TillpointError('parameter_invalid', 'Give either customer or customer_email, not both', { param: 'customer_email' });
+    }
+    if (input.customerCreation) {
+      throw new TillpointError('parameter_invalid', 'customer_creation is for sessions without a customer', { param: 'customer_creation' });
+    }
+    const customer = await deps.store.read((reader) => reader.customers.get(options.scope, input.customerId!));
+    if (!customer) throw new TillpointError('resource_missing', `No such customer: '${input.customerId}'`, { param: 'customer' });
+    input = { ...input, customerEmail: customer.email };
+  }
   const now = deps.clock.now();
   let session: CheckoutSession;
   const reference = options.discount;
-  const namesTaxRates = options.input.lineItems.some((item) => item.taxRateIds?.length);
+  const namesTaxRates = input.lineItems.some((item) => item.taxRateIds?.length);
   if (reference || namesTaxRates) {
     // Only a session with a discount or tax rates reads before it is written.
     session = await deps.store.read(async (reader) => {
-      const lineItems = namesTaxRates ? await withTaxRates(reader, options.scope, options.input.lineItems) : options.input.lineItems;
+      const lineItems = namesTaxRates ? await withTaxRates(reader, options.scope, input.lineItems) : input.lineItems;
       const target = reference ? await findDiscount(reader, options.scope, reference) : null;
-      const input = { ...options.input, lineItems, discount: target && appliedDiscount(target.coupon, target.promotionCode) };
-      const built = buildCheckoutSession(input, options.scope, now);
-      if (target) await assertRedeemable(reader, target, built, options.input.customerEmail ?? null, now, 'discounts');
+      const priced = { ...input, lineItems, discount: target && appliedDiscount(target.coupon, target.promotionCode) };
+      const built = buildCheckoutSession(priced, options.scope, now);
+      if (target) await assertRedeemable(reader, target, built, input.customerEmail ?? null, now, 'discounts');
       return built;
     });
   } else {
-    session = buildCheckoutSession(options.input, options.scope, now);
+    session = buildCheckoutSession(input, options.scope, now);
   }
   // The session and its audit line commit together, in one statement.
   const audit = options.actor

@@ -3,6 +3,7 @@ import { resourceMissing } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import type { Account } from '../../team/entities';
 import type { CheckoutSession } from '../entities';
+import type { SavedPaymentMethod } from '../../customers/entities';
 import { expireIfOverdue } from '../rules';
 
 export interface CheckoutPage {
@@ -11,6 +12,8 @@ export interface CheckoutPage {
   /** The payment that holds the session: under way, or the one that paid it. */
   payment: Payment | null;
   processor: { name: string; client: Record<string, unknown> };
+  /** The session's customer's saved cards at the session's processor, offered for one tap while it is open. */
+  savedPaymentMethods: SavedPaymentMethod[];
 }
 
 /** Everything the shopper's page shows, read with only the session id as credential. */
@@ -21,9 +24,17 @@ export async function getCheckoutPage(deps: Deps, options: { sessionId: string }
     const session = await expireIfOverdue(deps, tx, found);
     const account = await tx.accounts.get(session.accountId);
     const payment = await tx.payments.holdingSession(session.id);
-    return account && { session, account, payment };
+    const saved = session.customerId && session.status === 'open' && session.paymentMethodTypes.includes('card')
+      ? await tx.savedPaymentMethods.listForCustomer(session, session.customerId)
+      : [];
+    return account && { session, account, payment, saved };
   });
   if (!read) throw resourceMissing('checkout session', options.sessionId);
   const processor = await deps.processors.forScope(read.session);
-  return { ...read, processor: { name: processor.name, client: await processor.clientConfiguration({ currency: read.session.currency }) } };
+  const { saved, ...rest } = read;
+  return {
+    ...rest,
+    processor: { name: processor.name, client: await processor.clientConfiguration({ currency: read.session.currency }) },
+    savedPaymentMethods: saved.filter((method) => method.processor === processor.name),
+  };
 }

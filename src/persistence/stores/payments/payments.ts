@@ -34,6 +34,7 @@ const createdFields: readonly Field<Payment>[] = [
   ['amount', 'bigint', (p) => p.amount],
   ['currency', 'text', (p) => p.currency],
   ['capture_method', 'text', (p) => p.captureMethod],
+  ['customer_id', 'text', (p) => p.customerId],
   ['created_at', 'timestamptz', (p) => p.createdAt],
   ['total_details', 'jsonb', (p) => p.totalDetails],
 ];

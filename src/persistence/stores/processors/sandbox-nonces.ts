@@ -23,5 +23,21 @@ export function sqlSandboxNonceVault(db: SqlClient): SandboxNonceVault {
       if (!row) return null;
       return { nonce: row.nonce, paymentMethod: row.payment_method, behavior: row.behavior, createdAt: new Date(row.created_at) };
     },
+    async saveMethod(record) {
+      await db.query(
+        'INSERT INTO test_saved_cards (token, customer_id, payment_method, behavior, created_at) VALUES ($1, $2, $3, $4, $5)',
+        [record.token, record.customerId, json(record.paymentMethod), record.behavior, record.createdAt],
+      );
+    },
+    async getMethod(token) {
+      const { rows } = await db.query<Row>('SELECT * FROM test_saved_cards WHERE token = $1', [token]);
+      const row = rows[0];
+      if (!row) return null;
+      return { token: row.token, customerId: row.customer_id, paymentMethod: row.payment_method, behavior: row.behavior, createdAt: new Date(row.created_at) };
+    },
+    async deleteMethod(token) {
+      const { rowCount } = await db.query('DELETE FROM test_saved_cards WHERE token = $1', [token]);
+      return rowCount === 1;
+    },
   };
 }

@@ -1,0 +1,18 @@
+import { auditWrite } from '../../team/audit';
+import type { Deps } from '../../deps';
+import type { Actor } from '../../team/entities';
+import type { Scope } from '../../shared/scope';
+import type { Customer } from '../entities';
+import { buildCustomer, customerEvent, type CustomerInput } from '../rules';
+
+/** Creates a customer; fires `customer.created`. */
+export async function createCustomer(deps: Deps, options: { scope: Scope; input: CustomerInput; actor: Actor | null }): Promise<Customer> {
+  const now = deps.clock.now();
+  const customer = buildCustomer(options.input, options.scope, now);
+  await deps.store.transaction(async (tx) => {
+    await tx.customers.insert(customer);
+    await tx.events.insert(customerEvent(customer, 'customer.created', now));
+    await auditWrite(tx, { scope: options.scope, actor: options.actor, action: 'customer.create', target: customer.id, at: now });
+  });
+  return customer;
+}

@@ -1,0 +1,119 @@
+import type { Customer, SavedPaymentMethod } from '../../../domain/customers/entities';
+import type { UnitOfWork } from '../../../domain/deps';
+import { Query, scoped } from '../../list-query';
+import type { SqlExecutor } from '../../sql-client';
+import { json, type Row } from '../../rows';
+
+function toCustomer(row: Row): Customer {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    email: row.email,
+    name: row.name,
+    metadata: row.metadata,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/** Customers; deleting one detaches it from its payments and sessions in the same statement. */
+export function customerRepositories(db: SqlExecutor): Pick<UnitOfWork, 'customers'> {
+  return {
+    customers: {
+      async insert(c) {
+        await db.query(
+          `INSERT INTO customers (id, account_id, mode, email, name, metadata, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [c.id, c.accountId, c.mode, c.email, c.name, json(c.metadata), c.createdAt, c.updatedAt],
+        );
+      },
+      async get(scope, id, options = {}) {
+        const { rows } = await db.query<Row>(
+          `SELECT * FROM customers WHERE id = $1 AND account_id = $2 AND mode = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
+          [id, scope.accountId, scope.mode],
+        );
+        return rows[0] ? toCustomer(rows[0]) : null;
+      },
+      async update(c) {
+        await db.query(`UPDATE customers SET email = $2, name = $3, metadata = $4, updated_at = $5 WHERE id = $1`, [
+          c.id,
+          c.email,
+          c.name,
+          json(c.metadata),
+          c.updatedAt,
+        ]);
+      },
+      async delete(scope, id) {
+        const { rows } = await db.query<{ deleted: number }>(
+          `WITH gone AS (DELETE FROM customers WHERE id = $1 AND account_id = $2 AND mode = $3 RETURNING id),
+                payments_detached AS (UPDATE payments SET customer_id = NULL WHERE customer_id IN (SELECT id FROM gone)),
+                sessions_detached AS (UPDATE checkout_sessions SET customer_id = NULL WHERE customer_id IN (SELECT id FROM gone)),
+                methods_gone AS (DELETE FROM payment_methods WHERE customer_id IN (SELECT id FROM gone))
+           SELECT count(*)::int AS deleted FROM gone`,
+          [id, scope.accountId, scope.mode],
+        );
+        return Number(rows[0]!.deleted) === 1;
+      },
+      async list(scope, filter) {
+        const q = new Query();
+        const scopeSql = scoped(q, scope);
+        if (filter.email) q.where(`lower(email) = lower(${q.param(filter.email)})`);
+        q.after('customers', 'created_at', filter.startingAfter, scopeSql);
+        const { rows } = await db.query<Row>(
+          `SELECT * FROM customers WHERE ${q.sql} ORDER BY created_at DESC, id DESC LIMIT ${q.param(filter.limit)}`,
+          q.params,
+        );
+        return rows.map(toCustomer);
+      },
+    },
+  };
+}
+
+function toSavedPaymentMethod(row: Row): SavedPaymentMethod {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    customerId: row.customer_id,
+    type: row.type,
+    brand: row.brand,
+    last4: row.last4,
+    expMonth: row.exp_month === null ? null : Number(row.exp_month),
+    expYear: row.exp_year === null ? null : Number(row.exp_year),
+    fingerprint: row.fingerprint,
+    processor: row.processor,
+    processorToken: row.processor_token,
+    createdAt: new Date(row.created_at),
+  };
+}
+
+/** Customers' saved payment methods (the processor's token and what may be shown; never the card). */
+export function savedPaymentMethodRepositories(db: SqlExecutor): Pick<UnitOfWork, 'savedPaymentMethods'> {
+  return {
+    savedPaymentMethods: {
+      async insert(m) {
+        await db.query(
+          `INSERT INTO payment_methods (id, account_id, mode, customer_id, type, brand, last4, exp_month, exp_year, fingerprint, processor, processor_token, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+          [m.id, m.accountId, m.mode, m.customerId, m.type, m.brand, m.last4, m.expMonth, m.expYear, m.fingerprint, m.processor, m.processorToken, m.createdAt],
+        );
+      },
+      async get(scope, id) {
+        const { rows } = await db.query<Row>(`SELECT * FROM payment_methods WHERE id = $1 AND account_id = $2 AND mode = $3`, [id, scope.accountId, scope.mode]);
+        return rows[0] ? toSavedPaymentMethod(rows[0]) : null;
+      },
+      async listForCustomer(scope, customerId) {
+        const { rows } = await db.query<Row>(
+          `SELECT * FROM payment_methods WHERE customer_id = $1 AND account_id = $2 AND mode = $3 ORDER BY created_at DESC, id DESC`,
+          [customerId, scope.accountId, scope.mode],
+        );
+        return rows.map(toSavedPaymentMethod);
+      },
+      async delete(scope, id) {
+        const { rowCount } = await db.query(`DELETE FROM payment_methods WHERE id = $1 AND account_id = $2 AND mode = $3`, [id, scope.accountId, scope.mode]);
+        return rowCount === 1;
+      },
+    },
+  };
+}
