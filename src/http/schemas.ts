@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paymentMethodTypes } from '../domain/payments/entities';
 
 /** Body of `POST /v1/checkout/sessions`. Unknown fields are refused by name. */
 export const createCheckoutSessionBody = z.strictObject({
@@ -13,7 +14,7 @@ export const createCheckoutSessionBody = z.strictObject({
   success_url: z.string().max(2048).optional(),
   cancel_url: z.string().max(2048).optional(),
   capture_method: z.enum(['automatic', 'manual']).optional(),
-  payment_method_types: z.array(z.enum(['card', 'google_pay'])).optional(),
+  payment_method_types: z.array(z.enum(paymentMethodTypes)).optional(),
   customer_email: z.email().max(254).optional(),
   // `auto` or a supported locale: checked (with the list of what is supported) in the domain.
   locale: z.string().max(35).describe("'auto' (default) or a supported locale such as de, pt-BR, zh-Hant").optional(),
@@ -36,7 +37,7 @@ export const tokenizeCardBody = z.strictObject({
 
 /** Body of the checkout page's payment. */
 export const payBody = z.strictObject({
-  payment_method_type: z.enum(['card', 'google_pay']),
+  payment_method_type: z.enum(paymentMethodTypes),
   nonce: z.string().min(1).max(4096),
   email: z.string().max(254),
   device_data: z.string().max(8192).nullable().optional(),

@@ -1,3 +1,14 @@
+import type { PaymentMethodType } from '../../src/domain/payments/entities';
+
+/** A 3-D Secure verification in test mode: the nonce to pay with, and whether a test challenge waits. */
+export interface TestThreeDSecureAnswer {
+  nonce: string;
+  status: string;
+  liability_shifted: boolean;
+  liability_shift_possible: boolean;
+  challenge: boolean;
+}
+
 /** The public view of a checkout session, as `GET /api/checkout/sessions/:id` answers. */
 export interface PublicSession {
   id: string;
@@ -9,7 +20,7 @@ export interface PublicSession {
   line_items: Array<{ name: string; unit_amount: number; quantity: number; amount: number }>;
   amount_total: number;
   customer_email: string | null;
-  payment_method_types: Array<'card' | 'google_pay'>;
+  payment_method_types: PaymentMethodType[];
   expires_at: number | null;
   cancel_url: string | null;
   redirect_url: string | null;
@@ -61,8 +72,12 @@ export const checkoutApi = {
   ) => request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/card-tokens`, { body: card }),
   tokenizeGooglePay: (sessionId: string, payment: { token: string; card_network: string; card_details: string }) =>
     request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/google-pay-tokens`, { body: payment }),
+  verifyThreeDSecure: (sessionId: string, nonce: string) =>
+    request<TestThreeDSecureAnswer>(`${base(sessionId)}/three-d-secure`, { body: { nonce } }),
+  answerThreeDSecureChallenge: (sessionId: string, nonce: string, passed: boolean) =>
+    request<TestThreeDSecureAnswer>(`${base(sessionId)}/three-d-secure/challenge`, { body: { nonce, passed } }),
   pay: (
     sessionId: string,
-    payment: { payment_method_type: 'card' | 'google_pay'; nonce: string; email: string; device_data?: string | null },
+    payment: { payment_method_type: PaymentMethodType; nonce: string; email: string; device_data?: string | null },
   ) => request<{ status: string; redirect_url: string }>(`${base(sessionId)}/payments`, { body: payment }),
 };

@@ -16,6 +16,21 @@ export const builtInFlags = {
     values: null,
     description: 'Kill switch: the checkout page offers the Google Pay button and the server accepts Google Pay',
   },
+  apple_pay_enabled: {
+    default: true as FlagValue,
+    values: null,
+    description: 'Kill switch: the checkout page offers the Apple Pay button and the server accepts Apple Pay',
+  },
+  paypal_enabled: {
+    default: true as FlagValue,
+    values: null,
+    description: 'Kill switch: the checkout page offers the PayPal button and the server accepts PayPal',
+  },
+  venmo_enabled: {
+    default: true as FlagValue,
+    values: null,
+    description: 'Kill switch: the checkout page offers the Venmo button and the server accepts Venmo',
+  },
   three_d_secure: {
     default: 'when_required' as FlagValue,
     values: ['off', 'when_required', 'always'] as const,

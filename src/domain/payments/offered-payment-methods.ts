@@ -7,14 +7,27 @@ import type { CheckoutSession } from '../sessions/entities';
 export interface PaymentMethodSwitches {
   cardEnabled: boolean;
   googlePayEnabled: boolean;
+  /** Absent counts as on: a page or a caller that predates a method never switches it off. */
+  applePayEnabled?: boolean;
+  paypalEnabled?: boolean;
+  venmoEnabled?: boolean;
 }
+
+/** Each payment method's kill switch: the flag key, and the field of `PaymentMethodSwitches` it fills. */
+export const paymentMethodSwitches = {
+  card: { flag: 'card_enabled', field: 'cardEnabled' },
+  google_pay: { flag: 'google_pay_enabled', field: 'googlePayEnabled' },
+  apple_pay: { flag: 'apple_pay_enabled', field: 'applePayEnabled' },
+  paypal: { flag: 'paypal_enabled', field: 'paypalEnabled' },
+  venmo: { flag: 'venmo_enabled', field: 'venmoEnabled' },
+} as const satisfies Record<PaymentMethodType, { flag: string; field: keyof PaymentMethodSwitches }>;
 
 /**
  * The one rule for which payment methods a session offers: those the merchant asked for in the
  * session, minus those switched off. The checkout page and the server both apply it.
  */
 export function offeredPaymentMethods(types: readonly PaymentMethodType[], switches: PaymentMethodSwitches): PaymentMethodType[] {
-  return types.filter((type) => (type === 'card' ? switches.cardEnabled : type === 'google_pay' ? switches.googlePayEnabled : false));
+  return types.filter((type) => Object.hasOwn(paymentMethodSwitches, type) && switches[paymentMethodSwitches[type].field] !== false);
 }
 
 /**
@@ -26,12 +39,10 @@ export async function assertPaymentMethodEnabled(
   session: CheckoutSession,
   type: PaymentMethodType,
 ): Promise<void> {
-  // Only the switch of the method paid with is asked: the other cannot make it offered.
-  const asked = async (method: PaymentMethodType, key: string) =>
-    method === type && (await deps.flags.booleanValue(session, key, true, session.id));
-  const [cardEnabled, googlePayEnabled] = await Promise.all([asked('card', 'card_enabled'), asked('google_pay', 'google_pay_enabled')]);
-  const switches: PaymentMethodSwitches = { cardEnabled, googlePayEnabled };
-  if (!offeredPaymentMethods(session.paymentMethodTypes, switches).includes(type)) {
+  // Only the switch of the method paid with is asked: the others cannot make it offered.
+  const known = Object.hasOwn(paymentMethodSwitches, type);
+  const enabled = known && (await deps.flags.booleanValue(session, paymentMethodSwitches[type].flag, true, session.id));
+  if (!enabled || !session.paymentMethodTypes.includes(type)) {
     throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', {
       param: 'payment_method_type',
     });

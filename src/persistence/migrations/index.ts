@@ -14,6 +14,7 @@ import requestLogSequence from './0015-request-log-sequence';
 import accountRowsWithoutRowLocks from './0016-account-rows-without-row-locks';
 import accessAndAccountSecurity from './0017-access-and-account-security';
 import lateAnswerChecks from './0018-late-answer-checks';
+import testNonceThreeDSecure from './0024-test-nonce-three-d-secure';
 
 export interface Migration {
   version: number;
@@ -41,6 +42,7 @@ export const migrations: Migration[] = [
   accountRowsWithoutRowLocks,
   accessAndAccountSecurity,
   lateAnswerChecks,
+  testNonceThreeDSecure,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
