@@ -19,17 +19,17 @@ export const builtInFlags = {
   apple_pay_enabled: {
     default: true as FlagValue,
     values: null,
-    description: 'Kill switch: the checkout page offers the Apple Pay button and the server accepts Apple Pay',
+    description: 'Kill switch: the server accepts Apple Pay payments (apple_pay sessions) while on',
   },
   paypal_enabled: {
     default: true as FlagValue,
     values: null,
-    description: 'Kill switch: the checkout page offers the PayPal button and the server accepts PayPal',
+    description: 'Kill switch: the server accepts PayPal payments (paypal sessions) while on',
   },
   venmo_enabled: {
     default: true as FlagValue,
     values: null,
-    description: 'Kill switch: the checkout page offers the Venmo button and the server accepts Venmo',
+    description: 'Kill switch: the server accepts Venmo payments (venmo sessions) while on',
   },
   three_d_secure: {
     default: 'when_required' as FlagValue,
