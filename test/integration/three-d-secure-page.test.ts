@@ -1,7 +1,6 @@
 import { Window } from 'happy-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authenticateInTestMode } from '../../web/checkout/three-d-secure/test-challenge';
-import { loadMessages, translator } from '../../web/checkout/i18n';
 import { testDatabases } from '../support/databases';
 import { createSession, merchantCall, testCard, tokenize, useIntegration } from '../support/integration';
 
@@ -34,8 +33,7 @@ describe.each(testDatabases)('the page verifies cards with the test processor ($
     const session = await createSession(ctx);
     const nonce = await tokenize(ctx.h, session.id, { ...testCard, number });
     serve();
-    const t = translator(await loadMessages(locale));
-    const result = authenticateInTestMode(session.id, nonce, t);
+    const result = authenticateInTestMode({ id: session.id, locale }, nonce);
     if (answer) {
       await vi.waitFor(() => expect(document.querySelector('dialog')).not.toBeNull());
       answer(document.querySelector('dialog')!);

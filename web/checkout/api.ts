@@ -42,7 +42,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(path: string, init?: { body: unknown }): Promise<T> {
+/** A call to the checkout page's API: the answer, or an `ApiError`. */
+export async function request<T>(path: string, init?: { body: unknown }): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -62,7 +63,7 @@ async function request<T>(path: string, init?: { body: unknown }): Promise<T> {
   return body as T;
 }
 
-const base = (sessionId: string) => `/api/checkout/sessions/${encodeURIComponent(sessionId)}`;
+export const base = (sessionId: string) => `/api/checkout/sessions/${encodeURIComponent(sessionId)}`;
 
 export const checkoutApi = {
   getSession: (sessionId: string) => request<PublicSession>(base(sessionId)),
@@ -72,10 +73,6 @@ export const checkoutApi = {
   ) => request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/card-tokens`, { body: card }),
   tokenizeGooglePay: (sessionId: string, payment: { token: string; card_network: string; card_details: string }) =>
     request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/google-pay-tokens`, { body: payment }),
-  verifyThreeDSecure: (sessionId: string, nonce: string) =>
-    request<TestThreeDSecureAnswer>(`${base(sessionId)}/three-d-secure`, { body: { nonce } }),
-  answerThreeDSecureChallenge: (sessionId: string, nonce: string, passed: boolean) =>
-    request<TestThreeDSecureAnswer>(`${base(sessionId)}/three-d-secure/challenge`, { body: { nonce, passed } }),
   pay: (
     sessionId: string,
     payment: { payment_method_type: PaymentMethodType; nonce: string; email: string; device_data?: string | null },

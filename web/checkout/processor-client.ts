@@ -123,8 +123,7 @@ function testProcessorClient(session: PublicSession, engine: CardFormEngine | nu
     warm: () => undefined,
     authenticate: async ({ nonce }) => {
       if (!verifyBeforePaying) return { ok: true, nonce };
-      const [{ authenticateInTestMode }, { loadMessages, translator }] = await Promise.all([import('./three-d-secure/test-challenge'), import('./i18n')]);
-      return authenticateInTestMode(session.id, nonce, translator(await loadMessages(session.locale)));
+      return (await import('./three-d-secure/test-challenge')).authenticateInTestMode(session, nonce);
     },
     verifiesWhenIssuerAsks: false,
   };

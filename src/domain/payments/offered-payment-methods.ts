@@ -1,4 +1,4 @@
-import type { PaymentMethodType } from './entities';
+import { paymentMethodTypes, type PaymentMethodType } from './entities';
 import { TillpointError } from '../shared/errors';
 import type { Deps } from '../deps';
 import type { CheckoutSession } from '../sessions/entities';
@@ -13,21 +13,21 @@ export interface PaymentMethodSwitches {
   venmoEnabled?: boolean;
 }
 
-/** Each payment method's kill switch: the flag key, and the field of `PaymentMethodSwitches` it fills. */
-export const paymentMethodSwitches = {
-  card: { flag: 'card_enabled', field: 'cardEnabled' },
-  google_pay: { flag: 'google_pay_enabled', field: 'googlePayEnabled' },
-  apple_pay: { flag: 'apple_pay_enabled', field: 'applePayEnabled' },
-  paypal: { flag: 'paypal_enabled', field: 'paypalEnabled' },
-  venmo: { flag: 'venmo_enabled', field: 'venmoEnabled' },
-} as const satisfies Record<PaymentMethodType, { flag: string; field: keyof PaymentMethodSwitches }>;
+const known: readonly string[] = paymentMethodTypes;
+
+/** A method's kill switch flag: `card_enabled`, `google_pay_enabled`, `apple_pay_enabled`, `paypal_enabled`, `venmo_enabled`. */
+export const switchFlag = (type: PaymentMethodType) => `${type}_enabled`;
+
+/** A method's field of `PaymentMethodSwitches`: `google_pay` → `googlePayEnabled`. */
+const switchField = (type: PaymentMethodType) =>
+  `${type.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())}Enabled` as keyof PaymentMethodSwitches;
 
 /**
  * The one rule for which payment methods a session offers: those the merchant asked for in the
  * session, minus those switched off. The checkout page and the server both apply it.
  */
 export function offeredPaymentMethods(types: readonly PaymentMethodType[], switches: PaymentMethodSwitches): PaymentMethodType[] {
-  return types.filter((type) => Object.hasOwn(paymentMethodSwitches, type) && switches[paymentMethodSwitches[type].field] !== false);
+  return types.filter((type) => known.includes(type) && switches[switchField(type)] !== false);
 }
 
 /**
@@ -40,8 +40,7 @@ export async function assertPaymentMethodEnabled(
   type: PaymentMethodType,
 ): Promise<void> {
   // Only the switch of the method paid with is asked: the others cannot make it offered.
-  const known = Object.hasOwn(paymentMethodSwitches, type);
-  const enabled = known && (await deps.flags.booleanValue(session, paymentMethodSwitches[type].flag, true, session.id));
+  const enabled = known.includes(type) && (await deps.flags.booleanValue(session, switchFlag(type), true, session.id));
   if (!enabled || !session.paymentMethodTypes.includes(type)) {
     throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', {
       param: 'payment_method_type',

@@ -1,5 +1,5 @@
-import { checkoutApi, type TestThreeDSecureAnswer } from '../api';
-import type { MessageKey, Translate } from '../i18n';
+import { base, request, type TestThreeDSecureAnswer } from '../api';
+import { loadMessages, translator, type MessageKey, type Translate } from '../i18n';
 
 /**
  * 3-D Secure in test mode, through the test processor (docs/test-processor.md): verify the card
@@ -8,15 +8,16 @@ import type { MessageKey, Translate } from '../i18n';
  * be verified.
  */
 export async function authenticateInTestMode(
-  sessionId: string,
+  session: { id: string; locale: string | null },
   nonce: string,
-  t: Translate,
 ): Promise<{ ok: true; nonce: string } | { ok: false; key: MessageKey }> {
-  let answer: TestThreeDSecureAnswer = await checkoutApi.verifyThreeDSecure(sessionId, nonce);
+  const sessionId = session.id;
+  const t = translator(await loadMessages(session.locale));
+  let answer = await request<TestThreeDSecureAnswer>(`${base(sessionId)}/three-d-secure`, { body: { nonce } });
   if (answer.challenge) {
     const passed = await testChallenge(t);
     if (passed === null) return { ok: false, key: 'threeDSecure.canceled' };
-    answer = await checkoutApi.answerThreeDSecureChallenge(sessionId, answer.nonce, passed);
+    answer = await request<TestThreeDSecureAnswer>(`${base(sessionId)}/three-d-secure/challenge`, { body: { nonce: answer.nonce, passed } });
   }
   // As with braintree-web: a failed authentication where a liability shift was possible stops here.
   if (answer.liability_shift_possible && !answer.liability_shifted) return { ok: false, key: 'threeDSecure.failed' };
@@ -27,15 +28,13 @@ export async function authenticateInTestMode(
 function testChallenge(t: Translate): Promise<boolean | null> {
   return new Promise((resolve) => {
     const dialog = document.createElement('dialog');
-    dialog.className = 'test-challenge';
     dialog.setAttribute('aria-labelledby', 'test-challenge-title');
     dialog.dir = t.dir;
     dialog.lang = t.lang;
     const title = document.createElement('h2');
     title.id = 'test-challenge-title';
-    title.textContent = t('threeDSecure.testChallenge.title');
+    title.textContent = t('threeDSecure.test');
     const actions = document.createElement('div');
-    actions.className = 'test-challenge-actions';
     let result: boolean | null = null;
     const button = (key: MessageKey, value: boolean, className: string) => {
       const element = document.createElement('button');
@@ -48,7 +47,7 @@ function testChallenge(t: Translate): Promise<boolean | null> {
       });
       return element;
     };
-    actions.append(button('threeDSecure.testChallenge.pass', true, 'pay-button'), button('threeDSecure.testChallenge.fail', false, 'secondary-button'));
+    actions.append(button('threeDSecure.testPass', true, 'pay-button'), button('threeDSecure.testFail', false, 'pay-button'));
     dialog.append(title, actions);
     dialog.addEventListener('close', () => {
       dialog.remove();
