@@ -161,7 +161,7 @@ test.describe('dashboard actions', () => {
     const googlePay = page.getByRole('row').filter({ hasText: 'google_pay_enabled' });
     await expect(googlePay).toContainText('On');
     await googlePay.getByRole('checkbox').click();
-    await expect(page.getByTestId('switch-off')).toContainText('Shoppers can still pay by card.');
+    await expect(page.getByTestId('switch-off')).toContainText('Shoppers can still pay with what remains on, where a session offers it (and, for a wallet, their device has it): card, Apple Pay, PayPal, Venmo.');
     await page.getByRole('button', { name: 'Turn off Google Pay' }).click();
     await expect(googlePay.getByRole('checkbox')).not.toBeChecked();
     await expect(page.getByRole('status')).toHaveText('google_pay_enabled is now false.');

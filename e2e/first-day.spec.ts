@@ -87,7 +87,7 @@ test.describe("the merchant's first day", () => {
     // One click does not turn cards off: it asks, and "Keep it on" keeps it on.
     await card.click();
     await expect(confirmation).toContainText('Shoppers will no longer see the card form on your checkout page');
-    await expect(confirmation).toContainText('those without it will not be able to pay');
+    await expect(confirmation).toContainText('Shoppers can still pay with what remains on, where a session offers it (and, for a wallet, their device has it): Google Pay, Apple Pay, PayPal, Venmo.');
     await expectNoAxeViolations(page);
     await confirmation.getByRole('button', { name: 'Keep it on' }).click();
     await expect(confirmation).toHaveCount(0);
@@ -97,6 +97,11 @@ test.describe("the merchant's first day", () => {
     await page.getByRole('button', { name: 'Turn off Google Pay' }).click();
     await expect(page.getByRole('status')).toHaveText('google_pay_enabled is now false.');
     await expect(googlePay).not.toBeChecked();
+    for (const [key, method] of [['apple_pay_enabled', 'Apple Pay'], ['paypal_enabled', 'PayPal'], ['venmo_enabled', 'Venmo']] as const) {
+      await page.getByRole('row').filter({ hasText: key }).getByRole('checkbox').click();
+      await page.getByRole('button', { name: `Turn off ${method}` }).click();
+      await expect(page.getByRole('status')).toHaveText(`${key} is now false.`);
+    }
 
     // Cards too would leave nothing: the confirmation says so, and so does the page afterwards.
     await card.click();

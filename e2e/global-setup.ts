@@ -67,6 +67,11 @@ export default async function globalSetup() {
     execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Flags', '--json'], { env, encoding: 'utf8' }),
   ) as { test_secret_key: string };
 
+  // 3-D Secure rehearsed with the test processor: `three_d_secure` at `always` on an account of its own.
+  const threeDSecureAccount = JSON.parse(
+    execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E 3-D Secure', '--json'], { env, encoding: 'utf8' }),
+  ) as { test_secret_key: string };
+
   const logFile = path.join(dataDir, 'server.log');
   const log = createWriteStream(logFile);
   const server = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -92,6 +97,7 @@ export default async function globalSetup() {
   process.env.E2E_SERVER_LOG = logFile;
   process.env.E2E_BRAINTREE_SECRET_KEY = braintreeAccount.test_secret_key;
   process.env.E2E_FLAGS_SECRET_KEY = flagsAccount.test_secret_key;
+  process.env.E2E_THREE_D_SECURE_SECRET_KEY = threeDSecureAccount.test_secret_key;
   process.env.E2E_SENTRY_URL = sentry.url;
 
   return async () => {

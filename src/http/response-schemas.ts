@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { declineCodes, errorCatalogue } from '../domain/shared/errors';
 import { eventTypes } from '../domain/shared/events';
+import { paymentMethodTypes } from '../domain/payments/entities';
 import { checkoutSessionStatuses, paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 import { disputeStatuses } from '../domain/disputes/state-machine';
 
@@ -91,7 +92,7 @@ export const checkoutSessionSchema = z
     success_url: z.string().nullable(),
     cancel_url: z.string().nullable(),
     capture_method: z.enum(['automatic', 'manual']),
-    payment_method_types: z.array(z.enum(['card', 'google_pay'])),
+    payment_method_types: z.array(z.enum(paymentMethodTypes)),
     payment_method_options: z
       .strictObject({ card: z.strictObject({ save: z.enum(['on', 'shopper_choice']) }) })
       .nullable()
@@ -151,7 +152,7 @@ const paymentExample = {
   checkout_session: checkoutSessionExample.id,
   customer: null,
   customer_email: 'shopper@example.com',
-  payment_method: { type: 'card', brand: 'visa', last4: '1111', exp_month: 12, exp_year: 2034, fingerprint: 'fp_3kq9c0d1' },
+  payment_method: { type: 'card', brand: 'visa', last4: '1111', exp_month: 12, exp_year: 2034, fingerprint: 'fp_3kq9c0d1', payer_email: null, username: null },
   processor: 'test',
   processor_transaction_id: 'test_txn_7f3a',
   processor_response: { code: '1000', text: 'Approved' },
@@ -178,12 +179,14 @@ export const paymentSchema = z
     customer_email: z.string().nullable(),
     payment_method: z
       .strictObject({
-        type: z.enum(['card', 'google_pay']),
+        type: z.enum(paymentMethodTypes),
         brand: z.string().nullable(),
         last4: z.string().nullable(),
         exp_month: z.number().int().nullable(),
         exp_year: z.number().int().nullable(),
         fingerprint: z.string().nullable().meta({ description: 'Same card, same fingerprint, within one install.' }),
+        payer_email: z.string().nullable().meta({ description: "PayPal: the payer's email; null for other methods." }),
+        username: z.string().nullable().meta({ description: "Venmo: the account's username; null for other methods." }),
       })
       .nullable(),
     processor: z.string().meta({ examples: ['test', 'braintree'] }),

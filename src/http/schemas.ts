@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paymentMethodTypes } from '../domain/payments/entities';
 import { TillpointError } from '../domain/shared/errors';
 import type { NewCheckoutSession, NewShippingOption } from '../domain/sessions/rules';
 import type { DiscountReference } from '../domain/pricing/discount-lookup';
@@ -28,7 +29,7 @@ export const createCheckoutSessionBody = z.strictObject({
   success_url: z.string().max(2048).optional(),
   cancel_url: z.string().max(2048).optional(),
   capture_method: z.enum(['automatic', 'manual']).optional(),
-  payment_method_types: z.array(z.enum(['card', 'google_pay'])).optional(),
+  payment_method_types: z.array(z.enum(paymentMethodTypes)).optional(),
   customer: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id').optional().meta({ description: 'An existing customer (`cus_…`) the session is for; its email is prefilled.' }),
   customer_email: z.email().max(254).optional(),
   payment_method_options: z
@@ -134,7 +135,7 @@ export const tokenizeCardBody = z.strictObject({
 
 /** Body of the checkout page's payment. */
 export const payBody = z.strictObject({
-  payment_method_type: z.enum(['card', 'google_pay']),
+  payment_method_type: z.enum(paymentMethodTypes),
   nonce: z.string().min(1).max(4096).optional(),
   payment_method: z.string().regex(/^pm_[A-Za-z0-9]{1,60}$/, 'must be a saved payment method id').optional(),
   save_payment_method: z.boolean().optional(),

@@ -20,11 +20,13 @@ import { collectDocumentedRoutes } from './openapi';
 import { apiReference } from './routes/api-reference';
 import { checkoutApi } from './routes/checkout-api';
 import { googlePayTokenRoutes } from './routes/google-pay-tokens';
+import { threeDSecureTestRoutes } from './routes/three-d-secure-tests';
 import { checkoutExperimentRoutes } from './routes/checkout-experiments';
 import { dashboard } from './dashboard/index';
 import { merchantApi } from './routes/merchant-api';
 import { ofrepRoutes } from './routes/ofrep';
 import { registerOperationRoutes, type OperationsOptions } from './routes/operations';
+import { registerApplePayDomainRoute } from './routes/apple-pay-domain';
 
 export { BODY_LIMIT };
 
@@ -53,6 +55,8 @@ export interface HttpOptions {
   processorSettings?: ProcessorSettingsDeps;
   /** Send Strict-Transport-Security (config `hsts`: PUBLIC_URL is https and HSTS is not off). */
   hsts?: boolean;
+  /** The Apple Pay domain association file's content (APPLE_PAY_DOMAIN_ASSOCIATION), or none. */
+  applePayDomainAssociation?: string | null;
 }
 
 const securityHeaders = {
@@ -143,6 +147,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     ...(isReady ? { readiness: { check: async () => ({ ready: await isReady() }) } } : {}),
     ...options.operations,
   });
+  registerApplePayDomainRoute(app, options.applePayDomainAssociation ?? null);
 
   // PCI DSS 6.4.3 / 11.6.1: SRI, the script inventory and the page's fingerprint, from the build.
   const pageIntegrity = await openCheckoutPageIntegrity({
@@ -163,6 +168,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   await app.register(checkoutApi, { deps });
   await app.register(apiReference, { routes: documentedRoutes, publicUrl: deps.publicUrl });
   await app.register(googlePayTokenRoutes, { deps });
+  await app.register(threeDSecureTestRoutes, { deps });
   await app.register(checkoutExperimentRoutes, { deps });
   await app.register(ofrepRoutes, { deps });
   await app.register(dashboard, { deps, webRoot, processorSettings: options.processorSettings, pageSecurity: { pageIntegrity, pagePolicy } });

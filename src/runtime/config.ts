@@ -38,6 +38,8 @@ export interface Config {
   signUp: 'open' | 'invite';
   /** SMTP_URL and SMTP_FROM: the mail server that sends password reset links; null: no email. */
   smtp: { url: string; from: string } | null;
+  /** APPLE_PAY_DOMAIN_ASSOCIATION: the path of the Apple Pay domain association file to serve, or null. */
+  applePayDomainAssociationFile: string | null;
 }
 
 export interface SentryConfig {
@@ -96,6 +98,7 @@ const variables = {
   RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(24 * 3600).default(60),
   RECONCILE_NOT_FOUND_GRACE_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 3600).default(600),
   HSTS: z.enum(['on', 'off']).default('on'),
+  APPLE_PAY_DOMAIN_ASSOCIATION: z.string().min(1).max(4096).optional(),
   CHECKOUT_PAGE_CHECK_MINUTES: z.coerce
     .number()
     .int()
@@ -154,6 +157,9 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
     meaning: 'a payment failed as unknown is asked about again until this long after it began; a charge found late is undone',
   },
   HSTS: { meaning: '`off` stops the `Strict-Transport-Security` header sent when `PUBLIC_URL` is https' },
+  APPLE_PAY_DOMAIN_ASSOCIATION: {
+    meaning: 'path of the Apple Pay domain association file (from the Braintree Control Panel), served at `/.well-known/apple-developer-merchantid-domain-association` (docs/braintree.md)',
+  },
   SIGNUP: {
     meaning: '`invite`: new people join the dashboard only by invitation; `open`: anyone may sign up and create an account (docs/operations.md, "Exposing an instance safely")',
   },
@@ -252,5 +258,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     checkoutPageCheckMinutes: read('CHECKOUT_PAGE_CHECK_MINUTES'),
     signUp: read('SIGNUP'),
     smtp: smtpOf(read('SMTP_URL'), read('SMTP_FROM'), publicUrl),
+    applePayDomainAssociationFile: read('APPLE_PAY_DOMAIN_ASSOCIATION') ?? null,
   };
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { checkoutClientConfig } from '../http/checkout-client-config';
 import { buildHttpServer } from '../http/server';
@@ -148,6 +149,7 @@ export async function startServer(
       processorSettings: tillpoint.processorSettings,
       operations: { readiness, metrics, metricsToken: config.metricsToken },
       hsts: config.hsts,
+      applePayDomainAssociation: readApplePayDomainAssociation(config.applePayDomainAssociationFile),
     });
     log = app.log;
     const drain = httpDrain(app);
@@ -221,5 +223,15 @@ export async function startServer(
   } catch (error) {
     await unwind();
     throw error;
+  }
+}
+
+/** The Apple Pay domain association file's content, read once at start; a path that cannot be read stops the start. */
+function readApplePayDomainAssociation(file: string | null): string | null {
+  if (file === null) return null;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new StartupError(`cannot read APPLE_PAY_DOMAIN_ASSOCIATION ${file}: ${(error as Error).message}`);
   }
 }

@@ -80,6 +80,28 @@ describe('Braintree sale outcomes', () => {
     expect(result).toMatchObject({ outcome: 'approved', paymentMethod: { type: 'google_pay', brand: 'visa', last4: '1111' } });
   });
 
+  it.each([
+    ['fake-apple-pay-visa-nonce', { type: 'apple_pay', brand: 'visa', last4: '1881' }],
+    ['fake-apple-pay-mastercard-nonce', { type: 'apple_pay', brand: 'mastercard', last4: '4444' }],
+    ['fake-paypal-one-time-nonce', { type: 'paypal', brand: null, last4: null, payerEmail: 'payer@example.com' }],
+    ['fake-venmo-account-nonce', { type: 'venmo', brand: null, last4: null, username: 'venmojoe' }],
+  ])('%s comes back as the wallet, with what it reveals', async (nonce, paymentMethod) => {
+    const result = await processor.authorize(sale({ nonce }));
+    expect(result).toMatchObject({ outcome: 'approved', paymentMethod });
+  });
+
+  it('3-D Secure results travel with the nonce: frictionless and challenge passed shift liability; failed and unavailable do not', async () => {
+    const strict = new BraintreeProcessor({ ...settings, requireThreeDSecure: true }, { timeoutMs: 400 });
+    for (const nonce of ['fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce', 'fake-three-d-secure-two-visa-successful-step-up-authentication-nonce']) {
+      expect(await strict.authorize(sale({ nonce }))).toMatchObject({ outcome: 'approved', threeDSecure: { status: 'authenticate_successful', liabilityShifted: true } });
+    }
+    for (const nonce of ['fake-three-d-secure-visa-failed-authentication-nonce', 'fake-three-d-secure-visa-authentication-unavailable-nonce']) {
+      expect(await strict.authorize(sale({ nonce }))).toMatchObject({ outcome: 'declined', declineCode: 'authentication_failed' });
+    }
+    // Wallets carry their own authentication: the page never verifies them.
+    expect(await strict.authorize(sale({ nonce: 'fake-paypal-one-time-nonce', paymentMethodType: 'paypal' }))).toMatchObject({ outcome: 'approved' });
+  });
+
   it.each(listedDeclineResponseCodes.map((code) => [code, describeDecline(code).declineCode] as const))(
     'amount %i.00 is a processor decline → %s',
     async (code, declineCode) => {

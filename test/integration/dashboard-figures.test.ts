@@ -154,7 +154,7 @@ describe.each(testDatabases)('payment badges and Overview figures ($name)', (dat
     expect((await list('?status=succeeded,partially_refunded,refunded')).map((p) => p.id).sort()).toEqual([captured, partly, full].sort());
 
     const csv = (await s.dashboard('/payments/export.csv?status=refunded,partially_refunded')).body.trim().split('\r\n');
-    expect(csv[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code');
+    expect(csv[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code,payment_method_type,payer');
     expect(csv.slice(1).map((line) => line.split(',').slice(0, 7).filter((_, i) => i !== 1))).toEqual([
       [full, 'refunded', '25.00', '25.00', '25.00', 'EUR'],
       [partly, 'partially_refunded', '30.00', '30.00', '10.00', 'USD'],

@@ -68,8 +68,8 @@ describe.each(testDatabases)('dashboard payments, sessions and overview ($name)'
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.headers['content-disposition']).toMatch(/attachment; filename="payments-test-\d{4}-\d{2}-\d{2}\.csv"/);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code');
-    expect(lines[1]).toMatch(/^pay_\w+,[\d-]+T[\d:.]+Z,succeeded,10\.00,10\.00,0\.00,USD,jane\.doe@buyer\.example,visa,1111,cs_\w+,$/);
+    expect(lines[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code,payment_method_type,payer');
+    expect(lines[1]).toMatch(/^pay_\w+,[\d-]+T[\d:.]+Z,succeeded,10\.00,10\.00,0\.00,USD,jane\.doe@buyer\.example,visa,1111,cs_\w+,,card,$/);
   });
 
   it('shows a payment with its timeline, payment method and processor response', async () => {

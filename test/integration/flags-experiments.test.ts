@@ -15,6 +15,9 @@ describe.each(testDatabases)('flags, OFREP and experiments ($name)', (database) 
     expect(list.json().data.map((f: any) => [f.key, f.value, f.built_in])).toEqual([
       ['card_enabled', true, true],
       ['google_pay_enabled', true, true],
+      ['apple_pay_enabled', true, true],
+      ['paypal_enabled', true, true],
+      ['venmo_enabled', true, true],
       ['three_d_secure', 'when_required', true],
     ]);
 

@@ -11,6 +11,7 @@ import {
   merchantCall,
   recordPayButtonExposure,
   runPayButtonExperiment,
+  testCard,
   tokenize,
   useIntegration,
   type IntegrationContext,
@@ -107,7 +108,11 @@ describe.each(testDatabases)('paying reads its flags with the session ($name)', 
     await runPayButtonExperiment(ctx.h, ctx.key);
     const session = await createSession(ctx);
     await recordPayButtonExposure(ctx.h, session.id);
-    const nonce = await tokenize(ctx.h, session.id);
+    // A 3-D Secure test card, verified as the page verifies it: `always` requires the liability shift.
+    const tokenized = await tokenize(ctx.h, session.id, { ...testCard, number: '4000000000002701' });
+    const verified = await ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${session.id}/three-d-secure`, payload: { nonce: tokenized } });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const nonce: string = verified.json().nonce;
     await setFlag(ctx, 'three_d_secure', 'always');
     sent.length = 0;
     const paid = await pay(deps, session.id, nonce);

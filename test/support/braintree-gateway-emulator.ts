@@ -23,7 +23,9 @@ export interface EmulatorCredentials {
 }
 
 interface Card {
-  kind: 'credit_card' | 'android_pay_card';
+  kind: 'credit_card' | 'android_pay_card' | 'apple_pay_card' | 'paypal_account' | 'venmo_account';
+  payerEmail?: string;
+  username?: string;
   cardType: string;
   last4: string;
   bin: string;
@@ -76,6 +78,22 @@ const fakeNonces: Record<string, Omit<Card, 'uniqueNumberIdentifier'>> = {
   'fake-gateway-rejected-fraud-valid-nonce': { ...visa('0001', '400011'), forced: { status: 'gateway_rejected', reason: 'fraud' } },
   'fake-android-pay-visa-nonce': { ...visa('1111', '411111'), kind: 'android_pay_card' },
   'fake-android-pay-mastercard-nonce': { ...visa('4444', '555555'), kind: 'android_pay_card', cardType: 'MasterCard' },
+  'fake-apple-pay-visa-nonce': { ...visa('1881', '401288'), kind: 'apple_pay_card', cardType: 'Apple Pay - Visa' },
+  'fake-apple-pay-mastercard-nonce': { ...visa('4444', '555555'), kind: 'apple_pay_card', cardType: 'Apple Pay - MasterCard' },
+  'fake-paypal-one-time-nonce': { ...visa('', ''), kind: 'paypal_account', payerEmail: 'payer@example.com' },
+  'fake-venmo-account-nonce': { ...visa('', ''), kind: 'venmo_account', username: 'venmojoe' },
+  'fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce': {
+    ...visa('2701', '400000'),
+    threeDSecure: { status: 'authenticate_successful', liabilityShifted: true },
+  },
+  'fake-three-d-secure-two-visa-successful-step-up-authentication-nonce': {
+    ...visa('2503', '400000'),
+    threeDSecure: { status: 'authenticate_successful', liabilityShifted: true },
+  },
+  'fake-three-d-secure-visa-authentication-unavailable-nonce': {
+    ...visa('0002', '400000'),
+    threeDSecure: { status: 'authentication_unavailable', liabilityShifted: false },
+  },
   'fake-three-d-secure-visa-full-authentication-nonce': {
     ...visa('0002', '400000'),
     threeDSecure: { status: 'authenticate_successful', liabilityShifted: true },
@@ -537,7 +555,7 @@ export class BraintreeGatewayEmulator {
 
   private transactionXmlValue(t: EmulatedTransaction): Record<string, unknown> {
     const card = t.card;
-    const wallet = card.kind === 'android_pay_card';
+    const wallet = card.kind !== 'credit_card';
     return {
       id: t.id,
       status: t.status,
@@ -549,7 +567,7 @@ export class BraintreeGatewayEmulator {
       processorResponseCode: t.processorResponseCode,
       processorResponseText: t.processorResponseText,
       gatewayRejectionReason: t.gatewayRejectionReason,
-      paymentInstrumentType: wallet ? 'android_pay_card' : 'credit_card',
+      paymentInstrumentType: card.kind,
       refundedTransactionId: t.refundedTransactionId,
       refundIds: [...this.transactions.values()].filter((r) => r.refundedTransactionId === t.id).map((r) => r.id),
       createdAt: t.createdAt,
@@ -563,7 +581,12 @@ export class BraintreeGatewayEmulator {
             expirationYear: card.expirationYear,
             uniqueNumberIdentifier: card.uniqueNumberIdentifier,
           },
-      ...(wallet
+      ...(card.kind === 'apple_pay_card'
+        ? { applePay: { cardType: card.cardType, last4: card.last4, expirationMonth: card.expirationMonth, expirationYear: card.expirationYear } }
+        : {}),
+      ...(card.kind === 'paypal_account' ? { paypal: { payerEmail: card.payerEmail } } : {}),
+      ...(card.kind === 'venmo_account' ? { venmoAccount: { username: card.username } } : {}),
+      ...(card.kind === 'android_pay_card'
         ? {
             androidPayCard: {
               sourceCardType: card.cardType,

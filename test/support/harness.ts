@@ -52,13 +52,15 @@ export interface HarnessOptions {
   signUp?: 'open' | 'invite';
   /** SMTP_URL and SMTP_FROM (an in-process SMTP receiver); no email by default. */
   smtp?: { url: string; from: string };
+  /** The Apple Pay domain association file's content (APPLE_PAY_DOMAIN_ASSOCIATION); none by default. */
+  applePayDomainAssociation?: string;
 }
 
 /** The real HTTP server over a given database, with a captured log and a test clock. */
 export async function startHarness(db: SqlClient, harnessOptions: HarnessOptions = {}): Promise<Harness> {
   const { checkReplies, ...options } = harnessOptions;
   const clock = new TestClock(new Date());
-  const { webRoot, reporter, ...settings } = options;
+  const { webRoot, reporter, applePayDomainAssociation, ...settings } = options;
   const tillpoint = await openTillpoint({ db, publicUrl: PUBLIC_URL, now: clock.now, signUp: 'open', ...settings });
   const logLines: string[] = [];
   const stream = new Writable({
@@ -73,6 +75,7 @@ export async function startHarness(db: SqlClient, harnessOptions: HarnessOptions
     reporter,
     logger: { level: 'trace', stream },
     processorSettings: tillpoint.processorSettings,
+    applePayDomainAssociation: applePayDomainAssociation ?? null,
     // As `tillpoint serve` runs: statements served oldest request first.
   });
   const replyProblems = checkReplies ? checkRepliesAgainstContracts(app) : [];

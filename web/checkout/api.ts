@@ -1,3 +1,14 @@
+import type { PaymentMethodType } from '../../src/domain/payments/entities';
+
+/** A 3-D Secure verification in test mode: the nonce to pay with, and whether a test challenge waits. */
+export interface TestThreeDSecureAnswer {
+  nonce: string;
+  status: string;
+  liability_shifted: boolean;
+  liability_shift_possible: boolean;
+  challenge: boolean;
+}
+
 /** The public view of a checkout session, as `GET /api/checkout/sessions/:id` answers. */
 export interface PublicSession {
   id: string;
@@ -9,11 +20,11 @@ export interface PublicSession {
   line_items: Array<{ name: string; unit_amount: number; quantity: number; amount: number }>;
   amount_total: number;
   customer_email: string | null;
-  payment_method_types: Array<'card' | 'google_pay'>;
   /** `shopper_choice`: ask for consent to save the card; `on`: say it will be saved. */
   save_payment_method: 'on' | 'shopper_choice' | null;
   /** The customer's saved cards, offered for one tap. */
   saved_payment_methods: SavedCard[];
+  payment_method_types: PaymentMethodType[];
   expires_at: number | null;
   cancel_url: string | null;
   redirect_url: string | null;
@@ -44,7 +55,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(path: string, init?: { body: unknown }): Promise<T> {
+/** A call to the checkout page's API: the answer, or an `ApiError`. */
+export async function request<T>(path: string, init?: { body: unknown }): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -64,7 +76,7 @@ async function request<T>(path: string, init?: { body: unknown }): Promise<T> {
   return body as T;
 }
 
-const base = (sessionId: string) => `/api/checkout/sessions/${encodeURIComponent(sessionId)}`;
+export const base = (sessionId: string) => `/api/checkout/sessions/${encodeURIComponent(sessionId)}`;
 
 export const checkoutApi = {
   getSession: (sessionId: string) => request<PublicSession>(base(sessionId)),
@@ -77,7 +89,7 @@ export const checkoutApi = {
   pay: (
     sessionId: string,
     payment: {
-      payment_method_type: 'card' | 'google_pay';
+      payment_method_type: PaymentMethodType;
       nonce?: string;
       payment_method?: string;
       save_payment_method?: boolean;

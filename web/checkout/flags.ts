@@ -13,6 +13,9 @@ export interface Shown<T> {
 export interface CheckoutFlags {
   cardEnabled: boolean;
   googlePayEnabled: boolean;
+  applePayEnabled: boolean;
+  paypalEnabled: boolean;
+  venmoEnabled: boolean;
   threeDSecure: string;
   layout: Shown<CheckoutLayout>;
   wording: Shown<PayButtonWording>;
@@ -21,6 +24,9 @@ export interface CheckoutFlags {
 export const defaultCheckoutFlags: CheckoutFlags = {
   cardEnabled: true,
   googlePayEnabled: true,
+  applePayEnabled: true,
+  paypalEnabled: true,
+  venmoEnabled: true,
   threeDSecure: 'when_required',
   layout: { value: experimentSurfaces.checkout_layout.default, experiment: null },
   wording: { value: experimentSurfaces.pay_button_wording.default, experiment: null },

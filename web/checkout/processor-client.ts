@@ -60,7 +60,8 @@ async function createProcessorClient(
   const plan = processorPlan(session, switches);
   if (session.processor.name !== 'braintree') {
     const engine = plan.card ? new (await import('./card-form/builtin-engine')).BuiltinCardEngine((details) => checkoutApi.tokenizeCard(session.id, details)) : null;
-    return testProcessorClient(session, engine, plan.googlePay);
+    const testPolicy = threeDSecurePolicy({ mode: switches.threeDSecure ?? 'when_required', accountRequires: false, paymentMethodType: 'card' });
+    return testProcessorClient(session, engine, plan.googlePay, testPolicy.verifyBeforePaying);
   }
   const config = session.processor as unknown as BraintreeClientConfig;
   if (plan.unavailable || !config.clientToken) {
@@ -108,7 +109,11 @@ async function createProcessorClient(
   };
 }
 
-function testProcessorClient(session: PublicSession, engine: CardFormEngine | null, googlePay: GooglePaySetup | null): ProcessorClient {
+/**
+ * The test processor's client. With 3-D Secure on every payment (`three_d_secure` at `always`), each
+ * card is verified as the Braintree sandbox verifies it, a test challenge shown where the card asks.
+ */
+function testProcessorClient(session: PublicSession, engine: CardFormEngine | null, googlePay: GooglePaySetup | null, verifyBeforePaying: boolean): ProcessorClient {
   return {
     engine,
     unavailable: false,
@@ -116,7 +121,10 @@ function testProcessorClient(session: PublicSession, engine: CardFormEngine | nu
     googlePay: googlePay ? Promise.resolve(testGatewayGooglePay(session, googlePay)) : null,
     deviceData: async () => null,
     warm: () => undefined,
-    authenticate: async ({ nonce }) => ({ ok: true, nonce }),
+    authenticate: async ({ nonce }) => {
+      if (!verifyBeforePaying) return { ok: true, nonce };
+      return (await import('./three-d-secure/test-challenge')).authenticateInTestMode(session, nonce);
+    },
     verifiesWhenIssuerAsks: false,
   };
 }

@@ -73,7 +73,15 @@ export interface Payment {
   capture_method: string;
   checkout_session: string;
   customer_email: string | null;
-  payment_method: { type: string; brand: string | null; last4: string | null; exp_month: number | null; exp_year: number | null } | null;
+  payment_method: {
+    type: string;
+    brand: string | null;
+    last4: string | null;
+    exp_month: number | null;
+    exp_year: number | null;
+    payer_email: string | null;
+    username: string | null;
+  } | null;
   processor: string;
   processor_transaction_id: string | null;
   processor_response: { code: string; text: string } | null;

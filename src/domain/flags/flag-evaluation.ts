@@ -16,6 +16,21 @@ export const builtInFlags = {
     values: null,
     description: 'Kill switch: the checkout page offers the Google Pay button and the server accepts Google Pay',
   },
+  apple_pay_enabled: {
+    default: true as FlagValue,
+    values: null,
+    description: 'Kill switch: the server accepts Apple Pay payments (apple_pay sessions) while on',
+  },
+  paypal_enabled: {
+    default: true as FlagValue,
+    values: null,
+    description: 'Kill switch: the server accepts PayPal payments (paypal sessions) while on',
+  },
+  venmo_enabled: {
+    default: true as FlagValue,
+    values: null,
+    description: 'Kill switch: the server accepts Venmo payments (venmo sessions) while on',
+  },
   three_d_secure: {
     default: 'when_required' as FlagValue,
     values: ['off', 'when_required', 'always'] as const,

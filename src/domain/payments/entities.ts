@@ -4,7 +4,9 @@ import type { DeclineCode } from '../shared/errors';
 import type { TotalDetails } from '../pricing/totals';
 
 export type CaptureMethod = 'automatic' | 'manual';
-export type PaymentMethodType = 'card' | 'google_pay';
+/** Every way a shopper can pay: the values of `payment_method_types` and `payment_method_type`. */
+export const paymentMethodTypes = ['card', 'google_pay', 'apple_pay', 'paypal', 'venmo'] as const;
+export type PaymentMethodType = (typeof paymentMethodTypes)[number];
 
 /** The card or wallet that paid, as far as it may be kept: never the number or the CVC. */
 export interface PaymentMethodDetails {
@@ -15,6 +17,10 @@ export interface PaymentMethodDetails {
   expYear: number | null;
   /** Same card, same fingerprint, within one install; a keyed hash, not reversible. */
   fingerprint: string | null;
+  /** PayPal: the payer's email, as PayPal reveals it. */
+  payerEmail?: string | null;
+  /** Venmo: the account's username. */
+  username?: string | null;
 }
 
 /** One attempt to pay a session (design.md §3, `pay_…`). */

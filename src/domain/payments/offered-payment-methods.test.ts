@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlagReader } from '../flags/ports';
 import type { CheckoutSession } from '../sessions/entities';
-import { assertPaymentMethodEnabled } from './offered-payment-methods';
+import { assertPaymentMethodEnabled, offeredPaymentMethods } from './offered-payment-methods';
 
 /** Flags as stored: switches by key; every key asked is logged. */
 function flags(switches: Record<string, boolean>) {
@@ -33,5 +33,32 @@ describe('assertPaymentMethodEnabled', () => {
     expect(googlePay.asked).toEqual(['google_pay_enabled']);
     const cardOnly = { ...session, paymentMethodTypes: ['card'] } as CheckoutSession;
     await expect(assertPaymentMethodEnabled({ flags: flags({}).reader }, cardOnly, 'google_pay')).rejects.toMatchObject({ code: 'parameter_invalid' });
+  });
+});
+
+describe('the wallets beside cards and Google Pay', () => {
+  const wallets = { ...session, paymentMethodTypes: ['card', 'apple_pay', 'paypal', 'venmo'] } as CheckoutSession;
+
+  it.each([
+    ['apple_pay', 'apple_pay_enabled'],
+    ['paypal', 'paypal_enabled'],
+    ['venmo', 'venmo_enabled'],
+  ] as const)('%s asks only its own switch, and is refused when %s is off', async (type, flag) => {
+    const on = flags({});
+    await assertPaymentMethodEnabled({ flags: on.reader }, wallets, type);
+    expect(on.asked).toEqual([flag]);
+    await expect(assertPaymentMethodEnabled({ flags: flags({ [flag]: false }).reader }, wallets, type)).rejects.toMatchObject({
+      code: 'parameter_invalid',
+      param: 'payment_method_type',
+    });
+  });
+
+  it('offers each wallet the session asks for until its switch is off', () => {
+    const types = ['card', 'google_pay', 'apple_pay', 'paypal', 'venmo'] as const;
+    const all = { cardEnabled: true, googlePayEnabled: true };
+    expect(offeredPaymentMethods(types, all)).toEqual(types);
+    expect(offeredPaymentMethods(types, { ...all, applePayEnabled: false, venmoEnabled: false })).toEqual(['card', 'google_pay', 'paypal']);
+    expect(offeredPaymentMethods(types, { ...all, paypalEnabled: false })).toEqual(['card', 'google_pay', 'apple_pay', 'venmo']);
+    expect(offeredPaymentMethods(['venmo'], { ...all, venmoEnabled: false })).toEqual([]);
   });
 });

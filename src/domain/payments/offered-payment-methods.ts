@@ -1,4 +1,4 @@
-import type { PaymentMethodType } from './entities';
+import { paymentMethodTypes, type PaymentMethodType } from './entities';
 import { TillpointError } from '../shared/errors';
 import type { Deps } from '../deps';
 import type { CheckoutSession } from '../sessions/entities';
@@ -7,14 +7,27 @@ import type { CheckoutSession } from '../sessions/entities';
 export interface PaymentMethodSwitches {
   cardEnabled: boolean;
   googlePayEnabled: boolean;
+  /** Absent counts as on: a page or a caller that predates a method never switches it off. */
+  applePayEnabled?: boolean;
+  paypalEnabled?: boolean;
+  venmoEnabled?: boolean;
 }
+
+const known: readonly string[] = paymentMethodTypes;
+
+/** A method's kill switch flag: `card_enabled`, `google_pay_enabled`, `apple_pay_enabled`, `paypal_enabled`, `venmo_enabled`. */
+export const switchFlag = (type: PaymentMethodType) => `${type}_enabled`;
+
+/** A method's field of `PaymentMethodSwitches`: `google_pay` → `googlePayEnabled`. */
+const switchField = (type: PaymentMethodType) =>
+  `${type.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())}Enabled` as keyof PaymentMethodSwitches;
 
 /**
  * The one rule for which payment methods a session offers: those the merchant asked for in the
  * session, minus those switched off. The checkout page and the server both apply it.
  */
 export function offeredPaymentMethods(types: readonly PaymentMethodType[], switches: PaymentMethodSwitches): PaymentMethodType[] {
-  return types.filter((type) => (type === 'card' ? switches.cardEnabled : type === 'google_pay' ? switches.googlePayEnabled : false));
+  return types.filter((type) => known.includes(type) && switches[switchField(type)] !== false);
 }
 
 /**
@@ -26,12 +39,9 @@ export async function assertPaymentMethodEnabled(
   session: CheckoutSession,
   type: PaymentMethodType,
 ): Promise<void> {
-  // Only the switch of the method paid with is asked: the other cannot make it offered.
-  const asked = async (method: PaymentMethodType, key: string) =>
-    method === type && (await deps.flags.booleanValue(session, key, true, session.id));
-  const [cardEnabled, googlePayEnabled] = await Promise.all([asked('card', 'card_enabled'), asked('google_pay', 'google_pay_enabled')]);
-  const switches: PaymentMethodSwitches = { cardEnabled, googlePayEnabled };
-  if (!offeredPaymentMethods(session.paymentMethodTypes, switches).includes(type)) {
+  // Only the switch of the method paid with is asked: the others cannot make it offered.
+  const enabled = known.includes(type) && (await deps.flags.booleanValue(session, switchFlag(type), true, session.id));
+  if (!enabled || !session.paymentMethodTypes.includes(type)) {
     throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', {
       param: 'payment_method_type',
     });

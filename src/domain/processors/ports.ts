@@ -198,7 +198,27 @@ export interface PaymentProcessor extends ProcessorLifecycle, ProcessorDisputes 
   deletePaymentMethod?(request: { token: string }): Promise<'deleted' | 'missing'>;
   /** Only the test processor takes a Google Pay token from Google's test gateway (`gateway: "example"`). */
   tokenizeGooglePay?(payment: GooglePayTestPayment): Promise<TokenizeResult>;
+  /**
+   * Only the test processor: 3-D Secure verification of a card nonce as Braintree's sandbox runs it
+   * (braintree-web's `verifyCard` does it against Braintree). Consumes the nonce; answers a new one.
+   */
+  verifyThreeDSecure?(request: { nonce: string }): Promise<ThreeDSecureVerification>;
+  /** Only the test processor: the shopper's answer to a test challenge (`challenge: true` above). */
+  answerThreeDSecureChallenge?(request: { nonce: string; passed: boolean }): Promise<ThreeDSecureVerification>;
 }
+
+/** A 3-D Secure verification: the nonce to pay with and what the authentication said. */
+export type ThreeDSecureVerification =
+  | {
+      ok: true;
+      nonce: string;
+      status: string;
+      liabilityShifted: boolean;
+      liabilityShiftPossible: boolean;
+      /** A challenge the shopper must answer before the nonce is authenticated. */
+      challenge: boolean;
+    }
+  | { ok: false; message: string };
 
 /** 3-D Secure as the processor reports it: e.g. `authenticate_successful`, and whether liability shifted. */
 export interface ThreeDSecureResult {

@@ -122,12 +122,28 @@ export type SandboxCardBehavior =
   /** Amount decides, and a captured charge is disputed some seconds later (Braintree's 4023 8984 9398 8028). */
   | 'dispute';
 
+/**
+ * The 3-D Secure scenarios of the test processor's 3-D Secure test cards (docs/test-processor.md):
+ * authenticated without a challenge, a challenge the shopper passes or fails, authentication
+ * failed without a challenge, authentication unavailable. Every other test card is not enrolled.
+ */
+export type SandboxThreeDSecureScenario = 'frictionless' | 'challenge' | 'failed' | 'unavailable';
+
+/** 3-D Secure as a test nonce carries it: the card's scenario before verification, the result after. */
+export interface SandboxNonceThreeDSecure {
+  /** The card's scenario, kept from tokenization until the nonce is verified. */
+  scenario?: SandboxThreeDSecureScenario;
+  /** The verification's result: Braintree's `threeDSecureInfo` status and liability shift. */
+  result?: { status: string; liabilityShifted: boolean; liabilityShiftPossible: boolean };
+}
+
 /** A tokenized test card as the vault keeps it: never the number, never the CVC. */
 export interface SandboxNonceRecord {
   nonce: string;
   paymentMethod: PaymentMethodDetails;
   behavior: SandboxCardBehavior;
   createdAt: Date;
+  threeDSecure?: SandboxNonceThreeDSecure | null;
 }
 
 /** Where test nonces live between tokenize and pay; shared by every instance (the database). */

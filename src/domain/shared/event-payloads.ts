@@ -103,6 +103,8 @@ export function paymentSnapshot(payment: Payment) {
       exp_month: method.expMonth,
       exp_year: method.expYear,
       fingerprint: method.fingerprint,
+      payer_email: method.payerEmail ?? null,
+      username: method.username ?? null,
     },
     processor: payment.processor,
     processor_transaction_id: payment.processorTransactionId,

@@ -18,9 +18,12 @@ export async function checkoutPageFlags(deps: Pick<Deps, 'flags' | 'store'>, ses
     bool: (key: string, fallback: boolean) => deps.flags.booleanValue(session, key, fallback, session.id).catch(() => fallback),
     string: (key: string, fallback: string) => deps.flags.stringValue(session, key, fallback, session.id).catch(() => fallback),
   };
-  const [cardEnabled, googlePayEnabled, threeDSecure, layout, wording, running] = await Promise.all([
+  const [cardEnabled, googlePayEnabled, applePayEnabled, paypalEnabled, venmoEnabled, threeDSecure, layout, wording, running] = await Promise.all([
     read.bool('card_enabled', defaultCheckoutFlags.cardEnabled),
     read.bool('google_pay_enabled', defaultCheckoutFlags.googlePayEnabled),
+    read.bool('apple_pay_enabled', defaultCheckoutFlags.applePayEnabled),
+    read.bool('paypal_enabled', defaultCheckoutFlags.paypalEnabled),
+    read.bool('venmo_enabled', defaultCheckoutFlags.venmoEnabled),
     read.string('three_d_secure', defaultCheckoutFlags.threeDSecure),
     read.string('checkout_layout', defaultCheckoutFlags.layout.value),
     read.string('pay_button_wording', defaultCheckoutFlags.wording.value),
@@ -34,6 +37,9 @@ export async function checkoutPageFlags(deps: Pick<Deps, 'flags' | 'store'>, ses
   return {
     cardEnabled,
     googlePayEnabled,
+    applePayEnabled,
+    paypalEnabled,
+    venmoEnabled,
     threeDSecure,
     layout: shown('checkout_layout', layout, defaultCheckoutFlags.layout.value),
     wording: shown('pay_button_wording', wording, defaultCheckoutFlags.wording.value),

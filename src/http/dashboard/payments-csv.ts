@@ -6,7 +6,8 @@ import type { Membership } from '../../domain/team/entities';
 import type { PaymentFilter } from '../../domain/team/ports';
 import { searchPayments } from '../../domain/payments/use-cases/search-payments';
 import { csvCell } from '../views/csv';
-import { dashboardPaymentView } from '../views/payment';
+import { maskEmail } from '../../domain/sessions/customer-email';
+import { dashboardPaymentView, seesEmails } from '../views/payment';
 import type { Scope } from '../../domain/shared/scope';
 
 const BATCH = 1000;
@@ -18,7 +19,14 @@ function decimalAmount(minor: number, currency: string): string {
 }
 
 /** `status` is the badge the list shows (`refunded`, `partially_refunded`, or the lifecycle status). */
-const header = ['id', 'created_utc', 'status', 'amount', 'amount_captured', 'amount_refunded', 'currency', 'customer_email', 'brand', 'last4', 'checkout_session', 'decline_code'];
+const header = ['id', 'created_utc', 'status', 'amount', 'amount_captured', 'amount_refunded', 'currency', 'customer_email', 'brand', 'last4', 'checkout_session', 'decline_code', 'payment_method_type', 'payer'];
+
+/** Who paid, as the wallet names them: PayPal's payer email (masked like customer emails), Venmo's username. */
+function payer(payment: Payment, membership: Membership): string | null {
+  const method = payment.paymentMethod;
+  if (method?.payerEmail) return seesEmails(membership) ? method.payerEmail : maskEmail(method.payerEmail);
+  return method?.username ?? null;
+}
 
 function row(payment: Payment, membership: Membership): string {
   const view = dashboardPaymentView(payment, membership);
@@ -35,6 +43,8 @@ function row(payment: Payment, membership: Membership): string {
     view.payment_method?.last4 ?? null,
     view.checkout_session,
     view.decline_code,
+    view.payment_method?.type ?? null,
+    payer(payment, membership),
   ]
     .map(csvCell)
     .join(',');

@@ -21,5 +21,9 @@ export function dashboardPaymentView(payment: Payment, membership: Membership) {
     ...view,
     status_badge: paymentStatusBadge(payment),
     customer_email: seesEmails(membership) ? view.customer_email : maskEmail(view.customer_email),
+    payment_method: view.payment_method && {
+      ...view.payment_method,
+      payer_email: seesEmails(membership) ? view.payment_method.payer_email : maskEmail(view.payment_method.payer_email),
+    },
   };
 }

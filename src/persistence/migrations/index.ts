@@ -16,6 +16,7 @@ import accessAndAccountSecurity from './0017-access-and-account-security';
 import lateAnswerChecks from './0018-late-answer-checks';
 import customers from './0020-customers';
 import savedPaymentMethods from './0021-saved-payment-methods';
+import testNonceThreeDSecure from './0024-test-nonce-three-d-secure';
 import disputes from './0022-disputes';
 import searchIndexes from './0025-search-indexes';
 import sessionTotals from './0028-session-totals';
@@ -50,6 +51,7 @@ export const migrations: Migration[] = [
   customers,
   savedPaymentMethods,
   disputes,
+  testNonceThreeDSecure,
   searchIndexes,
   sessionTotals,
   discountsAndTaxRates,

@@ -42,8 +42,16 @@ interface Results {
   verdict: { status: string; winner: string | null; message: string };
 }
 
-/** The kill switches that take a payment method off the checkout page, and the other method each leaves. */
-const paymentMethodSwitches: Record<string, string> = { card_enabled: 'google_pay_enabled', google_pay_enabled: 'card_enabled' };
+/** The kill switches that take a payment method off the checkout page, with the method's name shown. */
+const paymentMethodSwitches: Record<string, string> = {
+  card_enabled: 'card',
+  google_pay_enabled: 'Google Pay',
+  apple_pay_enabled: 'Apple Pay',
+  paypal_enabled: 'PayPal',
+  venmo_enabled: 'Venmo',
+};
+/** The methods still on besides `key`'s. */
+const otherSwitches = (key: string) => Object.keys(paymentMethodSwitches).filter((other) => other !== key);
 
 const percent = (t: DashboardTranslate, n: number) => t('flags.percent', { value: (n * 100).toFixed(1) });
 const signedPercent = (t: DashboardTranslate, n: number) => t('flags.points', { value: `${n > 0 ? '+' : ''}${(n * 100).toFixed(1)}` });
@@ -61,7 +69,19 @@ export function FlagsPage({ base, place }: PageScope) {
   // A payment method about to be switched off: the switch waits for a confirmation that says what shoppers will see.
   const [switchingOff, setSwitchingOff] = useState<Flag | null>(null);
   const isOn = (key: string) => flags.data?.data.find((f) => f.key === key)?.value !== false;
-  const noMethodOn = flags.data !== undefined && !isOn('card_enabled') && !isOn('google_pay_enabled');
+  const noMethodOn = flags.data !== undefined && Object.keys(paymentMethodSwitches).every((key) => !isOn(key));
+  const remainingMethods = (key: string) => otherSwitches(key).filter(isOn).map((other) => paymentMethodSwitches[other]!);
+  const switchText = (key: string, part: 'title' | 'shoppers' | 'confirm') =>
+    key === 'card_enabled'
+      ? t(`flags.cardOff.${part}`)
+      : key === 'google_pay_enabled'
+        ? t(`flags.googlePayOff.${part}`)
+        : t(`flags.walletOff.${part}`, { method: paymentMethodSwitches[key]! });
+  const remainingText = (key: string) => {
+    const remaining = remainingMethods(key);
+    if (remaining.length === 0) return t('flags.noMethodWouldRemain');
+    return t('flags.methodsRemaining', { methods: remaining.join(', ') });
+  };
 
   const toggle = (flag: Flag, value: boolean) => {
     if (!value && paymentMethodSwitches[flag.key]) setSwitchingOff(flag);
@@ -104,18 +124,12 @@ export function FlagsPage({ base, place }: PageScope) {
         )}
         {switchingOff && (
           <div className="panel" role="group" aria-labelledby="switch-off-title" data-testid="switch-off">
-            <h3 id="switch-off-title">{switchingOff.key === 'card_enabled' ? t('flags.cardOff.title') : t('flags.googlePayOff.title')}</h3>
-            <p>{switchingOff.key === 'card_enabled' ? t('flags.cardOff.shoppers') : t('flags.googlePayOff.shoppers')}</p>
-            <p className={isOn(paymentMethodSwitches[switchingOff.key]!) ? undefined : 'error'}>
-              {isOn(paymentMethodSwitches[switchingOff.key]!)
-                ? switchingOff.key === 'card_enabled'
-                  ? t('flags.cardOff.remaining')
-                  : t('flags.googlePayOff.remaining')
-                : t('flags.noMethodWouldRemain')}
-            </p>
+            <h3 id="switch-off-title">{switchText(switchingOff.key, 'title')}</h3>
+            <p>{switchText(switchingOff.key, 'shoppers')}</p>
+            <p className={remainingMethods(switchingOff.key).length > 0 ? undefined : 'error'}>{remainingText(switchingOff.key)}</p>
             <div className="actions">
               <button type="button" className="danger" disabled={busy} onClick={() => void setFlag(switchingOff, false)}>
-                {switchingOff.key === 'card_enabled' ? t('flags.cardOff.confirm') : t('flags.googlePayOff.confirm')}
+                {switchText(switchingOff.key, 'confirm')}
               </button>
               <button type="button" className="secondary" autoFocus disabled={busy} onClick={() => setSwitchingOff(null)}>
                 {t('flags.keepOn')}

@@ -7,6 +7,15 @@ import { useLoad } from '../use-load';
 import { useT, type DashboardMessageKey } from '../i18n';
 import { PaymentActions } from './PaymentActions';
 
+/** How each `payment_method.type` is named. */
+const methodTypeLabels: Record<string, DashboardMessageKey> = {
+  card: 'payment.method.cardType',
+  google_pay: 'payment.method.googlePay',
+  apple_pay: 'payment.method.applePay',
+  paypal: 'payment.method.paypal',
+  venmo: 'payment.method.venmo',
+};
+
 const eventLabels: Record<string, DashboardMessageKey> = {
   'payment.succeeded': 'payment.event.succeeded',
   'payment.failed': 'payment.event.failed',
@@ -136,7 +145,19 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           <h3>{t('payment.method')}</h3>
           <dl className="details">
             <dt>{t('payment.method.type')}</dt>
-            <dd>{method?.type === 'google_pay' ? t('payment.method.googlePay') : method ? t('payment.method.cardType') : '—'}</dd>
+            <dd>{method ? t(methodTypeLabels[method.type] ?? 'payment.method.cardType') : '—'}</dd>
+            {method?.payer_email && (
+              <>
+                <dt>{t('payment.method.payerEmail')}</dt>
+                <dd>{method.payer_email}</dd>
+              </>
+            )}
+            {method?.username && (
+              <>
+                <dt>{t('payment.method.username')}</dt>
+                <dd>{method.username}</dd>
+              </>
+            )}
             <dt>{t('payment.method.card')}</dt>
             <dd>{method?.last4 ? t('payments.card', { brand: method.brand ?? t('payments.cardUnknownBrand'), last4: method.last4 }) : '—'}</dd>
             <dt>{t('payment.method.expires')}</dt>

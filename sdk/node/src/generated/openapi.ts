@@ -878,7 +878,7 @@ export interface components {
             cancel_url: string | null;
             /** @enum {string} */
             capture_method: "automatic" | "manual";
-            payment_method_types: ("card" | "google_pay")[];
+            payment_method_types: ("card" | "google_pay" | "apple_pay" | "paypal" | "venmo")[];
             /** @description Whether paying saves the card to the customer. */
             payment_method_options: {
                 card: {
@@ -975,7 +975,9 @@ export interface components {
          *         "last4": "1111",
          *         "exp_month": 12,
          *         "exp_year": 2034,
-         *         "fingerprint": "fp_3kq9c0d1"
+         *         "fingerprint": "fp_3kq9c0d1",
+         *         "payer_email": null,
+         *         "username": null
          *       },
          *       "processor": "test",
          *       "processor_transaction_id": "test_txn_7f3a",
@@ -1028,13 +1030,17 @@ export interface components {
             customer_email: string | null;
             payment_method: {
                 /** @enum {string} */
-                type: "card" | "google_pay";
+                type: "card" | "google_pay" | "apple_pay" | "paypal" | "venmo";
                 brand: string | null;
                 last4: string | null;
                 exp_month: number | null;
                 exp_year: number | null;
                 /** @description Same card, same fingerprint, within one install. */
                 fingerprint: string | null;
+                /** @description PayPal: the payer's email; null for other methods. */
+                payer_email: string | null;
+                /** @description Venmo: the account's username; null for other methods. */
+                username: string | null;
             } | null;
             /**
              * @example test
@@ -1292,7 +1298,9 @@ export interface components {
          *             "last4": "1111",
          *             "exp_month": 12,
          *             "exp_year": 2034,
-         *             "fingerprint": "fp_3kq9c0d1"
+         *             "fingerprint": "fp_3kq9c0d1",
+         *             "payer_email": null,
+         *             "username": null
          *           },
          *           "processor": "test",
          *           "processor_transaction_id": "test_txn_7f3a",
@@ -2393,7 +2401,7 @@ export interface operations {
                     cancel_url?: string;
                     /** @enum {string} */
                     capture_method?: "automatic" | "manual";
-                    payment_method_types?: ("card" | "google_pay")[];
+                    payment_method_types?: ("card" | "google_pay" | "apple_pay" | "paypal" | "venmo")[];
                     /** @description An existing customer (`cus_…`) the session is for; its email is prefilled. */
                     customer?: string;
                     /** Format: email */

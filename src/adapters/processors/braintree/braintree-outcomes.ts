@@ -35,6 +35,15 @@ export interface BraintreeTransaction {
     expirationMonth?: string | null;
     expirationYear?: string | null;
   } | null;
+  applePayCard?: {
+    cardType?: string | null;
+    last4?: string | null;
+    expirationMonth?: string | null;
+    expirationYear?: string | null;
+  } | null;
+  paypalAccount?: { payerEmail?: string | null } | null;
+  /** The SDK's name for the transaction's `venmo-account` element. */
+  venmoAccountDetails?: { username?: string | null } | null;
   threeDSecureInfo?: { status?: string | null; liabilityShifted?: boolean | null } | null;
   createdAt?: string;
 }
@@ -95,6 +104,26 @@ export function paymentMethodOf(transaction: BraintreeTransaction): PaymentMetho
       expYear: numberOrNull(wallet.expirationYear),
       fingerprint: null,
     };
+  }
+  const applePay = transaction.applePayCard;
+  if (transaction.paymentInstrumentType === 'apple_pay_card' && applePay) {
+    return {
+      type: 'apple_pay',
+      // Braintree names the network as "Apple Pay - Visa".
+      brand: brand(applePay.cardType?.replace(/^Apple Pay - /i, '')),
+      last4: applePay.last4 ?? null,
+      expMonth: numberOrNull(applePay.expirationMonth),
+      expYear: numberOrNull(applePay.expirationYear),
+      fingerprint: null,
+    };
+  }
+  if (transaction.paymentInstrumentType === 'paypal_account') {
+    const payerEmail = transaction.paypalAccount?.payerEmail ?? null;
+    return { type: 'paypal', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null, payerEmail };
+  }
+  if (transaction.paymentInstrumentType === 'venmo_account') {
+    const username = transaction.venmoAccountDetails?.username ?? null;
+    return { type: 'venmo', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null, username };
   }
   const card = transaction.creditCard;
   if (!card || (!card.last4 && !card.cardType)) return null;

@@ -1,4 +1,28 @@
-import type { SandboxCardBehavior } from '../../../domain/processors/sandbox-ports';
+import type { PaymentMethodType } from '../../../domain/payments/entities';
+import type { SandboxCardBehavior, SandboxNonceThreeDSecure, SandboxThreeDSecureScenario } from '../../../domain/processors/sandbox-ports';
+
+/**
+ * The 3-D Secure test cards: Braintree's sandbox numbers for each scenario (Visa). Charged without
+ * verification they behave as any test card (the amount decides); verified, they authenticate as
+ * their scenario says.
+ */
+export const threeDSecureCards: ReadonlyMap<string, SandboxThreeDSecureScenario> = new Map([
+  ['4000000000002701', 'frictionless'],
+  ['4000000000002503', 'challenge'],
+  ['4000000000002925', 'failed'],
+  ['4000000000002313', 'unavailable'],
+]);
+
+/** What verifying a card of each scenario answers; `challenge` waits for the shopper's answer. */
+export const threeDSecureResults = {
+  frictionless: { status: 'authenticate_successful', liabilityShifted: true, liabilityShiftPossible: true },
+  challenge: { status: 'challenge_required', liabilityShifted: false, liabilityShiftPossible: true },
+  challengePassed: { status: 'authenticate_successful', liabilityShifted: true, liabilityShiftPossible: true },
+  challengeFailed: { status: 'authenticate_failed', liabilityShifted: false, liabilityShiftPossible: true },
+  failed: { status: 'authenticate_frictionless_failed', liabilityShifted: false, liabilityShiftPossible: true },
+  unavailable: { status: 'authenticate_unable_to_authenticate', liabilityShifted: false, liabilityShiftPossible: false },
+  notEnrolled: { status: 'lookup_not_enrolled', liabilityShifted: false, liabilityShiftPossible: false },
+} as const;
 
 /**
  * The card numbers the built-in test processor accepts: the Braintree sandbox's documented test
@@ -17,6 +41,7 @@ export const testCards: ReadonlyMap<string, SandboxCardBehavior> = new Map([
   ['4000111111111115', 'decline'],
   // Charged as usual, then disputed some seconds after capture (docs/test-processor.md).
   ['4023898493988028', 'dispute'],
+  ...[...threeDSecureCards.keys()].map((number) => [number, 'amount'] as const),
   // Mastercard
   ['5555555555554444', 'amount'],
   ['2223000048400011', 'amount'],
@@ -39,11 +64,31 @@ export const testCards: ReadonlyMap<string, SandboxCardBehavior> = new Map([
   ['6243030000000001', 'amount'],
 ]);
 
+export interface FakeNonce {
+  brand: string | null;
+  last4: string | null;
+  behavior: SandboxCardBehavior | 'invalid';
+  /** A wallet's nonce pays only as that wallet; card when absent. */
+  type?: PaymentMethodType;
+  payerEmail?: string;
+  username?: string;
+  /** A nonce that has been through 3-D Secure already, with its result. */
+  threeDSecure?: SandboxNonceThreeDSecure;
+}
+
 /** Braintree's fake nonces: a payment method without typing a card, as in its sandbox. */
-export const fakeNonces: ReadonlyMap<
-  string,
-  { brand: string | null; last4: string | null; behavior: SandboxCardBehavior | 'invalid' }
-> = new Map([
+export const fakeNonces: ReadonlyMap<string, FakeNonce> = new Map<string, FakeNonce>([
+  // Wallets: what each reveals (card brand and last4 for Apple Pay, payer email, username).
+  ['fake-apple-pay-visa-nonce', { type: 'apple_pay', brand: 'visa', last4: '1881', behavior: 'amount' }],
+  ['fake-apple-pay-mastercard-nonce', { type: 'apple_pay', brand: 'mastercard', last4: '4444', behavior: 'amount' }],
+  ['fake-paypal-one-time-nonce', { type: 'paypal', brand: null, last4: null, payerEmail: 'payer@example.com', behavior: 'amount' }],
+  ['fake-venmo-account-nonce', { type: 'venmo', brand: null, last4: null, username: 'venmojoe', behavior: 'amount' }],
+  // 3-D Secure already run: the verification's result travels with the nonce.
+  ['fake-three-d-secure-visa-full-authentication-nonce', { brand: 'visa', last4: '0002', behavior: 'amount', threeDSecure: { result: threeDSecureResults.frictionless } }],
+  ['fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce', { brand: 'visa', last4: '2701', behavior: 'amount', threeDSecure: { result: threeDSecureResults.frictionless } }],
+  ['fake-three-d-secure-two-visa-successful-step-up-authentication-nonce', { brand: 'visa', last4: '2503', behavior: 'amount', threeDSecure: { result: threeDSecureResults.challengePassed } }],
+  ['fake-three-d-secure-visa-failed-authentication-nonce', { brand: 'visa', last4: '0002', behavior: 'amount', threeDSecure: { result: threeDSecureResults.challengeFailed } }],
+  ['fake-three-d-secure-visa-authentication-unavailable-nonce', { brand: 'visa', last4: '0002', behavior: 'amount', threeDSecure: { result: threeDSecureResults.unavailable } }],
   ['fake-valid-nonce', { brand: 'visa', last4: '1881', behavior: 'amount' }],
   ['fake-valid-visa-nonce', { brand: 'visa', last4: '1881', behavior: 'amount' }],
   ['fake-valid-mastercard-nonce', { brand: 'mastercard', last4: '4444', behavior: 'amount' }],

@@ -244,7 +244,7 @@ describe('TestProcessor.tokenizeCard', () => {
       expect(withoutNonce).not.toContain(digits.slice(0, 6) + digits.slice(6, 12)); // no long prefix either
       expect(withoutNonce).not.toContain(cvc);
       const record = JSON.parse(saved) as Record<string, unknown>;
-      expect(Object.keys(record).sort()).toEqual(['behavior', 'createdAt', 'nonce', 'paymentMethod']);
+      expect(Object.keys(record).sort()).toEqual(['behavior', 'createdAt', 'nonce', 'paymentMethod', 'threeDSecure']);
       expect(record.createdAt).toBe(fixedNow.toISOString());
     }
     expect(vault.saved).toHaveLength(3);
@@ -528,5 +528,110 @@ describe('TestProcessor lifecycle (Braintree sandbox rules)', () => {
       authorization: { outcome: 'declined', declineCode: 'insufficient_funds' },
     });
     expect(await delayed.findByPaymentId({ paymentId: 'pay_never' })).toEqual({ found: false });
+  });
+});
+
+describe('TestProcessor.authorize: wallet nonces (Braintree sandbox)', () => {
+  const as = (nonce: string, paymentMethodType: AuthorizeRequest['paymentMethodType']) => ({ ...request(nonce, 1000), paymentMethodType });
+
+  it.each([
+    ['fake-apple-pay-visa-nonce', 'apple_pay', { type: 'apple_pay', brand: 'visa', last4: '1881' }],
+    ['fake-apple-pay-mastercard-nonce', 'apple_pay', { type: 'apple_pay', brand: 'mastercard', last4: '4444' }],
+    ['fake-paypal-one-time-nonce', 'paypal', { type: 'paypal', brand: null, last4: null, payerEmail: 'payer@example.com' }],
+    ['fake-venmo-account-nonce', 'venmo', { type: 'venmo', brand: null, last4: null, username: 'venmojoe' }],
+  ] as const)('%s pays as %s and says what the wallet reveals', async (nonce, type, paymentMethod) => {
+    const result = await processor.authorize(as(nonce, type));
+    expect(result).toMatchObject({ outcome: 'approved', paymentMethod, response: { code: '1000' } });
+  });
+
+  it('a wallet nonce follows the amount rules too', async () => {
+    const result = await processor.authorize({ ...as('fake-paypal-one-time-nonce', 'paypal'), amount: 200100 });
+    expect(result).toMatchObject({ outcome: 'declined', declineCode: 'insufficient_funds', paymentMethod: { type: 'paypal' } });
+  });
+
+  it("refuses a wallet's nonce paid as another method, and a card paid as a wallet", async () => {
+    expect(await processor.authorize(as('fake-paypal-one-time-nonce', 'card'))).toMatchObject({ outcome: 'invalid_payment_method' });
+    expect(await processor.authorize(as('fake-venmo-account-nonce', 'paypal'))).toMatchObject({ outcome: 'invalid_payment_method' });
+    expect(await processor.authorize(as('fake-valid-nonce', 'apple_pay'))).toMatchObject({ outcome: 'invalid_payment_method' });
+    expect(await processor.authorize(as(await nonceFor(), 'venmo'))).toMatchObject({ outcome: 'invalid_payment_method' });
+    expect(ledger.transactions.size).toBe(0);
+  });
+});
+
+describe('TestProcessor: 3-D Secure as the Braintree sandbox runs it', () => {
+  const always = (nonce: string) => ({ ...request(nonce, 1000), threeDSecureMode: 'always' as const, paymentMethodType: 'card' as const });
+  const verify = async (number: string) => {
+    const verified = await processor.verifyThreeDSecure({ nonce: await nonceFor(number) });
+    if (!verified.ok) throw new Error(verified.message);
+    return verified;
+  };
+
+  it('4000000000002701: frictionless success, liability shifted, pays with the result', async () => {
+    const verified = await verify('4000000000002701');
+    expect(verified).toMatchObject({ status: 'authenticate_successful', liabilityShifted: true, challenge: false });
+    expect(await processor.authorize(always(verified.nonce))).toMatchObject({
+      outcome: 'approved',
+      threeDSecure: { status: 'authenticate_successful', liabilityShifted: true },
+    });
+  });
+
+  it('4000000000002503: a challenge, which the shopper passes or fails', async () => {
+    const first = await verify('4000000000002503');
+    expect(first).toMatchObject({ status: 'challenge_required', challenge: true, liabilityShifted: false });
+    // Unanswered, the challenge authenticates nothing: a sale requiring 3-D Secure is rejected.
+    const passed = await processor.answerThreeDSecureChallenge({ nonce: first.nonce, passed: true });
+    expect(passed).toMatchObject({ ok: true, status: 'authenticate_successful', liabilityShifted: true, challenge: false });
+    expect(await processor.authorize(always((passed as { nonce: string }).nonce))).toMatchObject({ outcome: 'approved' });
+    // A challenge is answered once.
+    expect(await processor.answerThreeDSecureChallenge({ nonce: first.nonce, passed: true })).toMatchObject({ ok: false });
+
+    const second = await verify('4000000000002503');
+    expect(await processor.authorize(always(second.nonce))).toMatchObject({ outcome: 'declined', declineCode: 'authentication_failed' });
+    const third = await verify('4000000000002503');
+    const failed = await processor.answerThreeDSecureChallenge({ nonce: third.nonce, passed: false });
+    expect(failed).toMatchObject({ ok: true, status: 'authenticate_failed', liabilityShifted: false, liabilityShiftPossible: true });
+    expect(await processor.authorize(always((failed as { nonce: string }).nonce))).toMatchObject({
+      outcome: 'declined',
+      declineCode: 'authentication_failed',
+      response: { text: 'Gateway Rejected: three_d_secure' },
+      threeDSecure: { status: 'authenticate_failed', liabilityShifted: false },
+    });
+  });
+
+  it('4000000000002925: authentication failed without a challenge; 4000000000002313: unavailable', async () => {
+    expect(await verify('4000000000002925')).toMatchObject({ status: 'authenticate_frictionless_failed', liabilityShifted: false, liabilityShiftPossible: true });
+    const unavailable = await verify('4000000000002313');
+    expect(unavailable).toMatchObject({ status: 'authenticate_unable_to_authenticate', liabilityShifted: false, liabilityShiftPossible: false });
+    // Without a requirement, a card whose authentication was unavailable pays, without a liability shift.
+    expect(await processor.authorize({ ...always(unavailable.nonce), threeDSecureMode: 'when_required' })).toMatchObject({
+      outcome: 'approved',
+      threeDSecure: { status: 'authenticate_unable_to_authenticate', liabilityShifted: false },
+    });
+  });
+
+  it('a test card outside the 3-D Secure list is not enrolled; with three_d_secure always it is rejected', async () => {
+    const verified = await verify('4111111111111111');
+    expect(verified).toMatchObject({ status: 'lookup_not_enrolled', liabilityShiftPossible: false });
+    expect(await processor.authorize(always(verified.nonce))).toMatchObject({ outcome: 'declined', declineCode: 'authentication_failed' });
+    // Never verified at all: rejected too; off, it pays with no 3-D Secure.
+    expect(await processor.authorize(always(await nonceFor()))).toMatchObject({ outcome: 'declined', declineCode: 'authentication_failed' });
+    expect(await processor.authorize({ ...always(await nonceFor()), threeDSecureMode: 'off' })).toMatchObject({ outcome: 'approved' });
+  });
+
+  it('verification uses the nonce up, and refuses an unknown one', async () => {
+    const nonce = await nonceFor('4000000000002701');
+    expect(await processor.verifyThreeDSecure({ nonce })).toMatchObject({ ok: true });
+    expect(await processor.verifyThreeDSecure({ nonce })).toMatchObject({ ok: false });
+    expect(await processor.verifyThreeDSecure({ nonce: 'tokencc_nope' })).toMatchObject({ ok: false });
+  });
+
+  it.each([
+    ['fake-three-d-secure-visa-full-authentication-nonce', 'approved', 'authenticate_successful', true],
+    ['fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce', 'approved', 'authenticate_successful', true],
+    ['fake-three-d-secure-two-visa-successful-step-up-authentication-nonce', 'approved', 'authenticate_successful', true],
+    ['fake-three-d-secure-visa-failed-authentication-nonce', 'declined', 'authenticate_failed', false],
+    ['fake-three-d-secure-visa-authentication-unavailable-nonce', 'declined', 'authenticate_unable_to_authenticate', false],
+  ] as const)('%s under three_d_secure always: %s', async (nonce, outcome, status, liabilityShifted) => {
+    expect(await processor.authorize(always(nonce))).toMatchObject({ outcome, threeDSecure: { status, liabilityShifted } });
   });
 });

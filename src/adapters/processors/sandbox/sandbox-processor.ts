@@ -17,11 +17,13 @@ import type {
   ProcessorDispute,
   SavePaymentMethodRequest,
   SavePaymentMethodResult,
+  ThreeDSecureVerification,
 } from '../../../domain/processors/ports';
 import type { Scope } from '../../../domain/shared/scope';
 import type { DisputeStatus } from '../../../domain/disputes/state-machine';
-import { describeDecline, PROCESSOR_UNAVAILABLE_CODE } from '../../../domain/processors/processor-responses';
-import { fakeNonces, testCards } from './sandbox-cards';
+import { describeDecline, describeGatewayRejection, PROCESSOR_UNAVAILABLE_CODE } from '../../../domain/processors/processor-responses';
+import { threeDSecurePolicy } from '../../../domain/processors/three-d-secure-policy';
+import { fakeNonces, testCards, threeDSecureCards, threeDSecureResults } from './sandbox-cards';
 import { googlePayTestGateway, readGooglePayTestToken } from './google-pay-test-token';
 import type {
   RecordedAuthorization,
@@ -32,7 +34,22 @@ import type {
   SandboxDispute,
   SandboxDisputeLedger,
   SandboxDisputeStatus,
+  SandboxNonceThreeDSecure,
 } from '../../../domain/processors/sandbox-ports';
+
+/** The wallets whose nonces pay only as themselves (and which only their own nonces pay). */
+const walletTypes: ReadonlySet<string> = new Set(['apple_pay', 'paypal', 'venmo']);
+const walletNames: Record<string, string> = { card: 'a card', google_pay: 'Google Pay', apple_pay: 'Apple Pay', paypal: 'PayPal', venmo: 'Venmo' };
+
+/**
+ * Whether a sale that requires 3-D Secure goes through with this verification, as Braintree's
+ * `threeDSecure.required` decides: only when authentication shifted liability. A nonce never
+ * verified, a challenge left unanswered or failed, a card not enrolled or whose authentication was
+ * unavailable: all rejected (`three_d_secure`).
+ */
+function passesRequiredThreeDSecure(result: SandboxNonceThreeDSecure['result'] | undefined): boolean {
+  return result?.liabilityShifted === true;
+}
 
 /** card-validator's type names → the brand names of our API. */
 const brandNames: Record<string, string> = {
@@ -145,8 +162,43 @@ export class SandboxProcessor implements PaymentProcessor {
       fingerprint: createHmac('sha256', this.fingerprintKey).update(number).digest('base64url').slice(0, 16),
     };
     const nonce = `tokencc_${randomBytes(18).toString('base64url')}`;
-    await this.vault.save({ nonce, paymentMethod, behavior, createdAt: this.now() });
+    const scenario = threeDSecureCards.get(number);
+    await this.vault.save({ nonce, paymentMethod, behavior, createdAt: this.now(), threeDSecure: scenario ? { scenario } : null });
     return { ok: true, nonce, paymentMethod };
+  }
+
+  /**
+   * 3-D Secure as Braintree's sandbox runs it for its 3-D Secure test cards: the card's scenario
+   * decides (frictionless, challenge, failed, unavailable); any other test card is not enrolled.
+   * The nonce is used up, as verifyCard's is; the answer carries a new one.
+   */
+  async verifyThreeDSecure(request: { nonce: string }): Promise<ThreeDSecureVerification> {
+    const record = await this.vault.take(request.nonce, this.now());
+    if (!record || record.paymentMethod.type !== 'card') return { ok: false, message: 'Unknown or expired payment method nonce' };
+    if (record.threeDSecure?.result) return { ok: false, message: 'This nonce was already verified' };
+    const scenario = record.threeDSecure?.scenario;
+    const result = scenario ? threeDSecureResults[scenario] : threeDSecureResults.notEnrolled;
+    return this.verified(record.paymentMethod, record.behavior, result);
+  }
+
+  /** The shopper's answer to the test challenge of a `challenge` card: authenticated, or failed. */
+  async answerThreeDSecureChallenge(request: { nonce: string; passed: boolean }): Promise<ThreeDSecureVerification> {
+    const record = await this.vault.take(request.nonce, this.now());
+    if (!record || record.threeDSecure?.result?.status !== 'challenge_required') {
+      return { ok: false, message: 'No 3-D Secure challenge waits on this nonce' };
+    }
+    const result = request.passed ? threeDSecureResults.challengePassed : threeDSecureResults.challengeFailed;
+    return this.verified(record.paymentMethod, record.behavior, result);
+  }
+
+  private async verified(
+    paymentMethod: PaymentMethodDetails,
+    behavior: SandboxCardBehavior,
+    result: NonNullable<SandboxNonceThreeDSecure['result']>,
+  ): Promise<ThreeDSecureVerification> {
+    const nonce = `tokencc_${randomBytes(18).toString('base64url')}`;
+    await this.vault.save({ nonce, paymentMethod, behavior, createdAt: this.now(), threeDSecure: { result: { ...result } } });
+    return { ok: true, nonce, ...result, challenge: result.status === 'challenge_required' };
   }
 
   /**
@@ -179,11 +231,24 @@ export class SandboxProcessor implements PaymentProcessor {
       return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
     }
     const { paymentMethod, behavior } = resolved;
+    const paidAs = request.paymentMethodType ?? 'card';
+    if (paymentMethod.type !== paidAs && (walletTypes.has(paymentMethod.type) || walletTypes.has(paidAs))) {
+      return {
+        outcome: 'invalid_payment_method',
+        message: `This nonce is ${walletNames[paymentMethod.type]}'s, not ${walletNames[paidAs]}'s: pay with payment_method_type ${paymentMethod.type}`,
+      };
+    }
+    const threeDSecureResult = ('threeDSecure' in resolved ? resolved.threeDSecure?.result : undefined);
+    const threeDSecure = threeDSecureResult ? { status: threeDSecureResult.status, liabilityShifted: threeDSecureResult.liabilityShifted } : null;
+    const policy = threeDSecurePolicy({ mode: request.threeDSecureMode ?? 'when_required', accountRequires: false, paymentMethodType: paidAs });
     const transactionId = newTransactionId();
     if (behavior === 'processor_failure') return unavailable();
     const major = majorUnits(request.amount, request.currency);
     let result: RecordedAuthorization;
-    if (behavior === 'decline') result = declined(2000, transactionId, paymentMethod);
+    if (policy.requireInSale && !passesRequiredThreeDSecure(threeDSecureResult)) {
+      const { declineCode, ...response } = describeGatewayRejection('three_d_secure');
+      result = { outcome: 'declined', declineCode, transactionId, paymentMethod, response, threeDSecure };
+    } else if (behavior === 'decline') result = declined(2000, transactionId, paymentMethod);
     else if (major >= 2000 && major < 3000) result = declined(major, transactionId, paymentMethod);
     else if (major === PROCESSOR_UNAVAILABLE_CODE) return unavailable();
     else {
@@ -195,6 +260,7 @@ export class SandboxProcessor implements PaymentProcessor {
         response: { code: '1000', text: 'Approved' },
       };
     }
+    if (threeDSecure && (result.outcome === 'approved' || result.outcome === 'declined')) result = { ...result, threeDSecure };
     const now = this.now();
     const approved = result.outcome === 'approved';
     const settlesAt = approved && request.capture ? this.settlementTime(now) : null;
@@ -367,13 +433,27 @@ export class SandboxProcessor implements PaymentProcessor {
     return new Date(from.getTime() + this.settlement.delayMs);
   }
 
-  private async resolveNonce(nonce: string): Promise<{ paymentMethod: PaymentMethodDetails; behavior: SandboxCardBehavior } | null> {
+  private async resolveNonce(
+    nonce: string,
+  ): Promise<{ paymentMethod: PaymentMethodDetails; behavior: SandboxCardBehavior; threeDSecure?: SandboxNonceThreeDSecure | null } | null> {
     const fake = fakeNonces.get(nonce);
     if (fake) {
       if (fake.behavior === 'invalid') return null;
+      const type = fake.type ?? 'card';
+      const card = type === 'card' || type === 'apple_pay';
       return {
         behavior: fake.behavior,
-        paymentMethod: { type: 'card', brand: fake.brand, last4: fake.last4, expMonth: 12, expYear: 2030, fingerprint: null },
+        threeDSecure: fake.threeDSecure ?? null,
+        paymentMethod: {
+          type,
+          brand: fake.brand,
+          last4: fake.last4,
+          expMonth: card ? 12 : null,
+          expYear: card ? 2030 : null,
+          fingerprint: null,
+          ...(fake.payerEmail ? { payerEmail: fake.payerEmail } : {}),
+          ...(fake.username ? { username: fake.username } : {}),
+        },
       };
     }
     return this.vault.take(nonce, this.now());

@@ -7,8 +7,8 @@ export function sqlSandboxNonceVault(db: SqlClient): SandboxNonceVault {
   return {
     async save(record: SandboxNonceRecord) {
       await db.query(
-        'INSERT INTO test_card_nonces (nonce, payment_method, behavior, created_at) VALUES ($1, $2, $3, $4)',
-        [record.nonce, json(record.paymentMethod), record.behavior, record.createdAt],
+        'INSERT INTO test_card_nonces (nonce, payment_method, behavior, created_at, three_d_secure) VALUES ($1, $2, $3, $4, $5)',
+        [record.nonce, json(record.paymentMethod), record.behavior, record.createdAt, record.threeDSecure ? json(record.threeDSecure) : null],
       );
     },
     async take(nonce, at) {
@@ -21,7 +21,13 @@ export function sqlSandboxNonceVault(db: SqlClient): SandboxNonceVault {
       );
       const row = rows[0];
       if (!row) return null;
-      return { nonce: row.nonce, paymentMethod: row.payment_method, behavior: row.behavior, createdAt: new Date(row.created_at) };
+      return {
+        nonce: row.nonce,
+        paymentMethod: row.payment_method,
+        behavior: row.behavior,
+        createdAt: new Date(row.created_at),
+        threeDSecure: row.three_d_secure ?? null,
+      };
     },
     async saveMethod(record) {
       await db.query(
