@@ -34,7 +34,7 @@ const checkoutFirstScript =
 
 /** Parts of the checkout page loaded on demand, each its own chunk. */
 const checkoutOnDemand =
-  /[\\/]web[\\/]checkout[\\/](?:card-form[\\/](?:builtin|hosted-fields)-engine\.ts|braintree[\\/]braintree-components\.ts|SavedCards\.tsx|saved-cards\.css|i18n[\\/](?:pseudo-locale\.ts|locales[\\/]))/;
+  /[\\/]web[\\/]checkout[\\/](?:card-form[\\/](?:builtin|hosted-fields)-engine\.ts|braintree[\\/]braintree-components\.ts|SavedCards\.tsx|saved-cards\.css|three-d-secure[\\/]test-challenge\.ts|i18n[\\/](?:pseudo-locale\.ts|locales[\\/]))/;
 
 /**
  * React's part of the checkout page (web/checkout/hydrate.tsx) with all it imports besides React:
@@ -142,12 +142,6 @@ export default defineConfig({
     rollupOptions: {
       // Timings of plugins are for profiling the build (node --cpu-prof), not for every start.
       checks: { pluginTimings: false },
-      onLog(level, log, handler) {
-        // English is imported statically on purpose (every page's fallback, inlined by the server);
-        // the dynamic import is for the other locales, which the same pattern also names.
-        if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' && /locales[\\/]en\.json/.test(log.message)) return;
-        handler(level, log);
-      },
       input: {
         checkout: `${web}/checkout/main.tsx`,
         dashboard: `${web}/dashboard/index.html`,

@@ -9,7 +9,7 @@ import { processorPlan } from './processor-plan';
 import type { CheckoutPageData, InitialView } from './page-data';
 import { reportCheckoutFailure } from './report';
 import { formatMoney } from './format';
-import { isMessageKey, type MessageKey, type Translate } from './i18n';
+import type { MessageKey, Translate } from './i18n';
 import { useTranslator } from './i18n/use-translator';
 import { usePaymentAttempt } from './use-payment-attempt';
 
@@ -192,7 +192,7 @@ function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; r
 /** A brand as the API names it (`visa`, `amex`) → its name for people, falling back to "Card". */
 function brandName(brand: string | null, t: Translate): string {
   const key = `brand.${brand}`;
-  return brand && isMessageKey(key) ? t(key) : t('brand.unknown');
+  return brand && t.has(key) ? t(key) : t('brand.unknown');
 }
 
 function OrderSummary({ session, t }: { session: PublicSession; t: Translate }) {

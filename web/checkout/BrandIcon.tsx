@@ -1,4 +1,4 @@
-import { isMessageKey, type Translate } from './i18n';
+import type { Translate } from './i18n';
 
 const marks: Record<string, { text: string; fill: string }> = {
   visa: { text: 'VISA', fill: '#1a1f71' },
@@ -15,7 +15,7 @@ const marks: Record<string, { text: string; fill: string }> = {
 export function BrandIcon({ brand, t }: { brand: string | null; t: Translate }) {
   const mark = brand ? marks[brand] : undefined;
   const key = `brand.${brand}`;
-  const name = t(mark && isMessageKey(key) ? key : 'brand.unknown');
+  const name = t(mark && t.has(key) ? key : 'brand.unknown');
   return (
     <span className="brand-icon" data-brand={brand ?? 'unknown'} role="img" aria-label={name}>
       <svg width="40" height="26" viewBox="0 0 40 26" aria-hidden="true" focusable="false">

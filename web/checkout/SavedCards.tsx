@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { SavedCard } from './api';
-import { isMessageKey, type Translate } from './i18n';
+import type { Translate } from './i18n';
 import './saved-cards.css';
 
 /**
@@ -20,7 +20,7 @@ export default function SavedCards(props: {
   const [chosen, setChosen] = useState(cards[0]!.id);
   const brand = (name: string | null) => {
     const key = `brand.${name}`;
-    return name && isMessageKey(key) ? t(key) : t('brand.unknown');
+    return name && t.has(key) ? t(key) : t('brand.unknown');
   };
   return (
     <fieldset className="saved-cards" data-testid="saved-cards" disabled={props.processing}>

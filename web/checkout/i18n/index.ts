@@ -1,7 +1,7 @@
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { DEFAULT_LOCALE, isRtl, matchLocale, negotiateLocale, PSEUDO_LOCALE, type PageLocale } from '../../../src/domain/shared/locale';
-import en from './locales/en.json';
+import type en from './locales/en.json';
 
 /**
  * The checkout page's messages: ICU MessageFormat (FormatJS `intl-messageformat`), one JSON
@@ -30,10 +30,15 @@ export interface Translate {
   /** The BCP 47 tag for `Intl` and `<html lang>`. */
   readonly lang: string;
   readonly dir: 'ltr' | 'rtl';
+  /** Whether a key exists (for keys built from API values, such as `brand.${brand}`). */
+  has(key: string): key is MessageKey;
 }
 
-const english: Messages = { locale: DEFAULT_LOCALE, catalogue: en as Catalogue };
-const loaded = new Map<string, Messages>([[DEFAULT_LOCALE, english]]);
+/**
+ * Catalogues here: inlined by the server, or loaded. English is a chunk of its own like every other
+ * language (the server inlines the shopper's catalogue, so the page's first load carries one).
+ */
+const loaded = new Map<string, Messages>();
 const loading = new Map<string, Promise<Messages>>();
 
 /** The locale a catalogue exists for: the pseudo-locale, a supported locale, or English. */
@@ -55,7 +60,9 @@ export function loadMessages(requested: string | null | undefined): Promise<Mess
   if (!pending) {
     pending = importCatalogue(locale).then(
       (catalogue) => primeMessages({ locale, catalogue }),
-      () => {
+      async () => {
+        if (locale === DEFAULT_LOCALE) throw new Error('the English catalogue cannot be loaded');
+        const english = await loadMessages(DEFAULT_LOCALE);
         loaded.set(locale, english); // no catalogue (yet): English, and do not ask again
         return english;
       },
@@ -66,9 +73,17 @@ export function loadMessages(requested: string | null | undefined): Promise<Mess
 }
 
 async function importCatalogue(locale: PageLocale): Promise<Catalogue> {
-  if (locale === PSEUDO_LOCALE) return (await import('./pseudo-locale')).pseudoLocalize(english.catalogue);
+  if (locale === PSEUDO_LOCALE) return (await import('./pseudo-locale')).pseudoLocalize((await loadMessages(DEFAULT_LOCALE)).catalogue);
   const module = (await import(`./locales/${locale}.json`)) as { default: Catalogue };
   return module.default;
+}
+
+/**
+ * Any catalogue already here, for a line to show while the wanted one loads: English if it is here,
+ * else the one the server inlined. (Before any is here, keys show as themselves.)
+ */
+export function someLoadedMessages(): Messages {
+  return loaded.get(DEFAULT_LOCALE) ?? loaded.values().next().value ?? { locale: DEFAULT_LOCALE, catalogue: {} as Catalogue };
 }
 
 /** A catalogue already here (inlined by the server, or loaded before), without waiting. */
@@ -114,7 +129,10 @@ function plainArguments(ast: MessageFormatElement[], into = new Set<string>(), c
   return into;
 }
 
-/** A translate function over one catalogue (English for any key a catalogue lacks). */
+/**
+ * A translate function over one catalogue. Every catalogue has every key (catalogues.test.ts); a key
+ * one lacked would show in English where English is here, else as the key.
+ */
 export function translator(messages: Messages): Translate {
   const lang = messages.locale === PSEUDO_LOCALE ? 'en' : messages.locale;
   const formats = new Map<MessageKey, { format: IntlMessageFormat; plain: Set<string> }>();
@@ -123,7 +141,7 @@ export function translator(messages: Messages): Translate {
     let entry = formats.get(key);
     if (!entry) {
       const own = messages.catalogue[key];
-      const format = new IntlMessageFormat(own ?? english.catalogue[key], own ? lang : DEFAULT_LOCALE);
+      const format = new IntlMessageFormat(own ?? loaded.get(DEFAULT_LOCALE)?.catalogue[key] ?? key, own ? lang : DEFAULT_LOCALE);
       entry = { format, plain: plainArguments(format.getAst()) };
       formats.set(key, entry);
     }
@@ -132,7 +150,8 @@ export function translator(messages: Messages): Translate {
     );
     return String(entry.format.format(args));
   };
-  return Object.assign(t, { locale: messages.locale, lang, dir: isRtl(messages.locale) ? 'rtl' : 'ltr' } as const);
+  const has = (key: string): key is MessageKey => key in messages.catalogue;
+  return Object.assign(t, { locale: messages.locale, lang, dir: isRtl(messages.locale) ? 'rtl' : 'ltr', has } as const);
 }
 
 /** The shopper's message for an API error code (and decline code), as design.md §8 asks. */
@@ -140,7 +159,7 @@ export function errorMessageKey(code: string, declineCode?: string): MessageKey 
   if (code === 'card_declined') {
     // Fraud-related declines say no more than "declined", so nobody learns what tripped the check.
     const specific = `decline.${declineCode}` as MessageKey;
-    return declineCode && specific in en ? specific : 'decline.generic';
+    return declineCode && declineMessages.has(declineCode) ? specific : 'decline.generic';
   }
   if (code === 'processor_unavailable') return 'error.processor_unavailable';
   // The database may have failed after the processor charged: the same "do not pay again yet" advice.
@@ -149,7 +168,14 @@ export function errorMessageKey(code: string, declineCode?: string): MessageKey 
   return 'error.generic';
 }
 
-/** Whether a key exists (for keys built from API values, such as `brand.${brand}`). */
-export function isMessageKey(key: string): key is MessageKey {
-  return key in en;
-}
+/** The decline codes with a message of their own, `decline.<code>` (i18n.test.ts holds it to en.json). */
+export const declineMessages: ReadonlySet<string> = new Set([
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvc',
+  'incorrect_number',
+  'processing_error',
+  'authentication_failed',
+  'card_not_supported',
+  'test_mode_live_card',
+]);

@@ -1,15 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
-import { browserLocale, catalogueLocale, loadedMessages, loadMessages, translator, type Messages, type Translate } from './index';
+import { browserLocale, catalogueLocale, loadedMessages, loadMessages, someLoadedMessages, translator, type Messages, type Translate } from './index';
 
 /**
  * The translate function for a locale (the session's, or the browser's before a session is known).
  * `ready` is false while that locale's catalogue is on its way; `t` is then the last catalogue in
- * use (English at first), good for a loading line only.
+ * use (English, or the one the server inlined), good for a loading line only.
  */
 export function useTranslator(locale: string | null | undefined): { t: Translate; ready: boolean } {
   const wanted = catalogueLocale(locale ?? browserLocale());
   const here = loadedMessages(wanted);
-  const [last, setLast] = useState<Messages>(() => here ?? loadedMessages('en')!);
+  const [last, setLast] = useState<Messages>(() => here ?? someLoadedMessages());
   useEffect(() => {
     if (here) return setLast(here);
     let live = true;
