@@ -10,7 +10,7 @@ import type { SqlClient } from '../../src/persistence/sql-client';
 import { setUpFixtures, urlFor, type Fixtures } from '../support/dashboard-fixtures';
 import { testDatabases } from '../support/databases';
 import { startHarness, type Harness } from '../support/harness';
-import { dumpDatabase, errorTypes, merchantCall, payCall, rows, tokenize } from '../support/integration';
+import { dumpDatabase, errorTypes, withoutBookkeeping, merchantCall, payCall, rows, tokenize } from '../support/integration';
 
 /**
  * Every route the server registers (discovered as it registers them, so a new route is fuzzed
@@ -191,25 +191,6 @@ const badIdempotencyKeys = [`a${NUL}b`, 'ключ', '', 'x'.repeat(300), 'tab\th
 const badCookies = ['tp_session=%00', 'tp_session=%ff', `tp_session=${'x'.repeat(4000)}`, 'tp_session=a; tp_session=b', '=; ;;=', 'tp_csrf=%00; tp_session=%00'];
 const badAuthorizations = [`Bearer sk_test_${NUL}`, `Bearer ${'x'.repeat(5000)}`, 'Basic Zm9vOmJhcg==', 'Bearer', 'Bearer sk_live_\u00ff\u00fe', `Bearer pk_test_${NUL}`];
 const odd = { 'accept-language': `${NUL}*;q=abc, ${'x'.repeat(3000)}`, 'last-event-id': `evt_${NUL}`, 'if-none-match': NUL, 'x-forwarded-for': 'not an address' };
-
-/** The parts of a row that record the request itself, not what it asked for. */
-function withoutBookkeeping(dump: Record<string, string[]>): Record<string, unknown[]> {
-  const { api_requests: _log, api_request_scopes: _scopes, rate_limit_counters: _counters, ...rest } = dump;
-  const tables: Record<string, unknown[]> = {};
-  for (const [table, rows] of Object.entries(rest)) {
-    tables[table] = rows
-      .map((row) => {
-        const parsed = JSON.parse(row) as Record<string, unknown>;
-        if (table === 'api_keys') delete parsed.last_used_at;
-        // A session's sliding expiry moves with every signed-in request.
-        if (table === 'dashboard_sessions') return { id: parsed.id, user_id: parsed.user_id };
-        return parsed;
-      })
-      .map((row) => JSON.stringify(row))
-      .sort();
-  }
-  return tables;
-}
 
 describe.each(testDatabases)('hostile input on every route ($name)', (database) => {
   let db: SqlClient;

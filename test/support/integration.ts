@@ -181,6 +181,28 @@ export async function countRows(db: SqlClient, table: string): Promise<number> {
 }
 
 /** Every row of every table of the current schema, as JSON text. */
+/**
+ * A dump without what records the requests themselves (the request log, written after the answer;
+ * rate-limit counters; keys' and dashboard sessions' last use), so it shows what the requests changed.
+ */
+export function withoutBookkeeping(dump: Record<string, string[]>): Record<string, unknown[]> {
+  const { api_requests: _log, api_request_scopes: _scopes, rate_limit_counters: _counters, ...rest } = dump;
+  const tables: Record<string, unknown[]> = {};
+  for (const [table, rows] of Object.entries(rest)) {
+    tables[table] = rows
+      .map((row) => {
+        const parsed = JSON.parse(row) as Record<string, unknown>;
+        if (table === 'api_keys') delete parsed.last_used_at;
+        // A session's sliding expiry moves with every signed-in request.
+        if (table === 'dashboard_sessions') return { id: parsed.id, user_id: parsed.user_id };
+        return parsed;
+      })
+      .map((row) => JSON.stringify(row))
+      .sort();
+  }
+  return tables;
+}
+
 export async function dumpDatabase(db: SqlClient): Promise<Record<string, string[]>> {
   const tables = await rows(db, `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`);
   const dump: Record<string, string[]> = {};

@@ -93,6 +93,13 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
       'The returning shopper’s saved cards (brand, last 4 digits, expiry from this server; never a card number), offered for one tap with “use another card”. Loaded only when the session’s customer has saved cards. Built by Tillpoint from web/checkout.',
   },
   {
+    id: 'test-three-d-secure-challenge',
+    source: /^checkout\/three-d-secure\/test-challenge\.ts$/,
+    loadedWhen: ['test_processor', 'three_d_secure'],
+    justification:
+      'The test processor’s 3-D Secure check: asks this server to verify the card as Braintree’s sandbox would and, for a challenge card, shows a test challenge the shopper passes or fails (test mode only; no bank is asked). Loaded only when a payment is to be verified. Built by Tillpoint.',
+  },
+  {
     id: 'test-card-engine',
     source: /^checkout\/card-form\/builtin-engine\.ts$/,
     loadedWhen: ['test_processor', 'card'],
