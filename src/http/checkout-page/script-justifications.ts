@@ -87,10 +87,16 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
   },
   {
     id: 'saved-cards',
-    source: /^(?:checkout\/SavedCards\.tsx|checkout\/saved-cards\.css)$|(?:^|\/)_?SavedCards-[\w-]+\.(?:js|css)$/,
+    source: /^checkout\/SavedCards\.tsx$|^_?SavedCards-[\w-]+\.js$/,
     loadedWhen: ['saved_cards'],
     justification:
       'The returning shopper’s saved cards (brand, last 4 digits, expiry from this server; never a card number), offered for one tap with “use another card”. Loaded only when the session’s customer has saved cards. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'saved-cards-styles',
+    source: /(?:^|\/)SavedCards-[\w-]+\.css$/,
+    loadedWhen: ['saved_cards'],
+    justification: 'The saved cards’ stylesheet, loaded with them. Built by Tillpoint.',
   },
   {
     id: 'test-three-d-secure-challenge',
