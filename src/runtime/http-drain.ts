@@ -2,21 +2,21 @@ import type { Server as HttpServer } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
-/** A quiet this long with no new connection means the kernel's queue of accepted connections is empty. */
+/** A quiet this long with no new connection, and no request under way, ends the listener's drain. */
 const ACCEPT_QUIET_MS = 100;
-/** However busy the listener, it stops after this long. */
-const ACCEPT_DRAIN_MAX_MS = 1000;
 /** A connection accepted without a request yet: how long it has to send one before it is closed. */
 const FIRST_REQUEST_GRACE_MS = 2000;
 
 export interface HttpDrain {
   /**
    * Ends the HTTP side without dropping anyone: every answer from now on carries `Connection:
-   * close`; the connections the kernel already accepted are taken and served before the listener
-   * closes; each connection then closes after its last answer (an idle keep-alive one at once, one
-   * that has sent nothing yet after a short grace). Resolves when no connection is left.
+   * close`; the listener keeps taking the connections the kernel queued while any request is under
+   * way (a busy server accepts them only bit by bit), and closes once it has been quiet and idle,
+   * or after `acceptForAtMostMs`; each connection then closes after its last answer (an idle
+   * keep-alive one at once, one that has sent nothing yet after a short grace). Resolves when no
+   * connection is left.
    */
-  drain(): Promise<void>;
+  drain(options: { acceptForAtMostMs: number }): Promise<void>;
   /** Whether draining has begun. */
   readonly draining: boolean;
 }
@@ -39,6 +39,8 @@ export function httpDrain(app: FastifyInstance): HttpDrain {
   const connections = new Map<Socket, Connection>();
   let draining = false;
   let lastAcceptAt = 0;
+  /** Requests being answered now, on every connection. */
+  let underWay = 0;
   let allClosed: (() => void) | null = null;
 
   const closeIfIdle = (socket: Socket, state: Connection) => {
@@ -57,8 +59,10 @@ export function httpDrain(app: FastifyInstance): HttpDrain {
     const state = connections.get(request.socket);
     if (!state) return;
     state.active += 1;
+    underWay += 1;
     response.once('close', () => {
       state.active -= 1;
+      underWay -= 1;
       state.served += 1;
       closeIfIdle(request.socket, state);
     });
@@ -69,8 +73,13 @@ export function httpDrain(app: FastifyInstance): HttpDrain {
     if (draining) reply.header('connection', 'close');
   });
 
-  /** Resolves once no connection has been accepted for ACCEPT_QUIET_MS (or after ACCEPT_DRAIN_MAX_MS). */
-  const acceptQueued = async () => {
+  /**
+   * Resolves once no request is under way and no connection has been accepted for ACCEPT_QUIET_MS,
+   * or after `atMostMs`. While requests are answered the loop is busy and takes the kernel's queue
+   * a few connections per turn: closing on a short quiet alone reset connections made before the
+   * signal.
+   */
+  const acceptQueued = async (atMostMs: number) => {
     const started = performance.now();
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, ACCEPT_QUIET_MS));
@@ -78,7 +87,7 @@ export function httpDrain(app: FastifyInstance): HttpDrain {
       // immediate runs after that poll, so connections the kernel queued meanwhile are accepted.
       await new Promise((resolve) => setImmediate(resolve));
       const now = performance.now();
-      if (now - lastAcceptAt >= ACCEPT_QUIET_MS || now - started >= ACCEPT_DRAIN_MAX_MS) return;
+      if ((underWay === 0 && now - lastAcceptAt >= ACCEPT_QUIET_MS) || now - started >= atMostMs) return;
     }
   };
 
@@ -86,11 +95,11 @@ export function httpDrain(app: FastifyInstance): HttpDrain {
     get draining() {
       return draining;
     },
-    async drain() {
+    async drain({ acceptForAtMostMs }) {
       if (draining) return;
       draining = true;
       if (server.listening) {
-        await acceptQueued();
+        await acceptQueued(acceptForAtMostMs);
         // net.Server's close: the listener only (its callback would wait for every connection).
         // http.Server's would also drop connections whose first request is still unread.
         NetServer.prototype.close.call(server);

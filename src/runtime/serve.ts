@@ -31,6 +31,8 @@ export class StartupError extends Error {
  * cut and given back: a receiver that never answers cannot hold a shutdown past its timeout.
  */
 const WEBHOOK_SHARE_OF_SHUTDOWN = 0.4;
+/** The listener keeps taking queued connections while requests are answered, at most this share of SHUTDOWN_TIMEOUT_SECONDS. */
+const LISTENER_SHARE_OF_SHUTDOWN = 0.5;
 
 /** A step of the graceful shutdown, e.g. flushing a buffer; it runs once intake has stopped. */
 export type ShutdownHook = () => Promise<void> | void;
@@ -186,12 +188,12 @@ export async function startServer(
       const began = performance.now();
       readiness.beginShutdown();
       app.log.info('shutting down: intake stopped, finishing requests under way and the webhook sends');
-      // The listener takes what the kernel has queued and closes; every request received is
+      // The listener takes what the kernel has queued while requests are under way, then closes; every request received is
       // answered, each connection closing after its last answer. Webhook sends under way get part
       // of the budget to finish and record; those still waiting then are cut and given back, due at
       // once for the next instance. Periodic jobs finish their run.
       await Promise.all([
-        drain.drain(),
+        drain.drain({ acceptForAtMostMs: budgetMs * LISTENER_SHARE_OF_SHUTDOWN }),
         scheduler.stop(),
         webhooks.stop({ handBackAfterMs: Math.min(WEBHOOK_TIMEOUT_MS, budgetMs * WEBHOOK_SHARE_OF_SHUTDOWN) }),
       ]);
