@@ -11,10 +11,15 @@ function rethrown(error: unknown): never {
  * The embedded database: PostgreSQL compiled to WebAssembly, kept in `dataDir` (or in memory). It
  * runs in a thread of its own (pglite-client.ts), so its work leaves the HTTP server's event loop.
  * It has one connection: a transaction holds it, and every other statement waits for it (at most
- * `timeouts.lockMs`).
+ * `timeouts.lockMs`). An in-memory database may start from `startFrom`, a data directory PGlite
+ * dumped (dumpDataDir's tarball) instead of an empty one.
  */
-export async function openPglite(dataDir: string | null, timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS): Promise<SqlClient> {
-  const db = await startPgliteThread(dataDir, timeouts);
+export async function openPglite(
+  dataDir: string | null,
+  timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS,
+  startFrom: string | null = null,
+): Promise<SqlClient> {
+  const db = await startPgliteThread(dataDir, timeouts, startFrom);
   let active = 0;
   const counted = async <T>(work: () => Promise<T>): Promise<T> => {
     active += 1;

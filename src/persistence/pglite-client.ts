@@ -62,9 +62,9 @@ export interface PgliteTimeouts {
   idleInTransactionMs: number;
 }
 
-export async function startPgliteThread(dataDir: string | null, timeouts: PgliteTimeouts): Promise<PgliteThread> {
+export async function startPgliteThread(dataDir: string | null, timeouts: PgliteTimeouts, startFrom: string | null = null): Promise<PgliteThread> {
   const worker = new Worker(workerFile, {
-    workerData: { dataDir, timeouts: { lockMs: timeouts.lockMs, idleInTransactionMs: timeouts.idleInTransactionMs }, ...(await wasmModules()) },
+    workerData: { dataDir, startFrom, timeouts: { lockMs: timeouts.lockMs, idleInTransactionMs: timeouts.idleInTransactionMs }, ...(await wasmModules()) },
   });
   const pending = new Map<number, { resolve: (answer: any) => void; reject: (error: Error) => void }>();
   let nextId = 1;

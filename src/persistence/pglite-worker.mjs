@@ -16,12 +16,19 @@
 // WebAssembly, honours none of them): a statement or transaction that waits longer than `lockMs`
 // for the connection fails with 55P03 having done nothing, and a transaction left with no
 // statement running for `idleInTransactionMs` is rolled back (its next statement fails with 25P03).
+import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 
-const { dataDir, pgliteWasmModule, initdbWasmModule, timeouts } = workerData;
-// The modules come compiled from the main thread (compiled once per process).
-const db = new PGlite({ ...(dataDir ? { dataDir } : {}), pgliteWasmModule, initdbWasmModule });
+const { dataDir, startFrom, pgliteWasmModule, initdbWasmModule, timeouts } = workerData;
+// The modules come compiled from the main thread (compiled once per process). `startFrom`, a data
+// directory dumped by PGlite's dumpDataDir, spares an in-memory database its initdb.
+const db = new PGlite({
+  ...(dataDir ? { dataDir } : {}),
+  ...(startFrom ? { loadDataDir: new Blob([readFileSync(startFrom)]) } : {}),
+  pgliteWasmModule,
+  initdbWasmModule,
+});
 
 /** An error as the main thread rebuilds it: message and the SQLSTATE fields (code, constraint, detail…). */
 function described(error) {

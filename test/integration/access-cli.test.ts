@@ -1,17 +1,17 @@
 import { freePort } from '../support/processes';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seededDataDir } from '../support/pglite-template';
 
 /** The operator's access commands, as typed on the server: against a running `serve` and without one. */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dirs: string[] = [];
 
 function freshDataDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tillpoint-access-cli-'));
+  const dir = seededDataDir('tillpoint-access-cli-');
   dirs.push(dir);
   return dir;
 }

@@ -1,3 +1,4 @@
+import { pgliteTemplate } from '../support/pglite-template';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpServer } from '../../src/http/server';
@@ -16,7 +17,7 @@ describe('PGlite in its own thread', () => {
   let base = '';
 
   beforeAll(async () => {
-    db = await openPglite(null);
+    db = await openPglite(null, undefined, pgliteTemplate.dump);
     tillpoint = await openTillpoint({ db, publicUrl: 'http://pay.test' });
     app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent' });
     await app.listen({ port: 0, host: '127.0.0.1' });

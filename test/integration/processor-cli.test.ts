@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
 import { cli as run } from '../support/processes';
+import { seededDataDir } from '../support/pglite-template';
 
 /** `tillpoint processor set | show | check`, run as an owner would, against the gateway emulator. */
-const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-processor-cli-'));
+const dataDir = seededDataDir('tillpoint-processor-cli-');
 const secretKey = randomBytes(32).toString('hex');
 const emulator = new BraintreeGatewayEmulator({
   merchantId: 'cli_merchant',

@@ -1,3 +1,4 @@
+import { pgliteTemplate } from '../support/pglite-template';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,7 +42,7 @@ describe('security headers on every page', () => {
     writeFileSync(path.join(webRoot, 'assets', 'app-1234.js'), 'console.log(1)');
     writeFileSync(path.join(webRoot, 'assets', 'card-1234.js'), 'console.log(2)');
     writeFileSync(path.join(webRoot, 'assets', 'hydrate-1234.js'), 'console.log(3)');
-    db = await openPglite(null);
+    db = await openPglite(null, undefined, pgliteTemplate.dump);
     tillpoint = await openTillpoint({ db, publicUrl: 'https://pay.example.com' });
     key = (await createAccount(tillpoint.deps, { name: 'Header Shop' })).testSecretKey;
     for (const [scheme, hsts] of [['https', true], ['http', false]] as const) {

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/runtime/config';
 import { startServer } from '../../src/runtime/serve';
+import { seededDataDir } from '../support/pglite-template';
 
 /** `tillpoint serve` in this process, on the embedded database in a DATA_DIR of its own. */
 const serve = (dataDir: string) =>
@@ -17,7 +17,7 @@ describe('serve shuts down in order and gives DATA_DIR back', () => {
   });
 
   it('runs its shutdown hooks with the database still open, then closes it and frees DATA_DIR for the next server', { timeout: 60_000 }, async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-shutdown-'));
+    const dataDir = seededDataDir('tillpoint-shutdown-');
     dirs.push(dataDir);
     const first = await serve(dataDir);
     const seen: string[] = [];

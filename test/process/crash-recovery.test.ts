@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +8,7 @@ import { migrations } from '../../src/persistence/migrations/index';
 import { openPostgres } from '../../src/persistence/sql-client';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import type { CrashStep } from './crashing-server';
+import { seededDataDir } from '../support/pglite-template';
 
 /**
  * Crash recovery at every step, by a real `kill -9` of a real server process on PGlite files
@@ -61,7 +61,7 @@ const variants = [
 ];
 
 describe.each(variants)('crash recovery at every step (kill -9, $name)', (variant) => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-crash-'));
+  const dataDir = seededDataDir('tillpoint-crash-');
   const schema = `crash_${Math.random().toString(36).slice(2, 10)}`;
   const databaseUrl = variant.postgres
     ? `${postgresUrl}${postgresUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`

@@ -7,13 +7,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
 import { cli, startServe, stopAll, until, type ServerProcess } from '../support/processes';
+import { seededDataDir } from '../support/pglite-template';
 
 /**
  * One writer on the embedded database (PGlite in DATA_DIR), with real processes: a second server
  * refuses, every CLI command beside a running server goes through it, a graceful stop finishes what
  * is under way, a killed server's lock is recovered, and nothing written is lost across restarts.
  */
-const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-writer-'));
+const dataDir = seededDataDir('tp-writer-');
 const secretKey = randomBytes(32).toString('hex');
 const emulator = new BraintreeGatewayEmulator({
   merchantId: 'ow_merchant',

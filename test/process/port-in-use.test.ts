@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/processes';
+import { seededDataDir } from '../support/pglite-template';
 
 describe('tillpoint serve on a port already taken', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-port-'));
+  const dataDir = seededDataDir('tp-port-');
   let holder: Server | null = null;
   afterAll(async () => {
     await new Promise<void>((resolve) => (holder ? holder.close(() => resolve()) : resolve()));

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/runtime/data-dir-lock';
 import { startServe, stopAll, until, type ServerProcess } from '../support/processes';
+import { seededDataDir } from '../support/pglite-template';
 
 /**
  * The embedded database's one-writer lock after a `kill -9`: the killed server stays a zombie until
@@ -11,7 +11,7 @@ import { startServe, stopAll, until, type ServerProcess } from '../support/proce
  * stays one for the whole test; a new server on the same DATA_DIR must start at once all the same.
  */
 describe('restart right after kill -9 on the embedded database', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-zombie-'));
+  const dataDir = seededDataDir('tillpoint-zombie-');
   const servers: ServerProcess[] = [];
   afterAll(async () => {
     await stopAll(servers);

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPglite, openPostgres, type SqlClient } from '../../src/persistence/sql-client';
+import { seededDataDir } from '../support/pglite-template';
 import { cli } from '../support/processes';
 
 /**
@@ -26,7 +27,7 @@ export const shopDatabases: Array<{ name: string; make: () => Promise<ShopDataba
   {
     name: 'PGlite',
     make: async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-restart-'));
+      const dataDir = seededDataDir('tillpoint-restart-');
       return {
         name: 'PGlite',
         env: { DATA_DIR: dataDir },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openPglite, openPostgres, type DatabaseTimeouts, type SqlClient } from '../../src/persistence/sql-client';
+import { pgliteTemplate } from './pglite-template';
 
 /**
  * The databases every integration suite runs against: the embedded PGlite always, and the
@@ -18,7 +19,7 @@ if (process.env.REQUIRE_POSTGRES === '1' && !postgresUrl) {
 }
 
 export const testDatabases: TestDatabase[] = [
-  { name: 'pglite', open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts) },
+  { name: 'pglite', open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, pgliteTemplate.dump) },
   ...(postgresUrl
     ? [
         {
