@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import { dashboardCall } from '../support/dashboard';
-import { openDispute, useDashboardFixtures } from '../support/dashboard-fixtures';
+import { openDispute, ownerCall, useDashboardFixtures } from '../support/dashboard-fixtures';
 import { expectError, merchantCall } from '../support/integration';
 import { dumpBusinessData } from '../support/payments';
 
@@ -69,5 +69,18 @@ describe.each(testDatabases)('dashboard disputes ($name)', (database) => {
 
     const api = await merchantCall(fx.h, fx.secretKey, 'GET', '/v1/disputes');
     expect(ours(api.json().data.map((d: { id: string }) => d.id))).toEqual([third, second, first]);
+  });
+
+  it('the overview counts the disputed amount and the amount lost (lost, accepted, expired) apart from refunds', async () => {
+    const all = (await merchantCall(fx.h, fx.secretKey, 'GET', '/v1/disputes?limit=100')).json().data as Array<{ amount: number; status: string }>;
+    const gone = all.filter((d) => ['lost', 'accepted', 'expired'].includes(d.status));
+    // The tests above left open, under-review and accepted disputes: both figures mean something.
+    expect(gone.length).toBeGreaterThanOrEqual(2);
+    expect(gone.length).toBeLessThan(all.length);
+    const sum = (disputes: Array<{ amount: number }>) => disputes.reduce((total, d) => total + d.amount, 0);
+    const overview = await ownerCall(fx, 'GET', '/test/overview');
+    expect(overview.disputes).toEqual([{ currency: 'USD', disputed: sum(all), lost: sum(gone) }]);
+    // A dispute is no refund: the refunded figure does not take it.
+    expect(overview.figures.find((f: { currency: string }) => f.currency === 'USD').current.refunded).toBe(0);
   });
 });
