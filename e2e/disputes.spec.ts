@@ -210,10 +210,15 @@ test.describe('disputes', () => {
     await expectDecided(page, wonUrl, 'won');
     await expect(page.getByTestId('evidence').getByRole('listitem')).toHaveCount(2);
     await expectDecided(page, `${base}/disputes/${lost!.id}`, 'lost');
+    // The payment's page shows its dispute, linked.
+    await page.getByRole('link', { name: lost!.payment }).click();
+    const onPayment = page.getByRole('region', { name: 'Disputes' });
+    await expect(onPayment).toContainText('lost');
+    await expect(onPayment.getByRole('link', { name: '$31.00' })).toHaveAttribute('href', `${base}/disputes/${lost!.id}`);
 
     // The inbox shows them decided; the audit log names the owner for each action in the browser
     // (and the key for the API's).
-    await page.getByRole('link', { name: 'All disputes' }).click();
+    await page.getByRole('link', { name: 'Disputes', exact: true }).click();
     await expect(rows.filter({ hasText: won!.payment })).toContainText('won');
     await expect(rows.filter({ hasText: lost!.payment })).toContainText('lost');
     await expect(rows.filter({ hasText: accepted!.payment })).toContainText('accepted');
