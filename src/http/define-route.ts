@@ -34,6 +34,8 @@ export interface RouteBasics<P extends z.ZodType, Q extends z.ZodType, B extends
   body?: B;
   /** A larger body limit than the server's, in bytes (a route that takes files). */
   bodyLimit?: number;
+  /** What a body over `bodyLimit` is told besides the limit: the limit behind it (a file's). */
+  bodyLimitNote?: string;
   /** HTTP status of a success; 200 unless said. */
   status?: number;
   /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TillpointError } from '../domain/shared/errors';
-import { parseInput, toTillpointError } from './errors';
+import { formatBodyLimit, parseInput, toTillpointError } from './errors';
 
 const schema = z.strictObject({
   amount: z.number().int().min(1),
@@ -60,5 +60,12 @@ describe('validation messages', () => {
     const error = toTillpointError(Object.assign(new Error('too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }));
     expect(error).toMatchObject({ code: 'request_too_large', status: 413, type: 'invalid_request_error' });
     expect(error.message).toContain('256 KB');
+  });
+
+  it("names a route's own larger limit, and what it is for, when the route has one", () => {
+    const tooLarge = Object.assign(new Error('too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 });
+    const error = toTillpointError(tooLarge, { bytes: 5_657_942, note: 'an evidence file may be at most 4 MB' });
+    expect(error.message).toBe('The request body is larger than the limit of 5.4 MB (5657942 bytes): an evidence file may be at most 4 MB');
+    expect(formatBodyLimit(64 * 1024)).toBe('64 KB');
   });
 });

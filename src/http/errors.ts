@@ -135,8 +135,20 @@ function isUnstorableCharacterError(error: unknown): boolean {
   return false;
 }
 
+/** The body limit a request was held to: its route's, else the server's, and what it stands for. */
+export interface BodyLimit {
+  bytes: number;
+  /** Said after the limit, e.g. the file limit a route's larger limit is made for. */
+  note?: string | undefined;
+}
+
+/** A body limit as a person reads it: `256 KB`, `5.4 MB`. */
+export function formatBodyLimit(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 /** Any thrown value → our error: known ones keep their code, everything else is internal. */
-export function toTillpointError(error: unknown): TillpointError {
+export function toTillpointError(error: unknown, bodyLimit: BodyLimit = { bytes: BODY_LIMIT }): TillpointError {
   if (error instanceof TillpointError) return error;
   if (error instanceof z.ZodError) return fromZodError(error);
   if (isUnstorableCharacterError(error)) {
@@ -145,7 +157,10 @@ export function toTillpointError(error: unknown): TillpointError {
   const fastifyError = error as FastifyError;
   switch (fastifyError?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new TillpointError('request_too_large', `The request body is larger than the limit of ${BODY_LIMIT / 1024} KB (${BODY_LIMIT} bytes)`);
+      return new TillpointError(
+        'request_too_large',
+        `The request body is larger than the limit of ${formatBodyLimit(bodyLimit.bytes)} (${bodyLimit.bytes} bytes)${bodyLimit.note ? `: ${bodyLimit.note}` : ''}`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new TillpointError('parameter_invalid', 'Send the request body as application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -168,7 +183,11 @@ export function toTillpointError(error: unknown): TillpointError {
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, reporter?: ErrorReporter) {
-  const known = toTillpointError(error);
+  // A route with a larger limit than the server's (evidence files) names its own limit.
+  const known = toTillpointError(error, {
+    bytes: request.routeOptions?.bodyLimit ?? BODY_LIMIT,
+    note: request.routeOptions?.config?.contract?.bodyLimitNote,
+  });
   const session = checkoutSessionOfUrl(request.url);
   const tags = { request_id: request.id, route: request.routeOptions?.url ?? 'unknown', ...(session ? { checkout_session: session } : {}) };
   if (known.code === 'internal_error') {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDatabases } from '../support/databases';
+import { runJob } from '../support/disputes';
 import { useIntegration } from '../support/integration';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -87,4 +88,53 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
     expect(live.code).toBe(2);
     expect(live.stderr).toContain('only runs with a test secret key');
   }, 60_000);
+});
+
+/**
+ * `tillpoint trigger dispute.created` against a real listening server, on both databases: the
+ * server's job records the dispute the test processor opens, and the developer then reads it.
+ */
+describe.each(testDatabases)('tillpoint trigger dispute.created ($name)', (database) => {
+  const ctx = useIntegration(database);
+  let baseUrl = '';
+
+  beforeAll(async () => {
+    ctx.h.clock.followRealTime();
+    await ctx.h.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(ctx.h.app.server.address() as AddressInfo).port}`;
+  });
+
+  it('pays with the dispute test card and prints the dispute, which GET /v1/disputes then lists', async () => {
+    let exited = false;
+    const triggered = new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        ['bin/tillpoint.js', 'trigger', 'dispute.created'],
+        { cwd: root, env: { ...process.env, TILLPOINT_API_KEY: ctx.key, TILLPOINT_URL: baseUrl }, timeout: 60_000 },
+        (error, stdout, stderr) => {
+          exited = true;
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+        },
+      ),
+    );
+    // The server's scheduler, as `serve` runs it: the test processor's disputes are read every few seconds.
+    while (!exited) {
+      await runJob(ctx, 'test-processor-disputes');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const { code, stdout, stderr } = await triggered;
+    expect(code, stderr).toBe(0);
+    const printed = /^Triggered dispute\.created in test mode: made checkout session cs_\w+, payment (pay_\w+), dispute (dp_\w+)\.$/m.exec(stdout);
+    expect(printed, stdout).not.toBeNull();
+    const [, paymentId, disputeId] = printed!;
+
+    const listed = await fetch(`${baseUrl}/v1/disputes`, { headers: { authorization: `Bearer ${ctx.key}` } });
+    expect(listed.status).toBe(200);
+    const { data } = (await listed.json()) as { data: Array<Record<string, unknown>> };
+    expect(data).toEqual([
+      expect.objectContaining({ id: disputeId, payment: paymentId, status: 'needs_response', processor: 'test', livemode: false, evidence: [] }),
+    ]);
+    const events = await fetch(`${baseUrl}/v1/events?type=dispute.created`, { headers: { authorization: `Bearer ${ctx.key}` } });
+    expect(((await events.json()) as { data: Array<{ data: { object: { id: string } } }> }).data.map((e) => e.data.object.id)).toEqual([disputeId]);
+  }, 90_000);
 });

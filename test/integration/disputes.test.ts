@@ -150,6 +150,29 @@ describe.each(testDatabases)('disputes ($name)', (database) => {
     expect((await call('POST', url, { file: { name: 'shot.png', type: 'image/png', data: png } })).statusCode).toBe(200);
   });
 
+  it('takes an evidence body above the 256 KB limit of other routes; one above its own limit is 413 naming that limit, changing nothing', async () => {
+    const { dispute } = await disputedPayment(ctx);
+    const url = `/v1/disputes/${dispute.id}`;
+    // A 1 MB file: its body (1.3 MB in base64) is over the server's 256 KB, within the evidence limit.
+    const oneMegabyte = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(1024 * 1024)]).toString('base64');
+    const taken = await call('POST', url, { file: { name: 'scan.pdf', type: 'application/pdf', data: oneMegabyte } });
+    expect(taken.statusCode, taken.body).toBe(200);
+    expect(taken.json().evidence).toMatchObject([{ kind: 'file', file_name: 'scan.pdf', size: 1024 * 1024 + 9 }]);
+
+    const before = await dumpBusinessData(ctx.db);
+    // 4.3 MB in base64 is 5.7 MB: over the 5.4 MB the route takes.
+    const huge = Buffer.concat([Buffer.from('%PDF-'), Buffer.alloc(4.3 * 1024 * 1024)]).toString('base64');
+    const error = expectError(await call('POST', url, { file: { name: 'huge.pdf', type: 'application/pdf', data: huge } }), 413, 'request_too_large');
+    expect(error.message).toBe(
+      'The request body is larger than the limit of 5.4 MB (5657942 bytes): an evidence file may be at most 4 MB (sent base64, a third larger)',
+    );
+    expect(error.message).not.toContain('256 KB');
+    expect(await dumpBusinessData(ctx.db)).toEqual(before);
+    // Other routes keep the server's limit and say so.
+    const other = expectError(await call('POST', `${url}/accept`, { note: 'x'.repeat(300 * 1024) }), 413, 'request_too_large');
+    expect(other.message).toBe('The request body is larger than the limit of 256 KB (262144 bytes)');
+  });
+
   it('an Idempotency-Key replays the first answer and records one evidence line', async () => {
     const { dispute } = await disputedPayment(ctx);
     const headers = { 'idempotency-key': 'evidence-1' };

@@ -60,7 +60,7 @@ async function authorizedPayment(fx: Fixtures): Promise<string> {
 }
 
 /** A fresh dispute (the dispute test card, then the test processor's job), so each role acts on its own. */
-async function openDispute(fx: Fixtures): Promise<string> {
+export async function openDispute(fx: Fixtures): Promise<string> {
   // A fresh second of the test key's rate limit: the matrix has spent the last one.
   fx.h.clock.advance(1000);
   const session = await merchantCall(fx.h, fx.secretKey, 'POST', '/v1/checkout/sessions', {

@@ -6,7 +6,7 @@ import { getDispute } from '../../domain/disputes/use-cases/get-dispute';
 import { listDisputeInbox } from '../../domain/disputes/use-cases/list-dispute-inbox';
 import { submitDispute } from '../../domain/disputes/use-cases/submit-dispute';
 import { disputeEvidenceBody } from '../lifecycle-schemas';
-import { EVIDENCE_BODY_LIMIT, evidenceOf } from '../routes/disputes';
+import { EVIDENCE_BODY_LIMIT, EVIDENCE_BODY_LIMIT_NOTE, evidenceOf } from '../routes/disputes';
 import { disputeView } from '../views/dispute';
 import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams } from './mode-endpoints';
@@ -47,6 +47,7 @@ export function disputeEndpoints(deps: Deps): DashboardEndpoint[] {
         params: objectParams,
         body: disputeEvidenceBody,
         bodyLimit: EVIDENCE_BODY_LIMIT,
+        bodyLimitNote: EVIDENCE_BODY_LIMIT_NOTE,
         permission: 'disputes.evidence',
       },
       async ({ params, body, scope, member }) =>

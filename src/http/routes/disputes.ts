@@ -19,6 +19,9 @@ const tag = 'Disputes';
 /** A body that carries an evidence file: the file in base64 (4/3 of its size) and the rest. */
 export const EVIDENCE_BODY_LIMIT = Math.ceil((EVIDENCE_FILE_MAX_BYTES * 4) / 3) + 64 * 1024;
 
+/** What a body over that limit is told: the file limit the body limit is made for. */
+export const EVIDENCE_BODY_LIMIT_NOTE = `an evidence file may be at most ${EVIDENCE_FILE_MAX_BYTES / 1024 / 1024} MB (sent base64, a third larger)`;
+
 /** The evidence of a request body as the use case takes it: the file decoded. */
 export function evidenceOf(body: { text?: string; file?: { name: string; type: string; data: string }; category?: string }) {
   return {
@@ -60,6 +63,7 @@ export async function disputeRoutes(app: FastifyInstance, { deps }: { deps: Deps
       params: idParams,
       body: disputeEvidenceBody,
       bodyLimit: EVIDENCE_BODY_LIMIT,
+      bodyLimitNote: EVIDENCE_BODY_LIMIT_NOTE,
       response: disputeSchema,
       errors: [502, 504],
     },

@@ -34,7 +34,7 @@ export function DisputesPage({ base, place }: PageScope) {
       ) : list.data.data.length === 0 ? (
         <p>{t('disputes.none', { mode: place.mode })}</p>
       ) : (
-        <table data-testid="disputes">
+        <table className="data" data-testid="disputes">
           <thead>
             <tr>
               <th scope="col">{t('disputes.replyBy')}</th>
