@@ -1,4 +1,17 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The process suites (test/process) start first: they spend minutes waiting on real servers (a
+ * lease to expire, a restart), and begun last they would leave one worker alone at the end.
+ */
+class ProcessSuitesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const isProcess = (file: TestSpecification) => file.moduleId.includes('/test/process/');
+    return [...sorted.filter(isProcess), ...sorted.filter((file) => !isProcess(file))];
+  }
+}
 
 export default defineConfig({
   test: {
@@ -6,6 +19,7 @@ export default defineConfig({
     exclude: ['**/node_modules/**', 'dist', 'sdk/node/dist', 'e2e'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
+    sequence: { sequencer: ProcessSuitesFirst },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
