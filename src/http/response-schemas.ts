@@ -174,7 +174,7 @@ export const paymentSchema = z
     amount_refunded: minorUnits('Amount refunded so far'),
     currency,
     capture_method: z.enum(['automatic', 'manual']),
-    checkout_session: id('cs_', checkoutSessionExample.id, 'The session this payment is an attempt at.'),
+    checkout_session: nullableId('cs_', checkoutSessionExample.id, 'The session this payment is an attempt at; null for a charge of a saved payment method made with `POST /v1/payments`.'),
     customer: nullableId('cus_', 'cus_test_r1', 'The customer who paid; null when none, or once that customer was deleted.'),
     customer_email: z.string().nullable(),
     payment_method: z

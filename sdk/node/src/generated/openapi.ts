@@ -69,7 +69,11 @@ export interface paths {
         /** List payments, newest first */
         get: operations["getV1Payments"];
         put?: never;
-        post?: never;
+        /**
+         * Charge a customer's saved payment method (merchant-initiated, no shopper present)
+         * @description The payment belongs to no checkout session (`checkout_session: null`); it fires the same events and is captured, voided and refunded like any other. A decline answers 402 `card_declined` and leaves a `failed` payment (`payment.failed`).
+         */
+        post: operations["postV1Payments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1021,11 +1025,7 @@ export interface components {
             currency: string;
             /** @enum {string} */
             capture_method: "automatic" | "manual";
-            /**
-             * @description The session this payment is an attempt at.
-             * @example cs_test_a1B2c3D4e5F6g7H8i9J0kLmN
-             */
-            checkout_session: string;
+            checkout_session: string | null;
             customer: string | null;
             customer_email: string | null;
             payment_method: {
@@ -2578,6 +2578,62 @@ export interface operations {
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+        };
+    };
+    postV1Payments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The customer (`cus_…`) whose saved payment method is charged. */
+                    customer: string;
+                    /** @description A saved payment method (`pm_…`) of that customer, kept by the account's processor. */
+                    payment_method: string;
+                    /** @description Minor units of `currency`; at least the currency's minimum, at most 99,999,999. */
+                    amount: number;
+                    currency: string;
+                    /**
+                     * @description Default `automatic`; `manual` only authorizes (capture later).
+                     * @enum {string}
+                     */
+                    capture_method?: "automatic" | "manual";
+                };
+            };
+        };
+        responses: {
+            /** @description Charge a customer's saved payment method (merchant-initiated, no shopper present) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            504: components["responses"]["Error504"];
         };
     };
     getV1PaymentsSearch: {
