@@ -70,6 +70,8 @@ const checkoutSessionExample = {
   discounts: [],
   shipping_options: [],
   shipping_cost: null,
+  mode: 'payment',
+  setup_intent: null,
   expires_at: 1767312000,
   completed_at: null,
   created: 1767225600,
@@ -129,6 +131,16 @@ export const checkoutSessionSchema = z
     shipping_cost: z
       .strictObject({ amount_total: minorUnits('Shipping in the total'), shipping_rate: id('shr_', 'shr_test_s1', 'The chosen option.') })
       .nullable(),
+    mode: z.enum(['payment', 'setup']).meta({ description: '`payment` takes one payment; `setup` saves a card without charging.' }),
+    setup_intent: z
+      .strictObject({
+        object: z.literal('setup_intent'),
+        status: z.literal('succeeded'),
+        customer: nullableId('cus_', 'cus_test_r1', 'The customer the card was saved to.'),
+        payment_method: id('pm_', 'pm_test_c1', 'The saved payment method.'),
+      })
+      .nullable()
+      .meta({ description: 'A completed setup session: the card it saved. Null otherwise.' }),
     expires_at: unixTime('When it stops taking payments'),
     completed_at: unixTime('When it was paid').nullable(),
     created: unixTime('Creation time'),

@@ -152,7 +152,9 @@ export async function openSessionForPayment(deps: Deps, sessionId: string): Prom
 /** Why a session cannot be paid (expired, or `overdue` and not yet marked so; already paid), or null. */
 export function refusalToPay(session: CheckoutSession, overdue = false): TillpointError | null {
   if (session.status === 'expired' || overdue) return new TillpointError('checkout_session_expired', 'This checkout session has expired');
-  if (session.status === 'complete') return new TillpointError('checkout_session_completed', 'This checkout session is already paid');
+  if (session.status === 'complete') {
+    return new TillpointError('checkout_session_completed', session.purpose === 'setup' ? 'This checkout session already saved a card' : 'This checkout session is already paid');
+  }
   return null;
 }
 
