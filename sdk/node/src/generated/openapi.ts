@@ -842,6 +842,8 @@ export interface components {
          *       "discounts": [],
          *       "shipping_options": [],
          *       "shipping_cost": null,
+         *       "mode": "payment",
+         *       "setup_intent": null,
          *       "expires_at": 1767312000,
          *       "completed_at": null,
          *       "created": 1767225600
@@ -951,6 +953,24 @@ export interface components {
                  * @example shr_test_s1
                  */
                 shipping_rate: string;
+            } | null;
+            /**
+             * @description `payment` takes one payment; `setup` saves a card without charging.
+             * @enum {string}
+             */
+            mode: "payment" | "setup";
+            /** @description A completed setup session: the card it saved. Null otherwise. */
+            setup_intent: {
+                /** @constant */
+                object: "setup_intent";
+                /** @constant */
+                status: "succeeded";
+                customer: string | null;
+                /**
+                 * @description The saved payment method.
+                 * @example pm_test_c1
+                 */
+                payment_method: string;
             } | null;
             /** @description When it stops taking payments (Unix seconds). */
             expires_at: number;
@@ -2381,8 +2401,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    currency: string;
-                    line_items: {
+                    /**
+                     * @description `payment` (default) takes one payment for `line_items`; `setup` saves the shopper's card to the customer without charging (no `line_items`).
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "setup";
+                    /** @description Required in `payment` mode; in `setup` mode it picks the processor's merchant account that verifies the card (default: the account's default currency). */
+                    currency?: string;
+                    /** @description Required in `payment` mode; not used in `setup` mode. */
+                    line_items?: {
                         name?: string;
                         unit_amount?: number;
                         /** @description Stripe's shape, accepted beside `name` and `unit_amount`; `currency` must be the session's. */
