@@ -72,7 +72,7 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
     const [vaulted] = [...emulator.vaulted.values()];
     expect(vaulted).toMatchObject({ customerId: customer });
     const create = emulator.requests.find((r) => r.method === 'POST' && r.path.endsWith('/payment_methods'))!;
-    expect(create.body.payment_method).toMatchObject({ customer_id: customer, payment_method_nonce: 'fake-valid-mastercard-nonce', options: { verify_card: true } });
+    expect(create.body.payment_method).toMatchObject({ customer_id: customer, payment_method_nonce: 'fake-valid-mastercard-nonce', options: { verify_card: true, verification_merchant_account_id: 'shop_usd' } });
     const [sale] = [...emulator.transactions.values()];
     expect(sale!.request).toMatchObject({ payment_method_token: vaulted!.token });
     expect(sale!.request.payment_method_nonce).toBeUndefined();
@@ -120,5 +120,28 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
     expect((await call('DELETE', `/v1/payment_methods/${method.id}`)).statusCode).toBe(200);
     expect(emulator.vaulted.size).toBe(0);
     expect(vaultCalls().at(-1)).toMatch(/^DELETE payment_methods\/any\//);
+  });
+
+  it('a setup session vaults and verifies the card through Braintree and charges nothing; a card failing verification is refused', async () => {
+    const session = (await call('POST', '/v1/checkout/sessions', { mode: 'setup', currency: 'eur', customer_email: 'ada@example.com' })).json();
+    expectError(await pay(session.id, 'fake-processor-declined-visa-nonce'), 402, 'card_declined', { decline_code: 'do_not_honor' });
+    expect(emulator.vaulted.size).toBe(0);
+
+    const saved = await pay(session.id, 'fake-valid-visa-nonce');
+    expect(saved.statusCode, saved.body).toBe(200);
+    const done = (await call('GET', `/v1/checkout/sessions/${session.id}`)).json();
+    expect(done).toMatchObject({ status: 'complete', payment: null, setup_intent: { status: 'succeeded', customer: expect.stringMatching(/^cus_/) } });
+    const creates = emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/payment_methods'));
+    // Verified with the session currency's merchant account.
+    expect(creates.map((r) => r.body.payment_method.options)).toEqual([
+      { verify_card: true, verification_merchant_account_id: 'shop_eur' },
+      { verify_card: true, verification_merchant_account_id: 'shop_eur' },
+    ]);
+    expect(emulator.customers.get(done.customer)).toEqual({ id: done.customer, email: 'ada@example.com' });
+    expect([...emulator.vaulted.values()].map((v) => v.customerId)).toEqual([done.customer]);
+    expect(emulator.transactions.size).toBe(0);
+    expect((await call('GET', `/v1/customers/${done.customer}/payment_methods`)).json().data).toMatchObject([
+      { id: done.setup_intent.payment_method, processor: 'braintree', card: { brand: 'visa', last4: '1881' } },
+    ]);
   });
 });

@@ -128,6 +128,8 @@ export interface SavePaymentMethodRequest {
   email: string | null;
   nonce: string;
   deviceData: string | null;
+  /** The session's currency: Braintree verifies the card with that currency's merchant account. */
+  currency?: string;
 }
 
 export type SavePaymentMethodResult =

@@ -158,13 +158,17 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
    */
   async savePaymentMethod(request: SavePaymentMethodRequest): Promise<SavePaymentMethodResult> {
     try {
+      const verificationAccount = request.currency ? this.merchantAccountFor(request.currency) : undefined;
+      if (verificationAccount === null) {
+        return { outcome: 'unavailable', response: { code: 'merchant_account_missing', text: `No Braintree merchant account is set for ${request.currency}` } };
+      }
       const made = await this.ensureCustomer(request.customerId, request.email);
       if (made) return made;
       const result = (await this.gateway.paymentMethod.create({
         customerId: request.customerId,
         paymentMethodNonce: request.nonce,
         ...(request.deviceData ? { deviceData: request.deviceData } : {}),
-        options: { verifyCard: true },
+        options: { verifyCard: true, ...(verificationAccount ? { verificationMerchantAccountId: verificationAccount } : {}) },
       } as braintree.PaymentMethodCreateRequest)) as unknown as VaultResult;
       return vaultOutcome(result);
     } catch (error) {

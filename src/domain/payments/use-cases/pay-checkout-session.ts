@@ -85,7 +85,7 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   let vaulted: { token: string; card: PaymentMethodDetails } | null = null;
   let result: AuthorizeResult | null = null;
   if (saving && session.customerId) {
-    const kept = await processor.savePaymentMethod!({ customerId: session.customerId, email, nonce: options.nonce ?? '', deviceData: options.deviceData ?? null });
+    const kept = await processor.savePaymentMethod!({ customerId: session.customerId, email, nonce: options.nonce ?? '', deviceData: options.deviceData ?? null, currency: session.currency });
     if (kept.outcome === 'saved') {
       vaulted = { token: kept.token, card: kept.paymentMethod };
       token = kept.token;

@@ -49,7 +49,7 @@ export async function setUpCheckoutSession(deps: Deps, options: SetUpCheckoutSes
   session = await withSessionCustomer(deps, session, options.email, true);
   const customerId = session.customerId!;
 
-  const kept = await processor.savePaymentMethod({ customerId, email: options.email, nonce: options.nonce, deviceData: options.deviceData });
+  const kept = await processor.savePaymentMethod({ customerId, email: options.email, nonce: options.nonce, deviceData: options.deviceData, currency: session.currency });
   if (kept.outcome !== 'saved') throw vaultError(kept);
 
   const now = deps.clock.now();
