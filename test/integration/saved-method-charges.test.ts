@@ -1,6 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Tillpoint } from '../../sdk/node/src/index';
+import type { Deps } from '../../src/domain/deps';
+import type { AuthorizeRequest, PaymentProcessor } from '../../src/domain/processors/ports';
+import { chargeSavedPaymentMethod } from '../../src/domain/payments/use-cases/charge-saved-payment-method';
+import { runJobOnce } from '../../src/runtime/scheduler';
 import { testDatabases } from '../support/databases';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { bearer, countRows, createSession, dumpDatabase, expectError, merchantCall, rows, tokenize, useIntegration, withoutBookkeeping } from '../support/integration';
@@ -128,6 +132,30 @@ describe.each(testDatabases)('charging a saved payment method from the server ($
     expect(held).toMatchObject({ status: 'requires_capture', amount_captured: 0, checkout_session: null });
     const captured = await call('POST', `/v1/payments/${held.id}/capture`, { amount: 3000 });
     expect(captured.json()).toMatchObject({ status: 'succeeded', amount_captured: 3000 });
+  });
+
+  it('a charge whose answer was lost stays processing and is reconciled like any payment, with no session to complete', async () => {
+    const { customer, method } = await customerWithCard();
+    const deps = ctx.h.tillpoint.deps;
+    const real = await deps.processors.forScope({ accountId: ctx.accountId, mode: 'test' });
+    // The gateway charges, but its answer never comes back.
+    const losing: PaymentProcessor = Object.assign(Object.create(real) as PaymentProcessor, {
+      async authorize(request: AuthorizeRequest) {
+        await real.authorize(request);
+        return { outcome: 'unknown' as const, reason: 'timed out waiting for the gateway' };
+      },
+    });
+    const faulty: Deps = { ...deps, processors: { ...deps.processors, forScope: async () => losing } };
+    await expect(
+      chargeSavedPaymentMethod(faulty, { scope: { accountId: ctx.accountId, mode: 'test' }, actor: null, customerId: customer, paymentMethodId: method, amount: 3100, currency: 'usd' }),
+    ).rejects.toMatchObject({ code: 'processor_timeout' });
+    const [pending] = await rows(ctx.db, 'SELECT id, status FROM payments WHERE checkout_session_id IS NULL');
+    expect(pending!.status).toBe('processing');
+
+    ctx.h.clock.advance(61_000);
+    expect(await runJobOnce(deps, 'reconciliation')).toEqual({ resolved: 1, pending: 0 });
+    expect((await call('GET', `/v1/payments/${pending!.id}`)).json()).toMatchObject({ status: 'succeeded', amount_captured: 3100, checkout_session: null, payment_method: { last4: '1111' } });
+    expect(await rows(ctx.db, "SELECT object_id FROM events WHERE type = 'payment.succeeded' AND object_id = $1", [pending!.id])).toHaveLength(1);
   });
 
   describe('through the SDK', () => {
