@@ -10,6 +10,7 @@
 export const auditedApiWrites: Readonly<Record<string, string>> = {
   'POST /v1/checkout/sessions': 'checkout_session.create',
   'POST /v1/checkout/sessions/:id/expire': 'checkout_session.expire',
+  'POST /v1/payments': 'payment.create',
   'POST /v1/payments/:id/capture': 'payment.capture',
   'POST /v1/payments/:id/cancel': 'payment.cancel',
   'POST /v1/refunds': 'refund.create',

@@ -12,6 +12,15 @@ const minorUnits = z.number().int();
 const currency = z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code');
 const unixSeconds = z.coerce.number().int('must be a Unix timestamp in seconds').min(0);
 
+/** Body of `POST /v1/payments`: charge a customer's saved payment method from the server. */
+export const createPaymentBody = z.strictObject({
+  customer: objectId.meta({ description: 'The customer (`cus_…`) whose saved payment method is charged.' }),
+  payment_method: objectId.meta({ description: "A saved payment method (`pm_…`) of that customer, kept by the account's processor." }),
+  amount: minorUnits.meta({ description: "Minor units of `currency`; at least the currency's minimum, at most 99,999,999." }),
+  currency,
+  capture_method: z.enum(['automatic', 'manual']).optional().meta({ description: 'Default `automatic`; `manual` only authorizes (capture later).' }),
+});
+
 /** Body of `POST /v1/payments/:id/capture`; no amount captures everything authorized. */
 export const captureBody = z.strictObject({ amount: minorUnits.optional() });
 

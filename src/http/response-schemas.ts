@@ -70,6 +70,8 @@ const checkoutSessionExample = {
   discounts: [],
   shipping_options: [],
   shipping_cost: null,
+  mode: 'payment',
+  setup_intent: null,
   expires_at: 1767312000,
   completed_at: null,
   created: 1767225600,
@@ -129,6 +131,16 @@ export const checkoutSessionSchema = z
     shipping_cost: z
       .strictObject({ amount_total: minorUnits('Shipping in the total'), shipping_rate: id('shr_', 'shr_test_s1', 'The chosen option.') })
       .nullable(),
+    mode: z.enum(['payment', 'setup']).meta({ description: '`payment` takes one payment; `setup` saves a card without charging.' }),
+    setup_intent: z
+      .strictObject({
+        object: z.literal('setup_intent'),
+        status: z.literal('succeeded'),
+        customer: nullableId('cus_', 'cus_test_r1', 'The customer the card was saved to.'),
+        payment_method: id('pm_', 'pm_test_c1', 'The saved payment method.'),
+      })
+      .nullable()
+      .meta({ description: 'A completed setup session: the card it saved. Null otherwise.' }),
     expires_at: unixTime('When it stops taking payments'),
     completed_at: unixTime('When it was paid').nullable(),
     created: unixTime('Creation time'),
@@ -174,7 +186,7 @@ export const paymentSchema = z
     amount_refunded: minorUnits('Amount refunded so far'),
     currency,
     capture_method: z.enum(['automatic', 'manual']),
-    checkout_session: id('cs_', checkoutSessionExample.id, 'The session this payment is an attempt at.'),
+    checkout_session: nullableId('cs_', checkoutSessionExample.id, 'The session this payment is an attempt at; null for a charge of a saved payment method made with `POST /v1/payments`.'),
     customer: nullableId('cus_', 'cus_test_r1', 'The customer who paid; null when none, or once that customer was deleted.'),
     customer_email: z.string().nullable(),
     payment_method: z

@@ -8,7 +8,14 @@ const deliveryEstimateBound = z.strictObject({ unit: z.enum(['hour', 'day', 'bus
 
 /** Body of `POST /v1/checkout/sessions`. Unknown fields are refused by name. */
 export const createCheckoutSessionBody = z.strictObject({
-  currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code'),
+  mode: z.enum(['payment', 'setup']).optional().meta({
+    description: "`payment` (default) takes one payment for `line_items`; `setup` saves the shopper's card to the customer without charging (no `line_items`).",
+  }),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code')
+    .optional()
+    .meta({ description: "Required in `payment` mode; in `setup` mode it picks the processor's merchant account that verifies the card (default: the account's default currency)." }),
   line_items: z.array(
     z.strictObject({
       // Our own `name` and `unit_amount`, or Stripe's `price_data`: one of the two.
@@ -25,7 +32,7 @@ export const createCheckoutSessionBody = z.strictObject({
       quantity: z.number().int(),
       tax_rates: z.array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id')).max(5).optional().describe('Ids of tax rates (`txr_…`) applied to the line.'),
     }),
-  ),
+  ).optional().meta({ description: 'Required in `payment` mode; not used in `setup` mode.' }),
   success_url: z.string().max(2048).optional(),
   cancel_url: z.string().max(2048).optional(),
   capture_method: z.enum(['automatic', 'manual']).optional(),
@@ -88,7 +95,7 @@ export function shippingOptionsOf(options: z.output<typeof createCheckoutSession
 }
 
 /** The session's items from the body: `name` and `unit_amount`, or `price_data`. */
-export function checkoutSessionLineItemsOf(items: z.output<typeof createCheckoutSessionBody>['line_items']): NewCheckoutSession['lineItems'] {
+export function checkoutSessionLineItemsOf(items: z.output<typeof createCheckoutSessionBody>['line_items'] = []): NewCheckoutSession['lineItems'] {
   return items.map((item, i) => {
     const at = `line_items[${i}]`;
     if (item.price_data) {

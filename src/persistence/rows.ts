@@ -121,6 +121,8 @@ export function toSession(row: Row): CheckoutSession {
     discounts: row.discounts,
     shippingOptions: row.shipping_options,
     shippingRateId: row.shipping_rate_id,
+    purpose: row.purpose ?? 'payment',
+    setupPaymentMethodId: row.setup_payment_method_id ?? null,
   };
 }
 

@@ -12,6 +12,10 @@ import type { AddressInfo } from 'node:net';
  * requires 3-D Secure without it is rejected, and 2099.00 (issuer asks for authentication) approves
  * once the nonce carries a successful 3-D Secure authentication. The SDK reaches it through its Development
  * environment (http://localhost:GATEWAY_PORT).
+ *
+ * Its vault: `customer.find` / `customer.create`, `paymentMethod.create` (with `verifyCard`, a card
+ * whose nonce declines fails verification with its processor response), `paymentMethod.delete`, and
+ * sales by `payment_method_token`.
  */
 
 export interface EmulatorCredentials {
@@ -170,6 +174,9 @@ export class BraintreeGatewayEmulator {
   /** The sandbox's risk rules; the merchant turns them on in the Control Panel (duplicate checking is off by default). */
   rules = { cvv: true, avs: true, duplicate: false };
   private nonces = new Map<string, Card & { used: boolean }>();
+  /** The vault: Braintree customers by id, and their payment methods by token. */
+  readonly customers = new Map<string, { id: string; email: string | null }>();
+  readonly vaulted = new Map<string, { token: string; customerId: string; card: Card }>();
   private server: Server | null = null;
   private stall: { ms: number; remaining: number } | null = null;
   private dropRemaining = 0;
@@ -300,6 +307,8 @@ export class BraintreeGatewayEmulator {
     if (disputeAnswer !== undefined) return disputeAnswer;
     if (method === 'POST' && path === 'client_token') return this.clientToken(body.client_token ?? {});
     if (method === 'POST' && path === 'transactions') return this.sale(body.transaction ?? {});
+    const vaultAnswer = this.vaultRoute(method, path, body);
+    if (vaultAnswer !== undefined) return vaultAnswer;
     if (method === 'POST' && path === 'transactions/advanced_search_ids') {
       return { status: 200, xml: toXml('searchResults', { pageSize: 50, ids: this.search(body.search).map((t) => t.id) }) };
     }
@@ -471,9 +480,71 @@ export class BraintreeGatewayEmulator {
     return stored;
   }
 
+  /** Customers and vaulted payment methods; undefined for any other path. */
+  private vaultRoute(method: string, path: string, body: any): { status: number; xml: string } | null | undefined {
+    const customer = /^customers\/([^/]+)$/.exec(path);
+    if (method === 'GET' && customer) {
+      const found = this.customers.get(decodeURIComponent(customer[1]!));
+      return found ? { status: 200, xml: toXml('customer', { id: found.id, email: found.email, creditCards: [] }) } : null;
+    }
+    if (method === 'POST' && path === 'customers') {
+      const id = String(body.customer?.id ?? randomBytes(4).toString('hex'));
+      if (this.customers.has(id)) return this.validationError('customer', 'id', '91609', 'Customer ID has already been taken.');
+      this.customers.set(id, { id, email: body.customer?.email ?? null });
+      return { status: 201, xml: toXml('customer', { id, email: body.customer?.email ?? null, creditCards: [] }) };
+    }
+    if (method === 'POST' && path === 'payment_methods') {
+      const params = body.payment_method ?? {};
+      const customerId = String(params.customer_id ?? '');
+      if (!this.customers.has(customerId)) return this.validationError('payment_method', 'customer_id', '93105', 'Customer ID is invalid.');
+      const card = this.resolveNonce(String(params.payment_method_nonce ?? ''));
+      if ('error' in card) return this.validationError('payment_method', 'payment_method_nonce', ...card.error);
+      if (params.options?.verify_card && card.forced) {
+        const code = card.forced.status === 'gateway_rejected' ? null : card.forced.code;
+        const verification = {
+          status: card.forced.status,
+          processorResponseCode: code,
+          processorResponseText: code ? (declineTexts[code] ?? 'Processor Network Unavailable - Try Again') : null,
+          gatewayRejectionReason: card.forced.status === 'gateway_rejected' ? card.forced.reason : null,
+          creditCard: this.creditCardValue(card),
+        };
+        return { status: 422, xml: `<api-error-response>${toXml('errors', { errors: [] })}${toXml('message', 'Do Not Honor')}${toXml('verification', verification)}</api-error-response>` };
+      }
+      const token = randomBytes(4).toString('hex');
+      this.vaulted.set(token, { token, customerId, card });
+      return { status: 201, xml: toXml('creditCard', { token, customerId, ...this.creditCardValue(card) }) };
+    }
+    const vaultedMethod = /^payment_methods\/any\/([^/?]+)$/.exec(path);
+    if (vaultedMethod) {
+      const token = decodeURIComponent(vaultedMethod[1]!);
+      const found = this.vaulted.get(token);
+      if (!found) return null;
+      if (method === 'DELETE') {
+        this.vaulted.delete(token);
+        return { status: 200, xml: '<success type="boolean">true</success>' };
+      }
+      if (method === 'GET') return { status: 200, xml: toXml('creditCard', { token, customerId: found.customerId, ...this.creditCardValue(found.card) }) };
+    }
+    return undefined;
+  }
+
+  private creditCardValue(card: Card): Record<string, unknown> {
+    return {
+      bin: card.bin,
+      last4: card.last4,
+      cardType: card.cardType,
+      expirationMonth: card.expirationMonth,
+      expirationYear: card.expirationYear,
+      uniqueNumberIdentifier: card.uniqueNumberIdentifier,
+    };
+  }
+
   private sale(params: Record<string, any>) {
-    const card = this.resolveNonce(String(params.payment_method_nonce ?? ''));
-    if ('error' in card) return this.validationError('transaction', 'payment_method_nonce', ...card.error);
+    const token = params.payment_method_token as string | undefined;
+    const card = token
+      ? (this.vaulted.get(String(token))?.card ?? { error: ['91518', 'Payment method token is invalid.'] as [string, string] })
+      : this.resolveNonce(String(params.payment_method_nonce ?? ''));
+    if ('error' in card) return this.validationError('transaction', token ? 'payment_method_token' : 'payment_method_nonce', ...card.error);
     const accounts = Object.keys(this.credentials.merchantAccounts);
     const merchantAccountId = params.merchant_account_id ?? accounts[0]!;
     if (!accounts.includes(merchantAccountId)) {

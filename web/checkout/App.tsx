@@ -104,7 +104,7 @@ export function App({ data }: { data: CheckoutPageData }) {
               back={view.session.cancel_url ? { href: view.session.cancel_url, text: t('state.back') } : undefined}
             />
             <div className="columns">
-              <OrderSummary session={view.session} t={t} />
+              {view.session.mode === 'setup' ? <SetupSummary session={view.session} t={t} /> : <OrderSummary session={view.session} t={t} />}
               <PaymentForm
                 session={view.session}
                 flags={view.flags}
@@ -165,6 +165,19 @@ function StatusPanel(props: {
 
 function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; receipt: boolean }) {
   const payment = session.payment;
+  if (session.mode === 'setup') {
+    const onward = session.redirect_url && !session.redirect_url.includes(`/c/${session.id}/done`);
+    return (
+      <>
+        <MerchantHeader session={session} />
+        <StatusPanel
+          title={t('state.saved.title')}
+          body={t('state.saved.body', { merchant: session.merchant.name })}
+          link={onward ? { href: session.redirect_url!, text: t('state.continue') } : undefined}
+        />
+      </>
+    );
+  }
   const amount = formatMoney(session.amount_total, session.currency, t.lang);
   const external = session.redirect_url && !session.redirect_url.includes(`/c/${session.id}/done`);
   return (
@@ -193,6 +206,16 @@ function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; r
 function brandName(brand: string | null, t: Translate): string {
   const key = `brand.${brand}`;
   return brand && t.has(key) ? t(key) : t('brand.unknown');
+}
+
+/** A setup session's side of the page: nothing to pay, a card to save. */
+function SetupSummary({ session, t }: { session: PublicSession; t: Translate }) {
+  return (
+    <section className="summary" aria-labelledby="summary-title">
+      <h2 id="summary-title">{t('form.saveCardSubmit')}</h2>
+      <p data-testid="setup-note">{t('setup.note', { merchant: session.merchant.name })}</p>
+    </section>
+  );
 }
 
 function OrderSummary({ session, t }: { session: PublicSession; t: Translate }) {
@@ -421,7 +444,11 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
         {askToSave === 'on' && <p className="field-hint">{t('form.saveCardOn')}</p>}
         {plan.card && !offerSaved && (
           <button type="submit" className="pay-button" disabled={processing || !cardUsable} aria-busy={processing}>
-            {processing ? t('form.processing') : t(wordingKeys[flags.wording.value], { amount })}
+            {processing
+              ? t('form.processing')
+              : session.mode === 'setup'
+                ? t('form.saveCardSubmit')
+                : t(wordingKeys[flags.wording.value], { amount })}
           </button>
         )}
         <p className="secure-note">{t('form.secure')}</p>

@@ -22,6 +22,8 @@ export interface PublicSession {
   customer_email: string | null;
   /** `shopper_choice`: ask for consent to save the card; `on`: say it will be saved. */
   save_payment_method: 'on' | 'shopper_choice' | null;
+  /** `setup`: the page saves the card without charging ("Save card" instead of Pay). */
+  mode: 'payment' | 'setup';
   /** The customer's saved cards, offered for one tap. */
   saved_payment_methods: SavedCard[];
   payment_method_types: PaymentMethodType[];

@@ -71,7 +71,8 @@ export interface Payment {
   amount_refunded: number;
   currency: string;
   capture_method: string;
-  checkout_session: string;
+  /** Null for a charge of a saved payment method made from the server. */
+  checkout_session: string | null;
   customer_email: string | null;
   payment_method: {
     type: string;

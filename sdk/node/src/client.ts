@@ -21,6 +21,7 @@ import type {
   Page,
   Payment,
   PaymentCaptureParams,
+  PaymentCreateParams,
   PaymentLink,
   PaymentLinkCreateParams,
   PaymentLinkUpdateParams,
@@ -103,6 +104,14 @@ class CheckoutSessions {
 
 class Payments {
   constructor(private readonly api: ApiClient) {}
+  /**
+   * Charges a customer's saved payment method with no shopper present (merchant-initiated); send an
+   * `idempotencyKey` so a retry cannot charge twice.
+   * @example tp.payments.create({ customer: 'cus_…', payment_method: 'pm_…', amount: 1500, currency: 'usd' }, { idempotencyKey: 'order-17' })
+   */
+  create(params: PaymentCreateParams, options?: RequestOptions): Promise<Payment> {
+    return unwrap(this.api.POST('/v1/payments', { body: params, ...post(options) }));
+  }
   retrieve(id: string, options?: RequestOptions): Promise<Payment> {
     return unwrap(this.api.GET('/v1/payments/{id}', { params: { path: { id } }, ...get(options) }));
   }

@@ -30,6 +30,7 @@ export type CheckoutSessionCreateParams = JsonBody<operations['postV1CheckoutSes
 export type ListParams = Query<operations['getV1CheckoutSessions']>;
 export type PaymentListParams = Query<operations['getV1Payments']>;
 export type PaymentSearchParams = Query<operations['getV1PaymentsSearch']>;
+export type PaymentCreateParams = JsonBody<operations['postV1Payments']>;
 export type PaymentCaptureParams = JsonBody<operations['postV1PaymentsIdCapture']>;
 export type RefundCreateParams = JsonBody<operations['postV1Refunds']>;
 export type RefundListParams = Query<operations['getV1Refunds']>;

@@ -23,12 +23,13 @@ export interface PaymentMethodDetails {
   username?: string | null;
 }
 
-/** One attempt to pay a session (design.md §3, `pay_…`). */
+/** One attempt to pay a session, or a charge of a saved payment method from the server (design.md §3, `pay_…`). */
 export interface Payment {
   id: string;
   accountId: string;
   mode: Mode;
-  checkoutSessionId: string;
+  /** The session paid; null for a merchant-initiated charge of a saved method (`POST /v1/payments`). */
+  checkoutSessionId: string | null;
   amount: number;
   currency: string;
   status: PaymentStatus;

@@ -65,9 +65,32 @@ export async function recordAuthorizationOutcome(
   });
 }
 
+/**
+ * `recordAuthorizationOutcome` for a payment without a checkout session (a merchant-initiated
+ * charge of a saved payment method): the payment's move and its event, in one statement when the
+ * payment is still as read.
+ */
+export async function recordChargeOutcome(
+  deps: Deps,
+  options: { payment: Payment; result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
+): Promise<{ payment: Payment; error: TillpointError | null }> {
+  const { payment } = options;
+  const now = deps.clock.now();
+  const { to, changes, error } = paymentOutcome({ ...options, session: null });
+  if (payment.status === 'processing') {
+    const paid = planPaymentTransition(payment, to, changes, now);
+    const recorded = await deps.store.once((db) => db.payments.recordOutcome({ payment: paid.next, expectedStatus: payment.status, event: paid.event }));
+    if (recorded) return { payment: paid.next, error };
+  }
+  return deps.store.transaction(async (tx) => {
+    const current = (await tx.payments.get(null, payment.id, { forUpdate: true })) ?? payment;
+    return { payment: await transitionPayment(tx, current, to, changes, now), error };
+  });
+}
+
 /** What a processor's answer makes of a `processing` payment, and the error it means for the caller. */
 function paymentOutcome(
-  options: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
+  options: Pick<RecordAuthorizationOptions, 'payment' | 'paymentMethodType'> & { session: CheckoutSession | null; result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
 ): { to: Payment['status']; changes: Partial<Payment>; error: TillpointError | null } {
   const { result, payment } = options;
   const methodType = (reported: PaymentMethodType) => options.paymentMethodType ?? reported;
@@ -129,7 +152,9 @@ export async function openSessionForPayment(deps: Deps, sessionId: string): Prom
 /** Why a session cannot be paid (expired, or `overdue` and not yet marked so; already paid), or null. */
 export function refusalToPay(session: CheckoutSession, overdue = false): TillpointError | null {
   if (session.status === 'expired' || overdue) return new TillpointError('checkout_session_expired', 'This checkout session has expired');
-  if (session.status === 'complete') return new TillpointError('checkout_session_completed', 'This checkout session is already paid');
+  if (session.status === 'complete') {
+    return new TillpointError('checkout_session_completed', session.purpose === 'setup' ? 'This checkout session already saved a card' : 'This checkout session is already paid');
+  }
   return null;
 }
 

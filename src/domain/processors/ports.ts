@@ -128,6 +128,8 @@ export interface SavePaymentMethodRequest {
   email: string | null;
   nonce: string;
   deviceData: string | null;
+  /** The session's currency: Braintree verifies the card with that currency's merchant account. */
+  currency?: string;
 }
 
 export type SavePaymentMethodResult =
@@ -147,6 +149,11 @@ export interface AuthorizeRequest {
   nonce: string;
   /** A saved card's processor token: charged instead of a nonce. */
   paymentMethodToken?: string | null;
+  /**
+   * The merchant charges a saved card with no shopper present (`POST /v1/payments`): the processor
+   * is told so (Braintree's `transactionSource: "unscheduled"`), and no 3-D Secure is asked.
+   */
+  merchantInitiated?: boolean;
   deviceData: string | null;
   email: string | null;
   /** The `three_d_secure` flag for this payment; the adapter applies `threeDSecurePolicy` to it. */

@@ -57,7 +57,14 @@ export interface CheckoutSession {
   shippingOptions: ShippingRate[];
   /** The chosen shipping option's id: the first one until the shopper picks another. */
   shippingRateId: string | null;
+  /** `payment` (the default) takes one payment; `setup` saves a card without charging (the API's `mode`). */
+  purpose: CheckoutSessionPurpose;
+  /** A completed setup session: the payment method (`pm_…`) it saved. */
+  setupPaymentMethodId: string | null;
 }
+
+/** What a checkout session is for: the API's `mode` (our `mode` is test or live). */
+export type CheckoutSessionPurpose = 'payment' | 'setup';
 
 /** A reusable link that opens a fresh checkout session for fixed items (`/l/:slug`). */
 export interface PaymentLink {

@@ -5,7 +5,7 @@ import { newId } from '../shared/ids';
 import { checkMetadata, METADATA_LIMITS } from '../shared/metadata';
 import { sessionLocale } from '../shared/locale';
 import type { Scope } from '../shared/scope';
-import type { LineItem, CheckoutSession } from './entities';
+import type { LineItem, CheckoutSession, CheckoutSessionPurpose } from './entities';
 import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
 import type { Deps, UnitOfWork } from '../deps';
 import type { AppliedDiscount, AppliedTaxRate, ShippingRate } from '../pricing/entities';
@@ -60,6 +60,8 @@ export interface NewCheckoutSession {
   discount?: AppliedDiscount | null;
   /** Stripe's `shipping_options[].shipping_rate_data` of type `fixed_amount`, in the session's currency. */
   shippingOptions?: NewShippingOption[];
+  /** `setup` saves a card without charging: no line items, no amounts (docs/customers.md). */
+  purpose?: CheckoutSessionPurpose;
 }
 
 export interface NewShippingOption {
@@ -92,6 +94,8 @@ export function isAbsoluteHttpUrl(value: string): boolean {
  * open and ready to pay. Throws a `TillpointError` naming the first parameter that breaks a rule.
  */
 export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, now: Date): CheckoutSession {
+  const setup = input.purpose === 'setup';
+  if (setup) assertSetupInput(input);
   const rule = currencyRule(input.currency);
   if (!rule) {
     throw new TillpointError('currency_not_supported', `Currency '${input.currency}' is not supported`, {
@@ -99,7 +103,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     });
   }
   const count = input.lineItems.length;
-  if (count < LIMITS.lineItems.min || count > LIMITS.lineItems.max) {
+  if (!setup && (count < LIMITS.lineItems.min || count > LIMITS.lineItems.max)) {
     throw invalid('line_items', `line_items must have between 1 and ${LIMITS.lineItems.max} entries`);
   }
   const lineItems: LineItem[] = input.lineItems.map((item, i) => {
@@ -135,7 +139,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
   const discounts = input.discount ? [input.discount] : [];
   const shippingRateId = shippingOptions[0]?.id ?? null;
   const priced = priceCheckoutSession({ currency: rule.code, lineItems, discounts, shippingOptions, shippingRateId });
-  assertPayableTotal(priced.amountTotal, rule.code, input.discount ? 'discounts' : 'line_items');
+  if (!setup) assertPayableTotal(priced.amountTotal, rule.code, input.discount ? 'discounts' : 'line_items');
   const { amountSubtotal } = priced;
   for (const param of ['successUrl', 'cancelUrl'] as const) {
     const value = input[param];
@@ -154,7 +158,8 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     expiresAt = input.expiresAt;
   }
   const locale = sessionLocale(input.locale, scope.mode);
-  const methods = input.paymentMethodTypes ?? ['card', 'google_pay'];
+  // A setup session saves a card: the card form is its only method.
+  const methods = input.paymentMethodTypes ?? (setup ? ['card'] : ['card', 'google_pay']);
   if (methods.length === 0) throw invalid('payment_method_types', 'payment_method_types may not be empty');
 
   return {
@@ -188,7 +193,31 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     discounts,
     shippingOptions,
     shippingRateId,
+    purpose: setup ? 'setup' : 'payment',
+    setupPaymentMethodId: null,
   };
+}
+
+/**
+ * What a setup session refuses: anything about charging. It saves the card the shopper enters to
+ * the session's customer (made of the shopper when there is none), so it has no line items, no
+ * amounts, no capture or discount options, and offers only the card form.
+ */
+function assertSetupInput(input: NewCheckoutSession): void {
+  const refused: Array<[boolean, string]> = [
+    [input.lineItems.length > 0, 'line_items'],
+    [input.captureMethod !== undefined, 'capture_method'],
+    [input.allowPromotionCodes !== undefined, 'allow_promotion_codes'],
+    [Boolean(input.discount), 'discounts'],
+    [(input.shippingOptions ?? []).length > 0, 'shipping_options'],
+    [Boolean(input.paymentMethodSave), 'payment_method_options'],
+  ];
+  for (const [given, param] of refused) {
+    if (given) throw invalid(param, `${param} is not used in setup mode: a setup session saves a card without charging`);
+  }
+  if (input.paymentMethodTypes && input.paymentMethodTypes.some((type) => type !== 'card')) {
+    throw invalid('payment_method_types', 'A setup session saves cards only: payment_method_types may only be ["card"]');
+  }
 }
 
 function shippingRateOf(option: NewShippingOption, currency: string, at: string): ShippingRate {

@@ -74,6 +74,11 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
       },
     })),
     shipping_cost: session.shippingRateId && { amount_total: session.totalDetails.amountShipping, shipping_rate: session.shippingRateId },
+    // Setup mode (docs/customers.md): what the session saved, in the shape of Stripe's SetupIntent result.
+    mode: session.purpose,
+    setup_intent: session.setupPaymentMethodId
+      ? { object: 'setup_intent' as const, status: 'succeeded' as const, customer: session.customerId, payment_method: session.setupPaymentMethodId }
+      : null,
     expires_at: unixTime(session.expiresAt),
     completed_at: unixTime(session.completedAt),
     created: unixTime(session.createdAt),

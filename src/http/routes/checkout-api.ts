@@ -75,7 +75,8 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
         email: body.email,
         deviceData: body.device_data ?? null,
       });
-      return { status: payment.status, redirect_url: completionUrl(session, deps.publicUrl) };
+      // A setup session saved the card: nothing was charged.
+      return { status: payment?.status ?? 'succeeded', redirect_url: completionUrl(session, deps.publicUrl) };
     },
   );
 

@@ -1,3 +1,4 @@
+import { TillpointError } from '../../domain/shared/errors';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps';
 import { createCheckoutSession } from '../../domain/sessions/use-cases/create-checkout-session';
@@ -21,11 +22,19 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
     { method: 'POST', url: '/v1/checkout/sessions', tag, summary: 'Open a checkout session', body: createCheckoutSessionBody, response: checkoutSessionSchema,
       description: 'Send the shopper to `url`. The session takes one successful payment, then is `complete`; it expires at `expires_at` (24 h unless said).' },
     async ({ body, request }) => {
+      const setup = body.mode === 'setup';
+      if (!setup) {
+        for (const param of ['currency', 'line_items'] as const) {
+          if (body[param] === undefined) throw new TillpointError('parameter_missing', `Missing required parameter: ${param}`, { param });
+        }
+      }
       const session = await createCheckoutSession(deps, {
         scope: scopeOf(request),
         actor: keyActorOf(request),
         input: {
-          currency: body.currency,
+          purpose: setup ? 'setup' : 'payment',
+          // Empty in setup mode without one: the account's default currency (createCheckoutSession).
+          currency: body.currency ?? '',
           lineItems: checkoutSessionLineItemsOf(body.line_items),
           successUrl: body.success_url,
           cancelUrl: body.cancel_url,

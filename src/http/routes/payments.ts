@@ -7,7 +7,8 @@ import { listPayments } from '../../domain/payments/use-cases/list-payments';
 import { searchPaymentsByQuery } from '../../domain/payments/use-cases/search-payments-by-query';
 import { defineRoute } from '../define-route';
 import { paymentListSchema, paymentSchema } from '../response-schemas';
-import { captureBody } from '../lifecycle-schemas';
+import { captureBody, createPaymentBody } from '../lifecycle-schemas';
+import { chargeSavedPaymentMethod } from '../../domain/payments/use-cases/charge-saved-payment-method';
 import { keyActorOf, scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams, listPaymentsQuery, searchPaymentsQuery } from '../schemas';
@@ -44,6 +45,33 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
       const page = await searchPaymentsByQuery(deps, { scope: scopeOf(request), query: query.query, page: pageRequest(query) });
       return listBody('/v1/payments/search', page, paymentView);
     },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/payments',
+      tag,
+      summary: "Charge a customer's saved payment method (merchant-initiated, no shopper present)",
+      description:
+        'The payment belongs to no checkout session (`checkout_session: null`); it fires the same events and is captured, voided and refunded like any other. A decline answers 402 `card_declined` and leaves a `failed` payment (`payment.failed`).',
+      body: createPaymentBody,
+      response: paymentSchema,
+      errors: [402, 404, 502, 504],
+    },
+    async ({ body, request }) =>
+      paymentView(
+        await chargeSavedPaymentMethod(deps, {
+          scope: scopeOf(request),
+          actor: keyActorOf(request),
+          customerId: body.customer,
+          paymentMethodId: body.payment_method,
+          amount: body.amount,
+          currency: body.currency,
+          captureMethod: body.capture_method,
+        }),
+      ),
   );
 
   defineRoute(

@@ -78,6 +78,8 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
     payment_method_types: session.paymentMethodTypes,
     // `shopper_choice`: the page asks for consent; `on`: the page says the card will be saved.
     save_payment_method: session.paymentMethodSave,
+    // `setup`: the page saves the card without charging ("Save card" instead of Pay).
+    mode: session.purpose,
     saved_payment_methods: page.savedPaymentMethods.map((method) => ({
       id: method.id,
       brand: method.brand,

@@ -21,6 +21,7 @@ import disputes from './0022-disputes';
 import searchIndexes from './0025-search-indexes';
 import sessionTotals from './0028-session-totals';
 import discountsAndTaxRates from './0029-discounts-and-tax-rates';
+import merchantInitiatedPaymentsAndSetupSessions from './0031-merchant-initiated-payments-and-setup-sessions';
 
 export interface Migration {
   version: number;
@@ -55,6 +56,7 @@ export const migrations: Migration[] = [
   searchIndexes,
   sessionTotals,
   discountsAndTaxRates,
+  merchantInitiatedPaymentsAndSetupSessions,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

@@ -139,7 +139,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
             <dd>{p.capture_method}</dd>
             <dt>{t('payment.checkoutSession')}</dt>
             <dd>
-              <Link href={`/dashboard${base}/sessions/${p.checkout_session}`}>{p.checkout_session}</Link>
+              {p.checkout_session ? <Link href={`/dashboard${base}/sessions/${p.checkout_session}`}>{p.checkout_session}</Link> : '—'}
             </dd>
           </dl>
           <h3>{t('payment.method')}</h3>

@@ -69,7 +69,11 @@ export interface paths {
         /** List payments, newest first */
         get: operations["getV1Payments"];
         put?: never;
-        post?: never;
+        /**
+         * Charge a customer's saved payment method (merchant-initiated, no shopper present)
+         * @description The payment belongs to no checkout session (`checkout_session: null`); it fires the same events and is captured, voided and refunded like any other. A decline answers 402 `card_declined` and leaves a `failed` payment (`payment.failed`).
+         */
+        post: operations["postV1Payments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -838,6 +842,8 @@ export interface components {
          *       "discounts": [],
          *       "shipping_options": [],
          *       "shipping_cost": null,
+         *       "mode": "payment",
+         *       "setup_intent": null,
          *       "expires_at": 1767312000,
          *       "completed_at": null,
          *       "created": 1767225600
@@ -948,6 +954,24 @@ export interface components {
                  */
                 shipping_rate: string;
             } | null;
+            /**
+             * @description `payment` takes one payment; `setup` saves a card without charging.
+             * @enum {string}
+             */
+            mode: "payment" | "setup";
+            /** @description A completed setup session: the card it saved. Null otherwise. */
+            setup_intent: {
+                /** @constant */
+                object: "setup_intent";
+                /** @constant */
+                status: "succeeded";
+                customer: string | null;
+                /**
+                 * @description The saved payment method.
+                 * @example pm_test_c1
+                 */
+                payment_method: string;
+            } | null;
             /** @description When it stops taking payments (Unix seconds). */
             expires_at: number;
             completed_at: number | null;
@@ -1021,11 +1045,7 @@ export interface components {
             currency: string;
             /** @enum {string} */
             capture_method: "automatic" | "manual";
-            /**
-             * @description The session this payment is an attempt at.
-             * @example cs_test_a1B2c3D4e5F6g7H8i9J0kLmN
-             */
-            checkout_session: string;
+            checkout_session: string | null;
             customer: string | null;
             customer_email: string | null;
             payment_method: {
@@ -2381,8 +2401,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    currency: string;
-                    line_items: {
+                    /**
+                     * @description `payment` (default) takes one payment for `line_items`; `setup` saves the shopper's card to the customer without charging (no `line_items`).
+                     * @enum {string}
+                     */
+                    mode?: "payment" | "setup";
+                    /** @description Required in `payment` mode; in `setup` mode it picks the processor's merchant account that verifies the card (default: the account's default currency). */
+                    currency?: string;
+                    /** @description Required in `payment` mode; not used in `setup` mode. */
+                    line_items?: {
                         name?: string;
                         unit_amount?: number;
                         /** @description Stripe's shape, accepted beside `name` and `unit_amount`; `currency` must be the session's. */
@@ -2578,6 +2605,62 @@ export interface operations {
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+        };
+    };
+    postV1Payments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The customer (`cus_…`) whose saved payment method is charged. */
+                    customer: string;
+                    /** @description A saved payment method (`pm_…`) of that customer, kept by the account's processor. */
+                    payment_method: string;
+                    /** @description Minor units of `currency`; at least the currency's minimum, at most 99,999,999. */
+                    amount: number;
+                    currency: string;
+                    /**
+                     * @description Default `automatic`; `manual` only authorizes (capture later).
+                     * @enum {string}
+                     */
+                    capture_method?: "automatic" | "manual";
+                };
+            };
+        };
+        responses: {
+            /** @description Charge a customer's saved payment method (merchant-initiated, no shopper present) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            402: components["responses"]["Error402"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
+            504: components["responses"]["Error504"];
         };
     };
     getV1PaymentsSearch: {

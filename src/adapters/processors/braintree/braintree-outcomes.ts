@@ -4,7 +4,7 @@ import {
   describeGatewayRejection,
   PROCESSOR_UNAVAILABLE_CODE,
 } from '../../../domain/processors/processor-responses';
-import type { AuthorizeResult, ThreeDSecureResult } from '../../../domain/processors/ports';
+import type { AuthorizeResult, SavePaymentMethodResult, ThreeDSecureResult } from '../../../domain/processors/ports';
 
 /** The parts of a Braintree SDK transaction we read (the SDK's objects are loosely typed). */
 export interface BraintreeTransaction {
@@ -214,4 +214,47 @@ export function thrownOutcome(error: unknown): { outcome: 'unknown'; reason: str
   const message = error instanceof Error ? error.message : String(error);
   if (unknownOutcomeTypes.has(type)) return { outcome: 'unknown', reason: `${type}: ${message}` };
   return { outcome: 'unavailable', response: { code: type, text: message || type } };
+}
+
+/** The result of `paymentMethod.create`: the vaulted method, or errors and perhaps the failed verification. */
+export interface VaultResult {
+  success: boolean;
+  message?: string;
+  paymentMethod?: { token: string } & NonNullable<BraintreeTransaction['creditCard']>;
+  verification?: {
+    status: string;
+    processorResponseCode?: string | null;
+    processorResponseText?: string | null;
+    gatewayRejectionReason?: string | null;
+    creditCard?: BraintreeTransaction['creditCard'];
+  } | null;
+  errors?: BraintreeResult['errors'];
+}
+
+/**
+ * Maps `paymentMethod.create` with `verifyCard` onto the port: the token and the card, a failed
+ * verification as a decline (the same tables as a sale's), an unusable nonce, or anything else as
+ * the processor being unavailable.
+ */
+export function vaultOutcome(result: VaultResult): SavePaymentMethodResult {
+  if (result.success && result.paymentMethod) {
+    const card = paymentMethodOf({ id: '', status: 'vaulted', creditCard: result.paymentMethod });
+    return { outcome: 'saved', token: result.paymentMethod.token, paymentMethod: card ?? { type: 'card', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null } };
+  }
+  const verification = result.verification;
+  if (verification) {
+    const checked = authorizationOf({
+      id: '',
+      status: verification.status,
+      processorResponseCode: verification.processorResponseCode ?? null,
+      processorResponseText: verification.processorResponseText ?? null,
+      gatewayRejectionReason: verification.gatewayRejectionReason ?? null,
+      creditCard: verification.creditCard ?? null,
+    });
+    if (checked.outcome === 'declined') return { outcome: 'declined', declineCode: checked.declineCode, paymentMethod: checked.paymentMethod, response: checked.response };
+    if (checked.outcome === 'unavailable') return checked;
+  }
+  const outcome = saleOutcome({ success: false, message: result.message, errors: result.errors });
+  if (outcome.outcome === 'invalid_payment_method' || outcome.outcome === 'unavailable') return outcome;
+  return { outcome: 'unavailable', response: { code: 'validation', text: result.message ?? 'The card could not be saved' } };
 }

@@ -16,6 +16,8 @@ import type {
   DisputeOperationResult,
   ProcessorDispute,
   ProcessorNotification,
+  SavePaymentMethodRequest,
+  SavePaymentMethodResult,
 } from '../../../domain/processors/ports';
 import type { DisputeStatus } from '../../../domain/disputes/state-machine';
 import { threeDSecurePolicy } from '../../../domain/processors/three-d-secure-policy';
@@ -23,6 +25,8 @@ import {
   authorizationOf,
   saleOutcome,
   thrownOutcome,
+  vaultOutcome,
+  type VaultResult,
   type BraintreeResult,
   type BraintreeTransaction,
 } from './braintree-outcomes';
@@ -127,20 +131,74 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
     try {
       const result = (await this.gateway.transaction.sale({
         amount: toDecimalString(request.amount, request.currency),
-        paymentMethodNonce: request.nonce,
+        // A vaulted card is charged by its token; a merchant-initiated charge says so, as Braintree
+        // asks of charges made without the shopper present.
+        ...(request.paymentMethodToken ? { paymentMethodToken: request.paymentMethodToken } : { paymentMethodNonce: request.nonce }),
+        ...(request.merchantInitiated ? { transactionSource: 'unscheduled' } : {}),
         orderId: request.paymentId,
         ...(merchantAccountId ? { merchantAccountId } : {}),
         ...(request.deviceData ? { deviceData: request.deviceData } : {}),
-        ...(request.email ? { customer: { email: request.email } } : {}),
+        // A vaulted card's sale belongs to its Braintree customer already.
+        ...(request.email && !request.paymentMethodToken ? { customer: { email: request.email } } : {}),
         options: {
           submitForSettlement: request.capture,
-          ...(policy.requireInSale ? { threeDSecure: { required: true } } : {}),
+          ...(policy.requireInSale && !request.merchantInitiated ? { threeDSecure: { required: true } } : {}),
         },
       } as braintree.TransactionRequest)) as unknown as BraintreeResult;
       return saleOutcome(result);
     } catch (error) {
       return thrownOutcome(error);
     }
+  }
+
+  /**
+   * Vaults the nonce's card for the customer with `paymentMethod.create` and card verification
+   * (`verifyCard`), making the Braintree customer (our `cus_…` id) first when it has none. A failed
+   * verification is a decline; a thrown call or other validation error leaves nothing usable.
+   */
+  async savePaymentMethod(request: SavePaymentMethodRequest): Promise<SavePaymentMethodResult> {
+    try {
+      const verificationAccount = request.currency ? this.merchantAccountFor(request.currency) : undefined;
+      if (verificationAccount === null) {
+        return { outcome: 'unavailable', response: { code: 'merchant_account_missing', text: `No Braintree merchant account is set for ${request.currency}` } };
+      }
+      const made = await this.ensureCustomer(request.customerId, request.email);
+      if (made) return made;
+      const result = (await this.gateway.paymentMethod.create({
+        customerId: request.customerId,
+        paymentMethodNonce: request.nonce,
+        ...(request.deviceData ? { deviceData: request.deviceData } : {}),
+        options: { verifyCard: true, ...(verificationAccount ? { verificationMerchantAccountId: verificationAccount } : {}) },
+      } as braintree.PaymentMethodCreateRequest)) as unknown as VaultResult;
+      return vaultOutcome(result);
+    } catch (error) {
+      const thrown = thrownOutcome(error);
+      // An unknown vaulting keeps nothing on our side; a card vaulted meanwhile is never charged.
+      return { outcome: 'unavailable', response: thrown.outcome === 'unavailable' ? thrown.response : { code: 'unknown', text: thrown.reason } };
+    }
+  }
+
+  async deletePaymentMethod(request: { token: string }): Promise<'deleted' | 'missing'> {
+    try {
+      await this.gateway.paymentMethod.delete(request.token);
+      return 'deleted';
+    } catch (error) {
+      if ((error as { type?: string })?.type === 'notFoundError') return 'missing';
+      throw error;
+    }
+  }
+
+  /** Makes the Braintree customer `id` when there is none; answers a refusal to save, or null. */
+  private async ensureCustomer(id: string, email: string | null): Promise<SavePaymentMethodResult | null> {
+    try {
+      await this.gateway.customer.find(id);
+      return null;
+    } catch (error) {
+      if ((error as { type?: string })?.type !== 'notFoundError') throw error;
+    }
+    const created = (await this.gateway.customer.create({ id, ...(email ? { email } : {}) })) as unknown as { success: boolean; message?: string };
+    if (created.success) return null;
+    return { outcome: 'unavailable', response: { code: 'customer', text: created.message ?? 'The Braintree customer could not be made' } };
   }
 
   async capture(request: { transactionId: string; amount: number; currency: string }): Promise<OperationResult> {

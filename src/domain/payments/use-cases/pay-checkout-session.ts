@@ -11,6 +11,7 @@ import type { CheckoutSession } from '../../sessions/entities';
 import { expireIfOverdue } from '../../sessions/rules';
 import { reserveDiscount } from '../../pricing/redemption';
 import { withSessionCustomer } from '../../customers/session-customer';
+import { setUpCheckoutSession, type SetUpCheckout } from '../../sessions/use-cases/set-up-checkout-session';
 import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
 
 export interface PayCheckoutSessionOptions {
@@ -32,7 +33,7 @@ export interface PayCheckoutSessionOptions {
  * unique index, not this code alone, guarantees it. An unknown outcome leaves the payment
  * `processing` for reconciliation.
  */
-export async function payCheckoutSession(deps: Deps, options: PayCheckoutSessionOptions): Promise<PaidCheckout> {
+export async function payCheckoutSession(deps: Deps, options: PayCheckoutSessionOptions): Promise<PaidCheckout | (SetUpCheckout & { payment: null })> {
   if (!options.nonce && !options.paymentMethodId) {
     throw new TillpointError('parameter_missing', 'Give a payment method nonce or a saved payment_method', { param: 'nonce' });
   }
@@ -61,6 +62,15 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   const processor = forScope.value;
   const threeDSecureMode = toThreeDSecureMode(threeDSecureFlag.value);
 
+  // A setup session saves the card and charges nothing.
+  if (target.purpose === 'setup') {
+    if (!options.nonce || options.paymentMethodType !== 'card') {
+      throw new TillpointError('parameter_invalid', 'A setup session saves a new card: give its nonce, with payment_method_type card', { param: options.nonce ? 'payment_method_type' : 'payment_method' });
+    }
+    const setUp = await setUpCheckoutSession(deps, { session: target, processor, nonce: options.nonce, email, deviceData: options.deviceData ?? null });
+    return { ...setUp, payment: null };
+  }
+
   const saving = wantsSaving(target, options) && processor.savePaymentMethod !== undefined;
   const saved = options.paymentMethodId ? await savedMethodToPay(deps, target, options.paymentMethodId, processor.name) : null;
 
@@ -75,7 +85,7 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   let vaulted: { token: string; card: PaymentMethodDetails } | null = null;
   let result: AuthorizeResult | null = null;
   if (saving && session.customerId) {
-    const kept = await processor.savePaymentMethod!({ customerId: session.customerId, email, nonce: options.nonce ?? '', deviceData: options.deviceData ?? null });
+    const kept = await processor.savePaymentMethod!({ customerId: session.customerId, email, nonce: options.nonce ?? '', deviceData: options.deviceData ?? null, currency: session.currency });
     if (kept.outcome === 'saved') {
       vaulted = { token: kept.token, card: kept.paymentMethod };
       token = kept.token;

@@ -4,7 +4,7 @@ import type { FoundTransaction, PaymentProcessor } from '../../processors/ports'
 import { resourceMissing } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import { ConcurrentTransitionError, transitionPayment } from '../transition';
-import { recordAuthorizationOutcome, reconciliationTimings } from '../rules';
+import { recordAuthorizationOutcome, recordChargeOutcome, reconciliationTimings } from '../rules';
 
 export interface ReconciliationReport {
   /** Payments moved out of `processing`. */
@@ -79,7 +79,12 @@ async function reconcile(deps: Deps, payment: Payment, now: Date): Promise<boole
   const processor = await deps.processors.forScope(payment);
   const found = await processor.findByPaymentId({ paymentId: payment.id });
   if (found.found) {
-    const session = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, payment.checkoutSessionId));
+    const sessionId = payment.checkoutSessionId;
+    if (sessionId === null) {
+      await recordChargeOutcome(deps, { payment, result: found.authorization });
+      return true;
+    }
+    const session = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, sessionId));
     if (!session) return false;
     await recordAuthorizationOutcome(deps, { session, payment, result: found.authorization });
     return true;

@@ -21,6 +21,10 @@ export async function createCheckoutSession(
   options: { scope: Scope; input: NewCheckoutSession; actor: Actor | null; discount?: DiscountReference | null },
 ): Promise<CheckoutSession> {
   let input = options.input;
+  if (input.purpose === 'setup' && !input.currency) {
+    const account = await deps.store.read((reader) => reader.accounts.get(options.scope.accountId));
+    input = { ...input, currency: account?.defaultCurrency ?? 'USD' };
+  }
   if (input.customerId) {
     // A session for a known customer takes its email from the customer, as Stripe's does.
     if (input.customerEmail) {

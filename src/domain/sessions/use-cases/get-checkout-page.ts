@@ -24,7 +24,8 @@ export async function getCheckoutPage(deps: Deps, options: { sessionId: string }
     const session = await expireIfOverdue(deps, tx, found);
     const account = await tx.accounts.get(session.accountId);
     const payment = await tx.payments.holdingSession(session.id);
-    const saved = session.customerId && session.status === 'open' && session.paymentMethodTypes.includes('card')
+    // A setup session saves a new card: it offers none of the saved ones.
+    const saved = session.customerId && session.status === 'open' && session.purpose === 'payment' && session.paymentMethodTypes.includes('card')
       ? await tx.savedPaymentMethods.listForCustomer(session, session.customerId)
       : [];
     return account && { session, account, payment, saved };

@@ -130,10 +130,10 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
             [...fieldValues(createdFields, p), ...paymentValues(p)],
           ));
         } catch (error) {
-          if (isUniqueViolation(error, 'payments_one_holding_per_session')) throw new SessionBusyError(p.checkoutSessionId);
+          if (isUniqueViolation(error, 'payments_one_holding_per_session')) throw new SessionBusyError(p.checkoutSessionId ?? p.id);
           throw error;
         }
-        if (inserted === 0) throw new SessionBusyError(p.checkoutSessionId);
+        if (inserted === 0) throw new SessionBusyError(p.checkoutSessionId ?? p.id);
       },
       async insertForSession(payment, session) {
         const { rows } = await db.query<{ result: number }>(intentSql, [

@@ -34,6 +34,9 @@ export const sessionFields: readonly Field<CheckoutSession>[] = [
   ['discounts', 'jsonb', (s) => s.discounts],
   ['shipping_options', 'jsonb', (s) => s.shippingOptions],
   ['shipping_rate_id', 'text', (s) => s.shippingRateId],
+  // Setup mode (migration 0031).
+  ['purpose', 'text', (s) => s.purpose],
+  ['setup_payment_method_id', 'text', (s) => s.setupPaymentMethodId],
 ];
 
 export const sessionColumns = sessionFields.map(([column]) => column);

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import braintree from 'braintree';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/domain/team/use-cases/create-account';
+import { setProcessorConfig } from '../../src/domain/processors/use-cases/set-processor-config';
+import { buildHttpServer } from '../../src/http/server';
+import type { SqlClient } from '../../src/persistence/sql-client';
+import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
+import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
+import { emulatedMerchant, emulatedMerchantSettings } from '../support/braintree-fixtures';
+import { testDatabases, truncateAll } from '../support/databases';
+import { TestClock } from '../support/harness';
+import { bearer, countRows, expectError, rows } from '../support/integration';
+
+/**
+ * Braintree's vault through the adapter, against the gateway emulator: saving a card on pay
+ * (`customer.create`, `paymentMethod.create` with `verifyCard`, a sale by token), charging it
+ * from the server (`transactionSource: "unscheduled"`), deleting it.
+ */
+describe.each(testDatabases)('saved cards with Braintree ($name)', (database) => {
+  const emulator = new BraintreeGatewayEmulator(emulatedMerchant);
+  let db: SqlClient;
+  let tillpoint: Tillpoint;
+  let app: FastifyInstance;
+  const clock = new TestClock(new Date());
+  let key: string;
+
+  beforeAll(async () => {
+    const port = await emulator.start();
+    (braintree.Environment.Development as unknown as { port: string }).port = String(port);
+    db = await database.open();
+    tillpoint = await openTillpoint({ db, publicUrl: 'http://checkout.test', now: clock.now, secretKey: randomBytes(32), braintree: { timeoutMs: 500 } });
+    app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: false });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+    await emulator.stop();
+  });
+  beforeEach(async () => {
+    await truncateAll(db);
+    emulator.transactions.clear();
+    emulator.customers.clear();
+    emulator.vaulted.clear();
+    emulator.requests.length = 0;
+    const created = await createAccount(tillpoint.deps, { name: 'Braintree Shop' });
+    key = created.testSecretKey;
+    await setProcessorConfig(tillpoint.processorSettings, { accountId: created.account.id, mode: 'test', actor: null, processor: 'braintree', braintree: emulatedMerchantSettings() });
+  });
+
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = {}) =>
+    app.inject({ method, url, headers: { ...bearer(key), ...headers }, ...(payload ? { payload } : {}) });
+  const pay = (sessionId: string, nonce: string) =>
+    app.inject({ method: 'POST', url: `/api/checkout/sessions/${sessionId}/payments`, payload: { payment_method_type: 'card', nonce, email: 'ada@example.com' } });
+  const vaultCalls = () => emulator.requests.filter((r) => /payment_methods|customers/.test(r.path)).map((r) => `${r.method} ${r.path.replace(/^.*\/merchants\/[^/]+\//, '')}`);
+
+  async function customerWithSavedCard() {
+    const customer = (await call('POST', '/v1/customers', { email: 'ada@example.com' })).json();
+    const session = (await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 3500, quantity: 1 }], customer: customer.id, payment_method_options: { card: { save: 'on' } } })).json();
+    const paid = await pay(session.id, 'fake-valid-mastercard-nonce');
+    expect(paid.statusCode, paid.body).toBe(200);
+    const [method] = (await call('GET', `/v1/customers/${customer.id}/payment_methods`)).json().data;
+    return { customer: customer.id as string, method };
+  }
+
+  it('saving on pay makes the Braintree customer, vaults the card with verification and charges its token', async () => {
+    const { customer, method } = await customerWithSavedCard();
+    expect(method).toMatchObject({ processor: 'braintree', card: { brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2030 } });
+    expect(emulator.customers.get(customer)).toEqual({ id: customer, email: 'ada@example.com' });
+    const [vaulted] = [...emulator.vaulted.values()];
+    expect(vaulted).toMatchObject({ customerId: customer });
+    const create = emulator.requests.find((r) => r.method === 'POST' && r.path.endsWith('/payment_methods'))!;
+    expect(create.body.payment_method).toMatchObject({ customer_id: customer, payment_method_nonce: 'fake-valid-mastercard-nonce', options: { verify_card: true, verification_merchant_account_id: 'shop_usd' } });
+    const [sale] = [...emulator.transactions.values()];
+    expect(sale!.request).toMatchObject({ payment_method_token: vaulted!.token });
+    expect(sale!.request.payment_method_nonce).toBeUndefined();
+    // A session's payment is the shopper's own: not merchant-initiated.
+    expect(sale!.request.transaction_source).toBeUndefined();
+  });
+
+  it('POST /v1/payments charges the vaulted token as an unscheduled merchant-initiated sale, once per Idempotency-Key', async () => {
+    const { customer, method } = await customerWithSavedCard();
+    const body = { customer, payment_method: method.id, amount: 1250, currency: 'eur' };
+    const res = await call('POST', '/v1/payments', body, { 'idempotency-key': 'renewal-1' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'succeeded', amount: 1250, currency: 'eur', checkout_session: null, processor: 'braintree', payment_method: { last4: '4444' } });
+    expect((await call('POST', '/v1/payments', body, { 'idempotency-key': 'renewal-1' })).json().id).toBe(res.json().id);
+    const sales = [...emulator.transactions.values()].filter((t) => t.orderId === res.json().id);
+    expect(sales).toHaveLength(1);
+    expect(sales[0]!.request).toMatchObject({
+      amount: '12.50',
+      payment_method_token: [...emulator.vaulted.keys()][0],
+      transaction_source: 'unscheduled',
+      merchant_account_id: 'shop_eur',
+      options: { submit_for_settlement: true },
+    });
+    expect(sales[0]!.request.options.three_d_secure).toBeUndefined();
+
+    // A refund of it goes to Braintree like any other (unsettled: a full refund is a void).
+    const refund = await call('POST', '/v1/refunds', { payment: res.json().id });
+    expect(refund.json()).toMatchObject({ status: 'succeeded', amount: 1250 });
+    expect(sales[0]!.status).toBe('voided');
+  });
+
+  it('a card that fails verification is not saved and not charged; the shopper is told it was declined', async () => {
+    const customer = (await call('POST', '/v1/customers', { email: 'ada@example.com' })).json();
+    const session = (await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 3500, quantity: 1 }], customer: customer.id, payment_method_options: { card: { save: 'on' } } })).json();
+    expectError(await pay(session.id, 'fake-processor-declined-visa-nonce'), 402, 'card_declined', { decline_code: 'do_not_honor' });
+    expect(emulator.transactions.size).toBe(0);
+    expect(emulator.vaulted.size).toBe(0);
+    expect(await countRows(db, 'payment_methods')).toBe(0);
+    expect(await rows(db, 'SELECT status FROM payments')).toEqual([{ status: 'failed' }]);
+  });
+
+  it('DELETE /v1/payment_methods/:id deletes the card in the Braintree vault', async () => {
+    const { method } = await customerWithSavedCard();
+    expect(emulator.vaulted.size).toBe(1);
+    expect((await call('DELETE', `/v1/payment_methods/${method.id}`)).statusCode).toBe(200);
+    expect(emulator.vaulted.size).toBe(0);
+    expect(vaultCalls().at(-1)).toMatch(/^DELETE payment_methods\/any\//);
+  });
+
+  it('a setup session vaults and verifies the card through Braintree and charges nothing; a card failing verification is refused', async () => {
+    const session = (await call('POST', '/v1/checkout/sessions', { mode: 'setup', currency: 'eur', customer_email: 'ada@example.com' })).json();
+    expectError(await pay(session.id, 'fake-processor-declined-visa-nonce'), 402, 'card_declined', { decline_code: 'do_not_honor' });
+    expect(emulator.vaulted.size).toBe(0);
+
+    const saved = await pay(session.id, 'fake-valid-visa-nonce');
+    expect(saved.statusCode, saved.body).toBe(200);
+    const done = (await call('GET', `/v1/checkout/sessions/${session.id}`)).json();
+    expect(done).toMatchObject({ status: 'complete', payment: null, setup_intent: { status: 'succeeded', customer: expect.stringMatching(/^cus_/) } });
+    const creates = emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/payment_methods'));
+    // Verified with the session currency's merchant account.
+    expect(creates.map((r) => r.body.payment_method.options)).toEqual([
+      { verify_card: true, verification_merchant_account_id: 'shop_eur' },
+      { verify_card: true, verification_merchant_account_id: 'shop_eur' },
+    ]);
+    expect(emulator.customers.get(done.customer)).toEqual({ id: done.customer, email: 'ada@example.com' });
+    expect([...emulator.vaulted.values()].map((v) => v.customerId)).toEqual([done.customer]);
+    expect(emulator.transactions.size).toBe(0);
+    expect((await call('GET', `/v1/customers/${done.customer}/payment_methods`)).json().data).toMatchObject([
+      { id: done.setup_intent.payment_method, processor: 'braintree', card: { brand: 'visa', last4: '1881' } },
+    ]);
+  });
+});
