@@ -13,6 +13,7 @@ export const auditedApiWrites: Readonly<Record<string, string>> = {
   'POST /v1/payments': 'payment.create',
   'POST /v1/payments/:id/capture': 'payment.capture',
   'POST /v1/payments/:id/cancel': 'payment.cancel',
+  'POST /v1/payments/:id/send_receipt': 'payment.send_receipt',
   'POST /v1/refunds': 'refund.create',
   'POST /v1/disputes/:id': 'dispute.add_evidence',
   'POST /v1/disputes/:id/accept': 'dispute.accept',

@@ -572,6 +572,16 @@ export const webhookDeliverySchema = z
   })
   .meta({ id: 'WebhookDelivery', description: 'One event owed to one endpoint, with its attempt log.' });
 
+export const receiptSchema = z
+  .strictObject({
+    object: z.literal('receipt'),
+    payment: z.string().meta({ description: 'The payment (`pay_…`) whose receipt was sent.' }),
+    email: z.string().meta({ description: 'Where it was sent: the email of the payment, its session or its customer.' }),
+    locale: z.string().meta({ description: "The receipt's language: the session's locale, English when it is `auto` or has no receipt catalogue." }),
+    sent_at: z.number().int().meta({ description: 'Unix seconds.' }),
+  })
+  .meta({ id: 'Receipt', description: 'A receipt email the mail server took.' });
+
 export const deletedSchema = z
   .strictObject({ id: z.string(), object: z.string(), deleted: z.literal(true) })
   .meta({ id: 'Deleted', description: 'What a DELETE answers.' });

@@ -36,7 +36,7 @@ export interface Config {
   checkoutPageCheckMinutes: number;
   /** SIGNUP: `invite` (default) lets people in only by invitation; `open` lets anyone create an account. */
   signUp: 'open' | 'invite';
-  /** SMTP_URL and SMTP_FROM: the mail server that sends password reset links; null: no email. */
+  /** SMTP_URL and SMTP_FROM: the mail server that sends password reset links and receipts; null: no email. */
   smtp: { url: string; from: string } | null;
   /** APPLE_PAY_DOMAIN_ASSOCIATION: the path of the Apple Pay domain association file to serve, or null. */
   applePayDomainAssociationFile: string | null;
@@ -163,8 +163,8 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   SIGNUP: {
     meaning: '`invite`: new people join the dashboard only by invitation; `open`: anyone may sign up and create an account (docs/operations.md, "Exposing an instance safely")',
   },
-  SMTP_URL: { meaning: '`smtp://user:password@host:587` or `smtps://…:465`: send password reset links by email' },
-  SMTP_FROM: { shownDefault: 'Tillpoint <no-reply@host of PUBLIC_URL>', meaning: 'the sender of password reset emails' },
+  SMTP_URL: { meaning: '`smtp://user:password@host:587` or `smtps://…:465`: send password reset links and receipts by email' },
+  SMTP_FROM: { shownDefault: 'Tillpoint <no-reply@host of PUBLIC_URL>', meaning: 'the sender of password reset and receipt emails' },
   CHECKOUT_PAGE_CHECK_MINUTES: {
     meaning: "how often the checkout page's scripts and security headers are compared with the approved baseline (1–10080)",
   },

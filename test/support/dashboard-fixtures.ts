@@ -6,6 +6,7 @@ import type { TestDatabase } from './databases';
 import { startHarness, type Harness } from './harness';
 import { merchantCall, payCall, tokenize } from './integration';
 import { runJobOnce } from '../../src/runtime/scheduler';
+import { startSmtpReceiver } from './smtp-receiver';
 
 /**
  * An account with a member of every role, a payment, a webhook endpoint with a delivery, a product
@@ -138,6 +139,7 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
   'GET /dashboard/api/accounts/:account_id/:mode/search': async (fx) => ({ query: `q=${fx.paymentId}` }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/capture': async (fx) => ({ params: { id: await authorizedPayment(fx) }, body: { amount: 2000 } }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/cancel': async (fx) => ({ params: { id: await authorizedPayment(fx) } }),
+  'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/send_receipt': async (fx) => ({ params: { id: fx.paymentId } }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/refunds': async (fx) => ({
     params: { id: fx.paymentId },
     body: { amount: 100, reason: 'requested_by_customer' },
@@ -190,14 +192,18 @@ export function urlFor(template: string, params: Record<string, string>): string
  */
 export function useDashboardFixtures(database: TestDatabase): Fixtures & { db: SqlClient } {
   const fx = {} as Fixtures & { db: SqlClient };
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>> | undefined;
   beforeAll(async () => {
     fx.db = await database.open();
-    fx.h = await startHarness(fx.db);
+    // A mail server, so "Resend receipt" has somewhere to send.
+    smtp = await startSmtpReceiver();
+    fx.h = await startHarness(fx.db, { smtp: { url: smtp.url, from: 'Tillpoint <no-reply@checkout.test>' } });
     Object.assign(fx, await setUpFixtures(fx.h));
   });
   afterAll(async () => {
     await fx.h?.app.close();
     await fx.db?.close();
+    await smtp?.close();
   });
   return fx;
 }

@@ -75,3 +75,11 @@ export const disputeCodes: Record<string, { status: number; type: string }> = {
   file_type_not_allowed: { status: 400, type: 'invalid_request_error' },
   file_too_large: { status: 400, type: 'invalid_request_error' },
 };
+
+/** Receipts by email (docs/receipts.md). */
+export const receiptCodes: Record<string, { status: number; type: string }> = {
+  receipt_email_missing: { status: 400, type: 'invalid_request_error' },
+  email_not_configured: { status: 409, type: 'invalid_request_error' },
+  payment_not_succeeded: { status: 409, type: 'invalid_request_error' },
+  email_not_sent: { status: 502, type: 'api_error' },
+};

@@ -27,6 +27,7 @@ import type {
   PaymentLinkUpdateParams,
   PaymentListParams,
   PaymentSearchParams,
+  Receipt,
   Product,
   ProductCreateParams,
   PromotionCode,
@@ -139,6 +140,10 @@ class Payments {
   /** Voids an authorized payment. */
   cancel(id: string, options?: RequestOptions): Promise<Payment> {
     return unwrap(this.api.POST('/v1/payments/{id}/cancel', { params: { path: { id } }, ...post(options) }));
+  }
+  /** Emails the receipt of a succeeded payment to the shopper's email, now (docs/receipts.md). */
+  sendReceipt(id: string, options?: RequestOptions): Promise<Receipt> {
+    return unwrap(this.api.POST('/v1/payments/{id}/send_receipt', { params: { path: { id } }, ...post(options) }));
   }
 }
 

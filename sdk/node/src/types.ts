@@ -18,6 +18,7 @@ export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type Customer = Schemas['Customer'];
 export type PaymentMethod = Schemas['PaymentMethod'];
 export type Deleted = Schemas['Deleted'];
+export type Receipt = Schemas['Receipt'];
 export type Coupon = Schemas['Coupon'];
 export type PromotionCode = Schemas['PromotionCode'];
 export type TotalDetails = Schemas['TotalDetails'];

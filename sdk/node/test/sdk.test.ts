@@ -114,6 +114,18 @@ describe.each(testDatabases.slice(0, 1))('@tillpoint/node against a real server 
     expect((await tp.checkout.sessions.expire(other.id)).status).toBe('expired');
   });
 
+  it('tp.payments.sendReceipt reaches the API: on an install without a mail server it is a typed error', async () => {
+    client();
+    const created = await tp.checkout.sessions.create(beans);
+    await pay(created);
+    const paymentId = (await tp.checkout.sessions.retrieve(created.id)).payment!;
+    const refused = await tp.payments.sendReceipt(paymentId).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect(refused).toMatchObject({ code: 'email_not_configured', statusCode: 409 });
+    const unknown = await tp.payments.sendReceipt('pay_nope').catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ code: 'resource_missing', statusCode: 404 });
+  });
+
   it('creates a coupon and a promotion code and opens a discounted session with them', async () => {
     client();
     const coupon = await tp.coupons.create({ percent_off: 10, max_redemptions: 5 });

@@ -40,6 +40,12 @@ export const errorCatalogue = {
   dispute_not_open: { status: 409, type: 'invalid_request_error' },
   file_type_not_allowed: { status: 400, type: 'invalid_request_error' },
   file_too_large: { status: 400, type: 'invalid_request_error' },
+  // Receipts by email (docs/receipts.md): the payment has no email to send to; the install has no
+  // mail server (SMTP_URL); the payment has taken no money yet; the mail server refused the email.
+  receipt_email_missing: { status: 400, type: 'invalid_request_error' },
+  email_not_configured: { status: 409, type: 'invalid_request_error' },
+  payment_not_succeeded: { status: 409, type: 'invalid_request_error' },
+  email_not_sent: { status: 502, type: 'api_error' },
   checkout_session_expired: { status: 410, type: 'invalid_request_error' },
   // design.md §5: bodies over 256 KB are rejected; 413 says so to every HTTP client and proxy.
   request_too_large: { status: 413, type: 'invalid_request_error' },

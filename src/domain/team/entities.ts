@@ -99,6 +99,8 @@ export interface Account {
   defaultCurrency: string;
   branding: { displayName: string | null; logoUrl: string | null; accentColor: string | null };
   supportEmail: string | null;
+  /** Email the shopper a receipt when a payment succeeds (docs/receipts.md); off by default. */
+  sendReceipts: boolean;
   createdAt: Date;
 }
 

@@ -27,6 +27,7 @@ export function newAccount(options: { name: string; defaultCurrency?: string }, 
     defaultCurrency: currency.code,
     branding: { displayName: null, logoUrl: null, accentColor: null },
     supportEmail: null,
+    sendReceipts: false,
     createdAt: now,
   };
 }

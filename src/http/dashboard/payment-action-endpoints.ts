@@ -3,6 +3,8 @@ import type { Deps } from '../../domain/deps';
 import { cancelPayment } from '../../domain/payments/use-cases/cancel-payment';
 import { capturePayment } from '../../domain/payments/use-cases/capture-payment';
 import { createRefund } from '../../domain/payments/use-cases/create-refund';
+import { sendReceipt } from '../../domain/payments/use-cases/send-receipt';
+import { receiptView } from '../views/receipt';
 import { captureBody, createRefundBody } from '../lifecycle-schemas';
 import { dashboardPaymentView } from '../views/payment';
 import { refundView } from '../views/refund';
@@ -14,7 +16,7 @@ const refundBody = z.strictObject({ amount: createRefundBody.shape.amount, reaso
 
 /**
  * Capture, void and refund from the payment detail page: the merchant API's use cases, guarded by
- * `payments.capture` and `payments.refund`, each success written to the audit log.
+ * `payments.capture` and `payments.refund` (and "Resend receipt", `receipts.resend`), each success written to the audit log.
  */
 export function paymentActionEndpoints(deps: Deps): DashboardEndpoint[] {
   return [
@@ -70,6 +72,18 @@ export function paymentActionEndpoints(deps: Deps): DashboardEndpoint[] {
         });
         return refundView(refund);
       },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'POST',
+        url: `${base}/payments/:id/send_receipt`,
+        tag,
+        summary: "Resend a succeeded payment's receipt to the shopper's email",
+        params: objectParams,
+        permission: 'receipts.resend',
+      },
+      async ({ params, scope, member }) => receiptView(await sendReceipt(deps, { scope, actor: member.actor, id: params.id })),
     ),
   ];
 }

@@ -65,7 +65,7 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
       body: payBody,
       internal: true,
     },
-    async ({ params, body }) => {
+    async ({ params, body, request }) => {
       const { session, payment } = await payCheckoutSession(deps, {
         sessionId: params.id,
         paymentMethodType: body.payment_method_type,
@@ -74,6 +74,7 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
         savePaymentMethod: body.save_payment_method,
         email: body.email,
         deviceData: body.device_data ?? null,
+        acceptLanguage: request.headers['accept-language'] ?? null,
       });
       // A setup session saved the card: nothing was charged.
       return { status: payment?.status ?? 'succeeded', redirect_url: completionUrl(session, deps.publicUrl) };

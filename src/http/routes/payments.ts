@@ -6,7 +6,9 @@ import { getPayment } from '../../domain/payments/use-cases/get-payment';
 import { listPayments } from '../../domain/payments/use-cases/list-payments';
 import { searchPaymentsByQuery } from '../../domain/payments/use-cases/search-payments-by-query';
 import { defineRoute } from '../define-route';
-import { paymentListSchema, paymentSchema } from '../response-schemas';
+import { paymentListSchema, paymentSchema, receiptSchema } from '../response-schemas';
+import { sendReceipt } from '../../domain/payments/use-cases/send-receipt';
+import { receiptView } from '../views/receipt';
 import { captureBody, createPaymentBody } from '../lifecycle-schemas';
 import { chargeSavedPaymentMethod } from '../../domain/payments/use-cases/charge-saved-payment-method';
 import { keyActorOf, scopeOf } from '../merchant-auth';
@@ -108,5 +110,21 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
       errors: [502, 504],
     },
     async ({ params, request }) => paymentView(await cancelPayment(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id })),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/payments/:id/send_receipt',
+      tag,
+      summary: "Email the receipt of a succeeded payment to the shopper's email (again)",
+      description:
+        "Sends now, to the email of the payment (its session's or its customer's), in the session's language (docs/receipts.md). A payment with no email answers 400 `receipt_email_missing`; a payment not `succeeded` answers 409 `payment_not_succeeded`; an install without `SMTP_URL` answers 409 `email_not_configured`; a mail server that refuses answers 502 `email_not_sent`. Each call sends one email; an `Idempotency-Key` replay sends none.",
+      params: idParams,
+      response: receiptSchema,
+      errors: [502],
+    },
+    async ({ params, request }) => receiptView(await sendReceipt(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id })),
   );
 }

@@ -23,6 +23,7 @@ export function accountSettingsView(account: Account) {
     logo_url: account.branding.logoUrl,
     accent_color: account.branding.accentColor,
     support_email: account.supportEmail,
+    send_receipts: account.sendReceipts,
   };
 }
 

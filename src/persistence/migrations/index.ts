@@ -22,6 +22,7 @@ import searchIndexes from './0025-search-indexes';
 import sessionTotals from './0028-session-totals';
 import discountsAndTaxRates from './0029-discounts-and-tax-rates';
 import merchantInitiatedPaymentsAndSetupSessions from './0031-merchant-initiated-payments-and-setup-sessions';
+import receiptEmails from './0032-receipt-emails';
 
 export interface Migration {
   version: number;
@@ -57,6 +58,7 @@ export const migrations: Migration[] = [
   sessionTotals,
   discountsAndTaxRates,
   merchantInitiatedPaymentsAndSetupSessions,
+  receiptEmails,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

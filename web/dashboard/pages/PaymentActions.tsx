@@ -33,7 +33,23 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
   const refundable = payment.amount_captured - payment.amount_refunded;
   const mayCapture = can(role, 'payments.capture') && payment.status === 'requires_capture';
   const mayRefund = can(role, 'payments.refund') && payment.status === 'succeeded' && refundable > 0;
-  if (!mayCapture && !mayRefund && !result) return null;
+  const mayResend = can(role, 'receipts.resend') && payment.status === 'succeeded';
+  if (!mayCapture && !mayRefund && !mayResend && !result) return null;
+
+  // Sends at once: a receipt changes nothing, so there is nothing to confirm.
+  const resendReceipt = async () => {
+    setOpen(null);
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    try {
+      const sent = await api<{ email: string }>('POST', `${path}/send_receipt`);
+      setResult(t('actions.receiptSent', { email: sent.email }));
+    } catch (e) {
+      setError(e as DashboardApiError);
+    }
+    setBusy(false);
+  };
 
   const start = (action: Action) => {
     setOpen(action);
@@ -122,6 +138,11 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
         {mayRefund && (
           <button type="button" disabled={busy} onClick={() => start('refund')}>
             {t('actions.refundOpen')}
+          </button>
+        )}
+        {mayResend && (
+          <button type="button" className="secondary" disabled={busy} onClick={() => void resendReceipt()}>
+            {t('actions.resendReceipt')}
           </button>
         )}
       </div>

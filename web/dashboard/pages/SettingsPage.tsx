@@ -14,6 +14,7 @@ interface Settings {
   logo_url: string | null;
   accent_color: string | null;
   support_email: string | null;
+  send_receipts: boolean;
 }
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -51,6 +52,7 @@ export function SettingsPage({ place }: PageScope) {
   const path = `/accounts/${place.account.id}/settings`;
   const settings = useLoad(() => api<Settings>('GET', path), path);
   const [form, setForm] = useState({ name: '', display_name: '', logo_url: '', accent_color: '', support_email: '' });
+  const [sendReceipts, setSendReceipts] = useState(false);
   const [error, setError] = useState<DashboardApiError | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -66,6 +68,7 @@ export function SettingsPage({ place }: PageScope) {
         accent_color: s.accent_color ?? '',
         support_email: s.support_email ?? '',
       });
+      setSendReceipts(s.send_receipts);
     }
   }, [settings.data]);
 
@@ -81,6 +84,7 @@ export function SettingsPage({ place }: PageScope) {
         logo_url: form.logo_url || null,
         accent_color: form.accent_color || null,
         support_email: form.support_email || null,
+        send_receipts: sendReceipts,
       });
       setSaved(true);
     } catch (e) {
@@ -130,6 +134,17 @@ export function SettingsPage({ place }: PageScope) {
             <Field id="s-support" label={t('settings.supportEmail')}>
               <input id="s-support" type="email" value={form.support_email} onChange={set('support_email')} />
             </Field>
+            <label className="inline">
+              <input
+                type="checkbox"
+                checked={sendReceipts}
+                onChange={(e) => {
+                  setSaved(false);
+                  setSendReceipts(e.target.checked);
+                }}
+              />
+              {t('settings.sendReceipts')}
+            </label>
           </fieldset>
           <ErrorNote error={error} />
           {saved && <p role="status">{t('settings.saved')}</p>}

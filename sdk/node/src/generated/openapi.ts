@@ -148,6 +148,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments/{id}/send_receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email the receipt of a succeeded payment to the shopper's email (again)
+         * @description Sends now, to the email of the payment (its session's or its customer's), in the session's language (docs/receipts.md). A payment with no email answers 400 `receipt_email_missing`; a payment not `succeeded` answers 409 `payment_not_succeeded`; an install without `SMTP_URL` answers 409 `email_not_configured`; a mail server that refuses answers 502 `email_not_sent`. Each call sends one email; an `Idempotency-Key` replay sends none.
+         */
+        post: operations["postV1PaymentsIdSendReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook_endpoints": {
         parameters: {
             query?: never;
@@ -1669,6 +1689,19 @@ export interface components {
                 started_at: number | null;
             }[];
         };
+        /** @description A receipt email the mail server took. */
+        Receipt: {
+            /** @constant */
+            object: "receipt";
+            /** @description The payment (`pay_…`) whose receipt was sent. */
+            payment: string;
+            /** @description Where it was sent: the email of the payment, its session or its customer. */
+            email: string;
+            /** @description The receipt's language: the session's locale, English when it is `auto` or has no receipt catalogue. */
+            locale: string;
+            /** @description Unix seconds. */
+            sent_at: number;
+        };
         /** @description What a DELETE answers. */
         Deleted: {
             id: string;
@@ -1926,9 +1959,9 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "card_declined" | "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed" | "resource_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open" | "file_type_not_allowed" | "file_too_large" | "checkout_session_expired" | "request_too_large" | "rate_limited" | "processor_unavailable" | "processor_timeout" | "internal_error" | "database_unavailable";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "card_declined" | "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed" | "resource_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open" | "file_type_not_allowed" | "file_too_large" | "receipt_email_missing" | "email_not_configured" | "payment_not_succeeded" | "email_not_sent" | "checkout_session_expired" | "request_too_large" | "rate_limited" | "processor_unavailable" | "processor_timeout" | "internal_error" | "database_unavailable";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -1939,13 +1972,13 @@ export interface components {
                 request_id: string;
             };
         };
-        /** @description Error 400: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `amount_too_small`, `amount_too_large`, `currency_not_supported`, `file_type_not_allowed`, `file_too_large`. */
+        /** @description Error 400: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `amount_too_small`, `amount_too_large`, `currency_not_supported`, `file_type_not_allowed`, `file_too_large`, `receipt_email_missing`. */
         Error400: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "file_type_not_allowed" | "file_too_large";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "file_type_not_allowed" | "file_too_large" | "receipt_email_missing";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -1960,7 +1993,7 @@ export interface components {
         Error401: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
                 code: "api_key_missing" | "api_key_invalid" | "api_key_revoked";
                 /** @description For the developer; never contains card data. */
@@ -1977,7 +2010,7 @@ export interface components {
         Error402: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
                 code: "card_declined";
                 /** @description For the developer; never contains card data. */
@@ -1994,7 +2027,7 @@ export interface components {
         Error403: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
                 code: "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed";
                 /** @description For the developer; never contains card data. */
@@ -2011,7 +2044,7 @@ export interface components {
         Error404: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
                 code: "resource_missing";
                 /** @description For the developer; never contains card data. */
@@ -2024,13 +2057,13 @@ export interface components {
                 request_id: string;
             };
         };
-        /** @description Error 409: `idempotency_key_reused`, `idempotency_key_in_use`, `checkout_session_completed`, `payment_not_capturable`, `payment_not_refundable`, `refund_exceeds_available`, `payment_not_settled`, `dispute_not_open`. */
+        /** @description Error 409: `idempotency_key_reused`, `idempotency_key_in_use`, `checkout_session_completed`, `payment_not_capturable`, `payment_not_refundable`, `refund_exceeds_available`, `payment_not_settled`, `dispute_not_open`, `email_not_configured`, `payment_not_succeeded`. */
         Error409: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
-                code: "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open";
+                code: "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open" | "email_not_configured" | "payment_not_succeeded";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -2045,7 +2078,7 @@ export interface components {
         Error410: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
                 code: "checkout_session_expired";
                 /** @description For the developer; never contains card data. */
@@ -2062,7 +2095,7 @@ export interface components {
         Error413: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
                 code: "request_too_large";
                 /** @description For the developer; never contains card data. */
@@ -2079,7 +2112,7 @@ export interface components {
         Error429: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
                 code: "rate_limited";
                 /** @description For the developer; never contains card data. */
@@ -2096,7 +2129,7 @@ export interface components {
         Error500: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
                 code: "internal_error";
                 /** @description For the developer; never contains card data. */
@@ -2109,13 +2142,13 @@ export interface components {
                 request_id: string;
             };
         };
-        /** @description Error 502: `processor_unavailable`. */
+        /** @description Error 502: `email_not_sent`, `processor_unavailable`. */
         Error502: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
-                code: "processor_unavailable";
+                code: "email_not_sent" | "processor_unavailable";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -2130,7 +2163,7 @@ export interface components {
         Error503: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
                 code: "database_unavailable";
                 /** @description For the developer; never contains card data. */
@@ -2147,7 +2180,7 @@ export interface components {
         Error504: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "rate_limit_error" | "processor_error" | "api_error";
+                type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
                 code: "processor_timeout";
                 /** @description For the developer; never contains card data. */
@@ -2201,7 +2234,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Error 400: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `amount_too_small`, `amount_too_large`, `currency_not_supported`, `file_type_not_allowed`, `file_too_large`. */
+        /** @description Error 400: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `amount_too_small`, `amount_too_large`, `currency_not_supported`, `file_type_not_allowed`, `file_too_large`, `receipt_email_missing`. */
         Error400: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -2251,7 +2284,7 @@ export interface components {
                 "application/json": components["schemas"]["Error404"];
             };
         };
-        /** @description Error 409: `idempotency_key_reused`, `idempotency_key_in_use`, `checkout_session_completed`, `payment_not_capturable`, `payment_not_refundable`, `refund_exceeds_available`, `payment_not_settled`, `dispute_not_open`. */
+        /** @description Error 409: `idempotency_key_reused`, `idempotency_key_in_use`, `checkout_session_completed`, `payment_not_capturable`, `payment_not_refundable`, `refund_exceeds_available`, `payment_not_settled`, `dispute_not_open`, `email_not_configured`, `payment_not_succeeded`. */
         Error409: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -2303,7 +2336,7 @@ export interface components {
                 "application/json": components["schemas"]["Error500"];
             };
         };
-        /** @description Error 502: `processor_unavailable`. */
+        /** @description Error 502: `email_not_sent`, `processor_unavailable`. */
         Error502: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -2808,6 +2841,44 @@ export interface operations {
             500: components["responses"]["Error500"];
             502: components["responses"]["Error502"];
             504: components["responses"]["Error504"];
+        };
+    };
+    postV1PaymentsIdSendReceipt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Email the receipt of a succeeded payment to the shopper's email (again) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Receipt"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
         };
     };
     getV1WebhookEndpoints: {

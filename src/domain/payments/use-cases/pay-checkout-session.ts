@@ -12,6 +12,7 @@ import { expireIfOverdue } from '../../sessions/rules';
 import { reserveDiscount } from '../../pricing/redemption';
 import { withSessionCustomer } from '../../customers/session-customer';
 import { setUpCheckoutSession, type SetUpCheckout } from '../../sessions/use-cases/set-up-checkout-session';
+import { sendReceiptInBackground } from './send-receipt';
 import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
 
 export interface PayCheckoutSessionOptions {
@@ -25,6 +26,8 @@ export interface PayCheckoutSessionOptions {
   savePaymentMethod?: boolean;
   email: string;
   deviceData?: string | null;
+  /** The shopper's `Accept-Language`: the receipt's language when the session's locale is `auto`. */
+  acceptLanguage?: string | null;
 }
 
 /**
@@ -109,7 +112,10 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   // 3. Record the vaulted card (an approved or unknown charge keeps it; a refused one removes it),
   // then the payment's outcome.
   if (vaulted && session.customerId) await keepOrDiscardVaulted(deps, processor, { customerId: session.customerId, session, vaulted, result });
-  return recordAuthorization(deps, { session, payment, paymentMethodType: options.paymentMethodType, result });
+  const paid = await recordAuthorization(deps, { session, payment, paymentMethodType: options.paymentMethodType, result });
+  // 4. The receipt, when the account sends them: after the commit, never holding up the answer.
+  sendReceiptInBackground(deps, { payment: paid.payment, acceptLanguage: options.acceptLanguage });
+  return paid;
 }
 
 /** Whether this payment saves its card: the merchant said `on`, or the shopper consented. */

@@ -11,6 +11,8 @@ export interface AccountProfileChanges {
   /** `#rrggbb`. */
   accentColor?: string | null;
   supportEmail?: string | null;
+  /** Email shoppers a receipt when they pay (docs/receipts.md). */
+  sendReceipts?: boolean;
 }
 
 function invalid(param: string, message: string): TillpointError {
@@ -57,6 +59,7 @@ export function applyProfileChanges(account: Account, changes: AccountProfileCha
     }
     next.supportEmail = email;
   }
+  if (changes.sendReceipts !== undefined) next.sendReceipts = changes.sendReceipts;
   return next;
 }
 

@@ -10,6 +10,7 @@ function toAccount(row: Row): Account {
     defaultCurrency: row.default_currency,
     branding: { displayName: row.display_name, logoUrl: row.logo_url, accentColor: row.accent_color },
     supportEmail: row.support_email,
+    sendReceipts: row.send_receipts === true,
     createdAt: new Date(row.created_at),
   };
 }
@@ -41,8 +42,8 @@ export function accountRepositories(db: SqlExecutor): Pick<UnitOfWork, 'accounts
     accountProfiles: {
       async update(a: Account) {
         await db.query<Row>(
-          `UPDATE accounts SET name = $2, display_name = $3, logo_url = $4, accent_color = $5, support_email = $6 WHERE id = $1`,
-          [a.id, a.name, a.branding.displayName, a.branding.logoUrl, a.branding.accentColor, a.supportEmail],
+          `UPDATE accounts SET name = $2, display_name = $3, logo_url = $4, accent_color = $5, support_email = $6, send_receipts = $7 WHERE id = $1`,
+          [a.id, a.name, a.branding.displayName, a.branding.logoUrl, a.branding.accentColor, a.supportEmail, a.sendReceipts],
         );
       },
     },

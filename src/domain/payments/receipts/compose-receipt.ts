@@ -1,0 +1,81 @@
+import type { Account } from '../../team/entities';
+import type { CheckoutSession } from '../../sessions/entities';
+import type { Payment } from '../entities';
+import { currencyRule } from '../../shared/currency';
+import { toDecimalString } from '../../shared/money';
+import { receiptMessages } from './receipt-messages';
+
+/** A receipt email, ready for the mailer: plain text, no card data beyond brand and last4. */
+export interface ReceiptEmail {
+  to: string;
+  subject: string;
+  text: string;
+  /** The locale whose words and number formats the email uses. */
+  locale: string;
+}
+
+const brandNames: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  'american-express': 'American Express',
+  amex: 'American Express',
+  discover: 'Discover',
+  jcb: 'JCB',
+  'diners-club': 'Diners Club',
+  diners: 'Diners Club',
+  unionpay: 'UnionPay',
+  maestro: 'Maestro',
+};
+const methodNames: Record<string, string> = { google_pay: 'Google Pay', apple_pay: 'Apple Pay', paypal: 'PayPal', venmo: 'Venmo', card: 'Card' };
+
+function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/**
+ * The receipt of a payment that took money: the session's line items and totals (subtotal,
+ * discount, shipping, tax, total) when it has a session, the amount alone otherwise; the merchant's
+ * name and support email; the card's brand and last 4 digits, never more.
+ *
+ * @example composeReceipt({ account, session, payment, to: 'shopper@example.com', locale: 'de' }).subject === 'Ihre Quittung von Coffee Co'
+ */
+export function composeReceipt(options: { account: Account; session: CheckoutSession | null; payment: Payment; to: string; locale: string }): ReceiptEmail {
+  const { account, session, payment } = options;
+  const { locale, messages: m } = receiptMessages(options.locale);
+  const currency = payment.currency.toUpperCase();
+  const exponent = currencyRule(currency)?.exponent ?? 2;
+  const number = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent });
+  const money = (minor: number) => number.format(Number(toDecimalString(minor, currency)));
+  const merchant = account.branding.displayName ?? account.name;
+
+  const lines: string[] = [fill(m.thanks, { merchant }), ''];
+  lines.push(`${m.receiptNumber}: ${payment.id}`);
+  lines.push(`${m.date}: ${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(payment.createdAt)}`);
+  lines.push('');
+
+  const details = session?.totalDetails ?? payment.totalDetails;
+  if (session && session.lineItems.length > 0) {
+    lines.push(`${m.items}:`);
+    for (const item of session.lineItems) lines.push(`  ${item.name} × ${item.quantity}  ${money(item.amount)}`);
+    lines.push('');
+    lines.push(`${m.subtotal}: ${money(session.amountSubtotal)}`);
+  }
+  if (details && details.amountDiscount > 0) lines.push(`${m.discount}: −${money(details.amountDiscount)}`);
+  if (details && details.amountShipping > 0) lines.push(`${m.shipping}: ${money(details.amountShipping)}`);
+  if (details && details.amountTax > 0) lines.push(`${m.tax}: ${money(details.amountTax)}`);
+  lines.push(`${m.total}: ${money(payment.amountCaptured)}`);
+  if (payment.amountRefunded > 0) lines.push(`${m.refunded}: ${money(payment.amountRefunded)}`);
+  lines.push('');
+
+  const method = payment.paymentMethod;
+  if (method?.last4) {
+    const brand = (method.brand && brandNames[method.brand.toLowerCase()]) ?? method.brand ?? methodNames[method.type] ?? method.type;
+    lines.push(fill(m.paidWith, { brand, last4: method.last4 }));
+  } else if (method) {
+    lines.push(fill(m.paidWithMethod, { method: methodNames[method.type] ?? method.type }));
+  }
+  if (account.supportEmail) lines.push('', fill(m.contact, { merchant, email: account.supportEmail }));
+  if (payment.mode === 'test') lines.push('', m.testMode);
+
+  return { to: options.to, subject: fill(m.subject, { merchant }), text: `${lines.join('\n')}\n`, locale };
+}
