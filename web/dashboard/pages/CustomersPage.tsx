@@ -1,4 +1,4 @@
-import { Fragment, useState, type FormEvent } from 'react';
+import { Fragment, useEffect, useState, type FormEvent } from 'react';
 import { api, type Customer, type CustomerDetail, type List, type Payment } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime } from '../format';
@@ -22,6 +22,8 @@ export function CustomersPage({ base, place }: PageScope) {
   if (cursors.after) params.set('starting_after', cursors.after);
   const list = useLoad(() => api<List<Customer>>('GET', `/accounts${base}/customers?${params}`), `${base}?${params}`);
   const [typed, setTyped] = useState(email);
+  // The URL is the search: back and forward bring the field along.
+  useEffect(() => setTyped(email), [email]);
   const here = `/dashboard${base}/customers`;
   const mayFilterByEmail = can(place.account.role, 'customers.read_email');
 
