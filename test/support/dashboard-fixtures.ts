@@ -80,6 +80,15 @@ export async function openDispute(fx: Fixtures): Promise<string> {
   return list.json().data[0].id;
 }
 
+/** A fresh customer, so each role reads or deletes its own. */
+async function newCustomer(fx: Fixtures): Promise<string> {
+  // A fresh second of the test key's rate limit: the matrix has spent the last one.
+  fx.h.clock.advance(1000);
+  const made = await merchantCall(fx.h, fx.secretKey, 'POST', '/v1/customers', { email: 'matrix.customer@buyer.example' });
+  expect(made.statusCode, made.body).toBe(200);
+  return made.json().id;
+}
+
 const newLink = async (fx: Fixtures) => (await ownerCall(fx, 'POST', '/test/payment-links', { line_items: [{ price: fx.priceId, quantity: 1 }] })).id;
 const newWebhookEndpoint = async (fx: Fixtures) =>
   (await ownerCall(fx, 'POST', '/test/webhook-endpoints', { url: 'http://localhost:9/hooks', enabled_events: ['*'] })).id;
@@ -136,6 +145,9 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
   'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/evidence': async (fx) => ({ params: { id: await openDispute(fx) }, body: { text: 'Delivered' } }),
   'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/submit': async (fx) => ({ params: { id: await openDispute(fx) } }),
   'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/accept': async (fx) => ({ params: { id: await openDispute(fx) } }),
+  'GET /dashboard/api/accounts/:account_id/:mode/customers': async () => ({}),
+  'GET /dashboard/api/accounts/:account_id/:mode/customers/:id': async (fx) => ({ params: { id: await newCustomer(fx) } }),
+  'DELETE /dashboard/api/accounts/:account_id/:mode/customers/:id': async (fx) => ({ params: { id: await newCustomer(fx) } }),
   'GET /dashboard/api/accounts/:account_id/:mode/search': async (fx) => ({ query: `q=${fx.paymentId}` }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/capture': async (fx) => ({ params: { id: await authorizedPayment(fx) }, body: { amount: 2000 } }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/cancel': async (fx) => ({ params: { id: await authorizedPayment(fx) } }),

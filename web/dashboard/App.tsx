@@ -8,6 +8,7 @@ import { OverviewPage } from './pages/OverviewPage';
 import { PaymentDetailPage } from './pages/PaymentDetailPage';
 import { PaymentsPage } from './pages/PaymentsPage';
 import { DisputeDetailPage, DisputesPage } from './pages/DisputesPage';
+import { CustomerDetailPage, CustomersPage } from './pages/CustomersPage';
 import { SearchPage } from './pages/SearchPage';
 import { SessionDetailPage, SessionsPage } from './pages/SessionsPage';
 import { SettingsPage } from './pages/SettingsPage';
@@ -86,6 +87,8 @@ export function App() {
   else if (section === 'payments') page = <PaymentsPage {...scope} />;
   else if (section === 'disputes' && id) page = <DisputeDetailPage {...scope} id={id} />;
   else if (section === 'disputes') page = <DisputesPage {...scope} />;
+  else if (section === 'customers' && id) page = <CustomerDetailPage {...scope} id={id} />;
+  else if (section === 'customers') page = <CustomersPage {...scope} />;
   else if (section === 'sessions' && id) page = <SessionDetailPage {...scope} id={id} />;
   else if (section === 'sessions') page = <SessionsPage {...scope} />;
   else if (section === 'developers') page = <DevelopersPage {...scope} />;

@@ -73,6 +73,8 @@ export interface Payment {
   capture_method: string;
   /** Null for a charge of a saved payment method made from the server. */
   checkout_session: string | null;
+  /** The customer (`cus_…`) who paid; null when none, or once the customer was deleted. */
+  customer: string | null;
   customer_email: string | null;
   payment_method: {
     type: string;
@@ -127,4 +129,18 @@ export interface CheckoutSession {
 export interface List<T> {
   data: T[];
   has_more: boolean;
+}
+
+export interface Customer {
+  id: string;
+  /** Masked (`j•••@example.com`) for roles that do not see customer emails. */
+  email: string | null;
+  name: string | null;
+  metadata: Record<string, string>;
+  created: number;
+}
+
+/** A customer's page: the customer and its saved payment methods, of which only brand, last4 and expiry. */
+export interface CustomerDetail extends Customer {
+  payment_methods: Array<{ id: string; type: string; brand: string | null; last4: string | null; exp_month: number | null; exp_year: number | null; created: number }>;
 }

@@ -13,6 +13,10 @@ export const permissions = [
   'payments.read',
   /** Unmasked customer emails, and filtering by email; viewers see `j•••@example.com`. */
   'customers.read_email',
+  /** The Customers page: customers, their payments and saved payment methods (brand, last4, expiry). */
+  'customers.read',
+  /** Delete a customer: its saved methods go at the processor too; its payments stay, detached. */
+  'customers.delete',
   'payments.export',
   'payments.refund',
   /** Capture and void an authorization. */
@@ -47,6 +51,7 @@ const everything = new Set<Permission>(permissions);
 const readOnly: Permission[] = [
   'overview.read',
   'payments.read',
+  'customers.read',
   'sessions.read',
   'payment_links.read',
   'settings.read',

@@ -55,6 +55,8 @@ export interface PaymentFilter extends PageRequest {
   last4?: string;
   /** A payment id or its checkout session id. */
   id?: string;
+  /** The customer's (`cus_…`) payments only. */
+  customerId?: string;
 }
 
 export interface CheckoutSessionFilter extends PageRequest {

@@ -15,6 +15,7 @@ import { catalogEndpoints } from './catalog-endpoints';
 import { flagDashboardEndpoints } from './flag-dashboard-endpoints';
 import { paymentActionEndpoints } from './payment-action-endpoints';
 import { disputeEndpoints } from './dispute-endpoints';
+import { customerEndpoints } from './customer-endpoints';
 import { processorEndpoints } from './processor-endpoints';
 import { webhookDashboardEndpoints } from './webhook-dashboard-endpoints';
 import type { ProcessorSettingsDeps } from '../../domain/processors/processor-config';
@@ -35,6 +36,7 @@ export function dashboardEndpoints(deps: Deps, processorSettings?: ProcessorSett
     ...modeEndpoints(deps),
     ...paymentActionEndpoints(deps),
     ...disputeEndpoints(deps),
+    ...customerEndpoints(deps),
     ...catalogEndpoints(deps),
     ...webhookDashboardEndpoints(deps),
     ...processorEndpoints(processorSettings),

@@ -44,6 +44,7 @@ const paymentFilters = {
   amount_max: minorUnits.optional(),
   email: z.string().min(1).max(254).optional(),
   last4: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
+  customer: z.string().regex(/^cus_[A-Za-z0-9]{1,60}$/, 'must be a customer id (cus_…)').optional(),
   q: z.string().regex(/^(pay|cs)_[A-Za-z0-9]{1,60}$/, 'must be a payment id (pay_…) or a checkout session id (cs_…)').optional(),
 };
 type PaymentFilterQuery = z.output<z.ZodObject<typeof paymentFilters>>;
@@ -58,6 +59,7 @@ function toPaymentFilter(query: PaymentFilterQuery): Omit<PaymentFilter, 'limit'
     email: query.email,
     last4: query.last4,
     id: query.q,
+    customerId: query.customer,
   };
 }
 

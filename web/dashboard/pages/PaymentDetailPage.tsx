@@ -6,6 +6,7 @@ import { Link } from '../router';
 import { useLoad } from '../use-load';
 import { useT, type DashboardMessageKey } from '../i18n';
 import { PaymentActions } from './PaymentActions';
+import { can } from '../../../src/domain/team/permissions';
 
 /** How each `payment_method.type` is named. */
 const methodTypeLabels: Record<string, DashboardMessageKey> = {
@@ -128,7 +129,15 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           <h2 id="details-title">{t('payment.details')}</h2>
           <dl className="details">
             <dt>{t('payment.customer')}</dt>
-            <dd>{p.customer_email ?? '—'}</dd>
+            <dd>
+              {p.customer && can(place.account.role, 'customers.read') ? (
+                <Link href={`/dashboard${base}/customers/${p.customer}`} data-testid="payment-customer">
+                  {p.customer_email ?? p.customer}
+                </Link>
+              ) : (
+                (p.customer_email ?? '—')
+              )}
+            </dd>
             <dt>{t('payment.captured')}</dt>
             <dd>{money(p.amount_captured)}</dd>
             <dt>{t('payment.refunded')}</dt>

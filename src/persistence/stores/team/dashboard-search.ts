@@ -23,6 +23,7 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
         if (f.amountMax !== undefined) q.where(`amount <= ${q.param(f.amountMax)}`);
         if (f.email) q.where(`lower(customer_email) = ${q.param(f.email.toLowerCase())}`);
         if (f.last4) q.where(`payment_method->>'last4' = ${q.param(f.last4)}`);
+        if (f.customerId) q.where(`customer_id = ${q.param(f.customerId)}`);
         if (f.id) {
           const id = q.param(f.id);
           q.where(`(id = ${id} OR checkout_session_id = ${id})`);

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import type { Deps } from '../../domain/deps';
+import type { Customer, SavedPaymentMethod } from '../../domain/customers/entities';
+import { deleteCustomer } from '../../domain/customers/use-cases/delete-customer';
+import { getCustomer } from '../../domain/customers/use-cases/get-customer';
+import { listPaymentMethods } from '../../domain/customers/use-cases/list-payment-methods';
+import { searchCustomers } from '../../domain/customers/use-cases/search-customers';
+import { maskEmail } from '../../domain/sessions/customer-email';
+import type { Membership } from '../../domain/team/entities';
+import { listQuery } from '../schemas';
+import { customerView } from '../views/customer';
+import { seesEmails } from '../views/payment';
+import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
+import { base, objectParams, scopeParams } from './mode-endpoints';
+
+const tag = 'Dashboard: customers';
+
+/** A customer as the dashboard shows it: the email masked for members who do not see emails. */
+function dashboardCustomerView(customer: Customer, membership: Membership) {
+  const view = customerView(customer);
+  return { ...view, email: seesEmails(membership) ? view.email : maskEmail(view.email) };
+}
+
+/** A saved payment method as the dashboard shows it: brand, last4 and expiry, nothing more. */
+function dashboardPaymentMethodView(method: SavedPaymentMethod) {
+  return {
+    id: method.id,
+    type: method.type,
+    brand: method.brand,
+    last4: method.last4,
+    exp_month: method.expMonth,
+    exp_year: method.expYear,
+    created: Math.floor(method.createdAt.getTime() / 1000),
+  };
+}
+
+/**
+ * The Customers page and a customer's page: reading needs `customers.read` (every role; emails
+ * masked, and no search by email, for roles without `customers.read_email`); deleting needs
+ * `customers.delete` (owner, admin), through the merchant API's use case: saved methods removed at
+ * the processor, past payments kept with the customer detached, the deletion audited against the member.
+ * A customer's payments are the payment list's `customer` filter.
+ */
+export function customerEndpoints(deps: Deps): DashboardEndpoint[] {
+  return [
+    modeEndpoint(
+      {
+        method: 'GET',
+        url: `${base}/customers`,
+        tag,
+        summary: 'Customers, newest first, or those with one email address (any case)',
+        params: scopeParams,
+        query: z.strictObject({ ...listQuery, limit: listQuery.limit.default(25), email: z.string().trim().min(1).max(254).optional() }),
+        permission: 'customers.read',
+      },
+      async ({ query, scope, member }) => {
+        const page = await searchCustomers(deps, {
+          scope,
+          page: { limit: query.limit, startingAfter: query.starting_after },
+          email: query.email,
+          role: member.membership.role,
+        });
+        return { object: 'list', has_more: page.hasMore, data: page.data.map((c) => dashboardCustomerView(c, member.membership)) };
+      },
+    ),
+    modeEndpoint(
+      {
+        method: 'GET',
+        url: `${base}/customers/:id`,
+        tag,
+        summary: 'A customer with its saved payment methods (brand, last4, expiry)',
+        params: objectParams,
+        permission: 'customers.read',
+      },
+      async ({ params, scope, member }) => {
+        const customer = await getCustomer(deps, { scope, id: params.id });
+        const methods = await listPaymentMethods(deps, { scope, customerId: customer.id });
+        return { ...dashboardCustomerView(customer, member.membership), payment_methods: methods.map(dashboardPaymentMethodView) };
+      },
+    ),
+    modeEndpoint(
+      {
+        method: 'DELETE',
+        url: `${base}/customers/:id`,
+        tag,
+        summary: 'Delete a customer: its saved payment methods go at the processor too; its payments stay, detached',
+        params: objectParams,
+        permission: 'customers.delete',
+      },
+      async ({ params, scope, member }) => {
+        await deleteCustomer(deps, { scope, actor: member.actor, id: params.id });
+        return { id: params.id, object: 'customer', deleted: true };
+      },
+    ),
+  ];
+}

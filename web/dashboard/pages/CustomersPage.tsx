@@ -1,0 +1,207 @@
+import { Fragment, useEffect, useState, type FormEvent } from 'react';
+import { api, type Customer, type CustomerDetail, type List, type Payment } from '../api';
+import { ErrorNote, Field, Loading, StatusBadge } from '../components';
+import { formatMoney, formatTime } from '../format';
+import type { PageScope } from '../Layout';
+import { Pager, useCursorStack } from '../Pager';
+import { Link, navigate, useLocation } from '../router';
+import { useAction } from '../use-action';
+import { useLoad } from '../use-load';
+import { useT } from '../i18n';
+import { can } from '../../../src/domain/team/permissions';
+
+/** The Customers list: newest first, or the customer with one email address; each links to its page. */
+export function CustomersPage({ base, place }: PageScope) {
+  const t = useT();
+  const { query } = useLocation();
+  const email = query.get('email') ?? '';
+  const deleted = query.get('deleted');
+  const cursors = useCursorStack();
+  const params = new URLSearchParams();
+  if (email) params.set('email', email);
+  if (cursors.after) params.set('starting_after', cursors.after);
+  const list = useLoad(() => api<List<Customer>>('GET', `/accounts${base}/customers?${params}`), `${base}?${params}`);
+  const [typed, setTyped] = useState(email);
+  // The URL is the search: back and forward bring the field along.
+  useEffect(() => setTyped(email), [email]);
+  const here = `/dashboard${base}/customers`;
+  const mayFilterByEmail = can(place.account.role, 'customers.read_email');
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    cursors.reset();
+    const value = typed.trim();
+    navigate(value ? `${here}?email=${encodeURIComponent(value)}` : here);
+  };
+
+  return (
+    <>
+      <h1>{t('customers.title')}</h1>
+      {deleted && (
+        <p role="status">
+          {t('customers.deleted', { id: deleted })}
+        </p>
+      )}
+      {mayFilterByEmail && (
+        <form className="filters" onSubmit={search} role="search" aria-label={t('customers.search')}>
+          <Field id="customer-email" label={t('customers.search.email')}>
+            <input id="customer-email" type="email" value={typed} onChange={(e) => setTyped(e.target.value)} />
+          </Field>
+          <button type="submit">{t('customers.search.submit')}</button>
+        </form>
+      )}
+      <ErrorNote error={list.error} />
+      {!list.data ? (
+        !list.error && <Loading what={t('customers.loading')} />
+      ) : list.data.data.length === 0 ? (
+        <p>{email ? t('customers.noneMatch') : t('common.none', { what: t('customers.loading'), mode: place.mode })}</p>
+      ) : (
+        <>
+          <table className="data" data-testid="customers">
+            <caption className="visually-hidden">{t('customers.caption')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('customers.col.email')}</th>
+                <th scope="col">{t('customers.col.name')}</th>
+                <th scope="col">{t('customers.col.created')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((c) => (
+                <tr key={c.id}>
+                  <td>
+                    <Link href={`${here}/${c.id}`}>{c.email ?? c.id}</Link>
+                  </td>
+                  <td>{c.name ?? '—'}</td>
+                  <td>{formatTime(c.created)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager atStart={cursors.atStart} hasMore={list.data.has_more} onPrevious={cursors.previous} onNext={() => cursors.next(list.data!.data.at(-1)!.id)} />
+        </>
+      )}
+    </>
+  );
+}
+
+/** A customer's payments, newest first, each linking to its page. */
+function CustomerPayments({ base, customerId }: { base: string; customerId: string }) {
+  const t = useT();
+  const cursors = useCursorStack();
+  const params = new URLSearchParams({ customer: customerId, limit: '10' });
+  if (cursors.after) params.set('starting_after', cursors.after);
+  const list = useLoad(() => api<List<Payment>>('GET', `/accounts${base}/payments?${params}`), `${base}?${params}`);
+  return (
+    <section aria-labelledby="customer-payments-title" className="panel">
+      <h2 id="customer-payments-title">{t('customer.payments')}</h2>
+      <ErrorNote error={list.error} />
+      {!list.data ? (
+        !list.error && <Loading what={t('payments.loading')} />
+      ) : list.data.data.length === 0 ? (
+        <p>{t('customer.noPayments')}</p>
+      ) : (
+        <>
+          <table className="data" data-testid="customer-payments">
+            <caption className="visually-hidden">{t('customer.payments')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('payments.col.amount')}</th>
+                <th scope="col">{t('payments.col.status')}</th>
+                <th scope="col">{t('payments.col.date')}</th>
+                <th scope="col">{t('payments.col.id')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((p) => (
+                <tr key={p.id}>
+                  <td className="num">{formatMoney(p.amount, p.currency.toUpperCase(), undefined)}</td>
+                  <td>
+                    <StatusBadge status={p.status_badge} />
+                  </td>
+                  <td>{formatTime(p.created)}</td>
+                  <td>
+                    <Link href={`/dashboard${base}/payments/${p.id}`}>{p.id}</Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager atStart={cursors.atStart} hasMore={list.data.has_more} onPrevious={cursors.previous} onNext={() => cursors.next(list.data!.data.at(-1)!.id)} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** One customer: details, payments, saved payment methods (brand, last4, expiry) and, as the role allows, delete. */
+export function CustomerDetailPage({ base, place, id }: PageScope & { id: string }) {
+  const t = useT();
+  const path = `/accounts${base}/customers/${id}`;
+  const customer = useLoad(() => api<CustomerDetail>('GET', path), path);
+  const action = useAction();
+  const c = customer.data;
+  const remove = () => {
+    if (!window.confirm(t('customer.deleteConfirm', { who: c?.email ?? id }))) return;
+    void action.act(async () => {
+      await api('DELETE', path);
+      navigate(`/dashboard${base}/customers?deleted=${encodeURIComponent(id)}`);
+    });
+  };
+  return (
+    <>
+      <p>
+        <Link href={`/dashboard${base}/customers`}>{t('customer.back')}</Link>
+      </p>
+      <ErrorNote error={action.error ?? customer.error} />
+      {!c ? (
+        !customer.error && <Loading what={t('customer.loading')} />
+      ) : (
+        <>
+          <div className="page-head">
+            <h1>{c.email ?? c.name ?? c.id}</h1>
+            {can(place.account.role, 'customers.delete') && (
+              <button type="button" className="danger" disabled={action.busy} onClick={remove}>
+                {t('customer.delete')}
+              </button>
+            )}
+          </div>
+          <p className="mono">{c.id}</p>
+          <dl className="details">
+            <dt>{t('customers.col.email')}</dt>
+            <dd>{c.email ?? '—'}</dd>
+            <dt>{t('customers.col.name')}</dt>
+            <dd>{c.name ?? '—'}</dd>
+            <dt>{t('customers.col.created')}</dt>
+            <dd>{formatTime(c.created)}</dd>
+            {Object.entries(c.metadata).map(([key, value]) => (
+              <Fragment key={key}>
+                <dt>{key}</dt>
+                <dd>{value}</dd>
+              </Fragment>
+            ))}
+          </dl>
+          <section aria-labelledby="saved-methods-title" className="panel">
+            <h2 id="saved-methods-title">{t('customer.methods')}</h2>
+            {c.payment_methods.length === 0 ? (
+              <p>{t('customer.noMethods')}</p>
+            ) : (
+              <ul data-testid="saved-methods">
+                {c.payment_methods.map((m) => (
+                  <li key={m.id}>
+                    {t('customer.method', {
+                      brand: m.brand ?? t('payments.cardUnknownBrand'),
+                      last4: m.last4 ?? '••••',
+                      expiry: m.exp_month ? `${String(m.exp_month).padStart(2, '0')}/${m.exp_year}` : '—',
+                    })}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <CustomerPayments base={base} customerId={c.id} />
+        </>
+      )}
+    </>
+  );
+}
