@@ -1,22 +1,9 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { routeThirdParties } from './doubles/braintree-client-api';
-import { expectNoAxeViolations, fillCheckout } from './support';
+import { expectNoAxeViolations, fillCheckout, merchantApi } from './support';
 
 /** The flag tests' own account (see global-setup): switching its card form off disturbs nobody. */
-const auth = () => ({ Authorization: `Bearer ${process.env.E2E_FLAGS_SECRET_KEY}` });
-
-async function call(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) {
-  const response = method === 'GET' ? await request.get(path, { headers: auth() }) : await request.post(path, { headers: auth(), data });
-  expect(response.status(), await response.text()).toBe(200);
-  return response.json();
-}
-
-const newSession = (request: APIRequestContext, body: Record<string, unknown> = {}) =>
-  call(request, 'POST', '/v1/checkout/sessions', {
-    currency: 'usd',
-    line_items: [{ name: 'Colombia Huila, 250 g', unit_amount: 1800, quantity: 1 }],
-    ...body,
-  }) as Promise<{ id: string; url: string }>;
+const { call, createSession: newSession } = merchantApi(() => process.env.E2E_FLAGS_SECRET_KEY!);
 
 /** What the page will be told for this session, read the way a server-side OFREP client reads it. */
 async function variantFor(request: APIRequestContext, sessionId: string, key: string): Promise<string> {

@@ -3,32 +3,43 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export const secretKey = () => process.env.E2E_SECRET_KEY!;
 
-const auth = () => ({ Authorization: `Bearer ${secretKey()}` });
+/**
+ * The merchant API as a merchant's back end calls it, with one account's secret key (the shared
+ * e2e account's unless a spec has an account of its own): any call must answer 200.
+ */
+export function merchantApi(key: () => string = secretKey) {
+  const headers = () => ({ Authorization: `Bearer ${key()}` });
+  const call = async (request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) => {
+    const response = method === 'GET' ? await request.get(path, { headers: headers() }) : await request.post(path, { headers: headers(), data });
+    expect(response.status(), await response.text()).toBe(200);
+    return response.json();
+  };
+  return {
+    call,
+    /** Opens a checkout session (USD 18.00 for one bag unless told otherwise). */
+    createSession: async (request: APIRequestContext, body: Record<string, unknown> = {}) =>
+      (await call(request, 'POST', '/v1/checkout/sessions', {
+        currency: 'usd',
+        line_items: [{ name: 'Ethiopia Guji, 250 g', unit_amount: 1800, quantity: 1 }],
+        ...body,
+      })) as { id: string; url: string; amount_total: number },
+    /** The payments of one session. */
+    paymentsOf: async (request: APIRequestContext, sessionId: string) =>
+      (await call(request, 'GET', `/v1/payments?checkout_session=${sessionId}&limit=100`)).data as Array<{
+        id: string;
+        status: string;
+        decline_code: string | null;
+        payment_method: { brand: string; last4: string } | null;
+        three_d_secure: { status: string; liability_shifted: boolean } | null;
+      }>,
+  };
+}
 
+const sharedAccount = merchantApi();
 /** Opens a checkout session through the merchant API, as a merchant's back end would. */
-export async function createSession(request: APIRequestContext, body: Record<string, unknown> = {}) {
-  const response = await request.post('/v1/checkout/sessions', {
-    headers: auth(),
-    data: {
-      currency: 'usd',
-      line_items: [{ name: 'Ethiopia Guji, 250 g', unit_amount: 1800, quantity: 1 }],
-      ...body,
-    },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()) as { id: string; url: string; amount_total: number };
-}
-
-export async function apiGet(request: APIRequestContext, path: string) {
-  const response = await request.get(path, { headers: auth() });
-  expect(response.status(), await response.text()).toBe(200);
-  return response.json();
-}
-
-export async function paymentsOf(request: APIRequestContext, sessionId: string) {
-  const list = await apiGet(request, `/v1/payments?checkout_session=${sessionId}&limit=100`);
-  return list.data as Array<{ id: string; status: string; decline_code: string | null; payment_method: { brand: string; last4: string } | null }>;
-}
+export const createSession = sharedAccount.createSession;
+export const apiGet = (request: APIRequestContext, path: string) => sharedAccount.call(request, 'GET', path);
+export const paymentsOf = sharedAccount.paymentsOf;
 
 export interface CardInput {
   email?: string;

@@ -1,28 +1,8 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { expectNoAxeViolations, fillCheckout, payButton } from './support';
+import { expect, test } from '@playwright/test';
+import { expectNoAxeViolations, fillCheckout, merchantApi, payButton } from './support';
 
 /** This spec's own account (see global-setup), with `three_d_secure` at `always`: every card payment is verified. */
-const auth = () => ({ Authorization: `Bearer ${process.env.E2E_THREE_D_SECURE_SECRET_KEY}` });
-
-async function call(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) {
-  const response = method === 'GET' ? await request.get(path, { headers: auth() }) : await request.post(path, { headers: auth(), data });
-  expect(response.status(), await response.text()).toBe(200);
-  return response.json();
-}
-
-const newSession = (request: APIRequestContext, body: Record<string, unknown> = {}) =>
-  call(request, 'POST', '/v1/checkout/sessions', {
-    currency: 'usd',
-    line_items: [{ name: 'Kenya AA, 250 g', unit_amount: 1650, quantity: 1 }],
-    ...body,
-  }) as Promise<{ id: string; url: string }>;
-
-const paymentsOf = async (request: APIRequestContext, sessionId: string) =>
-  (await call(request, 'GET', `/v1/payments?checkout_session=${sessionId}`)).data as Array<{
-    status: string;
-    decline_code: string | null;
-    three_d_secure: { status: string; liability_shifted: boolean } | null;
-  }>;
+const { call, createSession: newSession, paymentsOf } = merchantApi(() => process.env.E2E_THREE_D_SECURE_SECRET_KEY!);
 
 test.describe('3-D Secure rehearsed in test mode (the test processor as the Braintree sandbox)', () => {
   test.beforeAll(async ({ request }) => {
