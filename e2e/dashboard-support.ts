@@ -35,7 +35,11 @@ export async function inviteMember(page: Page, browser: Browser, role: string) {
   await page.getByRole('link', { name: 'Team' }).click();
   await page.getByLabel('Role', { exact: true }).selectOption(role);
   await page.getByRole('button', { name: 'Create invite link' }).click();
-  const link = (await page.getByTestId('invite-link').textContent())!;
+  return joinByInvite(browser, (await page.getByTestId('invite-link').textContent())!, role);
+}
+
+/** A new member opens an invite link in a browser of their own, signs up and lands on the Overview. */
+export async function joinByInvite(browser: Browser, link: string, role: string) {
   const context = await browser.newContext();
   const member = await context.newPage();
   await member.goto(link);

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { PASSWORD, signUp, unique } from './dashboard-support';
+import { joinByInvite, signUp, unique } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 /** Braintree's dispute test card: the test processor opens a dispute five seconds after capture. */
@@ -68,15 +68,7 @@ async function addMember(owner: Page, browser: Browser, accountPath: string, rol
     },
     { path: accountPath, role },
   );
-  const context = await browser.newContext();
-  const member = await context.newPage();
-  await member.goto(url);
-  await member.getByLabel('Your name').fill(`A ${role}`);
-  await member.getByLabel('Email').fill(`${role}-${unique()}@shop.example`);
-  await member.getByLabel('Password').fill(PASSWORD);
-  await member.getByRole('button', { name: 'Create user and join' }).click();
-  await expect(member.getByRole('heading', { name: 'Overview' })).toBeVisible();
-  return { member, context };
+  return joinByInvite(browser, url, role);
 }
 
 /** Reloads the dispute's page until its heading shows the status the processor decided. */
