@@ -40,4 +40,36 @@ test.describe('a returning shopper', () => {
     await expect(page.getByTestId('saved-cards')).toHaveCount(0);
     await expect(page.getByLabel('Card number', { exact: true })).toBeVisible();
   });
+
+  test('asks the saved card\'s CVC again when the session says so: a wrong CVC is refused beside the field, the right one pays', async ({ page, request }) => {
+    const made = await request.post('/v1/customers', { headers: { Authorization: `Bearer ${secretKey()}` }, data: { email: 'cvc@example.com' } });
+    const customer = await made.json();
+    const first = await createSession(request, { customer: customer.id, payment_method_options: { card: { save: 'on' } } });
+    await page.goto(first.url);
+    await fillCheckout(page, { email: 'cvc@example.com' });
+    await payButton(page).click();
+    await page.waitForURL(`**/c/${first.id}/done`);
+
+    const later = await createSession(request, { customer: customer.id, payment_method_options: { card: { require_cvc_recollection: true } } });
+    await page.goto(later.url);
+    const saved = page.getByTestId('saved-cards');
+    const cvc = saved.getByLabel('Security code');
+    await expect(cvc).toBeVisible();
+    await expectNoAxeViolations(page);
+    // Nothing typed: the field says so, and nothing is charged.
+    await saved.getByRole('button', { name: 'Pay $18.00' }).click();
+    await expect(saved.getByText('Enter the security code.')).toBeVisible();
+    await expect(cvc).toBeFocused();
+    // 200 does not match the card (the test processor's "N"): declined, the page stays.
+    await cvc.fill('200');
+    await saved.getByRole('button', { name: 'Pay $18.00' }).click();
+    await expect(saved.getByText('The security code is incorrect. Check it and try again.')).toBeVisible();
+    expect((await apiGet(request, `/v1/checkout/sessions/${later.id}`)).status).toBe('open');
+    await cvc.fill('123');
+    await saved.getByRole('button', { name: 'Pay $18.00' }).click();
+    await page.waitForURL(`**/c/${later.id}/done`);
+    const paid = await apiGet(request, `/v1/checkout/sessions/${later.id}`);
+    const payment = await apiGet(request, `/v1/payments/${paid.payment}`);
+    expect(payment).toMatchObject({ status: 'succeeded', customer: customer.id, payment_method: { last4: '1111' } });
+  });
 });

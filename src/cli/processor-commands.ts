@@ -33,6 +33,7 @@ type BraintreeOptions = ScopeOptions & {
   merchantAccount: Record<string, string>;
   googlePayMerchantId?: string;
   require3ds?: boolean;
+  requireCvv?: boolean;
 };
 
 const setTest = databaseCommand<ScopeOptions>({
@@ -66,6 +67,7 @@ const setBraintree = databaseCommand<BraintreeOptions>({
         merchantAccounts: options.merchantAccount,
         googlePayMerchantId: options.googlePayMerchantId ?? null,
         requireThreeDSecure: Boolean(options.require3ds),
+        requireCvvForSavedCards: Boolean(options.requireCvv),
       },
     });
     const view = await showProcessorConfig(processorSettings, { accountId: options.account, mode });
@@ -97,6 +99,7 @@ const show = databaseCommand<ScopeOptions>({
         `  merchant accounts:      ${Object.entries(b.merchant_accounts).map(([c, id]) => `${c}=${id}`).join(', ') || 'the default merchant account'}`,
         `  Google Pay merchant id: ${b.google_pay_merchant_id ?? '—'}`,
         `  3-D Secure required:    ${b.require_three_d_secure ? 'yes' : 'no'}`,
+        `  CVV for saved cards:    ${b.require_cvv_for_saved_cards ? 'asked again' : 'not asked'}`,
       );
     }
     io.out(lines.join('\n'));
@@ -135,6 +138,7 @@ export function registerProcessorCommands(program: Command, run: <O extends obje
     .option('--merchant-account <CURRENCY=ID>', 'merchant account per currency; repeat for each currency', collectMerchantAccount, {})
     .option('--google-pay-merchant-id <id>', "Google's merchant id (required for Google Pay in production)")
     .option('--require-3ds', 'refuse card payments without successful 3-D Secure authentication')
+    .option('--require-cvv', "ask a saved card's CVV again on the checkout page (when the account's CVV rules refuse vaulted sales without one)")
     .action((options: BraintreeOptions) => run(setBraintree, options));
 
   scoped(processor.command('show').description('show the processor settings (never the private key)')).action((options: ScopeOptions) => run(show, options));

@@ -96,9 +96,9 @@ export const checkoutSessionSchema = z
     capture_method: z.enum(['automatic', 'manual']),
     payment_method_types: z.array(z.enum(paymentMethodTypes)),
     payment_method_options: z
-      .strictObject({ card: z.strictObject({ save: z.enum(['on', 'shopper_choice']) }) })
+      .strictObject({ card: z.strictObject({ save: z.enum(['on', 'shopper_choice']).nullable(), require_cvc_recollection: z.boolean() }) })
       .nullable()
-      .meta({ description: 'Whether paying saves the card to the customer.' }),
+      .meta({ description: 'Whether paying saves the card to the customer, and whether a saved card asks for its CVC again.' }),
     locale: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
     client_reference_id: z.string().nullable(),

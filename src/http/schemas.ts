@@ -42,8 +42,14 @@ export const createCheckoutSessionBody = z.strictObject({
   payment_method_options: z
     .strictObject({
       card: z.strictObject({
-        save: z.enum(['on', 'shopper_choice']).meta({
-          description: '`on`: paying saves the card to the customer; `shopper_choice`: the page asks the shopper for consent.',
+        save: z
+          .enum(['on', 'shopper_choice'])
+          .optional()
+          .meta({
+            description: '`on`: paying saves the card to the customer; `shopper_choice`: the page asks the shopper for consent.',
+          }),
+        require_cvc_recollection: z.boolean().optional().meta({
+          description: "`true`: a saved card paid on the page asks for its CVC again. A Braintree account whose CVV rules need it sets `require_cvv_for_saved_cards` instead, for every session.",
         }),
       }),
     })
@@ -138,6 +144,12 @@ export const tokenizeCardBody = z.strictObject({
   exp_year: z.number().int().min(0).max(9999),
   cvc: z.string().max(4),
   postal_code: z.string().max(16).nullable().optional(),
+});
+
+/** Body of a saved card's CVC typed again on the checkout page (test processor only). */
+export const tokenizeCvcBody = z.strictObject({
+  payment_method: z.string().regex(/^pm_[A-Za-z0-9]{1,60}$/, 'must be a saved payment method id'),
+  cvc: z.string().max(4),
 });
 
 /** Body of the checkout page's payment. */

@@ -102,6 +102,7 @@ export function toSession(row: Row): CheckoutSession {
     customerId: row.customer_id,
     customerCreation: row.customer_creation,
     paymentMethodSave: row.payment_method_save,
+    requireCvcRecollection: row.require_cvc_recollection ?? false,
     customerEmail: row.customer_email,
     successUrl: row.success_url,
     cancelUrl: row.cancel_url,

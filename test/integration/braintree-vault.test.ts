@@ -114,6 +114,41 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
     expect(await rows(db, 'SELECT status FROM payments')).toEqual([{ status: 'failed' }]);
   });
 
+  it('a returning customer\'s page gets a customer-scoped client token; with the account\'s CVV rule the saved card pays with token + CVV-only nonce', async () => {
+    const { customer, method } = await customerWithSavedCard();
+    const newSession = async () =>
+      (await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 3500, quantity: 1 }], customer: customer })).json();
+    emulator.requests.length = 0;
+    const later = await newSession();
+    const page = (await app.inject({ method: 'GET', url: `/api/checkout/sessions/${later.id}` })).json();
+    expect(page.processor.clientToken).toEqual(expect.any(String));
+    expect(page.saved_card_cvc_required).toBe(false);
+    const tokenRequest = emulator.requests.find((r) => r.path.endsWith('/client_token'))!;
+    expect(tokenRequest.body.client_token).toMatchObject({ customer_id: customer, merchant_account_id: 'shop_usd' });
+
+    // The account's Braintree CVV rules refuse vaulted sales without a CVV: every page asks for it.
+    const account = (await rows(db, 'SELECT account_id FROM processor_configs LIMIT 1'))[0]!.account_id as string;
+    clock.advance(1000);
+    await setProcessorConfig(tillpoint.processorSettings, { accountId: account, mode: 'test', actor: null, processor: 'braintree', braintree: emulatedMerchantSettings({ requireCvvForSavedCards: true }) });
+    const asked = await newSession();
+    expect((await app.inject({ method: 'GET', url: `/api/checkout/sessions/${asked.id}` })).json().saved_card_cvc_required).toBe(true);
+    const payments = await countRows(db, 'payments');
+    const oneTap = (nonce?: string) =>
+      app.inject({ method: 'POST', url: `/api/checkout/sessions/${asked.id}/payments`, payload: { payment_method_type: 'card', payment_method: method.id, email: 'ada@example.com', ...(nonce ? { nonce } : {}) } });
+    expectError(await oneTap(), 400, 'parameter_missing', { param: 'cvc' });
+    expect(await countRows(db, 'payments')).toBe(payments);
+
+    // Hosted Fields' CVV-only nonce goes with the token; the gateway checks it (200 does not match).
+    emulator.transactions.clear();
+    expectError(await oneTap(emulator.tokenizeCvv('200')), 402, 'card_declined', { decline_code: 'incorrect_cvc' });
+    const paid = await oneTap(emulator.tokenizeCvv('123'));
+    expect(paid.statusCode, paid.body).toBe(200);
+    const sales = [...emulator.transactions.values()];
+    expect(sales.map((t) => t.status)).toEqual(['gateway_rejected', 'submitted_for_settlement']);
+    const vaulted = [...emulator.vaulted.values()][0]!;
+    expect(sales[1]!.request).toMatchObject({ payment_method_token: vaulted.token, payment_method_nonce: expect.stringMatching(/^tokencc_cvv_/) });
+  });
+
   it('DELETE /v1/payment_methods/:id deletes the card in the Braintree vault', async () => {
     const { method } = await customerWithSavedCard();
     expect(emulator.vaulted.size).toBe(1);

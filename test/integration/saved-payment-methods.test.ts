@@ -25,7 +25,7 @@ describe.each(testDatabases)('saved payment methods with the test processor ($na
   it('save "on" vaults the card on pay: the method lists with brand, last4, expiry, and fires payment_method.attached', async () => {
     const ada = await customer();
     const session = await createSession(ctx, { customer: ada.id, payment_method_options: { card: { save: 'on' } } });
-    expect(session.payment_method_options).toEqual({ card: { save: 'on' } });
+    expect(session.payment_method_options).toEqual({ card: { save: 'on', require_cvc_recollection: false } });
     const paid = await pay(session.id, { nonce: await tokenize(ctx.h, session.id, { number: '5555 5555 5555 4444', exp_month: 7, exp_year: 2031, cvc: '321' }) });
     expect(paid.statusCode, paid.body).toBe(200);
     const [method, ...others] = await methodsOf(ada.id);
@@ -102,6 +102,51 @@ describe.each(testDatabases)('saved payment methods with the test processor ($na
     expectError(await pay(anonymous.id, { payment_method: method!.id }), 404, 'resource_missing', { param: 'payment_method' });
     expectError(await pay(anonymous.id, {}), 400, 'parameter_missing', { param: 'nonce' });
     expect(await countRows(ctx.db, 'payments')).toBe(2);
+  });
+
+  it('require_cvc_recollection asks the saved card\'s CVC again: refused without it, declined when it does not match (200), paid when it does', async () => {
+    const ada = await customer();
+    const first = await createSession(ctx, { customer: ada.id, payment_method_options: { card: { save: 'on' } } });
+    expect((await pay(first.id, { nonce: await tokenize(ctx.h, first.id) })).statusCode).toBe(200);
+    const [method] = await methodsOf(ada.id);
+    const cvcToken = (sessionId: string, cvc: string) =>
+      ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${sessionId}/cvc-tokens`, payload: { payment_method: method!.id, cvc } });
+    const nonceFor = async (sessionId: string, cvc: string) => {
+      const res = await cvcToken(sessionId, cvc);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().nonce as string;
+    };
+
+    // A session without the option keeps the one tap; its view says no CVC is asked.
+    const plain = await createSession(ctx, { customer: ada.id });
+    expect((await ctx.h.app.inject({ method: 'GET', url: `/api/checkout/sessions/${plain.id}` })).json().saved_card_cvc_required).toBe(false);
+
+    const later = await createSession(ctx, { customer: ada.id, payment_method_options: { card: { require_cvc_recollection: true } } });
+    expect(later.payment_method_options).toEqual({ card: { save: null, require_cvc_recollection: true } });
+    expect((await ctx.h.app.inject({ method: 'GET', url: `/api/checkout/sessions/${later.id}` })).json().saved_card_cvc_required).toBe(true);
+    const before = await countRows(ctx.db, 'payments');
+    expectError(await pay(later.id, { payment_method: method!.id }), 400, 'parameter_missing', { param: 'cvc' });
+    expect(await countRows(ctx.db, 'payments')).toBe(before);
+
+    // The CVC's length follows the card (a Visa has 3 digits); another customer's session cannot use the card.
+    expectError(await cvcToken(later.id, '1234'), 400, 'parameter_invalid', { param: 'cvc' });
+    const grace = (await call('POST', '/v1/customers', { email: 'grace@example.com' })).json();
+    const hers = await createSession(ctx, { customer: grace.id, payment_method_options: { card: { require_cvc_recollection: true } } });
+    expectError(await cvcToken(hers.id, '123'), 404, 'resource_missing', { param: 'payment_method' });
+
+    // 200 does not match: declined as Braintree's CVV rules decline it; the session stays payable.
+    expectError(await pay(later.id, { payment_method: method!.id, nonce: await nonceFor(later.id, '200') }), 402, 'card_declined', { decline_code: 'incorrect_cvc' });
+    const right = await nonceFor(later.id, '123');
+    const paid = await pay(later.id, { payment_method: method!.id, nonce: right });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const payment = (await call('GET', `/v1/payments/${(await call('GET', `/v1/checkout/sessions/${later.id}`)).json().payment}`)).json();
+    expect(payment).toMatchObject({ status: 'succeeded', customer: ada.id, payment_method: { brand: 'visa', last4: '1111' } });
+    // A CVC-only nonce pays nothing on its own.
+    const other = await createSession(ctx, { customer: ada.id });
+    expectError(await pay(other.id, { nonce: await nonceFor(other.id, '123') }), 400, 'parameter_invalid', { param: 'payment_method' });
+    // The CVC is kept nowhere.
+    const dump = JSON.stringify(await rows(ctx.db, `SELECT row_to_json(n)::text AS j FROM test_card_nonces n`));
+    expect(dump).not.toMatch(/"(?:123|200)"/);
   });
 
   it('DELETE /v1/payment_methods/:id removes it here and at the processor; a deleted customer takes its methods along', async () => {

@@ -18,6 +18,7 @@ export function emulatedMerchantSettings(overrides: Partial<BraintreeSettings> =
     merchantAccounts: { USD: 'shop_usd', EUR: 'shop_eur' },
     googlePayMerchantId: null,
     requireThreeDSecure: false,
+    requireCvvForSavedCards: false,
     ...overrides,
   };
 }

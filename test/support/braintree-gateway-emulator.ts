@@ -235,6 +235,13 @@ export class BraintreeGatewayEmulator {
     return nonce;
   }
 
+  /** What Hosted Fields with only the CVV field make: a CVV-only nonce, to go with a vaulted card's token. */
+  tokenizeCvv(cvv: string): string {
+    const nonce = `tokencc_cvv_${randomBytes(12).toString('hex')}`;
+    this.nonces.set(nonce, { kind: 'credit_card', cardType: '', last4: '', bin: '', expirationMonth: '', expirationYear: '', cvv, uniqueNumberIdentifier: '', used: false });
+    return nonce;
+  }
+
   /** The bank opens a dispute against a transaction (what the dispute test card makes happen in the sandbox). */
   openDispute(transactionId: string, fields: Partial<EmulatedDispute> = {}): EmulatedDispute {
     const transaction = this.transactions.get(transactionId);
@@ -451,6 +458,9 @@ export class BraintreeGatewayEmulator {
     if (params.merchant_account_id && !accounts.includes(params.merchant_account_id)) {
       return this.validationError('client_token', 'merchant_account_id', '92807', 'Merchant account ID is invalid.');
     }
+    if (params.customer_id !== undefined && !this.customers.has(String(params.customer_id))) {
+      return this.validationError('client_token', 'customer_id', '92804', 'Customer specified by customer_id does not exist');
+    }
     const fingerprint = randomBytes(24).toString('hex');
     // The shape of a real sandbox token (without the GraphQL entry, so braintree-web reads its
     // configuration from configUrl).
@@ -541,10 +551,17 @@ export class BraintreeGatewayEmulator {
 
   private sale(params: Record<string, any>) {
     const token = params.payment_method_token as string | undefined;
-    const card = token
+    const vaultedCard = token
       ? (this.vaulted.get(String(token))?.card ?? { error: ['91518', 'Payment method token is invalid.'] as [string, string] })
       : this.resolveNonce(String(params.payment_method_nonce ?? ''));
-    if ('error' in card) return this.validationError('transaction', token ? 'payment_method_token' : 'payment_method_nonce', ...card.error);
+    if ('error' in vaultedCard) return this.validationError('transaction', token ? 'payment_method_token' : 'payment_method_nonce', ...vaultedCard.error);
+    // A vaulted card's sale may carry a CVV-only nonce: its CVV is checked against the card.
+    let card = vaultedCard;
+    if (token && params.payment_method_nonce !== undefined) {
+      const cvv = this.resolveNonce(String(params.payment_method_nonce));
+      if ('error' in cvv) return this.validationError('transaction', 'payment_method_nonce', ...cvv.error);
+      card = { ...vaultedCard, cvv: cvv.cvv };
+    }
     const accounts = Object.keys(this.credentials.merchantAccounts);
     const merchantAccountId = params.merchant_account_id ?? accounts[0]!;
     if (!accounts.includes(merchantAccountId)) {

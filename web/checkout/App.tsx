@@ -405,6 +405,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
         {offerSaved && (
           <Suspense fallback={null}>
             <SavedCards
+              session={session}
               cards={savedCards}
               payLabel={t(wordingKeys[flags.wording.value], { amount })}
               processing={processing}

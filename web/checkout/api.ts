@@ -26,6 +26,8 @@ export interface PublicSession {
   mode: 'payment' | 'setup';
   /** The customer's saved cards, offered for one tap. */
   saved_payment_methods: SavedCard[];
+  /** A saved card asks for its CVC again before paying. */
+  saved_card_cvc_required: boolean;
   payment_method_types: PaymentMethodType[];
   expires_at: number | null;
   cancel_url: string | null;
@@ -86,6 +88,8 @@ export const checkoutApi = {
     sessionId: string,
     card: { number: string; exp_month: number; exp_year: number; cvc: string; postal_code: string },
   ) => request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/card-tokens`, { body: card }),
+  tokenizeCvc: (sessionId: string, body: { payment_method: string; cvc: string }) =>
+    request<{ nonce: string }>(`${base(sessionId)}/cvc-tokens`, { body }),
   tokenizeGooglePay: (sessionId: string, payment: { token: string; card_network: string; card_details: string }) =>
     request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/google-pay-tokens`, { body: payment }),
   pay: (

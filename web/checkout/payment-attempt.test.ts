@@ -25,6 +25,18 @@ describe('attemptPayment', () => {
     expect(p.pay).toHaveBeenCalledWith({ payment_method_type: 'card', nonce: 'nonce-1', email: 'jane@shop.example', device_data: 'device-1' });
   });
 
+  it('pays a saved card by its id, with its CVC-only nonce when the CVC was asked again; a refused CVC points at the cvc field', async () => {
+    const p = ports(async (payment) => {
+      if (payment.nonce === 'cvc-wrong') throw declined('incorrect_cvc');
+      return { redirect_url: '/done' };
+    });
+    expect(await attemptPayment(p, cardRequest({ paymentMethod: 'pm_1' }))).toEqual({ kind: 'leave', url: '/done' });
+    expect(p.pay).toHaveBeenLastCalledWith(expect.objectContaining({ payment_method: 'pm_1', nonce: undefined }));
+    expect(await attemptPayment(p, cardRequest({ paymentMethod: 'pm_1', cvcNonce: 'cvc-right' }))).toEqual({ kind: 'leave', url: '/done' });
+    expect(p.pay).toHaveBeenLastCalledWith(expect.objectContaining({ payment_method: 'pm_1', nonce: 'cvc-right' }));
+    expect(await attemptPayment(p, cardRequest({ paymentMethod: 'pm_1', cvcNonce: 'cvc-wrong' }))).toMatchObject({ kind: 'retry', key: 'decline.incorrect_cvc', field: 'cvc' });
+  });
+
   it('does not pay when there is no nonce, and says why', async () => {
     const p = ports();
     const outcome = await attemptPayment(p, cardRequest({ nonce: async () => ({ key: 'form.fixErrors', field: 'cvc' }) }));

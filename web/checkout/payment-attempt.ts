@@ -57,8 +57,9 @@ export interface AttemptRequest {
   retryWhenIssuerAsks: boolean;
   /** The shopper ticked "save this card" (sessions that ask for consent). */
   savePaymentMethod?: boolean;
-  /** A card saved for the session's customer (`pm_…`), paid with instead of a nonce. */
+  /** A card saved for the session's customer (`pm_…`), paid with instead of a nonce, and its CVC-only nonce when the CVC is asked again. */
   paymentMethod?: string;
+  cvcNonce?: string;
 }
 
 
@@ -68,7 +69,7 @@ export interface AttemptRequest {
  */
 export async function attemptPayment(ports: AttemptPorts, request: AttemptRequest, issuerAsked = false): Promise<AttemptOutcome> {
   try {
-    const prepared = request.paymentMethod ? { payment_method: request.paymentMethod } : await request.nonce(issuerAsked);
+    const prepared = request.paymentMethod ? { payment_method: request.paymentMethod, nonce: request.cvcNonce } : await request.nonce(issuerAsked);
     if ('key' in prepared) return { kind: 'retry', ...prepared };
     const result = await ports.pay({
       payment_method_type: request.type,

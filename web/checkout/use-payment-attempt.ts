@@ -53,7 +53,7 @@ export function usePaymentAttempt(options: {
   };
 
   /** Locks the page, runs one payment attempt, and shows its outcome. */
-  const run = async (request: AttemptRequest) => {
+  const run = async (request: AttemptRequest): Promise<AttemptOutcome | void> => {
     busy.current = true;
     setProcessing(true);
     engine?.setDisabled(true);
@@ -72,10 +72,12 @@ export function usePaymentAttempt(options: {
     if (outcome.field === 'email') {
       setEmailTouched(true);
       emailRef.current?.focus();
-    } else if (outcome.field) {
+      // A saved card's CVC is not the card form's: the saved cards' list points at it.
+    } else if (outcome.field && !request.paymentMethod) {
       if (!outcome.fieldValid) engine?.setInvalid(outcome.field, true);
       engine?.focus(outcome.field);
     } else noticeRef.current?.focus();
+    return outcome;
   };
 
   /** The card form's submit. */
@@ -103,9 +105,12 @@ export function usePaymentAttempt(options: {
     });
   };
 
-  /** One tap on a saved card; an email to fix comes back from the server as a field to fix. */
-  const payWithSavedCard = (paymentMethod: string) =>
-    busy.current || run({ type: 'card', email: email.trim(), paymentMethod, nonce: async () => ({ key: 'form.fixErrors' }), retryWhenIssuerAsks: false });
+  /**
+   * One tap on a saved card (with its CVC-only nonce when the CVC is asked again); an email to fix
+   * comes back from the server as a field to fix. Answers the outcome when the page stays.
+   */
+  const payWithSavedCard = (paymentMethod: string, cvcNonce?: string) =>
+    busy.current ? undefined : run({ type: 'card', email: email.trim(), paymentMethod, cvcNonce, nonce: async () => ({ key: 'form.fixErrors' }), retryWhenIssuerAsks: false });
 
   /** A wallet (Google Pay) handed over its payment data. */
   const payWithWallet = (data: GooglePaymentData, provider: GooglePayProvider) => {

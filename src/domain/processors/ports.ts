@@ -150,6 +150,11 @@ export interface AuthorizeRequest {
   /** A saved card's processor token: charged instead of a nonce. */
   paymentMethodToken?: string | null;
   /**
+   * With `paymentMethodToken`: a CVC-only nonce (the saved card's CVC typed again on the page),
+   * sent with the sale so the processor checks the CVC (Braintree's CVV-only nonce).
+   */
+  cvcNonce?: string | null;
+  /**
    * The merchant charges a saved card with no shopper present (`POST /v1/payments`): the processor
    * is told so (Braintree's `transactionSource: "unscheduled"`), and no 3-D Secure is asked.
    */
@@ -194,8 +199,19 @@ export interface PaymentProcessor extends ProcessorLifecycle, ProcessorDisputes 
   authorize(request: AuthorizeRequest): Promise<AuthorizeResult>;
   /** Only processors that take raw card data on our side (the test processor) tokenize. */
   tokenizeCard?(card: RawCard): Promise<TokenizeResult>;
-  /** What the checkout page needs to set up this processor's client side, for a session in `currency`. */
-  clientConfiguration(context?: { currency: string }): Promise<Record<string, unknown>>;
+  /** A saved card's CVC typed again → a CVC-only nonce (the test processor; Braintree's Hosted Fields make it in the browser). */
+  tokenizeCvc?(request: { cvc: string; brand: string | null }): Promise<TokenizeResult>;
+  /**
+   * The processor refuses a saved card's sale without its CVC (a Braintree account's CVV rules):
+   * the page asks for it on every session.
+   */
+  readonly requiresCvcForSavedCards?: boolean;
+  /**
+   * What the checkout page needs to set up this processor's client side, for a session in
+   * `currency`; with `customerId`, scoped to that customer's saved cards (Braintree's
+   * customer-scoped client token).
+   */
+  clientConfiguration(context?: { currency: string; customerId?: string | null }): Promise<Record<string, unknown>>;
   /**
    * Keeps the card of a single-use `nonce` for the customer (making the customer at the processor
    * when it has none yet) and answers its reusable token. Braintree verifies the card first.

@@ -20,6 +20,11 @@ export interface BraintreeSettings {
   googlePayMerchantId: string | null;
   /** Ask Braintree to refuse any card payment without a successful 3-D Secure authentication. */
   requireThreeDSecure: boolean;
+  /**
+   * The account's Braintree CVV rules refuse a vaulted card's sale without a CVV: the checkout page
+   * asks for a saved card's CVC again on every session (a CVV-only nonce goes with the sale).
+   */
+  requireCvvForSavedCards: boolean;
 }
 
 /** The processor an account uses in one mode: the built-in test processor or Braintree. */
@@ -75,6 +80,7 @@ export interface ProcessorConfigView {
     merchant_accounts: Record<string, string>;
     google_pay_merchant_id: string | null;
     require_three_d_secure: boolean;
+    require_cvv_for_saved_cards: boolean;
   };
   updated_at: string | null;
 }

@@ -120,7 +120,18 @@ export type SandboxCardBehavior =
   /** Always fails with processor response 3000 (network unavailable). */
   | 'processor_failure'
   /** Amount decides, and a captured charge is disputed some seconds later (Braintree's 4023 8984 9398 8028). */
-  | 'dispute';
+  | 'dispute'
+  /**
+   * A CVC-only nonce: a saved card's CVC typed again, which pays only beside that card's token. The
+   * CVC is not kept, only its check: `mismatch` is Braintree's sandbox CVV 200 (does not match).
+   */
+  | 'cvc_only_match'
+  | 'cvc_only_mismatch';
+
+/** Whether a vault record is a CVC-only nonce (it pays only beside a saved card's token). */
+export function isCvcOnly(behavior: SandboxCardBehavior): boolean {
+  return behavior === 'cvc_only_match' || behavior === 'cvc_only_mismatch';
+}
 
 /**
  * The 3-D Secure scenarios of the test processor's 3-D Secure test cards (docs/test-processor.md):

@@ -31,6 +31,8 @@ export interface CheckoutSession {
   customerCreation: CustomerCreation;
   /** Whether paying saves the card to the customer: always (`on`), on the shopper's consent, or never (null). */
   paymentMethodSave: SavePaymentMethodOption | null;
+  /** A saved card paid on the page asks for its CVC again (the processor may require it too). */
+  requireCvcRecollection: boolean;
   customerEmail: string | null;
   successUrl: string | null;
   cancelUrl: string | null;

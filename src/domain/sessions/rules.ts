@@ -48,6 +48,7 @@ export interface NewCheckoutSession {
   customerId?: string | null;
   customerCreation?: CustomerCreation;
   paymentMethodSave?: SavePaymentMethodOption | null;
+  requireCvcRecollection?: boolean;
   /** `auto` (default), a supported locale, or a tag one serves (`es-MX` → `es`); see locale.ts. */
   locale?: string | null;
   metadata?: Record<string, string>;
@@ -174,6 +175,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     customerId: input.customerId ?? null,
     customerCreation: input.customerCreation ?? 'if_required',
     paymentMethodSave: input.paymentMethodSave ?? null,
+    requireCvcRecollection: input.requireCvcRecollection ?? false,
     customerEmail: input.customerEmail ?? null,
     successUrl: input.successUrl ?? null,
     cancelUrl: input.cancelUrl ?? null,
@@ -210,7 +212,7 @@ function assertSetupInput(input: NewCheckoutSession): void {
     [input.allowPromotionCodes !== undefined, 'allow_promotion_codes'],
     [Boolean(input.discount), 'discounts'],
     [(input.shippingOptions ?? []).length > 0, 'shipping_options'],
-    [Boolean(input.paymentMethodSave), 'payment_method_options'],
+    [Boolean(input.paymentMethodSave) || input.requireCvcRecollection !== undefined, 'payment_method_options'],
   ];
   for (const [given, param] of refused) {
     if (given) throw invalid(param, `${param} is not used in setup mode: a setup session saves a card without charging`);

@@ -51,7 +51,10 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
     cancel_url: session.cancelUrl,
     capture_method: session.captureMethod,
     payment_method_types: session.paymentMethodTypes,
-    payment_method_options: session.paymentMethodSave ? { card: { save: session.paymentMethodSave } } : null,
+    payment_method_options:
+      session.paymentMethodSave || session.requireCvcRecollection
+        ? { card: { save: session.paymentMethodSave, require_cvc_recollection: session.requireCvcRecollection } }
+        : null,
     locale: session.locale,
     metadata: session.metadata,
     client_reference_id: session.clientReferenceId,

@@ -21,6 +21,7 @@ const processorBody = z.discriminatedUnion('processor', [
     merchant_accounts: z.record(z.string().max(3), z.string().max(100)).default({}),
     google_pay_merchant_id: z.string().max(40).nullable().optional(),
     require_three_d_secure: z.boolean().default(false),
+    require_cvv_for_saved_cards: z.boolean().default(false),
   }),
 ]);
 
@@ -66,6 +67,7 @@ export function processorEndpoints(settings: ProcessorSettingsDeps | undefined):
               merchantAccounts: body.merchant_accounts,
               googlePayMerchantId: body.google_pay_merchant_id ?? null,
               requireThreeDSecure: body.require_three_d_secure,
+              requireCvvForSavedCards: body.require_cvv_for_saved_cards,
             },
           });
         }

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps';
 import { getCheckoutPage } from '../../domain/sessions/use-cases/get-checkout-page';
 import { payCheckoutSession } from '../../domain/payments/use-cases/pay-checkout-session';
-import { tokenizeCard } from '../../domain/payments/use-cases/tokenize-card';
+import { tokenizeCard, tokenizeSavedCardCvc } from '../../domain/payments/use-cases/tokenize-card';
 import { defineRoute } from '../define-route';
-import { applyPromotionCodeBody, chooseShippingRateBody, idParams, payBody, tokenizeCardBody } from '../schemas';
+import { applyPromotionCodeBody, chooseShippingRateBody, idParams, payBody, tokenizeCardBody, tokenizeCvcBody } from '../schemas';
 import { chooseShippingRate } from '../../domain/pricing/use-cases/choose-shipping-rate';
 import { applyPromotionCode } from '../../domain/pricing/use-cases/apply-promotion-code';
 import { completionUrl, publicCheckoutSessionView } from '../views/checkout-session';
@@ -49,6 +49,24 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
           postalCode: body.postal_code ?? null,
         },
       });
+      reply.header('cache-control', 'no-store');
+      return token;
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/checkout/sessions/:id/cvc-tokens',
+      tag,
+      summary: "Tokenize a saved card's CVC typed again into a CVC-only nonce (test processor only)",
+      params: idParams,
+      body: tokenizeCvcBody,
+      internal: true,
+    },
+    async ({ params, body, reply }) => {
+      const token = await tokenizeSavedCardCvc(deps, { sessionId: params.id, paymentMethodId: body.payment_method, cvc: body.cvc });
       reply.header('cache-control', 'no-store');
       return token;
     },

@@ -44,6 +44,7 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
           customerEmail: body.customer_email,
           customerCreation: body.customer_creation,
           paymentMethodSave: body.payment_method_options?.card.save ?? null,
+          requireCvcRecollection: body.payment_method_options?.card.require_cvc_recollection,
           locale: body.locale,
           metadata: body.metadata,
           clientReferenceId: body.client_reference_id,

@@ -87,6 +87,8 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       exp_month: method.expMonth,
       exp_year: method.expYear,
     })),
+    // The page asks a saved card's CVC again before paying with it.
+    saved_card_cvc_required: page.savedCardCvcRequired,
     expires_at: unixTime(session.expiresAt),
     cancel_url: session.cancelUrl,
     redirect_url: session.status === 'complete' ? completionUrl(session, publicUrl) : null,

@@ -23,6 +23,7 @@ import sessionTotals from './0028-session-totals';
 import discountsAndTaxRates from './0029-discounts-and-tax-rates';
 import merchantInitiatedPaymentsAndSetupSessions from './0031-merchant-initiated-payments-and-setup-sessions';
 import receiptEmails from './0032-receipt-emails';
+import cvcRecollection from './0038-cvc-recollection';
 
 export interface Migration {
   version: number;
@@ -59,6 +60,7 @@ export const migrations: Migration[] = [
   discountsAndTaxRates,
   merchantInitiatedPaymentsAndSetupSessions,
   receiptEmails,
+  cvcRecollection,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

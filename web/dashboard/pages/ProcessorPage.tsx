@@ -34,6 +34,7 @@ export function ProcessorPage({ base, place }: PageScope) {
       .join(', '),
     google_pay_merchant_id: c?.braintree?.google_pay_merchant_id ?? '',
     require_three_d_secure: c?.braintree?.require_three_d_secure ? 'yes' : '',
+    require_cvv_for_saved_cards: c?.braintree?.require_cvv_for_saved_cards ? 'yes' : '',
   };
   const set = (name: string, value: string) => setForm({ ...values, [name]: value });
 
@@ -63,6 +64,7 @@ export function ProcessorPage({ base, place }: PageScope) {
               merchant_accounts: merchantAccounts,
               google_pay_merchant_id: values.google_pay_merchant_id!.trim() || null,
               require_three_d_secure: values.require_three_d_secure === 'yes',
+              require_cvv_for_saved_cards: values.require_cvv_for_saved_cards === 'yes',
             };
       await api('POST', path, body);
       setForm(null);
@@ -201,6 +203,14 @@ export function ProcessorPage({ base, place }: PageScope) {
                     onChange={(e) => set('require_three_d_secure', e.target.checked ? 'yes' : '')}
                   />
                   {t('processor.require3ds')}
+                </label>
+                <label className="inline">
+                  <input
+                    type="checkbox"
+                    checked={values.require_cvv_for_saved_cards === 'yes'}
+                    onChange={(e) => set('require_cvv_for_saved_cards', e.target.checked ? 'yes' : '')}
+                  />
+                  {t('processor.requireCvv')}
                 </label>
               </>
             )}

@@ -905,11 +905,11 @@ export interface components {
             /** @enum {string} */
             capture_method: "automatic" | "manual";
             payment_method_types: ("card" | "google_pay" | "apple_pay" | "paypal" | "venmo")[];
-            /** @description Whether paying saves the card to the customer. */
+            /** @description Whether paying saves the card to the customer, and whether a saved card asks for its CVC again. */
             payment_method_options: {
                 card: {
-                    /** @enum {string} */
-                    save: "on" | "shopper_choice";
+                    save: ("on" | "shopper_choice") | null;
+                    require_cvc_recollection: boolean;
                 };
             } | null;
             locale: string | null;
@@ -2472,7 +2472,9 @@ export interface operations {
                              * @description `on`: paying saves the card to the customer; `shopper_choice`: the page asks the shopper for consent.
                              * @enum {string}
                              */
-                            save: "on" | "shopper_choice";
+                            save?: "on" | "shopper_choice";
+                            /** @description `true`: a saved card paid on the page asks for its CVC again. A Braintree account whose CVV rules need it sets `require_cvv_for_saved_cards` instead, for every session. */
+                            require_cvc_recollection?: boolean;
                         };
                     };
                     /**

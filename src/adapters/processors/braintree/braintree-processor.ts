@@ -89,12 +89,21 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
     this.gateway = braintreeGateway(settings, options);
   }
 
-  async clientConfiguration(context?: { currency: string }): Promise<Record<string, unknown>> {
+  get requiresCvcForSavedCards(): boolean {
+    return this.settings.requireCvvForSavedCards;
+  }
+
+  /**
+   * With the session's customer (who has cards saved here), the client token is scoped to that
+   * Braintree customer, as the vault manager and a saved card's CVV-only tokenization expect.
+   */
+  async clientConfiguration(context?: { currency: string; customerId?: string | null }): Promise<Record<string, unknown>> {
     const merchantAccountId = context ? this.merchantAccountFor(context.currency) : undefined;
     const googlePayAvailable = this.settings.environment !== 'production' || this.settings.googlePayMerchantId !== null;
     const common = {
       tokenize: 'client',
       threeDSecure: { required: this.settings.requireThreeDSecure },
+      savedCardCvc: this.settings.requireCvvForSavedCards,
       googlePay: googlePayAvailable
         ? {
             environment: this.settings.environment === 'production' ? 'PRODUCTION' : 'TEST',
@@ -104,9 +113,10 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
     };
     if (merchantAccountId === null) return { ...common, clientToken: null, unavailable: 'merchant_account_missing' };
     try {
-      const result = (await this.gateway.clientToken.generate(
-        merchantAccountId ? { merchantAccountId } : {},
-      )) as unknown as { success: boolean; clientToken?: string };
+      const result = (await this.gateway.clientToken.generate({
+        ...(merchantAccountId ? { merchantAccountId } : {}),
+        ...(context?.customerId ? { customerId: context.customerId } : {}),
+      })) as unknown as { success: boolean; clientToken?: string };
       if (!result.success || !result.clientToken) return { ...common, clientToken: null, unavailable: 'gateway' };
       return { ...common, clientToken: result.clientToken };
     } catch {
@@ -133,7 +143,10 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
         amount: toDecimalString(request.amount, request.currency),
         // A vaulted card is charged by its token; a merchant-initiated charge says so, as Braintree
         // asks of charges made without the shopper present.
-        ...(request.paymentMethodToken ? { paymentMethodToken: request.paymentMethodToken } : { paymentMethodNonce: request.nonce }),
+        // A saved card's CVC typed again travels as a CVV-only nonce beside the token.
+        ...(request.paymentMethodToken
+          ? { paymentMethodToken: request.paymentMethodToken, ...(request.cvcNonce ? { paymentMethodNonce: request.cvcNonce } : {}) }
+          : { paymentMethodNonce: request.nonce }),
         ...(request.merchantInitiated ? { transactionSource: 'unscheduled' } : {}),
         orderId: request.paymentId,
         ...(merchantAccountId ? { merchantAccountId } : {}),

@@ -24,6 +24,9 @@ export const threeDSecureResults = {
   notEnrolled: { status: 'lookup_not_enrolled', liabilityShifted: false, liabilityShiftPossible: false },
 } as const;
 
+/** The CVCs that do not match a saved card typed again (Braintree's sandbox CVV 200, 2000 on an Amex: "N"). */
+export const SANDBOX_CVC_MISMATCH: readonly string[] = ['200', '2000'];
+
 /**
  * The card numbers the built-in test processor accepts: the Braintree sandbox's documented test
  * cards. Any other number, however valid, is refused with `test_mode_live_card`.

@@ -23,7 +23,8 @@ import type { Scope } from '../../../domain/shared/scope';
 import type { DisputeStatus } from '../../../domain/disputes/state-machine';
 import { describeDecline, describeGatewayRejection, PROCESSOR_UNAVAILABLE_CODE } from '../../../domain/processors/processor-responses';
 import { threeDSecurePolicy } from '../../../domain/processors/three-d-secure-policy';
-import { fakeNonces, testCards, threeDSecureCards, threeDSecureResults } from './sandbox-cards';
+import { fakeNonces, SANDBOX_CVC_MISMATCH, testCards, threeDSecureCards, threeDSecureResults } from './sandbox-cards';
+import { isCvcOnly } from '../../../domain/processors/sandbox-ports';
 import { googlePayTestGateway, readGooglePayTestToken } from './google-pay-test-token';
 import type {
   RecordedAuthorization,
@@ -168,13 +169,29 @@ export class SandboxProcessor implements PaymentProcessor {
   }
 
   /**
+   * A saved card's CVC typed again → a CVC-only nonce, as Braintree's Hosted Fields make one with
+   * only the CVV field. The length follows the card's brand; the CVC itself is dropped here, only
+   * its check is kept: 200 does not match (Braintree's sandbox CVV for "N"), any other matches.
+   */
+  async tokenizeCvc(request: { cvc: string; brand: string | null }): Promise<TokenizeResult> {
+    const size = request.brand === 'amex' ? 4 : 3;
+    if (!valid.cvv(request.cvc, size).isValid) {
+      return { ok: false, declineCode: 'incorrect_cvc', param: 'cvc', message: `The security code must be ${size} digits` };
+    }
+    const paymentMethod: PaymentMethodDetails = { type: 'card', brand: request.brand, last4: null, expMonth: null, expYear: null, fingerprint: null };
+    const nonce = `tokencvc_${randomBytes(18).toString('base64url')}`;
+    await this.vault.save({ nonce, paymentMethod, behavior: SANDBOX_CVC_MISMATCH.includes(request.cvc) ? 'cvc_only_mismatch' : 'cvc_only_match', createdAt: this.now() });
+    return { ok: true, nonce, paymentMethod };
+  }
+
+  /**
    * 3-D Secure as Braintree's sandbox runs it for its 3-D Secure test cards: the card's scenario
    * decides (frictionless, challenge, failed, unavailable); any other test card is not enrolled.
    * The nonce is used up, as verifyCard's is; the answer carries a new one.
    */
   async verifyThreeDSecure(request: { nonce: string }): Promise<ThreeDSecureVerification> {
     const record = await this.vault.take(request.nonce, this.now());
-    if (!record || record.paymentMethod.type !== 'card') return { ok: false, message: 'Unknown or expired payment method nonce' };
+    if (!record || record.paymentMethod.type !== 'card' || isCvcOnly(record.behavior)) return { ok: false, message: 'Unknown or expired payment method nonce' };
     if (record.threeDSecure?.result) return { ok: false, message: 'This nonce was already verified' };
     const scenario = record.threeDSecure?.scenario;
     const result = scenario ? threeDSecureResults[scenario] : threeDSecureResults.notEnrolled;
@@ -208,7 +225,7 @@ export class SandboxProcessor implements PaymentProcessor {
    */
   async savePaymentMethod(request: SavePaymentMethodRequest): Promise<SavePaymentMethodResult> {
     const resolved = await this.resolveNonce(request.nonce);
-    if (!resolved) return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
+    if (!resolved || isCvcOnly(resolved.behavior)) return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
     if (resolved.behavior === 'processor_failure') {
       return { outcome: 'unavailable', response: { code: String(PROCESSOR_UNAVAILABLE_CODE), text: 'Processor Network Unavailable - Try Again' } };
     }
@@ -227,8 +244,14 @@ export class SandboxProcessor implements PaymentProcessor {
 
   async authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
     const resolved = request.paymentMethodToken ? await this.vault.getMethod(request.paymentMethodToken) : await this.resolveNonce(request.nonce);
-    if (!resolved) {
+    if (!resolved || isCvcOnly(resolved.behavior)) {
       return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
+    }
+    // A saved card's CVC typed again goes with its token; a CVC that does not match is refused as
+    // Braintree's CVV rules refuse it, before any transaction exists.
+    const cvc = request.paymentMethodToken && request.cvcNonce ? await this.vault.take(request.cvcNonce, this.now()) : null;
+    if (request.cvcNonce && (!cvc || !isCvcOnly(cvc.behavior))) {
+      return { outcome: 'invalid_payment_method', message: 'Unknown or expired CVC nonce' };
     }
     const { paymentMethod, behavior } = resolved;
     const paidAs = request.paymentMethodType ?? 'card';
@@ -245,7 +268,10 @@ export class SandboxProcessor implements PaymentProcessor {
     if (behavior === 'processor_failure') return unavailable();
     const major = majorUnits(request.amount, request.currency);
     let result: RecordedAuthorization;
-    if (policy.requireInSale && !passesRequiredThreeDSecure(threeDSecureResult)) {
+    if (cvc?.behavior === 'cvc_only_mismatch') {
+      const { declineCode, ...response } = describeGatewayRejection('cvv');
+      result = { outcome: 'declined', declineCode, transactionId, paymentMethod, response };
+    } else if (policy.requireInSale && !passesRequiredThreeDSecure(threeDSecureResult)) {
       const { declineCode, ...response } = describeGatewayRejection('three_d_secure');
       result = { outcome: 'declined', declineCode, transactionId, paymentMethod, response, threeDSecure };
     } else if (behavior === 'decline') result = declined(2000, transactionId, paymentMethod);

@@ -12,13 +12,17 @@ import { expireIfOverdue } from '../../sessions/rules';
 import { reserveDiscount } from '../../pricing/redemption';
 import { withSessionCustomer } from '../../customers/session-customer';
 import { setUpCheckoutSession, type SetUpCheckout } from '../../sessions/use-cases/set-up-checkout-session';
+import { savedCardCvcRequired } from '../../sessions/use-cases/get-checkout-page';
 import { sendReceiptInBackground } from './send-receipt';
 import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
 
 export interface PayCheckoutSessionOptions {
   sessionId: string;
   paymentMethodType: PaymentMethodType;
-  /** A payment method nonce from the processor's client side (or the test processor's tokenizer). */
+  /**
+   * A payment method nonce from the processor's client side (or the test processor's tokenizer);
+   * with `paymentMethodId`, the CVC-only nonce of that saved card's CVC typed again.
+   */
   nonce?: string | null;
   /** A card saved for the session's customer (`pm_…`), paid with in one tap instead of a nonce. */
   paymentMethodId?: string | null;
@@ -39,9 +43,6 @@ export interface PayCheckoutSessionOptions {
 export async function payCheckoutSession(deps: Deps, options: PayCheckoutSessionOptions): Promise<PaidCheckout | (SetUpCheckout & { payment: null })> {
   if (!options.nonce && !options.paymentMethodId) {
     throw new TillpointError('parameter_missing', 'Give a payment method nonce or a saved payment_method', { param: 'nonce' });
-  }
-  if (options.nonce && options.paymentMethodId) {
-    throw new TillpointError('parameter_invalid', 'Give either a nonce or a saved payment_method, not both', { param: 'payment_method' });
   }
   const email = options.email.trim();
   if (!isValidCustomerEmail(email)) {
@@ -76,6 +77,12 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
 
   const saving = wantsSaving(target, options) && processor.savePaymentMethod !== undefined;
   const saved = options.paymentMethodId ? await savedMethodToPay(deps, target, options.paymentMethodId, processor.name) : null;
+  // A saved card's CVC typed again comes as its CVC-only nonce; without one where it is required,
+  // nothing is recorded or charged.
+  const cvcNonce = saved ? (options.nonce ?? null) : null;
+  if (saved && !cvcNonce && savedCardCvcRequired(target, processor)) {
+    throw new TillpointError('parameter_missing', "Enter the saved card's security code (CVC) again", { param: 'cvc' });
+  }
 
   // 1. Record the intent, on the session's customer (made now when the session makes one, or when
   // the card is to be saved and there is no customer to save it to).
@@ -103,6 +110,7 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
     capture: payment.captureMethod === 'automatic',
     nonce: token ? '' : (options.nonce ?? ''),
     paymentMethodToken: token,
+    cvcNonce,
     deviceData: options.deviceData ?? null,
     email,
     threeDSecureMode,

@@ -28,3 +28,27 @@ export async function tokenizeCard(
   }
   return { nonce: result.nonce, brand: result.paymentMethod.brand, last4: result.paymentMethod.last4 };
 }
+
+/**
+ * A saved card's CVC typed again → a CVC-only nonce, for processors that take card data on our
+ * side (the test processor; Braintree's Hosted Fields make it in the browser). The card must be
+ * the session's customer's; the CVC lives only in this call's memory.
+ */
+export async function tokenizeSavedCardCvc(
+  deps: Deps,
+  options: { sessionId: string; paymentMethodId: string; cvc: string },
+): Promise<{ nonce: string }> {
+  const session = await openSessionForPayment(deps, options.sessionId);
+  const processor = await deps.processors.forScope(session);
+  if (!processor.tokenizeCvc) {
+    throw new TillpointError('parameter_invalid', 'This processor tokenizes the CVC in the browser', { param: 'cvc' });
+  }
+  const scope = { accountId: session.accountId, mode: session.mode };
+  const method = session.customerId ? await deps.store.read((reader) => reader.savedPaymentMethods.get(scope, options.paymentMethodId)) : null;
+  if (!method || method.customerId !== session.customerId || method.processor !== processor.name) {
+    throw new TillpointError('resource_missing', `No such payment method: '${options.paymentMethodId}'`, { param: 'payment_method' });
+  }
+  const result = await processor.tokenizeCvc({ cvc: options.cvc, brand: method.brand });
+  if (!result.ok) throw new TillpointError('parameter_invalid', result.message, { param: result.param });
+  return { nonce: result.nonce };
+}

@@ -27,6 +27,7 @@ export async function showProcessorConfig(
       merchant_accounts: b.merchantAccounts,
       google_pay_merchant_id: b.googlePayMerchantId,
       require_three_d_secure: b.requireThreeDSecure,
+      require_cvv_for_saved_cards: b.requireCvvForSavedCards,
     },
   };
 }

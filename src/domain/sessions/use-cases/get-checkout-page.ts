@@ -5,6 +5,7 @@ import type { Account } from '../../team/entities';
 import type { CheckoutSession } from '../entities';
 import type { SavedPaymentMethod } from '../../customers/entities';
 import { expireIfOverdue } from '../rules';
+import type { PaymentProcessor } from '../../processors/ports';
 
 export interface CheckoutPage {
   session: CheckoutSession;
@@ -14,6 +15,8 @@ export interface CheckoutPage {
   processor: { name: string; client: Record<string, unknown> };
   /** The session's customer's saved cards at the session's processor, offered for one tap while it is open. */
   savedPaymentMethods: SavedPaymentMethod[];
+  /** A saved card asks for its CVC again: the session says so, or the processor requires it. */
+  savedCardCvcRequired: boolean;
 }
 
 /** Everything the shopper's page shows, read with only the session id as credential. */
@@ -33,9 +36,18 @@ export async function getCheckoutPage(deps: Deps, options: { sessionId: string }
   if (!read) throw resourceMissing('checkout session', options.sessionId);
   const processor = await deps.processors.forScope(read.session);
   const { saved, ...rest } = read;
+  const savedPaymentMethods = saved.filter((method) => method.processor === processor.name);
+  // With saved cards to offer, the processor's client side is scoped to their customer.
+  const customerId = savedPaymentMethods.length > 0 ? read.session.customerId : null;
   return {
     ...rest,
-    processor: { name: processor.name, client: await processor.clientConfiguration({ currency: read.session.currency }) },
-    savedPaymentMethods: saved.filter((method) => method.processor === processor.name),
+    processor: { name: processor.name, client: await processor.clientConfiguration({ currency: read.session.currency, customerId }) },
+    savedPaymentMethods,
+    savedCardCvcRequired: savedCardCvcRequired(read.session, processor),
   };
+}
+
+/** The one rule for asking a saved card's CVC again, for the page and the payment alike. */
+export function savedCardCvcRequired(session: CheckoutSession, processor: Pick<PaymentProcessor, 'requiresCvcForSavedCards'>): boolean {
+  return session.requireCvcRecollection || processor.requiresCvcForSavedCards === true;
 }

@@ -28,6 +28,7 @@ function configOf(row: Row, cipher: CredentialCipher | null): ProcessorConfig {
       merchantAccounts: settings.merchant_accounts ?? {},
       googlePayMerchantId: settings.google_pay_merchant_id ?? null,
       requireThreeDSecure: Boolean(settings.require_three_d_secure),
+      requireCvvForSavedCards: Boolean(settings.require_cvv_for_saved_cards),
     },
   };
 }
@@ -113,6 +114,7 @@ export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher 
           merchant_accounts: b.merchantAccounts,
           google_pay_merchant_id: b.googlePayMerchantId,
           require_three_d_secure: b.requireThreeDSecure,
+          require_cvv_for_saved_cards: b.requireCvvForSavedCards,
         };
         sealed = cipher.seal(b.privateKey, context(config));
       }

@@ -37,6 +37,8 @@ export const sessionFields: readonly Field<CheckoutSession>[] = [
   // Setup mode (migration 0031).
   ['purpose', 'text', (s) => s.purpose],
   ['setup_payment_method_id', 'text', (s) => s.setupPaymentMethodId],
+  // CVC recollection (migration 0038).
+  ['require_cvc_recollection', 'boolean', (s) => s.requireCvcRecollection],
 ];
 
 export const sessionColumns = sessionFields.map(([column]) => column);
