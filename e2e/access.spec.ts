@@ -172,6 +172,36 @@ test.describe('a fresh install, closed by default', () => {
     await signIn(page, ownerEmail, 'an emailed new passphrase');
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   });
+
+  test('receipts: the owner turns them on in Settings, a paying shopper gets one, and "Resend receipt" sends it again', async ({ page, browser }) => {
+    const demoCheckout = /Demo checkout: (\S+)/.exec(output)![1]!;
+    await page.goto(`${base}/dashboard/sign-in`);
+    await signIn(page, ownerEmail, 'an emailed new passphrase');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Support email').fill('help@roasters.example');
+    const sendReceipts = page.getByLabel(/Email shoppers a receipt when they pay/);
+    await expect(sendReceipts).not.toBeChecked();
+    await sendReceipts.check();
+    await page.getByRole('form', { name: 'Business profile and branding' }).getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Saved. Your checkout page now shows these.')).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    const arriving = smtp.next();
+    await payAsShopper(browser, demoCheckout, 'receipt.shopper@buyer.example');
+    const receipt = await arriving;
+    expect(receipt.to).toEqual(['receipt.shopper@buyer.example']);
+    const text = receipt.raw.replace(/=\r?\n/g, '');
+    expect(text).toMatch(/Subject: Your receipt from Demo Coffee Roasters/);
+    expect(text).toContain('$35.00');
+    expect(text).toContain('help@roasters.example');
+
+    await page.getByRole('link', { name: 'Payments' }).click();
+    await page.getByRole('row').filter({ hasText: 'receipt.shopper@buyer.example' }).getByRole('link', { name: /^pay_/ }).click();
+    const again = smtp.next();
+    await page.getByRole('button', { name: 'Resend receipt' }).click();
+    await expect(page.getByText('Receipt sent to receipt.shopper@buyer.example.')).toBeVisible();
+    expect((await again).to).toEqual(['receipt.shopper@buyer.example']);
+  });
 });
 
 test.describe('account security', () => {
