@@ -1,18 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import braintree from 'braintree';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/domain/team/use-cases/create-account';
-import { setProcessorConfig } from '../../src/domain/processors/use-cases/set-processor-config';
-import { buildHttpServer } from '../../src/http/server';
-import type { SqlClient } from '../../src/persistence/sql-client';
-import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runJobOnce } from '../../src/runtime/scheduler';
-import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
-import { emulatedMerchant, emulatedMerchantSettings } from '../support/braintree-fixtures';
-import { testDatabases, truncateAll } from '../support/databases';
-import { TestClock } from '../support/harness';
+import { emulatedMerchant, useBraintreeIntegration } from '../support/braintree-fixtures';
+import { testDatabases } from '../support/databases';
 import { bearer, dumpDatabase, expectError, rows, withoutBookkeeping } from '../support/integration';
 import { dumpBusinessData } from '../support/payments';
 
@@ -38,64 +28,31 @@ const stranger = new braintree.BraintreeGateway({
 });
 
 describe.each(testDatabases)('Braintree disputes ($name)', (database) => {
-  const emulator = new BraintreeGatewayEmulator(credentials);
-  let db: SqlClient;
-  let tillpoint: Tillpoint;
-  let app: FastifyInstance;
-  const clock = new TestClock(new Date());
-  const logLines: string[] = [];
-  let accountId: string;
-  let key: string;
-
-  beforeAll(async () => {
-    const port = await emulator.start();
-    (braintree.Environment.Development as unknown as { port: string }).port = String(port);
-    db = await database.open();
-    tillpoint = await openTillpoint({ db, publicUrl: 'http://checkout.test', now: clock.now, secretKey: randomBytes(32), braintree: { timeoutMs: 500 } });
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(chunk.toString());
-        done();
-      },
-    });
-    app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: { level: 'info', stream } });
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-    await db?.close();
-    await emulator.stop();
-  });
-  beforeEach(async () => {
-    await truncateAll(db);
-    emulator.disputes.clear();
-    logLines.length = 0;
-    const created = await createAccount(tillpoint.deps, { name: 'Braintree Shop' });
-    accountId = created.account.id;
-    key = created.testSecretKey;
-    await setProcessorConfig(tillpoint.processorSettings, { accountId, mode: 'test', actor: null, processor: 'braintree', braintree: emulatedMerchantSettings() });
+  const bt = useBraintreeIntegration(database, { logLevel: 'info' });
+  beforeEach(() => {
+    bt.emulator.disputes.clear();
   });
 
   const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+    bt.app.inject({ method, url, headers: bearer(bt.key), ...(payload ? { payload } : {}) });
 
   /** A shopper pays 250.00 through Braintree; returns the payment's row. */
   async function paid(): Promise<Record<string, any>> {
     const session = await api('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 25000, quantity: 1 }] });
-    const pay = await app.inject({
+    const pay = await bt.app.inject({
       method: 'POST',
       url: `/api/checkout/sessions/${session.json().id}/payments`,
       payload: { payment_method_type: 'card', nonce: 'fake-valid-nonce', email: 'shopper@example.com' },
     });
     expect(pay.statusCode, pay.body).toBe(200);
-    clock.advance(1000);
-    const [payment] = await rows(db, 'SELECT * FROM payments WHERE checkout_session_id = $1', [session.json().id]);
+    bt.clock.advance(1000);
+    const [payment] = await rows(bt.db, 'SELECT * FROM payments WHERE checkout_session_id = $1', [session.json().id]);
     return payment!;
   }
 
   /** Posts a notification as Braintree does: a form with bt_signature and bt_payload. */
-  const notify = (sample: { bt_signature: string; bt_payload: string }, url = `/webhooks/braintree/${accountId}?mode=test`) =>
-    app.inject({
+  const notify = (sample: { bt_signature: string; bt_payload: string }, url = `/webhooks/braintree/${bt.accountId}?mode=test`) =>
+    bt.app.inject({
       method: 'POST',
       url,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -108,7 +65,7 @@ describe.each(testDatabases)('Braintree disputes ($name)', (database) => {
     // The SDK's sample uses one id for the dispute and its transaction: our payment's transaction.
     const opened = await notify(sample('dispute_opened', payment.processor_transaction_id));
     expect(opened.statusCode, opened.body).toBe(200);
-    const [dispute] = await rows(db, 'SELECT * FROM disputes');
+    const [dispute] = await rows(bt.db, 'SELECT * FROM disputes');
     expect(dispute).toMatchObject({
       payment_id: payment.id,
       status: 'needs_response',
@@ -123,11 +80,11 @@ describe.each(testDatabases)('Braintree disputes ($name)', (database) => {
 
     const again = await notify(sample('dispute_opened', payment.processor_transaction_id));
     expect(again.statusCode).toBe(200);
-    expect(await rows(db, 'SELECT id FROM disputes')).toHaveLength(1);
-    const types = async () => (await rows(db, 'SELECT type FROM events WHERE object_id = $1 ORDER BY created_at, id', [dispute!.id])).map((e) => e.type);
+    expect(await rows(bt.db, 'SELECT id FROM disputes')).toHaveLength(1);
+    const types = async () => (await rows(bt.db, 'SELECT type FROM events WHERE object_id = $1 ORDER BY created_at, id', [dispute!.id])).map((e) => e.type);
     expect(await types()).toEqual(['dispute.created']);
 
-    clock.advance(1000);
+    bt.clock.advance(1000);
     expect((await notify(sample('dispute_won', payment.processor_transaction_id))).statusCode).toBe(200);
     expect((await api('GET', `/v1/disputes/${dispute!.id}`)).json()).toMatchObject({ status: 'won', closed_at: expect.any(Number) });
     expect(await types()).toEqual(['dispute.created', 'dispute.closed']);
@@ -138,49 +95,49 @@ describe.each(testDatabases)('Braintree disputes ($name)', (database) => {
 
   it('refuses and logs what does not verify, unknown accounts, modes without Braintree and unknown transactions; answers check', async () => {
     const payment = await paid();
-    const before = withoutBookkeeping(await dumpDatabase(db));
+    const before = withoutBookkeeping(await dumpDatabase(bt.db));
     const forged = stranger.webhookTesting.sampleNotification('dispute_opened' as never, payment.processor_transaction_id) as never;
     expectError(await notify(forged), 400, 'parameter_invalid', { param: 'bt_signature' });
     const valid = sample('dispute_opened', payment.processor_transaction_id);
     expectError(await notify({ ...valid, bt_payload: valid.bt_payload.replace(/^.{8}/, 'AAAAAAAA') }), 400, 'parameter_invalid', { param: 'bt_signature' });
     expectError(await notify(valid, '/webhooks/braintree/acct_nosuchaccount?mode=test'), 404, 'resource_missing', { param: 'account' });
-    expectError(await notify(valid, `/webhooks/braintree/${accountId}?mode=live`), 404, 'resource_missing', { param: 'account' });
-    expectError(await notify(valid, `/webhooks/braintree/${accountId}`), 400, 'parameter_invalid', { param: 'mode' });
+    expectError(await notify(valid, `/webhooks/braintree/${bt.accountId}?mode=live`), 404, 'resource_missing', { param: 'account' });
+    expectError(await notify(valid, `/webhooks/braintree/${bt.accountId}`), 400, 'parameter_invalid', { param: 'mode' });
     expectError(await notify(sample('dispute_opened', 'unknowntx')), 404, 'resource_missing', { param: 'bt_payload' });
-    expect(withoutBookkeeping(await dumpDatabase(db))).toEqual(before);
-    const refusals = logLines.filter((line) => line.includes('Braintree notification refused'));
+    expect(withoutBookkeeping(await dumpDatabase(bt.db))).toEqual(before);
+    const refusals = bt.logLines.filter((line) => line.includes('Braintree notification refused'));
     expect(refusals).toHaveLength(5);
-    expect(logLines.join('')).not.toContain(credentials.privateKey);
+    expect(bt.logLines.join('')).not.toContain(credentials.privateKey);
 
     // Braintree's "check" (sent when the merchant tests the URL) is acknowledged and records nothing.
     expect((await notify(sample('check', 'x'))).statusCode).toBe(200);
-    expect(withoutBookkeeping(await dumpDatabase(db))).toEqual(before);
+    expect(withoutBookkeeping(await dumpDatabase(bt.db))).toEqual(before);
   });
 
   it('the periodic dispute.search catches up a dispute whose notification was missed, and its later decision', async () => {
     const payment = await paid();
-    const opened = emulator.openDispute(payment.processor_transaction_id, { amountDisputed: '120.50' });
-    await runJobOnce(tillpoint.deps, 'braintree-dispute-catch-up');
-    const [dispute] = await rows(db, 'SELECT * FROM disputes');
+    const opened = bt.emulator.openDispute(payment.processor_transaction_id, { amountDisputed: '120.50' });
+    await runJobOnce(bt.tillpoint.deps, 'braintree-dispute-catch-up');
+    const [dispute] = await rows(bt.db, 'SELECT * FROM disputes');
     expect(dispute).toMatchObject({ payment_id: payment.id, status: 'needs_response', processor_dispute_id: opened.id });
     expect(Number(dispute!.amount)).toBe(12050);
-    const search = emulator.requests.find((r) => r.path.includes('disputes/advanced_search'));
+    const search = bt.emulator.requests.find((r) => r.path.includes('disputes/advanced_search'));
     expect(search?.body.search.received_date).toBeDefined();
 
     // Found again: nothing new. Then the bank decides while we were not told.
-    await runJobOnce(tillpoint.deps, 'braintree-dispute-catch-up');
-    expect(await rows(db, 'SELECT type FROM events WHERE object_id = $1', [dispute!.id])).toEqual([{ type: 'dispute.created' }]);
+    await runJobOnce(bt.tillpoint.deps, 'braintree-dispute-catch-up');
+    expect(await rows(bt.db, 'SELECT type FROM events WHERE object_id = $1', [dispute!.id])).toEqual([{ type: 'dispute.created' }]);
     opened.status = 'lost';
-    clock.advance(1000);
-    await runJobOnce(tillpoint.deps, 'braintree-dispute-catch-up');
+    bt.clock.advance(1000);
+    await runJobOnce(bt.tillpoint.deps, 'braintree-dispute-catch-up');
     expect((await api('GET', `/v1/disputes/${dispute!.id}`)).json()).toMatchObject({ status: 'lost' });
   });
 
   it('carries evidence (text, file), submit and accept to the gateway through the SDK; a refusal there is dispute_not_open', async () => {
     const payment = await paid();
-    const first = emulator.openDispute(payment.processor_transaction_id);
-    await runJobOnce(tillpoint.deps, 'braintree-dispute-catch-up');
-    const [dispute] = await rows(db, 'SELECT id FROM disputes');
+    const first = bt.emulator.openDispute(payment.processor_transaction_id);
+    await runJobOnce(bt.tillpoint.deps, 'braintree-dispute-catch-up');
+    const [dispute] = await rows(bt.db, 'SELECT id FROM disputes');
     const url = `/v1/disputes/${dispute!.id}`;
 
     const text = await api('POST', url, { text: 'Delivered and signed for', category: 'PROOF_OF_FULFILLMENT' });
@@ -192,7 +149,7 @@ describe.each(testDatabases)('Braintree disputes ($name)', (database) => {
       { comment: 'Delivered and signed for', category: 'PROOF_OF_FULFILLMENT', documentUploadId: null },
       { comment: null, documentUploadId: expect.stringMatching(/^doc_/) },
     ]);
-    expect(emulator.documents.get(first.evidence[1]!.documentUploadId!)).toContain('%PDF-1.4');
+    expect(bt.emulator.documents.get(first.evidence[1]!.documentUploadId!)).toContain('%PDF-1.4');
     expect(file.json().evidence.map((e: { kind: string }) => e.kind)).toEqual(['text', 'file']);
 
     const submitted = await api('POST', `${url}/submit`);
@@ -200,25 +157,25 @@ describe.each(testDatabases)('Braintree disputes ($name)', (database) => {
     expect(first.status).toBe('disputed');
 
     // A second dispute the gateway already closed behind our back: its refusal comes back as ours.
-    clock.advance(1000);
+    bt.clock.advance(1000);
     const payment2 = await paid();
-    const second = emulator.openDispute(payment2.processor_transaction_id);
-    await runJobOnce(tillpoint.deps, 'braintree-dispute-catch-up');
-    const [other] = await rows(db, 'SELECT id FROM disputes WHERE processor_dispute_id = $1', [second.id]);
+    const second = bt.emulator.openDispute(payment2.processor_transaction_id);
+    await runJobOnce(bt.tillpoint.deps, 'braintree-dispute-catch-up');
+    const [other] = await rows(bt.db, 'SELECT id FROM disputes WHERE processor_dispute_id = $1', [second.id]);
     second.status = 'expired';
-    const before = await dumpBusinessData(db);
+    const before = await dumpBusinessData(bt.db);
     expectError(await api('POST', `/v1/disputes/${other!.id}/accept`), 409, 'dispute_not_open');
-    expect(await dumpBusinessData(db)).toEqual(before);
+    expect(await dumpBusinessData(bt.db)).toEqual(before);
     second.status = 'open';
     expect((await api('POST', `/v1/disputes/${other!.id}/accept`)).json()).toMatchObject({ status: 'accepted' });
     expect(second.status).toBe('accepted');
 
     // The gateway unreachable: processor_unavailable, nothing recorded.
     const third = await paid();
-    emulator.openDispute(third.processor_transaction_id);
-    await runJobOnce(tillpoint.deps, 'braintree-dispute-catch-up');
-    const [open] = await rows(db, `SELECT id FROM disputes WHERE payment_id = $1`, [third.id]);
-    emulator.unavailableNext(1);
+    bt.emulator.openDispute(third.processor_transaction_id);
+    await runJobOnce(bt.tillpoint.deps, 'braintree-dispute-catch-up');
+    const [open] = await rows(bt.db, `SELECT id FROM disputes WHERE payment_id = $1`, [third.id]);
+    bt.emulator.unavailableNext(1);
     const unreachable = await api('POST', `/v1/disputes/${open!.id}/accept`);
     expect([502, 504]).toContain(unreachable.statusCode);
     expect((await api('GET', `/v1/disputes/${open!.id}`)).json().status).toBe('needs_response');

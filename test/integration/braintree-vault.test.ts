@@ -1,16 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import braintree from 'braintree';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/domain/team/use-cases/create-account';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { setProcessorConfig } from '../../src/domain/processors/use-cases/set-processor-config';
-import { buildHttpServer } from '../../src/http/server';
-import type { SqlClient } from '../../src/persistence/sql-client';
-import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
-import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
-import { emulatedMerchant, emulatedMerchantSettings } from '../support/braintree-fixtures';
-import { testDatabases, truncateAll } from '../support/databases';
-import { TestClock } from '../support/harness';
+import { emulatedMerchantSettings, useBraintreeIntegration } from '../support/braintree-fixtures';
+import { testDatabases } from '../support/databases';
 import { bearer, countRows, expectError, rows } from '../support/integration';
 
 /**
@@ -19,42 +10,19 @@ import { bearer, countRows, expectError, rows } from '../support/integration';
  * from the server (`transactionSource: "unscheduled"`), deleting it.
  */
 describe.each(testDatabases)('saved cards with Braintree ($name)', (database) => {
-  const emulator = new BraintreeGatewayEmulator(emulatedMerchant);
-  let db: SqlClient;
-  let tillpoint: Tillpoint;
-  let app: FastifyInstance;
-  const clock = new TestClock(new Date());
-  let key: string;
-
-  beforeAll(async () => {
-    const port = await emulator.start();
-    (braintree.Environment.Development as unknown as { port: string }).port = String(port);
-    db = await database.open();
-    tillpoint = await openTillpoint({ db, publicUrl: 'http://checkout.test', now: clock.now, secretKey: randomBytes(32), braintree: { timeoutMs: 500 } });
-    app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', logger: false });
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-    await db?.close();
-    await emulator.stop();
-  });
-  beforeEach(async () => {
-    await truncateAll(db);
-    emulator.transactions.clear();
-    emulator.customers.clear();
-    emulator.vaulted.clear();
-    emulator.requests.length = 0;
-    const created = await createAccount(tillpoint.deps, { name: 'Braintree Shop' });
-    key = created.testSecretKey;
-    await setProcessorConfig(tillpoint.processorSettings, { accountId: created.account.id, mode: 'test', actor: null, processor: 'braintree', braintree: emulatedMerchantSettings() });
+  const bt = useBraintreeIntegration(database, { logLevel: false });
+  beforeEach(() => {
+    bt.emulator.transactions.clear();
+    bt.emulator.customers.clear();
+    bt.emulator.vaulted.clear();
+    bt.emulator.requests.length = 0;
   });
 
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = {}) =>
-    app.inject({ method, url, headers: { ...bearer(key), ...headers }, ...(payload ? { payload } : {}) });
+    bt.app.inject({ method, url, headers: { ...bearer(bt.key), ...headers }, ...(payload ? { payload } : {}) });
   const pay = (sessionId: string, nonce: string) =>
-    app.inject({ method: 'POST', url: `/api/checkout/sessions/${sessionId}/payments`, payload: { payment_method_type: 'card', nonce, email: 'ada@example.com' } });
-  const vaultCalls = () => emulator.requests.filter((r) => /payment_methods|customers/.test(r.path)).map((r) => `${r.method} ${r.path.replace(/^.*\/merchants\/[^/]+\//, '')}`);
+    bt.app.inject({ method: 'POST', url: `/api/checkout/sessions/${sessionId}/payments`, payload: { payment_method_type: 'card', nonce, email: 'ada@example.com' } });
+  const vaultCalls = () => bt.emulator.requests.filter((r) => /payment_methods|customers/.test(r.path)).map((r) => `${r.method} ${r.path.replace(/^.*\/merchants\/[^/]+\//, '')}`);
 
   async function customerWithSavedCard() {
     const customer = (await call('POST', '/v1/customers', { email: 'ada@example.com' })).json();
@@ -68,12 +36,12 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
   it('saving on pay makes the Braintree customer, vaults the card with verification and charges its token', async () => {
     const { customer, method } = await customerWithSavedCard();
     expect(method).toMatchObject({ processor: 'braintree', card: { brand: 'mastercard', last4: '4444', exp_month: 12, exp_year: 2030 } });
-    expect(emulator.customers.get(customer)).toEqual({ id: customer, email: 'ada@example.com' });
-    const [vaulted] = [...emulator.vaulted.values()];
+    expect(bt.emulator.customers.get(customer)).toEqual({ id: customer, email: 'ada@example.com' });
+    const [vaulted] = [...bt.emulator.vaulted.values()];
     expect(vaulted).toMatchObject({ customerId: customer });
-    const create = emulator.requests.find((r) => r.method === 'POST' && r.path.endsWith('/payment_methods'))!;
+    const create = bt.emulator.requests.find((r) => r.method === 'POST' && r.path.endsWith('/payment_methods'))!;
     expect(create.body.payment_method).toMatchObject({ customer_id: customer, payment_method_nonce: 'fake-valid-mastercard-nonce', options: { verify_card: true, verification_merchant_account_id: 'shop_usd' } });
-    const [sale] = [...emulator.transactions.values()];
+    const [sale] = [...bt.emulator.transactions.values()];
     expect(sale!.request).toMatchObject({ payment_method_token: vaulted!.token });
     expect(sale!.request.payment_method_nonce).toBeUndefined();
     // A session's payment is the shopper's own: not merchant-initiated.
@@ -87,11 +55,11 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'succeeded', amount: 1250, currency: 'eur', checkout_session: null, processor: 'braintree', payment_method: { last4: '4444' } });
     expect((await call('POST', '/v1/payments', body, { 'idempotency-key': 'renewal-1' })).json().id).toBe(res.json().id);
-    const sales = [...emulator.transactions.values()].filter((t) => t.orderId === res.json().id);
+    const sales = [...bt.emulator.transactions.values()].filter((t) => t.orderId === res.json().id);
     expect(sales).toHaveLength(1);
     expect(sales[0]!.request).toMatchObject({
       amount: '12.50',
-      payment_method_token: [...emulator.vaulted.keys()][0],
+      payment_method_token: [...bt.emulator.vaulted.keys()][0],
       transaction_source: 'unscheduled',
       merchant_account_id: 'shop_eur',
       options: { submit_for_settlement: true },
@@ -108,73 +76,73 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
     const customer = (await call('POST', '/v1/customers', { email: 'ada@example.com' })).json();
     const session = (await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 3500, quantity: 1 }], customer: customer.id, payment_method_options: { card: { save: 'on' } } })).json();
     expectError(await pay(session.id, 'fake-processor-declined-visa-nonce'), 402, 'card_declined', { decline_code: 'do_not_honor' });
-    expect(emulator.transactions.size).toBe(0);
-    expect(emulator.vaulted.size).toBe(0);
-    expect(await countRows(db, 'payment_methods')).toBe(0);
-    expect(await rows(db, 'SELECT status FROM payments')).toEqual([{ status: 'failed' }]);
+    expect(bt.emulator.transactions.size).toBe(0);
+    expect(bt.emulator.vaulted.size).toBe(0);
+    expect(await countRows(bt.db, 'payment_methods')).toBe(0);
+    expect(await rows(bt.db, 'SELECT status FROM payments')).toEqual([{ status: 'failed' }]);
   });
 
   it('a returning customer\'s page gets a customer-scoped client token; with the account\'s CVV rule the saved card pays with token + CVV-only nonce', async () => {
     const { customer, method } = await customerWithSavedCard();
     const newSession = async () =>
       (await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 3500, quantity: 1 }], customer: customer })).json();
-    emulator.requests.length = 0;
+    bt.emulator.requests.length = 0;
     const later = await newSession();
-    const page = (await app.inject({ method: 'GET', url: `/api/checkout/sessions/${later.id}` })).json();
+    const page = (await bt.app.inject({ method: 'GET', url: `/api/checkout/sessions/${later.id}` })).json();
     expect(page.processor.clientToken).toEqual(expect.any(String));
     expect(page.saved_card_cvc_required).toBe(false);
-    const tokenRequest = emulator.requests.find((r) => r.path.endsWith('/client_token'))!;
+    const tokenRequest = bt.emulator.requests.find((r) => r.path.endsWith('/client_token'))!;
     expect(tokenRequest.body.client_token).toMatchObject({ customer_id: customer, merchant_account_id: 'shop_usd' });
 
     // The account's Braintree CVV rules refuse vaulted sales without a CVV: every page asks for it.
-    const account = (await rows(db, 'SELECT account_id FROM processor_configs LIMIT 1'))[0]!.account_id as string;
-    clock.advance(1000);
-    await setProcessorConfig(tillpoint.processorSettings, { accountId: account, mode: 'test', actor: null, processor: 'braintree', braintree: emulatedMerchantSettings({ requireCvvForSavedCards: true }) });
+    const account = (await rows(bt.db, 'SELECT account_id FROM processor_configs LIMIT 1'))[0]!.account_id as string;
+    bt.clock.advance(1000);
+    await setProcessorConfig(bt.tillpoint.processorSettings, { accountId: account, mode: 'test', actor: null, processor: 'braintree', braintree: emulatedMerchantSettings({ requireCvvForSavedCards: true }) });
     const asked = await newSession();
-    expect((await app.inject({ method: 'GET', url: `/api/checkout/sessions/${asked.id}` })).json().saved_card_cvc_required).toBe(true);
-    const payments = await countRows(db, 'payments');
+    expect((await bt.app.inject({ method: 'GET', url: `/api/checkout/sessions/${asked.id}` })).json().saved_card_cvc_required).toBe(true);
+    const payments = await countRows(bt.db, 'payments');
     const oneTap = (nonce?: string) =>
-      app.inject({ method: 'POST', url: `/api/checkout/sessions/${asked.id}/payments`, payload: { payment_method_type: 'card', payment_method: method.id, email: 'ada@example.com', ...(nonce ? { nonce } : {}) } });
+      bt.app.inject({ method: 'POST', url: `/api/checkout/sessions/${asked.id}/payments`, payload: { payment_method_type: 'card', payment_method: method.id, email: 'ada@example.com', ...(nonce ? { nonce } : {}) } });
     expectError(await oneTap(), 400, 'parameter_missing', { param: 'cvc' });
-    expect(await countRows(db, 'payments')).toBe(payments);
+    expect(await countRows(bt.db, 'payments')).toBe(payments);
 
     // Hosted Fields' CVV-only nonce goes with the token; the gateway checks it (200 does not match).
-    emulator.transactions.clear();
-    expectError(await oneTap(emulator.tokenizeCvv('200')), 402, 'card_declined', { decline_code: 'incorrect_cvc' });
-    const paid = await oneTap(emulator.tokenizeCvv('123'));
+    bt.emulator.transactions.clear();
+    expectError(await oneTap(bt.emulator.tokenizeCvv('200')), 402, 'card_declined', { decline_code: 'incorrect_cvc' });
+    const paid = await oneTap(bt.emulator.tokenizeCvv('123'));
     expect(paid.statusCode, paid.body).toBe(200);
-    const sales = [...emulator.transactions.values()];
+    const sales = [...bt.emulator.transactions.values()];
     expect(sales.map((t) => t.status)).toEqual(['gateway_rejected', 'submitted_for_settlement']);
-    const vaulted = [...emulator.vaulted.values()][0]!;
+    const vaulted = [...bt.emulator.vaulted.values()][0]!;
     expect(sales[1]!.request).toMatchObject({ payment_method_token: vaulted.token, payment_method_nonce: expect.stringMatching(/^tokencc_cvv_/) });
   });
 
   it('DELETE /v1/payment_methods/:id deletes the card in the Braintree vault', async () => {
     const { method } = await customerWithSavedCard();
-    expect(emulator.vaulted.size).toBe(1);
+    expect(bt.emulator.vaulted.size).toBe(1);
     expect((await call('DELETE', `/v1/payment_methods/${method.id}`)).statusCode).toBe(200);
-    expect(emulator.vaulted.size).toBe(0);
+    expect(bt.emulator.vaulted.size).toBe(0);
     expect(vaultCalls().at(-1)).toMatch(/^DELETE payment_methods\/any\//);
   });
 
   it('a setup session vaults and verifies the card through Braintree and charges nothing; a card failing verification is refused', async () => {
     const session = (await call('POST', '/v1/checkout/sessions', { mode: 'setup', currency: 'eur', customer_email: 'ada@example.com' })).json();
     expectError(await pay(session.id, 'fake-processor-declined-visa-nonce'), 402, 'card_declined', { decline_code: 'do_not_honor' });
-    expect(emulator.vaulted.size).toBe(0);
+    expect(bt.emulator.vaulted.size).toBe(0);
 
     const saved = await pay(session.id, 'fake-valid-visa-nonce');
     expect(saved.statusCode, saved.body).toBe(200);
     const done = (await call('GET', `/v1/checkout/sessions/${session.id}`)).json();
     expect(done).toMatchObject({ status: 'complete', payment: null, setup_intent: { status: 'succeeded', customer: expect.stringMatching(/^cus_/) } });
-    const creates = emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/payment_methods'));
+    const creates = bt.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/payment_methods'));
     // Verified with the session currency's merchant account.
     expect(creates.map((r) => r.body.payment_method.options)).toEqual([
       { verify_card: true, verification_merchant_account_id: 'shop_eur' },
       { verify_card: true, verification_merchant_account_id: 'shop_eur' },
     ]);
-    expect(emulator.customers.get(done.customer)).toEqual({ id: done.customer, email: 'ada@example.com' });
-    expect([...emulator.vaulted.values()].map((v) => v.customerId)).toEqual([done.customer]);
-    expect(emulator.transactions.size).toBe(0);
+    expect(bt.emulator.customers.get(done.customer)).toEqual({ id: done.customer, email: 'ada@example.com' });
+    expect([...bt.emulator.vaulted.values()].map((v) => v.customerId)).toEqual([done.customer]);
+    expect(bt.emulator.transactions.size).toBe(0);
     expect((await call('GET', `/v1/customers/${done.customer}/payment_methods`)).json().data).toMatchObject([
       { id: done.setup_intent.payment_method, processor: 'braintree', card: { brand: 'visa', last4: '1881' } },
     ]);
