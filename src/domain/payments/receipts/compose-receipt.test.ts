@@ -1,8 +1,11 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Account } from '../../team/entities';
 import type { Payment } from '../entities';
 import { composeReceipt } from './compose-receipt';
-import { receiptMessages } from './receipt-messages';
+import { SUPPORTED_LOCALES } from '../../shared/locale';
+import { RECEIPT_LOCALES, receiptMessages, type ReceiptMessages } from './receipt-messages';
 
 const account: Account = {
   id: 'acct_1',
@@ -65,10 +68,36 @@ describe('composeReceipt', () => {
     expect(composeReceipt({ account, session: null, payment: payment({ amountRefunded: 500 }), to: 'a@example.com', locale: 'en' }).text).toContain('Refunded: $5.00');
   });
 
-  it('falls back to English for a locale without receipt words, and matches regional tags', () => {
-    expect(receiptMessages('fi').locale).toBe('en');
+  it('falls back to English for a locale the checkout page does not have, and matches regional tags', () => {
+    expect(receiptMessages('sw').locale).toBe('en');
+    expect(receiptMessages('fi').locale).toBe('fi');
     expect(receiptMessages('de-CH').locale).toBe('de');
     expect(receiptMessages('pt').locale).toBe('pt-BR');
     expect(receiptMessages('en-XA').locale).toBe('en');
+  });
+});
+
+describe('receipt words for every checkout page locale', () => {
+  const pageLocales = readdirSync(fileURLToPath(new URL('../../../../web/checkout/i18n/locales', import.meta.url)))
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => file.slice(0, -'.json'.length))
+    .sort();
+  const english = receiptMessages('en').messages;
+  const placeholders = (text: string) => (text.match(/\{[a-z0-9]+\}/gi) ?? []).sort();
+
+  it('covers the 44 locales of the checkout page, and only those', () => {
+    expect(pageLocales).toHaveLength(44);
+    expect([...SUPPORTED_LOCALES].sort()).toEqual(pageLocales);
+    expect([...RECEIPT_LOCALES].sort()).toEqual(pageLocales);
+  });
+
+  it.each(pageLocales)('%s has its own receipt words, keeping every placeholder of the English text', (locale) => {
+    const { locale: used, messages } = receiptMessages(locale);
+    expect(used).toBe(locale);
+    for (const key of Object.keys(english) as (keyof ReceiptMessages)[]) {
+      expect(messages[key].trim(), `${locale}.${key}`).not.toBe('');
+      expect(placeholders(messages[key]), `${locale}.${key}`).toEqual(placeholders(english[key]));
+      if (locale !== 'en' && placeholders(english[key]).length > 0) expect(messages[key], `${locale}.${key}`).not.toBe(english[key]);
+    }
   });
 });
