@@ -46,8 +46,9 @@ const rollChoice: Record<(typeof rollExpiries)[number], DashboardMessageKey> = {
 };
 
 const permissionSummary = (key: ApiKey) =>
-  Object.entries(key.permissions ?? {})
-    .map(([resource, level]) => `${resource}: ${level}`)
+  apiResources
+    .filter((resource) => key.permissions?.[resource] && key.permissions[resource] !== 'none')
+    .map((resource) => `${resource}: ${key.permissions![resource]}`)
     .join(', ');
 
 /**
@@ -236,7 +237,7 @@ export function DevelopersPage({ base, place }: PageScope) {
                 {renaming?.id === k.id ? (
                   <form onSubmit={rename} className="inline-form">
                     <input
-                      aria-label={t('developers.renameKey', { key: k.redacted })}
+                      aria-label={t('developers.nameOf', { key: k.redacted })}
                       maxLength={100}
                       value={renaming.name}
                       onChange={(e) => setRenaming({ id: k.id, name: e.target.value })}
