@@ -1,5 +1,4 @@
 import { TillpointError } from '../shared/errors';
-import type { ApiKey } from './entities';
 
 /**
  * What a restricted key (`rk_test_…`, `rk_live_…`) may be granted, one entry per group of merchant
@@ -36,15 +35,23 @@ export type ApiKeyPermissions = Partial<Record<ApiResource, ApiPermissionLevel>>
 
 const rank: Record<ApiPermissionLevel, number> = { none: 0, read: 1, write: 2 };
 
+/** The parts of a key (entities.ts) that decide what it may do. */
+interface KeyGrants {
+  kind: string;
+  permissions: ApiKeyPermissions | null;
+  prefix: string;
+  last4: string;
+}
+
 /** True when the key may make a call needing `access` on `resource`. Standard secret keys may do anything. */
-export function keyPermits(key: Pick<ApiKey, 'kind' | 'permissions'>, resource: ApiResource, access: ApiAccess): boolean {
+export function keyPermits(key: Pick<KeyGrants, 'kind' | 'permissions'>, resource: ApiResource, access: ApiAccess): boolean {
   if (key.kind !== 'restricted') return true;
   const level = key.permissions?.[resource] ?? 'none';
   return rank[level] >= rank[access];
 }
 
 /** Refuses (403 api_key_permission_denied) a call the key may not make; nothing is changed. */
-export function assertKeyPermits(key: ApiKey, resource: ApiResource, access: ApiAccess): void {
+export function assertKeyPermits(key: KeyGrants, resource: ApiResource, access: ApiAccess): void {
   if (keyPermits(key, resource, access)) return;
   throw new TillpointError(
     'api_key_permission_denied',
