@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseInput } from './errors';
+import type { ApiAccess, ApiResource } from '../domain/team/api-key-permissions';
 
 /**
  * What a route without a body (or query) schema accepts: nothing, or `{}`. Anything else is refused
@@ -29,6 +30,13 @@ export interface RouteBasics<P extends z.ZodType, Q extends z.ZodType, B extends
   description?: string;
   /** Group in the API reference (`Checkout sessions`, `Payments`…). */
   tag: string;
+  /**
+   * What a restricted key needs a grant on to call this route (docs/api.md#api-keys). Every `/v1`
+   * route names one: the merchant API refuses to register one that does not.
+   */
+  resource?: ApiResource;
+  /** The grant needed: `read` for GET, `write` for POST and DELETE, unless said. */
+  keyAccess?: ApiAccess;
   params?: P;
   query?: Q;
   body?: B;
@@ -76,6 +84,11 @@ declare module 'fastify' {
     /** Set by `defineRoute`; read by the OpenAPI generator. */
     contract?: AnyRouteContract;
   }
+}
+
+/** The grant a call of this route needs: the contract's, or read for GET and write otherwise. */
+export function accessOf(contract: Pick<AnyRouteContract, 'method' | 'keyAccess'>): ApiAccess {
+  return contract.keyAccess ?? (contract.method === 'GET' ? 'read' : 'write');
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;

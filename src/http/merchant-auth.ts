@@ -3,6 +3,8 @@ import type { Deps } from '../domain/deps';
 import type { Actor, ApiKey } from '../domain/team/entities';
 import { authenticateApiKey } from '../domain/api-guards/use-cases/authenticate-api-key';
 import { errorBody } from './errors';
+import { accessOf } from './define-route';
+import { assertKeyPermits } from '../domain/team/api-key-permissions';
 import type { Scope } from '../domain/shared/scope';
 
 declare module 'fastify' {
@@ -12,7 +14,8 @@ declare module 'fastify' {
 }
 
 /**
- * An `onRequest` hook: the request must carry a secret key; it is kept on `request.apiKey`. The
+ * An `onRequest` hook: the request must carry a secret or restricted key, and a restricted one a
+ * grant on the route's resource; the key is kept on `request.apiKey`. The
  * same round trip counts the request against the key's rate limit: past it, the answer is 429 with
  * Retry-After.
  */
@@ -20,6 +23,10 @@ export function requireSecretKey(deps: Deps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { key, rateLimited } = await authenticateApiKey(deps, { authorization: request.headers.authorization });
     request.apiKey = key;
+    // A restricted key may only call routes whose resource it was granted (read for GET, write for
+    // POST and DELETE), checked here for every route, before any handler runs: nothing changes.
+    const contract = request.routeOptions?.config?.contract;
+    if (contract?.resource) assertKeyPermits(key, contract.resource, accessOf(contract));
     if (rateLimited) {
       return reply
         .status(rateLimited.status)

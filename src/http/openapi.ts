@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { z } from 'zod';
-import type { AnyRouteContract, PublicRoute, RouteBasics } from './define-route';
+import { accessOf, type AnyRouteContract, type PublicRoute, type RouteBasics } from './define-route';
 import { errorSchemasByStatus } from './response-schemas';
 
 declare module 'fastify' {
@@ -112,6 +112,8 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
       ...(contract.description ? { description: contract.description } : {}),
       tags: [contract.tag],
       security: secretKeyAuth ? [{ secretKey: [] }] : [],
+      // The grant a restricted key (rk_…) needs to call this operation (docs/api.md#api-keys).
+      ...(contract.resource ? { 'x-restricted-key-permission': { resource: contract.resource, access: accessOf(contract) } } : {}),
       parameters: [
         ...parametersOf(contract.params, 'path'),
         ...parametersOf(contract.query, 'query'),

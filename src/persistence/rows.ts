@@ -86,6 +86,9 @@ export function toApiKey(row: Row): ApiKey {
     createdAt: new Date(row.created_at),
     lastUsedAt: dateOrNull(row.last_used_at),
     revokedAt: dateOrNull(row.revoked_at),
+    name: row.name ?? '',
+    expiresAt: dateOrNull(row.expires_at),
+    permissions: row.permissions ?? null,
   };
 }
 

@@ -139,6 +139,14 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
   'POST /dashboard/api/accounts/:account_id/:mode/api-keys/:id/revoke': async (fx) => ({
     params: { id: (await ownerCall(fx, 'POST', '/test/api-keys', { kind: 'publishable' })).id },
   }),
+  'POST /dashboard/api/accounts/:account_id/:mode/api-keys/:id': async (fx) => ({
+    params: { id: (await ownerCall(fx, 'POST', '/test/api-keys', { kind: 'publishable' })).id },
+    body: { name: 'Storefront' },
+  }),
+  'POST /dashboard/api/accounts/:account_id/:mode/api-keys/:id/roll': async (fx) => ({
+    params: { id: (await ownerCall(fx, 'POST', '/test/api-keys', { kind: 'restricted', permissions: { payments: 'read' } })).id },
+    body: { expires_in: 3600 },
+  }),
   'GET /dashboard/api/accounts/:account_id/:mode/request-log': async () => ({}),
   'GET /dashboard/api/accounts/:account_id/:mode/disputes': async () => ({}),
   'GET /dashboard/api/accounts/:account_id/:mode/disputes/:id': async (fx) => ({ params: { id: await openDispute(fx) } }),

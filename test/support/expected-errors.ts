@@ -50,6 +50,14 @@ export const dashboardCodes: Record<string, { status: number; type: string }> = 
 
 
 /**
+ * A restricted key (rk_…) calling a route whose resource it has no grant for (docs/api.md#api-keys):
+ * design.md §8 names no code for it; it is a refusal of the permission_error type, like its neighbours.
+ */
+export const apiKeyCodes: Record<string, { status: number; type: string }> = {
+  api_key_permission_denied: { status: 403, type: 'permission_error' },
+};
+
+/**
  * A body over the limit (design.md §5 says it is rejected, §8 names no code): the status every HTTP
  * client and proxy knows for it, in the type of the request's other refusals.
  */

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { truncateAll, type TestDatabase } from './databases';
-import { availabilityCodes, dashboardCodes, design, disputeCodes, receiptCodes, requestCodes } from './expected-errors';
+import { apiKeyCodes, availabilityCodes, dashboardCodes, design, disputeCodes, receiptCodes, requestCodes } from './expected-errors';
 import { startHarness, type Harness, type HarnessOptions } from './harness';
 
 /** Every code an answer may carry, with its status and type, from the hand-written expectations. */
-export const errorTypes: Record<string, { status: number; type: string }> = { ...design, ...dashboardCodes, ...requestCodes, ...availabilityCodes, ...disputeCodes, ...receiptCodes };
+export const errorTypes: Record<string, { status: number; type: string }> = { ...design, ...dashboardCodes, ...requestCodes, ...availabilityCodes, ...disputeCodes, ...receiptCodes, ...apiKeyCodes };
 
 export interface ErrorEnvelope {
   error: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availabilityCodes, dashboardCodes, design, disputeCodes, receiptCodes, requestCodes } from '../../../test/support/expected-errors';
+import { apiKeyCodes, availabilityCodes, dashboardCodes, design, disputeCodes, receiptCodes, requestCodes } from '../../../test/support/expected-errors';
 import { declineCodes, errorCatalogue, resourceMissing, TillpointError, type ErrorCode } from './errors';
 
 const designDeclineCodes = [
@@ -20,11 +20,11 @@ const designDeclineCodes = [
 describe('error catalogue (design.md §8)', () => {
   it('has exactly the codes design.md §8 lists, plus the dashboard session codes, request_too_large, database_unavailable and the dispute codes', () => {
     expect(Object.keys(errorCatalogue).sort()).toEqual(
-      [...Object.keys(design), ...Object.keys(dashboardCodes), ...Object.keys(requestCodes), ...Object.keys(availabilityCodes), ...Object.keys(disputeCodes), ...Object.keys(receiptCodes)].sort(),
+      [...Object.keys(design), ...Object.keys(dashboardCodes), ...Object.keys(requestCodes), ...Object.keys(availabilityCodes), ...Object.keys(disputeCodes), ...Object.keys(receiptCodes), ...Object.keys(apiKeyCodes)].sort(),
     );
   });
 
-  it.each(Object.entries({ ...design, ...dashboardCodes, ...requestCodes, ...availabilityCodes, ...disputeCodes, ...receiptCodes }))('%s → %o', (code, expected) => {
+  it.each(Object.entries({ ...design, ...dashboardCodes, ...requestCodes, ...availabilityCodes, ...disputeCodes, ...receiptCodes, ...apiKeyCodes }))('%s → %o', (code, expected) => {
     expect(errorCatalogue[code as ErrorCode]).toEqual(expected);
   });
 

@@ -27,6 +27,8 @@ export const errorCatalogue = {
   insufficient_role: { status: 403, type: 'permission_error' },
   wrong_mode: { status: 403, type: 'permission_error' },
   publishable_key_not_allowed: { status: 403, type: 'permission_error' },
+  // A restricted key (rk_…) without the permission the route needs on its resource (docs/api.md#api-keys).
+  api_key_permission_denied: { status: 403, type: 'permission_error' },
   resource_missing: { status: 404, type: 'invalid_request_error' },
   idempotency_key_reused: { status: 409, type: 'idempotency_error' },
   idempotency_key_in_use: { status: 409, type: 'idempotency_error' },

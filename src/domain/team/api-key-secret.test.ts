@@ -9,6 +9,8 @@ describe('apiKeyPrefix', () => {
     ['secret', 'live', 'sk_live_'],
     ['publishable', 'test', 'pk_test_'],
     ['publishable', 'live', 'pk_live_'],
+    ['restricted', 'test', 'rk_test_'],
+    ['restricted', 'live', 'rk_live_'],
   ] as const)('%s %s → %s', (kind, mode, prefix) => {
     expect(apiKeyPrefix(kind, mode)).toBe(prefix);
   });
@@ -20,13 +22,15 @@ describe('parseApiKey', () => {
     expect(parseApiKey(newId('sk_live'))).toEqual({ kind: 'secret', mode: 'live' });
     expect(parseApiKey(newId('pk_test'))).toEqual({ kind: 'publishable', mode: 'test' });
     expect(parseApiKey(newId('pk_live', 32))).toEqual({ kind: 'publishable', mode: 'live' });
+    expect(parseApiKey(newId('rk_test'))).toEqual({ kind: 'restricted', mode: 'test' });
+    expect(parseApiKey(newId('rk_live'))).toEqual({ kind: 'restricted', mode: 'live' });
   });
 
   it.each([
     '',
     'sk_test_',
     `sk_test_${'a'.repeat(23)}`,
-    `rk_test_${'a'.repeat(24)}`,
+    `rk_test_${'a'.repeat(23)}`,
     `sk_prod_${'a'.repeat(24)}`,
     `SK_TEST_${'a'.repeat(24)}`,
     `sk_test_${'a'.repeat(23)}-`,

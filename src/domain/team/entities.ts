@@ -1,5 +1,6 @@
 import type { Mode } from '../shared/events';
 import type { Role } from './permissions';
+import type { ApiKeyPermissions } from './api-key-permissions';
 
 /** A person who signs in to the dashboard; may belong to several accounts. */
 export interface User {
@@ -104,7 +105,7 @@ export interface Account {
   createdAt: Date;
 }
 
-export type ApiKeyKind = 'secret' | 'publishable';
+export type ApiKeyKind = 'secret' | 'publishable' | 'restricted';
 
 /** An API key; only its hash is kept, the secret is shown once. */
 export interface ApiKey {
@@ -112,13 +113,19 @@ export interface ApiKey {
   accountId: string;
   mode: Mode;
   kind: ApiKeyKind;
-  /** `sk_test_`, `pk_live_`… */
+  /** `sk_test_`, `rk_test_`, `pk_live_`… */
   prefix: string;
+  /** What the merchant calls it (`Shop backend`, `Analytics export`); may be empty. */
+  name: string;
   secretHash: string;
   last4: string;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** From then on the key is refused as invalid (a rolled key's overlap, or an expiry chosen at creation). */
+  expiresAt: Date | null;
+  /** A restricted key's grants per resource; null for secret and publishable keys. */
+  permissions: ApiKeyPermissions | null;
 }
 
 /** A one-time link that creates an owner's sign-in on an account: how an operator claims an install. */

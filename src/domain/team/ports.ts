@@ -176,6 +176,12 @@ export interface ApiKeyRepository {
   markUsed(id: string, at: Date): Promise<void>;
   /** The scope's keys, newest first, revoked ones included. */
   list(scope: Scope): Promise<ApiKey[]>;
+  /** The scope's key with this id, revoked or not. */
+  get(scope: Scope, id: string): Promise<ApiKey | null>;
+  /** False when the scope has no such unrevoked key. */
+  rename(scope: Scope, id: string, name: string): Promise<boolean>;
+  /** Sets when the key stops working (an earlier expiry already set is kept); false when the scope has no such unrevoked key. */
+  expire(scope: Scope, id: string, at: Date): Promise<boolean>;
   /** False when the scope has no such unrevoked key. */
   revoke(scope: Scope, id: string, at: Date): Promise<boolean>;
 }

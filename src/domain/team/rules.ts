@@ -3,6 +3,7 @@ import { TillpointError, resourceMissing } from '../shared/errors';
 import { newId } from '../shared/ids';
 import type { Account, ApiKeyKind, ApiKey, Membership, Actor } from './entities';
 import { apiKeyPrefix, hashApiKey } from './api-key-secret';
+import { normalizePermissions, type ApiKeyPermissions } from './api-key-permissions';
 import type { Mode } from '../shared/events';
 import { can, type Role } from './permissions';
 import type { UnitOfWork } from '../deps';
@@ -38,6 +39,9 @@ export async function buildApiKey(options: {
   mode: Mode;
   kind: ApiKeyKind;
   at: Date;
+  name?: string;
+  expiresAt?: Date | null;
+  permissions?: ApiKeyPermissions | null;
 }): Promise<{ key: ApiKey; secret: string }> {
   const secret = newId(apiKeyPrefix(options.kind, options.mode).slice(0, -1), 32);
   const key: ApiKey = {
@@ -46,11 +50,14 @@ export async function buildApiKey(options: {
     mode: options.mode,
     kind: options.kind,
     prefix: apiKeyPrefix(options.kind, options.mode),
+    name: options.name ?? '',
     secretHash: await hashApiKey(secret),
     last4: secret.slice(-4),
     createdAt: options.at,
     lastUsedAt: null,
     revokedAt: null,
+    expiresAt: options.expiresAt ?? null,
+    permissions: options.kind === 'restricted' ? normalizePermissions(options.permissions ?? {}) : null,
   };
   return { key, secret };
 }

@@ -11,6 +11,9 @@ import { listApiKeys } from '../../domain/team/use-cases/list-api-keys';
 import { listApiRequests } from '../../domain/api-guards/use-cases/list-api-requests';
 import { searchCheckoutSessions } from '../../domain/sessions/use-cases/search-checkout-sessions';
 import { revokeApiKey } from '../../domain/team/use-cases/revoke-api-key';
+import { renameApiKey } from '../../domain/team/use-cases/rename-api-key';
+import { rollApiKey } from '../../domain/team/use-cases/roll-api-key';
+import { apiResources } from '../../domain/team/api-key-permissions';
 import { searchPayments } from '../../domain/payments/use-cases/search-payments';
 import { listQuery } from '../schemas';
 import { apiKeyView, apiRequestView } from '../views/api-key';
@@ -181,14 +184,62 @@ export function modeEndpoints(deps: Deps): DashboardEndpoint[] {
         tag: 'Dashboard: developers',
         summary: 'Create an API key; its secret is in this answer only',
         params: scopeParams,
-        body: z.strictObject({ kind: z.enum(['secret', 'publishable']) }),
+        body: z.strictObject({
+          kind: z.enum(['secret', 'restricted', 'publishable']),
+          name: z.string().max(100).optional(),
+          permissions: z.partialRecord(z.enum(apiResources), z.enum(['none', 'read', 'write'])).optional(),
+          expires_at: z.number().int().positive().optional(),
+        }),
         permission: 'keys.manage',
         status: 201,
       },
       async ({ body, scope, member }) => {
-        const created = await createApiKey(deps, { scope, actor: member.actor, kind: body.kind });
+        const created = await createApiKey(deps, {
+          scope,
+          actor: member.actor,
+          kind: body.kind,
+          name: body.name,
+          permissions: body.permissions,
+          expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at * 1000),
+        });
         const key = (await listApiKeys(deps, { scope })).find((k) => k.id === created.id)!;
         return { ...apiKeyView(key), secret: created.secret };
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'POST',
+        url: `${base}/api-keys/:id`,
+        tag: 'Dashboard: developers',
+        summary: 'Rename an API key',
+        params: objectParams,
+        body: z.strictObject({ name: z.string().max(100) }),
+        permission: 'keys.manage',
+      },
+      async ({ params, body, scope, member }) => {
+        await renameApiKey(deps, { scope, actor: member.actor, id: params.id, name: body.name });
+        const key = (await listApiKeys(deps, { scope })).find((k) => k.id === params.id)!;
+        return apiKeyView(key);
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'POST',
+        url: `${base}/api-keys/:id/roll`,
+        tag: 'Dashboard: developers',
+        summary: 'Roll an API key: a new secret (in this answer only); the old one works until expires_in seconds from now',
+        params: objectParams,
+        body: z.strictObject({ expires_in: z.number().int().nonnegative() }),
+        permission: 'keys.manage',
+        status: 201,
+      },
+      async ({ params, body, scope, member }) => {
+        const rolled = await rollApiKey(deps, { scope, actor: member.actor, id: params.id, expiresInSeconds: body.expires_in });
+        const keys = await listApiKeys(deps, { scope });
+        const key = keys.find((k) => k.id === rolled.id)!;
+        return { ...apiKeyView(key), secret: rolled.secret, rolled: apiKeyView(keys.find((k) => k.id === params.id)!) };
       },
     ),
 

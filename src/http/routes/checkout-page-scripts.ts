@@ -31,6 +31,7 @@ export async function checkoutPageScriptRoutes(app: FastifyInstance, { deps, sec
     {
       method: 'GET',
       url: '/v1/checkout_page/scripts',
+      resource: 'checkout_page',
       tag: 'Checkout page',
       summary: 'Every script the checkout page can load, with its SHA-384, the set-ups that load it and why it is there',
       response: checkoutPageScriptListSchema,

@@ -19,7 +19,7 @@ const tag = 'Checkout sessions';
 export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/checkout/sessions', tag, summary: 'Open a checkout session', body: createCheckoutSessionBody, response: checkoutSessionSchema,
+    { method: 'POST', url: '/v1/checkout/sessions', resource: 'checkout_sessions', tag, summary: 'Open a checkout session', body: createCheckoutSessionBody, response: checkoutSessionSchema,
       description: 'Send the shopper to `url`. The session takes one successful payment, then is `complete`; it expires at `expires_at` (24 h unless said).' },
     async ({ body, request }) => {
       const setup = body.mode === 'setup';
@@ -60,7 +60,7 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/checkout/sessions', tag, summary: 'List checkout sessions, newest first', query: pageQuery, response: checkoutSessionListSchema },
+    { method: 'GET', url: '/v1/checkout/sessions', resource: 'checkout_sessions', tag, summary: 'List checkout sessions, newest first', query: pageQuery, response: checkoutSessionListSchema },
     async ({ query, request }) =>
       listBody(
         '/v1/checkout/sessions',
@@ -71,7 +71,7 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/checkout/sessions/:id', tag, summary: 'Retrieve a checkout session', params: idParams, response: checkoutSessionSchema },
+    { method: 'GET', url: '/v1/checkout/sessions/:id', resource: 'checkout_sessions', tag, summary: 'Retrieve a checkout session', params: idParams, response: checkoutSessionSchema },
     async ({ params, request }) =>
       checkoutSessionView(await getCheckoutSession(deps, { scope: scopeOf(request), id: params.id }), deps.publicUrl),
   );
@@ -81,6 +81,7 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
     {
       method: 'POST',
       url: '/v1/checkout/sessions/:id/expire',
+      resource: 'checkout_sessions',
       tag,
       summary: 'Expire an open checkout session so it can no longer be paid',
       params: idParams,

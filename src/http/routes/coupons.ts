@@ -23,20 +23,20 @@ const tag = 'Discounts';
 export async function couponRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/coupons', tag, summary: 'Create a coupon: a percentage or an amount off', body: createCouponBody, response: couponSchema },
+    { method: 'POST', url: '/v1/coupons', resource: 'coupons', tag, summary: 'Create a coupon: a percentage or an amount off', body: createCouponBody, response: couponSchema },
     async ({ body, request }) => couponView(await createCoupon(deps, { scope: scopeOf(request), actor: keyActorOf(request), input: couponInputOf(body) })),
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/coupons', tag, summary: 'List coupons, newest first', query: pageQuery, response: couponListSchema },
+    { method: 'GET', url: '/v1/coupons', resource: 'coupons', tag, summary: 'List coupons, newest first', query: pageQuery, response: couponListSchema },
     async ({ query, request }) =>
       listBody('/v1/coupons', await listCoupons(deps, { scope: scopeOf(request), page: pageRequest(query) }), couponView),
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/coupons/:id', tag, summary: 'Retrieve a coupon', params: idParams, response: couponSchema },
+    { method: 'GET', url: '/v1/coupons/:id', resource: 'coupons', tag, summary: 'Retrieve a coupon', params: idParams, response: couponSchema },
     async ({ params, request }) => couponView(await getCoupon(deps, { scope: scopeOf(request), id: params.id })),
   );
 
@@ -45,6 +45,7 @@ export async function couponRoutes(app: FastifyInstance, { deps }: { deps: Deps 
     {
       method: 'POST',
       url: '/v1/promotion_codes',
+      resource: 'promotion_codes',
       tag,
       summary: 'Create a promotion code for a coupon',
       description: 'Shoppers type `code` (any case) on a session opened with `allow_promotion_codes: true`.',
@@ -59,7 +60,7 @@ export async function couponRoutes(app: FastifyInstance, { deps }: { deps: Deps 
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/promotion_codes', tag, summary: 'List promotion codes, newest first', query: listPromotionCodesQuery, response: promotionCodeListSchema },
+    { method: 'GET', url: '/v1/promotion_codes', resource: 'promotion_codes', tag, summary: 'List promotion codes, newest first', query: listPromotionCodesQuery, response: promotionCodeListSchema },
     async ({ query, request }) =>
       listBody(
         '/v1/promotion_codes',
@@ -70,7 +71,7 @@ export async function couponRoutes(app: FastifyInstance, { deps }: { deps: Deps 
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/promotion_codes/:id', tag, summary: 'Retrieve a promotion code', params: idParams, response: promotionCodeSchema },
+    { method: 'GET', url: '/v1/promotion_codes/:id', resource: 'promotion_codes', tag, summary: 'Retrieve a promotion code', params: idParams, response: promotionCodeSchema },
     async ({ params, request }) => {
       const { promotionCode, coupon } = await getPromotionCode(deps, { scope: scopeOf(request), id: params.id });
       return promotionCodeView(promotionCode, coupon);
@@ -79,19 +80,19 @@ export async function couponRoutes(app: FastifyInstance, { deps }: { deps: Deps 
 
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/tax_rates', tag: 'Tax rates', summary: 'Create a tax rate, inclusive or exclusive', body: createTaxRateBody, response: taxRateSchema },
+    { method: 'POST', url: '/v1/tax_rates', resource: 'tax_rates', tag: 'Tax rates', summary: 'Create a tax rate, inclusive or exclusive', body: createTaxRateBody, response: taxRateSchema },
     async ({ body, request }) => taxRateView(await createTaxRate(deps, { scope: scopeOf(request), actor: keyActorOf(request), input: taxRateInputOf(body) })),
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/tax_rates', tag: 'Tax rates', summary: 'List tax rates, newest first', query: pageQuery, response: taxRateListSchema },
+    { method: 'GET', url: '/v1/tax_rates', resource: 'tax_rates', tag: 'Tax rates', summary: 'List tax rates, newest first', query: pageQuery, response: taxRateListSchema },
     async ({ query, request }) => listBody('/v1/tax_rates', await listTaxRates(deps, { scope: scopeOf(request), page: pageRequest(query) }), taxRateView),
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/tax_rates/:id', tag: 'Tax rates', summary: 'Retrieve a tax rate', params: idParams, response: taxRateSchema },
+    { method: 'GET', url: '/v1/tax_rates/:id', resource: 'tax_rates', tag: 'Tax rates', summary: 'Retrieve a tax rate', params: idParams, response: taxRateSchema },
     async ({ params, request }) => taxRateView(await getTaxRate(deps, { scope: scopeOf(request), id: params.id })),
   );
 }

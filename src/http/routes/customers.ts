@@ -22,26 +22,26 @@ const tag = 'Customers';
 export async function customerRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/customers', tag, summary: 'Create a customer', body: createCustomerBody, response: customerSchema },
+    { method: 'POST', url: '/v1/customers', resource: 'customers', tag, summary: 'Create a customer', body: createCustomerBody, response: customerSchema },
     async ({ body, request }) => customerView(await createCustomer(deps, { scope: scopeOf(request), actor: keyActorOf(request), input: body })),
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/customers', tag, summary: 'List customers, newest first', query: listCustomersQuery, response: customerListSchema },
+    { method: 'GET', url: '/v1/customers', resource: 'customers', tag, summary: 'List customers, newest first', query: listCustomersQuery, response: customerListSchema },
     async ({ query, request }) =>
       listBody('/v1/customers', await listCustomers(deps, { scope: scopeOf(request), page: pageRequest(query), email: query.email }), customerView),
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/customers/:id', tag, summary: 'Retrieve a customer', params: idParams, response: customerSchema },
+    { method: 'GET', url: '/v1/customers/:id', resource: 'customers', tag, summary: 'Retrieve a customer', params: idParams, response: customerSchema },
     async ({ params, request }) => customerView(await getCustomer(deps, { scope: scopeOf(request), id: params.id })),
   );
 
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/customers/:id', tag, summary: "Update a customer's email, name or metadata", params: idParams, body: updateCustomerBody, response: customerSchema },
+    { method: 'POST', url: '/v1/customers/:id', resource: 'customers', tag, summary: "Update a customer's email, name or metadata", params: idParams, body: updateCustomerBody, response: customerSchema },
     async ({ params, body, request }) =>
       customerView(await updateCustomer(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id, input: body })),
   );
@@ -51,6 +51,7 @@ export async function customerRoutes(app: FastifyInstance, { deps }: { deps: Dep
     {
       method: 'DELETE',
       url: '/v1/customers/:id',
+      resource: 'customers',
       tag,
       summary: 'Delete a customer and its saved payment methods',
       description: 'Its payment methods are removed at the processor too. Past payments and sessions stay, with `customer` set to null.',
@@ -68,6 +69,7 @@ export async function customerRoutes(app: FastifyInstance, { deps }: { deps: Dep
     {
       method: 'GET',
       url: '/v1/customers/:id/payment_methods',
+      resource: 'customers',
       tag,
       summary: "List a customer's saved payment methods, newest first",
       params: idParams,
@@ -84,6 +86,7 @@ export async function customerRoutes(app: FastifyInstance, { deps }: { deps: Dep
     {
       method: 'DELETE',
       url: '/v1/payment_methods/:id',
+      resource: 'customers',
       tag: 'Payment methods',
       summary: 'Delete a saved payment method, at the processor too',
       params: idParams,

@@ -35,7 +35,7 @@ export function evidenceOf(body: { text?: string; file?: { name: string; type: s
 export async function disputeRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/disputes', tag, summary: 'List disputes, newest first', query: listDisputesQuery, response: disputeListSchema },
+    { method: 'GET', url: '/v1/disputes', resource: 'disputes', tag, summary: 'List disputes, newest first', query: listDisputesQuery, response: disputeListSchema },
     async ({ query, request }) =>
       listBody(
         '/v1/disputes',
@@ -46,7 +46,7 @@ export async function disputeRoutes(app: FastifyInstance, { deps }: { deps: Deps
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/disputes/:id', tag, summary: 'Retrieve a dispute with its evidence', params: idParams, response: disputeSchema },
+    { method: 'GET', url: '/v1/disputes/:id', resource: 'disputes', tag, summary: 'Retrieve a dispute with its evidence', params: idParams, response: disputeSchema },
     async ({ params, request }) => disputeView(await getDispute(deps, { scope: scopeOf(request), id: params.id })),
   );
 
@@ -55,6 +55,7 @@ export async function disputeRoutes(app: FastifyInstance, { deps }: { deps: Deps
     {
       method: 'POST',
       url: '/v1/disputes/:id',
+      resource: 'disputes',
       tag,
       summary: 'Add evidence to a dispute: text, a file, or both',
       description:
@@ -76,6 +77,7 @@ export async function disputeRoutes(app: FastifyInstance, { deps }: { deps: Deps
     {
       method: 'POST',
       url: '/v1/disputes/:id/accept',
+      resource: 'disputes',
       tag,
       summary: 'Accept a dispute: give the money up without answering',
       params: idParams,
@@ -90,6 +92,7 @@ export async function disputeRoutes(app: FastifyInstance, { deps }: { deps: Deps
     {
       method: 'POST',
       url: '/v1/disputes/:id/submit',
+      resource: 'disputes',
       tag,
       summary: 'Submit the evidence: the dispute goes under review and the bank decides',
       params: idParams,

@@ -36,6 +36,7 @@ export async function eventRoutes(app: FastifyInstance, { deps }: { deps: Deps }
     {
       method: 'GET',
       url: '/v1/events/stream',
+      resource: 'events',
       tag,
       summary: "Receive the account's events as they happen (server-sent events)",
       description:
@@ -97,7 +98,7 @@ export async function eventRoutes(app: FastifyInstance, { deps }: { deps: Deps }
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/events', tag, summary: 'List events, newest first, by type and time', query: listEventsQuery, response: eventListSchema },
+    { method: 'GET', url: '/v1/events', resource: 'events', tag, summary: 'List events, newest first, by type and time', query: listEventsQuery, response: eventListSchema },
     async ({ query, request }) =>
       listBody(
         '/v1/events',
@@ -117,7 +118,7 @@ export async function eventRoutes(app: FastifyInstance, { deps }: { deps: Deps }
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/events/:id', tag, summary: 'Retrieve an event', params: idParams, response: eventSchema },
+    { method: 'GET', url: '/v1/events/:id', resource: 'events', tag, summary: 'Retrieve an event', params: idParams, response: eventSchema },
     async ({ params, request }) => eventView(await getEvent(deps, { scope: scopeOf(request), id: params.id })),
   );
 }

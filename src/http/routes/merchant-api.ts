@@ -3,6 +3,7 @@ import type { Deps } from '../../domain/deps';
 import { addIdempotency } from '../idempotency';
 import { recordApiRequests } from '../api-request-log';
 import { requireSecretKey } from '../merchant-auth';
+import type { AnyRouteContract } from '../define-route';
 import { checkoutSessionRoutes } from './checkout-sessions';
 import { eventRoutes } from './events';
 import { paymentLinkRoutes } from './payment-links';
@@ -25,7 +26,11 @@ export async function merchantApi(app: FastifyInstance, { deps, pageSecurity }: 
   // Authentication and the rate limit (one round trip), then idempotency and the request log; each
   // write's use case writes its own audit line (api-audit.ts).
   // Tells the OpenAPI document which routes take the secret key (hooks below apply to all of them).
+  // Every route names the resource a restricted key needs a grant on; one that does not cannot be
+  // registered, so no route slips past the check in requireSecretKey.
   app.addHook('onRoute', (route) => {
+    const contract = (route.config as { contract?: AnyRouteContract } | undefined)?.contract;
+    if (!contract?.resource) throw new Error(`${route.method} ${route.url}: a merchant API route must name its resource (RouteBasics.resource)`);
     route.config = { ...route.config, secretKeyAuth: true };
   });
   app.addHook('onRequest', requireSecretKey(deps));

@@ -22,7 +22,7 @@ const tag = 'Payments';
 export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/payments', tag, summary: 'List payments, newest first', query: listPaymentsQuery, response: paymentListSchema },
+    { method: 'GET', url: '/v1/payments', resource: 'payments', tag, summary: 'List payments, newest first', query: listPaymentsQuery, response: paymentListSchema },
     async ({ query, request }) => {
       const page = await listPayments(deps, {
         scope: scopeOf(request),
@@ -38,6 +38,7 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
     {
       method: 'GET',
       url: '/v1/payments/search',
+      resource: 'payments',
       tag,
       summary: "Search payments with the query language: field:'value', AND, > and < on amount and created (docs/api.md)",
       query: searchPaymentsQuery,
@@ -54,6 +55,7 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
     {
       method: 'POST',
       url: '/v1/payments',
+      resource: 'payments',
       tag,
       summary: "Charge a customer's saved payment method (merchant-initiated, no shopper present)",
       description:
@@ -78,7 +80,7 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/payments/:id', tag, summary: 'Retrieve a payment', params: idParams, response: paymentSchema },
+    { method: 'GET', url: '/v1/payments/:id', resource: 'payments', tag, summary: 'Retrieve a payment', params: idParams, response: paymentSchema },
     async ({ params, request }) => paymentView(await getPayment(deps, { scope: scopeOf(request), id: params.id })),
   );
 
@@ -87,6 +89,7 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
     {
       method: 'POST',
       url: '/v1/payments/:id/capture',
+      resource: 'payments',
       tag,
       summary: 'Capture an authorized payment, in full or in part (the rest is released)',
       params: idParams,
@@ -103,6 +106,7 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
     {
       method: 'POST',
       url: '/v1/payments/:id/cancel',
+      resource: 'payments',
       tag,
       summary: 'Cancel (void) an authorized payment',
       params: idParams,
@@ -117,6 +121,7 @@ export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps
     {
       method: 'POST',
       url: '/v1/payments/:id/send_receipt',
+      resource: 'payments',
       tag,
       summary: "Email the receipt of a succeeded payment to the shopper's email (again)",
       description:

@@ -17,7 +17,7 @@ const tag = 'Products';
 export async function productRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/products', tag, summary: 'Create a product, optionally with its default price', body: createProductBody, response: productSchema },
+    { method: 'POST', url: '/v1/products', resource: 'products', tag, summary: 'Create a product, optionally with its default price', body: createProductBody, response: productSchema },
     async ({ body, request }) => {
       const { product, defaultPrice } = await createProduct(deps, {
         scope: scopeOf(request),
@@ -30,7 +30,7 @@ export async function productRoutes(app: FastifyInstance, { deps }: { deps: Deps
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/products', tag, summary: 'List products, newest first', query: pageQuery, response: productListSchema },
+    { method: 'GET', url: '/v1/products', resource: 'products', tag, summary: 'List products, newest first', query: pageQuery, response: productListSchema },
     async ({ query, request }) =>
       listBody('/v1/products', await listProducts(deps, { scope: scopeOf(request), page: pageRequest(query) }), (item) =>
         productView(item.product, item.defaultPrice),
@@ -39,7 +39,7 @@ export async function productRoutes(app: FastifyInstance, { deps }: { deps: Deps
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/products/:id', tag, summary: 'Retrieve a product', params: idParams, response: productSchema },
+    { method: 'GET', url: '/v1/products/:id', resource: 'products', tag, summary: 'Retrieve a product', params: idParams, response: productSchema },
     async ({ params, request }) => {
       const { product, defaultPrice } = await getProduct(deps, { scope: scopeOf(request), id: params.id });
       return productView(product, defaultPrice);

@@ -17,7 +17,7 @@ const tag = 'Refunds';
 export async function refundRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/refunds', tag, summary: 'Refund a succeeded payment, fully or in part', body: createRefundBody, response: refundSchema, errors: [404, 502, 504] },
+    { method: 'POST', url: '/v1/refunds', resource: 'refunds', tag, summary: 'Refund a succeeded payment, fully or in part', body: createRefundBody, response: refundSchema, errors: [404, 502, 504] },
     async ({ body, request }) =>
       refundView(
         await createRefund(deps, {
@@ -33,7 +33,7 @@ export async function refundRoutes(app: FastifyInstance, { deps }: { deps: Deps 
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/refunds', tag, summary: 'List refunds, newest first', query: listRefundsQuery, response: refundListSchema },
+    { method: 'GET', url: '/v1/refunds', resource: 'refunds', tag, summary: 'List refunds, newest first', query: listRefundsQuery, response: refundListSchema },
     async ({ query, request }) =>
       listBody(
         '/v1/refunds',
@@ -44,7 +44,7 @@ export async function refundRoutes(app: FastifyInstance, { deps }: { deps: Deps 
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/refunds/:id', tag, summary: 'Retrieve a refund', params: idParams, response: refundSchema },
+    { method: 'GET', url: '/v1/refunds/:id', resource: 'refunds', tag, summary: 'Retrieve a refund', params: idParams, response: refundSchema },
     async ({ params, request }) => refundView(await getRefund(deps, { scope: scopeOf(request), id: params.id })),
   );
 }

@@ -40,7 +40,7 @@ export const eventsOf = (events: string[]) => events as WebhookEndpoint['enabled
 export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/webhook_endpoints', tag, summary: 'Create a webhook endpoint (its secret is shown only in this answer)', body: createWebhookEndpointBody, response: webhookEndpointSchema },
+    { method: 'POST', url: '/v1/webhook_endpoints', resource: 'webhook_endpoints', tag, summary: 'Create a webhook endpoint (its secret is shown only in this answer)', body: createWebhookEndpointBody, response: webhookEndpointSchema },
     async ({ body, request }) => {
       const endpoint = await createWebhookEndpoint(deps, {
         scope: scopeOf(request),
@@ -53,7 +53,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/webhook_endpoints', tag, summary: 'List webhook endpoints, newest first', query: pageQuery, response: webhookEndpointListSchema },
+    { method: 'GET', url: '/v1/webhook_endpoints', resource: 'webhook_endpoints', tag, summary: 'List webhook endpoints, newest first', query: pageQuery, response: webhookEndpointListSchema },
     async ({ query, request }) => {
       const page = await listWebhookEndpoints(deps, { scope: scopeOf(request), limit: query.limit, startingAfter: query.starting_after });
       return { object: 'list', url: '/v1/webhook_endpoints', has_more: page.hasMore, data: page.data.map((e) => webhookEndpointView(e)) };
@@ -62,7 +62,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/webhook_endpoints/:id', tag, summary: 'Retrieve a webhook endpoint', params: idParams, response: webhookEndpointSchema },
+    { method: 'GET', url: '/v1/webhook_endpoints/:id', resource: 'webhook_endpoints', tag, summary: 'Retrieve a webhook endpoint', params: idParams, response: webhookEndpointSchema },
     async ({ params, request }) => webhookEndpointView(await getWebhookEndpoint(deps, { scope: scopeOf(request), id: params.id })),
   );
 
@@ -71,6 +71,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
     {
       method: 'POST',
       url: '/v1/webhook_endpoints/:id',
+      resource: 'webhook_endpoints',
       tag,
       summary: 'Update a webhook endpoint, or re-enable it with disabled: false',
       params: idParams,
@@ -95,7 +96,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'DELETE', url: '/v1/webhook_endpoints/:id', tag, summary: 'Delete a webhook endpoint and its delivery log', params: idParams, response: deletedSchema },
+    { method: 'DELETE', url: '/v1/webhook_endpoints/:id', resource: 'webhook_endpoints', tag, summary: 'Delete a webhook endpoint and its delivery log', params: idParams, response: deletedSchema },
     async ({ params, request }) => {
       await deleteWebhookEndpoint(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id });
       return { id: params.id, object: 'webhook_endpoint', deleted: true };
@@ -107,6 +108,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
     {
       method: 'POST',
       url: '/v1/webhook_endpoints/:id/roll_secret',
+      resource: 'webhook_endpoints',
       tag,
       summary: 'Replace the signing secret at once (the new one is shown only in this answer)',
       params: idParams,
@@ -121,6 +123,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
     {
       method: 'GET',
       url: '/v1/webhook_endpoints/:id/deliveries',
+      resource: 'webhook_endpoints',
       tag,
       summary: "List an endpoint's deliveries with their attempt logs, newest first",
       params: idParams,
@@ -148,6 +151,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
     {
       method: 'POST',
       url: '/v1/webhook_endpoints/:id/deliveries/:delivery_id/resend',
+      resource: 'webhook_endpoints',
       tag,
       summary: 'Send a delivery again now, whatever its state',
       params: deliveryParams,

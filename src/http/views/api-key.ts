@@ -7,10 +7,13 @@ export function apiKeyView(key: ApiKey) {
     id: key.id,
     kind: key.kind,
     mode: key.mode,
+    name: key.name,
     redacted: `${key.prefix}…${key.last4}`,
     created: unixTime(key.createdAt),
     last_used_at: unixTime(key.lastUsedAt),
     revoked_at: unixTime(key.revokedAt),
+    expires_at: unixTime(key.expiresAt),
+    permissions: key.permissions,
   };
 }
 

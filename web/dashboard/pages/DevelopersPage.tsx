@@ -1,20 +1,26 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/team/permissions';
+import { apiResources, rollExpiries, type ApiPermissionLevel, type ApiResource } from '../../../src/domain/team/api-key-permissions';
 import { api, DashboardApiError, type List } from '../api';
-import { ErrorNote, ModeTable } from '../components';
+import { ErrorNote, Field, ModeTable } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
 import { FormattedMessage } from 'react-intl';
 import { useT, type DashboardMessageKey } from '../i18n';
 
+type KeyKind = 'secret' | 'restricted' | 'publishable';
+
 interface ApiKey {
   id: string;
-  kind: 'secret' | 'publishable';
+  kind: KeyKind;
+  name: string;
   redacted: string;
   created: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  expires_at: number | null;
+  permissions: Partial<Record<ApiResource, ApiPermissionLevel>> | null;
 }
 
 interface ApiRequest {
@@ -26,7 +32,29 @@ interface ApiRequest {
   created: number;
 }
 
-/** API keys of the current mode (created, shown once, revoked) and the log of recent API calls. */
+const levels: ApiPermissionLevel[] = ['none', 'read', 'write'];
+const createLabel: Record<KeyKind, DashboardMessageKey> = {
+  secret: 'developers.createSecret',
+  restricted: 'developers.createRestricted',
+  publishable: 'developers.createPublishable',
+};
+const rollChoice: Record<(typeof rollExpiries)[number], DashboardMessageKey> = {
+  0: 'developers.roll.now',
+  3600: 'developers.roll.hour',
+  86400: 'developers.roll.day',
+  604800: 'developers.roll.week',
+};
+
+const permissionSummary = (key: ApiKey) =>
+  apiResources
+    .filter((resource) => key.permissions?.[resource] && key.permissions[resource] !== 'none')
+    .map((resource) => `${resource}: ${key.permissions![resource]}`)
+    .join(', ');
+
+/**
+ * API keys of the current mode (named; secret, restricted with a grant per resource, or
+ * publishable; shown once; renamed, rolled with an overlap, revoked) and the log of recent API calls.
+ */
 export function DevelopersPage({ base, place }: PageScope) {
   const t = useT();
   const keys = useLoad(() => api<List<ApiKey>>('GET', `/accounts${base}/api-keys`), base);
@@ -34,48 +62,77 @@ export function DevelopersPage({ base, place }: PageScope) {
   const [created, setCreated] = useState<{ secret: string; kind: string } | null>(null);
   const [error, setError] = useState<DashboardApiError | null>(null);
   const [busy, setBusy] = useState(false);
+  const [name, setName] = useState('');
+  const [kind, setKind] = useState<KeyKind>('secret');
+  const [grants, setGrants] = useState<Partial<Record<ApiResource, ApiPermissionLevel>>>({});
+  const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
+  const [rolling, setRolling] = useState<{ key: ApiKey; expiresIn: number } | null>(null);
   const manage = can(place.account.role, 'keys.manage');
   const logVisible = can(place.account.role, 'request_log.read');
 
-  const create = async (kind: 'secret' | 'publishable') => {
+  const act = async (work: () => Promise<void>) => {
     setBusy(true);
     setError(null);
     try {
-      const key = await api<{ secret: string }>('POST', `/accounts${base}/api-keys`, { kind });
-      setCreated({ secret: key.secret, kind });
-      await keys.reload();
+      await work();
     } catch (e) {
       setError(e as DashboardApiError);
     }
     setBusy(false);
   };
-  const revoke = async (key: ApiKey) => {
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    return act(async () => {
+      const body = { kind, ...(name.trim() ? { name } : {}), ...(kind === 'restricted' ? { permissions: grants } : {}) };
+      const key = await api<{ secret: string }>('POST', `/accounts${base}/api-keys`, body);
+      setCreated({ secret: key.secret, kind });
+      setName('');
+      setGrants({});
+      await keys.reload();
+    });
+  };
+  const rename = (event: FormEvent) => {
+    event.preventDefault();
+    if (!renaming) return;
+    return act(async () => {
+      await api('POST', `/accounts${base}/api-keys/${renaming.id}`, { name: renaming.name });
+      setRenaming(null);
+      await keys.reload();
+    });
+  };
+  const roll = (event: FormEvent) => {
+    event.preventDefault();
+    if (!rolling) return;
+    return act(async () => {
+      const key = await api<{ secret: string; kind: string }>('POST', `/accounts${base}/api-keys/${rolling.key.id}/roll`, { expires_in: rolling.expiresIn });
+      setCreated({ secret: key.secret, kind: key.kind });
+      setRolling(null);
+      await keys.reload();
+    });
+  };
+  const revoke = (key: ApiKey) => {
     if (!window.confirm(t('developers.revokeConfirm', { key: key.redacted }))) return;
-    try {
+    return act(async () => {
       await api('POST', `/accounts${base}/api-keys/${key.id}/revoke`);
       await keys.reload();
-    } catch (e) {
-      setError(e as DashboardApiError);
-    }
+    });
   };
+  const keyLabel = (k: ApiKey) => (k.name ? `${k.name} (${k.redacted})` : k.redacted);
+  const now = Date.now() / 1000;
+  const state = (k: ApiKey) =>
+    k.revoked_at
+      ? t('developers.revokedAt', { when: formatTime(k.revoked_at) })
+      : k.expires_at && k.expires_at <= now
+        ? t('developers.expiredAt', { when: formatTime(k.expires_at) })
+        : k.expires_at
+          ? t('developers.expiresAt', { when: formatTime(k.expires_at) })
+          : t('developers.active');
 
   return (
     <>
       <h1>{t('developers.title')}</h1>
       <section aria-labelledby="keys-title">
-        <div className="page-head">
-          <h2 id="keys-title">{t('developers.keys', { mode: place.mode })}</h2>
-          {manage && (
-            <div className="actions">
-              <button type="button" disabled={busy} onClick={() => create('secret')}>
-                {t('developers.createSecret')}
-              </button>
-              <button type="button" className="secondary" disabled={busy} onClick={() => create('publishable')}>
-                {t('developers.createPublishable')}
-              </button>
-            </div>
-          )}
-        </div>
+        <h2 id="keys-title">{t('developers.keys', { mode: place.mode })}</h2>
         <ErrorNote error={error ?? keys.error} />
         {created && (
           <div className="reveal" role="status">
@@ -91,30 +148,140 @@ export function DevelopersPage({ base, place }: PageScope) {
             </button>
           </div>
         )}
+        {manage && (
+          <form className="panel" onSubmit={create} aria-labelledby="new-key-title">
+            <h3 id="new-key-title">{t('developers.newKeyTitle')}</h3>
+            <Field id="key-name" label={t('developers.name')} hint={t('developers.nameHint')}>
+              <input id="key-name" maxLength={100} value={name} aria-describedby="key-name-hint" onChange={(e) => setName(e.target.value)} />
+            </Field>
+            <fieldset>
+              <legend>{t('developers.col.type')}</legend>
+              {(['secret', 'restricted', 'publishable'] as const).map((k) => (
+                <label key={k} className="inline">
+                  <input type="radio" name="key-kind" value={k} checked={kind === k} onChange={() => setKind(k)} />
+                  {t(`developers.kind.${k}` as DashboardMessageKey)}
+                </label>
+              ))}
+            </fieldset>
+            {kind === 'restricted' && (
+              <table className="data permissions">
+                <caption>{t('developers.permissions')}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('developers.resource')}</th>
+                    {levels.map((level) => (
+                      <th scope="col" key={level}>
+                        {t(`developers.level.${level}` as DashboardMessageKey)}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {apiResources.map((resource) => (
+                    <tr key={resource}>
+                      <th scope="row" className="mono" id={`grant-${resource}`}>
+                        {resource}
+                      </th>
+                      {levels.map((level) => (
+                        <td key={level}>
+                          <input
+                            type="radio"
+                            name={`grant-${resource}`}
+                            value={level}
+                            aria-label={t('developers.grant', { resource, level: t(`developers.level.${level}` as DashboardMessageKey) })}
+                            checked={(grants[resource] ?? 'none') === level}
+                            onChange={() => setGrants({ ...grants, [resource]: level })}
+                          />
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <button type="submit" disabled={busy}>
+              {t(createLabel[kind])}
+            </button>
+          </form>
+        )}
+        {rolling && (
+          <form className="panel" onSubmit={roll} aria-labelledby="roll-title">
+            <h3 id="roll-title">{t('developers.roll.title', { key: keyLabel(rolling.key) })}</h3>
+            <p>{t('developers.roll.explain')}</p>
+            <Field id="roll-expiry" label={t('developers.roll.expiry')}>
+              <select id="roll-expiry" value={rolling.expiresIn} onChange={(e) => setRolling({ ...rolling, expiresIn: Number(e.target.value) })}>
+                {rollExpiries.map((seconds) => (
+                  <option key={seconds} value={seconds}>
+                    {t(rollChoice[seconds])}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <button type="submit" disabled={busy}>
+              {t('developers.roll.submit')}
+            </button>{' '}
+            <button type="button" className="link-button" onClick={() => setRolling(null)}>
+              {t('developers.cancel')}
+            </button>
+          </form>
+        )}
         <ModeTable
           rows={keys.data?.data}
           what={t('developers.keys.loading')}
           emptyWhat={t('developers.keys.none')}
           mode={place.mode}
-          columns={[t('developers.col.key'), t('developers.col.type'), t('developers.col.created'), t('developers.col.lastUsed'), t('developers.col.state')]}
+          columns={[t('developers.col.name'), t('developers.col.key'), t('developers.col.type'), t('developers.col.created'), t('developers.col.lastUsed'), t('developers.col.state')]}
           row={(k) => (
-                <tr key={k.id}>
-                  <td className="mono">{k.redacted}</td>
-                  <td>{k.kind}</td>
-                  <td>{formatTime(k.created)}</td>
-                  <td>{k.last_used_at ? formatTime(k.last_used_at) : t('developers.never')}</td>
-                  <td>
-                    {k.revoked_at ? (
-                      t('developers.revokedAt', { when: formatTime(k.revoked_at) })
-                    ) : manage ? (
-                      <button type="button" className="danger" onClick={() => revoke(k)} aria-label={t('developers.revokeKey', { key: k.redacted })}>
-                        {t('developers.revoke')}
+            <tr key={k.id}>
+              <td>
+                {renaming?.id === k.id ? (
+                  <form onSubmit={rename} className="inline-form">
+                    <input
+                      aria-label={t('developers.nameOf', { key: k.redacted })}
+                      maxLength={100}
+                      value={renaming.name}
+                      onChange={(e) => setRenaming({ id: k.id, name: e.target.value })}
+                    />{' '}
+                    <button type="submit" disabled={busy}>
+                      {t('developers.save')}
+                    </button>{' '}
+                    <button type="button" className="link-button" onClick={() => setRenaming(null)}>
+                      {t('developers.cancel')}
+                    </button>
+                  </form>
+                ) : (
+                  <>
+                    {k.name || <span className="muted">{t('developers.unnamed')}</span>}{' '}
+                    {manage && !k.revoked_at && (
+                      <button type="button" className="link-button" onClick={() => setRenaming({ id: k.id, name: k.name })} aria-label={t('developers.renameKey', { key: k.redacted })}>
+                        {t('developers.rename')}
                       </button>
-                    ) : (
-                      t('developers.active')
                     )}
-                  </td>
-                </tr>
+                  </>
+                )}
+              </td>
+              <td className="mono">{k.redacted}</td>
+              <td>
+                {t(`developers.kind.${k.kind}` as DashboardMessageKey)}
+                {k.kind === 'restricted' && <div className="hint mono">{permissionSummary(k) || t('developers.noPermissions')}</div>}
+              </td>
+              <td>{formatTime(k.created)}</td>
+              <td>{k.last_used_at ? formatTime(k.last_used_at) : t('developers.never')}</td>
+              <td className="actions">
+                {state(k)}
+                {manage && !k.revoked_at && !(k.expires_at && k.expires_at <= now) && (
+                  <>
+                    {' '}
+                    <button type="button" className="secondary" disabled={busy} onClick={() => setRolling({ key: k, expiresIn: 3600 })} aria-label={t('developers.rollKey', { key: k.redacted })}>
+                      {t('developers.roll')}
+                    </button>{' '}
+                    <button type="button" className="danger" disabled={busy} onClick={() => void revoke(k)} aria-label={t('developers.revokeKey', { key: k.redacted })}>
+                      {t('developers.revoke')}
+                    </button>
+                  </>
+                )}
+              </td>
+            </tr>
           )}
         />
       </section>
@@ -129,14 +296,14 @@ export function DevelopersPage({ base, place }: PageScope) {
             mode={place.mode}
             columns={[t('developers.col.request'), t('developers.col.status'), t('developers.col.error'), t('developers.col.when')]}
             row={(r) => (
-                  <tr key={r.id}>
-                    <td className="mono">
-                      {r.method} {r.path}
-                    </td>
-                    <td className={r.status >= 400 ? 'status-error' : undefined}>{r.status}</td>
-                    <td>{r.error_code ?? '—'}</td>
-                    <td>{formatTime(r.created)}</td>
-                  </tr>
+              <tr key={r.id}>
+                <td className="mono">
+                  {r.method} {r.path}
+                </td>
+                <td className={r.status >= 400 ? 'status-error' : undefined}>{r.status}</td>
+                <td>{r.error_code ?? '—'}</td>
+                <td>{formatTime(r.created)}</td>
+              </tr>
             )}
           />
         </section>

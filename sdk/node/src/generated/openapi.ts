@@ -1961,7 +1961,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "card_declined" | "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed" | "resource_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open" | "file_type_not_allowed" | "file_too_large" | "receipt_email_missing" | "email_not_configured" | "payment_not_succeeded" | "email_not_sent" | "checkout_session_expired" | "request_too_large" | "rate_limited" | "processor_unavailable" | "processor_timeout" | "internal_error" | "database_unavailable";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "card_declined" | "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed" | "api_key_permission_denied" | "resource_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open" | "file_type_not_allowed" | "file_too_large" | "receipt_email_missing" | "email_not_configured" | "payment_not_succeeded" | "email_not_sent" | "checkout_session_expired" | "request_too_large" | "rate_limited" | "processor_unavailable" | "processor_timeout" | "internal_error" | "database_unavailable";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -2023,13 +2023,13 @@ export interface components {
                 request_id: string;
             };
         };
-        /** @description Error 403: `insufficient_role`, `wrong_mode`, `publishable_key_not_allowed`. */
+        /** @description Error 403: `insufficient_role`, `wrong_mode`, `publishable_key_not_allowed`, `api_key_permission_denied`. */
         Error403: {
             error: {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
-                code: "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed";
+                code: "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed" | "api_key_permission_denied";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -2264,7 +2264,7 @@ export interface components {
                 "application/json": components["schemas"]["Error402"];
             };
         };
-        /** @description Error 403: `insufficient_role`, `wrong_mode`, `publishable_key_not_allowed`. */
+        /** @description Error 403: `insufficient_role`, `wrong_mode`, `publishable_key_not_allowed`, `api_key_permission_denied`. */
         Error403: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];

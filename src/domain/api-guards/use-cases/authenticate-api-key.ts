@@ -30,7 +30,7 @@ function presentedSecret(header: string): string | null {
 /**
  * Resolves the `Authorization: Bearer …` (or Basic) header of a merchant API call to its key, and counts the
  * call against its account and mode's rate limit (design.md §9: 100/s live, 25/s test) in a
- * one-second window shared by every instance. Only secret keys may call the merchant API.
+ * one-second window shared by every instance. Only secret and restricted keys may call the merchant API (what a restricted one may do is checked per route: merchant-auth.ts).
  * `rateLimited` is set when the call is over the limit: it must be answered with that error.
  *
  * Most calls send no statement: the key comes from this instance's cache (deps.apiKeyCache) and
@@ -73,7 +73,10 @@ export async function authenticateApiKey(
     key = found.key;
   }
   if (key.revokedAt) throw new TillpointError('api_key_revoked', 'This API key has been revoked');
-  if (key.kind !== 'secret') {
+  // A rolled key works until the expiry chosen when it was rolled, then is refused like an unknown
+  // one. The cached copy carries expiresAt, so no instance needs news to stop accepting it.
+  if (key.expiresAt && key.expiresAt.getTime() <= nowMs) throw new TillpointError('api_key_invalid', 'This API key has expired');
+  if (key.kind === 'publishable') {
     throw new TillpointError('publishable_key_not_allowed', 'A publishable key cannot call this endpoint');
   }
   const scope = { accountId: key.accountId, mode: key.mode };

@@ -2,6 +2,7 @@ import { hashApiKey, parseApiKey } from '../../team/api-key-secret';
 import { TillpointError } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import type { Scope } from '../../shared/scope';
+import { assertKeyPermits } from '../../team/api-key-permissions';
 
 /**
  * Who may read flags, and for which account and mode (design.md §6): a publishable or secret key of
@@ -27,6 +28,8 @@ export async function authorizeFlagReader(
       }))?.key;
     if (!key) throw new TillpointError('api_key_invalid', 'Invalid API key provided');
     if (key.revokedAt) throw new TillpointError('api_key_revoked', 'This API key has been revoked');
+    if (key.expiresAt && key.expiresAt.getTime() <= nowMs) throw new TillpointError('api_key_invalid', 'This API key has expired');
+    assertKeyPermits(key, 'flags', 'read');
     return { accountId: key.accountId, mode: key.mode };
   }
   if (!options.targetingKey) return null;

@@ -90,7 +90,7 @@ export function sqlRateLimitCounter(db: SqlClient): RateLimitCounter {
         `WITH k AS (SELECT * FROM api_keys WHERE secret_hash = $1),
          q AS (
            SELECT account_id, mode, CASE mode WHEN 'live' THEN $5::int ELSE $3::int END AS block
-           FROM k WHERE kind = 'secret' AND revoked_at IS NULL),
+           FROM k WHERE kind IN ('secret', 'restricted') AND revoked_at IS NULL),
          hit AS (
            INSERT INTO rate_limit_counters (account_id, mode, window_second, hits)
            SELECT account_id, mode, $2, block FROM q
