@@ -23,6 +23,7 @@ import sessionTotals from './0028-session-totals';
 import discountsAndTaxRates from './0029-discounts-and-tax-rates';
 import merchantInitiatedPaymentsAndSetupSessions from './0031-merchant-initiated-payments-and-setup-sessions';
 import receiptEmails from './0032-receipt-emails';
+import paymentStory from './0037-payment-story';
 
 export interface Migration {
   version: number;
@@ -59,6 +60,7 @@ export const migrations: Migration[] = [
   discountsAndTaxRates,
   merchantInitiatedPaymentsAndSetupSessions,
   receiptEmails,
+  paymentStory,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
