@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { payAsShopper, signUp, unique } from './dashboard-support';
+import { payAsShopper, signUp, unique, goTo } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 /**
@@ -35,12 +35,12 @@ test.describe("a payment's whole story", () => {
     await signUp(page, `Story ${unique()}`);
     const home = new URL(page.url()).pathname;
 
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await goTo(page, 'Webhooks');
     await page.getByLabel('Endpoint URL').fill(receiver.url);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await expect(page.getByTestId('webhook-secret')).toHaveText(/^whsec_/);
 
-    await page.getByRole('link', { name: 'Developers' }).click();
+    await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
     const headers = { Authorization: `Bearer ${(await page.getByTestId('new-key').textContent())!}` };
     const session = await (
