@@ -29,12 +29,13 @@ test.describe('overview charts', () => {
     expect(chartScripts.some((u) => u.endsWith('.js'))).toBe(true);
     // Axis values are drawn by the library: its axes hold the value labels.
     await expect(net.locator('.u-axis').first()).toBeVisible();
-    await expect(net.getByRole('group', { name: /Net volume \(USD\)/ })).toBeVisible();
+    const plot = net.getByRole('group', { name: /^Net volume \(USD\)/ });
+    await expect(plot).toBeVisible();
     await expect(net.locator('figcaption')).toContainText('$64.00');
     await expect(net.locator('figcaption')).toContainText('(previous period $0.00)');
 
     // Keyboard: focus the chart, the tooltip shows today's value; ← reads the day before.
-    await net.getByRole('group').focus();
+    await plot.focus();
     const tooltip = net.getByTestId('chart-tooltip');
     const today = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date());
     await expect(tooltip).toHaveText(new RegExp(`^${today}: \\$64\\.00 · previous period, .+: \\$0\\.00$`));
