@@ -1,6 +1,9 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type uPlot from 'uplot';
 import { useT } from './i18n';
+// uPlot's own stylesheet (0.7 kB gzip) goes with the dashboard's: importing it with the library would
+// bring in the bundler's preload helper, which lives in the checkout page's first chunk.
+import 'uplot/dist/uPlot.min.css';
 
 /** One day of a chart: its value, and the same day of the previous period (drawn for comparison). */
 export interface ChartPoint {
@@ -40,8 +43,8 @@ export function Chart({ title, points, format, testId }: { title: string; points
     let chart: uPlot | null = null;
     let resize: ResizeObserver | null = null;
     const at = JSON.parse(data) as ChartPoint[];
-    Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')])
-      .then(([{ default: UPlot }]) => {
+    import('uplot')
+      .then(({ default: UPlot }) => {
         const element = box.current;
         if (cancelled || !element) return;
         const size = () => ({ width: Math.max(200, element.clientWidth), height: 200 });

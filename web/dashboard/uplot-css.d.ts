@@ -1,2 +1,2 @@
-/** uPlot's stylesheet, loaded with the chart (web/dashboard/Chart.tsx): Vite adds it to the page. */
+/** uPlot's stylesheet, imported by web/dashboard/Chart.tsx into the dashboard's styles. */
 declare module 'uplot/dist/uPlot.min.css';
