@@ -4,6 +4,34 @@ import { useT } from './i18n';
 // uPlot's own stylesheet (0.7 kB gzip) goes with the dashboard's: importing it with the library would
 // bring in the bundler's preload helper, which lives in the checkout page's first chunk.
 import 'uplot/dist/uPlot.min.css';
+// The library itself, as a file of its own: fetched by loadUPlot() when a chart is first drawn. (A
+// dynamic import() would bring in the bundler's preload helper, which lives in the checkout page's
+// first chunk: test/budget/checkout-size.test.ts keeps the dashboard off the checkout's chunks.)
+import uPlotScript from 'uplot/dist/uPlot.iife.min.js?url';
+
+declare global {
+  interface Window {
+    uPlot?: typeof uPlot;
+  }
+}
+
+let loading: Promise<typeof uPlot> | null = null;
+
+/** uPlot, loaded once by a script element (the dashboard's CSP allows scripts from its own origin). */
+function loadUPlot(): Promise<typeof uPlot> {
+  if (window.uPlot) return Promise.resolve(window.uPlot);
+  loading ??= new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = uPlotScript;
+    script.onload = () => (window.uPlot ? resolve(window.uPlot) : reject(new Error('uPlot did not load')));
+    script.onerror = () => {
+      loading = null;
+      reject(new Error('uPlot did not load'));
+    };
+    document.head.append(script);
+  });
+  return loading;
+}
 
 /** One day of a chart: its value, and the same day of the previous period (drawn for comparison). */
 export interface ChartPoint {
@@ -43,8 +71,8 @@ export function Chart({ title, points, format, testId }: { title: string; points
     let chart: uPlot | null = null;
     let resize: ResizeObserver | null = null;
     const at = JSON.parse(data) as ChartPoint[];
-    import('uplot')
-      .then(({ default: UPlot }) => {
+    loadUPlot()
+      .then((UPlot) => {
         const element = box.current;
         if (cancelled || !element) return;
         const size = () => ({ width: Math.max(200, element.clientWidth), height: 200 });
