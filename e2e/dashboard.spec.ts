@@ -55,7 +55,7 @@ test.describe('merchant dashboard', () => {
 
     await goTo(page, 'Overview');
     await expect(page.getByTestId('success-rate')).toHaveText('100%');
-    await expect(page.getByRole('img', { name: /Net volume \(USD\)/ })).toBeVisible();
+    await expect(page.getByRole('group', { name: /^Net volume \(USD\)/ })).toBeVisible();
     await expect(page.getByTestId('figures-USD').getByRole('row', { name: /Net volume/ })).toContainText('$33.00');
     await expectNoAxeViolations(page);
 
