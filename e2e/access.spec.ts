@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
-import { PASSWORD, inviteMember, payAsShopper, signUp, unique } from './dashboard-support';
+import { PASSWORD, inviteMember, payAsShopper, signUp, unique, goTo } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 import { startSmtpReceiver } from '../test/support/smtp-receiver';
 
@@ -88,7 +88,7 @@ test.describe('a fresh install, closed by default', () => {
     await page.getByRole('button', { name: 'Create owner and sign in' }).click();
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
     await expect(page.locator('.account-switch option:checked')).toHaveText('Demo Coffee Roasters (owner)');
-    await page.getByRole('link', { name: 'Payments' }).click();
+    await goTo(page, 'Payments');
     const row = page.getByRole('row').filter({ hasText: 'first.shopper@buyer.example' });
     await expect(row).toContainText('$35.00');
 
@@ -121,7 +121,7 @@ test.describe('a fresh install, closed by default', () => {
     await page.goto(`${base}/dashboard/sign-in`);
     await signIn(page, ownerEmail);
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
-    await page.getByRole('link', { name: 'Team' }).click();
+    await goTo(page, 'Team');
     await page.getByLabel('Role', { exact: true }).selectOption('support');
     await page.getByRole('button', { name: 'Create invite link' }).click();
     const link = (await page.getByTestId('invite-link').textContent())!;
@@ -135,7 +135,7 @@ test.describe('a fresh install, closed by default', () => {
     await member.getByLabel('Password').fill(PASSWORD);
     await member.getByRole('button', { name: 'Create user and join' }).click();
     await expect(member.getByRole('heading', { name: 'Overview' })).toBeVisible();
-    await member.getByRole('link', { name: 'Payments' }).click();
+    await goTo(member, 'Payments');
     await expect(member.getByRole('row').filter({ hasText: '$35.00' })).toBeVisible();
     await context.close();
   });
@@ -308,7 +308,7 @@ test.describe('account security', () => {
     await expect(sessions.getByRole('row')).toHaveCount(2);
     await expect(sessions).toContainText('This browser');
 
-    await laptop.getByRole('link', { name: 'Payments' }).click();
+    await goTo(laptop, 'Payments');
     await laptop.reload();
     await expect(laptop.getByRole('heading', { name: 'Sign in' })).toBeVisible();
     await other.close();

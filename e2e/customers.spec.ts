@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { payAsShopper, signUp, unique } from './dashboard-support';
+import { payAsShopper, signUp, unique, goTo } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 test.describe('the Customers page', () => {
   test('search by email finds the customer with their payment and saved card; deleting them keeps the payment', async ({ page, browser, request }) => {
     await signUp(page, `Customers ${unique()}`);
-    await page.getByRole('link', { name: 'Developers' }).click();
+    await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
     const secret = (await page.getByTestId('new-key').textContent())!;
     const headers = { Authorization: `Bearer ${secret}` };
@@ -19,7 +19,7 @@ test.describe('the Customers page', () => {
     expect(created.status(), await created.text()).toBe(200);
     await payAsShopper(browser, (await created.json()).url, 'ada@buyer.example');
 
-    await page.getByRole('link', { name: 'Customers', exact: true }).click();
+    await goTo(page, 'Customers');
     await expect(page.getByTestId('customers').getByRole('row')).toHaveCount(3);
     await page.getByLabel('Email').fill('ADA@buyer.example');
     await page.getByRole('button', { name: 'Search' }).click();

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { inviteMember, payAsShopper, signUp, unique } from './dashboard-support';
+import { inviteMember, payAsShopper, signUp, unique, goTo } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 interface Received {
@@ -45,7 +45,7 @@ test.describe('dashboard actions', () => {
     await signUp(page, `Links ${unique()}`);
 
     // The merchant registers their receiver (test mode accepts http://localhost).
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await goTo(page, 'Webhooks');
     await page.getByLabel('Endpoint URL').fill(receiver.url);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const secret = (await page.getByTestId('webhook-secret').textContent())!;
@@ -54,7 +54,7 @@ test.describe('dashboard actions', () => {
     await expectNoAxeViolations(page);
 
     // A product with a price, and a payment link selling it.
-    await page.getByRole('link', { name: 'Payment links' }).click();
+    await goTo(page, 'Payment links');
     await page.getByLabel('Product name').fill('Ethiopia Guji, 250 g');
     await page.getByLabel('Price').fill('18.00');
     await page.getByRole('button', { name: 'Create product' }).click();
@@ -69,7 +69,7 @@ test.describe('dashboard actions', () => {
 
     await payAsShopper(browser, linkUrl, 'lee.shopper@buyer.example');
 
-    await page.getByRole('link', { name: 'Payments' }).click();
+    await goTo(page, 'Payments');
     const row = page.getByRole('row').filter({ hasText: 'lee.shopper@buyer.example' });
     await expect(row).toContainText('$36.00');
     await expect(row).toContainText('succeeded');
@@ -99,7 +99,7 @@ test.describe('dashboard actions', () => {
     expect(JSON.parse(delivered.body).data.object).toMatchObject({ amount: 500, reason: 'duplicate' });
 
     // The delivery log shows what was sent and what the receiver answered.
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await goTo(page, 'Webhooks');
     await page.getByRole('button', { name: `Delivery log of ${receiver.url}` }).click();
     const refundDelivery = page.getByTestId('delivery').filter({ hasText: 'refund.succeeded' });
     await expect(refundDelivery).toContainText('delivered');
@@ -133,7 +133,7 @@ test.describe('dashboard actions', () => {
   test('processor settings check the connection; flags and experiments with results @desktop', async ({ page }) => {
     await signUp(page, `Settings ${unique()}`);
 
-    await page.getByRole('link', { name: 'Processor' }).click();
+    await goTo(page, 'Processor');
     await expect(page.getByTestId('processor-current')).toContainText('built-in test processor');
     await page.getByRole('button', { name: 'Check connection' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Connection' })).toHaveText('Connection works (test).');
@@ -157,7 +157,7 @@ test.describe('dashboard actions', () => {
     await page.getByRole('button', { name: 'Save processor settings' }).click();
     await expect(page.getByTestId('processor-current')).toContainText('built-in test processor');
 
-    await page.getByRole('link', { name: 'Flags and experiments' }).click();
+    await goTo(page, 'Flags and experiments');
     const googlePay = page.getByRole('row').filter({ hasText: 'google_pay_enabled' });
     await expect(googlePay).toContainText('On');
     await googlePay.getByRole('checkbox').click();
@@ -180,7 +180,7 @@ test.describe('dashboard actions', () => {
     await experiment.getByRole('button', { name: 'Stop' }).click();
     await expect(experiment).toContainText('stopped');
 
-    await page.getByRole('link', { name: 'Audit log' }).click();
+    await goTo(page, 'Audit log');
     for (const action of ['processor.set.braintree', 'flag.update', 'experiment.start', 'experiment.stop']) {
       await expect(page.getByRole('row').filter({ hasText: action }).first()).toBeVisible();
     }

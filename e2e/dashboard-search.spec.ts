@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { payAsShopper, signUp, unique } from './dashboard-support';
+import { payAsShopper, signUp, unique, goTo } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 /** Presses `/` outside any field, types `text` into the search box and submits it. */
@@ -20,7 +20,7 @@ test.describe('dashboard search', () => {
 
   test('the / box finds payments, sessions, refunds and links by each kind of term @desktop', async ({ page, browser, request }) => {
     await signUp(page, `Lamps ${unique()}`);
-    await page.getByRole('link', { name: 'Developers' }).click();
+    await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
     const secret = (await page.getByTestId('new-key').textContent())!;
     const headers = { Authorization: `Bearer ${secret}` };
@@ -81,7 +81,7 @@ test.describe('dashboard search', () => {
     await expect(page.getByRole('heading', { level: 1 })).toContainText('$42.50');
 
     // `/` typed inside a field is just a character.
-    await page.getByRole('link', { name: 'Payments', exact: true }).click();
+    await goTo(page, 'Payments');
     const last4 = page.getByLabel('Card last 4');
     await last4.click();
     await page.keyboard.press('/');
@@ -94,7 +94,7 @@ test.describe('payment filters', () => {
 
   test('apply as they change, live in the URL with the back button, save as a view, and export exactly the filter @desktop', async ({ page, browser, request }) => {
     await signUp(page, `Filters ${unique()}`);
-    await page.getByRole('link', { name: 'Developers' }).click();
+    await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
     const headers = { Authorization: `Bearer ${(await page.getByTestId('new-key').textContent())!}` };
     for (const [amount, email] of [
@@ -105,7 +105,7 @@ test.describe('payment filters', () => {
       await payAsShopper(browser, session.url, email);
     }
 
-    await page.getByRole('link', { name: 'Payments', exact: true }).click();
+    await goTo(page, 'Payments');
     const small = page.getByRole('row').filter({ hasText: 'small.buyer@buyer.example' });
     const big = page.getByRole('row').filter({ hasText: 'big.buyer@buyer.example' });
     await expect(small).toBeVisible();
@@ -142,8 +142,8 @@ test.describe('payment filters', () => {
     await expectNoAxeViolations(page);
     await page.getByLabel('Min amount (USD)').fill('');
     await expect(small).toBeVisible();
-    await page.getByRole('link', { name: 'Overview' }).click();
-    await page.getByRole('link', { name: 'Payments', exact: true }).click();
+    await goTo(page, 'Overview');
+    await goTo(page, 'Payments');
     await page.getByRole('link', { name: 'Big ones' }).click();
     await expect(page).toHaveURL(/amount_min=5000/);
     await expect(small).toHaveCount(0);

@@ -32,7 +32,7 @@ export async function payAsShopper(browser: Browser, url: string, email: string)
 
 /** Invites a member with a role from the Team page and signs them up in a browser of their own. */
 export async function inviteMember(page: Page, browser: Browser, role: string) {
-  await page.getByRole('link', { name: 'Team' }).click();
+  await goTo(page, 'Team');
   await page.getByLabel('Role', { exact: true }).selectOption(role);
   await page.getByRole('button', { name: 'Create invite link' }).click();
   return joinByInvite(browser, (await page.getByTestId('invite-link').textContent())!, role);
@@ -49,4 +49,16 @@ export async function joinByInvite(browser: Browser, link: string, role: string)
   await member.getByRole('button', { name: 'Create user and join' }).click();
   await expect(member.getByRole('heading', { name: 'Overview' })).toBeVisible();
   return { member, context };
+}
+
+/**
+ * Goes to a dashboard section through the navigation: on a phone it is behind the menu button
+ * (opened first), on a wider screen its links are always shown.
+ */
+export async function goTo(page: Page, section: string) {
+  const nav = page.getByRole('navigation', { name: 'Dashboard' });
+  await nav.waitFor();
+  const menu = nav.getByRole('button', { name: /^Menu: / });
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+  await nav.getByRole('link', { name: section, exact: true }).click();
 }

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { joinByInvite, signUp, unique } from './dashboard-support';
+import { joinByInvite, signUp, unique, goTo } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 /** Braintree's dispute test card: the test processor opens a dispute five seconds after capture. */
@@ -90,7 +90,7 @@ test.describe('disputes', () => {
     const ownerEmail = await signUp(page, `Disputed ${unique()}`);
     const base = new URL(page.url()).pathname.replace(/\/$/, '');
     expect(base).toMatch(/^\/dashboard\/acct_\w+\/test$/);
-    await page.getByRole('link', { name: 'Developers' }).click();
+    await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
     const key = (await page.getByTestId('new-key').textContent())!;
     expect(key).toMatch(/^sk_test_/);
@@ -112,7 +112,7 @@ test.describe('disputes', () => {
     expect(lost!.reply_by).toBeLessThan(accepted!.reply_by);
 
     // The inbox: soonest reply-by first (the API lists newest first), each with the time left.
-    await page.getByRole('link', { name: 'Disputes' }).click();
+    await goTo(page, 'Disputes');
     const rows = page.getByTestId('disputes').getByRole('row').filter({ hasText: 'pay_' });
     await expect(rows).toHaveCount(3);
     await expect(rows.nth(0)).toContainText('$42.00');
@@ -210,12 +210,12 @@ test.describe('disputes', () => {
 
     // The inbox shows them decided; the audit log names the owner for each action in the browser
     // (and the key for the API's).
-    await page.getByRole('link', { name: 'Disputes', exact: true }).click();
+    await goTo(page, 'Disputes');
     await expect(rows.filter({ hasText: won!.payment })).toContainText('won');
     await expect(rows.filter({ hasText: lost!.payment })).toContainText('lost');
     await expect(rows.filter({ hasText: accepted!.payment })).toContainText('accepted');
     await expect(rows.filter({ hasText: 'left' })).toHaveCount(0);
-    await page.getByRole('link', { name: 'Audit log' }).click();
+    await goTo(page, 'Audit log');
     const audit = page.getByRole('row').filter({ hasText: /dispute\./ });
     const byOwner = audit.filter({ hasText: ownerEmail });
     await expect(byOwner.filter({ hasText: 'dispute.add_evidence' })).toHaveCount(2);

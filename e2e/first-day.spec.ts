@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { payAsShopper, signUp, unique } from './dashboard-support';
+import { payAsShopper, signUp, unique, goTo } from './dashboard-support';
 import { createSession, expectNoAxeViolations, stubMerchantSite } from './support';
 
 const arabic = JSON.parse(readFileSync(path.join(import.meta.dirname, '../web/checkout/i18n/locales/ar.json'), 'utf8')) as Record<string, string>;
 
 /** A secret key of the signed-in owner's account, made on the Developers page. */
 async function secretKeyFromDashboard(page: Page): Promise<string> {
-  await page.getByRole('link', { name: 'Developers' }).click();
+  await goTo(page, 'Developers');
   await page.getByRole('button', { name: 'Create secret key' }).click();
   return (await page.getByTestId('new-key').textContent())!;
 }
@@ -29,7 +29,7 @@ test.describe("the merchant's first day", () => {
     });
     await payAsShopper(browser, (await created.json()).url, 'rita.refund@buyer.example');
 
-    await page.getByRole('link', { name: 'Payments' }).click();
+    await goTo(page, 'Payments');
     await page.getByRole('row').filter({ hasText: 'rita.refund@buyer.example' }).getByRole('link').click();
     await expect(page.getByRole('heading', { level: 1 }).locator('.badge')).toHaveText('succeeded');
 
@@ -79,7 +79,7 @@ test.describe("the merchant's first day", () => {
   }) => {
     await signUp(page, `Switches ${unique()}`);
     const secret = await secretKeyFromDashboard(page);
-    await page.getByRole('link', { name: 'Flags and experiments' }).click();
+    await goTo(page, 'Flags and experiments');
     const card = page.getByRole('row').filter({ hasText: 'card_enabled' }).getByRole('checkbox');
     const googlePay = page.getByRole('row').filter({ hasText: 'google_pay_enabled' }).getByRole('checkbox');
     const confirmation = page.getByRole('group', { name: 'Turn off card payments?' });

@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The catalogue code of an error answer, for the request log. */
     errorCode?: string;
+    /** The objects a successful answer named (its own id, its payment), for the request log. */
+    answeredObjects?: string[];
   }
 }
 
@@ -105,9 +107,24 @@ export class ApiRequestLogBuffer {
 }
 
 /**
+ * The ids a successful answer names: the object's own (`{"id":"re_…"`, first in every reply shape)
+ * and the payment and checkout session it belongs to. Nothing else of the body is read.
+ */
+export function answeredObjects(payload: string): string[] {
+  const own = /^\{"id":"([A-Za-z0-9_]{1,80})"/.exec(payload)?.[1];
+  if (!own) return [];
+  const ids = [own];
+  for (const field of ['payment', 'checkout_session']) {
+    const related = new RegExp(`"${field}":"([A-Za-z0-9_]{1,80})"`).exec(payload)?.[1];
+    if (related && !ids.includes(related)) ids.push(related);
+  }
+  return ids;
+}
+
+/**
  * Notes every authenticated merchant API call in the request log (Developers page): method, path
- * without its query, status and error code. Bodies and queries are never read here: they may hold
- * customer data. Written in batches after the answer has gone, so the log never slows or fails a
+ * without its query, status and error code, and the ids its answer named (answeredObjects).
+ * Bodies and queries are otherwise never read here: they may hold customer data. Written in batches after the answer has gone, so the log never slows or fails a
  * call; what is still buffered is written when the server closes.
  */
 export function recordApiRequests(app: FastifyInstance, deps: Deps): ApiRequestLogBuffer {
@@ -116,6 +133,8 @@ export function recordApiRequests(app: FastifyInstance, deps: Deps): ApiRequestL
     if (reply.statusCode >= 400 && typeof payload === 'string') {
       const code = /^\{"error":\{"type":"[a-z_]+","code":"([a-z_]+)"/.exec(payload)?.[1];
       if (code) request.errorCode = code;
+    } else if (request.apiKey && reply.statusCode < 300 && typeof payload === 'string') {
+      request.answeredObjects = answeredObjects(payload);
     }
     return payload;
   });
@@ -132,6 +151,7 @@ export function recordApiRequests(app: FastifyInstance, deps: Deps): ApiRequestL
           status: reply.statusCode,
           errorCode: request.errorCode ?? null,
           requestId: request.id,
+          objectIds: request.answeredObjects ?? [],
         }),
       );
     }

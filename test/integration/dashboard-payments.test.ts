@@ -105,6 +105,11 @@ describe.each(testDatabases)('dashboard payments, sessions and overview ($name)'
     expect(today).toMatchObject({ day: ctx.h.clock.now().toISOString().slice(0, 10), currency: 'USD', succeeded: 2, failed: 1, captured: 4000, net: 4000 });
     expect(overview.success_rate).toBeCloseTo(2 / 3);
     expect(overview.funnel).toEqual({ opened: 4, attempted: 3, paid: 2 });
+    // The previous period's days, day for day, for the charts' comparison: the 7 days before, empty here.
+    expect(overview.previous_days.map((d: { day: string }) => d.day)).toEqual(
+      overview.days.map((d: { day: string }) => new Date(Date.parse(`${d.day}T00:00:00Z`) - 7 * 86_400_000).toISOString().slice(0, 10)),
+    );
+    expect(overview.previous_days.every((d: { net: number; succeeded: number; currency: string }) => d.net === 0 && d.succeeded === 0 && d.currency === 'USD')).toBe(true);
 
     const live = (await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/live/overview`)).json();
     expect(live).toMatchObject({ currencies: [], figures: [], days: [], success_rate: null, funnel: { opened: 0, attempted: 0, paid: 0 } });

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { can, type Permission } from '../../src/domain/team/permissions';
 import { api, type AccountSummary, type Mode, type SessionState } from './api';
 import { Link, navigate } from './router';
@@ -44,6 +44,30 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
     navigate('/dashboard/sign-in');
   };
   const here = place ? `/dashboard/${place.account.id}/${place.mode}` : '';
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const visible = place ? sections.filter((s) => can(place.account.role, s.permission)) : [];
+  const linkOf = (s: (typeof sections)[number]) => `${here}${s.path ? `/${s.path}` : ''}`;
+  const isCurrent = (s: (typeof sections)[number]) =>
+    !!place && (s.path === '' ? place.rest === '' : place.rest === s.path || (place.rest.startsWith(`${s.path}/`) && !sections.some((o) => o.path === place.rest)));
+  const current = visible.find(isCurrent);
+  const currentName = current ? t(current.label) : place?.rest === 'security' ? t('layout.security') : place?.rest === 'new-account' ? t('layout.newAccount') : t('layout.navigation');
+  // The menu closes when the page changes (a link was followed, or back/forward).
+  const rest = place?.rest;
+  useEffect(() => setMenuOpen(false), [rest]);
+  // Opened, focus goes to the current page's link (else the first): the next Tab walks the menu.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const list = document.getElementById('dashboard-nav-links');
+    (list?.querySelector<HTMLAnchorElement>('a[aria-current="page"]') ?? list?.querySelector<HTMLAnchorElement>('a'))?.focus();
+  }, [menuOpen]);
+  /** Escape closes an open menu and gives focus back to its button. */
+  const closeOnEscape = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !menuOpen) return;
+    e.preventDefault();
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  };
   return (
     <div className="shell" data-app="tillpoint-dashboard" data-mode={place?.mode}>
       <header>
@@ -101,22 +125,28 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
       </header>
       <div className="body">
         {place && (
-          <nav aria-label={t('layout.navigation')}>
-            <ul>
-              {sections
-                .filter((s) => can(place.account.role, s.permission))
-                .map((s) => {
-                  const href = `${here}${s.path ? `/${s.path}` : ''}`;
-                  const current =
-                    s.path === '' ? place.rest === '' : place.rest === s.path || (place.rest.startsWith(`${s.path}/`) && !sections.some((o) => o.path === place.rest));
-                  return (
-                    <li key={s.path}>
-                      <Link href={href} aria-current={current ? 'page' : undefined}>
-                        {t(s.label)}
-                      </Link>
-                    </li>
-                  );
-                })}
+          <nav aria-label={t('layout.navigation')} className={menuOpen ? 'nav-open' : undefined} onKeyDown={closeOnEscape}>
+            <button
+              type="button"
+              ref={menuButton}
+              className="menu-button secondary"
+              aria-expanded={menuOpen}
+              aria-controls="dashboard-nav-links"
+              onClick={() => setMenuOpen(!menuOpen)}
+            >
+              <span aria-hidden="true" className="menu-icon">
+                ☰
+              </span>{' '}
+              <span>{t('layout.menu', { page: currentName })}</span>
+            </button>
+            <ul id="dashboard-nav-links">
+              {visible.map((s) => (
+                <li key={s.path}>
+                  <Link href={linkOf(s)} aria-current={isCurrent(s) ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
+                    {t(s.label)}
+                  </Link>
+                </li>
+              ))}
             </ul>
           </nav>
         )}

@@ -102,6 +102,35 @@ export interface TimelineEvent {
   created: number;
 }
 
+/** A webhook delivery an event caused, as a payment's story lists it. */
+export interface StoryDelivery {
+  id: string;
+  webhook_endpoint: string;
+  endpoint_url: string | null;
+  status: string;
+  attempts: number;
+  last_response_status: number | null;
+  next_attempt_at: number | null;
+  created: number;
+}
+
+/** An event on a payment's timeline, with the deliveries it caused (null: the role may not read webhooks). */
+export interface StoryEvent extends TimelineEvent {
+  deliveries: StoryDelivery[] | null;
+}
+
+/** A payment's whole story: `GET …/payments/:id`. */
+export interface PaymentStory extends Payment {
+  line_items: Array<{ name: string; unit_amount: number; quantity: number; amount: number }>;
+  metadata: Record<string, string>;
+  client_reference_id: string | null;
+  refunds: Refund[];
+  disputes: Array<{ id: string; status: string; amount: number; currency: string; reply_by: number | null }>;
+  timeline: StoryEvent[];
+  /** Null when the role may not read the request log. */
+  request_log: Array<{ id: string; method: string; path: string; status: number; error_code: string | null; request_id: string; created: number }> | null;
+}
+
 export interface Refund {
   id: string;
   amount: number;

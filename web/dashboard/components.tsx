@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { DashboardApiError } from './api';
 import { errorText } from './error-messages';
 import { statusLabel } from './format';
@@ -73,5 +73,33 @@ export function ModeTable<T>(props: {
       </thead>
       <tbody>{props.rows.map(props.row)}</tbody>
     </table>
+  );
+}
+
+/**
+ * An id in monospace with a button that copies it: the button says what it copies to screen
+ * readers ("Copy payment id pay_…"), and a polite status confirms the copy.
+ */
+export function CopyId({ id, what, testId }: { id: string; what: string; testId?: string }) {
+  const t = useT();
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(id);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <span className="copy-id" data-testid={testId}>
+      <code>{id}</code>{' '}
+      <button type="button" className="secondary small" onClick={() => void copy()} aria-label={t('payment.copyId', { what, id })}>
+        {t('common.copy')}
+      </button>
+      <span role="status" className="copied">
+        {copied ? t('payment.copied', { id }) : ''}
+      </span>
+    </span>
   );
 }

@@ -90,6 +90,11 @@ export interface ApiRequestRecord {
   status: number;
   errorCode: string | null;
   requestId: string;
+  /**
+   * The objects the call named in its answer: the answer's own id and the payment it belongs to
+   * (`re_…` and `pay_…` for a refund). What a payment's page finds its request-log lines by, with the path.
+   */
+  objectIds?: string[];
   at: Date;
 }
 

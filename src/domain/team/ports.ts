@@ -146,6 +146,8 @@ export interface TeamRepositories {
     insertMany(records: ApiRequestRecord[], keep: number): Promise<void>;
     /** Newest first, in the order written (as `insertMany` keeps them). */
     list(scope: Scope, page: PageRequest): Promise<ApiRequestRecord[]>;
+    /** The newest `limit` records whose path names one of the ids (`/v1/payments/pay_…/refunds`), newest first. */
+    listTouching(scope: Scope, objectIds: readonly string[], limit: number): Promise<ApiRequestRecord[]>;
   };
   accountProfiles: {
     update(account: Account): Promise<void>;

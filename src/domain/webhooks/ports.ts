@@ -48,6 +48,8 @@ export interface WebhookDeliveryRepository {
   get(scope: Scope, endpointId: string, id: string): Promise<WebhookDelivery | null>;
   /** Newest first, each with its attempt log. */
   list(scope: Scope, endpointId: string, page: { limit: number; startingAfter?: string }): Promise<WebhookDelivery[]>;
+  /** The deliveries the given events caused, to every endpoint, oldest first, each with its attempt log. */
+  listForEvents(scope: Scope, eventIds: readonly string[]): Promise<WebhookDelivery[]>;
   /**
    * Takes up to `limit` due deliveries of enabled endpoints with `FOR UPDATE SKIP LOCKED`, counts
    * the attempt and leases them until `leaseUntil`: no other worker takes them before then. At

@@ -6,7 +6,7 @@ import type { PaymentFilter } from '../../domain/team/ports';
 import { createApiKey } from '../../domain/team/use-cases/create-api-key';
 import { getCheckoutSessionHistory } from '../../domain/sessions/use-cases/get-checkout-session-history';
 import { getOverview } from '../../domain/payments/use-cases/get-overview';
-import { getPaymentTimeline } from '../../domain/payments/use-cases/get-payment-timeline';
+import { getPaymentStory } from '../../domain/payments/use-cases/get-payment-story';
 import { listApiKeys } from '../../domain/team/use-cases/list-api-keys';
 import { listApiRequests } from '../../domain/api-guards/use-cases/list-api-requests';
 import { searchCheckoutSessions } from '../../domain/sessions/use-cases/search-checkout-sessions';
@@ -21,7 +21,7 @@ import { dashboardSessionView } from '../views/checkout-session';
 import { timelineEventView } from '../views/event';
 import { dashboardPaymentView } from '../views/payment';
 import { overviewView } from '../views/overview';
-import { refundView } from '../views/refund';
+import { paymentStoryView } from '../views/payment-story';
 import { paymentsCsv } from './payments-csv';
 import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
 
@@ -123,18 +123,13 @@ export function modeEndpoints(deps: Deps): DashboardEndpoint[] {
         method: 'GET',
         url: `${base}/payments/:id`,
         tag: 'Dashboard: payments',
-        summary: 'A payment with its refunds and the timeline of its and their events',
+        summary:
+          "A payment's whole story: line items, metadata, refunds, disputes, the timeline of events with the webhook deliveries each caused, and the request-log lines that named it",
         params: objectParams,
         permission: 'payments.read',
       },
-      async ({ params, scope, member }) => {
-        const { payment, refunds, events } = await getPaymentTimeline(deps, { scope, id: params.id });
-        return {
-          ...dashboardPaymentView(payment, member.membership),
-          refunds: refunds.map(refundView),
-          timeline: events.map(timelineEventView),
-        };
-      },
+      async ({ params, scope, member }) =>
+        paymentStoryView(await getPaymentStory(deps, { scope, id: params.id, role: member.membership.role }), member.membership),
     ),
 
     modeEndpoint(

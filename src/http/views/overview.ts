@@ -29,6 +29,7 @@ export function overviewView(overview: Overview) {
     currencies: overview.currencies,
     figures: overview.figures.map((f) => ({ currency: f.currency, current: figuresView(f.current), previous: figuresView(f.previous) })),
     days: overview.days.map(dayView),
+    previous_days: overview.previousDays.map(dayView),
     success_rate: overview.successRate,
     previous_success_rate: overview.previousSuccessRate,
     funnel: overview.funnel,

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from '../api';
-import { BarChart } from '../BarChart';
+import { Chart, type ChartPoint } from '../Chart';
 import { ErrorNote, Loading } from '../components';
 import { formatMoney } from '../format';
 import type { PageScope } from '../Layout';
@@ -32,6 +32,8 @@ interface Overview {
   currencies: string[];
   figures: Array<{ currency: string; current: Figures; previous: Figures }>;
   days: Array<Figures & { day: string; currency: string }>;
+  /** The previous period's days, day for day with `days`. */
+  previous_days: Array<Figures & { day: string; currency: string }>;
   success_rate: number | null;
   previous_success_rate: number | null;
   funnel: Funnel;
@@ -70,6 +72,10 @@ export function OverviewPage({ base, place }: PageScope) {
   const data = overview.data;
   const currency = (chosen && data?.currencies.includes(chosen) ? chosen : data?.currencies[0]) ?? place.account.default_currency;
   const series = data?.days.filter((d) => d.currency === currency) ?? [];
+  const previousSeries = data?.previous_days.filter((d) => d.currency === currency) ?? [];
+  /** One figure of the chosen currency, each day against the same day of the previous period. */
+  const chartOf = (key: keyof Figures): ChartPoint[] =>
+    series.map((d, i) => ({ day: d.day, value: d[key], previousDay: previousSeries[i]?.day ?? d.day, previous: previousSeries[i]?.[key] ?? 0 }));
   const sum = (key: keyof Figures, period: 'current' | 'previous') => data?.figures.reduce((s, f) => s + f[period][key], 0) ?? 0;
   const versus = (previous: string, current: number, before: number) => {
     const delta = change(current, before);
@@ -169,12 +175,8 @@ export function OverviewPage({ base, place }: PageScope) {
           )}
           {series.length > 0 && (
             <>
-              <BarChart
-                title={t('overview.netVolume', { currency })}
-                points={series.map((d) => ({ label: d.day, value: d.net }))}
-                format={(v) => formatMoney(v, currency, undefined)}
-              />
-              <BarChart title={t('overview.successfulPayments')} points={series.map((d) => ({ label: d.day, value: d.succeeded }))} format={(v) => String(v)} />
+              <Chart title={t('overview.netVolume', { currency })} points={chartOf('net')} format={(v) => formatMoney(v, currency, undefined)} testId="chart-net" />
+              <Chart title={t('overview.successfulPayments')} points={chartOf('succeeded')} format={(v) => String(Math.round(v))} testId="chart-succeeded" />
             </>
           )}
           {data.disputes.length > 0 && (

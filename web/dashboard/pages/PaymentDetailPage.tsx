@@ -1,9 +1,11 @@
-import { api, type Payment, type Refund, type TimelineEvent } from '../api';
-import { ErrorNote, Loading, StatusBadge } from '../components';
+import { Fragment } from 'react';
+import { api, type PaymentStory, type StoryDelivery, type StoryEvent } from '../api';
+import { CopyId, ErrorNote, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime, statusLabel } from '../format';
 import type { PageScope } from '../Layout';
 import { Link } from '../router';
 import { useLoad } from '../use-load';
+import { useAction } from '../use-action';
 import { useT, type DashboardMessageKey } from '../i18n';
 import { PaymentActions } from './PaymentActions';
 import { can } from '../../../src/domain/team/permissions';
@@ -25,43 +27,96 @@ const eventLabels: Record<string, DashboardMessageKey> = {
   'payment.canceled': 'payment.event.canceled',
   'refund.succeeded': 'payment.event.refunded',
   'refund.failed': 'payment.event.refundFailed',
+  'dispute.created': 'payment.event.disputeOpened',
+  'dispute.updated': 'payment.event.disputeUpdated',
+  'dispute.closed': 'payment.event.disputeClosed',
 };
 
-/** The payment's disputes, when it has any: each links to its page. */
-function PaymentDisputes({ base, paymentId }: { base: string; paymentId: string }) {
+/** Wallets a card can come from: shown beside the card's brand and last4. */
+const wallets = new Set(['google_pay', 'apple_pay']);
+
+
+/** The webhook deliveries one event caused: endpoint, status, last answer, and Resend. */
+function EventDeliveries({
+  event,
+  label,
+  deliveries,
+  canResend,
+  path,
+  onDone,
+}: {
+  event: StoryEvent;
+  label: string;
+  deliveries: StoryDelivery[];
+  canResend: boolean;
+  path: string;
+  onDone: () => void;
+}) {
   const t = useT();
-  const disputes = useLoad(
-    () => api<{ data: Array<{ id: string; status: string; amount: number; currency: string; reply_by: number | null }> }>('GET', `/accounts${base}/disputes?payment=${paymentId}`),
-    `${base}/${paymentId}/disputes`,
-  );
-  const list = disputes.data?.data ?? [];
-  if (list.length === 0) return null;
+  const { busy, error, notice, act } = useAction();
+  const resend = (d: StoryDelivery) =>
+    act(async () => {
+      await api('POST', `${path}/webhook-endpoints/${d.webhook_endpoint}/deliveries/${d.id}/resend`);
+      onDone();
+      return t('payment.delivery.queued');
+    });
+  if (deliveries.length === 0) return <p className="hint">{t('payment.deliveries.none')}</p>;
   return (
-    <section aria-labelledby="payment-disputes-title" className="panel" data-testid="payment-disputes">
-      <h2 id="payment-disputes-title">{t('nav.disputes')}</h2>
-      <ul>
-        {list.map((d) => (
-          <li key={d.id}>
-            <Link href={`/dashboard${base}/disputes/${d.id}`}>{formatMoney(d.amount, d.currency.toUpperCase(), undefined)}</Link> <StatusBadge status={d.status} />{' '}
-            {t('disputes.replyBy')} {formatTime(d.reply_by)}
+    <div className="deliveries">
+      <ul aria-label={t('payment.deliveries', { event: label })} data-testid={`deliveries-${event.id}`}>
+        {deliveries.map((d) => (
+          <li key={d.id} data-testid="delivery">
+            <StatusBadge status={d.status} />{' '}
+            <span className="wrap-anywhere">
+              {t('payment.delivery.summary', {
+                url: d.endpoint_url ?? d.webhook_endpoint,
+                status: d.status,
+                attempts: d.attempts,
+                code: d.last_response_status ?? '—',
+              })}
+            </span>{' '}
+            {canResend && (
+              <button
+                type="button"
+                className="secondary small"
+                disabled={busy}
+                onClick={() => void resend(d)}
+                aria-label={t('payment.delivery.resendOf', { event: label, url: d.endpoint_url ?? d.webhook_endpoint })}
+              >
+                {t('payment.delivery.resend')}
+              </button>
+            )}
           </li>
         ))}
       </ul>
-    </section>
+      <ErrorNote error={error} />
+      {notice && <p role="status">{notice}</p>}
+    </div>
   );
 }
 
-/** One payment: amount, timeline, payment method, processor response, 3-D Secure. */
+/**
+ * One payment's whole story, read in one answer: amount and ids, line items and metadata, customer,
+ * payment method with 3-D Secure, processor response, refunds and disputes, the timeline of events
+ * with the webhook deliveries each caused, and the API requests that touched it.
+ */
 export function PaymentDetailPage({ base, place, id }: PageScope & { id: string }) {
   const t = useT();
-  const path = `/accounts${base}/payments/${id}`;
-  const payment = useLoad(() => api<Payment & { refunds: Refund[]; timeline: TimelineEvent[] }>('GET', path), `${base}/${id}`);
+  const path = `/accounts${base}`;
+  const payment = useLoad(() => api<PaymentStory>('GET', `${path}/payments/${id}`), `${base}/${id}`);
   const p = payment.data;
   if (payment.error) return <ErrorNote error={payment.error} />;
   if (!p) return <Loading what={t('payment.loading')} />;
+  const role = place.account.role;
   const money = (amount: number) => formatMoney(amount, p.currency.toUpperCase(), undefined);
   const method = p.payment_method;
   const refundOf = (objectId: string) => p.refunds.find((r) => r.id === objectId);
+  const eventLabel = (e: StoryEvent) => {
+    const name = eventLabels[e.type] ? t(eventLabels[e.type]!) : e.type;
+    const refund = refundOf(e.object);
+    return refund ? t('payment.event.withAmount', { event: name, amount: money(refund.amount) }) : name;
+  };
+  const metadata = Object.entries(p.metadata);
   return (
     <>
       <p>
@@ -72,26 +127,91 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           {money(p.amount)} <StatusBadge status={p.status_badge} />
         </h1>
       </div>
-      <p className="mono">{p.id}</p>
-      <PaymentActions payment={p} role={place.account.role} path={path} onDone={payment.reload} />
-      <PaymentDisputes base={base} paymentId={p.id} />
+      <p>
+        <CopyId id={p.id} what={t('payment.id')} testId="payment-id" />
+      </p>
+      <PaymentActions payment={p} role={role} path={`${path}/payments/${p.id}`} onDone={payment.reload} />
+      {p.disputes.length > 0 && (
+        <section aria-labelledby="payment-disputes-title" className="panel" data-testid="payment-disputes">
+          <h2 id="payment-disputes-title">{t('nav.disputes')}</h2>
+          <ul>
+            {p.disputes.map((d) => (
+              <li key={d.id}>
+                <Link href={`/dashboard${base}/disputes/${d.id}`}>{formatMoney(d.amount, d.currency.toUpperCase(), undefined)}</Link> <StatusBadge status={d.status} />{' '}
+                {t('disputes.replyBy')} {formatTime(d.reply_by)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <div className="columns">
+        <section aria-labelledby="line-items-title">
+          <h2 id="line-items-title">{t('payment.lineItems')}</h2>
+          {p.line_items.length === 0 ? (
+            <p>{t('payment.lineItems.none')}</p>
+          ) : (
+            <div className="table-scroll">
+              <table className="data" data-testid="line-items">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('payment.lineItems.col.item')}</th>
+                    <th scope="col">{t('payment.lineItems.col.unit')}</th>
+                    <th scope="col">{t('payment.lineItems.col.quantity')}</th>
+                    <th scope="col">{t('payment.lineItems.col.amount')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {p.line_items.map((item, i) => (
+                    <tr key={i}>
+                      <td>{item.name}</td>
+                      <td>{money(item.unit_amount)}</td>
+                      <td>{item.quantity}</td>
+                      <td>{money(item.amount)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <h3>{t('payment.metadata')}</h3>
+          {metadata.length === 0 && !p.client_reference_id ? (
+            <p>{t('payment.metadata.none')}</p>
+          ) : (
+            <dl className="details" data-testid="payment-metadata">
+              {p.client_reference_id && (
+                <>
+                  <dt>{t('payment.clientReference')}</dt>
+                  <dd className="mono wrap-anywhere">{p.client_reference_id}</dd>
+                </>
+              )}
+              {metadata.map(([key, value]) => (
+                <Fragment key={key}>
+                  <dt className="mono">{key}</dt>
+                  <dd className="wrap-anywhere">{value}</dd>
+                </Fragment>
+              ))}
+            </dl>
+          )}
+        </section>
         <section aria-labelledby="timeline-title">
           <h2 id="timeline-title">{t('payment.timeline')}</h2>
-          <ol className="timeline">
+          <ol className="timeline" data-testid="payment-timeline">
             <li>
               <span>{t('payment.started')}</span> <time>{formatTime(p.created)}</time>
             </li>
             {p.timeline.map((e) => (
-              <li key={e.id}>
-                <span>
-                  {refundOf(e.object)
-                    ? t('payment.event.withAmount', { event: eventLabels[e.type] ? t(eventLabels[e.type]!) : e.type, amount: money(refundOf(e.object)!.amount) })
-                    : eventLabels[e.type]
-                      ? t(eventLabels[e.type]!)
-                      : e.type}
-                </span>{' '}
-                <time>{formatTime(e.created)}</time>
+              <li key={e.id} data-testid="timeline-event">
+                <span>{eventLabel(e)}</span> <time>{formatTime(e.created)}</time>
+                {e.deliveries && (
+                  <EventDeliveries
+                    event={e}
+                    label={eventLabel(e)}
+                    deliveries={e.deliveries}
+                    canResend={can(role, 'webhooks.manage')}
+                    path={path}
+                    onDone={payment.reload}
+                  />
+                )}
               </li>
             ))}
           </ol>
@@ -101,28 +221,34 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           {p.refunds.length === 0 ? (
             <p>{t('payment.noRefunds')}</p>
           ) : (
-            <table className="data">
-              <thead>
-                <tr>
-                  <th scope="col">{t('payment.refund.col.amount')}</th>
-                  <th scope="col">{t('payment.refund.col.reason')}</th>
-                  <th scope="col">{t('payment.refund.col.status')}</th>
-                  <th scope="col">{t('payment.refund.col.when')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.refunds.map((r) => (
-                  <tr key={r.id}>
-                    <td>{money(r.amount)}</td>
-                    <td>{r.reason ? statusLabel(r.reason) : '—'}</td>
-                    <td>
-                      <StatusBadge status={r.status} />
-                    </td>
-                    <td>{formatTime(r.created)}</td>
+            <div className="table-scroll">
+              <table className="data" data-testid="payment-refunds">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('payment.refund.col.amount')}</th>
+                    <th scope="col">{t('payment.refund.col.reason')}</th>
+                    <th scope="col">{t('payment.refund.col.status')}</th>
+                    <th scope="col">{t('payment.refund.col.when')}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {p.refunds.map((r) => (
+                    <tr key={r.id}>
+                      <td>
+                        {money(r.amount)}
+                        <br />
+                        <CopyId id={r.id} what={t('payment.refunds')} />
+                      </td>
+                      <td>{r.reason ? statusLabel(r.reason) : '—'}</td>
+                      <td>
+                        <StatusBadge status={r.status} />
+                      </td>
+                      <td>{formatTime(r.created)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </section>
         <section aria-labelledby="details-title">
@@ -130,7 +256,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           <dl className="details">
             <dt>{t('payment.customer')}</dt>
             <dd>
-              {p.customer && can(place.account.role, 'customers.read') ? (
+              {p.customer && can(role, 'customers.read') ? (
                 <Link href={`/dashboard${base}/customers/${p.customer}`} data-testid="payment-customer">
                   {p.customer_email ?? p.customer}
                 </Link>
@@ -148,13 +274,26 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
             <dd>{p.capture_method}</dd>
             <dt>{t('payment.checkoutSession')}</dt>
             <dd>
-              {p.checkout_session ? <Link href={`/dashboard${base}/sessions/${p.checkout_session}`}>{p.checkout_session}</Link> : '—'}
+              {p.checkout_session ? (
+                <>
+                  <Link href={`/dashboard${base}/sessions/${p.checkout_session}`}>{p.checkout_session}</Link>{' '}
+                  <CopyId id={p.checkout_session} what={t('payment.checkoutSession')} />
+                </>
+              ) : (
+                '—'
+              )}
             </dd>
           </dl>
           <h3>{t('payment.method')}</h3>
           <dl className="details">
             <dt>{t('payment.method.type')}</dt>
             <dd>{method ? t(methodTypeLabels[method.type] ?? 'payment.method.cardType') : '—'}</dd>
+            {method && wallets.has(method.type) && (
+              <>
+                <dt>{t('payment.method.wallet')}</dt>
+                <dd>{t(methodTypeLabels[method.type]!)}</dd>
+              </>
+            )}
             {method?.payer_email && (
               <>
                 <dt>{t('payment.method.payerEmail')}</dt>
@@ -171,26 +310,62 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
             <dd>{method?.last4 ? t('payments.card', { brand: method.brand ?? t('payments.cardUnknownBrand'), last4: method.last4 }) : '—'}</dd>
             <dt>{t('payment.method.expires')}</dt>
             <dd>{method?.exp_month ? `${String(method.exp_month).padStart(2, '0')}/${method.exp_year}` : '—'}</dd>
+            <dt>{t('payment.threeDSecure')}</dt>
+            <dd data-testid="payment-three-d-secure">
+              {p.three_d_secure
+                ? t('payment.threeDSecure.result', { status: p.three_d_secure.status, shifted: p.three_d_secure.liability_shifted ? 'yes' : 'no' })
+                : t('payment.threeDSecure.notUsed')}
+            </dd>
           </dl>
           <h3>{t('payment.processor')}</h3>
           <dl className="details">
             <dt>{t('payment.processor.name')}</dt>
             <dd>{p.processor}</dd>
             <dt>{t('payment.processor.transaction')}</dt>
-            <dd className="mono">{p.processor_transaction_id ?? '—'}</dd>
+            <dd className="mono wrap-anywhere">{p.processor_transaction_id ?? '—'}</dd>
             <dt>{t('payment.processor.response')}</dt>
             <dd>{p.processor_response ? `${p.processor_response.code} ${p.processor_response.text}` : '—'}</dd>
             <dt>{t('payment.processor.declineCode')}</dt>
             <dd>{p.decline_code ?? '—'}</dd>
-            <dt>{t('payment.threeDSecure')}</dt>
-            <dd>
-              {p.three_d_secure
-                ? t('payment.threeDSecure.result', { status: p.three_d_secure.status, shifted: p.three_d_secure.liability_shifted ? 'yes' : 'no' })
-                : t('payment.threeDSecure.notUsed')}
-            </dd>
           </dl>
         </section>
       </div>
+      {p.request_log && (
+        <section aria-labelledby="request-log-title">
+          <h2 id="request-log-title">{t('payment.requestLog')}</h2>
+          {p.request_log.length === 0 ? (
+            <p>{t('payment.requestLog.none')}</p>
+          ) : (
+            <div className="table-scroll">
+              <table className="data" data-testid="payment-request-log">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('payment.requestLog.col.request')}</th>
+                    <th scope="col">{t('payment.requestLog.col.status')}</th>
+                    <th scope="col">{t('payment.requestLog.col.when')}</th>
+                    <th scope="col">{t('payment.requestLog.col.requestId')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {p.request_log.map((r) => (
+                    <tr key={r.id}>
+                      <td className="mono">
+                        {r.method} {r.path}
+                      </td>
+                      <td>
+                        {r.status}
+                        {r.error_code ? ` ${r.error_code}` : ''}
+                      </td>
+                      <td>{formatTime(r.created)}</td>
+                      <td className="mono">{r.request_id}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      )}
     </>
   );
 }

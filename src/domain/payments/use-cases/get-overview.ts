@@ -39,6 +39,8 @@ export interface Overview {
   previousFrom: Date;
   /** One entry per UTC day of the period and currency, every day present (zeros included), oldest first. */
   days: DailyFigures[];
+  /** The previous period's days, as many as `days`, for the charts' comparison. */
+  previousDays: DailyFigures[];
   /** Currencies seen in either period, largest net volume of the period first. */
   currencies: string[];
   /** One entry per currency, in the order of `currencies`. */
@@ -103,28 +105,35 @@ export async function getOverview(deps: Deps, options: { scope: Scope; days: num
   );
   const currencies = figures.map((f) => f.currency);
 
-  const days: DailyFigures[] = [];
-  for (let t = from.getTime(); t < before.getTime(); t += DAY_MS) {
-    const day = new Date(t).toISOString().slice(0, 10);
-    for (const currency of currencies) {
-      const row = current.find((r) => r.day === day && r.currency === currency) ?? {
-        day,
-        currency,
-        succeeded: 0,
-        authorized: 0,
-        failed: 0,
-        captured: 0,
-        refunded: 0,
-        authorizedAmount: 0,
-      };
-      days.push({ ...row, net: row.captured - row.refunded });
+  /** Each day of a period and each currency, zeros where nothing happened. */
+  const daysOf = (rows: DailyPayments[], start: Date, end: Date): DailyFigures[] => {
+    const out: DailyFigures[] = [];
+    for (let t = start.getTime(); t < end.getTime(); t += DAY_MS) {
+      const day = new Date(t).toISOString().slice(0, 10);
+      for (const currency of currencies) {
+        const row = rows.find((r) => r.day === day && r.currency === currency) ?? {
+          day,
+          currency,
+          succeeded: 0,
+          authorized: 0,
+          failed: 0,
+          captured: 0,
+          refunded: 0,
+          authorizedAmount: 0,
+        };
+        out.push({ ...row, net: row.captured - row.refunded });
+      }
     }
-  }
+    return out;
+  };
+  const days = daysOf(current, from, before);
+  const previousDays = daysOf(previous, previousFrom, from);
   return {
     from,
     before,
     previousFrom,
     days,
+    previousDays,
     currencies,
     figures,
     successRate: successRate(current),

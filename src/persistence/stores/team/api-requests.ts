@@ -14,6 +14,7 @@ const toApiRequest = (row: Row): ApiRequestRecord => ({
   status: Number(row.status),
   errorCode: row.error_code,
   requestId: row.request_id,
+  objectIds: row.objects ? String(row.objects).trim().split(' ') : [],
   at: new Date(row.at),
 });
 
@@ -39,8 +40,8 @@ const toApiRequest = (row: Row): ApiRequestRecord => ({
  */
 const INSERT_AND_TRIM = `WITH v AS (
        SELECT v.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
-                              $8::text[], $9::text[], $10::timestamptz[]) WITH ORDINALITY
-           AS v (id, account_id, mode, key_id, method, path, status, error_code, request_id, at, ord)
+                              $8::text[], $9::text[], $10::timestamptz[], $12::text[]) WITH ORDINALITY
+           AS v (id, account_id, mode, key_id, method, path, status, error_code, request_id, at, objects, ord)
         WHERE EXISTS (SELECT 1 FROM accounts a WHERE a.id = v.account_id)),
      seen AS MATERIALIZED (
        SELECT c.account_id, c.mode, c.added, coalesce(s.last_seq, 0) AS last_seq, coalesce(s.trimmed_seq, 0) AS trimmed_seq
@@ -59,8 +60,8 @@ const INSERT_AND_TRIM = `WITH v AS (
        SELECT b.account_id, b.mode, b.last_seq, se.added, se.trimmed_seq, b.last_seq - se.added <> se.last_seq AS raced
          FROM bumped b JOIN seen se ON se.account_id = b.account_id AND se.mode = b.mode),
      inserted AS (
-       INSERT INTO api_requests (id, account_id, mode, key_id, method, path, status, error_code, request_id, at, seq)
-       SELECT id, account_id, mode, key_id, method, path, status, error_code, request_id, at, seq FROM (
+       INSERT INTO api_requests (id, account_id, mode, key_id, method, path, status, error_code, request_id, at, objects, seq)
+       SELECT id, account_id, mode, key_id, method, path, status, error_code, request_id, at, objects, seq FROM (
          SELECT v.*, s.last_seq - s.added + row_number() OVER (PARTITION BY v.account_id, v.mode ORDER BY v.ord) AS seq,
                 s.last_seq AS last FROM v JOIN scopes s ON s.account_id = v.account_id AND s.mode = v.mode) n
         WHERE n.seq > n.last - $11::int),
@@ -80,6 +81,8 @@ async function insertApiRequests(db: SqlExecutor, records: ApiRequestRecord[], k
   const { rows: raced } = await db.query<Row>(INSERT_AND_TRIM, [
     column('id'), column('accountId'), column('mode'), column('keyId'), column('method'), column('path'),
     column('status'), column('errorCode'), column('requestId'), records.map((r) => r.at.toISOString()), keep,
+    // The objects a call named or made, space-separated with a space either side (` pay_1 re_2 `).
+    records.map((r) => (r.objectIds?.length ? ` ${r.objectIds.join(' ')} ` : null)),
   ]);
   for (const scope of raced) await db.query(TRIM_RACED, [scope.account_id, scope.mode, String(scope.after_seq), String(scope.cutoff)]);
 }
@@ -102,6 +105,22 @@ export function apiRequestRepositories(db: SqlExecutor): Pick<UnitOfWork, 'apiRe
         const { rows } = await db.query<Row>(
           `SELECT * FROM api_requests WHERE ${q.sql} ORDER BY seq DESC LIMIT ${q.param(page.limit)}`,
           q.params,
+        );
+        return rows.map(toApiRequest);
+      },
+      async listTouching(scope, objectIds, limit) {
+        if (objectIds.length === 0) return [];
+        // A scope keeps at most API_REQUEST_LOG_SIZE rows: the scope's index finds them, and the
+        // tests read no more than those. A call touched an object when the object is a whole
+        // segment of its path (`…/pay_1` is not `…/pay_12`) or among the objects it named or made.
+        // Ids are [A-Za-z0-9_], of which only `_` is a LIKE wildcard: escaped.
+        const escaped = objectIds.map((id) => id.replace(/_/g, '\\_'));
+        const paths = escaped.flatMap((id) => [`%/${id}`, `%/${id}/%`]);
+        const objects = escaped.map((id) => `% ${id} %`);
+        const { rows } = await db.query<Row>(
+          `SELECT * FROM api_requests WHERE account_id = $1 AND mode = $2 AND (path LIKE ANY($3::text[]) OR objects LIKE ANY($4::text[]))
+            ORDER BY seq DESC LIMIT $5`,
+          [scope.accountId, scope.mode, paths, objects, limit],
         );
         return rows.map(toApiRequest);
       },

@@ -189,6 +189,14 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
       );
       return rows.map(toDelivery);
     },
+    async listForEvents(scope, eventIds) {
+      if (eventIds.length === 0) return [];
+      const { rows } = await db.query(
+        `${deliveryWithLog} WHERE d.event_id = ANY($1::text[]) AND d.account_id = $2 AND d.mode = $3 ORDER BY d.created_at, d.id`,
+        [eventIds, scope.accountId, scope.mode],
+      );
+      return rows.map(toDelivery);
+    },
     async claimDue({ now, leaseUntil, leaseToken, limit, perEndpoint = limit, inFlight = new Map() }) {
       // Endpoint by endpoint: the endpoints with outstanding deliveries and the next attempt of
       // each one's oldest, found by a skip scan of `webhook_deliveries_endpoint_due` (one index

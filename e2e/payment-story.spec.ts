@@ -1,0 +1,110 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { payAsShopper, signUp, unique, goTo } from './dashboard-support';
+import { expectNoAxeViolations } from './support';
+
+/**
+ * The merchant's webhook receiver (a third party's server): it answers 500 to the first
+ * `payment.succeeded` it gets, 200 to everything after; `types` records what arrived.
+ */
+async function startFlakyReceiver() {
+  const types: string[] = [];
+  let failedOnce = false;
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const type = JSON.parse(body).type as string;
+      types.push(type);
+      const fail = type === 'payment.succeeded' && !failedOnce;
+      if (fail) failedOnce = true;
+      res.writeHead(fail ? 500 : 200, { 'content-type': 'text/plain' }).end(fail ? 'down' : 'thanks');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { types, url: `http://localhost:${(server.address() as AddressInfo).port}/hooks`, close: () => new Promise((r) => server.close(r)) };
+}
+
+test.describe("a payment's whole story", () => {
+  test.describe.configure({ timeout: 90_000 });
+  test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+  test('line items, metadata, events with their deliveries, refund, resend and copy id @desktop', async ({ page, browser, request }) => {
+    const receiver = await startFlakyReceiver();
+    await signUp(page, `Story ${unique()}`);
+    const home = new URL(page.url()).pathname;
+
+    await goTo(page, 'Webhooks');
+    await page.getByLabel('Endpoint URL').fill(receiver.url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(page.getByTestId('webhook-secret')).toHaveText(/^whsec_/);
+
+    await goTo(page, 'Developers');
+    await page.getByRole('button', { name: 'Create secret key' }).click();
+    const headers = { Authorization: `Bearer ${(await page.getByTestId('new-key').textContent())!}` };
+    const session = await (
+      await request.post('/v1/checkout/sessions', {
+        headers,
+        data: {
+          currency: 'usd',
+          line_items: [
+            { name: 'Walnut desk lamp', unit_amount: 4200, quantity: 2 },
+            { name: 'Linen shade', unit_amount: 1600, quantity: 1 },
+          ],
+          metadata: { order_id: 'ORD-5521' },
+          client_reference_id: 'crm-77',
+        },
+      })
+    ).json();
+    await payAsShopper(browser, session.url, 'ivy.story@buyer.example');
+    const payment = (await (await request.get(`/v1/payments?checkout_session=${session.id}`, { headers })).json()).data[0];
+    // The receiver refuses payment.succeeded once: its delivery waits for a retry.
+    await expect.poll(() => receiver.types.includes('payment.succeeded'), { timeout: 20_000 }).toBe(true);
+    const refund = await (await request.post('/v1/refunds', { headers, data: { payment: payment.id, amount: 1000 } })).json();
+    await expect.poll(() => receiver.types.includes('refund.succeeded'), { timeout: 20_000 }).toBe(true);
+
+    await page.goto(`${home}/payments/${payment.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('$100.00');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('partially refunded');
+
+    // Line items and metadata.
+    const items = page.getByTestId('line-items');
+    await expect(items.getByRole('row').filter({ hasText: 'Walnut desk lamp' })).toContainText('$84.00');
+    await expect(items.getByRole('row').filter({ hasText: 'Linen shade' })).toContainText('$16.00');
+    await expect(page.getByTestId('payment-metadata')).toContainText('order_id');
+    await expect(page.getByTestId('payment-metadata')).toContainText('ORD-5521');
+    await expect(page.getByTestId('payment-metadata')).toContainText('crm-77');
+    await expect(page.getByRole('region', { name: 'Details' })).toContainText('ivy.story@buyer.example');
+    await expect(page.getByTestId('payment-three-d-secure')).toHaveText('Not used');
+
+    // The timeline: each event with the deliveries it caused.
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    const paid = timeline.getByTestId('timeline-event').filter({ hasText: 'Payment succeeded' });
+    await expect(paid.getByTestId('delivery')).toContainText(`${receiver.url}: retrying, 1 attempt, last answer 500`);
+    const refunded = timeline.getByTestId('timeline-event').filter({ hasText: 'Refunded $10.00' });
+    await expect(refunded.getByTestId('delivery')).toContainText('delivered, 1 attempt, last answer 200');
+    await expect(page.getByRole('region', { name: 'Refunds' })).toContainText(refund.id);
+    await expect(page.getByTestId('payment-request-log')).toContainText('POST /v1/refunds');
+    await expect(page.getByTestId('payment-request-log')).toContainText('POST /v1/checkout/sessions');
+    await expectNoAxeViolations(page);
+
+    // Resend the refused delivery: the worker sends it at once and the receiver now says 200.
+    await paid.getByRole('button', { name: `Resend the delivery of Payment succeeded to ${receiver.url}` }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'due again now' })).toBeVisible();
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return page.getByRole('region', { name: 'Timeline' }).getByTestId('timeline-event').filter({ hasText: 'Payment succeeded' }).getByTestId('delivery').textContent();
+      }, { timeout: 20_000 })
+      .toContain('delivered, 2 attempts, last answer 200');
+    expect(receiver.types.filter((t) => t === 'payment.succeeded')).toHaveLength(2);
+
+    // Copy the payment's id.
+    await page.getByRole('button', { name: `Copy Payment id ${payment.id}` }).click();
+    await expect(page.getByTestId('payment-id').getByRole('status')).toHaveText(`Copied ${payment.id}`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(payment.id);
+    await expectNoAxeViolations(page);
+    await receiver.close();
+  });
+});
