@@ -23,6 +23,7 @@ import sessionTotals from './0028-session-totals';
 import discountsAndTaxRates from './0029-discounts-and-tax-rates';
 import merchantInitiatedPaymentsAndSetupSessions from './0031-merchant-initiated-payments-and-setup-sessions';
 import receiptEmails from './0032-receipt-emails';
+import checkoutAddresses from './0034-checkout-addresses';
 import cvcRecollection from './0038-cvc-recollection';
 
 export interface Migration {
@@ -60,6 +61,7 @@ export const migrations: Migration[] = [
   discountsAndTaxRates,
   merchantInitiatedPaymentsAndSetupSessions,
   receiptEmails,
+  checkoutAddresses,
   cvcRecollection,
 ];
 
