@@ -22,16 +22,20 @@ function estimateText(estimate: { minimum: Bound; maximum: Bound } | null, t: Tr
 export default function ShippingChoice({ session, t, onSession }: { session: PublicSession; t: Translate; onSession: (session: PublicSession) => void }) {
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
+  // The shopper's pick shows at once; the totals follow when the server has priced it.
+  const [pending, setPending] = useState<string | null>(null);
   const options = session.shipping_options ?? [];
 
   async function choose(id: string) {
     setBusy(true);
     setFailed(false);
+    setPending(id);
     try {
       onSession(await shopApi.chooseShippingRate(session.id, id));
     } catch (error) {
       setFailed(!(error instanceof ApiError && error.code === 'checkout_session_completed'));
     } finally {
+      setPending(null);
       setBusy(false);
     }
   }
@@ -43,7 +47,7 @@ export default function ShippingChoice({ session, t, onSession }: { session: Pub
         const estimate = estimateText(option.delivery_estimate, t);
         return (
           <label key={option.id} className="shipping-option">
-            <input type="radio" name="shipping_rate" value={option.id} checked={session.shipping_rate === option.id} disabled={busy} onChange={() => void choose(option.id)} />
+            <input type="radio" name="shipping_rate" value={option.id} checked={(pending ?? session.shipping_rate) === option.id} disabled={busy && pending !== option.id} onChange={() => void choose(option.id)} />
             <span className="shipping-name">{option.display_name}</span>
             <span className="shipping-amount">{formatMoney(option.amount, session.currency, t.lang)}</span>
             {estimate && <span className="shipping-estimate">{estimate}</span>}
