@@ -74,6 +74,15 @@ export function App({ data }: { data: CheckoutPageData }) {
   const accent = session?.merchant.accent_color;
   const style = accent && /^#[0-9a-fA-F]{6}$/.test(accent) ? ({ '--accent': accent } as React.CSSProperties) : undefined;
 
+  const paymentForm = (current: PublicSession, currentFlags: CheckoutFlags) => (
+    <PaymentForm
+      session={current}
+      flags={currentFlags}
+      t={t}
+      onExpired={() => setView({ kind: 'expired', session: { ...current, status: 'expired' } })}
+      onAlreadyPaid={load}
+    />
+  );
   return (
     <div className="page" style={style}>
       {ready && session && !session.livemode && (
@@ -108,20 +117,16 @@ export function App({ data }: { data: CheckoutPageData }) {
             />
             <div className="columns">
               {view.session.mode === 'setup' ? <SetupSummary session={view.session} t={t} /> : <OrderSummary session={view.session} t={t} onSession={(next) => setView(viewFor(next, view.flags))} />}
-              <div className="pay-column">
-                {addressAsked(view.session) && (
+              {addressAsked(view.session) ? (
+                <div className="pay-column">
                   <Suspense fallback={null}>
                     <AddressSection session={view.session} t={t} onSession={(next) => setView(viewFor(next, view.flags))} />
                   </Suspense>
-                )}
-                <PaymentForm
-                  session={view.session}
-                  flags={view.flags}
-                  t={t}
-                  onExpired={() => setView({ kind: 'expired', session: { ...view.session, status: 'expired' } })}
-                  onAlreadyPaid={load}
-                />
-              </div>
+                  {paymentForm(view.session, view.flags)}
+                </div>
+              ) : (
+                paymentForm(view.session, view.flags)
+              )}
             </div>
           </>
         )}
