@@ -68,9 +68,7 @@ export function OrderSummary({ session, t, onSession }: { session: PublicSession
       )}
       <p className="total">
         <span>{t('summary.total')}</span>
-        <strong data-testid="total" aria-live="polite">
-          {money(session.amount_total)}
-        </strong>
+        <strong data-testid="total">{money(session.amount_total)}</strong>
       </p>
     </section>
   );
