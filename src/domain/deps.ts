@@ -14,6 +14,7 @@ import type { AccessRepositories, AccessSettings } from './team/access-ports';
 import type { DisputeRepository } from './disputes/ports';
 import type { CouponRepository, DiscountRedemptionRepository, PromotionCodeRepository, TaxRateRepository } from './pricing/ports';
 import type { CustomerRepository, SavedPaymentMethodRepository } from './customers/ports';
+import type { AddressFormats } from './addresses/ports';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -82,6 +83,8 @@ export interface Deps {
   flags: FlagReader;
   /** Who may sign up, second-factor codes and email (SIGNUP, SMTP_URL). */
   access: AccessSettings;
+  /** Every country's address format (addresses/ports.ts), for shipping and billing addresses. */
+  addressFormats: AddressFormats;
   /** Reconciliation's waits (RECONCILE_* settings); the defaults of reconcile-processing-payments when absent. */
   reconciliation?: ReconciliationTimings;
 }

@@ -29,10 +29,31 @@ export const lineItemSchema = z
     quantity: z.number().int(),
     amount: minorUnits('unit_amount × quantity'),
     tax_rates: z.array(z.string()).optional().meta({ description: 'The tax rates (`txr_…`) of the line, when it has any.' }),
+    dynamic_tax_rates: z.array(z.string()).optional().meta({ description: "Tax rates (`txr_…`) matched to the shopper's address, when the line has any." }),
   })
   .meta({ id: 'LineItem' });
 
 const deliveryEstimateBound = z.strictObject({ unit: z.enum(['hour', 'day', 'business_day', 'week', 'month']), value: z.number().int() }).nullable();
+
+export const addressSchema = z
+  .strictObject({
+    line1: z.string(),
+    line2: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable().meta({ description: 'ISO 3166-2 subdivision code without the country where the country has a list (`CA`, `13`).' }),
+    postal_code: z.string().nullable(),
+    country: z.string().meta({ description: 'ISO 3166-1 alpha-2.' }),
+  })
+  .meta({ id: 'Address', description: "Stripe's address shape, checked against its country's format." });
+
+export const shippingDetailsSchema = z
+  .strictObject({ name: z.string(), address: addressSchema })
+  .nullable()
+  .meta({ description: "The shopper's shipping name and address; null until given." });
+
+const customerDetailsSchema = z
+  .strictObject({ email: z.string().nullable(), address: addressSchema.nullable().meta({ description: 'The billing address, when the page asked for one.' }) })
+  .meta({ description: "The shopper's email and billing address." });
 
 export const totalDetailsSchema = z
   .strictObject({
@@ -70,6 +91,10 @@ const checkoutSessionExample = {
   discounts: [],
   shipping_options: [],
   shipping_cost: null,
+  billing_address_collection: 'auto',
+  shipping_address_collection: null,
+  shipping_details: null,
+  customer_details: { email: null, address: null },
   mode: 'payment',
   setup_intent: null,
   expires_at: 1767312000,
@@ -131,6 +156,13 @@ export const checkoutSessionSchema = z
     shipping_cost: z
       .strictObject({ amount_total: minorUnits('Shipping in the total'), shipping_rate: id('shr_', 'shr_test_s1', 'The chosen option.') })
       .nullable(),
+    billing_address_collection: z.enum(['auto', 'required']).meta({ description: '`required`: the page asks for a billing address.' }),
+    shipping_address_collection: z
+      .strictObject({ allowed_countries: z.array(z.string()) })
+      .nullable()
+      .meta({ description: 'The countries the page takes a shipping address in; null when it asks for none.' }),
+    shipping_details: shippingDetailsSchema,
+    customer_details: customerDetailsSchema,
     mode: z.enum(['payment', 'setup']).meta({ description: '`payment` takes one payment; `setup` saves a card without charging.' }),
     setup_intent: z
       .strictObject({
@@ -172,6 +204,8 @@ const paymentExample = {
   decline_code: null,
   three_d_secure: null,
   total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+  shipping_details: null,
+  customer_details: { email: 'shopper@example.com', address: null },
   created: 1767225700,
 };
 
@@ -208,6 +242,8 @@ export const paymentSchema = z
     decline_code: z.enum(declineCodes).nullable(),
     three_d_secure: z.strictObject({ status: z.string(), liability_shifted: z.boolean() }).nullable(),
     total_details: totalDetailsSchema.nullable().meta({ description: "The session's discount, shipping and tax when this attempt was made." }),
+    shipping_details: shippingDetailsSchema,
+    customer_details: customerDetailsSchema,
     created: unixTime('Creation time'),
   })
   .meta({ id: 'Payment', description: 'One attempt to pay a checkout session.', examples: [paymentExample] });

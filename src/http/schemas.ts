@@ -31,6 +31,11 @@ export const createCheckoutSessionBody = z.strictObject({
         .describe("Stripe's shape, accepted beside `name` and `unit_amount`; `currency` must be the session's."),
       quantity: z.number().int(),
       tax_rates: z.array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id')).max(5).optional().describe('Ids of tax rates (`txr_…`) applied to the line.'),
+      dynamic_tax_rates: z
+        .array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id'))
+        .max(50)
+        .optional()
+        .describe("Ids of tax rates with a country (and maybe a state): the one matching the shopper's shipping address (else billing address) applies."),
     }),
   ).optional().meta({ description: 'Required in `payment` mode; not used in `setup` mode.' }),
   success_url: z.string().max(2048).optional(),
@@ -88,6 +93,16 @@ export const createCheckoutSessionBody = z.strictObject({
     .max(5)
     .optional()
     .describe('Up to 5 shipping choices; the first is chosen until the shopper picks another.'),
+  // Addresses (docs/api.md, ADR 0068).
+  billing_address_collection: z.enum(['auto', 'required']).optional().meta({
+    description: '`required`: the page asks for a billing address; `auto` (default): it does not.',
+  }),
+  shipping_address_collection: z
+    .strictObject({
+      allowed_countries: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO 3166-1 code')).min(1).max(250),
+    })
+    .optional()
+    .meta({ description: 'The page asks for a shipping address in one of `allowed_countries` (ISO 3166-1 alpha-2), laid out as that country writes addresses.' }),
 });
 
 /** The session's shipping choices from the body. */
@@ -108,13 +123,13 @@ export function checkoutSessionLineItemsOf(items: z.output<typeof createCheckout
       if (item.name !== undefined || item.unit_amount !== undefined) {
         throw new TillpointError('parameter_invalid', 'Give price_data, or name and unit_amount, not both', { param: `${at}[price_data]` });
       }
-      return { name: item.price_data.product_data.name, unitAmount: item.price_data.unit_amount, quantity: item.quantity, currency: item.price_data.currency, taxRateIds: item.tax_rates };
+      return { name: item.price_data.product_data.name, unitAmount: item.price_data.unit_amount, quantity: item.quantity, currency: item.price_data.currency, taxRateIds: item.tax_rates, dynamicTaxRateIds: item.dynamic_tax_rates };
     }
     if (item.name === undefined) throw new TillpointError('parameter_missing', `Missing required parameter: ${at}[name]`, { param: `${at}[name]` });
     if (item.unit_amount === undefined) {
       throw new TillpointError('parameter_missing', `Missing required parameter: ${at}[unit_amount]`, { param: `${at}[unit_amount]` });
     }
-    return { name: item.name, unitAmount: item.unit_amount, quantity: item.quantity, taxRateIds: item.tax_rates };
+    return { name: item.name, unitAmount: item.unit_amount, quantity: item.quantity, taxRateIds: item.tax_rates, dynamicTaxRateIds: item.dynamic_tax_rates };
   });
 }
 
@@ -133,6 +148,22 @@ export const chooseShippingRateBody = z.strictObject({ shipping_rate: z.string()
 
 /** Body of the page's promotion code: a code to apply, or null to remove the one applied. */
 export const applyPromotionCodeBody = z.strictObject({ code: z.string().min(1).max(50).nullable() });
+
+/** An address as the page sends it: Stripe's fields; the country's format decides which are required. */
+const addressInput = z.strictObject({
+  line1: z.string().max(200).nullable().optional(),
+  line2: z.string().max(200).nullable().optional(),
+  city: z.string().max(200).nullable().optional(),
+  state: z.string().max(200).nullable().optional(),
+  postal_code: z.string().max(200).nullable().optional(),
+  country: z.string().max(2),
+});
+
+/** Body of the page's addresses, sent before paying (ADR 0068); null removes one. */
+export const checkoutAddressesBody = z.strictObject({
+  shipping_details: z.strictObject({ name: z.string().max(200), address: addressInput }).nullable().optional(),
+  billing_address: addressInput.nullable().optional(),
+});
 
 /** An object id in a path: letters, digits and underscores, bounded. */
 export const idParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/) });

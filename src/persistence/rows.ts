@@ -127,6 +127,10 @@ export function toSession(row: Row): CheckoutSession {
     shippingRateId: row.shipping_rate_id,
     purpose: row.purpose ?? 'payment',
     setupPaymentMethodId: row.setup_payment_method_id ?? null,
+    billingAddressCollection: row.billing_address_collection ?? 'auto',
+    shippingAddressCollection: row.shipping_address_collection ?? null,
+    shippingDetails: row.shipping_details ?? null,
+    billingAddress: row.billing_address ?? null,
   };
 }
 
@@ -152,6 +156,8 @@ export function toPayment(row: Row): Payment {
     declineCode: row.decline_code,
     threeDSecure: row.three_d_secure,
     totalDetails: row.total_details ?? null,
+    shippingDetails: row.shipping_details ?? null,
+    billingAddress: row.billing_address ?? null,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

@@ -1,4 +1,5 @@
 import { DEFAULT_RATE_LIMITS } from '../domain/api-guards/rules';
+import { googleAddressFormats } from '../adapters/addresses/google-address-data';
 import type { Mode } from '../domain/shared/events';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Deps } from '../domain/deps';
@@ -171,6 +172,7 @@ export async function openTillpoint(options: {
     rateLimitPerSecond: { ...DEFAULT_RATE_LIMITS, ...options.rateLimitPerSecond },
     webhookUrls: webhookUrlPolicy(),
     flags,
+    addressFormats: googleAddressFormats(),
     access: {
       signUp: options.signUp ?? 'invite',
       secondFactorCodes: totpCodes,

@@ -94,6 +94,38 @@ describe('checkout page size', () => {
     expect(total).toBeGreaterThan(100 * KB);
   });
 
+  /**
+   * Shop options (web/checkout/shop): the promotion code field, the shipping choice and the address
+   * form load only for a session that uses them. A session with every option adds their chunks to
+   * its first load: at most 140 KB gzipped; a session with none loads none of them.
+   */
+  const shopOptions = /checkout\/shop\/(?:PromotionCode|ShippingChoice|AddressForm)\.tsx$/;
+  for (const [name, preloads] of [
+    ['test processor', { builtinCard: true, braintree: null }],
+    ['Braintree, card and Google Pay', { builtinCard: false, braintree: { card: true, googlePay: true } }],
+  ] as Array<[string, PagePreloads]>) {
+    it(`${name} with every shop option (promotion code, shipping choice, addresses): at most 140 KB gzipped; without them none of their code`, () => {
+      const manifest = JSON.parse(readFileSync(path.join(web, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; imports?: string[]; css?: string[] }>;
+      const first = loadCheckoutAssets(web)!.files(preloads);
+      const keys = Object.keys(manifest).filter((key) => shopOptions.test(key));
+      expect(keys).toHaveLength(3);
+      const optionFiles = new Set<string>();
+      const visit = (key: string) => {
+        const file = `/${manifest[key]!.file}`;
+        if (optionFiles.has(file)) return;
+        optionFiles.add(file);
+        for (const css of manifest[key]!.css ?? []) optionFiles.add(`/${css}`);
+        for (const imported of manifest[key]!.imports ?? []) visit(imported);
+      };
+      keys.forEach(visit);
+      for (const key of keys) expect(first, `${key} loads only for a session that uses it`).not.toContain(`/${manifest[key]!.file}`);
+      const all = new Set([...first, ...optionFiles]);
+      const total = [...all].reduce((sum, src) => sum + gzipped(src), 0);
+      expect(total, [...all].join(' ')).toBeLessThanOrEqual(140 * KB);
+      expect(total - [...first].reduce((sum, src) => sum + gzipped(src), 0)).toBeGreaterThan(2 * KB);
+    });
+  }
+
   it("loads no language's catalogue in its scripts: each is its own chunk, and the server inlines the shopper's", () => {
     const initial = loadCheckoutAssets(web)!
       .files({ builtinCard: true, braintree: null })

@@ -12,9 +12,12 @@ import { formatMoney } from './format';
 import type { MessageKey, Translate } from './i18n';
 import { useTranslator } from './i18n/use-translator';
 import { usePaymentAttempt } from './use-payment-attempt';
+import { OrderSummary } from './shop/OrderSummary';
 
 // Loaded only for a session whose customer has saved cards (the size budget of the first load).
 const SavedCards = lazy(() => import('./SavedCards'));
+// Loaded only for a session that asks for an address (shop/AddressForm.tsx).
+const AddressSection = lazy(() => import('./shop/AddressForm'));
 
 type View =
   | { kind: 'not_found' }
@@ -71,6 +74,15 @@ export function App({ data }: { data: CheckoutPageData }) {
   const accent = session?.merchant.accent_color;
   const style = accent && /^#[0-9a-fA-F]{6}$/.test(accent) ? ({ '--accent': accent } as React.CSSProperties) : undefined;
 
+  const paymentForm = (current: PublicSession, currentFlags: CheckoutFlags) => (
+    <PaymentForm
+      session={current}
+      flags={currentFlags}
+      t={t}
+      onExpired={() => setView({ kind: 'expired', session: { ...current, status: 'expired' } })}
+      onAlreadyPaid={load}
+    />
+  );
   return (
     <div className="page" style={style}>
       {ready && session && !session.livemode && (
@@ -104,14 +116,17 @@ export function App({ data }: { data: CheckoutPageData }) {
               back={view.session.cancel_url ? { href: view.session.cancel_url, text: t('state.back') } : undefined}
             />
             <div className="columns">
-              {view.session.mode === 'setup' ? <SetupSummary session={view.session} t={t} /> : <OrderSummary session={view.session} t={t} />}
-              <PaymentForm
-                session={view.session}
-                flags={view.flags}
-                t={t}
-                onExpired={() => setView({ kind: 'expired', session: { ...view.session, status: 'expired' } })}
-                onAlreadyPaid={load}
-              />
+              {view.session.mode === 'setup' ? <SetupSummary session={view.session} t={t} /> : <OrderSummary session={view.session} t={t} onSession={(next) => setView(viewFor(next, view.flags))} />}
+              {addressAsked(view.session) ? (
+                <div className="pay-column">
+                  <Suspense fallback={null}>
+                    <AddressSection session={view.session} t={t} onSession={(next) => setView(viewFor(next, view.flags))} />
+                  </Suspense>
+                  {paymentForm(view.session, view.flags)}
+                </div>
+              ) : (
+                paymentForm(view.session, view.flags)
+              )}
             </div>
           </>
         )}
@@ -218,29 +233,13 @@ function SetupSummary({ session, t }: { session: PublicSession; t: Translate }) 
   );
 }
 
-function OrderSummary({ session, t }: { session: PublicSession; t: Translate }) {
-  const money = (amount: number) => formatMoney(amount, session.currency, t.lang);
-  return (
-    <section className="summary" aria-labelledby="summary-title">
-      <h2 id="summary-title">{t('summary.heading')}</h2>
-      <p className="item-count">
-        {t('summary.items', { count: session.line_items.reduce((sum, item) => sum + item.quantity, 0) })}
-      </p>
-      <ul className="line-items">
-        {session.line_items.map((item, i) => (
-          <li key={i}>
-            <span className="item-name">{item.name}</span>
-            {item.quantity > 1 && <span className="item-qty">{t('summary.quantity', { quantity: item.quantity })}</span>}
-            <span className="item-amount">{money(item.amount)}</span>
-          </li>
-        ))}
-      </ul>
-      <p className="total">
-        <span>{t('summary.total')}</span>
-        <strong data-testid="total">{money(session.amount_total)}</strong>
-      </p>
-    </section>
-  );
+/** The session asks for an address the shopper has not given yet (shop/AddressForm.tsx). */
+function addressAsked(session: PublicSession): boolean {
+  return Boolean(session.shipping_address_collection) || session.billing_address_collection === 'required';
+}
+
+function addressMissing(session: PublicSession): boolean {
+  return (Boolean(session.shipping_address_collection) && !session.shipping_details) || (session.billing_address_collection === 'required' && !session.billing_address);
 }
 
 interface PaymentFormProps {
@@ -444,7 +443,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
         )}
         {askToSave === 'on' && <p className="field-hint">{t('form.saveCardOn')}</p>}
         {plan.card && !offerSaved && (
-          <button type="submit" className="pay-button" disabled={processing || !cardUsable} aria-busy={processing}>
+          <button type="submit" className="pay-button" disabled={processing || !cardUsable || addressMissing(session)} aria-busy={processing}>
             {processing
               ? t('form.processing')
               : session.mode === 'setup'

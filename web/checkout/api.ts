@@ -34,6 +34,35 @@ export interface PublicSession {
   redirect_url: string | null;
   payment: { status: string; amount: number; brand: string | null; last4: string | null } | null;
   processor: { name: string } & Record<string, unknown>;
+  // Shop options (docs/pricing.md, ADR 0068): figures as the server priced them.
+  amount_subtotal?: number;
+  total_details?: { amount_discount: number; amount_shipping: number; amount_tax: number };
+  allow_promotion_codes?: boolean;
+  discount?: { code: string | null; name: string | null; percent_off: number | null; amount_off: number | null } | null;
+  shipping_options?: Array<{
+    id: string;
+    display_name: string;
+    amount: number;
+    delivery_estimate: {
+      minimum: { unit: 'hour' | 'day' | 'business_day' | 'week' | 'month'; value: number } | null;
+      maximum: { unit: 'hour' | 'day' | 'business_day' | 'week' | 'month'; value: number } | null;
+    } | null;
+  }>;
+  shipping_rate?: string | null;
+  billing_address_collection?: 'auto' | 'required';
+  shipping_address_collection?: { allowed_countries: string[] } | null;
+  shipping_details?: { name: string; address: PublicAddress } | null;
+  billing_address?: PublicAddress | null;
+}
+
+/** Stripe's address shape. */
+export interface PublicAddress {
+  line1: string;
+  line2: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country: string;
 }
 
 /** A card saved for the session's customer, as the page may show it. */

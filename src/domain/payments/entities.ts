@@ -1,4 +1,5 @@
 import type { Mode } from '../shared/events';
+import type { Address, ShippingDetails } from '../addresses/entities';
 import type { PaymentStatus, RefundStatus } from './state-machine';
 import type { DeclineCode } from '../shared/errors';
 import type { TotalDetails } from '../pricing/totals';
@@ -48,6 +49,10 @@ export interface Payment {
   threeDSecure: { status: string; liabilityShifted: boolean } | null;
   /** The session's discount, shipping and tax when this attempt was made (docs/pricing.md). */
   totalDetails: TotalDetails | null;
+  /** The session's shipping name and address when this attempt was made (ADR 0068). */
+  shippingDetails: ShippingDetails | null;
+  /** The session's billing address when this attempt was made. */
+  billingAddress: Address | null;
   createdAt: Date;
   updatedAt: Date;
 }

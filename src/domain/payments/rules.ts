@@ -223,6 +223,8 @@ export function newPayment(session: CheckoutSession, email: string, processor: s
     declineCode: null,
     threeDSecure: null,
     totalDetails: session.totalDetails,
+    shippingDetails: session.shippingDetails,
+    billingAddress: session.billingAddress,
     createdAt: now,
     updatedAt: now,
   };

@@ -99,3 +99,9 @@ export interface ShippingRate {
 }
 
 export type DeliveryUnit = 'hour' | 'day' | 'business_day' | 'week' | 'month';
+
+/** A line's `dynamic_tax_rates` entry: the rate's terms and the jurisdiction it is matched by. */
+export interface DynamicTaxRate extends AppliedTaxRate {
+  country: string;
+  state: string | null;
+}

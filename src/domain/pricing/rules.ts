@@ -2,7 +2,8 @@ import { currencyRule, MAX_AMOUNT } from '../shared/currency';
 import { TillpointError } from '../shared/errors';
 import { newId } from '../shared/ids';
 import type { Scope } from '../shared/scope';
-import type { AppliedDiscount, AppliedTaxRate, Coupon, PromotionCode, Redemptions, TaxRate } from './entities';
+import type { AppliedDiscount, AppliedTaxRate, Coupon, DynamicTaxRate, PromotionCode, Redemptions, TaxRate } from './entities';
+import type { Address } from '../addresses/entities';
 import { scaledPercentage, type PricingDiscount } from './totals';
 
 export interface NewCoupon {
@@ -237,4 +238,20 @@ export function buildTaxRate(input: NewTaxRate, scope: Scope, now: Date): TaxRat
 /** The rate as a line keeps it. */
 export function appliedTaxRate(rate: TaxRate): AppliedTaxRate {
   return { id: rate.id, displayName: rate.displayName, percentage: rate.percentage, inclusive: rate.inclusive };
+}
+
+/** A rate of `dynamic_tax_rates` as the line keeps it: with the jurisdiction it is matched by. */
+export function appliedDynamicTaxRate(rate: TaxRate & { country: string }): DynamicTaxRate {
+  return { ...appliedTaxRate(rate), country: rate.country, state: rate.state };
+}
+
+/**
+ * The one rate of a line's `dynamic_tax_rates` for `address`: the rate of its country and state,
+ * else the rate of its country with no state; none when no rate matches or there is no address yet.
+ */
+export function matchDynamicTaxRate(rates: readonly DynamicTaxRate[] | undefined, address: Pick<Address, 'country' | 'state'> | null): DynamicTaxRate | null {
+  if (!rates?.length || !address) return null;
+  const inCountry = rates.filter((rate) => rate.country === address.country);
+  const state = address.state?.toUpperCase() ?? null;
+  return inCountry.find((rate) => rate.state !== null && rate.state === state) ?? inCountry.find((rate) => rate.state === null) ?? null;
 }

@@ -4,6 +4,8 @@ import type { CaptureMethod, PaymentMethodType } from '../payments/entities';
 import type { AppliedDiscount, AppliedTaxRate, ShippingRate } from '../pricing/entities';
 import type { TotalDetails } from '../pricing/totals';
 import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
+import type { Address, ShippingDetails } from '../addresses/entities';
+import type { DynamicTaxRate } from '../pricing/entities';
 
 export interface LineItem {
   name: string;
@@ -13,6 +15,8 @@ export interface LineItem {
   amount: number;
   /** The tax rates of the line, as they were when the session was made (docs/pricing.md). */
   taxRates?: AppliedTaxRate[];
+  /** `dynamic_tax_rates`: the one whose jurisdiction matches the shopper's address applies (docs/pricing.md). */
+  dynamicTaxRates?: DynamicTaxRate[];
 }
 
 /** What the shopper is asked to pay, and whether they have (design.md §3, `cs_…`). */
@@ -63,6 +67,15 @@ export interface CheckoutSession {
   purpose: CheckoutSessionPurpose;
   /** A completed setup session: the payment method (`pm_…`) it saved. */
   setupPaymentMethodId: string | null;
+  // Addresses (migration 0034, ADR 0068).
+  /** `required`: the page asks for a billing address; `auto`: it does not. */
+  billingAddressCollection: 'auto' | 'required';
+  /** The countries the page ships to; null when the session asks for no shipping address. */
+  shippingAddressCollection: { allowedCountries: string[] } | null;
+  /** The shopper's shipping name and address, checked against its country's format. */
+  shippingDetails: ShippingDetails | null;
+  /** The shopper's billing address (Stripe's `customer_details.address`). */
+  billingAddress: Address | null;
 }
 
 /** What a checkout session is for: the API's `mode` (our `mode` is test or live). */

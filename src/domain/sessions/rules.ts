@@ -9,7 +9,8 @@ import type { LineItem, CheckoutSession, CheckoutSessionPurpose } from './entiti
 import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
 import type { Deps, UnitOfWork } from '../deps';
 import type { AppliedDiscount, AppliedTaxRate, ShippingRate } from '../pricing/entities';
-import { pricingDiscount } from '../pricing/rules';
+import { matchDynamicTaxRate, pricingDiscount } from '../pricing/rules';
+import type { DynamicTaxRate } from '../pricing/entities';
 import { computeTotals } from '../pricing/totals';
 import { transitionCheckoutSession } from '../payments/transition';
 
@@ -38,6 +39,9 @@ export interface NewCheckoutSession {
     /** Ids of tax rates (`line_items[].tax_rates`), resolved into `taxRates` by the use case. */
     taxRateIds?: string[];
     taxRates?: AppliedTaxRate[];
+    /** Ids of `line_items[].dynamic_tax_rates`, resolved into `dynamicTaxRates` by the use case. */
+    dynamicTaxRateIds?: string[];
+    dynamicTaxRates?: DynamicTaxRate[];
   }>;
   successUrl?: string | null;
   cancelUrl?: string | null;
@@ -63,6 +67,10 @@ export interface NewCheckoutSession {
   shippingOptions?: NewShippingOption[];
   /** `setup` saves a card without charging: no line items, no amounts (docs/customers.md). */
   purpose?: CheckoutSessionPurpose;
+  // Addresses (ADR 0068).
+  billingAddressCollection?: 'auto' | 'required';
+  /** Upper-case ISO codes the data knows, checked by the use case (addresses/rules.ts). */
+  shippingAllowedCountries?: string[] | null;
 }
 
 export interface NewShippingOption {
@@ -127,6 +135,10 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
       if (item.taxRates.length > 5) throw invalid(`${at}[tax_rates]`, 'A line item may have at most 5 tax rates');
       line.taxRates = item.taxRates;
     }
+    if (item.dynamicTaxRates?.length) {
+      if (item.dynamicTaxRates.length > 50) throw invalid(`${at}[dynamic_tax_rates]`, 'A line item may have at most 50 dynamic tax rates');
+      line.dynamicTaxRates = item.dynamicTaxRates;
+    }
     return line;
   });
   const shippingOptions = (input.shippingOptions ?? []).map((option, i) => shippingRateOf(option, rule.code, `shipping_options[${i}][shipping_rate_data]`));
@@ -139,7 +151,10 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
   }
   const discounts = input.discount ? [input.discount] : [];
   const shippingRateId = shippingOptions[0]?.id ?? null;
-  const priced = priceCheckoutSession({ currency: rule.code, lineItems, discounts, shippingOptions, shippingRateId });
+  const priced = priceCheckoutSession({ currency: rule.code, lineItems, discounts, shippingOptions, shippingRateId, shippingDetails: null, billingAddress: null, shippingAddressCollection: null });
+  if (lineItems.some((item) => item.dynamicTaxRates?.length) && !input.shippingAllowedCountries?.length && input.billingAddressCollection !== 'required') {
+    throw invalid('line_items', 'dynamic_tax_rates need an address: set shipping_address_collection or billing_address_collection: "required"');
+  }
   if (!setup) assertPayableTotal(priced.amountTotal, rule.code, input.discount ? 'discounts' : 'line_items');
   const { amountSubtotal } = priced;
   for (const param of ['successUrl', 'cancelUrl'] as const) {
@@ -197,6 +212,10 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     shippingRateId,
     purpose: setup ? 'setup' : 'payment',
     setupPaymentMethodId: null,
+    billingAddressCollection: input.billingAddressCollection ?? 'auto',
+    shippingAddressCollection: input.shippingAllowedCountries?.length ? { allowedCountries: input.shippingAllowedCountries } : null,
+    shippingDetails: null,
+    billingAddress: null,
   };
 }
 
@@ -212,6 +231,7 @@ function assertSetupInput(input: NewCheckoutSession): void {
     [input.allowPromotionCodes !== undefined, 'allow_promotion_codes'],
     [Boolean(input.discount), 'discounts'],
     [(input.shippingOptions ?? []).length > 0, 'shipping_options'],
+    [Boolean(input.shippingAllowedCountries), 'shipping_address_collection'],
     [Boolean(input.paymentMethodSave) || input.requireCvcRecollection !== undefined, 'payment_method_options'],
   ];
   for (const [given, param] of refused) {
@@ -246,15 +266,26 @@ function shippingRateOf(option: NewShippingOption, currency: string, at: string)
  * shipping,
  * priced by pricing/totals.ts, the one place totals are computed.
  */
-export function priceCheckoutSession(session: Pick<CheckoutSession, 'currency' | 'lineItems' | 'discounts' | 'shippingOptions' | 'shippingRateId'>) {
+export function priceCheckoutSession(
+  session: Pick<CheckoutSession, 'currency' | 'lineItems' | 'discounts' | 'shippingOptions' | 'shippingRateId' | 'shippingDetails' | 'billingAddress' | 'shippingAddressCollection'>,
+) {
   const shipping = session.shippingOptions.find((option) => option.id === session.shippingRateId);
+  const taxAddress = taxAddressOf(session);
   const totals = computeTotals({
     currency: session.currency,
-    lines: session.lineItems.map((item) => ({ unitAmount: item.unitAmount, quantity: item.quantity, taxRates: item.taxRates })),
+    lines: session.lineItems.map((item) => {
+      const dynamic = matchDynamicTaxRate(item.dynamicTaxRates, taxAddress);
+      return { unitAmount: item.unitAmount, quantity: item.quantity, taxRates: dynamic ? [...(item.taxRates ?? []), dynamic] : item.taxRates };
+    }),
     discount: pricingDiscount(session.discounts[0]),
     shipping: shipping?.amount ?? 0,
   });
   return { amountSubtotal: totals.amountSubtotal, amountTotal: totals.amountTotal, totalDetails: totals.totalDetails };
+}
+
+/** The address `dynamic_tax_rates` are matched to: the shipping address, else the billing address. */
+export function taxAddressOf(session: Pick<CheckoutSession, 'shippingDetails' | 'billingAddress' | 'shippingAddressCollection'>) {
+  return session.shippingAddressCollection ? (session.shippingDetails?.address ?? null) : session.billingAddress;
 }
 
 /** A total the processor can charge: at least the currency's minimum, at most MAX_AMOUNT (design.md §5). */

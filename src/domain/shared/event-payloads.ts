@@ -41,6 +41,7 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
       quantity: item.quantity,
       amount: item.amount,
       ...(item.taxRates?.length ? { tax_rates: item.taxRates.map((rate) => rate.id) } : {}),
+      ...(item.dynamicTaxRates?.length ? { dynamic_tax_rates: item.dynamicTaxRates.map((rate) => rate.id) } : {}),
     })),
     amount_subtotal: session.amountSubtotal,
     amount_total: session.amountTotal,
@@ -77,6 +78,11 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
       },
     })),
     shipping_cost: session.shippingRateId && { amount_total: session.totalDetails.amountShipping, shipping_rate: session.shippingRateId },
+    // Addresses (docs/api.md).
+    billing_address_collection: session.billingAddressCollection,
+    shipping_address_collection: session.shippingAddressCollection && { allowed_countries: session.shippingAddressCollection.allowedCountries },
+    shipping_details: session.shippingDetails,
+    customer_details: { email: session.customerEmail, address: session.billingAddress },
     // Setup mode (docs/customers.md): what the session saved, in the shape of Stripe's SetupIntent result.
     mode: session.purpose,
     setup_intent: session.setupPaymentMethodId
@@ -124,6 +130,8 @@ export function paymentSnapshot(payment: Payment) {
       liability_shifted: payment.threeDSecure.liabilityShifted,
     },
     total_details: payment.totalDetails && totalDetailsSnapshot(payment.totalDetails),
+    shipping_details: payment.shippingDetails ?? null,
+    customer_details: { email: payment.customerEmail, address: payment.billingAddress ?? null },
     created: unixTime(payment.createdAt),
   };
 }

@@ -4,7 +4,10 @@ import { getCheckoutPage } from '../../domain/sessions/use-cases/get-checkout-pa
 import { payCheckoutSession } from '../../domain/payments/use-cases/pay-checkout-session';
 import { tokenizeCard, tokenizeSavedCardCvc } from '../../domain/payments/use-cases/tokenize-card';
 import { defineRoute } from '../define-route';
-import { applyPromotionCodeBody, chooseShippingRateBody, idParams, payBody, tokenizeCardBody, tokenizeCvcBody } from '../schemas';
+import { applyPromotionCodeBody, checkoutAddressesBody, chooseShippingRateBody, idParams, payBody, tokenizeCardBody, tokenizeCvcBody } from '../schemas';
+import { setCheckoutAddresses } from '../../domain/addresses/use-cases/set-checkout-addresses';
+import { TillpointError } from '../../domain/shared/errors';
+import { z } from 'zod';
 import { chooseShippingRate } from '../../domain/pricing/use-cases/choose-shipping-rate';
 import { applyPromotionCode } from '../../domain/pricing/use-cases/apply-promotion-code';
 import { completionUrl, publicCheckoutSessionView } from '../views/checkout-session';
@@ -134,6 +137,67 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
       reply.header('cache-control', 'no-store');
       const page = await getCheckoutPage(deps, { sessionId: params.id });
       return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/checkout/sessions/:id/addresses',
+      tag,
+      summary: "The shopper's shipping details and billing address, checked against their country's format; the server prices the session again (dynamic tax rates)",
+      params: idParams,
+      body: checkoutAddressesBody,
+      internal: true,
+    },
+    async ({ params, body, request, reply }) => {
+      await setCheckoutAddresses(deps, {
+        sessionId: params.id,
+        addresses: {
+          ...(body.shipping_details !== undefined ? { shippingDetails: body.shipping_details } : {}),
+          ...(body.billing_address !== undefined ? { billingAddress: body.billing_address } : {}),
+        },
+      });
+      reply.header('cache-control', 'no-store');
+      const page = await getCheckoutPage(deps, { sessionId: params.id });
+      return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
+    },
+  );
+
+  defineRoute(
+    app,
+    { method: 'GET', url: '/api/checkout/address-formats', tag, summary: 'The countries the address data describes (ISO 3166-1 alpha-2)', internal: true },
+    async ({ reply }) => {
+      reply.header('cache-control', 'public, max-age=86400');
+      return { countries: deps.addressFormats.countries() };
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/api/checkout/address-formats/:country',
+      tag,
+      summary: "One country's address format: the form's fields in order, required fields, postal-code rule, labels, subdivisions",
+      params: z.strictObject({ country: z.string().regex(/^[A-Za-z]{2}$/) }),
+      internal: true,
+    },
+    async ({ params, reply }) => {
+      const format = deps.addressFormats.format(params.country);
+      if (!format) throw new TillpointError('resource_missing', `No address format for country '${params.country}'`, { param: 'country' });
+      reply.header('cache-control', 'public, max-age=86400');
+      return {
+        country: format.country,
+        rows: format.rows,
+        required: format.required,
+        uppercase: format.uppercase,
+        postal_code_pattern: format.postalCodePattern,
+        postal_code_examples: format.postalCodeExamples,
+        labels: format.labels,
+        states: format.states,
+      };
     },
   );
 }

@@ -51,6 +51,8 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
           expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at * 1000),
           allowPromotionCodes: body.allow_promotion_codes,
           shippingOptions: shippingOptionsOf(body.shipping_options),
+          billingAddressCollection: body.billing_address_collection,
+          shippingAllowedCountries: body.shipping_address_collection?.allowed_countries ?? null,
         },
         discount: discountReferenceOf(body.discounts),
       });

@@ -74,6 +74,11 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       delivery_estimate: option.deliveryEstimate,
     })),
     shipping_rate: session.shippingRateId,
+    // Addresses (ADR 0068): what the page asks for, and what the shopper gave.
+    billing_address_collection: session.billingAddressCollection,
+    shipping_address_collection: session.shippingAddressCollection && { allowed_countries: session.shippingAddressCollection.allowedCountries },
+    shipping_details: session.shippingDetails,
+    billing_address: session.billingAddress,
     customer_email: session.customerEmail,
     payment_method_types: session.paymentMethodTypes,
     // `shopper_choice`: the page asks for consent; `on`: the page says the card will be saved.

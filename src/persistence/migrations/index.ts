@@ -23,6 +23,7 @@ import sessionTotals from './0028-session-totals';
 import discountsAndTaxRates from './0029-discounts-and-tax-rates';
 import merchantInitiatedPaymentsAndSetupSessions from './0031-merchant-initiated-payments-and-setup-sessions';
 import receiptEmails from './0032-receipt-emails';
+import checkoutAddresses from './0034-checkout-addresses';
 import namedRestrictedApiKeys from './0036-named-restricted-api-keys';
 import paymentStory from './0037-payment-story';
 import cvcRecollection from './0038-cvc-recollection';
@@ -62,6 +63,7 @@ export const migrations: Migration[] = [
   discountsAndTaxRates,
   merchantInitiatedPaymentsAndSetupSessions,
   receiptEmails,
+  checkoutAddresses,
   namedRestrictedApiKeys,
   paymentStory,
   cvcRecollection,

@@ -806,6 +806,19 @@ export interface components {
             amount: number;
             /** @description The tax rates (`txr_…`) of the line, when it has any. */
             tax_rates?: string[];
+            /** @description Tax rates (`txr_…`) matched to the shopper's address, when the line has any. */
+            dynamic_tax_rates?: string[];
+        };
+        /** @description Stripe's address shape, checked against its country's format. */
+        Address: {
+            line1: string;
+            line2: string | null;
+            city: string | null;
+            /** @description ISO 3166-2 subdivision code without the country where the country has a list (`CA`, `13`). */
+            state: string | null;
+            postal_code: string | null;
+            /** @description ISO 3166-1 alpha-2. */
+            country: string;
         };
         /** @description What of the total is discount, shipping and tax (docs/pricing.md). */
         TotalDetails: {
@@ -862,6 +875,13 @@ export interface components {
          *       "discounts": [],
          *       "shipping_options": [],
          *       "shipping_cost": null,
+         *       "billing_address_collection": "auto",
+         *       "shipping_address_collection": null,
+         *       "shipping_details": null,
+         *       "customer_details": {
+         *         "email": null,
+         *         "address": null
+         *       },
          *       "mode": "payment",
          *       "setup_intent": null,
          *       "expires_at": 1767312000,
@@ -975,6 +995,26 @@ export interface components {
                 shipping_rate: string;
             } | null;
             /**
+             * @description `required`: the page asks for a billing address.
+             * @enum {string}
+             */
+            billing_address_collection: "auto" | "required";
+            /** @description The countries the page takes a shipping address in; null when it asks for none. */
+            shipping_address_collection: {
+                allowed_countries: string[];
+            } | null;
+            /** @description The shopper's shipping name and address; null until given. */
+            shipping_details: {
+                name: string;
+                address: components["schemas"]["Address"];
+            } | null;
+            /** @description The shopper's email and billing address. */
+            customer_details: {
+                email: string | null;
+                /** @description The billing address, when the page asked for one. */
+                address: components["schemas"]["Address"] | null;
+            };
+            /**
              * @description `payment` takes one payment; `setup` saves a card without charging.
              * @enum {string}
              */
@@ -1036,6 +1076,11 @@ export interface components {
          *         "amount_discount": 0,
          *         "amount_shipping": 0,
          *         "amount_tax": 0
+         *       },
+         *       "shipping_details": null,
+         *       "customer_details": {
+         *         "email": "shopper@example.com",
+         *         "address": null
          *       },
          *       "created": 1767225700
          *     }
@@ -1100,6 +1145,17 @@ export interface components {
             } | null;
             /** @description The session's discount, shipping and tax when this attempt was made. */
             total_details: components["schemas"]["TotalDetails"] | null;
+            /** @description The shopper's shipping name and address; null until given. */
+            shipping_details: {
+                name: string;
+                address: components["schemas"]["Address"];
+            } | null;
+            /** @description The shopper's email and billing address. */
+            customer_details: {
+                email: string | null;
+                /** @description The billing address, when the page asked for one. */
+                address: components["schemas"]["Address"] | null;
+            };
             /** @description Creation time (Unix seconds). */
             created: number;
         };
@@ -1355,6 +1411,11 @@ export interface components {
          *             "amount_discount": 0,
          *             "amount_shipping": 0,
          *             "amount_tax": 0
+         *           },
+         *           "shipping_details": null,
+         *           "customer_details": {
+         *             "email": "shopper@example.com",
+         *             "address": null
          *           },
          *           "created": 1767225700
          *         }
@@ -2456,6 +2517,8 @@ export interface operations {
                         quantity: number;
                         /** @description Ids of tax rates (`txr_…`) applied to the line. */
                         tax_rates?: string[];
+                        /** @description Ids of tax rates with a country (and maybe a state): the one matching the shopper's shipping address (else billing address) applies. */
+                        dynamic_tax_rates?: string[];
                     }[];
                     success_url?: string;
                     cancel_url?: string;
@@ -2520,6 +2583,15 @@ export interface operations {
                             };
                         };
                     }[];
+                    /**
+                     * @description `required`: the page asks for a billing address; `auto` (default): it does not.
+                     * @enum {string}
+                     */
+                    billing_address_collection?: "auto" | "required";
+                    /** @description The page asks for a shipping address in one of `allowed_countries` (ISO 3166-1 alpha-2), laid out as that country writes addresses. */
+                    shipping_address_collection?: {
+                        allowed_countries: string[];
+                    };
                 };
             };
         };

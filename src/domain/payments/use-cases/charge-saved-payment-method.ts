@@ -80,6 +80,8 @@ export async function chargeSavedPaymentMethod(deps: Deps, options: ChargeSavedP
     declineCode: null,
     threeDSecure: null,
     totalDetails: null,
+    shippingDetails: null,
+    billingAddress: null,
     createdAt: now,
     updatedAt: now,
   };

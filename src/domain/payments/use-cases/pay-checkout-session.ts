@@ -14,6 +14,7 @@ import { withSessionCustomer } from '../../customers/session-customer';
 import { setUpCheckoutSession, type SetUpCheckout } from '../../sessions/use-cases/set-up-checkout-session';
 import { savedCardCvcRequired } from '../../sessions/use-cases/get-checkout-page';
 import { sendReceiptInBackground } from './send-receipt';
+import { missingAddress } from '../../addresses/use-cases/set-checkout-addresses';
 import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
 
 export interface PayCheckoutSessionOptions {
@@ -75,6 +76,9 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
     return { ...setUp, payment: null };
   }
 
+  // An address the session asks for is sent before paying (ADR 0068).
+  const noAddress = target.status === 'open' ? missingAddress(target) : null;
+  if (noAddress) throw noAddress;
   const saving = wantsSaving(target, options) && processor.savePaymentMethod !== undefined;
   const saved = options.paymentMethodId ? await savedMethodToPay(deps, target, options.paymentMethodId, processor.name) : null;
   // A saved card's CVC typed again comes as its CVC-only nonce; without one where it is required,
@@ -197,7 +201,7 @@ async function recordIntent(
     if (session.status === 'open' && session.expiresAt <= at) {
       session = await deps.store.transaction(async (tx) => expireIfOverdue(deps, tx, (await tx.checkoutSessions.get(null, session.id, { forUpdate: true })) ?? session));
     }
-    const refused = refusalToPay(session);
+    const refused = refusalToPay(session) ?? missingAddress(session);
     if (refused) throw refused;
     if (!session.paymentMethodTypes.includes(options.paymentMethodType)) {
       throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', { param: 'payment_method_type' });

@@ -7,7 +7,8 @@ import type { Scope } from '../../shared/scope';
 import type { CheckoutSession } from '../entities';
 import { findDiscount, type DiscountReference } from '../../pricing/discount-lookup';
 import { assertRedeemable } from '../../pricing/redemption';
-import { appliedDiscount, appliedTaxRate } from '../../pricing/rules';
+import { appliedDiscount, appliedDynamicTaxRate, appliedTaxRate } from '../../pricing/rules';
+import { allowedCountriesOf } from '../../addresses/rules';
 import type { AppliedTaxRate, TaxRate } from '../../pricing/entities';
 import type { UnitOfWork } from '../../deps';
 
@@ -37,10 +38,13 @@ export async function createCheckoutSession(
     if (!customer) throw new TillpointError('resource_missing', `No such customer: '${input.customerId}'`, { param: 'customer' });
     input = { ...input, customerEmail: customer.email };
   }
+  if (input.shippingAllowedCountries) {
+    input = { ...input, shippingAllowedCountries: allowedCountriesOf(input.shippingAllowedCountries, deps.addressFormats) };
+  }
   const now = deps.clock.now();
   let session: CheckoutSession;
   const reference = options.discount;
-  const namesTaxRates = input.lineItems.some((item) => item.taxRateIds?.length);
+  const namesTaxRates = input.lineItems.some((item) => item.taxRateIds?.length || item.dynamicTaxRateIds?.length);
   if (reference || namesTaxRates) {
     // Only a session with a discount or tax rates reads before it is written.
     session = await deps.store.read(async (reader) => {
@@ -76,7 +80,17 @@ async function withTaxRates(reader: UnitOfWork, scope: Scope, items: NewCheckout
       if (!rate.active) throw new TillpointError('parameter_invalid', `Tax rate '${id}' is not active`, { param });
       taxRates.push(appliedTaxRate(rate));
     }
-    result.push({ ...item, taxRates });
+    const dynamicTaxRates = [];
+    for (const [r, id] of (item.dynamicTaxRateIds ?? []).entries()) {
+      if (!found.has(id)) found.set(id, await reader.taxRates.get(scope, id));
+      const rate = found.get(id);
+      const param = `line_items[${i}][dynamic_tax_rates][${r}]`;
+      if (!rate) throw new TillpointError('resource_missing', `No such tax rate: '${id}'`, { param });
+      if (!rate.active) throw new TillpointError('parameter_invalid', `Tax rate '${id}' is not active`, { param });
+      if (!rate.country) throw new TillpointError('parameter_invalid', `Tax rate '${id}' has no country: a dynamic tax rate is matched by its jurisdiction`, { param });
+      dynamicTaxRates.push(appliedDynamicTaxRate({ ...rate, country: rate.country }));
+    }
+    result.push({ ...item, taxRates, ...(dynamicTaxRates.length ? { dynamicTaxRates } : {}) });
   }
   return result;
 }

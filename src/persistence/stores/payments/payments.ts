@@ -37,6 +37,9 @@ const createdFields: readonly Field<Payment>[] = [
   ['customer_id', 'text', (p) => p.customerId],
   ['created_at', 'timestamptz', (p) => p.createdAt],
   ['total_details', 'jsonb', (p) => p.totalDetails],
+  // Addresses (migration 0034).
+  ['shipping_details', 'jsonb', (p) => p.shippingDetails],
+  ['billing_address', 'jsonb', (p) => p.billingAddress],
 ];
 
 const createdColumns = createdFields.map(([column]) => column).join(', ');

@@ -39,6 +39,11 @@ export const sessionFields: readonly Field<CheckoutSession>[] = [
   ['setup_payment_method_id', 'text', (s) => s.setupPaymentMethodId],
   // CVC recollection (migration 0038).
   ['require_cvc_recollection', 'boolean', (s) => s.requireCvcRecollection],
+  // Addresses (migration 0034).
+  ['billing_address_collection', 'text', (s) => s.billingAddressCollection],
+  ['shipping_address_collection', 'jsonb', (s) => s.shippingAddressCollection],
+  ['shipping_details', 'jsonb', (s) => s.shippingDetails],
+  ['billing_address', 'jsonb', (s) => s.billingAddress],
 ];
 
 export const sessionColumns = sessionFields.map(([column]) => column);

@@ -1,0 +1,75 @@
+import { lazy, Suspense } from 'react';
+import type { PublicSession } from '../api';
+import type { Translate } from '../i18n';
+import { formatMoney } from '../format';
+
+// Each option's code loads only for a session that uses it (the first load's size budget).
+const PromotionCode = lazy(() => import('./PromotionCode'));
+const ShippingChoice = lazy(() => import('./ShippingChoice'));
+
+/**
+ * The order: items, then the breakdown the server answered (`amount_subtotal`, `total_details`):
+ * the page shows figures, it never computes one. Promotion code and shipping choice below it when
+ * the session offers them.
+ */
+export function OrderSummary({ session, t, onSession }: { session: PublicSession; t: Translate; onSession: (session: PublicSession) => void }) {
+  const money = (amount: number) => formatMoney(amount, session.currency, t.lang);
+  const details = session.total_details;
+  const breakdown = details && (details.amount_discount > 0 || details.amount_shipping > 0 || details.amount_tax > 0 || session.shipping_options?.length || session.allow_promotion_codes);
+  const discountLabel = session.discount?.code ? t('summary.discountCode', { code: session.discount.code }) : t('summary.discount');
+  return (
+    <section className="summary" aria-labelledby="summary-title">
+      <h2 id="summary-title">{t('summary.heading')}</h2>
+      <p className="item-count">{t('summary.items', { count: session.line_items.reduce((sum, item) => sum + item.quantity, 0) })}</p>
+      <ul className="line-items">
+        {session.line_items.map((item, i) => (
+          <li key={i}>
+            <span className="item-name">{item.name}</span>
+            {item.quantity > 1 && <span className="item-qty">{t('summary.quantity', { quantity: item.quantity })}</span>}
+            <span className="item-amount">{money(item.amount)}</span>
+          </li>
+        ))}
+      </ul>
+      {session.shipping_options && session.shipping_options.length > 0 && (
+        <Suspense fallback={null}>
+          <ShippingChoice session={session} t={t} onSession={onSession} />
+        </Suspense>
+      )}
+      {session.allow_promotion_codes && (
+        <Suspense fallback={null}>
+          <PromotionCode session={session} t={t} onSession={onSession} />
+        </Suspense>
+      )}
+      {breakdown && details && (
+        <dl className="breakdown" data-testid="breakdown">
+          <div>
+            <dt>{t('summary.subtotal')}</dt>
+            <dd data-testid="subtotal">{money(session.amount_subtotal ?? 0)}</dd>
+          </div>
+          {details.amount_discount > 0 && (
+            <div>
+              <dt>{discountLabel}</dt>
+              <dd data-testid="discount">−{money(details.amount_discount)}</dd>
+            </div>
+          )}
+          {session.shipping_options && session.shipping_options.length > 0 && (
+            <div>
+              <dt>{t('summary.shipping')}</dt>
+              <dd data-testid="shipping">{money(details.amount_shipping)}</dd>
+            </div>
+          )}
+          {details.amount_tax > 0 && (
+            <div>
+              <dt>{t('summary.tax')}</dt>
+              <dd data-testid="tax">{money(details.amount_tax)}</dd>
+            </div>
+          )}
+        </dl>
+      )}
+      <p className="total">
+        <span>{t('summary.total')}</span>
+        <strong data-testid="total">{money(session.amount_total)}</strong>
+      </p>
+    </section>
+  );
+}

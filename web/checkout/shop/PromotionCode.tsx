@@ -1,0 +1,77 @@
+import { useId, useState, type FormEvent } from 'react';
+import { ApiError, type PublicSession } from '../api';
+import type { Translate } from '../i18n';
+import { shopApi } from './shop-api';
+
+/** The promotion code field: apply a code, or remove the one applied. The server decides and prices. */
+export default function PromotionCode({ session, t, onSession }: { session: PublicSession; t: Translate; onSession: (session: PublicSession) => void }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<'promo.invalid' | 'promo.failed' | null>(null);
+  const applied = session.discount?.code ?? null;
+
+  async function send(value: string | null) {
+    setBusy(true);
+    setError(null);
+    try {
+      onSession(await shopApi.applyPromotionCode(session.id, value));
+      setCode('');
+      setOpen(false);
+    } catch (failure) {
+      setError(failure instanceof ApiError && failure.code === 'parameter_invalid' ? 'promo.invalid' : 'promo.failed');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (applied) {
+    return (
+      <p className="promo-applied" data-testid="promo-applied">
+        <span>{t('promo.applied', { code: applied })}</span>
+        <button type="button" className="link-button" disabled={busy} onClick={() => void send(null)}>
+          {t('promo.remove')}
+        </button>
+      </p>
+    );
+  }
+  if (!open) {
+    return (
+      <button type="button" className="link-button promo-open" onClick={() => setOpen(true)}>
+        {t('promo.add')}
+      </button>
+    );
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (code.trim()) void send(code.trim());
+  };
+  return (
+    <form className={`promo${error ? ' has-error' : ''}`} onSubmit={submit} noValidate>
+      <label htmlFor={`${id}-code`}>{t('promo.label')}</label>
+      <div className="promo-row">
+        <input
+          id={`${id}-code`}
+          className="field-input"
+          name="promotion_code"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          value={code}
+          disabled={busy}
+          aria-invalid={error !== null}
+          aria-describedby={`${id}-error`}
+          onChange={(e) => setCode(e.target.value)}
+          autoFocus
+        />
+        <button type="submit" className="secondary-button" disabled={busy || !code.trim()} aria-busy={busy}>
+          {t('promo.apply')}
+        </button>
+      </div>
+      <p className="field-error" id={`${id}-error`} role="alert" data-testid="promo-error">
+        {error ? t(error) : ''}
+      </p>
+    </form>
+  );
+}
