@@ -124,6 +124,10 @@ export function toSession(row: Row): CheckoutSession {
     shippingRateId: row.shipping_rate_id,
     purpose: row.purpose ?? 'payment',
     setupPaymentMethodId: row.setup_payment_method_id ?? null,
+    customFields: row.custom_fields ?? [],
+    uiMode: row.ui_mode ?? 'hosted',
+    returnUrl: row.return_url ?? null,
+    clientSecret: row.client_secret ?? null,
   };
 }
 
@@ -149,6 +153,7 @@ export function toPayment(row: Row): Payment {
     declineCode: row.decline_code,
     threeDSecure: row.three_d_secure,
     totalDetails: row.total_details ?? null,
+    customFields: row.custom_fields ?? [],
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

@@ -1,3 +1,4 @@
+import type { CustomField } from '../sessions/shopper-options';
 import type { Mode } from '../shared/events';
 import type { PaymentStatus, RefundStatus } from './state-machine';
 import type { DeclineCode } from '../shared/errors';
@@ -48,6 +49,8 @@ export interface Payment {
   threeDSecure: { status: string; liabilityShifted: boolean } | null;
   /** The session's discount, shipping and tax when this attempt was made (docs/pricing.md). */
   totalDetails: TotalDetails | null;
+  /** The session's custom fields with the shopper's answers, as given with this attempt. */
+  customFields: CustomField[];
   createdAt: Date;
   updatedAt: Date;
 }

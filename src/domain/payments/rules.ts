@@ -223,6 +223,7 @@ export function newPayment(session: CheckoutSession, email: string, processor: s
     declineCode: null,
     threeDSecure: null,
     totalDetails: session.totalDetails,
+    customFields: session.customFields,
     createdAt: now,
     updatedAt: now,
   };

@@ -4,6 +4,7 @@ import type { CaptureMethod, PaymentMethodType } from '../payments/entities';
 import type { AppliedDiscount, AppliedTaxRate, ShippingRate } from '../pricing/entities';
 import type { TotalDetails } from '../pricing/totals';
 import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
+import type { AdjustableQuantity, CustomField } from './shopper-options';
 
 export interface LineItem {
   name: string;
@@ -13,6 +14,8 @@ export interface LineItem {
   amount: number;
   /** The tax rates of the line, as they were when the session was made (docs/pricing.md). */
   taxRates?: AppliedTaxRate[];
+  /** The shopper may change the quantity within these bounds (Stripe's `adjustable_quantity`). */
+  adjustableQuantity?: AdjustableQuantity;
 }
 
 /** What the shopper is asked to pay, and whether they have (design.md §3, `cs_…`). */
@@ -63,6 +66,14 @@ export interface CheckoutSession {
   purpose: CheckoutSessionPurpose;
   /** A completed setup session: the payment method (`pm_…`) it saved. */
   setupPaymentMethodId: string | null;
+  /** Up to 3 questions the page asks, with the shopper's answers once paid (docs/api.md). */
+  customFields: CustomField[];
+  /** `hosted`: the shopper is sent to `url`; `embedded`: the merchant's page mounts it with `clientSecret`. */
+  uiMode: 'hosted' | 'embedded';
+  /** Embedded mode: where the top page goes after payment (`{CHECKOUT_SESSION_ID}` replaced). */
+  returnUrl: string | null;
+  /** Embedded mode: what `Tillpoint.embed` is given to mount this session. */
+  clientSecret: string | null;
 }
 
 /** What a checkout session is for: the API's `mode` (our `mode` is test or live). */

@@ -12,6 +12,7 @@ import type { AppliedDiscount, AppliedTaxRate, ShippingRate } from '../pricing/e
 import { pricingDiscount } from '../pricing/rules';
 import { computeTotals } from '../pricing/totals';
 import { transitionCheckoutSession } from '../payments/transition';
+import { adjustableQuantityOf, customFieldsOf, type NewCustomField } from './shopper-options';
 
 /** Session lifetime bounds (design.md §9). */
 export const SESSION_LIFETIME = {
@@ -38,6 +39,7 @@ export interface NewCheckoutSession {
     /** Ids of tax rates (`line_items[].tax_rates`), resolved into `taxRates` by the use case. */
     taxRateIds?: string[];
     taxRates?: AppliedTaxRate[];
+    adjustableQuantity?: { enabled: boolean; minimum?: number; maximum?: number };
   }>;
   successUrl?: string | null;
   cancelUrl?: string | null;
@@ -63,6 +65,11 @@ export interface NewCheckoutSession {
   shippingOptions?: NewShippingOption[];
   /** `setup` saves a card without charging: no line items, no amounts (docs/customers.md). */
   purpose?: CheckoutSessionPurpose;
+  /** Stripe's `custom_fields[]`, up to 3 (shopper-options.ts). */
+  customFields?: NewCustomField[];
+  /** `embedded`: mounted on the merchant's page with a client secret; needs `returnUrl` instead of `successUrl`. */
+  uiMode?: 'hosted' | 'embedded';
+  returnUrl?: string | null;
 }
 
 export interface NewShippingOption {
@@ -127,6 +134,8 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
       if (item.taxRates.length > 5) throw invalid(`${at}[tax_rates]`, 'A line item may have at most 5 tax rates');
       line.taxRates = item.taxRates;
     }
+    const adjustable = adjustableQuantityOf(item.adjustableQuantity, item.quantity, at);
+    if (adjustable) line.adjustableQuantity = adjustable;
     return line;
   });
   const shippingOptions = (input.shippingOptions ?? []).map((option, i) => shippingRateOf(option, rule.code, `shipping_options[${i}][shipping_rate_data]`));
@@ -148,6 +157,17 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
       throw invalid(param === 'successUrl' ? 'success_url' : 'cancel_url', 'must be an absolute http(s) URL');
     }
   }
+  const embedded = input.uiMode === 'embedded';
+  if (embedded) {
+    if (input.successUrl != null) throw invalid('success_url', 'An embedded session takes return_url, not success_url');
+    if (input.cancelUrl != null) throw invalid('cancel_url', 'An embedded session has no cancel_url: the shopper stays on your page');
+    if (input.returnUrl == null) throw new TillpointError('parameter_missing', 'Missing required parameter: return_url (ui_mode embedded)', { param: 'return_url' });
+    if (!isAbsoluteHttpUrl(input.returnUrl)) throw invalid('return_url', 'must be an absolute http(s) URL');
+  } else if (input.returnUrl != null) {
+    throw invalid('return_url', 'return_url is for ui_mode embedded; a hosted session takes success_url');
+  }
+  const customFields = customFieldsOf(input.customFields);
+  if (setup && customFields.length > 0) throw invalid('custom_fields', 'custom_fields is not used in setup mode');
   const metadata = input.metadata ?? {};
   checkMetadata(metadata);
   let expiresAt = new Date(now.getTime() + SESSION_LIFETIME.defaultMs);
@@ -163,8 +183,9 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
   const methods = input.paymentMethodTypes ?? (setup ? ['card'] : ['card', 'google_pay']);
   if (methods.length === 0) throw invalid('payment_method_types', 'payment_method_types may not be empty');
 
+  const id = newId('cs');
   return {
-    id: newId('cs'),
+    id,
     accountId: scope.accountId,
     mode: scope.mode,
     status: 'open',
@@ -197,6 +218,10 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     shippingRateId,
     purpose: setup ? 'setup' : 'payment',
     setupPaymentMethodId: null,
+    customFields,
+    uiMode: embedded ? 'embedded' : 'hosted',
+    returnUrl: embedded ? input.returnUrl! : null,
+    clientSecret: embedded ? `${id}_secret_${newId('x', 24).slice(2)}` : null,
   };
 }
 

@@ -4,7 +4,8 @@ import { getCheckoutPage } from '../../domain/sessions/use-cases/get-checkout-pa
 import { payCheckoutSession } from '../../domain/payments/use-cases/pay-checkout-session';
 import { tokenizeCard, tokenizeSavedCardCvc } from '../../domain/payments/use-cases/tokenize-card';
 import { defineRoute } from '../define-route';
-import { applyPromotionCodeBody, chooseShippingRateBody, idParams, payBody, tokenizeCardBody, tokenizeCvcBody } from '../schemas';
+import { applyPromotionCodeBody, chooseShippingRateBody, idParams, lineItemParams, payBody, setLineItemQuantityBody, tokenizeCardBody, tokenizeCvcBody } from '../schemas';
+import { setLineItemQuantity } from '../../domain/sessions/use-cases/set-line-item-quantity';
 import { chooseShippingRate } from '../../domain/pricing/use-cases/choose-shipping-rate';
 import { applyPromotionCode } from '../../domain/pricing/use-cases/apply-promotion-code';
 import { completionUrl, publicCheckoutSessionView } from '../views/checkout-session';
@@ -93,6 +94,7 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
         email: body.email,
         deviceData: body.device_data ?? null,
         acceptLanguage: request.headers['accept-language'] ?? null,
+        customFields: body.custom_fields,
       });
       // A setup session saved the card: nothing was charged.
       return { status: payment?.status ?? 'succeeded', redirect_url: completionUrl(session, deps.publicUrl) };
@@ -131,6 +133,25 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
     },
     async ({ params, body, request, reply }) => {
       await chooseShippingRate(deps, { sessionId: params.id, shippingRateId: body.shipping_rate });
+      reply.header('cache-control', 'no-store');
+      const page = await getCheckoutPage(deps, { sessionId: params.id });
+      return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/checkout/sessions/:id/line_items/:index/quantity',
+      tag,
+      summary: "Change an adjustable line's quantity; the server prices the session again",
+      params: lineItemParams,
+      body: setLineItemQuantityBody,
+      internal: true,
+    },
+    async ({ params, body, request, reply }) => {
+      await setLineItemQuantity(deps, { sessionId: params.id, index: params.index, quantity: body.quantity });
       reply.header('cache-control', 'no-store');
       const page = await getCheckoutPage(deps, { sessionId: params.id });
       return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);

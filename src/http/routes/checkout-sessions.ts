@@ -51,6 +51,9 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
           expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at * 1000),
           allowPromotionCodes: body.allow_promotion_codes,
           shippingOptions: shippingOptionsOf(body.shipping_options),
+          customFields: body.custom_fields,
+          uiMode: body.ui_mode,
+          returnUrl: body.return_url,
         },
         discount: discountReferenceOf(body.discounts),
       });

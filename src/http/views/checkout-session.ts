@@ -1,4 +1,5 @@
 import { maskEmail } from '../../domain/sessions/customer-email';
+import { customFieldSnapshot } from '../../domain/sessions/shopper-options';
 import { checkoutSessionSnapshot } from '../../domain/shared/event-payloads';
 import { negotiateLocale } from '../../domain/shared/locale';
 import type { Membership } from '../../domain/team/entities';
@@ -49,7 +50,11 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       ...(item.taxRates?.length
         ? { tax_rates: item.taxRates.map((rate) => ({ display_name: rate.displayName, percentage: rate.percentage, inclusive: rate.inclusive })) }
         : {}),
+      ...(item.adjustableQuantity ? { adjustable_quantity: { minimum: item.adjustableQuantity.minimum, maximum: item.adjustableQuantity.maximum } } : {}),
     })),
+    // Questions the page asks before paying (shopper-options.ts), answered with the payment.
+    custom_fields: (session.customFields ?? []).map(customFieldSnapshot),
+    ui_mode: session.uiMode ?? 'hosted',
     amount_total: session.amountTotal,
     // Shop options (docs/pricing.md): the breakdown the page shows, and its promotion code field.
     amount_subtotal: session.amountSubtotal,

@@ -24,6 +24,7 @@ import discountsAndTaxRates from './0029-discounts-and-tax-rates';
 import merchantInitiatedPaymentsAndSetupSessions from './0031-merchant-initiated-payments-and-setup-sessions';
 import receiptEmails from './0032-receipt-emails';
 import cvcRecollection from './0038-cvc-recollection';
+import shopperOptionsAndEmbeddedCheckout from './0035-shopper-options-and-embedded-checkout';
 
 export interface Migration {
   version: number;
@@ -61,6 +62,7 @@ export const migrations: Migration[] = [
   merchantInitiatedPaymentsAndSetupSessions,
   receiptEmails,
   cvcRecollection,
+  shopperOptionsAndEmbeddedCheckout,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

@@ -36,6 +36,7 @@ function payment(overrides: Partial<Payment>): Payment {
     declineCode: null,
     threeDSecure: null,
     totalDetails: null,
+    customFields: [],
     createdAt: new Date('2026-03-04T10:00:00Z'),
     updatedAt: new Date('2026-03-04T10:00:00Z'),
     ...overrides,

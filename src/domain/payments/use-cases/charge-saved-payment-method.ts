@@ -80,6 +80,7 @@ export async function chargeSavedPaymentMethod(deps: Deps, options: ChargeSavedP
     declineCode: null,
     threeDSecure: null,
     totalDetails: null,
+    customFields: [],
     createdAt: now,
     updatedAt: now,
   };

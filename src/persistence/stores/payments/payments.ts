@@ -37,6 +37,7 @@ const createdFields: readonly Field<Payment>[] = [
   ['customer_id', 'text', (p) => p.customerId],
   ['created_at', 'timestamptz', (p) => p.createdAt],
   ['total_details', 'jsonb', (p) => p.totalDetails],
+  ['custom_fields', 'jsonb', (p) => p.customFields],
 ];
 
 const createdColumns = createdFields.map(([column]) => column).join(', ');

@@ -39,6 +39,11 @@ export const sessionFields: readonly Field<CheckoutSession>[] = [
   ['setup_payment_method_id', 'text', (s) => s.setupPaymentMethodId],
   // CVC recollection (migration 0038).
   ['require_cvc_recollection', 'boolean', (s) => s.requireCvcRecollection],
+  // Custom fields and embedded mode (migration 0035).
+  ['custom_fields', 'jsonb', (s) => s.customFields],
+  ['ui_mode', 'text', (s) => s.uiMode],
+  ['return_url', 'text', (s) => s.returnUrl],
+  ['client_secret', 'text', (s) => s.clientSecret],
 ];
 
 export const sessionColumns = sessionFields.map(([column]) => column);
