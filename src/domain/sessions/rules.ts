@@ -275,7 +275,8 @@ export function priceCheckoutSession(session: Pick<CheckoutSession, 'currency' |
   const shipping = session.shippingOptions.find((option) => option.id === session.shippingRateId);
   const totals = computeTotals({
     currency: session.currency,
-    lines: session.lineItems.map((item) => ({ unitAmount: item.unitAmount, quantity: item.quantity, taxRates: item.taxRates })),
+    // A line the shopper set to 0 (adjustable_quantity) is kept so it can come back, and priced as nothing.
+    lines: session.lineItems.filter((item) => item.quantity > 0).map((item) => ({ unitAmount: item.unitAmount, quantity: item.quantity, taxRates: item.taxRates })),
     discount: pricingDiscount(session.discounts[0]),
     shipping: shipping?.amount ?? 0,
   });
