@@ -147,4 +147,24 @@ describe.each(testDatabases)('adjustable quantities, custom fields and embedded 
     expectError(await open({ ui_mode: 'iframe', return_url: 'https://shop.example/r' }), 400, 'parameter_invalid', { param: 'ui_mode' });
     expect(await dumpBusinessData(ctx.db)).toEqual(before);
   });
+
+  it('guessing promotion codes meets rate_limited after 5 wrong codes on a session, until the window passes', async () => {
+    const coupon = (await call('POST', '/v1/coupons', { percent_off: 10 })).json();
+    expect((await call('POST', '/v1/promotion_codes', { code: 'REAL10', coupon: coupon.id })).statusCode).toBe(200);
+    const session = await createSession(ctx, { allow_promotion_codes: true });
+    const other = await createSession(ctx, { allow_promotion_codes: true });
+    const apply = (id: string, code: string) => ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${id}/promotion_code`, payload: { code } });
+    for (let i = 0; i < 5; i++) expectError(await apply(session.id, `GUESS${i}`), 400, 'parameter_invalid', { param: 'promotion_code' });
+    // The sixth try is refused before it is looked at, even the right code: nothing changes.
+    const limited = await apply(session.id, 'REAL10');
+    expectError(limited, 429, 'rate_limited');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await call('GET', `/v1/checkout/sessions/${session.id}`)).json()).toMatchObject({ amount_total: 3500, discounts: [] });
+    // Another session of the same shopper still takes its code.
+    expect((await apply(other.id, 'REAL10')).json()).toMatchObject({ amount_total: 3150 });
+    ctx.h.clock.advance(10 * 60 * 1000 + 1000);
+    const applied = await apply(session.id, 'REAL10');
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json()).toMatchObject({ amount_total: 3150 });
+  });
 });

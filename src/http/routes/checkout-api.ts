@@ -6,6 +6,9 @@ import { tokenizeCard, tokenizeSavedCardCvc } from '../../domain/payments/use-ca
 import { defineRoute } from '../define-route';
 import { applyPromotionCodeBody, chooseShippingRateBody, idParams, lineItemParams, payBody, setLineItemQuantityBody, tokenizeCardBody, tokenizeCvcBody } from '../schemas';
 import { setLineItemQuantity } from '../../domain/sessions/use-cases/set-line-item-quantity';
+import { PromotionCodeGuessLimit } from '../../domain/pricing/code-guessing';
+import { RateLimitedError } from '../../domain/api-guards/rules';
+import { TillpointError } from '../../domain/shared/errors';
 import { chooseShippingRate } from '../../domain/pricing/use-cases/choose-shipping-rate';
 import { applyPromotionCode } from '../../domain/pricing/use-cases/apply-promotion-code';
 import { completionUrl, publicCheckoutSessionView } from '../views/checkout-session';
@@ -14,7 +17,7 @@ import { completionUrl, publicCheckoutSessionView } from '../views/checkout-sess
  * The shopper's side: read a session, tokenize a test card, pay. The unguessable session id is the
  * only credential, as design.md §6 allows.
  */
-export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }) {
+export async function checkoutApi(app: FastifyInstance, { deps, codeGuessLimit = new PromotionCodeGuessLimit() }: { deps: Deps; codeGuessLimit?: PromotionCodeGuessLimit }) {
   const tag = 'Checkout page';
 
   defineRoute(
@@ -113,7 +116,24 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
       internal: true,
     },
     async ({ params, body, request, reply }) => {
-      await applyPromotionCode(deps, { sessionId: params.id, code: body.code });
+      // Wrong codes are counted per session and per address: guessing codes meets `rate_limited`.
+      const now = deps.clock.now().getTime();
+      if (body.code !== null) {
+        try {
+          codeGuessLimit.assertAllowed(params.id, request.ip, now);
+        } catch (error) {
+          if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+          throw error;
+        }
+      }
+      try {
+        await applyPromotionCode(deps, { sessionId: params.id, code: body.code });
+      } catch (error) {
+        if (body.code !== null && error instanceof TillpointError && error.code === 'parameter_invalid' && error.param === 'promotion_code') {
+          codeGuessLimit.recordWrong(params.id, request.ip, now);
+        }
+        throw error;
+      }
       reply.header('cache-control', 'no-store');
       const page = await getCheckoutPage(deps, { sessionId: params.id });
       return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
