@@ -156,9 +156,10 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     serve: (url) => app.inject({ method: 'GET', url, headers: { [INTERNAL_REQUEST_HEADER]: internalToken.toString() } }),
     reporter: options.reporter,
   });
-  const pagePolicy = (nonce?: string) =>
+  const pagePolicy = (nonce?: string, frameAncestors?: readonly string[]) =>
     checkoutPagePolicy(options.clientConfig, {
       nonce,
+      frameAncestors,
       scriptHashes: pageIntegrity.scriptHashSource ? [pageIntegrity.scriptHashSource] : [],
     });
   app.decorate('checkoutPageIntegrity', pageIntegrity);
@@ -182,7 +183,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     webRoot,
     clientConfig: options.clientConfig,
     secureHead: (html) => pageIntegrity.secureHtml(html),
-    policy: (nonce) => pagePolicy(nonce),
+    policy: (nonce, frameAncestors) => pagePolicy(nonce, frameAncestors),
     // Not awaited: the shopper's page does not wait for the bookkeeping, which retries on the next page if it fails.
     onServed: (accountId) =>
       void pageIntegrity.served(deps, accountId).catch((error: unknown) => app.log.error({ err: error, accountId }, 'recording the first checkout page baseline failed')),

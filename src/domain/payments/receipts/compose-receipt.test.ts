@@ -11,6 +11,7 @@ const account: Account = {
   branding: { displayName: null, logoUrl: null, accentColor: null },
   supportEmail: null,
   sendReceipts: true,
+  embedAllowedOrigins: [],
   createdAt: new Date('2026-01-01T00:00:00Z'),
 };
 
