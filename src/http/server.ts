@@ -1,3 +1,4 @@
+import { registerEmbedScript } from './embed-script';
 import { processorNotificationRoutes } from './routes/processor-notifications';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -132,6 +133,8 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
 
   app.addHook('onSend', async (request, reply) => {
     reply.headers(securityHeaders);
+    // An embedded checkout page framed by its account's allowed origins: its CSP frame-ancestors decides.
+    if (/frame-ancestors (?!'none')/.test(String(reply.getHeader('content-security-policy') ?? ''))) reply.removeHeader('x-frame-options');
     if (options.hsts) reply.header('strict-transport-security', HSTS_HEADER);
     reply.header('request-id', request.id);
   });
@@ -191,6 +194,8 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
 
   // Someone who opens the instance's address wants the merchant's side, not a JSON 404.
   app.get('/', async (_request, reply) => reply.redirect('/dashboard', 302));
+
+  registerEmbedScript(app, deps.publicUrl);
 
   app.get('/l/:slug', async (request, reply) => {
     const { slug } = request.params as { slug: string };

@@ -19,6 +19,8 @@ export function dashboardSessionView(session: CheckoutSession, membership: Membe
 
 /** Where the shopper goes once the session is paid. */
 export function completionUrl(session: CheckoutSession, publicUrl: string): string {
+  // Embedded: the top page goes to return_url (the page inside the frame tells /js/embed.js).
+  if (session.uiMode === 'embedded' && session.returnUrl) return session.returnUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id));
   return session.successUrl
     ? session.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id))
     : `${publicUrl}/c/${session.id}/done`;
