@@ -806,6 +806,41 @@ export interface components {
             amount: number;
             /** @description The tax rates (`txr_…`) of the line, when it has any. */
             tax_rates?: string[];
+            /** @description The shopper may change the quantity within these bounds, when given. */
+            adjustable_quantity?: {
+                enabled: boolean;
+                minimum: number;
+                maximum: number;
+            };
+        };
+        /** @description A question the page asks, with the shopper's answer (null until given). */
+        CustomField: {
+            key: string;
+            label: {
+                /** @constant */
+                type: "custom";
+                custom: string;
+            };
+            /** @enum {string} */
+            type: "text" | "numeric" | "dropdown";
+            optional: boolean;
+            text?: {
+                minimum_length: number | null;
+                maximum_length: number | null;
+                value: string | null;
+            };
+            numeric?: {
+                minimum_length: number | null;
+                maximum_length: number | null;
+                value: string | null;
+            };
+            dropdown?: {
+                options: {
+                    label: string;
+                    value: string;
+                }[];
+                value: string | null;
+            };
         };
         /** @description What of the total is discount, shipping and tax (docs/pricing.md). */
         TotalDetails: {
@@ -864,6 +899,10 @@ export interface components {
          *       "shipping_cost": null,
          *       "mode": "payment",
          *       "setup_intent": null,
+         *       "custom_fields": [],
+         *       "ui_mode": "hosted",
+         *       "return_url": null,
+         *       "client_secret": null,
          *       "expires_at": 1767312000,
          *       "completed_at": null,
          *       "created": 1767225600
@@ -992,6 +1031,14 @@ export interface components {
                  */
                 payment_method: string;
             } | null;
+            /** @description The session's questions, with the shopper's answers once paid. */
+            custom_fields: components["schemas"]["CustomField"][];
+            /** @enum {string} */
+            ui_mode: "hosted" | "embedded";
+            /** @description Embedded mode: where the page goes after payment. */
+            return_url: string | null;
+            /** @description Embedded mode: give it to `Tillpoint.embed` on your page. Null for a hosted session. */
+            client_secret: string | null;
             /** @description When it stops taking payments (Unix seconds). */
             expires_at: number;
             completed_at: number | null;
@@ -1037,6 +1084,7 @@ export interface components {
          *         "amount_shipping": 0,
          *         "amount_tax": 0
          *       },
+         *       "custom_fields": [],
          *       "created": 1767225700
          *     }
          */
@@ -1100,6 +1148,8 @@ export interface components {
             } | null;
             /** @description The session's discount, shipping and tax when this attempt was made. */
             total_details: components["schemas"]["TotalDetails"] | null;
+            /** @description The session's custom fields with the shopper's answers. */
+            custom_fields: components["schemas"]["CustomField"][];
             /** @description Creation time (Unix seconds). */
             created: number;
         };
@@ -1356,6 +1406,7 @@ export interface components {
          *             "amount_shipping": 0,
          *             "amount_tax": 0
          *           },
+         *           "custom_fields": [],
          *           "created": 1767225700
          *         }
          *       }
@@ -2456,6 +2507,14 @@ export interface operations {
                         quantity: number;
                         /** @description Ids of tax rates (`txr_…`) applied to the line. */
                         tax_rates?: string[];
+                        /** @description Let the shopper change the quantity on the page; the server prices the session again. */
+                        adjustable_quantity?: {
+                            enabled: boolean;
+                            /** @description Lowest quantity, 0 (the shopper may remove the item; never the last one) by default. */
+                            minimum?: number;
+                            /** @description Highest quantity, 99 by default, at most 999. */
+                            maximum?: number;
+                        };
                     }[];
                     success_url?: string;
                     cancel_url?: string;
@@ -2520,6 +2579,39 @@ export interface operations {
                             };
                         };
                     }[];
+                    /** @description Up to 3 questions the page asks (`text`, `numeric` digits only, or `dropdown`); answers are on the session and the payment. */
+                    custom_fields?: {
+                        key: string;
+                        label: {
+                            /** @constant */
+                            type: "custom";
+                            custom: string;
+                        };
+                        /** @enum {string} */
+                        type: "text" | "numeric" | "dropdown";
+                        optional?: boolean;
+                        dropdown?: {
+                            options: {
+                                label: string;
+                                value: string;
+                            }[];
+                        };
+                        text?: {
+                            minimum_length?: number;
+                            maximum_length?: number;
+                        };
+                        numeric?: {
+                            minimum_length?: number;
+                            maximum_length?: number;
+                        };
+                    }[];
+                    /**
+                     * @description `hosted` (default): send the shopper to `url`. `embedded`: mount the page on yours with `client_secret` and `/js/embed.js` (docs/embedded-checkout.md).
+                     * @enum {string}
+                     */
+                    ui_mode?: "hosted" | "embedded";
+                    /** @description Embedded mode (required there): where your page goes after payment; `{CHECKOUT_SESSION_ID}` is replaced. */
+                    return_url?: string;
                 };
             };
         };
