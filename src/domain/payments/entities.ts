@@ -1,4 +1,4 @@
-import type { CustomField } from '../sessions/shopper-options';
+import type { CustomField } from '../sessions/shopper-option-types';
 import type { Mode } from '../shared/events';
 import type { PaymentStatus, RefundStatus } from './state-machine';
 import type { DeclineCode } from '../shared/errors';

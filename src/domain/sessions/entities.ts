@@ -4,7 +4,7 @@ import type { CaptureMethod, PaymentMethodType } from '../payments/entities';
 import type { AppliedDiscount, AppliedTaxRate, ShippingRate } from '../pricing/entities';
 import type { TotalDetails } from '../pricing/totals';
 import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
-import type { AdjustableQuantity, CustomField } from './shopper-options';
+import type { AdjustableQuantity, CustomField } from './shopper-option-types';
 
 export interface LineItem {
   name: string;

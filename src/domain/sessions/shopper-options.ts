@@ -1,18 +1,14 @@
 import { TillpointError } from '../shared/errors';
 import type { CheckoutSession, LineItem } from './entities';
+import type { AdjustableQuantity, CustomField, CustomFieldType } from './shopper-option-types';
+
+export type { AdjustableQuantity, CustomField, CustomFieldType } from './shopper-option-types';
 
 /**
  * What the shopper may change or answer on a session (Stripe's names): a line's quantity within the
  * merchant's bounds, and up to three custom fields. The browser sends a quantity or an answer, never
  * a price: the session is priced again by pricing/totals.ts.
  */
-
-/** Stripe's `line_items[].adjustable_quantity`: the shopper picks a quantity from `minimum` to `maximum`. */
-export interface AdjustableQuantity {
-  enabled: boolean;
-  minimum: number;
-  maximum: number;
-}
 
 /** The largest quantity a line may have (design.md §5). */
 export const QUANTITY_CAP = 999;
@@ -67,22 +63,6 @@ export function linesWithQuantity(session: Pick<CheckoutSession, 'lineItems'>, i
   const lines = session.lineItems.map((item, i) => (i === index ? { ...item, quantity, amount: item.unitAmount * quantity } : item));
   if (lines.every((item) => item.quantity === 0)) throw invalid('quantity', 'Keep at least one item');
   return lines;
-}
-
-export type CustomFieldType = 'text' | 'numeric' | 'dropdown';
-
-/** A question the page asks (Stripe's `custom_fields[]`); `value` is the shopper's answer once given. */
-export interface CustomField {
-  key: string;
-  label: string;
-  type: CustomFieldType;
-  optional: boolean;
-  /** Dropdown choices, in the merchant's order. */
-  options?: Array<{ label: string; value: string }>;
-  /** Text and numeric: length bounds of the answer. */
-  minimumLength?: number | null;
-  maximumLength?: number | null;
-  value: string | null;
 }
 
 export interface NewCustomField {
