@@ -38,7 +38,7 @@ export const reportingEndpoints = `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`;
  */
 export function checkoutPagePolicy(
   config: CheckoutClientConfig = { sentry: null, ofrepUrl: '' },
-  page: { nonce?: string; scriptHashes?: readonly string[] } = {},
+  page: { nonce?: string; scriptHashes?: readonly string[]; frameAncestors?: readonly string[] } = {},
 ): string {
   const connect = [
     "'self'",
@@ -64,7 +64,8 @@ export function checkoutPagePolicy(
     `script-src 'self'${page.nonce ? ` 'nonce-${page.nonce}'` : ''}${(page.scriptHashes ?? []).map((hash) => ` ${hash}`).join('')} https://pay.google.com https://c.paypal.com https://songbird.cardinalcommerce.com https://songbirdstag.cardinalcommerce.com`,
     `connect-src ${[...new Set(connect)].join(' ')}`,
     'frame-src https://assets.braintreegateway.com https://pay.google.com https://*.cardinalcommerce.com https://c.paypal.com',
-    "frame-ancestors 'none'",
+    // An embedded session's page may be framed by its account's allowed origins; every other page by none.
+    page.frameAncestors?.length ? `frame-ancestors ${page.frameAncestors.join(' ')}` : "frame-ancestors 'none'",
     "base-uri 'none'",
     "form-action 'self' https://*.cardinalcommerce.com",
     // DOM XSS sinks take only values from the page's named policies (web/checkout/trusted-types.ts).

@@ -30,8 +30,27 @@ export const lineItemSchema = z
     amount: minorUnits('unit_amount × quantity'),
     tax_rates: z.array(z.string()).optional().meta({ description: 'The tax rates (`txr_…`) of the line, when it has any.' }),
     dynamic_tax_rates: z.array(z.string()).optional().meta({ description: "Tax rates (`txr_…`) matched to the shopper's address, when the line has any." }),
+    adjustable_quantity: z
+      .strictObject({ enabled: z.boolean(), minimum: z.number().int(), maximum: z.number().int() })
+      .optional()
+      .meta({ description: 'The shopper may change the quantity within these bounds, when given.' }),
   })
   .meta({ id: 'LineItem' });
+
+const customFieldLengthsSchema = z.strictObject({ minimum_length: z.number().int().nullable(), maximum_length: z.number().int().nullable(), value: z.string().nullable() });
+
+/** Stripe's `custom_fields[]`, with the shopper's answer in `text.value`, `numeric.value` or `dropdown.value`. */
+export const customFieldSchema = z
+  .strictObject({
+    key: z.string(),
+    label: z.strictObject({ type: z.literal('custom'), custom: z.string() }),
+    type: z.enum(['text', 'numeric', 'dropdown']),
+    optional: z.boolean(),
+    text: customFieldLengthsSchema.optional(),
+    numeric: customFieldLengthsSchema.optional(),
+    dropdown: z.strictObject({ options: z.array(z.strictObject({ label: z.string(), value: z.string() })), value: z.string().nullable() }).optional(),
+  })
+  .meta({ id: 'CustomField', description: "A question the page asks, with the shopper's answer (null until given)." });
 
 const deliveryEstimateBound = z.strictObject({ unit: z.enum(['hour', 'day', 'business_day', 'week', 'month']), value: z.number().int() }).nullable();
 
@@ -97,6 +116,10 @@ const checkoutSessionExample = {
   customer_details: { email: null, address: null },
   mode: 'payment',
   setup_intent: null,
+  custom_fields: [],
+  ui_mode: 'hosted',
+  return_url: null,
+  client_secret: null,
   expires_at: 1767312000,
   completed_at: null,
   created: 1767225600,
@@ -173,6 +196,10 @@ export const checkoutSessionSchema = z
       })
       .nullable()
       .meta({ description: 'A completed setup session: the card it saved. Null otherwise.' }),
+    custom_fields: z.array(customFieldSchema).meta({ description: "The session's questions, with the shopper's answers once paid." }),
+    ui_mode: z.enum(['hosted', 'embedded']),
+    return_url: z.string().nullable().meta({ description: 'Embedded mode: where the page goes after payment.' }),
+    client_secret: z.string().nullable().meta({ description: 'Embedded mode: give it to `Tillpoint.embed` on your page. Null for a hosted session.' }),
     expires_at: unixTime('When it stops taking payments'),
     completed_at: unixTime('When it was paid').nullable(),
     created: unixTime('Creation time'),
@@ -206,6 +233,7 @@ const paymentExample = {
   total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
   shipping_details: null,
   customer_details: { email: 'shopper@example.com', address: null },
+  custom_fields: [],
   created: 1767225700,
 };
 
@@ -244,6 +272,7 @@ export const paymentSchema = z
     total_details: totalDetailsSchema.nullable().meta({ description: "The session's discount, shipping and tax when this attempt was made." }),
     shipping_details: shippingDetailsSchema,
     customer_details: customerDetailsSchema,
+    custom_fields: z.array(customFieldSchema).meta({ description: "The session's custom fields with the shopper's answers." }),
     created: unixTime('Creation time'),
   })
   .meta({ id: 'Payment', description: 'One attempt to pay a checkout session.', examples: [paymentExample] });

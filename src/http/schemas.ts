@@ -6,6 +6,33 @@ import type { DiscountReference } from '../domain/pricing/discount-lookup';
 
 const deliveryEstimateBound = z.strictObject({ unit: z.enum(['hour', 'day', 'business_day', 'week', 'month']), value: z.number().int() });
 
+/** Stripe's `adjustable_quantity`: the shopper picks the quantity on the page (bounds checked in the domain). */
+export const adjustableQuantityBody = z
+  .strictObject({
+    enabled: z.boolean(),
+    minimum: z.number().int().optional().meta({ description: 'Lowest quantity, 0 (the shopper may remove the item; never the last one) by default.' }),
+    maximum: z.number().int().optional().meta({ description: 'Highest quantity, 99 by default, at most 999.' }),
+  })
+  .meta({ description: 'Let the shopper change the quantity on the page; the server prices the session again.' });
+
+const customFieldLengths = z.strictObject({ minimum_length: z.number().int().optional(), maximum_length: z.number().int().optional() });
+
+/** Stripe's `custom_fields[]`: up to 3 questions the page asks (rules in the domain's shopper-options.ts). */
+export const customFieldsBody = z
+  .array(
+    z.strictObject({
+      key: z.string().max(200),
+      label: z.strictObject({ type: z.literal('custom'), custom: z.string().max(50) }),
+      type: z.enum(['text', 'numeric', 'dropdown']),
+      optional: z.boolean().optional(),
+      dropdown: z.strictObject({ options: z.array(z.strictObject({ label: z.string().max(100), value: z.string().max(100) })).max(200) }).optional(),
+      text: customFieldLengths.optional(),
+      numeric: customFieldLengths.optional(),
+    }),
+  )
+  .max(3)
+  .meta({ description: 'Up to 3 questions the page asks (`text`, `numeric` digits only, or `dropdown`); answers are on the session and the payment.' });
+
 /** Body of `POST /v1/checkout/sessions`. Unknown fields are refused by name. */
 export const createCheckoutSessionBody = z.strictObject({
   mode: z.enum(['payment', 'setup']).optional().meta({
@@ -36,6 +63,7 @@ export const createCheckoutSessionBody = z.strictObject({
         .max(50)
         .optional()
         .describe("Ids of tax rates with a country (and maybe a state): the one matching the shopper's shipping address (else billing address) applies."),
+      adjustable_quantity: adjustableQuantityBody.optional(),
     }),
   ).optional().meta({ description: 'Required in `payment` mode; not used in `setup` mode.' }),
   success_url: z.string().max(2048).optional(),
@@ -103,6 +131,11 @@ export const createCheckoutSessionBody = z.strictObject({
     })
     .optional()
     .meta({ description: 'The page asks for a shipping address in one of `allowed_countries` (ISO 3166-1 alpha-2), laid out as that country writes addresses.' }),
+  custom_fields: customFieldsBody.optional(),
+  ui_mode: z.enum(['hosted', 'embedded']).optional().meta({
+    description: '`hosted` (default): send the shopper to `url`. `embedded`: mount the page on yours with `client_secret` and `/js/embed.js` (docs/embedded-checkout.md).',
+  }),
+  return_url: z.string().max(2048).optional().meta({ description: 'Embedded mode (required there): where your page goes after payment; `{CHECKOUT_SESSION_ID}` is replaced.' }),
 });
 
 /** The session's shipping choices from the body. */
@@ -123,13 +156,28 @@ export function checkoutSessionLineItemsOf(items: z.output<typeof createCheckout
       if (item.name !== undefined || item.unit_amount !== undefined) {
         throw new TillpointError('parameter_invalid', 'Give price_data, or name and unit_amount, not both', { param: `${at}[price_data]` });
       }
-      return { name: item.price_data.product_data.name, unitAmount: item.price_data.unit_amount, quantity: item.quantity, currency: item.price_data.currency, taxRateIds: item.tax_rates, dynamicTaxRateIds: item.dynamic_tax_rates };
+      return {
+        name: item.price_data.product_data.name,
+        unitAmount: item.price_data.unit_amount,
+        quantity: item.quantity,
+        currency: item.price_data.currency,
+        taxRateIds: item.tax_rates,
+        dynamicTaxRateIds: item.dynamic_tax_rates,
+        adjustableQuantity: item.adjustable_quantity,
+      };
     }
     if (item.name === undefined) throw new TillpointError('parameter_missing', `Missing required parameter: ${at}[name]`, { param: `${at}[name]` });
     if (item.unit_amount === undefined) {
       throw new TillpointError('parameter_missing', `Missing required parameter: ${at}[unit_amount]`, { param: `${at}[unit_amount]` });
     }
-    return { name: item.name, unitAmount: item.unit_amount, quantity: item.quantity, taxRateIds: item.tax_rates, dynamicTaxRateIds: item.dynamic_tax_rates };
+    return {
+      name: item.name,
+      unitAmount: item.unit_amount,
+      quantity: item.quantity,
+      taxRateIds: item.tax_rates,
+      dynamicTaxRateIds: item.dynamic_tax_rates,
+      adjustableQuantity: item.adjustable_quantity,
+    };
   });
 }
 
@@ -164,6 +212,14 @@ export const checkoutAddressesBody = z.strictObject({
   shipping_details: z.strictObject({ name: z.string().max(200), address: addressInput }).nullable().optional(),
   billing_address: addressInput.nullable().optional(),
 });
+/** Body of the page's quantity stepper: a line's new quantity (the server prices the session again). */
+export const setLineItemQuantityBody = z.strictObject({ quantity: z.number().int() });
+
+/** A line of a session in a path: its index, as the page lists them. */
+export const lineItemParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/), index: z.coerce.number().int().min(0).max(99) });
+
+/** The shopper's answers to the session's custom fields, by key. */
+export const customFieldAnswers = z.record(z.string().max(200), z.string().max(255).nullable()).meta({ description: "Answers to the session's custom fields, by key." });
 
 /** An object id in a path: letters, digits and underscores, bounded. */
 export const idParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/) });
@@ -191,6 +247,7 @@ export const payBody = z.strictObject({
   save_payment_method: z.boolean().optional(),
   email: z.string().max(254),
   device_data: z.string().max(8192).nullable().optional(),
+  custom_fields: customFieldAnswers.optional(),
 });
 
 /** An object id (`cs_…`, `we_…`) in a path or cursor. */

@@ -1,3 +1,4 @@
+import { registerEmbedScript } from './embed-script';
 import { processorNotificationRoutes } from './routes/processor-notifications';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -132,6 +133,8 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
 
   app.addHook('onSend', async (request, reply) => {
     reply.headers(securityHeaders);
+    // An embedded checkout page framed by its account's allowed origins: its CSP frame-ancestors decides.
+    if (/frame-ancestors (?!'none')/.test(String(reply.getHeader('content-security-policy') ?? ''))) reply.removeHeader('x-frame-options');
     if (options.hsts) reply.header('strict-transport-security', HSTS_HEADER);
     reply.header('request-id', request.id);
   });
@@ -156,9 +159,10 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     serve: (url) => app.inject({ method: 'GET', url, headers: { [INTERNAL_REQUEST_HEADER]: internalToken.toString() } }),
     reporter: options.reporter,
   });
-  const pagePolicy = (nonce?: string) =>
+  const pagePolicy = (nonce?: string, frameAncestors?: readonly string[]) =>
     checkoutPagePolicy(options.clientConfig, {
       nonce,
+      frameAncestors,
       scriptHashes: pageIntegrity.scriptHashSource ? [pageIntegrity.scriptHashSource] : [],
     });
   app.decorate('checkoutPageIntegrity', pageIntegrity);
@@ -182,7 +186,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     webRoot,
     clientConfig: options.clientConfig,
     secureHead: (html) => pageIntegrity.secureHtml(html),
-    policy: (nonce) => pagePolicy(nonce),
+    policy: (nonce, frameAncestors) => pagePolicy(nonce, frameAncestors),
     // Not awaited: the shopper's page does not wait for the bookkeeping, which retries on the next page if it fails.
     onServed: (accountId) =>
       void pageIntegrity.served(deps, accountId).catch((error: unknown) => app.log.error({ err: error, accountId }, 'recording the first checkout page baseline failed')),
@@ -190,6 +194,8 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
 
   // Someone who opens the instance's address wants the merchant's side, not a JSON 404.
   app.get('/', async (_request, reply) => reply.redirect('/dashboard', 302));
+
+  registerEmbedScript(app, deps.publicUrl);
 
   app.get('/l/:slug', async (request, reply) => {
     const { slug } = request.params as { slug: string };

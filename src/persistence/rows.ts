@@ -131,6 +131,10 @@ export function toSession(row: Row): CheckoutSession {
     shippingAddressCollection: row.shipping_address_collection ?? null,
     shippingDetails: row.shipping_details ?? null,
     billingAddress: row.billing_address ?? null,
+    customFields: row.custom_fields ?? [],
+    uiMode: row.ui_mode ?? 'hosted',
+    returnUrl: row.return_url ?? null,
+    clientSecret: row.client_secret ?? null,
   };
 }
 
@@ -158,6 +162,7 @@ export function toPayment(row: Row): Payment {
     totalDetails: row.total_details ?? null,
     shippingDetails: row.shipping_details ?? null,
     billingAddress: row.billing_address ?? null,
+    customFields: row.custom_fields ?? [],
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

@@ -1,3 +1,4 @@
+import { leaveCheckout } from './embedded-frame';
 import { useEffect, useRef, useState } from 'react';
 import { isValidCustomerEmail } from '../../src/domain/sessions/customer-email';
 import { checkoutApi } from './api';
@@ -59,7 +60,7 @@ export function usePaymentAttempt(options: {
     engine?.setDisabled(true);
     const outcome: AttemptOutcome = await attemptPayment(ports, request);
     if (outcome.kind === 'leave') {
-      window.location.assign(outcome.url);
+      leaveCheckout(outcome.url);
       return; // stay locked while the browser leaves
     }
     busy.current = false;

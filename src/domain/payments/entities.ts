@@ -1,3 +1,4 @@
+import type { CustomField } from '../sessions/shopper-option-types';
 import type { Mode } from '../shared/events';
 import type { Address, ShippingDetails } from '../addresses/entities';
 import type { PaymentStatus, RefundStatus } from './state-machine';
@@ -53,6 +54,8 @@ export interface Payment {
   shippingDetails: ShippingDetails | null;
   /** The session's billing address when this attempt was made. */
   billingAddress: Address | null;
+  /** The session's custom fields with the shopper's answers, as given with this attempt. */
+  customFields: CustomField[];
   createdAt: Date;
   updatedAt: Date;
 }

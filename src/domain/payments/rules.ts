@@ -225,6 +225,7 @@ export function newPayment(session: CheckoutSession, email: string, processor: s
     totalDetails: session.totalDetails,
     shippingDetails: session.shippingDetails,
     billingAddress: session.billingAddress,
+    customFields: session.customFields,
     createdAt: now,
     updatedAt: now,
   };

@@ -6,6 +6,7 @@ import type { TotalDetails } from '../pricing/totals';
 import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
 import type { Address, ShippingDetails } from '../addresses/entities';
 import type { DynamicTaxRate } from '../pricing/entities';
+import type { AdjustableQuantity, CustomField } from './shopper-option-types';
 
 export interface LineItem {
   name: string;
@@ -17,6 +18,8 @@ export interface LineItem {
   taxRates?: AppliedTaxRate[];
   /** `dynamic_tax_rates`: the one whose jurisdiction matches the shopper's address applies (docs/pricing.md). */
   dynamicTaxRates?: DynamicTaxRate[];
+  /** The shopper may change the quantity within these bounds (Stripe's `adjustable_quantity`). */
+  adjustableQuantity?: AdjustableQuantity;
 }
 
 /** What the shopper is asked to pay, and whether they have (design.md §3, `cs_…`). */
@@ -76,6 +79,14 @@ export interface CheckoutSession {
   shippingDetails: ShippingDetails | null;
   /** The shopper's billing address (Stripe's `customer_details.address`). */
   billingAddress: Address | null;
+  /** Up to 3 questions the page asks, with the shopper's answers once paid (docs/api.md). */
+  customFields: CustomField[];
+  /** `hosted`: the shopper is sent to `url`; `embedded`: the merchant's page mounts it with `clientSecret`. */
+  uiMode: 'hosted' | 'embedded';
+  /** Embedded mode: where the top page goes after payment (`{CHECKOUT_SESSION_ID}` replaced). */
+  returnUrl: string | null;
+  /** Embedded mode: what `Tillpoint.embed` is given to mount this session. */
+  clientSecret: string | null;
 }
 
 /** What a checkout session is for: the API's `mode` (our `mode` is test or live). */

@@ -13,6 +13,7 @@ import { matchDynamicTaxRate, pricingDiscount } from '../pricing/rules';
 import type { DynamicTaxRate } from '../pricing/entities';
 import { computeTotals } from '../pricing/totals';
 import { transitionCheckoutSession } from '../payments/transition';
+import { adjustableQuantityOf, customFieldsOf, type NewCustomField } from './shopper-options';
 
 /** Session lifetime bounds (design.md §9). */
 export const SESSION_LIFETIME = {
@@ -42,6 +43,7 @@ export interface NewCheckoutSession {
     /** Ids of `line_items[].dynamic_tax_rates`, resolved into `dynamicTaxRates` by the use case. */
     dynamicTaxRateIds?: string[];
     dynamicTaxRates?: DynamicTaxRate[];
+    adjustableQuantity?: { enabled: boolean; minimum?: number; maximum?: number };
   }>;
   successUrl?: string | null;
   cancelUrl?: string | null;
@@ -71,6 +73,11 @@ export interface NewCheckoutSession {
   billingAddressCollection?: 'auto' | 'required';
   /** Upper-case ISO codes the data knows, checked by the use case (addresses/rules.ts). */
   shippingAllowedCountries?: string[] | null;
+  /** Stripe's `custom_fields[]`, up to 3 (shopper-options.ts). */
+  customFields?: NewCustomField[];
+  /** `embedded`: mounted on the merchant's page with a client secret; needs `returnUrl` instead of `successUrl`. */
+  uiMode?: 'hosted' | 'embedded';
+  returnUrl?: string | null;
 }
 
 export interface NewShippingOption {
@@ -139,6 +146,8 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
       if (item.dynamicTaxRates.length > 50) throw invalid(`${at}[dynamic_tax_rates]`, 'A line item may have at most 50 dynamic tax rates');
       line.dynamicTaxRates = item.dynamicTaxRates;
     }
+    const adjustable = adjustableQuantityOf(item.adjustableQuantity, item.quantity, at);
+    if (adjustable) line.adjustableQuantity = adjustable;
     return line;
   });
   const shippingOptions = (input.shippingOptions ?? []).map((option, i) => shippingRateOf(option, rule.code, `shipping_options[${i}][shipping_rate_data]`));
@@ -163,6 +172,17 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
       throw invalid(param === 'successUrl' ? 'success_url' : 'cancel_url', 'must be an absolute http(s) URL');
     }
   }
+  const embedded = input.uiMode === 'embedded';
+  if (embedded) {
+    if (input.successUrl != null) throw invalid('success_url', 'An embedded session takes return_url, not success_url');
+    if (input.cancelUrl != null) throw invalid('cancel_url', 'An embedded session has no cancel_url: the shopper stays on your page');
+    if (input.returnUrl == null) throw new TillpointError('parameter_missing', 'Missing required parameter: return_url (ui_mode embedded)', { param: 'return_url' });
+    if (!isAbsoluteHttpUrl(input.returnUrl)) throw invalid('return_url', 'must be an absolute http(s) URL');
+  } else if (input.returnUrl != null) {
+    throw invalid('return_url', 'return_url is for ui_mode embedded; a hosted session takes success_url');
+  }
+  const customFields = customFieldsOf(input.customFields);
+  if (setup && customFields.length > 0) throw invalid('custom_fields', 'custom_fields is not used in setup mode');
   const metadata = input.metadata ?? {};
   checkMetadata(metadata);
   let expiresAt = new Date(now.getTime() + SESSION_LIFETIME.defaultMs);
@@ -178,8 +198,9 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
   const methods = input.paymentMethodTypes ?? (setup ? ['card'] : ['card', 'google_pay']);
   if (methods.length === 0) throw invalid('payment_method_types', 'payment_method_types may not be empty');
 
+  const id = newId('cs');
   return {
-    id: newId('cs'),
+    id,
     accountId: scope.accountId,
     mode: scope.mode,
     status: 'open',
@@ -216,6 +237,10 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     shippingAddressCollection: input.shippingAllowedCountries?.length ? { allowedCountries: input.shippingAllowedCountries } : null,
     shippingDetails: null,
     billingAddress: null,
+    customFields,
+    uiMode: embedded ? 'embedded' : 'hosted',
+    returnUrl: embedded ? input.returnUrl! : null,
+    clientSecret: embedded ? `${id}_secret_${newId('x', 24).slice(2)}` : null,
   };
 }
 
@@ -273,10 +298,13 @@ export function priceCheckoutSession(
   const taxAddress = taxAddressOf(session);
   const totals = computeTotals({
     currency: session.currency,
-    lines: session.lineItems.map((item) => {
-      const dynamic = matchDynamicTaxRate(item.dynamicTaxRates, taxAddress);
-      return { unitAmount: item.unitAmount, quantity: item.quantity, taxRates: dynamic ? [...(item.taxRates ?? []), dynamic] : item.taxRates };
-    }),
+    // A line the shopper set to 0 (adjustable_quantity) is kept so it can come back, and priced as nothing.
+    lines: session.lineItems
+      .filter((item) => item.quantity > 0)
+      .map((item) => {
+        const dynamic = matchDynamicTaxRate(item.dynamicTaxRates, taxAddress);
+        return { unitAmount: item.unitAmount, quantity: item.quantity, taxRates: dynamic ? [...(item.taxRates ?? []), dynamic] : item.taxRates };
+      }),
     discount: pricingDiscount(session.discounts[0]),
     shipping: shipping?.amount ?? 0,
   });

@@ -5,6 +5,7 @@ import type { CheckoutPageChange } from '../checkout-page/entities';
 import type { Dispute } from '../disputes/entities';
 import type { TotalDetails } from '../pricing/totals';
 import type { Customer, SavedPaymentMethod } from '../customers/entities';
+import { customFieldSnapshot } from '../sessions/shopper-options';
 
 /*
  * What an event carries. An event stores a snapshot of its object at the moment of the change, and a
@@ -42,6 +43,7 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
       amount: item.amount,
       ...(item.taxRates?.length ? { tax_rates: item.taxRates.map((rate) => rate.id) } : {}),
       ...(item.dynamicTaxRates?.length ? { dynamic_tax_rates: item.dynamicTaxRates.map((rate) => rate.id) } : {}),
+      ...(item.adjustableQuantity ? { adjustable_quantity: item.adjustableQuantity } : {}),
     })),
     amount_subtotal: session.amountSubtotal,
     amount_total: session.amountTotal,
@@ -88,6 +90,11 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
     setup_intent: session.setupPaymentMethodId
       ? { object: 'setup_intent' as const, status: 'succeeded' as const, customer: session.customerId, payment_method: session.setupPaymentMethodId }
       : null,
+    // Custom fields (with the shopper's answers once paid) and embedded mode.
+    custom_fields: (session.customFields ?? []).map(customFieldSnapshot),
+    ui_mode: session.uiMode ?? 'hosted',
+    return_url: session.returnUrl ?? null,
+    client_secret: session.clientSecret ?? null,
     expires_at: unixTime(session.expiresAt),
     completed_at: unixTime(session.completedAt),
     created: unixTime(session.createdAt),
@@ -132,6 +139,7 @@ export function paymentSnapshot(payment: Payment) {
     total_details: payment.totalDetails && totalDetailsSnapshot(payment.totalDetails),
     shipping_details: payment.shippingDetails ?? null,
     customer_details: { email: payment.customerEmail, address: payment.billingAddress ?? null },
+    custom_fields: (payment.customFields ?? []).map(customFieldSnapshot),
     created: unixTime(payment.createdAt),
   };
 }

@@ -35,13 +35,13 @@ export function registerCheckoutPage(
     webRoot: string;
     clientConfig?: CheckoutClientConfig;
     secureHead?: (html: string) => string;
-    policy?: (nonce: string) => string;
+    policy?: (nonce: string, frameAncestors?: readonly string[]) => string;
     /** An account's page is being sent (for the page-integrity monitor's first baseline); must not throw. */
     onServed?: (accountId: string) => void;
   },
 ) {
   const clientConfig = options.clientConfig ?? { sentry: null, ofrepUrl: '' };
-  const policy = options.policy ?? ((nonce: string) => checkoutPagePolicy(clientConfig, { nonce }));
+  const policy = options.policy ?? ((nonce: string, frameAncestors?: readonly string[]) => checkoutPagePolicy(clientConfig, { nonce, frameAncestors }));
   let assets: CheckoutAssets | null = null;
   const send = async (request: FastifyRequest, reply: FastifyReply, receipt: boolean) => {
     assets ??= loadCheckoutAssets(options.webRoot, options.secureHead);
@@ -59,7 +59,7 @@ export function registerCheckoutPage(
     reply
       .status(page.status)
       .header('cache-control', 'no-store')
-      .header('content-security-policy', policy(nonce))
+      .header('content-security-policy', policy(nonce, page.frameAncestors))
       .header('reporting-endpoints', reportingEndpoints);
     if (page.accountId) options.onServed?.(page.accountId);
     return sendCompressedHtml(request, reply, checkoutDocument(page, assets, nonce));

@@ -35,6 +35,8 @@ export interface RenderedCheckoutPage {
   status: 200 | 404;
   /** The account whose page this is; null for an unknown session. */
   accountId: string | null;
+  /** An embedded session's page: the origins that may frame it (none for any other page). */
+  frameAncestors: string[];
   data: CheckoutPageData;
   preloads: PagePreloads;
   /** The whole document, without the head's asset markup and the nonce (see `checkoutDocument`). */
@@ -60,12 +62,14 @@ export async function renderCheckoutPage(
   let flags = defaultCheckoutFlags;
   let sessionLocale: string | null = null;
   let accountId: string | null = null;
+  let frameAncestors: string[] = [];
   if (SESSION_ID.test(sessionId)) {
     try {
       const page = await getCheckoutPage(deps, { sessionId });
       const session = publicCheckoutSessionView(page, deps.publicUrl, options.acceptLanguage);
       sessionLocale = page.session.locale;
       accountId = page.session.accountId;
+      if (page.session.uiMode === 'embedded') frameAncestors = page.account.embedAllowedOrigins ?? [];
       if (session.status === 'expired') view = { kind: 'expired', session };
       else if (session.status === 'complete') view = { kind: 'paid', session };
       else {
@@ -104,6 +108,7 @@ export async function renderCheckoutPage(
   return {
     status: view.kind === 'not_found' ? 404 : 200,
     accountId,
+    frameAncestors,
     data,
     preloads,
     title: merchant ? `${t('page.title')} · ${merchant}` : t('page.title'),

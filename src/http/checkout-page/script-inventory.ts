@@ -1,3 +1,4 @@
+import { EMBED_SCRIPT, EMBED_SCRIPT_INTEGRITY } from '../embed-script';
 import type { BuiltChunk, CheckoutBuild } from './built-assets';
 import { firstPartyPurposes, thirdPartyPurposes, type PageConfiguration } from './script-justifications';
 
@@ -101,5 +102,20 @@ export function checkoutPageInventory(build: CheckoutBuild | null, policy: strin
       });
     }
   }
+  // Loaded by the merchant's page, not the checkout page: listed so every script we serve has its hash and reason.
+  inventory.push({
+    id: 'embedded-checkout-loader',
+    party: 'first',
+    type: 'script',
+    origin: '',
+    path: '/js/embed.js',
+    sha384: EMBED_SCRIPT_INTEGRITY,
+    size: Buffer.byteLength(EMBED_SCRIPT),
+    integrity: 'sri',
+    loading: 'on_demand',
+    loadedWhen: ['always'],
+    justification: "Embedded sessions (ui_mode embedded): the merchant's page loads it, pinned by integrity, to mount the checkout in an iframe sized to its content and go to return_url after payment.",
+    integrityNote: null,
+  });
   return inventory;
 }

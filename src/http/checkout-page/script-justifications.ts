@@ -9,10 +9,25 @@
 /** The page set-ups a script depends on; a script is loaded when all of its conditions hold. */
 /**
  * `saved_cards`: the session's customer has saved cards to offer.
+ * `promotion_codes`, `shipping_options`, `address_collection`: the session allows promotion codes,
+ * offers shipping choices, or asks for a shipping or billing address (docs/pricing.md).
  * `catalogue_fetch`: the page fetches a catalogue itself. A server-rendered page never does (the
  * server inlines the shopper's catalogue); the chunks exist for a page rendered in the browser.
  */
-export const pageConfigurations = ['always', 'test_processor', 'braintree', 'card', 'google_pay', 'three_d_secure', 'sentry', 'catalogue_fetch', 'saved_cards'] as const;
+export const pageConfigurations = [
+  'always',
+  'test_processor',
+  'braintree',
+  'card',
+  'google_pay',
+  'three_d_secure',
+  'sentry',
+  'catalogue_fetch',
+  'saved_cards',
+  'promotion_codes',
+  'shipping_options',
+  'address_collection',
+] as const;
 export type PageConfiguration = (typeof pageConfigurations)[number];
 
 export interface FirstPartyPurpose {
@@ -91,6 +106,30 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     loadedWhen: ['saved_cards'],
     justification:
       'The returning shopper’s saved cards (brand, last 4 digits, expiry from this server; never a card number), offered for one tap with “use another card”. Loaded only when the session’s customer has saved cards. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'promotion-code',
+    source: /^checkout\/shop\/PromotionCode\.tsx$/,
+    loadedWhen: ['promotion_codes'],
+    justification: 'The promotion code field: applies or removes a code through this server, which prices the session again. Loaded only when the session allows promotion codes. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'shipping-choice',
+    source: /^checkout\/shop\/ShippingChoice\.tsx$/,
+    loadedWhen: ['shipping_options'],
+    justification: 'The shipping choice: the session’s shipping options as radio buttons; the server prices the chosen one. Loaded only when the session offers shipping options. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'address-form',
+    source: /^checkout\/shop\/AddressForm\.tsx$/,
+    loadedWhen: ['address_collection'],
+    justification: 'The address form laid out as the shopper’s country writes addresses (format fetched from this server), with the browser’s autofill names. Loaded only when the session asks for an address. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'shop-options-client',
+    source: /^_?shop-api-[\w-]+\.js$/,
+    loadedWhen: ['promotion_codes'],
+    justification: 'The calls the shop options make to this server (promotion code, shipping choice, addresses), shared by their chunks. Loaded with any of them. Built by Tillpoint from web/checkout.',
   },
   {
     id: 'saved-cards-styles',

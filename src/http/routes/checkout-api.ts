@@ -4,10 +4,13 @@ import { getCheckoutPage } from '../../domain/sessions/use-cases/get-checkout-pa
 import { payCheckoutSession } from '../../domain/payments/use-cases/pay-checkout-session';
 import { tokenizeCard, tokenizeSavedCardCvc } from '../../domain/payments/use-cases/tokenize-card';
 import { defineRoute } from '../define-route';
-import { applyPromotionCodeBody, checkoutAddressesBody, chooseShippingRateBody, idParams, payBody, tokenizeCardBody, tokenizeCvcBody } from '../schemas';
+import { applyPromotionCodeBody, checkoutAddressesBody, chooseShippingRateBody, idParams, lineItemParams, payBody, setLineItemQuantityBody, tokenizeCardBody, tokenizeCvcBody } from '../schemas';
 import { setCheckoutAddresses } from '../../domain/addresses/use-cases/set-checkout-addresses';
-import { TillpointError } from '../../domain/shared/errors';
 import { z } from 'zod';
+import { setLineItemQuantity } from '../../domain/sessions/use-cases/set-line-item-quantity';
+import { PromotionCodeGuessLimit } from '../../domain/pricing/code-guessing';
+import { RateLimitedError } from '../../domain/api-guards/rules';
+import { TillpointError } from '../../domain/shared/errors';
 import { chooseShippingRate } from '../../domain/pricing/use-cases/choose-shipping-rate';
 import { applyPromotionCode } from '../../domain/pricing/use-cases/apply-promotion-code';
 import { completionUrl, publicCheckoutSessionView } from '../views/checkout-session';
@@ -16,7 +19,7 @@ import { completionUrl, publicCheckoutSessionView } from '../views/checkout-sess
  * The shopper's side: read a session, tokenize a test card, pay. The unguessable session id is the
  * only credential, as design.md §6 allows.
  */
-export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }) {
+export async function checkoutApi(app: FastifyInstance, { deps, codeGuessLimit = new PromotionCodeGuessLimit() }: { deps: Deps; codeGuessLimit?: PromotionCodeGuessLimit }) {
   const tag = 'Checkout page';
 
   defineRoute(
@@ -96,6 +99,7 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
         email: body.email,
         deviceData: body.device_data ?? null,
         acceptLanguage: request.headers['accept-language'] ?? null,
+        customFields: body.custom_fields,
       });
       // A setup session saved the card: nothing was charged.
       return { status: payment?.status ?? 'succeeded', redirect_url: completionUrl(session, deps.publicUrl) };
@@ -114,7 +118,24 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
       internal: true,
     },
     async ({ params, body, request, reply }) => {
-      await applyPromotionCode(deps, { sessionId: params.id, code: body.code });
+      // Wrong codes are counted per session and per address: guessing codes meets `rate_limited`.
+      const now = deps.clock.now().getTime();
+      if (body.code !== null) {
+        try {
+          codeGuessLimit.assertAllowed(params.id, request.ip, now);
+        } catch (error) {
+          if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+          throw error;
+        }
+      }
+      try {
+        await applyPromotionCode(deps, { sessionId: params.id, code: body.code });
+      } catch (error) {
+        if (body.code !== null && error instanceof TillpointError && error.code === 'parameter_invalid' && error.param === 'promotion_code') {
+          codeGuessLimit.recordWrong(params.id, request.ip, now);
+        }
+        throw error;
+      }
       reply.header('cache-control', 'no-store');
       const page = await getCheckoutPage(deps, { sessionId: params.id });
       return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
@@ -159,6 +180,25 @@ export async function checkoutApi(app: FastifyInstance, { deps }: { deps: Deps }
           ...(body.billing_address !== undefined ? { billingAddress: body.billing_address } : {}),
         },
       });
+      reply.header('cache-control', 'no-store');
+      const page = await getCheckoutPage(deps, { sessionId: params.id });
+      return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/checkout/sessions/:id/line_items/:index/quantity',
+      tag,
+      summary: "Change an adjustable line's quantity; the server prices the session again",
+      params: lineItemParams,
+      body: setLineItemQuantityBody,
+      internal: true,
+    },
+    async ({ params, body, request, reply }) => {
+      await setLineItemQuantity(deps, { sessionId: params.id, index: params.index, quantity: body.quantity });
       reply.header('cache-control', 'no-store');
       const page = await getCheckoutPage(deps, { sessionId: params.id });
       return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);

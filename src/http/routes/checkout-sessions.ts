@@ -53,6 +53,9 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
           shippingOptions: shippingOptionsOf(body.shipping_options),
           billingAddressCollection: body.billing_address_collection,
           shippingAllowedCountries: body.shipping_address_collection?.allowed_countries ?? null,
+          customFields: body.custom_fields,
+          uiMode: body.ui_mode,
+          returnUrl: body.return_url,
         },
         discount: discountReferenceOf(body.discounts),
       });

@@ -1,4 +1,5 @@
 import { maskEmail } from '../../domain/sessions/customer-email';
+import { customFieldSnapshot } from '../../domain/sessions/shopper-options';
 import { checkoutSessionSnapshot } from '../../domain/shared/event-payloads';
 import { negotiateLocale } from '../../domain/shared/locale';
 import type { Membership } from '../../domain/team/entities';
@@ -18,6 +19,8 @@ export function dashboardSessionView(session: CheckoutSession, membership: Membe
 
 /** Where the shopper goes once the session is paid. */
 export function completionUrl(session: CheckoutSession, publicUrl: string): string {
+  // Embedded: the top page goes to return_url (the page inside the frame tells /js/embed.js).
+  if (session.uiMode === 'embedded' && session.returnUrl) return session.returnUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id));
   return session.successUrl
     ? session.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id))
     : `${publicUrl}/c/${session.id}/done`;
@@ -49,7 +52,11 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       ...(item.taxRates?.length
         ? { tax_rates: item.taxRates.map((rate) => ({ display_name: rate.displayName, percentage: rate.percentage, inclusive: rate.inclusive })) }
         : {}),
+      ...(item.adjustableQuantity ? { adjustable_quantity: { minimum: item.adjustableQuantity.minimum, maximum: item.adjustableQuantity.maximum } } : {}),
     })),
+    // Questions the page asks before paying (shopper-options.ts), answered with the payment.
+    custom_fields: (session.customFields ?? []).map(customFieldSnapshot),
+    ui_mode: session.uiMode ?? 'hosted',
     amount_total: session.amountTotal,
     // Shop options (docs/pricing.md): the breakdown the page shows, and its promotion code field.
     amount_subtotal: session.amountSubtotal,

@@ -24,6 +24,7 @@ export function accountSettingsView(account: Account) {
     accent_color: account.branding.accentColor,
     support_email: account.supportEmail,
     send_receipts: account.sendReceipts,
+    embed_allowed_origins: account.embedAllowedOrigins ?? [],
   };
 }
 

@@ -24,6 +24,7 @@ import discountsAndTaxRates from './0029-discounts-and-tax-rates';
 import merchantInitiatedPaymentsAndSetupSessions from './0031-merchant-initiated-payments-and-setup-sessions';
 import receiptEmails from './0032-receipt-emails';
 import checkoutAddresses from './0034-checkout-addresses';
+import shopperOptionsAndEmbeddedCheckout from './0035-shopper-options-and-embedded-checkout';
 import namedRestrictedApiKeys from './0036-named-restricted-api-keys';
 import paymentStory from './0037-payment-story';
 import cvcRecollection from './0038-cvc-recollection';
@@ -64,6 +65,7 @@ export const migrations: Migration[] = [
   merchantInitiatedPaymentsAndSetupSessions,
   receiptEmails,
   checkoutAddresses,
+  shopperOptionsAndEmbeddedCheckout,
   namedRestrictedApiKeys,
   paymentStory,
   cvcRecollection,

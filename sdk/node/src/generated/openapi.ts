@@ -808,6 +808,41 @@ export interface components {
             tax_rates?: string[];
             /** @description Tax rates (`txr_…`) matched to the shopper's address, when the line has any. */
             dynamic_tax_rates?: string[];
+            /** @description The shopper may change the quantity within these bounds, when given. */
+            adjustable_quantity?: {
+                enabled: boolean;
+                minimum: number;
+                maximum: number;
+            };
+        };
+        /** @description A question the page asks, with the shopper's answer (null until given). */
+        CustomField: {
+            key: string;
+            label: {
+                /** @constant */
+                type: "custom";
+                custom: string;
+            };
+            /** @enum {string} */
+            type: "text" | "numeric" | "dropdown";
+            optional: boolean;
+            text?: {
+                minimum_length: number | null;
+                maximum_length: number | null;
+                value: string | null;
+            };
+            numeric?: {
+                minimum_length: number | null;
+                maximum_length: number | null;
+                value: string | null;
+            };
+            dropdown?: {
+                options: {
+                    label: string;
+                    value: string;
+                }[];
+                value: string | null;
+            };
         };
         /** @description Stripe's address shape, checked against its country's format. */
         Address: {
@@ -884,6 +919,10 @@ export interface components {
          *       },
          *       "mode": "payment",
          *       "setup_intent": null,
+         *       "custom_fields": [],
+         *       "ui_mode": "hosted",
+         *       "return_url": null,
+         *       "client_secret": null,
          *       "expires_at": 1767312000,
          *       "completed_at": null,
          *       "created": 1767225600
@@ -1032,6 +1071,14 @@ export interface components {
                  */
                 payment_method: string;
             } | null;
+            /** @description The session's questions, with the shopper's answers once paid. */
+            custom_fields: components["schemas"]["CustomField"][];
+            /** @enum {string} */
+            ui_mode: "hosted" | "embedded";
+            /** @description Embedded mode: where the page goes after payment. */
+            return_url: string | null;
+            /** @description Embedded mode: give it to `Tillpoint.embed` on your page. Null for a hosted session. */
+            client_secret: string | null;
             /** @description When it stops taking payments (Unix seconds). */
             expires_at: number;
             completed_at: number | null;
@@ -1082,6 +1129,7 @@ export interface components {
          *         "email": "shopper@example.com",
          *         "address": null
          *       },
+         *       "custom_fields": [],
          *       "created": 1767225700
          *     }
          */
@@ -1156,6 +1204,8 @@ export interface components {
                 /** @description The billing address, when the page asked for one. */
                 address: components["schemas"]["Address"] | null;
             };
+            /** @description The session's custom fields with the shopper's answers. */
+            custom_fields: components["schemas"]["CustomField"][];
             /** @description Creation time (Unix seconds). */
             created: number;
         };
@@ -1417,6 +1467,7 @@ export interface components {
          *             "email": "shopper@example.com",
          *             "address": null
          *           },
+         *           "custom_fields": [],
          *           "created": 1767225700
          *         }
          *       }
@@ -2519,6 +2570,14 @@ export interface operations {
                         tax_rates?: string[];
                         /** @description Ids of tax rates with a country (and maybe a state): the one matching the shopper's shipping address (else billing address) applies. */
                         dynamic_tax_rates?: string[];
+                        /** @description Let the shopper change the quantity on the page; the server prices the session again. */
+                        adjustable_quantity?: {
+                            enabled: boolean;
+                            /** @description Lowest quantity, 0 (the shopper may remove the item; never the last one) by default. */
+                            minimum?: number;
+                            /** @description Highest quantity, 99 by default, at most 999. */
+                            maximum?: number;
+                        };
                     }[];
                     success_url?: string;
                     cancel_url?: string;
@@ -2592,6 +2651,39 @@ export interface operations {
                     shipping_address_collection?: {
                         allowed_countries: string[];
                     };
+                    /** @description Up to 3 questions the page asks (`text`, `numeric` digits only, or `dropdown`); answers are on the session and the payment. */
+                    custom_fields?: {
+                        key: string;
+                        label: {
+                            /** @constant */
+                            type: "custom";
+                            custom: string;
+                        };
+                        /** @enum {string} */
+                        type: "text" | "numeric" | "dropdown";
+                        optional?: boolean;
+                        dropdown?: {
+                            options: {
+                                label: string;
+                                value: string;
+                            }[];
+                        };
+                        text?: {
+                            minimum_length?: number;
+                            maximum_length?: number;
+                        };
+                        numeric?: {
+                            minimum_length?: number;
+                            maximum_length?: number;
+                        };
+                    }[];
+                    /**
+                     * @description `hosted` (default): send the shopper to `url`. `embedded`: mount the page on yours with `client_secret` and `/js/embed.js` (docs/embedded-checkout.md).
+                     * @enum {string}
+                     */
+                    ui_mode?: "hosted" | "embedded";
+                    /** @description Embedded mode (required there): where your page goes after payment; `{CHECKOUT_SESSION_ID}` is replaced. */
+                    return_url?: string;
                 };
             };
         };

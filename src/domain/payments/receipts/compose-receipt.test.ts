@@ -14,6 +14,7 @@ const account: Account = {
   branding: { displayName: null, logoUrl: null, accentColor: null },
   supportEmail: null,
   sendReceipts: true,
+  embedAllowedOrigins: [],
   createdAt: new Date('2026-01-01T00:00:00Z'),
 };
 
@@ -41,6 +42,7 @@ function payment(overrides: Partial<Payment>): Payment {
     totalDetails: null,
     shippingDetails: null,
     billingAddress: null,
+    customFields: [],
     createdAt: new Date('2026-03-04T10:00:00Z'),
     updatedAt: new Date('2026-03-04T10:00:00Z'),
     ...overrides,

@@ -82,6 +82,7 @@ export async function chargeSavedPaymentMethod(deps: Deps, options: ChargeSavedP
     totalDetails: null,
     shippingDetails: null,
     billingAddress: null,
+    customFields: [],
     createdAt: now,
     updatedAt: now,
   };

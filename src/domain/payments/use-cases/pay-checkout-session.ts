@@ -1,6 +1,7 @@
 import type { Payment, PaymentMethodDetails, PaymentMethodType } from '../entities';
 import { resourceMissing, TillpointError } from '../../shared/errors';
 import { isValidCustomerEmail } from '../../sessions/customer-email';
+import { answerCustomFields } from '../../sessions/shopper-options';
 import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import { type Deps } from '../../deps';
 import { toThreeDSecureMode } from '../../processors/three-d-secure-policy';
@@ -33,6 +34,8 @@ export interface PayCheckoutSessionOptions {
   deviceData?: string | null;
   /** The shopper's `Accept-Language`: the receipt's language when the session's locale is `auto`. */
   acceptLanguage?: string | null;
+  /** Answers to the session's custom fields, by key (checked against the session's questions). */
+  customFields?: Record<string, string | null>;
 }
 
 /**
@@ -90,7 +93,8 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
 
   // 1. Record the intent, on the session's customer (made now when the session makes one, or when
   // the card is to be saved and there is no customer to save it to).
-  const withCustomer = await withSessionCustomer(deps, target, email, saving);
+  const answered = await withCustomFieldAnswers(deps, target, options.customFields ?? {});
+  const withCustomer = await withSessionCustomer(deps, answered, email, saving);
   const { session, payment } = await recordIntent(deps, { session: withCustomer, email, processor: processor.name, paymentMethodType: options.paymentMethodType });
 
   // 2. Ask the processor, holding no transaction: vault the card first when it is to be saved, then
@@ -248,4 +252,28 @@ export async function recordAuthorization(
   const outcome = await recordAuthorizationOutcome(deps, { ...options, result: options.result });
   if ('error' in outcome) throw outcome.error;
   return outcome;
+}
+
+/**
+ * The session with the shopper's answers to its custom fields, checked and kept before the intent:
+ * a required field left empty or an answer out of bounds refuses the payment with nothing recorded.
+ * A session without custom fields is returned as it is.
+ */
+async function withCustomFieldAnswers(deps: Deps, session: CheckoutSession, answers: Record<string, string | null>): Promise<CheckoutSession> {
+  if ((session.customFields ?? []).length === 0) {
+    if (Object.keys(answers).length > 0) answerCustomFields([], answers);
+    return session;
+  }
+  const customFields = answerCustomFields(session.customFields, answers);
+  if (JSON.stringify(customFields) === JSON.stringify(session.customFields)) return session;
+  return deps.store.transaction(async (tx) => {
+    const current = await tx.checkoutSessions.get(null, session.id, { forUpdate: true });
+    if (!current) throw resourceMissing('checkout session', session.id);
+    const refused = refusalToPay(current);
+    if (refused) throw refused;
+    if (await tx.payments.holdingSession(current.id)) throw paymentUnderWay();
+    const next: CheckoutSession = { ...current, customFields, updatedAt: deps.clock.now() };
+    if (!(await tx.checkoutSessions.update(next, 'open'))) throw refusalToPay({ ...current, status: 'complete' })!;
+    return next;
+  });
 }

@@ -13,6 +13,23 @@ export interface AccountProfileChanges {
   supportEmail?: string | null;
   /** Email shoppers a receipt when they pay (docs/receipts.md). */
   sendReceipts?: boolean;
+  /** Origins allowed to frame the embedded checkout: `https://host[:port]` (http only for localhost), up to 10. */
+  embedAllowedOrigins?: string[];
+}
+
+/** An origin a page may be framed by: scheme, host and port only; https, or http for a local address. */
+export function embedOriginOf(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return null;
+  }
+  const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (!(url.protocol === 'https:' || (url.protocol === 'http:' && local))) return null;
+  if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) return null;
+  if (value.trim().replace(/\/$/, '').toLowerCase() !== url.origin.toLowerCase()) return null;
+  return url.origin;
 }
 
 function invalid(param: string, message: string): TillpointError {
@@ -60,6 +77,18 @@ export function applyProfileChanges(account: Account, changes: AccountProfileCha
     next.supportEmail = email;
   }
   if (changes.sendReceipts !== undefined) next.sendReceipts = changes.sendReceipts;
+  if (changes.embedAllowedOrigins !== undefined) {
+    if (changes.embedAllowedOrigins.length > 10) throw invalid('embed_allowed_origins', 'At most 10 origins');
+    next.embedAllowedOrigins = [
+      ...new Set(
+        changes.embedAllowedOrigins.map((value, i) => {
+          const origin = embedOriginOf(value);
+          if (!origin) throw invalid(`embed_allowed_origins[${i}]`, `'${value}' is not an origin: give https://host or https://host:port, nothing after it`);
+          return origin;
+        }),
+      ),
+    ];
+  }
   return next;
 }
 

@@ -40,6 +40,7 @@ const createdFields: readonly Field<Payment>[] = [
   // Addresses (migration 0034).
   ['shipping_details', 'jsonb', (p) => p.shippingDetails],
   ['billing_address', 'jsonb', (p) => p.billingAddress],
+  ['custom_fields', 'jsonb', (p) => p.customFields],
 ];
 
 const createdColumns = createdFields.map(([column]) => column).join(', ');

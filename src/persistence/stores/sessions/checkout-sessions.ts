@@ -44,6 +44,11 @@ export const sessionFields: readonly Field<CheckoutSession>[] = [
   ['shipping_address_collection', 'jsonb', (s) => s.shippingAddressCollection],
   ['shipping_details', 'jsonb', (s) => s.shippingDetails],
   ['billing_address', 'jsonb', (s) => s.billingAddress],
+  // Custom fields and embedded mode (migration 0035).
+  ['custom_fields', 'jsonb', (s) => s.customFields],
+  ['ui_mode', 'text', (s) => s.uiMode],
+  ['return_url', 'text', (s) => s.returnUrl],
+  ['client_secret', 'text', (s) => s.clientSecret],
 ];
 
 export const sessionColumns = sessionFields.map(([column]) => column);

@@ -11,6 +11,7 @@ function toAccount(row: Row): Account {
     branding: { displayName: row.display_name, logoUrl: row.logo_url, accentColor: row.accent_color },
     supportEmail: row.support_email,
     sendReceipts: row.send_receipts === true,
+    embedAllowedOrigins: row.embed_allowed_origins ?? [],
     createdAt: new Date(row.created_at),
   };
 }
@@ -42,8 +43,9 @@ export function accountRepositories(db: SqlExecutor): Pick<UnitOfWork, 'accounts
     accountProfiles: {
       async update(a: Account) {
         await db.query<Row>(
-          `UPDATE accounts SET name = $2, display_name = $3, logo_url = $4, accent_color = $5, support_email = $6, send_receipts = $7 WHERE id = $1`,
-          [a.id, a.name, a.branding.displayName, a.branding.logoUrl, a.branding.accentColor, a.supportEmail, a.sendReceipts],
+          `UPDATE accounts SET name = $2, display_name = $3, logo_url = $4, accent_color = $5, support_email = $6, send_receipts = $7,
+             embed_allowed_origins = $8::jsonb WHERE id = $1`,
+          [a.id, a.name, a.branding.displayName, a.branding.logoUrl, a.branding.accentColor, a.supportEmail, a.sendReceipts, JSON.stringify(a.embedAllowedOrigins ?? [])],
         );
       },
     },

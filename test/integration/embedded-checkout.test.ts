@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases';
+import { dashboardCall, signUpOwner } from '../support/dashboard';
+import { expectError, merchantCall, payCall, tokenize, useIntegration } from '../support/integration';
+
+/** A stand-in for the built pages, enough for the server to render the checkout page's head. */
+function standInWebRoot(): string {
+  const webRoot = mkdtempSync(path.join(tmpdir(), 'tillpoint-web-'));
+  mkdirSync(path.join(webRoot, 'dashboard'), { recursive: true });
+  writeFileSync(path.join(webRoot, 'dashboard', 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+  mkdirSync(path.join(webRoot, '.vite'), { recursive: true });
+  writeFileSync(
+    path.join(webRoot, '.vite', 'manifest.json'),
+    JSON.stringify({
+      'checkout/main.tsx': { file: 'assets/app-1234.js', src: 'checkout/main.tsx', isEntry: true, dynamicImports: ['checkout/hydrate.tsx', 'checkout/card-form/builtin-engine.ts'] },
+      'checkout/hydrate.tsx': { file: 'assets/hydrate-1234.js', src: 'checkout/hydrate.tsx', isDynamicEntry: true },
+      'checkout/card-form/builtin-engine.ts': { file: 'assets/card-1234.js', src: 'checkout/card-form/builtin-engine.ts', isDynamicEntry: true },
+    }),
+  );
+  return webRoot;
+}
+
+describe.each(testDatabases)('embedded checkout: frame-ancestors and /js/embed.js ($name)', (database) => {
+  const ctx = useIntegration(database, { webRoot: standInWebRoot() });
+
+  async function shop(origins?: unknown) {
+    const owner = await signUpOwner(ctx.h, 'Framed Shop');
+    const settings = `/dashboard/api/accounts/${owner.accountId}/settings`;
+    if (origins !== undefined) {
+      const saved = await dashboardCall(ctx.h, owner, 'POST', settings, { embed_allowed_origins: origins });
+      expect(saved.statusCode, saved.body).toBe(200);
+    }
+    const key = (await dashboardCall(ctx.h, owner, 'POST', `/dashboard/api/accounts/${owner.accountId}/test/api-keys`, { kind: 'secret' })).json().secret;
+    return { owner, settings, key };
+  }
+  const session = async (key: string, body: Record<string, unknown>) => {
+    const res = await merchantCall(ctx.h, key, 'POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Tea', unit_amount: 900, quantity: 1 }], ...body });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  const page = (id: string) => ctx.h.app.inject({ method: 'GET', url: `/c/${id}` });
+
+  it("an embedded session's page may be framed by the account's allowed origins only; every other page by none", async () => {
+    const { key, settings, owner } = await shop(['https://shop.example', 'http://localhost:4800/']);
+    expect((await dashboardCall(ctx.h, owner, 'GET', settings)).json().embed_allowed_origins).toEqual(['https://shop.example', 'http://localhost:4800']);
+    const embedded = await session(key, { ui_mode: 'embedded', return_url: 'https://shop.example/done?s={CHECKOUT_SESSION_ID}' });
+    const framed = await page(embedded.id);
+    expect(framed.statusCode).toBe(200);
+    expect(framed.headers['content-security-policy']).toContain('frame-ancestors https://shop.example http://localhost:4800;');
+    expect(framed.headers['x-frame-options']).toBeUndefined();
+
+    const hosted = await page((await session(key, {})).id);
+    expect(hosted.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(hosted.headers['x-frame-options']).toBe('DENY');
+
+    // Paid inside the frame, the page is told to go to return_url, the session id in it.
+    const paid = await payCall(ctx.h, embedded.id, await tokenize(ctx.h, embedded.id));
+    expect(paid.json().redirect_url).toBe(`https://shop.example/done?s=${embedded.id}`);
+  });
+
+  it('an account without allowed origins: its embedded page cannot be framed', async () => {
+    const { key } = await shop();
+    const embedded = await session(key, { ui_mode: 'embedded', return_url: 'https://shop.example/done' });
+    const res = await page(embedded.id);
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('refuses origins that are not origins, changing nothing', async () => {
+    const { owner, settings } = await shop(['https://shop.example']);
+    for (const [bad, param] of [
+      [['https://shop.example/checkout'], 'embed_allowed_origins[0]'],
+      [['http://shop.example'], 'embed_allowed_origins[0]'],
+      [['https://shop.example', "https://a.example 'unsafe-inline'"], 'embed_allowed_origins[1]'],
+      [['*'], 'embed_allowed_origins[0]'],
+      [['https://user@shop.example'], 'embed_allowed_origins[0]'],
+    ] as const) {
+      expectError(await dashboardCall(ctx.h, owner, 'POST', settings, { embed_allowed_origins: bad }), 400, 'parameter_invalid', { param });
+    }
+    expect((await dashboardCall(ctx.h, owner, 'GET', settings)).json().embed_allowed_origins).toEqual(['https://shop.example']);
+  });
+
+  it('serves /js/embed.js with the published sha384 integrity', async () => {
+    const script = await ctx.h.app.inject({ method: 'GET', url: '/js/embed.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(script.body).toContain('Tillpoint');
+    expect(script.body.length).toBeLessThan(2500);
+    const published = (await ctx.h.app.inject({ method: 'GET', url: '/js/embed.json' })).json();
+    expect(published.integrity).toBe(`sha384-${createHash('sha384').update(script.body).digest('base64')}`);
+  });
+});
