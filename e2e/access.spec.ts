@@ -177,7 +177,7 @@ test.describe('a fresh install, closed by default', () => {
     const demoCheckout = /Demo checkout: (\S+)/.exec(output)![1]!;
     await page.goto(`${base}/dashboard/sign-in`);
     await signIn(page, ownerEmail, 'an emailed new passphrase');
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await goTo(page, 'Settings');
     await page.getByLabel('Support email').fill('help@roasters.example');
     const sendReceipts = page.getByLabel(/Email shoppers a receipt when they pay/);
     await expect(sendReceipts).not.toBeChecked();
@@ -195,7 +195,7 @@ test.describe('a fresh install, closed by default', () => {
     expect(text).toContain('$35.00');
     expect(text).toContain('help@roasters.example');
 
-    await page.getByRole('link', { name: 'Payments' }).click();
+    await goTo(page, 'Payments');
     await page.getByRole('row').filter({ hasText: 'receipt.shopper@buyer.example' }).getByRole('link', { name: /^pay_/ }).click();
     const again = smtp.next();
     await page.getByRole('button', { name: 'Resend receipt' }).click();

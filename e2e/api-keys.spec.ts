@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { signUp, unique } from './dashboard-support';
+import { goTo, signUp, unique } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 test.describe('API keys on the Developers page', () => {
   test('a named restricted key reads what it was granted and is refused the rest; a key is renamed, rolled and revoked', async ({ page, request }) => {
     await signUp(page, `Keys ${unique()}`);
-    await page.getByRole('link', { name: 'Developers' }).click();
+    await goTo(page, 'Developers');
     await expect(page.getByRole('heading', { name: 'Create a key' })).toBeVisible();
 
     // A restricted key: checkout sessions and payments read, customers write, nothing else.
