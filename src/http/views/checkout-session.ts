@@ -4,7 +4,7 @@ import { checkoutSessionSnapshot } from '../../domain/shared/event-payloads';
 import { negotiateLocale } from '../../domain/shared/locale';
 import type { Membership } from '../../domain/team/entities';
 import type { CheckoutPage } from '../../domain/sessions/use-cases/get-checkout-page';
-import { seesEmails } from './payment';
+import { dashboardCustomerDetails, seesEmails } from './payment';
 import { unixTime } from './resource';
 import type { CheckoutSession } from '../../domain/sessions/entities';
 
@@ -14,7 +14,11 @@ export const checkoutSessionView = checkoutSessionSnapshot;
 /** The session as the dashboard shows it: emails masked for members who do not see them. */
 export function dashboardSessionView(session: CheckoutSession, membership: Membership, publicUrl: string) {
   const view = checkoutSessionView(session, publicUrl);
-  return { ...view, customer_email: seesEmails(membership) ? view.customer_email : maskEmail(view.customer_email) };
+  return {
+    ...view,
+    customer_email: seesEmails(membership) ? view.customer_email : maskEmail(view.customer_email),
+    customer_details: dashboardCustomerDetails(view.customer_details, membership),
+  };
 }
 
 /** Where the shopper goes once the session is paid. */

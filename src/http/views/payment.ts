@@ -11,6 +11,11 @@ export const paymentView = paymentSnapshot;
 /** Whether this member sees customer emails in clear (viewers do not). */
 export const seesEmails = (membership: Membership) => can(membership.role, 'customers.read_email');
 
+/** `customer_details` with its email masked for members who do not see emails. */
+export function dashboardCustomerDetails<D extends { email: string | null } | null>(details: D, membership: Membership): D {
+  return details && !seesEmails(membership) ? { ...details, email: maskEmail(details.email) } : details;
+}
+
 /**
  * The payment as the dashboard shows it: emails masked for members who do not see them, and the
  * badge (`refunded`, `partially_refunded` or the status) beside the lifecycle status.
@@ -21,6 +26,7 @@ export function dashboardPaymentView(payment: Payment, membership: Membership) {
     ...view,
     status_badge: paymentStatusBadge(payment),
     customer_email: seesEmails(membership) ? view.customer_email : maskEmail(view.customer_email),
+    customer_details: dashboardCustomerDetails(view.customer_details, membership),
     payment_method: view.payment_method && {
       ...view.payment_method,
       payer_email: seesEmails(membership) ? view.payment_method.payer_email : maskEmail(view.payment_method.payer_email),
