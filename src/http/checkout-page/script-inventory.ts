@@ -113,7 +113,8 @@ export function checkoutPageInventory(build: CheckoutBuild | null, policy: strin
     size: Buffer.byteLength(EMBED_SCRIPT),
     integrity: 'sri',
     loading: 'on_demand',
-    loadedWhen: ['always'],
+    // Never by the checkout page itself: only a merchant's page that mounts an embedded session.
+    loadedWhen: ['merchant_page'],
     justification: "Embedded sessions (ui_mode embedded): the merchant's page loads it, pinned by integrity, to mount the checkout in an iframe sized to its content and go to return_url after payment.",
     integrityNote: null,
   });

@@ -11,6 +11,8 @@
  * `saved_cards`: the session's customer has saved cards to offer.
  * `promotion_codes`, `shipping_options`, `address_collection`: the session allows promotion codes,
  * offers shipping choices, or asks for a shipping or billing address (docs/pricing.md).
+ * `merchant_page`: the merchant's own page that mounts an embedded session (`/js/embed.js` runs
+ * there, never on the checkout page).
  * `catalogue_fetch`: the page fetches a catalogue itself. A server-rendered page never does (the
  * server inlines the shopper's catalogue); the chunks exist for a page rendered in the browser.
  */
@@ -27,6 +29,7 @@ export const pageConfigurations = [
   'promotion_codes',
   'shipping_options',
   'address_collection',
+  'merchant_page',
 ] as const;
 export type PageConfiguration = (typeof pageConfigurations)[number];
 
