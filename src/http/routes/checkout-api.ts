@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps';
 import { getCheckoutPage } from '../../domain/sessions/use-cases/get-checkout-page';
 import { payCheckoutSession } from '../../domain/payments/use-cases/pay-checkout-session';
@@ -21,6 +21,13 @@ import { completionUrl, publicCheckoutSessionView } from '../views/checkout-sess
  */
 export async function checkoutApi(app: FastifyInstance, { deps, codeGuessLimit = new PromotionCodeGuessLimit() }: { deps: Deps; codeGuessLimit?: PromotionCodeGuessLimit }) {
   const tag = 'Checkout page';
+
+  /** What a shopper's change answers: the session as the page shows it, priced again, never cached. */
+  const sessionAfterChange = async (sessionId: string, request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('cache-control', 'no-store');
+    const page = await getCheckoutPage(deps, { sessionId });
+    return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
+  };
 
   defineRoute(
     app,
@@ -136,9 +143,7 @@ export async function checkoutApi(app: FastifyInstance, { deps, codeGuessLimit =
         }
         throw error;
       }
-      reply.header('cache-control', 'no-store');
-      const page = await getCheckoutPage(deps, { sessionId: params.id });
-      return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
+      return sessionAfterChange(params.id, request, reply);
     },
   );
 
@@ -155,9 +160,7 @@ export async function checkoutApi(app: FastifyInstance, { deps, codeGuessLimit =
     },
     async ({ params, body, request, reply }) => {
       await chooseShippingRate(deps, { sessionId: params.id, shippingRateId: body.shipping_rate });
-      reply.header('cache-control', 'no-store');
-      const page = await getCheckoutPage(deps, { sessionId: params.id });
-      return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
+      return sessionAfterChange(params.id, request, reply);
     },
   );
 
@@ -180,9 +183,7 @@ export async function checkoutApi(app: FastifyInstance, { deps, codeGuessLimit =
           ...(body.billing_address !== undefined ? { billingAddress: body.billing_address } : {}),
         },
       });
-      reply.header('cache-control', 'no-store');
-      const page = await getCheckoutPage(deps, { sessionId: params.id });
-      return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
+      return sessionAfterChange(params.id, request, reply);
     },
   );
 
@@ -199,9 +200,7 @@ export async function checkoutApi(app: FastifyInstance, { deps, codeGuessLimit =
     },
     async ({ params, body, request, reply }) => {
       await setLineItemQuantity(deps, { sessionId: params.id, index: params.index, quantity: body.quantity });
-      reply.header('cache-control', 'no-store');
-      const page = await getCheckoutPage(deps, { sessionId: params.id });
-      return publicCheckoutSessionView(page, deps.publicUrl, request.headers['accept-language']);
+      return sessionAfterChange(params.id, request, reply);
     },
   );
 
