@@ -1,9 +1,18 @@
 import { z } from 'zod';
 import { eventTypes } from '../domain/shared/events';
-import type { NewPaymentLinkItem } from '../domain/sessions/use-cases/create-payment-link';
+import type { NewPaymentLinkItem, PaymentLinkOptions } from '../domain/sessions/use-cases/create-payment-link';
 import type { NewProduct } from '../domain/sessions/use-cases/create-product';
 import type { NewCoupon, NewPromotionCode, NewTaxRate } from '../domain/pricing/rules';
-import { listQuery } from './schemas';
+import {
+  adjustableQuantityBody,
+  allowPromotionCodesBody,
+  billingAddressCollectionBody,
+  customFieldsBody,
+  listQuery,
+  shippingAddressCollectionBody,
+  shippingOptionsBody,
+  shippingOptionsOf,
+} from './schemas';
 import { disputeStatuses } from '../domain/disputes/state-machine';
 import { EVIDENCE_TEXT_MAX_LENGTH } from '../domain/disputes/rules';
 
@@ -98,18 +107,26 @@ export const createProductBody = z.strictObject({
     .optional(),
 });
 
-/** Body of `POST /v1/payment_links`: each item names a price, or gives a name and an amount. */
+/**
+ * Body of `POST /v1/payment_links`: each item names a price, or gives a name and an amount. The
+ * shopper options are a session's own schema pieces (schemas.ts) and pass the session's rules.
+ */
 export const createPaymentLinkBody = z.strictObject({
   currency: currency.optional(),
   line_items: z
     .array(
       z.union([
-        z.strictObject({ price: objectId, quantity: z.number().int() }),
-        z.strictObject({ name: z.string(), unit_amount: minorUnits, quantity: z.number().int() }),
+        z.strictObject({ price: objectId, quantity: z.number().int(), adjustable_quantity: adjustableQuantityBody.optional() }),
+        z.strictObject({ name: z.string(), unit_amount: minorUnits, quantity: z.number().int(), adjustable_quantity: adjustableQuantityBody.optional() }),
       ]),
     )
     .min(1, 'must have at least one item')
     .max(100),
+  allow_promotion_codes: allowPromotionCodesBody.optional(),
+  billing_address_collection: billingAddressCollectionBody.optional(),
+  shipping_address_collection: shippingAddressCollectionBody.optional(),
+  shipping_options: shippingOptionsBody.optional(),
+  custom_fields: customFieldsBody.optional(),
 });
 
 /** Body of `POST /v1/payment_links/:id`. */
@@ -127,9 +144,23 @@ export function productInputOf(body: z.output<typeof createProductBody>): NewPro
 
 /** A payment link's items in the use case's terms. */
 export function paymentLinkItemsOf(items: z.output<typeof createPaymentLinkBody>['line_items']): NewPaymentLinkItem[] {
-  return items.map((item) =>
-    'price' in item ? { priceId: item.price, quantity: item.quantity } : { name: item.name, unitAmount: item.unit_amount, quantity: item.quantity },
-  );
+  return items.map((item) => {
+    const adjustable = item.adjustable_quantity ? { adjustableQuantity: item.adjustable_quantity } : {};
+    return 'price' in item
+      ? { priceId: item.price, quantity: item.quantity, ...adjustable }
+      : { name: item.name, unitAmount: item.unit_amount, quantity: item.quantity, ...adjustable };
+  });
+}
+
+/** A payment link's shopper options in the use case's terms (the merchant API and the dashboard take the same). */
+export function paymentLinkOptionsOf(body: z.output<typeof createPaymentLinkBody>): PaymentLinkOptions {
+  return {
+    allowPromotionCodes: body.allow_promotion_codes,
+    billingAddressCollection: body.billing_address_collection,
+    shippingAllowedCountries: body.shipping_address_collection?.allowed_countries ?? null,
+    shippingOptions: shippingOptionsOf(body.shipping_options),
+    customFields: body.custom_fields,
+  };
 }
 
 /** Body of `POST /v1/coupons`. */

@@ -582,12 +582,32 @@ export const paymentLinkSchema = z
         unit_amount: minorUnits('Price of one'),
         quantity: z.number().int(),
         amount: minorUnits('unit_amount × quantity'),
+        adjustable_quantity: lineItemSchema.shape.adjustable_quantity,
       }),
     ),
-    amount_total: minorUnits('What a shopper pays'),
+    amount_total: minorUnits('What a shopper pays before options (discount, shipping, tax)'),
+    allow_promotion_codes: z.boolean().meta({ description: 'Whether the sessions it opens offer a promotion code field.' }),
+    billing_address_collection: z.enum(['auto', 'required']).meta({ description: '`required`: the page asks for a billing address.' }),
+    shipping_address_collection: z
+      .strictObject({ allowed_countries: z.array(z.string()) })
+      .nullable()
+      .meta({ description: 'The countries the page takes a shipping address in; null when it asks for none.' }),
+    shipping_options: z
+      .array(
+        z.strictObject({
+          shipping_rate_data: z.strictObject({
+            type: z.literal('fixed_amount'),
+            display_name: z.string(),
+            fixed_amount: z.strictObject({ amount: minorUnits('Shipping amount'), currency }),
+            delivery_estimate: z.strictObject({ minimum: deliveryEstimateBound, maximum: deliveryEstimateBound }).nullable(),
+          }),
+        }),
+      )
+      .meta({ description: 'The shipping choices each session offers, as given.' }),
+    custom_fields: z.array(customFieldSchema).meta({ description: 'The questions each session asks (answers are on the session and the payment).' }),
     created: unixTime('Creation time'),
   })
-  .meta({ id: 'PaymentLink', description: 'A reusable link that opens a fresh checkout session for fixed items.' });
+  .meta({ id: 'PaymentLink', description: 'A reusable link that opens a fresh checkout session for fixed items, with the same shopper options.' });
 
 const webhookEndpointFields = {
   id: id('we_', 'we_test_h1'),

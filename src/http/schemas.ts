@@ -33,6 +33,41 @@ export const customFieldsBody = z
   .max(3)
   .meta({ description: 'Up to 3 questions the page asks (`text`, `numeric` digits only, or `dropdown`); answers are on the session and the payment.' });
 
+/** Stripe's `allow_promotion_codes` (sessions and payment links). */
+export const allowPromotionCodesBody = z.boolean().describe('Show a promotion code field on the page.');
+
+/** Stripe's `shipping_options[].shipping_rate_data` of type `fixed_amount` (sessions and payment links). */
+export const shippingOptionsBody = z
+  .array(
+    z.strictObject({
+      shipping_rate_data: z.strictObject({
+        type: z.literal('fixed_amount').optional(),
+        display_name: z.string(),
+        fixed_amount: z.strictObject({ amount: z.number().int(), currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code') }),
+        delivery_estimate: z
+          .strictObject({
+            minimum: deliveryEstimateBound.optional(),
+            maximum: deliveryEstimateBound.optional(),
+          })
+          .optional(),
+      }),
+    }),
+  )
+  .max(5)
+  .describe('Up to 5 shipping choices; the first is chosen until the shopper picks another.');
+
+/** Stripe's `billing_address_collection` (sessions and payment links). */
+export const billingAddressCollectionBody = z.enum(['auto', 'required']).meta({
+  description: '`required`: the page asks for a billing address; `auto` (default): it does not.',
+});
+
+/** Stripe's `shipping_address_collection` (sessions and payment links); the countries are checked in the domain. */
+export const shippingAddressCollectionBody = z
+  .strictObject({
+    allowed_countries: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO 3166-1 code')).min(1).max(250),
+  })
+  .meta({ description: 'The page asks for a shipping address in one of `allowed_countries` (ISO 3166-1 alpha-2), laid out as that country writes addresses.' });
+
 /** Body of `POST /v1/checkout/sessions`. Unknown fields are refused by name. */
 export const createCheckoutSessionBody = z.strictObject({
   mode: z.enum(['payment', 'setup']).optional().meta({
@@ -96,41 +131,16 @@ export const createCheckoutSessionBody = z.strictObject({
   client_reference_id: z.string().min(1).max(200).optional(),
   expires_at: z.number().int('must be a Unix timestamp in seconds').optional(),
   // Shop options: promotion codes and discounts (docs/pricing.md).
-  allow_promotion_codes: z.boolean().optional().describe('Show a promotion code field on the page.'),
+  allow_promotion_codes: allowPromotionCodesBody.optional(),
   discounts: z
     .array(z.strictObject({ coupon: z.string().regex(/^[A-Za-z0-9_]{1,64}$/).optional(), promotion_code: z.string().regex(/^[A-Za-z0-9_]{1,64}$/).optional() }))
     .max(1)
     .optional()
     .describe('At most one: a coupon or a promotion code, by id, applied from the start.'),
-  shipping_options: z
-    .array(
-      z.strictObject({
-        shipping_rate_data: z.strictObject({
-          type: z.literal('fixed_amount').optional(),
-          display_name: z.string(),
-          fixed_amount: z.strictObject({ amount: z.number().int(), currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code') }),
-          delivery_estimate: z
-            .strictObject({
-              minimum: deliveryEstimateBound.optional(),
-              maximum: deliveryEstimateBound.optional(),
-            })
-            .optional(),
-        }),
-      }),
-    )
-    .max(5)
-    .optional()
-    .describe('Up to 5 shipping choices; the first is chosen until the shopper picks another.'),
+  shipping_options: shippingOptionsBody.optional(),
   // Addresses (docs/api.md, ADR 0068).
-  billing_address_collection: z.enum(['auto', 'required']).optional().meta({
-    description: '`required`: the page asks for a billing address; `auto` (default): it does not.',
-  }),
-  shipping_address_collection: z
-    .strictObject({
-      allowed_countries: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO 3166-1 code')).min(1).max(250),
-    })
-    .optional()
-    .meta({ description: 'The page asks for a shipping address in one of `allowed_countries` (ISO 3166-1 alpha-2), laid out as that country writes addresses.' }),
+  billing_address_collection: billingAddressCollectionBody.optional(),
+  shipping_address_collection: shippingAddressCollectionBody.optional(),
   custom_fields: customFieldsBody.optional(),
   ui_mode: z.enum(['hosted', 'embedded']).optional().meta({
     description: '`hosted` (default): send the shopper to `url`. `embedded`: mount the page on yours with `client_secret` and `/js/embed.js` (docs/embedded-checkout.md).',
@@ -139,7 +149,7 @@ export const createCheckoutSessionBody = z.strictObject({
 });
 
 /** The session's shipping choices from the body. */
-export function shippingOptionsOf(options: z.output<typeof createCheckoutSessionBody>['shipping_options']): NewShippingOption[] | undefined {
+export function shippingOptionsOf(options: z.output<typeof shippingOptionsBody> | undefined): NewShippingOption[] | undefined {
   return options?.map(({ shipping_rate_data: data }) => ({
     displayName: data.display_name,
     amount: data.fixed_amount.amount,

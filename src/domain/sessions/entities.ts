@@ -102,6 +102,17 @@ export interface PaymentLink {
   lineItems: PaymentLinkItem[];
   active: boolean;
   createdAt: Date;
+  // The shopper options every session the link opens carries (checked as a session's are).
+  /** The page offers a promotion code field. */
+  allowPromotionCodes: boolean;
+  /** `required`: the page asks for a billing address. */
+  billingAddressCollection: 'auto' | 'required';
+  /** The countries the page ships to; null when it asks for no shipping address. */
+  shippingAddressCollection: { allowedCountries: string[] } | null;
+  /** Shipping choices in the link's currency; each opened session gives them fresh ids. */
+  shippingOptions: Array<Omit<ShippingRate, 'id'>>;
+  /** Up to 3 questions the page asks (no answers: each session gets its own). */
+  customFields: CustomField[];
 }
 
 /** An item of a payment link: a price's name and amount copied at creation, or an ad-hoc item. */

@@ -129,6 +129,17 @@ export function customFieldsOf(input: NewCustomField[] | undefined): CustomField
   });
 }
 
+/** A checked field back in Stripe's input shape: what a payment link gives each session it opens. */
+export function customFieldInputOf(field: CustomField): NewCustomField {
+  const input: NewCustomField = { key: field.key, label: { type: 'custom', custom: field.label }, type: field.type, optional: field.optional };
+  if (field.type === 'dropdown') return { ...input, dropdown: { options: (field.options ?? []).map(({ label, value }) => ({ label, value })) } };
+  const lengths = {
+    ...(field.minimumLength != null ? { minimum_length: field.minimumLength } : {}),
+    ...(field.maximumLength != null ? { maximum_length: field.maximumLength } : {}),
+  };
+  return field.type === 'numeric' ? { ...input, numeric: lengths } : { ...input, text: lengths };
+}
+
 /**
  * The session's fields with the shopper's answers, each checked: a required field answered, a text
  * or number within its lengths, a number of digits only, a dropdown value among its options. An

@@ -4,7 +4,7 @@ import { createProduct } from '../../domain/sessions/use-cases/create-product';
 import { listPaymentLinks } from '../../domain/sessions/use-cases/list-payment-links';
 import { listProducts } from '../../domain/sessions/use-cases/list-products';
 import { updatePaymentLink } from '../../domain/sessions/use-cases/update-payment-link';
-import { createPaymentLinkBody, createProductBody, pageQuery, paymentLinkItemsOf, productInputOf, updatePaymentLinkBody } from '../lifecycle-schemas';
+import { createPaymentLinkBody, createProductBody, pageQuery, paymentLinkItemsOf, paymentLinkOptionsOf, productInputOf, updatePaymentLinkBody } from '../lifecycle-schemas';
 import { listBody, pageRequest } from '../pagination';
 import { paymentLinkView } from '../views/payment-link';
 import { productView } from '../views/product';
@@ -66,6 +66,7 @@ export function catalogEndpoints(deps: Deps): DashboardEndpoint[] {
           actor: member.actor,
           currency: body.currency,
           lineItems: paymentLinkItemsOf(body.line_items),
+          options: paymentLinkOptionsOf(body),
         });
         return linkView(link);
       },

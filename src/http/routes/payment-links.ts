@@ -6,7 +6,7 @@ import { listPaymentLinks } from '../../domain/sessions/use-cases/list-payment-l
 import { updatePaymentLink } from '../../domain/sessions/use-cases/update-payment-link';
 import { defineRoute } from '../define-route';
 import { paymentLinkListSchema, paymentLinkSchema } from '../response-schemas';
-import { createPaymentLinkBody, pageQuery, paymentLinkItemsOf, updatePaymentLinkBody } from '../lifecycle-schemas';
+import { createPaymentLinkBody, pageQuery, paymentLinkItemsOf, paymentLinkOptionsOf, updatePaymentLinkBody } from '../lifecycle-schemas';
 import { keyActorOf, scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams } from '../schemas';
@@ -28,6 +28,7 @@ export async function paymentLinkRoutes(app: FastifyInstance, { deps }: { deps: 
           actor: keyActorOf(request),
           currency: body.currency,
           lineItems: paymentLinkItemsOf(body.line_items),
+          options: paymentLinkOptionsOf(body),
         }),
       ),
   );

@@ -14,6 +14,11 @@ function toPaymentLink(row: Row): PaymentLink {
     lineItems: row.line_items,
     active: row.active,
     createdAt: new Date(row.created_at),
+    allowPromotionCodes: row.allow_promotion_codes ?? false,
+    billingAddressCollection: row.billing_address_collection ?? 'auto',
+    shippingAddressCollection: row.shipping_allowed_countries ? { allowedCountries: row.shipping_allowed_countries } : null,
+    shippingOptions: row.shipping_options ?? [],
+    customFields: row.custom_fields ?? [],
   };
 }
 
@@ -23,9 +28,15 @@ export function paymentLinkRepositories(db: SqlExecutor): Pick<UnitOfWork, 'paym
     paymentLinks: {
       async insert(l) {
         await db.query(
-          `INSERT INTO payment_links (id, account_id, mode, slug, currency, line_items, active, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [l.id, l.accountId, l.mode, l.slug, l.currency, json(l.lineItems), l.active, l.createdAt],
+          `INSERT INTO payment_links (id, account_id, mode, slug, currency, line_items, active, created_at,
+             allow_promotion_codes, billing_address_collection, shipping_allowed_countries, shipping_options, custom_fields)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+          [
+            l.id, l.accountId, l.mode, l.slug, l.currency, json(l.lineItems), l.active, l.createdAt,
+            l.allowPromotionCodes, l.billingAddressCollection,
+            l.shippingAddressCollection ? json(l.shippingAddressCollection.allowedCountries) : null,
+            json(l.shippingOptions), json(l.customFields),
+          ],
         );
       },
       async getBySlug(slug) {
