@@ -1699,7 +1699,7 @@ export interface components {
             /** @description Creation time (Unix seconds). */
             created: number;
         };
-        /** @description A reusable link that opens a fresh checkout session for fixed items. */
+        /** @description A reusable link that opens a fresh checkout session for fixed items, with the same shopper options. */
         PaymentLink: {
             /**
              * @description Object id, `plink_…`.
@@ -1729,9 +1729,57 @@ export interface components {
                 quantity: number;
                 /** @description unit_amount × quantity, an integer in the currency's minor unit (cents for USD). */
                 amount: number;
+                /** @description The shopper may change the quantity within these bounds, when given. */
+                adjustable_quantity?: {
+                    enabled: boolean;
+                    minimum: number;
+                    maximum: number;
+                };
             }[];
-            /** @description What a shopper pays, an integer in the currency's minor unit (cents for USD). */
+            /** @description What a shopper pays before options (discount, shipping, tax), an integer in the currency's minor unit (cents for USD). */
             amount_total: number;
+            /** @description Whether the sessions it opens offer a promotion code field. */
+            allow_promotion_codes: boolean;
+            /**
+             * @description `required`: the page asks for a billing address.
+             * @enum {string}
+             */
+            billing_address_collection: "auto" | "required";
+            /** @description The countries the page takes a shipping address in; null when it asks for none. */
+            shipping_address_collection: {
+                allowed_countries: string[];
+            } | null;
+            /** @description The shipping choices each session offers, as given. */
+            shipping_options: {
+                shipping_rate_data: {
+                    /** @constant */
+                    type: "fixed_amount";
+                    display_name: string;
+                    fixed_amount: {
+                        /** @description Shipping amount, an integer in the currency's minor unit (cents for USD). */
+                        amount: number;
+                        /**
+                         * @description Three-letter ISO 4217 code, lower case.
+                         * @example usd
+                         */
+                        currency: string;
+                    };
+                    delivery_estimate: {
+                        minimum: {
+                            /** @enum {string} */
+                            unit: "hour" | "day" | "business_day" | "week" | "month";
+                            value: number;
+                        } | null;
+                        maximum: {
+                            /** @enum {string} */
+                            unit: "hour" | "day" | "business_day" | "week" | "month";
+                            value: number;
+                        } | null;
+                    } | null;
+                };
+            }[];
+            /** @description The questions each session asks (answers are on the session and the payment). */
+            custom_fields: components["schemas"]["CustomField"][];
             /** @description Creation time (Unix seconds). */
             created: number;
         };
@@ -4133,11 +4181,88 @@ export interface operations {
                     line_items: ({
                         price: string;
                         quantity: number;
+                        /** @description Let the shopper change the quantity on the page; the server prices the session again. */
+                        adjustable_quantity?: {
+                            enabled: boolean;
+                            /** @description Lowest quantity, 0 (the shopper may remove the item; never the last one) by default. */
+                            minimum?: number;
+                            /** @description Highest quantity, 99 by default, at most 999. */
+                            maximum?: number;
+                        };
                     } | {
                         name: string;
                         unit_amount: number;
                         quantity: number;
+                        /** @description Let the shopper change the quantity on the page; the server prices the session again. */
+                        adjustable_quantity?: {
+                            enabled: boolean;
+                            /** @description Lowest quantity, 0 (the shopper may remove the item; never the last one) by default. */
+                            minimum?: number;
+                            /** @description Highest quantity, 99 by default, at most 999. */
+                            maximum?: number;
+                        };
                     })[];
+                    /** @description Show a promotion code field on the page. */
+                    allow_promotion_codes?: boolean;
+                    /**
+                     * @description `required`: the page asks for a billing address; `auto` (default): it does not.
+                     * @enum {string}
+                     */
+                    billing_address_collection?: "auto" | "required";
+                    /** @description The page asks for a shipping address in one of `allowed_countries` (ISO 3166-1 alpha-2), laid out as that country writes addresses. */
+                    shipping_address_collection?: {
+                        allowed_countries: string[];
+                    };
+                    /** @description Up to 5 shipping choices; the first is chosen until the shopper picks another. */
+                    shipping_options?: {
+                        shipping_rate_data: {
+                            /** @constant */
+                            type?: "fixed_amount";
+                            display_name: string;
+                            fixed_amount: {
+                                amount: number;
+                                currency: string;
+                            };
+                            delivery_estimate?: {
+                                minimum?: {
+                                    /** @enum {string} */
+                                    unit: "hour" | "day" | "business_day" | "week" | "month";
+                                    value: number;
+                                };
+                                maximum?: {
+                                    /** @enum {string} */
+                                    unit: "hour" | "day" | "business_day" | "week" | "month";
+                                    value: number;
+                                };
+                            };
+                        };
+                    }[];
+                    /** @description Up to 3 questions the page asks (`text`, `numeric` digits only, or `dropdown`); answers are on the session and the payment. */
+                    custom_fields?: {
+                        key: string;
+                        label: {
+                            /** @constant */
+                            type: "custom";
+                            custom: string;
+                        };
+                        /** @enum {string} */
+                        type: "text" | "numeric" | "dropdown";
+                        optional?: boolean;
+                        dropdown?: {
+                            options: {
+                                label: string;
+                                value: string;
+                            }[];
+                        };
+                        text?: {
+                            minimum_length?: number;
+                            maximum_length?: number;
+                        };
+                        numeric?: {
+                            minimum_length?: number;
+                            maximum_length?: number;
+                        };
+                    }[];
                 };
             };
         };
