@@ -70,8 +70,12 @@ describe.each(testDatabases)('embedded checkout: frame-ancestors and /js/embed.j
     expect(res.headers['x-frame-options']).toBe('DENY');
   });
 
-  it('refuses origins that are not origins, changing nothing', async () => {
+  it('refuses origins that are not origins, changing nothing; a saved list is audited', async () => {
     const { owner, settings } = await shop(['https://shop.example']);
+    const auditLog = async () =>
+      (await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/audit-log?limit=100`)).json().data as Array<{ action: string; target: string }>;
+    const audited = await auditLog();
+    expect(audited.filter((entry) => entry.action === 'account.update' && entry.target === owner.accountId)).toHaveLength(1);
     for (const [bad, param] of [
       [['https://shop.example/checkout'], 'embed_allowed_origins[0]'],
       [['http://shop.example'], 'embed_allowed_origins[0]'],
@@ -82,6 +86,10 @@ describe.each(testDatabases)('embedded checkout: frame-ancestors and /js/embed.j
       expectError(await dashboardCall(ctx.h, owner, 'POST', settings, { embed_allowed_origins: bad }), 400, 'parameter_invalid', { param });
     }
     expect((await dashboardCall(ctx.h, owner, 'GET', settings)).json().embed_allowed_origins).toEqual(['https://shop.example']);
+    expect(await auditLog()).toEqual(audited);
+    // Emptied, no page may frame it again.
+    expect((await dashboardCall(ctx.h, owner, 'POST', settings, { embed_allowed_origins: [] })).json().embed_allowed_origins).toEqual([]);
+    expect((await auditLog()).filter((entry) => entry.action === 'account.update')).toHaveLength(2);
   });
 
   it('serves /js/embed.js with the published sha384 integrity', async () => {

@@ -15,6 +15,7 @@ interface Settings {
   accent_color: string | null;
   support_email: string | null;
   send_receipts: boolean;
+  embed_allowed_origins: string[];
 }
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -43,6 +44,67 @@ function CheckoutPreview({ name, logoUrl, accent, currency }: { name: string; lo
       </div>
       <figcaption>{t('settings.preview.caption')}</figcaption>
     </figure>
+  );
+}
+
+/**
+ * The origins allowed to frame the account's embedded checkout (docs/embedded-checkout.md), one per
+ * line. The server checks each (bare origins, https except local addresses) and saves all or none.
+ */
+function EmbedOriginsForm({ path, saved: initial, editable }: { path: string; saved: string[]; editable: boolean }) {
+  const t = useT();
+  const [text, setText] = useState(initial.join('\n'));
+  const [origins, setOrigins] = useState(initial);
+  const [error, setError] = useState<DashboardApiError | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setSaved(false);
+    const list = text
+      .split(/[\s,]+/)
+      .map((line) => line.trim())
+      .filter(Boolean);
+    try {
+      const answer = await api<Settings>('POST', path, { embed_allowed_origins: list });
+      setOrigins(answer.embed_allowed_origins);
+      setText(answer.embed_allowed_origins.join('\n'));
+      setSaved(true);
+    } catch (e) {
+      setError(e as DashboardApiError);
+    }
+    setBusy(false);
+  };
+  return (
+    <form onSubmit={save} aria-labelledby="embed-title" className="panel">
+      <h2 id="embed-title">{t('settings.embed.title')}</h2>
+      <p>{t('settings.embed.intro')}</p>
+      <fieldset disabled={!editable || busy}>
+        <Field id="s-embed-origins" label={t('settings.embed.origins')} hint={t('settings.embed.hint')}>
+          <textarea
+            id="s-embed-origins"
+            aria-describedby="s-embed-origins-hint"
+            rows={4}
+            spellCheck={false}
+            autoCapitalize="off"
+            value={text}
+            onChange={(e) => {
+              setSaved(false);
+              setText(e.target.value);
+            }}
+          />
+        </Field>
+      </fieldset>
+      <ErrorNote error={error} />
+      {saved && <p role="status">{origins.length ? t('settings.embed.saved', { count: origins.length }) : t('settings.embed.savedNone')}</p>}
+      {editable && (
+        <button type="submit" disabled={busy}>
+          {busy ? t('settings.saving') : t('settings.embed.save')}
+        </button>
+      )}
+    </form>
   );
 }
 
@@ -161,6 +223,7 @@ export function SettingsPage({ place }: PageScope) {
           currency={settings.data.default_currency}
         />
       </div>
+      <EmbedOriginsForm path={path} saved={settings.data.embed_allowed_origins ?? []} editable={editable} />
     </>
   );
 }
