@@ -120,8 +120,21 @@ export interface StoryEvent extends TimelineEvent {
 }
 
 /** A payment's whole story: `GET …/payments/:id`. */
+/** A question the checkout page asked (Stripe's `custom_fields[]`), with the shopper's answer. */
+export interface CustomFieldAnswer {
+  key: string;
+  label: { type: 'custom'; custom: string };
+  type: 'text' | 'numeric' | 'dropdown';
+  optional: boolean;
+  text?: { value: string | null };
+  numeric?: { value: string | null };
+  dropdown?: { options: Array<{ label: string; value: string }>; value: string | null };
+}
+
 export interface PaymentStory extends Payment {
   line_items: Array<{ name: string; unit_amount: number; quantity: number; amount: number }>;
+  /** The shopper's answers to the session's custom fields, as they were when the payment was made. */
+  custom_fields?: CustomFieldAnswer[];
   metadata: Record<string, string>;
   client_reference_id: string | null;
   refunds: Refund[];

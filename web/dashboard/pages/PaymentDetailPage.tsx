@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import { api, type PaymentStory, type StoryDelivery, type StoryEvent } from '../api';
+import { api, type CustomFieldAnswer, type PaymentStory, type StoryDelivery, type StoryEvent } from '../api';
 import { CopyId, ErrorNote, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime, statusLabel } from '../format';
 import type { PageScope } from '../Layout';
@@ -35,6 +35,15 @@ const eventLabels: Record<string, DashboardMessageKey> = {
 /** Wallets a card can come from: shown beside the card's brand and last4. */
 const wallets = new Set(['google_pay', 'apple_pay']);
 
+
+/** A custom field's answer as the shopper saw it: a dropdown's option label, else the text typed. */
+function answerOf(field: CustomFieldAnswer): string | null {
+  if (field.type === 'dropdown') {
+    const value = field.dropdown?.value ?? null;
+    return value === null ? null : (field.dropdown?.options.find((option) => option.value === value)?.label ?? value);
+  }
+  return (field.type === 'numeric' ? field.numeric?.value : field.text?.value) ?? null;
+}
 
 /** The webhook deliveries one event caused: endpoint, status, last answer, and Resend. */
 function EventDeliveries({
@@ -191,6 +200,19 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
                 </Fragment>
               ))}
             </dl>
+          )}
+          {(p.custom_fields ?? []).length > 0 && (
+            <>
+              <h3 id="custom-fields-title">{t('payment.customFields')}</h3>
+              <dl className="details" data-testid="payment-custom-fields">
+                {(p.custom_fields ?? []).map((field) => (
+                  <Fragment key={field.key}>
+                    <dt>{field.label.custom}</dt>
+                    <dd className="wrap-anywhere">{answerOf(field) ?? t('payment.customFields.unanswered')}</dd>
+                  </Fragment>
+                ))}
+              </dl>
+            </>
           )}
         </section>
         <section aria-labelledby="timeline-title">

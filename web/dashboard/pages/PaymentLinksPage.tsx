@@ -18,12 +18,89 @@ interface Product {
 
 interface PaymentLink {
   id: string;
+  allow_promotion_codes: boolean;
+  billing_address_collection: 'auto' | 'required';
+  shipping_address_collection: { allowed_countries: string[] } | null;
+  custom_fields: Array<{ key: string; label: { custom: string } }>;
   url: string;
   active: boolean;
   currency: string;
   amount_total: number;
   line_items: Array<{ name: string; quantity: number }>;
   created: number;
+}
+
+/** A custom field as the form edits it; its key is made of its label. */
+interface FieldDraft {
+  label: string;
+  type: 'text' | 'numeric' | 'dropdown';
+  optional: boolean;
+  options: string;
+}
+
+/** Per product: whether the shopper may change its quantity, and within which bounds. */
+interface QuantityLimits {
+  enabled: boolean;
+  minimum: string;
+  maximum: string;
+}
+
+const MAX_CUSTOM_FIELDS = 3;
+
+/** Letters and digits of a label, unique among the link's fields: Stripe's `custom_fields[].key`. */
+function fieldKeys(fields: FieldDraft[]): string[] {
+  const keys: string[] = [];
+  fields.forEach((field, i) => {
+    let key = field.label.normalize('NFKD').replace(/[^A-Za-z0-9]/g, '').slice(0, 40) || `field${i + 1}`;
+    if (keys.includes(key)) key = `${key}${i + 1}`;
+    keys.push(key);
+  });
+  return keys;
+}
+
+/** The form's shopper options in the API's shapes (the server checks them as a session's). */
+function linkOptions(o: { promo: boolean; billing: boolean; shipping: boolean; countries: string; fields: FieldDraft[] }) {
+  const keys = fieldKeys(o.fields);
+  return {
+    ...(o.promo ? { allow_promotion_codes: true } : {}),
+    ...(o.billing ? { billing_address_collection: 'required' } : {}),
+    ...(o.shipping
+      ? { shipping_address_collection: { allowed_countries: o.countries.split(/[\s,]+/).map((c) => c.trim()).filter(Boolean) } }
+      : {}),
+    ...(o.fields.length
+      ? {
+          custom_fields: o.fields.map((field, i) => ({
+            key: keys[i],
+            label: { type: 'custom', custom: field.label },
+            type: field.type,
+            optional: field.optional,
+            ...(field.type === 'dropdown'
+              ? {
+                  dropdown: {
+                    options: field.options
+                      .split(',')
+                      .map((option) => option.trim())
+                      .filter(Boolean)
+                      .map((label, j) => ({ label, value: label.replace(/[^A-Za-z0-9]/g, '').slice(0, 90) || `option${j + 1}` })),
+                  },
+                }
+              : {}),
+          })),
+        }
+      : {}),
+  };
+}
+
+/** What a link asks of the shopper besides paying, in a line. */
+function linkOptionSummary(link: PaymentLink, t: ReturnType<typeof useT>): string {
+  return [
+    link.allow_promotion_codes ? t('links.summary.promo') : null,
+    link.billing_address_collection === 'required' ? t('links.summary.billing') : null,
+    link.shipping_address_collection ? t('links.summary.shipping', { countries: link.shipping_address_collection.allowed_countries.join(', ') }) : null,
+    ...(link.custom_fields ?? []).map((field) => t('links.summary.field', { label: field.label.custom })),
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** Products with a price, and payment links made of them: create, copy the URL, deactivate. */
@@ -37,7 +114,13 @@ export function PaymentLinksPage({ base, place }: PageScope) {
   const [currency, setCurrency] = useState(place.account.default_currency.toUpperCase());
   const [price, setPrice] = useState('');
   const [quantities, setQuantities] = useState<Record<string, string>>({});
-
+  const [limits, setLimits] = useState<Record<string, QuantityLimits>>({});
+  const [promo, setPromo] = useState(false);
+  const [billing, setBilling] = useState(false);
+  const [shipping, setShipping] = useState(false);
+  const [countries, setCountries] = useState('');
+  const [fields, setFields] = useState<FieldDraft[]>([]);
+  const setField = (i: number, change: Partial<FieldDraft>) => setFields(fields.map((field, j) => (j === i ? { ...field, ...change } : field)));
 
   const createProduct = (event: FormEvent) => {
     event.preventDefault();
@@ -57,11 +140,23 @@ export function PaymentLinksPage({ base, place }: PageScope) {
   const createLink = (event: FormEvent) => {
     event.preventDefault();
     const items = priced
-      .map((p) => ({ price: p.default_price!.id, quantity: Number(quantities[p.id] ?? 0) }))
+      .map((p) => {
+        const limit = limits[p.id];
+        const adjustable = limit?.enabled
+          ? { adjustable_quantity: { enabled: true, ...(limit.minimum ? { minimum: Number(limit.minimum) } : {}), ...(limit.maximum ? { maximum: Number(limit.maximum) } : {}) } }
+          : {};
+        return { price: p.default_price!.id, quantity: Number(quantities[p.id] ?? 0), ...adjustable };
+      })
       .filter((item) => item.quantity > 0);
     void act(async () => {
-      await api('POST', `/accounts${base}/payment-links`, { line_items: items });
+      await api('POST', `/accounts${base}/payment-links`, { line_items: items, ...linkOptions({ promo, billing, shipping, countries, fields }) });
       setQuantities({});
+      setLimits({});
+      setPromo(false);
+      setBilling(false);
+      setShipping(false);
+      setCountries('');
+      setFields([]);
       await links.reload();
       return t('links.linkCreated');
     });
@@ -98,18 +193,96 @@ export function PaymentLinksPage({ base, place }: PageScope) {
               <p>{t('links.needProduct')}</p>
             ) : (
               <>
-                {priced.map((p) => (
-                  <Field key={p.id} id={`qty-${p.id}`} label={t('links.quantityOf', { name: p.name, price: formatMoney(p.default_price!.unit_amount, p.default_price!.currency.toUpperCase(), undefined) })}>
-                    <input
-                      id={`qty-${p.id}`}
-                      type="number"
-                      min={0}
-                      max={999}
-                      value={quantities[p.id] ?? '0'}
-                      onChange={(e) => setQuantities({ ...quantities, [p.id]: e.target.value })}
-                    />
-                  </Field>
-                ))}
+                {priced.map((p) => {
+                  const limit = limits[p.id] ?? { enabled: false, minimum: '', maximum: '' };
+                  const setLimit = (change: Partial<QuantityLimits>) => setLimits({ ...limits, [p.id]: { ...limit, ...change } });
+                  return (
+                    <div key={p.id}>
+                      <Field id={`qty-${p.id}`} label={t('links.quantityOf', { name: p.name, price: formatMoney(p.default_price!.unit_amount, p.default_price!.currency.toUpperCase(), undefined) })}>
+                        <input
+                          id={`qty-${p.id}`}
+                          type="number"
+                          min={0}
+                          max={999}
+                          value={quantities[p.id] ?? '0'}
+                          onChange={(e) => setQuantities({ ...quantities, [p.id]: e.target.value })}
+                        />
+                      </Field>
+                      {Number(quantities[p.id] ?? 0) > 0 && (
+                        <>
+                          <label className="inline">
+                            <input type="checkbox" checked={limit.enabled} onChange={(e) => setLimit({ enabled: e.target.checked })} />
+                            {t('links.adjustableOf', { name: p.name })}
+                          </label>
+                          {limit.enabled && (
+                            <div className="columns">
+                              <Field id={`qty-min-${p.id}`} label={t('links.minimumOf', { name: p.name })}>
+                                <input id={`qty-min-${p.id}`} type="number" min={0} max={999} value={limit.minimum} onChange={(e) => setLimit({ minimum: e.target.value })} />
+                              </Field>
+                              <Field id={`qty-max-${p.id}`} label={t('links.maximumOf', { name: p.name })}>
+                                <input id={`qty-max-${p.id}`} type="number" min={1} max={999} value={limit.maximum} onChange={(e) => setLimit({ maximum: e.target.value })} />
+                              </Field>
+                            </div>
+                          )}
+                        </>
+                      )}
+                    </div>
+                  );
+                })}
+                <fieldset>
+                  <legend>{t('links.options')}</legend>
+                  <label className="inline">
+                    <input type="checkbox" checked={promo} onChange={(e) => setPromo(e.target.checked)} />
+                    {t('links.allowPromotionCodes')}
+                  </label>
+                  <label className="inline">
+                    <input type="checkbox" checked={billing} onChange={(e) => setBilling(e.target.checked)} />
+                    {t('links.billingAddress')}
+                  </label>
+                  <label className="inline">
+                    <input type="checkbox" checked={shipping} onChange={(e) => setShipping(e.target.checked)} />
+                    {t('links.shippingAddress')}
+                  </label>
+                  {shipping && (
+                    <Field id="link-countries" label={t('links.countries')} hint={t('links.countriesHint')}>
+                      <input id="link-countries" required aria-describedby="link-countries-hint" autoCapitalize="characters" value={countries} onChange={(e) => setCountries(e.target.value)} />
+                    </Field>
+                  )}
+                </fieldset>
+                <fieldset>
+                  <legend>{t('links.customFields')}</legend>
+                  {fields.map((field, i) => (
+                    <div key={i} className="panel" data-testid="custom-field-draft">
+                      <Field id={`cf-label-${i}`} label={t('links.customField.label', { n: i + 1 })}>
+                        <input id={`cf-label-${i}`} required maxLength={50} value={field.label} onChange={(e) => setField(i, { label: e.target.value })} />
+                      </Field>
+                      <Field id={`cf-type-${i}`} label={t('links.customField.type', { n: i + 1 })}>
+                        <select id={`cf-type-${i}`} value={field.type} onChange={(e) => setField(i, { type: e.target.value as FieldDraft['type'] })}>
+                          <option value="text">{t('links.customField.text')}</option>
+                          <option value="numeric">{t('links.customField.numeric')}</option>
+                          <option value="dropdown">{t('links.customField.dropdown')}</option>
+                        </select>
+                      </Field>
+                      {field.type === 'dropdown' && (
+                        <Field id={`cf-options-${i}`} label={t('links.customField.options', { n: i + 1 })} hint={t('links.customField.optionsHint')}>
+                          <input id={`cf-options-${i}`} required aria-describedby={`cf-options-${i}-hint`} value={field.options} onChange={(e) => setField(i, { options: e.target.value })} />
+                        </Field>
+                      )}
+                      <label className="inline">
+                        <input type="checkbox" checked={field.optional} onChange={(e) => setField(i, { optional: e.target.checked })} />
+                        {t('links.customField.optional', { n: i + 1 })}
+                      </label>
+                      <button type="button" className="secondary" onClick={() => setFields(fields.filter((_, j) => j !== i))}>
+                        {t('links.customField.remove', { n: i + 1 })}
+                      </button>
+                    </div>
+                  ))}
+                  {fields.length < MAX_CUSTOM_FIELDS && (
+                    <button type="button" className="secondary" onClick={() => setFields([...fields, { label: '', type: 'text', optional: false, options: '' }])}>
+                      {t('links.customField.add')}
+                    </button>
+                  )}
+                </fieldset>
                 <button type="submit" disabled={busy || !Object.values(quantities).some((q) => Number(q) > 0)}>
                   {t('links.createLink')}
                 </button>
@@ -125,7 +298,15 @@ export function PaymentLinksPage({ base, place }: PageScope) {
           columns={[t('links.col.items'), t('links.col.total'), t('links.col.url'), t('links.col.created'), t('links.col.state')]}
           row={(l) => (
                 <tr key={l.id}>
-                  <td>{l.line_items.map((i) => t('links.item', { quantity: i.quantity, name: i.name })).join(', ')}</td>
+                  <td>
+                    {l.line_items.map((i) => t('links.item', { quantity: i.quantity, name: i.name })).join(', ')}
+                    {linkOptionSummary(l, t) && (
+                      <>
+                        <br />
+                        <span className="hint" data-testid="link-options">{linkOptionSummary(l, t)}</span>
+                      </>
+                    )}
+                  </td>
                   <td>{formatMoney(l.amount_total, l.currency.toUpperCase(), undefined)}</td>
                   <td>
                     <a href={l.url} className="mono" data-testid="link-url">
