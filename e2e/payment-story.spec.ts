@@ -107,4 +107,66 @@ test.describe("a payment's whole story", () => {
     await expectNoAxeViolations(page);
     await receiver.close();
   });
+
+  test('a payment link made with options in the dashboard: its session carries them, and the payment shows the shopper\'s answers', async ({ page, request }) => {
+    await signUp(page, `Answers ${unique()}`);
+    const home = new URL(page.url()).pathname;
+    await goTo(page, 'Developers');
+    await page.getByRole('button', { name: 'Create secret key' }).click();
+    const headers = { Authorization: `Bearer ${(await page.getByTestId('new-key').textContent())!}` };
+
+    // The link form: a quantity the shopper may change from 1 to 4, promotion codes, two questions.
+    await goTo(page, 'Payment links');
+    await page.getByLabel('Product name').fill('Espresso cups, set of 2');
+    await page.getByLabel('Price').fill('24.00');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByLabel(/Quantity of Espresso cups/).fill('1');
+    await page.getByLabel('Shoppers may change the quantity of Espresso cups, set of 2').check();
+    await page.getByLabel('Least quantity of Espresso cups, set of 2').fill('1');
+    await page.getByLabel('Most quantity of Espresso cups, set of 2').fill('4');
+    await page.getByLabel('Offer a promotion code field').check();
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    await page.getByLabel('Question 1', { exact: true }).fill('Gift message');
+    await page.getByLabel('Question 1 may be left empty').check();
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    await page.getByLabel('Question 2', { exact: true }).fill('Colour');
+    await page.getByLabel('Answer type of question 2').selectOption('dropdown');
+    await page.getByLabel('Choices of question 2').fill('Ivory, Slate grey');
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Create payment link' }).click();
+    const linkRow = page.getByRole('row').filter({ hasText: '1 × Espresso cups, set of 2' });
+    await expect(linkRow.getByTestId('link-options')).toHaveText('promotion codes · asks “Gift message” · asks “Colour”');
+    await expectNoAxeViolations(page);
+
+    // The shopper opens the link: the session carries the options.
+    const opened = await request.get((await linkRow.getByTestId('link-url').textContent())!, { maxRedirects: 0 });
+    expect(opened.status()).toBe(303);
+    const sessionId = opened.headers().location!.split('/c/')[1]!;
+    const session = await (await request.get(`/v1/checkout/sessions/${sessionId}`, { headers })).json();
+    expect(session).toMatchObject({
+      allow_promotion_codes: true,
+      line_items: [{ name: 'Espresso cups, set of 2', adjustable_quantity: { enabled: true, minimum: 1, maximum: 4 } }],
+      custom_fields: [
+        { key: 'Giftmessage', label: { custom: 'Gift message' }, type: 'text', optional: true },
+        { key: 'Colour', type: 'dropdown', optional: false, dropdown: { options: [{ label: 'Ivory', value: 'Ivory' }, { label: 'Slate grey', value: 'Slategrey' }] } },
+      ],
+    });
+
+    // The checkout page pays with the answers (what its custom-fields form sends).
+    const token = await request.post(`/api/checkout/sessions/${sessionId}/card-tokens`, { data: { number: '4111111111111111', exp_month: 12, exp_year: 2034, cvc: '123', postal_code: '94107' } });
+    expect(token.status(), await token.text()).toBe(200);
+    const paid = await request.post(`/api/checkout/sessions/${sessionId}/payments`, {
+      data: { payment_method_type: 'card', nonce: (await token.json()).nonce, email: 'rae.answers@buyer.example', custom_fields: { Giftmessage: 'Happy birthday, Sam!', Colour: 'Slategrey' } },
+    });
+    expect(paid.status(), await paid.text()).toBe(200);
+    const payment = (await (await request.get(`/v1/payments?checkout_session=${sessionId}`, { headers })).json()).data[0];
+
+    await page.goto(`${home}/payments/${payment.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('$24.00');
+    const answers = page.getByTestId('payment-custom-fields');
+    await expect(page.getByRole('heading', { name: "Shopper's answers" })).toBeVisible();
+    await expect(answers.locator('dt')).toHaveText(['Gift message', 'Colour']);
+    await expect(answers.locator('dd')).toHaveText(['Happy birthday, Sam!', 'Slate grey']);
+    await expectNoAxeViolations(page);
+  });
 });

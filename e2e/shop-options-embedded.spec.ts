@@ -62,7 +62,7 @@ const createEmbeddedSession = async (request: APIRequestContext, key: string, re
 
 async function saveOrigins(page: Page, text: string) {
   await page.getByLabel('Allowed origins, one per line').fill(text);
-  await page.getByRole('button', { name: 'Save origins' }).click();
+  await page.getByRole('button', { name: 'Update allowed origins' }).click();
 }
 
 test.describe('embedded checkout on a merchant page served by the test', () => {
