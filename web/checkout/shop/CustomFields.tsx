@@ -1,4 +1,4 @@
-import { useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { useEffect, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { PublicCustomField } from '../api';
 import type { MessageKey, Translate } from '../i18n';
 
@@ -63,6 +63,14 @@ export default function CustomFields({
   // Read by `answers`, which the payment form calls outside a render.
   const current = useRef(values);
   current.current = values;
+  // A field the server refused takes the focus once the form is no longer locked by the payment.
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    if (focusNext.current && !disabled) {
+      inputs.current[focusNext.current]?.focus();
+      focusNext.current = null;
+    }
+  });
 
   useImperativeHandle(handle, () => ({
     answers() {
@@ -80,7 +88,7 @@ export default function CustomFields({
       const field = fields.find((candidate) => candidate.key === key);
       if (!field) return;
       setProblems((before) => ({ ...before, [key]: customFieldProblem(field, current.current[key] ?? '') ?? { key: 'customFields.refused' } }));
-      inputs.current[key]?.focus();
+      focusNext.current = key;
     },
   }), [fields]);
 
