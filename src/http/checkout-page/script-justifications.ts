@@ -157,6 +157,12 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     justification: 'The saved cards’ stylesheet, loaded with them. Built by Tillpoint.',
   },
   {
+    id: 'quantity-stepper-styles',
+    source: /(?:^|\/)QuantityStepper-[\w-]+\.css$/,
+    loadedWhen: ['adjustable_quantity'],
+    justification: 'The quantity stepper’s stylesheet, loaded with it. Built by Tillpoint.',
+  },
+  {
     id: 'test-three-d-secure-challenge',
     source: /^checkout\/three-d-secure\/test-challenge\.ts$/,
     loadedWhen: ['test_processor', 'three_d_secure'],
