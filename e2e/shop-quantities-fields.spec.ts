@@ -59,6 +59,12 @@ test.describe('quantities and custom fields on the checkout page', () => {
     await expect(page.getByLabel('VAT number (optional)')).toBeVisible();
     await expectNoAxeViolations(page);
 
+    // Pay with nothing typed: the card form stops it, and the questions say what they lack too.
+    await payButton(page).click();
+    await expect(fields.getByText('This field is required.')).toHaveCount(2);
+    await expect(page.getByLabel('Grind')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('VAT number (optional)')).toHaveAttribute('aria-invalid', 'false');
+
     // The gift note left empty, the VAT number with letters: messages beside them, nothing charged.
     await fillCheckout(page);
     await page.getByLabel('VAT number (optional)').fill('12AB5678');
@@ -160,6 +166,12 @@ test.describe('quantities and custom fields on the checkout page', () => {
     await quantity.fill('9');
     await quantity.press('Enter');
     await expect(page.getByTestId('quantity-stepper').getByRole('alert')).toHaveText('اختر كمية من 1 إلى 3.');
+    await page.getByRole('button', { name: /^ادفع/ }).click();
+    await expect(page.getByTestId('custom-fields').getByText('هذا الحقل مطلوب.')).toHaveCount(2);
+    await page.getByLabel('VAT number (اختياري)').fill('12');
+    await page.getByLabel('VAT number (اختياري)').blur();
+    await expect(page.getByTestId('custom-fields').getByText('أدخل أرقامًا فقط.')).toHaveCount(0);
+    await expect(page.getByTestId('custom-fields').getByText('أدخل 8 أحرف بالضبط.')).toBeVisible();
     await expectNoAxeViolations(page);
   });
 });

@@ -72,6 +72,15 @@ export default function CustomFields({
     }
   });
 
+  // Any try to pay shows what is left to fix here, even when the card form stops it first.
+  const fieldset = useRef<HTMLFieldSetElement>(null);
+  useEffect(() => {
+    const form = fieldset.current?.form;
+    const showAll = () => setProblems(Object.fromEntries(fields.map((field) => [field.key, customFieldProblem(field, current.current[field.key] ?? '')])));
+    form?.addEventListener('submit', showAll);
+    return () => form?.removeEventListener('submit', showAll);
+  }, [fields]);
+
   useImperativeHandle(handle, () => ({
     answers() {
       const found = Object.fromEntries(fields.map((field) => [field.key, customFieldProblem(field, current.current[field.key] ?? '')]));
@@ -92,6 +101,9 @@ export default function CustomFields({
     },
   }), [fields]);
 
+  /** Leaving a field shows its message, as the email field does. */
+  const leave = (field: PublicCustomField) => setProblems((before) => ({ ...before, [field.key]: customFieldProblem(field, current.current[field.key] ?? '') }));
+
   const change = (field: PublicCustomField, value: string) => {
     setValues((before) => ({ ...before, [field.key]: value }));
     // A message shown goes once the answer is right; a new one waits for the next payment.
@@ -99,7 +111,7 @@ export default function CustomFields({
   };
 
   return (
-    <fieldset className="custom-fields" data-testid="custom-fields">
+    <fieldset ref={fieldset} className="custom-fields" data-testid="custom-fields">
       <legend>{t('customFields.heading')}</legend>
       {fields.map((field, i) => {
         const inputId = `${id}-${i}`;
@@ -114,6 +126,7 @@ export default function CustomFields({
           'aria-invalid': Boolean(problem),
           'aria-describedby': `${inputId}-error`,
           value: values[field.key] ?? '',
+          onBlur: () => leave(field),
           ref: (element: HTMLInputElement | HTMLSelectElement | null) => {
             inputs.current[field.key] = element;
           },
