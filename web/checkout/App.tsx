@@ -55,7 +55,7 @@ export function App({ data }: { data: CheckoutPageData }) {
   const [view, setView] = useState<View>(() => initialView(data.view, flags));
   const session = 'session' in view ? view.session : null;
   // A payment is under way: the order (an adjustable quantity) cannot change meanwhile.
-  const [paying, setPaying] = useState(false);
+  const paying = useState(false);
   // The server negotiated the locale (session, then Accept-Language) and inlined its catalogue,
   // which main.tsx primed before hydration: `ready` from the first render, no catalogue request.
   const { t, ready } = useTranslator(session?.locale ?? data.locale);
@@ -86,7 +86,7 @@ export function App({ data }: { data: CheckoutPageData }) {
       t={t}
       onExpired={() => setView({ kind: 'expired', session: { ...current, status: 'expired' } })}
       onAlreadyPaid={load}
-      onProcessing={setPaying}
+      processing={paying}
     />
   );
   return (
@@ -122,7 +122,7 @@ export function App({ data }: { data: CheckoutPageData }) {
               back={view.session.cancel_url ? { href: view.session.cancel_url, text: t('state.back') } : undefined}
             />
             <div className="columns">
-              {view.session.mode === 'setup' ? <SetupSummary session={view.session} t={t} /> : <OrderSummary session={view.session} t={t} locked={paying} onSession={(next) => setView(viewFor(next, view.flags))} />}
+              {view.session.mode === 'setup' ? <SetupSummary session={view.session} t={t} /> : <OrderSummary session={view.session} t={t} locked={paying[0]} onSession={(next) => setView(viewFor(next, view.flags))} />}
               {addressAsked(view.session) ? (
                 <div className="pay-column">
                   <Suspense fallback={null}>
@@ -254,10 +254,11 @@ interface PaymentFormProps {
   t: Translate;
   onExpired: () => void;
   onAlreadyPaid: () => void;
-  onProcessing: (processing: boolean) => void;
+  /** A payment is under way (App's state: the order is locked meanwhile). */
+  processing: [boolean, (processing: boolean) => void];
 }
 
-function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, onProcessing }: PaymentFormProps) {
+function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: processingState }: PaymentFormProps) {
   // What the page offers is decided from the session and flags alone, so the server renders the
   // same form the browser hydrates; the processor's code (card engine, braintree-web) is browser-only
   // and arrives after hydration, from chunks the server asked the browser to preload.
@@ -303,6 +304,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, onProcessing
   const customFields = useRef<CustomFieldsHandle | null>(null);
   const form = usePaymentAttempt({
     customFields: session.custom_fields?.length ? customFields : null,
+    processing: processingState,
     saveCard,
     sessionId: session.id,
     initialEmail: session.customer_email,
@@ -314,7 +316,6 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, onProcessing
     onAlreadyPaid,
   });
   const { notice, setNotice, processing } = form;
-  useEffect(() => onProcessing(processing), [processing]);
   const amount = formatMoney(session.amount_total, session.currency, t.lang);
 
   const cardFailed = useCallback((error: unknown) => {

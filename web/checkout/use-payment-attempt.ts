@@ -33,12 +33,14 @@ export function usePaymentAttempt(options: {
    * answers go with every payment, which waits until they pass the page's checks.
    */
   customFields: React.RefObject<CustomFieldsHandle | null> | null;
+  /** A payment is under way: the page's state, since the order (an adjustable quantity) is locked meanwhile too. */
+  processing: [boolean, (processing: boolean) => void];
 }) {
   const { sessionId, client, engine, cardUsable } = options;
   const [email, setEmail] = useState(options.initialEmail ?? '');
   const [emailTouched, setEmailTouched] = useState(false);
   const [submitted, setSubmitted] = useState(false);
-  const [processing, setProcessing] = useState(false);
+  const [processing, setProcessing] = options.processing;
   const [notice, setNotice] = useState<Notice>(options.initialNotice);
   const busy = useRef(false);
   const emailRef = useRef<HTMLInputElement>(null);
