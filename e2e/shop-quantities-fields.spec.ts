@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { routeThirdParties } from './doubles/braintree-client-api';
 import { apiGet, createSession, expectNoAxeViolations, fillCheckout, payButton, secretKey } from './support';
 
 const post = async (request: APIRequestContext, path: string, data: unknown) => {
@@ -119,7 +120,12 @@ test.describe('quantities and custom fields on the checkout page', () => {
     expect(answers).toEqual({ giftnote: 'Happy birthday', vat: '12345678', grind: 'espresso' });
   });
 
-  test('an inclusive tax is said as "Includes …", not added; an exclusive one is added', async ({ page, request }) => {
+  test('every option on one page: an inclusive tax said as "Includes …", not added, the exclusive one following the quantity; hydrates without a warning, axe clean', async ({ page, request }) => {
+    const console: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') console.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => console.push(`pageerror: ${error.message}`));
     const vat = await post(request, '/v1/tax_rates', { display_name: 'VAT', percentage: 20, inclusive: true });
     const levy = await post(request, '/v1/tax_rates', { display_name: 'Bottle levy', percentage: 10, inclusive: false });
     const session = await createSession(request, {
@@ -127,17 +133,38 @@ test.describe('quantities and custom fields on the checkout page', () => {
       locale: 'en',
       line_items: [
         { name: 'Kettle', unit_amount: 12000, quantity: 1, tax_rates: [vat.id] },
-        { name: 'Water', unit_amount: 500, quantity: 2, tax_rates: [levy.id] },
+        { name: 'Water', unit_amount: 500, quantity: 2, tax_rates: [levy.id], adjustable_quantity: { enabled: true, minimum: 1, maximum: 6 } },
       ],
+      custom_fields: questions,
+      allow_promotion_codes: true,
+      shipping_options: [{ shipping_rate_data: { type: 'fixed_amount', display_name: 'Standard', fixed_amount: { amount: 500, currency: 'eur' } } }],
+      shipping_address_collection: { allowed_countries: ['DE', 'FR'] },
     });
+    await routeThirdParties(page);
+    // The server renders an on-demand part once its module has loaded there: the first page after
+    // the server starts shows fallbacks the browser fills in. From then on, server and browser agree.
     await page.goto(session.url);
+    await expect(page.getByRole('spinbutton', { name: 'Quantity for Water' })).toBeVisible();
+    console.length = 0;
+    await page.reload();
     const breakdown = page.getByTestId('breakdown');
-    // 120.00 with 20 % in it: 20.00 included; 10 % of 10.00 = 1.00 added.
+    const total = page.locator('.summary').getByTestId('total');
+    // 120.00 with 20 % in it: 20.00 included; 10 % of 10.00 = 1.00 added; 5.00 shipping.
     await expect(breakdown).toContainText('Includes VAT €20.00');
     await expect(breakdown.getByTestId('tax')).toHaveText('€1.00');
     await expect(breakdown).toContainText('Bottle levy');
-    await expect(page.locator('.summary').getByTestId('total')).toHaveText('€131.00');
+    await expect(total).toHaveText('€136.00');
+    await expect(page.getByRole('group', { name: 'Additional information' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add promotion code' })).toBeVisible();
+    await expect(page.getByTestId('shipping-form')).toBeVisible();
     await expectNoAxeViolations(page);
+
+    // Three bottles: the levy on 15.00 is 1.50, priced by the server; the included VAT does not move.
+    await page.getByRole('button', { name: 'Increase quantity for Water' }).click();
+    await expect(breakdown.getByTestId('tax')).toHaveText('€1.50');
+    await expect(breakdown).toContainText('Includes VAT €20.00');
+    await expect(total).toHaveText('€141.50');
+    expect(console).toEqual([]);
   });
 
   test('in Arabic, right to left: the stepper, the questions and the included tax, axe clean', async ({ page, request }) => {

@@ -158,7 +158,7 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
   },
   {
     id: 'quantity-stepper-styles',
-    source: /(?:^|\/)QuantityStepper-[\w-]+\.css$/,
+    source: /(?:^|\/)quantity-stepper-[\w-]+\.css$/,
     loadedWhen: ['adjustable_quantity'],
     justification: 'The quantity stepper’s stylesheet, loaded with it. Built by Tillpoint.',
   },

@@ -2,7 +2,10 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { ApiError, type PublicSession } from '../api';
 import type { MessageKey, Translate } from '../i18n';
 import { shopApi } from './shop-api';
-import './quantity-stepper.css';
+
+// The stepper's styles, in the browser only: the server renders this module too (its markup is the
+// page's first paint), and a stylesheet is nothing it can import.
+if (typeof document !== 'undefined') void import('./quantity-stepper.css');
 
 type Line = PublicSession['line_items'][number];
 
