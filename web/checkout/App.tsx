@@ -13,6 +13,7 @@ import type { MessageKey, Translate } from './i18n';
 import { useTranslator } from './i18n/use-translator';
 import { usePaymentAttempt } from './use-payment-attempt';
 import { OrderSummary } from './shop/OrderSummary';
+import type { CustomFieldsHandle } from './shop/CustomFields';
 
 // Loaded only for a session whose customer has saved cards (the size budget of the first load).
 const SavedCards = lazy(() => import('./SavedCards'));
@@ -20,7 +21,6 @@ const SavedCards = lazy(() => import('./SavedCards'));
 const AddressSection = lazy(() => import('./shop/AddressForm'));
 // Loaded only for a session with custom fields (shop/CustomFields.tsx).
 const CustomFields = lazy(() => import('./shop/CustomFields'));
-import type { CustomFieldsHandle } from './shop/CustomFields';
 
 type View =
   | { kind: 'not_found' }

@@ -63,6 +63,8 @@ export default function CustomFields({
   // Read by `answers`, which the payment form calls outside a render.
   const current = useRef(values);
   current.current = values;
+  const check = (field: PublicCustomField) => customFieldProblem(field, current.current[field.key] ?? '');
+  const checkAll = () => Object.fromEntries(fields.map((field) => [field.key, check(field)]));
   // A field the server refused takes the focus once the form is no longer locked by the payment.
   const focusNext = useRef<string | null>(null);
   useEffect(() => {
@@ -76,14 +78,14 @@ export default function CustomFields({
   const fieldset = useRef<HTMLFieldSetElement>(null);
   useEffect(() => {
     const form = fieldset.current?.form;
-    const showAll = () => setProblems(Object.fromEntries(fields.map((field) => [field.key, customFieldProblem(field, current.current[field.key] ?? '')])));
+    const showAll = () => setProblems(checkAll());
     form?.addEventListener('submit', showAll);
     return () => form?.removeEventListener('submit', showAll);
   }, [fields]);
 
   useImperativeHandle(handle, () => ({
     answers() {
-      const found = Object.fromEntries(fields.map((field) => [field.key, customFieldProblem(field, current.current[field.key] ?? '')]));
+      const found = checkAll();
       setProblems(found);
       const first = fields.find((field) => found[field.key]);
       if (first) {
@@ -96,17 +98,18 @@ export default function CustomFields({
       const key = param.slice('custom_fields['.length, -1);
       const field = fields.find((candidate) => candidate.key === key);
       if (!field) return;
-      setProblems((before) => ({ ...before, [key]: customFieldProblem(field, current.current[key] ?? '') ?? { key: 'customFields.refused' } }));
+      // The page's own message when it finds one; otherwise the server's refusal, said generally.
+      setProblems((before) => ({ ...before, [key]: check(field) ?? { key: 'customFields.refused' } }));
       focusNext.current = key;
     },
   }), [fields]);
 
   /** Leaving a field shows its message, as the email field does. */
-  const leave = (field: PublicCustomField) => setProblems((before) => ({ ...before, [field.key]: customFieldProblem(field, current.current[field.key] ?? '') }));
+  const leave = (field: PublicCustomField) => setProblems((before) => ({ ...before, [field.key]: check(field) }));
 
   const change = (field: PublicCustomField, value: string) => {
     setValues((before) => ({ ...before, [field.key]: value }));
-    // A message shown goes once the answer is right; a new one waits for the next payment.
+    // A message shown goes once the answer is right; a new one waits until the field is left or the shopper pays.
     if (problems[field.key] && !customFieldProblem(field, value)) setProblems((before) => ({ ...before, [field.key]: null }));
   };
 

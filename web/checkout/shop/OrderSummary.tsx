@@ -9,9 +9,9 @@ const ShippingChoice = lazy(() => import('./ShippingChoice'));
 const QuantityStepper = lazy(() => import('./QuantityStepper'));
 
 /**
- * The order: items, then the breakdown the server answered (`amount_subtotal`, `total_details`):
- * the page shows figures, it never computes one. Promotion code and shipping choice below it when
- * the session offers them.
+ * The order: items (a stepper for an adjustable quantity), then the breakdown the server answered
+ * (`amount_subtotal`, `total_details`): the page shows figures, it never computes one. Promotion
+ * code and shipping choice below it when the session offers them. `locked`: a payment is under way.
  */
 export function OrderSummary({ session, t, locked, onSession }: { session: PublicSession; t: Translate; locked: boolean; onSession: (session: PublicSession) => void }) {
   const money = (amount: number) => formatMoney(amount, session.currency, t.lang);
@@ -25,8 +25,8 @@ export function OrderSummary({ session, t, locked, onSession }: { session: Publi
       <ul className="line-items">
         {session.line_items.map((item, i) => (
           <li key={i}>
-            {/* The server renders an adjustable quantity as text; the stepper takes its place once loaded. */}
             <span className="item-name">{item.name}</span>
+            {/* An adjustable quantity reads as text until the stepper's module has loaded (on the server, then in the browser). */}
             {item.adjustable_quantity?.enabled ? (
               <Suspense fallback={<span className="item-qty">{t('summary.quantity', { quantity: item.quantity })}</span>}>
                 <QuantityStepper session={session} index={i} t={t} locked={locked} onSession={onSession} />
