@@ -34,7 +34,7 @@ const checkoutFirstScript =
 
 /** Parts of the checkout page loaded on demand, each its own chunk. */
 const checkoutOnDemand =
-  /[\\/]web[\\/]checkout[\\/](?:card-form[\\/](?:builtin|hosted-fields)-engine\.ts|braintree[\\/]braintree-components\.ts|SavedCards\.tsx|saved-card-cvc\.ts|saved-cards\.css|three-d-secure[\\/]test-challenge\.ts|shop[\\/](?:PromotionCode|ShippingChoice|AddressForm)\.tsx|shop[\\/]shop-api\.ts|i18n[\\/](?:pseudo-locale\.ts|locales[\\/]))/;
+  /[\\/]web[\\/]checkout[\\/](?:card-form[\\/](?:builtin|hosted-fields)-engine\.ts|braintree[\\/]braintree-components\.ts|SavedCards\.tsx|saved-card-cvc\.ts|saved-cards\.css|three-d-secure[\\/]test-challenge\.ts|shop[\\/](?:PromotionCode|ShippingChoice|AddressForm|QuantityStepper|CustomFields)\.tsx|shop[\\/](?:shop-api\.ts|quantity-stepper\.css)|i18n[\\/](?:pseudo-locale\.ts|locales[\\/]))/;
 
 /**
  * React's part of the checkout page (web/checkout/hydrate.tsx) with all it imports besides React:

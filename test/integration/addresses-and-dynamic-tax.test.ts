@@ -107,6 +107,40 @@ describe.each(testDatabases)('addresses and dynamic tax rates ($name)', (databas
     expect((await call('GET', `/v1/payments/${done.payment}`)).json()).toMatchObject({ amount: 10725, total_details: { amount_tax: 725 } });
   });
 
+  it("the page's view names each tax by rate, inclusive ones apart (total_details.breakdown.taxes), the dynamic one once the address matches", async () => {
+    const vat = await taxRate({ display_name: 'VAT', percentage: 20, inclusive: true });
+    const levy = await taxRate({ display_name: 'Levy', percentage: 5, inclusive: false });
+    const california = await taxRate({ display_name: 'Sales tax', percentage: 7.25, inclusive: false, country: 'US', state: 'CA' });
+    const session = await createSession(ctx, {
+      line_items: [
+        { name: 'Kettle', unit_amount: 12000, quantity: 1, tax_rates: [vat.id] },
+        { name: 'Mug', unit_amount: 1000, quantity: 2, tax_rates: [levy.id], dynamic_tax_rates: [california.id] },
+      ],
+      shipping_address_collection: { allowed_countries: ['US'] },
+    });
+    const view = async () => (await ctx.h.app.inject({ method: 'GET', url: `/api/checkout/sessions/${session.id}` })).json();
+    // 120.00 with 20 % in it: 20.00 included; 5 % on 20.00 = 1.00 added.
+    expect((await view()).total_details).toEqual({
+      amount_discount: 0,
+      amount_shipping: 0,
+      amount_tax: 2100,
+      breakdown: {
+        taxes: [
+          { amount: 2000, rate: { display_name: 'VAT', percentage: 20, inclusive: true } },
+          { amount: 100, rate: { display_name: 'Levy', percentage: 5, inclusive: false } },
+        ],
+      },
+    });
+    expect((await view()).amount_total).toBe(14100);
+    expect((await setAddresses(session.id, { shipping_details: { name: 'Ada', address: us } })).statusCode).toBe(200);
+    // California's 7.25 % of 20.00 = 1.45, added beside the levy.
+    expect((await view()).total_details.breakdown.taxes).toEqual([
+      { amount: 2000, rate: { display_name: 'VAT', percentage: 20, inclusive: true } },
+      { amount: 100, rate: { display_name: 'Levy', percentage: 5, inclusive: false } },
+      { amount: 145, rate: { display_name: 'Sales tax', percentage: 7.25, inclusive: false } },
+    ]);
+  });
+
   it('dynamic_tax_rates follow the billing address when no shipping address is asked; rates without a country or an address to match are refused', async () => {
     const vat = await taxRate({ display_name: 'VAT', percentage: 19, inclusive: false, country: 'DE' });
     const session = await createSession(ctx, {

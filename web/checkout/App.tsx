@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, checkoutApi, type PublicSession } from './api';
 import { toDecimalString } from '../../src/domain/shared/money';
 import { CardFields } from './card-form/CardFields';
@@ -13,11 +13,14 @@ import type { MessageKey, Translate } from './i18n';
 import { useTranslator } from './i18n/use-translator';
 import { usePaymentAttempt } from './use-payment-attempt';
 import { OrderSummary } from './shop/OrderSummary';
+import type { CustomFieldsHandle } from './shop/CustomFields';
 
 // Loaded only for a session whose customer has saved cards (the size budget of the first load).
 const SavedCards = lazy(() => import('./SavedCards'));
 // Loaded only for a session that asks for an address (shop/AddressForm.tsx).
 const AddressSection = lazy(() => import('./shop/AddressForm'));
+// Loaded only for a session with custom fields (shop/CustomFields.tsx).
+const CustomFields = lazy(() => import('./shop/CustomFields'));
 
 type View =
   | { kind: 'not_found' }
@@ -51,6 +54,8 @@ export function App({ data }: { data: CheckoutPageData }) {
   const { sessionId, receipt, flags } = data;
   const [view, setView] = useState<View>(() => initialView(data.view, flags));
   const session = 'session' in view ? view.session : null;
+  // A payment is under way: the order (an adjustable quantity) cannot change meanwhile.
+  const paying = useState(false);
   // The server negotiated the locale (session, then Accept-Language) and inlined its catalogue,
   // which main.tsx primed before hydration: `ready` from the first render, no catalogue request.
   const { t, ready } = useTranslator(session?.locale ?? data.locale);
@@ -81,6 +86,7 @@ export function App({ data }: { data: CheckoutPageData }) {
       t={t}
       onExpired={() => setView({ kind: 'expired', session: { ...current, status: 'expired' } })}
       onAlreadyPaid={load}
+      processing={paying}
     />
   );
   return (
@@ -116,7 +122,7 @@ export function App({ data }: { data: CheckoutPageData }) {
               back={view.session.cancel_url ? { href: view.session.cancel_url, text: t('state.back') } : undefined}
             />
             <div className="columns">
-              {view.session.mode === 'setup' ? <SetupSummary session={view.session} t={t} /> : <OrderSummary session={view.session} t={t} onSession={(next) => setView(viewFor(next, view.flags))} />}
+              {view.session.mode === 'setup' ? <SetupSummary session={view.session} t={t} /> : <OrderSummary session={view.session} t={t} locked={paying[0]} onSession={(next) => setView(viewFor(next, view.flags))} />}
               {addressAsked(view.session) ? (
                 <div className="pay-column">
                   <Suspense fallback={null}>
@@ -248,9 +254,11 @@ interface PaymentFormProps {
   t: Translate;
   onExpired: () => void;
   onAlreadyPaid: () => void;
+  /** A payment is under way (App's state: the order is locked meanwhile). */
+  processing: [boolean, (processing: boolean) => void];
 }
 
-function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFormProps) {
+function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: processingState }: PaymentFormProps) {
   // What the page offers is decided from the session and flags alone, so the server renders the
   // same form the browser hydrates; the processor's code (card engine, braintree-web) is browser-only
   // and arrives after hydration, from chunks the server asked the browser to preload.
@@ -293,7 +301,10 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
   const [offerSaved, setOfferSaved] = useState(false);
   useEffect(() => setOfferSaved(!!savedCards[0]), []);
   const askToSave = plan.card && !offerSaved && session.save_payment_method;
+  const customFields = useRef<CustomFieldsHandle | null>(null);
   const form = usePaymentAttempt({
+    customFields: session.custom_fields?.length ? customFields : null,
+    processing: processingState,
     saveCard,
     sessionId: session.id,
     initialEmail: session.customer_email,
@@ -374,6 +385,11 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid }: PaymentFor
         >
           {notice ? t(notice.key) : ''}
         </div>
+        {session.custom_fields?.length ? (
+          <Suspense fallback={null}>
+            <CustomFields fields={session.custom_fields} t={t} disabled={processing} handle={customFields} />
+          </Suspense>
+        ) : null}
         <div className={`field field-email${form.showEmailError ? ' has-error' : ''}`}>
           <label htmlFor="email">{t('form.email')}</label>
           <div className="field-box">

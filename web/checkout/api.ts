@@ -17,7 +17,16 @@ export interface PublicSession {
   merchant: { name: string; logo_url: string | null; accent_color: string | null };
   currency: string;
   locale: string | null;
-  line_items: Array<{ name: string; unit_amount: number; quantity: number; amount: number }>;
+  line_items: Array<{
+    name: string;
+    unit_amount: number;
+    quantity: number;
+    amount: number;
+    /** The shopper may change the quantity, from `minimum` to `maximum` (shop/QuantityStepper.tsx). */
+    adjustable_quantity?: { enabled: boolean; minimum: number; maximum: number };
+  }>;
+  /** Up to 3 questions asked before paying (shop/CustomFields.tsx), answered with the payment. */
+  custom_fields?: PublicCustomField[];
   amount_total: number;
   customer_email: string | null;
   /** `shopper_choice`: ask for consent to save the card; `on`: say it will be saved. */
@@ -36,7 +45,13 @@ export interface PublicSession {
   processor: { name: string } & Record<string, unknown>;
   // Shop options (docs/pricing.md, ADR 0068): figures as the server priced them.
   amount_subtotal?: number;
-  total_details?: { amount_discount: number; amount_shipping: number; amount_tax: number };
+  total_details?: {
+    amount_discount: number;
+    amount_shipping: number;
+    amount_tax: number;
+    /** Each tax by rate; an inclusive one is part of the prices, not added to them. */
+    breakdown: { taxes: Array<{ amount: number; rate: { display_name: string; percentage: number; inclusive: boolean } }> };
+  };
   allow_promotion_codes?: boolean;
   discount?: { code: string | null; name: string | null; percent_off: number | null; amount_off: number | null } | null;
   shipping_options?: Array<{
@@ -53,6 +68,23 @@ export interface PublicSession {
   shipping_address_collection?: { allowed_countries: string[] } | null;
   shipping_details?: { name: string; address: PublicAddress } | null;
   billing_address?: PublicAddress | null;
+}
+
+/** A custom field as the page sees it (Stripe's shape); `value` is the answer once given. */
+export type PublicCustomField = {
+  key: string;
+  label: { type: 'custom'; custom: string };
+  optional: boolean;
+} & (
+  | { type: 'text'; text: CustomFieldLengths }
+  | { type: 'numeric'; numeric: CustomFieldLengths }
+  | { type: 'dropdown'; dropdown: { options: Array<{ label: string; value: string }>; value: string | null } }
+);
+
+export interface CustomFieldLengths {
+  minimum_length: number | null;
+  maximum_length: number | null;
+  value: string | null;
 }
 
 /** Stripe's address shape. */
@@ -130,6 +162,7 @@ export const checkoutApi = {
       save_payment_method?: boolean;
       email: string;
       device_data?: string | null;
+      custom_fields?: Record<string, string | null>;
     },
   ) => request<{ status: string; redirect_url: string }>(`${base(sessionId)}/payments`, { body: payment }),
 };

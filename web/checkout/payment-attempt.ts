@@ -26,7 +26,7 @@ export type AttemptOutcome =
    * field is fine as typed and only gets the focus, without a field error of its own (a real card
    * in test mode: the notice says which number to use instead).
    */
-  | { kind: 'retry'; key: MessageKey; field?: FormField; fieldValid?: true };
+  | { kind: 'retry'; key: MessageKey; field?: FormField; fieldValid?: true; customField?: string };
 
 /** A nonce to charge, or why there is none (the form stays). */
 export type NonceResult = { nonce: string } | { key: MessageKey; field?: CardFieldName };
@@ -42,6 +42,7 @@ export interface AttemptPorts {
     save_payment_method?: boolean;
     email: string;
     device_data: string | null;
+    custom_fields?: Record<string, string | null>;
   }): Promise<{ redirect_url: string }>;
   /** Device data for fraud checks (Braintree), null when the processor takes none. */
   deviceData(): Promise<string | null>;
@@ -60,6 +61,8 @@ export interface AttemptRequest {
   /** A card saved for the session's customer (`pm_…`), paid with instead of a nonce, and its CVC-only nonce when the CVC is asked again. */
   paymentMethod?: string;
   cvcNonce?: string;
+  /** Answers to the session's custom fields, by key, checked by the page first. */
+  customFields?: Record<string, string | null>;
 }
 
 
@@ -77,6 +80,7 @@ export async function attemptPayment(ports: AttemptPorts, request: AttemptReques
       save_payment_method: request.savePaymentMethod,
       email: request.email,
       device_data: await ports.deviceData(),
+      custom_fields: request.customFields,
     });
     return { kind: 'leave', url: result.redirect_url };
   } catch (error) {
@@ -97,6 +101,8 @@ export function failureOutcome(error: unknown, type: PaymentMethod, options: { m
   if (e.code === 'google_pay') return { kind: 'retry', key: 'wallet.unavailable' };
   if (e.code === 'network') return { kind: 'retry', key: 'error.network' };
   if (e.code === 'parameter_invalid' && e.param === 'email') return { kind: 'retry', key: 'form.fixErrors', field: 'email' };
+  // An answer to a custom field the server refused (`custom_fields[<key>]`): its message shows beside that field.
+  if (e.param?.startsWith('custom_fields[')) return { kind: 'retry', key: 'form.fixErrors', customField: e.param };
   if (type === 'card' && options.mayVerify && e.declineCode === 'authentication_failed') return 'verify_and_retry';
   const key = errorMessageKey(e.code, e.declineCode);
   if (type === 'google_pay') return { kind: 'retry', key };

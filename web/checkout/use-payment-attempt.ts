@@ -7,6 +7,7 @@ import type { GooglePaymentData, GooglePayProvider } from './google-pay/google-p
 import type { MessageKey } from './i18n';
 import { attemptPayment, cardNonce, firstFieldToFix, walletPayerEmail, type AttemptOutcome, type AttemptRequest } from './payment-attempt';
 import type { ProcessorClient } from './processor-client';
+import type { CustomFieldsHandle } from './shop/CustomFields';
 
 export type Notice = { tone: 'error' | 'info'; key: MessageKey } | null;
 
@@ -27,12 +28,19 @@ export function usePaymentAttempt(options: {
   saveCard?: boolean;
   onExpired: () => void;
   onAlreadyPaid: () => void;
+  /**
+   * The session's custom fields (shop/CustomFields.tsx, loaded on demand), null without any: their
+   * answers go with every payment, which waits until they pass the page's checks.
+   */
+  customFields: React.RefObject<CustomFieldsHandle | null> | null;
+  /** A payment is under way: the page's state, since the order (an adjustable quantity) is locked meanwhile too. */
+  processing: [boolean, (processing: boolean) => void];
 }) {
   const { sessionId, client, engine, cardUsable } = options;
   const [email, setEmail] = useState(options.initialEmail ?? '');
   const [emailTouched, setEmailTouched] = useState(false);
   const [submitted, setSubmitted] = useState(false);
-  const [processing, setProcessing] = useState(false);
+  const [processing, setProcessing] = options.processing;
   const [notice, setNotice] = useState<Notice>(options.initialNotice);
   const busy = useRef(false);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -55,6 +63,12 @@ export function usePaymentAttempt(options: {
 
   /** Locks the page, runs one payment attempt, and shows its outcome. */
   const run = async (request: AttemptRequest): Promise<AttemptOutcome | void> => {
+    if (options.customFields) {
+      // Not loaded yet, or an answer to fix: its message shows beside it, with the focus.
+      const answers = options.customFields.current?.answers();
+      if (!answers) return setNotice({ tone: 'error', key: 'form.fixErrors' });
+      request.customFields = answers;
+    }
     busy.current = true;
     setProcessing(true);
     engine?.setDisabled(true);
@@ -70,7 +84,9 @@ export function usePaymentAttempt(options: {
     if (outcome.kind === 'expired') return options.onExpired();
     if (outcome.kind === 'already_paid') return options.onAlreadyPaid();
     setNotice({ tone: 'error', key: outcome.key });
-    if (outcome.field === 'email') {
+    if (outcome.customField) {
+      options.customFields?.current?.refused(outcome.customField);
+    } else if (outcome.field === 'email') {
       setEmailTouched(true);
       emailRef.current?.focus();
       // A saved card's CVC is not the card form's: the saved cards' list points at it.

@@ -291,11 +291,13 @@ function shippingRateOf(option: NewShippingOption, currency: string, at: string)
  * shipping,
  * priced by pricing/totals.ts, the one place totals are computed.
  */
-export function priceCheckoutSession(
-  session: Pick<CheckoutSession, 'currency' | 'lineItems' | 'discounts' | 'shippingOptions' | 'shippingRateId' | 'shippingDetails' | 'billingAddress' | 'shippingAddressCollection'>,
-) {
+type PricedSessionInput = Pick<CheckoutSession, 'currency' | 'lineItems' | 'discounts' | 'shippingOptions' | 'shippingRateId' | 'shippingDetails' | 'billingAddress' | 'shippingAddressCollection'>;
+
+/** The session's totals, and the names of the tax rates they apply (dynamic ones matched to the address). */
+function totalsOfSession(session: PricedSessionInput) {
   const shipping = session.shippingOptions.find((option) => option.id === session.shippingRateId);
   const taxAddress = taxAddressOf(session);
+  const rates = new Map<string, { displayName: string; percentage: number; inclusive: boolean }>();
   const totals = computeTotals({
     currency: session.currency,
     // A line the shopper set to 0 (adjustable_quantity) is kept so it can come back, and priced as nothing.
@@ -303,12 +305,34 @@ export function priceCheckoutSession(
       .filter((item) => item.quantity > 0)
       .map((item) => {
         const dynamic = matchDynamicTaxRate(item.dynamicTaxRates, taxAddress);
-        return { unitAmount: item.unitAmount, quantity: item.quantity, taxRates: dynamic ? [...(item.taxRates ?? []), dynamic] : item.taxRates };
+        const taxRates = dynamic ? [...(item.taxRates ?? []), dynamic] : item.taxRates;
+        for (const rate of taxRates ?? []) rates.set(rate.id, { displayName: rate.displayName, percentage: rate.percentage, inclusive: rate.inclusive });
+        return { unitAmount: item.unitAmount, quantity: item.quantity, taxRates };
       }),
     discount: pricingDiscount(session.discounts[0]),
     shipping: shipping?.amount ?? 0,
   });
+  return { totals, rates };
+}
+
+export function priceCheckoutSession(session: PricedSessionInput) {
+  const { totals } = totalsOfSession(session);
   return { amountSubtotal: totals.amountSubtotal, amountTotal: totals.amountTotal, totalDetails: totals.totalDetails };
+}
+
+/**
+ * The session's tax summed per rate, with the rate's name (Stripe's `total_details.breakdown.taxes`),
+ * from the same totals as `priceCheckoutSession`: an inclusive tax is part of the prices, an
+ * exclusive one is added to them. Rates that come to nothing are left out.
+ */
+export function sessionTaxBreakdown(session: PricedSessionInput): Array<{ amount: number; displayName: string; percentage: number; inclusive: boolean }> {
+  const { totals, rates } = totalsOfSession(session);
+  return totals.taxes
+    .filter((tax) => tax.amount > 0)
+    .map((tax) => {
+      const rate = rates.get(tax.taxRate)!;
+      return { amount: tax.amount, displayName: rate.displayName, percentage: rate.percentage, inclusive: tax.inclusive };
+    });
 }
 
 /** The address `dynamic_tax_rates` are matched to: the shipping address, else the billing address. */

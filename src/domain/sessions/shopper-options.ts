@@ -175,8 +175,8 @@ export function answerCustomFields(fields: CustomField[], answers: Record<string
 
 /** Stripe's shape of a custom field, with its answer (`text.value`, `numeric.value`, `dropdown.value`). */
 export function customFieldSnapshot(field: CustomField) {
-  const base = { key: field.key, label: { type: 'custom' as const, custom: field.label }, type: field.type, optional: field.optional };
-  if (field.type === 'dropdown') return { ...base, dropdown: { options: field.options ?? [], value: field.value } };
+  const base = { key: field.key, label: { type: 'custom' as const, custom: field.label }, optional: field.optional };
+  if (field.type === 'dropdown') return { ...base, type: 'dropdown' as const, dropdown: { options: field.options ?? [], value: field.value } };
   const lengths = { minimum_length: field.minimumLength ?? null, maximum_length: field.maximumLength ?? null, value: field.value };
-  return field.type === 'numeric' ? { ...base, numeric: lengths } : { ...base, text: lengths };
+  return field.type === 'numeric' ? { ...base, type: 'numeric' as const, numeric: lengths } : { ...base, type: 'text' as const, text: lengths };
 }

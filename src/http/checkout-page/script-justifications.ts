@@ -11,6 +11,8 @@
  * `saved_cards`: the session's customer has saved cards to offer.
  * `promotion_codes`, `shipping_options`, `address_collection`: the session allows promotion codes,
  * offers shipping choices, or asks for a shipping or billing address (docs/pricing.md).
+ * `adjustable_quantity`, `custom_fields`: a line item's quantity is the shopper's to change, or the
+ * session asks custom fields before paying.
  * `merchant_page`: the merchant's own page that mounts an embedded session (`/js/embed.js` runs
  * there, never on the checkout page).
  * `catalogue_fetch`: the page fetches a catalogue itself. A server-rendered page never does (the
@@ -29,6 +31,8 @@ export const pageConfigurations = [
   'promotion_codes',
   'shipping_options',
   'address_collection',
+  'adjustable_quantity',
+  'custom_fields',
   'merchant_page',
 ] as const;
 export type PageConfiguration = (typeof pageConfigurations)[number];
@@ -129,16 +133,34 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     justification: 'The address form laid out as the shopper’s country writes addresses (format fetched from this server), with the browser’s autofill names. Loaded only when the session asks for an address. Built by Tillpoint from web/checkout.',
   },
   {
+    id: 'quantity-stepper',
+    source: /^checkout\/shop\/QuantityStepper\.tsx$/,
+    loadedWhen: ['adjustable_quantity'],
+    justification: 'The quantity stepper of an adjustable line item (− and + within the merchant’s bounds): sends the quantity to this server, which prices the session again; the page shows the server’s figures. Loaded only when a line’s quantity is adjustable. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'custom-fields',
+    source: /^checkout\/shop\/CustomFields\.tsx$/,
+    loadedWhen: ['custom_fields'],
+    justification: 'The merchant’s questions (text, digits or a choice) in the payment form, checked on the page and sent with the payment to this server, which checks them again. Loaded only when the session asks custom fields. Built by Tillpoint from web/checkout.',
+  },
+  {
     id: 'shop-options-client',
     source: /^_?shop-api-[\w-]+\.js$/,
     loadedWhen: ['promotion_codes'],
-    justification: 'The calls the shop options make to this server (promotion code, shipping choice, addresses), shared by their chunks. Loaded with any of them. Built by Tillpoint from web/checkout.',
+    justification: 'The calls the shop options make to this server (promotion code, shipping choice, addresses, quantities), shared by their chunks. Loaded with any of them. Built by Tillpoint from web/checkout.',
   },
   {
     id: 'saved-cards-styles',
     source: /(?:^|\/)SavedCards-[\w-]+\.css$/,
     loadedWhen: ['saved_cards'],
     justification: 'The saved cards’ stylesheet, loaded with them. Built by Tillpoint.',
+  },
+  {
+    id: 'quantity-stepper-styles',
+    source: /(?:^|\/)quantity-stepper-[\w-]+\.css$/,
+    loadedWhen: ['adjustable_quantity'],
+    justification: 'The quantity stepper’s stylesheet, loaded with it. Built by Tillpoint.',
   },
   {
     id: 'test-three-d-secure-challenge',

@@ -1,6 +1,7 @@
 import { maskEmail } from '../../domain/sessions/customer-email';
 import { customFieldSnapshot } from '../../domain/sessions/shopper-options';
 import { checkoutSessionSnapshot } from '../../domain/shared/event-payloads';
+import { sessionTaxBreakdown } from '../../domain/sessions/rules';
 import { negotiateLocale } from '../../domain/shared/locale';
 import type { Membership } from '../../domain/team/entities';
 import type { CheckoutPage } from '../../domain/sessions/use-cases/get-checkout-page';
@@ -56,7 +57,7 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       ...(item.taxRates?.length
         ? { tax_rates: item.taxRates.map((rate) => ({ display_name: rate.displayName, percentage: rate.percentage, inclusive: rate.inclusive })) }
         : {}),
-      ...(item.adjustableQuantity ? { adjustable_quantity: { minimum: item.adjustableQuantity.minimum, maximum: item.adjustableQuantity.maximum } } : {}),
+      ...(item.adjustableQuantity ? { adjustable_quantity: { enabled: true, minimum: item.adjustableQuantity.minimum, maximum: item.adjustableQuantity.maximum } } : {}),
     })),
     // Questions the page asks before paying (shopper-options.ts), answered with the payment.
     custom_fields: (session.customFields ?? []).map(customFieldSnapshot),
@@ -68,6 +69,10 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       amount_discount: session.totalDetails.amountDiscount,
       amount_shipping: session.totalDetails.amountShipping,
       amount_tax: session.totalDetails.amountTax,
+      // Each tax by rate: the page says "Includes VAT …" for an inclusive one instead of adding it.
+      breakdown: {
+        taxes: sessionTaxBreakdown(session).map((tax) => ({ amount: tax.amount, rate: { display_name: tax.displayName, percentage: tax.percentage, inclusive: tax.inclusive } })),
+      },
     },
     allow_promotion_codes: session.allowPromotionCodes,
     discount: session.discounts[0]

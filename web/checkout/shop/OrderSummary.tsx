@@ -6,13 +6,14 @@ import { formatMoney } from '../format';
 // Each option's code loads only for a session that uses it (the first load's size budget).
 const PromotionCode = lazy(() => import('./PromotionCode'));
 const ShippingChoice = lazy(() => import('./ShippingChoice'));
+const QuantityStepper = lazy(() => import('./QuantityStepper'));
 
 /**
- * The order: items, then the breakdown the server answered (`amount_subtotal`, `total_details`):
- * the page shows figures, it never computes one. Promotion code and shipping choice below it when
- * the session offers them.
+ * The order: items (a stepper for an adjustable quantity), then the breakdown the server answered
+ * (`amount_subtotal`, `total_details`): the page shows figures, it never computes one. Promotion
+ * code and shipping choice below it when the session offers them. `locked`: a payment is under way.
  */
-export function OrderSummary({ session, t, onSession }: { session: PublicSession; t: Translate; onSession: (session: PublicSession) => void }) {
+export function OrderSummary({ session, t, locked, onSession }: { session: PublicSession; t: Translate; locked: boolean; onSession: (session: PublicSession) => void }) {
   const money = (amount: number) => formatMoney(amount, session.currency, t.lang);
   const details = session.total_details;
   const breakdown = details && (details.amount_discount > 0 || details.amount_shipping > 0 || details.amount_tax > 0 || session.shipping_options?.length || session.allow_promotion_codes);
@@ -25,7 +26,14 @@ export function OrderSummary({ session, t, onSession }: { session: PublicSession
         {session.line_items.map((item, i) => (
           <li key={i}>
             <span className="item-name">{item.name}</span>
-            {item.quantity > 1 && <span className="item-qty">{t('summary.quantity', { quantity: item.quantity })}</span>}
+            {/* An adjustable quantity reads as text until the stepper's module has loaded (on the server, then in the browser). */}
+            {item.adjustable_quantity?.enabled ? (
+              <Suspense fallback={<span className="item-qty">{t('summary.quantity', { quantity: item.quantity })}</span>}>
+                <QuantityStepper session={session} index={i} t={t} locked={locked} onSession={onSession} />
+              </Suspense>
+            ) : (
+              item.quantity > 1 && <span className="item-qty">{t('summary.quantity', { quantity: item.quantity })}</span>
+            )}
             <span className="item-amount">{money(item.amount)}</span>
           </li>
         ))}
@@ -58,12 +66,13 @@ export function OrderSummary({ session, t, onSession }: { session: PublicSession
               <dd data-testid="shipping">{money(details.amount_shipping)}</dd>
             </div>
           )}
-          {details.amount_tax > 0 && (
-            <div>
-              <dt>{t('summary.tax')}</dt>
-              <dd data-testid="tax">{money(details.amount_tax)}</dd>
+          {/* Each tax by rate, as the server summed it: an inclusive one is in the prices, said rather than added. */}
+          {details.breakdown.taxes.map((tax, i) => (
+            <div key={i}>
+              <dt>{tax.rate.inclusive ? t('summary.taxIncluded', { name: tax.rate.display_name, amount: money(tax.amount) }) : tax.rate.display_name}</dt>
+              {!tax.rate.inclusive && <dd data-testid="tax">{money(tax.amount)}</dd>}
             </div>
-          )}
+          ))}
         </dl>
       )}
       <p className="total">

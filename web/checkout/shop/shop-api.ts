@@ -29,6 +29,7 @@ export const shopApi = {
   chooseShippingRate: (sessionId: string, shippingRate: string) => request<PublicSession>(`${base(sessionId)}/shipping_rate`, { body: { shipping_rate: shippingRate } }),
   setAddresses: (sessionId: string, body: { shipping_details?: { name: string; address: AddressValue }; billing_address?: AddressValue }) =>
     request<PublicSession>(`${base(sessionId)}/addresses`, { body }),
+  setQuantity: (sessionId: string, index: number, quantity: number) => request<PublicSession>(`${base(sessionId)}/line_items/${index}/quantity`, { body: { quantity } }),
   addressFormat: (country: string) => request<AddressFormatView>(`/api/checkout/address-formats/${encodeURIComponent(country)}`),
   addressCountries: () => request<{ countries: string[] }>('/api/checkout/address-formats'),
 };
