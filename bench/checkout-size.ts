@@ -31,7 +31,7 @@ const configurations: Record<string, PagePreloads> = {
 };
 for (const [name, preloads] of Object.entries(configurations)) table(`${name}: before the shopper can type`, assets.files(preloads));
 
-// A session with every shop option (promotion code, shipping choice, addresses) adds their chunks.
+// A session with every shop option (promotion code, shipping choice, addresses, quantity stepper, custom fields) adds their chunks.
 const manifest = JSON.parse(readFileSync(path.join(web, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; imports?: string[]; css?: string[] }>;
 const shopFiles = new Set<string>();
 const visitShop = (key: string) => {
@@ -41,9 +41,9 @@ const visitShop = (key: string) => {
   for (const css of manifest[key]!.css ?? []) shopFiles.add(`/${css}`);
   for (const imported of manifest[key]!.imports ?? []) visitShop(imported);
 };
-Object.keys(manifest).filter((key) => /checkout\/shop\/(?:PromotionCode|ShippingChoice|AddressForm)\.tsx$/.test(key)).forEach(visitShop);
+Object.keys(manifest).filter((key) => /checkout\/shop\/(?:PromotionCode|ShippingChoice|AddressForm|QuantityStepper|CustomFields)\.tsx$/.test(key)).forEach(visitShop);
 for (const [name, preloads] of Object.entries(configurations)) {
-  table(`${name} with every shop option (promotion code, shipping choice, addresses)`, new Set([...assets.files(preloads), ...shopFiles]));
+  table(`${name} with every shop option (promotion code, shipping choice, addresses, quantity stepper, custom fields)`, new Set([...assets.files(preloads), ...shopFiles]));
 }
 
 // Every chunk reachable through dynamic import() from what any configuration loads first.

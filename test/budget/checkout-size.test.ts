@@ -95,20 +95,20 @@ describe('checkout page size', () => {
   });
 
   /**
-   * Shop options (web/checkout/shop): the promotion code field, the shipping choice and the address
-   * form load only for a session that uses them. A session with every option adds their chunks to
+   * Shop options (web/checkout/shop): the promotion code field, the shipping choice, the address
+   * form, the quantity stepper and the custom fields load only for a session that uses them. A session with every option adds their chunks to
    * its first load: at most 140 KB gzipped; a session with none loads none of them.
    */
-  const shopOptions = /checkout\/shop\/(?:PromotionCode|ShippingChoice|AddressForm)\.tsx$/;
+  const shopOptions = /checkout\/shop\/(?:PromotionCode|ShippingChoice|AddressForm|QuantityStepper|CustomFields)\.tsx$/;
   for (const [name, preloads] of [
     ['test processor', { builtinCard: true, braintree: null }],
     ['Braintree, card and Google Pay', { builtinCard: false, braintree: { card: true, googlePay: true } }],
   ] as Array<[string, PagePreloads]>) {
-    it(`${name} with every shop option (promotion code, shipping choice, addresses): at most 140 KB gzipped; without them none of their code`, () => {
+    it(`${name} with every shop option (promotion code, shipping choice, addresses, quantity stepper, custom fields): at most 140 KB gzipped; without them none of their code`, () => {
       const manifest = JSON.parse(readFileSync(path.join(web, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; imports?: string[]; css?: string[] }>;
       const first = loadCheckoutAssets(web)!.files(preloads);
       const keys = Object.keys(manifest).filter((key) => shopOptions.test(key));
-      expect(keys).toHaveLength(3);
+      expect(keys).toHaveLength(5);
       const optionFiles = new Set<string>();
       const visit = (key: string) => {
         const file = `/${manifest[key]!.file}`;
