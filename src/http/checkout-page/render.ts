@@ -1,5 +1,6 @@
 import { createElement } from 'react';
-import { renderToString } from 'react-dom/server';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { text } from 'node:stream/consumers';
 import { TillpointError } from '../../domain/shared/errors';
 import type { Deps } from '../../domain/deps';
 import { getCheckoutPage } from '../../domain/sessions/use-cases/get-checkout-page';
@@ -29,6 +30,18 @@ function inlinedMessages(messages: Messages): Messages {
   let ready = inlined.get(messages.locale);
   if (!ready) inlined.set(messages.locale, (ready = inlineMessages(messages)));
   return ready;
+}
+
+/**
+ * The app's markup, rendered with the same components the browser hydrates. A part the page loads
+ * on demand (`lazy`: the promotion code field, the stepper, the address form…) is waited for, so
+ * even the first page that uses it after a start carries its markup instead of an empty boundary
+ * the browser would fill alone (a hydration error). A part that cannot render here (one that
+ * imports a stylesheet) is left to the browser, as React does.
+ */
+async function renderApp(data: CheckoutPageData): Promise<string> {
+  const { prelude } = await prerenderToNodeStream(createElement(App, { data }), { onError: () => {} });
+  return text(prelude);
 }
 
 export interface RenderedCheckoutPage {
@@ -114,7 +127,7 @@ export async function renderCheckoutPage(
     title: merchant ? `${t('page.title')} · ${merchant}` : t('page.title'),
     lang: t.lang,
     dir: t.dir,
-    app: renderToString(createElement(App, { data })),
+    app: await renderApp(data),
     noscript: view.kind === 'ready' ? t('page.noscript') : null,
   };
 }
