@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
-import { dashboardCall, PASSWORD, preAuth, publicPost, setCookie, signUpOwner, type DashboardAgent } from '../support/dashboard';
+import { dashboardCall, signInAgain, signUpOwner } from '../support/dashboard';
 import { merchantCall, payCall, tokenize, useIntegration } from '../support/integration';
-import type { Harness } from '../support/harness';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Signs the owner in again (a dashboard session lasts 7 days at most, and the test moves the clock further). */
-async function signInAgain(h: Harness, agent: DashboardAgent): Promise<DashboardAgent> {
-  const res = await publicPost(h, await preAuth(h), '/dashboard/api/sign-in', { email: agent.email, password: PASSWORD });
-  expect(res.statusCode, res.body).toBe(200);
-  return { ...agent, cookie: setCookie(res, 'tp_session')!.split(';')[0]!, csrf: res.json().csrf_token };
-}
 
 describe.each(testDatabases)('payment badges and Overview figures ($name)', (database) => {
   const ctx = useIntegration(database, { rateLimitPerSecond: { test: 10_000 } });

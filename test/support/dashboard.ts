@@ -61,6 +61,13 @@ export async function signUpOwner(h: Harness, business = 'Dashboard Shop', email
 }
 
 /** A dashboard API call as a signed-in browser (with its CSRF token unless told otherwise). */
+/** Signs the agent in again (a dashboard session ends; tests that move the clock by days need a new one). */
+export async function signInAgain(h: Harness, agent: DashboardAgent): Promise<DashboardAgent> {
+  const res = await publicPost(h, await preAuth(h), '/dashboard/api/sign-in', { email: agent.email, password: PASSWORD });
+  expect(res.statusCode, res.body).toBe(200);
+  return { ...agent, cookie: setCookie(res, 'tp_session')!.split(';')[0]!, csrf: res.json().csrf_token };
+}
+
 export function dashboardCall(
   h: Harness,
   agent: Pick<DashboardAgent, 'cookie' | 'csrf'>,

@@ -91,6 +91,24 @@ export interface CheckoutFunnel {
   paid: number;
 }
 
+/** Payments created in a period, counted by method, decline reason and 3-D Secure outcome (Analytics). */
+export interface PaymentBreakdown {
+  /** Per payment method type: payments that finished (approved or failed) and those approved. */
+  methods: Array<{ method: string; finished: number; approved: number }>;
+  /** Failed payments per decline code (the processor's, else the failure code). */
+  declines: Array<{ code: string; count: number }>;
+  /** Payments per 3-D Secure status (`not_requested` when none ran). */
+  threeDSecure: Array<{ status: string; count: number }>;
+}
+
+/** Sessions exposed to one experiment's variant in a period, and how many of them converted. */
+export interface ExposureCounts {
+  experimentId: string;
+  variant: string;
+  exposed: number;
+  conversions: number;
+}
+
 export type MemberWithUser = Membership & { email: string; name: string };
 export type MembershipWithAccount = Membership & { accountName: string; defaultCurrency: string };
 
@@ -157,6 +175,9 @@ export interface TeamRepositories {
     checkoutSessions(scope: Scope, filter: CheckoutSessionFilter): Promise<CheckoutSession[]>;
     dailyPayments(scope: Scope, from: Date, before: Date): Promise<DailyPayments[]>;
     funnel(scope: Scope, from: Date, before: Date): Promise<CheckoutFunnel>;
+    paymentBreakdown(scope: Scope, from: Date, before: Date): Promise<PaymentBreakdown>;
+    /** Exposures made in the period, per experiment of the scope and variant. */
+    exposureCounts(scope: Scope, from: Date, before: Date): Promise<ExposureCounts[]>;
     /** The search box: up to `limit` newest hits of each kind asked for. */
     everywhere(scope: Scope, kinds: readonly SearchKind[], terms: SearchTerms, limit: number): Promise<SearchHit[]>;
     /** `GET /v1/payments/search`: payments matching every clause, newest first. */

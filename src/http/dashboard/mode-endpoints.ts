@@ -6,6 +6,7 @@ import type { PaymentFilter } from '../../domain/team/ports';
 import { createApiKey } from '../../domain/team/use-cases/create-api-key';
 import { getCheckoutSessionHistory } from '../../domain/sessions/use-cases/get-checkout-session-history';
 import { getOverview } from '../../domain/payments/use-cases/get-overview';
+import { ANALYTICS_MAX_DAYS, getAnalytics } from '../../domain/payments/use-cases/get-analytics';
 import { getPaymentStory } from '../../domain/payments/use-cases/get-payment-story';
 import { listApiKeys } from '../../domain/team/use-cases/list-api-keys';
 import { listApiRequests } from '../../domain/api-guards/use-cases/list-api-requests';
@@ -21,6 +22,7 @@ import { dashboardSessionView } from '../views/checkout-session';
 import { timelineEventView } from '../views/event';
 import { dashboardPaymentView } from '../views/payment';
 import { overviewView } from '../views/overview';
+import { analyticsView } from '../views/analytics';
 import { paymentStoryView } from '../views/payment-story';
 import { paymentsCsv } from './payments-csv';
 import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
@@ -31,7 +33,11 @@ export const scopeParams = z.strictObject({ ...accountParam, ...modeParam });
 export const objectParams = z.strictObject({ ...accountParam, ...modeParam, id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/) });
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-06-01').refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'must be a real date');
+/** A calendar day; a day that does not exist (2026-02-30, which `Date` would roll into March) is refused. */
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-06-01')
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'must be a real date');
 const minorUnits = z.coerce.number().int('must be an integer in minor units').min(0).max(99_999_999);
 
 /** The payment list's filters, as query parameters. */
@@ -80,6 +86,29 @@ export function modeEndpoints(deps: Deps): DashboardEndpoint[] {
         permission: 'overview.read',
       },
       async ({ query, scope }) => overviewView(await getOverview(deps, { scope, days: query.days })),
+    ),
+
+    modeEndpoint(
+      {
+        method: 'GET',
+        url: `${base}/analytics`,
+        tag: 'Dashboard: overview',
+        summary: 'Checkout funnel, success rate by payment method, decline reasons, 3-D Secure outcomes and experiments’ conversion over the days from `from` to `to` (UTC, inclusive)',
+        params: scopeParams,
+        query: z
+          .strictObject({ from: day, to: day })
+          .refine((q) => q.from <= q.to, { message: 'must not be after to', path: ['from'] })
+          .refine((q) => Date.parse(q.to) - Date.parse(q.from) < ANALYTICS_MAX_DAYS * DAY_MS, { message: `the period must be at most ${ANALYTICS_MAX_DAYS} days`, path: ['from'] }),
+        permission: 'overview.read',
+      },
+      async ({ query, scope }) =>
+        analyticsView(
+          await getAnalytics(deps, {
+            scope,
+            from: new Date(`${query.from}T00:00:00Z`),
+            before: new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS),
+          }),
+        ),
     ),
 
     modeEndpoint(

@@ -83,6 +83,46 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
         const row = rows[0]!;
         return { opened: Number(row.opened), attempted: Number(row.attempted), paid: Number(row.paid) };
       },
+      async paymentBreakdown(scope, from, before) {
+        const params = [scope.accountId, scope.mode, from, before];
+        const inPeriod = `account_id = $1 AND mode = $2 AND created_at >= $3 AND created_at < $4`;
+        // Approved as the success rate counts it: captured or authorized; finished adds the failed.
+        const methods = await db.query<Row>(
+          `SELECT coalesce(payment_method->>'type', 'unknown') AS method,
+                  count(*) AS finished,
+                  count(*) FILTER (WHERE status IN ('succeeded', 'requires_capture')) AS approved
+             FROM payments WHERE ${inPeriod} AND status IN ('succeeded', 'requires_capture', 'failed')
+            GROUP BY 1 ORDER BY 2 DESC, 1`,
+          params,
+        );
+        const declines = await db.query<Row>(
+          `SELECT coalesce(decline_code, failure_code, 'unknown') AS code, count(*) AS count
+             FROM payments WHERE ${inPeriod} AND status = 'failed'
+            GROUP BY 1 ORDER BY 2 DESC, 1`,
+          params,
+        );
+        const threeDSecure = await db.query<Row>(
+          `SELECT coalesce(three_d_secure->>'status', 'not_requested') AS status, count(*) AS count
+             FROM payments WHERE ${inPeriod} AND status IN ('succeeded', 'requires_capture', 'failed')
+            GROUP BY 1 ORDER BY 2 DESC, 1`,
+          params,
+        );
+        return {
+          methods: methods.rows.map((r) => ({ method: String(r.method), finished: Number(r.finished), approved: Number(r.approved) })),
+          declines: declines.rows.map((r) => ({ code: String(r.code), count: Number(r.count) })),
+          threeDSecure: threeDSecure.rows.map((r) => ({ status: String(r.status), count: Number(r.count) })),
+        };
+      },
+      async exposureCounts(scope, from, before) {
+        const { rows } = await db.query<Row>(
+          `SELECT x.experiment_id, x.variant, count(*) AS exposed, count(x.converted_at) AS conversions
+             FROM experiment_exposures x JOIN experiments e ON e.id = x.experiment_id
+            WHERE e.account_id = $1 AND e.mode = $2 AND x.exposed_at >= $3 AND x.exposed_at < $4
+            GROUP BY 1, 2`,
+          [scope.accountId, scope.mode, from, before],
+        );
+        return rows.map((r) => ({ experimentId: String(r.experiment_id), variant: String(r.variant), exposed: Number(r.exposed), conversions: Number(r.conversions) }));
+      },
       async everywhere(scope, kinds, terms, limit): Promise<SearchHit[]> {
         const q = new Query();
         const account = q.param(scope.accountId);
