@@ -49,7 +49,7 @@ test.describe('the dashboard on a phone', () => {
     await expect(nav.getByRole('link', { name: 'Overview' })).toBeFocused();
     await expectNoAxeViolations(page);
     await page.keyboard.press('Tab');
-    await expect(nav.getByRole('link', { name: 'Payments' })).toBeFocused();
+    await expect(nav.getByRole('link', { name: 'Analytics' })).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(menuButton(page)).toHaveAttribute('aria-expanded', 'false');
     await expect(links).toBeHidden();
@@ -75,7 +75,7 @@ test.describe('the dashboard on a phone', () => {
     const payment = (await (await request.get(`/v1/payments?checkout_session=${session.id}`, { headers })).json()).data[0];
     await request.post('/v1/refunds', { headers, data: { payment: payment.id, amount: 500 } });
 
-    const pages = ['Overview', 'Payments', 'Disputes', 'Customers', 'Checkout sessions', 'Payment links', 'Developers', 'Webhooks', 'Settings', 'Payment page security', 'Processor', 'Flags and experiments', 'Team', 'Audit log'];
+    const pages = ['Overview', 'Analytics', 'Payments', 'Disputes', 'Customers', 'Checkout sessions', 'Payment links', 'Developers', 'Webhooks', 'Settings', 'Payment page security', 'Processor', 'Flags and experiments', 'Team', 'Audit log'];
     for (const name of pages) {
       await goVia(page, name);
       await expect(menuButton(page)).toHaveAccessibleName(`Menu: ${name}`);

@@ -129,6 +129,7 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
     body: { note: 'Reviewed' },
   }),
   'GET /dashboard/api/accounts/:account_id/:mode/overview': async () => ({}),
+  'GET /dashboard/api/accounts/:account_id/:mode/analytics': async () => ({ query: 'from=2026-06-01&to=2026-06-30' }),
   'GET /dashboard/api/accounts/:account_id/:mode/payments': async () => ({}),
   'GET /dashboard/api/accounts/:account_id/:mode/payments/export.csv': async () => ({}),
   'GET /dashboard/api/accounts/:account_id/:mode/payments/:id': async (fx) => ({ params: { id: fx.paymentId } }),

@@ -5,6 +5,7 @@ import { AuditLogPage } from './pages/AuditLogPage';
 import { DevelopersPage } from './pages/DevelopersPage';
 import { InvitePage } from './pages/InvitePage';
 import { OverviewPage } from './pages/OverviewPage';
+import { AnalyticsPage } from './pages/AnalyticsPage';
 import { PaymentDetailPage } from './pages/PaymentDetailPage';
 import { PaymentsPage } from './pages/PaymentsPage';
 import { DisputeDetailPage, DisputesPage } from './pages/DisputesPage';
@@ -83,6 +84,7 @@ export function App() {
 
   let page;
   if (!section) page = <OverviewPage {...scope} />;
+  else if (section === 'analytics') page = <AnalyticsPage {...scope} />;
   else if (section === 'payments' && id) page = <PaymentDetailPage {...scope} id={id} />;
   else if (section === 'payments') page = <PaymentsPage {...scope} />;
   else if (section === 'disputes' && id) page = <DisputeDetailPage {...scope} id={id} />;

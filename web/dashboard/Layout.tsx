@@ -20,6 +20,7 @@ export interface PageScope {
 
 const sections: Array<{ path: string; label: DashboardMessageKey; permission: Permission }> = [
   { path: '', label: 'nav.overview', permission: 'overview.read' },
+  { path: 'analytics', label: 'nav.analytics', permission: 'overview.read' },
   { path: 'payments', label: 'nav.payments', permission: 'payments.read' },
   { path: 'disputes', label: 'nav.disputes', permission: 'payments.read' },
   { path: 'customers', label: 'nav.customers', permission: 'customers.read' },

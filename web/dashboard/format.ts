@@ -1,7 +1,17 @@
+import type { DashboardMessageKey } from './i18n';
 import { currencyRule } from '../../src/domain/shared/currency';
 import { formatMoney } from '../checkout/format';
 
 export { formatMoney };
+
+/** How each `payment_method.type` is named. */
+export const methodTypeLabels: Record<string, DashboardMessageKey> = {
+  card: 'payment.method.cardType',
+  google_pay: 'payment.method.googlePay',
+  apple_pay: 'payment.method.applePay',
+  paypal: 'payment.method.paypal',
+  venmo: 'payment.method.venmo',
+};
 
 /** A Unix time as the merchant's browser shows dates. */
 export function formatTime(seconds: number | null): string {

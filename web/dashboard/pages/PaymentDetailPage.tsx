@@ -8,16 +8,8 @@ import { useLoad } from '../use-load';
 import { useAction } from '../use-action';
 import { useT, type DashboardMessageKey } from '../i18n';
 import { PaymentActions } from './PaymentActions';
+import { methodTypeLabels } from '../format';
 import { can } from '../../../src/domain/team/permissions';
-
-/** How each `payment_method.type` is named. */
-const methodTypeLabels: Record<string, DashboardMessageKey> = {
-  card: 'payment.method.cardType',
-  google_pay: 'payment.method.googlePay',
-  apple_pay: 'payment.method.applePay',
-  paypal: 'payment.method.paypal',
-  venmo: 'payment.method.venmo',
-};
 
 const eventLabels: Record<string, DashboardMessageKey> = {
   'payment.succeeded': 'payment.event.succeeded',
