@@ -89,6 +89,21 @@ test.describe('Apple Pay on the checkout page (test processor)', () => {
     await expect(plain.getByTestId('apple-pay')).toHaveCount(0);
   });
 
+  test('an Apple Pay only session: pays where Apple Pay can, and says there is no way to pay where it cannot', async ({ page, request }) => {
+    await withApplePay(page, { canMakePayments: false });
+    const session = await createSession(request, { payment_method_types: ['apple_pay'] });
+    await page.goto(session.url);
+    await expect(page.getByText('Payment is not available right now. Try again later or contact the shop.')).toBeVisible();
+    await expect(page.getByTestId('apple-pay')).toHaveCount(0);
+
+    const safari = await page.context().newPage();
+    await withApplePay(safari);
+    await safari.goto(session.url);
+    await safari.getByRole('button', { name: 'Pay with Apple Pay' }).click();
+    await safari.getByRole('dialog', { name: 'Apple Pay payment sheet' }).getByRole('button', { name: 'Pay with Touch ID' }).click();
+    await expect(safari.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  });
+
   test('hidden when the session does not offer Apple Pay', async ({ page, request }) => {
     await withApplePay(page);
     const session = await createSession(request, { payment_method_types: ['card', 'google_pay'] });

@@ -342,6 +342,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
             client={client}
             t={t}
             form={form}
+            only={!plan.card && !plan.googlePay}
           />
         </Suspense>
       )}

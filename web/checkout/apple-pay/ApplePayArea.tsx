@@ -13,6 +13,8 @@ export interface ApplePayAreaProps {
   /** The processor client, once it is up: Braintree's (apple-pay on its client) or the test processor's. */
   client: ProcessorClient | null;
   t: Translate;
+  /** Apple Pay is the page's only way to pay: where it cannot show, the area says there is none. */
+  only?: boolean;
   /** The payment form (use-payment-attempt.ts): its state, notice and one attempt. */
   form: PaymentForm;
 }
@@ -45,7 +47,7 @@ export async function applePayProvider(client: Pick<ProcessorClient, 'braintreeC
  * JS is there and `ApplePaySession.canMakePayments()` says yes; a tap opens Apple's sheet with the
  * order from the session. Canceling the sheet charges nothing and leaves the button as it was.
  */
-export default function ApplePayArea({ session, client, t, form }: ApplePayAreaProps) {
+export default function ApplePayArea({ session, client, t, form, only }: ApplePayAreaProps) {
   const disabled = form.processing;
   const setNotice = form.setNotice;
   const [ApplePaySession] = useState<ApplePaySessionConstructor | null>(() => applePayAvailable());
@@ -68,6 +70,13 @@ export default function ApplePayArea({ session, client, t, form }: ApplePayAreaP
     };
   }, [ApplePaySession, client]);
 
+  if (!ApplePaySession && only) {
+    return (
+      <p className="notice notice-info" role="status" data-testid="no-methods">
+        {t('form.noMethods')}
+      </p>
+    );
+  }
   if (!ApplePaySession || !ready) return null;
 
   // Apple's sheet must open within the tap: everything here up to begin() is synchronous.
