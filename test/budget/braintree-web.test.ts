@@ -12,7 +12,6 @@ const assets = path.join(root, 'dist/web/assets');
 /** A code each braintree-web component defines and no other shares (from its errors module). */
 const unusedComponents: Record<string, string> = {
   'american-express': 'AMEX_NONCE_REQUIRED',
-  'apple-pay': 'APPLE_PAY_NOT_ENABLED',
   'local-payment': 'LOCAL_PAYMENT_NOT_ENABLED',
   masterpass: 'MASTERPASS_BROWSER_NOT_SUPPORTED',
   'payment-request': 'PAYMENT_REQUEST_NO_VALID_SUPPORTED_PAYMENT_METHODS',
@@ -27,6 +26,7 @@ const usedComponents: Record<string, string> = {
   client: 'CLIENT_GATEWAY_NETWORK',
   'hosted-fields': 'HOSTED_FIELDS_ATTRIBUTE_NOT_SUPPORTED',
   'google-payment': 'GOOGLE_PAYMENT_NOT_ENABLED',
+  'apple-pay': 'APPLE_PAY_NOT_ENABLED',
   'data-collector': 'DATA_COLLECTOR_KOUNT_ERROR',
   'three-d-secure': 'THREEDS_CARDINAL_SDK_CANCELED',
 };
@@ -52,7 +52,7 @@ describe('braintree-web', () => {
       [...readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\()\s*['"](braintree-web[^'"]*)['"]/g)].map((m) => m[1]!),
     );
     expect(new Set(imports)).toEqual(
-      new Set(['braintree-web/client', 'braintree-web/hosted-fields', 'braintree-web/google-payment', 'braintree-web/data-collector', 'braintree-web/three-d-secure']),
+      new Set(['braintree-web/client', 'braintree-web/hosted-fields', 'braintree-web/google-payment', 'braintree-web/apple-pay', 'braintree-web/data-collector', 'braintree-web/three-d-secure']),
     );
   });
 

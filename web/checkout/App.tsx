@@ -21,6 +21,8 @@ const SavedCards = lazy(() => import('./SavedCards'));
 const AddressSection = lazy(() => import('./shop/AddressForm'));
 // Loaded only for a session with custom fields (shop/CustomFields.tsx).
 const CustomFields = lazy(() => import('./shop/CustomFields'));
+// Loaded only for a session that offers Apple Pay (apple-pay/ApplePayArea.tsx).
+const ApplePayArea = lazy(() => import('./apple-pay/ApplePayArea'));
 
 type View =
   | { kind: 'not_found' }
@@ -292,7 +294,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   // Google Pay offered but not available in this browser (pay.js said no or did not load).
   const [walletAbsent, setWalletAbsent] = useState(false);
   // Nothing to pay with: no card form, and no wallet button or none this browser can show.
-  const nothingToPay = !plan.unavailable && !plan.card && (!plan.googlePay || walletAbsent);
+  const nothingToPay = !plan.unavailable && !plan.card && !plan.applePay && (!plan.googlePay || walletAbsent);
   const cardUsable = Boolean(engine) && cardStatus === 'ready';
   const [saveCard, setSaveCard] = useState(false);
   // Saved cards show once the page runs in the browser (the server renders the card form alone);
@@ -329,10 +331,21 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
     client?.warm();
   }, [client]);
 
-  // Wallet buttons (Google Pay), only for the methods offeredMethods lists; the layout experiment
+  // Wallet buttons (Apple Pay, Google Pay), only for the methods offeredMethods lists; the layout experiment
   // puts them before or after the card form.
   const wallets = (
     <div className="wallets" data-testid="wallets">
+      {plan.applePay && (
+        <Suspense fallback={null}>
+          <ApplePayArea
+            session={session}
+            client={client}
+            t={t}
+            form={form}
+            only={!plan.card && !plan.googlePay}
+          />
+        </Suspense>
+      )}
       {plan.googlePay && (
         <GooglePayArea
           setup={plan.googlePay}

@@ -115,6 +115,10 @@ describe('failureOutcome', () => {
 
   it('shows a wallet decline without pointing at a card field', () => {
     expect(failureOutcome(declined('incorrect_cvc'), 'google_pay', { mayVerify: false })).toEqual({ kind: 'retry', key: 'decline.incorrect_cvc' });
+    expect(failureOutcome(declined('incorrect_cvc'), 'apple_pay', { mayVerify: false })).toEqual({ kind: 'retry', key: 'decline.incorrect_cvc' });
+    // Apple Pay's own failures are the button's (apple-pay/ApplePayArea.tsx): by the attempt, the nonce is in hand.
+    expect(failureOutcome(new Error('fetch failed'), 'apple_pay', { mayVerify: false })).toEqual({ kind: 'retry', key: 'error.network' });
+    expect(failureOutcome(new Error('sheet failed'), 'google_pay', { mayVerify: false })).toEqual({ kind: 'retry', key: 'wallet.unavailable' });
   });
 
   it('asks to verify and retry only for a card, only when allowed', () => {

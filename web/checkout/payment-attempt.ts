@@ -31,7 +31,7 @@ export type AttemptOutcome =
 /** A nonce to charge, or why there is none (the form stays). */
 export type NonceResult = { nonce: string } | { key: MessageKey; field?: CardFieldName };
 
-export type PaymentMethod = 'card' | 'google_pay';
+export type PaymentMethod = 'card' | 'google_pay' | 'apple_pay';
 
 /** What an attempt needs from the outside world. */
 export interface AttemptPorts {
@@ -105,7 +105,7 @@ export function failureOutcome(error: unknown, type: PaymentMethod, options: { m
   if (e.param?.startsWith('custom_fields[')) return { kind: 'retry', key: 'form.fixErrors', customField: e.param };
   if (type === 'card' && options.mayVerify && e.declineCode === 'authentication_failed') return 'verify_and_retry';
   const key = errorMessageKey(e.code, e.declineCode);
-  if (type === 'google_pay') return { kind: 'retry', key };
+  if (type !== 'card') return { kind: 'retry', key };
   // The number is a valid card number, just not a test one: one message, the notice's.
   if (e.declineCode === 'test_mode_live_card') return { kind: 'retry', key, field: 'number', fieldValid: true };
   return { kind: 'retry', key, field: declinedField(e) };

@@ -3,24 +3,30 @@ import type { PublicSession } from './api';
 import { offeredMethods } from './payment-methods';
 
 const googlePay = { environment: 'TEST' as const, gateway: 'example' as const, gatewayMerchantId: 'exampleGatewayMerchantId' };
-const session = (types: Array<'card' | 'google_pay'>, withGooglePay = true) =>
+const session = (types: Array<'card' | 'google_pay' | 'apple_pay'>, withGooglePay = true) =>
   ({ payment_method_types: types, processor: { name: 'test', googlePay: withGooglePay ? googlePay : null } }) as unknown as PublicSession;
 const on = { cardEnabled: true, googlePayEnabled: true };
 
 describe('offeredMethods', () => {
   it('offers what the session asks for while every switch is on', () => {
-    expect(offeredMethods(session(['card', 'google_pay']), on)).toEqual({ card: true, googlePay });
-    expect(offeredMethods(session(['card']), on)).toEqual({ card: true, googlePay: null });
+    expect(offeredMethods(session(['card', 'google_pay']), on)).toEqual({ card: true, googlePay, applePay: false });
+    expect(offeredMethods(session(['card']), on)).toEqual({ card: true, googlePay: null, applePay: false });
   });
 
   it('google_pay_enabled off removes Google Pay; card_enabled off removes the card form', () => {
-    expect(offeredMethods(session(['card', 'google_pay']), { ...on, googlePayEnabled: false })).toEqual({ card: true, googlePay: null });
-    expect(offeredMethods(session(['card', 'google_pay']), { ...on, cardEnabled: false })).toEqual({ card: false, googlePay });
-    expect(offeredMethods(session(['card', 'google_pay']), { cardEnabled: false, googlePayEnabled: false })).toEqual({ card: false, googlePay: null });
+    expect(offeredMethods(session(['card', 'google_pay']), { ...on, googlePayEnabled: false })).toEqual({ card: true, googlePay: null, applePay: false });
+    expect(offeredMethods(session(['card', 'google_pay']), { ...on, cardEnabled: false })).toEqual({ card: false, googlePay, applePay: false });
+    expect(offeredMethods(session(['card', 'google_pay']), { cardEnabled: false, googlePayEnabled: false })).toEqual({ card: false, googlePay: null, applePay: false });
   });
 
   it('never offers Google Pay when the processor has no Google Pay set-up, nor a method the session did not ask for', () => {
     expect(offeredMethods(session(['card', 'google_pay'], false), on).googlePay).toBeNull();
     expect(offeredMethods(session(['google_pay']), on).card).toBe(false);
+  });
+
+  it('offers Apple Pay when the session asks for it, and apple_pay_enabled off takes it away', () => {
+    expect(offeredMethods(session(['card', 'apple_pay']), on).applePay).toBe(true);
+    expect(offeredMethods(session(['card', 'apple_pay']), { ...on, applePayEnabled: false }).applePay).toBe(false);
+    expect(offeredMethods(session(['card']), on).applePay).toBe(false);
   });
 });

@@ -14,12 +14,14 @@ export interface GooglePaySetup {
 export interface OfferedMethods {
   card: boolean;
   googlePay: GooglePaySetup | null;
+  /** The Apple Pay button may show (where the browser can pay with Apple Pay). */
+  applePay: boolean;
 }
 
 /**
  * Which payment methods this page offers: what the session allows, minus what a kill switch has
  * turned off (the same rule the server applies to every payment), narrowed to what its processor
- * can take. The card form and the Google Pay button each render only when this offers them.
+ * can take. The card form and each wallet button render only when this offers them.
  */
 export function offeredMethods(
   session: Pick<PublicSession, 'payment_method_types' | 'processor'>,
@@ -30,5 +32,6 @@ export function offeredMethods(
   return {
     card: allowed.includes('card'),
     googlePay: allowed.includes('google_pay') && processor.googlePay ? processor.googlePay : null,
+    applePay: allowed.includes('apple_pay'),
   };
 }

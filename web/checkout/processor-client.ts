@@ -2,7 +2,7 @@ import { toDecimalString } from '../../src/domain/shared/money';
 import { checkoutApi, type PublicSession } from './api';
 import type { BraintreeComponents } from './braintree/braintree-components';
 import type { CardFormEngine } from './card-form/engine';
-import { allowedCardNetworks, type GooglePaymentData, type GooglePayProvider } from './google-pay/google-pay';
+import type { GooglePayProvider } from './google-pay/google-pay';
 import type { MessageKey } from './i18n';
 import type { PaymentMethodSwitches } from '../../src/domain/payments/offered-payment-methods';
 import type { GooglePaySetup } from './payment-methods';
@@ -18,6 +18,8 @@ export interface ProcessorClient {
   unavailable: boolean;
   googlePaySetup: GooglePaySetup | null;
   googlePay: Promise<GooglePayProvider> | null;
+  /** braintree-web's client (Braintree only): Apple Pay's button creates its apple-pay component on it. */
+  braintreeClient?: Promise<unknown>;
   deviceData(): Promise<string | null>;
   /** Starts loading what paying (not typing) needs; called once the card form is ready. */
   warm(): void;
@@ -59,7 +61,11 @@ async function createProcessorClient(
 ): Promise<ProcessorClient> {
   const plan = processorPlan(session, switches);
   if (session.processor.name !== 'braintree') {
-    const engine = plan.card ? new (await import('./card-form/builtin-engine')).BuiltinCardEngine((details) => checkoutApi.tokenizeCard(session.id, details)) : null;
+    // Test mode's side is its own chunk: a Braintree page does not carry it.
+    const [engine, { testProcessorClient }] = await Promise.all([
+      plan.card ? import('./card-form/builtin-engine').then((m) => new m.BuiltinCardEngine((details) => checkoutApi.tokenizeCard(session.id, details))) : null,
+      import('./test-processor-client'),
+    ]);
     const testPolicy = threeDSecurePolicy({ mode: switches.threeDSecure ?? 'when_required', accountRequires: false, paymentMethodType: 'card' });
     return testProcessorClient(session, engine, plan.googlePay, testPolicy.verifyBeforePaying);
   }
@@ -99,6 +105,7 @@ async function createProcessorClient(
     unavailable: false,
     googlePaySetup: plan.googlePay,
     googlePay: plan.googlePay && components.googlePayment ? braintreeGooglePay(components) : null,
+    braintreeClient: components.client,
     deviceData: () => components.deviceData(),
     warm: () => components.warm(),
     authenticate: (card, options) =>
@@ -106,59 +113,6 @@ async function createProcessorClient(
         ? authenticateWithThreeDSecure(components, session, card)
         : Promise.resolve({ ok: true, nonce: card.nonce }),
     verifiesWhenIssuerAsks: policy.verifyWhenIssuerAsks,
-  };
-}
-
-/**
- * The test processor's client. With 3-D Secure on every payment (`three_d_secure` at `always`), each
- * card is verified as the Braintree sandbox verifies it, a test challenge shown where the card asks.
- */
-function testProcessorClient(session: PublicSession, engine: CardFormEngine | null, googlePay: GooglePaySetup | null, verifyBeforePaying: boolean): ProcessorClient {
-  return {
-    engine,
-    unavailable: false,
-    googlePaySetup: googlePay,
-    googlePay: googlePay ? Promise.resolve(testGatewayGooglePay(session, googlePay)) : null,
-    deviceData: async () => null,
-    warm: () => undefined,
-    authenticate: async ({ nonce }) => {
-      if (!verifyBeforePaying) return { ok: true, nonce };
-      return (await import('./three-d-secure/test-challenge')).authenticateInTestMode(session, nonce);
-    },
-    verifiesWhenIssuerAsks: false,
-  };
-}
-
-/** Google Pay with Google's documented test gateway: the token goes to our server in test mode. */
-function testGatewayGooglePay(session: PublicSession, setup: GooglePaySetup): GooglePayProvider {
-  return {
-    async paymentDataRequest(transaction) {
-      return {
-        apiVersion: 2,
-        apiVersionMinor: 0,
-        emailRequired: true,
-        merchantInfo: { merchantName: transaction.merchantName },
-        allowedPaymentMethods: [
-          {
-            type: 'CARD',
-            parameters: { allowedAuthMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'], allowedCardNetworks },
-            tokenizationSpecification: {
-              type: 'PAYMENT_GATEWAY',
-              parameters: { gateway: setup.gateway, gatewayMerchantId: setup.gatewayMerchantId },
-            },
-          },
-        ],
-        transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: transaction.totalPrice, currencyCode: transaction.currencyCode },
-      };
-    },
-    async toNonce(data: GooglePaymentData) {
-      const token = await checkoutApi.tokenizeGooglePay(session.id, {
-        token: data.paymentMethodData.tokenizationData.token,
-        card_network: data.paymentMethodData.info?.cardNetwork ?? '',
-        card_details: data.paymentMethodData.info?.cardDetails ?? '',
-      });
-      return token.nonce;
-    },
   };
 }
 

@@ -14,6 +14,7 @@ export interface ProcessorPlan {
   /** Which card engine the form uses; null when cards are not offered. */
   card: 'builtin' | 'hosted-fields' | null;
   googlePay: GooglePaySetup | null;
+  applePay: boolean;
   /** The processor cannot take payments right now (no client token). */
   unavailable: boolean;
 }
@@ -25,8 +26,8 @@ export interface ProcessorPlan {
  */
 export function processorPlan(session: PublicSession, switches: PaymentMethodSwitches): ProcessorPlan {
   const offered = offeredMethods(session, switches);
-  if (session.processor.name !== 'braintree') return { card: offered.card ? 'builtin' : null, googlePay: offered.googlePay, unavailable: false };
+  if (session.processor.name !== 'braintree') return { card: offered.card ? 'builtin' : null, googlePay: offered.googlePay, applePay: offered.applePay, unavailable: false };
   const config = session.processor as unknown as BraintreeClientConfig;
-  if (!config.clientToken) return { card: null, googlePay: null, unavailable: true };
-  return { card: offered.card ? 'hosted-fields' : null, googlePay: offered.googlePay, unavailable: false };
+  if (!config.clientToken) return { card: null, googlePay: null, applePay: false, unavailable: true };
+  return { card: offered.card ? 'hosted-fields' : null, googlePay: offered.googlePay, applePay: offered.applePay, unavailable: false };
 }

@@ -10,6 +10,7 @@ export type CheckoutFailureKind =
   | 'braintree_client'
   | 'hosted_fields'
   | 'google_pay'
+  | 'apple_pay'
   | 'data_collector'
   | 'three_d_secure'
   | 'decline_processing_error'

@@ -75,7 +75,7 @@ export function usePaymentAttempt(options: {
     const outcome: AttemptOutcome = await attemptPayment(ports, request);
     if (outcome.kind === 'leave') {
       leaveCheckout(outcome.url);
-      return; // stay locked while the browser leaves
+      return outcome; // stay locked while the browser leaves
     }
     busy.current = false;
     engine?.setDisabled(false);
@@ -158,5 +158,8 @@ export function usePaymentAttempt(options: {
     payByCard,
     payWithWallet,
     payWithSavedCard,
+    /** One attempt with a wallet's nonce (apple-pay/ApplePayArea.tsx); its outcome, or nothing when the attempt could not start. */
+    run,
+    busy,
   };
 }

@@ -24,6 +24,7 @@ export const pageConfigurations = [
   'braintree',
   'card',
   'google_pay',
+  'apple_pay',
   'three_d_secure',
   'sentry',
   'catalogue_fetch',
@@ -170,6 +171,26 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
       'The test processor’s 3-D Secure check: asks this server to verify the card as Braintree’s sandbox would and, for a challenge card, shows a test challenge the shopper passes or fails (test mode only; no bank is asked). Loaded only when a payment is to be verified. Built by Tillpoint.',
   },
   {
+    id: 'apple-pay-button',
+    source: /^checkout\/apple-pay\/(?:ApplePayArea\.tsx|apple-pay\.ts)$/,
+    loadedWhen: ['apple_pay'],
+    justification:
+      'The Apple Pay button: shown only where Apple Pay JS says the browser can pay, it opens Apple’s sheet with the order from the session and pays with the nonce it yields (Braintree’s, or the test processor’s test nonce). Loaded only when the session offers Apple Pay. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'test-processor-client',
+    source: /^checkout\/test-processor-client\.ts$/,
+    loadedWhen: ['test_processor'],
+    justification:
+      'The test processor’s side of the page: its Google Pay test gateway exchange and 3-D Secure policy, so a Braintree page does not carry them (test mode only). Preloaded with the test card form. Built by Tillpoint.',
+  },
+  {
+    id: 'apple-pay-styles',
+    source: /(?:^|\/)ApplePayArea-[\w-]+\.css$/,
+    loadedWhen: ['apple_pay'],
+    justification: 'The Apple Pay button’s stylesheet, loaded with it. Built by Tillpoint.',
+  },
+  {
     id: 'test-card-engine',
     source: /^checkout\/card-form\/builtin-engine\.ts$/,
     loadedWhen: ['test_processor', 'card'],
@@ -230,6 +251,13 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     source: /braintree-web\/(?:dist\/browser\/google-payment|google-payment\/index)\.js$/,
     loadedWhen: ['braintree', 'google_pay'],
     justification: 'braintree-web google-payment: turns the Google Pay sheet’s result into a Braintree nonce.',
+  },
+  {
+    id: 'braintree-apple-pay',
+    source: /braintree-web\/(?:dist\/browser\/apple-pay|apple-pay\/index)\.js$/,
+    loadedWhen: ['braintree', 'apple_pay'],
+    justification:
+      'braintree-web apple-pay: validates the merchant with Apple through Braintree and turns the Apple Pay sheet’s token into a Braintree nonce. Loaded only when the session offers Apple Pay and the browser can pay with it.',
   },
   {
     id: 'braintree-data-collector',

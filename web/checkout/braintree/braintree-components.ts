@@ -36,6 +36,8 @@ export interface BraintreeComponents {
   /** Creates Hosted Fields on the given client (the card form's second engine). */
   hostedFields: Promise<HostedFieldsCreate> | null;
   googlePayment: Promise<GooglePaymentInstance> | null;
+  /** braintree-web's client, for a component the page loads on its own (Apple Pay's button loads apple-pay). */
+  client: Promise<unknown>;
   /**
    * The three-d-secure component, created on first call (null when cards are not offered). Preloaded
    * with the page when every payment verifies; otherwise loaded only when an issuer asks for it.
@@ -115,6 +117,7 @@ export function loadBraintreeComponents(options: {
         : Promise.all([clientReady, hostedFieldsModule!]).then(([c, m]) => (fields: Record<string, unknown>) =>
             cjs(m).create({ ...fields, client: c }) as Promise<HostedFieldsInstance>,
           ),
+    client: clientReady,
     googlePayment:
       googlePaymentModule &&
       watched(

@@ -8,6 +8,9 @@ declare module 'braintree-web/hosted-fields' {
 declare module 'braintree-web/google-payment' {
   export function create(options: Record<string, unknown>): Promise<unknown>;
 }
+declare module 'braintree-web/apple-pay' {
+  export function create(options: Record<string, unknown>): Promise<unknown>;
+}
 declare module 'braintree-web/data-collector' {
   export function create(options: Record<string, unknown>): Promise<unknown>;
 }

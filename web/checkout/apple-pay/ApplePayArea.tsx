@@ -1,0 +1,135 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { PublicSession } from '../api';
+import type { Translate } from '../i18n';
+import type { ProcessorClient } from '../processor-client';
+import type { usePaymentAttempt } from '../use-payment-attempt';
+import { walletPayerEmail } from '../payment-attempt';
+import './apple-pay.css';
+import { reportCheckoutFailure } from '../report';
+import { APPLE_PAY_VERSION, applePayAvailable, applePayPaymentRequest, braintreeApplePay, testApplePay, type ApplePayProvider, type ApplePaySessionConstructor, type BraintreeApplePayInstance } from './apple-pay';
+
+export interface ApplePayAreaProps {
+  session: PublicSession;
+  /** The processor client, once it is up: Braintree's (apple-pay on its client) or the test processor's. */
+  client: ProcessorClient | null;
+  t: Translate;
+  /** Apple Pay is the page's only way to pay: where it cannot show, the area says there is none. */
+  only?: boolean;
+  /** The payment form (use-payment-attempt.ts): its state, notice and one attempt. */
+  form: PaymentForm;
+}
+
+type PaymentForm = Pick<ReturnType<typeof usePaymentAttempt>, 'processing' | 'setNotice' | 'run' | 'busy' | 'email' | 'setEmail'>;
+
+/**
+ * Pays with the nonce Apple Pay gave, with the wallet's email when it gave one; answers whether the
+ * payment went through, for Apple's sheet to show.
+ */
+async function payWithNonce(form: PaymentForm, nonce: string, walletEmail: string | undefined): Promise<boolean> {
+  if (form.busy.current) return false;
+  form.setNotice(null);
+  const given = walletEmail?.trim();
+  if (given && !form.email.trim()) form.setEmail(given);
+  const outcome = await form.run({ type: 'apple_pay', email: walletPayerEmail(given, form.email), nonce: async () => ({ nonce }), retryWhenIssuerAsks: false });
+  return outcome?.kind === 'leave';
+}
+
+/** braintree-web's apple-pay on the Braintree client, or the test processor's Apple Pay. */
+export async function applePayProvider(client: Pick<ProcessorClient, 'braintreeClient'>): Promise<ApplePayProvider> {
+  if (!client.braintreeClient) return testApplePay();
+  const [braintreeClient, component] = await Promise.all([client.braintreeClient, import('braintree-web/apple-pay')]);
+  const create = ((component as unknown as { default?: typeof component }).default ?? component).create;
+  return braintreeApplePay((await create({ client: braintreeClient })) as BraintreeApplePayInstance);
+}
+
+/**
+ * The Apple Pay button (loaded only when the session offers Apple Pay). Shown only where Apple Pay
+ * JS is there and `ApplePaySession.canMakePayments()` says yes; a tap opens Apple's sheet with the
+ * order from the session. Canceling the sheet charges nothing and leaves the button as it was.
+ */
+export default function ApplePayArea({ session, client, t, form, only }: ApplePayAreaProps) {
+  const disabled = form.processing;
+  const setNotice = form.setNotice;
+  const [ApplePaySession] = useState<ApplePaySessionConstructor | null>(() => applePayAvailable());
+  const [ready, setReady] = useState<ApplePayProvider | null>(null);
+  const open = useRef(false);
+  const base = useMemo(
+    () => applePayPaymentRequest(session, { shipping: t('summary.shipping'), discount: t('summary.discount') }),
+    [session, t],
+  );
+
+  useEffect(() => {
+    let live = true;
+    if (!ApplePaySession || !client) return;
+    applePayProvider(client).then(
+      (created) => live && setReady(created),
+      (error: unknown) => reportCheckoutFailure('apple_pay', error),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ApplePaySession, client]);
+
+  if (!ApplePaySession && only) {
+    return (
+      <p className="notice notice-info" role="status" data-testid="no-methods">
+        {t('form.noMethods')}
+      </p>
+    );
+  }
+  if (!ApplePaySession || !ready) return null;
+
+  // Apple's sheet must open within the tap: everything here up to begin() is synchronous.
+  const start = () => {
+    if (disabled || open.current) return;
+    setNotice(null);
+    let sheet;
+    try {
+      sheet = new ApplePaySession(APPLE_PAY_VERSION, ready.paymentRequest(base));
+    } catch (error) {
+      reportCheckoutFailure('apple_pay', error);
+      return setNotice({ tone: 'error', key: 'applePay.failed' });
+    }
+    open.current = true;
+    const fail = (error: unknown) => {
+      reportCheckoutFailure('apple_pay', error);
+      open.current = false;
+      setNotice({ tone: 'error', key: 'applePay.failed' });
+    };
+    sheet.onvalidatemerchant = (event) => {
+      ready.validateMerchant(event.validationURL, session.merchant.name).then(
+        (merchantSession) => sheet.completeMerchantValidation(merchantSession),
+        (error: unknown) => {
+          sheet.abort();
+          fail(error);
+        },
+      );
+    };
+    sheet.onpaymentauthorized = (event) => {
+      ready.toNonce(event.payment).then(
+        async (nonce) => {
+          const paid = await payWithNonce(form, nonce, event.payment.shippingContact?.emailAddress);
+          sheet.completePayment(paid ? ApplePaySession.STATUS_SUCCESS : ApplePaySession.STATUS_FAILURE);
+          open.current = false;
+        },
+        (error: unknown) => {
+          sheet.completePayment(ApplePaySession.STATUS_FAILURE);
+          fail(error);
+        },
+      );
+    };
+    sheet.oncancel = () => {
+      // Nothing was charged: the button is as it was.
+      open.current = false;
+    };
+    sheet.begin();
+  };
+
+  return (
+    <div className="apple-pay" data-testid="apple-pay">
+      <button type="button" className="apple-pay-button" lang={t.lang} disabled={disabled} aria-busy={disabled} onClick={start}>
+        {t('applePay.button')}
+      </button>
+    </div>
+  );
+}
