@@ -1,28 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import { dashboardCall, signUpOwner } from '../support/dashboard';
 import { expectError, merchantCall, payCall, tokenize, useIntegration } from '../support/integration';
-
-/** A stand-in for the built pages, enough for the server to render the checkout page's head. */
-function standInWebRoot(): string {
-  const webRoot = mkdtempSync(path.join(tmpdir(), 'tillpoint-web-'));
-  mkdirSync(path.join(webRoot, 'dashboard'), { recursive: true });
-  writeFileSync(path.join(webRoot, 'dashboard', 'index.html'), '<!doctype html><html><head></head><body></body></html>');
-  mkdirSync(path.join(webRoot, '.vite'), { recursive: true });
-  writeFileSync(
-    path.join(webRoot, '.vite', 'manifest.json'),
-    JSON.stringify({
-      'checkout/main.tsx': { file: 'assets/app-1234.js', src: 'checkout/main.tsx', isEntry: true, dynamicImports: ['checkout/hydrate.tsx', 'checkout/card-form/builtin-engine.ts'] },
-      'checkout/hydrate.tsx': { file: 'assets/hydrate-1234.js', src: 'checkout/hydrate.tsx', isDynamicEntry: true },
-      'checkout/card-form/builtin-engine.ts': { file: 'assets/card-1234.js', src: 'checkout/card-form/builtin-engine.ts', isDynamicEntry: true },
-    }),
-  );
-  return webRoot;
-}
+import { standInWebRoot } from '../support/stand-in-web-root';
 
 describe.each(testDatabases)('embedded checkout: frame-ancestors and /js/embed.js ($name)', (database) => {
   const ctx = useIntegration(database, { webRoot: standInWebRoot() });

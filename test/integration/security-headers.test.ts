@@ -1,7 +1,6 @@
 import { pgliteTemplate } from '../support/pglite-template';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { standInWebRoot } from '../support/stand-in-web-root';
+import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
@@ -18,30 +17,13 @@ import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint'
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 describe('security headers on every page', () => {
-  const webRoot = mkdtempSync(path.join(tmpdir(), 'tillpoint-web-'));
+  const webRoot = standInWebRoot();
   let db: SqlClient;
   let tillpoint: Tillpoint;
   const apps: Record<'https' | 'http', FastifyInstance> = {} as never;
   let key = '';
 
   beforeAll(async () => {
-    // A stand-in for the built pages (`npm run build`), enough for the server to serve them: the
-    // dashboard's HTML, and the build manifest the server renders the checkout page's head from.
-    mkdirSync(path.join(webRoot, 'dashboard'), { recursive: true });
-    writeFileSync(path.join(webRoot, 'dashboard', 'index.html'), '<!doctype html><html><head></head><body></body></html>');
-    mkdirSync(path.join(webRoot, '.vite'), { recursive: true });
-    writeFileSync(
-      path.join(webRoot, '.vite', 'manifest.json'),
-      JSON.stringify({
-        'checkout/main.tsx': { file: 'assets/app-1234.js', src: 'checkout/main.tsx', isEntry: true, dynamicImports: ['checkout/hydrate.tsx', 'checkout/card-form/builtin-engine.ts'] },
-        'checkout/hydrate.tsx': { file: 'assets/hydrate-1234.js', src: 'checkout/hydrate.tsx', isDynamicEntry: true },
-        'checkout/card-form/builtin-engine.ts': { file: 'assets/card-1234.js', src: 'checkout/card-form/builtin-engine.ts', isDynamicEntry: true },
-      }),
-    );
-    mkdirSync(path.join(webRoot, 'assets'));
-    writeFileSync(path.join(webRoot, 'assets', 'app-1234.js'), 'console.log(1)');
-    writeFileSync(path.join(webRoot, 'assets', 'card-1234.js'), 'console.log(2)');
-    writeFileSync(path.join(webRoot, 'assets', 'hydrate-1234.js'), 'console.log(3)');
     db = await openPglite(null, undefined, pgliteTemplate.dump);
     tillpoint = await openTillpoint({ db, publicUrl: 'https://pay.example.com' });
     key = (await createAccount(tillpoint.deps, { name: 'Header Shop' })).testSecretKey;
