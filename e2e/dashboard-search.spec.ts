@@ -6,7 +6,7 @@ import { expectNoAxeViolations } from './support';
 async function searchFor(page: Page, text: string) {
   await page.getByRole('heading', { level: 1 }).click();
   await page.keyboard.press('/');
-  const box = page.getByRole('searchbox', { name: 'Search payments, sessions, refunds and links' });
+  const box = page.getByRole('searchbox', { name: 'Search payments, sessions, refunds, links, customers and disputes' });
   await expect(box).toBeFocused();
   await box.fill(text);
   await box.press('Enter');
@@ -18,7 +18,7 @@ const group = (page: Page, name: string) => page.getByRole('region', { name });
 test.describe('dashboard search', () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test('the / box finds payments, sessions, refunds and links by each kind of term @desktop', async ({ page, browser, request }) => {
+  test('the / box finds payments, sessions, refunds, links and customers by each kind of term @desktop', async ({ page, browser, request }) => {
     await signUp(page, `Lamps ${unique()}`);
     await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
@@ -71,6 +71,12 @@ test.describe('dashboard search', () => {
     // Payment links by id; nothing found says so.
     await searchFor(page, link.id);
     await expect(group(page, 'Payment links')).toContainText(link.id);
+    // A customer by the end of their email, and to their page.
+    const customer = await (await request.post('/v1/customers', { headers, data: { email: `mira.${unique()}@tealeaf.example`, name: 'Mira Teal' } })).json();
+    await searchFor(page, '@tealeaf.example');
+    await expect(group(page, 'Customers')).toContainText('Mira Teal');
+    await group(page, 'Customers').getByRole('link', { name: customer.id }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(customer.email);
     await searchFor(page, 'no-such-thing');
     await expect(page.getByRole('status')).toHaveText('Nothing matches “no-such-thing” in this mode.');
     await expectNoAxeViolations(page);

@@ -12,6 +12,8 @@ export const searchKinds = {
   checkout_session: { idPrefix: 'cs_', permission: 'sessions.read' },
   refund: { idPrefix: 're_', permission: 'payments.read' },
   payment_link: { idPrefix: 'plink_', permission: 'payment_links.read' },
+  customer: { idPrefix: 'cus_', permission: 'customers.read' },
+  dispute: { idPrefix: 'dp_', permission: 'payments.read' },
 } as const satisfies Record<string, { idPrefix: string; permission: Permission }>;
 
 export type SearchKind = keyof typeof searchKinds;

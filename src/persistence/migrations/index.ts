@@ -28,6 +28,7 @@ import shopperOptionsAndEmbeddedCheckout from './0035-shopper-options-and-embedd
 import namedRestrictedApiKeys from './0036-named-restricted-api-keys';
 import paymentStory from './0037-payment-story';
 import cvcRecollection from './0038-cvc-recollection';
+import searchCustomersAndDisputes from './0039-search-customers-and-disputes';
 import paymentLinkOptions from './0041-payment-link-options';
 
 export interface Migration {
@@ -70,6 +71,7 @@ export const migrations: Migration[] = [
   namedRestrictedApiKeys,
   paymentStory,
   cvcRecollection,
+  searchCustomersAndDisputes,
   paymentLinkOptions,
 ];
 

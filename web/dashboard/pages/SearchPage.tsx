@@ -26,6 +26,8 @@ const kindPages: Record<string, { title: DashboardMessageKey; href: (hit: Search
   checkout_session: { title: 'search.kind.checkout_session', href: (hit) => `sessions/${hit.id}` },
   refund: { title: 'search.kind.refund', href: (hit) => `payments/${hit.detail}` },
   payment_link: { title: 'search.kind.payment_link', href: () => 'links' },
+  customer: { title: 'search.kind.customer', href: (hit) => `customers/${hit.id}` },
+  dispute: { title: 'search.kind.dispute', href: (hit) => `disputes/${hit.id}` },
 };
 
 /** The search box's results, one group per kind, newest first within each. */

@@ -278,6 +278,27 @@ const searchSources: Record<SearchKind, { table: string; columns: string; arms(t
       return arms;
     },
   },
+  customer: {
+    table: 'customers',
+    columns: `'customer' AS kind, id, created_at, NULL::bigint AS amount, NULL::text AS currency, NULL::text AS status, email, name AS detail`,
+    arms(terms, q) {
+      const arms: string[] = [];
+      if (terms.idPrefix?.startsWith('cus_')) arms.push(idPrefix(q, 'id', terms.idPrefix));
+      if (terms.emailPart) arms.push(...emailPartArms(q, 'email', terms.emailPart));
+      return arms;
+    },
+  },
+  dispute: {
+    table: 'disputes',
+    columns: `'dispute' AS kind, id, created_at, amount, currency, status, NULL::text AS email, payment_id AS detail`,
+    arms(terms, q) {
+      const arms: string[] = [];
+      if (terms.idPrefix?.startsWith('dp_')) arms.push(idPrefix(q, 'id', terms.idPrefix));
+      if (terms.idPrefix?.startsWith('pay_')) arms.push(idPrefix(q, 'payment_id', terms.idPrefix));
+      arms.push(...amountArms(q, terms, 'amount'));
+      return arms;
+    },
+  },
 };
 
 /** One clause of the API's query language as a condition on `payments` (columns of our choosing). */
