@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { ApiError, type PublicSession } from '../api';
 import type { MessageKey, Translate } from '../i18n';
 import type { AddressField } from '../../../src/domain/addresses/entities';
-import { shopApi, type AddressFormatView, type AddressValue } from './shop-api';
+import { shopApi, useHydrated, type AddressFormatView, type AddressValue } from './shop-api';
 
 type Kind = 'shipping' | 'billing';
 
@@ -33,6 +33,7 @@ function labelOf(field: AddressField, format: AddressFormatView, t: Translate): 
  */
 function AddressForm({ session, kind, countries, t, onSession }: { session: PublicSession; kind: Kind; countries: string[]; t: Translate; onSession: (session: PublicSession) => void }) {
   const id = useId();
+  const hydrated = useHydrated();
   const stored = kind === 'shipping' ? session.shipping_details?.address : session.billing_address;
   const [editing, setEditing] = useState(!stored);
   const [value, setValue] = useState<AddressValue>(() => ({ ...empty, ...(stored ? Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, v ?? ''])) : {}), country: stored?.country ?? countries[0] ?? '' }));
@@ -121,7 +122,7 @@ function AddressForm({ session, kind, countries, t, onSession }: { session: Publ
       required: required(field),
       'aria-invalid': Boolean(error),
       'aria-describedby': `${inputId}-error`,
-      disabled: busy,
+      disabled: busy || !hydrated,
     };
     const text = field === 'name' ? name : value[field];
     const set = (next: string) => (field === 'name' ? setName(next) : setValue({ ...value, [field]: next }));
@@ -161,7 +162,7 @@ function AddressForm({ session, kind, countries, t, onSession }: { session: Publ
             className="field-input"
             autoComplete={`${kind} country`}
             value={value.country}
-            disabled={busy}
+            disabled={busy || !hydrated}
             onChange={(e) => {
               setFormat(null);
               setErrors({});

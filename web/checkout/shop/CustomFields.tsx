@@ -1,6 +1,7 @@
 import { useEffect, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { PublicCustomField } from '../api';
 import type { MessageKey, Translate } from '../i18n';
+import { useHydrated } from './shop-api';
 
 /** What the payment form asks of the custom fields when the shopper pays. */
 export interface CustomFieldsHandle {
@@ -55,6 +56,7 @@ export default function CustomFields({
   handle: Ref<CustomFieldsHandle>;
 }) {
   const id = useId();
+  const hydrated = useHydrated();
   const [values, setValues] = useState<Record<string, string>>(() =>
     Object.fromEntries(fields.map((field) => [field.key, (field.type === 'text' ? field.text.value : field.type === 'numeric' ? field.numeric.value : field.dropdown.value) ?? ''])),
   );
@@ -125,7 +127,7 @@ export default function CustomFields({
           name: `custom_fields[${field.key}]`,
           className: 'field-input',
           required: !field.optional,
-          disabled,
+          disabled: disabled || !hydrated,
           'aria-invalid': Boolean(problem),
           'aria-describedby': `${inputId}-error`,
           value: values[field.key] ?? '',

@@ -1,10 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError, type PublicSession } from '../api';
 import type { Translate } from '../i18n';
-import { shopApi } from './shop-api';
+import { shopApi, useHydrated } from './shop-api';
 
 /** The promotion code field: apply a code, or remove the one applied. The server decides and prices. */
 export default function PromotionCode({ session, t, onSession }: { session: PublicSession; t: Translate; onSession: (session: PublicSession) => void }) {
+  const hydrated = useHydrated();
   const id = useId();
   const [open, setOpen] = useState(false);
   const [code, setCode] = useState('');
@@ -38,7 +39,7 @@ export default function PromotionCode({ session, t, onSession }: { session: Publ
   }
   if (!open) {
     return (
-      <button type="button" className="link-button promo-open" onClick={() => setOpen(true)}>
+      <button type="button" className="link-button promo-open" disabled={!hydrated} onClick={() => setOpen(true)}>
         {t('promo.add')}
       </button>
     );

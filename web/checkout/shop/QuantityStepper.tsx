@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { ApiError, type PublicSession } from '../api';
 import type { MessageKey, Translate } from '../i18n';
-import { shopApi } from './shop-api';
+import { shopApi, useHydrated } from './shop-api';
 
 // The stepper's styles, in the browser only: the server renders this module too (its markup is the
 // page's first paint), and a stylesheet is nothing it can import.
@@ -78,7 +78,8 @@ export default function QuantityStepper({
     const value = text.trim();
     void send(/^\d{1,4}$/.test(value) ? Number(value) : Number.NaN);
   };
-  const disabled = busy || locked;
+  const hydrated = useHydrated();
+  const disabled = busy || locked || !hydrated;
   const inputId = `${id}-quantity`;
   return (
     <div className={`quantity${error ? ' has-error' : ''}`} data-testid="quantity-stepper">

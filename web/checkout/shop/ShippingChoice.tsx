@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ApiError, type PublicSession } from '../api';
 import type { Translate } from '../i18n';
 import { formatMoney } from '../format';
-import { shopApi } from './shop-api';
+import { shopApi, useHydrated } from './shop-api';
 
 type Bound = { unit: 'hour' | 'day' | 'business_day' | 'week' | 'month'; value: number } | null;
 
@@ -20,6 +20,7 @@ function estimateText(estimate: { minimum: Bound; maximum: Bound } | null, t: Tr
 
 /** The session's shipping options as a radio group; a choice is priced by the server. */
 export default function ShippingChoice({ session, t, onSession }: { session: PublicSession; t: Translate; onSession: (session: PublicSession) => void }) {
+  const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   // The shopper's pick shows at once; the totals follow when the server has priced it.
@@ -47,7 +48,7 @@ export default function ShippingChoice({ session, t, onSession }: { session: Pub
         const estimate = estimateText(option.delivery_estimate, t);
         return (
           <label key={option.id} className="shipping-option">
-            <input type="radio" name="shipping_rate" value={option.id} checked={(pending ?? session.shipping_rate) === option.id} disabled={busy && pending !== option.id} onChange={() => void choose(option.id)} />
+            <input type="radio" name="shipping_rate" value={option.id} checked={(pending ?? session.shipping_rate) === option.id} disabled={!hydrated || (busy && pending !== option.id)} onChange={() => void choose(option.id)} />
             <span className="shipping-name">{option.display_name}</span>
             <span className="shipping-amount">{formatMoney(option.amount, session.currency, t.lang)}</span>
             {estimate && <span className="shipping-estimate">{estimate}</span>}

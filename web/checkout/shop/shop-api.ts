@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { base, request, type PublicSession } from '../api';
 import type { AddressField } from '../../../src/domain/addresses/entities';
 
@@ -33,3 +34,14 @@ export const shopApi = {
   addressFormat: (country: string) => request<AddressFormatView>(`/api/checkout/address-formats/${encodeURIComponent(country)}`),
   addressCountries: () => request<{ countries: string[] }>('/api/checkout/address-formats'),
 };
+
+/**
+ * False in the server's markup and until this part of the page has hydrated, true after. A part
+ * loaded on demand hydrates after the rest of the page; its controls stay disabled until then, so
+ * a choice made on the server's markup is not undone when React takes it over.
+ */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
