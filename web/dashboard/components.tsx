@@ -24,6 +24,21 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+/** A table's column headings, in order. */
+export function ColumnHeads({ labels }: { labels: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {labels.map((label) => (
+          <th scope="col" key={label}>
+            {label}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge badge-${status}`}>{statusLabel(status)}</span>;
 }

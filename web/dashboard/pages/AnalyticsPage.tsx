@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../api';
-import { ErrorNote, Loading } from '../components';
+import { ColumnHeads, ErrorNote, Loading } from '../components';
 import { methodTypeLabels } from '../format';
 import type { PageScope } from '../Layout';
 import { navigate, useLocation } from '../router';
@@ -121,13 +121,7 @@ export function AnalyticsPage({ base, place }: PageScope) {
 
           <table className="data" data-testid="analytics-funnel">
             <caption>{t('overview.funnel')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('analytics.col.step')}</th>
-                <th scope="col">{t('analytics.col.sessions')}</th>
-                <th scope="col">{t('analytics.col.ofPrevious')}</th>
-              </tr>
-            </thead>
+            <ColumnHeads labels={[t('analytics.col.step'), t('analytics.col.sessions'), t('analytics.col.ofPrevious')]} />
             <tbody>
               <tr>
                 <th scope="row">{t('overview.funnel.opened')}</th>
@@ -149,14 +143,7 @@ export function AnalyticsPage({ base, place }: PageScope) {
 
           <table className="data" data-testid="analytics-methods">
             <caption>{t('analytics.methods')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('analytics.col.method')}</th>
-                <th scope="col">{t('analytics.col.finished')}</th>
-                <th scope="col">{t('analytics.col.approved')}</th>
-                <th scope="col">{t('overview.successRate')}</th>
-              </tr>
-            </thead>
+            <ColumnHeads labels={[t('analytics.col.method'), t('analytics.col.finished'), t('analytics.col.approved'), t('overview.successRate')]} />
             <tbody>
               {data.payment_methods.length === 0 ? (
                 <tr>
@@ -177,13 +164,7 @@ export function AnalyticsPage({ base, place }: PageScope) {
 
           <table className="data" data-testid="analytics-declines">
             <caption>{t('analytics.declines')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('payment.processor.declineCode')}</th>
-                <th scope="col">{t('analytics.col.payments')}</th>
-                <th scope="col">{t('analytics.col.share')}</th>
-              </tr>
-            </thead>
+            <ColumnHeads labels={[t('payment.processor.declineCode'), t('analytics.col.payments'), t('analytics.col.share')]} />
             <tbody>
               {data.decline_reasons.length === 0 ? (
                 <tr>
@@ -205,12 +186,7 @@ export function AnalyticsPage({ base, place }: PageScope) {
 
           <table className="data" data-testid="analytics-3ds">
             <caption>{t('analytics.threeDSecure')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('analytics.col.outcome')}</th>
-                <th scope="col">{t('analytics.col.payments')}</th>
-              </tr>
-            </thead>
+            <ColumnHeads labels={[t('analytics.col.outcome'), t('analytics.col.payments')]} />
             <tbody>
               {data.three_d_secure.length === 0 ? (
                 <tr>
@@ -236,15 +212,7 @@ export function AnalyticsPage({ base, place }: PageScope) {
                   <caption>
                     <code>{x.key}</code> — {x.verdict.message}
                   </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('analytics.col.variant')}</th>
-                      <th scope="col">{t('analytics.col.exposed')}</th>
-                      <th scope="col">{t('analytics.col.converted')}</th>
-                      <th scope="col">{t('analytics.col.conversion')}</th>
-                      <th scope="col">{t('analytics.col.difference')}</th>
-                    </tr>
-                  </thead>
+                  <ColumnHeads labels={[t('analytics.col.variant'), t('analytics.col.exposed'), t('analytics.col.converted'), t('analytics.col.conversion'), t('analytics.col.difference')]} />
                   <tbody>
                     {x.variants.map((v) => (
                       <tr key={v.variant}>
