@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiGet, createSession, expectNoAxeViolations, fillCheckout, payButton, secretKey } from './support';
+import { createSession, expectNoAxeViolations, payButton, payWithTestCard, secretKey } from './support';
 
 const post = async (request: APIRequestContext, path: string, data: unknown) => {
   const response = await request.post(path, { headers: { Authorization: `Bearer ${secretKey()}` }, data });
@@ -61,11 +61,7 @@ test.describe('shop options on the checkout page', () => {
     await expect(payButton(page)).toHaveText('Pay $64.50');
     await expectNoAxeViolations(page);
 
-    await fillCheckout(page);
-    await payButton(page).click();
-    await page.waitForURL(`**/c/${session.id}/done`);
-    const paid = await apiGet(request, `/v1/checkout/sessions/${session.id}`);
-    const payment = await apiGet(request, `/v1/payments/${paid.payment}`);
+    const payment = await payWithTestCard(page, request, session.id);
     expect(payment).toMatchObject({ status: 'succeeded', amount: 6450, total_details: { amount_discount: 500, amount_shipping: 1500, amount_tax: 450 } });
   });
 
@@ -108,11 +104,7 @@ test.describe('shop options on the checkout page', () => {
     await expect(page.locator('.summary').getByTestId('total')).toHaveText('$107.25');
     await expectNoAxeViolations(page);
 
-    await fillCheckout(page);
-    await payButton(page).click();
-    await page.waitForURL(`**/c/${session.id}/done`);
-    const paid = await apiGet(request, `/v1/checkout/sessions/${session.id}`);
-    const payment = await apiGet(request, `/v1/payments/${paid.payment}`);
+    const payment = await payWithTestCard(page, request, session.id);
     expect(payment).toMatchObject({
       amount: 10725,
       total_details: { amount_tax: 725 },

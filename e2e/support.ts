@@ -71,6 +71,15 @@ export function payButton(page: Page) {
 }
 
 /** axe-core over the whole page: no violations allowed. */
+/** Pays the open page with the test card, waits for the receipt page, and reads the payment. */
+export async function payWithTestCard(page: Page, request: APIRequestContext, sessionId: string) {
+  await fillCheckout(page);
+  await payButton(page).click();
+  await page.waitForURL(`**/c/${sessionId}/done`);
+  const paid = await apiGet(request, `/v1/checkout/sessions/${sessionId}`);
+  return apiGet(request, `/v1/payments/${paid.payment}`);
+}
+
 export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);

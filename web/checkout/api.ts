@@ -1,3 +1,4 @@
+import type { Address } from '../../src/domain/addresses/entities';
 import type { PaymentMethodType } from '../../src/domain/payments/entities';
 
 /** A 3-D Secure verification in test mode: the nonce to pay with, and whether a test challenge waits. */
@@ -87,15 +88,8 @@ export interface CustomFieldLengths {
   value: string | null;
 }
 
-/** Stripe's address shape. */
-export interface PublicAddress {
-  line1: string;
-  line2: string | null;
-  city: string | null;
-  state: string | null;
-  postal_code: string | null;
-  country: string;
-}
+/** Stripe's address shape, as the domain defines it. */
+export type PublicAddress = Address;
 
 /** A card saved for the session's customer, as the page may show it. */
 export interface SavedCard {

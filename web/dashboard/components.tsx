@@ -29,8 +29,8 @@ export function ColumnHeads({ labels }: { labels: string[] }) {
   return (
     <thead>
       <tr>
-        {labels.map((label) => (
-          <th scope="col" key={label}>
+        {labels.map((label, i) => (
+          <th scope="col" key={i}>
             {label}
           </th>
         ))}

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { api } from '../api';
 import { ColumnHeads, ErrorNote, Loading } from '../components';
 import { methodTypeLabels } from '../format';
@@ -40,7 +40,8 @@ function periodOf(query: URLSearchParams): { days: number | null; from: string; 
   const to = query.get('to');
   if (isDay(from) && isDay(to)) return { days: null, from, to };
   const days = PRESETS.find((n) => String(n) === query.get('days')) ?? 30;
-  const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+  const now = new Date();
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return { days, from: isoDay(today - (days - 1) * DAY_MS), to: isoDay(today) };
 }
 
@@ -84,6 +85,7 @@ export function AnalyticsPage({ base, place }: PageScope) {
     navigate(`${here}?from=${String(form.get('from'))}&to=${String(form.get('to'))}`);
   };
   const step = (value: number, of: number) => (of === 0 ? '—' : percent(value / of));
+  const declined = data?.decline_reasons.reduce((sum, r) => sum + r.count, 0) ?? 0;
 
   return (
     <>
@@ -119,124 +121,105 @@ export function AnalyticsPage({ base, place }: PageScope) {
         <>
           <p className="hint" data-testid="analytics-period">{t('analytics.period', { from: utcDay(data.from), to: utcDay(data.to) })}</p>
 
-          <table className="data" data-testid="analytics-funnel">
-            <caption>{t('overview.funnel')}</caption>
-            <ColumnHeads labels={[t('analytics.col.step'), t('analytics.col.sessions'), t('analytics.col.ofPrevious')]} />
-            <tbody>
-              <tr>
-                <th scope="row">{t('overview.funnel.opened')}</th>
-                <td>{data.funnel.opened}</td>
-                <td>—</td>
-              </tr>
-              <tr>
-                <th scope="row">{t('overview.funnel.attempted')}</th>
-                <td>{data.funnel.attempted}</td>
-                <td>{step(data.funnel.attempted, data.funnel.opened)}</td>
-              </tr>
-              <tr>
-                <th scope="row">{t('overview.funnel.paid')}</th>
-                <td>{data.funnel.paid}</td>
-                <td>{step(data.funnel.paid, data.funnel.attempted)}</td>
-              </tr>
-            </tbody>
-          </table>
-
-          <table className="data" data-testid="analytics-methods">
-            <caption>{t('analytics.methods')}</caption>
-            <ColumnHeads labels={[t('analytics.col.method'), t('analytics.col.finished'), t('analytics.col.approved'), t('overview.successRate')]} />
-            <tbody>
-              {data.payment_methods.length === 0 ? (
-                <tr>
-                  <td colSpan={4}>{t('overview.noPayments')}</td>
-                </tr>
-              ) : (
-                data.payment_methods.map((m) => (
-                  <tr key={m.payment_method}>
-                    <th scope="row">{methodTypeLabels[m.payment_method] ? t(methodTypeLabels[m.payment_method]!) : m.payment_method}</th>
-                    <td>{m.finished}</td>
-                    <td>{m.approved}</td>
-                    <td>{percent(m.success_rate)}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-
-          <table className="data" data-testid="analytics-declines">
-            <caption>{t('analytics.declines')}</caption>
-            <ColumnHeads labels={[t('payment.processor.declineCode'), t('analytics.col.payments'), t('analytics.col.share')]} />
-            <tbody>
-              {data.decline_reasons.length === 0 ? (
-                <tr>
-                  <td colSpan={3}>{t('analytics.noDeclines')}</td>
-                </tr>
-              ) : (
-                data.decline_reasons.map((d) => (
-                  <tr key={d.code}>
-                    <th scope="row">
-                      <code>{d.code}</code>
-                    </th>
-                    <td>{d.count}</td>
-                    <td>{percent(d.count / data.decline_reasons.reduce((sum, r) => sum + r.count, 0))}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-
-          <table className="data" data-testid="analytics-3ds">
-            <caption>{t('analytics.threeDSecure')}</caption>
-            <ColumnHeads labels={[t('analytics.col.outcome'), t('analytics.col.payments')]} />
-            <tbody>
-              {data.three_d_secure.length === 0 ? (
-                <tr>
-                  <td colSpan={2}>{t('overview.noPayments')}</td>
-                </tr>
-              ) : (
-                data.three_d_secure.map((o) => (
-                  <tr key={o.status}>
-                    <th scope="row">{threeDSecureLabels[o.status] ? t(threeDSecureLabels[o.status]!) : o.status}</th>
-                    <td>{o.count}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
+          <FigureTable
+            testId="analytics-funnel"
+            caption={t('overview.funnel')}
+            heads={[t('analytics.col.step'), t('analytics.col.sessions'), t('analytics.col.ofPrevious')]}
+            rows={[
+              { key: 'opened', heading: t('overview.funnel.opened'), cells: [data.funnel.opened, '—'] },
+              { key: 'attempted', heading: t('overview.funnel.attempted'), cells: [data.funnel.attempted, step(data.funnel.attempted, data.funnel.opened)] },
+              { key: 'paid', heading: t('overview.funnel.paid'), cells: [data.funnel.paid, step(data.funnel.paid, data.funnel.attempted)] },
+            ]}
+          />
+          <FigureTable
+            testId="analytics-methods"
+            caption={t('analytics.methods')}
+            heads={[t('analytics.col.method'), t('analytics.col.finished'), t('analytics.col.approved'), t('overview.successRate')]}
+            rows={data.payment_methods.map((m) => ({
+              key: m.payment_method,
+              heading: methodTypeLabels[m.payment_method] ? t(methodTypeLabels[m.payment_method]!) : m.payment_method,
+              cells: [m.finished, m.approved, percent(m.success_rate)],
+            }))}
+            empty={t('overview.noPayments')}
+          />
+          <FigureTable
+            testId="analytics-declines"
+            caption={t('analytics.declines')}
+            heads={[t('payment.processor.declineCode'), t('analytics.col.payments'), t('analytics.col.share')]}
+            rows={data.decline_reasons.map((d) => ({ key: d.code, heading: <code>{d.code}</code>, cells: [d.count, percent(d.count / declined)] }))}
+            empty={t('analytics.noDeclines')}
+          />
+          <FigureTable
+            testId="analytics-3ds"
+            caption={t('analytics.threeDSecure')}
+            heads={[t('analytics.col.outcome'), t('analytics.col.payments')]}
+            rows={data.three_d_secure.map((o) => ({ key: o.status, heading: threeDSecureLabels[o.status] ? t(threeDSecureLabels[o.status]!) : o.status, cells: [o.count] }))}
+            empty={t('overview.noPayments')}
+          />
 
           <section aria-labelledby="analytics-experiments">
             <h2 id="analytics-experiments">{t('analytics.experiments')}</h2>
             {data.experiments.length === 0 && <p>{t('analytics.noExperiments')}</p>}
             {data.experiments.map((x) => (
               <div className="table-scroll" key={x.experiment}>
-                <table className="data" data-testid={`analytics-experiment-${x.key}`}>
-                  <caption>
-                    <code>{x.key}</code> — {x.verdict.message}
-                  </caption>
-                  <ColumnHeads labels={[t('analytics.col.variant'), t('analytics.col.exposed'), t('analytics.col.converted'), t('analytics.col.conversion'), t('analytics.col.difference')]} />
-                  <tbody>
-                    {x.variants.map((v) => (
-                      <tr key={v.variant}>
-                        <th scope="row">
-                          {v.variant}
-                          {v.variant === x.control ? ` (${t('analytics.control')})` : ''}
-                        </th>
-                        <td>{v.exposed}</td>
-                        <td>{v.conversions}</td>
-                        <td>{t('analytics.withInterval', { value: percent(v.conversion_rate), lower: percent(v.conversion_rate_interval.lower), upper: percent(v.conversion_rate_interval.upper) })}</td>
-                        <td>
-                          {v.difference_to_control
-                            ? t('analytics.withInterval', { value: signedPercent(v.difference_to_control.difference), lower: signedPercent(v.difference_to_control.lower), upper: signedPercent(v.difference_to_control.upper) })
-                            : '—'}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <FigureTable
+                  testId={`analytics-experiment-${x.key}`}
+                  caption={
+                    <>
+                      <code>{x.key}</code> — {x.verdict.message}
+                    </>
+                  }
+                  heads={[t('analytics.col.variant'), t('analytics.col.exposed'), t('analytics.col.converted'), t('analytics.col.conversion'), t('analytics.col.difference')]}
+                  rows={x.variants.map((v) => ({
+                    key: v.variant,
+                    heading: `${v.variant}${v.variant === x.control ? ` (${t('analytics.control')})` : ''}`,
+                    cells: [
+                      v.exposed,
+                      v.conversions,
+                      t('analytics.withInterval', { value: percent(v.conversion_rate), lower: percent(v.conversion_rate_interval.lower), upper: percent(v.conversion_rate_interval.upper) }),
+                      v.difference_to_control
+                        ? t('analytics.withInterval', { value: signedPercent(v.difference_to_control.difference), lower: signedPercent(v.difference_to_control.lower), upper: signedPercent(v.difference_to_control.upper) })
+                        : '—',
+                    ],
+                  }))}
+                />
               </div>
             ))}
           </section>
         </>
       )}
     </>
+  );
+}
+
+/** One block of the view: a captioned table whose rows are a heading cell and figures, or a line saying there are none. */
+function FigureTable(props: {
+  testId: string;
+  caption: ReactNode;
+  heads: string[];
+  rows: Array<{ key: string; heading: ReactNode; cells: ReactNode[] }>;
+  empty?: string;
+}) {
+  return (
+    <table className="data" data-testid={props.testId}>
+      <caption>{props.caption}</caption>
+      <ColumnHeads labels={props.heads} />
+      <tbody>
+        {props.rows.length === 0 ? (
+          <tr>
+            <td colSpan={props.heads.length}>{props.empty}</td>
+          </tr>
+        ) : (
+          props.rows.map((row) => (
+            <tr key={row.key}>
+              <th scope="row">{row.heading}</th>
+              {row.cells.map((cell, i) => (
+                <td key={i}>{cell}</td>
+              ))}
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
   );
 }

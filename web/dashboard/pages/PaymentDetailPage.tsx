@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import { api, type CustomFieldAnswer, type PaymentStory, type StoryDelivery, type StoryEvent } from '../api';
-import { CopyId, ErrorNote, Loading, StatusBadge } from '../components';
+import { ColumnHeads, CopyId, ErrorNote, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime, statusLabel } from '../format';
 import type { PageScope } from '../Layout';
 import { Link } from '../router';
@@ -153,14 +153,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           ) : (
             <div className="table-scroll">
               <table className="data" data-testid="line-items">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('payment.lineItems.col.item')}</th>
-                    <th scope="col">{t('payment.lineItems.col.unit')}</th>
-                    <th scope="col">{t('payment.lineItems.col.quantity')}</th>
-                    <th scope="col">{t('payment.lineItems.col.amount')}</th>
-                  </tr>
-                </thead>
+                <ColumnHeads labels={[t('payment.lineItems.col.item'), t('payment.lineItems.col.unit'), t('payment.lineItems.col.quantity'), t('payment.lineItems.col.amount')]} />
                 <tbody>
                   {p.line_items.map((item, i) => (
                     <tr key={i}>
@@ -237,14 +230,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           ) : (
             <div className="table-scroll">
               <table className="data" data-testid="payment-refunds">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('payment.refund.col.amount')}</th>
-                    <th scope="col">{t('payment.refund.col.reason')}</th>
-                    <th scope="col">{t('payment.refund.col.status')}</th>
-                    <th scope="col">{t('payment.refund.col.when')}</th>
-                  </tr>
-                </thead>
+                <ColumnHeads labels={[t('payment.refund.col.amount'), t('payment.refund.col.reason'), t('payment.refund.col.status'), t('payment.refund.col.when')]} />
                 <tbody>
                   {p.refunds.map((r) => (
                     <tr key={r.id}>
@@ -352,14 +338,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           ) : (
             <div className="table-scroll">
               <table className="data" data-testid="payment-request-log">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('payment.requestLog.col.request')}</th>
-                    <th scope="col">{t('payment.requestLog.col.status')}</th>
-                    <th scope="col">{t('payment.requestLog.col.when')}</th>
-                    <th scope="col">{t('payment.requestLog.col.requestId')}</th>
-                  </tr>
-                </thead>
+                <ColumnHeads labels={[t('payment.requestLog.col.request'), t('payment.requestLog.col.status'), t('payment.requestLog.col.when'), t('payment.requestLog.col.requestId')]} />
                 <tbody>
                   {p.request_log.map((r) => (
                     <tr key={r.id}>
