@@ -37,5 +37,10 @@ describe('the first checkout page after a start', () => {
     expect(html).toContain('Quantity for Beans');
     expect(html).toContain('Gift message');
     expect(html).toContain('Add promotion code');
+    // Until they hydrate, the parts' controls are disabled: a choice made on this markup would be
+    // undone when React takes it over.
+    expect(html).toMatch(/<button(?=[^>]*promo-open)(?=[^>]*disabled="")[^>]*>/);
+    expect(html).toMatch(/<input(?=[^>]*name="custom_fields\[gift\]")(?=[^>]*disabled="")[^>]*>/);
+    expect(html).toMatch(/<input(?=[^>]*aria-label="Quantity for Beans")(?=[^>]*disabled="")[^>]*>/);
   });
 });
