@@ -10,7 +10,7 @@ const web = fileURLToPath(new URL('./web', import.meta.url));
 const braintreeWeb = fileURLToPath(new URL('./node_modules/braintree-web', import.meta.url));
 
 /** The braintree-web components the checkout page imports (test/budget/braintree-web.test.ts). */
-const braintreeComponents = ['client', 'hosted-fields', 'google-payment', 'apple-pay', 'data-collector', 'three-d-secure'];
+const braintreeComponents = ['client', 'hosted-fields', 'google-payment', 'apple-pay', 'paypal-checkout', 'venmo', 'data-collector', 'three-d-secure'];
 
 /**
  * braintree-web's client and the internals every one of its components shares with it (errors,
@@ -34,7 +34,7 @@ const checkoutFirstScript =
 
 /** Parts of the checkout page loaded on demand, each its own chunk. */
 const checkoutOnDemand =
-  /[\\/]web[\\/]checkout[\\/](?:card-form[\\/](?:builtin|hosted-fields)-engine\.ts|braintree[\\/]braintree-components\.ts|SavedCards\.tsx|saved-card-cvc\.ts|saved-cards\.css|three-d-secure[\\/]test-challenge\.ts|test-processor-client\.ts|apple-pay[\\/]|shop[\\/](?:PromotionCode|ShippingChoice|AddressForm|QuantityStepper|CustomFields)\.tsx|shop[\\/](?:shop-api\.ts|quantity-stepper\.css)|i18n[\\/](?:pseudo-locale\.ts|locales[\\/]))/;
+  /[\\/]web[\\/]checkout[\\/](?:card-form[\\/](?:builtin|hosted-fields)-engine\.ts|braintree[\\/]braintree-components\.ts|SavedCards\.tsx|saved-card-cvc\.ts|saved-cards\.css|three-d-secure[\\/]test-challenge\.ts|test-processor-client\.ts|test-dialog\.ts|apple-pay[\\/]|wallets[\\/]|shop[\\/](?:PromotionCode|ShippingChoice|AddressForm|QuantityStepper|CustomFields)\.tsx|shop[\\/](?:shop-api\.ts|quantity-stepper\.css)|i18n[\\/](?:pseudo-locale\.ts|locale-chunks\.ts|locales[\\/]))/;
 
 /**
  * React's part of the checkout page (web/checkout/hydrate.tsx) with all it imports besides React:
@@ -159,7 +159,7 @@ export default defineConfig({
             { name: 'braintree-early', test: /[\\/]web[\\/]checkout[\\/]braintree[\\/](?:early-hosted-fields|hosted-fields-setup)\.ts$/, priority: 5 },
             { name: 'react', test: sharedWithDashboard, priority: 4 },
             { name: 'braintree-client', test: braintreeClientModule, priority: 3 },
-            { name: 'braintree-frames', test: /node_modules[\\/](?:framebus|@braintree[\\/](?:iframer|event-emitter)|braintree-web[\\/]lib[\\/]use-min\.js)/, priority: 2 },
+            { name: 'braintree-frames', test: /node_modules[\\/](?:framebus|@braintree[\\/](?:iframer|event-emitter|browser-detection)|braintree-web[\\/]lib[\\/](?:use-min|is-https)\.js)/, priority: 2 },
             { name: 'hydrate', test: checkoutApp, priority: 1 },
           ],
         },

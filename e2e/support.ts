@@ -67,7 +67,8 @@ export async function typeInto(page: Page, label: string, text: string) {
 }
 
 export function payButton(page: Page) {
-  return page.getByRole('button', { name: /^Pay / });
+  // The card form's button ("Pay $18.00"), not a wallet's ("Pay with PayPal").
+  return page.getByRole('button', { name: /^Pay (?!with )/ });
 }
 
 /** axe-core over the whole page: no violations allowed. */

@@ -31,7 +31,8 @@ export const reportingEndpoints = `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`;
 
 /**
  * The checkout page may reach only us and the third parties its payment methods need: Braintree's
- * client API, Hosted Fields frames and device data (braintree-web), Google Pay's pay.js, the 3-D
+ * client API, Hosted Fields frames and device data (braintree-web), Google Pay's pay.js, PayPal's JS
+ * SDK (its button and window, through braintree-web paypal-checkout), the 3-D
  * Secure issuer challenge (Cardinal Commerce) — plus the error-reporting and flag services it was
  * told about. Scripts run from our origin only (and those third parties); the page's inlined data
  * carries the response's `nonce`, and nothing inline runs without it (no 'unsafe-inline').
@@ -52,6 +53,7 @@ export function checkoutPagePolicy(
     'https://google.com/pay',
     'https://*.cardinalcommerce.com',
     'https://c.paypal.com',
+    'https://www.paypal.com',
   ];
   if (config.sentry) connect.push(originOf(config.sentry.dsn));
   if (config.ofrepUrl) connect.push(originOf(config.ofrepUrl));
@@ -61,9 +63,9 @@ export function checkoutPagePolicy(
     "style-src 'self' 'unsafe-inline'",
     // The nonce is this response's (the page's inlined data); the hashes are the integrity import
     // map's (src/http/checkout-page/subresource-integrity.ts), the same for every response.
-    `script-src 'self'${page.nonce ? ` 'nonce-${page.nonce}'` : ''}${(page.scriptHashes ?? []).map((hash) => ` ${hash}`).join('')} https://pay.google.com https://c.paypal.com https://songbird.cardinalcommerce.com https://songbirdstag.cardinalcommerce.com`,
+    `script-src 'self'${page.nonce ? ` 'nonce-${page.nonce}'` : ''}${(page.scriptHashes ?? []).map((hash) => ` ${hash}`).join('')} https://pay.google.com https://c.paypal.com https://www.paypal.com https://songbird.cardinalcommerce.com https://songbirdstag.cardinalcommerce.com`,
     `connect-src ${[...new Set(connect)].join(' ')}`,
-    'frame-src https://assets.braintreegateway.com https://pay.google.com https://*.cardinalcommerce.com https://c.paypal.com',
+    'frame-src https://assets.braintreegateway.com https://pay.google.com https://*.cardinalcommerce.com https://c.paypal.com https://www.paypal.com',
     // An embedded session's page may be framed by its account's allowed origins; every other page by none.
     page.frameAncestors?.length ? `frame-ancestors ${page.frameAncestors.join(' ')}` : "frame-ancestors 'none'",
     "base-uri 'none'",

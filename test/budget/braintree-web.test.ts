@@ -15,11 +15,11 @@ const unusedComponents: Record<string, string> = {
   'local-payment': 'LOCAL_PAYMENT_NOT_ENABLED',
   masterpass: 'MASTERPASS_BROWSER_NOT_SUPPORTED',
   'payment-request': 'PAYMENT_REQUEST_NO_VALID_SUPPORTED_PAYMENT_METHODS',
-  'paypal / paypal-checkout': 'PAYPAL_NOT_ENABLED',
+  // The older paypal component (popup flow); the page uses paypal-checkout.
+  paypal: 'PAYPAL_TOKENIZATION_REQUEST_ACTIVE',
   unionpay: 'UNIONPAY_NOT_ENABLED',
   'us-bank-account': 'US_BANK_ACCOUNT_OPTION_REQUIRED',
   'vault-manager': 'VAULT_MANAGER_DELETE_PAYMENT_METHOD_NONCE_REQUIRES_CLIENT_TOKEN',
-  venmo: 'VENMO_NOT_ENABLED',
   'visa-checkout': 'VISA_CHECKOUT_NOT_ENABLED',
 };
 const usedComponents: Record<string, string> = {
@@ -27,6 +27,8 @@ const usedComponents: Record<string, string> = {
   'hosted-fields': 'HOSTED_FIELDS_ATTRIBUTE_NOT_SUPPORTED',
   'google-payment': 'GOOGLE_PAYMENT_NOT_ENABLED',
   'apple-pay': 'APPLE_PAY_NOT_ENABLED',
+  'paypal-checkout': 'PAYPAL_START_VAULT_INITIATED_CHECKOUT_SETUP_FAILED',
+  venmo: 'VENMO_NOT_ENABLED',
   'data-collector': 'DATA_COLLECTOR_KOUNT_ERROR',
   'three-d-secure': 'THREEDS_CARDINAL_SDK_CANCELED',
 };
@@ -52,7 +54,7 @@ describe('braintree-web', () => {
       [...readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\()\s*['"](braintree-web[^'"]*)['"]/g)].map((m) => m[1]!),
     );
     expect(new Set(imports)).toEqual(
-      new Set(['braintree-web/client', 'braintree-web/hosted-fields', 'braintree-web/google-payment', 'braintree-web/apple-pay', 'braintree-web/data-collector', 'braintree-web/three-d-secure']),
+      new Set(['braintree-web/client', 'braintree-web/hosted-fields', 'braintree-web/google-payment', 'braintree-web/apple-pay', 'braintree-web/paypal-checkout', 'braintree-web/venmo', 'braintree-web/data-collector', 'braintree-web/three-d-secure']),
     );
   });
 

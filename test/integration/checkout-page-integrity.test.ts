@@ -99,7 +99,7 @@ describe.each(testDatabases)('checkout page integrity ($name)', (database) => {
       }
       const thirdParty = list.data.filter((s: any) => s.party === 'third');
       expect(thirdParty.map((s: any) => s.origin).sort()).toEqual(
-        ['https://c.paypal.com', 'https://pay.google.com', 'https://songbird.cardinalcommerce.com', 'https://songbirdstag.cardinalcommerce.com'],
+        ['https://c.paypal.com', 'https://pay.google.com', 'https://songbird.cardinalcommerce.com', 'https://songbirdstag.cardinalcommerce.com', 'https://www.paypal.com'],
       );
       for (const script of thirdParty) {
         expect(script).toMatchObject({ sha384: null, integrity: 'csp_origin', justification: expect.any(String), integrity_note: expect.any(String) });

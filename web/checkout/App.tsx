@@ -21,8 +21,9 @@ const SavedCards = lazy(() => import('./SavedCards'));
 const AddressSection = lazy(() => import('./shop/AddressForm'));
 // Loaded only for a session with custom fields (shop/CustomFields.tsx).
 const CustomFields = lazy(() => import('./shop/CustomFields'));
-// Loaded only for a session that offers Apple Pay (apple-pay/ApplePayArea.tsx).
+// Loaded only for a session that offers Apple Pay (apple-pay/ApplePayArea.tsx), PayPal or Venmo (wallets/ApprovalWalletArea.tsx).
 const ApplePayArea = lazy(() => import('./apple-pay/ApplePayArea'));
+const ApprovalWalletArea = lazy(() => import('./wallets/ApprovalWalletArea'));
 
 type View =
   | { kind: 'not_found' }
@@ -294,7 +295,9 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   // Google Pay offered but not available in this browser (pay.js said no or did not load).
   const [walletAbsent, setWalletAbsent] = useState(false);
   // Nothing to pay with: no card form, and no wallet button or none this browser can show.
-  const nothingToPay = !plan.unavailable && !plan.card && !plan.applePay && (!plan.googlePay || walletAbsent);
+  const nothingToPay = !plan.unavailable && !plan.card && !plan.applePay && !plan.paypal && !plan.venmo && (!plan.googlePay || walletAbsent);
+  // The one way to pay this session offers, when it is a wallet that may not show in every browser.
+  const only = !plan.card && !plan.googlePay && +plan.applePay + +plan.paypal + +plan.venmo == 1;
   const cardUsable = Boolean(engine) && cardStatus === 'ready';
   const [saveCard, setSaveCard] = useState(false);
   // Saved cards show once the page runs in the browser (the server renders the card form alone);
@@ -331,7 +334,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
     client?.warm();
   }, [client]);
 
-  // Wallet buttons (Apple Pay, Google Pay), only for the methods offeredMethods lists; the layout experiment
+  // Wallet buttons (Apple Pay, PayPal, Venmo, Google Pay), only for the methods offeredMethods lists; the layout experiment
   // puts them before or after the card form.
   const wallets = (
     <div className="wallets" data-testid="wallets">
@@ -342,9 +345,17 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
             client={client}
             t={t}
             form={form}
-            only={!plan.card && !plan.googlePay}
+            only={only}
           />
         </Suspense>
+      )}
+      {(['paypal', 'venmo'] as const).map(
+        (wallet) =>
+          plan[wallet] && (
+            <Suspense key={wallet} fallback={null}>
+              <ApprovalWalletArea wallet={wallet} session={session} client={client} t={t} form={form} only={only} />
+            </Suspense>
+          ),
       )}
       {plan.googlePay && (
         <GooglePayArea
@@ -358,7 +369,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
           disabled={processing}
           cardOffered={Boolean(plan.card)}
           t={t}
-          onPaymentData={form.payWithWallet}
+          onPaymentData={(data, provider) => void form.payWithWallet('google_pay', () => provider.toNonce(data), data.email)}
           onUnavailable={() => setNotice({ tone: 'error', key: 'wallet.unavailable' })}
           onAbsent={() => setWalletAbsent(true)}
         />

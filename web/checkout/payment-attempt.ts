@@ -31,7 +31,7 @@ export type AttemptOutcome =
 /** A nonce to charge, or why there is none (the form stays). */
 export type NonceResult = { nonce: string } | { key: MessageKey; field?: CardFieldName };
 
-export type PaymentMethod = 'card' | 'google_pay' | 'apple_pay';
+export type PaymentMethod = 'card' | 'google_pay' | 'apple_pay' | 'paypal' | 'venmo';
 
 /** What an attempt needs from the outside world. */
 export interface AttemptPorts {

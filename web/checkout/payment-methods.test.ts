@@ -3,20 +3,20 @@ import type { PublicSession } from './api';
 import { offeredMethods } from './payment-methods';
 
 const googlePay = { environment: 'TEST' as const, gateway: 'example' as const, gatewayMerchantId: 'exampleGatewayMerchantId' };
-const session = (types: Array<'card' | 'google_pay' | 'apple_pay'>, withGooglePay = true) =>
+const session = (types: Array<'card' | 'google_pay' | 'apple_pay' | 'paypal' | 'venmo'>, withGooglePay = true) =>
   ({ payment_method_types: types, processor: { name: 'test', googlePay: withGooglePay ? googlePay : null } }) as unknown as PublicSession;
 const on = { cardEnabled: true, googlePayEnabled: true };
 
 describe('offeredMethods', () => {
   it('offers what the session asks for while every switch is on', () => {
-    expect(offeredMethods(session(['card', 'google_pay']), on)).toEqual({ card: true, googlePay, applePay: false });
-    expect(offeredMethods(session(['card']), on)).toEqual({ card: true, googlePay: null, applePay: false });
+    expect(offeredMethods(session(['card', 'google_pay']), on)).toEqual({ card: true, googlePay, applePay: false, paypal: false, venmo: false });
+    expect(offeredMethods(session(['card']), on)).toEqual({ card: true, googlePay: null, applePay: false, paypal: false, venmo: false });
   });
 
   it('google_pay_enabled off removes Google Pay; card_enabled off removes the card form', () => {
-    expect(offeredMethods(session(['card', 'google_pay']), { ...on, googlePayEnabled: false })).toEqual({ card: true, googlePay: null, applePay: false });
-    expect(offeredMethods(session(['card', 'google_pay']), { ...on, cardEnabled: false })).toEqual({ card: false, googlePay, applePay: false });
-    expect(offeredMethods(session(['card', 'google_pay']), { cardEnabled: false, googlePayEnabled: false })).toEqual({ card: false, googlePay: null, applePay: false });
+    expect(offeredMethods(session(['card', 'google_pay']), { ...on, googlePayEnabled: false })).toEqual({ card: true, googlePay: null, applePay: false, paypal: false, venmo: false });
+    expect(offeredMethods(session(['card', 'google_pay']), { ...on, cardEnabled: false })).toEqual({ card: false, googlePay, applePay: false, paypal: false, venmo: false });
+    expect(offeredMethods(session(['card', 'google_pay']), { cardEnabled: false, googlePayEnabled: false })).toEqual({ card: false, googlePay: null, applePay: false, paypal: false, venmo: false });
   });
 
   it('never offers Google Pay when the processor has no Google Pay set-up, nor a method the session did not ask for', () => {
@@ -28,5 +28,13 @@ describe('offeredMethods', () => {
     expect(offeredMethods(session(['card', 'apple_pay']), on).applePay).toBe(true);
     expect(offeredMethods(session(['card', 'apple_pay']), { ...on, applePayEnabled: false }).applePay).toBe(false);
     expect(offeredMethods(session(['card']), on).applePay).toBe(false);
+  });
+
+  it('offers PayPal and Venmo when the session asks for them, and their kill switches take each away', () => {
+    const both = session(['card', 'paypal', 'venmo']);
+    expect(offeredMethods(both, on)).toMatchObject({ paypal: true, venmo: true });
+    expect(offeredMethods(both, { ...on, paypalEnabled: false })).toMatchObject({ paypal: false, venmo: true });
+    expect(offeredMethods(both, { ...on, venmoEnabled: false })).toMatchObject({ paypal: true, venmo: false });
+    expect(offeredMethods(session(['card']), on)).toMatchObject({ paypal: false, venmo: false });
   });
 });

@@ -16,6 +16,9 @@ export interface OfferedMethods {
   googlePay: GooglePaySetup | null;
   /** The Apple Pay button may show (where the browser can pay with Apple Pay). */
   applePay: boolean;
+  /** The PayPal and Venmo buttons may show (Venmo: where braintree-web says the browser can switch to its app). */
+  paypal: boolean;
+  venmo: boolean;
 }
 
 /**
@@ -33,5 +36,7 @@ export function offeredMethods(
     card: allowed.includes('card'),
     googlePay: allowed.includes('google_pay') && processor.googlePay ? processor.googlePay : null,
     applePay: allowed.includes('apple_pay'),
+    paypal: allowed.includes('paypal'),
+    venmo: allowed.includes('venmo'),
   };
 }

@@ -1,6 +1,6 @@
 import type { PaymentMethodSwitches } from '../../src/domain/payments/offered-payment-methods';
 import type { PublicSession } from './api';
-import { offeredMethods, type GooglePaySetup } from './payment-methods';
+import { offeredMethods, type OfferedMethods } from './payment-methods';
 
 /** What the server puts in `session.processor` for a Braintree account. */
 export interface BraintreeClientConfig {
@@ -10,11 +10,9 @@ export interface BraintreeClientConfig {
 }
 
 /** What the page offers, decided from the session and the flags alone: the same on the server and in the browser. */
-export interface ProcessorPlan {
+export interface ProcessorPlan extends Omit<OfferedMethods, 'card'> {
   /** Which card engine the form uses; null when cards are not offered. */
   card: 'builtin' | 'hosted-fields' | null;
-  googlePay: GooglePaySetup | null;
-  applePay: boolean;
   /** The processor cannot take payments right now (no client token). */
   unavailable: boolean;
 }
@@ -25,9 +23,9 @@ export interface ProcessorPlan {
  * page's scripts (src/http/checkout-page).
  */
 export function processorPlan(session: PublicSession, switches: PaymentMethodSwitches): ProcessorPlan {
-  const offered = offeredMethods(session, switches);
-  if (session.processor.name !== 'braintree') return { card: offered.card ? 'builtin' : null, googlePay: offered.googlePay, applePay: offered.applePay, unavailable: false };
+  const { card, ...wallets } = offeredMethods(session, switches);
+  if (session.processor.name !== 'braintree') return { ...wallets, card: card ? 'builtin' : null, unavailable: false };
   const config = session.processor as unknown as BraintreeClientConfig;
-  if (!config.clientToken) return { card: null, googlePay: null, applePay: false, unavailable: true };
-  return { card: offered.card ? 'hosted-fields' : null, googlePay: offered.googlePay, applePay: offered.applePay, unavailable: false };
+  if (!config.clientToken) return { card: null, googlePay: null, applePay: false, paypal: false, venmo: false, unavailable: true };
+  return { ...wallets, card: card ? 'hosted-fields' : null, unavailable: false };
 }

@@ -11,6 +11,8 @@ export type CheckoutFailureKind =
   | 'hosted_fields'
   | 'google_pay'
   | 'apple_pay'
+  | 'paypal'
+  | 'venmo'
   | 'data_collector'
   | 'three_d_secure'
   | 'decline_processing_error'

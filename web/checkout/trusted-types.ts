@@ -5,7 +5,7 @@
  *
  * - `tillpoint`: our own code; the only script it ever adds is Google's pay.js.
  * - `default`: what third-party libraries do without knowing of Trusted Types. braintree-web loads
- *   PayPal FraudNet and Cardinal's 3-D Secure script by URL, and writes FraudNet's JSON settings into
+ *   PayPal FraudNet, PayPal's JS SDK (paypal-checkout) and Cardinal's 3-D Secure script by URL, and writes FraudNet's JSON settings into
  *   a script element: script URLs are allowed only on the exact third-party origins the CSP allows,
  *   script text only when it is JSON data, and HTML never.
  *
@@ -26,6 +26,7 @@ interface TrustedTypePolicyFactory {
 /** Third-party script origins braintree-web loads from (the same as the CSP's script-src). */
 const thirdPartyScriptOrigins = new Set([
   'https://c.paypal.com',
+  'https://www.paypal.com',
   'https://songbird.cardinalcommerce.com',
   'https://songbirdstag.cardinalcommerce.com',
 ]);

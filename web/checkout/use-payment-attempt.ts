@@ -3,9 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { isValidCustomerEmail } from '../../src/domain/sessions/customer-email';
 import { checkoutApi } from './api';
 import type { CardFormEngine } from './card-form/engine';
-import type { GooglePaymentData, GooglePayProvider } from './google-pay/google-pay';
 import type { MessageKey } from './i18n';
-import { attemptPayment, cardNonce, firstFieldToFix, walletPayerEmail, type AttemptOutcome, type AttemptRequest } from './payment-attempt';
+import { attemptPayment, cardNonce, firstFieldToFix, walletPayerEmail, type AttemptOutcome, type AttemptRequest, type PaymentMethod } from './payment-attempt';
 import type { ProcessorClient } from './processor-client';
 import type { CustomFieldsHandle } from './shop/CustomFields';
 
@@ -129,18 +128,17 @@ export function usePaymentAttempt(options: {
   const payWithSavedCard = (paymentMethod: string, cvcNonce?: string) =>
     busy.current ? undefined : run({ type: 'card', email: email.trim(), paymentMethod, cvcNonce, nonce: async () => ({ key: 'form.fixErrors' }), retryWhenIssuerAsks: false });
 
-  /** A wallet (Google Pay) handed over its payment data. */
-  const payWithWallet = (data: GooglePaymentData, provider: GooglePayProvider) => {
+  /**
+   * A wallet's approval (Google Pay, Apple Pay, PayPal, Venmo): pays with its nonce, with the wallet's
+   * email when it gave one and the typed one otherwise. Answers the outcome (nothing when an attempt
+   * is already running or could not start).
+   */
+  const payWithWallet = async (type: PaymentMethod, nonce: () => Promise<string>, walletEmail?: string): Promise<AttemptOutcome | void> => {
     if (busy.current) return;
     setNotice(null);
-    const walletEmail = data.email?.trim();
-    if (walletEmail && !email.trim()) setEmail(walletEmail);
-    void run({
-      type: 'google_pay',
-      email: walletPayerEmail(walletEmail, email),
-      nonce: async () => ({ nonce: await provider.toNonce(data) }),
-      retryWhenIssuerAsks: false,
-    });
+    const given = walletEmail?.trim();
+    if (given && !email.trim()) setEmail(given);
+    return run({ type, email: walletPayerEmail(given, email), nonce: async () => ({ nonce: await nonce() }), retryWhenIssuerAsks: false });
   };
 
   return {
@@ -158,8 +156,9 @@ export function usePaymentAttempt(options: {
     payByCard,
     payWithWallet,
     payWithSavedCard,
-    /** One attempt with a wallet's nonce (apple-pay/ApplePayArea.tsx); its outcome, or nothing when the attempt could not start. */
-    run,
     busy,
   };
 }
+
+/** The payment form as a wallet button (Apple Pay, PayPal, Venmo) uses it. */
+export type WalletForm = Pick<ReturnType<typeof usePaymentAttempt>, 'processing' | 'setNotice' | 'payWithWallet' | 'busy'>;

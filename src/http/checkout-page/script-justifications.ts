@@ -13,6 +13,7 @@
  * offers shipping choices, or asks for a shipping or billing address (docs/pricing.md).
  * `adjustable_quantity`, `custom_fields`: a line item's quantity is the shopper's to change, or the
  * session asks custom fields before paying.
+ * `paypal_or_venmo`: the session offers PayPal or Venmo (their buttons share a chunk).
  * `merchant_page`: the merchant's own page that mounts an embedded session (`/js/embed.js` runs
  * there, never on the checkout page).
  * `catalogue_fetch`: the page fetches a catalogue itself. A server-rendered page never does (the
@@ -25,6 +26,9 @@ export const pageConfigurations = [
   'card',
   'google_pay',
   'apple_pay',
+  'paypal',
+  'venmo',
+  'paypal_or_venmo',
   'three_d_secure',
   'sentry',
   'catalogue_fetch',
@@ -102,6 +106,12 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
       'The shopper’s message catalogue: the page’s words in one language (one chunk per locale; only the negotiated one loads, and a server-rendered page inlines it instead). Written by Tillpoint (docs/localization.md); data only.',
   },
   {
+    id: 'locale-catalogue-table',
+    source: /^checkout\/i18n\/locale-chunks\.ts$/,
+    loadedWhen: ['catalogue_fetch'],
+    justification: 'Where each locale’s catalogue chunk is: fetched only by a page that loads a catalogue itself, so no first load carries the table. Built by Tillpoint.',
+  },
+  {
     id: 'pseudo-locale',
     source: /^checkout\/i18n\/pseudo-locale\.ts$/,
     loadedWhen: ['catalogue_fetch'],
@@ -176,6 +186,26 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     loadedWhen: ['apple_pay'],
     justification:
       'The Apple Pay button: shown only where Apple Pay JS says the browser can pay, it opens Apple’s sheet with the order from the session and pays with the nonce it yields (Braintree’s, or the test processor’s test nonce). Loaded only when the session offers Apple Pay. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'paypal-venmo-buttons',
+    source: /^checkout\/wallets\/(?:ApprovalWalletArea\.tsx|approval-wallets\.ts)$/,
+    loadedWhen: ['paypal_or_venmo'],
+    justification:
+      'The PayPal and Venmo buttons: PayPal’s own button (through braintree-web paypal-checkout) or, in test mode, a test window standing in for the wallet’s; Venmo’s where braintree-web says the browser can switch to its app. Each pays with the nonce its approval yields. Loaded only when the session offers PayPal or Venmo. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'paypal-venmo-styles',
+    source: /(?:^|\/)ApprovalWalletArea-[\w-]+\.css$/,
+    loadedWhen: ['paypal_or_venmo'],
+    justification: 'The PayPal and Venmo buttons’ stylesheet, loaded with them. Built by Tillpoint.',
+  },
+  {
+    id: 'test-window',
+    source: /^checkout\/test-dialog\.ts$/,
+    loadedWhen: ['test_processor'],
+    justification:
+      'Test mode’s stand-in for a third party’s window (the 3-D Secure test challenge, the PayPal and Venmo test windows): a dialog with the shopper’s choices. Loaded only with them. Built by Tillpoint.',
   },
   {
     id: 'test-processor-client',
@@ -260,6 +290,19 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
       'braintree-web apple-pay: validates the merchant with Apple through Braintree and turns the Apple Pay sheet’s token into a Braintree nonce. Loaded only when the session offers Apple Pay and the browser can pay with it.',
   },
   {
+    id: 'braintree-paypal-checkout',
+    source: /braintree-web\/(?:dist\/browser\/paypal-checkout|paypal-checkout\/index)\.js$/,
+    loadedWhen: ['braintree', 'paypal'],
+    justification:
+      'braintree-web paypal-checkout: loads PayPal’s JS SDK for the session’s currency, creates the PayPal order for the session’s total through Braintree and turns the approval into a Braintree nonce. Loaded only when the session offers PayPal.',
+  },
+  {
+    id: 'braintree-venmo',
+    source: /braintree-web\/(?:dist\/browser\/venmo|venmo\/index)\.js$/,
+    loadedWhen: ['braintree', 'venmo'],
+    justification: 'braintree-web venmo: switches to the Venmo app for the shopper’s approval and turns it into a Braintree nonce. Loaded only when the session offers Venmo.',
+  },
+  {
     id: 'braintree-data-collector',
     source: /braintree-web\/(?:dist\/browser\/data-collector|data-collector\/index)\.js$/,
     loadedWhen: ['braintree'],
@@ -303,6 +346,14 @@ export const thirdPartyPurposes: readonly ThirdPartyPurpose[] = [
     loadedWhen: ['braintree'],
     justification: 'PayPal FraudNet, loaded by braintree-web data-collector for Braintree’s fraud scoring.',
     integrityNote: 'Loaded by braintree-web from PayPal, who update it in place; limited by the CSP to this exact origin.',
+  },
+  {
+    id: 'paypal-js-sdk',
+    origin: 'https://www.paypal.com',
+    path: '/sdk/js',
+    loadedWhen: ['braintree', 'paypal'],
+    justification: 'PayPal’s JS SDK, which draws PayPal’s own button and opens PayPal’s window; loaded by braintree-web paypal-checkout (loadPayPalSDK) only when the session offers PayPal.',
+    integrityNote: 'PayPal serves the SDK for each client id and currency and updates it in place, so no SRI hash can be pinned; limited by the CSP to this exact origin.',
   },
   {
     id: 'cardinal-songbird',

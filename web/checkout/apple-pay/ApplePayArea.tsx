@@ -2,8 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PublicSession } from '../api';
 import type { Translate } from '../i18n';
 import type { ProcessorClient } from '../processor-client';
-import type { usePaymentAttempt } from '../use-payment-attempt';
-import { walletPayerEmail } from '../payment-attempt';
+import type { WalletForm } from '../use-payment-attempt';
 import './apple-pay.css';
 import { reportCheckoutFailure } from '../report';
 import { APPLE_PAY_VERSION, applePayAvailable, applePayPaymentRequest, braintreeApplePay, testApplePay, type ApplePayProvider, type ApplePaySessionConstructor, type BraintreeApplePayInstance } from './apple-pay';
@@ -16,22 +15,7 @@ export interface ApplePayAreaProps {
   /** Apple Pay is the page's only way to pay: where it cannot show, the area says there is none. */
   only?: boolean;
   /** The payment form (use-payment-attempt.ts): its state, notice and one attempt. */
-  form: PaymentForm;
-}
-
-type PaymentForm = Pick<ReturnType<typeof usePaymentAttempt>, 'processing' | 'setNotice' | 'run' | 'busy' | 'email' | 'setEmail'>;
-
-/**
- * Pays with the nonce Apple Pay gave, with the wallet's email when it gave one; answers whether the
- * payment went through, for Apple's sheet to show.
- */
-async function payWithNonce(form: PaymentForm, nonce: string, walletEmail: string | undefined): Promise<boolean> {
-  if (form.busy.current) return false;
-  form.setNotice(null);
-  const given = walletEmail?.trim();
-  if (given && !form.email.trim()) form.setEmail(given);
-  const outcome = await form.run({ type: 'apple_pay', email: walletPayerEmail(given, form.email), nonce: async () => ({ nonce }), retryWhenIssuerAsks: false });
-  return outcome?.kind === 'leave';
+  form: WalletForm;
 }
 
 /** braintree-web's apple-pay on the Braintree client, or the test processor's Apple Pay. */
@@ -108,8 +92,8 @@ export default function ApplePayArea({ session, client, t, form, only }: ApplePa
     sheet.onpaymentauthorized = (event) => {
       ready.toNonce(event.payment).then(
         async (nonce) => {
-          const paid = await payWithNonce(form, nonce, event.payment.shippingContact?.emailAddress);
-          sheet.completePayment(paid ? ApplePaySession.STATUS_SUCCESS : ApplePaySession.STATUS_FAILURE);
+          const outcome = await form.payWithWallet('apple_pay', async () => nonce, event.payment.shippingContact?.emailAddress);
+          sheet.completePayment(outcome?.kind === 'leave' ? ApplePaySession.STATUS_SUCCESS : ApplePaySession.STATUS_FAILURE);
           open.current = false;
         },
         (error: unknown) => {

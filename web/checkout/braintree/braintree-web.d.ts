@@ -17,3 +17,9 @@ declare module 'braintree-web/data-collector' {
 declare module 'braintree-web/three-d-secure' {
   export function create(options: Record<string, unknown>): Promise<unknown>;
 }
+declare module 'braintree-web/paypal-checkout' {
+  export function create(options: Record<string, unknown>): Promise<unknown>;
+}
+declare module 'braintree-web/venmo' {
+  export function create(options: Record<string, unknown>): Promise<unknown>;
+}

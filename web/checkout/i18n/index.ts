@@ -74,8 +74,7 @@ export function loadMessages(requested: string | null | undefined): Promise<Mess
 
 async function importCatalogue(locale: PageLocale): Promise<Catalogue> {
   if (locale === PSEUDO_LOCALE) return (await import('./pseudo-locale')).pseudoLocalize((await loadMessages(DEFAULT_LOCALE)).catalogue);
-  const module = (await import(`./locales/${locale}.json`)) as { default: Catalogue };
-  return module.default;
+  return (await import('./locale-chunks')).importLocaleCatalogue(locale);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { base, request, type TestThreeDSecureAnswer } from '../api';
 import { loadMessages, translator, type MessageKey, type Translate } from '../i18n';
+import { testDialog } from '../test-dialog';
 
 /**
  * 3-D Secure in test mode, through the test processor (docs/test-processor.md): verify the card
@@ -26,34 +27,8 @@ export async function authenticateInTestMode(
 
 /** The test challenge: true when passed, false when failed, null when closed (Escape). */
 function testChallenge(t: Translate): Promise<boolean | null> {
-  return new Promise((resolve) => {
-    const dialog = document.createElement('dialog');
-    dialog.setAttribute('aria-labelledby', 'test-challenge-title');
-    dialog.dir = t.dir;
-    dialog.lang = t.lang;
-    const title = document.createElement('h2');
-    title.id = 'test-challenge-title';
-    title.textContent = t('threeDSecure.test');
-    const actions = document.createElement('div');
-    let result: boolean | null = null;
-    const button = (key: MessageKey, value: boolean, className: string) => {
-      const element = document.createElement('button');
-      element.type = 'button';
-      element.className = className;
-      element.textContent = t(key);
-      element.addEventListener('click', () => {
-        result = value;
-        dialog.close();
-      });
-      return element;
-    };
-    actions.append(button('threeDSecure.testPass', true, 'pay-button'), button('threeDSecure.testFail', false, 'pay-button'));
-    dialog.append(title, actions);
-    dialog.addEventListener('close', () => {
-      dialog.remove();
-      resolve(result);
-    });
-    document.body.append(dialog);
-    dialog.showModal();
-  });
+  return testDialog(t, t('threeDSecure.test'), [
+    { label: t('threeDSecure.testPass'), value: true },
+    { label: t('threeDSecure.testFail'), value: false },
+  ]);
 }

@@ -1,0 +1,166 @@
+import { expect, test, type Page } from '@playwright/test';
+import { routeThirdParties } from './doubles/braintree-client-api';
+import { apiGet, createSession, expectNoAxeViolations, merchantApi, payWithTestCard, paymentsOf } from './support';
+
+/**
+ * PayPal and Venmo with the test processor: each button opens a test window standing in for the
+ * wallet's (no account anywhere), whose approval pays with Braintree's test nonce for that wallet.
+ */
+const paypalButton = (page: Page) => page.getByRole('button', { name: 'Pay with PayPal' });
+const venmoButton = (page: Page) => page.getByRole('button', { name: 'Pay with Venmo' });
+const testWindow = (page: Page, wallet: 'PayPal' | 'Venmo') => page.getByRole('dialog', { name: `${wallet} test window: no real account is used` });
+const everyMethod = { payment_method_types: ['card', 'google_pay', 'apple_pay', 'paypal', 'venmo'] };
+
+test.describe('PayPal and Venmo on the checkout page (test processor)', () => {
+  test('PayPal approve: a paypal payment, paid, with the payer email PayPal gives', async ({ page, request }) => {
+    const session = await createSession(request, {
+      payment_method_types: ['card', 'paypal'],
+      line_items: [{ name: 'Kenya AA, 250 g', unit_amount: 2100, quantity: 1 }],
+    });
+    await page.goto(session.url);
+    await paypalButton(page).click();
+    await testWindow(page, 'PayPal').getByRole('button', { name: 'Approve the payment' }).click();
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+
+    const [payment] = await paymentsOf(request, session.id);
+    expect(payment!.status).toBe('succeeded');
+    const details = await apiGet(request, `/v1/payments/${payment!.id}`);
+    expect(details.amount).toBe(2100);
+    expect(details.payment_method).toMatchObject({ type: 'paypal', payer_email: 'payer@example.com', brand: null, last4: null });
+  });
+
+  test('PayPal cancel: nothing is charged and the button works again', async ({ page, request }) => {
+    const session = await createSession(request, { payment_method_types: ['card', 'paypal'] });
+    await page.goto(session.url);
+    await paypalButton(page).click();
+    await testWindow(page, 'PayPal').getByRole('button', { name: 'Cancel' }).click();
+    await expect(testWindow(page, 'PayPal')).toHaveCount(0);
+    await expect(page.locator('#form-notice')).toHaveText('');
+    expect(await paymentsOf(request, session.id)).toEqual([]);
+
+    // Escape closes the window the same way.
+    await paypalButton(page).click();
+    await expect(testWindow(page, 'PayPal')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(testWindow(page, 'PayPal')).toHaveCount(0);
+    expect(await paymentsOf(request, session.id)).toEqual([]);
+
+    await paypalButton(page).click();
+    await testWindow(page, 'PayPal').getByRole('button', { name: 'Approve the payment' }).click();
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  });
+
+  test('PayPal error: a clear message, nothing charged, the card form still pays', async ({ page, request }) => {
+    const session = await createSession(request, { payment_method_types: ['card', 'paypal'] });
+    await page.goto(session.url);
+    await paypalButton(page).click();
+    await testWindow(page, 'PayPal').getByRole('button', { name: 'Make it fail' }).click();
+    await expect(page.getByRole('alert')).toHaveText('PayPal did not work this time. Nothing was charged; try again or pay another way.');
+    expect(await paymentsOf(request, session.id)).toEqual([]);
+    const payment = await payWithTestCard(page, request, session.id);
+    expect(payment.payment_method.type).toBe('card');
+  });
+
+  test('Venmo: the email comes first (Venmo tells none); approve pays, with the Venmo username', async ({ page, request }) => {
+    const session = await createSession(request, { payment_method_types: ['venmo'] });
+    await page.goto(session.url);
+    await venmoButton(page).click();
+    // No window without an email for the receipt: the email field is pointed at.
+    await expect(testWindow(page, 'Venmo')).toHaveCount(0);
+    await expect(page.getByLabel('Email')).toBeFocused();
+    await page.getByLabel('Email').fill('venmo.shopper@example.com');
+    await venmoButton(page).click();
+    await testWindow(page, 'Venmo').getByRole('button', { name: 'Approve the payment' }).click();
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+
+    const [payment] = await paymentsOf(request, session.id);
+    const details = await apiGet(request, `/v1/payments/${payment!.id}`);
+    expect(details.payment_method).toMatchObject({ type: 'venmo', username: 'venmojoe', payer_email: null });
+    expect(details.customer_email).toBe('venmo.shopper@example.com');
+  });
+
+  test('Venmo cancel charges nothing; Venmo error says so and charges nothing', async ({ page, request }) => {
+    const session = await createSession(request, { payment_method_types: ['card', 'venmo'], customer_email: 'shopper@example.com' });
+    await page.goto(session.url);
+    await venmoButton(page).click();
+    await testWindow(page, 'Venmo').getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.locator('#form-notice')).toHaveText('');
+    await venmoButton(page).click();
+    await testWindow(page, 'Venmo').getByRole('button', { name: 'Make it fail' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Venmo did not work this time. Nothing was charged; try again or pay another way.');
+    expect(await paymentsOf(request, session.id)).toEqual([]);
+    await expect(venmoButton(page)).toBeEnabled();
+  });
+
+  test('hidden when the session does not offer them', async ({ page, request }) => {
+    const session = await createSession(request, { payment_method_types: ['card'] });
+    await page.goto(session.url);
+    await expect(page.getByLabel('Card number', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('paypal')).toHaveCount(0);
+    await expect(page.getByTestId('venmo')).toHaveCount(0);
+  });
+
+  test('every method shown: the buttons are reached by keyboard, and axe finds nothing, with the test window open too', async ({ page, request }) => {
+    await routeThirdParties(page);
+    const session = await createSession(request, everyMethod);
+    await page.goto(session.url);
+    await expect(paypalButton(page)).toBeVisible();
+    await expect(venmoButton(page)).toBeVisible();
+    await expect(page.getByTestId('google-pay').getByRole('button')).toBeVisible();
+    await expect(page.getByLabel('Card number', { exact: true })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await paypalButton(page).focus();
+    await page.keyboard.press('Enter');
+    await expect(testWindow(page, 'PayPal')).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Escape');
+  });
+
+  test('Arabic (right to left): the buttons and the test window speak Arabic, and axe finds nothing', async ({ page, request }) => {
+    await routeThirdParties(page);
+    const session = await createSession(request, { ...everyMethod, locale: 'ar' });
+    await page.goto(session.url);
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.getByRole('button', { name: 'الدفع باستخدام PayPal' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'الدفع باستخدام Venmo' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'الدفع باستخدام PayPal' }).click();
+    const window = page.getByRole('dialog', { name: 'نافذة اختبار PayPal: لا يُستخدم أي حساب حقيقي' });
+    await expect(window).toHaveAttribute('dir', 'rtl');
+    await expectNoAxeViolations(page);
+    await window.getByRole('button', { name: 'إلغاء' }).click();
+  });
+});
+
+test.describe('PayPal and Venmo kill switches', () => {
+  // The flag tests' own account: switching them off there disturbs no other spec.
+  const { call, createSession: newSession } = merchantApi(() => process.env.E2E_FLAGS_SECRET_KEY!);
+  test.afterAll(async ({ request }) => {
+    await call(request, 'POST', '/v1/flags/paypal_enabled', { value: true });
+    await call(request, 'POST', '/v1/flags/venmo_enabled', { value: true });
+  });
+
+  test('paypal_enabled and venmo_enabled off hide each button; on again bring them back', async ({ page, request }) => {
+    const session = await newSession(request, { payment_method_types: ['card', 'paypal', 'venmo'] });
+    await page.goto(session.url);
+    await expect(paypalButton(page)).toBeVisible();
+    await expect(venmoButton(page)).toBeVisible();
+
+    await call(request, 'POST', '/v1/flags/paypal_enabled', { value: false });
+    await page.reload();
+    await expect(venmoButton(page)).toBeVisible();
+    await expect(page.getByTestId('paypal')).toHaveCount(0);
+
+    await call(request, 'POST', '/v1/flags/venmo_enabled', { value: false });
+    await page.reload();
+    await expect(page.getByLabel('Card number', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('venmo')).toHaveCount(0);
+    await expect(page.getByTestId('paypal')).toHaveCount(0);
+
+    await call(request, 'POST', '/v1/flags/paypal_enabled', { value: true });
+    await call(request, 'POST', '/v1/flags/venmo_enabled', { value: true });
+    await page.reload();
+    await expect(paypalButton(page)).toBeVisible();
+    await expect(venmoButton(page)).toBeVisible();
+  });
+});
