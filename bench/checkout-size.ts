@@ -32,18 +32,21 @@ const configurations: Record<string, PagePreloads> = {
 for (const [name, preloads] of Object.entries(configurations)) table(`${name}: before the shopper can type`, assets.files(preloads));
 
 // A session with every shop option (promotion code, shipping choice, addresses, quantity stepper, custom fields) adds their chunks.
-const manifest = JSON.parse(readFileSync(path.join(web, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; imports?: string[]; css?: string[] }>;
-const shopFiles = new Set<string>();
-const visitShop = (key: string) => {
-  const src = `/${manifest[key]!.file}`;
-  if (shopFiles.has(src)) return;
-  shopFiles.add(src);
-  for (const css of manifest[key]!.css ?? []) shopFiles.add(`/${css}`);
-  for (const imported of manifest[key]!.imports ?? []) visitShop(imported);
-};
-Object.keys(manifest).filter((key) => /checkout\/shop\/(?:PromotionCode|ShippingChoice|AddressForm|QuantityStepper|CustomFields)\.tsx$/.test(key)).forEach(visitShop);
+const shopFiles = assets.chunks(['PromotionCode', 'ShippingChoice', 'AddressForm', 'QuantityStepper', 'CustomFields'].map((part) => new RegExp(`checkout/shop/${part}\\.tsx$`)));
 for (const [name, preloads] of Object.entries(configurations)) {
   table(`${name} with every shop option (promotion code, shipping choice, addresses, quantity stepper, custom fields)`, new Set([...assets.files(preloads), ...shopFiles]));
+}
+
+// A session offering a wallet button (Apple Pay, PayPal, Venmo) adds its chunks (with React, after
+// the page hydrated); on Braintree, with its braintree-web component.
+const walletOnlyBraintree: PagePreloads = { builtinCard: false, braintree: { card: false, googlePay: false } };
+for (const [wallet, area, component] of [
+  ['Apple Pay', /checkout\/apple-pay\/ApplePayArea\.tsx$/, /braintree-web\/(?:dist\/browser\/)?apple-pay(?:\/index)?\.js$/],
+  ['PayPal', /checkout\/wallets\/ApprovalWalletArea\.tsx$/, /braintree-web\/(?:dist\/browser\/)?paypal-checkout(?:\/index)?\.js$/],
+  ['Venmo', /checkout\/wallets\/ApprovalWalletArea\.tsx$/, /braintree-web\/(?:dist\/browser\/)?venmo(?:\/index)?\.js$/],
+] as Array<[string, RegExp, RegExp]>) {
+  table(`test processor with the ${wallet} button`, new Set([...assets.files(configurations['test processor']!), ...assets.chunks([area])]));
+  table(`Braintree, ${wallet} only, with its button`, new Set([...assets.files(walletOnlyBraintree), ...assets.chunks([area, component])]));
 }
 
 // Every chunk reachable through dynamic import() from what any configuration loads first.

@@ -164,3 +164,63 @@ test.describe('PayPal and Venmo kill switches', () => {
     await expect(venmoButton(page)).toBeVisible();
   });
 });
+
+/**
+ * PayPal on a Braintree account: the real braintree-web 3.79.1 paypal-checkout, our server, the real
+ * braintree SDK and the gateway emulator. Braintree's client API and PayPal's JS SDK (its button and
+ * window) are doubled in the browser (e2e/doubles).
+ */
+test.describe('PayPal on Braintree (paypal-checkout, PayPal’s JS SDK doubled)', () => {
+  const braintree = merchantApi(() => process.env.E2E_BRAINTREE_SECRET_KEY!);
+  const paypalWindow = (page: Page) => page.getByRole('dialog', { name: 'PayPal window' });
+  const sdkButton = (page: Page) => page.getByTestId('paypal').getByRole('button', { name: 'PayPal' });
+
+  test('approve: PayPal’s button → PayPal’s window → tokenizePayment → server → SDK → gateway → paid', async ({ page, request }) => {
+    const { paypalRequests } = await routeThirdParties(page, { paypal: true });
+    const session = await braintree.createSession(request, {
+      payment_method_types: ['paypal'],
+      line_items: [{ name: 'Rwanda Huye, 250 g', unit_amount: 2450, quantity: 1 }],
+    });
+    await page.goto(session.url);
+    await expect(sdkButton(page)).toBeVisible();
+    // loadPayPalSDK asked PayPal for the account's client id, the session's currency and the capture intent.
+    expect(await page.evaluate(() => (window as any).__paypalDouble.query)).toMatchObject({ 'client-id': 'e2e-paypal-client-id', currency: 'USD', intent: 'capture', components: 'buttons' });
+
+    const paying = page.waitForRequest((r) => r.url().endsWith(`/api/checkout/sessions/${session.id}/payments`));
+    await sdkButton(page).click();
+    await expect(paypalWindow(page)).toBeVisible();
+    // braintree-web sends PayPal's capture intent to Braintree as a sale.
+    expect(paypalRequests[0]).toMatchObject({ endpoint: 'create_payment_resource', body: { amount: '24.50', currencyIsoCode: 'USD', intent: 'sale' } });
+    await paypalWindow(page).getByRole('button', { name: 'Pay Now' }).click();
+
+    const body = (await paying).postDataJSON();
+    expect(body).toMatchObject({ payment_method_type: 'paypal', nonce: 'fake-paypal-one-time-nonce', email: 'payer@example.com' });
+    expect(paypalRequests[1]).toMatchObject({ endpoint: 'paypal_accounts', body: { paypalAccount: { payerId: 'E2EPAYER', intent: 'capture' } } });
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+
+    const [payment] = await braintree.paymentsOf(request, session.id);
+    const details = await braintree.call(request, 'GET', `/v1/payments/${payment!.id}`);
+    expect(details).toMatchObject({ status: 'succeeded', amount: 2450, payment_method: { type: 'paypal', payer_email: 'payer@example.com' } });
+  });
+
+  test('cancel in PayPal’s window charges nothing; an error in it says so and charges nothing', async ({ page, request }) => {
+    await routeThirdParties(page, { paypal: true });
+    const session = await braintree.createSession(request, { payment_method_types: ['paypal'] });
+    await page.goto(session.url);
+    await sdkButton(page).click();
+    await paypalWindow(page).getByRole('button', { name: 'Cancel and return' }).click();
+    await expect(page.locator('#form-notice')).toHaveText('');
+    await sdkButton(page).click();
+    await paypalWindow(page).getByRole('button', { name: 'Something went wrong' }).click();
+    await expect(page.getByRole('alert')).toHaveText('PayPal did not work this time. Nothing was charged; try again or pay another way.');
+    expect(await braintree.paymentsOf(request, session.id)).toEqual([]);
+  });
+
+  test('PayPal not linked to the Braintree account: no PayPal button, and the page says there is no way to pay', async ({ page, request }) => {
+    await routeThirdParties(page, { paypal: false });
+    const session = await braintree.createSession(request, { payment_method_types: ['paypal'] });
+    await page.goto(session.url);
+    await expect(page.getByText('Payment is not available right now. Try again later or contact the shop.')).toBeVisible();
+    await expect(page.getByTestId('paypal')).toHaveCount(0);
+  });
+});

@@ -37,6 +37,8 @@ const BROTLI_BUDGET = 100 * KB;
 const file = (src: string) => path.join(web, src.replace(/^\//, ''));
 const gzipped = (src: string) => gzipSync(readFileSync(file(src)), { level: 9 }).length;
 const brotli = (src: string) => readFileSync(`${file(src)}.br`).length;
+/** The file of the chunk built from this source (not of what it imports). */
+const ownFile = (source: RegExp) => loadCheckoutAssets(web)!.chunks([source]).find((src) => src.endsWith('.js'))!;
 
 describe('checkout page size', () => {
   it('has been built (npm run build) before the budget is checked', () => {
@@ -70,15 +72,6 @@ describe('checkout page size', () => {
     const idle = new Set(before);
     // What loads after the frames take typing: React's part, the Braintree engine and components,
     // google-payment, then data-collector once the card form is ready; each with its own imports.
-    const manifest = JSON.parse(readFileSync(path.join(web, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; imports?: string[]; css?: string[] }>;
-    const seen = new Set<string>();
-    const visit = (key: string) => {
-      if (seen.has(key)) return;
-      seen.add(key);
-      idle.add(`/${manifest[key]!.file}`);
-      for (const css of manifest[key]!.css ?? []) idle.add(`/${css}`);
-      for (const imported of manifest[key]!.imports ?? []) visit(imported);
-    };
     const later = [
       /(?:checkout\/hydrate\.tsx|^_hydrate-[\w-]+\.js)$/,
       /checkout\/braintree\/braintree-components\.ts$/,
@@ -86,7 +79,7 @@ describe('checkout page size', () => {
       /braintree-web\/(?:dist\/browser\/)?google-payment(?:\/index)?\.js$/,
       /braintree-web\/(?:dist\/browser\/)?data-collector(?:\/index)?\.js$/,
     ];
-    for (const pattern of later) visit(Object.keys(manifest).find((key) => pattern.test(key))!);
+    for (const src of loadCheckoutAssets(web)!.chunks(later)) idle.add(src);
     expect([...idle].some((f) => /\/react-/.test(f))).toBe(true);
     const total = [...idle].reduce((sum, src) => sum + gzipped(src), 0);
     expect(total, [...idle].join(' ')).toBeLessThanOrEqual(140 * KB);
@@ -99,31 +92,56 @@ describe('checkout page size', () => {
    * form, the quantity stepper and the custom fields load only for a session that uses them. A session with every option adds their chunks to
    * its first load: at most 140 KB gzipped; a session with none loads none of them.
    */
-  const shopOptions = /checkout\/shop\/(?:PromotionCode|ShippingChoice|AddressForm|QuantityStepper|CustomFields)\.tsx$/;
+  const shopOptions = ['PromotionCode', 'ShippingChoice', 'AddressForm', 'QuantityStepper', 'CustomFields'].map((part) => new RegExp(`checkout/shop/${part}\\.tsx$`));
   for (const [name, preloads] of [
     ['test processor', { builtinCard: true, braintree: null }],
     ['Braintree, card and Google Pay', { builtinCard: false, braintree: { card: true, googlePay: true } }],
   ] as Array<[string, PagePreloads]>) {
     it(`${name} with every shop option (promotion code, shipping choice, addresses, quantity stepper, custom fields): at most 140 KB gzipped; without them none of their code`, () => {
-      const manifest = JSON.parse(readFileSync(path.join(web, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; imports?: string[]; css?: string[] }>;
-      const first = loadCheckoutAssets(web)!.files(preloads);
-      const keys = Object.keys(manifest).filter((key) => shopOptions.test(key));
-      expect(keys).toHaveLength(5);
-      const optionFiles = new Set<string>();
-      const visit = (key: string) => {
-        const file = `/${manifest[key]!.file}`;
-        if (optionFiles.has(file)) return;
-        optionFiles.add(file);
-        for (const css of manifest[key]!.css ?? []) optionFiles.add(`/${css}`);
-        for (const imported of manifest[key]!.imports ?? []) visit(imported);
-      };
-      keys.forEach(visit);
-      for (const key of keys) expect(first, `${key} loads only for a session that uses it`).not.toContain(`/${manifest[key]!.file}`);
+      const assets = loadCheckoutAssets(web)!;
+      const first = assets.files(preloads);
+      for (const part of shopOptions) expect(first, `${part} loads only for a session that uses it`).not.toContain(ownFile(part));
+      const optionFiles = assets.chunks(shopOptions);
       const all = new Set([...first, ...optionFiles]);
       const total = [...all].reduce((sum, src) => sum + gzipped(src), 0);
       expect(total, [...all].join(' ')).toBeLessThanOrEqual(140 * KB);
       expect(total - [...first].reduce((sum, src) => sum + gzipped(src), 0)).toBeGreaterThan(2 * KB);
     });
+  }
+
+  /**
+   * Wallet buttons (Apple Pay, PayPal, Venmo) come with React, each in its own chunk, only for a
+   * session that offers the wallet. Before typing (the email field is server-rendered HTML, the card
+   * fields as above) a page with one of them loads what its configuration loads, within the 100 KB
+   * gzipped budget and without any wallet's code; once the button is there (with, on Braintree, its
+   * braintree-web component) the page stays within 120 KB gzipped.
+   */
+  const wallets: Array<[string, RegExp, RegExp]> = [
+    ['Apple Pay', /checkout\/apple-pay\/ApplePayArea\.tsx$/, /braintree-web\/(?:dist\/browser\/)?apple-pay(?:\/index)?\.js$/],
+    ['PayPal', /checkout\/wallets\/ApprovalWalletArea\.tsx$/, /braintree-web\/(?:dist\/browser\/)?paypal-checkout(?:\/index)?\.js$/],
+    ['Venmo', /checkout\/wallets\/ApprovalWalletArea\.tsx$/, /braintree-web\/(?:dist\/browser\/)?venmo(?:\/index)?\.js$/],
+  ];
+  for (const [wallet, area, component] of wallets) {
+    for (const [name, preloads, braintree] of [
+      ['test processor (card)', { builtinCard: true, braintree: null }, false],
+      ['Braintree, the wallet only', { builtinCard: false, braintree: { card: false, googlePay: false } }, true],
+      ['Braintree, card and Google Pay', { builtinCard: false, braintree: { card: true, googlePay: true } }, true],
+    ] as Array<[string, PagePreloads, boolean]>) {
+      it(`${wallet}, ${name}: at most ${GZIP_BUDGET / KB} KB gzipped before typing with none of ${wallet}’s code; at most 120 KB with its button`, () => {
+        const assets = loadCheckoutAssets(web)!;
+        const first = assets.files(preloads);
+        const parts = braintree ? [area, component] : [area];
+        for (const part of parts) expect(first, `${part} loads only for a session that offers ${wallet}`).not.toContain(ownFile(part));
+        const walletFiles = assets.chunks(parts);
+        const sum = (files: string[], size: (src: string) => number) => files.reduce((total, src) => total + size(src), 0);
+        expect(sum(first, gzipped), first.join(' ')).toBeLessThanOrEqual(GZIP_BUDGET);
+        expect(sum(first, brotli)).toBeLessThanOrEqual(BROTLI_BUDGET);
+        const all = [...new Set([...first, ...walletFiles])];
+        expect(all.some((f) => /\/react-/.test(f))).toBe(true);
+        expect(sum(all, gzipped), all.join(' ')).toBeLessThanOrEqual(120 * KB);
+        expect(sum(all, gzipped) - sum(first, gzipped)).toBeGreaterThan(1 * KB);
+      });
+    }
   }
 
   it("loads no language's catalogue in its scripts: each is its own chunk, and the server inlines the shopper's", () => {

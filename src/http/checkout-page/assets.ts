@@ -48,6 +48,11 @@ export interface CheckoutAssets {
   head(preloads: PagePreloads): string;
   /** The same files as paths (`/assets/…`), in the order the head names them. */
   files(preloads: PagePreloads): string[];
+  /**
+   * The files of the chunks built from these sources (manifest keys, e.g. an on-demand part of the
+   * page) and of everything they import statically: what the browser fetches to run them.
+   */
+  chunks(sources: RegExp[]): string[];
 }
 
 /**
@@ -121,5 +126,9 @@ export function loadCheckoutAssets(webRoot: string, secure: (html: string) => st
   return {
     head: (preloads) => build(preloads).head,
     files: (preloads) => build(preloads).files,
+    chunks: (patterns) => {
+      const { scripts, styles } = closure(keysFor(patterns));
+      return [...styles, ...scripts];
+    },
   };
 }

@@ -14,6 +14,8 @@
  * `adjustable_quantity`, `custom_fields`: a line item's quantity is the shopper's to change, or the
  * session asks custom fields before paying.
  * `paypal_or_venmo`: the session offers PayPal or Venmo (their buttons share a chunk).
+ * `test_window`: test mode shows a stand-in for a third party's window (the 3-D Secure test
+ * challenge, the PayPal or Venmo test window).
  * `merchant_page`: the merchant's own page that mounts an embedded session (`/js/embed.js` runs
  * there, never on the checkout page).
  * `catalogue_fetch`: the page fetches a catalogue itself. A server-rendered page never does (the
@@ -29,6 +31,7 @@ export const pageConfigurations = [
   'paypal',
   'venmo',
   'paypal_or_venmo',
+  'test_window',
   'three_d_secure',
   'sentry',
   'catalogue_fetch',
@@ -203,7 +206,7 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
   {
     id: 'test-window',
     source: /^checkout\/test-dialog\.ts$/,
-    loadedWhen: ['test_processor'],
+    loadedWhen: ['test_processor', 'test_window'],
     justification:
       'Test mode’s stand-in for a third party’s window (the 3-D Secure test challenge, the PayPal and Venmo test windows): a dialog with the shopper’s choices. Loaded only with them. Built by Tillpoint.',
   },
