@@ -176,7 +176,7 @@ test.describe('PayPal on Braintree (paypal-checkout, PayPal’s JS SDK doubled)'
   const sdkButton = (page: Page) => page.getByTestId('paypal').getByRole('button', { name: 'PayPal' });
 
   test('approve: PayPal’s button → PayPal’s window → tokenizePayment → server → SDK → gateway → paid', async ({ page, request }) => {
-    const { paypalRequests } = await routeThirdParties(page, { paypal: true });
+    const { walletRequests } = await routeThirdParties(page, { paypal: true });
     const session = await braintree.createSession(request, {
       payment_method_types: ['paypal'],
       line_items: [{ name: 'Rwanda Huye, 250 g', unit_amount: 2450, quantity: 1 }],
@@ -190,12 +190,12 @@ test.describe('PayPal on Braintree (paypal-checkout, PayPal’s JS SDK doubled)'
     await sdkButton(page).click();
     await expect(paypalWindow(page)).toBeVisible();
     // braintree-web sends PayPal's capture intent to Braintree as a sale.
-    expect(paypalRequests[0]).toMatchObject({ endpoint: 'create_payment_resource', body: { amount: '24.50', currencyIsoCode: 'USD', intent: 'sale' } });
+    expect(walletRequests[0]).toMatchObject({ endpoint: 'paypal_hermes/create_payment_resource', body: { amount: '24.50', currencyIsoCode: 'USD', intent: 'sale' } });
     await paypalWindow(page).getByRole('button', { name: 'Pay Now' }).click();
 
     const body = (await paying).postDataJSON();
     expect(body).toMatchObject({ payment_method_type: 'paypal', nonce: 'fake-paypal-one-time-nonce', email: 'payer@example.com' });
-    expect(paypalRequests[1]).toMatchObject({ endpoint: 'paypal_accounts', body: { paypalAccount: { payerId: 'E2EPAYER', intent: 'capture' } } });
+    expect(walletRequests[1]).toMatchObject({ endpoint: 'payment_methods/paypal_accounts', body: { paypalAccount: { payerId: 'E2EPAYER', intent: 'capture' } } });
     await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
 
     const [payment] = await braintree.paymentsOf(request, session.id);
@@ -222,5 +222,66 @@ test.describe('PayPal on Braintree (paypal-checkout, PayPal’s JS SDK doubled)'
     await page.goto(session.url);
     await expect(page.getByText('Payment is not available right now. Try again later or contact the shop.')).toBeVisible();
     await expect(page.getByTestId('paypal')).toHaveCount(0);
+  });
+});
+
+/**
+ * Venmo on a Braintree account, on a phone (the mobile project is a Pixel 5's Chrome): the real
+ * braintree-web 3.79.1 venmo with a single-use payment context, the Venmo app switch and back.
+ * Braintree's GraphQL API (payment contexts) and the Venmo app are doubled (e2e/doubles).
+ */
+test.describe('Venmo on Braintree (venmo, the Venmo app doubled)', () => {
+  const braintree = merchantApi(() => process.env.E2E_BRAINTREE_SECRET_KEY!);
+
+  test('on a phone: Venmo’s app approves → braintree-web reads the payment context → server → SDK → gateway → paid', async ({ page, request, isMobile }) => {
+    test.skip(!isMobile, 'braintree-web 3.79.1 offers Venmo on phone browsers');
+    const { venmoContexts } = await routeThirdParties(page, { venmo: true });
+    const session = await braintree.createSession(request, { payment_method_types: ['card', 'venmo'], customer_email: 'venmo.shopper@example.com' });
+    await page.goto(session.url);
+    await expect(venmoButton(page)).toBeVisible();
+    expect([...venmoContexts.values()][0]?.input).toMatchObject({ paymentMethodUsage: 'SINGLE_USE', customerClient: 'MOBILE_WEB' });
+
+    const venmo = page.waitForEvent('popup');
+    await venmoButton(page).click();
+    const app = await venmo;
+    await app.getByRole('link', { name: 'Approve payment' }).click();
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+
+    const [payment] = await braintree.paymentsOf(request, session.id);
+    const details = await braintree.call(request, 'GET', `/v1/payments/${payment!.id}`);
+    expect(details).toMatchObject({ status: 'succeeded', customer_email: 'venmo.shopper@example.com', payment_method: { type: 'venmo', username: 'venmojoe' } });
+  });
+
+  test('on a phone: canceling in Venmo’s app charges nothing and the button works again', async ({ page, request, isMobile }) => {
+    test.skip(!isMobile, 'braintree-web 3.79.1 offers Venmo on phone browsers');
+    await routeThirdParties(page, { venmo: true });
+    const session = await braintree.createSession(request, { payment_method_types: ['card', 'venmo'], customer_email: 'venmo.shopper@example.com' });
+    await page.goto(session.url);
+    const venmo = page.waitForEvent('popup');
+    await venmoButton(page).click();
+    await (await venmo).getByRole('link', { name: 'Cancel' }).click();
+    await expect(venmoButton(page)).toBeEnabled();
+    await expect(page.locator('#form-notice')).toHaveText('');
+    expect(await braintree.paymentsOf(request, session.id)).toEqual([]);
+
+    const again = page.waitForEvent('popup');
+    await venmoButton(page).click();
+    await (await again).getByRole('link', { name: 'Approve payment' }).click();
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+  });
+
+  test('a desktop browser does not see the Venmo button; the card form still shows', async ({ browser, request }) => {
+    const desktop = await browser.newContext({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' });
+    const page = await desktop.newPage();
+    const warnings: string[] = [];
+    page.on('console', (message) => warnings.push(message.text()));
+    await routeThirdParties(page, { venmo: true });
+    const session = await braintree.createSession(request, { payment_method_types: ['google_pay', 'venmo'] });
+    await page.goto(session.url);
+    await expect(page.getByTestId('google-pay').getByRole('button')).toBeVisible();
+    await expect(page.getByTestId('venmo')).toHaveCount(0);
+    // Not a failed set-up: braintree-web said this browser cannot switch to the Venmo app.
+    expect(warnings.filter((text) => text.includes('venmo failed'))).toEqual([]);
+    await desktop.close();
   });
 });

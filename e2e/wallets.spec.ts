@@ -137,6 +137,38 @@ test.describe('Apple Pay on the checkout page (test processor)', () => {
   });
 });
 
+/**
+ * Apple Pay on a Braintree account: the real braintree-web 3.79.1 apple-pay on the page's Braintree
+ * client, our server, the real braintree SDK and the gateway emulator. Safari's ApplePaySession and
+ * Braintree's client API (merchant validation, tokenizing) are doubled in the browser.
+ */
+test.describe('Apple Pay on Braintree (apple-pay, Apple and Braintree’s client API doubled)', () => {
+  const braintree = merchantApi(() => process.env.E2E_BRAINTREE_SECRET_KEY!);
+
+  test('approve: Braintree validates the merchant, tokenizes Apple’s token, and the server charges it', async ({ page, request }) => {
+    await page.addInitScript((c) => {
+      (window as unknown as { __applePayDoubleConfig: unknown }).__applePayDoubleConfig = c;
+    }, { email: 'apple.shopper@example.com' });
+    await page.addInitScript({ content: applePayDouble });
+    const { walletRequests } = await routeThirdParties(page, { applePay: true });
+    const session = await braintree.createSession(request, { payment_method_types: ['apple_pay'], line_items: [{ name: 'Burundi Kayanza, 250 g', unit_amount: 1950, quantity: 1 }] });
+    await page.goto(session.url);
+    await applePayButton(page).click();
+    await expect(sheet(page)).toBeVisible();
+    // braintree-web filled what the Braintree account is set up for, and validated the merchant for this page's domain.
+    const requested = await page.evaluate(() => (window as any).__applePayDouble.requests[0]);
+    expect(requested).toMatchObject({ countryCode: 'US', currencyCode: 'USD', supportedNetworks: ['visa', 'masterCard', 'amex', 'discover'], total: { amount: '19.50' } });
+    await sheet(page).getByRole('button', { name: 'Pay with Touch ID' }).click();
+    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+
+    expect(walletRequests.map((r) => r.endpoint)).toEqual(['apple_pay_web/sessions', 'payment_methods/apple_payment_tokens']);
+    expect(walletRequests[0]!.body.applePayWebSession).toMatchObject({ merchantIdentifier: 'merchant.com.tillpoint.e2e', domainName: 'localhost' });
+    const [payment] = await braintree.paymentsOf(request, session.id);
+    const details = await braintree.call(request, 'GET', `/v1/payments/${payment!.id}`);
+    expect(details).toMatchObject({ status: 'succeeded', amount: 1950, customer_email: 'apple.shopper@example.com', payment_method: { type: 'apple_pay', brand: 'visa' } });
+  });
+});
+
 test.describe('Apple Pay kill switch', () => {
   // The flag tests' own account: switching Apple Pay off there disturbs no other spec.
   const { call, createSession: newSession } = merchantApi(() => process.env.E2E_FLAGS_SECRET_KEY!);
