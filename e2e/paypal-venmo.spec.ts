@@ -183,6 +183,7 @@ test.describe('PayPal on Braintree (paypal-checkout, PayPal’s JS SDK doubled)'
     });
     await page.goto(session.url);
     await expect(sdkButton(page)).toBeVisible();
+    await expectNoAxeViolations(page);
     // loadPayPalSDK asked PayPal for the account's client id, the session's currency and the capture intent.
     expect(await page.evaluate(() => (window as any).__paypalDouble.query)).toMatchObject({ 'client-id': 'e2e-paypal-client-id', currency: 'USD', intent: 'capture', components: 'buttons' });
 

@@ -297,7 +297,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   // Nothing to pay with: no card form, and no wallet button or none this browser can show.
   const nothingToPay = !plan.unavailable && !plan.card && !plan.applePay && !plan.paypal && !plan.venmo && (!plan.googlePay || walletAbsent);
   // The one way to pay this session offers, when it is a wallet that may not show in every browser.
-  const only = !plan.card && !plan.googlePay && +plan.applePay + +plan.paypal + +plan.venmo == 1;
+  const only = !plan.card && !plan.googlePay && [plan.applePay, plan.paypal, plan.venmo].filter(Boolean).length === 1;
   const cardUsable = Boolean(engine) && cardStatus === 'ready';
   const [saveCard, setSaveCard] = useState(false);
   // Saved cards show once the page runs in the browser (the server renders the card form alone);

@@ -125,7 +125,7 @@ export default function ApprovalWalletArea({ wallet, session, client, t, form, o
 
   if (provider.kind === 'sdk_button') {
     // PayPal draws its own button here; it cannot be disabled, so it takes no taps while paying.
-    return <div className="wallet-sdk-button" data-testid={wallet} ref={container} aria-disabled={disabled} />;
+    return <div className={`wallet-sdk-button${disabled ? ' is-disabled' : ''}`} data-testid={wallet} ref={container} />;
   }
 
   const start = () => {
