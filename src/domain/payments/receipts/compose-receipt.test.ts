@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Account } from '../../team/entities';
 import type { Payment } from '../entities';
+import type { CheckoutSession } from '../../sessions/entities';
 import { composeReceipt } from './compose-receipt';
 import { SUPPORTED_LOCALES } from '../../shared/locale';
 import { RECEIPT_LOCALES, receiptMessages, type ReceiptMessages } from './receipt-messages';
@@ -50,6 +51,32 @@ function payment(overrides: Partial<Payment>): Payment {
 }
 
 describe('composeReceipt', () => {
+  it('names each tax by its rate: a tax in the prices (VAT-inclusive) is said as included, one on top as itself', () => {
+    const vat = { id: 'txr_vat', displayName: 'VAT', percentage: 20, inclusive: true };
+    const salesTax = { id: 'txr_st', displayName: 'Sales tax', percentage: 10, inclusive: false };
+    const session = {
+      currency: 'eur',
+      lineItems: [
+        { name: 'Espresso beans', unitAmount: 1200, quantity: 1, amount: 1200, taxRates: [vat] },
+        { name: 'Grinder brush', unitAmount: 1000, quantity: 1, amount: 1000, taxRates: [salesTax] },
+      ],
+      discounts: [],
+      shippingOptions: [],
+      shippingRateId: null,
+      shippingDetails: null,
+      billingAddress: null,
+      shippingAddressCollection: null,
+      amountSubtotal: 2200,
+      totalDetails: { amountDiscount: 0, amountShipping: 0, amountTax: 300 },
+    } as unknown as CheckoutSession;
+    const { text } = composeReceipt({ account, session, payment: payment({ currency: 'eur', amount: 2300, amountCaptured: 2300 }), to: 'a@example.com', locale: 'en' });
+    expect(text).toContain('Includes VAT: €2.00');
+    expect(text).toContain('Sales tax: €1.00');
+    expect(text).not.toMatch(/^Tax:/m);
+    expect(text).toContain('Total paid: €23.00');
+    expect(composeReceipt({ account, session, payment: payment({ currency: 'eur', amount: 2300, amountCaptured: 2300 }), to: 'a@example.com', locale: 'de' }).text).toContain('Enthält VAT: 2,00');
+  });
+
   it('formats a 0-decimal and a 3-decimal currency with their own minor units', () => {
     expect(composeReceipt({ account, session: null, payment: payment({ currency: 'jpy', amount: 1500, amountCaptured: 1500 }), to: 'a@example.com', locale: 'ja' }).text).toContain(
       'お支払い合計: ￥1,500',

@@ -3,6 +3,7 @@ import type { CheckoutSession } from '../../sessions/entities';
 import type { Payment } from '../entities';
 import { currencyRule } from '../../shared/currency';
 import { toDecimalString } from '../../shared/money';
+import { sessionTaxBreakdown } from '../../sessions/rules';
 import { receiptMessages } from './receipt-messages';
 
 /** A receipt email, ready for the mailer: plain text, no card data beyond brand and last4. */
@@ -62,7 +63,11 @@ export function composeReceipt(options: { account: Account; session: CheckoutSes
   }
   if (details && details.amountDiscount > 0) lines.push(`${m.discount}: −${money(details.amountDiscount)}`);
   if (details && details.amountShipping > 0) lines.push(`${m.shipping}: ${money(details.amountShipping)}`);
-  if (details && details.amountTax > 0) lines.push(`${m.tax}: ${money(details.amountTax)}`);
+  // Each rate by its name when the session tells them: a tax already in the prices is said, not added.
+  const taxes = session ? sessionTaxBreakdown(session).filter((tax) => tax.amount > 0) : [];
+  if (taxes.length > 0) {
+    for (const tax of taxes) lines.push(`${tax.inclusive ? fill(m.includesTax, { tax: tax.displayName }) : tax.displayName}: ${money(tax.amount)}`);
+  } else if (details && details.amountTax > 0) lines.push(`${m.tax}: ${money(details.amountTax)}`);
   lines.push(`${m.total}: ${money(payment.amountCaptured)}`);
   if (payment.amountRefunded > 0) lines.push(`${m.refunded}: ${money(payment.amountRefunded)}`);
   lines.push('');
