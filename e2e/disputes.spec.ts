@@ -123,6 +123,19 @@ test.describe('disputes', () => {
       await expect(rows.nth(i)).toContainText('needs response');
       await expect(rows.nth(i)).toContainText('6 days left');
     }
+    // Search everywhere finds a dispute by its id, and by its payment's id, and opens it.
+    for (const term of [won!.id, won!.payment]) {
+      await page.getByRole('heading', { level: 1 }).click();
+      await page.keyboard.press('/');
+      await page.getByRole('searchbox', { name: 'Search payments, sessions, refunds, links, customers and disputes' }).fill(term);
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Search: ${term}`);
+      await expect(page.getByRole('region', { name: 'Disputes' })).toContainText('$42.00');
+    }
+    await page.getByRole('region', { name: 'Disputes' }).getByRole('link', { name: won!.id }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('$42.00');
+    await goTo(page, 'Disputes');
+
     // The second is answered at once through the API, with Braintree's losing text: the bank
     // decides it while the first is answered in the browser.
     const auth = { Authorization: `Bearer ${key}` };
