@@ -169,4 +169,38 @@ test.describe("a payment's whole story", () => {
     await expect(answers.locator('dd')).toHaveText(['Happy birthday, Sam!', 'Slate grey']);
     await expectNoAxeViolations(page);
   });
+
+  test('a payment link with shipping choices made in the dashboard: a price that is not one is refused, the link says its choices, and its page offers them', async ({ page }) => {
+    await signUp(page, `Couriers ${unique()}`);
+    await goTo(page, 'Payment links');
+    await page.getByLabel('Product name').fill('Pour-over kettle');
+    await page.getByLabel('Price').fill('48.00');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByLabel(/Quantity of Pour-over kettle/).fill('1');
+    await page.getByLabel('Ask for a shipping address').check();
+    await page.getByLabel('Countries you ship to').fill('US, CA');
+    await page.getByRole('button', { name: 'Add a shipping choice' }).click();
+    await page.getByLabel('Shipping choice 1', { exact: true }).fill('Courier');
+    await page.getByLabel('Price of shipping choice 1').fill('6.505');
+    await page.getByRole('button', { name: 'Add a shipping choice' }).click();
+    await page.getByLabel('Shipping choice 2', { exact: true }).fill('Pick up at the roastery');
+    await page.getByLabel('Price of shipping choice 2').fill('0');
+    await expectNoAxeViolations(page);
+
+    // Half a cent is not a price: refused, and no link is made.
+    await page.getByRole('button', { name: 'Create payment link' }).click();
+    await expect(page.getByRole('alert')).toContainText('amount');
+    await expect(page.getByRole('row').filter({ hasText: '1 × Pour-over kettle' })).toHaveCount(0);
+
+    await page.getByLabel('Price of shipping choice 1').fill('6.50');
+    await page.getByRole('button', { name: 'Create payment link' }).click();
+    const linkRow = page.getByRole('row').filter({ hasText: '1 × Pour-over kettle' });
+    await expect(linkRow.getByTestId('link-options')).toHaveText('ships to US, CA · Courier $6.50 · Pick up at the roastery $0.00');
+
+    // The shopper opens the link: the page offers both choices, the first chosen.
+    await page.goto((await linkRow.getByTestId('link-url').textContent())!);
+    await expect(page.getByTestId('shipping-choice')).toContainText('Courier');
+    await expect(page.getByTestId('shipping-choice')).toContainText('Pick up at the roastery');
+    await expect(page.getByTestId('shipping')).toHaveText('$6.50');
+  });
 });

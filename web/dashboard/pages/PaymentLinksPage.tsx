@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/team/permissions';
 import { api, type List } from '../api';
 import { ErrorNote, Field, ModeTable } from '../components';
-import { formatMoney, formatTime, toMinor } from '../format';
+import { formatMoney, formatTime, parseAmount, toMinor } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
@@ -22,6 +22,7 @@ interface PaymentLink {
   billing_address_collection: 'auto' | 'required';
   shipping_address_collection: { allowed_countries: string[] } | null;
   custom_fields: Array<{ key: string; label: { custom: string } }>;
+  shipping_options?: Array<{ shipping_rate_data: { display_name: string; fixed_amount: { amount: number; currency: string } } }>;
   url: string;
   active: boolean;
   currency: string;
@@ -46,6 +47,14 @@ interface QuantityLimits {
 }
 
 const MAX_CUSTOM_FIELDS = 3;
+/** Stripe's limit of shipping choices per session, which a link's sessions carry. */
+const MAX_SHIPPING_CHOICES = 5;
+
+/** A shipping choice as the form edits it: its name and price as typed. */
+interface ShippingDraft {
+  name: string;
+  price: string;
+}
 
 /** Letters and digits of a label, unique among the link's fields: Stripe's `custom_fields[].key`. */
 function fieldKeys(fields: FieldDraft[]): string[] {
@@ -59,13 +68,21 @@ function fieldKeys(fields: FieldDraft[]): string[] {
 }
 
 /** The form's shopper options in the API's shapes (the server checks them as a session's). */
-function linkOptions(o: { promo: boolean; billing: boolean; shipping: boolean; countries: string; fields: FieldDraft[] }) {
+function linkOptions(o: { promo: boolean; billing: boolean; shipping: boolean; countries: string; rates: ShippingDraft[]; currency: string; fields: FieldDraft[] }) {
   const keys = fieldKeys(o.fields);
   return {
     ...(o.promo ? { allow_promotion_codes: true } : {}),
     ...(o.billing ? { billing_address_collection: 'required' } : {}),
     ...(o.shipping
       ? { shipping_address_collection: { allowed_countries: o.countries.split(/[\s,]+/).map((c) => c.trim()).filter(Boolean) } }
+      : {}),
+    ...(o.shipping && o.rates.length
+      ? {
+          shipping_options: o.rates.map((rate) => ({
+            // A price that is not one (more decimals than the currency has) goes as null: the server refuses it, saying which.
+            shipping_rate_data: { type: 'fixed_amount', display_name: rate.name.trim(), fixed_amount: { amount: parseAmount(rate.price, o.currency), currency: o.currency.toLowerCase() } },
+          })),
+        }
       : {}),
     ...(o.fields.length
       ? {
@@ -97,6 +114,9 @@ function linkOptionSummary(link: PaymentLink, t: ReturnType<typeof useT>): strin
     link.allow_promotion_codes ? t('links.summary.promo') : null,
     link.billing_address_collection === 'required' ? t('links.summary.billing') : null,
     link.shipping_address_collection ? t('links.summary.shipping', { countries: link.shipping_address_collection.allowed_countries.join(', ') }) : null,
+    ...(link.shipping_options ?? []).map(({ shipping_rate_data: rate }) =>
+      t('links.summary.shippingChoice', { name: rate.display_name, price: formatMoney(rate.fixed_amount.amount, rate.fixed_amount.currency.toUpperCase(), undefined) }),
+    ),
     ...(link.custom_fields ?? []).map((field) => t('links.summary.field', { label: field.label.custom })),
   ]
     .filter(Boolean)
@@ -119,6 +139,8 @@ export function PaymentLinksPage({ base, place }: PageScope) {
   const [billing, setBilling] = useState(false);
   const [shipping, setShipping] = useState(false);
   const [countries, setCountries] = useState('');
+  const [rates, setRates] = useState<ShippingDraft[]>([]);
+  const setRate = (i: number, change: Partial<ShippingDraft>) => setRates(rates.map((rate, j) => (j === i ? { ...rate, ...change } : rate)));
   const [fields, setFields] = useState<FieldDraft[]>([]);
   const setField = (i: number, change: Partial<FieldDraft>) => setFields(fields.map((field, j) => (j === i ? { ...field, ...change } : field)));
 
@@ -148,14 +170,17 @@ export function PaymentLinksPage({ base, place }: PageScope) {
         return { price: p.default_price!.id, quantity: Number(quantities[p.id] ?? 0), ...adjustable };
       })
       .filter((item) => item.quantity > 0);
+    // The link charges in its prices' currency: its shipping choices are priced in it too.
+    const linkCurrency = priced.find((p) => Number(quantities[p.id] ?? 0) > 0)?.default_price!.currency ?? currency;
     void act(async () => {
-      await api('POST', `/accounts${base}/payment-links`, { line_items: items, ...linkOptions({ promo, billing, shipping, countries, fields }) });
+      await api('POST', `/accounts${base}/payment-links`, { line_items: items, ...linkOptions({ promo, billing, shipping, countries, rates, currency: linkCurrency, fields }) });
       setQuantities({});
       setLimits({});
       setPromo(false);
       setBilling(false);
       setShipping(false);
       setCountries('');
+      setRates([]);
       setFields([]);
       await links.reload();
       return t('links.linkCreated');
@@ -247,6 +272,25 @@ export function PaymentLinksPage({ base, place }: PageScope) {
                     <Field id="link-countries" label={t('links.countries')} hint={t('links.countriesHint')}>
                       <input id="link-countries" required aria-describedby="link-countries-hint" autoCapitalize="characters" value={countries} onChange={(e) => setCountries(e.target.value)} />
                     </Field>
+                  )}
+                  {shipping &&
+                    rates.map((rate, i) => (
+                      <div key={i} className="panel" data-testid="shipping-choice-draft">
+                        <Field id={`ship-name-${i}`} label={t('links.shippingChoice.name', { n: i + 1 })}>
+                          <input id={`ship-name-${i}`} required maxLength={100} value={rate.name} onChange={(e) => setRate(i, { name: e.target.value })} />
+                        </Field>
+                        <Field id={`ship-price-${i}`} label={t('links.shippingChoice.price', { n: i + 1 })}>
+                          <input id={`ship-price-${i}`} required inputMode="decimal" pattern="\d{1,9}([.,]\d{0,3})?" value={rate.price} onChange={(e) => setRate(i, { price: e.target.value })} />
+                        </Field>
+                        <button type="button" className="secondary" onClick={() => setRates(rates.filter((_, j) => j !== i))}>
+                          {t('links.shippingChoice.remove', { n: i + 1 })}
+                        </button>
+                      </div>
+                    ))}
+                  {shipping && rates.length < MAX_SHIPPING_CHOICES && (
+                    <button type="button" className="secondary" onClick={() => setRates([...rates, { name: '', price: '' }])}>
+                      {t('links.shippingChoice.add')}
+                    </button>
                   )}
                 </fieldset>
                 <fieldset>
