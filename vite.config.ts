@@ -159,7 +159,9 @@ export default defineConfig({
             { name: 'braintree-early', test: /[\\/]web[\\/]checkout[\\/]braintree[\\/](?:early-hosted-fields|hosted-fields-setup)\.ts$/, priority: 5 },
             { name: 'react', test: sharedWithDashboard, priority: 4 },
             { name: 'braintree-client', test: braintreeClientModule, priority: 3 },
-            { name: 'braintree-frames', test: /node_modules[\\/](?:framebus|@braintree[\\/](?:iframer|event-emitter|browser-detection)|braintree-web[\\/]lib[\\/](?:use-min|is-https)\.js)/, priority: 2 },
+            // Framebus and the frame code, with the browser checks Hosted Fields shares with venmo and
+            // paypal-checkout: one chunk, not three small ones on the card page's first load.
+            { name: 'braintree-frames', test: /node_modules[\\/](?:framebus|@braintree[\\/](?:iframer|event-emitter)|braintree-web[\\/]lib[\\/]use-min\.js|@braintree[\\/]browser-detection[\\/](?:dist[\\/])?is-(?:android|chrome|edge|samsung|duckduckgo|opera|silk|ios|ios-webview)\.js$)/, priority: 2 },
             { name: 'hydrate', test: checkoutApp, priority: 1 },
           ],
         },
