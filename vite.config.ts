@@ -162,6 +162,8 @@ export default defineConfig({
             // Framebus and the frame code, with the browser checks Hosted Fields shares with venmo and
             // paypal-checkout: one chunk, not three small ones on the card page's first load.
             { name: 'braintree-frames', test: /node_modules[\\/](?:framebus|@braintree[\\/](?:iframer|event-emitter)|braintree-web[\\/]lib[\\/]use-min\.js|@braintree[\\/]browser-detection[\\/](?:dist[\\/])?is-(?:android|chrome|edge|samsung|duckduckgo|opera|silk|ios|ios-webview)\.js$)/, priority: 2 },
+            // Two browser checks 3-D Secure shares with paypal-checkout and venmo (HTTPS, Firefox on iOS): one named chunk.
+            { name: 'braintree-checks', test: /node_modules[\\/](?:braintree-web[\\/]lib[\\/]is-https\.js$|@braintree[\\/]browser-detection[\\/](?:dist[\\/])?is-ios-firefox\.js$)/, priority: 2 },
             { name: 'hydrate', test: checkoutApp, priority: 1 },
           ],
         },

@@ -252,11 +252,18 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
   },
   {
     id: 'braintree-frames',
-    // braintree-web's frame internals (framebus, iframer, event emitter), shared by the two components that use frames.
+    // braintree-web's frame internals (framebus, iframer, event emitter) and the browser checks its components share.
     source: /^_braintree-frames-[\w-]+\.js$/,
-    loadedWhen: ['braintree', 'card'],
+    loadedWhen: ['braintree'],
     justification:
-      'braintree-web 3.79.1 internals for its iframes (framebus messaging, iframe creation, events), shared by Hosted Fields and 3-D Secure so neither carries a copy. Only for Braintree card payments.',
+      'braintree-web 3.79.1 internals for its iframes (framebus messaging, iframe creation, events) and the browser checks its components share, used by Hosted Fields, 3-D Secure, PayPal and Venmo so none carries a copy. Only for Braintree card, PayPal or Venmo payments.',
+  },
+  {
+    id: 'braintree-checks',
+    source: /^_braintree-checks-[\w-]+\.js$/,
+    loadedWhen: ['braintree'],
+    justification:
+      'Two braintree-web 3.79.1 browser checks (is the page on HTTPS, is it Firefox on iOS) shared by 3-D Secure, PayPal and Venmo; loaded with the first of them.',
   },
   {
     id: 'error-reporting-scrubber',
