@@ -261,9 +261,9 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
   {
     id: 'braintree-checks',
     source: /^_braintree-checks-[\w-]+\.js$/,
-    loadedWhen: ['braintree'],
+    loadedWhen: ['braintree', 'three_d_secure'],
     justification:
-      'Two braintree-web 3.79.1 browser checks (is the page on HTTPS, is it Firefox on iOS) shared by 3-D Secure, PayPal and Venmo; loaded with the first of them.',
+      'Two braintree-web 3.79.1 browser checks (is the page on HTTPS, is it Firefox on iOS) shared by 3-D Secure, PayPal and Venmo: loaded with 3-D Secure, or with PayPal’s or Venmo’s component.',
   },
   {
     id: 'error-reporting-scrubber',
