@@ -21,6 +21,10 @@ const SavedCards = lazy(() => import('./SavedCards'));
 const AddressSection = lazy(() => import('./shop/AddressForm'));
 // Loaded only for a session with custom fields (shop/CustomFields.tsx).
 const CustomFields = lazy(() => import('./shop/CustomFields'));
+/** The wallet buttons, by their names in the processor plan. */
+const walletKeys = ['googlePay', 'applePay', 'paypal', 'venmo'] as const;
+type Wallet = (typeof walletKeys)[number];
+
 // Loaded only for a session that offers Apple Pay (apple-pay/ApplePayArea.tsx), PayPal or Venmo (wallets/ApprovalWalletArea.tsx).
 const ApplePayArea = lazy(() => import('./apple-pay/ApplePayArea'));
 const ApprovalWalletArea = lazy(() => import('./wallets/ApprovalWalletArea'));
@@ -292,12 +296,12 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
     if (flags.wording.experiment && plan.card) recordExposure(session.id, 'pay_button_wording');
   }, [session.id, flags, plan.card]);
   const [cardStatus, setCardStatus] = useState<'loading' | 'ready' | 'failed'>(plan.unavailable ? 'failed' : 'loading');
-  // Google Pay offered but not available in this browser (pay.js said no or did not load).
-  const [walletAbsent, setWalletAbsent] = useState(false);
-  // Nothing to pay with: no card form, and no wallet button or none this browser can show.
-  const nothingToPay = !plan.unavailable && !plan.card && !plan.applePay && !plan.paypal && !plan.venmo && (!plan.googlePay || walletAbsent);
-  // The one way to pay this session offers, when it is a wallet that may not show in every browser.
-  const only = !plan.card && !plan.googlePay && [plan.applePay, plan.paypal, plan.venmo].filter(Boolean).length === 1;
+  // Wallets offered that this browser cannot show: pay.js said no or did not load, no Apple Pay here,
+  // PayPal not linked to the account, Venmo off a phone. Each wallet's area says so once it knows.
+  const [absent, setAbsent] = useState<ReadonlySet<Wallet>>(() => new Set());
+  const walletAbsent = useCallback((wallet: Wallet) => setAbsent((known) => new Set(known).add(wallet)), []);
+  // Nothing to pay with: no card form, and no wallet button this browser can show.
+  const nothingToPay = !plan.unavailable && !plan.card && walletKeys.every((wallet) => !plan[wallet] || absent.has(wallet));
   const cardUsable = Boolean(engine) && cardStatus === 'ready';
   const [saveCard, setSaveCard] = useState(false);
   // Saved cards show once the page runs in the browser (the server renders the card form alone);
@@ -345,7 +349,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
             client={client}
             t={t}
             form={form}
-            only={only}
+            onAbsent={() => walletAbsent('applePay')}
           />
         </Suspense>
       )}
@@ -353,7 +357,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
         (wallet) =>
           plan[wallet] && (
             <Suspense key={wallet} fallback={null}>
-              <ApprovalWalletArea wallet={wallet} session={session} client={client} t={t} form={form} only={only} />
+              <ApprovalWalletArea wallet={wallet} session={session} client={client} t={t} form={form} onAbsent={() => walletAbsent(wallet)} />
             </Suspense>
           ),
       )}
@@ -371,7 +375,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
           t={t}
           onPaymentData={(data, provider) => void form.payWithWallet('google_pay', () => provider.toNonce(data), data.email)}
           onUnavailable={() => setNotice({ tone: 'error', key: 'wallet.unavailable' })}
-          onAbsent={() => setWalletAbsent(true)}
+          onAbsent={() => walletAbsent('googlePay')}
         />
       )}
     </div>

@@ -12,8 +12,8 @@ export interface ApplePayAreaProps {
   /** The processor client, once it is up: Braintree's (apple-pay on its client) or the test processor's. */
   client: ProcessorClient | null;
   t: Translate;
-  /** Apple Pay is the page's only way to pay: where it cannot show, the area says there is none. */
-  only?: boolean;
+  /** Apple Pay cannot show here (no Apple Pay in this browser, or Braintree's set-up failed). */
+  onAbsent: () => void;
   /** The payment form (use-payment-attempt.ts): its state, notice and one attempt. */
   form: WalletForm;
 }
@@ -31,7 +31,7 @@ export async function applePayProvider(client: Pick<ProcessorClient, 'braintreeC
  * JS is there and `ApplePaySession.canMakePayments()` says yes; a tap opens Apple's sheet with the
  * order from the session. Canceling the sheet charges nothing and leaves the button as it was.
  */
-export default function ApplePayArea({ session, client, t, form, only }: ApplePayAreaProps) {
+export default function ApplePayArea({ session, client, t, form, onAbsent }: ApplePayAreaProps) {
   const disabled = form.processing;
   const setNotice = form.setNotice;
   const [ApplePaySession] = useState<ApplePaySessionConstructor | null>(() => applePayAvailable());
@@ -43,24 +43,21 @@ export default function ApplePayArea({ session, client, t, form, only }: ApplePa
   );
 
   useEffect(() => {
+    if (!ApplePaySession) return onAbsent();
+    if (!client) return;
     let live = true;
-    if (!ApplePaySession || !client) return;
     applePayProvider(client).then(
       (created) => live && setReady(created),
-      (error: unknown) => reportCheckoutFailure('apple_pay', error),
+      (error: unknown) => {
+        reportCheckoutFailure('apple_pay', error);
+        if (live) onAbsent();
+      },
     );
     return () => {
       live = false;
     };
   }, [ApplePaySession, client]);
 
-  if (!ApplePaySession && only) {
-    return (
-      <p className="notice notice-info" role="status" data-testid="no-methods">
-        {t('form.noMethods')}
-      </p>
-    );
-  }
   if (!ApplePaySession || !ready) return null;
 
   // Apple's sheet must open within the tap: everything here up to begin() is synchronous.

@@ -26,8 +26,8 @@ export interface ApprovalWalletAreaProps {
   /** The processor client, once it is up: Braintree's (the wallet's component on its client) or the test processor's. */
   client: ProcessorClient | null;
   t: Translate;
-  /** This wallet is the page's only way to pay: where it cannot show, the area says there is none. */
-  only?: boolean;
+  /** The wallet cannot show here (PayPal not linked or not eligible, Venmo off a phone, a failed set-up). */
+  onAbsent: () => void;
   form: WalletForm & Pick<ReturnType<typeof usePaymentAttempt>, 'email' | 'emailRef' | 'touchEmail'>;
 }
 
@@ -68,11 +68,10 @@ export async function approvalWalletProvider(
  * window or app (PayPal's own button on Braintree); its approval pays through the same pay endpoint;
  * a cancel charges nothing and leaves the button as it was; a failure says so and charges nothing.
  */
-export default function ApprovalWalletArea({ wallet, session, client, t, form, only }: ApprovalWalletAreaProps) {
+export default function ApprovalWalletArea({ wallet, session, client, t, form, onAbsent }: ApprovalWalletAreaProps) {
   const disabled = form.processing;
   const setNotice = form.setNotice;
-  // undefined while it loads; null where it cannot show.
-  const [provider, setProvider] = useState<ApprovalWalletProvider | null | undefined>(undefined);
+  const [provider, setProvider] = useState<ApprovalWalletProvider | null>(null);
   const container = useRef<HTMLDivElement>(null);
   const open = useRef(false);
   const formRef = useRef(form);
@@ -88,10 +87,14 @@ export default function ApprovalWalletArea({ wallet, session, client, t, form, o
     if (!client) return;
     let live = true;
     approvalWalletProvider(wallet, client, session, t).then(
-      (created) => live && setProvider(created),
+      (created) => {
+        if (!live) return;
+        if (created) setProvider(created);
+        else onAbsent();
+      },
       (error: unknown) => {
         reportCheckoutFailure(wallet, error);
-        if (live) setProvider(null);
+        if (live) onAbsent();
       },
     );
     return () => {
@@ -111,16 +114,10 @@ export default function ApprovalWalletArea({ wallet, session, client, t, form, o
     provider.render(container.current, handlers).catch((error: unknown) => {
       reportCheckoutFailure(wallet, error);
       setProvider(null);
+      onAbsent();
     });
   }, [provider]);
 
-  if (provider === null && only) {
-    return (
-      <p className="notice notice-info" role="status" data-testid="no-methods">
-        {t('form.noMethods')}
-      </p>
-    );
-  }
   if (!provider) return null;
 
   if (provider.kind === 'sdk_button') {
