@@ -76,6 +76,33 @@ export type VenmoContext = { status: 'CREATED' | 'APPROVED' | 'CANCELED'; input:
 
 export async function routeThirdParties(page: Page, options: ThirdPartyOptions = {}): Promise<{ walletRequests: WalletClientApiRequest[]; venmoContexts: Map<string, VenmoContext> }> {
   const walletRequests: WalletClientApiRequest[] = [];
+  // What Braintree's client API answers each wallet component, when the account has that wallet.
+  const walletEndpoints = [
+    {
+      on: options.applePay,
+      endpoint: 'apple_pay_web/sessions',
+      status: 200,
+      answer: () => ({ merchantSessionIdentifier: 'e2e-apple-pay-session', displayName: 'E2E Roasters', epochTimestamp: Date.now(), expiresAt: Date.now() + 300_000 }),
+    },
+    {
+      on: options.applePay,
+      endpoint: 'payment_methods/apple_payment_tokens',
+      status: 201,
+      answer: () => ({ applePayCards: [{ type: 'ApplePayCard', nonce: 'fake-apple-pay-visa-nonce', description: 'Apple Pay - Visa 1881', consumed: false, details: { cardType: 'Apple Pay - Visa', lastTwo: '81', dpanLastTwo: '81' } }] }),
+    },
+    {
+      on: options.paypal,
+      endpoint: 'paypal_hermes/create_payment_resource',
+      status: 200,
+      answer: () => ({ paymentResource: { redirectUrl: `https://www.sandbox.paypal.com/checkoutnow?token=EC-E2E${walletRequests.length}` } }),
+    },
+    {
+      on: options.paypal,
+      endpoint: 'payment_methods/paypal_accounts',
+      status: 201,
+      answer: () => ({ paypalAccounts: [{ type: 'PayPalAccount', nonce: 'fake-paypal-one-time-nonce', description: 'PayPal', consumed: false, details: { payerInfo: { email: 'payer@example.com', payerId: 'E2EPAYER', firstName: 'Pat', lastName: 'Payer' } } }] }),
+    },
+  ];
   const venmoContexts = new Map<string, VenmoContext>();
   await page.addInitScript((config) => {
     (window as unknown as { __payJsDoubleConfig: unknown }).__payJsDoubleConfig = config;
@@ -89,31 +116,10 @@ export async function routeThirdParties(page: Page, options: ThirdPartyOptions =
     if (configuration && url.searchParams.get('authorizationFingerprint')) {
       return route.fulfill({ status: 200, headers: cors, contentType: 'application/json', json: gatewayConfiguration(configuration[1]!, options.paypal ?? false, options.venmo ?? false, options.applePay ?? false) });
     }
-    if (options.applePay && request.method() === 'POST' && url.pathname.endsWith('/client_api/v1/apple_pay_web/sessions')) {
-      walletRequests.push({ endpoint: 'apple_pay_web/sessions', body: request.postDataJSON() });
-      return route.fulfill({ status: 200, headers: cors, contentType: 'application/json', json: { merchantSessionIdentifier: 'e2e-apple-pay-session', displayName: 'E2E Roasters', epochTimestamp: Date.now(), expiresAt: Date.now() + 300_000 } });
-    }
-    if (options.applePay && request.method() === 'POST' && url.pathname.endsWith('/client_api/v1/payment_methods/apple_payment_tokens')) {
-      walletRequests.push({ endpoint: 'payment_methods/apple_payment_tokens', body: request.postDataJSON() });
-      return route.fulfill({
-        status: 201,
-        headers: cors,
-        contentType: 'application/json',
-        json: { applePayCards: [{ type: 'ApplePayCard', nonce: 'fake-apple-pay-visa-nonce', description: 'Apple Pay - Visa 1881', consumed: false, details: { cardType: 'Apple Pay - Visa', lastTwo: '81', dpanLastTwo: '81' } }] },
-      });
-    }
-    if (options.paypal && request.method() === 'POST' && url.pathname.endsWith('/client_api/v1/paypal_hermes/create_payment_resource')) {
-      walletRequests.push({ endpoint: 'paypal_hermes/create_payment_resource', body: request.postDataJSON() });
-      return route.fulfill({ status: 200, headers: cors, contentType: 'application/json', json: { paymentResource: { redirectUrl: `https://www.sandbox.paypal.com/checkoutnow?token=EC-E2E${walletRequests.length}` } } });
-    }
-    if (options.paypal && request.method() === 'POST' && url.pathname.endsWith('/client_api/v1/payment_methods/paypal_accounts')) {
-      walletRequests.push({ endpoint: 'payment_methods/paypal_accounts', body: request.postDataJSON() });
-      return route.fulfill({
-        status: 201,
-        headers: cors,
-        contentType: 'application/json',
-        json: { paypalAccounts: [{ type: 'PayPalAccount', nonce: 'fake-paypal-one-time-nonce', description: 'PayPal', consumed: false, details: { payerInfo: { email: 'payer@example.com', payerId: 'E2EPAYER', firstName: 'Pat', lastName: 'Payer' } } }] },
-      });
+    const wallet = request.method() === 'POST' ? walletEndpoints.find((e) => e.on && url.pathname.endsWith(`/client_api/v1/${e.endpoint}`)) : undefined;
+    if (wallet) {
+      walletRequests.push({ endpoint: wallet.endpoint, body: request.postDataJSON() });
+      return route.fulfill({ status: wallet.status, headers: cors, contentType: 'application/json', json: wallet.answer() });
     }
     return route.fulfill({ status: 404, headers: cors, contentType: 'application/json', json: { error: { message: 'not doubled' } } });
   });

@@ -18,7 +18,7 @@ export interface ProcessorClient {
   unavailable: boolean;
   googlePaySetup: GooglePaySetup | null;
   googlePay: Promise<GooglePayProvider> | null;
-  /** braintree-web's client (Braintree only): Apple Pay's button creates its apple-pay component on it. */
+  /** braintree-web's client (Braintree only): the Apple Pay, PayPal and Venmo buttons create their components on it. */
   braintreeClient?: Promise<unknown>;
   deviceData(): Promise<string | null>;
   /** Starts loading what paying (not typing) needs; called once the card form is ready. */

@@ -204,6 +204,17 @@ function idPrefix(q: Query, column: string, prefix: string): string {
   return `(${column} ~>=~ ${q.param(prefix)} AND ${column} ~<~ ${q.param(`${prefix}~`)})`;
 }
 
+/** A record of a payment (a refund, a dispute): found by its own id, its payment's id, or its amount. */
+function ofPayment(ownPrefix: string) {
+  return (terms: SearchTerms, q: Query): string[] => {
+    const arms: string[] = [];
+    if (terms.idPrefix?.startsWith(ownPrefix)) arms.push(idPrefix(q, 'id', terms.idPrefix));
+    if (terms.idPrefix?.startsWith('pay_')) arms.push(idPrefix(q, 'payment_id', terms.idPrefix));
+    arms.push(...amountArms(q, terms, 'amount'));
+    return arms;
+  };
+}
+
 /** A jsonpath matching an object any of whose values is `value`. */
 const anyValueIs = (value: string) => `$.* ? (@ == ${JSON.stringify(value)})`;
 
@@ -260,13 +271,7 @@ const searchSources: Record<SearchKind, { table: string; columns: string; arms(t
   refund: {
     table: 'refunds',
     columns: `'refund' AS kind, id, created_at, amount, currency, status, NULL::text AS email, payment_id AS detail`,
-    arms(terms, q) {
-      const arms: string[] = [];
-      if (terms.idPrefix?.startsWith('re_')) arms.push(idPrefix(q, 'id', terms.idPrefix));
-      if (terms.idPrefix?.startsWith('pay_')) arms.push(idPrefix(q, 'payment_id', terms.idPrefix));
-      arms.push(...amountArms(q, terms, 'amount'));
-      return arms;
-    },
+    arms: ofPayment('re_'),
   },
   payment_link: {
     table: 'payment_links',
@@ -291,13 +296,7 @@ const searchSources: Record<SearchKind, { table: string; columns: string; arms(t
   dispute: {
     table: 'disputes',
     columns: `'dispute' AS kind, id, created_at, amount, currency, status, NULL::text AS email, payment_id AS detail`,
-    arms(terms, q) {
-      const arms: string[] = [];
-      if (terms.idPrefix?.startsWith('dp_')) arms.push(idPrefix(q, 'id', terms.idPrefix));
-      if (terms.idPrefix?.startsWith('pay_')) arms.push(idPrefix(q, 'payment_id', terms.idPrefix));
-      arms.push(...amountArms(q, terms, 'amount'));
-      return arms;
-    },
+    arms: ofPayment('dp_'),
   },
 };
 
