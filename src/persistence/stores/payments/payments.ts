@@ -6,6 +6,8 @@ import { scopedListQuery } from '../../list-query';
 import { assignments, fieldValues, isUniqueViolation, jsonMembers, placeholders, recordColumns, recordMembers, scopeClause, toPayment, type Field } from '../../rows';
 import { sessionColumns, sessionFields } from '../sessions/checkout-sessions';
 import { eventFields, eventsWithDeliveriesOfRecords } from '../webhooks/endpoints-and-deliveries';
+import { runShared, SKIPPED, type SharedStatement } from '../../shared-statement';
+import type { CheckoutSession } from '../../../domain/sessions/entities';
 
 /** The columns a payment's writes set after its creation, in this order. */
 const paymentFields: readonly Field<Payment>[] = [
@@ -47,48 +49,81 @@ const createdColumns = createdFields.map(([column]) => column).join(', ');
 /** Every column a new payment is written with. */
 const insertColumns = `${createdColumns}, ${paymentColumns.join(', ')}`;
 
-/**
- * A payment's intent, on its session as read: the session's row lock, taken first, serializes the
- * intent with an expiry or another attempt (and with `recordOutcome`, which locks in the same
- * order); the session must still have the status and last update it was read with (the caller
- * decided it payable from that read); the one-payment index decides a busy session. `result`: 2
- * inserted, 1 busy, 0 session changed.
- */
-const intentSql = `WITH s AS MATERIALIZED (
-     SELECT id FROM checkout_sessions WHERE id = $1 AND status = $2 AND updated_at = $3 FOR UPDATE),
-   ins AS (
-     INSERT INTO payments (${insertColumns})
-     SELECT ${[...createdFields, ...paymentFields].map(([, type], i) => `$${i + 4}::${type}`).join(', ')} FROM s
-     ON CONFLICT (checkout_session_id) WHERE status <> 'failed' DO NOTHING
-     RETURNING id)
-   SELECT (SELECT count(*) FROM s)::int + (SELECT count(*) FROM ins)::int AS result`;
+/** Every field a new payment is written with: `createdFields`, then `paymentFields`. */
+const newPaymentFields = [...createdFields, ...paymentFields];
+
+/** `FOR UPDATE` as a statement shared with strangers takes it (skipping rows locked elsewhere), or alone. */
+const forUpdate = (skipLocked: boolean) => (skipLocked ? 'FOR UPDATE SKIP LOCKED' : 'FOR UPDATE');
 
 /**
- * A processor's outcome (`PaymentRepository.recordOutcome`) in one statement, from one JSON record
- * (`outcomeRecord`). The session is locked first, as the intent locks it (session, then payment:
- * no deadlock), and only as it was read. The payment moves only under that lock; its session, the
- * exposures the plan converts and the events only when the payment moved. `result`: 1 when the
- * payment moved. A payment that moved without its session (which the lock rules out) divides
- * by zero: the statement fails and writes nothing, rather than leave a won payment's session open.
+ * Payments' intents, each on its session as read: the session's row lock, taken first, serializes
+ * the intent with an expiry or another attempt (and with `recordOutcome`, which locks in the same
+ * order); the session must still have the status and last update it was read with (the caller
+ * decided it payable from that read); the one-payment index decides a busy session. Answers
+ * `inserted`, `busy`, `session_changed` (nothing written) or, shared, `skipped`: the session's row
+ * is locked elsewhere (shared-statement.ts).
  */
-const outcomeSql = `WITH i AS MATERIALIZED (
-     SELECT * FROM jsonb_to_record($1::jsonb)
-       AS i(payment_id text, expected_status text, ${recordColumns(paymentFields, 'p_')},
+function intentSql(skipLocked: boolean): string {
+  return `WITH i AS MATERIALIZED (
+     SELECT * FROM jsonb_to_recordset($1::jsonb)
+       AS i(n int, session_id text, session_status text, session_updated_at timestamptz, ${recordColumns(newPaymentFields, 'p_')})),
+   held AS MATERIALIZED (
+     SELECT s.id, s.status, s.updated_at FROM checkout_sessions s WHERE s.id = ANY (ARRAY(SELECT session_id FROM i)) ${forUpdate(skipLocked)}),
+   ins AS (
+     INSERT INTO payments (${insertColumns})
+     SELECT ${newPaymentFields.map(([column]) => `i.p_${column}`).join(', ')}
+       FROM i JOIN held ON held.id = i.session_id AND held.status = i.session_status AND held.updated_at = i.session_updated_at
+     ON CONFLICT (checkout_session_id) WHERE status <> 'failed' DO NOTHING
+     RETURNING id)
+   SELECT i.n, CASE
+       WHEN i.p_id IN (SELECT id FROM ins) THEN 'inserted'
+       WHEN held.status = i.session_status AND held.updated_at = i.session_updated_at THEN 'busy'
+       WHEN held.id IS NULL AND EXISTS (SELECT 1 FROM checkout_sessions s WHERE s.id = i.session_id) THEN 'skipped'
+       ELSE 'session_changed' END AS result
+     FROM i LEFT JOIN held ON held.id = i.session_id`;
+}
+
+const intents: SharedStatement<{ payment: Payment; session: CheckoutSession }, 'inserted' | 'busy' | 'session_changed'> = {
+  shared: intentSql(true),
+  alone: intentSql(false),
+  key: ({ session }) => session.id,
+  member: ({ payment, session }) =>
+    `${jsonMembers({ session_id: session.id, session_status: session.status, session_updated_at: session.updatedAt })},${recordMembers(newPaymentFields, payment, 'p_')}`,
+  answer: (row) => (row.result === 'skipped' ? SKIPPED : (row.result as 'inserted' | 'busy' | 'session_changed')),
+};
+
+/**
+ * Processors' outcomes (`PaymentRepository.recordOutcome`) in one statement, each from one JSON
+ * record (`outcomeMember`). The sessions are locked first, as the intent locks them (session, then
+ * payment: no deadlock), and each only as it was read. A payment moves only under its session's
+ * lock; its session, the exposures the plan converts and the events only when the payment moved.
+ * `result`: 1 when the payment moved, 0 when not (nothing written), -1 shared and a row it needs
+ * locked elsewhere (shared-statement.ts). A payment that moved without its session (which the lock
+ * rules out) divides by zero: the statement fails and writes nothing, rather than leave a won
+ * payment's session open.
+ */
+function outcomeSql(skipLocked: boolean): string {
+  return `WITH i AS MATERIALIZED (
+     SELECT * FROM jsonb_to_recordset($1::jsonb)
+       AS i(n int, payment_id text, expected_status text, ${recordColumns(paymentFields, 'p_')},
             session_id text, session_status text, session_updated_at timestamptz, converts_exposures_at timestamptz,
             ${recordColumns(sessionFields, 's_')}, ${recordColumns(eventFields, 'pe_')}, ${recordColumns(eventFields, 'se_')})),
-   locked AS MATERIALIZED (
-     SELECT s.id FROM checkout_sessions s JOIN i ON i.session_id = s.id AND i.session_status = s.status AND i.session_updated_at = s.updated_at
-      FOR UPDATE OF s),
+   held AS MATERIALIZED (
+     SELECT s.id, s.status, s.updated_at FROM checkout_sessions s WHERE s.id = ANY (ARRAY(SELECT session_id FROM i)) ${forUpdate(skipLocked)}),
+   locked AS (
+     SELECT held.id FROM held JOIN i ON i.session_id = held.id AND i.session_status = held.status AND i.session_updated_at = held.updated_at),
+   held_payments AS MATERIALIZED (
+     SELECT p.id FROM payments p WHERE p.id = ANY (ARRAY(SELECT payment_id FROM i)) ${forUpdate(skipLocked)}),
    moved AS (
      UPDATE payments p SET ${paymentColumns.map((column) => `${column} = i.p_${column}`).join(', ')}
        FROM i
-      WHERE p.id = i.payment_id AND p.status = i.expected_status
+      WHERE p.id = ANY (ARRAY(SELECT id FROM held_payments)) AND p.id = i.payment_id AND p.status = i.expected_status
         AND (i.session_id IS NULL OR i.session_id IN (SELECT id FROM locked))
      RETURNING p.id),
    completed AS (
      UPDATE checkout_sessions s SET ${sessionColumns.map((column) => `${column} = i.s_${column}`).join(', ')}
        FROM i
-      WHERE s.id = i.session_id AND s.status = i.session_status AND i.payment_id IN (SELECT id FROM moved)
+      WHERE s.id = ANY (ARRAY(SELECT id FROM locked)) AND s.id = i.session_id AND s.status = i.session_status AND i.payment_id IN (SELECT id FROM moved)
      RETURNING s.id),
    converted AS (
      UPDATE experiment_exposures x SET converted_at = i.converts_exposures_at
@@ -97,14 +132,19 @@ const outcomeSql = `WITH i AS MATERIALIZED (
         AND i.session_id IN (SELECT id FROM completed)),
    ${eventsWithDeliveriesOfRecords('payment_events', 'pe_', 'i.payment_id IN (SELECT id FROM moved)')},
    ${eventsWithDeliveriesOfRecords('session_events', 'se_', 'i.session_id IN (SELECT id FROM completed)')}
-   SELECT (i.payment_id IN (SELECT id FROM moved))::int
+   SELECT i.n, CASE
+       WHEN (i.session_id IS NOT NULL AND i.session_id NOT IN (SELECT id FROM held) AND EXISTS (SELECT 1 FROM checkout_sessions s WHERE s.id = i.session_id))
+         OR (i.payment_id NOT IN (SELECT id FROM held_payments) AND EXISTS (SELECT 1 FROM payments p WHERE p.id = i.payment_id))
+         THEN -1
+       ELSE (i.payment_id IN (SELECT id FROM moved))::int
             / (CASE WHEN i.session_id IS NOT NULL AND i.payment_id IN (SELECT id FROM moved) AND i.session_id NOT IN (SELECT id FROM completed)
-                    THEN 0 ELSE 1 END) AS result
+                    THEN 0 ELSE 1 END) END AS result
      FROM i`;
+}
 
-/** `outcomeSql`'s one parameter: the outcome as a JSON record. */
-function outcomeRecord({ payment, expectedStatus, event, session }: PaymentOutcome): string {
-  let record = `{${jsonMembers({ payment_id: payment.id, expected_status: expectedStatus })},${recordMembers(paymentFields, payment, 'p_')}`;
+/** One outcome as `outcomeSql`'s member. */
+function outcomeMember({ payment, expectedStatus, event, session }: PaymentOutcome): string {
+  let record = `${jsonMembers({ payment_id: payment.id, expected_status: expectedStatus })},${recordMembers(paymentFields, payment, 'p_')}`;
   if (event) record += `,${recordMembers(eventFields, event, 'pe_')}`;
   if (session) {
     record += `,${jsonMembers({
@@ -115,8 +155,16 @@ function outcomeRecord({ payment, expectedStatus, event, session }: PaymentOutco
     })},${recordMembers(sessionFields, session.next, 's_')}`;
     if (session.event) record += `,${recordMembers(eventFields, session.event, 'se_')}`;
   }
-  return `${record}}`;
+  return record;
 }
+
+const outcomes: SharedStatement<PaymentOutcome, boolean> = {
+  shared: outcomeSql(true),
+  alone: outcomeSql(false),
+  key: ({ payment, session }) => session?.expected.id ?? payment.id,
+  member: outcomeMember,
+  answer: (row) => (Number(row.result) === -1 ? SKIPPED : Number(row.result) === 1),
+};
 
 /** Payments: at most one holding a session (the one-payment index decides), updated on their expected status. */
 export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments'> {
@@ -139,21 +187,8 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
         }
         if (inserted === 0) throw new SessionBusyError(p.checkoutSessionId ?? p.id);
       },
-      async insertForSession(payment, session) {
-        const { rows } = await db.query<{ result: number }>(intentSql, [
-          session.id,
-          session.status,
-          session.updatedAt,
-          ...fieldValues(createdFields, payment),
-          ...paymentValues(payment),
-        ]);
-        const result = Number(rows[0]!.result);
-        return result === 2 ? 'inserted' : result === 1 ? 'busy' : 'session_changed';
-      },
-      async recordOutcome(outcome) {
-        const { rows } = await db.query<{ result: number }>(outcomeSql, [outcomeRecord(outcome)]);
-        return Number(rows[0]!.result) === 1;
-      },
+      insertForSession: (payment, session) => runShared(db, intents, { payment, session }),
+      recordOutcome: (outcome) => runShared(db, outcomes, outcome),
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
         const { rows } = await db.query(

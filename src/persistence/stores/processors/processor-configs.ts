@@ -4,6 +4,7 @@ import type { SqlClient } from '../../sql-client';
 import { auditLogRepositories } from '../team/audit-log';
 import type { Scope } from '../../../domain/shared/scope';
 import { toSession, type Row } from '../../rows';
+import { runShared, type SharedStatement } from '../../shared-statement';
 import type { CheckoutSession } from '../../../domain/sessions/entities';
 import type { FlagState } from '../../../domain/flags/ports';
 import { toExperiment, toFlag } from '../flags/flags';
@@ -56,18 +57,32 @@ const flagColumns = `,
   (SELECT json_agg(x) FROM experiments x
     WHERE x.account_id = s.account_id AND x.mode = s.mode AND x.status = 'running') AS scope_running_experiments`;
 
-/** Processor configs in SQL; the private key is sealed with `cipher` (null: none can be stored). */
-export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher | null): SqlProcessorConfigStore {
-  // The session's columns as `SELECT *` gives them, and its config's under a prefix; with flags,
-  // its scope's flags and running experiments too (what paying evaluates).
-  const sessionWithConfigSql = (flags: boolean) =>
-    `SELECT s.*, c.account_id AS config_account_id, c.mode AS config_mode, c.processor AS config_processor,
+/**
+ * Sessions, each with its scope's config (its columns under a `config_` prefix) and, with flags,
+ * its scope's flags and running experiments (what paying evaluates), read for many payments at
+ * once (shared-statement.ts; a read takes no lock, so it is the same alone). A member whose session
+ * does not exist gets a row of nulls.
+ */
+function sessionWithConfigStatement(flags: boolean): SharedStatement<string, Row | null> {
+  const sql = `WITH m AS MATERIALIZED (SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(n int, id text))
+    SELECT m.n, s.*, c.account_id AS config_account_id, c.mode AS config_mode, c.processor AS config_processor,
               c.settings AS config_settings, c.private_key_sealed AS config_private_key_sealed, c.updated_at AS config_updated_at${
                 flags ? flagColumns : ''}
-         FROM checkout_sessions s LEFT JOIN processor_configs c ON c.account_id = s.account_id AND c.mode = s.mode
-        WHERE s.id = $1`;
-  const withFlags = sessionWithConfigSql(true);
-  const bare = sessionWithConfigSql(false);
+         FROM m LEFT JOIN checkout_sessions s ON s.id = m.id AND s.id = ANY (ARRAY(SELECT id FROM m))
+         LEFT JOIN processor_configs c ON c.account_id = s.account_id AND c.mode = s.mode`;
+  return {
+    shared: sql,
+    alone: sql,
+    key: (id) => id,
+    member: (id) => `"id":${JSON.stringify(id)}`,
+    answer: (row) => (row.id === null ? null : row),
+  };
+}
+
+/** Processor configs in SQL; the private key is sealed with `cipher` (null: none can be stored). */
+export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher | null): SqlProcessorConfigStore {
+  const withFlags = sessionWithConfigStatement(true);
+  const bare = sessionWithConfigStatement(false);
   return {
     canStoreSecrets: cipher !== null,
     async get(scope) {
@@ -82,8 +97,7 @@ export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher 
       return rows.map((row) => ({ accountId: row.account_id, mode: row.mode }));
     },
     async sessionWithConfig(sessionId, options = {}) {
-      const { rows } = await db.query<Row>(options.withFlags ? withFlags : bare, [sessionId]);
-      const row = rows[0];
+      const row = await runShared(db, options.withFlags ? withFlags : bare, sessionId);
       if (!row) return null;
       const config = row.config_account_id === null ? null : {
         account_id: row.config_account_id,

@@ -1,6 +1,7 @@
 import type { SqlClient } from '../../sql-client';
 import type { SandboxTransaction, SandboxTransactionLedger } from '../../../domain/processors/sandbox-ports';
-import type { Row } from '../../rows';
+import { recordColumns, recordMembers, type Field, type Row } from '../../rows';
+import { runShared, type SharedStatement } from '../../shared-statement';
 
 function toTransaction(row: Row): SandboxTransaction {
   return {
@@ -21,18 +22,37 @@ function toTransaction(row: Row): SandboxTransaction {
 /** Raised inside the refund transaction to roll back its claim of the refund id. */
 class RefundRefused extends Error {}
 
+const transactionFields: readonly Field<SandboxTransaction>[] = [
+  ['id', 'text', (t) => t.id],
+  ['payment_id', 'text', (t) => t.paymentId],
+  ['status', 'text', (t) => t.status],
+  ['currency', 'text', (t) => t.currency],
+  ['amount_authorized', 'bigint', (t) => t.amountAuthorized],
+  ['amount_captured', 'bigint', (t) => t.amountCaptured],
+  ['amount_refunded', 'bigint', (t) => t.amountRefunded],
+  ['authorization_result', 'jsonb', (t) => t.authorization],
+  ['settles_at', 'timestamptz', (t) => t.settlesAt],
+  ['created_at', 'timestamptz', (t) => t.createdAt],
+  ['updated_at', 'timestamptz', (t) => t.updatedAt],
+];
+
+/** New transactions, those of payments made at once in one statement (shared-statement.ts; no lock taken). */
+const insertSql = `WITH m AS MATERIALIZED (SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(n int, ${recordColumns(transactionFields, '')})),
+   ins AS (INSERT INTO test_processor_transactions (${transactionFields.map(([column]) => column).join(', ')})
+           SELECT ${transactionFields.map(([column]) => `m.${column}`).join(', ')} FROM m)
+   SELECT n FROM m`;
+const inserts: SharedStatement<SandboxTransaction, void> = {
+  shared: insertSql,
+  alone: insertSql,
+  key: (t) => t.id,
+  member: (t) => recordMembers(transactionFields, t, ''),
+  answer: () => undefined,
+};
+
 /** The test processor's transactions, in the shared database like every other instance's state. */
 export function sqlSandboxTransactionLedger(db: SqlClient): SandboxTransactionLedger {
   return {
-    async insert(t) {
-      await db.query(
-        `INSERT INTO test_processor_transactions
-           (id, payment_id, status, currency, amount_authorized, amount_captured, amount_refunded, authorization_result, settles_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [t.id, t.paymentId, t.status, t.currency, t.amountAuthorized, t.amountCaptured, t.amountRefunded,
-          JSON.stringify(t.authorization), t.settlesAt, t.createdAt, t.updatedAt],
-      );
-    },
+    insert: (t) => runShared(db, inserts, t),
     async get(id) {
       const { rows } = await db.query<Row>('SELECT * FROM test_processor_transactions WHERE id = $1', [id]);
       return rows[0] ? toTransaction(rows[0]) : null;

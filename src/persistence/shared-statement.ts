@@ -1,0 +1,118 @@
+import type { SqlClient, SqlExecutor } from './sql-executor';
+
+/**
+ * A statement written over a set of members, which callers that arrive together share: one
+ * statement and one commit for many payments instead of one each (docs/performance.md, ADR 0075).
+ *
+ * The SQL reads its members from `$1`, a JSON array of objects (`jsonb_to_recordset`), each with
+ * its position `n`, and answers one row per member carrying that `n`. It is written twice from one
+ * builder: `shared`, which takes each row lock with `SKIP LOCKED` and answers `SKIPPED` for a
+ * member whose row is locked elsewhere, and `alone`, which waits for its locks (within the
+ * connection's lock timeout). So a member never waits for a stranger's lock: it is answered from
+ * the shared statement, or sent on alone. Nothing here reads the SQL; the members are data.
+ */
+export interface SharedStatement<M, R> {
+  /** The statement over many members, skipping rows locked elsewhere. */
+  readonly shared: string;
+  /** The same statement for one member, waiting for its locks. */
+  readonly alone: string;
+  /**
+   * The row a member is about (its session, say): members about the same row never share a
+   * statement, whose answer could not say which of them changed it.
+   */
+  key(member: M): string;
+  /** One member as the members of a JSON object (`"key":value,…`), without `n`. */
+  member(member: M): string;
+  /** A member's answer from its row, or SKIPPED when a row it needs was locked elsewhere. */
+  answer(row: Record<string, unknown>): R | typeof SKIPPED;
+}
+
+export const SKIPPED: unique symbol = Symbol('skipped');
+
+/** Members in one statement at most: more than this go in several, on several connections. */
+export const MAX_SHARED_MEMBERS = 25;
+
+interface Waiting<M, R> {
+  member: M;
+  resolve(answer: R): void;
+  reject(error: unknown): void;
+}
+
+/** Members waiting for the next turn of the event loop, by client and statement. */
+const waiting = new WeakMap<SqlClient, Map<SharedStatement<any, any>, Waiting<any, any>[]>>();
+
+const isClient = (db: SqlExecutor): db is SqlClient => typeof (db as Partial<SqlClient>).transaction === 'function';
+
+/**
+ * Runs `statement` for `member`. On a client (not inside a transaction) the member waits for the
+ * end of the current turn of the event loop, and every member that arrived meanwhile goes in the
+ * same statement (at most MAX_SHARED_MEMBERS to one). Inside a transaction, or alone in its turn,
+ * it runs alone.
+ */
+export function runShared<M, R>(db: SqlExecutor, statement: SharedStatement<M, R>, member: M): Promise<R> {
+  if (!isClient(db)) return runAlone(db, statement, member);
+  let byStatement = waiting.get(db);
+  if (!byStatement) waiting.set(db, (byStatement = new Map()));
+  let queue = byStatement.get(statement);
+  if (!queue) {
+    byStatement.set(statement, (queue = []));
+    setImmediate(() => {
+      byStatement.delete(statement);
+      for (const members of statements(statement, queue!)) void send(db, statement, members);
+    });
+  }
+  return new Promise<R>((resolve, reject) => queue!.push({ member, resolve, reject }));
+}
+
+/** The members of one turn as statements: at most MAX_SHARED_MEMBERS each, none about the same row as another in it. */
+function statements<M, R>(statement: SharedStatement<M, R>, queue: Waiting<M, R>[]): Waiting<M, R>[][] {
+  const all: { keys: Set<string>; members: Waiting<M, R>[] }[] = [];
+  for (const each of queue) {
+    const key = statement.key(each.member);
+    let into = all.find((s) => s.members.length < MAX_SHARED_MEMBERS && !s.keys.has(key));
+    if (!into) all.push((into = { keys: new Set(), members: [] }));
+    into.keys.add(key);
+    into.members.push(each);
+  }
+  return all.map((s) => s.members);
+}
+
+async function runAlone<M, R>(db: SqlExecutor, statement: SharedStatement<M, R>, member: M): Promise<R> {
+  const { rows } = await db.query(statement.alone, [`[{"n":0,${statement.member(member)}}]`]);
+  const answer = rows[0] ? statement.answer(rows[0]) : SKIPPED;
+  // Waiting for its locks, a statement alone is never skipped.
+  if (answer === SKIPPED) throw new Error('A statement run alone answered as skipped');
+  return answer;
+}
+
+/**
+ * One statement for `members`, each settled exactly once: from its row; sent on alone when its row
+ * was locked elsewhere or the statement failed as a whole (one member's broken constraint fails
+ * them all: alone, only that one fails).
+ */
+async function send<M, R>(db: SqlClient, statement: SharedStatement<M, R>, members: Waiting<M, R>[]): Promise<void> {
+  const alone = (each: Waiting<M, R>) => runAlone(db, statement, each.member).then(each.resolve, each.reject);
+  if (members.length === 1) return alone(members[0]!);
+  let rows: Record<string, unknown>[];
+  try {
+    const parameter = `[${members.map((each, n) => `{"n":${n},${statement.member(each.member)}}`).join(',')}]`;
+    ({ rows } = await db.query(statement.shared, [parameter]));
+  } catch {
+    await Promise.all(members.map(alone));
+    return;
+  }
+  const answers = new Map<number, Record<string, unknown>>();
+  for (const row of rows) answers.set(Number(row.n), row);
+  await Promise.all(
+    members.map(async (each, n) => {
+      try {
+        const row = answers.get(n);
+        const answer = row ? statement.answer(row) : SKIPPED;
+        if (answer === SKIPPED) await alone(each);
+        else each.resolve(answer);
+      } catch (error) {
+        each.reject(error);
+      }
+    }),
+  );
+}

@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import type { Payment } from '../../src/domain/payments/entities';
+import { newPayment } from '../../src/domain/payments/rules';
+import type { SandboxTransaction } from '../../src/domain/processors/sandbox-ports';
+import type { CheckoutSession } from '../../src/domain/sessions/entities';
+import type { SqlClient } from '../../src/persistence/sql-client';
+import { paymentRepositories } from '../../src/persistence/stores/payments/payments';
+import { sqlSandboxTransactionLedger } from '../../src/persistence/stores/processors/sandbox-transactions';
+import { testDatabases } from '../support/databases';
+import { createSessionOf, rows, useIntegration, type IntegrationContext } from '../support/integration';
+
+/**
+ * Statements shared by callers that arrive together (src/persistence/shared-statement.ts): each
+ * member gets the answer it would get alone, a member that fails fails alone, and a member whose
+ * row is locked elsewhere is sent on alone instead of holding up the others.
+ */
+describe.each(testDatabases)('statements shared by payments made at once ($name)', (database) => {
+  const ctx = useIntegration(database);
+
+  /** The client, counting the statements it is sent (transactions pass through uncounted). */
+  function counted(db: SqlClient): { db: SqlClient; sent: string[] } {
+    const sent: string[] = [];
+    return { db: { ...db, query: (text, params) => (sent.push(text), db.query(text, params)) }, sent };
+  }
+
+  async function openSession(c: IntegrationContext, amount = 2500): Promise<CheckoutSession> {
+    const created = await createSessionOf(c, amount);
+    return (await c.h.tillpoint.deps.store.read((r) => r.checkoutSessions.get(null, created.id)))!;
+  }
+
+  const paymentOf = (session: CheckoutSession) => newPayment(session, 'shopper@example.com', 'test', new Date());
+
+  /** Four sessions in the four states an intent tells apart, and the intent for each. */
+  async function intentCases(c: IntegrationContext): Promise<{ payment: Payment; session: CheckoutSession }[]> {
+    const payable = await openSession(c);
+    const busy = await openSession(c);
+    expect(await paymentRepositories(c.db).payments.insertForSession(paymentOf(busy), busy)).toBe('inserted');
+    const moved = await openSession(c);
+    await rows(c.db, `UPDATE checkout_sessions SET updated_at = updated_at + interval '1 second' WHERE id = $1`, [moved.id]);
+    const missing = { ...(await openSession(c)), id: 'cs_test_missing' };
+    return [payable, busy, moved, missing].map((session) => ({ payment: paymentOf(session), session }));
+  }
+
+  it('intents made together go in one statement, and each is answered as it would be alone', async () => {
+    const { db, sent } = counted(ctx.db);
+    const together = await Promise.all((await intentCases(ctx)).map(({ payment, session }) => paymentRepositories(db).payments.insertForSession(payment, session)));
+    expect(sent).toHaveLength(1);
+    // The same cases, each alone in a transaction of its own.
+    const alone = [];
+    for (const { payment, session } of await intentCases(ctx)) {
+      alone.push(await ctx.db.transaction((tx) => paymentRepositories(tx).payments.insertForSession(payment, session)));
+    }
+    expect(together).toEqual(['inserted', 'busy', 'session_changed', 'session_changed']);
+    expect(alone).toEqual(together);
+  });
+
+  it('two intents for one session never share a statement: one payment, the other told it is busy', async () => {
+    const session = await openSession(ctx);
+    const others = [await openSession(ctx), await openSession(ctx)];
+    const answers = await Promise.all(
+      [session, others[0]!, session, others[1]!, session].map((s) => paymentRepositories(ctx.db).payments.insertForSession(paymentOf(s), s)),
+    );
+    expect(answers).toEqual(['inserted', 'inserted', 'busy', 'inserted', 'busy']);
+    expect(await rows(ctx.db, 'SELECT count(*)::int AS n FROM payments WHERE checkout_session_id = $1', [session.id])).toEqual([{ n: 1 }]);
+  });
+
+  const transaction = (id: string, paymentId: string): SandboxTransaction => {
+    const at = new Date();
+    return {
+      id,
+      paymentId,
+      status: 'authorized',
+      currency: 'usd',
+      amountAuthorized: 1000,
+      amountCaptured: 0,
+      amountRefunded: 0,
+      authorization: { outcome: 'approved' } as unknown as SandboxTransaction['authorization'],
+      settlesAt: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+  };
+
+  it('a member that breaks a constraint fails alone; every other member is written and answered', async () => {
+    const ledger = sqlSandboxTransactionLedger(ctx.db);
+    await ledger.insert(transaction('tt_taken', 'pay_first'));
+    const ids = ['tt_a', 'tt_b', 'tt_taken', 'tt_c', 'tt_d'];
+    const settled = await Promise.allSettled(ids.map((id) => ledger.insert(transaction(id, `pay_${id}`))));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((settled[2] as PromiseRejectedResult).reason.message).toMatch(/duplicate key/);
+    const written = await rows(ctx.db, 'SELECT id, payment_id FROM test_processor_transactions ORDER BY id');
+    expect(written).toEqual([
+      { id: 'tt_a', payment_id: 'pay_tt_a' },
+      { id: 'tt_b', payment_id: 'pay_tt_b' },
+      { id: 'tt_c', payment_id: 'pay_tt_c' },
+      { id: 'tt_d', payment_id: 'pay_tt_d' },
+      { id: 'tt_taken', payment_id: 'pay_first' },
+    ]);
+  });
+
+  it('a member that cannot even be sent (it throws before its statement) fails alone; the others are answered', async () => {
+    const sessions = [await openSession(ctx), await openSession(ctx), await openSession(ctx)];
+    const payments = sessions.map(paymentOf);
+    // An amount JSON cannot write: the member throws while its statement is being built.
+    const broken = { ...payments[1]!, amount: 10n as unknown as number };
+    const settled = await Promise.allSettled(
+      [payments[0]!, broken, payments[2]!].map((payment, i) => paymentRepositories(ctx.db).payments.insertForSession(payment, sessions[i]!)),
+    );
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : 'rejected'))).toEqual(['inserted', 'rejected', 'inserted']);
+    expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(TypeError);
+    const held = await rows(ctx.db, 'SELECT checkout_session_id FROM payments ORDER BY checkout_session_id');
+    expect(held.map((p) => p.checkout_session_id)).toEqual([sessions[0]!.id, sessions[2]!.id].sort());
+  });
+
+  it('inside a transaction a member runs alone, in that transaction: rolled back with it', async () => {
+    const session = await openSession(ctx);
+    await expect(
+      ctx.db.transaction(async (tx) => {
+        expect(await paymentRepositories(tx).payments.insertForSession(paymentOf(session), session)).toBe('inserted');
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await rows(ctx.db, 'SELECT id FROM payments')).toEqual([]);
+  });
+});
+
+const postgres = testDatabases.find((database) => database.name === 'postgres');
+
+/** PostgreSQL only: PGlite has one connection, so nothing else can hold a lock while a statement runs. */
+describe.skipIf(!postgres)('a shared statement beside a row locked elsewhere (postgres)', () => {
+  const ctx = useIntegration(postgres!);
+
+  const openSession = async (amount: number) => {
+    const created = await createSessionOf(ctx, amount);
+    return (await ctx.h.tillpoint.deps.store.read((r) => r.checkoutSessions.get(null, created.id)))!;
+  };
+
+  /** Holds `sql`'s row lock on another connection for `ms`; resolves once the lock is taken. */
+  async function holdLock(sql: string, id: string, ms: number): Promise<{ released: Promise<number> }> {
+    let taken!: () => void;
+    const isTaken = new Promise<void>((resolve) => (taken = resolve));
+    const released = ctx.db.transaction(async (tx) => {
+      await tx.query(sql, [id]);
+      taken();
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return performance.now();
+    });
+    await isTaken;
+    return { released };
+  }
+
+  it('intents: the others are answered at once; the locked session waits alone, then is answered', { timeout: 15_000 }, async () => {
+    const [locked, ...others] = await Promise.all([1000, 1100, 1200, 1300].map(openSession));
+    const { released } = await holdLock('SELECT id FROM checkout_sessions WHERE id = $1 FOR UPDATE', locked!.id, 1_000);
+    const answeredAt = new Map<string, number>();
+    const intents = [locked!, ...others].map((session) =>
+      paymentRepositories(ctx.db)
+        .payments.insertForSession(newPayment(session, 'shopper@example.com', 'test', new Date()), session)
+        .then((answer) => (answeredAt.set(session.id, performance.now()), answer)),
+    );
+    const answers = await Promise.all(intents);
+    const releasedAt = await released;
+    expect(answers).toEqual(['inserted', 'inserted', 'inserted', 'inserted']);
+    for (const session of others) expect(answeredAt.get(session.id)!).toBeLessThan(releasedAt);
+    expect(answeredAt.get(locked!.id)!).toBeGreaterThanOrEqual(releasedAt);
+  });
+
+  it('outcomes: a payment locked elsewhere holds up no other outcome', { timeout: 15_000 }, async () => {
+    const sessions = await Promise.all([2000, 2100, 2200].map(openSession));
+    const payments = sessions.map((session) => newPayment(session, 'shopper@example.com', 'test', new Date()));
+    for (const [i, payment] of payments.entries()) expect(await paymentRepositories(ctx.db).payments.insertForSession(payment, sessions[i]!)).toBe('inserted');
+    const { released } = await holdLock('SELECT id FROM payments WHERE id = $1 FOR UPDATE', payments[0]!.id, 1_000);
+    const answeredAt: number[] = [];
+    const outcomes = payments.map((payment, i) =>
+      paymentRepositories(ctx.db)
+        .payments.recordOutcome({ payment: { ...payment, status: 'failed', failureCode: 'card_declined', updatedAt: new Date() }, expectedStatus: 'processing', event: null })
+        .then((moved) => ((answeredAt[i] = performance.now()), moved)),
+    );
+    expect(await Promise.all(outcomes)).toEqual([true, true, true]);
+    const releasedAt = await released;
+    expect(answeredAt[1]!).toBeLessThan(releasedAt);
+    expect(answeredAt[2]!).toBeLessThan(releasedAt);
+    expect(answeredAt[0]!).toBeGreaterThanOrEqual(releasedAt);
+    expect((await rows(ctx.db, 'SELECT DISTINCT status FROM payments'))).toEqual([{ status: 'failed' }]);
+  });
+});
