@@ -1,9 +1,11 @@
 import type { CheckoutSession } from '../../../domain/sessions/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
-import { auditValues, insertAuditSql } from '../team/audit-log';
+import { auditFields } from '../team/audit-log';
+import { runShared, type SharedStatement } from '../../shared-statement';
+import type { AuditEntry } from '../../../domain/team/entities';
 import { scopedListQuery } from '../../list-query';
-import { assignments, fieldValues, placeholders, scopeClause, toSession, type Field } from '../../rows';
+import { assignments, fieldValues, recordColumns, recordMembers, scopeClause, toSession, type Field } from '../../rows';
 
 /** The columns a session's writes set, in this order. */
 export const sessionFields: readonly Field<CheckoutSession>[] = [
@@ -57,20 +59,43 @@ export function sessionValues(s: CheckoutSession): unknown[] {
   return fieldValues(sessionFields, s);
 }
 
-const insertSessionSql = `INSERT INTO checkout_sessions (id, account_id, mode, created_at, ${sessionColumns.join(', ')})
-  VALUES ($1, $2, $3, $4, ${placeholders(5, sessionColumns.length)})`;
-/** The session with its audit line (`insertAuditSql`'s parameters after the session's). */
-const insertSessionWithAuditSql = `WITH audit AS (${insertAuditSql(5 + sessionColumns.length)}) ${insertSessionSql}`;
+/** What a session is created with, besides `sessionFields`. */
+const createdFields: readonly Field<CheckoutSession>[] = [
+  ['id', 'text', (s) => s.id],
+  ['account_id', 'text', (s) => s.accountId],
+  ['mode', 'text', (s) => s.mode],
+  ['created_at', 'timestamptz', (s) => s.createdAt],
+];
+const newSessionFields = [...createdFields, ...sessionFields];
+
+/**
+ * New sessions, each with its audit line when it has one, those created at once in one statement
+ * (shared-statement.ts; new rows lock nothing another holds). A member that breaks a constraint
+ * fails the statement, and each member is then sent alone.
+ */
+const insertSql = `WITH m AS MATERIALIZED (
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(n int, ${recordColumns(newSessionFields, '')}, ${recordColumns(auditFields, 'a_')})),
+   audit AS (
+     INSERT INTO audit_log (${auditFields.map(([column]) => column).join(', ')})
+     SELECT ${auditFields.map(([column]) => `m.a_${column}`).join(', ')} FROM m WHERE m.a_id IS NOT NULL),
+   ins AS (
+     INSERT INTO checkout_sessions (${newSessionFields.map(([column]) => column).join(', ')})
+     SELECT ${newSessionFields.map(([column]) => `m.${column}`).join(', ')} FROM m)
+   SELECT n FROM m`;
+
+const inserts: SharedStatement<{ session: CheckoutSession; audit?: AuditEntry }, void> = {
+  shared: insertSql,
+  alone: insertSql,
+  key: ({ session }) => session.id,
+  member: ({ session, audit }) => recordMembers(newSessionFields, session, '') + (audit ? `,${recordMembers(auditFields, audit, 'a_')}` : ''),
+  answer: () => undefined,
+};
 
 /** Checkout sessions. */
 export function checkoutSessionRepositories(db: SqlExecutor): Pick<UnitOfWork, 'checkoutSessions'> {
   return {
     checkoutSessions: {
-      async insert(s, audit) {
-        const values = [s.id, s.accountId, s.mode, s.createdAt, ...sessionValues(s)];
-        if (audit) await db.query(insertSessionWithAuditSql, [...values, ...auditValues(audit)]);
-        else await db.query(insertSessionSql, values);
-      },
+      insert: (session, audit) => runShared(db, inserts, { session, ...(audit ? { audit } : {}) }),
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
         const { rows } = await db.query(

@@ -2,15 +2,24 @@ import type { AuditEntry } from '../../../domain/team/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import { Query } from '../../list-query';
-import { placeholders, type Row } from '../../rows';
+import { fieldValues, placeholders, type Field, type Row } from '../../rows';
 
-/** An audit line's insert, its values (`auditValues(entry)`) from parameter $`first` on. */
-export const insertAuditSql = (first = 1) => `INSERT INTO audit_log (id, account_id, mode, actor_type, actor_id, actor_label, ip, action, target, at)
-  VALUES (${placeholders(first, 10)})`;
 
-const insertAudit = insertAuditSql();
+/** An audit line's columns, as a JSON record is written with them (`recordMembers`). */
+export const auditFields: readonly Field<AuditEntry>[] = [
+  ['id', 'text', (e) => e.id],
+  ['account_id', 'text', (e) => e.accountId],
+  ['mode', 'text', (e) => e.mode],
+  ['actor_type', 'text', (e) => e.actor.type],
+  ['actor_id', 'text', (e) => e.actor.id],
+  ['actor_label', 'text', (e) => e.actor.label],
+  ['ip', 'text', (e) => e.actor.ip],
+  ['action', 'text', (e) => e.action],
+  ['target', 'text', (e) => e.target],
+  ['at', 'timestamptz', (e) => e.at],
+];
 
-export const auditValues = (e: AuditEntry): unknown[] => [e.id, e.accountId, e.mode, e.actor.type, e.actor.id, e.actor.label, e.actor.ip, e.action, e.target, e.at];
+const insertAudit = `INSERT INTO audit_log (${auditFields.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, auditFields.length)})`;
 
 const toAuditEntry = (row: Row): AuditEntry => ({
   id: row.id,
@@ -27,7 +36,7 @@ export function auditLogRepositories(db: SqlExecutor): Pick<UnitOfWork, 'auditLo
   return {
     auditLog: {
       async insert(e) {
-        await db.query(insertAudit, auditValues(e));
+        await db.query(insertAudit, fieldValues(auditFields, e));
       },
       async list(accountId, page) {
         const q = new Query();
