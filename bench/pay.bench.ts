@@ -40,7 +40,8 @@ try {
     );
   }
 } finally {
+  // The shoppers' keep-alive connections go first: a server's close waits for its open connections.
+  await closeHotPath();
   for (const other of others) await other.stop();
   await server.stop();
-  await closeHotPath();
 }

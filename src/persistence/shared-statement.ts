@@ -30,7 +30,7 @@ export interface SharedStatement<M, R> {
 export const SKIPPED: unique symbol = Symbol('skipped');
 
 /** Members in one statement at most: more than this go in several, on several connections. */
-export const MAX_SHARED_MEMBERS = 25;
+const MAX_SHARED_MEMBERS = 25;
 
 interface Waiting<M, R> {
   member: M;
@@ -58,7 +58,14 @@ export function runShared<M, R>(db: SqlExecutor, statement: SharedStatement<M, R
     byStatement.set(statement, (queue = []));
     setImmediate(() => {
       byStatement.delete(statement);
-      for (const members of statements(statement, queue!)) void send(db, statement, members);
+      let groups: Waiting<M, R>[][];
+      try {
+        groups = statements(statement, queue!);
+      } catch (error) {
+        for (const each of queue!) each.reject(error);
+        return;
+      }
+      for (const members of groups) void send(db, statement, members);
     });
   }
   return new Promise<R>((resolve, reject) => queue!.push({ member, resolve, reject }));
