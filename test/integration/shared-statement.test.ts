@@ -5,6 +5,7 @@ import type { SandboxTransaction } from '../../src/domain/processors/sandbox-por
 import type { CheckoutSession } from '../../src/domain/sessions/entities';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { paymentRepositories } from '../../src/persistence/stores/payments/payments';
+import { checkoutSessionRepositories } from '../../src/persistence/stores/sessions/checkout-sessions';
 import { sqlSandboxTransactionLedger } from '../../src/persistence/stores/processors/sandbox-transactions';
 import { testDatabases } from '../support/databases';
 import { createSessionOf, rows, useIntegration, type IntegrationContext } from '../support/integration';
@@ -110,6 +111,37 @@ describe.each(testDatabases)('statements shared by payments made at once ($name)
     expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(TypeError);
     const held = await rows(ctx.db, 'SELECT checkout_session_id FROM payments ORDER BY checkout_session_id');
     expect(held.map((p) => p.checkout_session_id)).toEqual([sessions[0]!.id, sessions[2]!.id].sort());
+  });
+
+  it('sessions created at once share one statement with their audit lines; one whose id is taken fails alone', async () => {
+    const template = await openSession(ctx);
+    const audit = (id: string) => ({
+      id: `al_${id}`,
+      accountId: template.accountId,
+      mode: template.mode,
+      actor: { type: 'api_key' as const, id: 'key_1', label: 'Default key', ip: '192.0.2.1' },
+      action: 'checkout_session.created',
+      target: id,
+      at: new Date(),
+    });
+    const ids = ['cs_test_one', 'cs_test_two', template.id, 'cs_test_three'];
+    const { db, sent } = counted(ctx.db);
+    const settled = await Promise.allSettled(ids.map((id) => checkoutSessionRepositories(db).checkoutSessions.insert({ ...template, id }, audit(id))));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    // The shared statement failed as a whole on the taken id; then each went alone.
+    expect(sent).toHaveLength(1 + ids.length);
+    const made = await rows(ctx.db, `SELECT id FROM checkout_sessions WHERE id LIKE 'cs_test_%' ORDER BY id`);
+    expect(made.map((r) => r.id)).toEqual(['cs_test_one', 'cs_test_three', 'cs_test_two']);
+    const audited = await rows(ctx.db, `SELECT target FROM audit_log WHERE id LIKE 'al_%' ORDER BY target`);
+    expect(audited.map((r) => r.target)).toEqual(['cs_test_one', 'cs_test_three', 'cs_test_two']);
+  });
+
+  it('sessions created at once without a conflict: one statement', async () => {
+    const template = await openSession(ctx);
+    const { db, sent } = counted(ctx.db);
+    await Promise.all(['cs_test_a', 'cs_test_b', 'cs_test_c'].map((id) => checkoutSessionRepositories(db).checkoutSessions.insert({ ...template, id })));
+    expect(sent).toHaveLength(1);
+    expect(await rows(ctx.db, `SELECT count(*)::int AS n FROM checkout_sessions WHERE id LIKE 'cs_test_%'`)).toEqual([{ n: 3 }]);
   });
 
   it('inside a transaction a member runs alone, in that transaction: rolled back with it', async () => {
