@@ -1,4 +1,5 @@
 import type { SqlClient, SqlExecutor } from './sql-executor';
+import { recordColumns, recordMembers, type Field } from './rows';
 
 /**
  * A statement written over a set of members, which callers that arrive together share: one
@@ -28,6 +29,46 @@ export interface SharedStatement<M, R> {
 }
 
 export const SKIPPED: unique symbol = Symbol('skipped');
+
+/** A table a shared insert writes: its columns in the members' records, its INSERT from them, and a member's row as JSON. */
+export interface InsertedRow<M> {
+  columns: string;
+  insert: string;
+  member(member: M): string | null;
+}
+
+/** `table`'s row of each member (`row`; none where it gives none), its `fields` under `prefix`. */
+export function insertInto<M, T>(table: string, fields: readonly Field<T>[], prefix: string, row: (member: M) => T | null | undefined): InsertedRow<M> {
+  return {
+    columns: recordColumns(fields, prefix),
+    insert: `INSERT INTO ${table} (${fields.map(([column]) => column).join(', ')})
+       SELECT ${fields.map(([column]) => `m.${prefix}${column}`).join(', ')} FROM m WHERE m.${prefix}${fields[0]![0]} IS NOT NULL`,
+    member: (member) => {
+      const value = row(member);
+      return value ? recordMembers(fields, value, prefix) : null;
+    },
+  };
+}
+
+/**
+ * New rows, each member's row of each of `tables` (the first always, a row of the others where the
+ * member has one; a row is written where its first field is present), the members of one turn in
+ * one statement. New rows lock nothing another holds, so alone it is the same statement; one that
+ * breaks a constraint fails the statement, and each member is then sent alone.
+ */
+export function sharedInsert<M>(key: (member: M) => string, tables: readonly InsertedRow<M>[]): SharedStatement<M, void> {
+  const sql = `WITH m AS MATERIALIZED (SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(n int, ${tables.map((t) => t.columns).join(', ')}))${tables
+    .map((t, i) => `,\n   ins_${i} AS (${t.insert})`)
+    .join('')}
+   SELECT n FROM m`;
+  return {
+    shared: sql,
+    alone: sql,
+    key,
+    member: (member) => tables.flatMap((t) => t.member(member) ?? []).join(','),
+    answer: () => undefined,
+  };
+}
 
 /** Members in one statement at most: more than this go in several, on several connections. */
 const MAX_SHARED_MEMBERS = 25;

@@ -1,7 +1,7 @@
 import type { SqlClient } from '../../sql-client';
 import type { SandboxTransaction, SandboxTransactionLedger } from '../../../domain/processors/sandbox-ports';
-import { recordColumns, recordMembers, type Field, type Row } from '../../rows';
-import { runShared, type SharedStatement } from '../../shared-statement';
+import type { Field, Row } from '../../rows';
+import { insertInto, runShared, sharedInsert } from '../../shared-statement';
 
 function toTransaction(row: Row): SandboxTransaction {
   return {
@@ -36,18 +36,8 @@ const transactionFields: readonly Field<SandboxTransaction>[] = [
   ['updated_at', 'timestamptz', (t) => t.updatedAt],
 ];
 
-/** New transactions, those of payments made at once in one statement (shared-statement.ts; no lock taken). */
-const insertSql = `WITH m AS MATERIALIZED (SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(n int, ${recordColumns(transactionFields, '')})),
-   ins AS (INSERT INTO test_processor_transactions (${transactionFields.map(([column]) => column).join(', ')})
-           SELECT ${transactionFields.map(([column]) => `m.${column}`).join(', ')} FROM m)
-   SELECT n FROM m`;
-const inserts: SharedStatement<SandboxTransaction, void> = {
-  shared: insertSql,
-  alone: insertSql,
-  key: (t) => t.id,
-  member: (t) => recordMembers(transactionFields, t, ''),
-  answer: () => undefined,
-};
+/** New transactions, those of payments made at once in one statement (shared-statement.ts). */
+const inserts = sharedInsert((t: SandboxTransaction) => t.id, [insertInto('test_processor_transactions', transactionFields, '', (t: SandboxTransaction) => t)]);
 
 /** The test processor's transactions, in the shared database like every other instance's state. */
 export function sqlSandboxTransactionLedger(db: SqlClient): SandboxTransactionLedger {

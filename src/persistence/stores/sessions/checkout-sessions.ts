@@ -2,10 +2,10 @@ import type { CheckoutSession } from '../../../domain/sessions/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import { auditFields } from '../team/audit-log';
-import { runShared, type SharedStatement } from '../../shared-statement';
+import { insertInto, runShared, sharedInsert } from '../../shared-statement';
 import type { AuditEntry } from '../../../domain/team/entities';
 import { scopedListQuery } from '../../list-query';
-import { assignments, fieldValues, recordColumns, recordMembers, scopeClause, toSession, type Field } from '../../rows';
+import { assignments, fieldValues, scopeClause, toSession, type Field } from '../../rows';
 
 /** The columns a session's writes set, in this order. */
 export const sessionFields: readonly Field<CheckoutSession>[] = [
@@ -68,34 +68,19 @@ const createdFields: readonly Field<CheckoutSession>[] = [
 ];
 const newSessionFields = [...createdFields, ...sessionFields];
 
-/**
- * New sessions, each with its audit line when it has one, those created at once in one statement
- * (shared-statement.ts; new rows lock nothing another holds). A member that breaks a constraint
- * fails the statement, and each member is then sent alone.
- */
-const insertSql = `WITH m AS MATERIALIZED (
-     SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(n int, ${recordColumns(newSessionFields, '')}, ${recordColumns(auditFields, 'a_')})),
-   audit AS (
-     INSERT INTO audit_log (${auditFields.map(([column]) => column).join(', ')})
-     SELECT ${auditFields.map(([column]) => `m.a_${column}`).join(', ')} FROM m WHERE m.a_id IS NOT NULL),
-   ins AS (
-     INSERT INTO checkout_sessions (${newSessionFields.map(([column]) => column).join(', ')})
-     SELECT ${newSessionFields.map(([column]) => `m.${column}`).join(', ')} FROM m)
-   SELECT n FROM m`;
+type NewSession = { session: CheckoutSession; audit?: AuditEntry | null };
 
-const inserts: SharedStatement<{ session: CheckoutSession; audit?: AuditEntry }, void> = {
-  shared: insertSql,
-  alone: insertSql,
-  key: ({ session }) => session.id,
-  member: ({ session, audit }) => recordMembers(newSessionFields, session, '') + (audit ? `,${recordMembers(auditFields, audit, 'a_')}` : ''),
-  answer: () => undefined,
-};
+/** New sessions, each with its audit line when it has one, those created at once in one statement (shared-statement.ts). */
+const inserts = sharedInsert(({ session }: NewSession) => session.id, [
+  insertInto('checkout_sessions', newSessionFields, '', ({ session }: NewSession) => session),
+  insertInto('audit_log', auditFields, 'a_', ({ audit }: NewSession) => audit),
+]);
 
 /** Checkout sessions. */
 export function checkoutSessionRepositories(db: SqlExecutor): Pick<UnitOfWork, 'checkoutSessions'> {
   return {
     checkoutSessions: {
-      insert: (session, audit) => runShared(db, inserts, { session, ...(audit ? { audit } : {}) }),
+      insert: (session, audit) => runShared(db, inserts, { session, audit }),
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
         const { rows } = await db.query(
