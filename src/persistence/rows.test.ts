@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonMembers, recordMembers, type Field } from './rows';
+import { record, recordPart, recordSet, recordValues, type Field } from './rows';
 
 interface Thing {
   id: string;
@@ -19,7 +19,7 @@ const fields: readonly Field<Thing>[] = [
   ['missing', 'text', (t) => t.missing],
 ];
 
-describe('records written as JSON text', () => {
+describe('records written as JSON arrays', () => {
   const thing: Thing = {
     id: 'pay_1',
     amount: 2900,
@@ -28,17 +28,24 @@ describe('records written as JSON text', () => {
     details: { brand: 'visa', last4: '1111', nested: { quote: '"\\' } },
   };
 
-  it('reads back as the object JSON.stringify would have written, keys under the prefix', () => {
-    const text = `{${jsonMembers({ n: 3, at: thing.at })},${recordMembers(fields, thing, 'p_')}}`;
-    const object = { n: 3, at: thing.at, ...Object.fromEntries(fields.map(([column, , value]) => [`p_${column}`, value(thing) ?? null])) };
-    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(object)));
-    expect(JSON.parse(text)).toMatchObject({ p_at: '2026-11-25T08:00:00.123Z', p_missing: null, p_details: { nested: { quote: '"\\' } } });
+  it('reads back as the array JSON.stringify would have written, in the order of the fields', () => {
+    const values = JSON.parse(`[${recordValues(fields, thing)}]`);
+    expect(values).toEqual(JSON.parse(JSON.stringify(fields.map(([, , value]) => value(thing) ?? null))));
+    expect(values).toEqual(['pay_1', 2900, '2026-11-25T08:00:00.123Z', 'line "one"\nline two — é 🚀', thing.details, null]);
   });
 
-  it('writes nulls and an empty prefix', () => {
-    const empty: Thing = { id: 'x', amount: 0, at: new Date(0), note: null, details: null };
-    expect(JSON.parse(`{${recordMembers(fields, empty, '')}}`)).toEqual({
-      id: 'x', amount: 0, at: '1970-01-01T00:00:00.000Z', note: null, details: null, missing: null,
-    });
+  it('a part that is absent is all nulls; parts follow one another, as their columns do', () => {
+    const both = record(
+      recordPart(fields, 'a_', (m: { a: Thing; b: Thing | null }) => m.a),
+      recordPart(fields, 'b_', (m: { a: Thing; b: Thing | null }) => m.b),
+    );
+    expect(both.columns.map(([name]) => name)).toEqual([...fields.map(([c]) => `a_${c}`), ...fields.map(([c]) => `b_${c}`)]);
+    expect(JSON.parse(`[${both.values({ a: thing, b: null })}]`).slice(fields.length)).toEqual(fields.map(() => null));
+  });
+
+  it('is read by position, each column cast to its type, JSON null as SQL NULL', () => {
+    expect(recordSet([['id', 'text'], ['amount', 'bigint'], ['details', 'jsonb']])).toBe(
+      "SELECT (r->>0)::int AS n, r->>1 AS id, (r->>2)::bigint AS amount, NULLIF(r->3, 'null') AS details FROM jsonb_array_elements($1::jsonb) AS r",
+    );
   });
 });

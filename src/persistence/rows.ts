@@ -19,41 +19,57 @@ export function fieldValues<T>(fields: readonly Field<T>[], entity: T): unknown[
   return fields.map(([, type, value]) => (type === 'jsonb' ? json(value(entity)) : value(entity)));
 }
 
-/** `fields` as the columns of a JSON record (`jsonb_to_recordset(…) AS r(…)`), named under `prefix`. */
-export function recordColumns<T>(fields: readonly Field<T>[], prefix: string): string {
-  return fields.map(([column, type]) => `${prefix}${column} ${type}`).join(', ');
-}
+/** A column of a JSON record set: its name and SQL type. */
+export type RecordColumn = readonly [name: string, type: string];
 
-/** Each field's key under `prefix`, quoted as JSON once per field list and prefix. */
-const quotedKeys = new WeakMap<object, Map<string, string[]>>();
-
-function keysOf<T>(fields: readonly Field<T>[], prefix: string): string[] {
-  let byPrefix = quotedKeys.get(fields);
-  if (!byPrefix) quotedKeys.set(fields, (byPrefix = new Map()));
-  let keys = byPrefix.get(prefix);
-  if (!keys) byPrefix.set(prefix, (keys = fields.map(([column]) => `${JSON.stringify(prefix + column)}:`)));
-  return keys;
-}
-
-/** A value as JSON.stringify writes it as an object's member (undefined as null). */
-const jsonValue = (value: unknown) => (value === undefined ? 'null' : JSON.stringify(value));
+/** `fields` as columns of a JSON record set, named under `prefix`. */
+export const recordColumns = <T>(fields: readonly Field<T>[], prefix: string): RecordColumn[] =>
+  fields.map(([column, type]) => [prefix + column, type]);
 
 /**
- * `entity` as such a record, its values under `prefix` + column (dates as ISO text, JSON as is),
- * written as the members of a JSON object (`"key":value,…`, no braces), as `JSON.stringify` writes
- * them, without building the object first: paying writes a few hundred of them a second, and the
- * objects were a tenth of the server's time while paying.
+ * Rows from `$1`, a JSON array of records, each a JSON array: its position `n`, then its values in
+ * the order of `columns` (`recordValues`). Positional arrays, not objects: PostgreSQL reads them
+ * without the keys, which were a third of the bytes and most of the parsing (docs/performance.md).
+ * A JSON null is SQL NULL, in JSON columns too.
  */
-export function recordMembers<T>(fields: readonly Field<T>[], entity: T, prefix: string): string {
-  const keys = keysOf(fields, prefix);
-  return fields.map(([, , value], i) => keys[i] + jsonValue(value(entity))).join(',');
+export function recordSet(columns: readonly RecordColumn[]): string {
+  const read = ([name, type]: RecordColumn, k: number) =>
+    type === 'jsonb' ? `NULLIF(r->${k}, 'null') AS ${name}` : type === 'text' ? `r->>${k} AS ${name}` : `(r->>${k})::${type} AS ${name}`;
+  return `SELECT ${[['n', 'int'] as const, ...columns].map(read).join(', ')} FROM jsonb_array_elements($1::jsonb) AS r`;
 }
 
-/** Named values as JSON members (`"key":value,…`), as `JSON.stringify` writes an object's. */
-export function jsonMembers(values: Record<string, unknown>): string {
-  return Object.entries(values)
-    .map(([key, value]) => `${JSON.stringify(key)}:${jsonValue(value)}`)
-    .join(',');
+/** A value as JSON.stringify writes it in an array (undefined as null). */
+const jsonValue = (value: unknown) => (value === undefined ? 'null' : JSON.stringify(value));
+
+const nulls = new Map<number, string>();
+
+/**
+ * `entity`'s values for `fields` (all null without one) as elements of a record's JSON array
+ * (`recordSet`), dates as ISO text and JSON as is, written straight to text: paying writes a few
+ * hundred records a second, and building objects first was a tenth of the server's time.
+ */
+export function recordValues<T>(fields: readonly Field<T>[], entity: T | null | undefined): string {
+  if (entity === null || entity === undefined) {
+    let none = nulls.get(fields.length);
+    if (!none) nulls.set(fields.length, (none = Array(fields.length).fill('null').join(',')));
+    return none;
+  }
+  return fields.map(([, , value]) => jsonValue(value(entity))).join(',');
+}
+
+/** Part of a record: `fields` under `prefix`, of what `of` gives for a member (nothing: nulls). */
+export interface RecordPart<M> {
+  readonly columns: RecordColumn[];
+  values(member: M): string;
+}
+
+export function recordPart<M, T>(fields: readonly Field<T>[], prefix: string, of: (member: M) => T | null | undefined): RecordPart<M> {
+  return { columns: recordColumns(fields, prefix), values: (member) => recordValues(fields, of(member)) };
+}
+
+/** A record of `parts`, one after another: its columns for `recordSet`, a member's values for its array. */
+export function record<M>(...parts: RecordPart<M>[]): RecordPart<M> {
+  return { columns: parts.flatMap((part) => part.columns), values: (member) => parts.map((part) => part.values(member)).join(',') };
 }
 
 export const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));

@@ -1,11 +1,11 @@
 import type { SqlClient, SqlExecutor } from './sql-executor';
-import { recordColumns, recordMembers, type Field } from './rows';
+import { record, recordPart, recordSet, type Field, type RecordPart } from './rows';
 
 /**
  * A statement written over a set of members, which callers that arrive together share: one
  * statement and one commit for many payments instead of one each (docs/performance.md, ADR 0075).
  *
- * The SQL reads its members from `$1`, a JSON array of objects (`jsonb_to_recordset`), each with
+ * The SQL reads its members from `$1`, a JSON array of records (`recordSet` in rows.ts), each with
  * its position `n`, and answers one row per member carrying that `n`. It is written twice from one
  * builder: `shared`, which takes each row lock with `SKIP LOCKED` and answers `SKIPPED` for a
  * member whose row is locked elsewhere, and `alone`, which waits for its locks (within the
@@ -22,7 +22,7 @@ export interface SharedStatement<M, R> {
    * statement, whose answer could not say which of them changed it.
    */
   key(member: M): string;
-  /** One member as the members of a JSON object (`"key":value,…`), without `n`. */
+  /** One member's values, as elements of its record's JSON array (`recordValues`), without `n`. */
   member(member: M): string;
   /** A member's answer from its row, or SKIPPED when a row it needs was locked elsewhere. */
   answer(row: Record<string, unknown>): R | typeof SKIPPED;
@@ -30,23 +30,17 @@ export interface SharedStatement<M, R> {
 
 export const SKIPPED: unique symbol = Symbol('skipped');
 
-/** A table a shared insert writes: its columns in the members' records, its INSERT from them, and a member's row as JSON. */
-export interface InsertedRow<M> {
-  columns: string;
+/** A table a shared insert writes: its part of the members' records, and its INSERT from them. */
+export interface InsertedRow<M> extends RecordPart<M> {
   insert: string;
-  member(member: M): string | null;
 }
 
 /** `table`'s row of each member (`row`; none where it gives none), its `fields` under `prefix`. */
 export function insertInto<M, T>(table: string, fields: readonly Field<T>[], prefix: string, row: (member: M) => T | null | undefined): InsertedRow<M> {
   return {
-    columns: recordColumns(fields, prefix),
+    ...recordPart(fields, prefix, row),
     insert: `INSERT INTO ${table} (${fields.map(([column]) => column).join(', ')})
        SELECT ${fields.map(([column]) => `m.${prefix}${column}`).join(', ')} FROM m WHERE m.${prefix}${fields[0]![0]} IS NOT NULL`,
-    member: (member) => {
-      const value = row(member);
-      return value ? recordMembers(fields, value, prefix) : null;
-    },
   };
 }
 
@@ -57,7 +51,8 @@ export function insertInto<M, T>(table: string, fields: readonly Field<T>[], pre
  * breaks a constraint fails the statement, and each member is then sent alone.
  */
 export function sharedInsert<M>(key: (member: M) => string, tables: readonly InsertedRow<M>[]): SharedStatement<M, void> {
-  const sql = `WITH m AS MATERIALIZED (SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(n int, ${tables.map((t) => t.columns).join(', ')}))${tables
+  const members = record(...tables);
+  const sql = `WITH m AS MATERIALIZED (${recordSet(members.columns)})${tables
     .map((t, i) => `,\n   ins_${i} AS (${t.insert})`)
     .join('')}
    SELECT n FROM m`;
@@ -65,7 +60,7 @@ export function sharedInsert<M>(key: (member: M) => string, tables: readonly Ins
     shared: sql,
     alone: sql,
     key,
-    member: (member) => tables.flatMap((t) => t.member(member) ?? []).join(','),
+    member: members.values,
     answer: () => undefined,
   };
 }
@@ -87,8 +82,9 @@ const isClient = (db: SqlExecutor): db is SqlClient => typeof (db as Partial<Sql
 /**
  * Runs `statement` for `member`. On a client (not inside a transaction) the member waits for the
  * end of the current turn of the event loop, and every member that arrived meanwhile goes in the
- * same statement (at most MAX_SHARED_MEMBERS to one). Inside a transaction, or alone in its turn,
- * it runs alone.
+ * same statement; once MAX_SHARED_MEMBERS are waiting they go at once, so the database starts on
+ * them while the turn's later members are still arriving. Inside a transaction, or alone in its
+ * turn, a member runs alone.
  */
 export function runShared<M, R>(db: SqlExecutor, statement: SharedStatement<M, R>, member: M): Promise<R> {
   if (!isClient(db)) return runAlone(db, statement, member);
@@ -96,20 +92,28 @@ export function runShared<M, R>(db: SqlExecutor, statement: SharedStatement<M, R
   if (!byStatement) waiting.set(db, (byStatement = new Map()));
   let queue = byStatement.get(statement);
   if (!queue) {
-    byStatement.set(statement, (queue = []));
-    setImmediate(() => {
-      byStatement.delete(statement);
-      let groups: Waiting<M, R>[][];
-      try {
-        groups = statements(statement, queue!);
-      } catch (error) {
-        for (const each of queue!) each.reject(error);
-        return;
-      }
-      for (const members of groups) void send(db, statement, members);
-    });
+    const turn: Waiting<M, R>[] = (queue = []);
+    byStatement.set(statement, turn);
+    setImmediate(() => flush(db, byStatement, statement, turn));
   }
-  return new Promise<R>((resolve, reject) => queue!.push({ member, resolve, reject }));
+  const answer = new Promise<R>((resolve, reject) => queue!.push({ member, resolve, reject }));
+  if (queue.length >= MAX_SHARED_MEMBERS) flush(db, byStatement, statement, queue);
+  return answer;
+}
+
+/** Sends the members waiting in `queue`: when it is full, and at the end of its turn (nothing, if it went full). */
+function flush<M, R>(db: SqlClient, byStatement: Map<SharedStatement<any, any>, Waiting<any, any>[]>, statement: SharedStatement<M, R>, queue: Waiting<M, R>[]): void {
+  if (byStatement.get(statement) === queue) byStatement.delete(statement);
+  const members = queue.splice(0);
+  if (members.length === 0) return;
+  let groups: Waiting<M, R>[][];
+  try {
+    groups = statements(statement, members);
+  } catch (error) {
+    for (const each of members) each.reject(error);
+    return;
+  }
+  for (const group of groups) void send(db, statement, group);
 }
 
 /** The members of one turn as statements: at most MAX_SHARED_MEMBERS each, none about the same row as another in it. */
@@ -126,7 +130,7 @@ function statements<M, R>(statement: SharedStatement<M, R>, queue: Waiting<M, R>
 }
 
 async function runAlone<M, R>(db: SqlExecutor, statement: SharedStatement<M, R>, member: M): Promise<R> {
-  const { rows } = await db.query(statement.alone, [`[{"n":0,${statement.member(member)}}]`]);
+  const { rows } = await db.query(statement.alone, [`[[0,${statement.member(member)}]]`]);
   const answer = rows[0] ? statement.answer(rows[0]) : SKIPPED;
   // Waiting for its locks, a statement alone is never skipped.
   if (answer === SKIPPED) throw new Error('A statement run alone answered as skipped');
@@ -143,7 +147,7 @@ async function send<M, R>(db: SqlClient, statement: SharedStatement<M, R>, membe
   if (members.length === 1) return alone(members[0]!);
   let rows: Record<string, unknown>[];
   try {
-    const parameter = `[${members.map((each, n) => `{"n":${n},${statement.member(each.member)}}`).join(',')}]`;
+    const parameter = `[${members.map((each, n) => `[${n},${statement.member(each.member)}]`).join(',')}]`;
     ({ rows } = await db.query(statement.shared, [parameter]));
   } catch {
     await Promise.all(members.map(alone));

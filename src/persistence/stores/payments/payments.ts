@@ -3,7 +3,7 @@ import { SessionBusyError, type PaymentOutcome } from '../../../domain/payments/
 import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import { scopedListQuery } from '../../list-query';
-import { assignments, fieldValues, isUniqueViolation, jsonMembers, placeholders, recordColumns, recordMembers, scopeClause, toPayment, type Field } from '../../rows';
+import { assignments, fieldValues, isUniqueViolation, placeholders, record, recordPart, recordSet, scopeClause, toPayment, type Field } from '../../rows';
 import { sessionColumns, sessionFields } from '../sessions/checkout-sessions';
 import { eventFields, eventsWithDeliveriesOfRecords } from '../webhooks/endpoints-and-deliveries';
 import { runShared, SKIPPED, type SharedStatement } from '../../shared-statement';
@@ -52,6 +52,21 @@ const insertColumns = `${createdColumns}, ${paymentColumns.join(', ')}`;
 /** Every field a new payment is written with: `createdFields`, then `paymentFields`. */
 const newPaymentFields = [...createdFields, ...paymentFields];
 
+/** The session as the caller read it: the intent and the outcome go ahead only if it is still so. */
+const expectedSessionFields: readonly Field<CheckoutSession>[] = [
+  ['id', 'text', (s) => s.id],
+  ['status', 'text', (s) => s.status],
+  ['updated_at', 'timestamptz', (s) => s.updatedAt],
+];
+
+type Intent = { payment: Payment; session: CheckoutSession };
+
+/** An intent's record: the session as read (`session_…`), the new payment (`p_…`). */
+const intentRecord = record(
+  recordPart(expectedSessionFields, 'session_', (m: Intent) => m.session),
+  recordPart(newPaymentFields, 'p_', (m: Intent) => m.payment),
+);
+
 /** `FOR UPDATE` as a statement shared with strangers takes it (skipping rows locked elsewhere), or alone. */
 const forUpdate = (skipLocked: boolean) => (skipLocked ? 'FOR UPDATE SKIP LOCKED' : 'FOR UPDATE');
 
@@ -64,9 +79,7 @@ const forUpdate = (skipLocked: boolean) => (skipLocked ? 'FOR UPDATE SKIP LOCKED
  * is locked elsewhere (shared-statement.ts).
  */
 function intentSql(skipLocked: boolean): string {
-  return `WITH i AS MATERIALIZED (
-     SELECT * FROM jsonb_to_recordset($1::jsonb)
-       AS i(n int, session_id text, session_status text, session_updated_at timestamptz, ${recordColumns(newPaymentFields, 'p_')})),
+  return `WITH i AS MATERIALIZED (${recordSet(intentRecord.columns)}),
    held AS MATERIALIZED (
      SELECT s.id, s.status, s.updated_at FROM checkout_sessions s WHERE s.id = ANY (ARRAY(SELECT session_id FROM i)) ${forUpdate(skipLocked)}),
    ins AS (
@@ -83,12 +96,11 @@ function intentSql(skipLocked: boolean): string {
      FROM i LEFT JOIN held ON held.id = i.session_id`;
 }
 
-const intents: SharedStatement<{ payment: Payment; session: CheckoutSession }, 'inserted' | 'busy' | 'session_changed'> = {
+const intents: SharedStatement<Intent, 'inserted' | 'busy' | 'session_changed'> = {
   shared: intentSql(true),
   alone: intentSql(false),
   key: ({ session }) => session.id,
-  member: ({ payment, session }) =>
-    `${jsonMembers({ session_id: session.id, session_status: session.status, session_updated_at: session.updatedAt })},${recordMembers(newPaymentFields, payment, 'p_')}`,
+  member: intentRecord.values,
   answer: (row) => (row.result === 'skipped' ? SKIPPED : (row.result as 'inserted' | 'busy' | 'session_changed')),
 };
 
@@ -103,11 +115,7 @@ const intents: SharedStatement<{ payment: Payment; session: CheckoutSession }, '
  * payment's session open.
  */
 function outcomeSql(skipLocked: boolean): string {
-  return `WITH i AS MATERIALIZED (
-     SELECT * FROM jsonb_to_recordset($1::jsonb)
-       AS i(n int, payment_id text, expected_status text, ${recordColumns(paymentFields, 'p_')},
-            session_id text, session_status text, session_updated_at timestamptz, converts_exposures_at timestamptz,
-            ${recordColumns(sessionFields, 's_')}, ${recordColumns(eventFields, 'pe_')}, ${recordColumns(eventFields, 'se_')})),
+  return `WITH i AS MATERIALIZED (${recordSet(outcomeRecord.columns)}),
    held AS MATERIALIZED (
      SELECT s.id, s.status, s.updated_at FROM checkout_sessions s WHERE s.id = ANY (ARRAY(SELECT session_id FROM i)) ${forUpdate(skipLocked)}),
    locked AS (
@@ -142,27 +150,35 @@ function outcomeSql(skipLocked: boolean): string {
      FROM i`;
 }
 
-/** One outcome as `outcomeSql`'s member. */
-function outcomeMember({ payment, expectedStatus, event, session }: PaymentOutcome): string {
-  let record = `${jsonMembers({ payment_id: payment.id, expected_status: expectedStatus })},${recordMembers(paymentFields, payment, 'p_')}`;
-  if (event) record += `,${recordMembers(eventFields, event, 'pe_')}`;
-  if (session) {
-    record += `,${jsonMembers({
-      session_id: session.expected.id,
-      session_status: session.expected.status,
-      session_updated_at: session.expected.updatedAt,
-      converts_exposures_at: session.convertsExposuresAt,
-    })},${recordMembers(sessionFields, session.next, 's_')}`;
-    if (session.event) record += `,${recordMembers(eventFields, session.event, 'se_')}`;
-  }
-  return record;
-}
+type SessionOutcome = NonNullable<PaymentOutcome['session']>;
+
+/**
+ * An outcome's record: the payment's id and the status it is expected in, its new state (`p_…`);
+ * with a session, the session as read (`session_…`), when its exposures convert, and its new state
+ * (`s_…`); each one's event where it has one (`pe_…`, `se_…`).
+ */
+const outcomeRecord = record(
+  recordPart<PaymentOutcome, PaymentOutcome>(
+    [
+      ['payment_id', 'text', (o) => o.payment.id],
+      ['expected_status', 'text', (o) => o.expectedStatus],
+    ],
+    '',
+    (o) => o,
+  ),
+  recordPart(paymentFields, 'p_', (o: PaymentOutcome) => o.payment),
+  recordPart(expectedSessionFields, 'session_', (o: PaymentOutcome) => o.session?.expected),
+  recordPart<PaymentOutcome, SessionOutcome>([['converts_exposures_at', 'timestamptz', (s) => s.convertsExposuresAt]], '', (o) => o.session),
+  recordPart(sessionFields, 's_', (o: PaymentOutcome) => o.session?.next),
+  recordPart(eventFields, 'pe_', (o: PaymentOutcome) => o.event),
+  recordPart(eventFields, 'se_', (o: PaymentOutcome) => o.session?.event),
+);
 
 const outcomes: SharedStatement<PaymentOutcome, boolean> = {
   shared: outcomeSql(true),
   alone: outcomeSql(false),
   key: ({ payment, session }) => session?.expected.id ?? payment.id,
-  member: outcomeMember,
+  member: outcomeRecord.values,
   answer: (row) => (Number(row.result) === -1 ? SKIPPED : Number(row.result) === 1),
 };
 

@@ -3,7 +3,7 @@ import type { CredentialCipher } from '../../credential-cipher';
 import type { SqlClient } from '../../sql-client';
 import { auditLogRepositories } from '../team/audit-log';
 import type { Scope } from '../../../domain/shared/scope';
-import { toSession, type Row } from '../../rows';
+import { recordSet, toSession, type Row } from '../../rows';
 import { runShared, type SharedStatement } from '../../shared-statement';
 import type { CheckoutSession } from '../../../domain/sessions/entities';
 import type { FlagState } from '../../../domain/flags/ports';
@@ -64,7 +64,7 @@ const flagColumns = `,
  * does not exist gets a row of nulls.
  */
 function sessionWithConfigStatement(flags: boolean): SharedStatement<string, Row | null> {
-  const sql = `WITH m AS MATERIALIZED (SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(n int, id text))
+  const sql = `WITH m AS MATERIALIZED (${recordSet([['id', 'text']])})
     SELECT m.n, s.*, c.account_id AS config_account_id, c.mode AS config_mode, c.processor AS config_processor,
               c.settings AS config_settings, c.private_key_sealed AS config_private_key_sealed, c.updated_at AS config_updated_at${
                 flags ? flagColumns : ''}
@@ -74,7 +74,7 @@ function sessionWithConfigStatement(flags: boolean): SharedStatement<string, Row
     shared: sql,
     alone: sql,
     key: (id) => id,
-    member: (id) => `"id":${JSON.stringify(id)}`,
+    member: (id) => JSON.stringify(id),
     answer: (row) => (row.id === null ? null : row),
   };
 }

@@ -92,7 +92,7 @@ export async function insertEventWithDeliveries(db: SqlExecutor, event: DomainEv
 
 /**
  * The events of the rows of a JSON record set `i` that carry one (its columns under `prefix`, as
- * `recordColumns(eventFields, prefix)` declares them), each with its fan-out: two CTEs, `name` and
+ * `recordPart(eventFields, prefix, …)` declares them), each with its fan-out: two CTEs, `name` and
  * `name_deliveries`, of a larger statement, written only for the rows where `guard` holds.
  */
 export function eventsWithDeliveriesOfRecords(name: string, prefix: string, guard: string): string {
