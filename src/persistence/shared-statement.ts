@@ -82,9 +82,8 @@ const isClient = (db: SqlExecutor): db is SqlClient => typeof (db as Partial<Sql
 /**
  * Runs `statement` for `member`. On a client (not inside a transaction) the member waits for the
  * end of the current turn of the event loop, and every member that arrived meanwhile goes in the
- * same statement; once MAX_SHARED_MEMBERS are waiting they go at once, so the database starts on
- * them while the turn's later members are still arriving. Inside a transaction, or alone in its
- * turn, a member runs alone.
+ * same statement (at most MAX_SHARED_MEMBERS to one). Inside a transaction, or alone in its turn,
+ * it runs alone.
  */
 export function runShared<M, R>(db: SqlExecutor, statement: SharedStatement<M, R>, member: M): Promise<R> {
   if (!isClient(db)) return runAlone(db, statement, member);
@@ -92,28 +91,20 @@ export function runShared<M, R>(db: SqlExecutor, statement: SharedStatement<M, R
   if (!byStatement) waiting.set(db, (byStatement = new Map()));
   let queue = byStatement.get(statement);
   if (!queue) {
-    const turn: Waiting<M, R>[] = (queue = []);
-    byStatement.set(statement, turn);
-    setImmediate(() => flush(db, byStatement, statement, turn));
+    byStatement.set(statement, (queue = []));
+    setImmediate(() => {
+      byStatement.delete(statement);
+      let groups: Waiting<M, R>[][];
+      try {
+        groups = statements(statement, queue!);
+      } catch (error) {
+        for (const each of queue!) each.reject(error);
+        return;
+      }
+      for (const members of groups) void send(db, statement, members);
+    });
   }
-  const answer = new Promise<R>((resolve, reject) => queue!.push({ member, resolve, reject }));
-  if (queue.length >= MAX_SHARED_MEMBERS) flush(db, byStatement, statement, queue);
-  return answer;
-}
-
-/** Sends the members waiting in `queue`: when it is full, and at the end of its turn (nothing, if it went full). */
-function flush<M, R>(db: SqlClient, byStatement: Map<SharedStatement<any, any>, Waiting<any, any>[]>, statement: SharedStatement<M, R>, queue: Waiting<M, R>[]): void {
-  if (byStatement.get(statement) === queue) byStatement.delete(statement);
-  const members = queue.splice(0);
-  if (members.length === 0) return;
-  let groups: Waiting<M, R>[][];
-  try {
-    groups = statements(statement, members);
-  } catch (error) {
-    for (const each of members) each.reject(error);
-    return;
-  }
-  for (const group of groups) void send(db, statement, group);
+  return new Promise<R>((resolve, reject) => queue!.push({ member, resolve, reject }));
 }
 
 /** The members of one turn as statements: at most MAX_SHARED_MEMBERS each, none about the same row as another in it. */

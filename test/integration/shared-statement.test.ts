@@ -171,18 +171,6 @@ describe.each(testDatabases)('statements shared by payments made at once ($name)
     expect(await rows(ctx.db, `SELECT count(*)::int AS n FROM checkout_sessions WHERE id LIKE 'cs_test_%'`)).toEqual([{ n: 3 }]);
   });
 
-  it('a full statement goes at once, while the turn is still under way; the rest go at its end', async () => {
-    const template = await openSession(ctx);
-    const { db, sent } = counted(ctx.db);
-    const ids = Array.from({ length: 27 }, (_, n) => `cs_test_full_${n}`);
-    const created = ids.map((id) => checkoutSessionRepositories(db).checkoutSessions.insert({ ...template, id }));
-    // The 25th member filled a statement: it was sent before this turn ended. The last two wait for it.
-    expect(sent).toHaveLength(1);
-    await Promise.all(created);
-    expect(sent).toHaveLength(2);
-    expect(await rows(ctx.db, `SELECT count(*)::int AS n FROM checkout_sessions WHERE id LIKE 'cs_test_full_%'`)).toEqual([{ n: 27 }]);
-  });
-
   it('inside a transaction a member runs alone, in that transaction: rolled back with it', async () => {
     const session = await openSession(ctx);
     await expect(
