@@ -22,10 +22,6 @@ export function fieldValues<T>(fields: readonly Field<T>[], entity: T): unknown[
 /** A column of a JSON record set: its name and SQL type. */
 export type RecordColumn = readonly [name: string, type: string];
 
-/** `fields` as columns of a JSON record set, named under `prefix`. */
-export const recordColumns = <T>(fields: readonly Field<T>[], prefix: string): RecordColumn[] =>
-  fields.map(([column, type]) => [prefix + column, type]);
-
 /**
  * Rows from `$1`, a JSON array of records, each a JSON array: its position `n`, then its values in
  * the order of `columns` (`recordValues`). Positional arrays, not objects: PostgreSQL reads them
@@ -64,7 +60,8 @@ export interface RecordPart<M> {
 }
 
 export function recordPart<M, T>(fields: readonly Field<T>[], prefix: string, of: (member: M) => T | null | undefined): RecordPart<M> {
-  return { columns: recordColumns(fields, prefix), values: (member) => recordValues(fields, of(member)) };
+  const columns = fields.map(([column, type]): RecordColumn => [prefix + column, type]);
+  return { columns, values: (member) => recordValues(fields, of(member)) };
 }
 
 /** A record of `parts`, one after another: its columns for `recordSet`, a member's values for its array. */
