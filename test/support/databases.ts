@@ -56,10 +56,16 @@ export async function truncateAll(db: SqlClient): Promise<void> {
   const truncate = `TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} CASCADE`;
   // Work the previous test left running (a webhook send finishing, a scheduled job) may hold row
   // locks that TRUNCATE's table locks meet in another order; PostgreSQL then aborts one side with a
-  // deadlock. The emptying is what the next test needs, so try again.
+  // deadlock. The emptying is what the next test needs, so try again. It also waits for that work
+  // as long as it must: the bounds on a request's waits (2 s for a lock) are not for it, and on a
+  // busy machine they cut it short.
   for (let attempt = 1; ; attempt++) {
     try {
-      await db.query(truncate);
+      await db.transaction(async (tx) => {
+        await tx.query(`SET LOCAL lock_timeout = '60s'`);
+        await tx.query(`SET LOCAL statement_timeout = '60s'`);
+        await tx.query(truncate);
+      });
       return;
     } catch (error) {
       if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
