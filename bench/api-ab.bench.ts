@@ -1,10 +1,14 @@
 /**
- * One change to session creation, measured A/B (`npm run bench:api-ab`): two Tillpoint servers on
- * PostgreSQL, each in its own process and schema, driven by turns — `POST /v1/checkout/sessions`,
- * 10 connections, AB_SECONDS each (default 3) for AB_ROUNDS rounds (default 8, the order flipped
- * every round) after a warm-up — and compared by the median of their rounds: req/s, and CPU per
- * request of each server and of its PostgreSQL backends. A machine whose speed drifts by ±10%
- * between runs meets both alike, which a `bench:api` before and another after cannot promise.
+ * One change to the hot path, measured A/B (`npm run bench:api-ab`): two Tillpoint servers on
+ * PostgreSQL, each in its own process and schema, driven by turns, the order flipped every round.
+ * 1. Session creation: `POST /v1/checkout/sessions`, 10 connections, AB_SECONDS each (default 3)
+ *    for AB_ROUNDS rounds (default 8) after a warm-up, compared by the median of their rounds:
+ *    req/s, and CPU per request of each server and of its PostgreSQL backends.
+ * 2. Paying: AB_PAY_ROUNDS rounds (default 20; 0 skips it) of 50 shoppers paying at once, as
+ *    `bench:pay` pays (each store first takes 3,000 payments and is analyzed), a round of A then a
+ *    round of B: p50 and p99 of all their payments, CPU per payment.
+ * A machine whose speed drifts by ±10% between runs meets both alike, which a `bench:api` before
+ * and another after cannot promise.
  *
  * What differs between A and B, each optional:
  * - AB_A_DIR / AB_B_DIR: another checkout of Tillpoint (a git worktree of the change) whose
@@ -17,12 +21,13 @@
  */
 import path from 'node:path';
 import pg from 'pg';
-import { closeHotPath } from './support/hot-path';
+import { closeHotPath, cpuNow, cpuSince, PAYERS, payRound, warmedUpRounds } from './support/hot-path';
 import { fixed, percentile, startChild, type Child } from './support/processes';
 import { drive, measured } from './support/session-load';
 
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 8);
 const SECONDS = Number(process.env.AB_SECONDS ?? 3);
+const PAY_ROUNDS = Number(process.env.AB_PAY_ROUNDS ?? 20);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const sides = ['A', 'B'] as const;
 type Side = (typeof sides)[number];
@@ -57,6 +62,10 @@ const results: Record<Side, { rps: number[]; server: number[]; database: number[
   A: { rps: [], server: [], database: [] },
   B: { rps: [], server: [], database: [] },
 };
+const paying: Record<Side, { times: number[]; server: number; database: number }> = {
+  A: { times: [], server: 0, database: 0 },
+  B: { times: [], server: 0, database: 0 },
+};
 try {
   for (const side of sides) servers.set(side, await start(side));
   for (const side of sides) {
@@ -71,6 +80,20 @@ try {
       results[side].rps.push(r.rps);
       results[side].server.push(r.serverCpuMs);
       results[side].database.push(r.databaseCpuMs);
+    }
+  }
+  if (PAY_ROUNDS > 0) {
+    const rounds = new Map<Side, string[][]>();
+    for (const side of sides) rounds.set(side, await warmedUpRounds([servers.get(side)!.ready.port], servers.get(side)!.ready.key, PAY_ROUNDS));
+    for (let round = 0; round < PAY_ROUNDS; round++) {
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+        const { port } = servers.get(side)!.ready;
+        const before = await cpuNow(`tillpoint-postgres-${side}`, port);
+        paying[side].times.push(...(await payRound(port, rounds.get(side)![round]!)));
+        const used = cpuSince(before, await cpuNow(`tillpoint-postgres-${side}`, port), PAYERS * PAY_ROUNDS);
+        paying[side].server += used.serverCpuMs;
+        paying[side].database += used.databaseCpuMs;
+      }
     }
   }
 } finally {
@@ -91,3 +114,17 @@ const ratio = (of: (side: Side) => number) => fixed(of('B') / of('A'), 3);
 console.log(
   `B / A: req/s ${ratio((s) => median(results[s].rps))}, server CPU ${ratio((s) => median(results[s].server))}, PostgreSQL CPU ${ratio((s) => median(results[s].database))}`,
 );
+if (PAY_ROUNDS > 0) {
+  for (const side of sides) {
+    const p = paying[side];
+    console.log(
+      `${side}: paying ${PAYERS} at once × ${PAY_ROUNDS}: p50 ${fixed(percentile(p.times, 0.5))} ms, p99 ${fixed(percentile(p.times, 0.99))} ms,` +
+        ` CPU per payment: server ${fixed(p.server, 3)} ms, PostgreSQL ${fixed(p.database, 3)} ms`,
+    );
+  }
+  const of = (side: Side, q: number) => percentile(paying[side].times, q);
+  console.log(
+    `B / A paying: p50 ${fixed(of('B', 0.5) / of('A', 0.5), 3)}, p99 ${fixed(of('B', 0.99) / of('A', 0.99), 3)},` +
+      ` server CPU ${fixed(paying.B.server / paying.A.server, 3)}, PostgreSQL CPU ${fixed(paying.B.database / paying.A.database, 3)}`,
+  );
+}
