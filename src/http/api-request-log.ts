@@ -114,12 +114,15 @@ export function answeredObjects(payload: string): string[] {
   const own = /^\{"id":"([A-Za-z0-9_]{1,80})"/.exec(payload)?.[1];
   if (!own) return [];
   const ids = [own];
-  for (const field of ['payment', 'checkout_session']) {
-    const related = new RegExp(`"${field}":"([A-Za-z0-9_]{1,80})"`).exec(payload)?.[1];
+  for (const field of RELATED_FIELDS) {
+    const related = field.exec(payload)?.[1];
     if (related && !ids.includes(related)) ids.push(related);
   }
   return ids;
 }
+
+/** The related objects an answer may name, by their fields. */
+const RELATED_FIELDS = ['payment', 'checkout_session'].map((field) => new RegExp(`"${field}":"([A-Za-z0-9_]{1,80})"`));
 
 /**
  * Notes every authenticated merchant API call in the request log (Developers page): method, path

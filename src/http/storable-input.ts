@@ -25,30 +25,49 @@ function printableKey(key: string): string {
 
 type Finding = { path: PropertyKey[]; problem: 'text' | 'depth' };
 
+/** A value waiting to be looked at: its parent's entry and its key there (the root has neither). */
+interface Visit {
+  value: unknown;
+  parent: Visit | null;
+  key: PropertyKey;
+  depth: number;
+}
+
+/** The keys from the root down to `visit`, then `last` when given. */
+function pathOf(visit: Visit, last?: PropertyKey): PropertyKey[] {
+  const path: PropertyKey[] = last === undefined ? [] : [last];
+  for (let at: Visit | null = visit; at?.parent; at = at.parent) path.unshift(at.key);
+  return path;
+}
+
 /**
  * The first string (object keys included) holding an unstorable character, or the first value nested
- * deeper than MAX_INPUT_DEPTH, in document order. Iterative, so no input can exhaust the stack.
+ * deeper than MAX_INPUT_DEPTH, in document order. Iterative, so no input can exhaust the stack; a
+ * path is put together only for what is found, as every request's body passes through here.
  */
 export function findUnstorable(value: unknown): Finding | null {
-  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value, path: [] }];
+  const stack: Visit[] = [{ value, parent: null, key: '', depth: 0 }];
   while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!;
+    const visit = stack.pop()!;
+    const current = visit.value;
     if (typeof current === 'string') {
-      if (!isStorableText(current)) return { path, problem: 'text' };
+      if (!isStorableText(current)) return { path: pathOf(visit), problem: 'text' };
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
-    if (path.length >= MAX_INPUT_DEPTH) return { path, problem: 'depth' };
-    const children: Array<{ value: unknown; path: PropertyKey[] }> = [];
+    if (visit.depth >= MAX_INPUT_DEPTH) return { path: pathOf(visit), problem: 'depth' };
+    const depth = visit.depth + 1;
+    const from = stack.length;
     if (Array.isArray(current)) {
-      current.forEach((item, index) => children.push({ value: item, path: [...path, index] }));
+      for (let index = 0; index < current.length; index++) stack.push({ value: current[index], parent: visit, key: index, depth });
     } else {
-      for (const [key, item] of Object.entries(current)) {
-        if (!isStorableText(key)) return { path: [...path, printableKey(key)], problem: 'text' };
-        children.push({ value: item, path: [...path, key] });
+      for (const key of Object.keys(current)) {
+        if (!isStorableText(key)) return { path: pathOf(visit, printableKey(key)), problem: 'text' };
+        stack.push({ value: (current as Record<string, unknown>)[key], parent: visit, key, depth });
       }
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    // Children were pushed first to last; the first must come off the stack first.
+    for (let i = from, j = stack.length - 1; i < j; i++, j--) [stack[i], stack[j]] = [stack[j]!, stack[i]!];
   }
   return null;
 }
