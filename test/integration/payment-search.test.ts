@@ -22,6 +22,15 @@ describe.each(testDatabases)('search: GET /v1/payments/search and the dashboard 
   };
   const amountsOf = async (query: string) => (await search(query)).data.map((p) => p.amount);
 
+  it("writes a session's metadata straight into its index: no pending list is left for a later shopper to merge", async () => {
+    await pay(1000, 'ann@buyer.example', { metadata: { order: 'A-1', channel: 'web' } });
+    await pay(2000, 'bob@buyer.example', { metadata: { order: 'B-2' } });
+    // What a GIN index's pending list holds, merged now: nothing, as each write took its own entries.
+    const { rows } = await ctx.db.query<{ pages: string }>("SELECT gin_clean_pending_list('checkout_sessions_metadata'::regclass) AS pages");
+    expect(Number(rows[0]!.pages)).toBe(0);
+    expect(await amountsOf("metadata['order']:'B-2'")).toEqual([2000]);
+  });
+
   it('finds payments by every field of the query language, newest first, and pages', async () => {
     const ann = await pay(1000, 'ann@buyer.example', { metadata: { order: 'A-1' }, client_reference_id: 'cart-77' });
     await pay(200100, 'bob@other.example'); // declined: insufficient funds

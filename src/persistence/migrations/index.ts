@@ -30,6 +30,7 @@ import paymentStory from './0037-payment-story';
 import cvcRecollection from './0038-cvc-recollection';
 import searchCustomersAndDisputes from './0039-search-customers-and-disputes';
 import paymentLinkOptions from './0041-payment-link-options';
+import metadataIndexWithoutPendingList from './0042-metadata-index-without-pending-list';
 
 export interface Migration {
   version: number;
@@ -73,6 +74,7 @@ export const migrations: Migration[] = [
   cvcRecollection,
   searchCustomersAndDisputes,
   paymentLinkOptions,
+  metadataIndexWithoutPendingList,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
