@@ -18,8 +18,9 @@
  * PostgreSQL backends serving it (found by application name, read from /proc), is printed too:
  * unlike req/s and latency, it hardly moves with what else the machine is doing. PostgreSQL: BENCH_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/test; each server gets a fresh schema, dropped at the end).
- * BENCH_SECONDS sets the length of each load phase (default 10); BENCH_CPU_PROF=<dir> profiles
- * the servers with `node --cpu-prof`.
+ * BENCH_SECONDS sets the length of each load phase (default 10), BENCH_CONNECTIONS its connections
+ * (default 10; the goals are set at 10); BENCH_CPU_PROF=<dir> profiles the servers with `node
+ * --cpu-prof`.
  */
 import { loadavg } from 'node:os';
 import { closeHotPath, openSessions, pay, PAYERS, payRound, statementsSent } from './support/hot-path';

@@ -1,12 +1,12 @@
 /**
  * The merchant API's load phase, shared by `bench:api` and `bench:api-ab`: `POST
- * /v1/checkout/sessions` with 10 connections (autocannon) for some seconds, and what it cost the
- * server and its PostgreSQL backends per request.
+ * /v1/checkout/sessions` with 10 connections (autocannon; BENCH_CONNECTIONS=n for n) for some
+ * seconds, and what it cost the server and its PostgreSQL backends per request.
  */
 import autocannon from 'autocannon';
 import { cpuNow, cpuSince, sessionBody } from './hot-path';
 
-const CONNECTIONS = 10;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
 export interface LoadResult {
   rps: number;
