@@ -18,6 +18,7 @@ describe('findUnstorable', () => {
 
   it('reports the first problem in document order', () => {
     expect(findUnstorable({ a: 'fine', b: ['\u0000'], c: '\u0000' })?.path).toEqual(['b', 0]);
+    expect(findUnstorable(['fine', { a: '\u0000' }, '\u0000'])?.path).toEqual([1, 'a']);
   });
 
   it(`bounds nesting at ${MAX_INPUT_DEPTH} levels without recursing (100,000 levels do not exhaust the stack)`, () => {

@@ -57,17 +57,14 @@ export function findUnstorable(value: unknown): Finding | null {
     if (current === null || typeof current !== 'object') continue;
     if (visit.depth >= MAX_INPUT_DEPTH) return { path: pathOf(visit), problem: 'depth' };
     const depth = visit.depth + 1;
-    const from = stack.length;
+    // Children go on the stack last to first, so the first comes off first (document order).
     if (Array.isArray(current)) {
-      for (let index = 0; index < current.length; index++) stack.push({ value: current[index], parent: visit, key: index, depth });
+      for (let index = current.length - 1; index >= 0; index--) stack.push({ value: current[index], parent: visit, key: index, depth });
     } else {
-      for (const key of Object.keys(current)) {
-        if (!isStorableText(key)) return { path: pathOf(visit, printableKey(key)), problem: 'text' };
-        stack.push({ value: (current as Record<string, unknown>)[key], parent: visit, key, depth });
-      }
+      const keys = Object.keys(current);
+      for (const key of keys) if (!isStorableText(key)) return { path: pathOf(visit, printableKey(key)), problem: 'text' };
+      for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (current as Record<string, unknown>)[keys[i]!], parent: visit, key: keys[i]!, depth });
     }
-    // Children were pushed first to last; the first must come off the stack first.
-    for (let i = from, j = stack.length - 1; i < j; i++, j--) [stack[i], stack[j]] = [stack[j]!, stack[i]!];
   }
   return null;
 }
