@@ -90,6 +90,7 @@ try {
         const { port } = servers.get(side)!.ready;
         const before = await cpuNow(`tillpoint-postgres-${side}`, port);
         paying[side].times.push(...(await payRound(port, rounds.get(side)![round]!)));
+        // This round's CPU over all the side's payments: the rounds' shares add up to the CPU per payment.
         const used = cpuSince(before, await cpuNow(`tillpoint-postgres-${side}`, port), PAYERS * PAY_ROUNDS);
         paying[side].server += used.serverCpuMs;
         paying[side].database += used.databaseCpuMs;
