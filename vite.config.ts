@@ -30,7 +30,7 @@ const sharedWithDashboard =
  * their own chunk, loaded with it before anything else (React's part imports them from there).
  */
 const checkoutFirstScript =
-  /\0vite[\\/]preload-helper|[\\/]web[\\/]checkout[\\/](?:main\.tsx|trusted-types\.ts|page-data\.ts|processor-plan\.ts|payment-methods\.ts|styles\.css)$|[\\/]src[\\/]domain[\\/](?:[\w-]+[\\/])?(?:offered-payment-methods|errors)\.ts$/;
+  /\0vite[\\/]preload-helper|[\\/]web[\\/]checkout[\\/](?:main\.tsx|trusted-types\.ts|page-data\.ts|processor-plan\.ts|payment-methods\.ts|braintree[\\/]module-exports\.ts|styles\.css)$|[\\/]src[\\/]domain[\\/](?:[\w-]+[\\/])?(?:offered-payment-methods|errors)\.ts$/;
 
 /** Parts of the checkout page loaded on demand, each its own chunk. */
 const checkoutOnDemand =

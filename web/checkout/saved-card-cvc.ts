@@ -2,6 +2,7 @@ import { ApiError, checkoutApi, type PublicSession } from './api';
 import type { HostedFieldsInstance } from './braintree/braintree-components';
 import { errorMessageKey } from './i18n';
 import type { NonceResult } from './payment-attempt';
+import { cjs } from './braintree/module-exports';
 
 /**
  * A saved card's CVC typed again, where the session or the processor asks for it: the test
@@ -16,9 +17,6 @@ export interface SavedCardCvcField {
   tokenize(paymentMethod: string, typed: string): Promise<NonceResult>;
   teardown(): void;
 }
-
-/** braintree-web's CommonJS modules, as the bundler hands them over (as in braintree-components.ts, which this chunk must not import). */
-const exportsOf = <T>(module: T | { default: T }): T => (module as { default?: T }).default ?? (module as T);
 
 export function savedCardCvcField(session: PublicSession): SavedCardCvcField {
   const clientToken = session.processor.name === 'braintree' ? (session.processor.clientToken as string | null | undefined) : null;
@@ -44,8 +42,8 @@ export function savedCardCvcField(session: PublicSession): SavedCardCvcField {
     async mount(container, label) {
       // The same authorization as the card form's: braintree-web reuses that client's configuration.
       const [clientModule, hostedFieldsModule] = await Promise.all([import('braintree-web/client'), import('braintree-web/hosted-fields')]);
-      const client = await exportsOf(clientModule).create({ authorization: clientToken });
-      fields = (await exportsOf(hostedFieldsModule).create({
+      const client = await cjs(clientModule).create({ authorization: clientToken });
+      fields = (await cjs(hostedFieldsModule).create({
         client,
         // The card form's frame styles (hosted-fields-setup.ts), kept out of this chunk's imports.
         styles: { input: { 'font-size': '16px', color: '#1a1a1a' } },

@@ -6,6 +6,7 @@ import type { WalletForm } from '../use-payment-attempt';
 import './apple-pay.css';
 import { reportCheckoutFailure } from '../report';
 import { APPLE_PAY_VERSION, applePayAvailable, applePayPaymentRequest, braintreeApplePay, testApplePay, type ApplePayProvider, type ApplePaySessionConstructor, type BraintreeApplePayInstance } from './apple-pay';
+import { cjs } from '../braintree/module-exports';
 
 export interface ApplePayAreaProps {
   session: PublicSession;
@@ -22,8 +23,7 @@ export interface ApplePayAreaProps {
 export async function applePayProvider(client: Pick<ProcessorClient, 'braintreeClient'>): Promise<ApplePayProvider> {
   if (!client.braintreeClient) return testApplePay();
   const [braintreeClient, component] = await Promise.all([client.braintreeClient, import('braintree-web/apple-pay')]);
-  const create = ((component as unknown as { default?: typeof component }).default ?? component).create;
-  return braintreeApplePay((await create({ client: braintreeClient })) as BraintreeApplePayInstance);
+  return braintreeApplePay((await cjs(component).create({ client: braintreeClient })) as BraintreeApplePayInstance);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { reportCheckoutFailure } from '../report';
 import type { EarlyHostedFields } from './early-hosted-fields';
+import { cjs } from './module-exports';
 
 /** A Hosted Fields instance, as braintree-web documents it (the parts we call). */
 export interface HostedFieldsInstance {
@@ -50,11 +51,6 @@ export interface BraintreeComponents {
    * every payment verifies), so it does not compete with the card form for the line.
    */
   warm(): void;
-}
-
-/** CommonJS modules arrive as `{ default: module.exports }` or with named exports, depending on the bundler. */
-function cjs<T>(module: T | { default: T }): T {
-  return (module as { default?: T }).default ?? (module as T);
 }
 
 /** The first call's promise, for every call; a failed one is retried on the next call. */

@@ -1,5 +1,6 @@
 import type { HostedFieldsInstance } from './braintree-components';
 import { frameStyles, hostedFieldsOption, renderedCardSlots } from './hosted-fields-setup';
+import { cjs } from './module-exports';
 
 /**
  * Braintree Hosted Fields started by the page's first script (main.tsx), before React is even
@@ -18,9 +19,6 @@ export interface EarlyHostedFields {
 }
 
 let early: EarlyHostedFields | null = null;
-
-/** A CommonJS module's exports, however the bundler hands them over (as braintree-components.ts does). */
-const cjs = <T>(module: T | { default: T }): T => (module as { default?: T }).default ?? (module as T);
 
 /** The value of the `<html>` attribute set once the frames take typing (styles.css shows the fields as ready). */
 export const FRAMES_READY_ATTRIBUTE = 'data-card-frames';

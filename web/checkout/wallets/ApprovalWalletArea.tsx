@@ -19,6 +19,7 @@ import {
   type VenmoInstance,
 } from './approval-wallets';
 import './approval-wallets.css';
+import { cjs } from '../braintree/module-exports';
 
 export interface ApprovalWalletAreaProps {
   wallet: ApprovalWallet;
@@ -30,8 +31,6 @@ export interface ApprovalWalletAreaProps {
   onAbsent: () => void;
   form: WalletForm & Pick<ReturnType<typeof usePaymentAttempt>, 'email' | 'emailRef' | 'touchEmail'>;
 }
-
-const cjs = <T,>(module: T | { default: T }): T => (module as { default?: T }).default ?? (module as T);
 
 /**
  * The wallet on this page: braintree-web's paypal-checkout or venmo on the Braintree client, or the
