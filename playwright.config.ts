@@ -7,7 +7,9 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  timeout: 30_000,
+  // A test's whole flow, on a 2-core machine running two browsers, their servers and PostgreSQL at
+  // once; the long dashboard flows set more for themselves.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {

@@ -73,7 +73,6 @@ test.describe('Braintree checkout', () => {
   });
 
   test('Hosted Fields start before React loads, keep their frames through hydration, and the card form is ready', async ({ page, request }) => {
-    test.setTimeout(45_000);
     const problems: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
@@ -149,7 +148,6 @@ test.describe('Braintree checkout', () => {
   });
 
   test('Hosted Fields frames that fail to load: a clear message, card form disabled, Google Pay still pays', async ({ page, request }) => {
-    test.setTimeout(45_000);
     await routeThirdParties(page, { assets: 'blocked' });
     const session = await braintreeSession(request);
     await page.goto(session.url);

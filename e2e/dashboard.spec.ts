@@ -4,7 +4,7 @@ import { expectNoAxeViolations } from './support';
 
 test.describe('merchant dashboard', () => {
   // Each test signs up (argon2id) and pays in a second browser; the phone profile needs the room.
-  test.describe.configure({ timeout: 60_000 });
+  test.describe.configure({ timeout: 90_000 });
 
   test('sign up, create a key, a shopper pays, the payment shows in the list and its timeline @desktop', async ({ page, browser, request }) => {
     await signUp(page, `Roastery ${unique()}`);

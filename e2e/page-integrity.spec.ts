@@ -65,7 +65,6 @@ test.describe('payment page integrity', () => {
   });
 
   test('Braintree: Chromium loads exactly the inventory’s scripts for this set-up, with Trusted Types enforced', async ({ page, request }) => {
-    test.setTimeout(60_000);
     await routeThirdParties(page);
     const seen = await watch(page);
     const key = process.env.E2E_BRAINTREE_SECRET_KEY!;
