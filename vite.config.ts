@@ -26,8 +26,9 @@ const sharedWithDashboard =
   /node_modules[\\/](?:react|react-dom|scheduler|@formatjs[\\/]fast-memoize)[\\/]|\0@oxc-project\+runtime@|[\\/]src[\\/]domain[\\/](?:[\w-]+[\\/])?(?:currency|flag-evaluation)\.ts$|[\\/]web[\\/]checkout[\\/]format\.ts$/;
 
 /**
- * What the checkout page's first script (web/checkout/main.tsx) imports, and Vite's preload helper:
- * their own chunk, loaded with it before anything else (React's part imports them from there).
+ * What the checkout page's first script (web/checkout/main.tsx) imports, the one-line helper every
+ * braintree-web loader shares, and Vite's preload helper: their own chunk, loaded with the first
+ * script before anything else (the page's other chunks import them from there).
  */
 const checkoutFirstScript =
   /\0vite[\\/]preload-helper|[\\/]web[\\/]checkout[\\/](?:main\.tsx|trusted-types\.ts|page-data\.ts|processor-plan\.ts|payment-methods\.ts|braintree[\\/]module-exports\.ts|styles\.css)$|[\\/]src[\\/]domain[\\/](?:[\w-]+[\\/])?(?:offered-payment-methods|errors)\.ts$/;

@@ -79,7 +79,7 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     source: /^_checkout-first-[\w-]+\.js$/,
     loadedWhen: ['always'],
     justification:
-      'What the first script needs with it: the Trusted Types policies, reading the inlined page data, and which payment methods the session offers. Built by Tillpoint from web/checkout.',
+      'What the first script needs with it: the Trusted Types policies, reading the inlined page data, which payment methods the session offers, and how the page reads a Braintree component’s exports. Built by Tillpoint from web/checkout.',
   },
   {
     id: 'checkout-app',
