@@ -4,7 +4,7 @@ import type { Mode } from '../domain/shared/events';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Deps } from '../domain/deps';
 import { TillpointError } from '../domain/shared/errors';
-import { evaluateFlagsFrom, loadFlagState } from '../domain/flags/use-cases/evaluate-flags';
+import { evaluateFlagsFrom, loadFlagState, stateHolds } from '../domain/flags/use-cases/evaluate-flags';
 import type { FlagState } from '../domain/flags/ports';
 import { useSha256Hex } from '../domain/shared/digest';
 import { openServerFlags } from '../adapters/flags/server-flags';
@@ -152,7 +152,8 @@ export async function openTillpoint(options: {
   };
   const flags = openServerFlags({
     ofrepUrl: options.flagsOfrepUrl ?? null,
-    evaluate: async (scope, key, targetingKey, state) => evaluateFlagsFrom(state ?? (await readFlags(scope)), { targetingKey, key })[0]!,
+    evaluate: async (scope, key, targetingKey, state) =>
+      evaluateFlagsFrom(state && stateHolds(state, key) ? state : await readFlags(scope), { targetingKey, key })[0]!,
   });
   // This instance's API keys and rate-limit leases: most merchant API calls need no statement of
   // their own for either. Key changes reach the cache from the database's notifications.

@@ -38,6 +38,7 @@ export const builtInFlags = {
   },
 } as const;
 export type BuiltInFlagKey = keyof typeof builtInFlags;
+export const builtInFlagKeys = Object.keys(builtInFlags) as BuiltInFlagKey[];
 
 /**
  * The checkout-page surfaces an experiment may vary, with the variants the page knows how to render

@@ -5,6 +5,11 @@ import type { Flag, Experiment, Exposure } from './entities';
 export interface FlagState {
   stored: Flag[];
   running: Experiment[];
+  /**
+   * Set when the state holds only these keys' flags and experiments (paying reads the built-in
+   * flags alone, however many custom flags the scope has): any other key is read afresh.
+   */
+  keys?: readonly string[];
 }
 
 export interface FlagRepository {

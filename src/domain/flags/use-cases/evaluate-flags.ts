@@ -8,6 +8,9 @@ export async function loadFlagState(deps: Pick<Deps, 'store'>, scope: Scope): Pr
   return deps.store.read((reader) => reader.flags.listWithRunningExperiments(scope));
 }
 
+/** Whether `state` holds what evaluating `key` needs (a state read for some keys only does not hold the others). */
+export const stateHolds = (state: FlagState, key: string) => state.keys === undefined || state.keys.includes(key);
+
 /** Evaluates one key, or every key the state has, for one unit. */
 export function evaluateFlagsFrom(state: FlagState, options: { targetingKey: string | null; key?: string }): FlagEvaluation[] {
   const { stored, running } = state;
