@@ -2,22 +2,19 @@ import type { Config } from '../runtime/config';
 
 /**
  * What the checkout page learns at run time rather than at build time, so one build serves every
- * install: where to report errors (a public DSN) and where flags are read (by the server, which
- * evaluates them for the page's first paint; the CSP still allows the service).
+ * install: where to report errors (a public DSN). Its flags are evaluated by the server for the
+ * first paint (page-flags.ts), so the page never reaches a flag service.
  */
 export interface CheckoutClientConfig {
   sentry: { dsn: string; environment: string; release: string; sampleRate: number } | null;
-  /** Base URL of the OFREP service; '' is this server. */
-  ofrepUrl: string;
 }
 
-export function checkoutClientConfig(config: Pick<Config, 'sentry' | 'flagsOfrepUrl'>): CheckoutClientConfig {
+export function checkoutClientConfig(config: Pick<Config, 'sentry'>): CheckoutClientConfig {
   const { sentry } = config;
   return {
     sentry: sentry.browserDsn
       ? { dsn: sentry.browserDsn, environment: sentry.environment, release: sentry.release, sampleRate: sentry.sampleRate }
       : null,
-    ofrepUrl: config.flagsOfrepUrl ?? '',
   };
 }
 
@@ -33,12 +30,12 @@ export const reportingEndpoints = `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`;
  * The checkout page may reach only us and the third parties its payment methods need: Braintree's
  * client API, Hosted Fields frames and device data (braintree-web), Google Pay's pay.js, PayPal's JS
  * SDK (its button and window, through braintree-web paypal-checkout), the 3-D
- * Secure issuer challenge (Cardinal Commerce) — plus the error-reporting and flag services it was
- * told about. Scripts run from our origin only (and those third parties); the page's inlined data
- * carries the response's `nonce`, and nothing inline runs without it (no 'unsafe-inline').
+ * Secure issuer challenge (Cardinal Commerce) — plus the error-reporting service it was told about.
+ * Scripts run from our origin only (and those third parties); the page's inlined data carries the
+ * response's `nonce`, and nothing inline runs without it (no 'unsafe-inline').
  */
 export function checkoutPagePolicy(
-  config: CheckoutClientConfig = { sentry: null, ofrepUrl: '' },
+  config: CheckoutClientConfig = { sentry: null },
   page: { nonce?: string; scriptHashes?: readonly string[]; frameAncestors?: readonly string[] } = {},
 ): string {
   const connect = [
@@ -56,7 +53,6 @@ export function checkoutPagePolicy(
     'https://www.paypal.com',
   ];
   if (config.sentry) connect.push(originOf(config.sentry.dsn));
-  if (config.ofrepUrl) connect.push(originOf(config.ofrepUrl));
   return [
     "default-src 'self'",
     "img-src 'self' data: https:",

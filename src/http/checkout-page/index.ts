@@ -40,7 +40,7 @@ export function registerCheckoutPage(
     onServed?: (accountId: string) => void;
   },
 ) {
-  const clientConfig = options.clientConfig ?? { sentry: null, ofrepUrl: '' };
+  const clientConfig = options.clientConfig ?? { sentry: null };
   const policy = options.policy ?? ((nonce: string, frameAncestors?: readonly string[]) => checkoutPagePolicy(clientConfig, { nonce, frameAncestors }));
   let assets: CheckoutAssets | null = null;
   const send = async (request: FastifyRequest, reply: FastifyReply, receipt: boolean) => {
