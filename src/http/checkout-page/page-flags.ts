@@ -27,7 +27,7 @@ export async function checkoutPageFlags(deps: Pick<Deps, 'flags' | 'store'>, ses
     read.string('three_d_secure', defaultCheckoutFlags.threeDSecure),
     read.string('checkout_layout', defaultCheckoutFlags.layout.value),
     read.string('pay_button_wording', defaultCheckoutFlags.wording.value),
-    deps.store.transaction((tx) => tx.experiments.running(session)).catch(() => []),
+    deps.store.read((reader) => reader.experiments.running(session)).catch(() => []),
   ]);
   const shown = <T extends string>(key: ExperimentSurface, value: string, fallback: T): Shown<T> => {
     const allowed = experimentSurfaces[key].variants as readonly string[];
