@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
-import { createSessionOf, expectError, payCall, rows, useIntegration } from '../support/integration';
+import { createSessionOf, expectError, merchantCall, payCall, rows, useIntegration } from '../support/integration';
 
 const postgres = testDatabases.find((database) => database.name === 'postgres');
 
@@ -72,5 +72,29 @@ describe.skipIf(!postgres)('a session locked elsewhere (postgres)', () => {
     expect(charges[0]!.n).toBe(1);
     const paidOthers = await rows(ctx.db, `SELECT count(*)::int AS n FROM payments WHERE status = 'succeeded' AND checkout_session_id <> $1`, [locked.id]);
     expect(paidOthers[0]!.n).toBe(150);
+  });
+
+  it('the merchant reads the locked session at once: reading takes no lock', { timeout: 30_000 }, async () => {
+    const locked = await createSessionOf(ctx, 4200);
+    let holding = false;
+    let lockTaken!: () => void;
+    const taken = new Promise<void>((resolve) => (lockTaken = resolve));
+    const holder = ctx.db.transaction(async (tx) => {
+      await tx.query('SELECT id FROM checkout_sessions WHERE id = $1 FOR UPDATE', [locked.id]);
+      holding = true;
+      lockTaken();
+      await sleep(4_000);
+      holding = false;
+    });
+    await taken;
+    const started = performance.now();
+    const read = await merchantCall(ctx.h, ctx.key, 'GET', `/v1/checkout/sessions/${locked.id}`);
+    const ms = performance.now() - started;
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toMatchObject({ id: locked.id, status: 'open' });
+    // Answered while the lock was still held, well inside the 2 s lock timeout a lock would wait for.
+    expect(holding).toBe(true);
+    expect(ms).toBeLessThan(1_000);
+    await holder;
   });
 });

@@ -351,6 +351,9 @@ export function assertPayableTotal(amountTotal: number, currency: string, param:
   }
 }
 
+/** An open session whose time is up: nobody may see it open (`expireIfOverdue`). */
+export const isOverdue = (session: CheckoutSession, now: Date) => session.status === 'open' && session.expiresAt <= now;
+
 /** Expires an open session whose time is up, unless a payment for it is under way. */
 export async function expireIfOverdue(
   deps: Deps,
@@ -358,7 +361,18 @@ export async function expireIfOverdue(
   session: CheckoutSession,
 ): Promise<CheckoutSession> {
   const now = deps.clock.now();
-  if (session.status !== 'open' || session.expiresAt > now) return session;
+  if (!isOverdue(session, now)) return session;
   if (await tx.payments.holdingSession(session.id)) return session;
   return transitionCheckoutSession(tx, session, 'expired', {}, now, deps.publicUrl);
+}
+
+/**
+ * A session read without a lock, as it is to be shown: as read, or, when its time is up, read again
+ * under its row lock and expired (`expireIfOverdue`). Only an overdue session costs a transaction.
+ */
+export async function shownSession(deps: Deps, session: CheckoutSession, scope: Scope | null): Promise<CheckoutSession> {
+  if (!isOverdue(session, deps.clock.now())) return session;
+  return deps.store.transaction(async (tx) =>
+    expireIfOverdue(deps, tx, (await tx.checkoutSessions.get(scope, session.id, { forUpdate: true })) ?? session),
+  );
 }

@@ -2,19 +2,18 @@ import { resourceMissing } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import type { Scope } from '../../shared/scope';
 import type { CheckoutSession } from '../entities';
-import { expireIfOverdue } from '../rules';
+import { shownSession } from '../rules';
 
 /**
  * Reads a session, expiring it first when its time is up and no payment holds it, so nobody ever
- * sees an `open` session past its `expires_at`.
+ * sees an `open` session past its `expires_at`. The read takes no lock: a session being paid, or
+ * held by anyone else, is answered at once.
  */
 export async function getCheckoutSession(
   deps: Deps,
   options: { scope: Scope | null; id: string },
 ): Promise<CheckoutSession> {
-  return deps.store.transaction(async (tx) => {
-    const session = await tx.checkoutSessions.get(options.scope, options.id, { forUpdate: true });
-    if (!session) throw resourceMissing('checkout session', options.id);
-    return expireIfOverdue(deps, tx, session);
-  });
+  const session = await deps.store.read((reader) => reader.checkoutSessions.get(options.scope, options.id));
+  if (!session) throw resourceMissing('checkout session', options.id);
+  return shownSession(deps, session, options.scope);
 }

@@ -1,6 +1,6 @@
 import { readPage, type Page, type PageRequest } from '../../shared/pagination';
 import type { Deps } from '../../deps';
-import { getCheckoutSession } from './get-checkout-session';
+import { shownSession } from '../rules';
 import type { Scope } from '../../shared/scope';
 import type { CheckoutSession } from '../entities';
 
@@ -12,14 +12,7 @@ export async function listCheckoutSessions(
   const page = await readPage(options.page, (request) =>
     deps.store.transaction((tx) => tx.checkoutSessions.list(options.scope, request)),
   );
-  const now = deps.clock.now();
   // Nobody sees an open session past its expires_at: overdue ones are expired as they are read.
-  const data = await Promise.all(
-    page.data.map((session) =>
-      session.status === 'open' && session.expiresAt <= now
-        ? getCheckoutSession(deps, { scope: options.scope, id: session.id })
-        : session,
-    ),
-  );
+  const data = await Promise.all(page.data.map((session) => shownSession(deps, session, options.scope)));
   return { data, hasMore: page.hasMore };
 }
