@@ -26,7 +26,7 @@ export async function ensureDemo(deps: Deps, db: SqlClient): Promise<DemoAnnounc
     DEMO_LINK_SETTING,
   ]);
   if (existing.rows[0]) return { created: null, checkoutUrl: linkUrl(existing.rows[0].value) };
-  if ((await deps.store.transaction((tx) => tx.accounts.count())) > 0) return { created: null, checkoutUrl: null };
+  if ((await deps.store.read((reader) => reader.accounts.count())) > 0) return { created: null, checkoutUrl: null };
 
   const { account, testSecretKey } = await createAccount(deps, { name: 'Demo Coffee Roasters' });
   const link = await createPaymentLink(deps, {

@@ -142,7 +142,7 @@ function sessionCompletion(session: CheckoutSession, paid: Payment, now: Date): 
 
 /** The session a shopper is about to pay, refused when it is unknown, expired or already paid. */
 export async function openSessionForPayment(deps: Deps, sessionId: string): Promise<CheckoutSession> {
-  const session = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, sessionId));
+  const session = await deps.store.read((reader) => reader.checkoutSessions.get(null, sessionId));
   if (!session) throw resourceMissing('checkout session', sessionId);
   const refused = refusalToPay(session, session.expiresAt <= deps.clock.now());
   if (refused) throw refused;

@@ -9,6 +9,6 @@ export async function listApiRequests(
   options: { scope: Scope; page: PageRequest },
 ): Promise<{ data: ApiRequestRecord[]; hasMore: boolean }> {
   const { limit } = options.page;
-  const rows = await deps.store.transaction((tx) => tx.apiRequests.list(options.scope, { ...options.page, limit: limit + 1 }));
+  const rows = await deps.store.read((reader) => reader.apiRequests.list(options.scope, { ...options.page, limit: limit + 1 }));
   return { data: rows.slice(0, limit), hasMore: rows.length > limit };
 }

@@ -17,7 +17,7 @@ export async function recordCspReport(
   },
 ): Promise<CspReport | null | 'rate_limited'> {
   const { checkoutSessionId } = options;
-  const session = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, checkoutSessionId));
+  const session = await deps.store.read((reader) => reader.checkoutSessions.get(null, checkoutSessionId));
   if (!session) return null;
   if (options.admit && !options.admit(session.accountId)) return 'rate_limited';
   const report: CspReport = { ...options.report, id: newId('cspr'), accountId: session.accountId, checkoutSessionId, receivedAt: deps.clock.now() };

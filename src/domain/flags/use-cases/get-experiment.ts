@@ -4,7 +4,7 @@ import type { Scope } from '../../shared/scope';
 import type { Experiment } from '../entities';
 
 export async function getExperiment(deps: Deps, options: { scope: Scope; id: string }): Promise<Experiment> {
-  const found = await deps.store.transaction((tx) => tx.experiments.get(options.scope, options.id));
+  const found = await deps.store.read((reader) => reader.experiments.get(options.scope, options.id));
   if (!found) throw resourceMissing('experiment', options.id);
   return found;
 }

@@ -13,7 +13,7 @@ export async function capturePayment(
   deps: Deps,
   options: { scope: Scope; id: string; amount?: number; actor: Actor | null },
 ): Promise<Payment> {
-  const payment = await deps.store.transaction((tx) => tx.payments.get(options.scope, options.id));
+  const payment = await deps.store.read((reader) => reader.payments.get(options.scope, options.id));
   if (!payment) throw resourceMissing('payment', options.id);
   if (payment.status !== 'requires_capture' || !payment.processorTransactionId) {
     throw new TillpointError('payment_not_capturable', `This payment is ${payment.status}; only an authorized payment (requires_capture) can be captured`);

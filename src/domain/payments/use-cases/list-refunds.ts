@@ -9,6 +9,6 @@ export async function listRefunds(
   options: { scope: Scope; page: PageRequest; paymentId?: string },
 ): Promise<Page<Refund>> {
   return readPage(options.page, (page) =>
-    deps.store.transaction((tx) => tx.refunds.list(options.scope, { ...page, paymentId: options.paymentId })),
+    deps.store.read((reader) => reader.refunds.list(options.scope, { ...page, paymentId: options.paymentId })),
   );
 }

@@ -52,7 +52,7 @@ async function findTransaction(deps: Deps, scope: { accountId: string; mode: 'te
 }
 
 async function reconcileOperation(deps: Deps, operation: OperationInFlight, now: Date): Promise<boolean> {
-  const payment = await deps.store.transaction((tx) => tx.payments.get(null, operation.paymentId));
+  const payment = await deps.store.read((reader) => reader.payments.get(null, operation.paymentId));
   if (!payment || payment.status !== 'requires_capture') {
     await deps.store.transaction((tx) => tx.operationsInFlight.finish(operation.paymentId));
     return true;
@@ -78,7 +78,7 @@ async function reconcileOperation(deps: Deps, operation: OperationInFlight, now:
 }
 
 async function reconcileRefund(deps: Deps, refund: Refund, now: Date): Promise<boolean> {
-  const payment = await deps.store.transaction((tx) => tx.payments.get(null, refund.paymentId));
+  const payment = await deps.store.read((reader) => reader.payments.get(null, refund.paymentId));
   if (!payment) return false;
   const found = await findTransaction(deps, payment, payment.id);
   const made = found.found ? processorRefundOf(found, refund, payment.amountCaptured - payment.amountRefunded, payment.processorTransactionId) : null;

@@ -47,7 +47,7 @@ export async function reconcileProcessingPayments(
   // that could not be resolved is not tried twice in a run.
   const tried = new Set<string>();
   for (;;) {
-    const stale = await deps.store.transaction((tx) => tx.payments.listInStatusCreatedBefore('processing', leaseEnded, limit));
+    const stale = await deps.store.read((reader) => reader.payments.listInStatusCreatedBefore('processing', leaseEnded, limit));
     const untried = stale.filter((payment) => !tried.has(payment.id));
     for (const payment of untried) tried.add(payment.id);
     await inParallel(untried, async (payment) => {
@@ -63,7 +63,7 @@ export async function reconcileProcessingPayments(
     });
     if (untried.length === 0 || stale.length < limit) break;
   }
-  const checks = await deps.store.transaction((tx) => tx.operationsInFlight.listLateAnswerChecksDue(now, limit));
+  const checks = await deps.store.read((reader) => reader.operationsInFlight.listLateAnswerChecksDue(now, limit));
   await inParallel(checks, async (check) => {
     try {
       const undone = await checkLateAnswer(deps, check, now);
@@ -84,7 +84,7 @@ async function reconcile(deps: Deps, payment: Payment, now: Date): Promise<boole
       await recordChargeOutcome(deps, { payment, result: found.authorization });
       return true;
     }
-    const session = await deps.store.transaction((tx) => tx.checkoutSessions.get(null, sessionId));
+    const session = await deps.store.read((reader) => reader.checkoutSessions.get(null, sessionId));
     if (!session) return false;
     await recordAuthorizationOutcome(deps, { session, payment, result: found.authorization });
     return true;
@@ -112,7 +112,7 @@ async function reconcile(deps: Deps, payment: Payment, now: Date): Promise<boole
 async function checkLateAnswer(deps: Deps, check: LateAnswerCheck, now: Date): Promise<LateChargeUndone | null> {
   const end = () => deps.store.transaction((tx) => tx.operationsInFlight.endLateAnswerCheck(check.paymentId));
   const later = (at: Date) => deps.store.transaction((tx) => tx.operationsInFlight.rescheduleLateAnswerCheck(check.paymentId, at));
-  const payment = await deps.store.transaction((tx) => tx.payments.get(null, check.paymentId));
+  const payment = await deps.store.read((reader) => reader.payments.get(null, check.paymentId));
   if (!payment || payment.status !== 'failed') {
     await end();
     return null;
@@ -182,7 +182,7 @@ export async function reconcilePayment(
   deps: Deps,
   options: { paymentId: string },
 ): Promise<{ payment: Payment; settled: boolean }> {
-  const read = () => deps.store.transaction((tx) => tx.payments.get(null, options.paymentId));
+  const read = () => deps.store.read((reader) => reader.payments.get(null, options.paymentId));
   const payment = await read();
   if (!payment) throw resourceMissing('payment', options.paymentId);
   if (payment.status === 'processing') {

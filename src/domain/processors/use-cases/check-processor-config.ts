@@ -11,7 +11,7 @@ export async function checkProcessorConfig(
   deps: ProcessorSettingsDeps,
   options: { accountId: string; mode: Mode },
 ): Promise<ProcessorCheck> {
-  const account = await deps.store.transaction((tx) => tx.accounts.get(options.accountId));
+  const account = await deps.store.read((reader) => reader.accounts.get(options.accountId));
   if (!account) throw resourceMissing('account', options.accountId);
   const config = await deps.processorConfigs.get({ accountId: account.id, mode: options.mode });
   if (!config || config.processor === 'test') {

@@ -20,7 +20,7 @@ const CREDENTIAL = /^[A-Za-z0-9_-]{1,100}$/;
  * @example setProcessorConfig(deps, { accountId, mode: 'test', processor: 'braintree', braintree: { environment: 'sandbox', … } })
  */
 export async function setProcessorConfig(deps: ProcessorSettingsDeps, options: SetProcessorConfigOptions): Promise<ProcessorConfig> {
-  const account = await deps.store.transaction((tx) => tx.accounts.get(options.accountId));
+  const account = await deps.store.read((reader) => reader.accounts.get(options.accountId));
   if (!account) throw resourceMissing('account', options.accountId);
   const updatedAt = deps.clock.now();
   let config: ProcessorConfig;

@@ -7,7 +7,7 @@ export async function showProcessorConfig(
   deps: ProcessorSettingsDeps,
   options: { accountId: string; mode: Mode },
 ): Promise<ProcessorConfigView> {
-  const account = await deps.store.transaction((tx) => tx.accounts.get(options.accountId));
+  const account = await deps.store.read((reader) => reader.accounts.get(options.accountId));
   if (!account) throw resourceMissing('account', options.accountId);
   const config = await deps.processorConfigs.get({ accountId: account.id, mode: options.mode });
   if (!config) {

@@ -10,7 +10,7 @@ export async function listCheckoutSessions(
   options: { scope: Scope; page: PageRequest },
 ): Promise<Page<CheckoutSession>> {
   const page = await readPage(options.page, (request) =>
-    deps.store.transaction((tx) => tx.checkoutSessions.list(options.scope, request)),
+    deps.store.read((reader) => reader.checkoutSessions.list(options.scope, request)),
   );
   // Nobody sees an open session past its expires_at: overdue ones are expired as they are read.
   const data = await Promise.all(page.data.map((session) => shownSession(deps, session, options.scope)));

@@ -8,5 +8,5 @@ export async function listPaymentLinks(
   deps: Deps,
   options: { scope: Scope; page: PageRequest },
 ): Promise<Page<PaymentLink>> {
-  return readPage(options.page, (page) => deps.store.transaction((tx) => tx.paymentLinks.list(options.scope, page)));
+  return readPage(options.page, (page) => deps.store.read((reader) => reader.paymentLinks.list(options.scope, page)));
 }

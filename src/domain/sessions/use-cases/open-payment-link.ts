@@ -6,7 +6,7 @@ import type { CheckoutSession } from '../entities';
 
 /** A shopper opened `/l/:slug`: a fresh checkout session for the link's items, with the link's shopper options. */
 export async function openPaymentLink(deps: Deps, options: { slug: string }): Promise<CheckoutSession> {
-  const link = await deps.store.transaction((tx) => tx.paymentLinks.getBySlug(options.slug));
+  const link = await deps.store.read((reader) => reader.paymentLinks.getBySlug(options.slug));
   if (!link || !link.active) throw resourceMissing('payment link', options.slug);
   return createCheckoutSession(deps, {
     scope: link,

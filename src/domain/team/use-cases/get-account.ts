@@ -4,7 +4,7 @@ import type { Account } from '../entities';
 
 /** Reads an account's profile and branding. */
 export async function getAccount(deps: Deps, options: { accountId: string }): Promise<Account> {
-  const account = await deps.store.transaction((tx) => tx.accounts.get(options.accountId));
+  const account = await deps.store.read((reader) => reader.accounts.get(options.accountId));
   if (!account) throw resourceMissing('account', options.accountId);
   return account;
 }

@@ -8,6 +8,6 @@ export async function listAuditLog(
   options: { accountId: string; page: PageRequest },
 ): Promise<{ data: AuditEntry[]; hasMore: boolean }> {
   const { limit } = options.page;
-  const rows = await deps.store.transaction((tx) => tx.auditLog.list(options.accountId, { ...options.page, limit: limit + 1 }));
+  const rows = await deps.store.read((reader) => reader.auditLog.list(options.accountId, { ...options.page, limit: limit + 1 }));
   return { data: rows.slice(0, limit), hasMore: rows.length > limit };
 }

@@ -38,7 +38,7 @@ export async function signIn(
   };
   if (!user || !valid) return fail(new TillpointError('sign_in_failed', 'The email or password is not right'));
 
-  const factor = await deps.store.transaction((tx) => tx.secondFactors.get(user.id));
+  const factor = await deps.store.read((reader) => reader.secondFactors.get(user.id));
   let usedRecoveryCode = false;
   if (factor?.secret) {
     const secret = factor.secret;

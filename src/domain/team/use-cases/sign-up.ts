@@ -48,7 +48,7 @@ export async function signUp(
   const { email, name } = checkNewUser(options);
   const now = deps.clock.now();
   if (!options.inviteToken && deps.access.signUp !== 'open') {
-    const claimed = (await deps.store.transaction((tx) => tx.userSecrets.count())) > 0;
+    const claimed = (await deps.store.read((reader) => reader.userSecrets.count())) > 0;
     throw new TillpointError(
       'sign_up_closed',
       claimed

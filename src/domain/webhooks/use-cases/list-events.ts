@@ -10,6 +10,6 @@ export async function listEvents(
   options: { scope: Scope; page: PageRequest; filter: EventFilter },
 ): Promise<Page<DomainEvent>> {
   return readPage(options.page, (page) =>
-    deps.store.transaction((tx) => tx.events.list(options.scope, { ...options.filter, ...page })),
+    deps.store.read((reader) => reader.events.list(options.scope, { ...options.filter, ...page })),
   );
 }

@@ -39,7 +39,7 @@ export async function readNewEvents(deps: Deps, options: { scope: Scope; tail: E
   let startingAfter: string | undefined;
   for (let i = 0; i < MAX_PAGES; i++) {
     const page = await readPage({ limit: PAGE, startingAfter }, (request) =>
-      deps.store.transaction((tx) => tx.events.list(options.scope, { createdGte: from, ...request })),
+      deps.store.read((reader) => reader.events.list(options.scope, { createdGte: from, ...request })),
     );
     found.push(...page.data);
     if (!page.hasMore || page.data.length === 0) break;
