@@ -7,10 +7,10 @@ export async function readCheckoutPageSecurity(
   deps: Deps,
   options: { accountId: string },
 ): Promise<{ baseline: CheckoutPageBaseline | null; openChange: CheckoutPageChange | null; notes: ScriptNote[] }> {
-  return deps.store.transaction(async (tx) => ({
-    baseline: await tx.checkoutPage.baseline(options.accountId),
-    openChange: await tx.checkoutPage.openChange(options.accountId),
-    notes: await tx.checkoutPage.notes(options.accountId),
+  return deps.store.read(async (reader) => ({
+    baseline: await reader.checkoutPage.baseline(options.accountId),
+    openChange: await reader.checkoutPage.openChange(options.accountId),
+    notes: await reader.checkoutPage.notes(options.accountId),
   }));
 }
 

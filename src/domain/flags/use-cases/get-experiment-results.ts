@@ -9,9 +9,9 @@ export async function getExperimentResults(
   deps: Deps,
   options: { scope: Scope; id: string },
 ): Promise<{ experiment: Experiment; variants: VariantResult[]; verdict: Verdict }> {
-  const read = await deps.store.transaction(async (tx) => {
-    const experiment = await tx.experiments.get(options.scope, options.id);
-    return experiment && { experiment, tally: await tx.exposures.tally(experiment.id) };
+  const read = await deps.store.read(async (reader) => {
+    const experiment = await reader.experiments.get(options.scope, options.id);
+    return experiment && { experiment, tally: await reader.exposures.tally(experiment.id) };
   });
   if (!read) throw resourceMissing('experiment', options.id);
   const { experiment, tally } = read;

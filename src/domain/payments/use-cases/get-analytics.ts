@@ -23,11 +23,11 @@ export const ANALYTICS_MAX_DAYS = 366;
  */
 export async function getAnalytics(deps: Deps, options: { scope: Scope; from: Date; before: Date }): Promise<Analytics> {
   const { scope, from, before } = options;
-  const read = await deps.store.transaction(async (tx) => ({
-    funnel: await tx.dashboardSearch.funnel(scope, from, before),
-    breakdown: await tx.dashboardSearch.paymentBreakdown(scope, from, before),
-    exposures: await tx.dashboardSearch.exposureCounts(scope, from, before),
-    experiments: await tx.experiments.list(scope, { limit: 100 }),
+  const read = await deps.store.read(async (reader) => ({
+    funnel: await reader.dashboardSearch.funnel(scope, from, before),
+    breakdown: await reader.dashboardSearch.paymentBreakdown(scope, from, before),
+    exposures: await reader.dashboardSearch.exposureCounts(scope, from, before),
+    experiments: await reader.experiments.list(scope, { limit: 100 }),
   }));
   const experiments = read.experiments
     .filter((experiment) => read.exposures.some((e) => e.experimentId === experiment.id))

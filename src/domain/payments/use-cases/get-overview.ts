@@ -82,11 +82,11 @@ export async function getOverview(deps: Deps, options: { scope: Scope; days: num
   const before = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS);
   const from = new Date(before.getTime() - options.days * DAY_MS);
   const previousFrom = new Date(from.getTime() - options.days * DAY_MS);
-  const { daily, funnel, previousFunnel, disputes } = await deps.store.transaction(async (tx) => ({
-    disputes: await tx.disputes.totals(options.scope, from, before),
-    daily: await tx.dashboardSearch.dailyPayments(options.scope, previousFrom, before),
-    funnel: await tx.dashboardSearch.funnel(options.scope, from, before),
-    previousFunnel: await tx.dashboardSearch.funnel(options.scope, previousFrom, from),
+  const { daily, funnel, previousFunnel, disputes } = await deps.store.read(async (reader) => ({
+    disputes: await reader.disputes.totals(options.scope, from, before),
+    daily: await reader.dashboardSearch.dailyPayments(options.scope, previousFrom, before),
+    funnel: await reader.dashboardSearch.funnel(options.scope, from, before),
+    previousFunnel: await reader.dashboardSearch.funnel(options.scope, previousFrom, from),
   }));
   const firstDay = from.toISOString().slice(0, 10);
   const current = daily.filter((row) => row.day >= firstDay);

@@ -9,8 +9,8 @@ export async function listPayments(
   options: { scope: Scope; page: PageRequest; checkoutSessionId?: string },
 ): Promise<Page<Payment>> {
   return readPage(options.page, (page) =>
-    deps.store.transaction((tx) =>
-      tx.payments.list(options.scope, { ...page, checkoutSessionId: options.checkoutSessionId }),
+    deps.store.read((reader) =>
+      reader.payments.list(options.scope, { ...page, checkoutSessionId: options.checkoutSessionId }),
     ),
   );
 }

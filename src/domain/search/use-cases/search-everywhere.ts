@@ -15,5 +15,5 @@ export async function searchEverywhere(
 ): Promise<SearchHit[]> {
   const terms = searchTermsOf(options.text, can(options.role, 'customers.read_email'));
   const kinds = (Object.keys(searchKinds) as SearchKind[]).filter((kind) => can(options.role, searchKinds[kind].permission));
-  return deps.store.transaction((tx) => tx.dashboardSearch.everywhere(options.scope, kinds, terms, options.limitPerKind));
+  return deps.store.read((reader) => reader.dashboardSearch.everywhere(options.scope, kinds, terms, options.limitPerKind));
 }

@@ -11,9 +11,9 @@ export async function getCheckoutSessionHistory(
   options: { scope: Scope; id: string },
 ): Promise<{ session: CheckoutSession; payments: Payment[]; events: DomainEvent[] }> {
   const session = await getCheckoutSession(deps, options);
-  return deps.store.transaction(async (tx) => ({
+  return deps.store.read(async (reader) => ({
     session,
-    payments: await tx.payments.list(options.scope, { checkoutSessionId: session.id, limit: 100 }),
-    events: await tx.events.listForObject(session.id),
+    payments: await reader.payments.list(options.scope, { checkoutSessionId: session.id, limit: 100 }),
+    events: await reader.events.listForObject(session.id),
   }));
 }

@@ -8,10 +8,10 @@ export async function getProduct(
   deps: Deps,
   options: { scope: Scope; id: string },
 ): Promise<{ product: Product; defaultPrice: Price | null }> {
-  const found = await deps.store.transaction(async (tx) => {
-    const product = await tx.products.get(options.scope, options.id);
+  const found = await deps.store.read(async (reader) => {
+    const product = await reader.products.get(options.scope, options.id);
     if (!product) return null;
-    const defaultPrice = product.defaultPriceId ? await tx.prices.get(options.scope, product.defaultPriceId) : null;
+    const defaultPrice = product.defaultPriceId ? await reader.prices.get(options.scope, product.defaultPriceId) : null;
     return { product, defaultPrice };
   });
   if (!found) throw resourceMissing('product', options.id);

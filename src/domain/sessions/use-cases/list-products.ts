@@ -9,11 +9,11 @@ export async function listProducts(
   options: { scope: Scope; page: PageRequest },
 ): Promise<Page<{ product: Product; defaultPrice: Price | null }>> {
   return readPage(options.page, (page) =>
-    deps.store.transaction(async (tx) => {
-      const products = await tx.products.list(options.scope, page);
+    deps.store.read(async (reader) => {
+      const products = await reader.products.list(options.scope, page);
       const withPrices = [];
       for (const product of products) {
-        const defaultPrice = product.defaultPriceId ? await tx.prices.get(options.scope, product.defaultPriceId) : null;
+        const defaultPrice = product.defaultPriceId ? await reader.prices.get(options.scope, product.defaultPriceId) : null;
         withPrices.push({ product, defaultPrice });
       }
       return withPrices;

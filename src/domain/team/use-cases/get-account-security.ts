@@ -5,10 +5,10 @@ export async function getAccountSecurity(
   deps: Deps,
   options: { accountId: string },
 ): Promise<{ requireSecondFactor: boolean; membersWithSecondFactor: string[] }> {
-  return deps.store.transaction(async (tx) => {
-    const members = await tx.memberships.listForAccount(options.accountId);
+  return deps.store.read(async (reader) => {
+    const members = await reader.memberships.listForAccount(options.accountId);
     const withFactor: string[] = [];
-    for (const member of members) if ((await tx.secondFactors.get(member.userId))?.secret) withFactor.push(member.userId);
-    return { requireSecondFactor: await tx.accountSecurity.requiresSecondFactor(options.accountId), membersWithSecondFactor: withFactor };
+    for (const member of members) if ((await reader.secondFactors.get(member.userId))?.secret) withFactor.push(member.userId);
+    return { requireSecondFactor: await reader.accountSecurity.requiresSecondFactor(options.accountId), membersWithSecondFactor: withFactor };
   });
 }

@@ -10,10 +10,10 @@ export async function getInvite(
 ): Promise<{ accountName: string; role: Role; expiresAt: Date }> {
   const hash = await sha256Hex(options.token);
   const now = deps.clock.now();
-  const found = await deps.store.transaction(async (tx) => {
-    const invite = await tx.invites.getByTokenHash(hash);
+  const found = await deps.store.read(async (reader) => {
+    const invite = await reader.invites.getByTokenHash(hash);
     if (!invite || invite.acceptedAt || invite.revokedAt || invite.expiresAt <= now) return null;
-    const account = await tx.accounts.get(invite.accountId);
+    const account = await reader.accounts.get(invite.accountId);
     return account && { accountName: account.branding.displayName ?? account.name, role: invite.role, expiresAt: invite.expiresAt };
   });
   if (!found) throw resourceMissing('invite', 'link');

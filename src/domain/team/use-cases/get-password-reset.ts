@@ -6,10 +6,10 @@ import type { Deps } from '../../deps';
 export async function getPasswordReset(deps: Deps, options: { token: string }): Promise<{ email: string; expiresAt: Date }> {
   const hash = await sha256Hex(options.token);
   const now = deps.clock.now();
-  const found = await deps.store.transaction(async (tx) => {
-    const reset = await tx.passwordResets.getByTokenHash(hash);
+  const found = await deps.store.read(async (reader) => {
+    const reset = await reader.passwordResets.getByTokenHash(hash);
     if (!reset || reset.usedAt || reset.revokedAt || reset.expiresAt <= now) return null;
-    const user = await tx.users.get(reset.userId);
+    const user = await reader.users.get(reset.userId);
     return user && { email: user.email, expiresAt: reset.expiresAt };
   });
   if (!found) throw resourceMissing('password reset link', 'link');

@@ -6,10 +6,10 @@ import type { Deps } from '../../deps';
 export async function getSetupLink(deps: Deps, options: { token: string }): Promise<{ accountName: string; expiresAt: Date }> {
   const hash = await sha256Hex(options.token);
   const now = deps.clock.now();
-  const found = await deps.store.transaction(async (tx) => {
-    const link = await tx.setupLinks.getByTokenHash(hash);
+  const found = await deps.store.read(async (reader) => {
+    const link = await reader.setupLinks.getByTokenHash(hash);
     if (!link || link.usedAt || link.revokedAt || link.expiresAt <= now) return null;
-    const account = await tx.accounts.get(link.accountId);
+    const account = await reader.accounts.get(link.accountId);
     return account && { accountName: account.branding.displayName ?? account.name, expiresAt: link.expiresAt };
   });
   if (!found) throw resourceMissing('setup link', 'link');

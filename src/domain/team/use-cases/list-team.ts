@@ -8,8 +8,8 @@ export async function listTeam(
   options: { accountId: string },
 ): Promise<{ members: MemberWithUser[]; invites: Invite[] }> {
   const now = deps.clock.now();
-  return deps.store.transaction(async (tx) => ({
-    members: await tx.memberships.listForAccount(options.accountId),
-    invites: await tx.invites.listPending(options.accountId, now),
+  return deps.store.read(async (reader) => ({
+    members: await reader.memberships.listForAccount(options.accountId),
+    invites: await reader.invites.listPending(options.accountId, now),
   }));
 }
