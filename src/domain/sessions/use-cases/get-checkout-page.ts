@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import type { Account } from '../../team/entities';
 import type { CheckoutSession } from '../entities';
 import type { SavedPaymentMethod } from '../../customers/entities';
-import { expireIfOverdue } from '../rules';
+import { shownSession } from '../rules';
 import type { PaymentProcessor } from '../../processors/ports';
 
 export interface CheckoutPage {
@@ -19,17 +19,21 @@ export interface CheckoutPage {
   savedCardCvcRequired: boolean;
 }
 
-/** Everything the shopper's page shows, read with only the session id as credential. */
+/**
+ * Everything the shopper's page shows, read with only the session id as credential. The reads take
+ * no lock (a session being paid, or held by anyone else, still shows at once); only a session whose
+ * time is up is read again under its lock and expired (`shownSession`).
+ */
 export async function getCheckoutPage(deps: Deps, options: { sessionId: string }): Promise<CheckoutPage> {
-  const read = await deps.store.transaction(async (tx) => {
-    const found = await tx.checkoutSessions.get(null, options.sessionId, { forUpdate: true });
-    if (!found) return null;
-    const session = await expireIfOverdue(deps, tx, found);
-    const account = await tx.accounts.get(session.accountId);
-    const payment = await tx.payments.holdingSession(session.id);
+  const found = await deps.store.read((reader) => reader.checkoutSessions.get(null, options.sessionId));
+  if (!found) throw resourceMissing('checkout session', options.sessionId);
+  const session = await shownSession(deps, found, null);
+  const read = await deps.store.read(async (reader) => {
+    const account = await reader.accounts.get(session.accountId);
+    const payment = await reader.payments.holdingSession(session.id);
     // A setup session saves a new card: it offers none of the saved ones.
     const saved = session.customerId && session.status === 'open' && session.purpose === 'payment' && session.paymentMethodTypes.includes('card')
-      ? await tx.savedPaymentMethods.listForCustomer(session, session.customerId)
+      ? await reader.savedPaymentMethods.listForCustomer(session, session.customerId)
       : [];
     return account && { session, account, payment, saved };
   });
