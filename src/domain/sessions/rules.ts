@@ -367,10 +367,10 @@ export async function expireIfOverdue(
 }
 
 /**
- * A session read without a lock, as it is to be shown: as read, or, when its time is up, read again
- * under its row lock and expired (`expireIfOverdue`). Only an overdue session costs a transaction.
+ * A session read without a lock, as of now: as read, or, when its time is up, read again under its
+ * row lock and expired (`expireIfOverdue`). Only an overdue session costs a transaction.
  */
-export async function shownSession(deps: Deps, session: CheckoutSession, scope: Scope | null): Promise<CheckoutSession> {
+export async function sessionAsOfNow(deps: Deps, session: CheckoutSession, scope: Scope | null): Promise<CheckoutSession> {
   if (!isOverdue(session, deps.clock.now())) return session;
   return deps.store.transaction(async (tx) =>
     expireIfOverdue(deps, tx, (await tx.checkoutSessions.get(scope, session.id, { forUpdate: true })) ?? session),

@@ -9,7 +9,7 @@ import type { AuthorizeResult, PaymentProcessor, SavePaymentMethodResult } from 
 import type { SavedPaymentMethod } from '../../customers/entities';
 import { newSavedPaymentMethod, paymentMethodEvent } from '../../customers/saved-payment-methods';
 import type { CheckoutSession } from '../../sessions/entities';
-import { expireIfOverdue } from '../../sessions/rules';
+import { sessionAsOfNow } from '../../sessions/rules';
 import { reserveDiscount } from '../../pricing/redemption';
 import { withSessionCustomer } from '../../customers/session-customer';
 import { setUpCheckoutSession, type SetUpCheckout } from '../../sessions/use-cases/set-up-checkout-session';
@@ -202,9 +202,7 @@ async function recordIntent(
   let session = options.session;
   for (let attempt = 1; ; attempt++) {
     const at = deps.clock.now();
-    if (session.status === 'open' && session.expiresAt <= at) {
-      session = await deps.store.transaction(async (tx) => expireIfOverdue(deps, tx, (await tx.checkoutSessions.get(null, session.id, { forUpdate: true })) ?? session));
-    }
+    session = await sessionAsOfNow(deps, session, null);
     const refused = refusalToPay(session) ?? missingAddress(session);
     if (refused) throw refused;
     if (!session.paymentMethodTypes.includes(options.paymentMethodType)) {

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import type { Account } from '../../team/entities';
 import type { CheckoutSession } from '../entities';
 import type { SavedPaymentMethod } from '../../customers/entities';
-import { shownSession } from '../rules';
+import { sessionAsOfNow } from '../rules';
 import type { PaymentProcessor } from '../../processors/ports';
 
 export interface CheckoutPage {
@@ -22,12 +22,12 @@ export interface CheckoutPage {
 /**
  * Everything the shopper's page shows, read with only the session id as credential. The reads take
  * no lock (a session being paid, or held by anyone else, still shows at once); only a session whose
- * time is up is read again under its lock and expired (`shownSession`).
+ * time is up is read again under its lock and expired (`sessionAsOfNow`).
  */
 export async function getCheckoutPage(deps: Deps, options: { sessionId: string }): Promise<CheckoutPage> {
   const found = await deps.store.read((reader) => reader.checkoutSessions.get(null, options.sessionId));
   if (!found) throw resourceMissing('checkout session', options.sessionId);
-  const session = await shownSession(deps, found, null);
+  const session = await sessionAsOfNow(deps, found, null);
   const read = await deps.store.read(async (reader) => {
     const account = await reader.accounts.get(session.accountId);
     const payment = await reader.payments.holdingSession(session.id);

@@ -2,7 +2,7 @@ import { resourceMissing } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import type { Scope } from '../../shared/scope';
 import type { CheckoutSession } from '../entities';
-import { shownSession } from '../rules';
+import { sessionAsOfNow } from '../rules';
 
 /**
  * Reads a session, expiring it first when its time is up and no payment holds it, so nobody ever
@@ -15,5 +15,5 @@ export async function getCheckoutSession(
 ): Promise<CheckoutSession> {
   const session = await deps.store.read((reader) => reader.checkoutSessions.get(options.scope, options.id));
   if (!session) throw resourceMissing('checkout session', options.id);
-  return shownSession(deps, session, options.scope);
+  return sessionAsOfNow(deps, session, options.scope);
 }

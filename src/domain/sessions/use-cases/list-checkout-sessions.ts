@@ -1,6 +1,6 @@
 import { readPage, type Page, type PageRequest } from '../../shared/pagination';
 import type { Deps } from '../../deps';
-import { shownSession } from '../rules';
+import { sessionAsOfNow } from '../rules';
 import type { Scope } from '../../shared/scope';
 import type { CheckoutSession } from '../entities';
 
@@ -13,6 +13,6 @@ export async function listCheckoutSessions(
     deps.store.read((reader) => reader.checkoutSessions.list(options.scope, request)),
   );
   // Nobody sees an open session past its expires_at: overdue ones are expired as they are read.
-  const data = await Promise.all(page.data.map((session) => shownSession(deps, session, options.scope)));
+  const data = await Promise.all(page.data.map((session) => sessionAsOfNow(deps, session, options.scope)));
   return { data, hasMore: page.hasMore };
 }

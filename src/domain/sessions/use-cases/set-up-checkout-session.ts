@@ -7,7 +7,7 @@ import { TillpointError } from '../../shared/errors';
 import { refusalToPay } from '../../payments/rules';
 import { transitionCheckoutSession } from '../../payments/transition';
 import type { CheckoutSession } from '../entities';
-import { shownSession } from '../rules';
+import { sessionAsOfNow } from '../rules';
 
 export interface SetUpCheckoutSessionOptions {
   session: CheckoutSession;
@@ -40,7 +40,7 @@ export async function setUpCheckoutSession(deps: Deps, options: SetUpCheckoutSes
   if (!processor.savePaymentMethod) {
     throw new TillpointError('processor_unavailable', 'This processor cannot save cards');
   }
-  let session = await shownSession(deps, options.session, null);
+  let session = await sessionAsOfNow(deps, options.session, null);
   const refused = refusalToPay(session);
   if (refused) throw refused;
   session = await withSessionCustomer(deps, session, options.email, true);
