@@ -19,21 +19,27 @@ const DEADLINE_MS = 2_000;
 describe.skipIf(!postgres)('a session locked elsewhere (postgres)', () => {
   const ctx = useIntegration(postgres!, { rateLimitPerSecond: { test: 100_000 } });
 
+  /** The session's row held FOR UPDATE by another connection for `ms`, from when this resolves. */
+  async function holdRowLock(sessionId: string, ms: number) {
+    let holding = false;
+    let lockTaken!: () => void;
+    const taken = new Promise<void>((resolve) => (lockTaken = resolve));
+    const released = ctx.db.transaction(async (tx) => {
+      await tx.query('SELECT id FROM checkout_sessions WHERE id = $1 FOR UPDATE', [sessionId]);
+      holding = true;
+      lockTaken();
+      await sleep(ms);
+      holding = false;
+    });
+    await taken;
+    return { holding: () => holding, released };
+  }
+
   it('150 other shoppers pay in waves of 50 within the deadline; the locked one gets a retryable 503, then pays once', { timeout: 60_000 }, async () => {
     const locked = await createSessionOf(ctx, 4200);
     const others = await Promise.all(Array.from({ length: 150 }, (_, i) => createSessionOf(ctx, 1000 + i)));
 
-    let holding = false;
-    let lockTaken!: () => void;
-    const taken = new Promise<void>((resolve) => (lockTaken = resolve));
-    const holder = ctx.db.transaction(async (tx) => {
-      await tx.query('SELECT id FROM checkout_sessions WHERE id = $1 FOR UPDATE', [locked.id]);
-      holding = true;
-      lockTaken();
-      await sleep(HELD_MS);
-      holding = false;
-    });
-    await taken;
+    const lock = await holdRowLock(locked.id, HELD_MS);
 
     const timed = async (sessionId: string) => {
       const started = performance.now();
@@ -51,7 +57,7 @@ describe.skipIf(!postgres)('a session locked elsewhere (postgres)', () => {
       }
     }
     // Every wave finished while the lock was still held: none of them waited for it.
-    expect(holding).toBe(true);
+    expect(lock.holding()).toBe(true);
     expect(Math.max(...durations)).toBeLessThan(DEADLINE_MS);
 
     // Within the lock timeout (2 s by default, plus a margin for a loaded machine): a clear,
@@ -63,7 +69,7 @@ describe.skipIf(!postgres)('a session locked elsewhere (postgres)', () => {
     expect(await rows(ctx.db, 'SELECT id FROM payments WHERE checkout_session_id = $1', [locked.id])).toEqual([]);
 
     // Once the lock goes, the same shopper's retry pays, once.
-    await holder;
+    await lock.released;
     const retried = await payCall(ctx.h, locked.id, 'fake-valid-visa-nonce');
     expect(retried.statusCode, retried.body).toBe(200);
     const payments = await rows(ctx.db, 'SELECT id, status FROM payments WHERE checkout_session_id = $1', [locked.id]);
@@ -76,17 +82,7 @@ describe.skipIf(!postgres)('a session locked elsewhere (postgres)', () => {
 
   it('the merchant and the shopper read the locked session at once: reading takes no lock', { timeout: 30_000 }, async () => {
     const locked = await createSessionOf(ctx, 4200);
-    let holding = false;
-    let lockTaken!: () => void;
-    const taken = new Promise<void>((resolve) => (lockTaken = resolve));
-    const holder = ctx.db.transaction(async (tx) => {
-      await tx.query('SELECT id FROM checkout_sessions WHERE id = $1 FOR UPDATE', [locked.id]);
-      holding = true;
-      lockTaken();
-      await sleep(4_000);
-      holding = false;
-    });
-    await taken;
+    const lock = await holdRowLock(locked.id, 4_000);
     const started = performance.now();
     // The merchant's retrieve, and the shopper's page data (what the page renders from, and polls).
     const [merchant, shopper] = await Promise.all([
@@ -99,8 +95,8 @@ describe.skipIf(!postgres)('a session locked elsewhere (postgres)', () => {
     expect(shopper.statusCode, shopper.body).toBe(200);
     expect(shopper.json()).toMatchObject({ id: locked.id, status: 'open' });
     // Answered while the lock was still held, well inside the 2 s lock timeout a lock would wait for.
-    expect(holding).toBe(true);
+    expect(lock.holding()).toBe(true);
     expect(ms).toBeLessThan(1_000);
-    await holder;
+    await lock.released;
   });
 });
