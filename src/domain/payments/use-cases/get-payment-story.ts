@@ -39,21 +39,21 @@ export interface PaymentStory {
  */
 export async function getPaymentStory(deps: Deps, options: { scope: Scope; id: string; role: Role }): Promise<PaymentStory> {
   const { scope, role } = options;
-  const found = await deps.store.transaction(async (tx): Promise<PaymentStory | null> => {
-    const payment = await tx.payments.get(scope, options.id);
+  const found = await deps.store.read(async (reader): Promise<PaymentStory | null> => {
+    const payment = await reader.payments.get(scope, options.id);
     if (!payment) return null;
-    const session = payment.checkoutSessionId ? await tx.checkoutSessions.get(scope, payment.checkoutSessionId) : null;
-    const refunds = await tx.refunds.list(scope, { paymentId: payment.id, limit: REFUNDS_SHOWN });
-    const disputes = await tx.disputes.listForPayment(scope, payment.id);
-    const events: DomainEvent[] = [...(await tx.events.listForObject(payment.id))];
-    for (const object of [...refunds, ...disputes]) events.push(...(await tx.events.listForObject(object.id)));
+    const session = payment.checkoutSessionId ? await reader.checkoutSessions.get(scope, payment.checkoutSessionId) : null;
+    const refunds = await reader.refunds.list(scope, { paymentId: payment.id, limit: REFUNDS_SHOWN });
+    const disputes = await reader.disputes.listForPayment(scope, payment.id);
+    const events: DomainEvent[] = [...(await reader.events.listForObject(payment.id))];
+    for (const object of [...refunds, ...disputes]) events.push(...(await reader.events.listForObject(object.id)));
     events.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
 
     let deliveries: PaymentStory['deliveries'] = null;
     if (can(role, 'webhooks.read')) {
-      const rows = await tx.webhookDeliveries.listForEvents(scope, events.map((e) => e.id));
+      const rows = await reader.webhookDeliveries.listForEvents(scope, events.map((e) => e.id));
       const endpoints = new Map<string, WebhookEndpoint | null>();
-      for (const id of new Set(rows.map((d) => d.endpointId))) endpoints.set(id, await tx.webhookEndpoints.get(scope, id));
+      for (const id of new Set(rows.map((d) => d.endpointId))) endpoints.set(id, await reader.webhookEndpoints.get(scope, id));
       deliveries = rows.map((delivery) => {
         const endpoint = endpoints.get(delivery.endpointId);
         return { delivery, endpoint: endpoint ? { id: endpoint.id, url: endpoint.url } : null };
@@ -61,7 +61,7 @@ export async function getPaymentStory(deps: Deps, options: { scope: Scope; id: s
     }
 
     const touched = [payment.id, ...(session ? [session.id] : []), ...refunds.map((r) => r.id), ...disputes.map((d) => d.id)];
-    const requestLog = can(role, 'request_log.read') ? await tx.apiRequests.listTouching(scope, touched, REQUEST_LOG_LINES_SHOWN) : null;
+    const requestLog = can(role, 'request_log.read') ? await reader.apiRequests.listTouching(scope, touched, REQUEST_LOG_LINES_SHOWN) : null;
     return { payment, session, refunds, disputes, events, deliveries, requestLog };
   });
   if (!found) throw resourceMissing('payment', options.id);
