@@ -1,4 +1,5 @@
 import type { Config } from '../runtime/config';
+import type { BrowserReportingConfig } from '../../web/telemetry/browser-reporting';
 
 /**
  * What the checkout page learns at run time rather than at build time, so one build serves every
@@ -6,7 +7,7 @@ import type { Config } from '../runtime/config';
  * first paint (page-flags.ts), so the page never reaches a flag service.
  */
 export interface CheckoutClientConfig {
-  sentry: { dsn: string; environment: string; release: string; sampleRate: number } | null;
+  sentry: BrowserReportingConfig;
 }
 
 export function checkoutClientConfig(config: Pick<Config, 'sentry'>): CheckoutClientConfig {

@@ -1,7 +1,7 @@
 import type { PublicSession } from './api';
 import type { CheckoutFlags } from './flags';
 import type { Messages } from './i18n';
-import type { RuntimeConfig } from '../telemetry/runtime-config';
+import type { BrowserReportingConfig } from '../telemetry/browser-reporting';
 
 /** What the page shows first: every state renders on the server from this. */
 export type InitialView =
@@ -30,7 +30,7 @@ export interface CheckoutPageData {
    */
   messages: Messages;
   /** Error reporting, off when null. */
-  sentry: RuntimeConfig['sentry'];
+  sentry: BrowserReportingConfig;
 }
 
 /** The id of the inert JSON script element that carries the data. */

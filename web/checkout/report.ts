@@ -1,5 +1,5 @@
 import { startBrowserReporting, type BrowserReporter } from '../telemetry/browser-reporting';
-import type { RuntimeConfig } from '../telemetry/runtime-config';
+import type { BrowserReportingConfig } from '../telemetry/browser-reporting';
 
 /**
  * What went wrong on the checkout page that is our problem, not the shopper's: a processor's or a
@@ -21,7 +21,7 @@ export type CheckoutFailureKind =
 let reporter: BrowserReporter = { capture: () => undefined, setTag: () => undefined };
 
 /** Starts error reporting for one checkout session's page (a no-op without a DSN). */
-export function startCheckoutReporting(config: RuntimeConfig['sentry'], sessionId: string): void {
+export function startCheckoutReporting(config: BrowserReportingConfig, sessionId: string): void {
   reporter = startBrowserReporting(config, { tags: { checkout_session: sessionId, app: 'checkout' } });
 }
 

@@ -1,4 +1,5 @@
-import type { RuntimeConfig } from './runtime-config';
+/** Where and how a page reports its errors, as the server hands it over at run time; null: reporting off. */
+export type BrowserReportingConfig = { dsn: string; environment: string; release: string; sampleRate: number } | null;
 
 export interface BrowserReporter {
   capture(error: unknown, context?: { tags?: Record<string, string> }): void;
@@ -14,7 +15,7 @@ type Pending = { error: unknown; tags?: Record<string, string> };
  * arrive, errors are kept and replayed. Every event, breadcrumb and envelope passes the shared
  * scrubber before it leaves the browser.
  */
-export function startBrowserReporting(config: RuntimeConfig['sentry'], options: { tags?: Record<string, string> } = {}): BrowserReporter {
+export function startBrowserReporting(config: BrowserReportingConfig, options: { tags?: Record<string, string> } = {}): BrowserReporter {
   if (!config) return { capture: () => undefined, setTag: () => undefined };
   const tags: Record<string, string> = { ...options.tags };
   const pending: Pending[] = [];
