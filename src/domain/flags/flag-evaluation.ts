@@ -98,5 +98,5 @@ export function evaluateFlag(
 
 /** Every key an account and mode can evaluate: built-ins, experiment surfaces, its custom flags. */
 export function evaluableKeys(stored: Flag[]): string[] {
-  return [...new Set([...Object.keys(builtInFlags), ...Object.keys(experimentSurfaces), ...stored.map((f) => f.key)])];
+  return [...new Set([...builtInFlagKeys, ...Object.keys(experimentSurfaces), ...stored.map((f) => f.key)])];
 }
