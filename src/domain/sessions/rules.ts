@@ -352,7 +352,7 @@ export function assertPayableTotal(amountTotal: number, currency: string, param:
 }
 
 /** An open session whose time is up: nobody may see it open (`expireIfOverdue`). */
-export const isOverdue = (session: CheckoutSession, now: Date) => session.status === 'open' && session.expiresAt <= now;
+const isOverdue = (session: CheckoutSession, now: Date) => session.status === 'open' && session.expiresAt <= now;
 
 /** Expires an open session whose time is up, unless a payment for it is under way. */
 export async function expireIfOverdue(
