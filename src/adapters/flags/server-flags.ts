@@ -1,7 +1,7 @@
 import { OpenFeature, type Provider } from '@openfeature/server-sdk';
 import { newId } from '../../domain/shared/ids';
 import { OfrepServerProvider } from './ofrep-server-provider';
-import { StoreFlagProvider, flagStateContext, type EvaluateOne } from './store-flag-provider';
+import { StoreFlagProvider, type EvaluateOne } from './store-flag-provider';
 import type { FlagReader, FlagState } from '../../domain/flags/ports';
 import type { Scope } from '../../domain/shared/scope';
 
@@ -14,22 +14,34 @@ export function openServerFlags(options: { evaluate: EvaluateOne; ofrepUrl: stri
   const domain = newId('flags', 12);
   OpenFeature.setProvider(domain, provider);
   const client = OpenFeature.getClient(domain);
-  const reader = (state: FlagState | null): FlagReader => {
-    const context = (scope: Scope, targetingKey: string | undefined) => ({
-      accountId: scope.accountId,
-      mode: scope.mode,
-      ...(targetingKey ? { targetingKey } : {}),
-      ...(state ? flagStateContext(state) : {}),
-    });
-    return {
-      booleanValue: (scope, key, defaultValue, targetingKey) => client.getBooleanValue(key, defaultValue, context(scope, targetingKey)),
-      stringValue: (scope, key, defaultValue, targetingKey) => client.getStringValue(key, defaultValue, context(scope, targetingKey)),
-      // Only our own store's provider evaluates pre-read rows; an external service is never sent them.
-      ...(options.ofrepUrl ? {} : { withState: (read: FlagState) => reader(read) }),
+  const context = (scope: Scope, targetingKey: string | undefined) => ({
+    accountId: scope.accountId,
+    mode: scope.mode,
+    ...(targetingKey ? { targetingKey } : {}),
+  });
+  /**
+   * Evaluations over flags already read (paying's, from the statement that read its session) are
+   * our store's evaluation, called directly: no provider but ours, no hook and no service takes part
+   * in them, so the SDK's round (contexts merged, hooks run, details built) cost paying CPU and gave
+   * nothing (docs/performance.md). The SDK's contract holds: a flag that is missing, of another type
+   * or cannot be read yields the default.
+   */
+  const fromState = (state: FlagState): FlagReader => {
+    const value = async <T extends boolean | string>(scope: Scope, key: string, defaultValue: T, targetingKey?: string): Promise<T> => {
+      try {
+        const result = await options.evaluate(scope, key, targetingKey || null, state);
+        return 'errorCode' in result || typeof result.value !== typeof defaultValue ? defaultValue : (result.value as T);
+      } catch {
+        return defaultValue;
+      }
     };
+    return { booleanValue: value, stringValue: value, withState: fromState };
   };
   return {
-    ...reader(null),
+    booleanValue: (scope, key, defaultValue, targetingKey) => client.getBooleanValue(key, defaultValue, context(scope, targetingKey)),
+    stringValue: (scope, key, defaultValue, targetingKey) => client.getStringValue(key, defaultValue, context(scope, targetingKey)),
+    // Only our own store's provider evaluates pre-read rows; an external service is never sent them.
+    ...(options.ofrepUrl ? {} : { withState: fromState }),
     close: async () => {
       await provider.onClose?.();
     },

@@ -14,25 +14,11 @@ import type { FlagEvaluation } from '../../domain/flags/flag-evaluation';
 import type { Scope } from '../../domain/shared/scope';
 import type { FlagState } from '../../domain/flags/ports';
 
-/** Evaluates one key for one unit: from `state` when given (the scope's flags as already read), else from a read of its own. */
-export type EvaluateOne = (scope: Scope, key: string, targetingKey: string | null, state: FlagState | null) => Promise<FlagEvaluation>;
-
-const STATE_KEY = 'tillpointFlagState';
-
 /**
- * The evaluation context entry that hands this provider the scope's flags as already read, for one
- * evaluation (OpenFeature merges contexts shallowly, so the object reaches the provider as given).
+ * Evaluates one key for one unit: from `state` when given (the scope's flags as already read, which
+ * only the server's own reader passes, server-flags.ts), else from a read of its own.
  */
-export function flagStateContext(state: FlagState): EvaluationContext {
-  return { [STATE_KEY]: state as unknown as EvaluationContext[string] };
-}
-
-function stateFromContext(context: EvaluationContext): FlagState | null {
-  const state = context[STATE_KEY] as Partial<FlagState> | undefined;
-  if (state === undefined) return null;
-  if (!Array.isArray(state?.stored) || !Array.isArray(state.running)) throw new InvalidContextError(`${STATE_KEY} is not a flag state`);
-  return state as FlagState;
-}
+export type EvaluateOne = (scope: Scope, key: string, targetingKey: string | null, state: FlagState | null) => Promise<FlagEvaluation>;
 
 /** The evaluation context the server passes: the account and mode, and the unit (a session id). */
 export function scopeFromContext(context: EvaluationContext): Scope {
@@ -55,7 +41,7 @@ export class StoreFlagProvider implements Provider {
   constructor(private readonly evaluate: EvaluateOne) {}
 
   private async resolve<T extends JsonValue>(key: string, context: EvaluationContext, check: (v: unknown) => v is T): Promise<ResolutionDetails<T>> {
-    const result = await this.evaluate(scopeFromContext(context), key, context.targetingKey ?? null, stateFromContext(context));
+    const result = await this.evaluate(scopeFromContext(context), key, context.targetingKey ?? null, null);
     if ('errorCode' in result) {
       if (result.errorCode === 'FLAG_NOT_FOUND') throw new FlagNotFoundError(result.errorDetails);
       throw new TargetingKeyMissingError(result.errorDetails);
