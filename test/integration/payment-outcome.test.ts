@@ -98,6 +98,26 @@ describe.each(testDatabases)('a payment outcome in one statement ($name)', (data
     expect(await written(ctx, session, payment)).toEqual(won(payment));
   });
 
+  it("a won payment leaves its session's row as the completion it returned, every column", async () => {
+    const { session, payment } = await processingPayment(ctx);
+    const { deps } = ctx.h.tillpoint;
+    const paid = await recordAuthorizationOutcome(deps, { session, payment, paymentMethodType: 'card', result: approved });
+    if ('error' in paid) throw paid.error;
+    const stored = await deps.store.read((r) => r.checkoutSessions.get(null, session.id));
+    expect(stored).toEqual(paid.session);
+    expect(stored).toMatchObject({ status: 'complete', paymentId: payment.id, customerEmail: 'shopper@example.com', completedAt: paid.session!.updatedAt });
+  });
+
+  it("an outcome that would change a session's column beyond the completion's is refused, and nothing is written", async () => {
+    const { session, payment } = await processingPayment(ctx);
+    const { deps } = ctx.h.tillpoint;
+    const at = deps.clock.now();
+    const next: CheckoutSession = { ...session, status: 'complete', paymentId: payment.id, completedAt: at, updatedAt: at, metadata: { order_id: 'changed' } };
+    const outcome = { payment: { ...payment, status: 'succeeded' as const, updatedAt: at }, expectedStatus: 'processing' as const, event: null, session: { next, expected: session, event: null, convertsExposuresAt: at } };
+    await expect(deps.store.once((db) => db.payments.recordOutcome(outcome))).rejects.toThrow(/session's metadata/);
+    expect(await written(ctx, session, payment)).toEqual({ payment: 'processing', session: { status: 'open', payment_id: null, customer_email: null }, events: [], deliveries: 0, converted: [false] });
+  });
+
   it('the same answer recorded twice at once (the request and reconciliation): one wins, the session completes once', async () => {
     const { session, payment } = await processingPayment(ctx);
     const { deps } = ctx.h.tillpoint;

@@ -4,7 +4,7 @@ import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import { scopedListQuery } from '../../list-query';
 import { assignments, fieldValues, isUniqueViolation, placeholders, record, recordPart, recordSet, scopeClause, toPayment, type Field } from '../../rows';
-import { sessionColumns, sessionFields } from '../sessions/checkout-sessions';
+import { sessionFields } from '../sessions/checkout-sessions';
 import { eventFields, eventsWithDeliveriesOfRecords } from '../webhooks/endpoints-and-deliveries';
 import { runShared, SKIPPED, type SharedStatement } from '../../shared-statement';
 import type { CheckoutSession } from '../../../domain/sessions/entities';
@@ -58,6 +58,22 @@ const expectedSessionFields: readonly Field<CheckoutSession>[] = [
   ['status', 'text', (s) => s.status],
   ['updated_at', 'timestamptz', (s) => s.updatedAt],
 ];
+
+/**
+ * The columns a session's completion by its payment changes (`sessionCompletion` in
+ * domain/payments/rules.ts, with the transition's status and update time). The outcome writes these
+ * alone, on a row it found still as it was read, so its record carries no more of the session;
+ * `recordOutcome` refuses a completion that would change any other column.
+ */
+const completionColumns = new Set(['status', 'customer_email', 'completed_at', 'payment_id', 'updated_at']);
+const completionFields = sessionFields.filter(([column]) => completionColumns.has(column));
+const otherSessionFields = sessionFields.filter(([column]) => !completionColumns.has(column));
+
+/** The first column besides the completion's whose value `next` changes, if any. */
+function changedBeyondCompletion({ next, expected }: NonNullable<PaymentOutcome['session']>): string | null {
+  for (const [column, , value] of otherSessionFields) if (value(next) !== value(expected)) return column;
+  return null;
+}
 
 type Intent = { payment: Payment; session: CheckoutSession };
 
@@ -129,7 +145,7 @@ function outcomeSql(skipLocked: boolean): string {
         AND (i.session_id IS NULL OR i.session_id IN (SELECT id FROM locked))
      RETURNING p.id),
    completed AS (
-     UPDATE checkout_sessions s SET ${sessionColumns.map((column) => `${column} = i.s_${column}`).join(', ')}
+     UPDATE checkout_sessions s SET ${completionFields.map(([column]) => `${column} = i.s_${column}`).join(', ')}
        FROM i
       WHERE s.id = ANY (ARRAY(SELECT id FROM locked)) AND s.id = i.session_id AND s.status = i.session_status AND i.payment_id IN (SELECT id FROM moved)
      RETURNING s.id),
@@ -154,8 +170,8 @@ type SessionOutcome = NonNullable<PaymentOutcome['session']>;
 
 /**
  * An outcome's record: the payment's id and the status it is expected in, its new state (`p_…`);
- * with a session, the session as read (`session_…`), when its exposures convert, and its new state
- * (`s_…`); each one's event where it has one (`pe_…`, `se_…`).
+ * with a session, the session as read (`session_…`), when its exposures convert, and its completion's
+ * columns (`s_…`); each one's event where it has one (`pe_…`, `se_…`).
  */
 const outcomeRecord = record(
   recordPart<PaymentOutcome, PaymentOutcome>(
@@ -169,7 +185,7 @@ const outcomeRecord = record(
   recordPart(paymentFields, 'p_', (o: PaymentOutcome) => o.payment),
   recordPart(expectedSessionFields, 'session_', (o: PaymentOutcome) => o.session?.expected),
   recordPart<PaymentOutcome, SessionOutcome>([['converts_exposures_at', 'timestamptz', (s) => s.convertsExposuresAt]], '', (o) => o.session),
-  recordPart(sessionFields, 's_', (o: PaymentOutcome) => o.session?.next),
+  recordPart(completionFields, 's_', (o: PaymentOutcome) => o.session?.next),
   recordPart(eventFields, 'pe_', (o: PaymentOutcome) => o.event),
   recordPart(eventFields, 'se_', (o: PaymentOutcome) => o.session?.event),
 );
@@ -204,7 +220,11 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
         if (inserted === 0) throw new SessionBusyError(p.checkoutSessionId ?? p.id);
       },
       insertForSession: (payment, session) => runShared(db, intents, { payment, session }),
-      recordOutcome: (outcome) => runShared(db, outcomes, outcome),
+      recordOutcome: (outcome) => {
+        const changed = outcome.session ? changedBeyondCompletion(outcome.session) : null;
+        if (changed) return Promise.reject(new Error(`A payment's outcome would change its session's ${changed}, which it does not write`));
+        return runShared(db, outcomes, outcome);
+      },
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
         const { rows } = await db.query(

@@ -53,7 +53,7 @@ export const sessionFields: readonly Field<CheckoutSession>[] = [
   ['client_secret', 'text', (s) => s.clientSecret],
 ];
 
-export const sessionColumns = sessionFields.map(([column]) => column);
+const sessionColumns = sessionFields.map(([column]) => column);
 
 export function sessionValues(s: CheckoutSession): unknown[] {
   return fieldValues(sessionFields, s);
