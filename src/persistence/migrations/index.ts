@@ -31,6 +31,7 @@ import cvcRecollection from './0038-cvc-recollection';
 import searchCustomersAndDisputes from './0039-search-customers-and-disputes';
 import paymentLinkOptions from './0041-payment-link-options';
 import metadataIndexWithoutPendingList from './0042-metadata-index-without-pending-list';
+import dropIndexesOthersServe from './0043-drop-indexes-others-serve';
 
 export interface Migration {
   version: number;
@@ -75,6 +76,7 @@ export const migrations: Migration[] = [
   searchCustomersAndDisputes,
   paymentLinkOptions,
   metadataIndexWithoutPendingList,
+  dropIndexesOthersServe,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

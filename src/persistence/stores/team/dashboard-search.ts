@@ -75,7 +75,7 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
       async funnel(scope, from, before) {
         const { rows } = await db.query<Row>(
           `SELECT count(*) AS opened,
-                  count(*) FILTER (WHERE EXISTS (SELECT 1 FROM payments p WHERE p.checkout_session_id = s.id)) AS attempted,
+                  count(*) FILTER (WHERE EXISTS (SELECT 1 FROM payments p WHERE p.account_id = s.account_id AND p.mode = s.mode AND p.checkout_session_id = s.id)) AS attempted,
                   count(*) FILTER (WHERE s.status = 'complete') AS paid
            FROM checkout_sessions s WHERE s.account_id = $1 AND s.mode = $2 AND s.created_at >= $3 AND s.created_at < $4`,
           [scope.accountId, scope.mode, from, before],
