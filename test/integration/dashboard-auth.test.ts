@@ -11,7 +11,8 @@ import {
   uniqueEmail,
 } from '../support/dashboard';
 import { startHarness } from '../support/harness';
-import { countRows, expectError, merchantCall, rows, useIntegration } from '../support/integration';
+import { countingStatements, countRows, expectError, merchantCall, rows, useIntegration } from '../support/integration';
+import { authenticateDashboardSession } from '../../src/domain/team/use-cases/authenticate-dashboard-session';
 
 describe.each(testDatabases)('dashboard sign-up, sign-in and sessions ($name)', (database) => {
   const ctx = useIntegration(database);
@@ -166,6 +167,29 @@ describe.each(testDatabases)('dashboard sign-up, sign-in and sessions ($name)', 
     ctx.h.clock.advance(13 * 3600_000);
     expect((await dashboardCall(ctx.h, owner, 'GET', '/dashboard/api/session')).json().user).toBeNull();
     expectError(await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/team`), 401, 'not_signed_in');
+  });
+
+  it('a signed-in request reads its session without a transaction; the idle expiry moves, at most every 5 minutes, in one statement', async () => {
+    const owner = await signUpOwner(ctx.h);
+    const token = decodeURIComponent(owner.cookie.split('=')[1]!);
+    const { deps, sent } = countingStatements(ctx.db, ctx.h.tillpoint.deps);
+    const expiry = async () => (await rows(ctx.db, 'SELECT expires_at FROM dashboard_sessions WHERE user_id = (SELECT id FROM users WHERE email = $1)', [owner.email]))[0]!.expires_at as Date;
+    const before = await expiry();
+
+    await authenticateDashboardSession(deps, { token });
+    expect(sent.map((text) => text.trim().split(/\s+/)[0])).toEqual(['SELECT', 'SELECT']);
+    expect(await expiry()).toEqual(before);
+
+    ctx.h.clock.advance(6 * 60_000);
+    sent.length = 0;
+    await authenticateDashboardSession(deps, { token });
+    expect(sent.map((text) => text.trim().split(/\s+/)[0])).toEqual(['SELECT', 'SELECT', 'UPDATE']);
+    expect((await expiry()).getTime()).toBe(before.getTime() + 6 * 60_000);
+
+    // An unknown token reads and writes nothing more.
+    sent.length = 0;
+    await expect(authenticateDashboardSession(deps, { token: 'not-a-session' })).rejects.toMatchObject({ code: 'not_signed_in' });
+    expect(sent).toHaveLength(1);
   });
 
   it('slows repeated failed sign-ins, then locks the email for 15 minutes even with the right password', async () => {

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Deps } from '../../src/domain/deps';
 import type { Payment } from '../../src/domain/payments/entities';
 import { newPayment, recordAuthorizationOutcome } from '../../src/domain/payments/rules';
 import { ConcurrentTransitionError } from '../../src/domain/payments/transition';
 import type { AuthorizeResult } from '../../src/domain/processors/ports';
 import type { CheckoutSession } from '../../src/domain/sessions/entities';
-import type { SqlClient } from '../../src/persistence/sql-client';
-import { sqlStore } from '../../src/persistence/sql-store';
 import { testDatabases } from '../support/databases';
 import {
+  countingStatements,
   createSessionOf,
   merchantCall,
   recordPayButtonExposure,
@@ -66,32 +64,9 @@ describe.each(testDatabases)('a payment outcome in one statement ($name)', (data
     converted: (await rows(c.db, 'SELECT converted_at FROM experiment_exposures WHERE checkout_session_id = $1', [session.id])).map((x) => x.converted_at !== null),
   });
 
-  /** The deps over a client that counts the statements sent. */
-  function counting(db: SqlClient, deps: Deps): { deps: Deps; sent: string[] } {
-    const sent: string[] = [];
-    const counted: SqlClient = {
-      ...db,
-      query: (text, params) => {
-        sent.push(text);
-        return db.query(text, params);
-      },
-      transaction: (work) =>
-        db.transaction((tx) =>
-          work({
-            query: (text, params) => {
-              sent.push(text);
-              return tx.query(text, params);
-            },
-            exec: (script) => tx.exec(script),
-          }),
-        ),
-    };
-    return { deps: { ...deps, store: sqlStore(counted) }, sent };
-  }
-
   it('a won payment completes its session with both events, their deliveries and the conversion, in one statement', async () => {
     const { session, payment } = await processingPayment(ctx);
-    const { deps, sent } = counting(ctx.db, ctx.h.tillpoint.deps);
+    const { deps, sent } = countingStatements(ctx.db, ctx.h.tillpoint.deps);
     const paid = await recordAuthorizationOutcome(deps, { session, payment, paymentMethodType: 'card', result: approved });
     expect('error' in paid).toBe(false);
     expect(sent).toHaveLength(1);

@@ -16,19 +16,22 @@ export async function authenticateDashboardSession(
   if (!options.token) throw missing;
   const hash = await sha256Hex(options.token);
   const now = deps.clock.now();
-  return deps.store.transaction(async (tx) => {
-    const session = await tx.dashboardSessions.getByTokenHash(hash);
-    if (!session || session.expiresAt <= now) throw missing;
-    const user = await tx.users.get(session.userId);
-    if (!user) throw missing;
-    const latest = Math.min(
-      now.getTime() + dashboardSessionLifetime.idleMs,
-      session.createdAt.getTime() + dashboardSessionLifetime.absoluteMs,
-    );
-    if (latest - session.expiresAt.getTime() > EXTEND_EVERY_MS) {
-      session.expiresAt = new Date(latest);
-      await tx.dashboardSessions.extend(session.id, session.expiresAt);
-    }
-    return { session, user };
+  // Reads without a transaction; the idle expiry, when it is due to move, is one statement of its own.
+  const found = await deps.store.read(async (reader) => {
+    const session = await reader.dashboardSessions.getByTokenHash(hash);
+    if (!session || session.expiresAt <= now) return null;
+    const user = await reader.users.get(session.userId);
+    return user ? { session, user } : null;
   });
+  if (!found) throw missing;
+  const { session } = found;
+  const latest = Math.min(
+    now.getTime() + dashboardSessionLifetime.idleMs,
+    session.createdAt.getTime() + dashboardSessionLifetime.absoluteMs,
+  );
+  if (latest - session.expiresAt.getTime() > EXTEND_EVERY_MS) {
+    session.expiresAt = new Date(latest);
+    await deps.store.once((db) => db.dashboardSessions.extend(session.id, session.expiresAt));
+  }
+  return found;
 }
