@@ -35,35 +35,66 @@ export function recordSet(columns: readonly RecordColumn[]): string {
 }
 
 /**
- * `entity`'s values for `fields` (all null without one) as elements of a record's JSON array
- * (`recordSet`): one `JSON.stringify` of the values, brackets dropped, so JSON is as is and undefined
- * is null. Dates become ISO text before it: `JSON.stringify` calls a date's `toJSON` at about twice
- * the cost of `toISOString` (docs/performance.md).
+ * `entity`'s values for `fields` (all null without one), appended to `into` for one
+ * `JSON.stringify` of a whole record (`elements`): JSON as is, undefined as null. Dates become ISO
+ * text first: `JSON.stringify` spends about twice as long on a date (its `toJSON`) as
+ * `toISOString` does (docs/performance.md).
  */
+function collectValues<T>(fields: readonly Field<T>[], entity: T | null | undefined, into: unknown[]): void {
+  if (entity === null || entity === undefined) {
+    for (let i = 0; i < fields.length; i++) into.push(null);
+    return;
+  }
+  for (const [, , value] of fields) {
+    const v = value(entity);
+    into.push(v instanceof Date ? v.toISOString() : v);
+  }
+}
+
+/** `values` as elements of a JSON array, without its brackets. */
+const elements = (values: unknown[]) => JSON.stringify(values).slice(1, -1);
+
+/** `entity`'s values for `fields` (all null without one) as elements of a record's JSON array (`recordSet`). */
 export function recordValues<T>(fields: readonly Field<T>[], entity: T | null | undefined): string {
-  if (entity === null || entity === undefined) return fields.map(() => 'null').join(',');
-  return JSON.stringify(
-    fields.map(([, , value]) => {
-      const v = value(entity);
-      return v instanceof Date ? v.toISOString() : v;
-    }),
-  ).slice(1, -1);
+  const values: unknown[] = [];
+  collectValues(fields, entity, values);
+  return elements(values);
 }
 
 /** Part of a record: `fields` under `prefix`, of what `of` gives for a member (nothing: nulls). */
 export interface RecordPart<M> {
   readonly columns: RecordColumn[];
+  /** A member's values, in the order of `columns`, appended to `into`. */
+  collect(member: M, into: unknown[]): void;
+  /** A member's values as elements of its record's JSON array: one `JSON.stringify` for the whole record. */
   values(member: M): string;
+}
+
+function part<M>(columns: RecordColumn[], collect: (member: M, into: unknown[]) => void): RecordPart<M> {
+  return {
+    columns,
+    collect,
+    values: (member) => {
+      const values: unknown[] = [];
+      collect(member, values);
+      return elements(values);
+    },
+  };
 }
 
 export function recordPart<M, T>(fields: readonly Field<T>[], prefix: string, of: (member: M) => T | null | undefined): RecordPart<M> {
   const columns = fields.map(([column, type]): RecordColumn => [prefix + column, type]);
-  return { columns, values: (member) => recordValues(fields, of(member)) };
+  return part(columns, (member, into) => collectValues(fields, of(member), into));
 }
 
 /** A record of `parts`, one after another: its columns for `recordSet`, a member's values for its array. */
 export function record<M>(...parts: RecordPart<M>[]): RecordPart<M> {
-  return { columns: parts.flatMap((part) => part.columns), values: (member) => parts.map((part) => part.values(member)).join(',') };
+  return part(
+    parts.flatMap((each) => each.columns),
+    (member, into) => {
+      for (const each of parts) each.collect(member, into);
+    },
+  );
 }
 
 export const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
