@@ -24,7 +24,7 @@ export type RecordColumn = readonly [name: string, type: string];
 
 /**
  * Rows from `$1`, a JSON array of records, each a JSON array: its position `n`, then its values in
- * the order of `columns` (`recordValues`). Positional arrays, not objects: PostgreSQL reads them
+ * the order of `columns` (`RecordPart.values`). Positional arrays, not objects: PostgreSQL reads them
  * without the keys, which were a third of the bytes and most of the parsing (docs/performance.md).
  * A JSON null is SQL NULL, in JSON columns too.
  */
@@ -53,13 +53,6 @@ function collectValues<T>(fields: readonly Field<T>[], entity: T | null | undefi
 
 /** `values` as elements of a JSON array, without its brackets. */
 const elements = (values: unknown[]) => JSON.stringify(values).slice(1, -1);
-
-/** `entity`'s values for `fields` (all null without one) as elements of a record's JSON array (`recordSet`). */
-export function recordValues<T>(fields: readonly Field<T>[], entity: T | null | undefined): string {
-  const values: unknown[] = [];
-  collectValues(fields, entity, values);
-  return elements(values);
-}
 
 /** Part of a record: `fields` under `prefix`, of what `of` gives for a member (nothing: nulls). */
 export interface RecordPart<M> {

@@ -22,7 +22,7 @@ export interface SharedStatement<M, R> {
    * statement, whose answer could not say which of them changed it.
    */
   key(member: M): string;
-  /** One member's values, as elements of its record's JSON array (`recordValues`), without `n`. */
+  /** One member's values, as elements of its record's JSON array (`RecordPart.values`), without `n`. */
   member(member: M): string;
   /** A member's answer from its row, or SKIPPED when a row it needs was locked elsewhere. */
   answer(row: Record<string, unknown>): R | typeof SKIPPED;

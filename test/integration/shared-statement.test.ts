@@ -7,7 +7,7 @@ import type { SqlClient } from '../../src/persistence/sql-client';
 import { paymentRepositories } from '../../src/persistence/stores/payments/payments';
 import { checkoutSessionRepositories } from '../../src/persistence/stores/sessions/checkout-sessions';
 import { sqlSandboxTransactionLedger } from '../../src/persistence/stores/processors/sandbox-transactions';
-import { recordSet, recordValues, type Field } from '../../src/persistence/rows';
+import { recordPart, recordSet, type Field } from '../../src/persistence/rows';
 import { testDatabases } from '../support/databases';
 import { createSessionOf, rows, useIntegration, type IntegrationContext } from '../support/integration';
 
@@ -57,9 +57,10 @@ describe.each(testDatabases)('statements shared by payments made at once ($name)
       { id: 'a', amount: 9_007_199_254_740_991, at: new Date('2026-11-25T08:00:00.123Z'), paid: true, note: 'line "one"\nline two — é 🚀 \\', details: { last4: '1111', list: [1, null] } },
       { id: 'b', amount: 0, at: new Date(0), paid: false, note: null, details: null },
     ];
+    const thingRecord = recordPart(fields, '', (t: Thing) => t);
     const { rows: read } = await ctx.db.query(
       `SELECT n, id, amount::text, at, paid, note, details, details IS NULL AS details_missing FROM (${recordSet(fields.map(([c, t]) => [c, t]))}) r ORDER BY n`,
-      [`[${things.map((t, n) => `[${n},${recordValues(fields, t)}]`).join(',')}]`],
+      [`[${things.map((t, n) => `[${n},${thingRecord.values(t)}]`).join(',')}]`],
     );
     expect(read).toEqual([
       { n: 0, id: 'a', amount: '9007199254740991', at: things[0]!.at, paid: true, note: things[0]!.note, details: things[0]!.details, details_missing: false },

@@ -4,7 +4,7 @@ import type { SqlExecutor } from '../../sql-client';
 import { Query } from '../../list-query';
 import { fieldValues, placeholders, type Field, type Row } from '../../rows';
 
-/** An audit line's columns, as it is written from a JSON record (`recordValues`). */
+/** An audit line's columns, as it is written from a JSON record (`recordPart`). */
 export const auditFields: readonly Field<AuditEntry>[] = [
   ['id', 'text', (e) => e.id],
   ['account_id', 'text', (e) => e.accountId],
