@@ -36,7 +36,7 @@ export function recordSet(columns: readonly RecordColumn[]): string {
 
 /**
  * `entity`'s values for `fields` (all null without one), appended to `into` for one
- * `JSON.stringify` of a whole record (`elements`): JSON as is, undefined as null. Dates become ISO
+ * `JSON.stringify` of a whole record (`RecordPart.values`): JSON as is, undefined as null. Dates become ISO
  * text first: `JSON.stringify` spends about twice as long on a date (its `toJSON`) as
  * `toISOString` does (docs/performance.md).
  */
@@ -50,9 +50,6 @@ function collectValues<T>(fields: readonly Field<T>[], entity: T | null | undefi
     into.push(v instanceof Date ? v.toISOString() : v);
   }
 }
-
-/** `values` as elements of a JSON array, without its brackets. */
-const elements = (values: unknown[]) => JSON.stringify(values).slice(1, -1);
 
 /** Part of a record: `fields` under `prefix`, of what `of` gives for a member (nothing: nulls). */
 export interface RecordPart<M> {
@@ -70,7 +67,7 @@ function part<M>(columns: RecordColumn[], collect: (member: M, into: unknown[]) 
     values: (member) => {
       const values: unknown[] = [];
       collect(member, values);
-      return elements(values);
+      return JSON.stringify(values).slice(1, -1);
     },
   };
 }
