@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { payCheckoutSession } from '../../src/domain/payments/use-cases/pay-checkout-session';
 import type { AuthorizeRequest, PaymentProcessor, ProcessorDirectory } from '../../src/domain/processors/ports';
 import type { Deps } from '../../src/domain/deps';
-import type { SqlClient } from '../../src/persistence/sql-client';
 import { sqlProcessorConfigStore } from '../../src/persistence/stores/processors/processor-configs';
 import { builtInFlagKeys } from '../../src/domain/flags/flag-evaluation';
 import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
 import { testDatabases } from '../support/databases';
 import {
+  countingClient,
   createSession,
   merchantCall,
   recordPayButtonExposure,
@@ -34,28 +34,8 @@ describe.each(testDatabases)('paying reads its flags with the session ($name)', 
 
   /** A second instance over the same database, whose every statement is counted. */
   async function secondInstance(c: IntegrationContext): Promise<{ deps: Deps; sent: string[]; authorized: AuthorizeRequest[] }> {
-    const sent: string[] = [];
-    const db: SqlClient = {
-      ...c.db,
-      query: (text, params) => {
-        sent.push(text);
-        return c.db.query(text, params);
-      },
-      transaction: (work) =>
-        c.db.transaction((tx) =>
-          work({
-            query: (text, params) => {
-              sent.push(text);
-              return tx.query(text, params);
-            },
-            exec: (script) => {
-              sent.push(script);
-              return tx.exec(script);
-            },
-          }),
-        ),
-      close: async () => undefined,
-    };
+    // Every statement counted, transactions' BEGIN among them.
+    const { db, sent } = countingClient(c.db);
     other = await openTillpoint({ db, publicUrl: 'http://localhost' });
     // What the processor is asked, as it is asked.
     const authorized: AuthorizeRequest[] = [];

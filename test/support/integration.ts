@@ -174,10 +174,10 @@ export async function recordPayButtonExposure(h: Harness, sessionId: string): Pr
 
 /** Rows of a table (a raw look at the database, beside the API). */
 /**
- * `deps` whose store sends through a client that records each statement, and `BEGIN` for each
- * transaction it opens (its statements follow).
+ * `db` as a client that records each statement it sends (scripts included), and `BEGIN` for each
+ * transaction it opens (its statements follow). Closing it leaves `db` open.
  */
-export function countingStatements(db: SqlClient, deps: Deps): { deps: Deps; sent: string[] } {
+export function countingClient(db: SqlClient): { db: SqlClient; sent: string[] } {
   const sent: string[] = [];
   const counted: SqlClient = {
     ...db,
@@ -193,11 +193,21 @@ export function countingStatements(db: SqlClient, deps: Deps): { deps: Deps; sen
             sent.push(text);
             return tx.query(text, params);
           },
-          exec: (script) => tx.exec(script),
+          exec: (script) => {
+            sent.push(script);
+            return tx.exec(script);
+          },
         }),
       );
     },
+    close: async () => undefined,
   };
+  return { db: counted, sent };
+}
+
+/** `deps` whose store sends through a `countingClient`. */
+export function countingStatements(db: SqlClient, deps: Deps): { deps: Deps; sent: string[] } {
+  const { db: counted, sent } = countingClient(db);
   return { deps: { ...deps, store: sqlStore(counted) }, sent };
 }
 
