@@ -4,6 +4,17 @@ import { TillpointError } from '../domain/shared/errors';
 import type { NewCheckoutSession, NewShippingOption } from '../domain/sessions/rules';
 import type { DiscountReference } from '../domain/pricing/discount-lookup';
 
+/**
+ * A URL given to us (`success_url`, a webhook endpoint's `url`, the logo…). URL parsers drop CR, LF
+ * and TAB silently, so such a URL would pass the domain's check and be stored, sent back and put in
+ * webhook events as sent: control characters (C0, DEL, C1) are refused by name instead.
+ */
+export const urlText = (max = 2048) =>
+  z
+    .string()
+    .max(max)
+    .refine((value) => !/[\u0000-\u001f\u007f-\u009f]/.test(value), 'must not contain control characters (such as CR, LF or TAB)');
+
 const deliveryEstimateBound = z.strictObject({ unit: z.enum(['hour', 'day', 'business_day', 'week', 'month']), value: z.number().int() });
 
 /** Stripe's `adjustable_quantity`: the shopper picks the quantity on the page (bounds checked in the domain). */
@@ -101,8 +112,8 @@ export const createCheckoutSessionBody = z.strictObject({
       adjustable_quantity: adjustableQuantityBody.optional(),
     }),
   ).optional().meta({ description: 'Required in `payment` mode; not used in `setup` mode.' }),
-  success_url: z.string().max(2048).optional(),
-  cancel_url: z.string().max(2048).optional(),
+  success_url: urlText().optional(),
+  cancel_url: urlText().optional(),
   capture_method: z.enum(['automatic', 'manual']).optional(),
   payment_method_types: z.array(z.enum(paymentMethodTypes)).optional(),
   customer: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id').optional().meta({ description: 'An existing customer (`cus_…`) the session is for; its email is prefilled.' }),
@@ -145,7 +156,7 @@ export const createCheckoutSessionBody = z.strictObject({
   ui_mode: z.enum(['hosted', 'embedded']).optional().meta({
     description: '`hosted` (default): send the shopper to `url`. `embedded`: mount the page on yours with `client_secret` and `/js/embed.js` (docs/embedded-checkout.md).',
   }),
-  return_url: z.string().max(2048).optional().meta({ description: 'Embedded mode (required there): where your page goes after payment; `{CHECKOUT_SESSION_ID}` is replaced.' }),
+  return_url: urlText().optional().meta({ description: 'Embedded mode (required there): where your page goes after payment; `{CHECKOUT_SESSION_ID}` is replaced.' }),
 });
 
 /** The session's shipping choices from the body. */

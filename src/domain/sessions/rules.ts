@@ -97,6 +97,8 @@ function invalid(param: string, message: string): TillpointError {
 export function isAbsoluteHttpUrl(value: string): boolean {
   // `http:foo` parses as absolute but browsers follow it as a relative path: require the `//`.
   if (!/^https?:\/\//i.test(value)) return false;
+  // The URL parser drops CR, LF and TAB; the URL would be stored and sent back with them.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return false;
   try {
     const url = new URL(value.replaceAll('{CHECKOUT_SESSION_ID}', 'placeholder'));
     return url.protocol === 'http:' || url.protocol === 'https:';

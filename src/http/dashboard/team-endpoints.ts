@@ -9,7 +9,7 @@ import { listTeam } from '../../domain/team/use-cases/list-team';
 import { removeMember } from '../../domain/team/use-cases/remove-member';
 import { revokeInvite } from '../../domain/team/use-cases/revoke-invite';
 import { updateAccountProfile } from '../../domain/team/use-cases/update-account-profile';
-import { listQuery } from '../schemas';
+import { listQuery, urlText } from '../schemas';
 import { accountSettingsView, auditEntryView, inviteView, memberView } from '../views/team';
 import { accountEndpoint, accountParam, type DashboardEndpoint } from './dashboard-route';
 
@@ -108,11 +108,11 @@ export function accountEndpoints(deps: Deps): DashboardEndpoint[] {
         body: z.strictObject({
           name: z.string().max(100).optional(),
           display_name: z.string().max(100).nullable().optional(),
-          logo_url: z.string().max(2048).nullable().optional(),
+          logo_url: urlText().nullable().optional(),
           accent_color: z.string().max(7).nullable().optional(),
           support_email: z.string().max(254).nullable().optional(),
           send_receipts: z.boolean().optional(),
-          embed_allowed_origins: z.array(z.string().max(300)).max(10).optional(),
+          embed_allowed_origins: z.array(urlText(300)).max(10).optional(),
         }),
         permission: 'settings.manage',
       },

@@ -13,14 +13,14 @@ import { updateWebhookEndpoint } from '../../domain/webhooks/use-cases/update-we
 import { defineRoute } from '../define-route';
 import { deletedSchema, webhookDeliveryListSchema, webhookDeliverySchema, webhookEndpointListSchema, webhookEndpointSchema } from '../response-schemas';
 import { keyActorOf, scopeOf } from '../merchant-auth';
-import { idParams, listQuery, objectId } from '../schemas';
+import { idParams, listQuery, objectId, urlText } from '../schemas';
 import { webhookDeliveryView, webhookEndpointView } from '../views/webhook-endpoint';
 import type { WebhookEndpoint } from '../../domain/webhooks/entities';
 
 const tag = 'Webhook endpoints';
 
 export const endpointFields = {
-  url: z.string().min(1).max(2048),
+  url: urlText().min(1),
   enabled_events: z.array(z.enum(subscribableEvents as [string, ...string[]])).min(1).max(subscribableEvents.length),
   description: z.string().max(500).optional(),
 };
