@@ -151,7 +151,7 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   METRICS_TOKEN: { meaning: '16+ characters: `/metrics` then requires `Authorization: Bearer <token>` (open without it)' },
   SHUTDOWN_TIMEOUT_SECONDS: { meaning: 'how long a graceful stop (SIGTERM/SIGINT) may take before the process exits 1' },
   RECONCILE_AFTER_SECONDS: {
-    meaning: 'the lease of a payment, capture or void in flight: after it, reconciliation asks the processor, and a payment it does not know fails (its session open again)',
+    meaning: 'the lease of a payment, capture, void or refund in flight: after it, reconciliation asks the processor and records what it did; a payment it does not know fails (its session open again), a refund it did not make fails (its amount released)',
   },
   RECONCILE_NOT_FOUND_GRACE_SECONDS: {
     meaning: 'a payment failed as unknown is asked about again until this long after it began; a charge found late is undone',

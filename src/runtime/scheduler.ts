@@ -43,9 +43,10 @@ export const periodicJobs: readonly PeriodicJob[] = [
       }),
   },
   {
-    // Captures, voids and refunds whose answer was lost: never left reserved or stuck.
+    // Captures, voids and refunds whose answer was lost: never left reserved or stuck. As often as
+    // payments' reconciliation, so each is final within this interval of its lease running out.
     name: 'operation-reconciliation',
-    everyMs: 60_000,
+    everyMs: 15_000,
     atStart: true,
     run: (deps, log) =>
       reconcileFollowUpOperations(deps, {

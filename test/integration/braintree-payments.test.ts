@@ -217,6 +217,20 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
     expect(refunds).toMatchObject([{ status: 'succeeded', amount: 1500 }]);
     expect(made).toMatchObject({ orderId: refunds[0].id, amount: '15.00' });
     expect((await merchant('GET', `/v1/payments/${payment!.id}`)).json()).toMatchObject({ amount_refunded: 1500 });
+
+    // A refund that never reached the gateway: the search finds the sale without it, and it fails
+    // once the lease has run out, its amount free to refund again.
+    bt.emulator.dropNext();
+    expectError(await merchant('POST', '/v1/refunds', { payment: payment!.id, amount: 2500 }), 504, 'processor_timeout');
+    expectError(await merchant('POST', '/v1/refunds', { payment: payment!.id, amount: 1 }), 409, 'refund_exceeds_available', { param: 'amount' });
+    bt.clock.advance(61_000);
+    expect(await runJobOnce(bt.tillpoint.deps, 'operation-reconciliation')).toEqual({ resolved: 1, pending: 0 });
+    expect((await merchant('GET', `/v1/refunds?payment=${payment!.id}`)).json().data).toMatchObject([
+      { status: 'failed', amount: 2500, failure_reason: 'processor_timeout' },
+      { status: 'succeeded', amount: 1500 },
+    ]);
+    expect((await merchant('POST', '/v1/refunds', { payment: payment!.id, amount: 2500 })).json()).toMatchObject({ status: 'succeeded', amount: 2500 });
+    expect((await merchant('GET', `/v1/payments/${payment!.id}`)).json()).toMatchObject({ amount_refunded: 4000 });
   });
 
   it('the test processor never serves live mode; Braintree live mode needs a production account', async () => {

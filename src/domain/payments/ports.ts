@@ -112,12 +112,14 @@ export interface ReconciliationTimings {
   /**
    * The lease of an operation in flight: younger than this, its request may still be under way. A
    * payment the processor does not know once its lease has run out fails (and its session is open
-   * again); it is then watched for a late charge for `notFoundGraceMs` from its start.
+   * again); it is then watched for a late charge for `notFoundGraceMs` from its start. A refund the
+   * processor did not make once its lease has run out fails, releasing its amount.
    */
   afterMs: number;
   /**
    * How long after its start a payment failed as unknown is still asked about (a charge made late is
-   * undone); a capture, void or refund the processor does not know after this long never happened.
+   * undone); a capture, void or refund whose payment the processor does not know at all after this
+   * long never happened. One whose payment it knows is decided by its answer once the lease is over.
    */
   notFoundGraceMs: number;
 }

@@ -3,20 +3,27 @@ import type { OperationInFlight } from '../ports';
 import type { FoundTransaction } from '../../processors/ports';
 import type { Deps } from '../../deps';
 import { ConcurrentTransitionError, transitionPayment, transitionRefund } from '../transition';
-import { type ReconciliationReport } from './reconcile-processing-payments';
+import { inParallel, type ReconciliationReport } from './reconcile-processing-payments';
 import { recordRefundSucceeded, reconciliationTimings } from '../rules';
 
 type Found = Extract<FoundTransaction, { found: true }>;
 
 /**
- * Resolves captures, voids and refunds whose processor answer was lost, to what the processor did:
+ * Resolves captures, voids and refunds whose processor answer was lost, once their lease has run out
+ * (`afterMs`), by asking the processor what it did — by our payment id (its order id), whose
+ * transaction lists the refunds made with our refund ids:
  *
  * - a capture or void in flight: a voided transaction cancels the payment; a captured one (by this
  *   operation or a racing one) makes it succeeded with the amount the processor captured; one still
  *   only authorized means nothing happened, and the payment stays `requires_capture`, free to retry.
- * - a pending refund: one the processor made (found by our refund id, its order id) succeeds; a full
- *   refund of an unsettled payment that the processor voided succeeds; one it did not make fails
- *   after the grace period, releasing the reserved amount. Money is never refunded twice nor lost.
+ * - a pending refund: one the processor made (found by our refund id) succeeds; a full refund of an
+ *   unsettled payment that the processor voided succeeds; one the processor says it did not make —
+ *   it knows the payment, and no refund of it carries our id — fails at once (`processor_timeout`),
+ *   releasing the reserved amount. Money is never refunded twice nor lost.
+ *
+ * Only a transaction the processor does not know at all (it should: we recorded its answer) is left
+ * for `notFoundGraceMs`, as an answer not to be trusted yet. A run goes through everything due, in
+ * batches, a few look-ups at once: a restart after a crash leaves everything final in one run.
  */
 export async function reconcileFollowUpOperations(
   deps: Deps,
@@ -25,10 +32,6 @@ export async function reconcileFollowUpOperations(
   const now = deps.clock.now();
   const cutoff = new Date(now.getTime() - reconciliationTimings(deps).afterMs);
   const limit = options.batchSize ?? 100;
-  const { operations, refunds } = await deps.store.transaction(async (tx) => ({
-    operations: await tx.operationsInFlight.listStartedBefore(cutoff, limit),
-    refunds: await tx.operationsInFlight.listPendingRefundsCreatedBefore(cutoff, limit),
-  }));
   const report: ReconciliationReport = { resolved: 0, pending: 0 };
   const count = async (objectId: string, work: () => Promise<boolean>) => {
     try {
@@ -41,8 +44,22 @@ export async function reconcileFollowUpOperations(
       options.onError?.(objectId, error);
     }
   };
-  for (const operation of operations) await count(operation.paymentId, () => reconcileOperation(deps, operation, now));
-  for (const refund of refunds) await count(refund.id, () => reconcileRefund(deps, refund, now));
+  // Batch after batch until none is left; what could not be resolved is not tried twice in a run.
+  const tried = new Set<string>();
+  for (;;) {
+    const listed = await deps.store.read(async (reader) => ({
+      operations: await reader.operationsInFlight.listStartedBefore(cutoff, limit),
+      refunds: await reader.operationsInFlight.listPendingRefundsCreatedBefore(cutoff, limit),
+    }));
+    const operations = listed.operations.filter((operation) => !tried.has(`operation:${operation.paymentId}`));
+    const refunds = listed.refunds.filter((refund) => !tried.has(refund.id));
+    for (const operation of operations) tried.add(`operation:${operation.paymentId}`);
+    for (const refund of refunds) tried.add(refund.id);
+    await inParallel(operations, (operation) => count(operation.paymentId, () => reconcileOperation(deps, operation, now)));
+    await inParallel(refunds, (refund) => count(refund.id, () => reconcileRefund(deps, refund, now)));
+    const more = listed.operations.length >= limit || listed.refunds.length >= limit;
+    if (!more || operations.length + refunds.length === 0) break;
+  }
   return report;
 }
 
@@ -90,7 +107,9 @@ async function reconcileRefund(deps: Deps, refund: Refund, now: Date): Promise<b
     });
     return true;
   }
-  if (now.getTime() - refund.createdAt.getTime() < reconciliationTimings(deps).notFoundGraceMs) return false;
+  // The processor knows the payment and made no refund with our id: it never will, the lease having
+  // outlived every call of the refund's request. A payment it does not know at all is no answer yet.
+  if (!found.found && now.getTime() - refund.createdAt.getTime() < reconciliationTimings(deps).notFoundGraceMs) return false;
   await deps.store.transaction(async (tx) => {
     const current = await tx.refunds.get(null, refund.id);
     if (current?.status !== 'pending') throw new ConcurrentTransitionError(refund.id);

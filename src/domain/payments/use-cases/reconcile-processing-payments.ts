@@ -166,7 +166,8 @@ async function undoCharge(
   return refunded.outcome === 'succeeded' ? 'refunded' : null;
 }
 
-async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+/** Runs `work` over `items`, a few at once (`LOOKUPS_AT_ONCE`): each is a round trip to the processor. */
+export async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < items.length) await work(items[next++]!);
