@@ -17,6 +17,7 @@ import { openCheckoutPageIntegrity, type CheckoutPageIntegrity } from './checkou
 import { cspReportRoutes } from './routes/csp-reports';
 import { BODY_LIMIT, errorBody, sendError } from './errors';
 import { refuseUnstorableInput } from './storable-input';
+import { utf8BodyText } from './utf8-input';
 import { collectDocumentedRoutes } from './openapi';
 import { apiReference } from './routes/api-reference';
 import { checkoutApi } from './routes/checkout-api';
@@ -103,13 +104,15 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   });
 
   // An empty JSON body is no body: a POST that takes none may carry `Content-Type: application/json`.
-  // Anything else goes to Fastify's own parser (prototype poisoning refused).
+  // Anything else is decoded as strict UTF-8 (utf8-input.ts), then goes to Fastify's own parser
+  // (prototype poisoning refused). `text/plain` is decoded the same way (no route takes it).
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    return parseJson(request, body as string, done);
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if (body.length === 0) return done(null, undefined);
+    return parseJson(request, utf8BodyText(body), done);
   });
+  app.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (_request, body, done) => done(null, utf8BodyText(body)));
   // Every route, ours or a plugin's: no NUL or unpaired surrogate reaches a handler (or the database).
   app.addHook('preValidation', refuseUnstorableInput);
 

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { TillpointError } from '../domain/shared/errors';
 import { paramName } from './errors';
+import { malformedQueryError } from './utf8-input';
 
 /**
  * Characters PostgreSQL cannot keep in `text` or `jsonb`: NUL, and a UTF-16 surrogate without its
@@ -95,11 +96,12 @@ export function unstorableInputError(request: Pick<FastifyRequest, 'params' | 'q
 }
 
 /**
- * A `preValidation` hook for every route: NUL and unpaired surrogates are refused in any path
- * parameter, query parameter or body field (at any depth, keys included) before a handler runs.
+ * A `preValidation` hook for every route: a query that is not percent-encoded UTF-8 is refused, and
+ * NUL and unpaired surrogates in any path parameter, query parameter or body field (at any depth,
+ * keys included), before a handler runs. (Bodies that are not UTF-8 are refused by their parser.)
  */
 export function refuseUnstorableInput(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  const error = unstorableInputError(request);
+  const error = malformedQueryError(request.url) ?? unstorableInputError(request);
   if (error) return done(error);
   done();
 }

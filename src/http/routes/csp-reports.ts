@@ -8,6 +8,7 @@ import { scrubText } from '../../adapters/telemetry/scrub';
 import { CSP_REPORT_PATH } from '../checkout-client-config';
 import { sendError } from '../errors';
 import { findUnstorable } from '../storable-input';
+import { utf8BodyText } from '../utf8-input';
 import type { CspReport } from '../../domain/checkout-page/entities';
 import { RateLimitedError } from '../../domain/api-guards/rules';
 
@@ -152,8 +153,8 @@ export async function cspReportRoutes(app: FastifyInstance, { deps }: { deps: De
     }
     return sendError(request, reply, error);
   });
-  app.addContentTypeParser(['application/csp-report', 'application/reports+json'], { parseAs: 'string' }, (_request, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(['application/csp-report', 'application/reports+json'], { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, utf8BodyText(body as Buffer)),
   );
   const withinAccountLimit = accountWindow(CSP_REPORTS_PER_ACCOUNT_PER_MINUTE);
 

@@ -4,6 +4,7 @@ import type { Deps } from '../../domain/deps';
 import { receiveProcessorNotification } from '../../domain/disputes/use-cases/receive-processor-notification';
 import { TillpointError } from '../../domain/shared/errors';
 import { defineRoute } from '../define-route';
+import { formFields } from '../utf8-input';
 
 /** The path Braintree posts its webhook notifications to, one per account; `?mode=` names the mode. */
 export const BRAINTREE_NOTIFICATION_PATH = '/webhooks/braintree/:account';
@@ -25,9 +26,7 @@ const body = z.object({ bt_signature: z.string().min(1).max(10_000), bt_payload:
  * answered with the catalogue's error and logged. Not part of the merchant API's contract.
  */
 export async function processorNotificationRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, raw, done) =>
-    done(null, Object.fromEntries(new URLSearchParams(raw as string))),
-  );
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_request, raw, done) => done(null, formFields(raw as Buffer)));
   defineRoute(
     app,
     { method: 'POST', url: BRAINTREE_NOTIFICATION_PATH, tag: 'Processor notifications', summary: "Braintree's webhook notifications", params, query, body, internal: true },
