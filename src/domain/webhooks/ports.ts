@@ -41,6 +41,7 @@ export interface WebhookEndpointRepository {
    */
   noteDeliveryResults(streaks: EndpointStreakChange[]): Promise<Map<string, Date | null>>;
   disableMany(ids: string[], at: Date): Promise<void>;
+  /** Removes the endpoint with its deliveries and their attempts; false when the scope has no such endpoint. */
   delete(scope: Scope, id: string): Promise<boolean>;
 }
 

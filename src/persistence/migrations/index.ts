@@ -32,6 +32,7 @@ import searchCustomersAndDisputes from './0039-search-customers-and-disputes';
 import paymentLinkOptions from './0041-payment-link-options';
 import metadataIndexWithoutPendingList from './0042-metadata-index-without-pending-list';
 import dropIndexesOthersServe from './0043-drop-indexes-others-serve';
+import deliveriesWithoutEndpointKey from './0044-deliveries-without-endpoint-key';
 
 export interface Migration {
   version: number;
@@ -77,6 +78,7 @@ export const migrations: Migration[] = [
   paymentLinkOptions,
   metadataIndexWithoutPendingList,
   dropIndexesOthersServe,
+  deliveriesWithoutEndpointKey,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */

@@ -150,12 +150,14 @@ export function webhookEndpointRepository(db: SqlExecutor): WebhookEndpointRepos
       await db.query(`UPDATE webhook_endpoints SET status = 'disabled', updated_at = $2 WHERE id = ANY($1::text[])`, [ids, at]);
     },
     async delete(scope, id) {
-      const { rowCount } = await db.query('DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND mode = $3', [
-        id,
-        scope.accountId,
-        scope.mode,
-      ]);
-      return rowCount === 1;
+      // Its deliveries go with it (no foreign key does it: migration 0044), their attempts by theirs.
+      const { rows } = await db.query<{ n: number }>(
+        `WITH gone AS (DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND mode = $3 RETURNING id),
+         deliveries AS (DELETE FROM webhook_deliveries WHERE endpoint_id IN (SELECT id FROM gone))
+         SELECT count(*)::int AS n FROM gone`,
+        [id, scope.accountId, scope.mode],
+      );
+      return Number(rows[0]?.n) === 1;
     },
   };
 }
@@ -268,7 +270,14 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
            UPDATE webhook_deliveries d
            SET attempts = d.attempts + 1, lease_token = $2, lease_until = $3, updated_at = $1
            WHERE d.id IN (SELECT id FROM picked)
-           RETURNING d.*)
+           RETURNING d.*),
+         orphaned AS (
+           -- Deliveries fanned out to an endpoint as it was deleted (the event's statement read it
+           -- before the deletion committed; no foreign key ties them: migration 0044) are dropped.
+           DELETE FROM webhook_deliveries w
+           WHERE w.endpoint_id IN (SELECT o.endpoint_id FROM outstanding o
+                                    WHERE NOT EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = o.endpoint_id))
+             AND w.status IN ('pending', 'retrying'))
          SELECT (SELECT count(*) FROM heads) > (SELECT count(*) FROM served) AS left_out, c.id, c.attempts, c.lease_token, c.created_at AS first_due_at,
                 e.id AS endpoint_id, e.url, e.secret, e.mode AS endpoint_mode, e.failing_since,
                 ev.id AS event_id, ev.account_id, ev.mode, ev.type, ev.object_id, ev.data, ev.created_at AS event_created_at
