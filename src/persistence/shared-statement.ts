@@ -1,5 +1,6 @@
 import type { SqlClient, SqlExecutor } from './sql-executor';
 import { record, recordPart, recordSet, type Field, type RecordPart } from './rows';
+import { isDatabaseUnreachable } from './database-errors';
 
 /**
  * A statement written over a set of members, which callers that arrive together share: one
@@ -120,8 +121,24 @@ function statements<M, R>(statement: SharedStatement<M, R>, queue: Waiting<M, R>
   return all.map((s) => s.members);
 }
 
-async function runAlone<M, R>(db: SqlExecutor, statement: SharedStatement<M, R>, member: M): Promise<R> {
-  const { rows } = await db.query(statement.alone, [`[[0,${statement.member(member)}]]`]);
+/**
+ * How long a member sent on alone after its shared statement's wait was cut short may wait for a
+ * lock (or the connection's lock timeout, if shorter): it has already waited the whole lock timeout
+ * once. Long enough for locks no one else holds, so the members whose rows are free still pass.
+ */
+export const RESENT_LOCK_WAIT_MS = 100;
+
+async function runAlone<M, R>(db: SqlExecutor, statement: SharedStatement<M, R>, member: M, waited = false): Promise<R> {
+  const values = [`[[0,${statement.member(member)}]]`];
+  const { rows } = waited && isClient(db)
+    ? await db.transaction(async (tx) => {
+        await tx.query(
+          `SELECT set_config('lock_timeout', ceil(1000 * extract(epoch FROM least(nullif(current_setting('lock_timeout')::interval, interval '0'), $1::interval)))::int::text, true)`,
+          [`${RESENT_LOCK_WAIT_MS} ms`],
+        );
+        return tx.query(statement.alone, values);
+      })
+    : await db.query(statement.alone, values);
   const answer = rows[0] ? statement.answer(rows[0]) : SKIPPED;
   // Waiting for its locks, a statement alone is never skipped.
   if (answer === SKIPPED) throw new Error('A statement run alone answered as skipped');
@@ -131,17 +148,21 @@ async function runAlone<M, R>(db: SqlExecutor, statement: SharedStatement<M, R>,
 /**
  * One statement for `members`, each settled exactly once: from its row; sent on alone when its row
  * was locked elsewhere or the statement failed as a whole (one member's broken constraint fails
- * them all: alone, only that one fails).
+ * them all: alone, only that one fails). A statement that failed as `database_unavailable` (a lock
+ * or statement timeout: a lock outside the rows it skips, a table locked by DDL) has already waited
+ * the lock timeout for its members, so alone each waits at most RESENT_LOCK_WAIT_MS more: no member
+ * waits the lock timeout twice.
  */
 async function send<M, R>(db: SqlClient, statement: SharedStatement<M, R>, members: Waiting<M, R>[]): Promise<void> {
-  const alone = (each: Waiting<M, R>) => runAlone(db, statement, each.member).then(each.resolve, each.reject);
+  const alone = (each: Waiting<M, R>, waited = false) => runAlone(db, statement, each.member, waited).then(each.resolve, each.reject);
   if (members.length === 1) return alone(members[0]!);
   let rows: Record<string, unknown>[];
   try {
     const parameter = `[${members.map((each, n) => `[${n},${statement.member(each.member)}]`).join(',')}]`;
     ({ rows } = await db.query(statement.shared, [parameter]));
-  } catch {
-    await Promise.all(members.map(alone));
+  } catch (error) {
+    const waited = isDatabaseUnreachable(error);
+    await Promise.all(members.map((each) => alone(each, waited)));
     return;
   }
   const answers = new Map<number, Record<string, unknown>>();
