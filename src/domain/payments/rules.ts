@@ -66,6 +66,26 @@ export async function recordAuthorizationOutcome(
 }
 
 /**
+ * What a processor's answer means for the shopper when it could not be recorded (the database out
+ * of reach, or a lock held past the lock timeout): what the processor said, paid or refused, as
+ * `recordAuthorizationOutcome` would have answered, with nothing written. Never
+ * `database_unavailable` after a charge, which would invite paying again. The payment stays
+ * `processing` (its session refuses another payment meanwhile) until reconciliation asks the
+ * processor and records the same answer.
+ */
+export function unrecordedAuthorizationOutcome(
+  deps: Pick<Deps, 'clock' | 'publicUrl'>,
+  options: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
+): PaidCheckout | { payment: Payment; error: TillpointError } {
+  const now = deps.clock.now();
+  const { to, changes, error } = paymentOutcome(options);
+  const paid = planPaymentTransition(options.payment, to, changes, now).next;
+  if (error) return { payment: paid, error };
+  const session = planCheckoutSessionTransition(options.session, 'complete', sessionCompletion(options.session, paid, now), now, deps.publicUrl).next;
+  return { session, payment: paid };
+}
+
+/**
  * `recordAuthorizationOutcome` for a payment without a checkout session (a merchant-initiated
  * charge of a saved payment method): the payment's move and its event, in one statement when the
  * payment is still as read.

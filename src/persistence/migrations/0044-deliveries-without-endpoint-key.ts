@@ -3,7 +3,7 @@
  * (ADR 0012: the deliveries are inserted in the event's statement, the payment's outcome included)
  * check its endpoint with `SELECT … FOR KEY SHARE`: one endpoint row locked elsewhere — `FOR
  * UPDATE` by hand, or a `DELETE` under way — stalled every payment outcome of its account for the
- * lock timeout, after the processor had charged (docs/adr/0078-deliveries-name-their-endpoint-without-a-key.md).
+ * lock timeout, after the processor had charged (docs/adr/0079-no-request-waits-on-a-lock-twice.md).
  *
  * Deleting an endpoint now deletes its deliveries in the same statement (their attempts go with
  * them by their own key), and a delivery fanned out to an endpoint deleted at that very moment is

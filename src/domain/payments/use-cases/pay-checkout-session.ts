@@ -16,7 +16,7 @@ import { setUpCheckoutSession, type SetUpCheckout } from '../../sessions/use-cas
 import { savedCardCvcRequired } from '../../sessions/use-cases/get-checkout-page';
 import { sendReceiptInBackground } from './send-receipt';
 import { missingAddress } from '../../addresses/use-cases/set-checkout-addresses';
-import { newPayment, recordAuthorizationOutcome, refusalToPay, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
+import { newPayment, recordAuthorizationOutcome, refusalToPay, unrecordedAuthorizationOutcome, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
 
 export interface PayCheckoutSessionOptions {
   sessionId: string;
@@ -126,13 +126,28 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   });
 
   // 3. Record the vaulted card (an approved or unknown charge keeps it; a refused one removes it),
-  // then the payment's outcome.
-  if (vaulted && session.customerId) await keepOrDiscardVaulted(deps, processor, { customerId: session.customerId, session, vaulted, result });
-  const paid = await recordAuthorization(deps, { session, payment, paymentMethodType: options.paymentMethodType, result });
+  // then the payment's outcome. Past the processor's answer, a database that cannot record it (out
+  // of reach, or a lock held past the lock timeout) does not change what the shopper is told: what
+  // the processor said, never a 503 that invites paying again after a charge. The payment stays
+  // `processing` until reconciliation records the same answer.
+  const recording = { session, payment, paymentMethodType: options.paymentMethodType, result };
+  let paid: PaidCheckout;
+  try {
+    if (vaulted && session.customerId) await keepOrDiscardVaulted(deps, processor, { customerId: session.customerId, session, vaulted, result });
+    paid = await recordAuthorization(deps, recording);
+  } catch (error) {
+    if (!isDatabaseUnavailable(error) || result.outcome === 'unknown') throw error;
+    const answer = unrecordedAuthorizationOutcome(deps, { ...recording, result });
+    if ('error' in answer) throw answer.error;
+    // No receipt: it is sent once the payment is recorded (ADR 0066), which this one is not yet.
+    return answer;
+  }
   // 4. The receipt, when the account sends them: after the commit, never holding up the answer.
   sendReceiptInBackground(deps, { payment: paid.payment, acceptLanguage: options.acceptLanguage });
   return paid;
 }
+
+const isDatabaseUnavailable = (error: unknown) => error instanceof TillpointError && error.code === 'database_unavailable';
 
 /** Whether this payment saves its card: the merchant said `on`, or the shopper consented. */
 function wantsSaving(session: CheckoutSession, options: PayCheckoutSessionOptions): boolean {
