@@ -573,7 +573,7 @@ export const paymentLinkSchema = z
     object: z.literal('payment_link'),
     livemode,
     active: z.boolean(),
-    url: z.string().meta({ description: 'Each visit opens a fresh checkout session.', examples: ['https://pay.example.com/l/coffee'] }),
+    url: z.string().meta({ description: 'Each visit opens a checkout session; a browser that comes back while its session is open goes to that session again.', examples: ['https://pay.example.com/l/coffee'] }),
     currency,
     line_items: z.array(
       z.strictObject({

@@ -9,7 +9,6 @@ import type { Deps } from '../domain/deps';
 import type { ProcessorSettingsDeps } from '../domain/processors/processor-config';
 import { TillpointError } from '../domain/shared/errors';
 import { newId } from '../domain/shared/ids';
-import { openPaymentLink } from '../domain/sessions/use-cases/open-payment-link';
 import type { ErrorReporter } from '../adapters/telemetry/server-reporting';
 import { checkoutPagePolicy, type CheckoutClientConfig } from './checkout-client-config';
 import { registerCheckoutPage } from './checkout-page/index';
@@ -27,6 +26,7 @@ import { checkoutExperimentRoutes } from './routes/checkout-experiments';
 import { dashboard } from './dashboard/index';
 import { merchantApi } from './routes/merchant-api';
 import { ofrepRoutes } from './routes/ofrep';
+import { paymentLinkVisitRoutes } from './routes/payment-link-visits';
 import { registerOperationRoutes, type OperationsOptions } from './routes/operations';
 import { registerApplePayDomainRoute } from './routes/apple-pay-domain';
 
@@ -200,11 +200,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
 
   registerEmbedScript(app, deps.publicUrl);
 
-  app.get('/l/:slug', async (request, reply) => {
-    const { slug } = request.params as { slug: string };
-    const session = await openPaymentLink(deps, { slug: String(slug).slice(0, 64) });
-    return reply.redirect(`/c/${session.id}`, 303);
-  });
+  await app.register(paymentLinkVisitRoutes, { deps });
 
   const assets = path.join(webRoot, 'assets');
   if (existsSync(assets)) {

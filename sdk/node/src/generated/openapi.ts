@@ -1712,7 +1712,7 @@ export interface components {
             livemode: boolean;
             active: boolean;
             /**
-             * @description Each visit opens a fresh checkout session.
+             * @description Each visit opens a checkout session; a browser that comes back while its session is open goes to that session again.
              * @example https://pay.example.com/l/coffee
              */
             url: string;

@@ -4,11 +4,25 @@ import { createCheckoutSession } from './create-checkout-session';
 import { customFieldInputOf } from '../shopper-options';
 import type { CheckoutSession } from '../entities';
 
-/** A shopper opened `/l/:slug`: a fresh checkout session for the link's items, with the link's shopper options. */
-export async function openPaymentLink(deps: Deps, options: { slug: string }): Promise<CheckoutSession> {
-  const link = await deps.store.read((reader) => reader.paymentLinks.getBySlug(options.slug));
+/**
+ * A shopper opened `/l/:slug`: the session this browser opened for the link before, while it is open
+ * and unexpired (`returning`, from the browser's cookie), else a fresh checkout session for the link's
+ * items, with the link's shopper options. `reused` says which.
+ */
+export async function openPaymentLink(
+  deps: Deps,
+  options: { slug: string; returning?: string | null },
+): Promise<{ session: CheckoutSession; reused: boolean }> {
+  const { link, previous } = await deps.store.read(async (reader) => {
+    const link = await reader.paymentLinks.getBySlug(options.slug);
+    const previous = link?.active && options.returning ? await reader.checkoutSessions.get(link, options.returning) : null;
+    return { link, previous };
+  });
   if (!link || !link.active) throw resourceMissing('payment link', options.slug);
-  return createCheckoutSession(deps, {
+  if (previous && previous.paymentLinkId === link.id && previous.status === 'open' && previous.expiresAt.getTime() > deps.clock.now().getTime()) {
+    return { session: previous, reused: true };
+  }
+  const session = await createCheckoutSession(deps, {
     scope: link,
     input: {
       currency: link.currency,
@@ -22,4 +36,5 @@ export async function openPaymentLink(deps: Deps, options: { slug: string }): Pr
     },
     actor: null,
   });
+  return { session, reused: false };
 }
