@@ -31,10 +31,19 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs `tillpoint <args>` to its end. */
-export function cli(args: string[], env: Record<string, string | undefined>, options: { uid?: number; gid?: number } = {}): Promise<Run> {
+/**
+ * Runs `tillpoint <args>` to its end. `withoutFileOverride` runs it without the power to ignore file
+ * modes, which root has: as root, through util-linux's `setpriv` with CAP_DAC_OVERRIDE and
+ * CAP_DAC_READ_SEARCH dropped (still root, so it reads the clone wherever it sits); as anyone else,
+ * as it is.
+ */
+export function cli(args: string[], env: Record<string, string | undefined>, options: { withoutFileOverride?: boolean } = {}): Promise<Run> {
+  const dropOverride = options.withoutFileOverride === true && process.getuid?.() === 0;
+  const [program, ...programArgs] = dropOverride
+    ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', process.execPath, 'bin/tillpoint.js', ...args]
+    : [process.execPath, 'bin/tillpoint.js', ...args];
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/tillpoint.js', ...args], { cwd: root, env: cleanEnv(env), timeout: 90_000, ...options }, (error, stdout, stderr) => {
+    execFile(program!, programArgs, { cwd: root, env: cleanEnv(env), timeout: 90_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });
