@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { TillpointError } from '../domain/shared/errors';
 import { checkoutSessionOfUrl, isOurSideDecline } from '../adapters/telemetry/reporting-policy';
 import type { ErrorReporter } from '../adapters/telemetry/server-reporting';
+import { drainRefusedBody, isBodyUnread } from './refused-body';
 
 /** The largest request body accepted (design.md §5); a larger one is refused with 413. */
 export const BODY_LIMIT = 256 * 1024;
@@ -199,6 +200,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   }
   // A database past its bounds (down, or a lock or statement timeout) is worth retrying shortly.
   if (known.code === 'database_unavailable') reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+  // A body refused unread (over the limit) is read on and thrown away first, so its sender, done
+  // sending, reads this answer rather than a closed connection.
+  if (isBodyUnread(request)) {
+    return drainRefusedBody(request).then(() => reply.status(known.status).send(errorBody(known, request.id)));
+  }
   return reply.status(known.status).send(errorBody(known, request.id));
 }
 

@@ -78,6 +78,9 @@ declare module 'fastify' {
   }
 }
 
+/** `/v1` and everything under it: the merchant API (its answers, errors and 404s alike). */
+const isMerchantApi = (url: string) => /^\/v1(?:[/?#]|$)/.test(url);
+
 /** One year, subdomains included: browsers then refuse plain HTTP to this host (docs/reliability.md). */
 export const HSTS_HEADER = 'max-age=31536000; includeSubDomains';
 
@@ -98,6 +101,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     // parameter gets our error envelope. Such an answer passes no hooks: its headers are set here.
     frameworkErrors: (error, request, reply) => {
       reply.headers(securityHeaders).header('request-id', request.id);
+      if (isMerchantApi(request.url)) reply.header('cache-control', 'no-store');
       if (options.hsts) reply.header('strict-transport-security', HSTS_HEADER);
       return sendError(request, reply, error, options.reporter);
     },
@@ -140,6 +144,8 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     if (/frame-ancestors (?!'none')/.test(String(reply.getHeader('content-security-policy') ?? ''))) reply.removeHeader('x-frame-options');
     if (options.hsts) reply.header('strict-transport-security', HSTS_HEADER);
     reply.header('request-id', request.id);
+    // The merchant API's answers carry payment data and shoppers' emails: no cache may keep them.
+    if (isMerchantApi(request.url) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, options.reporter));
   app.setNotFoundHandler((request, reply) =>

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Deps } from '../../domain/deps';
 import { acceptedEncoding, compress } from '../compression';
+import { parseInput } from '../errors';
 import { checkoutPagePolicy, reportingEndpoints, type CheckoutClientConfig } from '../checkout-client-config';
 import { loadCheckoutAssets, type CheckoutAssets } from './assets';
 import { checkoutDocument, renderCheckoutPage } from './render';
@@ -17,6 +19,12 @@ export async function sendCompressedHtml(request: FastifyRequest, reply: Fastify
   if (!encoding) return reply.send(html);
   return reply.header('content-encoding', encoding).send(await compress(Buffer.from(html), encoding, 'quick'));
 }
+
+/**
+ * What the page's URL may carry: `embedded`, the session's client secret, when `/js/embed.js` frames
+ * it (embed-script.ts). Anything else is refused by name, as on every route.
+ */
+const pageQuery = z.strictObject({ embedded: z.string().max(300).optional() });
 
 /**
  * `/c/:id` and `/c/:id/done`: the checkout page, rendered on the server (React, the same components
@@ -44,6 +52,7 @@ export function registerCheckoutPage(
   const policy = options.policy ?? ((nonce: string, frameAncestors?: readonly string[]) => checkoutPagePolicy(clientConfig, { nonce, frameAncestors }));
   let assets: CheckoutAssets | null = null;
   const send = async (request: FastifyRequest, reply: FastifyReply, receipt: boolean) => {
+    parseInput(pageQuery, request.query ?? {});
     assets ??= loadCheckoutAssets(options.webRoot, options.secureHead);
     if (!assets) {
       return reply.status(503).type('text/plain').send('The checkout page is not built yet: run `npm run build`.');

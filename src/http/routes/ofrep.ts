@@ -9,8 +9,23 @@ import { defineRoute } from '../define-route';
 
 const tag = 'Flags (OFREP)';
 
-/** OFREP's request body: `{ context }`. Anything else in the context is allowed and ignored. */
-const evaluationBody = z.looseObject({ context: z.unknown().optional() });
+/** How many attributes an evaluation context may have: a targeting key and a few attributes in practice. */
+export const MAX_CONTEXT_KEYS = 100;
+
+/**
+ * OFREP's request body: `{ context }` and nothing else (an unknown field is refused by name, as on
+ * every endpoint). The context's own attributes are free, up to MAX_CONTEXT_KEYS; its shape is
+ * checked below, in OFREP's error format.
+ */
+const evaluationBody = z.strictObject({
+  context: z
+    .unknown()
+    .optional()
+    .refine(
+      (context) => context === null || typeof context !== 'object' || Object.keys(context).length <= MAX_CONTEXT_KEYS,
+      `must have at most ${MAX_CONTEXT_KEYS} keys`,
+    ),
+});
 const keyParams = z.strictObject({ key: z.string().max(200) });
 
 type Failure = { status: 400 | 401; body: { errorCode: string; errorDetails: string } };
