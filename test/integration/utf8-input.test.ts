@@ -12,7 +12,7 @@ import { dumpBusinessData } from '../support/payments';
  */
 describe.each(testDatabases)('bodies and queries that are not UTF-8 ($name)', (database) => {
   const ctx = useIntegration(database);
-  const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+  const bytes = (...parts: Array<string | number[] | Buffer>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
   const post = (url: string, payload: Buffer, type = 'application/json', headers: Record<string, string> = {}) =>
     ctx.h.app.inject({ method: 'POST', url, headers: { 'content-type': type, ...headers }, payload });
 
