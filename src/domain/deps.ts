@@ -1,3 +1,4 @@
+import type { BackgroundWork } from './shared/background-work';
 import type { Mode } from './shared/events';
 import type { PasswordHasher, TeamRepositories, AccountRepository, ApiKeyRepository } from './team/ports';
 import type { OperationsInFlightRepository, PaymentRepository, RefundRepository, ReconciliationTimings } from './payments/ports';
@@ -85,6 +86,8 @@ export interface Deps {
   access: AccessSettings;
   /** Every country's address format (addresses/ports.ts), for shipping and billing addresses. */
   addressFormats: AddressFormats;
+  /** What use cases started after their answer (receipts); shutdown lets it finish. */
+  background: BackgroundWork;
   /** Reconciliation's waits (RECONCILE_* settings); the defaults of reconcile-processing-payments when absent. */
   reconciliation?: ReconciliationTimings;
 }

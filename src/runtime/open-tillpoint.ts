@@ -1,3 +1,4 @@
+import { BackgroundWork } from '../domain/shared/background-work';
 import { DEFAULT_RATE_LIMITS } from '../domain/api-guards/rules';
 import { googleAddressFormats } from '../adapters/addresses/google-address-data';
 import type { Mode } from '../domain/shared/events';
@@ -179,6 +180,7 @@ export async function openTillpoint(options: {
       secondFactorCodes: totpCodes,
       mailer: options.smtp ? smtpMailer({ ...options.smtp, onError: options.onMailError }) : null,
     },
+    background: new BackgroundWork(),
     ...(options.reconciliation ? { reconciliation: options.reconciliation } : {}),
   };
   const processorSettings: ProcessorSettingsDeps = {

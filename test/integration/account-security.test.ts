@@ -288,7 +288,7 @@ describe.each(testDatabases)('password reset by email ($name)', (database) => {
     const reset = await publicPost(ctx.h, await preAuth(ctx.h), `/dashboard/api/password-reset/${url}`, { password: NEW_PASSWORD });
     expect(reset.statusCode, reset.body).toBe(200);
     expect((await signInCall(ctx, owner.email, NEW_PASSWORD)).statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await ctx.h.tillpoint.deps.background.idle();
     expect(smtp.received.length).toBe(before);
   });
 

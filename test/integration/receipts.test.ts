@@ -82,7 +82,6 @@ async function pay(
   return (await merchantCall(ctx.h, key, 'GET', `/v1/checkout/sessions/${id}`)).json().payment as string;
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
 
 const coffee = {
   line_items: [
@@ -113,7 +112,7 @@ describe.each(testDatabases)('receipts by email ($name)', (database) => {
 
     const before = smtp.received.length;
     await pay(ctx, key, { currency: 'usd', ...coffee });
-    await settle();
+    await ctx.h.tillpoint.deps.background.idle();
     expect(smtp.received.length).toBe(before);
 
     const on = await dashboardCall(ctx.h, owner, 'POST', url, { send_receipts: true });
@@ -186,7 +185,7 @@ describe.each(testDatabases)('receipts by email ($name)', (database) => {
   it('POST /v1/payments/:id/send_receipt sends it again, writes the audit log, and a replayed Idempotency-Key sends nothing', async () => {
     const { owner, accountUrl, key } = await shop(ctx, false);
     const paymentId = await pay(ctx, key, { currency: 'usd', ...coffee }, { email: 'again@example.com' });
-    await settle();
+    await ctx.h.tillpoint.deps.background.idle();
     const before = smtp.received.length;
     const arriving = smtp.next();
     const headers = { authorization: `Bearer ${key}`, 'idempotency-key': 'receipt-1' };
@@ -198,7 +197,7 @@ describe.each(testDatabases)('receipts by email ($name)', (database) => {
     expect(text).toContain('Total paid: $35.00');
     const replay = await ctx.h.app.inject({ method: 'POST', url: `/v1/payments/${paymentId}/send_receipt`, headers });
     expect(replay.json()).toEqual(sent.json());
-    await settle();
+    await ctx.h.tillpoint.deps.background.idle();
     expect(smtp.received.length).toBe(before + 1);
     const audit = (await dashboardCall(ctx.h, owner, 'GET', `${accountUrl}/audit-log`)).json().data;
     expect(audit.filter((e: { action: string }) => e.action === 'payment.send_receipt')).toHaveLength(1);
@@ -211,14 +210,14 @@ describe.each(testDatabases)('receipts by email ($name)', (database) => {
     // A payment whose email is not on file (its session and payment keep none).
     await rows(ctx.db, 'UPDATE payments SET customer_email = NULL WHERE id = $1', [noEmail]);
     await rows(ctx.db, 'UPDATE checkout_sessions SET customer_email = NULL WHERE payment_id = $1', [noEmail]);
-    await settle();
+    await ctx.h.tillpoint.deps.background.idle();
     const before = smtp.received.length;
     const dump = withoutBookkeeping(await dumpDatabase(ctx.db));
     expectError(await merchantCall(ctx.h, key, 'POST', `/v1/payments/${authorized}/send_receipt`), 409, 'payment_not_succeeded');
     expectError(await merchantCall(ctx.h, key, 'POST', `/v1/payments/${noEmail}/send_receipt`), 400, 'receipt_email_missing', { param: 'id' });
     expectError(await merchantCall(ctx.h, key, 'POST', '/v1/payments/pay_doesnotexist/send_receipt'), 404, 'resource_missing', { param: 'id' });
     expectError(await merchantCall(ctx.h, key, 'POST', `/v1/payments/${authorized}/send_receipt`, { email: 'x@example.com' }), 400, 'parameter_unknown', { param: 'email' });
-    await settle();
+    await ctx.h.tillpoint.deps.background.idle();
     expect(smtp.received.length).toBe(before);
     expect(withoutBookkeeping(await dumpDatabase(ctx.db))).toEqual(dump);
   });
@@ -226,13 +225,13 @@ describe.each(testDatabases)('receipts by email ($name)', (database) => {
   it('"Resend receipt" in the dashboard: support and owner may, developer and viewer may not', async () => {
     const { owner, base, key } = await shop(ctx, false);
     const paymentId = await pay(ctx, key, { currency: 'usd', ...coffee });
-    await settle();
+    await ctx.h.tillpoint.deps.background.idle();
     const members: Record<string, DashboardAgent> = { owner };
     for (const role of ['support', 'developer', 'viewer']) members[role] = await addMember(ctx.h, owner, role);
     for (const role of ['developer', 'viewer']) {
       const before = smtp.received.length;
       expectError(await dashboardCall(ctx.h, members[role]!, 'POST', `${base}/payments/${paymentId}/send_receipt`), 403, 'insufficient_role');
-      await settle();
+      await ctx.h.tillpoint.deps.background.idle();
       expect(smtp.received.length).toBe(before);
     }
     for (const role of ['support', 'owner']) {

@@ -77,7 +77,8 @@ export function sendReceiptInBackground(deps: Deps, options: { payment: Payment;
   const { payment } = options;
   const mailer = deps.access.mailer;
   if (!mailer || payment.status !== 'succeeded') return;
-  void (async () => {
+  // The mailer tells the log why a send failed; the payment stands either way.
+  deps.background.start(async () => {
     const read = await readReceipt(deps, { accountId: payment.accountId, mode: payment.mode }, payment.id);
     if (!read?.email || !read.account.sendReceipts) return;
     const receipt: ReceiptEmail = composeReceipt({
@@ -88,7 +89,5 @@ export function sendReceiptInBackground(deps: Deps, options: { payment: Payment;
       locale: receiptLocale(read.session, options.acceptLanguage ?? null),
     });
     await mailer.send(receipt);
-  })().catch(() => {
-    // The mailer has told the log why; the payment stands either way.
   });
 }

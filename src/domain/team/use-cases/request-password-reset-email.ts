@@ -25,8 +25,8 @@ export async function requestPasswordResetEmail(deps: Deps, options: { email: st
     return user && issuePasswordReset(deps, tx, { user, createdBy: null, lifetimeMs: EMAILED_RESET_LIFETIME_MS, at: now });
   });
   if (!link) return;
-  void mailer
-    .send({
+  deps.background.start(() =>
+    mailer.send({
       to: link.email,
       subject: 'Reset your Tillpoint password',
       text: [
@@ -36,6 +36,6 @@ export async function requestPasswordResetEmail(deps: Deps, options: { email: st
         '',
         'If it was not you, ignore this email: your password stays as it is.',
       ].join('\n'),
-    })
-    .catch(() => undefined);
+    }),
+  );
 }
