@@ -28,11 +28,17 @@ export class StartupError extends Error {
 
 /**
  * The share of SHUTDOWN_TIMEOUT_SECONDS webhook sends under way may take to finish before they are
- * cut and given back: a receiver that never answers cannot hold a shutdown past its timeout.
+ * cut and given back (earlier, once the HTTP side has drained and the jobs have stopped): a
+ * receiver that never answers cannot hold a shutdown.
  */
 const WEBHOOK_SHARE_OF_SHUTDOWN = 0.4;
-/** The listener keeps taking queued connections while requests are answered, at most this share of SHUTDOWN_TIMEOUT_SECONDS. */
-const LISTENER_SHARE_OF_SHUTDOWN = 0.5;
+/**
+ * From this share of SHUTDOWN_TIMEOUT_SECONDS on, requests that have not begun writing are refused
+ * (503, nothing done, `Connection: close`); those that have begun go on to their answer.
+ */
+const REFUSE_SHARE_OF_SHUTDOWN = 0.5;
+/** By this share the listener has closed; the rest is for the answers begun and closing the database. */
+const LISTENER_SHARE_OF_SHUTDOWN = 0.8;
 
 /** A step of the graceful shutdown, e.g. flushing a buffer; it runs once intake has stopped. */
 export type ShutdownHook = () => Promise<void> | void;
@@ -142,8 +148,11 @@ export async function startServer(
 
     const demo = await ensureDemo(tillpoint.deps, db);
     const readiness = createReadiness(db);
+    // Requests reach the database through the drain, which can hold back and refuse the work not
+    // yet begun when a shutdown runs short of time.
+    const drain = httpDrain();
     const app = await buildHttpServer({
-      deps: tillpoint.deps,
+      deps: { ...tillpoint.deps, store: drain.store(tillpoint.deps.store) },
       webRoot: options.webRoot,
       logger: { level: config.logLevel, stream: batchedLogStream() },
       reporter,
@@ -154,7 +163,7 @@ export async function startServer(
       applePayDomainAssociation: readApplePayDomainAssociation(config.applePayDomainAssociationFile),
     });
     log = app.log;
-    const drain = httpDrain(app);
+    drain.attach(app);
     const closeApp = () => app.close();
     undo.push(closeApp);
     const address = await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
@@ -188,14 +197,24 @@ export async function startServer(
       const began = performance.now();
       readiness.beginShutdown();
       app.log.info('shutting down: intake stopped, finishing requests under way and the webhook sends');
-      // The listener takes what the kernel has queued while requests are under way, then closes; every request received is
-      // answered, each connection closing after its last answer. Webhook sends under way get part
-      // of the budget to finish and record; those still waiting then are cut and given back, due at
-      // once for the next instance. Periodic jobs finish their run.
+      // The listener stays open while requests are answered, taking what the kernel has queued, then
+      // closes; every request received is answered — past half the budget, one that has not begun
+      // writing with a 503 — each connection closing after its last answer. Periodic jobs finish
+      // their run. Webhook sends under way may finish meanwhile; once both are done (or at the
+      // webhook share of the budget) those still waiting are cut and given back, due at once for
+      // the next instance.
+      const httpDrained = drain.drain({
+        refuseAfterMs: budgetMs * REFUSE_SHARE_OF_SHUTDOWN,
+        closeByMs: budgetMs * LISTENER_SHARE_OF_SHUTDOWN,
+      });
+      const jobsStopped = scheduler.stop();
       await Promise.all([
-        drain.drain({ acceptForAtMostMs: budgetMs * LISTENER_SHARE_OF_SHUTDOWN }),
-        scheduler.stop(),
-        webhooks.stop({ handBackAfterMs: Math.min(WEBHOOK_TIMEOUT_MS, budgetMs * WEBHOOK_SHARE_OF_SHUTDOWN) }),
+        httpDrained,
+        jobsStopped,
+        webhooks.stop({
+          handBackAfterMs: Math.min(WEBHOOK_TIMEOUT_MS, budgetMs * WEBHOOK_SHARE_OF_SHUTDOWN),
+          handBackWhen: Promise.all([httpDrained, jobsStopped]),
+        }),
       ]);
       // After the jobs (the page-integrity check fetches the page through the app); Fastify's close
       // hooks flush the API request log.

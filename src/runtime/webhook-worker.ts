@@ -13,10 +13,12 @@ import type { ClaimedDelivery, WebhookSender } from '../domain/webhooks/ports';
 export interface WebhookWorker {
   /**
    * Stops claiming and waits for deliveries under way to be sent and recorded. With `handBackAfterMs`,
-   * sends still under way after that long are cut and their claims given back, due again at once for
-   * the next instance (a receiver that had not answered gets the event again; none is lost).
+   * sends still under way after that long are cut (their requests aborted) and their claims given
+   * back, due again at once for the next instance (a receiver that had not answered gets the event
+   * again; none is lost, and the cut attempt is not counted); with `handBackWhen`, as soon as it
+   * settles, if that comes first.
    */
-  stop(options?: { handBackAfterMs?: number }): Promise<void>;
+  stop(options?: { handBackAfterMs?: number; handBackWhen?: Promise<unknown> }): Promise<void>;
 }
 
 interface Log {
@@ -182,6 +184,10 @@ export function startWebhookWorker(options: {
       wakeUp();
       let timer: NodeJS.Timeout | undefined;
       if (options.handBackAfterMs !== undefined) timer = setTimeout(() => cut.abort(), options.handBackAfterMs);
+      options.handBackWhen?.then(
+        () => cut.abort(),
+        () => cut.abort(),
+      );
       try {
         await settled();
       } finally {

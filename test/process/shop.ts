@@ -74,6 +74,8 @@ export async function createShop(env: Record<string, string>): Promise<string> {
 export interface Answer {
   status: number | null;
   body: string;
+  /** The answer's headers (empty when there was no answer). */
+  headers: http.IncomingHttpHeaders;
   /** The connection failed without an answer (reset, refused, hung up). */
   error: string | null;
 }
@@ -95,11 +97,11 @@ export function request(base: string, method: string, url: string, options: { bo
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8'), error: null }));
-        res.on('error', (error) => resolve({ status: null, body: '', error: String(error) }));
+        res.on('end', () => resolve({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers, error: null }));
+        res.on('error', (error) => resolve({ status: null, body: '', headers: {}, error: String(error) }));
       },
     );
-    req.on('error', (error: NodeJS.ErrnoException) => resolve({ status: null, body: '', error: error.code ?? error.message }));
+    req.on('error', (error: NodeJS.ErrnoException) => resolve({ status: null, body: '', headers: {}, error: error.code ?? error.message }));
     req.end(payload);
   });
 }

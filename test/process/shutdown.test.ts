@@ -7,13 +7,17 @@ import { createShop, json, pay, request, shopDatabases, shoppers, type Answer, t
  * SIGTERM to a real `tillpoint serve` with 300 shoppers paying at once: every request already sent
  * is answered (a payment, or a clean refusal), no connection is reset, and the process exits 0
  * within SHUTDOWN_TIMEOUT_SECONDS (10 s, the default) — also while a webhook receiver holds every
- * delivery unanswered, whose sends are then given back and delivered by the next start.
+ * delivery unanswered, whose sends are then given back and delivered by the next start. With a
+ * budget shorter than the work, what has not begun writing is refused (503, `Connection: close`):
+ * still no reset, and exit 0.
  */
 const SHOPPERS = 300;
 /** How long after the shoppers press Pay the signal comes. */
 const SIGNAL_AFTER_MS = 150;
 /** Merchant API reads sent with the payments. */
 const MERCHANT_READS = 50;
+/** A shutdown budget shorter than answering 300 payments takes (about 2 s on PGlite here). */
+const SHORT_TIMEOUT_SECONDS = 1.5;
 
 describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
   let database: ShopDatabase;
@@ -34,8 +38,8 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
     await database.remove();
   });
 
-  const serve = async () => {
-    const server = await startServe({ ...database.env, RATE_LIMIT_TEST_PER_SECOND: '100000' });
+  const serve = async (env: Record<string, string> = {}) => {
+    const server = await startServe({ ...database.env, RATE_LIMIT_TEST_PER_SECOND: '100000', ...env });
     servers.push(server);
     return server;
   };
@@ -123,4 +127,72 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   });
+
+  it(
+    `with more work than SHUTDOWN_TIMEOUT_SECONDS=${SHORT_TIMEOUT_SECONDS} allows and a receiver that hangs: each request answered (or refused 503 with Connection: close), none reset, exit 0`,
+    { timeout: 120_000 },
+    async () => {
+      const server = await serve({ SHUTDOWN_TIMEOUT_SECONDS: String(SHORT_TIMEOUT_SECONDS) });
+      const endpoint = await json(server.base, 'POST', '/v1/webhook_endpoints', { key, body: { url: receiverUrl, enabled_events: ['*'] } });
+      receiver.secret = String(endpoint.secret);
+      receiver.hold = true;
+      const before = receiver.received.length;
+      for (const shopper of await shoppers(server.base, key, 4)) expect((await pay(server.base, shopper)).status).toBe(200);
+      expect(await until(() => receiver.received.length > before, 30_000)).toBe(true);
+
+      const ready = await shoppers(server.base, key, SHOPPERS);
+      const answers = ready.map((shopper) => pay(server.base, shopper));
+      const reads = Array.from({ length: MERCHANT_READS }, () => request(server.base, 'GET', '/v1/payments?limit=10', { key }));
+      await new Promise((resolve) => setTimeout(resolve, SIGNAL_AFTER_MS));
+      const signalledAt = Date.now();
+      server.child.kill('SIGTERM');
+      const settled = await Promise.all(answers);
+      const read = await Promise.all(reads);
+      const code = await server.exited;
+      const stopMs = Date.now() - signalledAt;
+      receiver.hold = false;
+      const counts = describeAnswers(settled);
+      const readCounts = describeAnswers(read);
+      console.info(
+        `SIGTERM, SHUTDOWN_TIMEOUT_SECONDS=${SHORT_TIMEOUT_SECONDS}, a receiver hanging: payments ${JSON.stringify(counts)}, reads ${JSON.stringify(readCounts)}; exit ${code} after ${stopMs} ms`,
+      );
+
+      // Every request got an HTTP answer: a payment made, or a refusal that closes its connection.
+      const unanswered = [...settled, ...read].filter((answer) => answer.error !== null);
+      expect(unanswered.length, `payments ${JSON.stringify(counts)}, reads ${JSON.stringify(readCounts)}`).toBe(0);
+      for (const answer of settled) {
+        expect([200, 503], answer.body).toContain(answer.status);
+        if (answer.status === 503) expect(answer.headers.connection, answer.body).toBe('close');
+      }
+      for (const answer of read) {
+        expect([200, 503], answer.body).toContain(answer.status);
+        if (answer.status === 503) expect(answer.headers.connection, answer.body).toBe('close');
+      }
+      expect(code, server.stderr()).toBe(0);
+      expect(server.stderr()).not.toMatch(/did not stop within/);
+      expect(stopMs).toBeLessThan(SHORT_TIMEOUT_SECONDS * 1000 + 1000);
+
+      // A refused payment changed nothing; each one answered 200 is succeeded; none left in flight;
+      // no delivery holds a claim or counts an attempt its receiver never answered.
+      const db = await database.open();
+      try {
+        const paid = new Set(ready.filter((_, i) => settled[i]!.status === 200).map((shopper) => shopper.sessionId));
+        const { rows } = await db.query<{ checkout_session_id: string; status: string }>(
+          `SELECT checkout_session_id, status FROM payments WHERE checkout_session_id = ANY($1)`,
+          [ready.map((shopper) => shopper.sessionId)],
+        );
+        expect(rows.filter((row) => !paid.has(row.checkout_session_id))).toEqual([]);
+        expect(rows.filter((row) => row.status !== 'succeeded')).toEqual([]);
+        expect(rows.length).toBe(paid.size);
+        const deliveries = await db.query<{ leased: number; attempted: number }>(
+          `SELECT count(*) FILTER (WHERE lease_token IS NOT NULL)::int AS leased,
+                  count(*) FILTER (WHERE attempts > 0 AND status = 'pending')::int AS attempted
+             FROM webhook_deliveries`,
+        );
+        expect(deliveries.rows[0]).toEqual({ leased: 0, attempted: 0 });
+      } finally {
+        await db.close();
+      }
+    },
+  );
 });
