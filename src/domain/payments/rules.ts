@@ -70,8 +70,9 @@ export async function recordAuthorizationOutcome(
  * of reach, or a lock held past the lock timeout): what the processor said, paid or refused, as
  * `recordAuthorizationOutcome` would have answered, with nothing written. Never
  * `database_unavailable` after a charge, which would invite paying again. The payment stays
- * `processing` (its session refuses another payment meanwhile) until reconciliation asks the
- * processor and records the same answer.
+ * `processing` (its session refuses another payment meanwhile) until the same answer is recorded:
+ * in the background moments later (pay-checkout-session.ts, `recordLater`), or else by
+ * reconciliation, which asks the processor.
  */
 export function unrecordedAuthorizationOutcome(
   deps: Pick<Deps, 'clock' | 'publicUrl'>,

@@ -129,17 +129,23 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   // then the payment's outcome. Past the processor's answer, a database that cannot record it (out
   // of reach, or a lock held past the lock timeout) does not change what the shopper is told: what
   // the processor said, never a 503 that invites paying again after a charge. The payment stays
-  // `processing` until reconciliation records the same answer.
+  // `processing` while the same answer is recorded in the background, soon after (or, failing
+  // that, by reconciliation).
   const recording = { session, payment, paymentMethodType: options.paymentMethodType, result };
+  let vault = vaulted && session.customerId ? { customerId: session.customerId, session, vaulted, result } : null;
   let paid: PaidCheckout;
   try {
-    if (vaulted && session.customerId) await keepOrDiscardVaulted(deps, processor, { customerId: session.customerId, session, vaulted, result });
+    if (vault) await keepOrDiscardVaulted(deps, processor, vault);
+    vault = null;
     paid = await recordAuthorization(deps, recording);
   } catch (error) {
     if (!isDatabaseUnavailable(error) || result.outcome === 'unknown') throw error;
-    const answer = unrecordedAuthorizationOutcome(deps, { ...recording, result });
+    const known = { ...recording, result };
+    const unkept = vault;
+    recordLater(deps, { recording: known, keepVaulted: unkept && (() => keepOrDiscardVaulted(deps, processor, unkept)), acceptLanguage: options.acceptLanguage });
+    const answer = unrecordedAuthorizationOutcome(deps, known);
     if ('error' in answer) throw answer.error;
-    // No receipt: it is sent once the payment is recorded (ADR 0066), which this one is not yet.
+    // The receipt is sent once the payment is recorded (ADR 0066), by the work that records it.
     return answer;
   }
   // 4. The receipt, when the account sends them: after the commit, never holding up the answer.
@@ -148,6 +154,57 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
 }
 
 const isDatabaseUnavailable = (error: unknown) => error instanceof TillpointError && error.code === 'database_unavailable';
+
+/**
+ * The waits before each try at recording an outcome its request could not record: 0.5 s, then
+ * doubling up to 8 s, 31.5 s in all (each try's statements waiting at most the lock timeout besides).
+ */
+export const RECORD_LATER_WAITS_MS: readonly number[] = [500, 1_000, 2_000, 4_000, 8_000, 8_000, 8_000];
+
+const pause = (ms: number) =>
+  new Promise<void>((resolve) => {
+    // A pending try keeps no process alive: reconciliation records what it leaves.
+    const timer: { unref?: () => void } = setTimeout(resolve, ms);
+    timer.unref?.();
+  });
+
+/**
+ * Records, in the background, a processor's answer that its request could not record (the database
+ * out of reach, a lock held past the lock timeout): the same write as the request's, tried again
+ * after each of `RECORD_LATER_WAITS_MS` until it is written. A payment found already final
+ * (reconciliation recorded it meanwhile) is left alone; a try that fails for any other reason than
+ * the database's unavailability ends the retries. Reconciliation stays the safety net. The
+ * receipt goes out once this records a success, as after a request that recorded it itself.
+ */
+function recordLater(
+  deps: Deps,
+  options: {
+    recording: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> };
+    /** The vaulted card's record, when the request could not write it either. */
+    keepVaulted: (() => Promise<void>) | null;
+    acceptLanguage?: string | null;
+  },
+): void {
+  let keepVaulted = options.keepVaulted;
+  deps.background.start(async () => {
+    for (const wait of RECORD_LATER_WAITS_MS) {
+      await pause(wait);
+      let recorded: Awaited<ReturnType<typeof recordAuthorizationOutcome>>;
+      try {
+        if (keepVaulted) await keepVaulted();
+        keepVaulted = null;
+        recorded = await recordAuthorizationOutcome(deps, options.recording);
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) continue;
+        // ConcurrentTransitionError: already final, recorded by reconciliation. Anything else is
+        // left to reconciliation too.
+        return;
+      }
+      if (!('error' in recorded)) sendReceiptInBackground(deps, { payment: recorded.payment, acceptLanguage: options.acceptLanguage });
+      return;
+    }
+  });
+}
 
 /** Whether this payment saves its card: the merchant said `on`, or the shopper consented. */
 function wantsSaving(session: CheckoutSession, options: PayCheckoutSessionOptions): boolean {
