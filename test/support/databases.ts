@@ -47,25 +47,30 @@ export const testDatabases: TestDatabase[] = [
     : []),
 ];
 
-/** Empties every table (keeping the schema), so each test starts from a clean database. */
+/**
+ * Empties every table (keeping the schema), so each test starts from a clean database: one DO block,
+ * one round trip, deleting the rows of every table with foreign-key triggers off
+ * (`session_replication_role = replica`) so the order does not matter. On tables of a test's few
+ * rows this is several times faster than TRUNCATE, which makes new files for every table.
+ */
 export async function truncateAll(db: SqlClient): Promise<void> {
-  const { rows } = await db.query<{ tablename: string }>(
-    `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'`,
-  );
-  if (!rows.length) return;
-  const truncate = `TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} CASCADE`;
   // Work the previous test left running (a webhook send finishing, a scheduled job) may hold row
-  // locks that TRUNCATE's table locks meet in another order; PostgreSQL then aborts one side with a
-  // deadlock. The emptying is what the next test needs, so try again. It also waits for that work
-  // as long as it must: the bounds on a request's waits (2 s for a lock) are not for it, and on a
-  // busy machine they cut it short.
+  // locks; the emptying waits for that work as long as it must (the bounds on a request's waits,
+  // 2 s for a lock, are not for it, and on a busy machine they cut it short), and a deadlock with it
+  // is tried again.
+  const emptyAll = `DO $$
+    DECLARE t record;
+    BEGIN
+      SET LOCAL lock_timeout = '60s';
+      SET LOCAL statement_timeout = '60s';
+      SET LOCAL session_replication_role = replica;
+      FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations' LOOP
+        EXECUTE format('DELETE FROM %I', t.tablename);
+      END LOOP;
+    END $$`;
   for (let attempt = 1; ; attempt++) {
     try {
-      await db.transaction(async (tx) => {
-        await tx.query(`SET LOCAL lock_timeout = '60s'`);
-        await tx.query(`SET LOCAL statement_timeout = '60s'`);
-        await tx.query(truncate);
-      });
+      await db.query(emptyAll);
       return;
     } catch (error) {
       if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
