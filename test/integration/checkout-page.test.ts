@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpServer } from '../../src/http/server';
 import { testDatabases } from '../support/databases';
 import { createSession, useIntegration } from '../support/integration';
+import type { PaymentProcessor } from '../../src/domain/processors/ports';
 
 /**
  * The checkout page as the server sends it: rendered HTML with its data inlined (no request for the
@@ -113,6 +114,73 @@ describe.each(testDatabases)('checkout page ($name)', (database) => {
     expect(missing.statusCode).toBe(404);
     expect(decoded(missing)).toContain('Checkout not found');
     expect((await get(`/c/${'x'.repeat(500)}`)).statusCode).toBe(404);
+  });
+
+  it('shows a payment whose outcome is not recorded yet as being confirmed, never the form, on the page and its receipt', async () => {
+    const session = await createSession(ctx);
+    // The processor holds its answer: the payment is `processing` meanwhile, as when its outcome
+    // could not be recorded and waits for the background retry or reconciliation.
+    let asked!: () => void;
+    const processorAsked = new Promise<void>((resolve) => (asked = resolve));
+    let answer!: () => void;
+    const mayAnswer = new Promise<void>((resolve) => (answer = resolve));
+    const processors = ctx.h.tillpoint.deps.processors;
+    const sessionToPay = processors.sessionToPay.bind(processors);
+    processors.sessionToPay = async (id) => {
+      const found = await sessionToPay(id);
+      if (!found) return found;
+      return {
+        ...found,
+        processor: async () => {
+          const processor = await found.processor();
+          return Object.assign(Object.create(processor) as PaymentProcessor, {
+            authorize: async (request: Parameters<PaymentProcessor['authorize']>[0]) => {
+              asked();
+              await mayAnswer;
+              return processor.authorize(request);
+            },
+          });
+        },
+      };
+    };
+    try {
+      const token = await ctx.h.app.inject({
+        method: 'POST',
+        url: `/api/checkout/sessions/${session.id}/card-tokens`,
+        payload: { number: '4111111111111111', exp_month: 12, exp_year: 2034, cvc: '123', postal_code: '94107' },
+      });
+      const paying = ctx.h.app.inject({
+        method: 'POST',
+        url: `/api/checkout/sessions/${session.id}/payments`,
+        payload: { payment_method_type: 'card', nonce: token.json().nonce, email: 'shopper@example.com' },
+      });
+      await processorAsked;
+      for (const url of [`/c/${session.id}/done`, `/c/${session.id}`]) {
+        const res = await get(url);
+        expect(res.statusCode).toBe(200);
+        const html = decoded(res);
+        expect(html).toContain('Confirming your payment');
+        expect(html).toContain('We are confirming your payment to Test Shop. This page updates by itself; do not pay again.');
+        expect(html).toContain('data-testid="confirming"');
+        expect(html).toMatch(/<section[^>]+role="status"[^>]+aria-live="polite"/);
+        // No form to pay a second time, nor its scripts.
+        expect(html).not.toMatch(/<input[^>]+id="email"/);
+        expect(html).not.toContain('class="pay-button"');
+        expect(html).not.toContain('modulepreload" href="/assets/builtin-engine');
+        expect(html).not.toContain('<noscript>');
+        expect(pageData(html).data.view).toMatchObject({ kind: 'confirming', session: { id: session.id, status: 'open', payment: { status: 'processing' } } });
+      }
+      // In the shopper's language.
+      const german = decoded(await app.inject({ method: 'GET', url: `/c/${session.id}/done`, headers: { 'accept-language': 'de' } }));
+      expect(german).toContain('Ihre Zahlung wird bestätigt');
+
+      answer();
+      expect((await paying).statusCode).toBe(200);
+      // Final: the receipt, which the page polling the session shows too.
+      expect(decoded(await get(`/c/${session.id}/done`))).toContain('Payment successful');
+    } finally {
+      processors.sessionToPay = sessionToPay;
+    }
   });
 
   it("speaks the session's locale, else the shopper's Accept-Language, with <html lang dir> and the catalogue inlined", async () => {

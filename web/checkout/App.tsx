@@ -34,13 +34,18 @@ type View =
   | { kind: 'unreachable' }
   | { kind: 'expired'; session: PublicSession }
   | { kind: 'paid'; session: PublicSession }
+  | { kind: 'confirming'; session: PublicSession; flags: CheckoutFlags }
   | { kind: 'ready'; session: PublicSession; flags: CheckoutFlags };
 
 function viewFor(session: PublicSession, flags: CheckoutFlags): View {
   if (session.status === 'expired') return { kind: 'expired', session };
   if (session.status === 'complete') return { kind: 'paid', session };
+  if (session.payment?.status === 'processing') return { kind: 'confirming', session, flags };
   return { kind: 'ready', session, flags };
 }
+
+/** How often a page confirming a payment reads its session again: soon at first, then every 5 s. */
+const CONFIRMING_POLL_MS = [1_000, 2_000, 3_000, 5_000];
 
 const wordingKeys: Record<PayButtonWording, MessageKey> = {
   pay: 'form.pay',
@@ -49,7 +54,7 @@ const wordingKeys: Record<PayButtonWording, MessageKey> = {
 };
 
 function initialView(view: InitialView, flags: CheckoutFlags): View {
-  return view.kind === 'ready' ? { ...view, flags } : view;
+  return view.kind === 'ready' || view.kind === 'confirming' ? { ...view, flags } : view;
 }
 
 /**
@@ -75,6 +80,35 @@ export function App({ data }: { data: CheckoutPageData }) {
       setView(error instanceof ApiError && error.code === 'network' ? { kind: 'unreachable' } : { kind: 'not_found' });
     }
   }, [sessionId, flags]);
+
+  // A payment under way (its outcome being recorded): read the session again until it is final,
+  // then show what it became — paid, or the form again should the payment have failed.
+  const confirming = view.kind === 'confirming' ? view.flags : null;
+  useEffect(() => {
+    if (!confirming) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = (attempt: number) => {
+      timer = setTimeout(async () => {
+        let next: View | null = null;
+        try {
+          next = viewFor(await checkoutApi.getSession(sessionId), confirming);
+        } catch {
+          // Out of reach for a moment: the next read tells.
+        }
+        if (stopped) return;
+        if (!next || next.kind === 'confirming') return poll(attempt + 1);
+        // The payment failed: the page is rendered again with its form, as on a first visit.
+        if (next.kind === 'ready') window.location.reload();
+        else setView(next);
+      }, CONFIRMING_POLL_MS[Math.min(attempt, CONFIRMING_POLL_MS.length - 1)]);
+    };
+    poll(0);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [confirming, sessionId]);
 
   useEffect(() => {
     if (!ready) return;
@@ -122,6 +156,12 @@ export function App({ data }: { data: CheckoutPageData }) {
           </>
         )}
         {ready && view.kind === 'paid' && <Paid session={view.session} t={t} receipt={receipt} />}
+        {ready && view.kind === 'confirming' && (
+          <>
+            <MerchantHeader session={view.session} />
+            <StatusPanel title={t('state.confirming.title')} body={t('state.confirming.body', { merchant: view.session.merchant.name })} live />
+          </>
+        )}
         {ready && view.kind === 'ready' && (
           <>
             <MerchantHeader
@@ -175,10 +215,16 @@ function StatusPanel(props: {
   children?: React.ReactNode;
   /** h1 when the panel is the whole page (no merchant header above it). */
   heading?: 'h1' | 'h2';
+  /** A state that changes by itself: screen readers announce the panel, and it is marked busy. */
+  live?: boolean;
 }) {
   const Heading = props.heading ?? 'h2';
   return (
-    <section className="status-panel" aria-labelledby="status-title">
+    <section
+      className="status-panel"
+      aria-labelledby="status-title"
+      {...(props.live ? { role: 'status', 'aria-live': 'polite' as const, 'aria-busy': true, 'data-testid': 'confirming' } : {})}
+    >
       <Heading id="status-title">{props.title}</Heading>
       <p>{props.body}</p>
       {props.children}

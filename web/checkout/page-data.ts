@@ -8,6 +8,8 @@ export type InitialView =
   | { kind: 'not_found' }
   | { kind: 'expired'; session: PublicSession }
   | { kind: 'paid'; session: PublicSession }
+  /** Open, its payment `processing`: the page says the payment is being confirmed, and updates itself. */
+  | { kind: 'confirming'; session: PublicSession }
   | { kind: 'ready'; session: PublicSession };
 
 /**

@@ -63,8 +63,8 @@ export interface RenderedCheckoutPage {
 
 /**
  * Reads what the page shows (session, branding, flags, words) and renders it with the same React
- * components the browser hydrates. Every state renders here: ready, expired, already paid, the
- * receipt and not found.
+ * components the browser hydrates. Every state renders here: ready, expired, already paid, a
+ * payment being confirmed, the receipt and not found.
  */
 export async function renderCheckoutPage(
   deps: Deps,
@@ -86,7 +86,9 @@ export async function renderCheckoutPage(
       if (session.status === 'expired') view = { kind: 'expired', session };
       else if (session.status === 'complete') view = { kind: 'paid', session };
       else {
-        view = { kind: 'ready', session };
+        // A payment under way (its outcome not recorded yet): "confirming your payment", never
+        // the form inviting a second payment; the page reads the session until it is final.
+        view = session.payment?.status === 'processing' ? { kind: 'confirming', session } : { kind: 'ready', session };
         // The receipt of a session still open shows the form, with the defaults as before.
         if (!receipt) flags = await checkoutPageFlags(deps, page.session);
       }
