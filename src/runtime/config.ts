@@ -129,7 +129,7 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   HOST: { meaning: 'interface to listen on (`0.0.0.0` to accept outside connections)' },
   DATA_DIR: { meaning: 'folder of the embedded database (git-ignored)' },
   DATABASE_URL: { meaning: '`postgres://…`: use a PostgreSQL server instead of the embedded database' },
-  DATABASE_LOCK_TIMEOUT_MS: { meaning: 'longest wait for a row lock; past it the request answers 503 `database_unavailable` and changes nothing' },
+  DATABASE_LOCK_TIMEOUT_MS: { meaning: 'longest wait for a row or table lock; past it the request answers 503 `database_unavailable` and changes nothing, except a payment the processor already answered: the shopper is told its outcome, recorded moments later' },
   DATABASE_STATEMENT_TIMEOUT_MS: { meaning: 'longest run of one statement (PostgreSQL); past it, 503 `database_unavailable`' },
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: { meaning: 'a transaction left idle this long is rolled back and its connection freed' },
   PUBLIC_URL: { shownDefault: 'http://localhost:$PORT', meaning: 'the address shoppers reach; used in checkout URLs' },
