@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, stopAll, type ServerProcess } from '../support/processes';
+import { createShop, json, pay, request, shopDatabases, shoppers, type Answer, type ShopDatabase } from './shop';
+
+/**
+ * `kill -9` of a real `tillpoint serve` while merchants refund, then a restart at once with the
+ * default settings (a 60 s lease, reconciliation every 15 s, a 10-minute not-found grace): within
+ * 2 minutes of the kill every refund is final — the ones the processor made `succeeded`, the ones
+ * it never saw `failed` with their amount free again — and Tillpoint's refunds agree with the test
+ * processor's ledger.
+ */
+const PAYMENTS = 100;
+const AMOUNT = 10_000;
+/** Two refunds of this on every payment, all at once. */
+const REFUND = 100;
+/** The kill comes once this many refunds have their answer. */
+const KILL_AFTER_ANSWERS = 60;
+/**
+ * Should that kill have cut no refund before the processor made it (the refunds reserved first may
+ * all have been made before the first answer), the next ones come sooner: at these shares of the
+ * time the first answer took.
+ */
+const SOONER = [0.5, 0.25, 0.75];
+const FINAL_WITHIN_MS = 120_000;
+
+type Row = Record<string, any>;
+
+describe.each(shopDatabases)('kill -9 mid-refunds, restart ($name)', ({ make }) => {
+  let database: ShopDatabase;
+  let key = '';
+  const servers: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    database = await make();
+    key = await createShop(database.env);
+  }, 120_000);
+
+  afterAll(async () => {
+    await stopAll(servers);
+    await database.remove();
+  });
+
+  const serve = async () => {
+    const server = await startServe({ ...database.env, RATE_LIMIT_TEST_PER_SECOND: '100000' });
+    servers.push(server);
+    return server;
+  };
+
+  /** Every refund, through the merchant API. */
+  async function refunds(base: string): Promise<Row[]> {
+    const all: Row[] = [];
+    for (let after = ''; ; ) {
+      const page = await json(base, 'GET', `/v1/refunds?limit=100${after ? `&starting_after=${after}` : ''}`, { key });
+      all.push(...(page.data as Row[]));
+      if (!page.has_more) return all;
+      after = String(all[all.length - 1]!.id);
+    }
+  }
+
+  /** Refunds left `pending` that the processor never made, and those it made: read while no server runs. */
+  async function pendingAtKill(): Promise<{ unseen: number; made: number }> {
+    const db = await database.open();
+    try {
+      const { rows } = await db.query<Row>(
+        `SELECT count(*) FILTER (WHERE t.id IS NULL)::int AS unseen, count(t.id)::int AS made
+           FROM refunds r LEFT JOIN test_processor_refunds t ON t.refund_id = r.id
+          WHERE r.status = 'pending'`,
+      );
+      return { unseen: Number(rows[0]!.unseen), made: Number(rows[0]!.made) };
+    } finally {
+      await db.close();
+    }
+  }
+
+  /**
+   * 100 payments, then two refunds on each at once; the server is killed once `kill.answers` refunds
+   * have their answer, or `kill.afterMs` after they were sent. Answers when, and how long the first
+   * answer took.
+   */
+  async function refundsAndKill(server: ServerProcess, kill: { answers: number } | { afterMs: number }): Promise<{ killedAt: number; firstAnswerMs: number }> {
+    const ready = await shoppers(server.base, key, PAYMENTS, { amount: AMOUNT });
+    const paid: string[] = [];
+    for (let i = 0; i < ready.length; i += 16) {
+      const ids = await Promise.all(
+        ready.slice(i, i + 16).map(async (shopper) => {
+          const answer = await pay(server.base, shopper);
+          expect(answer.status, answer.body).toBe(200);
+          return String((await json(server.base, 'GET', `/v1/checkout/sessions/${shopper.sessionId}`, { key })).payment);
+        }),
+      );
+      paid.push(...ids);
+    }
+    let answered = 0;
+    const sentAt = Date.now();
+    let firstAnswerMs = 0;
+    const burst = paid.flatMap((payment) =>
+      [0, 1].map(() =>
+        request(server.base, 'POST', '/v1/refunds', { key, body: { payment, amount: REFUND } }).then((answer: Answer) => {
+          if (answered === 0) firstAnswerMs = Date.now() - sentAt;
+          answered += 1;
+          return answer;
+        }),
+      ),
+    );
+    const due = () => ('answers' in kill ? answered >= kill.answers : Date.now() - sentAt >= kill.afterMs);
+    while (!due()) await new Promise((resolve) => setTimeout(resolve, 1));
+    server.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await Promise.all(burst);
+    expect(await server.exited).toBe(null);
+    return { killedAt, firstAnswerMs };
+  }
+
+  it('every refund is final within 2 minutes, the unmade ones released, and the processor agrees', { timeout: 600_000 }, async () => {
+    // The test needs refunds cut before the processor made them: it refunds and kills again, sooner
+    // (up to three times), until the database holds one.
+    let server = await serve();
+    let killedAt = 0;
+    let atKill = { unseen: 0, made: 0 };
+    let restartedAt = 0;
+    let kill: { answers: number } | { afterMs: number } = { answers: KILL_AFTER_ANSWERS };
+    let firstAnswerMs = 0;
+    for (let round = 0; round <= SOONER.length && atKill.unseen === 0; round += 1) {
+      if (round > 0) kill = { afterMs: Math.round(firstAnswerMs * SOONER[round - 1]!) };
+      const killed = await refundsAndKill(server, kill);
+      killedAt = killed.killedAt;
+      if (round === 0) firstAnswerMs = killed.firstAnswerMs;
+      atKill = await pendingAtKill();
+      console.info(`kill -9 at ${JSON.stringify(kill)} (first answer after ${killed.firstAnswerMs} ms): refunds pending ${JSON.stringify(atKill)}`);
+      server = await serve();
+      restartedAt = Date.now();
+    }
+    expect(atKill.unseen, 'no kill cut a refund before the processor made it').toBeGreaterThan(0);
+    const second = server;
+
+    let finalAt: number | null = null;
+    while (Date.now() - killedAt < FINAL_WITHIN_MS + 30_000) {
+      if ((await refunds(second.base)).every((refund) => refund.status !== 'pending')) {
+        finalAt = Date.now();
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    console.info(
+      `kill -9 ${'answers' in kill ? `after ${kill.answers} of ${PAYMENTS * 2} refund answers` : `${kill.afterMs} ms into ${PAYMENTS * 2} refunds`}: ${atKill.unseen + atKill.made} refunds left pending ` +
+        `(${atKill.made} made by the processor, ${atKill.unseen} not); restart ${Math.round((restartedAt - killedAt) / 1000)} s after the kill; ` +
+        `all final ${finalAt === null ? 'never' : `${Math.round((finalAt - killedAt) / 1000)} s after the kill`}`,
+    );
+    expect(finalAt, 'refunds still pending').not.toBeNull();
+    expect(finalAt! - killedAt).toBeLessThanOrEqual(FINAL_WITHIN_MS);
+
+    // A failed refund's amount is free again: the rest of its payment refunds.
+    const failed = (await refunds(second.base)).filter((refund) => refund.status === 'failed');
+    expect(failed.length).toBeGreaterThanOrEqual(atKill.unseen);
+    expect(failed.every((refund) => refund.failure_reason === 'processor_timeout')).toBe(true);
+    for (const paymentId of [...new Set(failed.map((refund) => String(refund.payment)))].slice(0, 5)) {
+      const payment = await json(second.base, 'GET', `/v1/payments/${paymentId}`, { key });
+      const rest = await request(second.base, 'POST', '/v1/refunds', { key, body: { payment: paymentId } });
+      expect(rest.status, rest.body).toBe(200);
+      expect(JSON.parse(rest.body)).toMatchObject({ status: 'succeeded', amount: AMOUNT - Number(payment.amount_refunded) });
+    }
+
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+
+    // Tillpoint's refunds and payments agree with the processor's ledger.
+    const db = await database.open();
+    try {
+      const rows = async (sql: string) => (await db.query<Row>(sql)).rows;
+      const disagreements = await rows(
+        `SELECT r.id, r.status, t.id AS made FROM refunds r LEFT JOIN test_processor_refunds t ON t.refund_id = r.id
+          WHERE (r.status = 'succeeded') <> (t.id IS NOT NULL) OR r.status = 'pending'`,
+      );
+      expect(disagreements).toEqual([]);
+      const amounts = await rows(
+        `SELECT p.id, p.amount_refunded, coalesce(sum(t.amount), 0)::int AS ledger
+           FROM payments p JOIN test_processor_transactions tx ON tx.payment_id = p.id
+           LEFT JOIN test_processor_refunds t ON t.transaction_id = tx.id
+          GROUP BY p.id, p.amount_refunded HAVING p.amount_refunded <> coalesce(sum(t.amount), 0)`,
+      );
+      expect(amounts).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+});
