@@ -220,6 +220,10 @@ export async function startServer(
       // hooks flush the API request log.
       await app.close();
       undo.splice(undo.indexOf(closeApp), 1);
+      // Work started after an answer (a receipt, an outcome being recorded again) finishes while the
+      // budget lasts; what is still running then is left to reconciliation and a resend.
+      const backgroundLeftMs = Math.max(0, budgetMs - (performance.now() - began) - 1500);
+      await Promise.race([tillpoint.deps.background.idle(), new Promise((resolve) => setTimeout(resolve, backgroundLeftMs).unref())]);
       for (const { name, hook } of hooks) {
         try {
           await hook();
