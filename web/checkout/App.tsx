@@ -315,8 +315,10 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   // What the page offers is decided from the session and flags alone, so the server renders the
   // same form the browser hydrates; the processor's code (card engine, braintree-web) is browser-only
   // and arrives after hydration, from chunks the server asked the browser to preload.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one plan per session: a session read again (new totals) keeps the form it has.
   const plan = useMemo(() => processorPlan(session, flags), [session.id]);
   const [client, setClient] = useState<ProcessorClient | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one processor client per session, as for the plan above.
   useEffect(() => {
     let live = true;
     processorClientFor(session, flags).then(
@@ -354,6 +356,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   // "use another card" goes back to the card form.
   const savedCards = plan.card ? session.saved_payment_methods : [];
   const [offerSaved, setOfferSaved] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, after hydration: then the shopper chooses.
   useEffect(() => setOfferSaved(!!savedCards[0]), []);
   const askToSave = plan.card && !offerSaved && session.save_payment_method;
   const customFields = useRef<CustomFieldsHandle | null>(null);
@@ -378,7 +381,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
     setCardStatus('failed');
     setNotice({ tone: 'error', key: 'card.unavailable' });
     client?.warm();
-  }, [client]);
+  }, [client, setNotice]);
   const cardReady = useCallback(() => {
     setCardStatus('ready');
     client?.warm();

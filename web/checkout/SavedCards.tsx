@@ -18,7 +18,7 @@ export default function SavedCards(props: {
   payLabel: string;
   processing: boolean;
   t: Translate;
-  onPay: (paymentMethodId: string, cvcNonce?: string) => Promise<AttemptOutcome | void> | undefined;
+  onPay: (paymentMethodId: string, cvcNonce?: string) => Promise<AttemptOutcome | undefined> | undefined;
   onUseAnother: () => void;
 }) {
   const { cards, t, session } = props;
@@ -29,14 +29,13 @@ export default function SavedCards(props: {
   const cvcInput = useRef<HTMLInputElement>(null);
   const cvcFrame = useRef<HTMLDivElement>(null);
   const field = useRef<SavedCardCvcField | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once; the CVC field stays while the list is shown.
   useEffect(() => {
     if (!askCvc) return;
     const cvc = savedCardCvcField(session);
     field.current = cvc;
     if (cvc.frame && cvcFrame.current) void cvc.mount(cvcFrame.current, t('form.cvc'));
     return () => cvc.teardown();
-    // Once: the field stays while the list is shown.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const brand = (name: string | null) => {
     const key = `brand.${name}`;

@@ -48,11 +48,10 @@ export function usePaymentAttempt(options: {
 
   // The server-rendered email field takes typing before React hydrates it (with Braintree, React
   // loads only once the card frames are up): keep what is there, or the next render would clear it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, right after hydration.
   useEffect(() => {
     const typed = emailRef.current?.value;
     if (typed !== undefined && typed !== email) setEmail(typed);
-    // Once, right after hydration.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const ports = {
@@ -61,11 +60,14 @@ export function usePaymentAttempt(options: {
   };
 
   /** Locks the page, runs one payment attempt, and shows its outcome. */
-  const run = async (request: AttemptRequest): Promise<AttemptOutcome | void> => {
+  const run = async (request: AttemptRequest): Promise<AttemptOutcome | undefined> => {
     if (options.customFields) {
       // Not loaded yet, or an answer to fix: its message shows beside it, with the focus.
       const answers = options.customFields.current?.answers();
-      if (!answers) return setNotice({ tone: 'error', key: 'form.fixErrors' });
+      if (!answers) {
+        setNotice({ tone: 'error', key: 'form.fixErrors' });
+        return undefined;
+      }
       request.customFields = answers;
     }
     busy.current = true;
@@ -80,8 +82,14 @@ export function usePaymentAttempt(options: {
     engine?.setDisabled(false);
     if (emailRef.current) emailRef.current.disabled = false;
     setProcessing(false);
-    if (outcome.kind === 'expired') return options.onExpired();
-    if (outcome.kind === 'already_paid') return options.onAlreadyPaid();
+    if (outcome.kind === 'expired') {
+      options.onExpired();
+      return undefined;
+    }
+    if (outcome.kind === 'already_paid') {
+      options.onAlreadyPaid();
+      return undefined;
+    }
     setNotice({ tone: 'error', key: outcome.key });
     if (outcome.customField) {
       options.customFields?.current?.refused(outcome.customField);
@@ -133,8 +141,8 @@ export function usePaymentAttempt(options: {
    * email when it gave one and the typed one otherwise. Answers the outcome (nothing when an attempt
    * is already running or could not start).
    */
-  const payWithWallet = async (type: PaymentMethod, nonce: () => Promise<string>, walletEmail?: string): Promise<AttemptOutcome | void> => {
-    if (busy.current) return;
+  const payWithWallet = async (type: PaymentMethod, nonce: () => Promise<string>, walletEmail?: string): Promise<AttemptOutcome | undefined> => {
+    if (busy.current) return undefined;
     setNotice(null);
     const given = walletEmail?.trim();
     if (given && !email.trim()) setEmail(given);

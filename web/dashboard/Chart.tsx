@@ -65,6 +65,9 @@ export function Chart({ title, points, format, testId }: { title: string; points
   const [active, setActive] = useState<number | null>(null);
   const [failed, setFailed] = useState(false);
   const data = JSON.stringify(points);
+  // Read when the chart draws (its axis values, on every resize too): the latest ones, without drawing the chart again.
+  const text = useRef({ format, t });
+  text.current = { format, t };
 
   useEffect(() => {
     let cancelled = false;
@@ -85,7 +88,7 @@ export function Chart({ title, points, format, testId }: { title: string; points
             series: [
               {},
               { label: title, stroke: ACCENT, width: 2, points: { show: at.length <= 31 } },
-              { label: t('chart.previousPeriod'), stroke: PREVIOUS, width: 1.5, dash: [6, 4], points: { show: false } },
+              { label: text.current.t('chart.previousPeriod'), stroke: PREVIOUS, width: 1.5, dash: [6, 4], points: { show: false } },
             ],
             axes: [
               {
@@ -94,7 +97,7 @@ export function Chart({ title, points, format, testId }: { title: string; points
                 incrs: [1, 2, 7, 14, 30],
                 values: (_u, splits) => splits.map((i) => (at[i] ? dayText(at[i]!.day, 'short') : '')),
               },
-              { stroke: '#52606d', size: 72, values: (_u, splits) => splits.map((v) => format(v)) },
+              { stroke: '#52606d', size: 72, values: (_u, splits) => splits.map((v) => text.current.format(v)) },
             ],
             hooks: {
               setCursor: [
@@ -118,8 +121,7 @@ export function Chart({ title, points, format, testId }: { title: string; points
       chart?.destroy();
       plot.current = null;
     };
-    // `format` and `t` follow `data` and the title: drawn again when those change.
-  }, [data, title]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [data, title]);
 
   /** Moves the tooltip to a day, as a hover would. */
   const show = (index: number) => {
@@ -146,10 +148,12 @@ export function Chart({ title, points, format, testId }: { title: string; points
       <p className="chart-legend" aria-hidden="true">
         <span className="chart-key chart-key-current" /> {t('chart.thisPeriod')} <span className="chart-key chart-key-previous" /> {t('chart.previousPeriod')}
       </p>
+      {/* biome-ignore lint/a11y/useSemanticElements: a drawing with its tooltip, not form fields: a fieldset would mislabel it. */}
       <div
         className="chart-plot"
-        tabIndex={0}
         role="group"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the chart takes the keyboard (←/→, Home/End move its tooltip).
+        tabIndex={0}
         aria-labelledby={`${id}-caption`}
         aria-describedby={`${id}-help`}
         onKeyDown={onKeyDown}

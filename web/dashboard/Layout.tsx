@@ -55,6 +55,7 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
   const currentName = current ? t(current.label) : place?.rest === 'security' ? t('layout.security') : place?.rest === 'new-account' ? t('layout.newAccount') : t('layout.navigation');
   // The menu closes when the page changes (a link was followed, or back/forward).
   const rest = place?.rest;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `rest` is the trigger: a new page closes the menu.
   useEffect(() => setMenuOpen(false), [rest]);
   // Opened, focus goes to the current page's link (else the first): the next Tab walks the menu.
   useEffect(() => {
@@ -86,6 +87,7 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
                 ))}
               </select>
             </label>
+            {/* biome-ignore lint/a11y/useSemanticElements: a pair of links, not form fields: a fieldset would mislabel it. */}
             <div className="mode-switch" role="group" aria-label={t('layout.mode')}>
               {(['test', 'live'] as const).map((mode) => (
                 <Link

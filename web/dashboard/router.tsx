@@ -6,8 +6,9 @@ export function navigate(to: string) {
   window.dispatchEvent(new PopStateEvent('popstate'));
 }
 
+const read = () => ({ path: window.location.pathname.replace(/\/+$/, '') || '/', query: new URLSearchParams(window.location.search) });
+
 export function useLocation(): { path: string; query: URLSearchParams } {
-  const read = () => ({ path: window.location.pathname.replace(/\/+$/, '') || '/', query: new URLSearchParams(window.location.search) });
   const [location, setLocation] = useState(read);
   useEffect(() => {
     const update = () => setLocation(read());

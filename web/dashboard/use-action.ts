@@ -9,7 +9,7 @@ export function useAction() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<DashboardApiError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const act = async (work: () => Promise<string | null | void>) => {
+  const act = async (work: () => Promise<string | null> | Promise<void>) => {
     setBusy(true);
     setError(null);
     setNotice(null);

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import { DashboardApiError } from './api';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { DashboardApiError } from './api';
 
 /** Loads data for a page and reloads it on demand; `key` changes refetch. */
 export function useLoad<T>(load: () => Promise<T>, key: string) {
@@ -8,18 +8,20 @@ export function useLoad<T>(load: () => Promise<T>, key: string) {
     error: null,
     loading: true,
   });
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const run = useCallback(load, [key]);
+  // `load` is a new closure every render: the latest one is called, and only `key` decides when.
+  const latest = useRef(load);
+  latest.current = load;
   const reload = useCallback(async () => {
     setState((s) => ({ ...s, loading: true }));
     try {
-      setState({ data: await run(), error: null, loading: false });
+      setState({ data: await latest.current(), error: null, loading: false });
     } catch (error) {
       setState({ data: null, error: error as DashboardApiError, loading: false });
     }
-  }, [run]);
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is the trigger: a new key loads again.
   useEffect(() => {
     void reload();
-  }, [reload]);
+  }, [reload, key]);
   return { ...state, reload };
 }

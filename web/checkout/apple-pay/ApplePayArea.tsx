@@ -7,6 +7,7 @@ import './apple-pay.css';
 import { reportCheckoutFailure } from '../report';
 import { APPLE_PAY_VERSION, applePayAvailable, applePayPaymentRequest, braintreeApplePay, testApplePay, type ApplePayProvider, type ApplePaySessionConstructor, type BraintreeApplePayInstance } from './apple-pay';
 import { cjs } from '../braintree/module-exports';
+import { useLatest } from '../use-latest';
 
 export interface ApplePayAreaProps {
   session: PublicSession;
@@ -42,21 +43,22 @@ export default function ApplePayArea({ session, client, t, form, onAbsent }: App
     [session, t],
   );
 
+  const absent = useLatest(onAbsent);
   useEffect(() => {
-    if (!ApplePaySession) return onAbsent();
+    if (!ApplePaySession) return absent.current();
     if (!client) return;
     let live = true;
     applePayProvider(client).then(
       (created) => live && setReady(created),
       (error: unknown) => {
         reportCheckoutFailure('apple_pay', error);
-        if (live) onAbsent();
+        if (live) absent.current();
       },
     );
     return () => {
       live = false;
     };
-  }, [ApplePaySession, client]);
+  }, [ApplePaySession, client, absent]);
 
   if (!ApplePaySession || !ready) return null;
 
@@ -64,7 +66,7 @@ export default function ApplePayArea({ session, client, t, form, onAbsent }: App
   const start = () => {
     if (disabled || open.current) return;
     setNotice(null);
-    let sheet;
+    let sheet: InstanceType<ApplePaySessionConstructor>;
     try {
       sheet = new ApplePaySession(APPLE_PAY_VERSION, ready.paymentRequest(base));
     } catch (error) {

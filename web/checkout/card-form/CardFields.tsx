@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { MessageKey, Translate } from '../i18n';
 import { BrandIcon } from '../BrandIcon';
+import { useLatest } from '../use-latest';
 import {
   cardFieldNames,
   type CardFieldName,
@@ -61,8 +62,11 @@ export function CardFields({ engine, t, submitted, onReady, onFailed }: CardFiel
   const [state, setState] = useState<CardFormState>(() => engine?.getState() ?? emptyCardFormState());
   const [touched, setTouched] = useState<Set<CardFieldName>>(new Set());
 
+  // The engine mounts once per instance, labelled in the page's language of that moment.
+  const latest = useLatest({ t, onReady, onFailed });
   useEffect(() => {
     if (!engine) return;
+    const { t } = latest.current;
     setState({ ...engine.getState() });
     const slots = Object.fromEntries(
       cardFieldNames.map((field): [CardFieldName, CardFieldSlot] => [
@@ -81,16 +85,14 @@ export function CardFields({ engine, t, submitted, onReady, onFailed }: CardFiel
       if (event.type === 'blur') setTouched((previous) => new Set(previous).add(event.field));
     });
     void engine.mount(slots).then(
-      () => onReady?.(),
-      (error: unknown) => onFailed?.(error),
+      () => latest.current.onReady?.(),
+      (error: unknown) => latest.current.onFailed?.(error),
     );
     return () => {
       unsubscribe();
       engine.teardown();
     };
-    // The engine mounts once per instance; labels do not change while the page lives.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [engine]);
+  }, [engine, latest]);
 
   const field = (name: CardFieldName, extra?: React.ReactNode, hint?: string) => {
     const error = fieldError(name, state, touched.has(name), submitted);

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Translate } from '../i18n';
 import type { GooglePaySetup } from '../payment-methods';
 import { reportCheckoutFailure } from '../report';
+import { useLatest } from '../use-latest';
 import { baseCardMethod, googlePayButtonLocale, loadPayJs, type GooglePaymentData, type GooglePayProvider } from './google-pay';
 
 interface GooglePayAreaProps {
@@ -32,39 +33,6 @@ export function GooglePayArea({ setup, provider, transaction, disabled, cardOffe
   const disabledRef = useRef(disabled);
   disabledRef.current = disabled;
 
-  useEffect(() => {
-    let cancelled = false;
-    void (async () => {
-      if (!provider) return;
-      try {
-        const [PaymentsClient, resolvedProvider] = await Promise.all([loadPayJs(), provider]);
-        const client = new PaymentsClient({ environment: setup.environment });
-        const answer = await client.isReadyToPay({ apiVersion: 2, apiVersionMinor: 0, allowedPaymentMethods: [baseCardMethod] });
-        if (cancelled || !container.current) return;
-        if (!answer.result) return onAbsent();
-        started.current = { client, provider: resolvedProvider };
-        const button = client.createButton({
-          onClick: () => void openSheet(),
-          buttonType: 'pay',
-          buttonSizeMode: 'fill',
-          buttonLocale: googlePayButtonLocale(t.locale),
-        });
-        container.current.replaceChildren(button);
-        setReady(true);
-        client.prefetchPaymentData(await resolvedProvider.paymentDataRequest(transaction));
-      } catch (error) {
-        // pay.js or the component did not load: no button, and the card form still works.
-        reportCheckoutFailure('google_pay', error);
-        if (!cancelled) onAbsent();
-      }
-    })();
-    return () => {
-      cancelled = true;
-    };
-    // Set up once per page; the amount does not change while it lives.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [provider]);
-
   const openSheet = async () => {
     const current = started.current;
     if (!current || disabledRef.current) return;
@@ -79,6 +47,40 @@ export function GooglePayArea({ setup, provider, transaction, disabled, cardOffe
     }
     onPaymentData(data, current.provider);
   };
+
+  // Set up once per provider; the button's tap reads the page as it is then (its amount, its handlers).
+  const latest = useLatest({ openSheet, onAbsent, transaction, locale: t.locale, environment: setup.environment });
+
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      if (!provider) return;
+      try {
+        const [PaymentsClient, resolvedProvider] = await Promise.all([loadPayJs(), provider]);
+        const client = new PaymentsClient({ environment: latest.current.environment });
+        const answer = await client.isReadyToPay({ apiVersion: 2, apiVersionMinor: 0, allowedPaymentMethods: [baseCardMethod] });
+        if (cancelled || !container.current) return;
+        if (!answer.result) return latest.current.onAbsent();
+        started.current = { client, provider: resolvedProvider };
+        const button = client.createButton({
+          onClick: () => void latest.current.openSheet(),
+          buttonType: 'pay',
+          buttonSizeMode: 'fill',
+          buttonLocale: googlePayButtonLocale(latest.current.locale),
+        });
+        container.current.replaceChildren(button);
+        setReady(true);
+        client.prefetchPaymentData(await resolvedProvider.paymentDataRequest(latest.current.transaction));
+      } catch (error) {
+        // pay.js or the component did not load: no button, and the card form still works.
+        reportCheckoutFailure('google_pay', error);
+        if (!cancelled) latest.current.onAbsent();
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [provider, latest]);
 
   return (
     <div className="wallets" data-testid="google-pay" aria-busy={disabled}>

@@ -44,7 +44,7 @@ function AddressForm({ session, kind, countries, t, onSession }: { session: Publ
   const regionNames = useMemo(() => new Intl.DisplayNames([t.lang], { type: 'region' }), [t.lang]);
   const sortedCountries = useMemo(
     () => countries.map((code) => ({ code, name: regionNames.of(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name, t.lang)),
-    [countries, regionNames],
+    [countries, regionNames, t.lang],
   );
 
   useEffect(() => {
@@ -100,6 +100,7 @@ function AddressForm({ session, kind, countries, t, onSession }: { session: Publ
         <h2 id={`${id}-h`}>{heading}</h2>
         <p className="address-lines">
           {lines.filter(Boolean).map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list, never reordered: its position is its identity.
             <span key={i}>{line}</span>
           ))}
         </p>
@@ -179,6 +180,7 @@ function AddressForm({ session, kind, countries, t, onSession }: { session: Publ
       </div>
       {format &&
         rows.map((row, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list, never reordered: its position is its identity.
           <div key={i} className={row.length > 1 ? 'field-row address-row' : undefined}>
             {row.map(input)}
           </div>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
+import { useCallback, useEffect, useId, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import type { PublicCustomField } from '../api';
 import type { MessageKey, Translate } from '../i18n';
 import { useHydrated } from './shop-api';
@@ -65,8 +65,8 @@ export default function CustomFields({
   // Read by `answers`, which the payment form calls outside a render.
   const current = useRef(values);
   current.current = values;
-  const check = (field: PublicCustomField) => customFieldProblem(field, current.current[field.key] ?? '');
-  const checkAll = () => Object.fromEntries(fields.map((field) => [field.key, check(field)]));
+  const check = useCallback((field: PublicCustomField) => customFieldProblem(field, current.current[field.key] ?? ''), []);
+  const checkAll = useCallback(() => Object.fromEntries(fields.map((field) => [field.key, check(field)])), [fields, check]);
   // A field the server refused takes the focus once the form is no longer locked by the payment.
   const focusNext = useRef<string | null>(null);
   useEffect(() => {
@@ -83,7 +83,7 @@ export default function CustomFields({
     const showAll = () => setProblems(checkAll());
     form?.addEventListener('submit', showAll);
     return () => form?.removeEventListener('submit', showAll);
-  }, [fields]);
+  }, [checkAll]);
 
   useImperativeHandle(handle, () => ({
     answers() {
@@ -104,7 +104,7 @@ export default function CustomFields({
       setProblems((before) => ({ ...before, [key]: check(field) ?? { key: 'customFields.refused' } }));
       focusNext.current = key;
     },
-  }), [fields]);
+  }), [fields, check, checkAll]);
 
   /** Leaving a field shows its message, as the email field does. */
   const leave = (field: PublicCustomField) => setProblems((before) => ({ ...before, [field.key]: check(field) }));

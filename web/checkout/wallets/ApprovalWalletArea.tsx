@@ -20,6 +20,7 @@ import {
 } from './approval-wallets';
 import './approval-wallets.css';
 import { cjs } from '../braintree/module-exports';
+import { useLatest } from '../use-latest';
 
 export interface ApprovalWalletAreaProps {
   wallet: ApprovalWallet;
@@ -81,25 +82,28 @@ export default function ApprovalWalletArea({ wallet, session, client, t, form, o
     open.current = false;
     formRef.current.setNotice({ tone: 'error', key: `${wallet}.failed` });
   };
+  // The provider is made once per client and wallet, with the session and wording of that moment.
+  const latest = useLatest({ session, t, onAbsent, fail });
 
   useEffect(() => {
     if (!client) return;
     let live = true;
+    const { session, t } = latest.current;
     approvalWalletProvider(wallet, client, session, t).then(
       (created) => {
         if (!live) return;
         if (created) setProvider(created);
-        else onAbsent();
+        else latest.current.onAbsent();
       },
       (error: unknown) => {
         reportCheckoutFailure(wallet, error);
-        if (live) onAbsent();
+        if (live) latest.current.onAbsent();
       },
     );
     return () => {
       live = false;
     };
-  }, [client, wallet]);
+  }, [client, wallet, latest]);
 
   useEffect(() => {
     if (provider?.kind !== 'sdk_button' || !container.current) return;
@@ -108,14 +112,14 @@ export default function ApprovalWalletArea({ wallet, session, client, t, form, o
         await formRef.current.payWithWallet(wallet, async () => approval.nonce, approval.email);
       },
       canceled: () => undefined,
-      failed: fail,
+      failed: (error) => latest.current.fail(error),
     };
     provider.render(container.current, handlers).catch((error: unknown) => {
       reportCheckoutFailure(wallet, error);
       setProvider(null);
-      onAbsent();
+      latest.current.onAbsent();
     });
-  }, [provider]);
+  }, [provider, wallet, latest]);
 
   if (!provider) return null;
 
