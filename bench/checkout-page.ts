@@ -160,12 +160,12 @@ async function measure(browser: Browser, url: string, braintree: boolean): Promi
     uploadThroughput: (750 * 1024) / 8,
   });
   await page.goto(url, { waitUntil: 'load' });
-  await page.waitForFunction(() => (window as any).__bench.usable !== null, undefined, { timeout: 20_000 }).catch(() => undefined);
+  await page.waitForFunction(() => (window as unknown as { __bench: { usable: number | null } }).__bench.usable !== null, undefined, { timeout: 20_000 }).catch(() => undefined);
   // Idle: the deferred work (error reporting, device data) has had its turn and the network is quiet.
   await page.waitForTimeout(3500);
   await page.waitForLoadState('networkidle');
   const result = await page.evaluate(() => {
-    const bench = (window as any).__bench as { lcp: number; usable: number | null; formReady: number | null };
+    const bench = (window as unknown as { __bench: { lcp: number; usable: number | null; formReady: number | null } }).__bench;
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
     const resources = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
       .filter((r) => new URL(r.name).origin === location.origin && new URL(r.name).pathname.startsWith('/assets/'))

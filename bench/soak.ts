@@ -87,7 +87,7 @@ async function main() {
   let requests = 0;
   let serverErrors = 0;
   let turn = 0;
-  const call = async (method: string, url: string, body?: unknown, auth = true): Promise<{ status: number; json: any }> => {
+  const call = async (method: string, url: string, body?: unknown, auth = true): Promise<{ status: number; json: Record<string, string> }> => {
     const { base } = instances[turn++ % instances.length]!;
     const started = performance.now();
     const res = await fetch(`${base}${url}`, {

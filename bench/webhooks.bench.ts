@@ -56,7 +56,7 @@ const sessionView = {
 
 async function seed(ports: number[], phase: number): Promise<string[]> {
   await db.query('TRUNCATE webhook_delivery_attempts, webhook_deliveries, webhook_endpoints, events CASCADE');
-  const endpoints = ports.map((port, i) => `we_bench${phase}_${i}`);
+  const endpoints = ports.map((_port, i) => `we_bench${phase}_${i}`);
   for (const [i, id] of endpoints.entries()) {
     await db.query(
       `INSERT INTO webhook_endpoints (id, account_id, mode, url, description, enabled_events, secret, status, created_at, updated_at)

@@ -113,7 +113,7 @@ describe('architecture', () => {
   it('the domain core imports no framework, driver or Node-only module, and nothing from the layers around it', () => {
     const offending = sourceFiles(path.join(root, 'src/domain')).flatMap((file) =>
       importsOf(file)
-        .filter((spec) => !spec.startsWith('.') || /\/src\/(http|persistence|adapters|runtime|cli)\//.test(path.resolve(path.dirname(file), spec) + '/'))
+        .filter((spec) => !spec.startsWith('.') || /\/src\/(http|persistence|adapters|runtime|cli)\//.test(`${path.resolve(path.dirname(file), spec)}/`))
         .filter((spec) => !spec.startsWith('.') || !path.resolve(path.dirname(file), spec).startsWith(path.join(root, 'src/domain')))
         .map((spec) => `${path.relative(root, file)} → ${spec}`),
     );

@@ -91,7 +91,7 @@ export async function payRound(port: number | number[], ids: string[]): Promise<
     if (!sockets) shoppers.set(p, (sockets = new ShopperSockets(p, PAYERS)));
     return { sockets, requests: [] as Buffer[] };
   });
-  ids.forEach((id, i) => byPort[i % ports.length]!.requests.push(ShopperSockets.post(path(id), payBody)));
+  for (const [i, id] of ids.entries()) byPort[i % ports.length]!.requests.push(ShopperSockets.post(path(id), payBody));
   const answers = (await Promise.all(byPort.map(({ sockets, requests }) => sockets.sendAll(requests)))).flat();
   for (const answer of answers) check(answer);
   return answers.map((answer) => answer.ms);

@@ -10,7 +10,7 @@
   function ApplePaySession(version, request) {
     if (version !== 3) throw new TypeError('version 3 expected');
     if (config.throwOnCreate) throw new DOMException('Apple Pay is not available for this request', 'InvalidAccessError');
-    if (!request || !request.total || !/^-?\d+(\.\d+)?$/.test(request.total.amount) || !/^[A-Z]{3}$/.test(request.currencyCode) || !request.countryCode) {
+    if (!request?.total || !/^-?\d+(\.\d+)?$/.test(request.total.amount) || !/^[A-Z]{3}$/.test(request.currencyCode) || !request.countryCode) {
       throw new TypeError('a payment request needs countryCode, currencyCode and total');
     }
     record.requests.push(JSON.parse(JSON.stringify(request)));
@@ -36,7 +36,7 @@
     sheet.setAttribute('aria-label', 'Apple Pay payment sheet');
     sheet.style.cssText = 'position:fixed;inset:auto 0 0 0;background:#fff;border-top:1px solid #ccc;padding:16px;z-index:99999';
     var total = document.createElement('p');
-    total.textContent = self.request.total.label + ' ' + self.request.currencyCode + ' ' + self.request.total.amount;
+    total.textContent = `${self.request.total.label} ${self.request.currencyCode} ${self.request.total.amount}`;
     var pay = document.createElement('button');
     pay.textContent = 'Pay with Touch ID';
     var cancel = document.createElement('button');

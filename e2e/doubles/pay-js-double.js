@@ -14,11 +14,11 @@
   }
 
   function checkRequest(request) {
-    if (!request || request.apiVersion !== 2) throw fail('DEVELOPER_ERROR', 'apiVersion must be 2');
+    if (request?.apiVersion !== 2) throw fail('DEVELOPER_ERROR', 'apiVersion must be 2');
     var method = (request.allowedPaymentMethods || [])[0];
-    if (!method || method.type !== 'CARD') throw fail('DEVELOPER_ERROR', 'a CARD payment method is required');
+    if (method?.type !== 'CARD') throw fail('DEVELOPER_ERROR', 'a CARD payment method is required');
     var spec = method.tokenizationSpecification;
-    if (!spec || spec.type !== 'PAYMENT_GATEWAY' || !spec.parameters || !spec.parameters.gateway) {
+    if (spec?.type !== 'PAYMENT_GATEWAY' || !spec.parameters || !spec.parameters.gateway) {
       throw fail('DEVELOPER_ERROR', 'tokenizationSpecification must name a PAYMENT_GATEWAY');
     }
     var info = request.transactionInfo || {};
@@ -56,7 +56,7 @@
       sheet.setAttribute('aria-label', 'Google Pay payment sheet');
       sheet.style.cssText = 'position:fixed;inset:auto 0 0 0;background:#fff;border-top:1px solid #ccc;padding:16px;z-index:99999';
       var total = document.createElement('p');
-      total.textContent = 'Pay ' + request.transactionInfo.currencyCode + ' ' + request.transactionInfo.totalPrice + ' with ' + config.network + ' •••• ' + config.last4;
+      total.textContent = `Pay ${request.transactionInfo.currencyCode} ${request.transactionInfo.totalPrice} with ${config.network} •••• ${config.last4}`;
       var go = document.createElement('button');
       go.type = 'button';
       go.textContent = 'Continue';
@@ -111,7 +111,7 @@
         email: request.emailRequired ? config.email : undefined,
         paymentMethodData: {
           type: 'CARD',
-          description: config.network + ' •••• ' + config.last4,
+          description: `${config.network} •••• ${config.last4}`,
           info: { cardNetwork: config.network, cardDetails: config.last4 },
           tokenizationData: { type: 'PAYMENT_GATEWAY', token: tokenFor(parameters) },
         },

@@ -12,7 +12,7 @@
     var dialog = document.createElement('dialog');
     dialog.setAttribute('aria-label', 'PayPal window');
     var heading = document.createElement('h2');
-    heading.textContent = 'PayPal (sandbox) — order ' + orderId;
+    heading.textContent = `PayPal (sandbox) — order ${orderId}`;
     dialog.appendChild(heading);
     function action(label, run) {
       var button = document.createElement('button');
@@ -26,17 +26,17 @@
       dialog.appendChild(button);
     }
     action('Pay Now', function () {
-      var data = { orderID: orderId, paymentToken: orderId, payerID: 'E2EPAYER', paymentID: 'PAYID-' + orderId };
+      var data = { orderID: orderId, paymentToken: orderId, payerID: 'E2EPAYER', paymentID: `PAYID-${orderId}` };
       record.approvals.push(data);
       Promise.resolve(options.onApprove(data, {})).catch(function (error) {
-        options.onError && options.onError(error);
+        options.onError?.(error);
       });
     });
     action('Cancel and return', function () {
-      options.onCancel && options.onCancel({ orderID: orderId });
+      options.onCancel?.({ orderID: orderId });
     });
     action('Something went wrong', function () {
-      options.onError && options.onError(new Error('PayPal window error'));
+      options.onError?.(new Error('PayPal window error'));
     });
     document.body.appendChild(dialog);
     dialog.showModal();
@@ -60,7 +60,7 @@
               record.orders.push(orderId);
               windowDialog(orderId, options);
             }, function (error) {
-              options.onError && options.onError(error);
+              options.onError?.(error);
             });
           });
           container.appendChild(button);

@@ -18,6 +18,7 @@ export interface DatabaseCommand<O extends object = Record<string, unknown>> {
   /** The words after `tillpoint`, e.g. `account create`: how the server finds the command. */
   name: string;
   /** Does the work; prints through `io` (never console), returns the exit code. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a command that falls off its end exits 0; one that fails returns its exit code.
   run(context: CommandContext, options: O, io: CommandIO): Promise<number | void>;
 }
 
@@ -32,7 +33,7 @@ export interface CommandIO {
   err(text: string): void;
 }
 
-const registry = new Map<string, DatabaseCommand<any>>();
+const registry = new Map<string, DatabaseCommand<object>>();
 
 /** Declares a database command; the server can run only declared ones. */
 export function databaseCommand<O extends object>(command: DatabaseCommand<O>): DatabaseCommand<O> {
@@ -85,7 +86,7 @@ export async function runDatabaseCommand<O extends object>(command: DatabaseComm
     process.exitCode = await runHere(command, options, config);
     return;
   }
-  let lock;
+  let lock: Awaited<ReturnType<typeof lockDataDir>>;
   try {
     // A CLI command holding the folder (a short run) is waited for; a server is used instead.
     lock = await lockDataDir(config.dataDir, { role: 'command', what: command.name }, { waitMs: 30_000 });

@@ -37,7 +37,7 @@ export function collectDocumentedRoutes(app: FastifyInstance): () => DocumentedR
       }));
 }
 
-type JsonSchema = Record<string, any>;
+type JsonSchema = Record<string, unknown>;
 
 const schemaRef = (id: string) => `#/components/schemas/${id}`;
 
@@ -70,8 +70,8 @@ function responseId(contract: AnyRouteContract): string {
 function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query') {
   if (!schema) return [];
   const object = jsonSchema(schema);
-  const required = new Set<string>(object.required ?? []);
-  return Object.entries<JsonSchema>(object.properties ?? {}).map(([name, { description, ...property }]) => ({
+  const required = new Set((object.required as string[] | undefined) ?? []);
+  return Object.entries((object.properties as Record<string, JsonSchema> | undefined) ?? {}).map(([name, { description, ...property }]) => ({
     name,
     in: where,
     required: where === 'path' || required.has(name),

@@ -13,6 +13,7 @@ export const urlText = (max = 2048) =>
   z
     .string()
     .max(max)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this check refuses.
     .refine((value) => !/[\u0000-\u001f\u007f-\u009f]/.test(value), 'must not contain control characters (such as CR, LF or TAB)');
 
 const deliveryEstimateBound = z.strictObject({ unit: z.enum(['hour', 'day', 'business_day', 'week', 'month']), value: z.number().int() });

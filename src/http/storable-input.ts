@@ -7,6 +7,7 @@ import { malformedQueryError } from './utf8-input';
  * Characters PostgreSQL cannot keep in `text` or `jsonb`: NUL, and a UTF-16 surrogate without its
  * other half (it has no UTF-8 form). Refused before a use case runs, so the database never sees them.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what PostgreSQL cannot store, and what this finds.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
@@ -21,6 +22,7 @@ export function isStorableText(text: string): boolean {
 
 /** A key as a parameter name may show it: its unstorable characters written as `\uXXXX`. */
 function printableKey(key: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is written out as \\u0000, like a lone surrogate.
   return key.replace(/[\u0000\uD800-\uDFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
@@ -102,6 +104,9 @@ export function unstorableInputError(request: Pick<FastifyRequest, 'params' | 'q
  */
 export function refuseUnstorableInput(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const error = malformedQueryError(request.url) ?? unstorableInputError(request);
-  if (error) return done(error);
+  if (error) {
+    done(error);
+    return;
+  }
   done();
 }

@@ -33,7 +33,7 @@ export async function openPglite(
   };
   return {
     kind: 'pglite',
-    query: (text, params = []) => counted(() => db.query(text, params)),
+    query: <R>(text: string, params: unknown[] = []) => counted(() => db.query<R>(text, params)),
     transaction: (work) => counted(() => runTransaction(pgliteTransaction(db), work)),
     exec: (script) => counted(() => db.exec(script)),
     close: () => db.close(),

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-type Result = { rows: any[]; rowCount: number };
+/** A statement's rows, typed by its caller (the thread sends back what PGlite's parsers made of them). */
+type Result<R> = { rows: R[]; rowCount: number };
 
 /**
  * The embedded database in a thread of its own (pglite-worker.mjs): PGlite's WebAssembly and its
@@ -13,7 +14,7 @@ type Result = { rows: any[]; rowCount: number };
  */
 export interface PgliteThread {
   /** A statement on its own, or inside transaction `tx` when given. */
-  query(text: string, params: unknown[], tx?: number): Promise<Result>;
+  query<R = Record<string, unknown>>(text: string, params: unknown[], tx?: number): Promise<Result<R>>;
   /** A script of several statements, on its own or inside transaction `tx` when given. */
   exec(script: string, tx?: number): Promise<void>;
   /** Opens a transaction, named by a fresh number: PGlite runs nothing else until it ends. */
@@ -66,7 +67,7 @@ export async function startPgliteThread(dataDir: string | null, timeouts: Pglite
   const worker = new Worker(workerFile, {
     workerData: { dataDir, startFrom, timeouts: { lockMs: timeouts.lockMs, idleInTransactionMs: timeouts.idleInTransactionMs }, ...(await wasmModules()) },
   });
-  const pending = new Map<number, { resolve: (answer: any) => void; reject: (error: Error) => void }>();
+  const pending = new Map<number, { resolve: (answer: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let nextTransaction = 1;
   let ended: Error | null = null;
@@ -114,15 +115,15 @@ export async function startPgliteThread(dataDir: string | null, timeouts: Pglite
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
       if (pending.size === 0) worker.ref();
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve: (answer) => resolve(answer as T), reject });
       worker.postMessage({ id, ...message });
     });
   };
 
   let closing: Promise<void> | null = null;
   return {
-    query: async (text, params, tx) => {
-      const { rows, rowCount } = await request<Result>({ op: 'query', text, params, tx });
+    query: async <R>(text: string, params: unknown[], tx?: number) => {
+      const { rows, rowCount } = await request<Result<R>>({ op: 'query', text, params, tx });
       return { rows, rowCount };
     },
     exec: async (script, tx) => {

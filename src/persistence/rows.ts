@@ -7,6 +7,7 @@ import type { Scope } from '../domain/shared/scope';
 import type { ApiKey } from '../domain/team/entities';
 import type { CheckoutSession } from '../domain/sessions/entities';
 
+// biome-ignore lint/suspicious/noExplicitAny: a row as the driver answers it; each store's mapper reads its columns by name and converts them (num, dateOrNull, json).
 export type Row = Record<string, any>;
 
 export const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));

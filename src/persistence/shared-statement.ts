@@ -76,7 +76,8 @@ interface Waiting<M, R> {
 }
 
 /** Members waiting for the next turn of the event loop, by client and statement. */
-const waiting = new WeakMap<SqlClient, Map<SharedStatement<any, any>, Waiting<any, any>[]>>();
+// Each statement's queue holds that statement's members (`Waiting<M, R>`, read back as such in runShared).
+const waiting = new WeakMap<SqlClient, Map<object, unknown[]>>();
 
 const isClient = (db: SqlExecutor): db is SqlClient => typeof (db as Partial<SqlClient>).transaction === 'function';
 
@@ -90,7 +91,7 @@ export function runShared<M, R>(db: SqlExecutor, statement: SharedStatement<M, R
   if (!isClient(db)) return runAlone(db, statement, member);
   let byStatement = waiting.get(db);
   if (!byStatement) waiting.set(db, (byStatement = new Map()));
-  let queue = byStatement.get(statement);
+  let queue = byStatement.get(statement) as Waiting<M, R>[] | undefined;
   if (!queue) {
     byStatement.set(statement, (queue = []));
     setImmediate(() => {

@@ -1,4 +1,4 @@
-import { type Store, type UnitOfWork } from '../domain/deps';
+import type { Store, UnitOfWork } from '../domain/deps';
 import type { SqlClient, SqlExecutor } from './sql-client';
 import { accountRepositories } from './stores/team/accounts';
 import { apiKeyRepositories } from './stores/team/api-keys';

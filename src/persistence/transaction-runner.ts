@@ -1,6 +1,6 @@
 import type { SqlExecutor } from './sql-executor';
 
-type Result = { rows: any[]; rowCount: number };
+type Result = { rows: Record<string, unknown>[]; rowCount: number };
 
 /** One connection's side of a transaction, as `runTransaction` drives it. */
 export interface TransactionConnection {

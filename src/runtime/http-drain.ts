@@ -62,7 +62,7 @@ interface RequestWork {
 }
 
 function requestWork(): RequestWork {
-  let refuse = () => undefined as void;
+  let refuse: () => void = () => undefined;
   const refusal = new Promise<never>((_resolve, reject) => {
     refuse = () => reject(shuttingDown());
   });

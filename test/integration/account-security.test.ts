@@ -302,7 +302,7 @@ describe.each(testDatabases)('password reset by email ($name)', (database) => {
       param: 'id',
     });
     const statuses: number[] = [];
-    let last;
+    let last: Awaited<ReturnType<typeof publicPost>> | undefined;
     for (let i = 0; i < 6; i++) {
       last = await publicPost(ctx.h, await preAuth(ctx.h, `192.0.2.${i}`), '/dashboard/api/password-reset', { email: owner.email });
       statuses.push(last.statusCode);

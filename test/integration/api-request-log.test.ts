@@ -34,7 +34,9 @@ describe.each(testDatabases)('request log ($name)', (database) => {
           };
         }),
       );
-    const noted = (records: ApiRequestRecord[]) => records.forEach((r) => written[r.mode].push(r.path));
+    const noted = (records: ApiRequestRecord[]) => records.forEach((r) => {
+      written[r.mode].push(r.path);
+    });
     const expectNewest = async () => {
       for (const mode of ['test', 'live'] as const) {
         const kept = await rows(ctx.db, 'SELECT path FROM api_requests WHERE account_id = $1 AND mode = $2 ORDER BY seq', [ctx.accountId, mode]);

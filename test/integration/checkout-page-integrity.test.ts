@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { recordFirstCheckoutPageBaseline } from '../../src/domain/checkout-page/use-cases/record-first-checkout-page-baseline';
 import { readCheckoutBuild } from '../../src/http/checkout-page/built-assets';
 import { runJobOnce } from '../../src/runtime/scheduler';

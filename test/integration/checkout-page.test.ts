@@ -25,7 +25,7 @@ function decoded(res: { rawPayload: Buffer; headers: Record<string, unknown> }):
 
 /** The page's inlined data, parsed as the browser does. */
 function pageData(html: string) {
-  const match = /<script type="application\/json" id="tillpoint-page" nonce="([^"]+)">([^]*?)<\/script>/.exec(html);
+  const match = /<script type="application\/json" id="tillpoint-page" nonce="([^"]+)">([\s\S]*?)<\/script>/.exec(html);
   expect(match, 'the page data element').not.toBeNull();
   return { nonce: match![1]!, data: JSON.parse(match![2]!) };
 }

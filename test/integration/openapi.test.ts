@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { checkoutSessionSchema, eventSchema, paymentSchema, refundSchema, customerSchema, disputeSchema, couponSchema, promotionCodeSchema, taxRateSchema } from '../../src/http/response-schemas';
 import { docsPagePolicy } from '../../src/http/routes/api-reference';
 import { SDK_TYPES_FILE, sdkTypesOf } from '../../scripts/sdk-types';

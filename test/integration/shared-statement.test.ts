@@ -22,7 +22,10 @@ describe.each(testDatabases)('statements shared by payments made at once ($name)
   /** The client, counting the statements it is sent (transactions pass through uncounted). */
   function counted(db: SqlClient): { db: SqlClient; sent: string[] } {
     const sent: string[] = [];
-    return { db: { ...db, query: (text, params) => (sent.push(text), db.query(text, params)) }, sent };
+    return { db: { ...db, query: (text, params) => {
+          sent.push(text);
+          return db.query(text, params);
+        } }, sent };
   }
 
   async function openSession(c: IntegrationContext, amount = 2500): Promise<CheckoutSession> {
@@ -216,7 +219,10 @@ describe.skipIf(!postgres)('a shared statement beside a row locked elsewhere (po
     const intents = [locked!, ...others].map((session) =>
       paymentRepositories(ctx.db)
         .payments.insertForSession(newPayment(session, 'shopper@example.com', 'test', new Date()), session)
-        .then((answer) => (answeredAt.set(session.id, performance.now()), answer)),
+        .then((answer) => {
+          answeredAt.set(session.id, performance.now());
+          return answer;
+        }),
     );
     const answers = await Promise.all(intents);
     const releasedAt = await released;
@@ -234,7 +240,10 @@ describe.skipIf(!postgres)('a shared statement beside a row locked elsewhere (po
     const outcomes = payments.map((payment, i) =>
       paymentRepositories(ctx.db)
         .payments.recordOutcome({ payment: { ...payment, status: 'failed', failureCode: 'card_declined', updatedAt: new Date() }, expectedStatus: 'processing', event: null })
-        .then((moved) => ((answeredAt[i] = performance.now()), moved)),
+        .then((moved) => {
+          answeredAt[i] = performance.now();
+          return moved;
+        }),
     );
     expect(await Promise.all(outcomes)).toEqual([true, true, true]);
     const releasedAt = await released;

@@ -7,7 +7,6 @@ import { liveKey } from '../support/keys';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 
 describe.each(testDatabases)('webhooks ($name)', (database) => {
   const ctx = useIntegration(database);

@@ -36,7 +36,7 @@ async function serve(): Promise<ServerProcess> {
 let slowReceiver: Server;
 let receiverUrl = '';
 let received: () => void;
-let receivedOnce = new Promise<void>((resolve) => (received = resolve));
+const receivedOnce = new Promise<void>((resolve) => (received = resolve));
 
 beforeAll(async () => {
   await emulator.start();

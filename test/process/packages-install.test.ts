@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, freePort, root, startServe, stopAll, type Run, type ServerProcess } from '../support/processes';
+import { cleanEnv, root, startServe, stopAll, type Run, type ServerProcess } from '../support/processes';
 
 /**
  * What a merchant's developer does outside this repository: pack the SDK and the CLI, install both

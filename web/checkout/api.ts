@@ -114,6 +114,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The error envelope of design.md §8, as far as the page reads it. */
+type ErrorBody = { error?: { code?: string; message?: string; decline_code?: string; param?: string } };
+
 /** A call to the checkout page's API: the answer, or an `ApiError`. */
 export async function request<T>(path: string, init?: { body: unknown }): Promise<T> {
   let response: Response;
@@ -127,9 +130,9 @@ export async function request<T>(path: string, init?: { body: unknown }): Promis
   } catch {
     throw new ApiError(0, 'network', 'network error');
   }
-  const body = (await response.json().catch(() => null)) as any;
+  const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const error = body?.error ?? {};
+    const error = (body as ErrorBody | null)?.error ?? {};
     throw new ApiError(response.status, error.code ?? 'internal_error', error.message ?? '', error.decline_code, error.param);
   }
   return body as T;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { api, setCsrfToken, type Mode, type SessionState } from './api';
 import { Layout, type Place } from './Layout';
 import { AuditLogPage } from './pages/AuditLogPage';
@@ -48,7 +48,7 @@ export function App() {
     setCsrfToken(state.csrf_token);
     setSession(state);
     const next = query.get('next');
-    navigate(next && next.startsWith('/dashboard/') ? next : `/dashboard/${state.account_id ?? state.accounts[0]?.id ?? ''}/test`);
+    navigate(next?.startsWith('/dashboard/') ? next : `/dashboard/${state.account_id ?? state.accounts[0]?.id ?? ''}/test`);
   };
 
   const invite = /^\/dashboard\/invite\/([A-Za-z0-9_]+)$/.exec(path);
@@ -82,7 +82,7 @@ export function App() {
   const scope = { base, place };
   const [section, id] = place.rest.split('/');
 
-  let page;
+  let page: ReactNode;
   if (!section) page = <OverviewPage {...scope} />;
   else if (section === 'analytics') page = <AnalyticsPage {...scope} />;
   else if (section === 'payments' && id) page = <PaymentDetailPage {...scope} id={id} />;

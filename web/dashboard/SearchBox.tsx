@@ -34,6 +34,7 @@ export function SearchBox({ here }: { here: string }) {
   };
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: form role=search is the search landmark every supported browser knows; <search> is too new.
     <form role="search" className="search-box" onSubmit={submit}>
       <label htmlFor="dashboard-search" className="visually-hidden">
         {t('search.label')}

@@ -34,9 +34,9 @@ export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, bo
   } catch {
     throw new DashboardApiError(0, 'network', 'The server could not be reached. Check your connection and try again.');
   }
-  const json = (await response.json().catch(() => null)) as any;
+  const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const error = json?.error ?? {};
+    const error = (json as { error?: { code?: string; message?: string; param?: string } } | null)?.error ?? {};
     throw new DashboardApiError(response.status, error.code ?? 'internal_error', error.message ?? 'Something went wrong', error.param);
   }
   return json as T;

@@ -30,6 +30,7 @@ export function ColumnHeads({ labels }: { labels: string[] }) {
     <thead>
       <tr>
         {labels.map((label, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list, never reordered: its position is its identity.
           <th scope="col" key={i}>
             {label}
           </th>

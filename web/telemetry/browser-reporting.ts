@@ -23,7 +23,7 @@ export function startBrowserReporting(config: BrowserReportingConfig, options: {
 
   let loading: Promise<void> | null = null;
   const start = () => {
-    loading ??= load().catch(() => undefined);
+    if (!loading) loading = load().catch(() => undefined);
   };
   const onError = (event: ErrorEvent) => {
     pending.push({ error: event.error ?? event.message });

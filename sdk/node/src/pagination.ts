@@ -13,6 +13,7 @@ export class ListPromise<T extends { id: string }> implements PromiseLike<Page<T
     return (this.first ??= this.fetchPage(this.startingAfter));
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: awaiting the list gives its first page, on purpose.
   then<A = Page<T>, B = never>(
     onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,

@@ -1,6 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverDueWebhooks } from '../../../src/domain/webhooks/use-cases/deliver-due-webhooks';
 import { httpWebhookSender } from '../../../src/adapters/webhooks/http-sender';
 import { testDatabases } from '../../../test/support/databases';

@@ -12,7 +12,7 @@ export const sentryPrivacyOptions = {
 };
 
 /** Wraps an SDK transport so every envelope is scrubbed once more just before it is sent. */
-export function scrubbingTransport<O, T extends { send(envelope: any): any }>(make: (options: O) => T) {
+export function scrubbingTransport<O, T extends { send(envelope: unknown): unknown }>(make: (options: O) => T) {
   return (options: O): T => {
     const transport = make(options);
     return { ...transport, send: (envelope: unknown) => transport.send(scrubEnvelope(envelope)) };

@@ -21,12 +21,12 @@ export function murmur3(text: string, seed = 0): number {
   }
   let k = 0;
   switch (bytes.length & 3) {
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: MurmurHash3's tail: each case adds its byte, then falls to the next.
     case 3:
       k ^= bytes[blocks + 2]! << 16;
-    // falls through
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: MurmurHash3's tail, as above.
     case 2:
       k ^= bytes[blocks + 1]! << 8;
-    // falls through
     case 1:
       k ^= bytes[blocks]!;
       k = Math.imul(k, c1);

@@ -31,7 +31,7 @@ export async function recordAuthorizationOutcome(
   deps: Deps,
   options: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
 ): Promise<PaidCheckout | { payment: Payment; error: TillpointError }> {
-  const { result, payment } = options;
+  const { payment } = options;
   const now = deps.clock.now();
   const { to, changes, error } = paymentOutcome(options);
   // One statement when nothing moved since the payment and its session were read (the common

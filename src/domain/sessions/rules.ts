@@ -98,6 +98,7 @@ export function isAbsoluteHttpUrl(value: string): boolean {
   // `http:foo` parses as absolute but browsers follow it as a relative path: require the `//`.
   if (!/^https?:\/\//i.test(value)) return false;
   // The URL parser drops CR, LF and TAB; the URL would be stored and sent back with them.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this check refuses.
   if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return false;
   try {
     const url = new URL(value.replaceAll('{CHECKOUT_SESSION_ID}', 'placeholder'));
@@ -264,7 +265,7 @@ function assertSetupInput(input: NewCheckoutSession): void {
   for (const [given, param] of refused) {
     if (given) throw invalid(param, `${param} is not used in setup mode: a setup session saves a card without charging`);
   }
-  if (input.paymentMethodTypes && input.paymentMethodTypes.some((type) => type !== 'card')) {
+  if (input.paymentMethodTypes?.some((type) => type !== 'card')) {
     throw invalid('payment_method_types', 'A setup session saves cards only: payment_method_types may only be ["card"]');
   }
 }

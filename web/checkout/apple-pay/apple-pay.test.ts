@@ -68,16 +68,16 @@ describe('applePayPaymentRequest', () => {
 });
 
 describe('applePayAvailable', () => {
-  const constructor = (canPay: boolean | (() => boolean)) =>
+  const sessionClass = (canPay: boolean | (() => boolean)) =>
     ({ canMakePayments: typeof canPay === 'function' ? canPay : () => canPay, supportsVersion: () => true }) as unknown as ApplePaySessionConstructor;
   it('is the session constructor only where ApplePaySession exists and canMakePayments() says yes', () => {
-    const yes = constructor(true);
+    const yes = sessionClass(true);
     expect(applePayAvailable({ ApplePaySession: yes })).toBe(yes);
-    expect(applePayAvailable({ ApplePaySession: constructor(false) })).toBeNull();
+    expect(applePayAvailable({ ApplePaySession: sessionClass(false) })).toBeNull();
     expect(applePayAvailable({})).toBeNull();
     expect(
       applePayAvailable({
-        ApplePaySession: constructor(() => {
+        ApplePaySession: sessionClass(() => {
           throw new Error('InvalidAccessError');
         }),
       }),

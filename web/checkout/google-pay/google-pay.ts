@@ -43,8 +43,8 @@ export function loadPayJs(timeoutMs = 10_000): Promise<PaymentsClientConstructor
     const timer = setTimeout(() => reject(new Error('pay.js did not load in time')), timeoutMs);
     script.onload = () => {
       clearTimeout(timer);
-      const constructor = ready();
-      if (constructor) resolve(constructor);
+      const PaymentsClient = ready();
+      if (PaymentsClient) resolve(PaymentsClient);
       else reject(new Error('pay.js loaded without google.payments.api.PaymentsClient'));
     };
     script.onerror = () => {

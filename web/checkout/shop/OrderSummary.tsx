@@ -24,6 +24,7 @@ export function OrderSummary({ session, t, locked, onSession }: { session: Publi
       <p className="item-count">{t('summary.items', { count: session.line_items.reduce((sum, item) => sum + item.quantity, 0) })}</p>
       <ul className="line-items">
         {session.line_items.map((item, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list, never reordered: its position is its identity.
           <li key={i}>
             <span className="item-name">{item.name}</span>
             {/* An adjustable quantity reads as text until the stepper's module has loaded (on the server, then in the browser). */}
@@ -68,6 +69,7 @@ export function OrderSummary({ session, t, locked, onSession }: { session: Publi
           )}
           {/* Each tax by rate, as the server summed it: an inclusive one is in the prices, said rather than added. */}
           {details.breakdown.taxes.map((tax, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list, never reordered: its position is its identity.
             <div key={i}>
               <dt>{tax.rate.inclusive ? t('summary.taxIncluded', { name: tax.rate.display_name, amount: money(tax.amount) }) : tax.rate.display_name}</dt>
               {!tax.rate.inclusive && <dd data-testid="tax">{money(tax.amount)}</dd>}

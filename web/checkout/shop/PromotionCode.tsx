@@ -64,6 +64,7 @@ export default function PromotionCode({ session, t, onSession }: { session: Publ
           aria-invalid={error !== null}
           aria-describedby={`${id}-error`}
           onChange={(e) => setCode(e.target.value)}
+          // biome-ignore lint/a11y/noAutofocus: shown by the shopper's own tap on "Add a code": focus follows it.
           autoFocus
         />
         <button type="submit" className="secondary-button" disabled={busy || !code.trim()} aria-busy={busy}>

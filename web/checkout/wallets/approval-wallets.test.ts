@@ -6,6 +6,7 @@ function paypalSdk(eligible = true) {
   const rendered: Array<{ options: Record<string, any>; container: HTMLElement }> = [];
   const sdk: PayPalSdk = {
     FUNDING: { PAYPAL: 'paypal' },
+    // biome-ignore lint/correctness/noComponentHookFactories: PayPal's SDK names its factory Buttons; not a React component.
     Buttons: (options) => ({
       isEligible: () => eligible,
       render: async (container) => void rendered.push({ options, container }),

@@ -214,6 +214,7 @@ function FigureTable(props: {
             <tr key={row.key}>
               <th scope="row">{row.heading}</th>
               {row.cells.map((cell, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list, never reordered: its position is its identity.
                 <td key={i}>{cell}</td>
               ))}
             </tr>

@@ -43,6 +43,7 @@ export function CustomersPage({ base, place }: PageScope) {
         </p>
       )}
       {mayFilterByEmail && (
+        // biome-ignore lint/a11y/useSemanticElements: form role=search is the search landmark every supported browser knows; <search> is too new.
         <form className="filters" onSubmit={search} role="search" aria-label={t('customers.search')}>
           <Field id="customer-email" label={t('customers.search.email')}>
             <input id="customer-email" type="email" value={typed} onChange={(e) => setTyped(e.target.value)} />

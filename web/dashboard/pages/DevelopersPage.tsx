@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/team/permissions';
 import { apiResources, rollExpiries, type ApiPermissionLevel, type ApiResource } from '../../../src/domain/team/api-key-permissions';
-import { api, DashboardApiError, type List } from '../api';
+import { api, type DashboardApiError, type List } from '../api';
 import { ErrorNote, Field, ModeTable } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';

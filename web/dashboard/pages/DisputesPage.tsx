@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, DashboardApiError } from '../api';
+import { api, type DashboardApiError } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';

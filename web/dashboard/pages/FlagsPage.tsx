@@ -123,6 +123,7 @@ export function FlagsPage({ base, place }: PageScope) {
           </p>
         )}
         {switchingOff && (
+          // biome-ignore lint/a11y/useSemanticElements: a panel of text and buttons, not form fields: a fieldset would mislabel it.
           <div className="panel" role="group" aria-labelledby="switch-off-title" data-testid="switch-off">
             <h3 id="switch-off-title">{switchText(switchingOff.key, 'title')}</h3>
             <p>{switchText(switchingOff.key, 'shoppers')}</p>
@@ -131,6 +132,7 @@ export function FlagsPage({ base, place }: PageScope) {
               <button type="button" className="danger" disabled={busy} onClick={() => void setFlag(switchingOff, false)}>
                 {switchText(switchingOff.key, 'confirm')}
               </button>
+              {/* biome-ignore lint/a11y/noAutofocus: the confirmation just opened: focus goes to its safe choice. */}
               <button type="button" className="secondary" autoFocus disabled={busy} onClick={() => setSwitchingOff(null)}>
                 {t('flags.keepOn')}
               </button>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, DashboardApiError, type SessionState } from '../api';
+import { api, type DashboardApiError, type SessionState } from '../api';
 import { ErrorNote, Loading } from '../components';
 import { Link, navigate } from '../router';
 import { useLoad } from '../use-load';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/team/permissions';
-import { api, DashboardApiError, type Payment, type Role } from '../api';
+import { api, type DashboardApiError, type Payment, type Role } from '../api';
 import { ErrorNote, Field } from '../components';
 import { formatMoney, fromMinor, parseAmount } from '../format';
 import { useT } from '../i18n';

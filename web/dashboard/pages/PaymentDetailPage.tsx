@@ -156,6 +156,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
                 <ColumnHeads labels={[t('payment.lineItems.col.item'), t('payment.lineItems.col.unit'), t('payment.lineItems.col.quantity'), t('payment.lineItems.col.amount')]} />
                 <tbody>
                   {p.line_items.map((item, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list, never reordered: its position is its identity.
                     <tr key={i}>
                       <td>{item.name}</td>
                       <td>{money(item.unit_amount)}</td>

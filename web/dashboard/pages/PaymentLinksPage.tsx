@@ -171,7 +171,7 @@ export function PaymentLinksPage({ base, place }: PageScope) {
       })
       .filter((item) => item.quantity > 0);
     // The link charges in its prices' currency: its shipping choices are priced in it too.
-    const linkCurrency = priced.find((p) => Number(quantities[p.id] ?? 0) > 0)?.default_price!.currency ?? currency;
+    const linkCurrency = priced.find((p) => Number(quantities[p.id] ?? 0) > 0)?.default_price?.currency ?? currency;
     void act(async () => {
       await api('POST', `/accounts${base}/payment-links`, { line_items: items, ...linkOptions({ promo, billing, shipping, countries, rates, currency: linkCurrency, fields }) });
       setQuantities({});
@@ -275,6 +275,7 @@ export function PaymentLinksPage({ base, place }: PageScope) {
                   )}
                   {shipping &&
                     rates.map((rate, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: drafts with controlled inputs, numbered by position in their labels: the position is their identity.
                       <div key={i} className="panel" data-testid="shipping-choice-draft">
                         <Field id={`ship-name-${i}`} label={t('links.shippingChoice.name', { n: i + 1 })}>
                           <input id={`ship-name-${i}`} required maxLength={100} value={rate.name} onChange={(e) => setRate(i, { name: e.target.value })} />
@@ -296,6 +297,7 @@ export function PaymentLinksPage({ base, place }: PageScope) {
                 <fieldset>
                   <legend>{t('links.customFields')}</legend>
                   {fields.map((field, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: drafts with controlled inputs, numbered by position in their labels: the position is their identity.
                     <div key={i} className="panel" data-testid="custom-field-draft">
                       <Field id={`cf-label-${i}`} label={t('links.customField.label', { n: i + 1 })}>
                         <input id={`cf-label-${i}`} required maxLength={50} value={field.label} onChange={(e) => setField(i, { label: e.target.value })} />

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, DashboardApiError } from '../api';
+import { api, type DashboardApiError } from '../api';
 import { ErrorNote, Field, Loading } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
@@ -120,6 +120,7 @@ export function ProcessorPage({ base, place }: PageScope) {
                     <p className="error">{t('processor.checkProblems')}</p>
                     <ul>
                       {check.problems.map((p, i) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list, never reordered: its position is its identity.
                         <li key={i}>{p.message}</li>
                       ))}
                     </ul>

@@ -113,6 +113,7 @@ export function SessionDetailPage({ base, id }: PageScope & { id: string }) {
         </thead>
         <tbody>
           {s.line_items.map((item, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list, never reordered: its position is its identity.
             <tr key={i}>
               <td>{item.name}</td>
               <td className="num">{item.quantity}</td>

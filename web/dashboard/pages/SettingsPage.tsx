@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/team/permissions';
-import { api, DashboardApiError } from '../api';
+import { api, type DashboardApiError } from '../api';
 import { ErrorNote, Field, Loading } from '../components';
 import { formatMoney } from '../format';
 import type { PageScope } from '../Layout';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, DashboardApiError, type SessionState } from '../api';
+import { api, type DashboardApiError, type SessionState } from '../api';
 import { ErrorNote, Field } from '../components';
 import { Link } from '../router';
 import { useT } from '../i18n';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { can, roles, type Role } from '../../../src/domain/team/permissions';
-import { api, DashboardApiError } from '../api';
+import { api, type DashboardApiError } from '../api';
 import { ErrorNote, Loading } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';

@@ -37,7 +37,7 @@ export function WebhooksPage({ base, place }: PageScope) {
   const t = useT();
   const endpoints = useLoad(() => api<List<Endpoint>>('GET', `/accounts${base}/webhook-endpoints?limit=100`), base);
   const manage = can(place.account.role, 'webhooks.manage');
-  const { busy, error, notice, act } = useAction();
+  const { busy, error, act } = useAction();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['*']);
   const [revealed, setRevealed] = useState<{ url: string; secret: string } | null>(null);
@@ -208,6 +208,7 @@ function DeliveryLog({ path, manage }: { path: string; manage: boolean }) {
                 <details>
                   <summary>{t('webhooks.requestAndResponses')}</summary>
                   <h4>{t('webhooks.requestBody')}</h4>
+                  {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block is reached by keyboard to scroll it. */}
                   <pre className="mono" tabIndex={0}>{d.request_body ?? '—'}</pre>
                   {d.log.map((a) => (
                     <div key={a.attempt}>
@@ -215,6 +216,7 @@ function DeliveryLog({ path, manage }: { path: string; manage: boolean }) {
                         {t('webhooks.attempt', { attempt: a.attempt, outcome: a.outcome, status: a.response_status ?? t('webhooks.noStatus'), ms: a.duration_ms })}
                       </h4>
                       {a.error && <p className="error">{a.error}</p>}
+                      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block is reached by keyboard to scroll it. */}
                       <pre className="mono" tabIndex={0}>{a.response_body ?? ''}</pre>
                     </div>
                   ))}

@@ -140,7 +140,7 @@ export function paymentMethodOf(transaction: BraintreeTransaction): PaymentMetho
 
 function threeDSecureOf(transaction: BraintreeTransaction): ThreeDSecureResult | null {
   const info = transaction.threeDSecureInfo;
-  if (!info || !info.status) return null;
+  if (!info?.status) return null;
   return { status: info.status, liabilityShifted: info.liabilityShifted === true };
 }
 

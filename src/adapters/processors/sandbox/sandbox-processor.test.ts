@@ -71,7 +71,7 @@ class MemoryLedger implements SandboxTransactionLedger {
     const seen = this.refunds.get(refund.refundId);
     if (seen) return { result: 'repeated' as const, refundTransactionId: seen };
     const t = this.transactions.get(id);
-    if (!t || t.status !== 'settled' || t.amountRefunded + refund.amount > t.amountCaptured) return { result: 'refused' as const };
+    if (t?.status !== 'settled' || t.amountRefunded + refund.amount > t.amountCaptured) return { result: 'refused' as const };
     t.amountRefunded += refund.amount;
     this.refunds.set(refund.refundId, refund.refundTransactionId);
     this.refundList.push({ transactionId: id, refundId: refund.refundId, refundTransactionId: refund.refundTransactionId, amount: refund.amount });

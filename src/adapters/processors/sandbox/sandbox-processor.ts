@@ -191,7 +191,7 @@ export class SandboxProcessor implements PaymentProcessor {
    */
   async verifyThreeDSecure(request: { nonce: string }): Promise<ThreeDSecureVerification> {
     const record = await this.vault.take(request.nonce, this.now());
-    if (!record || record.paymentMethod.type !== 'card' || isCvcOnly(record.behavior)) return { ok: false, message: 'Unknown or expired payment method nonce' };
+    if (record?.paymentMethod.type !== 'card' || isCvcOnly(record.behavior)) return { ok: false, message: 'Unknown or expired payment method nonce' };
     if (record.threeDSecure?.result) return { ok: false, message: 'This nonce was already verified' };
     const scenario = record.threeDSecure?.scenario;
     const result = scenario ? threeDSecureResults[scenario] : threeDSecureResults.notEnrolled;
@@ -201,7 +201,7 @@ export class SandboxProcessor implements PaymentProcessor {
   /** The shopper's answer to the test challenge of a `challenge` card: authenticated, or failed. */
   async answerThreeDSecureChallenge(request: { nonce: string; passed: boolean }): Promise<ThreeDSecureVerification> {
     const record = await this.vault.take(request.nonce, this.now());
-    if (!record || record.threeDSecure?.result?.status !== 'challenge_required') {
+    if (record?.threeDSecure?.result?.status !== 'challenge_required') {
       return { ok: false, message: 'No 3-D Secure challenge waits on this nonce' };
     }
     const result = request.passed ? threeDSecureResults.challengePassed : threeDSecureResults.challengeFailed;

@@ -2,7 +2,7 @@ import { auditWrite } from '../../team/audit';
 import { TillpointError } from '../../shared/errors';
 import { experimentSurfaces, isExperimentSurface } from '../flag-evaluation';
 import { newId } from '../../shared/ids';
-import { type Deps } from '../../deps';
+import type { Deps } from '../../deps';
 import type { Actor } from '../../team/entities';
 import type { Scope } from '../../shared/scope';
 import { ExperimentKeyBusyError } from '../ports';

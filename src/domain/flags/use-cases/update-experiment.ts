@@ -1,7 +1,7 @@
 import { auditWrite } from '../../team/audit';
 import { resourceMissing, TillpointError } from '../../shared/errors';
 import type { ExperimentSurface } from '../flag-evaluation';
-import { type Deps } from '../../deps';
+import type { Deps } from '../../deps';
 import { canTransition, experimentTransitions } from '../../payments/state-machine';
 import type { Actor } from '../../team/entities';
 import type { Scope } from '../../shared/scope';

@@ -1,6 +1,6 @@
 import { auditWrite } from '../../team/audit';
 import type { Refund, RefundReason } from '../entities';
-import { resourceMissing, TillpointError } from '../../shared/errors';
+import { TillpointError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { operationError } from '../operation-errors';
 import type { OperationResult } from '../../processors/ports';

@@ -1,9 +1,9 @@
-import type { Payment, PaymentMethodDetails, PaymentMethodType } from '../entities';
+import type { PaymentMethodDetails, PaymentMethodType } from '../entities';
 import { resourceMissing, TillpointError } from '../../shared/errors';
 import { isValidCustomerEmail } from '../../sessions/customer-email';
 import { answerCustomFields } from '../../sessions/shopper-options';
 import { assertPaymentMethodEnabled } from '../offered-payment-methods';
-import { type Deps } from '../../deps';
+import type { Deps } from '../../deps';
 import { toThreeDSecureMode } from '../../processors/three-d-secure-policy';
 import type { AuthorizeResult, PaymentProcessor, SavePaymentMethodResult } from '../../processors/ports';
 import type { SavedPaymentMethod } from '../../customers/entities';

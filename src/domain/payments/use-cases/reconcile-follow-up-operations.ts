@@ -70,7 +70,7 @@ async function findTransaction(deps: Deps, scope: { accountId: string; mode: 'te
 
 async function reconcileOperation(deps: Deps, operation: OperationInFlight, now: Date): Promise<boolean> {
   const payment = await deps.store.read((reader) => reader.payments.get(null, operation.paymentId));
-  if (!payment || payment.status !== 'requires_capture') {
+  if (payment?.status !== 'requires_capture') {
     await deps.store.transaction((tx) => tx.operationsInFlight.finish(operation.paymentId));
     return true;
   }

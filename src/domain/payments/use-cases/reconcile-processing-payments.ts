@@ -113,7 +113,7 @@ async function checkLateAnswer(deps: Deps, check: LateAnswerCheck, now: Date): P
   const end = () => deps.store.transaction((tx) => tx.operationsInFlight.endLateAnswerCheck(check.paymentId));
   const later = (at: Date) => deps.store.transaction((tx) => tx.operationsInFlight.rescheduleLateAnswerCheck(check.paymentId, at));
   const payment = await deps.store.read((reader) => reader.payments.get(null, check.paymentId));
-  if (!payment || payment.status !== 'failed') {
+  if (payment?.status !== 'failed') {
     await end();
     return null;
   }

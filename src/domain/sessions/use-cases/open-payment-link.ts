@@ -18,7 +18,7 @@ export async function openPaymentLink(
     const previous = link?.active && options.returning ? await reader.checkoutSessions.get(link, options.returning) : null;
     return { link, previous };
   });
-  if (!link || !link.active) throw resourceMissing('payment link', options.slug);
+  if (!link?.active) throw resourceMissing('payment link', options.slug);
   if (previous && previous.paymentLinkId === link.id && previous.status === 'open' && previous.expiresAt.getTime() > deps.clock.now().getTime()) {
     return { session: previous, reused: true };
   }

@@ -53,7 +53,7 @@ export async function setUpCheckoutSession(deps: Deps, options: SetUpCheckoutSes
   const method = newSavedPaymentMethod({ id: customerId, accountId: session.accountId, mode: session.mode }, processor.name, kept.token, kept.paymentMethod, now);
   const completed = await deps.store.transaction(async (tx) => {
     const current = await tx.checkoutSessions.get(null, session.id, { forUpdate: true });
-    if (!current || current.status !== 'open' || current.expiresAt <= now) return null;
+    if (current?.status !== 'open' || current.expiresAt <= now) return null;
     await tx.savedPaymentMethods.insert(method);
     await tx.events.insert(paymentMethodEvent(method, 'payment_method.attached', now));
     return transitionCheckoutSession(tx, current, 'complete', { completedAt: now, setupPaymentMethodId: method.id, customerEmail: current.customerEmail ?? options.email }, now, deps.publicUrl);

@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit';
 import { newId } from '../../shared/ids';
-import { type Role } from '../permissions';
+import type { Role } from '../permissions';
 import type { Deps } from '../../deps';
 import { newSecretToken } from '../../shared/secret-token';
 import type { Actor, Invite, Membership } from '../entities';

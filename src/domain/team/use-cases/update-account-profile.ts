@@ -58,7 +58,7 @@ export function applyProfileChanges(account: Account, changes: AccountProfileCha
       } catch {
         parsed = null;
       }
-      if (!parsed || parsed.protocol !== 'https:' || url.length > 2048) {
+      if (parsed?.protocol !== 'https:' || url.length > 2048) {
         throw invalid('logo_url', 'The logo must be an https:// URL');
       }
     }

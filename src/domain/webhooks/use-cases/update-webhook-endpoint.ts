@@ -2,7 +2,7 @@ import { auditWrite } from '../../team/audit';
 import { resourceMissing } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import type { Actor } from '../../team/entities';
-import { type NewWebhookEndpoint } from './create-webhook-endpoint';
+import type { NewWebhookEndpoint } from './create-webhook-endpoint';
 import type { Scope } from '../../shared/scope';
 import type { WebhookEndpoint } from '../entities';
 import { assertWebhookUrlAllowed } from '../rules';

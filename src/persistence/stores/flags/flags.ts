@@ -1,4 +1,4 @@
-import { type UnitOfWork } from '../../../domain/deps';
+import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import { ExperimentKeyBusyError } from '../../../domain/flags/ports';
 import type { Flag, Experiment } from '../../../domain/flags/entities';

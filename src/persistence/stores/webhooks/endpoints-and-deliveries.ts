@@ -4,7 +4,7 @@ import type { Scope } from '../../../domain/shared/scope';
 import type { WebhookEndpoint, WebhookDelivery, WebhookAttempt } from '../../../domain/webhooks/entities';
 import type { ClaimedDelivery, WebhookEndpointRepository, WebhookDeliveryRepository } from '../../../domain/webhooks/ports';
 import { scopedGetQuery, scopedListQuery } from '../../list-query';
-import { dateOrNull, json, type Field, type Row } from '../../rows';
+import { dateOrNull, type Field, type Row } from '../../rows';
 
 function toEndpoint(row: Row): WebhookEndpoint {
   return {
