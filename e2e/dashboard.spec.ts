@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { PASSWORD, payAsShopper, signUp, unique, goTo } from './dashboard-support';
+import { PASSWORD, payAsShopper, signUp, signUpThroughThePage, unique, goTo } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 test.describe('merchant dashboard', () => {
@@ -7,7 +7,7 @@ test.describe('merchant dashboard', () => {
   test.describe.configure({ timeout: 90_000 });
 
   test('sign up, create a key, a shopper pays, the payment shows in the list and its timeline @desktop', async ({ page, browser, request }) => {
-    await signUp(page, `Roastery ${unique()}`);
+    await signUpThroughThePage(page, `Roastery ${unique()}`);
     await expect(page.getByRole('note')).toContainText('Test mode');
     await expect(page.getByRole('group', { name: 'Mode' })).toBeVisible();
     await expectNoAxeViolations(page);
