@@ -19,9 +19,10 @@ export default defineConfig({
     exclude: ['**/node_modules/**', 'dist', 'sdk/node/dist', 'e2e'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
-    // Vitest's default is one worker fewer than the cores: one worker on CI's two. The suites wait on
-    // databases, servers and timers as much as they compute, so both cores get a worker.
-    maxWorkers: 2,
+    // Three workers on CI's two cores: the process suites, which start first, spend most of their
+    // minutes waiting on servers they started (a lease to run out, a restart), and the third worker
+    // runs integration suites on the core they leave idle.
+    maxWorkers: 3,
     // Suites share their worker's loaded modules instead of importing the server again per file (about
     // 40 % less CPU for the suite); each suite opens its own database and server, and keeps no state
     // in modules.
