@@ -1,5 +1,5 @@
 import { TillpointError } from '../shared/errors';
-import type { Address, AddressField, AddressFormat, ShippingDetails } from './entities';
+import type { Address, ShippingDetails } from './entities';
 import type { AddressFormats } from './ports';
 
 /** An address as the shopper's page sends it: Stripe's fields, any of them possibly empty. */
@@ -100,9 +100,4 @@ export function validShippingDetails(
   const name = text(input.name, 'shipping_details[name]');
   if (!name) throw missing('shipping_details[name]', 'name is required for a shipping address');
   return { name, address: validAddress(input.address, formats, 'shipping_details[address]', allowedCountries) };
-}
-
-/** The format's fields in the order a form shows them. */
-export function formFields(format: AddressFormat): AddressField[] {
-  return format.rows.flat();
 }

@@ -2,7 +2,6 @@ import { toHex } from '../shared/digest';
 import type { DomainEvent, EventType } from '../shared/events';
 import { eventTypes } from '../shared/events';
 import { eventEnvelope } from '../shared/event-payloads';
-import type { WebhookEndpoint } from './entities';
 import { newId } from '../shared/ids';
 import { TillpointError } from '../shared/errors';
 import type { Deps } from '../deps';
@@ -37,11 +36,6 @@ export function nextRetryAt(firstDueAt: Date, failedAttempts: number): Date | nu
 /** Whether an endpoint with a failing streak since `failingSince` should now be disabled. */
 export function failedTooLong(failingSince: Date | null, now: Date): boolean {
   return failingSince !== null && now.getTime() - failingSince.getTime() >= WEBHOOK_GIVE_UP_AFTER_MS;
-}
-
-/** Whether an endpoint wants events of this type. */
-export function endpointWants(endpoint: Pick<WebhookEndpoint, 'enabledEvents'>, type: EventType): boolean {
-  return endpoint.enabledEvents.includes('*') || endpoint.enabledEvents.includes(type);
 }
 
 export const subscribableEvents: ReadonlyArray<EventType | '*'> = ['*', ...eventTypes];
