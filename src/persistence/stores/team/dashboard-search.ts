@@ -170,7 +170,7 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
 const refundBadges: readonly PaymentStatusBadge[] = ['succeeded', 'partially_refunded', 'refunded'];
 
 /** `refundBadge` (src/domain/payments/status-badge.ts) in SQL, for a succeeded payment's row. */
-const refundBadgeSql = `CASE WHEN amount_refunded <= 0 THEN 'succeeded' WHEN amount_refunded < amount_captured THEN 'partially_refunded' ELSE 'refunded' END`;
+export const refundBadgeSql = `CASE WHEN amount_refunded <= 0 THEN 'succeeded' WHEN amount_refunded < amount_captured THEN 'partially_refunded' ELSE 'refunded' END`;
 
 /**
  * Payments whose badge is one of `badges`: by lifecycle status (so the status indexes serve it),
