@@ -146,7 +146,7 @@ describe.each(testDatabases)('payment badges and Overview figures ($name)', (dat
     expect((await list('?status=succeeded,partially_refunded,refunded')).map((p) => p.id).sort()).toEqual([captured, partly, full].sort());
 
     const csv = (await s.dashboard('/payments/export.csv?status=refunded,partially_refunded')).body.trim().split('\r\n');
-    expect(csv[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code,payment_method_type,payer');
+    expect(csv[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code,payment_method_type,payer,amount_discount,amount_shipping,amount_tax,shipping_name,shipping_line1,shipping_line2,shipping_city,shipping_state,shipping_postal_code,shipping_country,billing_line1,billing_line2,billing_city,billing_state,billing_postal_code,billing_country,custom_fields');
     expect(csv.slice(1).map((line) => line.split(',').slice(0, 7).filter((_, i) => i !== 1))).toEqual([
       [full, 'refunded', '25.00', '25.00', '25.00', 'EUR'],
       [partly, 'partially_refunded', '30.00', '30.00', '10.00', 'USD'],
