@@ -77,6 +77,6 @@ export function paymentStoryView(story: PaymentStory, membership: Membership) {
       return rest;
     }),
     timeline: story.events.map((event) => ({ ...timelineEventView(event), deliveries: deliveriesOf(event.id) })),
-    request_log: story.requestLog?.map(apiRequestView),
+    request_log: story.requestLog?.map(apiRequestView) ?? null,
   };
 }
