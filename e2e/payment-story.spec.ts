@@ -204,3 +204,67 @@ test.describe("a payment's whole story", () => {
     await expect(page.getByTestId('shipping')).toHaveText('$6.50');
   });
 });
+
+test.describe("a payment's order", () => {
+  test.describe.configure({ timeout: 90_000 });
+
+  test('lines, discount, shipping method, taxes, total, shipping and billing address and answers; a partial capture says what it took @desktop', async ({ page, request }) => {
+    await signUp(page, `Order ${unique()}`);
+    const home = new URL(page.url()).pathname;
+    await goTo(page, 'Developers');
+    await page.getByRole('button', { name: 'Create secret key' }).click();
+    const headers = { Authorization: `Bearer ${(await page.getByTestId('new-key').textContent())!}` };
+    const call = async (path: string, data: object, merchant = true) => {
+      const response = await request.post(path, { headers: merchant ? headers : {}, data });
+      expect(response.status(), await response.text()).toBe(200);
+      return response.json();
+    };
+    const coupon = await call('/v1/coupons', { percent_off: 10, duration: 'once' });
+    await call('/v1/promotion_codes', { coupon: coupon.id, code: 'SPRING10' });
+    const tax = await call('/v1/tax_rates', { display_name: 'Sales tax', percentage: 10, inclusive: false });
+    const rate = (name: string, amount: number) => ({ shipping_rate_data: { type: 'fixed_amount', display_name: name, fixed_amount: { amount, currency: 'usd' } } });
+    const session = await call('/v1/checkout/sessions', {
+      currency: 'usd',
+      capture_method: 'manual',
+      line_items: [{ name: 'Kettle', unit_amount: 5000, quantity: 1, tax_rates: [tax.id] }],
+      allow_promotion_codes: true,
+      shipping_address_collection: { allowed_countries: ['US'] },
+      billing_address_collection: 'required',
+      shipping_options: [rate('Standard', 500), rate('Express', 1500)],
+      custom_fields: [{ key: 'giftnote', label: { type: 'custom', custom: 'Gift note' }, type: 'text', optional: true }],
+    });
+    // The shopper's page, through its own API: code, shipping choice, addresses, card, answer.
+    const shopper = `/api/checkout/sessions/${session.id}`;
+    await call(`${shopper}/promotion_code`, { code: 'SPRING10' }, false);
+    await call(`${shopper}/shipping_rate`, { shipping_rate: session.shipping_options[1].shipping_rate.id }, false);
+    await call(
+      `${shopper}/addresses`,
+      {
+        shipping_details: { name: 'Ada Lovelace', address: { line1: '1 Infinite Loop', city: 'Cupertino', state: 'CA', postal_code: '95014', country: 'US' } },
+        billing_address: { line1: '12 Analytical Row', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
+      },
+      false,
+    );
+    const { nonce } = await call(`${shopper}/card-tokens`, { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123' }, false);
+    await call(`${shopper}/payments`, { payment_method_type: 'card', nonce, email: 'ada@buyer.example', custom_fields: { giftnote: 'Happy birthday' } }, false);
+    const payment = (await (await request.get(`/v1/payments?checkout_session=${session.id}`, { headers })).json()).data[0];
+    // 50.00 − 5.00 discount + 15.00 shipping + 4.50 tax = 64.50 authorized; 60.00 of it captured.
+    expect(payment.amount).toBe(6450);
+    await call(`/v1/payments/${payment.id}/capture`, { amount: 6000 });
+
+    await page.goto(`${home}/payments/${payment.id}`);
+    await expect(page.getByTestId('payment-captured-of')).toHaveText('$60.00 captured of $64.50 authorized');
+    const order = page.getByTestId('payment-order');
+    await expect(order).toContainText('Subtotal$50.00');
+    await expect(order).toContainText('Discount (SPRING10)−$5.00');
+    await expect(order).toContainText('Shipping (Express)$15.00');
+    await expect(order).toContainText('Sales tax 10%$4.50');
+    await expect(order).toContainText('Total$64.50');
+    await expect(page.getByTestId('payment-shipping-address')).toHaveText(['Ada Lovelace', '1 Infinite Loop', '95014 Cupertino CA', 'US'].join(''));
+    await expect(page.getByTestId('payment-billing-address')).toContainText('12 Analytical Row');
+    await expect(page.getByTestId('payment-custom-fields')).toContainText('Happy birthday');
+    await expect(page.getByTestId('payment-timeline')).toContainText('Captured $60.00');
+    await expect(page.getByTestId('payment-net')).toHaveText('$60.00');
+    await expectNoAxeViolations(page);
+  });
+});

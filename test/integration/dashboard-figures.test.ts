@@ -64,7 +64,7 @@ describe.each(testDatabases)('payment badges and Overview figures ($name)', (dat
     const partCaptured = await s.pay(2000, 'usd', 'manual');
     await s.capture(partCaptured, 1500); // 1500 of 2000 captured, the rest released…
     await s.refund(partCaptured, 500); // …and 500 of it refunded
-    await s.voidIt(await s.pay(7000, 'usd', 'manual')); // voided: counts nowhere
+    await s.voidIt(await s.pay(7000, 'usd', 'manual')); // voided: in no volume, finished unapproved
     await s.pay(4500, 'usd', 'manual'); // authorized, not captured
     await s.pay(200100, 'usd'); // declined
     const eurRefunded = await s.pay(10000, 'eur');
@@ -80,20 +80,20 @@ describe.each(testDatabases)('payment badges and Overview figures ($name)', (dat
     expect(overview.figures).toEqual([
       {
         currency: 'USD',
-        current: { succeeded: 4, captured: 12000, refunded: 4200, net: 7800, authorized: 1, authorized_amount: 4500, failed: 1 },
-        previous: { succeeded: 2, captured: 5000, refunded: 1000, net: 4000, authorized: 0, authorized_amount: 0, failed: 0 },
+        current: { succeeded: 4, captured: 12000, refunded: 4200, lost: 0, net: 7800, authorized: 1, authorized_amount: 4500, failed: 1, voided: 1 },
+        previous: { succeeded: 2, captured: 5000, refunded: 1000, lost: 0, net: 4000, authorized: 0, authorized_amount: 0, failed: 0, voided: 0 },
       },
       {
         currency: 'EUR',
-        current: { succeeded: 2, captured: 10800, refunded: 10000, net: 800, authorized: 1, authorized_amount: 1200, failed: 0 },
-        previous: { succeeded: 1, captured: 2000, refunded: 0, net: 2000, authorized: 0, authorized_amount: 0, failed: 0 },
+        current: { succeeded: 2, captured: 10800, refunded: 10000, lost: 0, net: 800, authorized: 1, authorized_amount: 1200, failed: 0, voided: 0 },
+        previous: { succeeded: 1, captured: 2000, refunded: 0, lost: 0, net: 2000, authorized: 0, authorized_amount: 0, failed: 0, voided: 0 },
       },
     ]);
-    // Approved (4 + 1 + 2 + 1) of those with an outcome (the same and 1 declined); the voided one in neither.
-    expect(overview.success_rate).toBeCloseTo(8 / 9);
+    // Approved (4 + 1 + 2 + 1) of those with an outcome (the same, 1 voided and 1 declined).
+    expect(overview.success_rate).toBeCloseTo(8 / 10);
     expect(overview.previous_success_rate).toBe(1);
-    // Sessions: 10 opened and attempted, all paid but the declined one (a voided authorization had completed its session).
-    expect(overview.funnel).toEqual({ opened: 10, attempted: 10, paid: 9 });
+    // Sessions: 10 opened and attempted, paid those with a payment captured or authorized: not the declined one, nor the voided one.
+    expect(overview.funnel).toEqual({ opened: 10, attempted: 10, paid: 8 });
     expect(overview.previous_funnel).toEqual({ opened: 3, attempted: 3, paid: 3 });
 
     // The days add up to the period, and both periods are 7 days long, back to back.
@@ -146,7 +146,7 @@ describe.each(testDatabases)('payment badges and Overview figures ($name)', (dat
     expect((await list('?status=succeeded,partially_refunded,refunded')).map((p) => p.id).sort()).toEqual([captured, partly, full].sort());
 
     const csv = (await s.dashboard('/payments/export.csv?status=refunded,partially_refunded')).body.trim().split('\r\n');
-    expect(csv[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code,payment_method_type,payer');
+    expect(csv[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code,payment_method_type,payer,amount_discount,amount_shipping,amount_tax,shipping_name,shipping_line1,shipping_line2,shipping_city,shipping_state,shipping_postal_code,shipping_country,billing_line1,billing_line2,billing_city,billing_state,billing_postal_code,billing_country,custom_fields');
     expect(csv.slice(1).map((line) => line.split(',').slice(0, 7).filter((_, i) => i !== 1))).toEqual([
       [full, 'refunded', '25.00', '25.00', '25.00', 'EUR'],
       [partly, 'partially_refunded', '30.00', '30.00', '10.00', 'USD'],

@@ -68,8 +68,8 @@ describe.each(testDatabases)('dashboard payments, sessions and overview ($name)'
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.headers['content-disposition']).toMatch(/attachment; filename="payments-test-\d{4}-\d{2}-\d{2}\.csv"/);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code,payment_method_type,payer');
-    expect(lines[1]).toMatch(/^pay_\w+,[\d-]+T[\d:.]+Z,succeeded,10\.00,10\.00,0\.00,USD,jane\.doe@buyer\.example,visa,1111,cs_\w+,,card,$/);
+    expect(lines[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code,payment_method_type,payer,amount_discount,amount_shipping,amount_tax,shipping_name,shipping_line1,shipping_line2,shipping_city,shipping_state,shipping_postal_code,shipping_country,billing_line1,billing_line2,billing_city,billing_state,billing_postal_code,billing_country,custom_fields');
+    expect(lines[1]).toMatch(/^pay_\w+,[\d-]+T[\d:.]+Z,succeeded,10\.00,10\.00,0\.00,USD,jane\.doe@buyer\.example,visa,1111,cs_\w+,,card,,0\.00,0\.00,0\.00,,,,,,,,,,,,,,$/);
   });
 
   it('shows a payment with its timeline, payment method and processor response', async () => {

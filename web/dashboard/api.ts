@@ -131,8 +131,35 @@ export interface CustomFieldAnswer {
   dropdown?: { options: Array<{ label: string; value: string }>; value: string | null };
 }
 
+/** A postal address in Stripe's shape. */
+export interface PostalAddress {
+  line1: string;
+  line2: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country: string;
+}
+
+/** The order as the shopper saw it when the payment was made (amounts in minor units). */
+export interface PaymentOrder {
+  /** Null for a charge of a saved payment method (no session, no lines). */
+  amount_subtotal: number | null;
+  discount: { amount: number; code: string | null; name: string | null } | null;
+  shipping: { amount: number; name: string | null } | null;
+  amount_tax: number;
+  taxes: Array<{ amount: number; display_name: string; percentage: number; inclusive: boolean }>;
+  amount_total: number;
+}
+
 export interface PaymentStory extends Payment {
   line_items: Array<{ name: string; unit_amount: number; quantity: number; amount: number }>;
+  order: PaymentOrder;
+  shipping_details: { name: string; address: PostalAddress } | null;
+  customer_details: { email: string | null; address: PostalAddress | null } | null;
+  /** Of all disputes of the payment; lost is what lost, accepted or expired ones took back. */
+  amount_disputed: number;
+  amount_lost: number;
   /** The shopper's answers to the session's custom fields, as they were when the payment was made. */
   custom_fields?: CustomFieldAnswer[];
   metadata: Record<string, string>;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseAmount } from './format';
+import { parseAmount, paymentMethodSummary } from './format';
+import en from './i18n/en.json';
 
 describe('parseAmount', () => {
   it('reads an amount in the currency unit as minor units, by the currency exponent', () => {
@@ -15,5 +16,18 @@ describe('parseAmount', () => {
     for (const [value, currency] of [['', 'USD'], ['abc', 'USD'], ['-5', 'USD'], ['1e3', 'USD'], ['10.505', 'USD'], ['10.5', 'JPY'], ['1.2.3', 'USD']]) {
       expect(parseAmount(value!, currency!), value).toBeNull();
     }
+  });
+});
+
+describe('paymentMethodSummary', () => {
+  const t = (key: string, values: Record<string, string> = {}) => (en as Record<string, string>)[key]!.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
+  const none = { brand: null, last4: null };
+  it('names a card by brand and last4, a wallet without a card by its name and payer, nothing by a dash', () => {
+    expect(paymentMethodSummary({ type: 'card', brand: 'visa', last4: '4242' }, t)).toBe('visa •••• 4242');
+    expect(paymentMethodSummary({ type: 'paypal', ...none, payer_email: 'ada@buyer.example' }, t)).toBe('PayPal · ada@buyer.example');
+    expect(paymentMethodSummary({ type: 'venmo', ...none, username: 'ada-l' }, t)).toBe('Venmo · ada-l');
+    // A card the processor failed on before telling its digits: still a card.
+    expect(paymentMethodSummary({ type: 'card', ...none }, t)).toBe('Card');
+    expect(paymentMethodSummary(null, t)).toBe('—');
   });
 });

@@ -49,3 +49,17 @@ export function parseAmount(value: string, currency: string): number | null {
   if (decimals.length > exponent) return null;
   return Number(match[1]) * 10 ** exponent + Number(decimals.padEnd(exponent, '0') || '0');
 }
+
+/**
+ * What paid, as the payments list names it: a card by brand and last 4 digits; else its method
+ * (PayPal, Venmo, a wallet, a card the processor told nothing of) with the payer it names; `—` for none.
+ */
+export function paymentMethodSummary(
+  method: { type: string; brand: string | null; last4: string | null; payer_email?: string | null; username?: string | null } | null,
+  t: (key: DashboardMessageKey, values?: Record<string, string>) => string,
+): string {
+  if (!method) return '—';
+  if (method.last4) return t('payments.card', { brand: method.brand ?? t('payments.cardUnknownBrand'), last4: method.last4 });
+  const who = method.payer_email ?? method.username;
+  return [t(methodTypeLabels[method.type] ?? 'payment.method.cardType'), ...(who ? [who] : [])].join(' · ');
+}

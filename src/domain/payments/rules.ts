@@ -115,6 +115,10 @@ function paymentOutcome(
 ): { to: Payment['status']; changes: Partial<Payment>; error: TillpointError | null } {
   const { result, payment } = options;
   const methodType = (reported: PaymentMethodType) => options.paymentMethodType ?? reported;
+  // The way the shopper chose to pay is known even when the processor tells nothing of the card.
+  const chosenMethod: Payment['paymentMethod'] = options.paymentMethodType
+    ? { type: options.paymentMethodType, brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null }
+    : payment.paymentMethod;
   if (result.outcome === 'approved') {
     return {
       to: result.captured ? 'succeeded' : 'requires_capture',
@@ -132,7 +136,7 @@ function paymentOutcome(
     return {
       to: 'failed',
       changes: {
-        paymentMethod: result.paymentMethod && { ...result.paymentMethod, type: methodType(result.paymentMethod.type) },
+        paymentMethod: result.paymentMethod ? { ...result.paymentMethod, type: methodType(result.paymentMethod.type) } : chosenMethod,
         processorTransactionId: result.transactionId,
         processorResponse: result.response,
         failureCode: 'card_declined',
@@ -145,13 +149,13 @@ function paymentOutcome(
   if (result.outcome === 'invalid_payment_method') {
     return {
       to: 'failed',
-      changes: { failureCode: 'parameter_invalid' },
+      changes: { failureCode: 'parameter_invalid', paymentMethod: chosenMethod },
       error: new TillpointError('parameter_invalid', result.message, { param: 'payment_method' }),
     };
   }
   return {
     to: 'failed',
-    changes: { failureCode: 'processor_unavailable', processorResponse: result.response },
+    changes: { failureCode: 'processor_unavailable', processorResponse: result.response, paymentMethod: chosenMethod },
     error: new TillpointError('processor_unavailable', 'The payment processor is unavailable; try again shortly'),
   };
 }

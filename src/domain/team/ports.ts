@@ -65,7 +65,7 @@ export interface CheckoutSessionFilter extends PageRequest {
 
 /**
  * One UTC day of one currency's payments, by the day each payment was made (docs/dashboard.md,
- * "Overview figures"). Voided payments (`canceled`) are in none of the counts.
+ * "Figures"). Voided payments (`canceled`) are counted apart, in no volume.
  */
 export interface DailyPayments {
   /** UTC day, `YYYY-MM-DD`. */
@@ -77,23 +77,30 @@ export interface DailyPayments {
   authorized: number;
   /** Declined or failed. */
   failed: number;
+  /** Authorized, then voided (`canceled`): approved by the processor, no money taken. */
+  voided: number;
   /** What the succeeded payments captured, minor units. */
   captured: number;
   /** What has been refunded of it, minor units. */
   refunded: number;
+  /** What disputes lost, accepted or expired took back from the succeeded payments, minor units. */
+  lost: number;
   /** What the authorized payments hold, minor units. */
   authorizedAmount: number;
 }
 
+/** Sessions opened in a period (docs/dashboard.md, "Figures"). */
 export interface CheckoutFunnel {
   opened: number;
+  /** Of those, the sessions with at least one payment attempt. */
   attempted: number;
+  /** Of those, the sessions with a payment captured or authorized and not voided. */
   paid: number;
 }
 
 /** Payments created in a period, counted by method, decline reason and 3-D Secure outcome (Analytics). */
 export interface PaymentBreakdown {
-  /** Per payment method type: payments that finished (approved or failed) and those approved. */
+  /** Per payment method type: payments that finished (approved, voided or failed) and those approved (captured or authorized). */
   methods: Array<{ method: string; finished: number; approved: number }>;
   /** Failed payments per decline code (the processor's, else the failure code). */
   declines: Array<{ code: string; count: number }>;

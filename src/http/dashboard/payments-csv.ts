@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { currencyRule } from '../../domain/shared/currency';
 import type { Payment } from '../../domain/payments/entities';
+import type { Address } from '../../domain/addresses/entities';
 import type { Deps } from '../../domain/deps';
 import type { Membership } from '../../domain/team/entities';
 import type { PaymentFilter } from '../../domain/team/ports';
@@ -18,8 +19,30 @@ function decimalAmount(minor: number, currency: string): string {
   return exponent === 0 ? String(minor) : (minor / 10 ** exponent).toFixed(exponent);
 }
 
-/** `status` is the badge the list shows (`refunded`, `partially_refunded`, or the lifecycle status). */
-const header = ['id', 'created_utc', 'status', 'amount', 'amount_captured', 'amount_refunded', 'currency', 'customer_email', 'brand', 'last4', 'checkout_session', 'decline_code', 'payment_method_type', 'payer'];
+/**
+ * `status` is the badge the list shows (`refunded`, `partially_refunded`, or the lifecycle status).
+ * After who paid: the order's discount, shipping and tax, the shipping name and address, the billing
+ * address and the shopper's answers to custom fields (`key: answer`, one per line of the cell).
+ */
+const header = [
+  'id', 'created_utc', 'status', 'amount', 'amount_captured', 'amount_refunded', 'currency', 'customer_email', 'brand', 'last4', 'checkout_session', 'decline_code', 'payment_method_type', 'payer',
+  'amount_discount', 'amount_shipping', 'amount_tax',
+  'shipping_name', 'shipping_line1', 'shipping_line2', 'shipping_city', 'shipping_state', 'shipping_postal_code', 'shipping_country',
+  'billing_line1', 'billing_line2', 'billing_city', 'billing_state', 'billing_postal_code', 'billing_country',
+  'custom_fields',
+];
+
+/** An address's columns, empty when there is none. */
+function addressCells(address: Address | null): Array<string | null> {
+  return [address?.line1 ?? null, address?.line2 ?? null, address?.city ?? null, address?.state ?? null, address?.postal_code ?? null, address?.country ?? null];
+}
+
+/** The shopper's answers, as they read them: a dropdown's option label, else what was typed. */
+function customFieldAnswers(payment: Payment): string | null {
+  const answered = (payment.customFields ?? []).filter((field) => field.value !== null);
+  if (answered.length === 0) return null;
+  return answered.map((field) => `${field.key}: ${field.options?.find((option) => option.value === field.value)?.label ?? field.value}`).join('\n');
+}
 
 /** Who paid, as the wallet names them: PayPal's payer email (masked like customer emails), Venmo's username. */
 function payer(payment: Payment, membership: Membership): string | null {
@@ -45,6 +68,13 @@ function row(payment: Payment, membership: Membership): string {
     view.decline_code,
     view.payment_method?.type ?? null,
     payer(payment, membership),
+    payment.totalDetails ? decimalAmount(payment.totalDetails.amountDiscount, payment.currency) : null,
+    payment.totalDetails ? decimalAmount(payment.totalDetails.amountShipping, payment.currency) : null,
+    payment.totalDetails ? decimalAmount(payment.totalDetails.amountTax, payment.currency) : null,
+    payment.shippingDetails?.name ?? null,
+    ...addressCells(payment.shippingDetails?.address ?? null),
+    ...addressCells(payment.billingAddress),
+    customFieldAnswers(payment),
   ]
     .map(csvCell)
     .join(',');

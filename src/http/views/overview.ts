@@ -8,10 +8,12 @@ function figuresView(f: PeriodFigures) {
     succeeded: f.succeeded,
     captured: f.captured,
     refunded: f.refunded,
+    lost: f.lost,
     net: f.net,
     authorized: f.authorized,
     authorized_amount: f.authorizedAmount,
     failed: f.failed,
+    voided: f.voided,
   };
 }
 

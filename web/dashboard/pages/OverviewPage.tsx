@@ -7,15 +7,18 @@ import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
 import { useT, type DashboardMessageKey } from '../i18n';
 
-/** One currency's figures over a period (docs/dashboard.md, "Overview figures"); money in minor units. */
+/** One currency's figures over a period (docs/dashboard.md, "Figures"); money in minor units. */
 interface Figures {
   succeeded: number;
   captured: number;
   refunded: number;
+  /** Lost to disputes, of these payments. */
+  lost: number;
   net: number;
   authorized: number;
   authorized_amount: number;
   failed: number;
+  voided: number;
 }
 
 interface Funnel {
@@ -56,6 +59,7 @@ function change(current: number, previous: number): string | null {
 const moneyRows: Array<[keyof Figures, DashboardMessageKey]> = [
   ['captured', 'overview.figure.captured'],
   ['refunded', 'overview.figure.refunded'],
+  ['lost', 'overview.figure.lost'],
   ['net', 'overview.figure.net'],
 ];
 const countRows: Array<[keyof Figures, DashboardMessageKey]> = [

@@ -10,6 +10,23 @@ import { useT, type DashboardMessageKey } from '../i18n';
 import { PaymentActions } from './PaymentActions';
 import { methodTypeLabels } from '../format';
 import { can } from '../../../src/domain/team/permissions';
+import { addressLines } from '../../../src/domain/addresses/address-lines';
+import type { PostalAddress } from '../api';
+
+/** An address as lines, one under the other. */
+function AddressBlock({ name, address, testId }: { name?: string; address: PostalAddress; testId: string }) {
+  return (
+    <address data-testid={testId}>
+      {[...(name ? [name] : []), ...addressLines(address)].map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: an address's lines never reorder.
+        <Fragment key={i}>
+          {i > 0 && <br />}
+          {line}
+        </Fragment>
+      ))}
+    </address>
+  );
+}
 
 const eventLabels: Record<string, DashboardMessageKey> = {
   'payment.succeeded': 'payment.event.succeeded',
@@ -115,7 +132,9 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
   const eventLabel = (e: StoryEvent) => {
     const name = eventLabels[e.type] ? t(eventLabels[e.type]!) : e.type;
     const refund = refundOf(e.object);
-    return refund ? t('payment.event.withAmount', { event: name, amount: money(refund.amount) }) : name;
+    if (refund) return t('payment.event.withAmount', { event: name, amount: money(refund.amount) });
+    // A payment is captured once: what it captured is the payment's.
+    return e.type === 'payment.captured' ? t('payment.event.withAmount', { event: name, amount: money(p.amount_captured) }) : name;
   };
   const metadata = Object.entries(p.metadata);
   return (
@@ -128,6 +147,9 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           {money(p.amount)} <StatusBadge status={p.status_badge} />
         </h1>
       </div>
+      {p.status === 'succeeded' && p.amount_captured !== p.amount && (
+        <p data-testid="payment-captured-of">{t('payment.capturedOf', { captured: money(p.amount_captured), amount: money(p.amount) })}</p>
+      )}
       <p>
         <CopyId id={p.id} what={t('payment.id')} testId="payment-id" />
       </p>
@@ -167,6 +189,53 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
                 </tbody>
               </table>
             </div>
+          )}
+          <dl className="details" data-testid="payment-order">
+            {p.order.amount_subtotal !== null && (
+              <>
+                <dt>{t('payment.order.subtotal')}</dt>
+                <dd>{money(p.order.amount_subtotal)}</dd>
+              </>
+            )}
+            {p.order.discount && (
+              <>
+                <dt>{p.order.discount.code ? t('payment.order.discountWithCode', { code: p.order.discount.code }) : t('payment.order.discount')}</dt>
+                <dd>−{money(p.order.discount.amount)}</dd>
+              </>
+            )}
+            {p.order.shipping && (
+              <>
+                <dt>{p.order.shipping.name ? t('payment.order.shippingWithName', { name: p.order.shipping.name }) : t('payment.order.shipping')}</dt>
+                <dd>{money(p.order.shipping.amount)}</dd>
+              </>
+            )}
+            {p.order.taxes.length > 0
+              ? p.order.taxes.map((tax) => (
+                  <Fragment key={`${tax.display_name}-${tax.percentage}-${tax.inclusive}`}>
+                    <dt>{t(tax.inclusive ? 'payment.order.includesTax' : 'payment.order.taxRate', { name: tax.display_name, percentage: tax.percentage })}</dt>
+                    <dd>{money(tax.amount)}</dd>
+                  </Fragment>
+                ))
+              : p.order.amount_tax > 0 && (
+                  <>
+                    <dt>{t('payment.order.tax')}</dt>
+                    <dd>{money(p.order.amount_tax)}</dd>
+                  </>
+                )}
+            <dt>{t('payment.order.total')}</dt>
+            <dd>{money(p.order.amount_total)}</dd>
+          </dl>
+          {p.shipping_details && (
+            <>
+              <h3>{t('payment.shippingAddress')}</h3>
+              <AddressBlock name={p.shipping_details.name} address={p.shipping_details.address} testId="payment-shipping-address" />
+            </>
+          )}
+          {p.customer_details?.address && (
+            <>
+              <h3>{t('payment.billingAddress')}</h3>
+              <AddressBlock address={p.customer_details.address} testId="payment-billing-address" />
+            </>
           )}
           <h3>{t('payment.metadata')}</h3>
           {metadata.length === 0 && !p.client_reference_id ? (
@@ -269,8 +338,16 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
             <dd>{money(p.amount_captured)}</dd>
             <dt>{t('payment.refunded')}</dt>
             <dd>{money(p.amount_refunded)}</dd>
+            {p.amount_disputed > 0 && (
+              <>
+                <dt>{t('payment.disputed')}</dt>
+                <dd>{money(p.amount_disputed)}</dd>
+                <dt>{t('payment.lostToDisputes')}</dt>
+                <dd>{money(p.amount_lost)}</dd>
+              </>
+            )}
             <dt>{t('payment.net')}</dt>
-            <dd>{money(p.amount_captured - p.amount_refunded)}</dd>
+            <dd data-testid="payment-net">{money(p.amount_captured - p.amount_refunded - p.amount_lost)}</dd>
             <dt>{t('payment.captureMethod')}</dt>
             <dd>{p.capture_method}</dd>
             <dt>{t('payment.checkoutSession')}</dt>

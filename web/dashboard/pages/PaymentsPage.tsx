@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, type List, type Payment } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
-import { formatMoney, formatTime, fromMinor, parseAmount, statusLabel } from '../format';
+import { formatMoney, formatTime, fromMinor, parseAmount, paymentMethodSummary, statusLabel } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager } from '../Pager';
 import { SavedViews } from '../SavedViews';
@@ -176,9 +176,7 @@ export function PaymentsPage({ base, place }: PageScope) {
                       <StatusBadge status={p.status_badge} />
                     </td>
                     <td>{p.customer_email ?? '—'}</td>
-                    <td>{p.payment_method?.last4
-                        ? t('payments.card', { brand: p.payment_method.brand ?? t('payments.cardUnknownBrand'), last4: p.payment_method.last4 })
-                        : '—'}</td>
+                    <td>{paymentMethodSummary(p.payment_method, t)}</td>
                     <td>{formatTime(p.created)}</td>
                     <td>
                       <Link href={`${here}/${p.id}`}>{p.id}</Link>

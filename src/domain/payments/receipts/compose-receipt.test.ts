@@ -77,6 +77,31 @@ describe('composeReceipt', () => {
     expect(composeReceipt({ account, session, payment: payment({ currency: 'eur', amount: 2300, amountCaptured: 2300 }), to: 'a@example.com', locale: 'de' }).text).toContain('Enthält VAT: 2,00');
   });
 
+  it('shows where the order ships: the name and address the shopper gave, and the shipping method chosen', () => {
+    const session = {
+      currency: 'usd',
+      lineItems: [{ name: 'Kettle', unitAmount: 4000, quantity: 1, amount: 4000 }],
+      discounts: [],
+      shippingOptions: [{ id: 'shr_1', displayName: 'Express', amount: 1500, deliveryEstimate: null }],
+      shippingRateId: 'shr_1',
+      shippingDetails: null,
+      billingAddress: null,
+      shippingAddressCollection: { allowedCountries: ['US'] },
+      amountSubtotal: 4000,
+      totalDetails: { amountDiscount: 0, amountShipping: 1500, amountTax: 0 },
+    } as unknown as CheckoutSession;
+    const shipped = payment({
+      amount: 5500,
+      amountCaptured: 5500,
+      shippingDetails: { name: 'Ada Byron', address: { line1: '1 Main St', line2: 'Apt 4', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' } },
+    });
+    const { text } = composeReceipt({ account, session, payment: shipped, to: 'a@example.com', locale: 'en' });
+    expect(text).toContain('Shipping (Express): $15.00');
+    expect(text).toContain('Shipping to:\n  Ada Byron\n  1 Main St\n  Apt 4\n  78701 Austin TX\n  US\n');
+    expect(composeReceipt({ account, session, payment: shipped, to: 'a@example.com', locale: 'fr' }).text).toContain('Livraison à:\n  Ada Byron');
+    expect(composeReceipt({ account, session: null, payment: payment({}), to: 'a@example.com', locale: 'en' }).text).not.toContain('Shipping to');
+  });
+
   it('formats a 0-decimal and a 3-decimal currency with their own minor units', () => {
     expect(composeReceipt({ account, session: null, payment: payment({ currency: 'jpy', amount: 1500, amountCaptured: 1500 }), to: 'a@example.com', locale: 'ja' }).text).toContain(
       'お支払い合計: ￥1,500',

@@ -5,6 +5,7 @@ import { currencyRule } from '../../shared/currency';
 import { toDecimalString } from '../../shared/money';
 import { sessionTaxBreakdown } from '../../sessions/rules';
 import { receiptMessages } from './receipt-messages';
+import { addressLines } from '../../addresses/address-lines';
 
 /** A receipt email, ready for the mailer: plain text, no card data beyond brand and last4. */
 export interface ReceiptEmail {
@@ -35,7 +36,8 @@ function fill(template: string, values: Record<string, string>): string {
 
 /**
  * The receipt of a payment that took money: the session's line items and totals (subtotal,
- * discount, shipping, tax, total) when it has a session, the amount alone otherwise; the merchant's
+ * discount, shipping, tax, total) when it has a session, the amount alone otherwise; the shipping
+ * name and address when the shopper gave one; the merchant's
  * name and support email; the card's brand and last 4 digits, never more.
  *
  * @example composeReceipt({ account, session, payment, to: 'shopper@example.com', locale: 'de' }).subject === 'Ihre Quittung von Coffee Co'
@@ -62,7 +64,8 @@ export function composeReceipt(options: { account: Account; session: CheckoutSes
     lines.push(`${m.subtotal}: ${money(session.amountSubtotal)}`);
   }
   if (details && details.amountDiscount > 0) lines.push(`${m.discount}: −${money(details.amountDiscount)}`);
-  if (details && details.amountShipping > 0) lines.push(`${m.shipping}: ${money(details.amountShipping)}`);
+  const rate = session?.shippingOptions.find((option) => option.id === session.shippingRateId);
+  if (details && details.amountShipping > 0) lines.push(`${rate ? `${m.shipping} (${rate.displayName})` : m.shipping}: ${money(details.amountShipping)}`);
   // Each rate by its name when the session tells them: a tax already in the prices is said, not added.
   const taxes = session ? sessionTaxBreakdown(session).filter((tax) => tax.amount > 0) : [];
   if (taxes.length > 0) {
@@ -71,6 +74,14 @@ export function composeReceipt(options: { account: Account; session: CheckoutSes
   lines.push(`${m.total}: ${money(payment.amountCaptured)}`);
   if (payment.amountRefunded > 0) lines.push(`${m.refunded}: ${money(payment.amountRefunded)}`);
   lines.push('');
+
+  // Where the order goes, as the shopper gave it with this payment.
+  const shipping = payment.shippingDetails ?? session?.shippingDetails ?? null;
+  if (shipping) {
+    lines.push(`${m.shipTo}:`);
+    for (const line of [shipping.name, ...addressLines(shipping.address)]) lines.push(`  ${line}`);
+    lines.push('');
+  }
 
   const method = payment.paymentMethod;
   if (method?.last4) {

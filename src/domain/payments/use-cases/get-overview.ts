@@ -6,7 +6,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * One currency's payments over a period, by the day each payment was made (docs/dashboard.md,
- * "Overview figures"). Money in minor units. Voided payments count nowhere.
+ * "Figures"). Money in minor units. Voided payments are in no volume.
  */
 export interface PeriodFigures {
   /** Captured payments, refunded ones included. */
@@ -15,12 +15,16 @@ export interface PeriodFigures {
   captured: number;
   /** What has been refunded of it so far. */
   refunded: number;
-  /** Net volume: captured − refunded. */
+  /** What disputes lost (or accepted, or left to expire) took back of it so far. */
+  lost: number;
+  /** Net volume: captured − refunded − lost to disputes. */
   net: number;
   /** Authorized and not captured yet: shown apart, in no volume. */
   authorized: number;
   authorizedAmount: number;
   failed: number;
+  /** Authorized, then voided: approved, no money taken. */
+  voided: number;
 }
 
 export interface CurrencyFigures {
@@ -45,7 +49,7 @@ export interface Overview {
   currencies: string[];
   /** One entry per currency, in the order of `currencies`. */
   figures: CurrencyFigures[];
-  /** Captured or authorized ÷ captured, authorized or failed; null when there were none. */
+  /** Captured or authorized ÷ captured, authorized, voided or failed; null when there were none. */
   successRate: number | null;
   previousSuccessRate: number | null;
   funnel: CheckoutFunnel;
@@ -54,21 +58,26 @@ export interface Overview {
   previousFunnel: CheckoutFunnel;
 }
 
-const noFigures = (): PeriodFigures => ({ succeeded: 0, captured: 0, refunded: 0, net: 0, authorized: 0, authorizedAmount: 0, failed: 0 });
+const noFigures = (): PeriodFigures => ({ succeeded: 0, captured: 0, refunded: 0, lost: 0, net: 0, authorized: 0, authorizedAmount: 0, failed: 0, voided: 0 });
+
+/** Net volume of a day's or a period's payments: what they captured, less refunds and lost disputes. */
+const netOf = (row: Pick<DailyPayments, 'captured' | 'refunded' | 'lost'>) => row.captured - row.refunded - row.lost;
 
 function add(figures: PeriodFigures, row: DailyPayments): void {
   figures.succeeded += row.succeeded;
   figures.captured += row.captured;
   figures.refunded += row.refunded;
-  figures.net += row.captured - row.refunded;
+  figures.lost += row.lost;
+  figures.net += netOf(row);
   figures.authorized += row.authorized;
   figures.authorizedAmount += row.authorizedAmount;
   figures.failed += row.failed;
+  figures.voided += row.voided;
 }
 
 function successRate(rows: DailyPayments[]): number | null {
   const approved = rows.reduce((sum, row) => sum + row.succeeded + row.authorized, 0);
-  const finished = rows.reduce((sum, row) => sum + row.succeeded + row.authorized + row.failed, 0);
+  const finished = rows.reduce((sum, row) => sum + row.succeeded + row.authorized + row.voided + row.failed, 0);
   return finished === 0 ? null : approved / finished;
 }
 
@@ -117,11 +126,13 @@ export async function getOverview(deps: Deps, options: { scope: Scope; days: num
           succeeded: 0,
           authorized: 0,
           failed: 0,
+          voided: 0,
           captured: 0,
           refunded: 0,
+          lost: 0,
           authorizedAmount: 0,
         };
-        out.push({ ...row, net: row.captured - row.refunded });
+        out.push({ ...row, net: netOf(row) });
       }
     }
     return out;

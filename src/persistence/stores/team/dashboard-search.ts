@@ -48,16 +48,21 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
       },
       async dailyPayments(scope, from, before) {
         const { rows } = await db.query<Row>(
-          `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, currency,
-                  count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
-                  count(*) FILTER (WHERE status = 'requires_capture') AS authorized,
-                  count(*) FILTER (WHERE status = 'failed') AS failed,
-                  coalesce(sum(amount_captured) FILTER (WHERE status = 'succeeded'), 0) AS captured,
-                  coalesce(sum(amount_refunded) FILTER (WHERE status = 'succeeded'), 0) AS refunded,
-                  coalesce(sum(amount) FILTER (WHERE status = 'requires_capture'), 0) AS authorized_amount
-           FROM payments
-           WHERE account_id = $1 AND mode = $2 AND created_at >= $3 AND created_at < $4
-             AND status IN ('succeeded', 'requires_capture', 'failed')
+          `SELECT to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, p.currency,
+                  count(*) FILTER (WHERE p.status = 'succeeded') AS succeeded,
+                  count(*) FILTER (WHERE p.status = 'requires_capture') AS authorized,
+                  count(*) FILTER (WHERE p.status = 'failed') AS failed,
+                  count(*) FILTER (WHERE p.status = 'canceled') AS voided,
+                  coalesce(sum(p.amount_captured) FILTER (WHERE p.status = 'succeeded'), 0) AS captured,
+                  coalesce(sum(p.amount_refunded) FILTER (WHERE p.status = 'succeeded'), 0) AS refunded,
+                  coalesce(sum(d.lost) FILTER (WHERE p.status = 'succeeded'), 0) AS lost,
+                  coalesce(sum(p.amount) FILTER (WHERE p.status = 'requires_capture'), 0) AS authorized_amount
+           FROM payments p
+           LEFT JOIN (SELECT payment_id, sum(amount) AS lost FROM disputes
+                       WHERE account_id = $1 AND mode = $2 AND status IN ('lost', 'accepted', 'expired')
+                       GROUP BY payment_id) d ON d.payment_id = p.id
+           WHERE p.account_id = $1 AND p.mode = $2 AND p.created_at >= $3 AND p.created_at < $4
+             AND p.status IN ('succeeded', 'requires_capture', 'failed', 'canceled')
            GROUP BY 1, 2 ORDER BY 1, 2`,
           [scope.accountId, scope.mode, from, before],
         );
@@ -67,8 +72,10 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
           succeeded: Number(row.succeeded),
           authorized: Number(row.authorized),
           failed: Number(row.failed),
+          voided: Number(row.voided),
           captured: Number(row.captured),
           refunded: Number(row.refunded),
+          lost: Number(row.lost),
           authorizedAmount: Number(row.authorized_amount),
         }));
       },
@@ -76,7 +83,8 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
         const { rows } = await db.query<Row>(
           `SELECT count(*) AS opened,
                   count(*) FILTER (WHERE EXISTS (SELECT 1 FROM payments p WHERE p.account_id = s.account_id AND p.mode = s.mode AND p.checkout_session_id = s.id)) AS attempted,
-                  count(*) FILTER (WHERE s.status = 'complete') AS paid
+                  count(*) FILTER (WHERE EXISTS (SELECT 1 FROM payments p WHERE p.account_id = s.account_id AND p.mode = s.mode AND p.checkout_session_id = s.id
+                                                   AND p.status IN ('succeeded', 'requires_capture'))) AS paid
            FROM checkout_sessions s WHERE s.account_id = $1 AND s.mode = $2 AND s.created_at >= $3 AND s.created_at < $4`,
           [scope.accountId, scope.mode, from, before],
         );
@@ -86,12 +94,13 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
       async paymentBreakdown(scope, from, before) {
         const params = [scope.accountId, scope.mode, from, before];
         const inPeriod = `account_id = $1 AND mode = $2 AND created_at >= $3 AND created_at < $4`;
-        // Approved as the success rate counts it: captured or authorized; finished adds the failed.
+        // The success rate's terms (docs/dashboard.md, "Figures"): approved is captured or authorized;
+        // finished adds the voided and the failed.
         const methods = await db.query<Row>(
           `SELECT coalesce(payment_method->>'type', 'unknown') AS method,
                   count(*) AS finished,
                   count(*) FILTER (WHERE status IN ('succeeded', 'requires_capture')) AS approved
-             FROM payments WHERE ${inPeriod} AND status IN ('succeeded', 'requires_capture', 'failed')
+             FROM payments WHERE ${inPeriod} AND status IN ('succeeded', 'requires_capture', 'canceled', 'failed')
             GROUP BY 1 ORDER BY 2 DESC, 1`,
           params,
         );
@@ -103,7 +112,7 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
         );
         const threeDSecure = await db.query<Row>(
           `SELECT coalesce(three_d_secure->>'status', 'not_requested') AS status, count(*) AS count
-             FROM payments WHERE ${inPeriod} AND status IN ('succeeded', 'requires_capture', 'failed')
+             FROM payments WHERE ${inPeriod} AND status IN ('succeeded', 'requires_capture', 'canceled', 'failed')
             GROUP BY 1 ORDER BY 2 DESC, 1`,
           params,
         );
