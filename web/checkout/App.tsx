@@ -70,7 +70,7 @@ export function App({ data }: { data: CheckoutPageData }) {
   const paying = useState(false);
   // The server negotiated the locale (session, then Accept-Language) and inlined its catalogue,
   // which main.tsx primed before hydration: `ready` from the first render, no catalogue request.
-  const { t, ready } = useTranslator(session?.locale ?? data.locale);
+  const { t, ready } = useTranslator(session?.locale ?? data.locale, data.formatLocale);
 
   /** Reads the session again (it was paid meanwhile, in another tab). */
   const load = useCallback(async () => {
