@@ -112,7 +112,7 @@ export function App({ data }: { data: CheckoutPageData }) {
 
   useEffect(() => {
     if (!ready) return;
-    document.documentElement.lang = t.lang;
+    document.documentElement.lang = t.language;
     document.documentElement.dir = t.dir;
     document.title = session ? `${t('page.title')} · ${session.merchant.name}` : t('page.title');
   }, [ready, session, t]);

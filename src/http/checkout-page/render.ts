@@ -54,7 +54,7 @@ export interface RenderedCheckoutPage {
   preloads: PagePreloads;
   /** The whole document, without the head's asset markup and the nonce (see `checkoutDocument`). */
   title: string;
-  /** `<html lang dir>`: the page's (`translator(messages, formatLocale).lang` / `.dir`). */
+  /** `<html lang dir>`: the catalogue's own (`translator(messages).language` / `.dir`). */
   lang: string;
   dir: 'ltr' | 'rtl';
   app: string;
@@ -129,7 +129,7 @@ export async function renderCheckoutPage(
     data,
     preloads,
     title: merchant ? `${t('page.title')} · ${merchant}` : t('page.title'),
-    lang: t.lang,
+    lang: t.language,
     dir: t.dir,
     app: await renderApp(data),
     noscript: view.kind === 'ready' ? t('page.noscript') : null,

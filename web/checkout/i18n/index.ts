@@ -27,8 +27,10 @@ export interface Translate {
   (key: MessageKey, values?: Record<string, string | number>): string;
   /** The locale of the catalogue in use: format amounts with it, so no message mixes scripts. */
   readonly locale: PageLocale;
-  /** The BCP 47 tag for `Intl` and `<html lang>`: the shopper's full locale where known (`es-MX`), else the catalogue's. */
+  /** The BCP 47 tag for `Intl`: the shopper's full locale where known (`es-MX`), else the catalogue's. */
   readonly lang: string;
+  /** The catalogue's language as a BCP 47 tag (`es`; `en` for the pseudo-locale), for `<html lang>`. */
+  readonly language: string;
   readonly dir: 'ltr' | 'rtl';
   /** Whether a key exists (for keys built from API values, such as `brand.${brand}`). */
   has(key: string): key is MessageKey;
@@ -153,7 +155,7 @@ export function translator(messages: Messages, formatLocale?: string | null): Tr
     return String(entry.format.format(args));
   };
   const has = (key: string): key is MessageKey => key in messages.catalogue;
-  return Object.assign(t, { locale: messages.locale, lang, dir: isRtl(messages.locale) ? 'rtl' : 'ltr', has } as const);
+  return Object.assign(t, { locale: messages.locale, lang, language: own, dir: isRtl(messages.locale) ? 'rtl' : 'ltr', has } as const);
 }
 
 /** The shopper's message for an API error code (and decline code), as design.md §8 asks. */
