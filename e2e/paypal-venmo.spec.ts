@@ -12,15 +12,34 @@ const testWindow = (page: Page, wallet: 'PayPal' | 'Venmo') => page.getByRole('d
 const everyMethod = { payment_method_types: ['card', 'google_pay', 'apple_pay', 'paypal', 'venmo'] };
 
 test.describe('PayPal and Venmo on the checkout page (test processor)', () => {
-  test('PayPal approve: a paypal payment, paid, with the payer email PayPal gives', async ({ page, request }) => {
+  test('PayPal approve: a paypal payment, paid, with the payer email PayPal gives; no console error, a tidy test window @desktop', async ({ page, request }) => {
+    const messages: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') messages.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));
     const session = await createSession(request, {
       payment_method_types: ['card', 'paypal'],
       line_items: [{ name: 'Kenya AA, 250 g', unit_amount: 2100, quantity: 1 }],
     });
     await page.goto(session.url);
     await paypalButton(page).click();
-    await testWindow(page, 'PayPal').getByRole('button', { name: 'Approve the payment' }).click();
+    const dialog = testWindow(page, 'PayPal');
+    await expect(dialog).toBeVisible();
+    // A considered window: no heavy frame, room inside, answers apart from one another, the first one standing out.
+    await expect(dialog).toHaveCSS('border-top-width', '0px');
+    await expect(dialog).toHaveCSS('padding-top', '24px');
+    const answers = await dialog.getByRole('button').evaluateAll((buttons) => buttons.map((button) => ({ top: button.getBoundingClientRect().top, bottom: button.getBoundingClientRect().bottom })));
+    expect(answers).toHaveLength(3);
+    for (const [i, box] of answers.slice(1).entries()) expect(box.top - answers[i]!.bottom).toBeGreaterThanOrEqual(8);
+    await expect(dialog.getByRole('button', { name: 'Approve the payment' })).toHaveClass('pay-button');
+    await expectNoAxeViolations(page);
+    await dialog.getByRole('button', { name: 'Approve the payment' }).click();
     await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+    await expect(page.getByText('Paid $21.00 with PayPal')).toBeVisible();
+    await expectNoAxeViolations(page);
+    // React hydrated the wallet's server markup as it was (no error #419, no boundary rendered again).
+    expect(messages).toEqual([]);
 
     const [payment] = await paymentsOf(request, session.id);
     expect(payment!.status).toBe('succeeded');
@@ -72,6 +91,7 @@ test.describe('PayPal and Venmo on the checkout page (test processor)', () => {
     await venmoButton(page).click();
     await testWindow(page, 'Venmo').getByRole('button', { name: 'Approve the payment' }).click();
     await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
+    await expect(page.getByText(/^Paid \$\d+\.\d\d with Venmo$/)).toBeVisible();
 
     const [payment] = await paymentsOf(request, session.id);
     const details = await apiGet(request, `/v1/payments/${payment!.id}`);

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { apiGet, expectNoAxeViolations, fillCheckout, secretKey } from './support';
 
 test.describe('setup mode', () => {
-  test('the shopper saves a card without paying; the merchant then charges it from the server', async ({ page, request }) => {
+  test('the shopper saves a card without paying; the merchant then charges it from the server @desktop', async ({ page, request }) => {
     const headers = { Authorization: `Bearer ${secretKey()}` };
     const customer = await (await request.post('/v1/customers', { headers, data: { email: 'ada@example.com' } })).json();
     const made = await request.post('/v1/checkout/sessions', { headers, data: { mode: 'setup', customer: customer.id } });
@@ -12,6 +12,9 @@ test.describe('setup mode', () => {
     await page.goto(session.url);
     await expect(page.getByTestId('setup-note')).toContainText('You will not be charged now.');
     await expect(page.getByRole('button', { name: /^Pay / })).toHaveCount(0);
+    // The email confirms a saved card, not an order.
+    await expect(page.getByLabel('Email')).toHaveAccessibleDescription(/^The shop uses it to confirm that your card is saved\./);
+    await expect(page.getByText(/order/i)).toHaveCount(0);
     await expectNoAxeViolations(page);
     await fillCheckout(page, { email: 'ada@example.com', number: '5555 5555 5555 4444', expiry: '07 / 31' });
     await page.getByRole('button', { name: 'Save card', exact: true }).click();

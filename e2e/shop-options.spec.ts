@@ -20,7 +20,7 @@ async function fillAddress(page: Page, fields: Record<string, string>) {
 }
 
 test.describe('shop options on the checkout page', () => {
-  test('a promotion code refused then applied, a shipping choice and tax: the page shows the server\'s breakdown, and the payment carries it', async ({ page, request }) => {
+  test('a promotion code refused then applied, a shipping choice and tax: the page shows the server\'s breakdown, and the payment carries it @desktop', async ({ page, request }) => {
     const suffix = Date.now().toString(36).toUpperCase();
     const coupon = await post(request, '/v1/coupons', { percent_off: 10, duration: 'once' });
     await post(request, '/v1/promotion_codes', { coupon: coupon.id, code: `SAVE10${suffix}` });
@@ -36,15 +36,28 @@ test.describe('shop options on the checkout page', () => {
     await expect(summary.getByTestId('subtotal')).toHaveText('$50.00');
     await expect(summary.getByTestId('shipping')).toHaveText('$5.00');
     await expect(summary.getByTestId('tax')).toHaveText('$5.00');
+    // A tax line names its rate and percentage (docs/pricing.md).
+    await expect(summary.getByTestId('tax').locator('xpath=preceding-sibling::dt')).toHaveText('Sales tax 10%');
     await expect(summary.getByTestId('total')).toHaveText('$60.00');
     await expect(page.getByRole('radio', { name: /Standard/ })).toBeChecked();
     await expect(page.getByTestId('shipping-choice')).toContainText('3–5 business days');
     await expectNoAxeViolations(page);
 
     await page.getByRole('button', { name: 'Add promotion code' }).click();
-    await page.getByLabel('Promotion code').fill('NOPE');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    const code = page.getByLabel('Promotion code');
+    // The field is drawn as one: a visible border, as the other fields have.
+    await expect(code).toHaveCSS('border-top-style', 'solid');
+    await expect(code).toHaveCSS('border-top-width', '1px');
+    // A wrong code sent with Enter: the error is announced (an alert, and the field's description), the focus stays in the field.
+    await code.fill('NOPE');
+    await code.press('Enter');
     await expect(page.getByTestId('promo-error')).toHaveText('This code can’t be used for this order.');
+    await expect(page.getByTestId('promo-error')).toHaveRole('alert');
+    await expect(code).toHaveAttribute('aria-invalid', 'true');
+    await expect(code).toHaveAccessibleDescription('This code can’t be used for this order.');
+    await expect(code).toBeFocused();
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(code).toBeFocused();
     await expect(summary.getByTestId('total')).toHaveText('$60.00');
     await expectNoAxeViolations(page);
     await page.getByLabel('Promotion code').fill(`save10${suffix.toLowerCase()}`);
@@ -69,7 +82,7 @@ test.describe('shop options on the checkout page', () => {
     const california = await post(request, '/v1/tax_rates', { display_name: 'CA sales tax', percentage: 7.25, inclusive: false, country: 'US', state: 'CA' });
     const session = await createSession(request, {
       line_items: [{ name: 'Kettle', unit_amount: 10000, quantity: 1, dynamic_tax_rates: [california.id] }],
-      shipping_address_collection: { allowed_countries: ['US', 'GB', 'JP'] },
+      shipping_address_collection: { allowed_countries: ['US', 'GB', 'JP', 'CA'] },
     });
     await page.goto(session.url);
     const form = page.getByTestId('shipping-form');
@@ -93,6 +106,14 @@ test.describe('shop options on the checkout page', () => {
     await expect(page.getByTestId('shipping-address')).toContainText('SW1A 2AA');
     await expect(page.locator('.summary').getByTestId('tax')).toHaveCount(0);
 
+    // A saved address reads as its country writes it: in Canada, city, province and postal code on one line, in that order.
+    await page.getByTestId('shipping-address').getByRole('button', { name: 'Change' }).click();
+    await form.getByLabel('Country or region').selectOption('CA');
+    await expect(form.getByLabel('Province')).toBeVisible();
+    await fillAddress(page, { 'Full name': 'Ada Lovelace', Address: '100 King St W', City: 'Toronto', Province: 'ON', 'Postal code': 'm5h 2n2' });
+    await form.getByRole('button', { name: 'Use this address' }).click();
+    await expect(page.getByTestId('shipping-address').locator('.address-lines > span')).toHaveText(['Ada Lovelace', '100 King St W', 'Toronto ON M5H 2N2', 'Canada']);
+
     await page.getByTestId('shipping-address').getByRole('button', { name: 'Change' }).click();
     await form.getByLabel('Country or region').selectOption('US');
     await expect(form.getByLabel('ZIP code')).toHaveAttribute('autocomplete', 'shipping postal-code');
@@ -101,6 +122,8 @@ test.describe('shop options on the checkout page', () => {
     await expect(page.getByTestId('shipping-address')).toContainText('Cupertino');
     // 7.25 % of 100.00, the rate of California.
     await expect(page.locator('.summary').getByTestId('tax')).toHaveText('$7.25');
+    await expect(page.locator('.summary').getByText('CA sales tax 7.25%')).toBeVisible();
+    await expect(page.getByTestId('shipping-address').locator('.address-lines > span')).toHaveText(['Ada Lovelace', '1 Infinite Loop', 'Cupertino CA 95014', 'United States']);
     await expect(page.locator('.summary').getByTestId('total')).toHaveText('$107.25');
     await expectNoAxeViolations(page);
 

@@ -28,6 +28,9 @@ test.describe('3-D Secure rehearsed in test mode (the test processor as the Brai
     const challenge = page.getByRole('dialog', { name: 'Test 3-D Secure check: no bank is asked' });
     await expect(challenge).toBeVisible();
     await expect(challenge.getByRole('button', { name: 'Pass the check' })).toBeFocused();
+    // Drawn as a considered window: no heavy frame, room inside, the answers apart.
+    await expect(challenge).toHaveCSS('border-top-width', '0px');
+    await expect(challenge.locator('.test-dialog-actions')).toHaveCSS('row-gap', '12px');
     await expectNoAxeViolations(page);
     await challenge.getByRole('button', { name: 'Pass the check' }).click();
     await page.waitForURL(`**/c/${session.id}/done`);

@@ -70,7 +70,7 @@ export function App({ data }: { data: CheckoutPageData }) {
   const paying = useState(false);
   // The server negotiated the locale (session, then Accept-Language) and inlined its catalogue,
   // which main.tsx primed before hydration: `ready` from the first render, no catalogue request.
-  const { t, ready } = useTranslator(session?.locale ?? data.locale);
+  const { t, ready } = useTranslator(session?.locale ?? data.locale, data.formatLocale);
 
   /** Reads the session again (it was paid meanwhile, in another tab). */
   const load = useCallback(async () => {
@@ -112,7 +112,7 @@ export function App({ data }: { data: CheckoutPageData }) {
 
   useEffect(() => {
     if (!ready) return;
-    document.documentElement.lang = t.lang;
+    document.documentElement.lang = t.language;
     document.documentElement.dir = t.dir;
     document.title = session ? `${t('page.title')} · ${session.merchant.name}` : t('page.title');
   }, [ready, session, t]);
@@ -262,6 +262,9 @@ function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; r
         body={receipt ? t('state.done.body', { merchant: session.merchant.name }) : t('state.paid.body')}
         link={external ? { href: session.redirect_url!, text: t('state.continue') } : undefined}
       >
+        {payment && (payment.type === 'paypal' || payment.type === 'venmo') && (
+          <p className="paid-with">{t('state.done.paidWithWallet', { amount, wallet: approvalWalletNames[payment.type] })}</p>
+        )}
         {payment?.last4 && (
           <p className="paid-with">
             {t('state.done.paidWith', {
@@ -275,6 +278,9 @@ function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; r
     </>
   );
 }
+
+/** PayPal and Venmo by their own names (the same in every language). */
+const approvalWalletNames = { paypal: 'PayPal', venmo: 'Venmo' } as const;
 
 /** A brand as the API names it (`visa`, `amex`) → its name for people, falling back to "Card". */
 function brandName(brand: string | null, t: Translate): string {
@@ -488,7 +494,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
             />
           </div>
           <p className="field-hint" id="email-hint">
-            {t('form.emailHint')}
+            {t(session.mode === 'setup' ? 'form.emailHintSetup' : 'form.emailHint')}
           </p>
           <p className="field-error" id="email-error" aria-live="polite">
             {form.showEmailError ? t('field.email.invalid') : ''}

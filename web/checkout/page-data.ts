@@ -27,6 +27,11 @@ export interface CheckoutPageData {
   /** The locale the server negotiated (session, then Accept-Language, then English: `negotiateLocale`). */
   locale: string;
   /**
+   * The tag amounts and numbers are formatted with: the shopper's full locale where the browser's
+   * `Accept-Language` gives one in that language (`es-MX` for `es`), else `locale` (`formattingLocale`).
+   */
+  formatLocale?: string;
+  /**
    * That locale's catalogue, whole and precompiled to ASTs (`inlineMessages`: the page's runtime has
    * no parser); the browser hands it to `primeMessages` before hydrating, so it loads no catalogue.
    */

@@ -8,6 +8,7 @@ import type { Translate } from './i18n';
 export function testDialog<T>(t: Translate, title: string, answers: ReadonlyArray<{ label: string; value: T | null }>): Promise<T | null> {
   return new Promise((resolve) => {
     const dialog = document.createElement('dialog');
+    dialog.className = 'test-dialog';
     dialog.setAttribute('aria-labelledby', 'test-dialog-title');
     dialog.dir = t.dir;
     dialog.lang = t.lang;
@@ -15,11 +16,13 @@ export function testDialog<T>(t: Translate, title: string, answers: ReadonlyArra
     heading.id = 'test-dialog-title';
     heading.textContent = title;
     const actions = document.createElement('div');
+    actions.className = 'test-dialog-actions';
     let result: T | null = null;
-    for (const answer of answers) {
+    // The first answer is the one a test usually wants (approve, pass): it stands out; the others are plainer.
+    for (const [index, answer] of answers.entries()) {
       const element = document.createElement('button');
       element.type = 'button';
-      element.className = 'pay-button';
+      element.className = index === 0 ? 'pay-button' : 'secondary-button';
       element.textContent = answer.label;
       element.addEventListener('click', () => {
         result = answer.value;

@@ -102,6 +102,26 @@ export function negotiateLocale(options: { sessionLocale: string | null | undefi
 }
 
 /**
+ * The tag numbers, dates and amounts are formatted with on a page in `locale`: the shopper's own
+ * (the first `Accept-Language` tag that `locale`'s catalogue serves, region and all, `es-MX` for
+ * `es`), so an amount reads as the shopper's country writes it (CLDR's `es-MX` writes `USD 10.00`,
+ * where `es` writes `10,00 US$`); else `locale` itself. The pseudo-locale formats as English.
+ */
+export function formattingLocale(locale: PageLocale, acceptLanguage?: string | null): string {
+  if (locale === PSEUDO_LOCALE) return DEFAULT_LOCALE;
+  for (const tag of parseAcceptLanguage(acceptLanguage)) {
+    if (matchLocale(tag) !== locale) continue;
+    try {
+      const [canonical] = Intl.getCanonicalLocales(tag.replaceAll('_', '-'));
+      if (canonical) return canonical;
+    } catch {
+      // Not a well-formed tag: the next one, or the catalogue's own.
+    }
+  }
+  return locale;
+}
+
+/**
  * A merchant's `locale` for a new session → what is stored: `auto` (the default: the shopper's
  * browser decides), or the supported locale that serves the tag (`es-MX` → `es`, `pt` → `pt-BR`).
  * Anything else is refused naming every supported value. The pseudo-locale is for test mode only.

@@ -6,7 +6,7 @@ import type { Deps } from '../../domain/deps';
 import { getCheckoutPage } from '../../domain/sessions/use-cases/get-checkout-page';
 import { App } from '../../../web/checkout/App';
 import { defaultCheckoutFlags } from '../../../web/checkout/flags';
-import { negotiateLocale } from '../../domain/shared/locale';
+import { formattingLocale, negotiateLocale } from '../../domain/shared/locale';
 import { inlineMessages, loadMessages, translator, type Messages } from '../../../web/checkout/i18n';
 import { PAGE_DATA_ID, serializePageData, type CheckoutPageData, type InitialView } from '../../../web/checkout/page-data';
 import { processorPlan } from '../../../web/checkout/processor-plan';
@@ -54,7 +54,7 @@ export interface RenderedCheckoutPage {
   preloads: PagePreloads;
   /** The whole document, without the head's asset markup and the nonce (see `checkoutDocument`). */
   title: string;
-  /** `<html lang dir>`: the catalogue's own (`translator(messages).lang` / `.dir`). */
+  /** `<html lang dir>`: the catalogue's own (`translator(messages).language` / `.dir`). */
   lang: string;
   dir: 'ltr' | 'rtl';
   app: string;
@@ -99,13 +99,15 @@ export async function renderCheckoutPage(
   // The session's locale (unless `auto`), then the shopper's Accept-Language, then English: the
   // same negotiation as the session view the page reads (docs/localization.md).
   const messages = await loadMessages(negotiateLocale({ sessionLocale, acceptLanguage: options.acceptLanguage }));
-  const t = translator(messages);
+  const formatLocale = formattingLocale(messages.locale, options.acceptLanguage);
+  const t = translator(messages, formatLocale);
   const data: CheckoutPageData = {
     sessionId,
     receipt,
     view,
     flags,
     locale: messages.locale,
+    formatLocale,
     messages: inlinedMessages(messages),
     sentry: options.clientConfig.sentry,
   };
@@ -127,7 +129,7 @@ export async function renderCheckoutPage(
     data,
     preloads,
     title: merchant ? `${t('page.title')} · ${merchant}` : t('page.title'),
-    lang: t.lang,
+    lang: t.language,
     dir: t.dir,
     app: await renderApp(data),
     noscript: view.kind === 'ready' ? t('page.noscript') : null,

@@ -199,7 +199,7 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
   },
   {
     id: 'paypal-venmo-styles',
-    source: /(?:^|\/)ApprovalWalletArea-[\w-]+\.css$/,
+    source: /(?:^|\/)approval-wallets-[\w-]+\.css$/,
     loadedWhen: ['paypal_or_venmo'],
     justification: 'The PayPal and Venmo buttons’ stylesheet, loaded with them. Built by Tillpoint.',
   },
@@ -219,7 +219,7 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
   },
   {
     id: 'apple-pay-styles',
-    source: /(?:^|\/)ApplePayArea-[\w-]+\.css$/,
+    source: /(?:^|\/)apple-pay-[\w-]+\.css$/,
     loadedWhen: ['apple_pay'],
     justification: 'The Apple Pay button’s stylesheet, loaded with it. Built by Tillpoint.',
   },

@@ -116,6 +116,7 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
     payment: payment && {
       status: payment.status,
       amount: payment.amount,
+      type: payment.paymentMethod?.type ?? null,
       brand: payment.paymentMethod?.brand ?? null,
       last4: payment.paymentMethod?.last4 ?? null,
     },

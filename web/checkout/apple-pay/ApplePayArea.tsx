@@ -3,11 +3,13 @@ import type { PublicSession } from '../api';
 import type { Translate } from '../i18n';
 import type { ProcessorClient } from '../processor-client';
 import type { WalletForm } from '../use-payment-attempt';
-import './apple-pay.css';
 import { reportCheckoutFailure } from '../report';
 import { APPLE_PAY_VERSION, applePayAvailable, applePayPaymentRequest, braintreeApplePay, testApplePay, type ApplePayProvider, type ApplePaySessionConstructor, type BraintreeApplePayInstance } from './apple-pay';
 import { cjs } from '../braintree/module-exports';
 import { useLatest } from '../use-latest';
+
+// The button's styles, in the browser only, as for the PayPal and Venmo buttons (wallets/ApprovalWalletArea.tsx).
+if (typeof document !== 'undefined') void import('./apple-pay.css');
 
 export interface ApplePayAreaProps {
   session: PublicSession;

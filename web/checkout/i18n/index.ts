@@ -27,8 +27,10 @@ export interface Translate {
   (key: MessageKey, values?: Record<string, string | number>): string;
   /** The locale of the catalogue in use: format amounts with it, so no message mixes scripts. */
   readonly locale: PageLocale;
-  /** The BCP 47 tag for `Intl` and `<html lang>`. */
+  /** The BCP 47 tag for `Intl`: the shopper's full locale where known (`es-MX`), else the catalogue's. */
   readonly lang: string;
+  /** The catalogue's language as a BCP 47 tag (`es`; `en` for the pseudo-locale), for `<html lang>`. */
+  readonly language: string;
   readonly dir: 'ltr' | 'rtl';
   /** Whether a key exists (for keys built from API values, such as `brand.${brand}`). */
   has(key: string): key is MessageKey;
@@ -130,10 +132,13 @@ function plainArguments(ast: MessageFormatElement[], into = new Set<string>(), c
 
 /**
  * A translate function over one catalogue. Every catalogue has every key (catalogues.test.ts); a key
- * one lacked would show in English where English is here, else as the key.
+ * one lacked would show in English where English is here, else as the key. `formatLocale`: the
+ * shopper's full tag for `Intl` (`es-MX` on the `es` catalogue: `formattingLocale`), used when the
+ * catalogue serves it.
  */
-export function translator(messages: Messages): Translate {
-  const lang = messages.locale === PSEUDO_LOCALE ? 'en' : messages.locale;
+export function translator(messages: Messages, formatLocale?: string | null): Translate {
+  const own = messages.locale === PSEUDO_LOCALE ? 'en' : messages.locale;
+  const lang = formatLocale && messages.locale !== PSEUDO_LOCALE && matchLocale(formatLocale) === messages.locale ? formatLocale : own;
   const formats = new Map<MessageKey, { format: IntlMessageFormat; plain: Set<string> }>();
   const numbers = new Intl.NumberFormat(lang);
   const t = (key: MessageKey, values?: Record<string, string | number>) => {
@@ -150,7 +155,7 @@ export function translator(messages: Messages): Translate {
     return String(entry.format.format(args));
   };
   const has = (key: string): key is MessageKey => key in messages.catalogue;
-  return Object.assign(t, { locale: messages.locale, lang, dir: isRtl(messages.locale) ? 'rtl' : 'ltr', has } as const);
+  return Object.assign(t, { locale: messages.locale, lang, language: own, dir: isRtl(messages.locale) ? 'rtl' : 'ltr', has } as const);
 }
 
 /** The shopper's message for an API error code (and decline code), as design.md §8 asks. */

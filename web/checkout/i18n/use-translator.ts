@@ -3,10 +3,11 @@ import { browserLocale, catalogueLocale, loadedMessages, loadMessages, someLoade
 
 /**
  * The translate function for a locale (the session's, or the browser's before a session is known).
- * `ready` is false while that locale's catalogue is on its way; `t` is then the last catalogue in
- * use (English, or the one the server inlined), good for a loading line only.
+ * `formatLocale`: the shopper's full tag for amounts and numbers (page-data.ts). `ready` is false
+ * while that locale's catalogue is on its way; `t` is then the last catalogue in use (English, or
+ * the one the server inlined), good for a loading line only.
  */
-export function useTranslator(locale: string | null | undefined): { t: Translate; ready: boolean } {
+export function useTranslator(locale: string | null | undefined, formatLocale?: string | null): { t: Translate; ready: boolean } {
   const wanted = catalogueLocale(locale ?? browserLocale());
   const here = loadedMessages(wanted);
   const [last, setLast] = useState<Messages>(() => here ?? someLoadedMessages());
@@ -21,6 +22,6 @@ export function useTranslator(locale: string | null | undefined): { t: Translate
     };
   }, [wanted, here]);
   const messages = here ?? last;
-  const t = useMemo(() => translator(messages), [messages]);
+  const t = useMemo(() => translator(messages, formatLocale), [messages, formatLocale]);
   return { t, ready: Boolean(here) };
 }

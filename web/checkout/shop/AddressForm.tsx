@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { ApiError, type PublicSession } from '../api';
+import { ApiError, type PublicAddress, type PublicSession } from '../api';
 import type { MessageKey, Translate } from '../i18n';
 import type { AddressField } from '../../../src/domain/addresses/entities';
 import { shopApi, useHydrated, type AddressFormatView, type AddressValue } from './shop-api';
@@ -24,6 +24,17 @@ function labelOf(field: AddressField, format: AddressFormatView, t: Translate): 
   if (field === 'city') return named(`address.city.${format.labels.city}`, 'address.city.city');
   if (field === 'postal_code') return named(`address.postal.${format.labels.postal_code}`, 'address.postal.postal');
   return t(field === 'name' ? 'address.name' : field === 'line1' ? 'address.line1' : 'address.line2');
+}
+
+/**
+ * A saved address's lines as its country writes them: the rows of its format (`Toronto ON M5H 2N2`
+ * in Canada, `75002 Paris` in France), each row's fields side by side. Until the format is here, one
+ * line per field.
+ */
+export function savedAddressLines(name: string | null, address: PublicAddress, format: Pick<AddressFormatView, 'rows'> | null): string[] {
+  const value = (field: AddressField) => (field === 'name' ? name : address[field]) ?? '';
+  const rows = format?.rows ?? [['name'], ['line1'], ['line2'], ['city'], ['state'], ['postal_code']];
+  return rows.map((row) => row.map(value).filter(Boolean).join(' ')).filter(Boolean);
 }
 
 /**
@@ -94,7 +105,7 @@ function AddressForm({ session, kind, countries, t, onSession }: { session: Publ
 
   const heading = t(kind === 'shipping' ? 'address.shippingHeading' : 'address.billingHeading');
   if (!editing && stored) {
-    const lines = [kind === 'shipping' ? session.shipping_details?.name : null, stored.line1, stored.line2, [stored.postal_code, stored.city, stored.state].filter(Boolean).join(' '), regionNames.of(stored.country)];
+    const lines = [...savedAddressLines(kind === 'shipping' ? (session.shipping_details?.name ?? null) : null, stored, format?.country === stored.country ? format : null), regionNames.of(stored.country)];
     return (
       <section className="address address-saved" aria-labelledby={`${id}-h`} data-testid={`${kind}-address`}>
         <h2 id={`${id}-h`}>{heading}</h2>

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { PublicSession } from '../api';
 import type { Translate } from '../i18n';
-import { formatMoney } from '../format';
+import { formatMoney, formatPercentage } from '../format';
 
 // Each option's code loads only for a session that uses it (the first load's size budget).
 const PromotionCode = lazy(() => import('./PromotionCode'));
@@ -15,6 +15,8 @@ const QuantityStepper = lazy(() => import('./QuantityStepper'));
  */
 export function OrderSummary({ session, t, locked, onSession }: { session: PublicSession; t: Translate; locked: boolean; onSession: (session: PublicSession) => void }) {
   const money = (amount: number) => formatMoney(amount, session.currency, t.lang);
+  // A tax by its name and rate ("VAT 20%"), the percentage as the shopper's locale writes it (up to 4 decimals, docs/pricing.md).
+  const taxName = (rate: { display_name: string; percentage: number }) => `${rate.display_name} ${formatPercentage(rate.percentage, t.lang)}`;
   const details = session.total_details;
   const breakdown = details && (details.amount_discount > 0 || details.amount_shipping > 0 || details.amount_tax > 0 || session.shipping_options?.length || session.allow_promotion_codes);
   const discountLabel = session.discount?.code ? t('summary.discountCode', { code: session.discount.code }) : t('summary.discount');
@@ -71,7 +73,7 @@ export function OrderSummary({ session, t, locked, onSession }: { session: Publi
           {details.breakdown.taxes.map((tax, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list, never reordered: its position is its identity.
             <div key={i}>
-              <dt>{tax.rate.inclusive ? t('summary.taxIncluded', { name: tax.rate.display_name, amount: money(tax.amount) }) : tax.rate.display_name}</dt>
+              <dt>{tax.rate.inclusive ? t('summary.taxIncluded', { name: taxName(tax.rate), amount: money(tax.amount) }) : taxName(tax.rate)}</dt>
               {!tax.rate.inclusive && <dd data-testid="tax">{money(tax.amount)}</dd>}
             </div>
           ))}

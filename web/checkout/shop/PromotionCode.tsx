@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError, type PublicSession } from '../api';
 import type { Translate } from '../i18n';
 import { shopApi, useHydrated } from './shop-api';
@@ -12,6 +12,11 @@ export default function PromotionCode({ session, t, onSession }: { session: Publ
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<'promo.invalid' | 'promo.failed' | null>(null);
   const applied = session.discount?.code ?? null;
+  const input = useRef<HTMLInputElement>(null);
+  // A refused code: the field keeps (or gets back) the focus, where it can be corrected; the alert below says why.
+  useEffect(() => {
+    if (error && !busy) input.current?.focus();
+  }, [error, busy]);
 
   async function send(value: string | null) {
     setBusy(true);
@@ -46,13 +51,14 @@ export default function PromotionCode({ session, t, onSession }: { session: Publ
   }
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (code.trim()) void send(code.trim());
+    if (code.trim() && !busy) void send(code.trim());
   };
   return (
     <form className={`promo${error ? ' has-error' : ''}`} onSubmit={submit} noValidate>
       <label htmlFor={`${id}-code`}>{t('promo.label')}</label>
       <div className="promo-row">
         <input
+          ref={input}
           id={`${id}-code`}
           className="field-input"
           name="promotion_code"
@@ -60,7 +66,8 @@ export default function PromotionCode({ session, t, onSession }: { session: Publ
           autoCapitalize="characters"
           spellCheck={false}
           value={code}
-          disabled={busy}
+          // Read-only rather than disabled while the code is checked: a disabled field would drop the focus to the page.
+          readOnly={busy}
           aria-invalid={error !== null}
           aria-describedby={`${id}-error`}
           onChange={(e) => setCode(e.target.value)}

@@ -18,9 +18,13 @@ import {
   type TestWindowAnswer,
   type VenmoInstance,
 } from './approval-wallets';
-import './approval-wallets.css';
 import { cjs } from '../braintree/module-exports';
 import { useLatest } from '../use-latest';
+
+// The buttons' styles, in the browser only: the server renders this module too (the page's first
+// paint), and a stylesheet is nothing it can import: the boundary would fail there and the browser
+// would have to render it alone (React's error #419 at hydration).
+if (typeof document !== 'undefined') void import('./approval-wallets.css');
 
 export interface ApprovalWalletAreaProps {
   wallet: ApprovalWallet;
