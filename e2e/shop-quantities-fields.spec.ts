@@ -147,7 +147,7 @@ test.describe('quantities and custom fields on the checkout page', () => {
     const breakdown = page.getByTestId('breakdown');
     const total = page.locator('.summary').getByTestId('total');
     // 120.00 with 20 % in it: 20.00 included; 10 % of 10.00 = 1.00 added; 5.00 shipping.
-    await expect(breakdown).toContainText('Includes VAT €20.00');
+    await expect(breakdown).toContainText('Includes VAT 20% €20.00');
     await expect(breakdown.getByTestId('tax')).toHaveText('€1.00');
     await expect(breakdown).toContainText('Bottle levy');
     await expect(total).toHaveText('€136.00');
