@@ -106,7 +106,9 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
           </>
         )}
         {place && <SearchBox key={here} here={here} />}
-        <span className="user">{session.user?.email}</span>
+        <span className="user" title={session.user?.email}>
+          {session.user?.email}
+        </span>
         {place && (
           <>
             <Link href={`${here}/security`} aria-current={place.rest === 'security' ? 'page' : undefined}>

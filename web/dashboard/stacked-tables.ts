@@ -10,23 +10,24 @@ import { useEffect, type RefObject } from 'react';
 export function labelTableCells(root: ParentNode) {
   for (const table of root.querySelectorAll<HTMLTableElement>('table.data')) {
     table.setAttribute('role', 'table');
-    const heads = [...(table.tHead?.rows[0]?.cells ?? [])];
+    const head = table.querySelector(':scope > thead');
+    const span = (cell: Element) => Math.max(1, Number(cell.getAttribute('colspan') ?? 1) || 1);
     const names: string[] = [];
-    for (const head of heads) {
-      for (let i = 0; i < head.colSpan; i++) names.push(head.textContent?.trim() ?? '');
+    for (const heading of head?.querySelector(':scope > tr')?.children ?? []) {
+      for (let i = 0; i < span(heading); i++) names.push(heading.textContent?.trim() ?? '');
     }
-    for (const group of [table.tHead, ...table.tBodies, table.tFoot]) group?.setAttribute('role', 'rowgroup');
-    for (const row of table.rows) {
+    for (const group of table.querySelectorAll(':scope > thead, :scope > tbody, :scope > tfoot')) group.setAttribute('role', 'rowgroup');
+    for (const row of table.querySelectorAll(':scope > * > tr')) {
       row.setAttribute('role', 'row');
       let column = 0;
-      for (const cell of row.cells) {
+      for (const cell of row.children) {
         const isHead = cell.tagName === 'TH';
         const scope = cell.getAttribute('scope');
-        cell.setAttribute('role', isHead ? (scope === 'row' || (!scope && row.parentElement !== table.tHead) ? 'rowheader' : 'columnheader') : 'cell');
-        const name = cell.colSpan === 1 ? names[column] : undefined;
+        cell.setAttribute('role', isHead ? (scope === 'row' || (!scope && row.parentElement !== head) ? 'rowheader' : 'columnheader') : 'cell');
+        const name = span(cell) === 1 ? names[column] : undefined;
         if (!isHead && name && cell.getAttribute('data-label') !== name) cell.setAttribute('data-label', name);
         if (!isHead && !name) cell.removeAttribute('data-label');
-        column += cell.colSpan;
+        column += span(cell);
       }
     }
   }
