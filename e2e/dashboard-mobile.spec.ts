@@ -66,7 +66,7 @@ test.describe('the dashboard on a phone', () => {
   test.describe.configure({ timeout: 120_000 });
   test.use({ viewport: { width: 375, height: 812 } });
 
-  test('a menu button opens and closes the navigation, names the current page, and no page scrolls sideways', async ({ page, browser, request }) => {
+  test('a menu button opens and closes the navigation, names the current page; no page scrolls sideways, breaks a word mid-letter or wraps a badge or amount; axe clean', async ({ page, browser, request }) => {
     await signUp(page, `Phone ${unique()}`);
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
     const links = nav.getByRole('list');
