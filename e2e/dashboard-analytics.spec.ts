@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import { goTo, signUp, unique } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
@@ -8,10 +8,19 @@ async function payWithCard(request: APIRequestContext, sessionId: string) {
   return request.post(`/api/checkout/sessions/${sessionId}/payments`, { data: { payment_method_type: 'card', nonce: token.nonce, email: 'ana.lytics@buyer.example' } });
 }
 
+/** How many pixels of a canvas are drawn in the dashboard's accent colour (#1a56db), as the bars are. */
+const barPixels = (canvas: Locator) =>
+  canvas.evaluate((element: HTMLCanvasElement) => {
+    const { data } = element.getContext('2d')!.getImageData(0, 0, element.width, element.height);
+    let count = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i] === 0x1a && data[i + 1] === 0x56 && data[i + 2] === 0xdb) count++;
+    return count;
+  });
+
 test.describe('dashboard Analytics', () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test('the funnel, success rate by method and decline reasons over a period kept in the URL; back returns to the period before; axe clean', async ({ page, request }) => {
+  test('the funnel, success rate by method and decline reasons, drawn beside their tables, over a period kept in the URL; back returns to the period before; axe clean @desktop', async ({ page, request }) => {
     await signUp(page, `Analytics ${unique()}`);
     await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
@@ -46,6 +55,18 @@ test.describe('dashboard Analytics', () => {
     await expect(results.getByRole('row').filter({ hasText: /^pay/ })).toHaveCount(2);
     await expect(results).toContainText(/100% \(\d+(\.\d)?% to 100%\)/);
     await expect(results.locator('caption')).toContainText('Not enough data yet');
+    // Each of the four is drawn too (uPlot's bars, hidden from screen readers: the table beside reads out the values).
+    for (const figure of ['funnel', 'methods', 'declines', '3ds']) {
+      const chart = page.getByTestId(`analytics-${figure}-chart`);
+      await expect(chart.locator('canvas')).toBeVisible();
+      await expect(chart.locator('[aria-hidden="true"]')).toHaveCount(1);
+      expect(await barPixels(chart.locator('canvas')), `${figure} draws its bars`).toBeGreaterThan(100);
+      const [table, drawing] = [await page.getByTestId(`analytics-${figure}`).boundingBox(), await chart.boundingBox()];
+      // Beside its table on a wide screen, under it on a phone; never off the page.
+      if (page.viewportSize()!.width >= 1000) expect(drawing!.x).toBeGreaterThan(table!.x + table!.width);
+      else expect(drawing!.y).toBeGreaterThan(table!.y + table!.height - 1);
+      expect(drawing!.x + drawing!.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+    }
     await expectNoAxeViolations(page);
 
     // Last 7 days: the URL says so, and the figures are the same (everything happened today).
@@ -62,6 +83,7 @@ test.describe('dashboard Analytics', () => {
     await expect(page).toHaveURL(new RegExp(`/analytics\\?from=${yesterday}&to=${yesterday}$`));
     await expect(funnel.getByRole('row', { name: /Sessions opened/ })).toContainText('0');
     await expect(page.getByText('No declined payments in this period.')).toBeVisible();
+    await expect(page.getByTestId('analytics-declines-chart')).toHaveCount(0);
     await expectNoAxeViolations(page);
 
     // A shared link opens the same period; the back button returns to the 7 days.

@@ -18,7 +18,7 @@ declare global {
 let loading: Promise<typeof uPlot> | null = null;
 
 /** uPlot, loaded once by a script element (the dashboard's CSP allows scripts from its own origin). */
-function loadUPlot(): Promise<typeof uPlot> {
+export function loadUPlot(): Promise<typeof uPlot> {
   if (window.uPlot) return Promise.resolve(window.uPlot);
   loading ??= new Promise((resolve, reject) => {
     const script = document.createElement('script');

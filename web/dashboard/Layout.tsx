@@ -4,6 +4,7 @@ import { api, type AccountSummary, type Mode, type SessionState } from './api';
 import { Link, navigate } from './router';
 import { useT, type DashboardMessageKey } from './i18n';
 import { SearchBox } from './SearchBox';
+import { useTableCellLabels } from './stacked-tables';
 
 /** Where the merchant is: which account, which mode, which page. */
 export interface Place {
@@ -47,6 +48,8 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
   const here = place ? `/dashboard/${place.account.id}/${place.mode}` : '';
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
+  const main = useRef<HTMLElement>(null);
+  useTableCellLabels(main);
   const visible = place ? sections.filter((s) => can(place.account.role, s.permission)) : [];
   const linkOf = (s: (typeof sections)[number]) => `${here}${s.path ? `/${s.path}` : ''}`;
   const isCurrent = (s: (typeof sections)[number]) =>
@@ -103,7 +106,9 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
           </>
         )}
         {place && <SearchBox key={here} here={here} />}
-        <span className="user">{session.user?.email}</span>
+        <span className="user" title={session.user?.email}>
+          {session.user?.email}
+        </span>
         {place && (
           <>
             <Link href={`${here}/security`} aria-current={place.rest === 'security' ? 'page' : undefined}>
@@ -153,7 +158,7 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
             </ul>
           </nav>
         )}
-        <main>{children}</main>
+        <main ref={main}>{children}</main>
       </div>
     </div>
   );

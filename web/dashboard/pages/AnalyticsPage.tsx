@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { api } from '../api';
+import { BarChart } from '../BarChart';
 import { ColumnHeads, ErrorNote, Loading } from '../components';
 import { methodTypeLabels } from '../format';
 import type { PageScope } from '../Layout';
@@ -47,6 +48,7 @@ function periodOf(query: URLSearchParams): { days: number | null; from: string; 
 
 const utcDay = (day: string) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
 const percent = (value: number | null) => (value === null ? '—' : new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(value));
+const count = (value: number) => new Intl.NumberFormat().format(value);
 const signedPercent = (value: number) => new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(value);
 
 /** 3-D Secure statuses (Braintree's) named for a person; others show as they are. */
@@ -86,6 +88,15 @@ export function AnalyticsPage({ base, place }: PageScope) {
   };
   const step = (value: number, of: number) => (of === 0 ? '—' : percent(value / of));
   const declined = data?.decline_reasons.reduce((sum, r) => sum + r.count, 0) ?? 0;
+  const funnelSteps = data
+    ? [
+        { key: 'opened', name: t('overview.funnel.opened'), count: data.funnel.opened },
+        { key: 'attempted', name: t('overview.funnel.attempted'), count: data.funnel.attempted },
+        { key: 'paid', name: t('overview.funnel.paid'), count: data.funnel.paid },
+      ]
+    : [];
+  const methodName = (method: string) => (methodTypeLabels[method] ? t(methodTypeLabels[method]!) : method);
+  const threeDSecureName = (status: string) => (threeDSecureLabels[status] ? t(threeDSecureLabels[status]!) : status);
 
   return (
     <>
@@ -121,41 +132,54 @@ export function AnalyticsPage({ base, place }: PageScope) {
         <>
           <p className="hint" data-testid="analytics-period">{t('analytics.period', { from: utcDay(data.from), to: utcDay(data.to) })}</p>
 
-          <FigureTable
-            testId="analytics-funnel"
-            caption={t('overview.funnel')}
-            heads={[t('analytics.col.step'), t('analytics.col.sessions'), t('analytics.col.ofPrevious')]}
-            rows={[
-              { key: 'opened', heading: t('overview.funnel.opened'), cells: [data.funnel.opened, '—'] },
-              { key: 'attempted', heading: t('overview.funnel.attempted'), cells: [data.funnel.attempted, step(data.funnel.attempted, data.funnel.opened)] },
-              { key: 'paid', heading: t('overview.funnel.paid'), cells: [data.funnel.paid, step(data.funnel.paid, data.funnel.attempted)] },
-            ]}
-          />
-          <FigureTable
-            testId="analytics-methods"
-            caption={t('analytics.methods')}
-            heads={[t('analytics.col.method'), t('analytics.col.finished'), t('analytics.col.approved'), t('overview.successRate')]}
-            rows={data.payment_methods.map((m) => ({
-              key: m.payment_method,
-              heading: methodTypeLabels[m.payment_method] ? t(methodTypeLabels[m.payment_method]!) : m.payment_method,
-              cells: [m.finished, m.approved, percent(m.success_rate)],
-            }))}
-            empty={t('overview.noPayments')}
-          />
-          <FigureTable
-            testId="analytics-declines"
-            caption={t('analytics.declines')}
-            heads={[t('payment.processor.declineCode'), t('analytics.col.payments'), t('analytics.col.share')]}
-            rows={data.decline_reasons.map((d) => ({ key: d.code, heading: <code>{d.code}</code>, cells: [d.count, percent(d.count / declined)] }))}
-            empty={t('analytics.noDeclines')}
-          />
-          <FigureTable
-            testId="analytics-3ds"
-            caption={t('analytics.threeDSecure')}
-            heads={[t('analytics.col.outcome'), t('analytics.col.payments')]}
-            rows={data.three_d_secure.map((o) => ({ key: o.status, heading: threeDSecureLabels[o.status] ? t(threeDSecureLabels[o.status]!) : o.status, cells: [o.count] }))}
-            empty={t('overview.noPayments')}
-          />
+          <div className="figure-pair">
+            <BarChart testId="analytics-funnel-chart" bars={funnelSteps.map((s) => ({ label: s.name, value: s.count }))} format={count} />
+            <FigureTable
+              testId="analytics-funnel"
+              caption={t('overview.funnel')}
+              heads={[t('analytics.col.step'), t('analytics.col.sessions'), t('analytics.col.ofPrevious')]}
+              rows={funnelSteps.map((s, i) => ({ key: s.key, heading: s.name, cells: [s.count, i === 0 ? '—' : step(s.count, funnelSteps[i - 1]!.count)] }))}
+            />
+          </div>
+          <div className="figure-pair">
+            <BarChart
+              testId="analytics-methods-chart"
+              bars={data.payment_methods.map((m) => ({ label: methodName(m.payment_method), value: m.success_rate ?? 0 }))}
+              format={(v) => percent(v)}
+              max={1}
+            />
+            <FigureTable
+              testId="analytics-methods"
+              caption={t('analytics.methods')}
+              heads={[t('analytics.col.method'), t('analytics.col.finished'), t('analytics.col.approved'), t('overview.successRate')]}
+              rows={data.payment_methods.map((m) => ({
+                key: m.payment_method,
+                heading: methodName(m.payment_method),
+                cells: [m.finished, m.approved, percent(m.success_rate)],
+              }))}
+              empty={t('overview.noPayments')}
+            />
+          </div>
+          <div className="figure-pair">
+            <BarChart testId="analytics-declines-chart" bars={data.decline_reasons.map((d) => ({ label: d.code, value: d.count }))} format={count} />
+            <FigureTable
+              testId="analytics-declines"
+              caption={t('analytics.declines')}
+              heads={[t('payment.processor.declineCode'), t('analytics.col.payments'), t('analytics.col.share')]}
+              rows={data.decline_reasons.map((d) => ({ key: d.code, heading: <code>{d.code}</code>, cells: [d.count, percent(d.count / declined)] }))}
+              empty={t('analytics.noDeclines')}
+            />
+          </div>
+          <div className="figure-pair">
+            <BarChart testId="analytics-3ds-chart" bars={data.three_d_secure.map((o) => ({ label: threeDSecureName(o.status), value: o.count }))} format={count} />
+            <FigureTable
+              testId="analytics-3ds"
+              caption={t('analytics.threeDSecure')}
+              heads={[t('analytics.col.outcome'), t('analytics.col.payments')]}
+              rows={data.three_d_secure.map((o) => ({ key: o.status, heading: threeDSecureName(o.status), cells: [o.count] }))}
+              empty={t('overview.noPayments')}
+            />
+          </div>
 
           <section aria-labelledby="analytics-experiments">
             <h2 id="analytics-experiments">{t('analytics.experiments')}</h2>
