@@ -144,6 +144,10 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
     params: { id: (await ownerCall(fx, 'POST', '/test/api-keys', { kind: 'publishable' })).id },
     body: { name: 'Storefront' },
   }),
+  'POST /dashboard/api/accounts/:account_id/:mode/api-keys/:id/permissions': async (fx) => ({
+    params: { id: (await ownerCall(fx, 'POST', '/test/api-keys', { kind: 'restricted', permissions: { payments: 'read' } })).id },
+    body: { permissions: { payments: 'write' } },
+  }),
   'POST /dashboard/api/accounts/:account_id/:mode/api-keys/:id/roll': async (fx) => ({
     params: { id: (await ownerCall(fx, 'POST', '/test/api-keys', { kind: 'restricted', permissions: { payments: 'read' } })).id },
     body: { expires_in: 3600 },
