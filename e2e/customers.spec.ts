@@ -41,11 +41,11 @@ test.describe('the Customers page', () => {
     await page.getByTestId('payment-customer').click();
     await expect(page.getByRole('heading', { name: 'ada@buyer.example' })).toBeVisible();
 
-    page.once('dialog', (dialog) => {
-      expect(dialog.message()).toContain('Their payments stay');
-      void dialog.accept();
-    });
     await page.getByRole('button', { name: 'Delete customer' }).click();
+    const confirm = page.getByRole('dialog', { name: /Their payments stay/ });
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await expectNoAxeViolations(page);
+    await confirm.getByRole('button', { name: 'Yes, delete the customer' }).click();
     await expect(page.getByText(`Customer ${ada} deleted`)).toHaveAttribute('role', 'status');
     await expect(page.getByTestId('customers').getByRole('row')).toHaveCount(2);
     await expect(page.getByTestId('customers')).not.toContainText('ada@buyer.example');

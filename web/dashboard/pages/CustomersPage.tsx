@@ -1,6 +1,7 @@
 import { Fragment, useEffect, useState, type FormEvent } from 'react';
 import { api, type Customer, type CustomerDetail, type List, type Payment } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
+import { Confirm } from '../Confirm';
 import { formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager, useCursorStack } from '../Pager';
@@ -141,9 +142,9 @@ export function CustomerDetailPage({ base, place, id }: PageScope & { id: string
   const path = `/accounts${base}/customers/${id}`;
   const customer = useLoad(() => api<CustomerDetail>('GET', path), path);
   const action = useAction();
+  const [confirming, setConfirming] = useState(false);
   const c = customer.data;
   const remove = () => {
-    if (!window.confirm(t('customer.deleteConfirm', { who: c?.email ?? id }))) return;
     void action.act(async () => {
       await api('DELETE', path);
       navigate(`/dashboard${base}/customers?deleted=${encodeURIComponent(id)}`);
@@ -162,11 +163,20 @@ export function CustomerDetailPage({ base, place, id }: PageScope & { id: string
           <div className="page-head">
             <h1>{c.email ?? c.name ?? c.id}</h1>
             {can(place.account.role, 'customers.delete') && (
-              <button type="button" className="danger" disabled={action.busy} onClick={remove}>
+              <button type="button" className="danger" disabled={action.busy || confirming} onClick={() => setConfirming(true)}>
                 {t('customer.delete')}
               </button>
             )}
           </div>
+          {confirming && (
+            <Confirm
+              message={t('customer.deleteConfirm', { who: c.email ?? id })}
+              confirmLabel={t('customer.deleteConfirmButton')}
+              busy={action.busy}
+              onConfirm={remove}
+              onCancel={() => setConfirming(false)}
+            />
+          )}
           <p className="mono">{c.id}</p>
           <dl className="details">
             <dt>{t('customers.col.email')}</dt>
