@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAmount } from './format';
+import { calendarDaysUntil, parseAmount } from './format';
 
 describe('parseAmount', () => {
   it('reads an amount in the currency unit as minor units, by the currency exponent', () => {
@@ -15,5 +15,17 @@ describe('parseAmount', () => {
     for (const [value, currency] of [['', 'USD'], ['abc', 'USD'], ['-5', 'USD'], ['1e3', 'USD'], ['10.505', 'USD'], ['10.5', 'JPY'], ['1.2.3', 'USD']]) {
       expect(parseAmount(value!, currency!), value).toBeNull();
     }
+  });
+});
+
+describe('calendarDaysUntil', () => {
+  const at = (day: number, hour: number, minute = 0) => new Date(2026, 10, day, hour, minute).getTime() / 1000;
+  it("counts the days to a date as shown, not whole 24-hour periods: a 7-day reply-by is 7 days away when it opens", () => {
+    expect(calendarDaysUntil(at(12, 10) + 7 * 86400, at(12, 10))).toBe(7);
+    expect(calendarDaysUntil(at(19, 10), at(12, 10, 1))).toBe(7);
+    expect(calendarDaysUntil(at(13, 0, 30), at(12, 23, 30))).toBe(1);
+    expect(calendarDaysUntil(at(12, 23), at(12, 1))).toBe(0);
+    // Across a month's end.
+    expect(calendarDaysUntil(new Date(2026, 11, 2, 9).getTime() / 1000, at(28, 9))).toBe(4);
   });
 });
