@@ -159,6 +159,7 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
   'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/submit': async (fx) => ({ params: { id: await openDispute(fx) } }),
   'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/accept': async (fx) => ({ params: { id: await openDispute(fx) } }),
   'GET /dashboard/api/accounts/:account_id/:mode/customers': async () => ({}),
+  'GET /dashboard/api/accounts/:account_id/:mode/guest-customers': async () => ({}),
   'GET /dashboard/api/accounts/:account_id/:mode/customers/:id': async (fx) => ({ params: { id: await newCustomer(fx) } }),
   'DELETE /dashboard/api/accounts/:account_id/:mode/customers/:id': async (fx) => ({ params: { id: await newCustomer(fx) } }),
   'GET /dashboard/api/accounts/:account_id/:mode/search': async (fx) => ({ query: `q=${fx.paymentId}` }),
