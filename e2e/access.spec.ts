@@ -137,6 +137,13 @@ test.describe('a fresh install, closed by default', () => {
     await expect(member.getByRole('heading', { name: 'Overview' })).toBeVisible();
     await goTo(member, 'Payments');
     await expect(member.getByRole('row').filter({ hasText: '$35.00' })).toBeVisible();
+    // Support may not read API keys: the Developers page, opened by its address, says only that.
+    await member.goto(member.url().replace(/\/payments$/, '/developers'));
+    await expect(member.getByRole('heading', { level: 1 })).toHaveText('Developers');
+    await expect(member.getByRole('alert')).toHaveText('Your role does not allow this. Ask an owner or an admin.');
+    await expect(member.getByText(/Loading/)).toHaveCount(0);
+    await expect(member.getByRole('table')).toHaveCount(0);
+    await expectNoAxeViolations(member);
     await context.close();
   });
 
@@ -219,6 +226,10 @@ test.describe('account security', () => {
     await page.getByRole('button', { name: 'Change password' }).click();
     await expect(page.getByRole('alert')).toHaveText('The current password is not right');
     await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByLabel('New password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByRole('alert')).toHaveText('The new password is your current password: choose a different one');
+    await page.getByLabel('New password').fill('an even longer passphrase');
     await page.getByRole('button', { name: 'Change password' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Password changed' })).toBeVisible();
     await signOut(page);

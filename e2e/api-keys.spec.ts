@@ -3,7 +3,7 @@ import { goTo, signUp, unique } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 test.describe('API keys on the Developers page', () => {
-  test('a named restricted key reads what it was granted and is refused the rest; a key is renamed, rolled and revoked', async ({ page, request }) => {
+  test("a named restricted key reads what it was granted and is refused the rest; a key is renamed, rolled, its permissions changed and revoked after a confirmation @desktop", async ({ page, request }) => {
     await signUp(page, `Keys ${unique()}`);
     await goTo(page, 'Developers');
     await expect(page.getByRole('heading', { name: 'Create a key' })).toBeVisible();
@@ -69,9 +69,29 @@ test.describe('API keys on the Developers page', () => {
     expect(gone.status()).toBe(401);
     expect((await gone.json()).error.code).toBe('api_key_invalid');
 
-    // Revoke the rolled key.
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: `Revoke ${rolled.slice(0, 8)}…${rolled.slice(-4)}` }).click();
+    // Change the rolled key's permissions: refunds readable too; its secret stays.
+    const rolledLabel = `${rolled.slice(0, 8)}…${rolled.slice(-4)}`;
+    await page.getByRole('button', { name: `Change the permissions of ${rolledLabel}` }).click();
+    const editor = page.getByRole('form', { name: `Permissions of Nightly report (${rolledLabel})` });
+    await expect(editor.getByRole('radio', { name: 'payments: Read' })).toBeChecked();
+    await editor.getByRole('radio', { name: 'refunds: Read' }).check();
+    await expectNoAxeViolations(page);
+    await editor.getByRole('button', { name: 'Save permissions' }).click();
+    await expect(editor).toHaveCount(0);
+    await expect(page.getByRole('row').filter({ hasText: rolledLabel })).toContainText('refunds: read');
+    expect((await request.get('/v1/refunds', { headers: as(rolled) })).status()).toBe(200);
+
+    // Revoke the rolled key, after an in-page confirmation; Cancel keeps it.
+    const revokeButton = page.getByRole('button', { name: `Revoke ${rolledLabel}` });
+    await revokeButton.click();
+    const confirm = page.getByRole('dialog', { name: `Revoke Nightly report (${rolledLabel})? Calls with it will be refused at once.` });
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await expectNoAxeViolations(page);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toHaveCount(0);
+    expect((await request.get('/v1/payments', { headers: as(rolled) })).status()).toBe(200);
+    await revokeButton.click();
+    await confirm.getByRole('button', { name: 'Revoke key' }).click();
     await expect(page.getByRole('row').filter({ hasText: `${rolled.slice(0, 8)}…${rolled.slice(-4)}` })).toContainText('Revoked');
     const revoked = await request.get('/v1/payments', { headers: as(rolled) });
     expect(revoked.status()).toBe(401);

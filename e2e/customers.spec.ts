@@ -3,7 +3,11 @@ import { payAsShopper, signUp, unique, goTo } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 test.describe('the Customers page', () => {
-  test('search by email finds the customer with their payment and saved card; deleting them keeps the payment', async ({ page, browser, request }) => {
+  test('search by email finds the customer with their payment and saved card; a shopper who paid without being a customer is a Guest; deleting a customer keeps the payment @desktop', async ({
+    page,
+    browser,
+    request,
+  }) => {
     await signUp(page, `Customers ${unique()}`);
     await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
@@ -18,9 +22,30 @@ test.describe('the Customers page', () => {
     });
     expect(created.status(), await created.text()).toBe(200);
     await payAsShopper(browser, (await created.json()).url, 'ada@buyer.example');
+    // A shopper who pays with an email but is no customer (through the checkout page's endpoints).
+    const guestSession = (
+      await (
+        await request.post('/v1/checkout/sessions', { headers, data: { currency: 'usd', line_items: [{ name: 'Drip bags', unit_amount: 990, quantity: 1 }] } })
+      ).json()
+    ).id as string;
+    const card = { number: '4111111111111111', exp_month: 12, exp_year: new Date().getFullYear() + 2, cvc: '123' };
+    const nonce = (await (await request.post(`/api/checkout/sessions/${guestSession}/card-tokens`, { data: card })).json()).nonce as string;
+    const guestPaid = await request.post(`/api/checkout/sessions/${guestSession}/payments`, {
+      data: { payment_method_type: 'card', nonce, email: 'cy.guest@buyer.example' },
+    });
+    expect(guestPaid.status(), await guestPaid.text()).toBe(200);
 
     await goTo(page, 'Customers');
     await expect(page.getByTestId('customers').getByRole('row')).toHaveCount(3);
+    // The guest is listed apart, marked Guest, read-only: the row links to their payments.
+    const guest = page.getByTestId('guest-customers').getByRole('row').filter({ hasText: 'cy.guest@buyer.example' });
+    await expect(guest).toContainText('Guest');
+    await expect(guest.getByRole('cell').nth(1)).toHaveText('1');
+    await expect(page.getByTestId('guest-customers')).not.toContainText('ada@buyer.example');
+    await expectNoAxeViolations(page);
+    await guest.getByRole('link', { name: 'cy.guest@buyer.example' }).click();
+    await expect(page.getByRole('row').filter({ hasText: 'cy.guest@buyer.example' })).toContainText('$9.90');
+    await goTo(page, 'Customers');
     await page.getByLabel('Email').fill('ADA@buyer.example');
     await page.getByRole('button', { name: 'Search' }).click();
     const rows = page.getByTestId('customers').getByRole('row');
@@ -41,11 +66,11 @@ test.describe('the Customers page', () => {
     await page.getByTestId('payment-customer').click();
     await expect(page.getByRole('heading', { name: 'ada@buyer.example' })).toBeVisible();
 
-    page.once('dialog', (dialog) => {
-      expect(dialog.message()).toContain('Their payments stay');
-      void dialog.accept();
-    });
     await page.getByRole('button', { name: 'Delete customer' }).click();
+    const confirm = page.getByRole('dialog', { name: /Their payments stay/ });
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await expectNoAxeViolations(page);
+    await confirm.getByRole('button', { name: 'Yes, delete the customer' }).click();
     await expect(page.getByText(`Customer ${ada} deleted`)).toHaveAttribute('role', 'status');
     await expect(page.getByTestId('customers').getByRole('row')).toHaveCount(2);
     await expect(page.getByTestId('customers')).not.toContainText('ada@buyer.example');

@@ -130,6 +130,61 @@ test.describe('dashboard actions', () => {
     await receiver.close();
   });
 
+  test('capture and void each ask for an in-page confirmation first; going back sends nothing @desktop', async ({ page, request }) => {
+    await signUp(page, `Holds ${unique()}`);
+    const base = new URL(page.url()).pathname.replace(/\/$/, '');
+    // A secret key through the dashboard's own API, then two authorized (manual capture) payments.
+    const key = await page.evaluate(async (path) => {
+      const csrf = (await (await fetch('/dashboard/api/session')).json()).csrf_token;
+      const res = await fetch(`/dashboard/api/accounts${path}/api-keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({ kind: 'secret' }),
+      });
+      return (await res.json()).secret as string;
+    }, base.replace('/dashboard', ''));
+    const auth = { Authorization: `Bearer ${key}` };
+    const authorize = async (amount: number) => {
+      const session = await request.post('/v1/checkout/sessions', {
+        headers: auth,
+        data: { currency: 'usd', capture_method: 'manual', line_items: [{ name: 'Rental deposit', unit_amount: amount, quantity: 1 }] },
+      });
+      const { id } = await session.json();
+      const card = { number: '4111111111111111', exp_month: 12, exp_year: new Date().getFullYear() + 2, cvc: '123' };
+      const token = await request.post(`/api/checkout/sessions/${id}/card-tokens`, { data: card });
+      expect(token.status(), await token.text()).toBe(200);
+      const paid = await request.post(`/api/checkout/sessions/${id}/payments`, {
+        data: { payment_method_type: 'card', nonce: (await token.json()).nonce, email: 'held@buyer.example' },
+      });
+      expect(paid.status(), await paid.text()).toBe(200);
+      return (await (await request.get(`/v1/payments?checkout_session=${id}`, { headers: auth })).json()).data[0].id as string;
+    };
+    const [toCapture, toVoid] = [await authorize(6000), await authorize(2500)];
+
+    await page.goto(`${base}/payments/${toCapture}`);
+    await page.getByRole('button', { name: 'Capture…' }).click();
+    await page.getByLabel('Amount (USD)').fill('45.00');
+    await page.getByRole('button', { name: 'Capture', exact: true }).click();
+    const captureConfirm = page.getByRole('dialog', { name: 'Capture $45.00 from the card? What is left of the authorization is released. This cannot be undone.' });
+    await expect(captureConfirm.getByRole('button', { name: 'Back' })).toBeFocused();
+    await expectNoAxeViolations(page);
+    await captureConfirm.getByRole('button', { name: 'Back' }).click();
+    await expect(captureConfirm).toHaveCount(0);
+    expect((await (await request.get(`/v1/payments/${toCapture}`, { headers: auth })).json()).status).toBe('requires_capture');
+    await page.getByRole('button', { name: 'Capture', exact: true }).click();
+    await captureConfirm.getByRole('button', { name: 'Confirm capture' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Captured' })).toHaveText('Captured $45.00.');
+
+    await page.goto(`${base}/payments/${toVoid}`);
+    await page.getByRole('button', { name: 'Void…' }).click();
+    const voidConfirm = page.getByRole('dialog', { name: 'Void this authorization? The shopper is not charged, and it cannot be captured afterwards.' });
+    await expect(voidConfirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await expectNoAxeViolations(page);
+    await voidConfirm.getByRole('button', { name: 'Void payment' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Voided' })).toBeVisible();
+    expect((await (await request.get(`/v1/payments/${toVoid}`, { headers: auth })).json()).status).toBe('canceled');
+  });
+
   test('processor settings check the connection; flags and experiments with results @desktop', async ({ page }) => {
     await signUp(page, `Settings ${unique()}`);
 

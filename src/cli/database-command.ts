@@ -1,7 +1,8 @@
 import { TillpointError } from '../domain/shared/errors';
 import type { SqlClient } from '../persistence/sql-client';
 import { adminSocketPath, sendAdminCommand, type AdminCommandRequest, type AdminCommandResult } from '../runtime/admin-socket';
-import type { Config } from '../runtime/config';
+import { publicUrlIsSet, type Config } from '../runtime/config';
+import { servedUrl } from '../persistence/stores/install-settings';
 import { DataDirError, lockDataDir } from '../runtime/data-dir-lock';
 import type { Tillpoint } from '../runtime/open-tillpoint';
 
@@ -122,12 +123,16 @@ async function runHere<O extends object>(command: DatabaseCommand<O>, options: O
   const db = await openDatabase(config);
   let tillpoint: Tillpoint | null = null;
   try {
+    // Links the command prints (setup, password reset) name the address shoppers and members reach:
+    // this shell's PUBLIC_URL or PORT when set, else the one the server noted when it started
+    // (with DATABASE_URL the command runs here, away from the server and its settings).
+    const publicUrl = publicUrlIsSet() ? config.publicUrl : ((await servedUrl(db).catch(() => null)) ?? config.publicUrl);
     return await executeCommand(
       command,
       {
         db,
         open: async () =>
-          (tillpoint ??= await openTillpoint({ db, publicUrl: config.publicUrl, secretKey: config.secretKey })),
+          (tillpoint ??= await openTillpoint({ db, publicUrl, secretKey: config.secretKey })),
       },
       options,
       consoleIO,

@@ -156,7 +156,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
     openapi: '3.1.0',
     info: {
       title: 'Tillpoint API',
-      version: '1',
+      version: 'v1',
       description: [
         "Checkout sessions, payments, refunds and signed webhooks. Amounts are integers in the currency's minor unit.",
         '',

@@ -215,6 +215,11 @@ function smtpOf(url: string | undefined, from: string | undefined, publicUrl: st
   return { url, from: from ?? `Tillpoint <no-reply@${new URL(publicUrl).hostname}>` };
 }
 
+/** Whether the environment names the public address (PUBLIC_URL, or PORT that the default is made of). */
+export function publicUrlIsSet(env: Record<string, string | undefined> = process.env): boolean {
+  return Boolean(env.PUBLIC_URL || env.PORT);
+}
+
 /** Reads the configuration; a bad value throws a `ConfigError` naming the variable. */
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
   const read = <K extends keyof typeof variables>(name: K): z.output<(typeof variables)[K]> => {

@@ -17,6 +17,7 @@ import { startWebhookWorker } from './webhook-worker';
 import { WEBHOOK_TIMEOUT_MS } from '../domain/webhooks/rules';
 import { batchedLogStream } from './log-stream';
 import { httpDrain } from './http-drain';
+import { recordServedUrl } from '../persistence/stores/install-settings';
 
 /** Start-up could not go on; the message names the cause and the fix. */
 export class StartupError extends Error {
@@ -147,6 +148,8 @@ export async function startServer(
     else resolveRunner(async () => ({ exitCode: 2, stdout: '', stderr: 'tillpoint: this server takes no commands\n' }));
 
     const demo = await ensureDemo(tillpoint.deps, db);
+    // A CLI command run away from this server (DATABASE_URL) prints links with this address.
+    await recordServedUrl(db, config.publicUrl);
     const readiness = createReadiness(db);
     // Requests reach the database through the drain, which can hold back and refuse the work not
     // yet begun when a shutdown runs short of time.

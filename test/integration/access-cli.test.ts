@@ -104,5 +104,13 @@ describe('tillpoint setup-link and password-reset-link', () => {
       server.kill('SIGTERM');
       await new Promise((resolve) => server.once('exit', resolve));
     }
+    // Typed where neither PUBLIC_URL nor PORT is set, and run by the CLI itself (as always on
+    // PostgreSQL): the link names the address the server was started with, not the default port.
+    const elsewhere = await cli(['setup-link', '--json'], { DATA_DIR: dataDir });
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect((JSON.parse(elsewhere.stdout) as { url: string }).url.startsWith(`${base}/dashboard/setup/setup_`)).toBe(true);
+    // This shell's own PUBLIC_URL still wins.
+    const named = await cli(['setup-link', '--json'], { DATA_DIR: dataDir, PUBLIC_URL: 'https://pay.shop.example' });
+    expect((JSON.parse(named.stdout) as { url: string }).url.startsWith('https://pay.shop.example/dashboard/setup/')).toBe(true);
   });
 });

@@ -41,6 +41,9 @@ describe.each(testDatabases)('account security ($name)', (database) => {
         'parameter_invalid',
         { param: 'new_password' },
       );
+      const same = await dashboardCall(ctx.h, owner, 'POST', '/dashboard/api/me/password', { current_password: PASSWORD, new_password: PASSWORD });
+      expectError(same, 400, 'parameter_invalid', { param: 'new_password' });
+      expect(same.json().error.message).toBe('The new password is your current password: choose a different one');
       expectError(
         await dashboardCall(ctx.h, owner, 'POST', '/dashboard/api/me/password', { current_password: PASSWORD, new_password: NEW_PASSWORD, new: NEW_PASSWORD }),
         400,

@@ -54,6 +54,41 @@ describe.each(testDatabases)("the dashboard's Customers page ($name)", (database
     expect((await as('viewer', 'GET', `/payments/${payment.id}`)).json().customer).toBe(ada.id);
   });
 
+  it('lists shoppers who paid with an email and are no customer as guests: one per address (any case), read-only, masked for a viewer', async () => {
+    await adaPays();
+    const guestPays = async (email: string, amount: number) => {
+      fx.h.clock.advance(1000);
+      const session = (
+        await merchantCall(fx.h, fx.secretKey, 'POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Guest mug', unit_amount: amount, quantity: 1 }] })
+      ).json();
+      const card = { number: '4111 1111 1111 1111', exp_month: 7, exp_year: 2031, cvc: '321' };
+      const paid = await payCall(fx.h, session.id, await tokenize(fx.h, session.id, card), email);
+      expect(paid.statusCode, paid.body).toBe(200);
+    };
+    await guestPays('cy.guest@buyer.example', 1500);
+    await guestPays('CY.Guest@buyer.example', 900);
+    await guestPays('dee.guest@buyer.example', 700);
+    const list = await as('support', 'GET', '/guest-customers');
+    expect(list.statusCode, list.body).toBe(200);
+    const guests = list.json().data as { email: string; payments: number; last_payment: number }[];
+    // Ada is a customer, not a guest; Cy's two payments are one guest.
+    expect(guests.map((g) => g.email.toLowerCase())).not.toContain('ada.lovelace@buyer.example');
+    const mine = guests.filter((g) => g.email.toLowerCase().includes('.guest@'));
+    expect(mine.map((g) => ({ email: g.email.toLowerCase(), payments: g.payments }))).toEqual([
+      { email: 'dee.guest@buyer.example', payments: 1 },
+      { email: 'cy.guest@buyer.example', payments: 2 },
+    ]);
+    expect(mine[0]).toMatchObject({ object: 'guest_customer', last_payment: expect.any(Number) });
+    const one = (await as('owner', 'GET', '/guest-customers?email=CY.GUEST@buyer.example')).json();
+    expect(one.data.map((g: { payments: number }) => g.payments)).toEqual([2]);
+    const viewer = (await as('viewer', 'GET', '/guest-customers')).json();
+    expect(JSON.stringify(viewer)).not.toContain('cy.guest');
+    expect(viewer.data.map((g: { email: string }) => g.email)).toContain('d•••@buyer.example');
+    expectError(await as('viewer', 'GET', '/guest-customers?email=cy.guest@buyer.example'), 403, 'insufficient_role', { param: 'email' });
+    const first = (await as('owner', 'GET', '/guest-customers?limit=1')).json();
+    expect(first).toMatchObject({ has_more: true, data: [{ email: 'dee.guest@buyer.example' }] });
+  });
+
   it('masks emails for a viewer and refuses them a search by email; bad input is a 400', async () => {
     await adaPays();
     const list = await as('viewer', 'GET', '/customers');

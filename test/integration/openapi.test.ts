@@ -45,6 +45,8 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
     expect(res.statusCode).toBe(200);
     const document = res.json();
     expect(document.openapi).toBe('3.1.0');
+    // Redoc heads the reference page with "<title> (<version>)": the API's version as its paths name it.
+    expect(`${document.info.title} (${document.info.version})`).toBe('Tillpoint API (v1)');
     const result = await new Validator().validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);

@@ -141,6 +141,37 @@ describe.each(testDatabases)('restricted, named and rolled API keys ($name)', (d
     expect((await merchantCall(ctx.h, created.json().secret, 'GET', '/v1/payments')).statusCode).toBe(200);
   });
 
+  it("an owner or developer changes a restricted key's permissions: the key's next call obeys them, and it is audited", async () => {
+    const owner = await signUpOwner(ctx.h);
+    const key = await restrictedKey(ctx, owner, { payments: 'read' });
+    expectError(await merchantCall(ctx.h, key.secret, 'GET', '/v1/customers'), 403, 'api_key_permission_denied');
+    const changed = await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, {
+      permissions: { payments: 'none', customers: 'write' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ id: key.id, kind: 'restricted', permissions: { customers: 'write' } });
+    // The cached key is forgotten: its very next call has the new grants.
+    expect((await merchantCall(ctx.h, key.secret, 'GET', '/v1/customers')).statusCode).toBe(200);
+    expectError(await merchantCall(ctx.h, key.secret, 'GET', '/v1/payments'), 403, 'api_key_permission_denied');
+    const developer = await addMember(ctx.h, owner, 'developer');
+    const byDeveloper = await dashboardCall(ctx.h, developer, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { payments: 'read' } });
+    expect(byDeveloper.statusCode, byDeveloper.body).toBe(200);
+    expect((await merchantCall(ctx.h, key.secret, 'GET', '/v1/payments')).statusCode).toBe(200);
+    for (const role of ['support', 'viewer']) {
+      const member = await addMember(ctx.h, owner, role);
+      expectError(await dashboardCall(ctx.h, member, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { refunds: 'write' } }), 403, 'insufficient_role');
+    }
+    const audit = (await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/audit-log?limit=100`)).json().data;
+    expect(audit.filter((e: { action: string; target: string }) => e.action === 'api_key.permissions_change' && e.target === key.id)).toHaveLength(2);
+    // Only a restricted key has permissions; unknown resources and levels and a revoked key are refused.
+    const secret = (await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'secret' })).json();
+    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${secret.id}/permissions`, { permissions: { payments: 'read' } }), 400, 'parameter_invalid', { param: 'permissions' });
+    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { charges: 'read' } }), 400, 'parameter_unknown', { param: 'permissions[charges]' });
+    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { payments: 'all' } }), 400, 'parameter_invalid', { param: 'permissions[payments]' });
+    await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${key.id}/revoke`);
+    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { payments: 'write' } }), 404, 'resource_missing', { param: 'id' });
+  });
+
   it('only roles that manage keys may create, rename, roll or revoke them', async () => {
     const owner = await signUpOwner(ctx.h);
     const key = (await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'secret', name: 'Backend' })).json();

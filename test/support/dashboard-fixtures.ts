@@ -144,6 +144,10 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
     params: { id: (await ownerCall(fx, 'POST', '/test/api-keys', { kind: 'publishable' })).id },
     body: { name: 'Storefront' },
   }),
+  'POST /dashboard/api/accounts/:account_id/:mode/api-keys/:id/permissions': async (fx) => ({
+    params: { id: (await ownerCall(fx, 'POST', '/test/api-keys', { kind: 'restricted', permissions: { payments: 'read' } })).id },
+    body: { permissions: { payments: 'write' } },
+  }),
   'POST /dashboard/api/accounts/:account_id/:mode/api-keys/:id/roll': async (fx) => ({
     params: { id: (await ownerCall(fx, 'POST', '/test/api-keys', { kind: 'restricted', permissions: { payments: 'read' } })).id },
     body: { expires_in: 3600 },
@@ -155,6 +159,7 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
   'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/submit': async (fx) => ({ params: { id: await openDispute(fx) } }),
   'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/accept': async (fx) => ({ params: { id: await openDispute(fx) } }),
   'GET /dashboard/api/accounts/:account_id/:mode/customers': async () => ({}),
+  'GET /dashboard/api/accounts/:account_id/:mode/guest-customers': async () => ({}),
   'GET /dashboard/api/accounts/:account_id/:mode/customers/:id': async (fx) => ({ params: { id: await newCustomer(fx) } }),
   'DELETE /dashboard/api/accounts/:account_id/:mode/customers/:id': async (fx) => ({ params: { id: await newCustomer(fx) } }),
   'GET /dashboard/api/accounts/:account_id/:mode/search': async (fx) => ({ query: `q=${fx.paymentId}` }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAmount, paymentMethodSummary } from './format';
+import { calendarDaysUntil, parseAmount, paymentMethodSummary } from './format';
 import en from './i18n/en.json';
 
 describe('parseAmount', () => {
@@ -29,5 +29,17 @@ describe('paymentMethodSummary', () => {
     // A card the processor failed on before telling its digits: still a card.
     expect(paymentMethodSummary({ type: 'card', ...none }, t)).toBe('Card');
     expect(paymentMethodSummary(null, t)).toBe('—');
+  });
+});
+
+describe('calendarDaysUntil', () => {
+  const at = (day: number, hour: number, minute = 0) => new Date(2026, 10, day, hour, minute).getTime() / 1000;
+  it("counts the days to a date as shown, not whole 24-hour periods: a 7-day reply-by is 7 days away when it opens", () => {
+    expect(calendarDaysUntil(at(12, 10) + 7 * 86400, at(12, 10))).toBe(7);
+    expect(calendarDaysUntil(at(19, 10), at(12, 10, 1))).toBe(7);
+    expect(calendarDaysUntil(at(13, 0, 30), at(12, 23, 30))).toBe(1);
+    expect(calendarDaysUntil(at(12, 23), at(12, 1))).toBe(0);
+    // Across a month's end.
+    expect(calendarDaysUntil(new Date(2026, 11, 2, 9).getTime() / 1000, at(28, 9))).toBe(4);
   });
 });

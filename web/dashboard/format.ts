@@ -19,6 +19,18 @@ export function formatTime(seconds: number | null): string {
   return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(seconds * 1000));
 }
 
+/**
+ * Calendar days from `now` to `until` (both in seconds) in the viewer's time zone, as the dates
+ * `formatTime` shows them: 0 on the same day, 1 for tomorrow, whatever the hours.
+ */
+export function calendarDaysUntil(until: number, now: number): number {
+  const day = (seconds: number) => {
+    const date = new Date(seconds * 1000);
+    return Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()) / 86_400_000;
+  };
+  return day(until) - day(now);
+}
+
 /** A status or reason code as words: `requires_capture` → `requires capture`. */
 export const statusLabel = (status: string) => status.replaceAll('_', ' ');
 

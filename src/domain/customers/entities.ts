@@ -16,6 +16,17 @@ export interface Customer {
   updatedAt: Date;
 }
 
+/**
+ * A shopper who paid with an email but is no customer (Stripe's guest customer): read from the
+ * payments that took money without a customer, one per email address (any case).
+ */
+export interface GuestCustomer {
+  email: string;
+  /** Their succeeded payments without a customer. */
+  payments: number;
+  lastPaymentAt: Date;
+}
+
 /** Whether a checkout session makes a customer of its shopper (Stripe's `customer_creation`). */
 export type CustomerCreation = 'always' | 'if_required';
 

@@ -1,6 +1,6 @@
 import type { PageRequest } from '../shared/pagination';
 import type { Scope } from '../shared/scope';
-import type { Customer, SavedPaymentMethod } from './entities';
+import type { Customer, GuestCustomer, SavedPaymentMethod } from './entities';
 
 export interface CustomerRepository {
   insert(customer: Customer): Promise<void>;
@@ -14,6 +14,11 @@ export interface CustomerRepository {
   delete(scope: Scope, id: string): Promise<boolean>;
   /** Newest first; `email` matches the whole address, ignoring case. */
   list(scope: Scope, filter: { email?: string } & PageRequest): Promise<Customer[]>;
+  /**
+   * Guests: the emails of succeeded payments without a customer, most recent payment first, up to
+   * `limit`; `email` matches the whole address, ignoring case.
+   */
+  listGuests(scope: Scope, filter: { email?: string; limit: number }): Promise<GuestCustomer[]>;
 }
 
 export interface SavedPaymentMethodRepository {

@@ -49,25 +49,64 @@ export function searchTermsOf(raw: string, seesEmails: boolean): SearchTerms {
   if (!text) throw new TillpointError('parameter_missing', 'Type something to search for', { param: 'q' });
   if (text.length > MAX_SEARCH_TEXT) throw new TillpointError('parameter_invalid', `Search for at most ${MAX_SEARCH_TEXT} characters`, { param: 'q' });
   const looksLikeId = /^[a-z]+_[A-Za-z0-9]*$/.test(text) && Object.values(searchKinds).some((k) => text.startsWith(k.idPrefix));
-  const number = /^\d{1,9}([.,]\d{1,3})?$/.test(text) ? Number(text.replace(',', '.')) : null;
+  const money = moneyOf(text);
   return {
     text,
     idPrefix: looksLikeId ? text : null,
-    emailPart: seesEmails && !looksLikeId && number === null && text.length >= 3 && !/\s/.test(text) ? text.toLowerCase() : null,
+    emailPart: seesEmails && !looksLikeId && money === null && text.length >= 3 && !/\s/.test(text) ? text.toLowerCase() : null,
     last4: /^\d{4}$/.test(text) ? text : null,
-    amounts: number === null ? [] : amountMatches(number),
+    amounts: money === null ? [] : money.majors.flatMap((major) => amountMatches(major, money.currency)),
     reference: looksLikeId ? null : text,
   };
 }
 
-function amountMatches(major: number): AmountMatch[] {
+const knownCodes = new Set(supportedCurrencies.map((c) => c.code));
+/** A currency symbol (`$`, `€`, `£`, `¥`, `₹`, …) with the letters some put before it (`US$`, `CA$`, `R$`). */
+const SYMBOL = String.raw`(?:[A-Za-z]{0,3}\p{Sc})`;
+const CODE = '(?:[A-Za-z]{3})';
+const moneyPattern = new RegExp(
+  String.raw`^(?:(?<preSymbol>${SYMBOL})\s*|(?<preCode>${CODE})\s+)?(?<number>[\d.,'’\s]+?)(?:\s*(?<postSymbol>\p{Sc})|\s+(?<postCode>${CODE}))?$`,
+  'u',
+);
+
+/**
+ * The text read as an amount as a person writes one: `81.96`, `$81.96`, `€1.234,50`, `1,234.50 USD`,
+ * `CHF 1'234`. Each reading of the number in major units (`1,234` is 1.234 or 1234), and the
+ * currency when an ISO code names one; null when the text is no amount.
+ */
+function moneyOf(text: string): { majors: number[]; currency: string | null } | null {
+  const match = moneyPattern.exec(text);
+  if (!match?.groups) return null;
+  const { preSymbol, preCode, postSymbol, postCode } = match.groups;
+  if ((preSymbol || preCode) && (postSymbol || postCode)) return null;
+  const code = (preCode ?? postCode)?.toUpperCase() ?? null;
+  if (code !== null && !knownCodes.has(code)) return null;
+  const majors = majorsOf(match.groups.number ?? '');
+  return majors.length ? { majors, currency: code } : null;
+}
+
+function majorsOf(number: string): number[] {
+  const majors: number[] = [];
+  // Plain digits with an optional decimal point or comma: 81.96, 10,5, 4242.
+  if (/^\d{1,9}([.,]\d{1,3})?$/.test(number)) majors.push(Number(number.replace(',', '.')));
+  // Digits in groups of three (`,` `.` `'` or a space between them), then an optional decimal part
+  // after the other mark: 1,234.50, 1.234,50, 1 234,50, 1'234.
+  const grouped = /^(\d{1,3})(?:([,.'’\s])\d{3})(?:\2\d{3}){0,2}(?:([.,])(\d{1,3}))?$/.exec(number);
+  if (grouped && grouped[3] !== grouped[2]) {
+    const whole = number.slice(0, grouped[3] ? number.length - grouped[4]!.length - 1 : number.length).replace(/\D/g, '');
+    majors.push(Number(grouped[3] ? `${whole}.${grouped[4]}` : whole));
+  }
+  return [...new Set(majors)];
+}
+
+function amountMatches(major: number, currency: string | null): AmountMatch[] {
   const matches: AmountMatch[] = [];
   for (const exponent of [0, 2, 3] as const) {
     const minor = Math.round(major * 10 ** exponent);
     // 10.5 is no amount of yen.
     if (Math.abs(minor - major * 10 ** exponent) > 1e-6 || minor <= 0) continue;
-    const currencies = supportedCurrencies.filter((c) => c.exponent === exponent).map((c) => c.code);
-    matches.push({ amount: minor, currencies });
+    const currencies = supportedCurrencies.filter((c) => c.exponent === exponent && (currency === null || c.code === currency)).map((c) => c.code);
+    if (currencies.length) matches.push({ amount: minor, currencies });
   }
   return matches;
 }

@@ -11,6 +11,7 @@ import type {
   User, Account, ApiKey,
 } from './entities';
 import type { Scope } from '../shared/scope';
+import type { ApiKeyPermissions } from './api-key-permissions';
 import type { CheckoutSession } from '../sessions/entities';
 import type { PaymentSearchClause } from '../search/query-language';
 import type { SearchKind, SearchTerms } from '../search/search-terms';
@@ -210,6 +211,8 @@ export interface ApiKeyRepository {
   get(scope: Scope, id: string): Promise<ApiKey | null>;
   /** False when the scope has no such unrevoked key. */
   rename(scope: Scope, id: string, name: string): Promise<boolean>;
+  /** Replaces a restricted key's grants; false when the scope has no such unrevoked restricted key. */
+  setPermissions(scope: Scope, id: string, permissions: ApiKeyPermissions): Promise<boolean>;
   /** Sets when the key stops working (an earlier expiry already set is kept); false when the scope has no such unrevoked key. */
   expire(scope: Scope, id: string, at: Date): Promise<boolean>;
   /** False when the scope has no such unrevoked key. */

@@ -5,6 +5,7 @@ import { deleteCustomer } from '../../domain/customers/use-cases/delete-customer
 import { getCustomer } from '../../domain/customers/use-cases/get-customer';
 import { listPaymentMethods } from '../../domain/customers/use-cases/list-payment-methods';
 import { searchCustomers } from '../../domain/customers/use-cases/search-customers';
+import { listGuestCustomers } from '../../domain/customers/use-cases/list-guest-customers';
 import { maskEmail } from '../../domain/sessions/customer-email';
 import type { Membership } from '../../domain/team/entities';
 import { listQuery } from '../schemas';
@@ -61,6 +62,30 @@ export function customerEndpoints(deps: Deps): DashboardEndpoint[] {
           role: member.membership.role,
         });
         return { object: 'list', has_more: page.hasMore, data: page.data.map((c) => dashboardCustomerView(c, member.membership)) };
+      },
+    ),
+    modeEndpoint(
+      {
+        method: 'GET',
+        url: `${base}/guest-customers`,
+        tag,
+        summary: 'Guests: shoppers who paid with an email and are no customer, most recent payment first (read-only)',
+        params: scopeParams,
+        query: z.strictObject({ limit: listQuery.limit.default(25), email: z.string().trim().min(1).max(254).optional() }),
+        permission: 'customers.read',
+      },
+      async ({ query, scope, member }) => {
+        const guests = await listGuestCustomers(deps, { scope, limit: query.limit, email: query.email, role: member.membership.role });
+        return {
+          object: 'list',
+          has_more: guests.hasMore,
+          data: guests.data.map((g) => ({
+            object: 'guest_customer',
+            email: seesEmails(member.membership) ? g.email : maskEmail(g.email),
+            payments: g.payments,
+            last_payment: Math.floor(g.lastPaymentAt.getTime() / 1000),
+          })),
+        };
       },
     ),
     modeEndpoint(

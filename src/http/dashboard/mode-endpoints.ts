@@ -13,6 +13,7 @@ import { listApiRequests } from '../../domain/api-guards/use-cases/list-api-requ
 import { searchCheckoutSessions } from '../../domain/sessions/use-cases/search-checkout-sessions';
 import { revokeApiKey } from '../../domain/team/use-cases/revoke-api-key';
 import { renameApiKey } from '../../domain/team/use-cases/rename-api-key';
+import { changeApiKeyPermissions } from '../../domain/team/use-cases/change-api-key-permissions';
 import { rollApiKey } from '../../domain/team/use-cases/roll-api-key';
 import { apiResources } from '../../domain/team/api-key-permissions';
 import { searchPayments } from '../../domain/payments/use-cases/search-payments';
@@ -243,6 +244,23 @@ export function modeEndpoints(deps: Deps): DashboardEndpoint[] {
       },
       async ({ params, body, scope, member }) => {
         await renameApiKey(deps, { scope, actor: member.actor, id: params.id, name: body.name });
+        const key = (await listApiKeys(deps, { scope })).find((k) => k.id === params.id)!;
+        return apiKeyView(key);
+      },
+    ),
+
+    modeEndpoint(
+      {
+        method: 'POST',
+        url: `${base}/api-keys/:id/permissions`,
+        tag: 'Dashboard: developers',
+        summary: "Replace a restricted key's permissions (a resource left out is none); its secret stays",
+        params: objectParams,
+        body: z.strictObject({ permissions: z.partialRecord(z.enum(apiResources), z.enum(['none', 'read', 'write'])) }),
+        permission: 'keys.manage',
+      },
+      async ({ params, body, scope, member }) => {
+        await changeApiKeyPermissions(deps, { scope, actor: member.actor, id: params.id, permissions: body.permissions });
         const key = (await listApiKeys(deps, { scope })).find((k) => k.id === params.id)!;
         return apiKeyView(key);
       },

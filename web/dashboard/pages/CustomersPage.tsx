@@ -1,6 +1,7 @@
 import { Fragment, useEffect, useState, type FormEvent } from 'react';
 import { api, type Customer, type CustomerDetail, type List, type Payment } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
+import { Confirm } from '../Confirm';
 import { formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager, useCursorStack } from '../Pager';
@@ -9,6 +10,56 @@ import { useAction } from '../use-action';
 import { useLoad } from '../use-load';
 import { useT } from '../i18n';
 import { can } from '../../../src/domain/team/permissions';
+
+interface GuestCustomer {
+  /** Masked (`j•••@example.com`) for roles that do not see customer emails. */
+  email: string;
+  payments: number;
+  last_payment: number;
+}
+
+/**
+ * Guests (as Stripe's guest customers): shoppers who paid with an email and are no customer, read
+ * from the payments; read-only rows, each marked "Guest", linking to their payments when the role
+ * may filter payments by email.
+ */
+function GuestCustomers({ base, email, seesEmails }: { base: string; email: string; seesEmails: boolean }) {
+  const t = useT();
+  const params = new URLSearchParams();
+  if (email) params.set('email', email);
+  const list = useLoad(() => api<List<GuestCustomer>>('GET', `/accounts${base}/guest-customers?${params}`), `${base}?${params}`);
+  if (list.error) return <ErrorNote error={list.error} />;
+  if (!list.data || list.data.data.length === 0) return null;
+  return (
+    <section aria-labelledby="guests-title">
+      <h2 id="guests-title">{t('customers.guests')}</h2>
+      <p className="hint">{t('customers.guestsHint')}</p>
+      <table className="data" data-testid="guest-customers">
+        <caption className="visually-hidden">{t('customers.guests')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('customers.col.email')}</th>
+            <th scope="col">{t('customers.col.payments')}</th>
+            <th scope="col">{t('customers.col.lastPayment')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.data.data.map((g) => (
+            <tr key={g.email}>
+              <td>
+                {seesEmails ? <Link href={`/dashboard${base}/payments?email=${encodeURIComponent(g.email)}`}>{g.email}</Link> : g.email}{' '}
+                <span className="badge">{t('customers.guest')}</span>
+              </td>
+              <td className="num">{g.payments}</td>
+              <td>{formatTime(g.last_payment)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {list.data.has_more && <p className="hint">{t('customers.guestsMore')}</p>}
+    </section>
+  );
+}
 
 /** The Customers list: newest first, or the customer with one email address; each links to its page. */
 export function CustomersPage({ base, place }: PageScope) {
@@ -82,6 +133,7 @@ export function CustomersPage({ base, place }: PageScope) {
           <Pager atStart={cursors.atStart} hasMore={list.data.has_more} onPrevious={cursors.previous} onNext={() => cursors.next(list.data!.data.at(-1)!.id)} />
         </>
       )}
+      {cursors.atStart && <GuestCustomers base={base} email={email} seesEmails={mayFilterByEmail} />}
     </>
   );
 }
@@ -141,9 +193,9 @@ export function CustomerDetailPage({ base, place, id }: PageScope & { id: string
   const path = `/accounts${base}/customers/${id}`;
   const customer = useLoad(() => api<CustomerDetail>('GET', path), path);
   const action = useAction();
+  const [confirming, setConfirming] = useState(false);
   const c = customer.data;
   const remove = () => {
-    if (!window.confirm(t('customer.deleteConfirm', { who: c?.email ?? id }))) return;
     void action.act(async () => {
       await api('DELETE', path);
       navigate(`/dashboard${base}/customers?deleted=${encodeURIComponent(id)}`);
@@ -162,11 +214,20 @@ export function CustomerDetailPage({ base, place, id }: PageScope & { id: string
           <div className="page-head">
             <h1>{c.email ?? c.name ?? c.id}</h1>
             {can(place.account.role, 'customers.delete') && (
-              <button type="button" className="danger" disabled={action.busy} onClick={remove}>
+              <button type="button" className="danger" disabled={action.busy || confirming} onClick={() => setConfirming(true)}>
                 {t('customer.delete')}
               </button>
             )}
           </div>
+          {confirming && (
+            <Confirm
+              message={t('customer.deleteConfirm', { who: c.email ?? id })}
+              confirmLabel={t('customer.deleteConfirmButton')}
+              busy={action.busy}
+              onConfirm={remove}
+              onCancel={() => setConfirming(false)}
+            />
+          )}
           <p className="mono">{c.id}</p>
           <dl className="details">
             <dt>{t('customers.col.email')}</dt>

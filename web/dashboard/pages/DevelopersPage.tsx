@@ -3,6 +3,7 @@ import { can } from '../../../src/domain/team/permissions';
 import { apiResources, rollExpiries, type ApiPermissionLevel, type ApiResource } from '../../../src/domain/team/api-key-permissions';
 import { api, type DashboardApiError, type List } from '../api';
 import { ErrorNote, Field, ModeTable } from '../components';
+import { Confirm } from '../Confirm';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
@@ -51,9 +52,61 @@ const permissionSummary = (key: ApiKey) =>
     .map((resource) => `${resource}: ${key.permissions![resource]}`)
     .join(', ');
 
+/** The none/read/write grid of a restricted key's grants, one row per resource. */
+function PermissionGrid({
+  grants,
+  onChange,
+  caption,
+  name,
+}: {
+  grants: Partial<Record<ApiResource, ApiPermissionLevel>>;
+  onChange: (grants: Partial<Record<ApiResource, ApiPermissionLevel>>) => void;
+  caption: string;
+  name: string;
+}) {
+  const t = useT();
+  return (
+    <table className="data permissions">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('developers.resource')}</th>
+          {levels.map((level) => (
+            <th scope="col" key={level}>
+              {t(`developers.level.${level}` as DashboardMessageKey)}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {apiResources.map((resource) => (
+          <tr key={resource}>
+            <th scope="row" className="mono">
+              {resource}
+            </th>
+            {levels.map((level) => (
+              <td key={level}>
+                <input
+                  type="radio"
+                  name={`${name}-${resource}`}
+                  value={level}
+                  aria-label={t('developers.grant', { resource, level: t(`developers.level.${level}` as DashboardMessageKey) })}
+                  checked={(grants[resource] ?? 'none') === level}
+                  onChange={() => onChange({ ...grants, [resource]: level })}
+                />
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /**
  * API keys of the current mode (named; secret, restricted with a grant per resource, or
- * publishable; shown once; renamed, rolled with an overlap, revoked) and the log of recent API calls.
+ * publishable; shown once; renamed, a restricted key's grants changed, rolled with an overlap,
+ * revoked after a confirmation) and the log of recent API calls.
  */
 export function DevelopersPage({ base, place }: PageScope) {
   const t = useT();
@@ -67,6 +120,9 @@ export function DevelopersPage({ base, place }: PageScope) {
   const [grants, setGrants] = useState<Partial<Record<ApiResource, ApiPermissionLevel>>>({});
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
   const [rolling, setRolling] = useState<{ key: ApiKey; expiresIn: number } | null>(null);
+  const [editing, setEditing] = useState<{ key: ApiKey; grants: Partial<Record<ApiResource, ApiPermissionLevel>> } | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const readable = can(place.account.role, 'keys.read');
   const manage = can(place.account.role, 'keys.manage');
   const logVisible = can(place.account.role, 'request_log.read');
 
@@ -110,13 +166,21 @@ export function DevelopersPage({ base, place }: PageScope) {
       await keys.reload();
     });
   };
-  const revoke = (key: ApiKey) => {
-    if (!window.confirm(t('developers.revokeConfirm', { key: key.redacted }))) return;
+  const savePermissions = (event: FormEvent) => {
+    event.preventDefault();
+    if (!editing) return;
     return act(async () => {
-      await api('POST', `/accounts${base}/api-keys/${key.id}/revoke`);
+      await api('POST', `/accounts${base}/api-keys/${editing.key.id}/permissions`, { permissions: editing.grants });
+      setEditing(null);
       await keys.reload();
     });
   };
+  const revoke = (key: ApiKey) =>
+    act(async () => {
+      await api('POST', `/accounts${base}/api-keys/${key.id}/revoke`);
+      setRevoking(null);
+      await keys.reload();
+    });
   const keyLabel = (k: ApiKey) => (k.name ? `${k.name} (${k.redacted})` : k.redacted);
   const now = Date.now() / 1000;
   const state = (k: ApiKey) =>
@@ -127,6 +191,18 @@ export function DevelopersPage({ base, place }: PageScope) {
         : k.expires_at
           ? t('developers.expiresAt', { when: formatTime(k.expires_at) })
           : t('developers.active');
+
+  // A role that may not read keys sees why, and nothing that would wait for them.
+  if (!readable) {
+    return (
+      <>
+        <h1>{t('developers.title')}</h1>
+        <p className="error" role="alert">
+          {t('error.insufficientRole')}
+        </p>
+      </>
+    );
+  }
 
   return (
     <>
@@ -163,46 +239,38 @@ export function DevelopersPage({ base, place }: PageScope) {
                 </label>
               ))}
             </fieldset>
-            {kind === 'restricted' && (
-              <table className="data permissions">
-                <caption>{t('developers.permissions')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('developers.resource')}</th>
-                    {levels.map((level) => (
-                      <th scope="col" key={level}>
-                        {t(`developers.level.${level}` as DashboardMessageKey)}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {apiResources.map((resource) => (
-                    <tr key={resource}>
-                      <th scope="row" className="mono" id={`grant-${resource}`}>
-                        {resource}
-                      </th>
-                      {levels.map((level) => (
-                        <td key={level}>
-                          <input
-                            type="radio"
-                            name={`grant-${resource}`}
-                            value={level}
-                            aria-label={t('developers.grant', { resource, level: t(`developers.level.${level}` as DashboardMessageKey) })}
-                            checked={(grants[resource] ?? 'none') === level}
-                            onChange={() => setGrants({ ...grants, [resource]: level })}
-                          />
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            {kind === 'restricted' && <PermissionGrid grants={grants} onChange={setGrants} caption={t('developers.permissions')} name="grant" />}
             <button type="submit" disabled={busy}>
               {t(createLabel[kind])}
             </button>
           </form>
+        )}
+        {editing && (
+          <form className="panel" onSubmit={savePermissions} aria-labelledby="edit-permissions-title">
+            <h3 id="edit-permissions-title">{t('developers.editPermissions.title', { key: keyLabel(editing.key) })}</h3>
+            <p>{t('developers.editPermissions.explain')}</p>
+            <PermissionGrid
+              grants={editing.grants}
+              onChange={(grants) => setEditing({ ...editing, grants })}
+              caption={t('developers.permissions')}
+              name="edit-grant"
+            />
+            <button type="submit" disabled={busy}>
+              {t('developers.editPermissions.submit')}
+            </button>{' '}
+            <button type="button" className="link-button" onClick={() => setEditing(null)}>
+              {t('developers.cancel')}
+            </button>
+          </form>
+        )}
+        {revoking && (
+          <Confirm
+            message={t('developers.revokeConfirm', { key: keyLabel(revoking) })}
+            confirmLabel={t('developers.revokeConfirmButton')}
+            busy={busy}
+            onConfirm={() => void revoke(revoking)}
+            onCancel={() => setRevoking(null)}
+          />
         )}
         {rolling && (
           <form className="panel" onSubmit={roll} aria-labelledby="roll-title">
@@ -275,7 +343,20 @@ export function DevelopersPage({ base, place }: PageScope) {
                     <button type="button" className="secondary" disabled={busy} onClick={() => setRolling({ key: k, expiresIn: 3600 })} aria-label={t('developers.rollKey', { key: k.redacted })}>
                       {t('developers.roll')}
                     </button>{' '}
-                    <button type="button" className="danger" disabled={busy} onClick={() => void revoke(k)} aria-label={t('developers.revokeKey', { key: k.redacted })}>
+                    {k.kind === 'restricted' && (
+                      <>
+                        <button
+                          type="button"
+                          className="secondary"
+                          disabled={busy}
+                          onClick={() => setEditing({ key: k, grants: { ...(k.permissions ?? {}) } })}
+                          aria-label={t('developers.editPermissionsOf', { key: k.redacted })}
+                        >
+                          {t('developers.editPermissions')}
+                        </button>{' '}
+                      </>
+                    )}
+                    <button type="button" className="danger" disabled={busy} onClick={() => setRevoking(k)} aria-label={t('developers.revokeKey', { key: k.redacted })}>
                       {t('developers.revoke')}
                     </button>
                   </>

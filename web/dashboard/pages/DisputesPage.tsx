@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { api, type DashboardApiError } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
-import { formatMoney, formatTime } from '../format';
+import { Confirm } from '../Confirm';
+import { calendarDaysUntil, formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
 import { useT } from '../i18n';
@@ -11,13 +12,17 @@ import type { disputeSnapshot } from '../../../src/domain/shared/event-payloads'
 
 type Dispute = ReturnType<typeof disputeSnapshot>;
 
-/** Time left to answer, or that it is past. */
+/**
+ * Time left to answer, or that it is past: the days counted to the reply-by date as shown (7 days
+ * the day a 7-day dispute opens), hours in its last day.
+ */
 function TimeLeft({ replyBy, now }: { replyBy: number | null; now: number }) {
   const t = useT();
   if (replyBy === null) return null;
   const seconds = replyBy - now;
   if (seconds <= 0) return <span className="error">{t('disputes.overdue')}</span>;
-  return <span>{t('disputes.timeLeft', { days: Math.floor(seconds / 86400), hours: Math.max(1, Math.floor(seconds / 3600)) })}</span>;
+  const days = seconds < 86400 ? 0 : calendarDaysUntil(replyBy, now);
+  return <span>{t('disputes.timeLeft', { days, hours: Math.max(1, Math.floor(seconds / 3600)) })}</span>;
 }
 
 /** The Disputes inbox: open disputes by reply-by, soonest first, with the time left; then closed ones. */
@@ -87,6 +92,7 @@ export function DisputeDetailPage({ base, place, id }: PageScope & { id: string 
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<DashboardApiError | Error | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState<'submit' | 'accept' | null>(null);
   const role = place.account.role;
   const d = dispute.data;
   const open = d?.status === 'needs_response';
@@ -102,6 +108,7 @@ export function DisputeDetailPage({ base, place, id }: PageScope & { id: string 
     } catch (caught) {
       setError(caught as Error);
     }
+    setConfirming(null);
     setBusy(false);
   };
 
@@ -175,22 +182,25 @@ export function DisputeDetailPage({ base, place, id }: PageScope & { id: string 
               </form>
             )}
           </section>
-          {mayRespond && (
-            <p>
-              <button type="button" disabled={busy || d.evidence.length === 0} onClick={() => void act(() => api('POST', `${path}/submit`))}>
-                {t('disputes.submit')}
-              </button>{' '}
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() => {
-                  if (window.confirm(t('disputes.acceptConfirm'))) void act(() => api('POST', `${path}/accept`));
-                }}
-              >
-                {t('disputes.accept')}
-              </button>
-            </p>
-          )}
+          {mayRespond &&
+            (confirming ? (
+              <Confirm
+                message={confirming === 'submit' ? t('disputes.submitConfirm') : t('disputes.acceptConfirm')}
+                confirmLabel={confirming === 'submit' ? t('disputes.submitConfirmButton') : t('disputes.acceptConfirmButton')}
+                busy={busy}
+                onConfirm={() => void act(() => api('POST', `${path}/${confirming}`))}
+                onCancel={() => setConfirming(null)}
+              />
+            ) : (
+              <p>
+                <button type="button" disabled={busy || d.evidence.length === 0} onClick={() => setConfirming('submit')}>
+                  {t('disputes.submit')}
+                </button>{' '}
+                <button type="button" disabled={busy} onClick={() => setConfirming('accept')}>
+                  {t('disputes.accept')}
+                </button>
+              </p>
+            ))}
           {open && !can(role, 'disputes.evidence') && <p>{t('disputes.readOnly')}</p>}
         </>
       )}

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/team/permissions';
 import { api, type DashboardApiError, type Payment, type Role } from '../api';
 import { ErrorNote, Field } from '../components';
+import { Confirm } from '../Confirm';
 import { formatMoney, fromMinor, parseAmount } from '../format';
 import { useT } from '../i18n';
 
@@ -16,7 +17,7 @@ const reasons = [
 /**
  * Capture, void and refund on the payment detail page. Buttons a role may not use are not shown (a
  * courtesy: the server refuses them anyway). The amount is checked against what remains before
- * anything is asked or sent, and a refund then asks for confirmation before it runs.
+ * anything is asked or sent; each of them, none undoable, then asks for a confirmation in the page.
  */
 export function PaymentActions({ payment, role, path, onDone }: { payment: Payment; role: Role; path: string; onDone: () => Promise<void> }) {
   const t = useT();
@@ -55,7 +56,8 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
     setOpen(action);
     setError(null);
     setResult(null);
-    setConfirming(false);
+    // Voiding takes no amount: the confirmation is all there is to it.
+    setConfirming(action === 'void');
     setChecked(false);
     setAmount(fromMinor(action === 'refund' ? refundable : payment.amount, currency));
   };
@@ -108,11 +110,7 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
       document.getElementById('action-amount')?.focus();
       return;
     }
-    if (open === 'refund' && !confirming) {
-      setConfirming(true);
-      return;
-    }
-    if (open) void run(open);
+    setConfirming(true);
   };
 
   return (
@@ -146,30 +144,37 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
           </button>
         )}
       </div>
-      {open && (
-        <form onSubmit={submit} className="action-form" aria-label={open === 'refund' ? t('actions.refund') : open === 'capture' ? t('actions.capture') : t('actions.void')}>
-          {open !== 'void' && (
-            <Field
+      {open === 'void' && (
+        <Confirm
+          message={t('actions.voidConfirm')}
+          confirmLabel={t('actions.voidPayment')}
+          busy={busy}
+          onConfirm={() => void run('void')}
+          onCancel={() => setOpen(null)}
+        />
+      )}
+      {(open === 'capture' || open === 'refund') && (
+        <form onSubmit={submit} className="action-form" aria-label={open === 'refund' ? t('actions.refund') : t('actions.capture')}>
+          <Field
+            id="action-amount"
+            label={t('actions.amount', { currency })}
+            hint={open === 'refund' ? t('actions.refundHint', { amount: money(refundable) }) : t('actions.captureHint', { amount: money(payment.amount) })}
+          >
+            <input
               id="action-amount"
-              label={t('actions.amount', { currency })}
-              hint={open === 'refund' ? t('actions.refundHint', { amount: money(refundable) }) : t('actions.captureHint', { amount: money(payment.amount) })}
-            >
-              <input
-                id="action-amount"
-                inputMode="decimal"
-                value={amount}
-                aria-describedby={showProblem ? 'action-amount-problem action-amount-hint' : 'action-amount-hint'}
-                aria-invalid={showProblem}
-                disabled={busy || confirming}
-                onChange={(e) => setAmount(e.target.value)}
-              />
-              {showProblem && (
-                <p className="field-error" id="action-amount-problem" role="alert">
-                  {amountProblem}
-                </p>
-              )}
-            </Field>
-          )}
+              inputMode="decimal"
+              value={amount}
+              aria-describedby={showProblem ? 'action-amount-problem action-amount-hint' : 'action-amount-hint'}
+              aria-invalid={showProblem}
+              disabled={busy || confirming}
+              onChange={(e) => setAmount(e.target.value)}
+            />
+            {showProblem && (
+              <p className="field-error" id="action-amount-problem" role="alert">
+                {amountProblem}
+              </p>
+            )}
+          </Field>
           {open === 'refund' && (
             <Field id="action-reason" label={t('actions.reason')}>
               <select id="action-reason" value={reason} disabled={busy || confirming} onChange={(e) => setReason(e.target.value)}>
@@ -181,28 +186,25 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
               </select>
             </Field>
           )}
-          {open === 'void' && <p>{t('actions.voidConfirm')}</p>}
-          {confirming && (
-            <p className="confirm" role="alert">
-              {t('actions.refundConfirm', { amount: money(minor ?? 0) })}
-            </p>
+          {confirming ? (
+            <Confirm
+              message={open === 'refund' ? t('actions.refundConfirm', { amount: money(minor ?? 0) }) : t('actions.captureConfirm', { amount: money(minor ?? 0) })}
+              confirmLabel={open === 'refund' ? t('actions.confirmRefund') : t('actions.confirmCapture')}
+              cancelLabel={t('actions.back')}
+              busy={busy}
+              onConfirm={() => void run(open)}
+              onCancel={() => setConfirming(false)}
+            />
+          ) : (
+            <div className="actions">
+              <button type="submit" disabled={busy}>
+                {open === 'refund' ? t('actions.refund') : t('actions.capture')}
+              </button>
+              <button type="button" className="secondary" disabled={busy} onClick={() => setOpen(null)}>
+                {t('actions.cancel')}
+              </button>
+            </div>
           )}
-          <div className="actions">
-            <button type="submit" disabled={busy} aria-busy={busy}>
-              {busy
-                ? t('actions.working')
-                : open === 'refund'
-                  ? confirming
-                    ? t('actions.confirmRefund')
-                    : t('actions.refund')
-                  : open === 'capture'
-                    ? t('actions.capture')
-                    : t('actions.voidPayment')}
-            </button>
-            <button type="button" className="secondary" disabled={busy} onClick={() => (confirming ? setConfirming(false) : setOpen(null))}>
-              {confirming ? t('actions.back') : t('actions.cancel')}
-            </button>
-          </div>
         </form>
       )}
     </section>

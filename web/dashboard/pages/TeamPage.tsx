@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { can, roles, type Role } from '../../../src/domain/team/permissions';
 import { api, type DashboardApiError } from '../api';
 import { ErrorNote, Loading } from '../components';
+import { Confirm } from '../Confirm';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
@@ -22,6 +23,7 @@ export function TeamPage({ place }: PageScope) {
   const [link, setLink] = useState<string | null>(null);
   const [error, setError] = useState<DashboardApiError | null>(null);
   const [resetLink, setResetLink] = useState<{ email: string; url: string } | null>(null);
+  const [removing, setRemoving] = useState<{ userId: string; email: string } | null>(null);
   const security = useLoad(
     () => api<{ require_second_factor: boolean; members_with_second_factor: string[] }>('GET', `${base}/security`),
     `${base}/security`,
@@ -90,6 +92,17 @@ export function TeamPage({ place }: PageScope) {
           />
         </p>
       )}
+      {removing && (
+        <Confirm
+          message={t('team.removeConfirm', { email: removing.email, account: place.account.name })}
+          confirmLabel={t('team.removeConfirmButton')}
+          onConfirm={() => {
+            setRemoving(null);
+            void act(() => api('DELETE', `${base}/members/${removing.userId}`));
+          }}
+          onCancel={() => setRemoving(null)}
+        />
+      )}
       {!team.data ? (
         <Loading what={t('team.loading')} />
       ) : (
@@ -146,7 +159,7 @@ export function TeamPage({ place }: PageScope) {
                         type="button"
                         className="danger"
                         aria-label={t('team.removeOf', { email: m.email })}
-                        onClick={() => window.confirm(t('team.removeConfirm', { email: m.email, account: place.account.name })) && act(() => api('DELETE', `${base}/members/${m.user_id}`))}
+                        onClick={() => setRemoving({ userId: m.user_id, email: m.email })}
                       >
                         {t('team.remove')}
                       </button>

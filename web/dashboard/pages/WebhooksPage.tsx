@@ -3,6 +3,7 @@ import { eventTypes } from '../../../src/domain/shared/events';
 import { can } from '../../../src/domain/team/permissions';
 import { api, type List } from '../api';
 import { ErrorNote, Field, Loading, ModeTable, StatusBadge } from '../components';
+import { Confirm } from '../Confirm';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
@@ -53,9 +54,11 @@ export function WebhooksPage({ base, place }: PageScope) {
       await endpoints.reload();
     });
   };
+  // Rolling the secret and deleting cannot be undone: each waits for the in-page confirmation.
+  const [confirming, setConfirming] = useState<{ endpoint: Endpoint; action: 'roll' | 'delete' } | null>(null);
   const roll = (endpoint: Endpoint) =>
     act(async () => {
-      if (!window.confirm(t('webhooks.rollConfirm', { url: endpoint.url }))) return;
+      setConfirming(null);
       const rolled = await api<Endpoint>('POST', `/accounts${base}/webhook-endpoints/${endpoint.id}/roll-secret`);
       setRevealed({ url: rolled.url, secret: rolled.secret! });
     });
@@ -66,7 +69,7 @@ export function WebhooksPage({ base, place }: PageScope) {
     });
   const remove = (endpoint: Endpoint) =>
     act(async () => {
-      if (!window.confirm(t('webhooks.deleteConfirm', { url: endpoint.url }))) return;
+      setConfirming(null);
       await api('DELETE', `/accounts${base}/webhook-endpoints/${endpoint.id}`);
       if (selected === endpoint.id) setSelected(null);
       await endpoints.reload();
@@ -114,6 +117,17 @@ export function WebhooksPage({ base, place }: PageScope) {
           </button>
         </form>
       )}
+      {confirming && (
+        <Confirm
+          message={
+            confirming.action === 'roll' ? t('webhooks.rollConfirm', { url: confirming.endpoint.url }) : t('webhooks.deleteConfirm', { url: confirming.endpoint.url })
+          }
+          confirmLabel={confirming.action === 'roll' ? t('webhooks.rollConfirmButton') : t('webhooks.deleteConfirmButton')}
+          busy={busy}
+          onConfirm={() => void (confirming.action === 'roll' ? roll(confirming.endpoint) : remove(confirming.endpoint))}
+          onCancel={() => setConfirming(null)}
+        />
+      )}
       <ModeTable
         rows={endpoints.data?.data}
         what={t('webhooks.loading')}
@@ -133,13 +147,13 @@ export function WebhooksPage({ base, place }: PageScope) {
                   </button>
                   {manage && (
                     <>
-                      <button type="button" className="secondary" disabled={busy} onClick={() => void roll(e)} aria-label={t('webhooks.rollSecretOf', { url: e.url })}>
+                      <button type="button" className="secondary" disabled={busy} onClick={() => setConfirming({ endpoint: e, action: 'roll' })} aria-label={t('webhooks.rollSecretOf', { url: e.url })}>
                         {t('webhooks.rollSecret')}
                       </button>
                       <button type="button" className="secondary" disabled={busy} onClick={() => void toggle(e)}>
                         {e.status === 'enabled' ? t('webhooks.disable') : t('webhooks.enable')}
                       </button>
-                      <button type="button" className="danger" disabled={busy} onClick={() => void remove(e)} aria-label={t('webhooks.deleteOf', { url: e.url })}>
+                      <button type="button" className="danger" disabled={busy} onClick={() => setConfirming({ endpoint: e, action: 'delete' })} aria-label={t('webhooks.deleteOf', { url: e.url })}>
                         {t('webhooks.delete')}
                       </button>
                     </>

@@ -66,6 +66,19 @@ export function customerRepositories(db: SqlExecutor): Pick<UnitOfWork, 'custome
         );
         return rows.map(toCustomer);
       },
+      async listGuests(scope, filter) {
+        const q = new Query();
+        scoped(q, scope);
+        q.where(`customer_id IS NULL AND customer_email IS NOT NULL AND status = 'succeeded'`);
+        if (filter.email) q.where(`lower(customer_email) = lower(${q.param(filter.email)})`);
+        const { rows } = await db.query<{ email: string; payments: number | string; last_payment_at: string | Date }>(
+          `SELECT min(customer_email) AS email, count(*) AS payments, max(created_at) AS last_payment_at
+           FROM payments WHERE ${q.sql}
+           GROUP BY lower(customer_email) ORDER BY max(created_at) DESC, lower(customer_email) LIMIT ${q.param(filter.limit)}`,
+          q.params,
+        );
+        return rows.map((row) => ({ email: row.email, payments: Number(row.payments), lastPaymentAt: new Date(row.last_payment_at) }));
+      },
     },
   };
 }

@@ -38,6 +38,13 @@ export function apiKeyRepositories(db: SqlExecutor): Pick<UnitOfWork, 'apiKeys'>
         );
         return rowCount === 1;
       },
+      async setPermissions(scope, id, permissions) {
+        const { rowCount } = await db.query(
+          `UPDATE api_keys SET permissions = $4 WHERE id = $1 AND account_id = $2 AND mode = $3 AND kind = 'restricted' AND revoked_at IS NULL`,
+          [id, scope.accountId, scope.mode, json(permissions)],
+        );
+        return rowCount === 1;
+      },
       async expire(scope, id, at) {
         // An earlier expiry already set is kept: rolling again never lengthens an old key's life.
         const { rowCount } = await db.query(
