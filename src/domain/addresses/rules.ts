@@ -1,5 +1,5 @@
 import { TillpointError } from '../shared/errors';
-import type { Address, ShippingDetails } from './entities';
+import type { Address, AddressField, ShippingDetails } from './entities';
 import type { AddressFormats } from './ports';
 
 /** An address as the shopper's page sends it: Stripe's fields, any of them possibly empty. */
