@@ -163,7 +163,7 @@ describe.each(testDatabases)('receipts by email ($name)', (database) => {
     expect(subject).toBe('Votre reçu de Kaffee & Co');
     expect(text).toContain(`Sous-total: ${usd(10000)}`);
     expect(text).toContain(`Remise: −${usd(1000)}`);
-    expect(text).toContain(`Livraison: ${usd(500)}`);
+    expect(text).toContain(`Livraison (Colissimo): ${usd(500)}`);
     // Each tax by its rate's name, as the merchant named it.
     expect(text).toContain(`TVA: ${usd(1800)}`);
     expect(payment.amount).toBe(10000 - 1000 + 500 + 1800);
