@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { ApiError, checkoutApi, type PublicSession } from './api';
 import { toDecimalString } from '../../src/domain/shared/money';
 import { CardFields } from './card-form/CardFields';
+import { fixFieldsMessage } from './card-form/fields-to-fix';
 import { recordExposure, type CheckoutFlags, type PayButtonWording } from './flags';
 import { GooglePayArea } from './google-pay/GooglePayArea';
 import { processorClientFor, type ProcessorClient } from './processor-client';
@@ -449,7 +450,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
       <form
         onSubmit={form.payByCard}
         noValidate
-        aria-describedby={notice ? 'form-notice' : undefined}
+        aria-describedby={notice || form.fieldsToFix.length ? 'form-notice' : undefined}
         className={`layout-${flags.layout.value}`}
         data-layout={flags.layout.value}
       >
@@ -458,9 +459,9 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
           ref={form.noticeRef}
           tabIndex={-1}
           role="alert"
-          className={notice ? `notice notice-${notice.tone}` : 'notice-empty'}
+          className={notice ? `notice notice-${notice.tone}` : form.fieldsToFix.length ? 'notice notice-error' : 'notice-empty'}
         >
-          {notice ? t(notice.key) : ''}
+          {notice ? t(notice.key) : form.fieldsToFix.length ? fixFieldsMessage(form.fieldsToFix, t) : ''}
         </div>
         {session.custom_fields?.length ? (
           <Suspense fallback={null}>
@@ -518,6 +519,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
               engine={engine}
               t={t}
               submitted={form.submitted}
+              flagged={form.cardFieldsToFix}
               onReady={cardReady}
               onFailed={cardFailed}
             />

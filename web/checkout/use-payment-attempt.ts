@@ -2,9 +2,10 @@ import { leaveCheckout } from './embedded-frame';
 import { useEffect, useRef, useState } from 'react';
 import { isValidCustomerEmail } from '../../src/domain/sessions/customer-email';
 import { checkoutApi } from './api';
-import type { CardFormEngine } from './card-form/engine';
+import type { CardFieldName, CardFormEngine } from './card-form/engine';
+import { useFieldsToFix, wrongFields } from './card-form/fields-to-fix';
 import type { MessageKey } from './i18n';
-import { attemptPayment, cardNonce, firstFieldToFix, walletPayerEmail, type AttemptOutcome, type AttemptRequest, type PaymentMethod } from './payment-attempt';
+import { attemptPayment, cardNonce, walletPayerEmail, type AttemptOutcome, type AttemptRequest, type PaymentMethod } from './payment-attempt';
 import type { ProcessorClient } from './processor-client';
 import type { CustomFieldsHandle } from './shop/CustomFields';
 
@@ -45,6 +46,7 @@ export function usePaymentAttempt(options: {
   const emailRef = useRef<HTMLInputElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const emailValid = isValidCustomerEmail(email);
+  const { fieldsToFix, flag } = useFieldsToFix(engine, emailValid);
 
   // The server-rendered email field takes typing before React hydrates it (with Braintree, React
   // loads only once the card frames are up): keep what is there, or the next render would clear it.
@@ -111,14 +113,17 @@ export function usePaymentAttempt(options: {
     if (busy.current || !engine || !client || !cardUsable) return;
     setSubmitted(true);
     setNotice(null);
-    const toFix = firstFieldToFix(emailValid, engine.getState());
-    if (toFix) {
+    const wrong = wrongFields(emailValid, engine.getState());
+    if (wrong.length) {
+      // Each wrong field shows its message until corrected; the banner names them (fieldsToFix).
       void engine.tokenize(); // marks every card field for display
-      setNotice({ tone: 'error', key: 'form.fixErrors' });
-      if (toFix === 'email') emailRef.current?.focus();
-      else engine.focus(toFix);
+      flag(wrong);
+      const first = wrong[0]!;
+      if (first === 'email') emailRef.current?.focus();
+      else engine.focus(first);
       return;
     }
+    flag([]);
     const payerEmail = email.trim();
     await run({
       type: 'card',
@@ -156,6 +161,10 @@ export function usePaymentAttempt(options: {
     touchEmail: () => setEmailTouched(true),
     showEmailError: !emailValid && (emailTouched || submitted),
     submitted,
+    /** The fields the last Pay found wrong, still wrong: the banner names them, each shows its message. */
+    fieldsToFix,
+    /** The card fields among them, for the card form. */
+    cardFieldsToFix: new Set(fieldsToFix.filter((field): field is CardFieldName => field !== 'email')),
     processing,
     notice,
     setNotice,

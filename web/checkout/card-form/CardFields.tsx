@@ -26,15 +26,20 @@ const placeholders: Record<CardFieldName, (t: Translate) => string> = {
   postalCode: () => '',
 };
 
-/** Which message a field shows now, if any: only after the shopper has left it or tried to pay. */
+/**
+ * Which message a field shows now, if any: only after the shopper has left it or tried to pay. A
+ * field Pay found wrong (`flagged`) keeps its message, focused or not, until it is correct.
+ */
 export function fieldError(
   field: CardFieldName,
   state: CardFormState,
   touched: boolean,
   submitted: boolean,
+  flagged = false,
 ): MessageKey | null {
   const f = state.fields[field];
   if (f.isValid) return null;
+  if (flagged) return `field.${field}.${f.isEmpty ? 'empty' : 'invalid'}` as MessageKey;
   const typingStillFine = f.isFocused && f.isPotentiallyValid;
   if (typingStillFine) return null;
   if (!touched && !submitted && f.isPotentiallyValid) return null;
@@ -48,6 +53,8 @@ interface CardFieldsProps {
   t: Translate;
   /** Set after a pay attempt, so every field shows what is missing. */
   submitted: boolean;
+  /** The fields Pay found wrong and the shopper has not corrected yet (fields-to-fix.ts). */
+  flagged?: ReadonlySet<CardFieldName>;
   onReady?: () => void;
   /** The engine could not start (Hosted Fields frames blocked, gateway down). */
   onFailed?: (error: unknown) => void;
@@ -57,7 +64,7 @@ interface CardFieldsProps {
  * The card form's look: labels, slots for the engine's inputs, brand icon, hints and inline
  * errors tied to each input with `aria-describedby`. The same for every engine.
  */
-export function CardFields({ engine, t, submitted, onReady, onFailed }: CardFieldsProps) {
+export function CardFields({ engine, t, submitted, flagged, onReady, onFailed }: CardFieldsProps) {
   const containers = useRef<Partial<Record<CardFieldName, HTMLDivElement | null>>>({});
   const [state, setState] = useState<CardFormState>(() => engine?.getState() ?? emptyCardFormState());
   const [touched, setTouched] = useState<Set<CardFieldName>>(new Set());
@@ -94,8 +101,23 @@ export function CardFields({ engine, t, submitted, onReady, onFailed }: CardFiel
     };
   }, [engine, latest]);
 
+  const errors = Object.fromEntries(
+    cardFieldNames.map((name) => [name, fieldError(name, state, touched.has(name), submitted, flagged?.has(name))]),
+  ) as Record<CardFieldName, MessageKey | null>;
+  // `aria-invalid` follows what the page shows: a wrong value, or a field Pay found missing (a
+  // field left empty on blur is only missing, not invalid).
+  const ariaInvalid = cardFieldNames.map((name) => Boolean(errors[name]) && (!state.fields[name].isEmpty || Boolean(flagged?.has(name))));
+  const ariaKey = ariaInvalid.join();
+  const sentAria = useRef<{ engine: CardFormEngine; key: string } | null>(null);
+  useEffect(() => {
+    if (!engine || (sentAria.current?.engine === engine && sentAria.current.key === ariaKey)) return;
+    sentAria.current = { engine, key: ariaKey };
+    const invalid = ariaKey.split(',');
+    for (const [i, name] of cardFieldNames.entries()) engine.setAriaInvalid(name, invalid[i] === 'true');
+  }, [engine, ariaKey]);
+
   const field = (name: CardFieldName, extra?: React.ReactNode, hint?: string) => {
-    const error = fieldError(name, state, touched.has(name), submitted);
+    const error = errors[name];
     return (
       <div className={`field field-${name}${error ? ' has-error' : ''}${state.fields[name].isFocused ? ' is-focused' : ''}`}>
         <label htmlFor={`card-${name}`}>{t(labels[name])}</label>

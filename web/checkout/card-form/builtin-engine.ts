@@ -116,6 +116,10 @@ export class BuiltinCardEngine extends CardEngineState implements CardFormEngine
     this.update(field, this.validate(field), 'blur');
   }
 
+  setAriaInvalid(field: CardFieldName, invalid: boolean): void {
+    this.inputs.get(field)?.setAttribute('aria-invalid', String(invalid));
+  }
+
   focus(field: CardFieldName): void {
     this.inputs.get(field)?.focus();
   }
@@ -191,15 +195,6 @@ export class BuiltinCardEngine extends CardEngineState implements CardFormEngine
       fields: { ...this.state.fields, [field]: { ...this.state.fields[field], ...changes } },
     };
     this.emit({ field, type });
-  }
-
-  protected override emit(event: CardFieldEvent) {
-    const input = this.inputs.get(event.field);
-    const fieldState = this.state.fields[event.field];
-    if (input && event.type !== 'input') {
-      input.setAttribute('aria-invalid', String(!fieldState.isValid && !fieldState.isEmpty && !fieldState.isFocused));
-    }
-    super.emit(event);
   }
 }
 

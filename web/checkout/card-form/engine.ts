@@ -54,6 +54,8 @@ export interface CardFormEngine {
   setDisabled(disabled: boolean): void;
   /** Marks a field invalid from outside (a decline for a wrong CVC, say). */
   setInvalid(field: CardFieldName, invalid: boolean): void;
+  /** Says to assistive technology whether the field is in error (`aria-invalid`), as the page shows it. */
+  setAriaInvalid(field: CardFieldName, invalid: boolean): void;
   focus(field: CardFieldName): void;
   tokenize(): Promise<TokenizeOutcome>;
   teardown(): void;

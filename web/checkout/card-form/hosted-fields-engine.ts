@@ -79,6 +79,10 @@ export class HostedFieldsEngine extends CardEngineState implements CardFormEngin
     this.update(field, this.forced(field, this.state.fields[field]), 'blur');
   }
 
+  setAriaInvalid(field: CardFieldName, invalid: boolean): void {
+    this.instance?.setAttribute({ field: hostedNames[field], attribute: 'aria-invalid', value: invalid });
+  }
+
   focus(field: CardFieldName): void {
     this.instance?.focus(hostedNames[field]);
   }
