@@ -15,6 +15,7 @@ import { useTranslator } from './i18n/use-translator';
 import { usePaymentAttempt } from './use-payment-attempt';
 import { OrderSummary } from './shop/OrderSummary';
 import type { CustomFieldsHandle } from './shop/CustomFields';
+import type { AddressesHandle } from './shop/AddressForm';
 
 // Loaded only for a session whose customer has saved cards (the size budget of the first load).
 const SavedCards = lazy(() => import('./SavedCards'));
@@ -69,6 +70,8 @@ export function App({ data }: { data: CheckoutPageData }) {
   const session = 'session' in view ? view.session : null;
   // A payment is under way: the order (an adjustable quantity) cannot change meanwhile.
   const paying = useState(false);
+  // The address forms (a session that asks for an address): Pay saves what they hold.
+  const addresses = useRef<AddressesHandle | null>(null);
   // The server negotiated the locale (session, then Accept-Language) and inlined its catalogue,
   // which main.tsx primed before hydration: `ready` from the first render, no catalogue request.
   const { t, ready } = useTranslator(session?.locale ?? data.locale);
@@ -129,6 +132,7 @@ export function App({ data }: { data: CheckoutPageData }) {
       onExpired={() => setView({ kind: 'expired', session: { ...current, status: 'expired' } })}
       onAlreadyPaid={load}
       processing={paying}
+      addresses={addressAsked(current) ? addresses : null}
     />
   );
   return (
@@ -174,7 +178,7 @@ export function App({ data }: { data: CheckoutPageData }) {
               {addressAsked(view.session) ? (
                 <div className="pay-column">
                   <Suspense fallback={null}>
-                    <AddressSection session={view.session} t={t} onSession={(next) => setView(viewFor(next, view.flags))} />
+                    <AddressSection session={view.session} t={t} handle={addresses} onSession={(next) => setView(viewFor(next, view.flags))} />
                   </Suspense>
                   {paymentForm(view.session, view.flags)}
                 </div>
@@ -293,13 +297,9 @@ function SetupSummary({ session, t }: { session: PublicSession; t: Translate }) 
   );
 }
 
-/** The session asks for an address the shopper has not given yet (shop/AddressForm.tsx). */
+/** The session asks for an address (shop/AddressForm.tsx): Pay saves it before paying. */
 function addressAsked(session: PublicSession): boolean {
   return Boolean(session.shipping_address_collection) || session.billing_address_collection === 'required';
-}
-
-function addressMissing(session: PublicSession): boolean {
-  return (Boolean(session.shipping_address_collection) && !session.shipping_details) || (session.billing_address_collection === 'required' && !session.billing_address);
 }
 
 interface PaymentFormProps {
@@ -310,9 +310,11 @@ interface PaymentFormProps {
   onAlreadyPaid: () => void;
   /** A payment is under way (App's state: the order is locked meanwhile). */
   processing: [boolean, (processing: boolean) => void];
+  /** The address forms, when the session asks for an address. */
+  addresses: React.RefObject<AddressesHandle | null> | null;
 }
 
-function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: processingState }: PaymentFormProps) {
+function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: processingState, addresses }: PaymentFormProps) {
   // What the page offers is decided from the session and flags alone, so the server renders the
   // same form the browser hydrates; the processor's code (card engine, braintree-web) is browser-only
   // and arrives after hydration, from chunks the server asked the browser to preload.
@@ -363,6 +365,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   const customFields = useRef<CustomFieldsHandle | null>(null);
   const form = usePaymentAttempt({
     customFields: session.custom_fields?.length ? customFields : null,
+    addresses,
     processing: processingState,
     saveCard,
     sessionId: session.id,
@@ -538,7 +541,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
         )}
         {askToSave === 'on' && <p className="field-hint">{t('form.saveCardOn')}</p>}
         {plan.card && !offerSaved && (
-          <button type="submit" className="pay-button" disabled={processing || !cardUsable || addressMissing(session)} aria-busy={processing}>
+          <button type="submit" className="pay-button" disabled={processing || !cardUsable} aria-busy={processing}>
             {processing
               ? t('form.processing')
               : session.mode === 'setup'

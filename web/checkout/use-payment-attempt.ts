@@ -8,6 +8,7 @@ import type { MessageKey } from './i18n';
 import { attemptPayment, cardNonce, walletPayerEmail, type AttemptOutcome, type AttemptRequest, type PaymentMethod } from './payment-attempt';
 import type { ProcessorClient } from './processor-client';
 import type { CustomFieldsHandle } from './shop/CustomFields';
+import type { AddressesHandle } from './shop/AddressForm';
 
 export type Notice = { tone: 'error' | 'info'; key: MessageKey } | null;
 
@@ -33,6 +34,11 @@ export function usePaymentAttempt(options: {
    * answers go with every payment, which waits until they pass the page's checks.
    */
   customFields: React.RefObject<CustomFieldsHandle | null> | null;
+  /**
+   * The addresses the session asks for (shop/AddressForm.tsx, loaded on demand), null when it asks
+   * none: a payment first saves what the shopper typed there (ADR 0081).
+   */
+  addresses?: React.RefObject<AddressesHandle | null> | null;
   /** A payment is under way: the page's state, since the order (an adjustable quantity) is locked meanwhile too. */
   processing: [boolean, (processing: boolean) => void];
 }) {
@@ -75,6 +81,18 @@ export function usePaymentAttempt(options: {
     busy.current = true;
     setProcessing(true);
     engine?.setDisabled(true);
+    if (options.addresses) {
+      const saved = await saveAddresses(options.addresses.current);
+      if (saved !== 'saved') {
+        busy.current = false;
+        engine?.setDisabled(false);
+        setProcessing(false);
+        setNotice(saved === 'total_changed' ? { tone: 'info', key: 'address.totalChanged' } : { tone: 'error', key: saved === 'network' ? 'error.network' : 'form.fixErrors' });
+        // A field to fix has the focus already (the address form put it there).
+        if (saved !== 'invalid') noticeRef.current?.focus();
+        return undefined;
+      }
+    }
     const outcome: AttemptOutcome = await attemptPayment(ports, request);
     if (outcome.kind === 'leave') {
       leaveCheckout(outcome.url);
@@ -114,10 +132,16 @@ export function usePaymentAttempt(options: {
     setSubmitted(true);
     setNotice(null);
     const wrong = wrongFields(emailValid, engine.getState());
-    if (wrong.length) {
+    // The address form is above the payment form: a field to fix there comes first (it takes the focus).
+    const addressesOk = options.addresses ? Boolean(options.addresses.current?.check()) : true;
+    if (wrong.length || !addressesOk) {
       // Each wrong field shows its message until corrected; the banner names them (fieldsToFix).
       void engine.tokenize(); // marks every card field for display
       flag(wrong);
+      if (!addressesOk) {
+        if (!wrong.length) setNotice({ tone: 'error', key: 'form.fixErrors' });
+        return;
+      }
       const first = wrong[0]!;
       if (first === 'email') emailRef.current?.focus();
       else engine.focus(first);
@@ -175,6 +199,16 @@ export function usePaymentAttempt(options: {
     payWithSavedCard,
     busy,
   };
+}
+
+/** Saves the addresses typed on the page before a payment; a network failure is said as such. */
+async function saveAddresses(handle: AddressesHandle | null): Promise<'saved' | 'invalid' | 'total_changed' | 'network'> {
+  if (!handle) return 'invalid';
+  try {
+    return await handle.save();
+  } catch {
+    return 'network';
+  }
 }
 
 /** The payment form as a wallet button (Apple Pay, PayPal, Venmo) uses it. */

@@ -91,7 +91,7 @@ describe('the fields Pay finds wrong, with Hosted Fields', () => {
     const container = document.createElement('div');
     document.body.appendChild(container);
     const root = createRoot(container);
-    const pay = { current: () => undefined as void };
+    const pay: { current: () => void } = { current: () => undefined };
     await act(async () => root.render(<Form engine={hosted.engine} t={t} pay={pay} />));
     const text = (selector: string) => container.querySelector(selector)!.textContent;
 
