@@ -92,6 +92,9 @@ export function usePaymentAttempt(options: {
         if (saved !== 'invalid') noticeRef.current?.focus();
         return undefined;
       }
+      // The card goes with the billing address's postal code, as just saved.
+      const postalCode = options.addresses.current?.postalCode() ?? null;
+      if (postalCode !== null) engine?.setPostalCode(postalCode);
     }
     const outcome: AttemptOutcome = await attemptPayment(ports, request);
     if (outcome.kind === 'leave') {
@@ -136,7 +139,8 @@ export function usePaymentAttempt(options: {
     const addressesOk = options.addresses ? Boolean(options.addresses.current?.check()) : true;
     if (wrong.length || !addressesOk) {
       // Each wrong field shows its message until corrected; the banner names them (fieldsToFix).
-      void engine.tokenize(); // marks every card field for display
+      // Marks every card field for display; refused with a card field wrong, so nothing is sent.
+      if (wrong.some((field) => field !== 'email')) void engine.tokenize();
       flag(wrong);
       if (!addressesOk) {
         if (!wrong.length) setNotice({ tone: 'error', key: 'form.fixErrors' });

@@ -55,6 +55,8 @@ interface CardFieldsProps {
   submitted: boolean;
   /** The fields Pay found wrong and the shopper has not corrected yet (fields-to-fix.ts). */
   flagged?: ReadonlySet<CardFieldName>;
+  /** The billing address the page collects gives the postal code (engine.setPostalCode): its field is hidden. */
+  postalCodeGiven?: boolean;
   onReady?: () => void;
   /** The engine could not start (Hosted Fields frames blocked, gateway down). */
   onFailed?: (error: unknown) => void;
@@ -64,7 +66,7 @@ interface CardFieldsProps {
  * The card form's look: labels, slots for the engine's inputs, brand icon, hints and inline
  * errors tied to each input with `aria-describedby`. The same for every engine.
  */
-export function CardFields({ engine, t, submitted, flagged, onReady, onFailed }: CardFieldsProps) {
+export function CardFields({ engine, t, submitted, flagged, postalCodeGiven, onReady, onFailed }: CardFieldsProps) {
   const containers = useRef<Partial<Record<CardFieldName, HTMLDivElement | null>>>({});
   const [state, setState] = useState<CardFormState>(() => engine?.getState() ?? emptyCardFormState());
   const [touched, setTouched] = useState<Set<CardFieldName>>(new Set());
@@ -119,7 +121,7 @@ export function CardFields({ engine, t, submitted, flagged, onReady, onFailed }:
   const field = (name: CardFieldName, extra?: React.ReactNode, hint?: string) => {
     const error = errors[name];
     return (
-      <div className={`field field-${name}${error ? ' has-error' : ''}${state.fields[name].isFocused ? ' is-focused' : ''}`}>
+      <div className={`field field-${name}${error ? ' has-error' : ''}${state.fields[name].isFocused ? ' is-focused' : ''}`} hidden={name === 'postalCode' && postalCodeGiven}>
         <label htmlFor={`card-${name}`}>{t(labels[name])}</label>
         {/* Card digits and postal codes read left to right on every page, as banks print them. */}
         <div className="field-box" dir="ltr">

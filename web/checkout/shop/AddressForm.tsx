@@ -28,6 +28,8 @@ export interface AddressesHandle {
    * changed the price (tax), which the shopper sees before paying.
    */
   save(): Promise<'saved' | 'invalid' | 'total_changed'>;
+  /** The card's postal code when the billing address gives it (the billing address's, as last saved); null when the card form asks it. */
+  postalCode(): string | null;
 }
 
 /** What one address form holds, read by the section when it saves. */
@@ -278,22 +280,24 @@ export default function AddressSection({
   t,
   onSession,
   handle,
+  sameAsShipping,
+  onSameAsShipping,
 }: {
   session: PublicSession;
   t: Translate;
   onSession: (session: PublicSession) => void;
   handle?: Ref<AddressesHandle>;
+  /** The billing address is the shipping one (the box under the shipping address, ticked by default). */
+  sameAsShipping: boolean;
+  onSameAsShipping: (same: boolean) => void;
 }) {
   const [allCountries, setAllCountries] = useState<string[] | null>(null);
   const billing = session.billing_address_collection === 'required';
   const shipping = Boolean(session.shipping_address_collection);
   const forms = useRef<Partial<Record<Kind, FormApi>>>({});
-  // Both asked: the billing address is the shipping one unless the shopper unticks the box (or gave another).
-  const storedSame = !session.billing_address || !session.shipping_details || JSON.stringify(asValue(session.billing_address)) === JSON.stringify(asValue(session.shipping_details.address));
-  const [sameAsShipping, setSameAsShipping] = useState(storedSame);
   const same = shipping && billing && sameAsShipping;
-  const current = useRef({ session, same, onSession });
-  current.current = { session, same, onSession };
+  const current = useRef({ session, same, onSession, sameAsShipping, saved: null as PublicSession | null });
+  current.current = { ...current.current, session, same, onSession, sameAsShipping };
   useEffect(() => {
     if (billing) shopApi.addressCountries().then((answer) => setAllCountries(answer.countries), () => setAllCountries([]));
   }, [billing]);
@@ -326,6 +330,7 @@ export default function AddressSection({
     if (!body.shipping_details && !body.billing_address) return 'saved';
     try {
       const next = await shopApi.setAddresses(session.id, body);
+      current.current.saved = next;
       onSession(next);
       for (const [kind, typed] of pending) if (typed) forms.current[kind]?.saved();
       return next.amount_total === session.amount_total ? 'saved' : 'total_changed';
@@ -340,11 +345,19 @@ export default function AddressSection({
     const { same } = current.current;
     return collect((['shipping', 'billing'] as const).filter((kind) => (kind === 'shipping' ? shipping : billing && !same))).every(([, typed]) => typed !== false);
   };
-  useImperativeHandle(handle, () => ({ check, save: () => save() }));
+  const postalCode = () => {
+    const { session, saved, sameAsShipping } = current.current;
+    const latest = saved ?? session;
+    if (billing && !(shipping && sameAsShipping)) return latest.billing_address?.postal_code ?? '';
+    if (shipping && sameAsShipping) return latest.shipping_details?.address.postal_code ?? '';
+    return null;
+  };
+  useImperativeHandle(handle, () => ({ check, save: () => save(), postalCode }));
 
-  const sameBox = shipping && billing && (
+  // A session asking for a shipping address only: unticked, the card form asks the card's postal code.
+  const sameBox = shipping && (
     <label className="save-card address-same">
-      <input type="checkbox" checked={sameAsShipping} onChange={(e) => setSameAsShipping(e.target.checked)} />
+      <input type="checkbox" checked={sameAsShipping} onChange={(e) => onSameAsShipping(e.target.checked)} />
       <span>{t('address.billingSame')}</span>
     </label>
   );
