@@ -1,7 +1,7 @@
 import { leaveCheckout } from './embedded-frame';
 import { useEffect, useRef, useState } from 'react';
 import { isValidCustomerEmail } from '../../src/domain/sessions/customer-email';
-import { checkoutApi } from './api';
+import { ApiError, checkoutApi } from './api';
 import type { CardFieldName, CardFormEngine } from './card-form/engine';
 import { useFieldsToFix, wrongFields } from './card-form/fields-to-fix';
 import type { MessageKey } from './i18n';
@@ -205,13 +205,17 @@ export function usePaymentAttempt(options: {
   };
 }
 
-/** Saves the addresses typed on the page before a payment; a network failure is said as such. */
+/**
+ * Saves the addresses typed on the page before a payment; a network failure is said as such. Any
+ * other refusal (the session expired or was paid meanwhile) lets the payment go on: the server's
+ * answer to it is what the page shows, as without an address.
+ */
 async function saveAddresses(handle: AddressesHandle | null): Promise<'saved' | 'invalid' | 'total_changed' | 'network'> {
   if (!handle) return 'invalid';
   try {
     return await handle.save();
-  } catch {
-    return 'network';
+  } catch (error) {
+    return error instanceof ApiError && error.code !== 'network' ? 'saved' : 'network';
   }
 }
 

@@ -295,6 +295,7 @@ export default function AddressSection({
   const billing = session.billing_address_collection === 'required';
   const shipping = Boolean(session.shipping_address_collection);
   const forms = useRef<Partial<Record<Kind, FormApi>>>({});
+  const hydrated = useHydrated();
   const same = shipping && billing && sameAsShipping;
   const current = useRef({ session, same, onSession, sameAsShipping, saved: null as PublicSession | null });
   current.current = { ...current.current, session, same, onSession, sameAsShipping };
@@ -335,7 +336,8 @@ export default function AddressSection({
       for (const [kind, typed] of pending) if (typed) forms.current[kind]?.saved();
       return next.amount_total === session.amount_total ? 'saved' : 'total_changed';
     } catch (error) {
-      if (!(error instanceof ApiError) || error.code === 'network') throw error;
+      // Not about an address (the session expired or was paid meanwhile): the caller says so.
+      if (!(error instanceof ApiError) || error.code === 'network' || !error.param) throw error;
       const { kind, field } = refusedField(error.param);
       forms.current[same ? 'shipping' : kind]?.refused(field);
       return 'invalid';
@@ -357,7 +359,7 @@ export default function AddressSection({
   // A session asking for a shipping address only: unticked, the card form asks the card's postal code.
   const sameBox = shipping && (
     <label className="save-card address-same">
-      <input type="checkbox" checked={sameAsShipping} onChange={(e) => onSameAsShipping(e.target.checked)} />
+      <input type="checkbox" checked={sameAsShipping} disabled={!hydrated} onChange={(e) => onSameAsShipping(e.target.checked)} />
       <span>{t('address.billingSame')}</span>
     </label>
   );
