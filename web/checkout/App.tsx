@@ -72,7 +72,7 @@ export function App({ data }: { data: CheckoutPageData }) {
   const paying = useState(false);
   // The address forms (a session that asks for an address): Pay saves what they hold.
   const addresses = useRef<AddressesHandle | null>(null);
-  const [sameAsShipping, setSameAsShipping] = useState(() => !session || billingIsShipping(session));
+  const [sameAsShipping, setSameAsShipping] = useState(true);
   // The server negotiated the locale (session, then Accept-Language) and inlined its catalogue,
   // which main.tsx primed before hydration: `ready` from the first render, no catalogue request.
   const { t, ready } = useTranslator(session?.locale ?? data.locale);
@@ -134,7 +134,7 @@ export function App({ data }: { data: CheckoutPageData }) {
       onAlreadyPaid={load}
       processing={paying}
       addresses={addressAsked(current) ? addresses : null}
-      postalCodeFromAddress={postalCodeFromAddress(current, sameAsShipping)}
+      postalGiven={current.billing_address_collection === 'required' || (Boolean(current.shipping_address_collection) && sameAsShipping)}
     />
   );
   return (
@@ -306,23 +306,6 @@ function SetupSummary({ session, t }: { session: PublicSession; t: Translate }) 
   );
 }
 
-/** The billing address given is the shipping one (or either is missing): the box saying so starts ticked. */
-function billingIsShipping(session: PublicSession): boolean {
-  const billing = session.billing_address;
-  const shipping = session.shipping_details?.address;
-  if (!billing || !shipping) return true;
-  const keys = ['line1', 'line2', 'city', 'state', 'postal_code', 'country'] as const;
-  return keys.every((key) => (billing[key] ?? '') === (shipping[key] ?? ''));
-}
-
-/**
- * The card's postal code comes from the billing address the page collects, so it is not asked
- * twice: a session asking for a billing address, or for a shipping address that is the billing one.
- */
-function postalCodeFromAddress(session: PublicSession, sameAsShipping: boolean): boolean {
-  return session.billing_address_collection === 'required' || (Boolean(session.shipping_address_collection) && sameAsShipping);
-}
-
 /** The session asks for an address (shop/AddressForm.tsx): Pay saves it before paying. */
 function addressAsked(session: PublicSession): boolean {
   return Boolean(session.shipping_address_collection) || session.billing_address_collection === 'required';
@@ -338,11 +321,14 @@ interface PaymentFormProps {
   processing: [boolean, (processing: boolean) => void];
   /** The address forms, when the session asks for an address. */
   addresses: React.RefObject<AddressesHandle | null> | null;
-  /** The billing address gives the card's postal code: the card form does not ask it. */
-  postalCodeFromAddress: boolean;
+  /**
+   * The billing address the page collects gives the card's postal code, so the card form does not
+   * ask it twice: a session asking for a billing address, or for a shipping address that is the billing one.
+   */
+  postalGiven: boolean;
 }
 
-function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: processingState, addresses, postalCodeFromAddress }: PaymentFormProps) {
+function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: processingState, addresses, postalGiven }: PaymentFormProps) {
   // What the page offers is decided from the session and flags alone, so the server renders the
   // same form the browser hydrates; the processor's code (card engine, braintree-web) is browser-only
   // and arrives after hydration, from chunks the server asked the browser to preload.
@@ -370,11 +356,10 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
     };
   }, [session.id]);
   const engine = client?.engine ?? null;
-  // The postal code the billing address gives (read again at Pay, once the address is saved).
-  const addressPostalCode = postalCodeFromAddress ? (session.billing_address?.postal_code ?? session.shipping_details?.address.postal_code ?? '') : null;
+  // The billing address gives the postal code: the card form does not ask it (the code is given at Pay).
   useEffect(() => {
-    engine?.setPostalCode(addressPostalCode);
-  }, [engine, addressPostalCode]);
+    engine?.setPostalCode(postalGiven ? '' : null);
+  }, [engine, postalGiven]);
   useEffect(() => {
     if (flags.layout.experiment) recordExposure(session.id, 'checkout_layout');
     if (flags.wording.experiment && plan.card) recordExposure(session.id, 'pay_button_wording');
@@ -555,8 +540,8 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
               engine={engine}
               t={t}
               submitted={form.submitted}
-              flagged={form.cardFieldsToFix}
-              postalCodeGiven={postalCodeFromAddress}
+              flagged={form.fieldsToFix}
+              postalGiven={postalGiven}
               onReady={cardReady}
               onFailed={cardFailed}
             />

@@ -1,8 +1,8 @@
 import { leaveCheckout } from './embedded-frame';
 import { useEffect, useRef, useState } from 'react';
 import { isValidCustomerEmail } from '../../src/domain/sessions/customer-email';
-import { ApiError, checkoutApi } from './api';
-import type { CardFieldName, CardFormEngine } from './card-form/engine';
+import { checkoutApi } from './api';
+import type { CardFormEngine } from './card-form/engine';
 import { useFieldsToFix, wrongFields } from './card-form/fields-to-fix';
 import type { MessageKey } from './i18n';
 import { attemptPayment, cardNonce, walletPayerEmail, type AttemptOutcome, type AttemptRequest, type PaymentMethod } from './payment-attempt';
@@ -81,20 +81,16 @@ export function usePaymentAttempt(options: {
     busy.current = true;
     setProcessing(true);
     engine?.setDisabled(true);
-    if (options.addresses) {
-      const saved = await saveAddresses(options.addresses.current);
-      if (saved !== 'saved') {
-        busy.current = false;
-        engine?.setDisabled(false);
-        setProcessing(false);
-        setNotice(saved === 'total_changed' ? { tone: 'info', key: 'address.totalChanged' } : { tone: 'error', key: saved === 'network' ? 'error.network' : 'form.fixErrors' });
-        // A field to fix has the focus already (the address form put it there).
-        if (saved !== 'invalid') noticeRef.current?.focus();
-        return undefined;
-      }
-      // The card goes with the billing address's postal code, as just saved.
-      const postalCode = options.addresses.current?.postalCode() ?? null;
-      if (postalCode !== null) engine?.setPostalCode(postalCode);
+    // The addresses typed are saved first (ADR 0081); the payment waits when one is to fix or the total changed.
+    const wait = await options.addresses?.current?.beforePay(engine);
+    if (wait) {
+      busy.current = false;
+      engine?.setDisabled(false);
+      setProcessing(false);
+      setNotice(wait);
+      // A new total takes the focus; a field to fix has it already (the address form put it there).
+      if (wait.tone === 'info') noticeRef.current?.focus();
+      return undefined;
     }
     const outcome: AttemptOutcome = await attemptPayment(ports, request);
     if (outcome.kind === 'leave') {
@@ -135,23 +131,15 @@ export function usePaymentAttempt(options: {
     setSubmitted(true);
     setNotice(null);
     const wrong = wrongFields(emailValid, engine.getState());
-    // The address form is above the payment form: a field to fix there comes first (it takes the focus).
-    const addressesOk = options.addresses ? Boolean(options.addresses.current?.check()) : true;
-    if (wrong.length || !addressesOk) {
+    if (wrong.length) {
       // Each wrong field shows its message until corrected; the banner names them (fieldsToFix).
-      // Marks every card field for display; refused with a card field wrong, so nothing is sent.
-      if (wrong.some((field) => field !== 'email')) void engine.tokenize();
+      // Nothing is tokenized: the card is sent only once every field is right.
       flag(wrong);
-      if (!addressesOk) {
-        if (!wrong.length) setNotice({ tone: 'error', key: 'form.fixErrors' });
-        return;
-      }
       const first = wrong[0]!;
       if (first === 'email') emailRef.current?.focus();
       else engine.focus(first);
       return;
     }
-    flag([]);
     const payerEmail = email.trim();
     await run({
       type: 'card',
@@ -191,8 +179,6 @@ export function usePaymentAttempt(options: {
     submitted,
     /** The fields the last Pay found wrong, still wrong: the banner names them, each shows its message. */
     fieldsToFix,
-    /** The card fields among them, for the card form. */
-    cardFieldsToFix: new Set(fieldsToFix.filter((field): field is CardFieldName => field !== 'email')),
     processing,
     notice,
     setNotice,
@@ -203,20 +189,6 @@ export function usePaymentAttempt(options: {
     payWithSavedCard,
     busy,
   };
-}
-
-/**
- * Saves the addresses typed on the page before a payment; a network failure is said as such. Any
- * other refusal (the session expired or was paid meanwhile) lets the payment go on: the server's
- * answer to it is what the page shows, as without an address.
- */
-async function saveAddresses(handle: AddressesHandle | null): Promise<'saved' | 'invalid' | 'total_changed' | 'network'> {
-  if (!handle) return 'invalid';
-  try {
-    return await handle.save();
-  } catch (error) {
-    return error instanceof ApiError && error.code !== 'network' ? 'saved' : 'network';
-  }
 }
 
 /** The payment form as a wallet button (Apple Pay, PayPal, Venmo) uses it. */

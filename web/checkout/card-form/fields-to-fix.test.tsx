@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { HostedFieldsEvent, HostedFieldsInstance } from '../braintree/braintree-components';
 import { loadMessages, translator, type Translate } from '../i18n';
 import { CardFields } from './CardFields';
-import type { CardFieldName, CardFormEngine } from './engine';
+import type { CardFormEngine } from './engine';
 import { fixFieldsMessage, useFieldsToFix, wrongFields, type FieldToFix } from './fields-to-fix';
 import { HostedFieldsEngine } from './hosted-fields-engine';
 
@@ -73,13 +73,12 @@ function Form({ engine, t, pay }: { engine: CardFormEngine; t: Translate; pay: {
       if (wrong[0] && wrong[0] !== 'email') engine.focus(wrong[0]);
     };
   });
-  const card = new Set(fieldsToFix.filter((field): field is CardFieldName => field !== 'email'));
   return (
     <>
       <div id="banner" role="alert">
         {fieldsToFix.length ? fixFieldsMessage(fieldsToFix, t) : ''}
       </div>
-      <CardFields engine={engine} t={t} submitted={fieldsToFix.length > 0} flagged={card} />
+      <CardFields engine={engine} t={t} submitted={fieldsToFix.length > 0} flagged={fieldsToFix} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type FormEvent, type Ref } from 'react';
 import { ApiError, type PublicSession } from '../api';
 import type { MessageKey, Translate } from '../i18n';
+import type { CardFormEngine } from '../card-form/engine';
 import type { AddressField } from '../../../src/domain/addresses/entities';
 import { shopApi, useHydrated, type AddressFormatView, type AddressValue } from './shop-api';
 
@@ -20,16 +21,19 @@ const AUTOCOMPLETE: Record<AddressField, string> = {
  * "Use this address" press needed), or points at what is missing.
  */
 export interface AddressesHandle {
-  /** Checks the open forms without sending anything: false when a field is to fix (its message shows, focused). */
-  check(): boolean;
   /**
    * Sends the addresses typed in open forms (nothing when the session has them all and no form is
    * open). `invalid`: a field to fix shows its message, focused; `total_changed`: the address
    * changed the price (tax), which the shopper sees before paying.
    */
   save(): Promise<'saved' | 'invalid' | 'total_changed'>;
-  /** The card's postal code when the billing address gives it (the billing address's, as last saved); null when the card form asks it. */
-  postalCode(): string | null;
+  /**
+   * Before a payment: saves the addresses, gives the card form the billing address's postal code
+   * when it does not ask it, and answers the notice to show when the payment must wait (null: pay).
+   * A network failure is said as such; any other refusal (the session expired or was paid
+   * meanwhile) lets the payment go on, whose answer the page then shows.
+   */
+  beforePay(engine: CardFormEngine | null): Promise<{ tone: 'error' | 'info'; key: MessageKey } | null>;
 }
 
 /** What one address form holds, read by the section when it saves. */
@@ -343,10 +347,6 @@ export default function AddressSection({
       return 'invalid';
     }
   };
-  const check = () => {
-    const { same } = current.current;
-    return collect((['shipping', 'billing'] as const).filter((kind) => (kind === 'shipping' ? shipping : billing && !same))).every(([, typed]) => typed !== false);
-  };
   const postalCode = () => {
     const { session, saved, sameAsShipping } = current.current;
     const latest = saved ?? session;
@@ -354,7 +354,28 @@ export default function AddressSection({
     if (shipping && sameAsShipping) return latest.shipping_details?.address.postal_code ?? '';
     return null;
   };
-  useImperativeHandle(handle, () => ({ check, save: () => save(), postalCode }));
+  const beforePay = async (engine: CardFormEngine | null) => {
+    let saved: Awaited<ReturnType<typeof save>>;
+    try {
+      saved = await save();
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code === 'network') return { tone: 'error' as const, key: 'error.network' as const };
+      saved = 'saved';
+    }
+    if (saved === 'invalid') return { tone: 'error' as const, key: 'form.fixErrors' as const };
+    if (saved === 'total_changed') return { tone: 'info' as const, key: 'address.totalChanged' as const };
+    const code = postalCode();
+    if (code !== null) engine?.setPostalCode(code);
+    return null;
+  };
+  useImperativeHandle(handle, () => ({ save: () => save(), beforePay }));
+  // A billing address given apart from the shipping one: the box starts unticked.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the addresses the page opened with.
+  useEffect(() => {
+    const given = session.billing_address;
+    const shipped = session.shipping_details?.address;
+    if (given && shipped && (['line1', 'line2', 'city', 'state', 'postal_code', 'country'] as const).some((key) => (given[key] ?? '') !== (shipped[key] ?? ''))) onSameAsShipping(false);
+  }, []);
 
   // A session asking for a shipping address only: unticked, the card form asks the card's postal code.
   const sameBox = shipping && (
