@@ -149,8 +149,41 @@ test.describe('the card form', () => {
 
     // Nothing reaches the server while the form is wrong.
     await payButton(page).click();
-    await expect(page.getByRole('alert')).toHaveText('Check the highlighted fields.');
+    await expect(page.locator('#form-notice')).toHaveText('Please check: Email, Card number, Expiry (MM / YY), Security code, and Postal code.');
     expect(await paymentsOf(request, session.id)).toEqual([]);
+  });
+
+  test('Pay shows every wrong field its message until it is corrected, focus on the first, the banner naming them @desktop', async ({ page, request }) => {
+    const session = await createSession(request);
+    await page.goto(session.url);
+    await fillCheckout(page, { number: '4111 1111 1111 1112', cvc: '12' });
+    await payButton(page).click();
+    const banner = page.locator('#form-notice');
+    await expect(banner).toHaveAttribute('role', 'alert');
+    await expect(banner).toHaveText('Please check: Card number and Security code.');
+    const number = page.getByLabel('Card number', { exact: true });
+    const cvc = page.getByLabel('Security code');
+    // Focus on the first wrong field does not hide its message: it stays until the field is right.
+    await expect(number).toBeFocused();
+    await expect(page.locator('#card-number-error')).toHaveText('This card number is not valid. Check it and try again.');
+    await expect(number).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.locator('#card-cvc-error')).toHaveText('The security code is 3 digits.');
+    await expect(cvc).toHaveAttribute('aria-invalid', 'true');
+    await expectNoAxeViolations(page);
+
+    // Retyped: still wrong while typing, then right; each message goes with its field, the banner with the last.
+    await number.press('Backspace');
+    await expect(page.locator('#card-number-error')).toHaveText('This card number is not valid. Check it and try again.');
+    await number.press('1');
+    await expect(page.locator('#card-number-error')).toHaveText('');
+    await expect(number).toHaveAttribute('aria-invalid', 'false');
+    await expect(banner).toHaveText('Please check: Security code.');
+    await cvc.click();
+    await cvc.press('3');
+    await expect(page.locator('#card-cvc-error')).toHaveText('');
+    await expect(banner).toHaveText('');
+    await payButton(page).click();
+    await page.waitForURL(`**/c/${session.id}/done`);
   });
 
   test('detects American Express: four-digit security code and its spacing', async ({ page, request }) => {

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createSession, expectNoAxeViolations, payButton, payWithTestCard, secretKey } from './support';
+import { apiGet, createSession, expectNoAxeViolations, payButton, payWithTestCard, secretKey, typeInto } from './support';
 
 const post = async (request: APIRequestContext, path: string, data: unknown) => {
   const response = await request.post(path, { headers: { Authorization: `Bearer ${secretKey()}` }, data });
@@ -89,9 +89,9 @@ test.describe('shop options on the checkout page', () => {
     await form.getByLabel('Country or region').selectOption('JP');
     // Japan writes the postal code first, then the prefecture, then the street, the name last.
     await expect(form.getByLabel('Prefecture')).toBeVisible();
-    const order = await form.locator('input, select').evaluateAll((fields) => fields.map((field) => field.getAttribute('autocomplete')));
+    const order = await form.locator('input:not([type="checkbox"]), select').evaluateAll((fields) => fields.map((field) => field.getAttribute('autocomplete')));
     expect(order).toEqual(['shipping country', 'shipping postal-code', 'shipping address-level1', 'shipping address-line1', 'shipping address-line2', 'shipping name']);
-    await expect(payButton(page)).toBeDisabled();
+    await expect(payButton(page)).toBeEnabled();
     await expectNoAxeViolations(page);
 
     await form.getByLabel('Country or region').selectOption('GB');
@@ -135,6 +135,61 @@ test.describe('shop options on the checkout page', () => {
     });
   });
 
+  test('Pay takes the address typed with it: what is missing is said and focused, billing is shipping by default, a tax change is shown before paying @desktop', async ({ page, request }) => {
+    const california = await post(request, '/v1/tax_rates', { display_name: 'CA sales tax', percentage: 7.25, inclusive: false, country: 'US', state: 'CA' });
+    const session = await createSession(request, {
+      line_items: [{ name: 'Kettle', unit_amount: 10000, quantity: 1, dynamic_tax_rates: [california.id] }],
+      shipping_address_collection: { allowed_countries: ['US'] },
+      billing_address_collection: 'required',
+    });
+    await page.goto(session.url);
+    const form = page.getByTestId('shipping-form');
+    await expect(form.getByLabel('ZIP code')).toBeVisible();
+    await expect(page.getByLabel('Billing address is the same as shipping')).toBeChecked();
+    await expect(page.getByTestId('billing-form')).toHaveCount(0);
+    await expect(payButton(page)).toHaveText('Pay $100.00');
+    await expect(payButton(page)).toBeEnabled();
+    await expectNoAxeViolations(page);
+
+    // The card's postal code is the billing address's: the card form does not ask it again.
+    await expect(page.getByLabel('Postal code', { exact: true })).toBeHidden();
+    const tokenized: Array<{ postal_code?: string }> = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/card-tokens')) tokenized.push(r.postDataJSON());
+    });
+
+    // Pay with the card filled in and no address: the address says what it lacks, focused.
+    await page.getByLabel('Email').fill('shopper@example.com');
+    await typeInto(page, 'Card number', '4111 1111 1111 1111');
+    await typeInto(page, 'Expiry (MM / YY)', '12 / 34');
+    await typeInto(page, 'Security code', '123');
+    await payButton(page).click();
+    await expect(page.locator('#form-notice')).toHaveText('Check the highlighted fields.');
+    await expect(form.getByLabel('Full name')).toBeFocused();
+    await expect(form.getByLabel('Full name')).toHaveAttribute('aria-invalid', 'true');
+    await expect(form.getByText('This field is required.').first()).toBeVisible();
+    expect((await apiGet(request, `/v1/checkout/sessions/${session.id}`)).payment).toBeNull();
+    await expectNoAxeViolations(page);
+
+    // Pay with the address typed, never "Use this address": saved with the payment. California's
+    // tax changes the total, so the shopper sees it before paying it.
+    await fillAddress(page, { 'Full name': 'Ada Lovelace', Address: '1 Infinite Loop', City: 'Cupertino', State: 'CA', 'ZIP code': '95014' });
+    await payButton(page).click();
+    await expect(page.locator('#form-notice')).toHaveText('The tax for this address changed the total. Check it, then press Pay again.');
+    await expect(page.locator('.summary').getByTestId('total')).toHaveText('$107.25');
+    await expect(payButton(page)).toHaveText('Pay $107.25');
+    await expect(page.getByTestId('shipping-address')).toContainText('Cupertino');
+    await payButton(page).click();
+    await page.waitForURL(`**/c/${session.id}/done`);
+    expect(tokenized.map((card) => card.postal_code)).toEqual(['95014']);
+    const paid = await apiGet(request, `/v1/checkout/sessions/${session.id}`);
+    const address = { line1: '1 Infinite Loop', city: 'Cupertino', state: 'CA', postal_code: '95014', country: 'US' };
+    expect(paid).toMatchObject({ status: 'complete', amount_total: 10725, shipping_details: { name: 'Ada Lovelace', address } });
+    // The billing address is the shipping one (the page's view of the session shows it).
+    expect(await (await request.get(`/api/checkout/sessions/${session.id}`)).json()).toMatchObject({ billing_address: address });
+    expect(await apiGet(request, `/v1/payments/${paid.payment}`)).toMatchObject({ amount: 10725, shipping_details: { address } });
+  });
+
   test('in Arabic, right to left: breakdown, promotion code, shipping choice and address form, axe clean', async ({ page, request }) => {
     const session = await createSession(request, {
       locale: 'ar',
@@ -148,6 +203,11 @@ test.describe('shop options on the checkout page', () => {
     await expect(page.getByRole('group', { name: 'طريقة الشحن' })).toBeVisible();
     await expect(page.getByText('المجموع الفرعي')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'عنوان الشحن' })).toBeVisible();
+    // The billing address is the shipping one until the shopper says otherwise.
+    const same = page.getByLabel('عنوان الفوترة هو نفس عنوان الشحن');
+    await expect(same).toBeChecked();
+    await expect(page.getByRole('heading', { name: 'عنوان الفوترة' })).toHaveCount(0);
+    await same.uncheck();
     await expect(page.getByRole('heading', { name: 'عنوان الفوترة' })).toBeVisible();
     await page.getByRole('button', { name: 'إضافة رمز ترويجي' }).click();
     await page.getByLabel('الرمز الترويجي').fill('NOPE');

@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { ApiError, checkoutApi, type PublicSession } from './api';
 import { toDecimalString } from '../../src/domain/shared/money';
 import { CardFields } from './card-form/CardFields';
+import { fixFieldsMessage } from './card-form/fields-to-fix';
 import { recordExposure, type CheckoutFlags, type PayButtonWording } from './flags';
 import { GooglePayArea } from './google-pay/GooglePayArea';
 import { processorClientFor, type ProcessorClient } from './processor-client';
@@ -14,6 +15,7 @@ import { useTranslator } from './i18n/use-translator';
 import { usePaymentAttempt } from './use-payment-attempt';
 import { OrderSummary } from './shop/OrderSummary';
 import type { CustomFieldsHandle } from './shop/CustomFields';
+import type { AddressesHandle } from './shop/AddressForm';
 
 // Loaded only for a session whose customer has saved cards (the size budget of the first load).
 const SavedCards = lazy(() => import('./SavedCards'));
@@ -68,6 +70,9 @@ export function App({ data }: { data: CheckoutPageData }) {
   const session = 'session' in view ? view.session : null;
   // A payment is under way: the order (an adjustable quantity) cannot change meanwhile.
   const paying = useState(false);
+  // The address forms (a session that asks for an address): Pay saves what they hold.
+  const addresses = useRef<AddressesHandle | null>(null);
+  const [sameAsShipping, setSameAsShipping] = useState(true);
   // The server negotiated the locale (session, then Accept-Language) and inlined its catalogue,
   // which main.tsx primed before hydration: `ready` from the first render, no catalogue request.
   const { t, ready } = useTranslator(session?.locale ?? data.locale, data.formatLocale);
@@ -128,6 +133,8 @@ export function App({ data }: { data: CheckoutPageData }) {
       onExpired={() => setView({ kind: 'expired', session: { ...current, status: 'expired' } })}
       onAlreadyPaid={load}
       processing={paying}
+      addresses={addressAsked(current) ? addresses : null}
+      postalGiven={current.billing_address_collection === 'required' || (Boolean(current.shipping_address_collection) && sameAsShipping)}
     />
   );
   return (
@@ -173,7 +180,14 @@ export function App({ data }: { data: CheckoutPageData }) {
               {addressAsked(view.session) ? (
                 <div className="pay-column">
                   <Suspense fallback={null}>
-                    <AddressSection session={view.session} t={t} onSession={(next) => setView(viewFor(next, view.flags))} />
+                    <AddressSection
+                      session={view.session}
+                      t={t}
+                      handle={addresses}
+                      sameAsShipping={sameAsShipping}
+                      onSameAsShipping={setSameAsShipping}
+                      onSession={(next) => setView(viewFor(next, view.flags))}
+                    />
                   </Suspense>
                   {paymentForm(view.session, view.flags)}
                 </div>
@@ -298,13 +312,9 @@ function SetupSummary({ session, t }: { session: PublicSession; t: Translate }) 
   );
 }
 
-/** The session asks for an address the shopper has not given yet (shop/AddressForm.tsx). */
+/** The session asks for an address (shop/AddressForm.tsx): Pay saves it before paying. */
 function addressAsked(session: PublicSession): boolean {
   return Boolean(session.shipping_address_collection) || session.billing_address_collection === 'required';
-}
-
-function addressMissing(session: PublicSession): boolean {
-  return (Boolean(session.shipping_address_collection) && !session.shipping_details) || (session.billing_address_collection === 'required' && !session.billing_address);
 }
 
 interface PaymentFormProps {
@@ -315,9 +325,16 @@ interface PaymentFormProps {
   onAlreadyPaid: () => void;
   /** A payment is under way (App's state: the order is locked meanwhile). */
   processing: [boolean, (processing: boolean) => void];
+  /** The address forms, when the session asks for an address. */
+  addresses: React.RefObject<AddressesHandle | null> | null;
+  /**
+   * The billing address the page collects gives the card's postal code, so the card form does not
+   * ask it twice: a session asking for a billing address, or for a shipping address that is the billing one.
+   */
+  postalGiven: boolean;
 }
 
-function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: processingState }: PaymentFormProps) {
+function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: processingState, addresses, postalGiven }: PaymentFormProps) {
   // What the page offers is decided from the session and flags alone, so the server renders the
   // same form the browser hydrates; the processor's code (card engine, braintree-web) is browser-only
   // and arrives after hydration, from chunks the server asked the browser to preload.
@@ -345,6 +362,10 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
     };
   }, [session.id]);
   const engine = client?.engine ?? null;
+  // The billing address gives the postal code: the card form does not ask it (the code is given at Pay).
+  useEffect(() => {
+    engine?.setPostalCode(postalGiven ? '' : null);
+  }, [engine, postalGiven]);
   useEffect(() => {
     if (flags.layout.experiment) recordExposure(session.id, 'checkout_layout');
     if (flags.wording.experiment && plan.card) recordExposure(session.id, 'pay_button_wording');
@@ -368,6 +389,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   const customFields = useRef<CustomFieldsHandle | null>(null);
   const form = usePaymentAttempt({
     customFields: session.custom_fields?.length ? customFields : null,
+    addresses,
     processing: processingState,
     saveCard,
     sessionId: session.id,
@@ -455,7 +477,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
       <form
         onSubmit={form.payByCard}
         noValidate
-        aria-describedby={notice ? 'form-notice' : undefined}
+        aria-describedby={notice || form.fieldsToFix.length ? 'form-notice' : undefined}
         className={`layout-${flags.layout.value}`}
         data-layout={flags.layout.value}
       >
@@ -464,9 +486,9 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
           ref={form.noticeRef}
           tabIndex={-1}
           role="alert"
-          className={notice ? `notice notice-${notice.tone}` : 'notice-empty'}
+          className={notice ? `notice notice-${notice.tone}` : form.fieldsToFix.length ? 'notice notice-error' : 'notice-empty'}
         >
-          {notice ? t(notice.key) : ''}
+          {notice ? t(notice.key) : form.fieldsToFix.length ? fixFieldsMessage(form.fieldsToFix, t) : ''}
         </div>
         {session.custom_fields?.length ? (
           <Suspense fallback={null}>
@@ -524,6 +546,8 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
               engine={engine}
               t={t}
               submitted={form.submitted}
+              flagged={form.fieldsToFix}
+              postalGiven={postalGiven}
               onReady={cardReady}
               onFailed={cardFailed}
             />
@@ -542,7 +566,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
         )}
         {askToSave === 'on' && <p className="field-hint">{t('form.saveCardOn')}</p>}
         {plan.card && !offerSaved && (
-          <button type="submit" className="pay-button" disabled={processing || !cardUsable || addressMissing(session)} aria-busy={processing}>
+          <button type="submit" className="pay-button" disabled={processing || !cardUsable} aria-busy={processing}>
             {processing
               ? t('form.processing')
               : session.mode === 'setup'

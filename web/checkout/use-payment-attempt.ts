@@ -3,10 +3,12 @@ import { useEffect, useRef, useState } from 'react';
 import { isValidCustomerEmail } from '../../src/domain/sessions/customer-email';
 import { checkoutApi } from './api';
 import type { CardFormEngine } from './card-form/engine';
+import { useFieldsToFix, wrongFields } from './card-form/fields-to-fix';
 import type { MessageKey } from './i18n';
-import { attemptPayment, cardNonce, firstFieldToFix, walletPayerEmail, type AttemptOutcome, type AttemptRequest, type PaymentMethod } from './payment-attempt';
+import { attemptPayment, cardNonce, walletPayerEmail, type AttemptOutcome, type AttemptRequest, type PaymentMethod } from './payment-attempt';
 import type { ProcessorClient } from './processor-client';
 import type { CustomFieldsHandle } from './shop/CustomFields';
+import type { AddressesHandle } from './shop/AddressForm';
 
 export type Notice = { tone: 'error' | 'info'; key: MessageKey } | null;
 
@@ -32,6 +34,11 @@ export function usePaymentAttempt(options: {
    * answers go with every payment, which waits until they pass the page's checks.
    */
   customFields: React.RefObject<CustomFieldsHandle | null> | null;
+  /**
+   * The addresses the session asks for (shop/AddressForm.tsx, loaded on demand), null when it asks
+   * none: a payment first saves what the shopper typed there (ADR 0086).
+   */
+  addresses?: React.RefObject<AddressesHandle | null> | null;
   /** A payment is under way: the page's state, since the order (an adjustable quantity) is locked meanwhile too. */
   processing: [boolean, (processing: boolean) => void];
 }) {
@@ -45,6 +52,7 @@ export function usePaymentAttempt(options: {
   const emailRef = useRef<HTMLInputElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const emailValid = isValidCustomerEmail(email);
+  const { fieldsToFix, flag } = useFieldsToFix(engine, emailValid);
 
   // The server-rendered email field takes typing before React hydrates it (with Braintree, React
   // loads only once the card frames are up): keep what is there, or the next render would clear it.
@@ -73,6 +81,17 @@ export function usePaymentAttempt(options: {
     busy.current = true;
     setProcessing(true);
     engine?.setDisabled(true);
+    // The addresses typed are saved first (ADR 0086); the payment waits when one is to fix or the total changed.
+    const wait = await options.addresses?.current?.beforePay(engine);
+    if (wait) {
+      busy.current = false;
+      engine?.setDisabled(false);
+      setProcessing(false);
+      setNotice(wait);
+      // A new total takes the focus; a field to fix has it already (the address form put it there).
+      if (wait.tone === 'info') noticeRef.current?.focus();
+      return undefined;
+    }
     const outcome: AttemptOutcome = await attemptPayment(ports, request);
     if (outcome.kind === 'leave') {
       leaveCheckout(outcome.url);
@@ -111,12 +130,14 @@ export function usePaymentAttempt(options: {
     if (busy.current || !engine || !client || !cardUsable) return;
     setSubmitted(true);
     setNotice(null);
-    const toFix = firstFieldToFix(emailValid, engine.getState());
-    if (toFix) {
-      void engine.tokenize(); // marks every card field for display
-      setNotice({ tone: 'error', key: 'form.fixErrors' });
-      if (toFix === 'email') emailRef.current?.focus();
-      else engine.focus(toFix);
+    const wrong = wrongFields(emailValid, engine.getState());
+    if (wrong.length) {
+      // Each wrong field shows its message until corrected; the banner names them (fieldsToFix).
+      // Nothing is tokenized: the card is sent only once every field is right.
+      flag(wrong);
+      const first = wrong[0]!;
+      if (first === 'email') emailRef.current?.focus();
+      else engine.focus(first);
       return;
     }
     const payerEmail = email.trim();
@@ -156,6 +177,8 @@ export function usePaymentAttempt(options: {
     touchEmail: () => setEmailTouched(true),
     showEmailError: !emailValid && (emailTouched || submitted),
     submitted,
+    /** The fields the last Pay found wrong, still wrong: the banner names them, each shows its message. */
+    fieldsToFix,
     processing,
     notice,
     setNotice,

@@ -5,7 +5,7 @@ import { cjs } from './module-exports';
 /** A Hosted Fields instance, as braintree-web documents it (the parts we call). */
 export interface HostedFieldsInstance {
   on(event: string, handler: (event: HostedFieldsEvent) => void): void;
-  tokenize(): Promise<{ nonce: string; details: { cardType?: string; lastFour?: string; bin?: string } }>;
+  tokenize(options?: { fieldsToTokenize?: string[]; billingAddress?: { postalCode?: string } }): Promise<{ nonce: string; details: { cardType?: string; lastFour?: string; bin?: string } }>;
   focus(field: string): void;
   setAttribute(options: { field: string; attribute: string; value: boolean | string }): void;
   removeAttribute(options: { field: string; attribute: string }): void;

@@ -11,7 +11,7 @@ import {
   emptyCardFormState,
 } from './engine';
 
-const labels: Record<CardFieldName, MessageKey> = {
+export const labels: Record<CardFieldName, MessageKey> = {
   number: 'form.cardNumber',
   expiry: 'form.expiry',
   cvc: 'form.cvc',
@@ -26,15 +26,20 @@ const placeholders: Record<CardFieldName, (t: Translate) => string> = {
   postalCode: () => '',
 };
 
-/** Which message a field shows now, if any: only after the shopper has left it or tried to pay. */
+/**
+ * Which message a field shows now, if any: only after the shopper has left it or tried to pay. A
+ * field Pay found wrong (`flagged`) keeps its message, focused or not, until it is correct.
+ */
 export function fieldError(
   field: CardFieldName,
   state: CardFormState,
   touched: boolean,
   submitted: boolean,
+  flagged?: boolean,
 ): MessageKey | null {
   const f = state.fields[field];
   if (f.isValid) return null;
+  if (flagged) return `field.${field}.${f.isEmpty ? 'empty' : 'invalid'}` as MessageKey;
   const typingStillFine = f.isFocused && f.isPotentiallyValid;
   if (typingStillFine) return null;
   if (!touched && !submitted && f.isPotentiallyValid) return null;
@@ -48,6 +53,10 @@ interface CardFieldsProps {
   t: Translate;
   /** Set after a pay attempt, so every field shows what is missing. */
   submitted: boolean;
+  /** The fields Pay found wrong and the shopper has not corrected yet (fields-to-fix.ts). */
+  flagged?: readonly string[];
+  /** The billing address the page collects gives the postal code (engine.setPostalCode): its field is hidden. */
+  postalGiven?: boolean;
   onReady?: () => void;
   /** The engine could not start (Hosted Fields frames blocked, gateway down). */
   onFailed?: (error: unknown) => void;
@@ -57,7 +66,7 @@ interface CardFieldsProps {
  * The card form's look: labels, slots for the engine's inputs, brand icon, hints and inline
  * errors tied to each input with `aria-describedby`. The same for every engine.
  */
-export function CardFields({ engine, t, submitted, onReady, onFailed }: CardFieldsProps) {
+export function CardFields({ engine, t, submitted, flagged, postalGiven, onReady, onFailed }: CardFieldsProps) {
   const containers = useRef<Partial<Record<CardFieldName, HTMLDivElement | null>>>({});
   const [state, setState] = useState<CardFormState>(() => engine?.getState() ?? emptyCardFormState());
   const [touched, setTouched] = useState<Set<CardFieldName>>(new Set());
@@ -94,10 +103,22 @@ export function CardFields({ engine, t, submitted, onReady, onFailed }: CardFiel
     };
   }, [engine, latest]);
 
+  const errors = Object.fromEntries(
+    cardFieldNames.map((name) => [name, fieldError(name, state, touched.has(name), submitted, flagged?.includes(name))]),
+  ) as Record<CardFieldName, MessageKey | null>;
+  // `aria-invalid` follows what the page shows: a wrong value, or a field Pay found missing (a
+  // field left empty on blur is only missing, not invalid).
+  const ariaInvalid = cardFieldNames.map((name) => Boolean(errors[name]) && (!state.fields[name].isEmpty || Boolean(flagged?.includes(name))));
+  const ariaKey = ariaInvalid.join();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: ariaKey is ariaInvalid's value: sent again only when it changes.
+  useEffect(() => {
+    for (const [i, name] of cardFieldNames.entries()) engine?.setAriaInvalid(name, ariaInvalid[i]!);
+  }, [engine, ariaKey]);
+
   const field = (name: CardFieldName, extra?: React.ReactNode, hint?: string) => {
-    const error = fieldError(name, state, touched.has(name), submitted);
+    const error = errors[name];
     return (
-      <div className={`field field-${name}${error ? ' has-error' : ''}${state.fields[name].isFocused ? ' is-focused' : ''}`}>
+      <div className={`field field-${name}${error ? ' has-error' : ''}${state.fields[name].isFocused ? ' is-focused' : ''}`} hidden={name === 'postalCode' && postalGiven}>
         <label htmlFor={`card-${name}`}>{t(labels[name])}</label>
         {/* Card digits and postal codes read left to right on every page, as banks print them. */}
         <div className="field-box" dir="ltr">

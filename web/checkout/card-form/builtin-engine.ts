@@ -67,6 +67,7 @@ export class BuiltinCardEngine extends CardEngineState implements CardFormEngine
   readonly kind = 'builtin' as const;
   private inputs = new Map<CardFieldName, HTMLInputElement>();
   private forcedInvalid = new Set<CardFieldName>();
+  private givenPostalCode: string | null = null;
 
   constructor(
     private readonly tokenizer: (card: {
@@ -116,6 +117,15 @@ export class BuiltinCardEngine extends CardEngineState implements CardFormEngine
     this.update(field, this.validate(field), 'blur');
   }
 
+  setAriaInvalid(field: CardFieldName, invalid: boolean): void {
+    this.inputs.get(field)?.setAttribute('aria-invalid', String(invalid));
+  }
+
+  setPostalCode(postalCode: string | null): void {
+    this.givenPostalCode = postalCode;
+    this.update('postalCode', this.validate('postalCode'), 'input');
+  }
+
   focus(field: CardFieldName): void {
     this.inputs.get(field)?.focus();
   }
@@ -141,7 +151,7 @@ export class BuiltinCardEngine extends CardEngineState implements CardFormEngine
         exp_month: Number(expiry.month),
         exp_year: year < 100 ? 2000 + year : year,
         cvc: this.value('cvc'),
-        postal_code: this.value('postalCode').trim(),
+        postal_code: (this.givenPostalCode ?? this.value('postalCode')).trim(),
       });
       return { ok: true, ...token };
     } catch (error) {
@@ -174,6 +184,7 @@ export class BuiltinCardEngine extends CardEngineState implements CardFormEngine
   }
 
   private validate(field: CardFieldName): Pick<CardFieldStateish, 'isEmpty' | 'isValid' | 'isPotentiallyValid'> {
+    if (field === 'postalCode' && this.givenPostalCode !== null) return { isEmpty: false, isValid: true, isPotentiallyValid: true };
     const value = this.value(field);
     const isEmpty = value.trim() === '';
     let result: { isValid: boolean; isPotentiallyValid: boolean };
@@ -191,15 +202,6 @@ export class BuiltinCardEngine extends CardEngineState implements CardFormEngine
       fields: { ...this.state.fields, [field]: { ...this.state.fields[field], ...changes } },
     };
     this.emit({ field, type });
-  }
-
-  protected override emit(event: CardFieldEvent) {
-    const input = this.inputs.get(event.field);
-    const fieldState = this.state.fields[event.field];
-    if (input && event.type !== 'input') {
-      input.setAttribute('aria-invalid', String(!fieldState.isValid && !fieldState.isEmpty && !fieldState.isFocused));
-    }
-    super.emit(event);
   }
 }
 

@@ -19,6 +19,8 @@ interface Driver {
   isDisabled(field: CardFieldName): boolean;
   /** The nonce tokenize should return for a valid card. */
   expectedNonce: string | RegExp;
+  /** The postal code the last tokenized card went with. */
+  tokenizedPostalCode(): string | undefined;
 }
 
 function slots(): Record<CardFieldName, CardFieldSlot> {
@@ -32,7 +34,11 @@ function slots(): Record<CardFieldName, CardFieldSlot> {
 }
 
 function builtinDriver(): Driver {
-  const engine = new BuiltinCardEngine(async (card) => ({ nonce: `tokencc_${card.number.slice(-4)}`, brand: 'visa', last4: card.number.slice(-4) }));
+  let postalCode: string | undefined;
+  const engine = new BuiltinCardEngine(async (card) => {
+    postalCode = card.postal_code;
+    return { nonce: `tokencc_${card.number.slice(-4)}`, brand: 'visa', last4: card.number.slice(-4) };
+  });
   const input = (field: CardFieldName) => document.getElementById(`card-${field}`) as HTMLInputElement;
   return {
     engine,
@@ -47,6 +53,7 @@ function builtinDriver(): Driver {
     blur: (field) => input(field)?.dispatchEvent(new FocusEvent('blur')),
     isDisabled: (field) => input(field).disabled,
     expectedNonce: 'tokencc_1111',
+    tokenizedPostalCode: () => postalCode,
   };
 }
 
@@ -58,6 +65,7 @@ function hostedDriver(): Driver {
   const values = { number: '', expirationDate: '', cvv: '', postalCode: '' } as Record<string, string> & { number: string };
   const focused = new Set<string>();
   const disabled = new Set<string>();
+  let tokenizedPostal: string | undefined;
   const cards = () => {
     const card = valid.number(values.number).card;
     return card ? [{ type: card.type, code: { size: card.code.size } }] : [];
@@ -79,8 +87,9 @@ function hostedDriver(): Driver {
   };
   const instance: HostedFieldsInstance = {
     on: (event, handler) => handlers.set(event, [...(handlers.get(event) ?? []), handler]),
-    async tokenize() {
-      const invalid = Object.keys(values).filter((name) => !fieldState(name).isValid);
+    async tokenize(options) {
+      const invalid = (options?.fieldsToTokenize ?? Object.keys(values)).filter((name) => !fieldState(name).isValid);
+      tokenizedPostal = options?.fieldsToTokenize && !options.fieldsToTokenize.includes('postalCode') ? options.billingAddress?.postalCode : values.postalCode;
       if (invalid.length) throw Object.assign(new Error('invalid'), { code: 'HOSTED_FIELDS_FIELDS_INVALID', details: { invalidFieldKeys: invalid } });
       return { nonce: 'tokencc_hosted_1', details: { cardType: 'Visa', lastFour: values.number.slice(-4), bin: values.number.slice(0, 6) } };
     },
@@ -123,6 +132,7 @@ function hostedDriver(): Driver {
     },
     isDisabled: (field) => disabled.has(hostedNames[field]),
     expectedNonce: 'tokencc_hosted_1',
+    tokenizedPostalCode: () => tokenizedPostal,
   };
 }
 
@@ -202,6 +212,20 @@ describe.each([
     expect(driver.engine.getState().fields.cvc.isValid).toBe(false);
     expect(events.at(-1)?.field).toBe('cvc');
     expect(await driver.engine.tokenize()).toMatchObject({ ok: false, reason: 'invalid', fields: ['cvc'] });
+  });
+
+  it('takes the postal code from the page (the billing address): the field counts as complete, the card goes with that code', async () => {
+    await mount();
+    driver.type('number', '4111 1111 1111 1111');
+    driver.type('expiry', '12/34');
+    driver.type('cvc', '123');
+    expect(await driver.engine.tokenize()).toMatchObject({ ok: false, reason: 'invalid', fields: ['postalCode'] });
+    driver.engine.setPostalCode('95014');
+    expect(driver.engine.getState().fields.postalCode).toMatchObject({ isValid: true, isEmpty: false });
+    expect(await driver.engine.tokenize()).toMatchObject({ ok: true, nonce: driver.expectedNonce });
+    expect(driver.tokenizedPostalCode()).toBe('95014');
+    driver.engine.setPostalCode(null);
+    expect(driver.engine.getState().fields.postalCode.isValid).toBe(false);
   });
 
   it('locks and unlocks every field while a payment is processing', async () => {

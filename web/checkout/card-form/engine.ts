@@ -54,6 +54,14 @@ export interface CardFormEngine {
   setDisabled(disabled: boolean): void;
   /** Marks a field invalid from outside (a decline for a wrong CVC, say). */
   setInvalid(field: CardFieldName, invalid: boolean): void;
+  /** Says to assistive technology whether the field is in error (`aria-invalid`), as the page shows it. */
+  setAriaInvalid(field: CardFieldName, invalid: boolean): void;
+  /**
+   * The card's postal code given by the page (the billing address it collects), so it is not asked
+   * twice: the postal code field counts as complete and the card is tokenized with this code. null:
+   * the shopper types it in the card form.
+   */
+  setPostalCode(postalCode: string | null): void;
   focus(field: CardFieldName): void;
   tokenize(): Promise<TokenizeOutcome>;
   teardown(): void;

@@ -23,6 +23,7 @@ export class HostedFieldsEngine extends CardEngineState implements CardFormEngin
   private instance: HostedFieldsInstance | null = null;
   private forcedInvalid = new Set<CardFieldName>();
   private disabled = false;
+  private givenPostalCode: string | null = null;
 
   constructor(
     private readonly create: Promise<HostedFieldsCreate>,
@@ -79,6 +80,16 @@ export class HostedFieldsEngine extends CardEngineState implements CardFormEngin
     this.update(field, this.forced(field, this.state.fields[field]), 'blur');
   }
 
+  setAriaInvalid(field: CardFieldName, invalid: boolean): void {
+    this.instance?.setAttribute({ field: hostedNames[field], attribute: 'aria-invalid', value: invalid });
+  }
+
+  setPostalCode(postalCode: string | null): void {
+    this.givenPostalCode = postalCode;
+    const reported = this.instance?.getState().fields[hostedNames.postalCode];
+    this.update('postalCode', this.forced('postalCode', reported ?? { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false }), 'input');
+  }
+
   focus(field: CardFieldName): void {
     this.instance?.focus(hostedNames[field]);
   }
@@ -98,7 +109,11 @@ export class HostedFieldsEngine extends CardEngineState implements CardFormEngin
     }
     if (!this.instance) return { ok: false, reason: 'error', code: 'network' };
     try {
-      const payload = await this.instance.tokenize();
+      // A postal code the page gives goes with the card; the (hidden) postal code frame is left out.
+      const given = this.givenPostalCode;
+      const payload = await (given === null
+        ? this.instance.tokenize()
+        : this.instance.tokenize({ fieldsToTokenize: cardFieldNames.filter((field) => field !== 'postalCode').map((field) => hostedNames[field]), billingAddress: { postalCode: given.trim() } }));
       return {
         ok: true,
         nonce: payload.nonce,
@@ -137,6 +152,7 @@ export class HostedFieldsEngine extends CardEngineState implements CardFormEngin
   }
 
   private forced(field: CardFieldName, state: CardFormState['fields'][CardFieldName]) {
+    if (field === 'postalCode' && this.givenPostalCode !== null) return { ...state, isEmpty: false, isValid: true, isPotentiallyValid: true };
     return this.forcedInvalid.has(field) ? { ...state, isValid: false, isPotentiallyValid: false } : state;
   }
 
