@@ -268,6 +268,8 @@ function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; r
   }
   const amount = formatMoney(session.amount_total, session.currency, t.lang);
   const external = session.redirect_url && !session.redirect_url.includes(`/c/${session.id}/done`);
+  // PayPal and Venmo by their own names (the same in every language).
+  const wallet = payment?.type === 'paypal' ? 'PayPal' : payment?.type === 'venmo' ? 'Venmo' : null;
   return (
     <>
       <MerchantHeader session={session} />
@@ -276,9 +278,7 @@ function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; r
         body={receipt ? t('state.done.body', { merchant: session.merchant.name }) : t('state.paid.body')}
         link={external ? { href: session.redirect_url!, text: t('state.continue') } : undefined}
       >
-        {payment && (payment.type === 'paypal' || payment.type === 'venmo') && (
-          <p className="paid-with">{t('state.done.paidWithWallet', { amount, wallet: approvalWalletNames[payment.type] })}</p>
-        )}
+        {wallet && <p className="paid-with">{t('state.done.paidWithWallet', { amount, wallet })}</p>}
         {payment?.last4 && (
           <p className="paid-with">
             {t('state.done.paidWith', {
@@ -292,9 +292,6 @@ function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; r
     </>
   );
 }
-
-/** PayPal and Venmo by their own names (the same in every language). */
-const approvalWalletNames = { paypal: 'PayPal', venmo: 'Venmo' } as const;
 
 /** A brand as the API names it (`visa`, `amex`) → its name for people, falling back to "Card". */
 function brandName(brand: string | null, t: Translate): string {

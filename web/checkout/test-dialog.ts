@@ -5,7 +5,9 @@ import type { Translate } from './i18n';
  * Venmo's approval): a modal dialog over the page with a title and one button per answer. Resolves
  * with the chosen answer, or null when the shopper closes it without one (Escape, or an answer of null).
  */
-export function testDialog<T>(t: Translate, title: string, answers: ReadonlyArray<{ label: string; value: T | null }>): Promise<T | null> {
+export async function testDialog<T>(t: Translate, title: string, answers: ReadonlyArray<{ label: string; value: T | null }>): Promise<T | null> {
+  // Its stylesheet comes with the first dialog: none is shown before a test payment asks for one.
+  await import('./test-dialog.css');
   return new Promise((resolve) => {
     const dialog = document.createElement('dialog');
     dialog.className = 'test-dialog';

@@ -171,6 +171,24 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     justification: 'The saved cards’ stylesheet, loaded with them. Built by Tillpoint.',
   },
   {
+    id: 'promotion-code-styles',
+    source: /(?:^|\/)promotion-code-[\w-]+\.css$/,
+    loadedWhen: ['promotion_codes'],
+    justification: 'The promotion code field’s stylesheet, loaded with it. Built by Tillpoint.',
+  },
+  {
+    id: 'shipping-choice-styles',
+    source: /(?:^|\/)shipping-choice-[\w-]+\.css$/,
+    loadedWhen: ['shipping_options'],
+    justification: 'The shipping choice’s stylesheet, loaded with it. Built by Tillpoint.',
+  },
+  {
+    id: 'address-form-styles',
+    source: /(?:^|\/)address-form-[\w-]+\.css$/,
+    loadedWhen: ['address_collection'],
+    justification: 'The address form’s stylesheet, loaded with it. Built by Tillpoint.',
+  },
+  {
     id: 'quantity-stepper-styles',
     source: /(?:^|\/)quantity-stepper-[\w-]+\.css$/,
     loadedWhen: ['adjustable_quantity'],
@@ -209,6 +227,12 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     loadedWhen: ['test_processor', 'test_window'],
     justification:
       'Test mode’s stand-in for a third party’s window (the 3-D Secure test challenge, the PayPal and Venmo test windows): a dialog with the shopper’s choices. Loaded only with them. Built by Tillpoint.',
+  },
+  {
+    id: 'test-window-styles',
+    source: /(?:^|\/)test-dialog-[\w-]+\.css$/,
+    loadedWhen: ['test_processor', 'test_window'],
+    justification: 'The test window’s stylesheet, loaded with it. Built by Tillpoint.',
   },
   {
     id: 'test-processor-client',

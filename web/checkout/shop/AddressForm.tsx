@@ -5,6 +5,10 @@ import type { CardFormEngine } from '../card-form/engine';
 import type { AddressField } from '../../../src/domain/addresses/entities';
 import { shopApi, useHydrated, type AddressFormatView, type AddressValue } from './shop-api';
 
+// The address form's styles, in the browser only: the server renders this module too (its markup is the
+// page's first paint), and a stylesheet is nothing it can import.
+if (typeof document !== 'undefined') void import('./address-form.css');
+
 type Kind = 'shipping' | 'billing';
 
 const AUTOCOMPLETE: Record<AddressField, string> = {

@@ -3,6 +3,10 @@ import { ApiError, type PublicSession } from '../api';
 import type { Translate } from '../i18n';
 import { shopApi, useHydrated } from './shop-api';
 
+// The field's styles, in the browser only: the server renders this module too (its markup is the
+// page's first paint), and a stylesheet is nothing it can import.
+if (typeof document !== 'undefined') void import('./promotion-code.css');
+
 /** The promotion code field: apply a code, or remove the one applied. The server decides and prices. */
 export default function PromotionCode({ session, t, onSession }: { session: PublicSession; t: Translate; onSession: (session: PublicSession) => void }) {
   const hydrated = useHydrated();

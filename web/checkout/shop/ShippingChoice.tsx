@@ -4,6 +4,10 @@ import type { Translate } from '../i18n';
 import { formatMoney } from '../format';
 import { shopApi, useHydrated } from './shop-api';
 
+// The shipping choice's styles, in the browser only: the server renders this module too (its markup is the
+// page's first paint), and a stylesheet is nothing it can import.
+if (typeof document !== 'undefined') void import('./shipping-choice.css');
+
 type Bound = { unit: 'hour' | 'day' | 'business_day' | 'week' | 'month'; value: number } | null;
 
 /** A delivery estimate in the shopper's language: units by `Intl`, business days by the catalogue. */
