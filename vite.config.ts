@@ -42,7 +42,9 @@ const checkoutOnDemand =
  * one chunk rather than a handful of small ones split off by what else shares them.
  */
 const checkoutApp = (id: string) =>
-  /[\\/]web[\\/](?:checkout|telemetry)[\\/]|[\\/]src[\\/]domain[\\/](?:[\w-]+[\\/])?(?:money|locale|three-d-secure-policy|customer-email)\.ts$|node_modules[\\/](?:intl-messageformat|@formatjs[\\/]icu-messageformat-parser)[\\/]/.test(id) &&
+  /[\\/]web[\\/](?:checkout|telemetry)[\\/]|[\\/]src[\\/]domain[\\/](?:[\w-]+[\\/])?(?:money|locale|three-d-secure-policy|customer-email)\.ts$|node_modules[\\/](?:intl-messageformat|@formatjs[\\/]icu-messageformat-parser)[\\/]/.test(
+    id,
+  ) &&
   // The dashboard's react-intl brings its own copies (nested node_modules): those stay the dashboard's.
   !/node_modules.*node_modules/.test(id) &&
   !checkoutFirstScript.test(id) &&
@@ -72,7 +74,12 @@ function buildSummary(): Plugin {
     apply: 'build',
     writeBundle(_options, bundle) {
       for (const [name, output] of Object.entries(bundle)) {
-        const size = output.type === 'chunk' ? Buffer.byteLength(output.code) : typeof output.source === 'string' ? Buffer.byteLength(output.source) : output.source.byteLength;
+        const size =
+          output.type === 'chunk'
+            ? Buffer.byteLength(output.code)
+            : typeof output.source === 'string'
+              ? Buffer.byteLength(output.source)
+              : output.source.byteLength;
         if (name.endsWith('.br')) sizes.brotli += size;
         else if (!name.endsWith('.gz')) {
           sizes.files += 1;
@@ -124,10 +131,7 @@ export default defineConfig({
       include: /\.(js|css|html|svg|json|txt|map)$/,
       threshold: 0,
       skipIfLargerOrEqual: false,
-      algorithms: [
-        defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-        defineAlgorithm('gzip', { level: 9 }),
-      ],
+      algorithms: [defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), defineAlgorithm('gzip', { level: 9 })],
     }),
     buildSummary(),
   ],
@@ -162,9 +166,17 @@ export default defineConfig({
             { name: 'braintree-client', test: braintreeClientModule, priority: 3 },
             // Framebus and the frame code, with the browser checks Hosted Fields shares with venmo and
             // paypal-checkout: one chunk, not three small ones on the card page's first load.
-            { name: 'braintree-frames', test: /node_modules[\\/](?:framebus|@braintree[\\/](?:iframer|event-emitter)|braintree-web[\\/]lib[\\/]use-min\.js|@braintree[\\/]browser-detection[\\/](?:dist[\\/])?is-(?:android|chrome|edge|samsung|duckduckgo|opera|silk|ios|ios-webview)\.js$)/, priority: 2 },
+            {
+              name: 'braintree-frames',
+              test: /node_modules[\\/](?:framebus|@braintree[\\/](?:iframer|event-emitter)|braintree-web[\\/]lib[\\/]use-min\.js|@braintree[\\/]browser-detection[\\/](?:dist[\\/])?is-(?:android|chrome|edge|samsung|duckduckgo|opera|silk|ios|ios-webview)\.js$)/,
+              priority: 2,
+            },
             // Two browser checks 3-D Secure shares with paypal-checkout and venmo (HTTPS, Firefox on iOS): one named chunk.
-            { name: 'braintree-checks', test: /node_modules[\\/](?:braintree-web[\\/]lib[\\/]is-https\.js$|@braintree[\\/]browser-detection[\\/](?:dist[\\/])?is-ios-firefox\.js$)/, priority: 2 },
+            {
+              name: 'braintree-checks',
+              test: /node_modules[\\/](?:braintree-web[\\/]lib[\\/]is-https\.js$|@braintree[\\/]browser-detection[\\/](?:dist[\\/])?is-ios-firefox\.js$)/,
+              priority: 2,
+            },
             { name: 'hydrate', test: checkoutApp, priority: 1 },
           ],
         },

@@ -59,7 +59,11 @@ const median = (values: number[]) => percentile(values, 0.5);
 const kinds: Kind[] = ['baseline', 'tillpoint-postgres', 'tillpoint-pglite'];
 const servers = new Map<Kind, Child<{ port: number; key?: string }>>();
 const load: Record<Kind, LoadResult[]> = { baseline: [], 'tillpoint-postgres': [], 'tillpoint-pglite': [] };
-const paying: Record<Kind, Array<{ p50: number; p99: number; max: number; serverCpuMs: number; databaseCpuMs: number }>> = { baseline: [], 'tillpoint-postgres': [], 'tillpoint-pglite': [] };
+const paying: Record<Kind, Array<{ p50: number; p99: number; max: number; serverCpuMs: number; databaseCpuMs: number }>> = {
+  baseline: [],
+  'tillpoint-postgres': [],
+  'tillpoint-pglite': [],
+};
 const cpu: Record<Kind, Array<{ server: number; database: number }>> = { baseline: [], 'tillpoint-postgres': [], 'tillpoint-pglite': [] };
 try {
   // All three up at once; each round drives them one after another, so a change in the machine's
@@ -70,7 +74,11 @@ try {
     await drive(server.ready.port, server.ready.key, 2); // warm-up: JIT, pools, caches
   }
   for (let round = 1; round <= ROUNDS; round++) {
-    console.log(`round ${round} of ${ROUNDS} (load average ${loadavg().map((n) => n.toFixed(2)).join(', ')})`);
+    console.log(
+      `round ${round} of ${ROUNDS} (load average ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(', ')})`,
+    );
     for (const kind of kinds) {
       const { port, key } = servers.get(kind)!.ready;
       const r = await measured(kind, port, key, SECONDS);
@@ -107,7 +115,11 @@ const pgVsBaseline = median(ratios('tillpoint-postgres', 'baseline'));
 const pgliteVsPg = median(ratios('tillpoint-pglite', 'tillpoint-postgres'));
 const pgPay = { p50: median(paying['tillpoint-postgres'].map((p) => p.p50)), p99: median(paying['tillpoint-postgres'].map((p) => p.p99)) };
 const list = (values: number[], digits: number) => values.map((v) => fixed(v, digits)).join(', ');
-console.log(`(medians over ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}; load average now ${loadavg().map((n) => n.toFixed(2)).join(', ')})`);
+console.log(
+  `(medians over ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}; load average now ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ')})`,
+);
 console.log(
   `session creation, Tillpoint-PG / baseline: ${fixed(pgVsBaseline, 2)}×  [${list(ratios('tillpoint-postgres', 'baseline'), 2)}]  (goal ≥ 0.6×: ${check(pgVsBaseline >= 0.6)})`,
 );

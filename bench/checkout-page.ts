@@ -24,7 +24,12 @@ const root = path.resolve(import.meta.dirname, '..');
 const bin = path.join(root, 'bin', 'tillpoint.js');
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const frameDouble = readFileSync(path.join(import.meta.dirname, 'doubles', 'hosted-fields-frame.html'), 'utf8');
-const braintreeCredentials = { merchantId: 'bench_merchant', publicKey: 'bench_public', privateKey: 'bench_private_key', merchantAccounts: { bench_usd: 'USD' } };
+const braintreeCredentials = {
+  merchantId: 'bench_merchant',
+  publicKey: 'bench_public',
+  privateKey: 'bench_private_key',
+  merchantAccounts: { bench_usd: 'USD' },
+};
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -57,11 +62,30 @@ async function serve(extraEnv: Record<string, string>, accounts: Array<{ name: s
     const created = JSON.parse(execFileSync(process.execPath, [bin, 'account', 'create', '--name', account.name, '--json'], { env, encoding: 'utf8' }));
     keys[account.name] = created.test_secret_key;
     if (account.braintree) {
-      execFileSync(process.execPath, [
-        bin, 'processor', 'set', 'braintree', '--account', created.id, '--mode', 'test', '--environment', 'development',
-        '--merchant-id', braintreeCredentials.merchantId, '--public-key', braintreeCredentials.publicKey,
-        '--private-key', braintreeCredentials.privateKey, '--merchant-account', 'USD=bench_usd',
-      ], { env, encoding: 'utf8' });
+      execFileSync(
+        process.execPath,
+        [
+          bin,
+          'processor',
+          'set',
+          'braintree',
+          '--account',
+          created.id,
+          '--mode',
+          'test',
+          '--environment',
+          'development',
+          '--merchant-id',
+          braintreeCredentials.merchantId,
+          '--public-key',
+          braintreeCredentials.publicKey,
+          '--private-key',
+          braintreeCredentials.privateKey,
+          '--merchant-account',
+          'USD=bench_usd',
+        ],
+        { env, encoding: 'utf8' },
+      );
     }
   }
   const server: ChildProcess = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -91,7 +115,13 @@ async function openSession(base: string, key: string): Promise<string> {
   const response = await fetch(`${base}/v1/checkout/sessions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ currency: 'usd', line_items: [{ name: 'Ethiopia Guji, 250 g', unit_amount: 1800, quantity: 2 }, { name: 'Paper filters', unit_amount: 450, quantity: 1 }] }),
+    body: JSON.stringify({
+      currency: 'usd',
+      line_items: [
+        { name: 'Ethiopia Guji, 250 g', unit_amount: 1800, quantity: 2 },
+        { name: 'Paper filters', unit_amount: 450, quantity: 1 },
+      ],
+    }),
   });
   if (!response.ok) throw new Error(`session: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { url: string }).url;
@@ -160,7 +190,9 @@ async function measure(browser: Browser, url: string, braintree: boolean): Promi
     uploadThroughput: (750 * 1024) / 8,
   });
   await page.goto(url, { waitUntil: 'load' });
-  await page.waitForFunction(() => (window as unknown as { __bench: { usable: number | null } }).__bench.usable !== null, undefined, { timeout: 20_000 }).catch(() => undefined);
+  await page
+    .waitForFunction(() => (window as unknown as { __bench: { usable: number | null } }).__bench.usable !== null, undefined, { timeout: 20_000 })
+    .catch(() => undefined);
   // Idle: the deferred work (error reporting, device data) has had its turn and the network is quiet.
   await page.waitForTimeout(3500);
   await page.waitForLoadState('networkidle');
@@ -196,9 +228,13 @@ function report(name: string, samples: Sample[]) {
   const mid = samples.find((s) => s.usable === median(usable)) ?? samples[0]!;
   console.log(`\n## ${name}  (median of ${samples.length})`);
   const formReady = samples.map((s) => s.formReady).filter((u): u is number => u !== null);
-  console.log(`LCP ${(median(samples.map((s) => s.lcp)) / 1000).toFixed(2)} s   card usable ${usable.length ? `${(median(usable) / 1000).toFixed(2)} s` : 'never'}${usable.length < samples.length ? ` (${samples.length - usable.length} runs never usable)` : ''}   form ready (hydrated, Pay live) ${formReady.length ? `${(median(formReady) / 1000).toFixed(2)} s` : 'never'}`);
+  console.log(
+    `LCP ${(median(samples.map((s) => s.lcp)) / 1000).toFixed(2)} s   card usable ${usable.length ? `${(median(usable) / 1000).toFixed(2)} s` : 'never'}${usable.length < samples.length ? ` (${samples.length - usable.length} runs never usable)` : ''}   form ready (hydrated, Pay live) ${formReady.length ? `${(median(formReady) / 1000).toFixed(2)} s` : 'never'}`,
+  );
   console.log(`runs: card usable ${samples.map((s) => (s.usable === null ? '-' : (s.usable / 1000).toFixed(2))).join(' / ')} s`);
-  console.log(`HTML ${kb(median(samples.map((s) => s.html)))}   JS+CSS before typing ${kb(median(samples.map((s) => sum(s.before))))}   once idle ${kb(median(samples.map((s) => sum(s.idle))))}`);
+  console.log(
+    `HTML ${kb(median(samples.map((s) => s.html)))}   JS+CSS before typing ${kb(median(samples.map((s) => sum(s.before))))}   once idle ${kb(median(samples.map((s) => sum(s.idle))))}`,
+  );
   console.log('by file (the median-usable run; sizes as sent):');
   const names = [...mid.idle.keys()].sort((a, b) => (mid.idle.get(b) ?? 0) - (mid.idle.get(a) ?? 0));
   for (const file of names) {
@@ -214,13 +250,18 @@ async function main() {
   const sentry = await startSentryReceiver();
   const sentryHost = sentry.url.replace(/^http:\/\//, '');
   const plain = await serve({ GATEWAY_PORT: String(gatewayPort) }, [{ name: 'Bench Coffee' }, { name: 'Bench Roasters', braintree: true }]);
-  const withSentry = await serve(
-    { SENTRY_BROWSER_DSN: `http://benchkey@${sentryHost}/2`, SENTRY_ENVIRONMENT: 'bench' },
-    [{ name: 'Bench Reported' }],
-  );
+  const withSentry = await serve({ SENTRY_BROWSER_DSN: `http://benchkey@${sentryHost}/2`, SENTRY_ENVIRONMENT: 'bench' }, [{ name: 'Bench Reported' }]);
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const configurations = [
     { name: 'test processor', base: plain.base, key: plain.keys['Bench Coffee']!, braintree: false },

@@ -17,7 +17,12 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1).padStart(7)} KB`;
 
 const table = (title: string, sources: Iterable<string>) => {
   const rows = [...sources]
-    .map((src) => ({ src, raw: readFileSync(file(src)).length, gz: gzipSync(readFileSync(file(src)), { level: 9 }).length, br: readFileSync(`${file(src)}.br`).length }))
+    .map((src) => ({
+      src,
+      raw: readFileSync(file(src)).length,
+      gz: gzipSync(readFileSync(file(src)), { level: 9 }).length,
+      br: readFileSync(`${file(src)}.br`).length,
+    }))
     .sort((a, b) => b.gz - a.gz);
   console.log(`\n${title}`);
   for (const row of rows) console.log(`${kb(row.gz)} gz ${kb(row.br)} br ${kb(row.raw)} raw  ${row.src}`);
@@ -32,9 +37,14 @@ const configurations: Record<string, PagePreloads> = {
 for (const [name, preloads] of Object.entries(configurations)) table(`${name}: before the shopper can type`, assets.files(preloads));
 
 // A session with every shop option (promotion code, shipping choice, addresses, quantity stepper, custom fields) adds their chunks.
-const shopFiles = assets.chunks(['PromotionCode', 'ShippingChoice', 'AddressForm', 'QuantityStepper', 'CustomFields'].map((part) => new RegExp(`checkout/shop/${part}\\.tsx$`)));
+const shopFiles = assets.chunks(
+  ['PromotionCode', 'ShippingChoice', 'AddressForm', 'QuantityStepper', 'CustomFields'].map((part) => new RegExp(`checkout/shop/${part}\\.tsx$`)),
+);
 for (const [name, preloads] of Object.entries(configurations)) {
-  table(`${name} with every shop option (promotion code, shipping choice, addresses, quantity stepper, custom fields)`, new Set([...assets.files(preloads), ...shopFiles]));
+  table(
+    `${name} with every shop option (promotion code, shipping choice, addresses, quantity stepper, custom fields)`,
+    new Set([...assets.files(preloads), ...shopFiles]),
+  );
 }
 
 // A session offering a wallet button (Apple Pay, PayPal, Venmo) adds its chunks (with React, after

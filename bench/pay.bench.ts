@@ -27,7 +27,9 @@ try {
       `  CPU/payment: server ${fixed(p.serverCpuMs, 3)} ms, PostgreSQL ${fixed(p.databaseCpuMs, 3)} ms` +
       // Latency in units of one payment's CPU: comparable across machines of different speed.
       `  (p50 ${fixed(p.p50 / (p.serverCpuMs + p.databaseCpuMs))} ×, p99 ${fixed(p.p99 / (p.serverCpuMs + p.databaseCpuMs))} × that CPU)` +
-      `  (load average ${loadavg().map((n) => n.toFixed(2)).join(', ')})`,
+      `  (load average ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(', ')})`,
   );
   // One session's row held FOR UPDATE elsewhere for 8 s (an operator's psql, a sweep): the other
   // shoppers, three waves of PAYERS, should not notice; the locked one's shopper is answered

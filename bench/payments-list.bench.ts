@@ -20,20 +20,20 @@ const TARGET_MS = 200;
 async function seed(client: SqlClient, accountId: string) {
   // Seeding is no request: the connection's statement timeout does not bound it.
   await client.transaction(async (db) => {
-  await db.query("SELECT set_config('statement_timeout', '0', true)");
-  // One session per payment; amounts, statuses, emails and cards spread so every filter has work to do.
-  await db.query(
-    `INSERT INTO checkout_sessions (id, account_id, mode, status, currency, line_items, amount_subtotal, amount_total,
+    await db.query("SELECT set_config('statement_timeout', '0', true)");
+    // One session per payment; amounts, statuses, emails and cards spread so every filter has work to do.
+    await db.query(
+      `INSERT INTO checkout_sessions (id, account_id, mode, status, currency, line_items, amount_subtotal, amount_total,
        capture_method, payment_method_types, metadata, expires_at, created_at, updated_at, client_reference_id)
      SELECT 'cs_bench' || g, $1, CASE WHEN g % 10 = 0 THEN 'live' ELSE 'test' END, 'complete', 'USD', '[]'::jsonb,
        500 + (g * 7919) % 100000, 500 + (g * 7919) % 100000, 'automatic', '["card"]'::jsonb,
        jsonb_build_object('order', 'ord_' || g), now() + interval '1 day', now() - (g || ' minutes')::interval, now(),
        'crm_' || g
      FROM generate_series(1, $2::int) AS g`,
-    [accountId, PAYMENTS],
-  );
-  await db.query(
-    `INSERT INTO payments (id, account_id, mode, checkout_session_id, amount, currency, status, capture_method,
+      [accountId, PAYMENTS],
+    );
+    await db.query(
+      `INSERT INTO payments (id, account_id, mode, checkout_session_id, amount, currency, status, capture_method,
        customer_email, payment_method, processor, created_at, updated_at)
      SELECT 'pay_bench' || g, $1, CASE WHEN g % 10 = 0 THEN 'live' ELSE 'test' END, 'cs_bench' || g,
        500 + (g * 7919) % 100000, 'USD',
@@ -42,8 +42,8 @@ async function seed(client: SqlClient, accountId: string) {
        jsonb_build_object('type', 'card', 'brand', 'visa', 'last4', lpad(((g * 31) % 10000)::text, 4, '0')),
        'test', now() - (g || ' minutes')::interval, now()
      FROM generate_series(1, $2::int) AS g`,
-    [accountId, PAYMENTS],
-  );
+      [accountId, PAYMENTS],
+    );
   });
   await client.query('ANALYZE payments');
   await client.query('ANALYZE checkout_sessions');

@@ -76,7 +76,13 @@ async function main() {
     const base = `http://127.0.0.1:${port}`;
     for (const deadline = Date.now() + 120_000; ; ) {
       if (child.exitCode !== null) throw new Error(`instance ${i} exited with ${child.exitCode}`);
-      if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (Date.now() > deadline) throw new Error(`instance ${i} did not start`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -119,7 +125,12 @@ async function main() {
       await call('POST', `/v1/checkout/sessions/${id}/expire`);
       return;
     }
-    const token = await call('POST', `/api/checkout/sessions/${id}/card-tokens`, { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123' }, false);
+    const token = await call(
+      'POST',
+      `/api/checkout/sessions/${id}/card-tokens`,
+      { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123' },
+      false,
+    );
     if (token.status !== 200) return;
     await call('POST', `/api/checkout/sessions/${id}/payments`, { payment_method_type: 'card', nonce: token.json.nonce, email: `s${n}@buyer.example` }, false);
     const paymentId = (await call('GET', `/v1/checkout/sessions/${id}`)).json?.payment;
@@ -177,7 +188,9 @@ async function main() {
     );
   } else verdict.push('too short to judge flatness: run at least 3 samples');
 
-  const { rows } = await admin.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM ${schema}.payments GROUP BY status ORDER BY status`);
+  const { rows } = await admin.query<{ status: string; n: number }>(
+    `SELECT status, count(*)::int AS n FROM ${schema}.payments GROUP BY status ORDER BY status`,
+  );
   console.log(`\n${journeys} journeys, ${requests} requests, ${serverErrors} answered 5xx, ${webhooks} webhooks received`);
   console.log(`payments: ${rows.map((r) => `${r.status} ${r.n}`).join(', ')}`);
   for (const line of verdict) console.log(line);

@@ -57,13 +57,7 @@ async function seed({ endpoints }: Shape): Promise<void> {
             now(), now()
      FROM unnest($2::text[], $3::int[], $4::int[], $5::int[]) AS s (id, due, delivered, later),
           generate_series(1, s.delivered + s.due + s.later) AS g`,
-    [
-      account.id,
-      endpoints.map((e) => e.id),
-      endpoints.map((e) => e.due),
-      endpoints.map((e) => e.delivered ?? 0),
-      endpoints.map((e) => e.later ?? 0),
-    ],
+    [account.id, endpoints.map((e) => e.id), endpoints.map((e) => e.due), endpoints.map((e) => e.delivered ?? 0), endpoints.map((e) => e.later ?? 0)],
   );
   // The hanging endpoint's sends under way: its oldest due deliveries, leased.
   for (const e of endpoints.filter((e) => e.leased)) {
@@ -106,10 +100,9 @@ async function time(inFlight: Map<string, number>) {
     const ms = performance.now() - started;
     claimed = claim.deliveries.length;
     // Given back, so the next claim sees the same outbox.
-    await db.query(
-      `UPDATE webhook_deliveries SET attempts = attempts - 1, lease_token = NULL, lease_until = NULL WHERE id = ANY($1::text[])`,
-      [claim.deliveries.map((d) => d.id)],
-    );
+    await db.query(`UPDATE webhook_deliveries SET attempts = attempts - 1, lease_token = NULL, lease_until = NULL WHERE id = ANY($1::text[])`, [
+      claim.deliveries.map((d) => d.id),
+    ]);
     const now = new Date();
     await explaining.claimDue({ now, leaseUntil: new Date(now.getTime() + 15_000), leaseToken: 'lease_explain', limit: 250, perEndpoint: 16, inFlight });
     await db.query(`UPDATE webhook_deliveries SET attempts = attempts - 1, lease_token = NULL, lease_until = NULL WHERE lease_token = 'lease_explain'`);

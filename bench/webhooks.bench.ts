@@ -82,10 +82,9 @@ async function seed(ports: number[], phase: number): Promise<string[]> {
 }
 
 async function delivered(endpoints: string[]): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered' AND endpoint_id = ANY($1)`,
-    [endpoints],
-  );
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered' AND endpoint_id = ANY($1)`, [
+    endpoints,
+  ]);
   return Number(rows[0]!.n);
 }
 
@@ -163,7 +162,9 @@ try {
     );
   }
   const fastRate = median(fastOnly.map((p) => p.rate));
-  console.log(`${FAST_ENDPOINTS} fast endpoints:                     ${fixed(fastRate, 0).padStart(6)} deliveries/s  (goal ≥ 1,000/s: ${fastRate >= 1000 ? 'met' : 'NOT met'})`);
+  console.log(
+    `${FAST_ENDPOINTS} fast endpoints:                     ${fixed(fastRate, 0).padStart(6)} deliveries/s  (goal ≥ 1,000/s: ${fastRate >= 1000 ? 'met' : 'NOT met'})`,
+  );
   const share = median(shares);
   console.log(
     `${FAST_ENDPOINTS} fast + 1 that never answers, fast ones: ${fixed(median(withHanging.map((p) => p.rate)), 0).padStart(6)} deliveries/s  ` +

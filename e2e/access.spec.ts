@@ -9,7 +9,6 @@ import { PASSWORD, inviteMember, payAsShopper, signUp, unique, goTo } from './da
 import { expectNoAxeViolations } from './support';
 import { startSmtpReceiver } from '../test/support/smtp-receiver';
 
-
 async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
@@ -240,7 +239,7 @@ test.describe('account security', () => {
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   });
 
-  test("reset link: an owner makes one for a member, who sets a new password with it", async ({ page, browser }) => {
+  test('reset link: an owner makes one for a member, who sets a new password with it', async ({ page, browser }) => {
     await signUp(page, `Reset ${unique()}`);
     const { member, context } = await inviteMember(page, browser, 'viewer');
     const memberEmail = (await member.locator('.user').textContent())!;
@@ -325,4 +324,3 @@ test.describe('account security', () => {
     await other.close();
   });
 });
-

@@ -3,7 +3,10 @@ import { goTo, signUp, unique } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 test.describe('API keys on the Developers page', () => {
-  test("a named restricted key reads what it was granted and is refused the rest; a key is renamed, rolled, its permissions changed and revoked after a confirmation @desktop", async ({ page, request }) => {
+  test('a named restricted key reads what it was granted and is refused the rest; a key is renamed, rolled, its permissions changed and revoked after a confirmation @desktop', async ({
+    page,
+    request,
+  }) => {
     await signUp(page, `Keys ${unique()}`);
     await goTo(page, 'Developers');
     await expect(page.getByRole('heading', { name: 'Create a key' })).toBeVisible();
@@ -61,7 +64,11 @@ test.describe('API keys on the Developers page', () => {
     expect((await request.get('/v1/refunds', { headers: as(rolled) })).status()).toBe(403);
 
     // Roll the old one again with "Now": it stops at once.
-    await page.getByRole('row').filter({ hasText: /Expires/ }).getByRole('button', { name: /^Roll rk_test_/ }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: /Expires/ })
+      .getByRole('button', { name: /^Roll rk_test_/ })
+      .click();
     await page.getByLabel('Old key stops working').selectOption({ label: 'Now' });
     await page.getByRole('button', { name: 'Roll key' }).click();
     await expect(page.getByTestId('new-key')).not.toHaveText(rolled);

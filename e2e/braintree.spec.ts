@@ -151,10 +151,9 @@ test.describe('Braintree checkout', () => {
     await routeThirdParties(page, { assets: 'blocked' });
     const session = await braintreeSession(request);
     await page.goto(session.url);
-    await expect(page.getByRole('alert')).toHaveText(
-      'Card payment could not be loaded. Nothing was charged; reload the page or use Google Pay.',
-      { timeout: 20_000 },
-    );
+    await expect(page.getByRole('alert')).toHaveText('Card payment could not be loaded. Nothing was charged; reload the page or use Google Pay.', {
+      timeout: 20_000,
+    });
     await expect(page.getByRole('button', { name: 'Pay $18.00' })).toBeDisabled();
     await expect(page.getByText('Loading the secure card form…')).toHaveCount(0);
     await expectNoAxeViolations(page);

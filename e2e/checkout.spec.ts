@@ -1,14 +1,5 @@
 import { expect, test } from '@playwright/test';
-import {
-  apiGet,
-  createSession,
-  expectNoAxeViolations,
-  fillCheckout,
-  payButton,
-  paymentsOf,
-  stubMerchantSite,
-  typeInto,
-} from './support';
+import { apiGet, createSession, expectNoAxeViolations, fillCheckout, payButton, paymentsOf, stubMerchantSite, typeInto } from './support';
 
 test.describe('paying a checkout session', () => {
   test('pays with 4111 1111 1111 1111 and lands on the success URL @desktop', async ({ page, request }) => {
@@ -109,9 +100,7 @@ test.describe('paying a checkout session', () => {
     await page.goto(session.url);
     await fillCheckout(page, { number: '4242 4242 4242 4242' });
     await payButton(page).click();
-    await expect(page.getByRole('alert')).toHaveText(
-      'This is a test checkout: real cards are not accepted. Use a test card such as 4111 1111 1111 1111.',
-    );
+    await expect(page.getByRole('alert')).toHaveText('This is a test checkout: real cards are not accepted. Use a test card such as 4111 1111 1111 1111.');
     // One message: the number is a valid card number, so its field gets the focus, not an error of its own.
     const number = page.getByLabel('Card number', { exact: true });
     await expect(number).toBeFocused();

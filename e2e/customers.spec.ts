@@ -13,12 +13,18 @@ test.describe('the Customers page', () => {
     await page.getByRole('button', { name: 'Create secret key' }).click();
     const secret = (await page.getByTestId('new-key').textContent())!;
     const headers = { Authorization: `Bearer ${secret}` };
-    const customer = async (email: string) => (await (await request.post('/v1/customers', { headers, data: { email, name: email.split('@')[0] } })).json()).id as string;
+    const customer = async (email: string) =>
+      (await (await request.post('/v1/customers', { headers, data: { email, name: email.split('@')[0] } })).json()).id as string;
     const ada = await customer('ada@buyer.example');
     await customer('bob@buyer.example');
     const created = await request.post('/v1/checkout/sessions', {
       headers,
-      data: { currency: 'usd', customer: ada, payment_method_options: { card: { save: 'on' } }, line_items: [{ name: 'Kenya AA, 250 g', unit_amount: 1650, quantity: 1 }] },
+      data: {
+        currency: 'usd',
+        customer: ada,
+        payment_method_options: { card: { save: 'on' } },
+        line_items: [{ name: 'Kenya AA, 250 g', unit_amount: 1650, quantity: 1 }],
+      },
     });
     expect(created.status(), await created.text()).toBe(200);
     await payAsShopper(browser, (await created.json()).url, 'ada@buyer.example');

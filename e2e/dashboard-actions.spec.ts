@@ -134,15 +134,18 @@ test.describe('dashboard actions', () => {
     await signUp(page, `Holds ${unique()}`);
     const base = new URL(page.url()).pathname.replace(/\/$/, '');
     // A secret key through the dashboard's own API, then two authorized (manual capture) payments.
-    const key = await page.evaluate(async (path) => {
-      const csrf = (await (await fetch('/dashboard/api/session')).json()).csrf_token;
-      const res = await fetch(`/dashboard/api/accounts${path}/api-keys`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-        body: JSON.stringify({ kind: 'secret' }),
-      });
-      return (await res.json()).secret as string;
-    }, base.replace('/dashboard', ''));
+    const key = await page.evaluate(
+      async (path) => {
+        const csrf = (await (await fetch('/dashboard/api/session')).json()).csrf_token;
+        const res = await fetch(`/dashboard/api/accounts${path}/api-keys`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+          body: JSON.stringify({ kind: 'secret' }),
+        });
+        return (await res.json()).secret as string;
+      },
+      base.replace('/dashboard', ''),
+    );
     const auth = { Authorization: `Bearer ${key}` };
     const authorize = async (amount: number) => {
       const session = await request.post('/v1/checkout/sessions', {
@@ -165,7 +168,9 @@ test.describe('dashboard actions', () => {
     await page.getByRole('button', { name: 'Capture…' }).click();
     await page.getByLabel('Amount (USD)').fill('45.00');
     await page.getByRole('button', { name: 'Capture', exact: true }).click();
-    const captureConfirm = page.getByRole('dialog', { name: 'Capture $45.00 from the card? What is left of the authorization is released. This cannot be undone.' });
+    const captureConfirm = page.getByRole('dialog', {
+      name: 'Capture $45.00 from the card? What is left of the authorization is released. This cannot be undone.',
+    });
     await expect(captureConfirm.getByRole('button', { name: 'Back' })).toBeFocused();
     await expectNoAxeViolations(page);
     await captureConfirm.getByRole('button', { name: 'Back' }).click();
@@ -216,7 +221,9 @@ test.describe('dashboard actions', () => {
     const googlePay = page.getByRole('row').filter({ hasText: 'google_pay_enabled' });
     await expect(googlePay).toContainText('On');
     await googlePay.getByRole('checkbox').click();
-    await expect(page.getByTestId('switch-off')).toContainText('Shoppers can still pay with what remains on, where a session offers it (and, for a wallet, their device has it): card, Apple Pay, PayPal, Venmo.');
+    await expect(page.getByTestId('switch-off')).toContainText(
+      'Shoppers can still pay with what remains on, where a session offers it (and, for a wallet, their device has it): card, Apple Pay, PayPal, Venmo.',
+    );
     await page.getByRole('button', { name: 'Turn off Google Pay' }).click();
     await expect(googlePay.getByRole('checkbox')).not.toBeChecked();
     await expect(page.getByRole('status')).toHaveText('google_pay_enabled is now false.');

@@ -4,8 +4,14 @@ import { expectNoAxeViolations } from './support';
 
 /** Pays a session as its checkout page would: the test processor's card token, then the payment. */
 async function payWithCard(request: APIRequestContext, sessionId: string) {
-  const token = await (await request.post(`/api/checkout/sessions/${sessionId}/card-tokens`, { data: { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123' } })).json();
-  return request.post(`/api/checkout/sessions/${sessionId}/payments`, { data: { payment_method_type: 'card', nonce: token.nonce, email: 'ana.lytics@buyer.example' } });
+  const token = await (
+    await request.post(`/api/checkout/sessions/${sessionId}/card-tokens`, {
+      data: { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123' },
+    })
+  ).json();
+  return request.post(`/api/checkout/sessions/${sessionId}/payments`, {
+    data: { payment_method_type: 'card', nonce: token.nonce, email: 'ana.lytics@buyer.example' },
+  });
 }
 
 /** How many pixels of a canvas are drawn in the dashboard's accent colour (#1a56db), as the bars are. */
@@ -20,21 +26,41 @@ const barPixels = (canvas: Locator) =>
 test.describe('dashboard Analytics', () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test('the funnel, success rate by method and decline reasons, drawn beside their tables, over a period kept in the URL; back returns to the period before; axe clean @desktop', async ({ page, request }) => {
+  test('the funnel, success rate by method and decline reasons, drawn beside their tables, over a period kept in the URL; back returns to the period before; axe clean @desktop', async ({
+    page,
+    request,
+  }) => {
     await signUp(page, `Analytics ${unique()}`);
     await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
     const headers = { Authorization: `Bearer ${(await page.getByTestId('new-key').textContent())!}` };
     const open = async (amount: number) =>
-      (await (await request.post('/v1/checkout/sessions', { headers, data: { currency: 'usd', line_items: [{ name: 'Kettle', unit_amount: amount, quantity: 1 }] } })).json()).id as string;
+      (
+        await (
+          await request.post('/v1/checkout/sessions', {
+            headers,
+            data: { currency: 'usd', line_items: [{ name: 'Kettle', unit_amount: amount, quantity: 1 }] },
+          })
+        ).json()
+      ).id as string;
     // A running experiment on the pay button; the first session's page is exposed to it.
     const experiment = await request.post('/v1/experiments', {
       headers,
-      data: { key: 'pay_button_wording', variants: [{ key: 'pay', weight: 1 }, { key: 'pay_now', weight: 1 }], planned_sample_size: 10, status: 'running' },
+      data: {
+        key: 'pay_button_wording',
+        variants: [
+          { key: 'pay', weight: 1 },
+          { key: 'pay_now', weight: 1 },
+        ],
+        planned_sample_size: 10,
+        status: 'running',
+      },
     });
     expect(experiment.status()).toBe(200);
     const exposedSession = await open(4000);
-    expect((await (await request.post(`/api/checkout/sessions/${exposedSession}/exposures`, { data: { key: 'pay_button_wording' } })).json()).recorded).toBe(true);
+    expect((await (await request.post(`/api/checkout/sessions/${exposedSession}/exposures`, { data: { key: 'pay_button_wording' } })).json()).recorded).toBe(
+      true,
+    );
     // Four sessions: two paid, one declined (2001 Insufficient Funds), one never attempted.
     expect((await payWithCard(request, exposedSession)).status()).toBe(200);
     expect((await payWithCard(request, await open(5000))).status()).toBe(200);

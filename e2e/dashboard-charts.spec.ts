@@ -14,7 +14,9 @@ test.describe('overview charts', () => {
     await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
     const headers = { Authorization: `Bearer ${(await page.getByTestId('new-key').textContent())!}` };
-    const session = await (await request.post('/v1/checkout/sessions', { headers, data: { currency: 'usd', line_items: [{ name: 'Kettle', unit_amount: 6400, quantity: 1 }] } })).json();
+    const session = await (
+      await request.post('/v1/checkout/sessions', { headers, data: { currency: 'usd', line_items: [{ name: 'Kettle', unit_amount: 6400, quantity: 1 }] } })
+    ).json();
     await payAsShopper(browser, session.url, 'kim.chart@buyer.example');
 
     // A page without charts, opened afresh, does not load the library.

@@ -66,7 +66,11 @@ test.describe('the dashboard on a phone', () => {
   test.describe.configure({ timeout: 120_000 });
   test.use({ viewport: { width: 375, height: 812 } });
 
-  test('a menu button opens and closes the navigation, names the current page; no page scrolls sideways, breaks a word mid-letter or wraps a badge or amount; axe clean', async ({ page, browser, request }) => {
+  test('a menu button opens and closes the navigation, names the current page; no page scrolls sideways, breaks a word mid-letter or wraps a badge or amount; axe clean', async ({
+    page,
+    browser,
+    request,
+  }) => {
     await signUp(page, `Phone ${unique()}`);
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
     const links = nav.getByRole('list');
@@ -105,14 +109,34 @@ test.describe('the dashboard on a phone', () => {
     const session = await (
       await request.post('/v1/checkout/sessions', {
         headers,
-        data: { currency: 'usd', line_items: [{ name: 'A rather long product name for a small screen', unit_amount: 2900, quantity: 3 }], metadata: { order_id: 'ORD-1' } },
+        data: {
+          currency: 'usd',
+          line_items: [{ name: 'A rather long product name for a small screen', unit_amount: 2900, quantity: 3 }],
+          metadata: { order_id: 'ORD-1' },
+        },
       })
     ).json();
     await payAsShopper(browser, session.url, 'a.very.long.email.address.for.phones@buyer.example');
     const payment = (await (await request.get(`/v1/payments?checkout_session=${session.id}`, { headers })).json()).data[0];
     await request.post('/v1/refunds', { headers, data: { payment: payment.id, amount: 500 } });
 
-    const pages = ['Overview', 'Analytics', 'Payments', 'Disputes', 'Customers', 'Checkout sessions', 'Payment links', 'Developers', 'Webhooks', 'Settings', 'Payment page security', 'Processor', 'Flags and experiments', 'Team', 'Audit log'];
+    const pages = [
+      'Overview',
+      'Analytics',
+      'Payments',
+      'Disputes',
+      'Customers',
+      'Checkout sessions',
+      'Payment links',
+      'Developers',
+      'Webhooks',
+      'Settings',
+      'Payment page security',
+      'Processor',
+      'Flags and experiments',
+      'Team',
+      'Audit log',
+    ];
     for (const name of pages) {
       await goVia(page, name);
       await expect(menuButton(page)).toHaveAccessibleName(`Menu: ${name}`);
@@ -142,7 +166,12 @@ test.describe('the dashboard on a laptop', () => {
     await signUp(page, `Laptop ${unique()}`);
     const parts = page.locator('.topbar > *');
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-    const boxes = await parts.evaluateAll((all) => all.map((e) => ({ middle: Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2), width: Math.round(e.getBoundingClientRect().width) })));
+    const boxes = await parts.evaluateAll((all) =>
+      all.map((e) => ({
+        middle: Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2),
+        width: Math.round(e.getBoundingClientRect().width),
+      })),
+    );
     const middles = boxes.map((b) => b.middle);
     expect(Math.max(...middles) - Math.min(...middles), `the header's parts are on one line (${JSON.stringify(boxes)})`).toBeLessThanOrEqual(4);
     // Nor does any text in it wrap ("Sign out" on two lines).

@@ -98,7 +98,11 @@ test.describe('dashboard search', () => {
 test.describe('payment filters', () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test('apply as they change, live in the URL with the back button, save as a view, and export exactly the filter @desktop', async ({ page, browser, request }) => {
+  test('apply as they change, live in the URL with the back button, save as a view, and export exactly the filter @desktop', async ({
+    page,
+    browser,
+    request,
+  }) => {
     await signUp(page, `Filters ${unique()}`);
     await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
@@ -107,7 +111,9 @@ test.describe('payment filters', () => {
       [1200, 'small.buyer@buyer.example'],
       [9900, 'big.buyer@buyer.example'],
     ] as const) {
-      const session = await (await request.post('/v1/checkout/sessions', { headers, data: { currency: 'usd', line_items: [{ name: 'Thing', unit_amount: amount, quantity: 1 }] } })).json();
+      const session = await (
+        await request.post('/v1/checkout/sessions', { headers, data: { currency: 'usd', line_items: [{ name: 'Thing', unit_amount: amount, quantity: 1 }] } })
+      ).json();
       await payAsShopper(browser, session.url, email);
     }
 

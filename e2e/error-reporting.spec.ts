@@ -44,7 +44,11 @@ test.describe('error reporting from the checkout page', () => {
   test('an error thrown on the page arrives as an event with the release and the session tag; a session is sent', async ({ page, request }) => {
     const session = await createSession(request);
     await openWithReporting(page, session.url);
-    await page.evaluate(() => setTimeout(() => { throw new Error('e2e checkout failure'); }, 0));
+    await page.evaluate(() =>
+      setTimeout(() => {
+        throw new Error('e2e checkout failure');
+      }, 0),
+    );
 
     const event = await waitForItem(
       (item, envelope) => envelope.project === '2' && item.type === 'event' && JSON.stringify(item.payload).includes('e2e checkout failure'),
@@ -64,9 +68,13 @@ test.describe('error reporting from the checkout page', () => {
     await page.evaluate(() => {
       const number = (document.getElementById('card-number') as HTMLInputElement | null)?.value;
       const typedEmail = (document.getElementById('email') as HTMLInputElement).value;
-      setTimeout(() => { throw new Error(`leak card=${number} email=${typedEmail} cvc=987`); }, 0);
+      setTimeout(() => {
+        throw new Error(`leak card=${number} email=${typedEmail} cvc=987`);
+      }, 0);
     });
-    const leak = await waitForItem((item, envelope) => envelope.project === '2' && item.type === 'event' && JSON.stringify(item.payload).includes('leak card='));
+    const leak = await waitForItem(
+      (item, envelope) => envelope.project === '2' && item.type === 'event' && JSON.stringify(item.payload).includes('leak card='),
+    );
     expect(JSON.stringify(leak.payload)).toContain('[email]');
 
     await payButton(page).click();

@@ -87,7 +87,9 @@ test.describe("the merchant's first day", () => {
     // One click does not turn cards off: it asks, and "Keep it on" keeps it on.
     await card.click();
     await expect(confirmation).toContainText('Shoppers will no longer see the card form on your checkout page');
-    await expect(confirmation).toContainText('Shoppers can still pay with what remains on, where a session offers it (and, for a wallet, their device has it): Google Pay, Apple Pay, PayPal, Venmo.');
+    await expect(confirmation).toContainText(
+      'Shoppers can still pay with what remains on, where a session offers it (and, for a wallet, their device has it): Google Pay, Apple Pay, PayPal, Venmo.',
+    );
     await expectNoAxeViolations(page);
     await confirmation.getByRole('button', { name: 'Keep it on' }).click();
     await expect(confirmation).toHaveCount(0);
@@ -97,7 +99,11 @@ test.describe("the merchant's first day", () => {
     await page.getByRole('button', { name: 'Turn off Google Pay' }).click();
     await expect(page.getByRole('status')).toHaveText('google_pay_enabled is now false.');
     await expect(googlePay).not.toBeChecked();
-    for (const [key, method] of [['apple_pay_enabled', 'Apple Pay'], ['paypal_enabled', 'PayPal'], ['venmo_enabled', 'Venmo']] as const) {
+    for (const [key, method] of [
+      ['apple_pay_enabled', 'Apple Pay'],
+      ['paypal_enabled', 'PayPal'],
+      ['venmo_enabled', 'Venmo'],
+    ] as const) {
       await page.getByRole('row').filter({ hasText: key }).getByRole('checkbox').click();
       await page.getByRole('button', { name: `Turn off ${method}` }).click();
       await expect(page.getByRole('status')).toHaveText(`${key} is now false.`);
@@ -148,10 +154,7 @@ test.describe("the merchant's first day", () => {
     await expect(page.getByRole('alert')).toHaveCount(0);
   });
 
-  test('an open checkout page links back to the shop: first on the keyboard, and in Arabic on the right with its arrow mirrored', async ({
-    page,
-    request,
-  }) => {
+  test('an open checkout page links back to the shop: first on the keyboard, and in Arabic on the right with its arrow mirrored', async ({ page, request }) => {
     await stubMerchantSite(page);
     const session = await createSession(request, { cancel_url: 'https://merchant.example/cart', payment_method_types: ['card'] });
     await page.goto(session.url);

@@ -43,9 +43,10 @@ export default async function globalSetup() {
     SIGNUP: 'open',
   };
   const bin = path.join(root, 'bin', 'tillpoint.js');
-  const created = JSON.parse(
-    execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Coffee', '--json'], { env, encoding: 'utf8' }),
-  ) as { id: string; test_secret_key: string };
+  const created = JSON.parse(execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Coffee', '--json'], { env, encoding: 'utf8' })) as {
+    id: string;
+    test_secret_key: string;
+  };
   // A second account whose test mode charges through Braintree (set up as an owner would, with the CLI).
   const braintreeAccount = JSON.parse(
     execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Roasters', '--json'], { env, encoding: 'utf8' }),
@@ -53,19 +54,33 @@ export default async function globalSetup() {
   execFileSync(
     process.execPath,
     [
-      bin, 'processor', 'set', 'braintree', '--account', braintreeAccount.id, '--mode', 'test',
-      '--environment', 'development', '--merchant-id', e2eBraintree.merchantId,
-      '--public-key', e2eBraintree.publicKey, '--private-key', e2eBraintree.privateKey,
-      '--merchant-account', 'USD=e2e_usd',
+      bin,
+      'processor',
+      'set',
+      'braintree',
+      '--account',
+      braintreeAccount.id,
+      '--mode',
+      'test',
+      '--environment',
+      'development',
+      '--merchant-id',
+      e2eBraintree.merchantId,
+      '--public-key',
+      e2eBraintree.publicKey,
+      '--private-key',
+      e2eBraintree.privateKey,
+      '--merchant-account',
+      'USD=e2e_usd',
     ],
     { env, encoding: 'utf8' },
   );
 
   // Flags are per account: the flag and experiment tests get an account of their own, so switching
   // the card form off there cannot disturb the tests running beside them.
-  const flagsAccount = JSON.parse(
-    execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Flags', '--json'], { env, encoding: 'utf8' }),
-  ) as { test_secret_key: string };
+  const flagsAccount = JSON.parse(execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Flags', '--json'], { env, encoding: 'utf8' })) as {
+    test_secret_key: string;
+  };
 
   // 3-D Secure rehearsed with the test processor: `three_d_secure` at `always` on an account of its own.
   const threeDSecureAccount = JSON.parse(

@@ -74,11 +74,17 @@ test.describe('a shopper pays in their own language', () => {
 
     test('the Spanish catalogue, amounts as Mexico writes them (CLDR es-MX, not es) @desktop', async ({ page, request }) => {
       const es = catalogue('es');
-      const session = await createSession(request, { currency: 'usd', payment_method_types: ['card'], line_items: [{ name: 'Taza', unit_amount: 1000, quantity: 1 }] });
+      const session = await createSession(request, {
+        currency: 'usd',
+        payment_method_types: ['card'],
+        line_items: [{ name: 'Taza', unit_amount: 1000, quantity: 1 }],
+      });
       await page.goto(session.url);
       await expect(page.getByRole('heading', { name: es['summary.heading']! })).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('lang', 'es');
-      const [mexican, spanish] = await page.evaluate(() => ['es-MX', 'es'].map((locale) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(10)));
+      const [mexican, spanish] = await page.evaluate(() =>
+        ['es-MX', 'es'].map((locale) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(10)),
+      );
       expect(mexican).not.toBe(spanish);
       await expect(page.getByTestId('total')).toHaveText(mexican!);
       await expect(page.getByRole('button', { name: fill(es['form.pay']!, { amount: mexican! }) })).toBeVisible();

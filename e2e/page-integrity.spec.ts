@@ -46,7 +46,10 @@ const expectedFor = (scripts: InventoryScript[], setup: string[]) =>
     .sort();
 
 test.describe('payment page integrity', () => {
-  test('test processor: Chromium loads exactly the inventory’s scripts for this set-up, and the card payment works under Trusted Types', async ({ page, request }) => {
+  test('test processor: Chromium loads exactly the inventory’s scripts for this set-up, and the card payment works under Trusted Types', async ({
+    page,
+    request,
+  }) => {
     await routeThirdParties(page);
     const seen = await watch(page);
     const session = await createSession(request);

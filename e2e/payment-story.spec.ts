@@ -93,10 +93,18 @@ test.describe("a payment's whole story", () => {
     await paid.getByRole('button', { name: `Resend the delivery of Payment succeeded to ${receiver.url}` }).click();
     await expect(page.getByRole('status').filter({ hasText: 'due again now' })).toBeVisible();
     await expect
-      .poll(async () => {
-        await page.reload();
-        return page.getByRole('region', { name: 'Timeline' }).getByTestId('timeline-event').filter({ hasText: 'Payment succeeded' }).getByTestId('delivery').textContent();
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          await page.reload();
+          return page
+            .getByRole('region', { name: 'Timeline' })
+            .getByTestId('timeline-event')
+            .filter({ hasText: 'Payment succeeded' })
+            .getByTestId('delivery')
+            .textContent();
+        },
+        { timeout: 20_000 },
+      )
       .toContain('delivered, 2 attempts, last answer 200');
     expect(receiver.types.filter((t) => t === 'payment.succeeded')).toHaveLength(2);
 
@@ -108,7 +116,10 @@ test.describe("a payment's whole story", () => {
     await receiver.close();
   });
 
-  test('a payment link made with options in the dashboard: its session carries them, and the payment shows the shopper\'s answers', async ({ page, request }) => {
+  test("a payment link made with options in the dashboard: its session carries them, and the payment shows the shopper's answers", async ({
+    page,
+    request,
+  }) => {
     await signUp(page, `Answers ${unique()}`);
     const home = new URL(page.url()).pathname;
     await goTo(page, 'Developers');
@@ -148,15 +159,32 @@ test.describe("a payment's whole story", () => {
       line_items: [{ name: 'Espresso cups, set of 2', adjustable_quantity: { enabled: true, minimum: 1, maximum: 4 } }],
       custom_fields: [
         { key: 'Giftmessage', label: { custom: 'Gift message' }, type: 'text', optional: true },
-        { key: 'Colour', type: 'dropdown', optional: false, dropdown: { options: [{ label: 'Ivory', value: 'Ivory' }, { label: 'Slate grey', value: 'Slategrey' }] } },
+        {
+          key: 'Colour',
+          type: 'dropdown',
+          optional: false,
+          dropdown: {
+            options: [
+              { label: 'Ivory', value: 'Ivory' },
+              { label: 'Slate grey', value: 'Slategrey' },
+            ],
+          },
+        },
       ],
     });
 
     // The checkout page pays with the answers (what its custom-fields form sends).
-    const token = await request.post(`/api/checkout/sessions/${sessionId}/card-tokens`, { data: { number: '4111111111111111', exp_month: 12, exp_year: 2034, cvc: '123', postal_code: '94107' } });
+    const token = await request.post(`/api/checkout/sessions/${sessionId}/card-tokens`, {
+      data: { number: '4111111111111111', exp_month: 12, exp_year: 2034, cvc: '123', postal_code: '94107' },
+    });
     expect(token.status(), await token.text()).toBe(200);
     const paid = await request.post(`/api/checkout/sessions/${sessionId}/payments`, {
-      data: { payment_method_type: 'card', nonce: (await token.json()).nonce, email: 'rae.answers@buyer.example', custom_fields: { Giftmessage: 'Happy birthday, Sam!', Colour: 'Slategrey' } },
+      data: {
+        payment_method_type: 'card',
+        nonce: (await token.json()).nonce,
+        email: 'rae.answers@buyer.example',
+        custom_fields: { Giftmessage: 'Happy birthday, Sam!', Colour: 'Slategrey' },
+      },
     });
     expect(paid.status(), await paid.text()).toBe(200);
     const payment = (await (await request.get(`/v1/payments?checkout_session=${sessionId}`, { headers })).json()).data[0];
@@ -170,7 +198,9 @@ test.describe("a payment's whole story", () => {
     await expectNoAxeViolations(page);
   });
 
-  test('a payment link with shipping choices made in the dashboard: a price that is not one is refused, the link says its choices, and its page offers them', async ({ page }) => {
+  test('a payment link with shipping choices made in the dashboard: a price that is not one is refused, the link says its choices, and its page offers them', async ({
+    page,
+  }) => {
     await signUp(page, `Couriers ${unique()}`);
     await goTo(page, 'Payment links');
     await page.getByLabel('Product name').fill('Pour-over kettle');
@@ -208,7 +238,10 @@ test.describe("a payment's whole story", () => {
 test.describe("a payment's order", () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test('lines, discount, shipping method, taxes, total, shipping and billing address and answers; a partial capture says what it took @desktop', async ({ page, request }) => {
+  test('lines, discount, shipping method, taxes, total, shipping and billing address and answers; a partial capture says what it took @desktop', async ({
+    page,
+    request,
+  }) => {
     await signUp(page, `Order ${unique()}`);
     const home = new URL(page.url()).pathname;
     await goTo(page, 'Developers');
@@ -222,7 +255,9 @@ test.describe("a payment's order", () => {
     const coupon = await call('/v1/coupons', { percent_off: 10, duration: 'once' });
     await call('/v1/promotion_codes', { coupon: coupon.id, code: 'SPRING10' });
     const tax = await call('/v1/tax_rates', { display_name: 'Sales tax', percentage: 10, inclusive: false });
-    const rate = (name: string, amount: number) => ({ shipping_rate_data: { type: 'fixed_amount', display_name: name, fixed_amount: { amount, currency: 'usd' } } });
+    const rate = (name: string, amount: number) => ({
+      shipping_rate_data: { type: 'fixed_amount', display_name: name, fixed_amount: { amount, currency: 'usd' } },
+    });
     const session = await call('/v1/checkout/sessions', {
       currency: 'usd',
       capture_method: 'manual',

@@ -12,7 +12,10 @@ const testWindow = (page: Page, wallet: 'PayPal' | 'Venmo') => page.getByRole('d
 const everyMethod = { payment_method_types: ['card', 'google_pay', 'apple_pay', 'paypal', 'venmo'] };
 
 test.describe('PayPal and Venmo on the checkout page (test processor)', () => {
-  test('PayPal approve: a paypal payment, paid, with the payer email PayPal gives; no console error, a tidy test window @desktop', async ({ page, request }) => {
+  test('PayPal approve: a paypal payment, paid, with the payer email PayPal gives; no console error, a tidy test window @desktop', async ({
+    page,
+    request,
+  }) => {
     const messages: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning') messages.push(`${message.type()}: ${message.text()}`);
@@ -29,7 +32,9 @@ test.describe('PayPal and Venmo on the checkout page (test processor)', () => {
     // A considered window: no heavy frame, room inside, answers apart from one another, the first one standing out.
     await expect(dialog).toHaveCSS('border-top-width', '0px');
     await expect(dialog).toHaveCSS('padding-top', '24px');
-    const answers = await dialog.getByRole('button').evaluateAll((buttons) => buttons.map((button) => ({ top: button.getBoundingClientRect().top, bottom: button.getBoundingClientRect().bottom })));
+    const answers = await dialog
+      .getByRole('button')
+      .evaluateAll((buttons) => buttons.map((button) => ({ top: button.getBoundingClientRect().top, bottom: button.getBoundingClientRect().bottom })));
     expect(answers).toHaveLength(3);
     for (const [i, box] of answers.slice(1).entries()) expect(box.top - answers[i]!.bottom).toBeGreaterThanOrEqual(8);
     await expect(dialog.getByRole('button', { name: 'Approve the payment' })).toHaveClass('pay-button');
@@ -205,18 +210,29 @@ test.describe('PayPal on Braintree (paypal-checkout, PayPal’s JS SDK doubled)'
     await expect(sdkButton(page)).toBeVisible();
     await expectNoAxeViolations(page);
     // loadPayPalSDK asked PayPal for the account's client id, the session's currency and the capture intent.
-    expect(await page.evaluate(() => (window as any).__paypalDouble.query)).toMatchObject({ 'client-id': 'e2e-paypal-client-id', currency: 'USD', intent: 'capture', components: 'buttons' });
+    expect(await page.evaluate(() => (window as any).__paypalDouble.query)).toMatchObject({
+      'client-id': 'e2e-paypal-client-id',
+      currency: 'USD',
+      intent: 'capture',
+      components: 'buttons',
+    });
 
     const paying = page.waitForRequest((r) => r.url().endsWith(`/api/checkout/sessions/${session.id}/payments`));
     await sdkButton(page).click();
     await expect(paypalWindow(page)).toBeVisible();
     // braintree-web sends PayPal's capture intent to Braintree as a sale.
-    expect(walletRequests[0]).toMatchObject({ endpoint: 'paypal_hermes/create_payment_resource', body: { amount: '24.50', currencyIsoCode: 'USD', intent: 'sale' } });
+    expect(walletRequests[0]).toMatchObject({
+      endpoint: 'paypal_hermes/create_payment_resource',
+      body: { amount: '24.50', currencyIsoCode: 'USD', intent: 'sale' },
+    });
     await paypalWindow(page).getByRole('button', { name: 'Pay Now' }).click();
 
     const body = (await paying).postDataJSON();
     expect(body).toMatchObject({ payment_method_type: 'paypal', nonce: 'fake-paypal-one-time-nonce', email: 'payer@example.com' });
-    expect(walletRequests[1]).toMatchObject({ endpoint: 'payment_methods/paypal_accounts', body: { paypalAccount: { payerId: 'E2EPAYER', intent: 'capture' } } });
+    expect(walletRequests[1]).toMatchObject({
+      endpoint: 'payment_methods/paypal_accounts',
+      body: { paypalAccount: { payerId: 'E2EPAYER', intent: 'capture' } },
+    });
     await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
 
     const [payment] = await braintree.paymentsOf(request, session.id);
@@ -270,7 +286,11 @@ test.describe('Venmo on Braintree (venmo, the Venmo app doubled)', () => {
 
     const [payment] = await braintree.paymentsOf(request, session.id);
     const details = await braintree.call(request, 'GET', `/v1/payments/${payment!.id}`);
-    expect(details).toMatchObject({ status: 'succeeded', customer_email: 'venmo.shopper@example.com', payment_method: { type: 'venmo', username: 'venmojoe' } });
+    expect(details).toMatchObject({
+      status: 'succeeded',
+      customer_email: 'venmo.shopper@example.com',
+      payment_method: { type: 'venmo', username: 'venmojoe' },
+    });
   });
 
   test('on a phone: canceling in Venmo’s app charges nothing and the button works again', async ({ page, request, isMobile }) => {
@@ -292,7 +312,9 @@ test.describe('Venmo on Braintree (venmo, the Venmo app doubled)', () => {
   });
 
   test('a desktop browser does not see the Venmo button; the card form still shows', async ({ browser, request }) => {
-    const desktop = await browser.newContext({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' });
+    const desktop = await browser.newContext({
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    });
     const page = await desktop.newPage();
     const warnings: string[] = [];
     page.on('console', (message) => warnings.push(message.text()));

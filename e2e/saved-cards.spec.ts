@@ -41,7 +41,7 @@ test.describe('a returning shopper', () => {
     await expect(page.getByLabel('Card number', { exact: true })).toBeVisible();
   });
 
-  test('asks the saved card\'s CVC again when the session says so: a wrong CVC is refused beside the field, the right one pays', async ({ page, request }) => {
+  test("asks the saved card's CVC again when the session says so: a wrong CVC is refused beside the field, the right one pays", async ({ page, request }) => {
     const made = await request.post('/v1/customers', { headers: { Authorization: `Bearer ${secretKey()}` }, data: { email: 'cvc@example.com' } });
     const customer = await made.json();
     const first = await createSession(request, { customer: customer.id, payment_method_options: { card: { save: 'on' } } });

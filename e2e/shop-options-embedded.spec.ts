@@ -23,9 +23,9 @@ async function startMerchantShop(tillpoint: string, integrity: string) {
       return;
     }
     if (url.pathname === '/order') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
-        `<!doctype html><html lang="en"><title>Order</title><main><h1>Thanks, order ${url.searchParams.get('session_id')}</h1></main></html>`,
-      );
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><html lang="en"><title>Order</title><main><h1>Thanks, order ${url.searchParams.get('session_id')}</h1></main></html>`);
       return;
     }
     res.writeHead(404).end();
@@ -68,7 +68,12 @@ async function saveOrigins(page: Page, text: string) {
 test.describe('embedded checkout on a merchant page served by the test', () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test('refused until the merchant origin is allowed in Settings; then paid inside the frame, the top page goes to return_url', async ({ page, browser, request, baseURL }) => {
+  test('refused until the merchant origin is allowed in Settings; then paid inside the frame, the top page goes to return_url', async ({
+    page,
+    browser,
+    request,
+    baseURL,
+  }) => {
     const tillpoint = new URL(baseURL!).origin;
     const { integrity, url: scriptUrl } = await (await request.get('/js/embed.json')).json();
     expect(scriptUrl).toBe(`${tillpoint}/js/embed.js`);
@@ -107,9 +112,7 @@ test.describe('embedded checkout on a merchant page served by the test', () => {
 
       // 3. An origin that is not in the list is still refused.
       const other = await openShop(browser, `${otherOrigin}/checkout?secret=${encodeURIComponent(session.client_secret)}`);
-      await expect
-        .poll(() => other.console.some((text) => text.includes('frame-ancestors') && text.includes(shop.origin)), { timeout: 15_000 })
-        .toBe(true);
+      await expect.poll(() => other.console.some((text) => text.includes('frame-ancestors') && text.includes(shop.origin)), { timeout: 15_000 }).toBe(true);
       await expect(other.page.frameLocator('#checkout iframe').getByRole('button', { name: /^Pay / })).toHaveCount(0);
       await other.close();
 

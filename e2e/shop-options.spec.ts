@@ -7,8 +7,22 @@ const post = async (request: APIRequestContext, path: string, data: unknown) => 
   return response.json();
 };
 
-const standard = { shipping_rate_data: { type: 'fixed_amount', display_name: 'Standard', fixed_amount: { amount: 500, currency: 'usd' }, delivery_estimate: { minimum: { unit: 'business_day', value: 3 }, maximum: { unit: 'business_day', value: 5 } } } };
-const express = { shipping_rate_data: { type: 'fixed_amount', display_name: 'Express', fixed_amount: { amount: 1500, currency: 'usd' }, delivery_estimate: { minimum: { unit: 'day', value: 1 }, maximum: { unit: 'day', value: 1 } } } };
+const standard = {
+  shipping_rate_data: {
+    type: 'fixed_amount',
+    display_name: 'Standard',
+    fixed_amount: { amount: 500, currency: 'usd' },
+    delivery_estimate: { minimum: { unit: 'business_day', value: 3 }, maximum: { unit: 'business_day', value: 5 } },
+  },
+};
+const express = {
+  shipping_rate_data: {
+    type: 'fixed_amount',
+    display_name: 'Express',
+    fixed_amount: { amount: 1500, currency: 'usd' },
+    delivery_estimate: { minimum: { unit: 'day', value: 1 }, maximum: { unit: 'day', value: 1 } },
+  },
+};
 
 async function fillAddress(page: Page, fields: Record<string, string>) {
   const form = page.getByTestId('shipping-form');
@@ -20,7 +34,10 @@ async function fillAddress(page: Page, fields: Record<string, string>) {
 }
 
 test.describe('shop options on the checkout page', () => {
-  test('a promotion code refused then applied, a shipping choice and tax: the page shows the server\'s breakdown, and the payment carries it @desktop', async ({ page, request }) => {
+  test("a promotion code refused then applied, a shipping choice and tax: the page shows the server's breakdown, and the payment carries it @desktop", async ({
+    page,
+    request,
+  }) => {
     const suffix = Date.now().toString(36).toUpperCase();
     const coupon = await post(request, '/v1/coupons', { percent_off: 10, duration: 'once' });
     await post(request, '/v1/promotion_codes', { coupon: coupon.id, code: `SAVE10${suffix}` });
@@ -90,7 +107,14 @@ test.describe('shop options on the checkout page', () => {
     // Japan writes the postal code first, then the prefecture, then the street, the name last.
     await expect(form.getByLabel('Prefecture')).toBeVisible();
     const order = await form.locator('input:not([type="checkbox"]), select').evaluateAll((fields) => fields.map((field) => field.getAttribute('autocomplete')));
-    expect(order).toEqual(['shipping country', 'shipping postal-code', 'shipping address-level1', 'shipping address-line1', 'shipping address-line2', 'shipping name']);
+    expect(order).toEqual([
+      'shipping country',
+      'shipping postal-code',
+      'shipping address-level1',
+      'shipping address-line1',
+      'shipping address-line2',
+      'shipping name',
+    ]);
     await expect(payButton(page)).toBeEnabled();
     await expectNoAxeViolations(page);
 
@@ -112,7 +136,12 @@ test.describe('shop options on the checkout page', () => {
     await expect(form.getByLabel('Province')).toBeVisible();
     await fillAddress(page, { 'Full name': 'Ada Lovelace', Address: '100 King St W', City: 'Toronto', Province: 'ON', 'Postal code': 'm5h 2n2' });
     await form.getByRole('button', { name: 'Use this address' }).click();
-    await expect(page.getByTestId('shipping-address').locator('.address-lines > span')).toHaveText(['Ada Lovelace', '100 King St W', 'Toronto ON M5H 2N2', 'Canada']);
+    await expect(page.getByTestId('shipping-address').locator('.address-lines > span')).toHaveText([
+      'Ada Lovelace',
+      '100 King St W',
+      'Toronto ON M5H 2N2',
+      'Canada',
+    ]);
 
     await page.getByTestId('shipping-address').getByRole('button', { name: 'Change' }).click();
     await form.getByLabel('Country or region').selectOption('US');
@@ -123,7 +152,12 @@ test.describe('shop options on the checkout page', () => {
     // 7.25 % of 100.00, the rate of California.
     await expect(page.locator('.summary').getByTestId('tax')).toHaveText('$7.25');
     await expect(page.locator('.summary').getByText('CA sales tax 7.25%')).toBeVisible();
-    await expect(page.getByTestId('shipping-address').locator('.address-lines > span')).toHaveText(['Ada Lovelace', '1 Infinite Loop', 'Cupertino CA 95014', 'United States']);
+    await expect(page.getByTestId('shipping-address').locator('.address-lines > span')).toHaveText([
+      'Ada Lovelace',
+      '1 Infinite Loop',
+      'Cupertino CA 95014',
+      'United States',
+    ]);
     await expect(page.locator('.summary').getByTestId('total')).toHaveText('$107.25');
     await expectNoAxeViolations(page);
 
@@ -135,7 +169,10 @@ test.describe('shop options on the checkout page', () => {
     });
   });
 
-  test('Pay takes the address typed with it: what is missing is said and focused, billing is shipping by default, a tax change is shown before paying @desktop', async ({ page, request }) => {
+  test('Pay takes the address typed with it: what is missing is said and focused, billing is shipping by default, a tax change is shown before paying @desktop', async ({
+    page,
+    request,
+  }) => {
     const california = await post(request, '/v1/tax_rates', { display_name: 'CA sales tax', percentage: 7.25, inclusive: false, country: 'US', state: 'CA' });
     const session = await createSession(request, {
       line_items: [{ name: 'Kettle', unit_amount: 10000, quantity: 1, dynamic_tax_rates: [california.id] }],

@@ -12,14 +12,27 @@ const post = async (request: APIRequestContext, path: string, data: unknown) => 
 const questions = [
   { key: 'giftnote', label: { type: 'custom', custom: 'Gift note' }, type: 'text', text: { minimum_length: 3, maximum_length: 20 } },
   { key: 'vat', label: { type: 'custom', custom: 'VAT number' }, type: 'numeric', optional: true, numeric: { minimum_length: 8, maximum_length: 8 } },
-  { key: 'grind', label: { type: 'custom', custom: 'Grind' }, type: 'dropdown', dropdown: { options: [{ label: 'Whole bean', value: 'whole' }, { label: 'Espresso', value: 'espresso' }] } },
+  {
+    key: 'grind',
+    label: { type: 'custom', custom: 'Grind' },
+    type: 'dropdown',
+    dropdown: {
+      options: [
+        { label: 'Whole bean', value: 'whole' },
+        { label: 'Espresso', value: 'espresso' },
+      ],
+    },
+  },
 ];
 
 const beans = { name: 'Beans', unit_amount: 1450, quantity: 2, adjustable_quantity: { enabled: true, minimum: 1, maximum: 3 } };
 const papers = { name: 'Papers', unit_amount: 600, quantity: 1 };
 
 test.describe('quantities and custom fields on the checkout page', () => {
-  test('the stepper changes the total within its bounds; a required answer missing charges nothing; the payment carries the answers and the stepped amount', async ({ page, request }) => {
+  test('the stepper changes the total within its bounds; a required answer missing charges nothing; the payment carries the answers and the stepped amount', async ({
+    page,
+    request,
+  }) => {
     const session = await createSession(request, { currency: 'usd', line_items: [beans, papers], custom_fields: questions });
     await page.goto(session.url);
     const total = page.locator('.summary').getByTestId('total');
@@ -116,11 +129,16 @@ test.describe('quantities and custom fields on the checkout page', () => {
     const payment = await apiGet(request, `/v1/payments/${paid.payment}`);
     expect(payment).toMatchObject({ status: 'succeeded', amount: 3500 });
     expect(paid.line_items[0]).toMatchObject({ name: 'Beans', quantity: 2, amount: 2900 });
-    const answers = Object.fromEntries(payment.custom_fields.map((field: Record<string, any>) => [field.key, field.text?.value ?? field.numeric?.value ?? field.dropdown?.value]));
+    const answers = Object.fromEntries(
+      payment.custom_fields.map((field: Record<string, any>) => [field.key, field.text?.value ?? field.numeric?.value ?? field.dropdown?.value]),
+    );
     expect(answers).toEqual({ giftnote: 'Happy birthday', vat: '12345678', grind: 'espresso' });
   });
 
-  test('every option on one page: an inclusive tax said as "Includes …", not added, the exclusive one following the quantity; hydrates without a warning, axe clean', async ({ page, request }) => {
+  test('every option on one page: an inclusive tax said as "Includes …", not added, the exclusive one following the quantity; hydrates without a warning, axe clean', async ({
+    page,
+    request,
+  }) => {
     const console: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning') console.push(`${message.type()}: ${message.text()}`);

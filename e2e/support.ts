@@ -90,6 +90,9 @@ export async function expectNoAxeViolations(page: Page) {
 /** The merchant's own site, which a third party would run: answers the success URL. */
 export async function stubMerchantSite(page: Page) {
   await page.context().route('https://merchant.example/**', (route) =>
-    route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>Thanks</title><main><h1>Thanks for your order</h1></main></html>' }),
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><html lang="en"><title>Thanks</title><main><h1>Thanks for your order</h1></main></html>',
+    }),
   );
 }

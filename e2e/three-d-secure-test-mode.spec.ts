@@ -81,7 +81,12 @@ test.describe('3-D Secure rehearsed in test mode (the test processor as the Brai
     const session = await newSession(request, { locale: 'ar' });
     await page.goto(session.url);
     await page.locator('#email').fill('shopper@example.com');
-    for (const [id, text] of [['#card-number', '4000000000002503'], ['#card-expiry', '1234'], ['#card-cvc', '123'], ['#card-postalCode', '94107']]) {
+    for (const [id, text] of [
+      ['#card-number', '4000000000002503'],
+      ['#card-expiry', '1234'],
+      ['#card-cvc', '123'],
+      ['#card-postalCode', '94107'],
+    ]) {
       await page.locator(id!).click();
       await page.locator(id!).pressSequentially(text!);
     }

@@ -146,18 +146,29 @@ test.describe('Apple Pay on Braintree (apple-pay, Apple and Braintree’s client
   const braintree = merchantApi(() => process.env.E2E_BRAINTREE_SECRET_KEY!);
 
   test('approve: Braintree validates the merchant, tokenizes Apple’s token, and the server charges it', async ({ page, request }) => {
-    await page.addInitScript((c) => {
-      (window as unknown as { __applePayDoubleConfig: unknown }).__applePayDoubleConfig = c;
-    }, { email: 'apple.shopper@example.com' });
+    await page.addInitScript(
+      (c) => {
+        (window as unknown as { __applePayDoubleConfig: unknown }).__applePayDoubleConfig = c;
+      },
+      { email: 'apple.shopper@example.com' },
+    );
     await page.addInitScript({ content: applePayDouble });
     const { walletRequests } = await routeThirdParties(page, { applePay: true });
-    const session = await braintree.createSession(request, { payment_method_types: ['apple_pay'], line_items: [{ name: 'Burundi Kayanza, 250 g', unit_amount: 1950, quantity: 1 }] });
+    const session = await braintree.createSession(request, {
+      payment_method_types: ['apple_pay'],
+      line_items: [{ name: 'Burundi Kayanza, 250 g', unit_amount: 1950, quantity: 1 }],
+    });
     await page.goto(session.url);
     await applePayButton(page).click();
     await expect(sheet(page)).toBeVisible();
     // braintree-web filled what the Braintree account is set up for, and validated the merchant for this page's domain.
     const requested = await page.evaluate(() => (window as any).__applePayDouble.requests[0]);
-    expect(requested).toMatchObject({ countryCode: 'US', currencyCode: 'USD', supportedNetworks: ['visa', 'masterCard', 'amex', 'discover'], total: { amount: '19.50' } });
+    expect(requested).toMatchObject({
+      countryCode: 'US',
+      currencyCode: 'USD',
+      supportedNetworks: ['visa', 'masterCard', 'amex', 'discover'],
+      total: { amount: '19.50' },
+    });
     await sheet(page).getByRole('button', { name: 'Pay with Touch ID' }).click();
     await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
 
@@ -165,7 +176,12 @@ test.describe('Apple Pay on Braintree (apple-pay, Apple and Braintree’s client
     expect(walletRequests[0]!.body.applePayWebSession).toMatchObject({ merchantIdentifier: 'merchant.com.tillpoint.e2e', domainName: 'localhost' });
     const [payment] = await braintree.paymentsOf(request, session.id);
     const details = await braintree.call(request, 'GET', `/v1/payments/${payment!.id}`);
-    expect(details).toMatchObject({ status: 'succeeded', amount: 1950, customer_email: 'apple.shopper@example.com', payment_method: { type: 'apple_pay', brand: 'visa' } });
+    expect(details).toMatchObject({
+      status: 'succeeded',
+      amount: 1950,
+      customer_email: 'apple.shopper@example.com',
+      payment_method: { type: 'apple_pay', brand: 'visa' },
+    });
   });
 });
 

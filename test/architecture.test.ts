@@ -50,10 +50,7 @@ function importCycles(dir: string): string[] {
   const files = sourceFiles(path.join(root, dir));
   const inside = new Set(files);
   const edges = new Map(
-    files.map((file) => [
-      file,
-      [...new Set(importsOf(file).map((spec) => resolved(file, spec)))].filter((t): t is string => t !== null && inside.has(t)),
-    ]),
+    files.map((file) => [file, [...new Set(importsOf(file).map((spec) => resolved(file, spec)))].filter((t): t is string => t !== null && inside.has(t))]),
   );
   const index = new Map<string, number>();
   const low = new Map<string, number>();

@@ -80,9 +80,12 @@ describe('docs name only files that exist', () => {
   it('catches a path that does not exist, as code or as a link', () => {
     const text = 'See `web/checkout/no-such-file.ts`, `runtime/no-such.ts` and [the guide](no-such-guide.md).';
     const references = [...linksOf('docs/x.md', text), ...codePathsOf(text)];
-    expect(references.filter(({ target, from }) => !existsSync(path.join(root, from, target))).map((r) => r.target).sort()).toEqual(
-      ['no-such-guide.md', 'runtime/no-such.ts', 'web/checkout/no-such-file.ts'],
-    );
+    expect(
+      references
+        .filter(({ target, from }) => !existsSync(path.join(root, from, target)))
+        .map((r) => r.target)
+        .sort(),
+    ).toEqual(['no-such-guide.md', 'runtime/no-such.ts', 'web/checkout/no-such-file.ts']);
   });
 
   it.each(documents)('%s', (document) => {

@@ -75,12 +75,17 @@ async function startTillpoint(onPostgres: boolean) {
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
-  return { port, key: testSecretKey, schema, close: async () => {
-    await app.close();
-    await tillpoint.close();
-    if (onPostgres && !joined) await withAdmin(`DROP SCHEMA ${schema} CASCADE`);
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  } };
+  return {
+    port,
+    key: testSecretKey,
+    schema,
+    close: async () => {
+      await app.close();
+      await tillpoint.close();
+      if (onPostgres && !joined) await withAdmin(`DROP SCHEMA ${schema} CASCADE`);
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The floor: Fastify parses the same body and does one INSERT of it into the same database. */
@@ -92,23 +97,24 @@ async function startBaseline() {
   app.get('/__bench/stats', stats);
   app.post('/v1/checkout/sessions', async (request) => {
     const id = `cs_${randomBytes(12).toString('hex')}`;
-    await pool.query(`INSERT INTO ${schema}.bench_sessions (id, body, created_at) VALUES ($1, $2, now())`, [
-      id,
-      JSON.stringify(request.body),
-    ]);
+    await pool.query(`INSERT INTO ${schema}.bench_sessions (id, body, created_at) VALUES ($1, $2, now())`, [id, JSON.stringify(request.body)]);
     return { id, object: 'checkout.session' };
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
-  return { port, key: undefined, schema, close: async () => {
-    await app.close();
-    await pool.end();
-    await withAdmin(`DROP SCHEMA ${schema} CASCADE`);
-  } };
+  return {
+    port,
+    key: undefined,
+    schema,
+    close: async () => {
+      await app.close();
+      await pool.end();
+      await withAdmin(`DROP SCHEMA ${schema} CASCADE`);
+    },
+  };
 }
 
-const server =
-  kind === 'baseline' ? await startBaseline() : await startTillpoint(kind === 'tillpoint-postgres');
+const server = kind === 'baseline' ? await startBaseline() : await startTillpoint(kind === 'tillpoint-postgres');
 process.send!({ port: server.port, key: server.key, schema: server.schema });
 let closing = false;
 const stop = async () => {

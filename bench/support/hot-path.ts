@@ -45,9 +45,7 @@ export async function openSessions(port: number, key: string, count: number): Pr
   const ids: string[] = [];
   for (let i = 0; i < count; i += 10) {
     const batch = await Promise.all(
-      Array.from({ length: Math.min(10, count - i) }, () =>
-        post(port, '/v1/checkout/sessions', sessionBody, { authorization: `Bearer ${key}` }),
-      ),
+      Array.from({ length: Math.min(10, count - i) }, () => post(port, '/v1/checkout/sessions', sessionBody, { authorization: `Bearer ${key}` })),
     );
     for (const res of batch) {
       if (res.status !== 200) throw new Error(`could not open a session: ${res.status} ${res.body}`);
@@ -217,7 +215,10 @@ export async function payBesideALock(port: number, key: string, schema: string, 
     await holder.end();
   });
   const started = performance.now();
-  const lockedAnswer = post(port, `/api/checkout/sessions/${locked}/payments`, payBody).then((res) => ({ status: res.status, ms: performance.now() - started }));
+  const lockedAnswer = post(port, `/api/checkout/sessions/${locked}/payments`, payBody).then((res) => ({
+    status: res.status,
+    ms: performance.now() - started,
+  }));
   const times: number[] = [];
   for (let wave = 0; wave < waves; wave++) times.push(...(await payRound(port, ids.slice(wave * PAYERS, (wave + 1) * PAYERS))));
   const wavesDoneMs = performance.now() - started;

@@ -56,7 +56,9 @@ for (const node of profile.nodes) {
 const idle = byArea.get('(idle)') ?? 0;
 const busy = total - idle;
 const pct = (n: number) => `${((100 * n) / busy).toFixed(1).padStart(5)}%`;
-console.log(`${total} samples over ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s; idle ${((100 * idle) / total).toFixed(1)}%; shares below are of the busy time`);
+console.log(
+  `${total} samples over ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s; idle ${((100 * idle) / total).toFixed(1)}%; shares below are of the busy time`,
+);
 byArea.delete('(idle)');
 byFunction.delete('(idle) :0');
 console.log('\nself time by area:');

@@ -91,10 +91,7 @@ export class ShopperSockets {
   static post(path: string, body: string): Buffer {
     const bytes = Buffer.from(body);
     return Buffer.concat([
-      Buffer.from(
-        `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\n\r\n`,
-        'latin1',
-      ),
+      Buffer.from(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\n\r\n`, 'latin1'),
       bytes,
     ]);
   }

@@ -21,12 +21,19 @@
   }
   ApplePaySession.STATUS_SUCCESS = 0;
   ApplePaySession.STATUS_FAILURE = 1;
-  ApplePaySession.supportsVersion = function (version) { return version >= 1 && version <= 3; };
-  ApplePaySession.canMakePayments = function () { record.canMakePaymentsCalls++; return config.canMakePayments; };
+  ApplePaySession.supportsVersion = function (version) {
+    return version >= 1 && version <= 3;
+  };
+  ApplePaySession.canMakePayments = function () {
+    record.canMakePaymentsCalls++;
+    return config.canMakePayments;
+  };
 
   ApplePaySession.prototype.begin = function () {
     var self = this;
-    setTimeout(function () { if (self.onvalidatemerchant) self.onvalidatemerchant({ validationURL: 'https://apple-pay-gateway.apple.com/paymentservices/startSession' }); }, 0);
+    setTimeout(function () {
+      if (self.onvalidatemerchant) self.onvalidatemerchant({ validationURL: 'https://apple-pay-gateway.apple.com/paymentservices/startSession' });
+    }, 0);
   };
   ApplePaySession.prototype.completeMerchantValidation = function (merchantSession) {
     record.merchantSessions.push(merchantSession);
@@ -46,7 +53,13 @@
     self._sheet = sheet;
     pay.onclick = function () {
       pay.disabled = true;
-      if (self.onpaymentauthorized) self.onpaymentauthorized({ payment: { token: { paymentData: { version: 'EC_v1', data: 'dGVzdA==' }, paymentMethod: { network: 'Visa', type: 'debit' } }, shippingContact: { emailAddress: config.email } } });
+      if (self.onpaymentauthorized)
+        self.onpaymentauthorized({
+          payment: {
+            token: { paymentData: { version: 'EC_v1', data: 'dGVzdA==' }, paymentMethod: { network: 'Visa', type: 'debit' } },
+            shippingContact: { emailAddress: config.email },
+          },
+        });
     };
     cancel.onclick = function () {
       sheet.remove();

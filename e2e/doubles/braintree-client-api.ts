@@ -28,9 +28,27 @@ function gatewayConfiguration(merchantId: string, paypal: boolean, venmo: boolea
     threeDSecureEnabled: true,
     paypalEnabled: paypal,
     ...(paypal
-      ? { paypal: { clientId: 'e2e-paypal-client-id', displayName: 'E2E Roasters', environment: 'offline', environmentNoNetwork: false, unvettedMerchant: false, currencyIsoCode: 'USD' } }
+      ? {
+          paypal: {
+            clientId: 'e2e-paypal-client-id',
+            displayName: 'E2E Roasters',
+            environment: 'offline',
+            environmentNoNetwork: false,
+            unvettedMerchant: false,
+            currencyIsoCode: 'USD',
+          },
+        }
       : {}),
-    ...(applePay ? { applePayWeb: { countryCode: 'US', currencyCode: 'USD', merchantIdentifier: 'merchant.com.tillpoint.e2e', supportedNetworks: ['visa', 'mastercard', 'amex', 'discover'] } } : {}),
+    ...(applePay
+      ? {
+          applePayWeb: {
+            countryCode: 'US',
+            currencyCode: 'USD',
+            merchantIdentifier: 'merchant.com.tillpoint.e2e',
+            supportedNetworks: ['visa', 'mastercard', 'amex', 'discover'],
+          },
+        }
+      : {}),
     ...(venmo ? { payWithVenmo: { merchantId: 'e2e-venmo-profile', accessToken: 'access_token$sandbox$e2e', environment: 'sandbox' } } : {}),
     androidPay: {
       enabled: true,
@@ -74,7 +92,10 @@ export type WalletClientApiRequest = { endpoint: string; body: Record<string, an
 /** A Venmo payment context, as the GraphQL double keeps it. */
 export type VenmoContext = { status: 'CREATED' | 'APPROVED' | 'CANCELED'; input: Record<string, unknown> };
 
-export async function routeThirdParties(page: Page, options: ThirdPartyOptions = {}): Promise<{ walletRequests: WalletClientApiRequest[]; venmoContexts: Map<string, VenmoContext> }> {
+export async function routeThirdParties(
+  page: Page,
+  options: ThirdPartyOptions = {},
+): Promise<{ walletRequests: WalletClientApiRequest[]; venmoContexts: Map<string, VenmoContext> }> {
   const walletRequests: WalletClientApiRequest[] = [];
   // What Braintree's client API answers each wallet component, when the account has that wallet.
   const walletEndpoints = [
@@ -82,13 +103,28 @@ export async function routeThirdParties(page: Page, options: ThirdPartyOptions =
       on: options.applePay,
       endpoint: 'apple_pay_web/sessions',
       status: 200,
-      answer: () => ({ merchantSessionIdentifier: 'e2e-apple-pay-session', displayName: 'E2E Roasters', epochTimestamp: Date.now(), expiresAt: Date.now() + 300_000 }),
+      answer: () => ({
+        merchantSessionIdentifier: 'e2e-apple-pay-session',
+        displayName: 'E2E Roasters',
+        epochTimestamp: Date.now(),
+        expiresAt: Date.now() + 300_000,
+      }),
     },
     {
       on: options.applePay,
       endpoint: 'payment_methods/apple_payment_tokens',
       status: 201,
-      answer: () => ({ applePayCards: [{ type: 'ApplePayCard', nonce: 'fake-apple-pay-visa-nonce', description: 'Apple Pay - Visa 1881', consumed: false, details: { cardType: 'Apple Pay - Visa', lastTwo: '81', dpanLastTwo: '81' } }] }),
+      answer: () => ({
+        applePayCards: [
+          {
+            type: 'ApplePayCard',
+            nonce: 'fake-apple-pay-visa-nonce',
+            description: 'Apple Pay - Visa 1881',
+            consumed: false,
+            details: { cardType: 'Apple Pay - Visa', lastTwo: '81', dpanLastTwo: '81' },
+          },
+        ],
+      }),
     },
     {
       on: options.paypal,
@@ -100,13 +136,26 @@ export async function routeThirdParties(page: Page, options: ThirdPartyOptions =
       on: options.paypal,
       endpoint: 'payment_methods/paypal_accounts',
       status: 201,
-      answer: () => ({ paypalAccounts: [{ type: 'PayPalAccount', nonce: 'fake-paypal-one-time-nonce', description: 'PayPal', consumed: false, details: { payerInfo: { email: 'payer@example.com', payerId: 'E2EPAYER', firstName: 'Pat', lastName: 'Payer' } } }] }),
+      answer: () => ({
+        paypalAccounts: [
+          {
+            type: 'PayPalAccount',
+            nonce: 'fake-paypal-one-time-nonce',
+            description: 'PayPal',
+            consumed: false,
+            details: { payerInfo: { email: 'payer@example.com', payerId: 'E2EPAYER', firstName: 'Pat', lastName: 'Payer' } },
+          },
+        ],
+      }),
     },
   ];
   const venmoContexts = new Map<string, VenmoContext>();
-  await page.addInitScript((config) => {
-    (window as unknown as { __payJsDoubleConfig: unknown }).__payJsDoubleConfig = config;
-  }, { ready: options.googlePayReady ?? true });
+  await page.addInitScript(
+    (config) => {
+      (window as unknown as { __payJsDoubleConfig: unknown }).__payJsDoubleConfig = config;
+    },
+    { ready: options.googlePayReady ?? true },
+  );
 
   await page.route('https://api.sandbox.braintreegateway.com/**', async (route: Route) => {
     const request = route.request();
@@ -114,7 +163,12 @@ export async function routeThirdParties(page: Page, options: ThirdPartyOptions =
     const url = new URL(request.url());
     const configuration = /^\/merchants\/([^/]+)\/client_api\/v1\/configuration$/.exec(url.pathname);
     if (configuration && url.searchParams.get('authorizationFingerprint')) {
-      return route.fulfill({ status: 200, headers: cors, contentType: 'application/json', json: gatewayConfiguration(configuration[1]!, options.paypal ?? false, options.venmo ?? false, options.applePay ?? false) });
+      return route.fulfill({
+        status: 200,
+        headers: cors,
+        contentType: 'application/json',
+        json: gatewayConfiguration(configuration[1]!, options.paypal ?? false, options.venmo ?? false, options.applePay ?? false),
+      });
     }
     const wallet = request.method() === 'POST' ? walletEndpoints.find((e) => e.on && url.pathname.endsWith(`/client_api/v1/${e.endpoint}`)) : undefined;
     if (wallet) {
@@ -137,11 +191,28 @@ export async function routeThirdParties(page: Page, options: ThirdPartyOptions =
       const id = `venmo_ctx_${venmoContexts.size + 1}`;
       venmoContexts.set(id, { status: 'CREATED', input: variables.input });
       const now = Date.now();
-      return reply({ createVenmoPaymentContext: { venmoPaymentContext: { id, merchantId: 'e2e-venmo-profile', createdAt: new Date(now).toISOString(), expiresAt: new Date(now + 300_000).toISOString() } } });
+      return reply({
+        createVenmoPaymentContext: {
+          venmoPaymentContext: {
+            id,
+            merchantId: 'e2e-venmo-profile',
+            createdAt: new Date(now).toISOString(),
+            expiresAt: new Date(now + 300_000).toISOString(),
+          },
+        },
+      });
     }
     if (query.includes('node(id:')) {
       const context = venmoContexts.get(variables.id);
-      return reply({ node: context ? { status: context.status, paymentMethodId: context.status === 'APPROVED' ? 'fake-venmo-account-nonce' : null, userName: context.status === 'APPROVED' ? '@venmojoe' : null } : null });
+      return reply({
+        node: context
+          ? {
+              status: context.status,
+              paymentMethodId: context.status === 'APPROVED' ? 'fake-venmo-account-nonce' : null,
+              userName: context.status === 'APPROVED' ? '@venmojoe' : null,
+            }
+          : null,
+      });
     }
     if (query.includes('updateVenmoPaymentContextStatus(')) {
       const context = venmoContexts.get(variables.input.id);
@@ -158,14 +229,16 @@ export async function routeThirdParties(page: Page, options: ThirdPartyOptions =
     const approved = url.searchParams.get('decision') === 'approve';
     if (context) context.status = approved ? 'APPROVED' : 'CANCELED';
     const back = `${url.searchParams.get('to')}${approved ? `&resource_id=${url.searchParams.get('resource_id')}` : ''}`;
-    return route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><script>window.opener.location.href = ${JSON.stringify(back)}; window.close();</script>` });
+    return route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: `<!doctype html><script>window.opener.location.href = ${JSON.stringify(back)}; window.close();</script>`,
+    });
   });
   await page.route('https://www.paypal.com/sdk/js**', (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body: paypalSdkDouble }));
   await page.route('https://assets.braintreegateway.com/**', (route) => route.abort('blockedbyclient'));
   await page.route('https://pay.google.com/**', (route) =>
-    options.payJs === 'blocked'
-      ? route.abort('blockedbyclient')
-      : route.fulfill({ status: 200, contentType: 'application/javascript', body: payJsDouble }),
+    options.payJs === 'blocked' ? route.abort('blockedbyclient') : route.fulfill({ status: 200, contentType: 'application/javascript', body: payJsDouble }),
   );
   return { walletRequests, venmoContexts };
 }

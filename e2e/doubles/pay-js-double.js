@@ -4,7 +4,10 @@
 // what Google hands back for the requested gateway: for `braintree`, the Braintree gateway's
 // androidPayCards payload (with a sandbox fake nonce); for `example`, a test-gateway token.
 (function () {
-  var config = Object.assign({ ready: true, nonce: 'fake-android-pay-visa-nonce', network: 'VISA', last4: '1111', email: 'wallet@example.com' }, window.__payJsDoubleConfig || {});
+  var config = Object.assign(
+    { ready: true, nonce: 'fake-android-pay-visa-nonce', network: 'VISA', last4: '1111', email: 'wallet@example.com' },
+    window.__payJsDoubleConfig || {},
+  );
   var record = (window.__payJsDouble = { requests: [], prefetched: [], readyChecks: [], buttons: [] });
 
   function fail(statusCode, message) {
@@ -31,14 +34,16 @@
   function tokenFor(parameters) {
     if (parameters.gateway === 'braintree') {
       return JSON.stringify({
-        androidPayCards: [{
-          type: 'AndroidPayCard',
-          nonce: config.nonce,
-          description: 'Android Pay',
-          consumed: false,
-          details: { cardType: 'Visa', lastTwo: config.last4.slice(-2), lastFour: config.last4, isNetworkTokenized: false, bin: '411111' },
-          binData: {},
-        }],
+        androidPayCards: [
+          {
+            type: 'AndroidPayCard',
+            nonce: config.nonce,
+            description: 'Android Pay',
+            consumed: false,
+            details: { cardType: 'Visa', lastTwo: config.last4.slice(-2), lastFour: config.last4, isNetworkTokenized: false, bin: '411111' },
+            binData: {},
+          },
+        ],
       });
     }
     return JSON.stringify({
@@ -65,8 +70,14 @@
       cancel.textContent = 'Cancel';
       sheet.append(total, go, cancel);
       document.body.appendChild(sheet);
-      go.onclick = function () { sheet.remove(); resolve(); };
-      cancel.onclick = function () { sheet.remove(); reject(fail('CANCELED', 'User closed the Payment Request UI.')); };
+      go.onclick = function () {
+        sheet.remove();
+        resolve();
+      };
+      cancel.onclick = function () {
+        sheet.remove();
+        reject(fail('CANCELED', 'User closed the Payment Request UI.'));
+      };
     });
   }
 

@@ -56,12 +56,15 @@
           button.textContent = 'PayPal';
           button.style.cssText = 'width:100%;min-height:48px;background:#ffc439;color:#111;border:0;border-radius:4px';
           button.addEventListener('click', function () {
-            Promise.resolve(options.createOrder({}, {})).then(function (orderId) {
-              record.orders.push(orderId);
-              windowDialog(orderId, options);
-            }, function (error) {
-              options.onError?.(error);
-            });
+            Promise.resolve(options.createOrder({}, {})).then(
+              function (orderId) {
+                record.orders.push(orderId);
+                windowDialog(orderId, options);
+              },
+              function (error) {
+                options.onError?.(error);
+              },
+            );
           });
           container.appendChild(button);
           return Promise.resolve();

@@ -56,10 +56,7 @@ const passwordResetLink = databaseCommand<ResetLinkOptions>({
   },
 });
 
-export function registerAccessCommands(
-  program: Command,
-  run: <O extends object>(command: DatabaseCommand<O>, options: O) => Promise<void>,
-): void {
+export function registerAccessCommands(program: Command, run: <O extends object>(command: DatabaseCommand<O>, options: O) => Promise<void>): void {
   program
     .command('setup-link')
     .description("print a one-time link (24 h) that creates an owner's sign-in on the demo account, or on --account")

@@ -43,12 +43,7 @@ export function databaseCommand<O extends object>(command: DatabaseCommand<O>): 
 }
 
 /** Runs a command, turning a `TillpointError` into a message (JSON with `--json`) and exit code 2. */
-export async function executeCommand<O extends object>(
-  command: DatabaseCommand<O>,
-  context: CommandContext,
-  options: O,
-  io: CommandIO,
-): Promise<number> {
+export async function executeCommand<O extends object>(command: DatabaseCommand<O>, context: CommandContext, options: O, io: CommandIO): Promise<number> {
   try {
     return (await command.run(context, options, io)) ?? 0;
   } catch (error) {
@@ -63,18 +58,14 @@ export async function executeCommand<O extends object>(
 export function serverCommandRunner(tillpoint: Tillpoint) {
   return async (request: AdminCommandRequest): Promise<AdminCommandResult> => {
     const command = registry.get(request.command);
-    if (!command) return { exitCode: 2, stdout: '', stderr: `tillpoint: the server does not know the command "${request.command}" (is it an older version?)\n` };
+    if (!command)
+      return { exitCode: 2, stdout: '', stderr: `tillpoint: the server does not know the command "${request.command}" (is it an older version?)\n` };
     const stdout: string[] = [];
     const stderr: string[] = [];
-    const exitCode = await executeCommand(
-      command,
-      { db: tillpoint.db, open: async () => tillpoint },
-      request.options,
-      {
-        out: (text) => void stdout.push(`${text}\n`),
-        err: (text) => void stderr.push(`${text}\n`),
-      },
-    );
+    const exitCode = await executeCommand(command, { db: tillpoint.db, open: async () => tillpoint }, request.options, {
+      out: (text) => void stdout.push(`${text}\n`),
+      err: (text) => void stderr.push(`${text}\n`),
+    });
     return { exitCode, stdout: stdout.join(''), stderr: stderr.join('') };
   };
 }
@@ -94,7 +85,10 @@ export async function runDatabaseCommand<O extends object>(command: DatabaseComm
   } catch (error) {
     if (!(error instanceof DataDirError)) throw error;
     if (error.reason === 'locked' && error.holder?.role === 'serve') {
-      const result = await sendAdminCommand(adminSocketPath(config.dataDir), { command: command.name, options: { ...options } as Record<string, unknown> }).catch((cause: unknown) => {
+      const result = await sendAdminCommand(adminSocketPath(config.dataDir), {
+        command: command.name,
+        options: { ...options } as Record<string, unknown>,
+      }).catch((cause: unknown) => {
         throw new DataDirError(
           'locked',
           `${error.message}\nIt did not take the command on its admin socket (${String(cause)}); stop it and run the command again.`,
@@ -131,8 +125,7 @@ async function runHere<O extends object>(command: DatabaseCommand<O>, options: O
       command,
       {
         db,
-        open: async () =>
-          (tillpoint ??= await openTillpoint({ db, publicUrl, secretKey: config.secretKey })),
+        open: async () => (tillpoint ??= await openTillpoint({ db, publicUrl, secretKey: config.secretKey })),
       },
       options,
       consoleIO,

@@ -36,8 +36,7 @@ function exitOnEnvironmentError(error: unknown): never {
 }
 
 /** Runs a database command in this process, or in the running server (src/cli/database-command.ts). */
-const run = <O extends object>(command: DatabaseCommand<O>, options: O) =>
-  runDatabaseCommand(command, options, loadConfig()).catch(exitOnEnvironmentError);
+const run = <O extends object>(command: DatabaseCommand<O>, options: O) => runDatabaseCommand(command, options, loadConfig()).catch(exitOnEnvironmentError);
 
 function where(config: Config): string {
   return config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
@@ -114,11 +113,7 @@ const program = new Command('tillpoint')
   .version(packageVersion(), '-v, --version', 'print the version')
   .showHelpAfterError();
 
-program
-  .command('serve')
-  .description('run the HTTP server (creates a demo account on an empty database)')
-  .addHelpText('after', settingsHelp)
-  .action(serve);
+program.command('serve').description('run the HTTP server (creates a demo account on an empty database)').addHelpText('after', settingsHelp).action(serve);
 
 const migrateCommand = databaseCommand({
   name: 'migrate',

@@ -96,7 +96,11 @@ const show = databaseCommand<ScopeOptions>({
         `  merchant id:            ${b.merchant_id}`,
         `  public key:             ${b.public_key}`,
         '  private key:            set (encrypted)',
-        `  merchant accounts:      ${Object.entries(b.merchant_accounts).map(([c, id]) => `${c}=${id}`).join(', ') || 'the default merchant account'}`,
+        `  merchant accounts:      ${
+          Object.entries(b.merchant_accounts)
+            .map(([c, id]) => `${c}=${id}`)
+            .join(', ') || 'the default merchant account'
+        }`,
         `  Google Pay merchant id: ${b.google_pay_merchant_id ?? '—'}`,
         `  3-D Secure required:    ${b.require_three_d_secure ? 'yes' : 'no'}`,
         `  CVV for saved cards:    ${b.require_cvv_for_saved_cards ? 'asked again' : 'not asked'}`,

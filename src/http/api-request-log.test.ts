@@ -22,8 +22,16 @@ function slowStore() {
 }
 
 const record = (n: number): ApiRequestRecord => ({
-  id: `req_log_${n}`, accountId: 'acct_1', mode: 'test', keyId: 'key_1', method: 'POST', path: '/v1/checkout/sessions',
-  status: 200, errorCode: null, requestId: `req_${n}`, at: new Date(0),
+  id: `req_log_${n}`,
+  accountId: 'acct_1',
+  mode: 'test',
+  keyId: 'key_1',
+  method: 'POST',
+  path: '/v1/checkout/sessions',
+  status: 200,
+  errorCode: null,
+  requestId: `req_${n}`,
+  at: new Date(0),
 });
 const quiet = { warn: () => undefined, error: () => undefined };
 const settle = () => new Promise((resolve) => setImmediate(resolve));

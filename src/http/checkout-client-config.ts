@@ -13,9 +13,7 @@ export interface CheckoutClientConfig {
 export function checkoutClientConfig(config: Pick<Config, 'sentry'>): CheckoutClientConfig {
   const { sentry } = config;
   return {
-    sentry: sentry.browserDsn
-      ? { dsn: sentry.browserDsn, environment: sentry.environment, release: sentry.release, sampleRate: sentry.sampleRate }
-      : null,
+    sentry: sentry.browserDsn ? { dsn: sentry.browserDsn, environment: sentry.environment, release: sentry.release, sampleRate: sentry.sampleRate } : null,
   };
 }
 

@@ -74,8 +74,7 @@ interface InternalRoute {
   response?: z.ZodType;
 }
 
-export type RouteContract<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = RouteBasics<P, Q, B> &
-  (PublicRoute | InternalRoute);
+export type RouteContract<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = RouteBasics<P, Q, B> & (PublicRoute | InternalRoute);
 
 export type AnyRouteContract = RouteContract<z.ZodType, z.ZodType, z.ZodType>;
 
@@ -100,13 +99,7 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
   app: FastifyInstance,
   contract: RouteContract<P, Q, B>,
-  handler: (input: {
-    params: Parsed<P>;
-    query: Parsed<Q>;
-    body: Parsed<B>;
-    request: FastifyRequest;
-    reply: FastifyReply;
-  }) => Promise<unknown>,
+  handler: (input: { params: Parsed<P>; query: Parsed<Q>; body: Parsed<B>; request: FastifyRequest; reply: FastifyReply }) => Promise<unknown>,
 ): void {
   app.route({
     method: contract.method,

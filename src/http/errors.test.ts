@@ -7,11 +7,17 @@ const schema = z.strictObject({
   amount: z.number().int().min(1),
   ratio: z.number().max(1).optional(),
   name: z.string().min(1).max(5).optional(),
-  items: z.array(z.strictObject({ quantity: z.number().int() })).min(1).optional(),
+  items: z
+    .array(z.strictObject({ quantity: z.number().int() }))
+    .min(1)
+    .optional(),
   capture_method: z.enum(['automatic', 'manual']).optional(),
   url: z.url().optional(),
   livemode: z.boolean().optional(),
-  currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code').optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code')
+    .optional(),
 });
 
 function refusal(input: unknown): TillpointError {

@@ -21,7 +21,12 @@ const sampleSizing = {
   control: z.string().max(64).optional(),
   planned_sample_size: z.number().int().min(1).max(10_000_000).optional(),
   baseline_conversion_rate: z.number().gt(0).lt(1).optional(),
-  minimum_detectable_effect: z.number().gt(-1).lt(1).refine((v) => v !== 0, 'must not be 0').optional(),
+  minimum_detectable_effect: z
+    .number()
+    .gt(-1)
+    .lt(1)
+    .refine((v) => v !== 0, 'must not be 0')
+    .optional(),
 };
 
 /** Body of `POST /v1/experiments`. */

@@ -60,7 +60,10 @@ export const disputeEvidenceBody = z.strictObject({
       data: z.base64().meta({ description: 'The file, base64.' }),
     })
     .optional(),
-  category: z.string().regex(/^[A-Z_]{1,64}$/, 'must be a Braintree evidence category such as PROOF_OF_FULFILLMENT').optional(),
+  category: z
+    .string()
+    .regex(/^[A-Z_]{1,64}$/, 'must be a Braintree evidence category such as PROOF_OF_FULFILLMENT')
+    .optional(),
 });
 
 export const listRefundsQuery = z.strictObject({ ...listQuery, payment: objectId.optional() });
@@ -80,7 +83,7 @@ export const listEventsQuery = z.strictObject({
 export const pageQuery = z.strictObject({ ...listQuery });
 
 const customerFields = {
-  email: z.string().max(254).nullable().optional().meta({ description: 'The shopper\'s email; null clears it.' }),
+  email: z.string().max(254).nullable().optional().meta({ description: "The shopper's email; null clears it." }),
   name: z.string().max(256).nullable().optional(),
   metadata: z.record(z.string(), z.string()).optional().meta({ description: 'Merged into what is there; an empty value removes its key.' }),
 };
@@ -102,9 +105,7 @@ export const createProductBody = z.strictObject({
   name: z.string().max(250),
   description: z.string().max(5000).optional(),
   active: z.boolean().optional(),
-  default_price_data: z
-    .strictObject({ currency, unit_amount: minorUnits.min(0, 'must not be negative') })
-    .optional(),
+  default_price_data: z.strictObject({ currency, unit_amount: minorUnits.min(0, 'must not be negative') }).optional(),
 });
 
 /**

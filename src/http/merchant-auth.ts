@@ -28,10 +28,7 @@ export function requireSecretKey(deps: Deps) {
     const contract = request.routeOptions?.config?.contract;
     if (contract?.resource) assertKeyPermits(key, contract.resource, accessOf(contract));
     if (rateLimited) {
-      return reply
-        .status(rateLimited.status)
-        .header('retry-after', String(rateLimited.retryAfterSeconds))
-        .send(errorBody(rateLimited, request.id));
+      return reply.status(rateLimited.status).header('retry-after', String(rateLimited.retryAfterSeconds)).send(errorBody(rateLimited, request.id));
     }
   };
 }

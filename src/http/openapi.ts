@@ -51,9 +51,7 @@ function componentSchemas(): Record<string, JsonSchema> {
   const { schemas } = z.toJSONSchema(z.globalRegistry, { io: 'output', unrepresentable: 'any', uri: schemaRef }) as {
     schemas: Record<string, JsonSchema>;
   };
-  return Object.fromEntries(
-    Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]),
-  );
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]));
 }
 
 /** The `id` a response schema was given; a public route must answer with a named schema. */
@@ -119,23 +117,17 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
         ...parametersOf(contract.query, 'query'),
         ...(idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
       ],
-      ...(contract.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(contract.body) } } } }
-        : {}),
+      ...(contract.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(contract.body) } } } } : {}),
       responses: {
         [success]: {
-          description: contract.stream
-            ? 'A stream of server-sent events: each `data:` line is one object, as JSON.'
-            : contract.summary,
+          description: contract.stream ? 'A stream of server-sent events: each `data:` line is one object, as JSON.' : contract.summary,
           headers: {
             'Request-Id': { $ref: '#/components/headers/RequestId' },
             ...(idempotent ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}),
           },
           content: { [contract.stream ? 'text/event-stream' : 'application/json']: { schema: successSchema } },
         },
-        ...Object.fromEntries(
-          errorStatusesOf(contract, secretKeyAuth).map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]),
-        ),
+        ...Object.fromEntries(errorStatusesOf(contract, secretKeyAuth).map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
       },
     };
   }
@@ -179,7 +171,8 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
         secretKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'A secret key of the account and mode the call acts in: `Authorization: Bearer sk_test_…` (HTTP Basic with the key as the user name and no password is accepted too).',
+          description:
+            'A secret key of the account and mode the call acts in: `Authorization: Bearer sk_test_…` (HTTP Basic with the key as the user name and no password is accepted too).',
         },
       },
       parameters: {
@@ -195,7 +188,10 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
       },
       headers: {
         RequestId: { description: "This request's id (`req_…`), also in error bodies.", schema: { type: 'string' } },
-        IdempotentReplayed: { description: '`true` when the answer is a replay of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } },
+        IdempotentReplayed: {
+          description: '`true` when the answer is a replay of an earlier request with the same Idempotency-Key.',
+          schema: { type: 'string' },
+        },
       },
       schemas: componentSchemas(),
       responses: errorResponses,

@@ -16,10 +16,17 @@ import { disputeStatuses } from '../domain/disputes/state-machine';
 const id = (prefix: string, example: string, description?: string) =>
   z.string().meta({ description: description ?? `Object id, \`${prefix}…\`.`, examples: [example] });
 const nullableId = (prefix: string, example: string, description: string) => id(prefix, example, description).nullable();
-const unixTime = (description: string) => z.number().int().meta({ description: `${description} (Unix seconds).` });
+const unixTime = (description: string) =>
+  z
+    .number()
+    .int()
+    .meta({ description: `${description} (Unix seconds).` });
 const livemode = z.boolean().meta({ description: 'True in live mode, false in test mode.' });
 const minorUnits = (description: string) =>
-  z.number().int().meta({ description: `${description}, an integer in the currency's minor unit (cents for USD).` });
+  z
+    .number()
+    .int()
+    .meta({ description: `${description}, an integer in the currency's minor unit (cents for USD).` });
 const currency = z.string().meta({ description: 'Three-letter ISO 4217 code, lower case.', examples: ['usd'] });
 
 export const lineItemSchema = z
@@ -37,7 +44,11 @@ export const lineItemSchema = z
   })
   .meta({ id: 'LineItem' });
 
-const customFieldLengthsSchema = z.strictObject({ minimum_length: z.number().int().nullable(), maximum_length: z.number().int().nullable(), value: z.string().nullable() });
+const customFieldLengthsSchema = z.strictObject({
+  minimum_length: z.number().int().nullable(),
+  maximum_length: z.number().int().nullable(),
+  value: z.string().nullable(),
+});
 
 /** Stripe's `custom_fields[]`, with the shopper's answer in `text.value`, `numeric.value` or `dropdown.value`. */
 export const customFieldSchema = z
@@ -248,7 +259,11 @@ export const paymentSchema = z
     amount_refunded: minorUnits('Amount refunded so far'),
     currency,
     capture_method: z.enum(['automatic', 'manual']),
-    checkout_session: nullableId('cs_', checkoutSessionExample.id, 'The session this payment is an attempt at; null for a charge of a saved payment method made with `POST /v1/payments`.'),
+    checkout_session: nullableId(
+      'cs_',
+      checkoutSessionExample.id,
+      'The session this payment is an attempt at; null for a charge of a saved payment method made with `POST /v1/payments`.',
+    ),
     customer: nullableId('cus_', 'cus_test_r1', 'The customer who paid; null when none, or once that customer was deleted.'),
     customer_email: z.string().nullable(),
     payment_method: z
@@ -573,7 +588,10 @@ export const paymentLinkSchema = z
     object: z.literal('payment_link'),
     livemode,
     active: z.boolean(),
-    url: z.string().meta({ description: 'Each visit opens a checkout session; a browser that comes back while its session is open goes to that session again.', examples: ['https://pay.example.com/l/coffee'] }),
+    url: z.string().meta({
+      description: 'Each visit opens a checkout session; a browser that comes back while its session is open goes to that session again.',
+      examples: ['https://pay.example.com/l/coffee'],
+    }),
     currency,
     line_items: z.array(
       z.strictObject({
@@ -623,10 +641,13 @@ const webhookEndpointFields = {
 export const webhookEndpointSchema = z
   .strictObject({
     ...webhookEndpointFields,
-    secret: z.string().optional().meta({
-      description: 'The signing secret (`whsec_…`): only in the answer that created or rolled it.',
-      examples: ['whsec_0123456789abcdef'],
-    }),
+    secret: z
+      .string()
+      .optional()
+      .meta({
+        description: 'The signing secret (`whsec_…`): only in the answer that created or rolled it.',
+        examples: ['whsec_0123456789abcdef'],
+      }),
   })
   .meta({ id: 'WebhookEndpoint', description: 'Where signed events are sent.' });
 
@@ -798,16 +819,18 @@ function errorEnvelope(codes: string[], id: string, description: string) {
     .meta({ id, description });
 }
 
-export const errorSchema = errorEnvelope(apiErrors.map(([code]) => code), 'Error', 'An error: the code says what went wrong (design.md §8).');
+export const errorSchema = errorEnvelope(
+  apiErrors.map(([code]) => code),
+  'Error',
+  'An error: the code says what went wrong (design.md §8).',
+);
 
 /** Error statuses of the catalogue, each with its own schema naming only the codes it may carry. */
 export const errorSchemasByStatus = new Map<number, z.ZodType>(
   [...new Set(apiErrors.map(([, entry]) => entry.status as number))]
     .sort((a, b) => a - b)
     .map((status) => {
-      const codes = apiErrors
-        .filter(([, entry]) => entry.status === status)
-        .map(([code]) => code);
+      const codes = apiErrors.filter(([, entry]) => entry.status === status).map(([code]) => code);
       return [status, errorEnvelope(codes, `Error${status}`, `Error ${status}: ${codes.map((c) => `\`${c}\``).join(', ')}.`)];
     }),
 );

@@ -76,7 +76,10 @@ export const billingAddressCollectionBody = z.enum(['auto', 'required']).meta({
 /** Stripe's `shipping_address_collection` (sessions and payment links); the countries are checked in the domain. */
 export const shippingAddressCollectionBody = z
   .strictObject({
-    allowed_countries: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO 3166-1 code')).min(1).max(250),
+    allowed_countries: z
+      .array(z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO 3166-1 code'))
+      .min(1)
+      .max(250),
   })
   .meta({ description: 'The page asks for a shipping address in one of `allowed_countries` (ISO 3166-1 alpha-2), laid out as that country writes addresses.' });
 
@@ -89,47 +92,59 @@ export const createCheckoutSessionBody = z.strictObject({
     .string()
     .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code')
     .optional()
-    .meta({ description: "Required in `payment` mode; in `setup` mode it picks the processor's merchant account that verifies the card (default: the account's default currency)." }),
-  line_items: z.array(
-    z.strictObject({
-      // Our own `name` and `unit_amount`, or Stripe's `price_data`: one of the two.
-      name: z.string().optional(),
-      unit_amount: z.number().int().optional(),
-      price_data: z
-        .strictObject({
-          currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code'),
-          unit_amount: z.number().int(),
-          product_data: z.strictObject({ name: z.string() }),
-        })
-        .optional()
-        .describe("Stripe's shape, accepted beside `name` and `unit_amount`; `currency` must be the session's."),
-      quantity: z.number().int(),
-      tax_rates: z.array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id')).max(5).optional().describe('Ids of tax rates (`txr_…`) applied to the line.'),
-      dynamic_tax_rates: z
-        .array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id'))
-        .max(50)
-        .optional()
-        .describe("Ids of tax rates with a country (and maybe a state): the one matching the shopper's shipping address (else billing address) applies."),
-      adjustable_quantity: adjustableQuantityBody.optional(),
+    .meta({
+      description:
+        "Required in `payment` mode; in `setup` mode it picks the processor's merchant account that verifies the card (default: the account's default currency).",
     }),
-  ).optional().meta({ description: 'Required in `payment` mode; not used in `setup` mode.' }),
+  line_items: z
+    .array(
+      z.strictObject({
+        // Our own `name` and `unit_amount`, or Stripe's `price_data`: one of the two.
+        name: z.string().optional(),
+        unit_amount: z.number().int().optional(),
+        price_data: z
+          .strictObject({
+            currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code'),
+            unit_amount: z.number().int(),
+            product_data: z.strictObject({ name: z.string() }),
+          })
+          .optional()
+          .describe("Stripe's shape, accepted beside `name` and `unit_amount`; `currency` must be the session's."),
+        quantity: z.number().int(),
+        tax_rates: z
+          .array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id'))
+          .max(5)
+          .optional()
+          .describe('Ids of tax rates (`txr_…`) applied to the line.'),
+        dynamic_tax_rates: z
+          .array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id'))
+          .max(50)
+          .optional()
+          .describe("Ids of tax rates with a country (and maybe a state): the one matching the shopper's shipping address (else billing address) applies."),
+        adjustable_quantity: adjustableQuantityBody.optional(),
+      }),
+    )
+    .optional()
+    .meta({ description: 'Required in `payment` mode; not used in `setup` mode.' }),
   success_url: urlText().optional(),
   cancel_url: urlText().optional(),
   capture_method: z.enum(['automatic', 'manual']).optional(),
   payment_method_types: z.array(z.enum(paymentMethodTypes)).optional(),
-  customer: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id').optional().meta({ description: 'An existing customer (`cus_…`) the session is for; its email is prefilled.' }),
+  customer: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id')
+    .optional()
+    .meta({ description: 'An existing customer (`cus_…`) the session is for; its email is prefilled.' }),
   customer_email: z.email().max(254).optional(),
   payment_method_options: z
     .strictObject({
       card: z.strictObject({
-        save: z
-          .enum(['on', 'shopper_choice'])
-          .optional()
-          .meta({
-            description: '`on`: paying saves the card to the customer; `shopper_choice`: the page asks the shopper for consent.',
-          }),
+        save: z.enum(['on', 'shopper_choice']).optional().meta({
+          description: '`on`: paying saves the card to the customer; `shopper_choice`: the page asks the shopper for consent.',
+        }),
         require_cvc_recollection: z.boolean().optional().meta({
-          description: "`true`: a saved card paid on the page asks for its CVC again. A Braintree account whose CVV rules need it sets `require_cvv_for_saved_cards` instead, for every session.",
+          description:
+            '`true`: a saved card paid on the page asks for its CVC again. A Braintree account whose CVV rules need it sets `require_cvv_for_saved_cards` instead, for every session.',
         }),
       }),
     })
@@ -145,7 +160,18 @@ export const createCheckoutSessionBody = z.strictObject({
   // Shop options: promotion codes and discounts (docs/pricing.md).
   allow_promotion_codes: allowPromotionCodesBody.optional(),
   discounts: z
-    .array(z.strictObject({ coupon: z.string().regex(/^[A-Za-z0-9_]{1,64}$/).optional(), promotion_code: z.string().regex(/^[A-Za-z0-9_]{1,64}$/).optional() }))
+    .array(
+      z.strictObject({
+        coupon: z
+          .string()
+          .regex(/^[A-Za-z0-9_]{1,64}$/)
+          .optional(),
+        promotion_code: z
+          .string()
+          .regex(/^[A-Za-z0-9_]{1,64}$/)
+          .optional(),
+      }),
+    )
     .max(1)
     .optional()
     .describe('At most one: a coupon or a promotion code, by id, applied from the start.'),
@@ -155,9 +181,12 @@ export const createCheckoutSessionBody = z.strictObject({
   shipping_address_collection: shippingAddressCollectionBody.optional(),
   custom_fields: customFieldsBody.optional(),
   ui_mode: z.enum(['hosted', 'embedded']).optional().meta({
-    description: '`hosted` (default): send the shopper to `url`. `embedded`: mount the page on yours with `client_secret` and `/js/embed.js` (docs/embedded-checkout.md).',
+    description:
+      '`hosted` (default): send the shopper to `url`. `embedded`: mount the page on yours with `client_secret` and `/js/embed.js` (docs/embedded-checkout.md).',
   }),
-  return_url: urlText().optional().meta({ description: 'Embedded mode (required there): where your page goes after payment; `{CHECKOUT_SESSION_ID}` is replaced.' }),
+  return_url: urlText()
+    .optional()
+    .meta({ description: 'Embedded mode (required there): where your page goes after payment; `{CHECKOUT_SESSION_ID}` is replaced.' }),
 });
 
 /** The session's shipping choices from the body. */
@@ -231,7 +260,10 @@ const addressInput = z.strictObject({
 
 /** Body of the page's addresses, sent before paying (ADR 0068); null removes one. */
 export const checkoutAddressesBody = z.strictObject({
-  shipping_details: z.strictObject({ name: z.string().max(200), address: addressInput }).nullable().optional(),
+  shipping_details: z
+    .strictObject({ name: z.string().max(200), address: addressInput })
+    .nullable()
+    .optional(),
   billing_address: addressInput.nullable().optional(),
 });
 /** Body of the page's quantity stepper: a line's new quantity (the server prices the session again). */
@@ -241,7 +273,9 @@ export const setLineItemQuantityBody = z.strictObject({ quantity: z.number().int
 export const lineItemParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/), index: z.coerce.number().int().min(0).max(99) });
 
 /** The shopper's answers to the session's custom fields, by key. */
-export const customFieldAnswers = z.record(z.string().max(200), z.string().max(255).nullable()).meta({ description: "Answers to the session's custom fields, by key." });
+export const customFieldAnswers = z
+  .record(z.string().max(200), z.string().max(255).nullable())
+  .meta({ description: "Answers to the session's custom fields, by key." });
 
 /** An object id in a path: letters, digits and underscores, bounded. */
 export const idParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/) });
@@ -265,7 +299,10 @@ export const tokenizeCvcBody = z.strictObject({
 export const payBody = z.strictObject({
   payment_method_type: z.enum(paymentMethodTypes),
   nonce: z.string().min(1).max(4096).optional(),
-  payment_method: z.string().regex(/^pm_[A-Za-z0-9]{1,60}$/, 'must be a saved payment method id').optional(),
+  payment_method: z
+    .string()
+    .regex(/^pm_[A-Za-z0-9]{1,60}$/, 'must be a saved payment method id')
+    .optional(),
   save_payment_method: z.boolean().optional(),
   email: z.string().max(254),
   device_data: z.string().max(8192).nullable().optional(),
@@ -287,11 +324,15 @@ export const listQuery = {
 export const listPaymentsQuery = z.strictObject({ ...listQuery, checkout_session: objectId.optional() });
 export const searchPaymentsQuery = z.strictObject({
   ...listQuery,
-  query: z.string().min(1).max(1000).meta({
-    description:
-      "Clauses joined by AND: field:'value' (exact), email~'part' (the email starts or ends with it), id~'pay_1a' (id starts with it), " +
-      "metadata['key']:'value', and amount or created (Unix seconds) with :, >, <, >= or <=. " +
-      'Fields: id, email, last4, status, currency, client_reference_id, checkout_session, metadata, amount, created.',
-    example: "status:'succeeded' AND amount>1000 AND email~'@example.com'",
-  }),
+  query: z
+    .string()
+    .min(1)
+    .max(1000)
+    .meta({
+      description:
+        "Clauses joined by AND: field:'value' (exact), email~'part' (the email starts or ends with it), id~'pay_1a' (id starts with it), " +
+        "metadata['key']:'value', and amount or created (Unix seconds) with :, >, <, >= or <=. " +
+        'Fields: id, email, last4, status, currency, client_reference_id, checkout_session, metadata, amount, created.',
+      example: "status:'succeeded' AND amount>1000 AND email~'@example.com'",
+    }),
 });

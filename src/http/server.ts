@@ -149,9 +149,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   });
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, options.reporter));
   app.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send(errorBody(new TillpointError('resource_missing', `No such route: ${request.method} ${request.url.split('?')[0]}`), request.id)),
+    reply.status(404).send(errorBody(new TillpointError('resource_missing', `No such route: ${request.method} ${request.url.split('?')[0]}`), request.id)),
   );
 
   const isReady = options.isReady;
@@ -198,7 +196,9 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
     policy: (nonce, frameAncestors) => pagePolicy(nonce, frameAncestors),
     // Not awaited: the shopper's page does not wait for the bookkeeping, which retries on the next page if it fails.
     onServed: (accountId) =>
-      void pageIntegrity.served(deps, accountId).catch((error: unknown) => app.log.error({ err: error, accountId }, 'recording the first checkout page baseline failed')),
+      void pageIntegrity
+        .served(deps, accountId)
+        .catch((error: unknown) => app.log.error({ err: error, accountId }, 'recording the first checkout page baseline failed')),
   });
 
   // Someone who opens the instance's address wants the merchant's side, not a JSON 404.

@@ -47,6 +47,8 @@ describe('unstorableInputError', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 40; i++) deep = { a: deep };
     expect(unstorableInputError({ params: {}, query: {}, body: { metadata: deep } })).toMatchObject({ param: 'metadata' });
-    expect(unstorableInputError({ params: {}, query: {}, body: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]] })?.param).toBeUndefined();
+    expect(
+      unstorableInputError({ params: {}, query: {}, body: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]] })?.param,
+    ).toBeUndefined();
   });
 });

@@ -17,7 +17,10 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   if (error instanceof TillpointError) return error.code === 'database_unavailable';
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
-  return typeof message === 'string' && /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed|not queryable/i.test(message);
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed|not queryable/i.test(message)
+  );
 }
 
 /**
@@ -32,8 +35,7 @@ export function isDatabaseTimeout(error: unknown): boolean {
   return typeof code === 'string' && TIMEOUT_CODES.has(code);
 }
 
-export const databaseUnavailable = () =>
-  new TillpointError('database_unavailable', 'The database is unavailable right now; try again shortly');
+export const databaseUnavailable = () => new TillpointError('database_unavailable', 'The database is unavailable right now; try again shortly');
 
 /** `error` as the caller should see it: `database_unavailable` when it is either of the above. */
 export function asCallerSees(error: unknown): unknown {

@@ -13,12 +13,7 @@ export interface ListFilter {
  * (created_at, id), after the cursor row, `page.limit` of them. The cursor is looked up in the same
  * scope, so another account's id pages nothing.
  */
-export function scopedListQuery(
-  table: string,
-  scope: Scope,
-  page: PageRequest,
-  filters: readonly ListFilter[] = [],
-): { text: string; params: unknown[] } {
+export function scopedListQuery(table: string, scope: Scope, page: PageRequest, filters: readonly ListFilter[] = []): { text: string; params: unknown[] } {
   const q = new Query();
   const scopeSql = scoped(q, scope);
   for (const filter of filters) q.where(`${filter.column} ${filter.op ?? '='} ${q.param(filter.value)}`);

@@ -140,10 +140,7 @@ class PostgresChanges implements ApiKeyChangeFeed {
  * News of API key changes for this instance: heard on a connection of its own on PostgreSQL (call
  * `open` once, at start), this instance's own on PGlite.
  */
-export function apiKeyChangeFeed(
-  db: SqlClient,
-  options: { onError?: (error: Error) => void } = {},
-): ApiKeyChangeFeed & { open(): Promise<void> } {
+export function apiKeyChangeFeed(db: SqlClient, options: { onError?: (error: Error) => void } = {}): ApiKeyChangeFeed & { open(): Promise<void> } {
   if (db.kind !== 'postgres' || !db.dedicated) return Object.assign(localChanges(), { open: async () => undefined });
   return new PostgresChanges(db, options.onError ?? (() => undefined));
 }

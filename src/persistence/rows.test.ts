@@ -44,8 +44,12 @@ describe('records written as JSON arrays', () => {
   });
 
   it('is read by position, each column cast to its type, JSON null as SQL NULL', () => {
-    expect(recordSet([['id', 'text'], ['amount', 'bigint'], ['details', 'jsonb']])).toBe(
-      "SELECT (r->>0)::int AS n, r->>1 AS id, (r->>2)::bigint AS amount, NULLIF(r->3, 'null') AS details FROM jsonb_array_elements($1::jsonb) AS r",
-    );
+    expect(
+      recordSet([
+        ['id', 'text'],
+        ['amount', 'bigint'],
+        ['details', 'jsonb'],
+      ]),
+    ).toBe("SELECT (r->>0)::int AS n, r->>1 AS id, (r->>2)::bigint AS amount, NULLIF(r->3, 'null') AS details FROM jsonb_array_elements($1::jsonb) AS r");
   });
 });

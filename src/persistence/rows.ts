@@ -95,11 +95,9 @@ export function scopeClause(scope: Scope | null, firstParam: number): { sql: str
   return { sql: ` AND account_id = $${firstParam} AND mode = $${firstParam + 1}`, params: [scope.accountId, scope.mode] };
 }
 
-export const placeholders = (from: number, count: number) =>
-  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+export const placeholders = (from: number, count: number) => Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 
-export const assignments = (columns: readonly string[], from: number) =>
-  columns.map((column, i) => `${column} = $${from + i}`).join(', ');
+export const assignments = (columns: readonly string[], from: number) => columns.map((column, i) => `${column} = $${from + i}`).join(', ');
 
 export function isUniqueViolation(error: unknown, constraint: string): boolean {
   const e = error as { code?: string; constraint?: string; message?: string };

@@ -53,9 +53,7 @@ export function insertInto<M, T>(table: string, fields: readonly Field<T>[], pre
  */
 export function sharedInsert<M>(key: (member: M) => string, tables: readonly InsertedRow<M>[]): SharedStatement<M, void> {
   const members = record(...tables);
-  const sql = `WITH m AS MATERIALIZED (${recordSet(members.columns)})${tables
-    .map((t, i) => `,\n   ins_${i} AS (${t.insert})`)
-    .join('')}
+  const sql = `WITH m AS MATERIALIZED (${recordSet(members.columns)})${tables.map((t, i) => `,\n   ins_${i} AS (${t.insert})`).join('')}
    SELECT n FROM m`;
   return {
     shared: sql,
@@ -132,15 +130,16 @@ export const RESENT_LOCK_WAIT_MS = 20;
 
 async function runAlone<M, R>(db: SqlExecutor, statement: SharedStatement<M, R>, member: M, waited = false): Promise<R> {
   const values = [`[[0,${statement.member(member)}]]`];
-  const { rows } = waited && isClient(db)
-    ? await db.transaction(async (tx) => {
-        await tx.query(
-          `SELECT set_config('lock_timeout', ceil(1000 * extract(epoch FROM least(nullif(current_setting('lock_timeout')::interval, interval '0'), $1::interval)))::int::text, true)`,
-          [`${RESENT_LOCK_WAIT_MS} ms`],
-        );
-        return tx.query(statement.alone, values);
-      })
-    : await db.query(statement.alone, values);
+  const { rows } =
+    waited && isClient(db)
+      ? await db.transaction(async (tx) => {
+          await tx.query(
+            `SELECT set_config('lock_timeout', ceil(1000 * extract(epoch FROM least(nullif(current_setting('lock_timeout')::interval, interval '0'), $1::interval)))::int::text, true)`,
+            [`${RESENT_LOCK_WAIT_MS} ms`],
+          );
+          return tx.query(statement.alone, values);
+        })
+      : await db.query(statement.alone, values);
   const answer = rows[0] ? statement.answer(rows[0]) : SKIPPED;
   // Waiting for its locks, a statement alone is never skipped.
   if (answer === SKIPPED) throw new Error('A statement run alone answered as skipped');

@@ -112,21 +112,18 @@ export async function startAdminSocket(options: {
 function request<T>(socketPath: string, method: string, url: string, body: unknown, timeoutMs: number): Promise<{ status: number; body: T }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      { socketPath, method, path: url, headers: payload ? { 'content-type': 'application/json' } : {}, timeout: timeoutMs },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          try {
-            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as T });
-          } catch (error) {
-            reject(error as Error);
-          }
-        });
-        res.on('error', reject);
-      },
-    );
+    const req = http.request({ socketPath, method, path: url, headers: payload ? { 'content-type': 'application/json' } : {}, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as T });
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
+      res.on('error', reject);
+    });
     req.on('timeout', () => req.destroy(new Error(`no answer on ${socketPath} within ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end(payload);

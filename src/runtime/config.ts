@@ -54,7 +54,10 @@ export interface SentryConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`Invalid ${variable}: ${problem}`);
     this.name = 'ConfigError';
   }
@@ -71,11 +74,14 @@ const variables = {
   DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(2_000),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
-  PUBLIC_URL: z
-    .url({ protocol: /^https?$/ })
-    .optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 3600).default(0),
+  TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .default(0),
   RATE_LIMIT_TEST_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(25),
   RATE_LIMIT_LIVE_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(100),
   TILLPOINT_SECRET_KEY: z
@@ -85,8 +91,14 @@ const variables = {
     .optional(),
   SENTRY_DSN: sentryDsn().optional(),
   SENTRY_BROWSER_DSN: sentryDsn().optional(),
-  SENTRY_ENVIRONMENT: z.string().regex(/^[^\s/]{1,64}$/, 'must be 1–64 characters without spaces or slashes').optional(),
-  SENTRY_RELEASE: z.string().regex(/^[^\s/]{1,200}$/, 'must be 1–200 characters without spaces or slashes').optional(),
+  SENTRY_ENVIRONMENT: z
+    .string()
+    .regex(/^[^\s/]{1,64}$/, 'must be 1–64 characters without spaces or slashes')
+    .optional(),
+  SENTRY_RELEASE: z
+    .string()
+    .regex(/^[^\s/]{1,200}$/, 'must be 1–200 characters without spaces or slashes')
+    .optional(),
   SENTRY_SAMPLE_RATE: z.coerce.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').default(1),
   FLAGS_OFREP_URL: z.url({ protocol: /^https?$/ }).optional(),
   // An RFC 6750 bearer token, long enough not to be guessed.
@@ -95,8 +107,18 @@ const variables = {
     .regex(/^[A-Za-z0-9._~+/=-]{16,512}$/, 'must be 16–512 characters of A–Z a–z 0–9 . _ ~ + / = - (e.g. openssl rand -hex 32)')
     .optional(),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1, 'must be between 1 and 300').max(300, 'must be between 1 and 300').default(10),
-  RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(24 * 3600).default(60),
-  RECONCILE_NOT_FOUND_GRACE_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 3600).default(600),
+  RECONCILE_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3600)
+    .default(60),
+  RECONCILE_NOT_FOUND_GRACE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .default(600),
   HSTS: z.enum(['on', 'off']).default('on'),
   APPLE_PAY_DOMAIN_ASSOCIATION: z.string().min(1).max(4096).optional(),
   CHECKOUT_PAGE_CHECK_MINUTES: z.coerce
@@ -110,7 +132,10 @@ const variables = {
     .string()
     .refine((v) => /^smtps?:\/\/[^\s]+$/.test(v), 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587')
     .optional(),
-  SMTP_FROM: z.string().regex(/^[^\r\n]{3,200}$/, 'must be a sender address, e.g. "Tillpoint <no-reply@pay.example.com>"').optional(),
+  SMTP_FROM: z
+    .string()
+    .regex(/^[^\r\n]{3,200}$/, 'must be a sender address, e.g. "Tillpoint <no-reply@pay.example.com>"')
+    .optional(),
 };
 
 /** What `tillpoint serve --help` and docs/operations.md say about a variable. */
@@ -129,7 +154,10 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   HOST: { meaning: 'interface to listen on (`0.0.0.0` to accept outside connections)' },
   DATA_DIR: { meaning: 'folder of the embedded database (git-ignored)' },
   DATABASE_URL: { meaning: '`postgres://…`: use a PostgreSQL server instead of the embedded database' },
-  DATABASE_LOCK_TIMEOUT_MS: { meaning: 'longest wait for a row or table lock; past it the request answers 503 `database_unavailable` and changes nothing, except a payment the processor already answered: the shopper is told its outcome, recorded moments later' },
+  DATABASE_LOCK_TIMEOUT_MS: {
+    meaning:
+      'longest wait for a row or table lock; past it the request answers 503 `database_unavailable` and changes nothing, except a payment the processor already answered: the shopper is told its outcome, recorded moments later',
+  },
   DATABASE_STATEMENT_TIMEOUT_MS: { meaning: 'longest run of one statement (PostgreSQL); past it, 503 `database_unavailable`' },
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: { meaning: 'a transaction left idle this long is rolled back and its connection freed' },
   PUBLIC_URL: { shownDefault: 'http://localhost:$PORT', meaning: 'the address shoppers reach; used in checkout URLs' },
@@ -142,8 +170,8 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   TILLPOINT_SECRET_KEY: {
     meaning: '32 random bytes (64 hex digits or base64) that encrypt processor credentials; required to store Braintree keys',
   },
-  SENTRY_DSN: { meaning: "error reporting of the server to Sentry or GlitchTip (docs/observability.md)" },
-  SENTRY_BROWSER_DSN: { meaning: "error reporting of the checkout page (a public DSN)" },
+  SENTRY_DSN: { meaning: 'error reporting of the server to Sentry or GlitchTip (docs/observability.md)' },
+  SENTRY_BROWSER_DSN: { meaning: 'error reporting of the checkout page (a public DSN)' },
   SENTRY_ENVIRONMENT: { shownDefault: 'production', meaning: 'the environment tag of what is reported' },
   SENTRY_RELEASE: { shownDefault: 'tillpoint@<version>', meaning: 'the release tag of what is reported' },
   SENTRY_SAMPLE_RATE: { meaning: 'share of error events sent, 0..1' },
@@ -151,17 +179,20 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   METRICS_TOKEN: { meaning: '16+ characters: `/metrics` then requires `Authorization: Bearer <token>` (open without it)' },
   SHUTDOWN_TIMEOUT_SECONDS: { meaning: 'how long a graceful stop (SIGTERM/SIGINT) may take before the process exits 1' },
   RECONCILE_AFTER_SECONDS: {
-    meaning: 'the lease of a payment, capture, void or refund in flight: after it, reconciliation asks the processor and records what it did; a payment it does not know fails (its session open again), a refund it did not make fails (its amount released)',
+    meaning:
+      'the lease of a payment, capture, void or refund in flight: after it, reconciliation asks the processor and records what it did; a payment it does not know fails (its session open again), a refund it did not make fails (its amount released)',
   },
   RECONCILE_NOT_FOUND_GRACE_SECONDS: {
     meaning: 'a payment failed as unknown is asked about again until this long after it began; a charge found late is undone',
   },
   HSTS: { meaning: '`off` stops the `Strict-Transport-Security` header sent when `PUBLIC_URL` is https' },
   APPLE_PAY_DOMAIN_ASSOCIATION: {
-    meaning: 'path of the Apple Pay domain association file (from the Braintree Control Panel), served at `/.well-known/apple-developer-merchantid-domain-association` (docs/braintree.md)',
+    meaning:
+      'path of the Apple Pay domain association file (from the Braintree Control Panel), served at `/.well-known/apple-developer-merchantid-domain-association` (docs/braintree.md)',
   },
   SIGNUP: {
-    meaning: '`invite`: new people join the dashboard only by invitation; `open`: anyone may sign up and create an account (docs/operations.md, "Exposing an instance safely")',
+    meaning:
+      '`invite`: new people join the dashboard only by invitation; `open`: anyone may sign up and create an account (docs/operations.md, "Exposing an instance safely")',
   },
   SMTP_URL: { meaning: '`smtp://user:password@host:587` or `smtps://…:465`: send password reset links and receipts by email' },
   SMTP_FROM: { shownDefault: 'Tillpoint <no-reply@host of PUBLIC_URL>', meaning: 'the sender of password reset and receipt emails' },
@@ -196,9 +227,7 @@ export function settingsMarkdown(): string {
 
 /** A Sentry DSN: http(s)://PUBLIC_KEY@HOST[/PATH]/PROJECT_ID, as Sentry, self-hosted Sentry and GlitchTip issue them. */
 function sentryDsn() {
-  return z
-    .string()
-    .refine((v) => /^https?:\/\/[^@/\s]+@[^/\s]+\/(?:[^\s]*\/)?\d+$/.test(v), 'must be a DSN like https://PUBLIC_KEY@host/PROJECT_ID');
+  return z.string().refine((v) => /^https?:\/\/[^@/\s]+@[^/\s]+\/(?:[^\s]*\/)?\d+$/.test(v), 'must be a DSN like https://PUBLIC_KEY@host/PROJECT_ID');
 }
 
 /** This install's version, from its package.json. */

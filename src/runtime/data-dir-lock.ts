@@ -116,11 +116,7 @@ function notWritable(dataDir: string, error: NodeJS.ErrnoException): DataDirErro
  * Takes the lock on `dataDir` (creating the folder), or throws a `DataDirError`: not writable, or
  * held by a live process. `waitMs` waits that long for a holder that is a short CLI command.
  */
-export async function lockDataDir(
-  dataDir: string,
-  who: { role: LockHolder['role']; what: string },
-  options: { waitMs?: number } = {},
-): Promise<DataDirLock> {
+export async function lockDataDir(dataDir: string, who: { role: LockHolder['role']; what: string }, options: { waitMs?: number } = {}): Promise<DataDirLock> {
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   } catch (error) {

@@ -22,9 +22,7 @@ export interface DemoAnnouncement {
  */
 export async function ensureDemo(deps: Deps, db: SqlClient): Promise<DemoAnnouncement> {
   const linkUrl = (slug: string) => `${deps.publicUrl}/l/${slug}`;
-  const existing = await db.query<{ value: string }>('SELECT value FROM install_settings WHERE key = $1', [
-    DEMO_LINK_SETTING,
-  ]);
+  const existing = await db.query<{ value: string }>('SELECT value FROM install_settings WHERE key = $1', [DEMO_LINK_SETTING]);
   if (existing.rows[0]) return { created: null, checkoutUrl: linkUrl(existing.rows[0].value) };
   if ((await deps.store.read((reader) => reader.accounts.count())) > 0) return { created: null, checkoutUrl: null };
 

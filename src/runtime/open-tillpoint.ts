@@ -95,9 +95,19 @@ export async function openTillpoint(options: {
   const now = options.now ?? (() => new Date());
   const fingerprintKey = await installSecret(db, 'card_fingerprint_key', () => randomBytes(32).toString('hex'));
   const sandboxDisputes = sqlSandboxDisputeLedger(db);
-  const testProcessor = withAuthorizeDeadline(new SandboxProcessor(sqlSandboxNonceVault(db), fingerprintKey, now, sqlSandboxTransactionLedger(db), {
-    delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
-  }, sandboxDisputes), PROCESSOR_CALL_DEADLINE_MS);
+  const testProcessor = withAuthorizeDeadline(
+    new SandboxProcessor(
+      sqlSandboxNonceVault(db),
+      fingerprintKey,
+      now,
+      sqlSandboxTransactionLedger(db),
+      {
+        delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
+      },
+      sandboxDisputes,
+    ),
+    PROCESSOR_CALL_DEADLINE_MS,
+  );
   const processorConfigs = sqlProcessorConfigStore(db, options.secretKey ? new CredentialCipher(options.secretKey) : null);
   // One SDK gateway per saved config; a new save (new updatedAt) makes a new one.
   const braintreeProcessors = new Map<string, PaymentProcessor>();

@@ -54,7 +54,16 @@ describe('braintree-web', () => {
       [...readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\()\s*['"](braintree-web[^'"]*)['"]/g)].map((m) => m[1]!),
     );
     expect(new Set(imports)).toEqual(
-      new Set(['braintree-web/client', 'braintree-web/hosted-fields', 'braintree-web/google-payment', 'braintree-web/apple-pay', 'braintree-web/paypal-checkout', 'braintree-web/venmo', 'braintree-web/data-collector', 'braintree-web/three-d-secure']),
+      new Set([
+        'braintree-web/client',
+        'braintree-web/hosted-fields',
+        'braintree-web/google-payment',
+        'braintree-web/apple-pay',
+        'braintree-web/paypal-checkout',
+        'braintree-web/venmo',
+        'braintree-web/data-collector',
+        'braintree-web/three-d-secure',
+      ]),
     );
   });
 
@@ -64,17 +73,25 @@ describe('braintree-web', () => {
       .map((name) => ({ name, code: readFileSync(path.join(assets, name), 'utf8') }));
     expect(chunks.length).toBeGreaterThan(1);
     for (const [component, marker] of Object.entries(unusedComponents)) {
-      expect(chunks.filter((c) => c.code.includes(marker)).map((c) => c.name), component).toEqual([]);
+      expect(
+        chunks.filter((c) => c.code.includes(marker)).map((c) => c.name),
+        component,
+      ).toEqual([]);
     }
     for (const [component, marker] of Object.entries(usedComponents)) {
       const holders = chunks.filter((c) => c.code.includes(marker));
-      expect(holders.map((c) => c.name), component).toHaveLength(1);
+      expect(
+        holders.map((c) => c.name),
+        component,
+      ).toHaveLength(1);
       expect(holders[0]!.name.startsWith('checkout-'), `${component} must not be in the entry chunk`).toBe(false);
     }
   });
 
   it("ships no promise polyfill: braintree-web's lib/promise.js gets the browser's Promise (vite.config.ts)", () => {
-    const chunks = readdirSync(assets).filter((name) => name.endsWith('.js')).map((name) => readFileSync(path.join(assets, name), 'utf8'));
+    const chunks = readdirSync(assets)
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => readFileSync(path.join(assets, name), 'utf8'));
     // promise-polyfill's own error text, in every copy of it.
     expect(chunks.filter((code) => code.includes('Promises must be constructed via new'))).toEqual([]);
     // braintree-web's promise module is still there, handing ExtendedPromise the global Promise.

@@ -25,11 +25,20 @@ const assets = path.join(web, 'assets');
  */
 const configurations: Record<string, { preloads: PagePreloads; minimum: RegExp[] }> = {
   'test processor (card and Google Pay)': { preloads: { builtinCard: true, braintree: null }, minimum: [/\/react-/, /\/hydrate-/, /\/builtin-engine-/] },
-  'Braintree, card only': { preloads: { builtinCard: false, braintree: { card: true, googlePay: false } }, minimum: [/\/braintree-client-/, /\/hosted-fields-/] },
+  'Braintree, card only': {
+    preloads: { builtinCard: false, braintree: { card: true, googlePay: false } },
+    minimum: [/\/braintree-client-/, /\/hosted-fields-/],
+  },
   // Google Pay beside Hosted Fields (every payment method on): its button comes with React, after the frames.
-  'Braintree, card and Google Pay': { preloads: { builtinCard: false, braintree: { card: true, googlePay: true } }, minimum: [/\/braintree-client-/, /\/hosted-fields-/] },
+  'Braintree, card and Google Pay': {
+    preloads: { builtinCard: false, braintree: { card: true, googlePay: true } },
+    minimum: [/\/braintree-client-/, /\/hosted-fields-/],
+  },
   // Nothing to type but the email (plain HTML): the Google Pay button needs React, the client and google-payment.
-  'Braintree, Google Pay only': { preloads: { builtinCard: false, braintree: { card: false, googlePay: true } }, minimum: [/\/react-/, /\/hydrate-/, /\/braintree-client-/, /\/google-payment-/] },
+  'Braintree, Google Pay only': {
+    preloads: { builtinCard: false, braintree: { card: false, googlePay: true } },
+    minimum: [/\/react-/, /\/hydrate-/, /\/braintree-client-/, /\/google-payment-/],
+  },
 };
 const GZIP_BUDGET = 100 * KB;
 const BROTLI_BUDGET = 100 * KB;
@@ -38,7 +47,10 @@ const file = (src: string) => path.join(web, src.replace(/^\//, ''));
 const gzipped = (src: string) => gzipSync(readFileSync(file(src)), { level: 9 }).length;
 const brotli = (src: string) => readFileSync(`${file(src)}.br`).length;
 /** The file of the chunk built from this source (not of what it imports). */
-const ownFile = (source: RegExp) => loadCheckoutAssets(web)!.chunks([source]).find((src) => src.endsWith('.js'))!;
+const ownFile = (source: RegExp) =>
+  loadCheckoutAssets(web)!
+    .chunks([source])
+    .find((src) => src.endsWith('.js'))!;
 
 describe('checkout page size', () => {
   it('has been built (npm run build) before the budget is checked', () => {
@@ -49,7 +61,11 @@ describe('checkout page size', () => {
     it(`${name}: at most ${GZIP_BUDGET / KB} KB gzipped (${BROTLI_BUDGET / KB} KB as sent, brotli) before the shopper can type`, () => {
       const files = loadCheckoutAssets(web)!.files(preloads);
       expect(files.some((f) => f.endsWith('.css'))).toBe(true);
-      for (const needed of minimum) expect(files.some((f) => needed.test(f)), `${needed} in ${files.join(' ')}`).toBe(true);
+      for (const needed of minimum)
+        expect(
+          files.some((f) => needed.test(f)),
+          `${needed} in ${files.join(' ')}`,
+        ).toBe(true);
       const sizes = files.map((src) => ({ src, gzip: gzipped(src), brotli: brotli(src) }));
       const gzip = sizes.reduce((sum, s) => sum + s.gzip, 0);
       const br = sizes.reduce((sum, s) => sum + s.brotli, 0);
@@ -92,7 +108,9 @@ describe('checkout page size', () => {
    * form, the quantity stepper and the custom fields load only for a session that uses them. A session with every option adds their chunks to
    * its first load: at most 140 KB gzipped; a session with none loads none of them.
    */
-  const shopOptions = ['PromotionCode', 'ShippingChoice', 'AddressForm', 'QuantityStepper', 'CustomFields'].map((part) => new RegExp(`checkout/shop/${part}\\.tsx$`));
+  const shopOptions = ['PromotionCode', 'ShippingChoice', 'AddressForm', 'QuantityStepper', 'CustomFields'].map(
+    (part) => new RegExp(`checkout/shop/${part}\\.tsx$`),
+  );
   for (const [name, preloads] of [
     ['test processor', { builtinCard: true, braintree: null }],
     ['Braintree, card and Google Pay', { builtinCard: false, braintree: { card: true, googlePay: true } }],
@@ -153,7 +171,9 @@ describe('checkout page size', () => {
     const locales = path.resolve(import.meta.dirname, '../../web/checkout/i18n/locales');
     const sample = (locale: string) =>
       (JSON.parse(readFileSync(path.join(locales, `${locale}.json`), 'utf8')) as Record<string, string>)['state.notFound.body']!;
-    const all = readdirSync(locales).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+    const all = readdirSync(locales)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.slice(0, -5));
     for (const locale of all) expect(initial.includes(sample(locale)), `${locale} is in the initial load`).toBe(false);
     for (const locale of all) {
       const chunks = readdirSync(assets).filter((f) => f.startsWith(`${locale}-`) && f.endsWith('.js'));

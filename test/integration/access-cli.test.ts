@@ -30,7 +30,6 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
-
 /** A browser's pre-sign-in CSRF cookie and token, then a public POST with them. */
 async function publicPost(base: string, pathname: string, body: object) {
   const session = await fetch(`${base}/dashboard/api/session`);
@@ -56,7 +55,10 @@ describe('tillpoint setup-link and password-reset-link', () => {
     const account = JSON.parse((await cli(['account', 'create', '--name', 'Only Shop', '--json'], { DATA_DIR: dataDir })).stdout) as { id: string };
     const link = await cli(['setup-link', '--json'], { DATA_DIR: dataDir, PUBLIC_URL: 'https://pay.shop.example' });
     expect(link.code, link.stderr).toBe(0);
-    expect(JSON.parse(link.stdout)).toMatchObject({ account: account.id, url: expect.stringMatching(/^https:\/\/pay\.shop\.example\/dashboard\/setup\/setup_[A-Za-z0-9]{32}$/) });
+    expect(JSON.parse(link.stdout)).toMatchObject({
+      account: account.id,
+      url: expect.stringMatching(/^https:\/\/pay\.shop\.example\/dashboard\/setup\/setup_[A-Za-z0-9]{32}$/),
+    });
     const unknownAccount = await cli(['setup-link', '--account', 'acct_nope'], { DATA_DIR: dataDir });
     expect(unknownAccount.code).toBe(2);
     expect(unknownAccount.stderr).toContain("No such account: 'acct_nope'");
@@ -65,7 +67,9 @@ describe('tillpoint setup-link and password-reset-link', () => {
     expect(unknownEmail.stderr).toContain('No such user');
   });
 
-  it("through the running server: the first start's setup link claims the demo account; the CLI makes a new one and a reset link", { timeout: 180_000 }, async () => {
+  it("through the running server: the first start's setup link claims the demo account; the CLI makes a new one and a reset link", {
+    timeout: 180_000,
+  }, async () => {
     const dataDir = freshDataDir();
     const port = await freePort();
     const base = `http://localhost:${port}`;

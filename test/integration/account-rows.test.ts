@@ -38,7 +38,7 @@ describe.each(testDatabases)('accounts are kept ($name)', (database) => {
  * row held FOR UPDATE, which every such lock would wait for.
  */
 const postgres = testDatabases.find((d) => d.name === 'postgres');
-describe.skipIf(!postgres)('an account\'s writes take no lock on its row (PostgreSQL)', () => {
+describe.skipIf(!postgres)("an account's writes take no lock on its row (PostgreSQL)", () => {
   const ctx = useIntegration(postgres ?? testDatabases[0]!);
 
   it('with the account row held FOR UPDATE, a session is opened, paid, audited and logged', async () => {
@@ -53,11 +53,15 @@ describe.skipIf(!postgres)('an account\'s writes take no lock on its row (Postgr
       expect(paid.statusCode, paid.body).toBe(200);
       expect(paid.json().status).toBe('succeeded');
       // The request log is written just after the answer, in a batch.
-      await within(3000, 'the request log', (async () => {
-        while ((await rows(ctx.db, 'SELECT id FROM api_requests WHERE account_id = $1', [ctx.accountId])).length === 0) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-      })());
+      await within(
+        3000,
+        'the request log',
+        (async () => {
+          while ((await rows(ctx.db, 'SELECT id FROM api_requests WHERE account_id = $1', [ctx.accountId])).length === 0) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        })(),
+      );
       expect(await rows(ctx.db, `SELECT action FROM audit_log WHERE account_id = $1 AND action = 'checkout_session.create'`, [ctx.accountId])).toHaveLength(1);
       expect(await rows(ctx.db, `SELECT type FROM events WHERE account_id = $1 AND type = 'payment.succeeded'`, [ctx.accountId])).not.toHaveLength(0);
     } finally {

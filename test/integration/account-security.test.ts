@@ -89,14 +89,21 @@ describe.each(testDatabases)('account security ($name)', (database) => {
       expect(preview.json()).toMatchObject({ email: member.email });
 
       const pre = await preAuth(ctx.h);
-      expectError(await publicPost(ctx.h, pre, `/dashboard/api/password-reset/${tokenOf(url)}`, { password: 'short' }), 400, 'parameter_invalid', { param: 'password' });
+      expectError(await publicPost(ctx.h, pre, `/dashboard/api/password-reset/${tokenOf(url)}`, { password: 'short' }), 400, 'parameter_invalid', {
+        param: 'password',
+      });
       const reset = await publicPost(ctx.h, pre, `/dashboard/api/password-reset/${tokenOf(url)}`, { password: NEW_PASSWORD });
       expect(reset.statusCode, reset.body).toBe(200);
       expectError(await dashboardCall(ctx.h, member, 'GET', '/dashboard/api/me/security'), 401, 'not_signed_in');
       expect((await signInCall(ctx, member.email, NEW_PASSWORD)).statusCode).toBe(200);
-      expectError(await publicPost(ctx.h, pre, `/dashboard/api/password-reset/${tokenOf(url)}`, { password: 'yet another passphrase' }), 404, 'resource_missing', {
-        param: 'id',
-      });
+      expectError(
+        await publicPost(ctx.h, pre, `/dashboard/api/password-reset/${tokenOf(url)}`, { password: 'yet another passphrase' }),
+        404,
+        'resource_missing',
+        {
+          param: 'id',
+        },
+      );
       expect(await auditActions(ctx, owner)).toEqual(expect.arrayContaining(['user.password_reset_link', 'user.password_reset']));
     });
 
@@ -104,15 +111,23 @@ describe.each(testDatabases)('account security ($name)', (database) => {
       const owner = await signUpOwner(ctx.h, 'Expiry Shop');
       const member = await addMember(ctx.h, owner, 'viewer');
       const make = async () =>
-        (await dashboardCall(ctx.h, owner, 'POST', `/dashboard/api/accounts/${owner.accountId}/members/${member.userId}/password-reset-link`)).json().url as string;
+        (await dashboardCall(ctx.h, owner, 'POST', `/dashboard/api/accounts/${owner.accountId}/members/${member.userId}/password-reset-link`)).json()
+          .url as string;
       const first = await make();
       const second = await make();
       const pre = await preAuth(ctx.h);
-      expectError(await publicPost(ctx.h, pre, `/dashboard/api/password-reset/${tokenOf(first)}`, { password: NEW_PASSWORD }), 404, 'resource_missing', { param: 'id' });
-      ctx.h.clock.advance(24 * 60 * 60 * 1000 + 1);
-      expectError(await publicPost(ctx.h, await preAuth(ctx.h), `/dashboard/api/password-reset/${tokenOf(second)}`, { password: NEW_PASSWORD }), 404, 'resource_missing', {
+      expectError(await publicPost(ctx.h, pre, `/dashboard/api/password-reset/${tokenOf(first)}`, { password: NEW_PASSWORD }), 404, 'resource_missing', {
         param: 'id',
       });
+      ctx.h.clock.advance(24 * 60 * 60 * 1000 + 1);
+      expectError(
+        await publicPost(ctx.h, await preAuth(ctx.h), `/dashboard/api/password-reset/${tokenOf(second)}`, { password: NEW_PASSWORD }),
+        404,
+        'resource_missing',
+        {
+          param: 'id',
+        },
+      );
     });
 
     it('no one makes a link for someone with more rights, or in an account they do not manage', async () => {
@@ -154,7 +169,9 @@ describe.each(testDatabases)('account security ($name)', (database) => {
       const owner = await signUpOwner(ctx.h, 'TOTP Shop');
       const offer = (await dashboardCall(ctx.h, owner, 'POST', '/dashboard/api/me/second-factor/setup')).json();
       const wrongCode = String((Number(codeAt(offer.secret)) + 1) % 1_000_000).padStart(6, '0');
-      expectError(await dashboardCall(ctx.h, owner, 'POST', '/dashboard/api/me/second-factor/enable', { code: wrongCode }), 400, 'parameter_invalid', { param: 'code' });
+      expectError(await dashboardCall(ctx.h, owner, 'POST', '/dashboard/api/me/second-factor/enable', { code: wrongCode }), 400, 'parameter_invalid', {
+        param: 'code',
+      });
       expect((await signInCall(ctx, owner.email, PASSWORD)).statusCode).toBe(200);
       const { secret, recoveryCodes } = await enrol(owner);
       expect(recoveryCodes).toHaveLength(10);
@@ -190,9 +207,14 @@ describe.each(testDatabases)('account security ($name)', (database) => {
     it('turning it off needs the current password', async () => {
       const owner = await signUpOwner(ctx.h, 'Off Shop');
       await enrol(owner);
-      expectError(await dashboardCall(ctx.h, owner, 'POST', '/dashboard/api/me/second-factor/disable', { password: 'not my password' }), 400, 'parameter_invalid', {
-        param: 'password',
-      });
+      expectError(
+        await dashboardCall(ctx.h, owner, 'POST', '/dashboard/api/me/second-factor/disable', { password: 'not my password' }),
+        400,
+        'parameter_invalid',
+        {
+          param: 'password',
+        },
+      );
       expect((await dashboardCall(ctx.h, owner, 'POST', '/dashboard/api/me/second-factor/disable', { password: PASSWORD })).statusCode).toBe(200);
       expect((await signInCall(ctx, owner.email, PASSWORD)).statusCode).toBe(200);
       expect(await rows(ctx.db, 'SELECT * FROM recovery_codes')).toEqual([]);
@@ -210,15 +232,17 @@ describe.each(testDatabases)('account security ($name)', (database) => {
       const security = await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/security`);
       expect(security.json()).toEqual({ require_second_factor: true, members_with_second_factor: [owner.userId] });
 
-      expectError(await dashboardCall(ctx.h, member, 'GET', `/dashboard/api/accounts/${owner.accountId}/test/payments`), 403, 'second_factor_enrolment_required');
+      expectError(
+        await dashboardCall(ctx.h, member, 'GET', `/dashboard/api/accounts/${owner.accountId}/test/payments`),
+        403,
+        'second_factor_enrolment_required',
+      );
       expect((await dashboardCall(ctx.h, member, 'GET', '/dashboard/api/me/security')).statusCode).toBe(200);
       await enrol(member);
       expect((await dashboardCall(ctx.h, member, 'GET', `/dashboard/api/accounts/${owner.accountId}/test/payments`)).statusCode).toBe(200);
       expectError(await requirement(member, false), 403, 'insufficient_role');
       expect((await requirement(owner, false)).json()).toEqual({ require_second_factor: false });
-      expect(await auditActions(ctx, owner)).toEqual(
-        expect.arrayContaining(['account.second_factor_requirement.on', 'account.second_factor_requirement.off']),
-      );
+      expect(await auditActions(ctx, owner)).toEqual(expect.arrayContaining(['account.second_factor_requirement.on', 'account.second_factor_requirement.off']));
     });
   });
 
@@ -325,4 +349,3 @@ describe.each(testDatabases)('password reset by email without SMTP_URL ($name)',
     expect(expectError(res, 404, 'resource_missing').message).toContain('tillpoint password-reset-link');
   });
 });
-

@@ -8,9 +8,11 @@ describe.each(testDatabases)('audit log of merchant API writes ($name)', (databa
   const ctx = useIntegration(database);
 
   const auditLines = async () =>
-    (await ctx.db.query<{ actor_type: string; actor_label: string; action: string; target: string | null; ip: string | null }>(
-      'SELECT actor_type, actor_label, action, target, ip FROM audit_log ORDER BY at, id',
-    )).rows;
+    (
+      await ctx.db.query<{ actor_type: string; actor_label: string; action: string; target: string | null; ip: string | null }>(
+        'SELECT actor_type, actor_label, action, target, ip FROM audit_log ORDER BY at, id',
+      )
+    ).rows;
 
   it('every write route a key can call is audited, so a new one cannot slip past the log', () => {
     // The merchant API's write routes, as the OpenAPI document (generated from the registered routes) lists them.

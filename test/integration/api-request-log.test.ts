@@ -29,18 +29,30 @@ describe.each(testDatabases)('request log ($name)', (database) => {
         Array.from({ length: count }, () => {
           const n = next++;
           return {
-            id: `req_log_${n}`, accountId: ctx.accountId, mode, keyId: 'key_x', method: 'GET', path: `/v1/payments/${mode}_${n}`,
-            status: 200, errorCode: null, requestId: `req_${n}`, at: new Date(Date.UTC(2030, 0, 1) + n * 1000),
+            id: `req_log_${n}`,
+            accountId: ctx.accountId,
+            mode,
+            keyId: 'key_x',
+            method: 'GET',
+            path: `/v1/payments/${mode}_${n}`,
+            status: 200,
+            errorCode: null,
+            requestId: `req_${n}`,
+            at: new Date(Date.UTC(2030, 0, 1) + n * 1000),
           };
         }),
       );
-    const noted = (records: ApiRequestRecord[]) => records.forEach((r) => {
-      written[r.mode].push(r.path);
-    });
+    const noted = (records: ApiRequestRecord[]) =>
+      records.forEach((r) => {
+        written[r.mode].push(r.path);
+      });
     const expectNewest = async () => {
       for (const mode of ['test', 'live'] as const) {
         const kept = await rows(ctx.db, 'SELECT path FROM api_requests WHERE account_id = $1 AND mode = $2 ORDER BY seq', [ctx.accountId, mode]);
-        expect(kept.map((r) => r.path), mode).toEqual(written[mode].slice(-keep));
+        expect(
+          kept.map((r) => r.path),
+          mode,
+        ).toEqual(written[mode].slice(-keep));
       }
     };
 
@@ -61,7 +73,10 @@ describe.each(testDatabases)('request log ($name)', (database) => {
         const [{ xid }] = (await tx.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid')).rows as [{ xid: string }];
         secondDone = store.insertMany(second, keep);
         await expect
-          .poll(async () => (await rows(ctx.db, `SELECT 1 FROM pg_locks WHERE NOT granted AND locktype = 'transactionid' AND transactionid::text = $1`, [xid])).length)
+          .poll(
+            async () =>
+              (await rows(ctx.db, `SELECT 1 FROM pg_locks WHERE NOT granted AND locktype = 'transactionid' AND transactionid::text = $1`, [xid])).length,
+          )
           .toBe(1);
       });
       await secondDone;

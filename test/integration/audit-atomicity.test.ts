@@ -17,9 +17,15 @@ describe.each(testDatabases)('a write and its audit line are one transaction ($n
   it('when the audit line cannot be written, the dashboard and API writes do not happen either', async () => {
     const owner = await signUpOwner(ctx.h, 'Audit Shop');
     const base = `/dashboard/api/accounts/${owner.accountId}/test`;
-    const product = (await dashboardCall(ctx.h, owner, 'POST', `${base}/products`, { name: 'Beans', default_price_data: { currency: 'usd', unit_amount: 1200 } })).json();
-    const link = (await dashboardCall(ctx.h, owner, 'POST', `${base}/payment-links`, { line_items: [{ price: product.default_price.id, quantity: 1 }] })).json();
-    const endpoint = (await dashboardCall(ctx.h, owner, 'POST', `${base}/webhook-endpoints`, { url: 'https://example.com/hook', enabled_events: ['*'] })).json();
+    const product = (
+      await dashboardCall(ctx.h, owner, 'POST', `${base}/products`, { name: 'Beans', default_price_data: { currency: 'usd', unit_amount: 1200 } })
+    ).json();
+    const link = (
+      await dashboardCall(ctx.h, owner, 'POST', `${base}/payment-links`, { line_items: [{ price: product.default_price.id, quantity: 1 }] })
+    ).json();
+    const endpoint = (
+      await dashboardCall(ctx.h, owner, 'POST', `${base}/webhook-endpoints`, { url: 'https://example.com/hook', enabled_events: ['*'] })
+    ).json();
     const auditLines = async () => (await ctx.db.query<{ id: string; action: string; target: string | null }>('SELECT id, action, target FROM audit_log')).rows;
     const linesBefore = new Set((await auditLines()).map((line) => line.id));
     const productsBefore = await countRows(ctx.db, 'products');

@@ -92,8 +92,14 @@ describe('Braintree sale outcomes', () => {
 
   it('3-D Secure results travel with the nonce: frictionless and challenge passed shift liability; failed and unavailable do not', async () => {
     const strict = new BraintreeProcessor({ ...settings, requireThreeDSecure: true }, { timeoutMs: 400 });
-    for (const nonce of ['fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce', 'fake-three-d-secure-two-visa-successful-step-up-authentication-nonce']) {
-      expect(await strict.authorize(sale({ nonce }))).toMatchObject({ outcome: 'approved', threeDSecure: { status: 'authenticate_successful', liabilityShifted: true } });
+    for (const nonce of [
+      'fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce',
+      'fake-three-d-secure-two-visa-successful-step-up-authentication-nonce',
+    ]) {
+      expect(await strict.authorize(sale({ nonce }))).toMatchObject({
+        outcome: 'approved',
+        threeDSecure: { status: 'authenticate_successful', liabilityShifted: true },
+      });
     }
     for (const nonce of ['fake-three-d-secure-visa-failed-authentication-nonce', 'fake-three-d-secure-visa-authentication-unavailable-nonce']) {
       expect(await strict.authorize(sale({ nonce }))).toMatchObject({ outcome: 'declined', declineCode: 'authentication_failed' });

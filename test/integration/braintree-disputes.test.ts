@@ -58,7 +58,8 @@ describe.each(testDatabases)('Braintree disputes ($name)', (database) => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams(sample).toString(),
     });
-  const sample = (kind: string, id: string) => braintreeSide.webhookTesting.sampleNotification(kind as never, id) as unknown as { bt_signature: string; bt_payload: string };
+  const sample = (kind: string, id: string) =>
+    braintreeSide.webhookTesting.sampleNotification(kind as never, id) as unknown as { bt_signature: string; bt_payload: string };
 
   it('records a dispute from a signed dispute_opened notification; a duplicate is harmless; dispute_won closes it', async () => {
     const payment = await paid();

@@ -32,8 +32,7 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
       url: `/api/checkout/sessions/${sessionId}/payments`,
       payload: { payment_method_type: type, nonce, email: 'shopper@example.com', device_data: '{"correlation_id":"dc1"}' },
     });
-  const paymentsOf = (sessionId: string) =>
-    rows(bt.db, 'SELECT * FROM payments WHERE checkout_session_id = $1 ORDER BY created_at, id', [sessionId]);
+  const paymentsOf = (sessionId: string) => rows(bt.db, 'SELECT * FROM payments WHERE checkout_session_id = $1 ORDER BY created_at, id', [sessionId]);
 
   it('stores the private bt.key encrypted and never shows it', async () => {
     const dump = JSON.stringify(await dumpDatabase(bt.db));
@@ -94,7 +93,7 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
     expectError(await pay((await openSession()).id, 'fake-gateway-rejected-fraud-valid-nonce'), 402, 'card_declined', { decline_code: 'fraudulent' });
     expectError(await pay((await openSession()).id, 'tokencc_unknown'), 400, 'parameter_invalid', { param: 'payment_method' });
     expectError(await pay((await openSession(300000)).id, 'fake-valid-nonce'), 502, 'processor_unavailable');
-    const failed = await rows(bt.db, "SELECT status, failure_code, decline_code FROM payments ORDER BY amount, decline_code");
+    const failed = await rows(bt.db, 'SELECT status, failure_code, decline_code FROM payments ORDER BY amount, decline_code');
     expect(failed.map((p) => [p.status, p.failure_code, p.decline_code])).toEqual([
       ['failed', 'card_declined', 'fraudulent'],
       ['failed', 'parameter_invalid', null],
@@ -139,7 +138,12 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
 
   it('the three_d_secure flag: always requires it in every card sale; off never does, even where the account requires it', async () => {
     const setFlag = (value: string) =>
-      bt.app.inject({ method: 'POST', url: '/v1/flags/three_d_secure', headers: { ...bearer(bt.key), 'idempotency-key': randomBytes(8).toString('hex') }, payload: { value } });
+      bt.app.inject({
+        method: 'POST',
+        url: '/v1/flags/three_d_secure',
+        headers: { ...bearer(bt.key), 'idempotency-key': randomBytes(8).toString('hex') },
+        payload: { value },
+      });
     const lastSale = () => [...bt.emulator.transactions.values()].filter((t) => t.type === 'sale').at(-1)!;
 
     expect((await setFlag('always')).statusCode).toBe(200);
@@ -238,13 +242,25 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
       /never serves live mode/,
     );
     await expect(
-      setProcessorConfig(bt.tillpoint.processorSettings, { accountId: bt.accountId, mode: 'live', actor: null, processor: 'braintree', braintree: braintreeSettings() }),
+      setProcessorConfig(bt.tillpoint.processorSettings, {
+        accountId: bt.accountId,
+        mode: 'live',
+        actor: null,
+        processor: 'braintree',
+        braintree: braintreeSettings(),
+      }),
     ).rejects.toMatchObject({ code: 'parameter_invalid', param: 'environment' });
   });
 
   it('without TILLPOINT_SECRET_KEY, Braintree credentials cannot be stored, and the message says what to do', async () => {
     const bare = await openTillpoint({ db: bt.db, publicUrl: 'http://checkout.test' });
-    const attempt = setProcessorConfig(bare.processorSettings, { accountId: bt.accountId, mode: 'test', actor: null, processor: 'braintree', braintree: braintreeSettings() });
+    const attempt = setProcessorConfig(bare.processorSettings, {
+      accountId: bt.accountId,
+      mode: 'test',
+      actor: null,
+      processor: 'braintree',
+      braintree: braintreeSettings(),
+    });
     await expect(attempt).rejects.toBeInstanceOf(TillpointError);
     await expect(attempt).rejects.toThrow(/TILLPOINT_SECRET_KEY/);
   });
@@ -283,8 +299,16 @@ describe.each(testDatabases)('paying through Braintree ($name)', (database) => {
       const call = (payload: Record<string, unknown>) =>
         bt.app.inject({ method: 'POST', url: `/api/checkout/sessions/${session.id}/google-pay-tokens`, payload });
       expectError(await call({ token: 'not json', card_network: 'VISA', card_details: '1111' }), 400, 'parameter_invalid', { param: 'token' });
-      expectError(await call({ token: '{"protocolVersion":"ECv2"}', card_network: 'VISA', card_details: '1111' }), 400, 'parameter_invalid', { param: 'token' });
-      await setProcessorConfig(bt.tillpoint.processorSettings, { accountId: bt.accountId, mode: 'test', actor: null, processor: 'braintree', braintree: braintreeSettings() });
+      expectError(await call({ token: '{"protocolVersion":"ECv2"}', card_network: 'VISA', card_details: '1111' }), 400, 'parameter_invalid', {
+        param: 'token',
+      });
+      await setProcessorConfig(bt.tillpoint.processorSettings, {
+        accountId: bt.accountId,
+        mode: 'test',
+        actor: null,
+        processor: 'braintree',
+        braintree: braintreeSettings(),
+      });
       expectError(await call({ token: googleToken, card_network: 'VISA', card_details: '1111' }), 400, 'parameter_invalid', { param: 'token' });
     });
   });

@@ -21,12 +21,24 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = {}) =>
     bt.app.inject({ method, url, headers: { ...bearer(bt.key), ...headers }, ...(payload ? { payload } : {}) });
   const pay = (sessionId: string, nonce: string) =>
-    bt.app.inject({ method: 'POST', url: `/api/checkout/sessions/${sessionId}/payments`, payload: { payment_method_type: 'card', nonce, email: 'ada@example.com' } });
-  const vaultCalls = () => bt.emulator.requests.filter((r) => /payment_methods|customers/.test(r.path)).map((r) => `${r.method} ${r.path.replace(/^.*\/merchants\/[^/]+\//, '')}`);
+    bt.app.inject({
+      method: 'POST',
+      url: `/api/checkout/sessions/${sessionId}/payments`,
+      payload: { payment_method_type: 'card', nonce, email: 'ada@example.com' },
+    });
+  const vaultCalls = () =>
+    bt.emulator.requests.filter((r) => /payment_methods|customers/.test(r.path)).map((r) => `${r.method} ${r.path.replace(/^.*\/merchants\/[^/]+\//, '')}`);
 
   async function customerWithSavedCard() {
     const customer = (await call('POST', '/v1/customers', { email: 'ada@example.com' })).json();
-    const session = (await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 3500, quantity: 1 }], customer: customer.id, payment_method_options: { card: { save: 'on' } } })).json();
+    const session = (
+      await call('POST', '/v1/checkout/sessions', {
+        currency: 'usd',
+        line_items: [{ name: 'Beans', unit_amount: 3500, quantity: 1 }],
+        customer: customer.id,
+        payment_method_options: { card: { save: 'on' } },
+      })
+    ).json();
     const paid = await pay(session.id, 'fake-valid-mastercard-nonce');
     expect(paid.statusCode, paid.body).toBe(200);
     const [method] = (await call('GET', `/v1/customers/${customer.id}/payment_methods`)).json().data;
@@ -40,7 +52,11 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
     const [vaulted] = [...bt.emulator.vaulted.values()];
     expect(vaulted).toMatchObject({ customerId: customer });
     const create = bt.emulator.requests.find((r) => r.method === 'POST' && r.path.endsWith('/payment_methods'))!;
-    expect(create.body.payment_method).toMatchObject({ customer_id: customer, payment_method_nonce: 'fake-valid-mastercard-nonce', options: { verify_card: true, verification_merchant_account_id: 'shop_usd' } });
+    expect(create.body.payment_method).toMatchObject({
+      customer_id: customer,
+      payment_method_nonce: 'fake-valid-mastercard-nonce',
+      options: { verify_card: true, verification_merchant_account_id: 'shop_usd' },
+    });
     const [sale] = [...bt.emulator.transactions.values()];
     expect(sale!.request).toMatchObject({ payment_method_token: vaulted!.token });
     expect(sale!.request.payment_method_nonce).toBeUndefined();
@@ -53,7 +69,14 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
     const body = { customer, payment_method: method.id, amount: 1250, currency: 'eur' };
     const res = await call('POST', '/v1/payments', body, { 'idempotency-key': 'renewal-1' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'succeeded', amount: 1250, currency: 'eur', checkout_session: null, processor: 'braintree', payment_method: { last4: '4444' } });
+    expect(res.json()).toMatchObject({
+      status: 'succeeded',
+      amount: 1250,
+      currency: 'eur',
+      checkout_session: null,
+      processor: 'braintree',
+      payment_method: { last4: '4444' },
+    });
     expect((await call('POST', '/v1/payments', body, { 'idempotency-key': 'renewal-1' })).json().id).toBe(res.json().id);
     const sales = [...bt.emulator.transactions.values()].filter((t) => t.orderId === res.json().id);
     expect(sales).toHaveLength(1);
@@ -74,7 +97,14 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
 
   it('a card that fails verification is not saved and not charged; the shopper is told it was declined', async () => {
     const customer = (await call('POST', '/v1/customers', { email: 'ada@example.com' })).json();
-    const session = (await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 3500, quantity: 1 }], customer: customer.id, payment_method_options: { card: { save: 'on' } } })).json();
+    const session = (
+      await call('POST', '/v1/checkout/sessions', {
+        currency: 'usd',
+        line_items: [{ name: 'Beans', unit_amount: 3500, quantity: 1 }],
+        customer: customer.id,
+        payment_method_options: { card: { save: 'on' } },
+      })
+    ).json();
     expectError(await pay(session.id, 'fake-processor-declined-visa-nonce'), 402, 'card_declined', { decline_code: 'do_not_honor' });
     expect(bt.emulator.transactions.size).toBe(0);
     expect(bt.emulator.vaulted.size).toBe(0);
@@ -82,10 +112,12 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
     expect(await rows(bt.db, 'SELECT status FROM payments')).toEqual([{ status: 'failed' }]);
   });
 
-  it('a returning customer\'s page gets a customer-scoped client token; with the account\'s CVV rule the saved card pays with token + CVV-only nonce', async () => {
+  it("a returning customer's page gets a customer-scoped client token; with the account's CVV rule the saved card pays with token + CVV-only nonce", async () => {
     const { customer, method } = await customerWithSavedCard();
     const newSession = async () =>
-      (await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 3500, quantity: 1 }], customer: customer })).json();
+      (
+        await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 3500, quantity: 1 }], customer: customer })
+      ).json();
     bt.emulator.requests.length = 0;
     const later = await newSession();
     const page = (await bt.app.inject({ method: 'GET', url: `/api/checkout/sessions/${later.id}` })).json();
@@ -97,12 +129,22 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
     // The account's Braintree CVV rules refuse vaulted sales without a CVV: every page asks for it.
     const account = (await rows(bt.db, 'SELECT account_id FROM processor_configs LIMIT 1'))[0]!.account_id as string;
     bt.clock.advance(1000);
-    await setProcessorConfig(bt.tillpoint.processorSettings, { accountId: account, mode: 'test', actor: null, processor: 'braintree', braintree: emulatedMerchantSettings({ requireCvvForSavedCards: true }) });
+    await setProcessorConfig(bt.tillpoint.processorSettings, {
+      accountId: account,
+      mode: 'test',
+      actor: null,
+      processor: 'braintree',
+      braintree: emulatedMerchantSettings({ requireCvvForSavedCards: true }),
+    });
     const asked = await newSession();
     expect((await bt.app.inject({ method: 'GET', url: `/api/checkout/sessions/${asked.id}` })).json().saved_card_cvc_required).toBe(true);
     const payments = await countRows(bt.db, 'payments');
     const oneTap = (nonce?: string) =>
-      bt.app.inject({ method: 'POST', url: `/api/checkout/sessions/${asked.id}/payments`, payload: { payment_method_type: 'card', payment_method: method.id, email: 'ada@example.com', ...(nonce ? { nonce } : {}) } });
+      bt.app.inject({
+        method: 'POST',
+        url: `/api/checkout/sessions/${asked.id}/payments`,
+        payload: { payment_method_type: 'card', payment_method: method.id, email: 'ada@example.com', ...(nonce ? { nonce } : {}) },
+      });
     expectError(await oneTap(), 400, 'parameter_missing', { param: 'cvc' });
     expect(await countRows(bt.db, 'payments')).toBe(payments);
 

@@ -8,8 +8,7 @@ describe.each(testDatabases)('manual capture and cancel ($name)', (database) => 
   // Many calls in one instant of the test clock: lift the per-second limit, which is not under test here.
   const ctx = useIntegration(database, { rateLimitPerSecond: { test: 10_000 } });
   const call = (method: 'GET' | 'POST', url: string, body?: unknown) => merchantCall(ctx.h, ctx.key, method, url, body);
-  const eventsOf = async (id: string) =>
-    (await rows(ctx.db, 'SELECT type FROM events WHERE object_id = $1 ORDER BY created_at, id', [id])).map((e) => e.type);
+  const eventsOf = async (id: string) => (await rows(ctx.db, 'SELECT type FROM events WHERE object_id = $1 ORDER BY created_at, id', [id])).map((e) => e.type);
 
   it('captures an authorization in full: succeeded, amount_captured, event payment.captured', async () => {
     const payment = await paidPayment(ctx, 5000, 'manual');

@@ -93,14 +93,27 @@ describe.each(testDatabases)('checkout page integrity ($name)', (database) => {
       expect(firstParty.map((s: any) => s.path).sort()).toEqual([...build.chunks.map((c) => c.path), '/js/embed.js'].sort());
       for (const script of firstParty) {
         // The embedded checkout's loader is served by the server itself: its bytes are what it answers.
-        const bytes = script.path === '/js/embed.js' ? (await ctx.h.app.inject({ method: 'GET', url: '/js/embed.js' })).rawPayload : readFileSync(path.join(webRoot, script.path));
-        expect(script).toMatchObject({ object: 'checkout_page_script', origin: 'http://checkout.test', sha384: sha384(bytes), size: bytes.length, integrity: 'sri' });
+        const bytes =
+          script.path === '/js/embed.js'
+            ? (await ctx.h.app.inject({ method: 'GET', url: '/js/embed.js' })).rawPayload
+            : readFileSync(path.join(webRoot, script.path));
+        expect(script).toMatchObject({
+          object: 'checkout_page_script',
+          origin: 'http://checkout.test',
+          sha384: sha384(bytes),
+          size: bytes.length,
+          integrity: 'sri',
+        });
         expect(script.justification, script.id).toEqual(expect.any(String));
       }
       const thirdParty = list.data.filter((s: any) => s.party === 'third');
-      expect(thirdParty.map((s: any) => s.origin).sort()).toEqual(
-        ['https://c.paypal.com', 'https://pay.google.com', 'https://songbird.cardinalcommerce.com', 'https://songbirdstag.cardinalcommerce.com', 'https://www.paypal.com'],
-      );
+      expect(thirdParty.map((s: any) => s.origin).sort()).toEqual([
+        'https://c.paypal.com',
+        'https://pay.google.com',
+        'https://songbird.cardinalcommerce.com',
+        'https://songbirdstag.cardinalcommerce.com',
+        'https://www.paypal.com',
+      ]);
       for (const script of thirdParty) {
         expect(script).toMatchObject({ sha384: null, integrity: 'csp_origin', justification: expect.any(String), integrity_note: expect.any(String) });
       }
@@ -112,12 +125,9 @@ describe.each(testDatabases)('checkout page integrity ($name)', (database) => {
       expectError(await ctx.h.app.inject({ method: 'GET', url: '/v1/checkout_page/scripts' }), 401, 'api_key_missing');
       expectError(await merchantCall(ctx.h, ctx.key, 'GET', '/v1/checkout_page/scripts?limit=0'), 400, 'parameter_invalid', { param: 'limit' });
       // A script id this build does not have is refused, not taken as the start of the list.
-      expectError(
-        await merchantCall(ctx.h, ctx.key, 'GET', '/v1/checkout_page/scripts?starting_after=assets/gone-1234.js'),
-        400,
-        'parameter_invalid',
-        { param: 'starting_after' },
-      );
+      expectError(await merchantCall(ctx.h, ctx.key, 'GET', '/v1/checkout_page/scripts?starting_after=assets/gone-1234.js'), 400, 'parameter_invalid', {
+        param: 'starting_after',
+      });
     });
   });
 
@@ -191,7 +201,9 @@ describe.each(testDatabases)('checkout page integrity ($name)', (database) => {
       expect(await read()).toMatchObject({ baseline: null, open_change: null });
 
       const key = (await dashboardCall(ctx.h, owner, 'POST', `/dashboard/api/accounts/${owner.accountId}/test/api-keys`, { kind: 'secret' })).json().secret;
-      const session = (await merchantCall(ctx.h, key, 'POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 1800, quantity: 1 }] })).json();
+      const session = (
+        await merchantCall(ctx.h, key, 'POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 1800, quantity: 1 }] })
+      ).json();
       expect((await ctx.h.app.inject({ method: 'GET', url: `/c/${session.id}` })).statusCode).toBe(200);
       // Recorded beside the page, not before it: it appears at once or very shortly.
       await expect.poll(async () => (await read()).baseline, { timeout: 5000 }).not.toBeNull();
@@ -253,7 +265,17 @@ describe.each(testDatabases)('checkout page integrity ($name)', (database) => {
       };
       expect((await post(JSON.stringify(legacy))).statusCode).toBe(204);
       const batch = [
-        { type: 'csp-violation', url: `http://checkout.test/c/${session.id}`, user_agent: 'Chromium', body: { documentURL: `http://checkout.test/c/${session.id}`, blockedURL: 'https://skimmer.example/x.js', effectiveDirective: 'script-src-elem', disposition: 'enforce' } },
+        {
+          type: 'csp-violation',
+          url: `http://checkout.test/c/${session.id}`,
+          user_agent: 'Chromium',
+          body: {
+            documentURL: `http://checkout.test/c/${session.id}`,
+            blockedURL: 'https://skimmer.example/x.js',
+            effectiveDirective: 'script-src-elem',
+            disposition: 'enforce',
+          },
+        },
         { type: 'deprecation', url: `http://checkout.test/c/${session.id}`, body: { id: 'x' } },
       ];
       expect((await post(JSON.stringify(batch), 'application/reports+json')).statusCode).toBe(204);
@@ -295,11 +317,29 @@ describe.each(testDatabases)('checkout page integrity ($name)', (database) => {
     it('shows reports in the dashboard and purges them after 90 days', async () => {
       const owner = await signUpOwner(ctx.h, 'Report Roasters');
       const ownerKey = (await dashboardCall(ctx.h, owner, 'POST', `/dashboard/api/accounts/${owner.accountId}/test/api-keys`, { kind: 'secret' })).json();
-      const session = (await merchantCall(ctx.h, ownerKey.secret, 'POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 1800, quantity: 1 }] })).json();
-      await post(JSON.stringify({ 'csp-report': { 'document-uri': `http://checkout.test/c/${session.id}`, 'blocked-uri': 'https://evil.example/a.js', 'effective-directive': 'script-src-elem' } }));
+      const session = (
+        await merchantCall(ctx.h, ownerKey.secret, 'POST', '/v1/checkout/sessions', {
+          currency: 'usd',
+          line_items: [{ name: 'Beans', unit_amount: 1800, quantity: 1 }],
+        })
+      ).json();
+      await post(
+        JSON.stringify({
+          'csp-report': {
+            'document-uri': `http://checkout.test/c/${session.id}`,
+            'blocked-uri': 'https://evil.example/a.js',
+            'effective-directive': 'script-src-elem',
+          },
+        }),
+      );
       const listed = (await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/page-security/csp-reports`)).json();
       expect(listed.data).toHaveLength(1);
-      expect(listed.data[0]).toMatchObject({ object: 'csp_report', checkout_session: session.id, blocked_url: 'https://evil.example/a.js', directive: 'script-src-elem' });
+      expect(listed.data[0]).toMatchObject({
+        object: 'csp_report',
+        checkout_session: session.id,
+        blocked_url: 'https://evil.example/a.js',
+        directive: 'script-src-elem',
+      });
       ctx.h.clock.advance(89 * 24 * 3600 * 1000);
       await runJobOnce(ctx.h.tillpoint.deps, 'csp-reports-purge');
       expect(await stored()).toHaveLength(1);

@@ -62,7 +62,12 @@ describe.each(testDatabases)('checkout page ($name)', (database) => {
     const { nonce, data } = pageData(html);
     // The line item's markup cannot close the data element: `<` is escaped inside the JSON.
     expect(html).not.toContain('</script><script>alert(1)');
-    expect(data).toMatchObject({ sessionId: session.id, receipt: false, locale: 'en', view: { kind: 'ready', session: { id: session.id, amount_total: 2900 } } });
+    expect(data).toMatchObject({
+      sessionId: session.id,
+      receipt: false,
+      locale: 'en',
+      view: { kind: 'ready', session: { id: session.id, amount_total: 2900 } },
+    });
     expect(data.flags).toMatchObject({ cardEnabled: true, googlePayEnabled: true, layout: { value: 'wallet_first', experiment: null } });
     // The catalogue is inlined precompiled (ASTs: the page's runtime has no parser), for primeMessages.
     expect(data.messages.locale).toBe('en');
@@ -199,7 +204,11 @@ describe.each(testDatabases)('checkout page ($name)', (database) => {
 
   it('sends the HTML as brotli, gzip or identity by Accept-Encoding', async () => {
     const session = await createSession(ctx);
-    for (const [accept, encoding] of [['br, gzip', 'br'], ['gzip, deflate', 'gzip'], ['identity', undefined]] as const) {
+    for (const [accept, encoding] of [
+      ['br, gzip', 'br'],
+      ['gzip, deflate', 'gzip'],
+      ['identity', undefined],
+    ] as const) {
       const res = await get(`/c/${session.id}`, accept);
       expect(res.headers['content-encoding'], accept).toBe(encoding);
       expect(res.headers.vary).toContain('accept-encoding');
@@ -210,7 +219,11 @@ describe.each(testDatabases)('checkout page ($name)', (database) => {
   it('serves the build’s precompressed assets by Accept-Encoding, cached immutably', async () => {
     const name = readdirSync(path.join(webRoot, 'assets')).find((f) => /^checkout-[\w-]+\.js$/.test(f))!;
     const original = readFileSync(path.join(webRoot, 'assets', name));
-    for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['identity', undefined]] as const) {
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', undefined],
+    ] as const) {
       const res = await get(`/assets/${name}`, accept);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-encoding'], accept).toBe(encoding);

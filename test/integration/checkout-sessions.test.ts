@@ -163,23 +163,13 @@ describe.each(testDatabases)('POST /v1/checkout/sessions ($name)', (database) =>
   });
 
   it('refuses an amount below the currency minimum with amount_too_small', async () => {
-    await refused(
-      ctx,
-      { currency: 'usd', line_items: [{ name: 'Sticker', unit_amount: 49, quantity: 1 }] },
-      400,
-      'amount_too_small',
-      { param: 'line_items' },
-    );
+    await refused(ctx, { currency: 'usd', line_items: [{ name: 'Sticker', unit_amount: 49, quantity: 1 }] }, 400, 'amount_too_small', { param: 'line_items' });
   });
 
   it('refuses an amount above the maximum with amount_too_large', async () => {
-    await refused(
-      ctx,
-      { currency: 'usd', line_items: [{ name: 'Yacht', unit_amount: 99_999_999, quantity: 2 }] },
-      400,
-      'amount_too_large',
-      { param: 'line_items' },
-    );
+    await refused(ctx, { currency: 'usd', line_items: [{ name: 'Yacht', unit_amount: 99_999_999, quantity: 2 }] }, 400, 'amount_too_large', {
+      param: 'line_items',
+    });
   });
 
   it('refuses an unsupported currency with currency_not_supported', async () => {
@@ -201,13 +191,9 @@ describe.each(testDatabases)('POST /v1/checkout/sessions ($name)', (database) =>
   });
 
   it('refuses a quantity of 0, naming the line', async () => {
-    await refused(
-      ctx,
-      { currency: 'usd', line_items: [{ name: 'Mug', unit_amount: 900, quantity: 0 }] },
-      400,
-      'parameter_invalid',
-      { param: 'line_items[0][quantity]' },
-    );
+    await refused(ctx, { currency: 'usd', line_items: [{ name: 'Mug', unit_amount: 900, quantity: 0 }] }, 400, 'parameter_invalid', {
+      param: 'line_items[0][quantity]',
+    });
   });
 
   it('refuses a 5 MB body with 413 request_too_large, naming the limit', async () => {
@@ -245,8 +231,7 @@ describe.each(testDatabases)('POST /v1/checkout/sessions ($name)', (database) =>
 describe.each(testDatabases)('expiring checkout sessions ($name)', (database) => {
   const ctx = useIntegration(database);
 
-  const expiredEvents = (id: string) =>
-    rows(ctx.db, `SELECT * FROM events WHERE object_id = $1 AND type = 'checkout.session.expired'`, [id]);
+  const expiredEvents = (id: string) => rows(ctx.db, `SELECT * FROM events WHERE object_id = $1 AND type = 'checkout.session.expired'`, [id]);
 
   it('POST /expire expires the session, writes one event, and is idempotent', async () => {
     const session = await createSession(ctx);

@@ -19,7 +19,13 @@ describe.each(testDatabases)('customers ($name)', (database) => {
 
   it('creates, reads, updates and lists customers, firing customer.created and customer.updated', async () => {
     const ada = await customer({ email: 'ada@example.com', name: 'Ada Lovelace', metadata: { crm_id: '8812', tier: 'gold' } });
-    expect(ada).toMatchObject({ object: 'customer', livemode: false, email: 'ada@example.com', name: 'Ada Lovelace', metadata: { crm_id: '8812', tier: 'gold' } });
+    expect(ada).toMatchObject({
+      object: 'customer',
+      livemode: false,
+      email: 'ada@example.com',
+      name: 'Ada Lovelace',
+      metadata: { crm_id: '8812', tier: 'gold' },
+    });
     expect(ada.id).toMatch(/^cus_[0-9A-Za-z]{24}$/);
     expect((await call('GET', `/v1/customers/${ada.id}`)).json()).toEqual(ada);
 
@@ -51,7 +57,9 @@ describe.each(testDatabases)('customers ($name)', (database) => {
     expectError(await call('POST', '/v1/customers', { email: 'not-an-email' }), 400, 'parameter_invalid', { param: 'email' });
     expectError(await call('POST', '/v1/customers', { name: 'x'.repeat(257) }), 400, 'parameter_invalid', { param: 'name' });
     expectError(await call('POST', '/v1/customers', { phone: '1' }), 400, 'parameter_unknown', { param: 'phone' });
-    expectError(await call('POST', '/v1/customers', { metadata: { ['k'.repeat(41)]: 'v' } }), 400, 'parameter_invalid', { param: `metadata[${'k'.repeat(41)}]` });
+    expectError(await call('POST', '/v1/customers', { metadata: { ['k'.repeat(41)]: 'v' } }), 400, 'parameter_invalid', {
+      param: `metadata[${'k'.repeat(41)}]`,
+    });
     expect(await countRows(ctx.db, 'customers')).toBe(0);
     expect(await countRows(ctx.db, 'events')).toBe(0);
 
@@ -71,7 +79,12 @@ describe.each(testDatabases)('customers ($name)', (database) => {
     expectError(await asOther('GET', `/v1/customers/${ada.id}`), 404, 'resource_missing', { param: 'id' });
     expectError(await asOther('POST', `/v1/customers/${ada.id}`, { name: 'x' }), 404, 'resource_missing', { param: 'id' });
     expectError(await asOther('DELETE', `/v1/customers/${ada.id}`), 404, 'resource_missing', { param: 'id' });
-    expectError(await asOther('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'x', unit_amount: 500, quantity: 1 }], customer: ada.id }), 404, 'resource_missing', { param: 'customer' });
+    expectError(
+      await asOther('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'x', unit_amount: 500, quantity: 1 }], customer: ada.id }),
+      404,
+      'resource_missing',
+      { param: 'customer' },
+    );
     expect((await asOther('GET', '/v1/customers')).json().data).toEqual([]);
     expect(await countRows(ctx.db, 'customers')).toBe(1);
   });
@@ -88,15 +101,29 @@ describe.each(testDatabases)('customers ($name)', (database) => {
     const [succeeded] = await rows(ctx.db, `SELECT data FROM events WHERE type = 'payment.succeeded' AND object_id = $1`, [payment.id]);
     expect(succeeded!.data.customer).toBe(ada.id);
 
-    expectError(await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'x', unit_amount: 500, quantity: 1 }], customer: 'cus_missing' }), 404, 'resource_missing', { param: 'customer' });
     expectError(
-      await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'x', unit_amount: 500, quantity: 1 }], customer: ada.id, customer_email: 'x@example.com' }),
+      await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'x', unit_amount: 500, quantity: 1 }], customer: 'cus_missing' }),
+      404,
+      'resource_missing',
+      { param: 'customer' },
+    );
+    expectError(
+      await call('POST', '/v1/checkout/sessions', {
+        currency: 'usd',
+        line_items: [{ name: 'x', unit_amount: 500, quantity: 1 }],
+        customer: ada.id,
+        customer_email: 'x@example.com',
+      }),
       400,
       'parameter_invalid',
       { param: 'customer_email' },
     );
     expectError(
-      await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'x', unit_amount: 500, quantity: 1 }], customer_creation: 'sometimes' }),
+      await call('POST', '/v1/checkout/sessions', {
+        currency: 'usd',
+        line_items: [{ name: 'x', unit_amount: 500, quantity: 1 }],
+        customer_creation: 'sometimes',
+      }),
       400,
       'parameter_invalid',
       { param: 'customer_creation' },

@@ -39,13 +39,12 @@ describe.each(testDatabases)('dashboard actions ($name)', (database) => {
     expect(await auditActions(ctx, owner)).toContain('refund.create');
 
     // The same rules as the API: no more than what remains.
-    expectError(
-      await dashboardCall(ctx.h, support, 'POST', `${base}/payments/${paymentId}/refunds`, { amount: 2501 }),
-      409,
-      'refund_exceeds_available',
-      { param: 'amount' },
-    );
-    expectError(await dashboardCall(ctx.h, support, 'POST', `${base}/payments/${paymentId}/refunds`, { amount: 1, surprise: 1 }), 400, 'parameter_unknown', { param: 'surprise' });
+    expectError(await dashboardCall(ctx.h, support, 'POST', `${base}/payments/${paymentId}/refunds`, { amount: 2501 }), 409, 'refund_exceeds_available', {
+      param: 'amount',
+    });
+    expectError(await dashboardCall(ctx.h, support, 'POST', `${base}/payments/${paymentId}/refunds`, { amount: 1, surprise: 1 }), 400, 'parameter_unknown', {
+      param: 'surprise',
+    });
   });
 
   it('captures part of an authorization; a second capture is refused; void is refused after capture', async () => {
@@ -78,22 +77,33 @@ describe.each(testDatabases)('dashboard actions ($name)', (database) => {
 
   it('shows the exact webhook body sent for each delivery, and deactivating a link stops its URL', async () => {
     const { owner, base, key } = await ownerWithPayment(ctx);
-    const endpoint = (await dashboardCall(ctx.h, owner, 'POST', `${base}/webhook-endpoints`, { url: 'http://localhost:9/hooks', enabled_events: ['*'] })).json();
+    const endpoint = (
+      await dashboardCall(ctx.h, owner, 'POST', `${base}/webhook-endpoints`, { url: 'http://localhost:9/hooks', enabled_events: ['*'] })
+    ).json();
     expect(endpoint.secret).toMatch(/^whsec_/);
     expect((await dashboardCall(ctx.h, owner, 'GET', `${base}/webhook-endpoints`)).json().data[0].secret).toBeUndefined();
-    const session = await merchantCall(ctx.h, key, 'POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Cup', unit_amount: 900, quantity: 1 }] });
+    const session = await merchantCall(ctx.h, key, 'POST', '/v1/checkout/sessions', {
+      currency: 'usd',
+      line_items: [{ name: 'Cup', unit_amount: 900, quantity: 1 }],
+    });
     await payCall(ctx.h, session.json().id, await tokenize(ctx.h, session.json().id));
     const deliveries = (await dashboardCall(ctx.h, owner, 'GET', `${base}/webhook-endpoints/${endpoint.id}/deliveries`)).json().data;
     const completed = deliveries.find((d: { event_type: string }) => d.event_type === 'checkout.session.completed');
     expect(JSON.parse(completed.request_body)).toMatchObject({ id: completed.event, type: 'checkout.session.completed' });
 
-    const product = (await dashboardCall(ctx.h, owner, 'POST', `${base}/products`, { name: 'Beans', default_price_data: { currency: 'usd', unit_amount: 1200 } })).json();
-    const link = (await dashboardCall(ctx.h, owner, 'POST', `${base}/payment-links`, { line_items: [{ price: product.default_price.id, quantity: 1 }] })).json();
+    const product = (
+      await dashboardCall(ctx.h, owner, 'POST', `${base}/products`, { name: 'Beans', default_price_data: { currency: 'usd', unit_amount: 1200 } })
+    ).json();
+    const link = (
+      await dashboardCall(ctx.h, owner, 'POST', `${base}/payment-links`, { line_items: [{ price: product.default_price.id, quantity: 1 }] })
+    ).json();
     const slug = new URL(link.url).pathname;
     expect((await ctx.h.app.inject({ method: 'GET', url: slug })).statusCode).toBe(303);
     const off = await dashboardCall(ctx.h, owner, 'POST', `${base}/payment-links/${link.id}`, { active: false });
     expect(off.json().active).toBe(false);
     expect((await ctx.h.app.inject({ method: 'GET', url: slug })).statusCode).toBe(404);
-    expect(await auditActions(ctx, owner)).toEqual(expect.arrayContaining(['webhook_endpoint.create', 'product.create', 'payment_link.create', 'payment_link.deactivate']));
+    expect(await auditActions(ctx, owner)).toEqual(
+      expect.arrayContaining(['webhook_endpoint.create', 'product.create', 'payment_link.create', 'payment_link.deactivate']),
+    );
   });
 });

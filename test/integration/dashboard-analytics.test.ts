@@ -80,7 +80,12 @@ describe.each(testDatabases)('dashboard Analytics ($name)', (database) => {
     );
     // The experiment: 3 exposed sessions converted in "pay" or "pay_now", 1 did not.
     expect(body.experiments).toHaveLength(1);
-    const variants = body.experiments[0].variants as Array<{ variant: string; exposed: number; conversions: number; conversion_rate_interval: { lower: number; upper: number } }>;
+    const variants = body.experiments[0].variants as Array<{
+      variant: string;
+      exposed: number;
+      conversions: number;
+      conversion_rate_interval: { lower: number; upper: number };
+    }>;
     expect(variants.map((v) => v.variant)).toEqual(['pay', 'pay_now']);
     expect(variants.reduce((sum, v) => sum + v.exposed, 0)).toBe(4);
     expect(variants.reduce((sum, v) => sum + v.conversions, 0)).toBe(3);
@@ -92,7 +97,13 @@ describe.each(testDatabases)('dashboard Analytics ($name)', (database) => {
     // Yesterday alone: nothing.
     const yesterday = day(new Date(ctx.h.clock.now().getTime() - DAY_MS));
     const empty = (await analytics(`from=${yesterday}&to=${yesterday}`)).json();
-    expect(empty).toMatchObject({ funnel: { opened: 0, attempted: 0, paid: 0 }, payment_methods: [], decline_reasons: [], three_d_secure: [], experiments: [] });
+    expect(empty).toMatchObject({
+      funnel: { opened: 0, attempted: 0, paid: 0 },
+      payment_methods: [],
+      decline_reasons: [],
+      three_d_secure: [],
+      experiments: [],
+    });
   });
 
   it('refuses a bad period with 400 parameter_invalid and changes nothing', async () => {

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
-import {
-  PASSWORD,
-  addMember,
-  dashboardCall,
-  preAuth,
-  publicPost,
-  setCookie,
-  signUpOwner,
-  uniqueEmail,
-} from '../support/dashboard';
+import { PASSWORD, addMember, dashboardCall, preAuth, publicPost, setCookie, signUpOwner, uniqueEmail } from '../support/dashboard';
 import { startHarness } from '../support/harness';
 import { countingStatements, countRows, expectError, merchantCall, rows, useIntegration } from '../support/integration';
 import { authenticateDashboardSession } from '../../src/domain/team/use-cases/authenticate-dashboard-session';
@@ -115,7 +106,12 @@ describe.each(testDatabases)('dashboard sign-up, sign-in and sessions ($name)', 
     const pre = await preAuth(ctx.h);
     const refused = [
       // A signed-in write with the browser's pre-sign-in cookie and its token.
-      await ctx.h.app.inject({ method: 'POST', url: settings, payload: { accent_color: '#ff0000' }, headers: { cookie: `${owner.cookie}; ${pre.cookie}`, 'x-csrf-token': pre.csrf } }),
+      await ctx.h.app.inject({
+        method: 'POST',
+        url: settings,
+        payload: { accent_color: '#ff0000' },
+        headers: { cookie: `${owner.cookie}; ${pre.cookie}`, 'x-csrf-token': pre.csrf },
+      }),
       await dashboardCall(ctx.h, { ...owner, csrf: other.csrf }, 'POST', settings, { accent_color: '#ff0000' }),
       await dashboardCall(ctx.h, { ...owner, csrf: `${owner.csrf}x` }, 'POST', settings, { accent_color: '#ff0000' }),
     ];
@@ -173,7 +169,9 @@ describe.each(testDatabases)('dashboard sign-up, sign-in and sessions ($name)', 
     const owner = await signUpOwner(ctx.h);
     const token = decodeURIComponent(owner.cookie.split('=')[1]!);
     const { deps, sent } = countingStatements(ctx.db, ctx.h.tillpoint.deps);
-    const expiry = async () => (await rows(ctx.db, 'SELECT expires_at FROM dashboard_sessions WHERE user_id = (SELECT id FROM users WHERE email = $1)', [owner.email]))[0]!.expires_at as Date;
+    const expiry = async () =>
+      (await rows(ctx.db, 'SELECT expires_at FROM dashboard_sessions WHERE user_id = (SELECT id FROM users WHERE email = $1)', [owner.email]))[0]!
+        .expires_at as Date;
     const before = await expiry();
 
     await authenticateDashboardSession(deps, { token });
@@ -222,7 +220,11 @@ describe.each(testDatabases)('dashboard sign-up, sign-in and sessions ($name)', 
   it('locks an address that sprays many emails', async () => {
     const ip = '198.51.100.77';
     for (let i = 0; i < 20; i++) {
-      expectError(await publicPost(ctx.h, await preAuth(ctx.h, ip), '/dashboard/api/sign-in', { email: `guess${i}@shop.example`, password: 'x' }), 401, 'sign_in_failed');
+      expectError(
+        await publicPost(ctx.h, await preAuth(ctx.h, ip), '/dashboard/api/sign-in', { email: `guess${i}@shop.example`, password: 'x' }),
+        401,
+        'sign_in_failed',
+      );
     }
     const res = await publicPost(ctx.h, await preAuth(ctx.h, ip), '/dashboard/api/sign-in', { email: 'another@shop.example', password: 'x' });
     expectError(res, 429, 'rate_limited');
@@ -282,12 +284,9 @@ describe.each(testDatabases)('dashboard team ($name)', (database) => {
     expectError(await dashboardCall(ctx.h, admin, 'POST', `${base}/members/${support.userId}/role`, { role: 'owner' }), 403, 'insufficient_role');
     expectError(await dashboardCall(ctx.h, admin, 'POST', `${base}/invites`, { role: 'owner' }), 403, 'insufficient_role');
     expectError(await dashboardCall(ctx.h, admin, 'DELETE', `${base}/members/${owner.userId}`), 403, 'insufficient_role');
-    expectError(
-      await dashboardCall(ctx.h, owner, 'POST', `${base}/members/${owner.userId}/role`, { role: 'admin' }),
-      400,
-      'parameter_invalid',
-      { param: 'role' },
-    );
+    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base}/members/${owner.userId}/role`, { role: 'admin' }), 400, 'parameter_invalid', {
+      param: 'role',
+    });
 
     // The viewer (formerly support) now sees emails masked and cannot manage the team.
     expectError(await dashboardCall(ctx.h, support, 'POST', `${base}/invites`, { role: 'viewer' }), 403, 'insufficient_role');
@@ -352,8 +351,16 @@ describe.each(testDatabases)('audit log and request log of the merchant API ($na
     const keep = 5;
     for (let i = 0; i < keep + 3; i++) {
       const record = {
-        id: `req_log_${i}`, accountId: ctx.accountId, mode: 'test' as const, keyId: 'key_x', method: 'GET',
-        path: `/v1/payments/${i}`, status: 200, errorCode: null, requestId: `req_${i}`, at: new Date(Date.UTC(2030, 0, 1, 0, 0, i)),
+        id: `req_log_${i}`,
+        accountId: ctx.accountId,
+        mode: 'test' as const,
+        keyId: 'key_x',
+        method: 'GET',
+        path: `/v1/payments/${i}`,
+        status: 200,
+        errorCode: null,
+        requestId: `req_${i}`,
+        at: new Date(Date.UTC(2030, 0, 1, 0, 0, i)),
       };
       await ctx.h.tillpoint.deps.store.transaction((tx) => tx.apiRequests.insert(record, keep));
     }
@@ -363,8 +370,16 @@ describe.each(testDatabases)('audit log and request log of the merchant API ($na
 
     // A batch (as the request log writes them) keeps the newest `keep` too, old and new together.
     const batch = [0, 1, 2].map((i) => ({
-      id: `req_log_b${i}`, accountId: ctx.accountId, mode: 'test' as const, keyId: 'key_x', method: 'GET',
-      path: `/v1/payments/b${i}`, status: 200, errorCode: null, requestId: `req_b${i}`, at: new Date(Date.UTC(2030, 0, 1, 0, 1, i)),
+      id: `req_log_b${i}`,
+      accountId: ctx.accountId,
+      mode: 'test' as const,
+      keyId: 'key_x',
+      method: 'GET',
+      path: `/v1/payments/b${i}`,
+      status: 200,
+      errorCode: null,
+      requestId: `req_b${i}`,
+      at: new Date(Date.UTC(2030, 0, 1, 0, 1, i)),
     }));
     await ctx.h.tillpoint.deps.store.once((db) => db.apiRequests.insertMany(batch, keep));
     const afterBatch = await rows(ctx.db, 'SELECT path FROM api_requests WHERE key_id = $1 ORDER BY at', ['key_x']);

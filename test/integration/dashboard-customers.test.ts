@@ -29,7 +29,7 @@ describe.each(testDatabases)("the dashboard's Customers page ($name)", (database
     return { ada, payment };
   }
 
-  it("finds a customer by email (any case), shows its payments and saved card as brand, last4 and expiry only, and the payment links back", async () => {
+  it('finds a customer by email (any case), shows its payments and saved card as brand, last4 and expiry only, and the payment links back', async () => {
     const { ada, payment } = await adaPays();
     const found = await as('support', 'GET', '/customers?email=ADA.Lovelace@buyer.example');
     expect(found.statusCode, found.body).toBe(200);
@@ -59,7 +59,10 @@ describe.each(testDatabases)("the dashboard's Customers page ($name)", (database
     const guestPays = async (email: string, amount: number) => {
       fx.h.clock.advance(1000);
       const session = (
-        await merchantCall(fx.h, fx.secretKey, 'POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Guest mug', unit_amount: amount, quantity: 1 }] })
+        await merchantCall(fx.h, fx.secretKey, 'POST', '/v1/checkout/sessions', {
+          currency: 'usd',
+          line_items: [{ name: 'Guest mug', unit_amount: amount, quantity: 1 }],
+        })
       ).json();
       const card = { number: '4111 1111 1111 1111', exp_month: 7, exp_year: 2031, cvc: '321' };
       const paid = await payCall(fx.h, session.id, await tokenize(fx.h, session.id, card), email);

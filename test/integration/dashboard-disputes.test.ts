@@ -50,10 +50,14 @@ describe.each(testDatabases)('dashboard disputes ($name)', (database) => {
   it("the evidence form's route takes a file's base64 past 256 KB, and above its own 5.4 MB says that limit", async () => {
     const disputeId = await openDispute(fx);
     const huge = Buffer.concat([Buffer.from('%PDF-'), Buffer.alloc(4.3 * 1024 * 1024)]).toString('base64');
-    const refused = await dashboardCall(fx.h, fx.owner, 'POST', url(`/${disputeId}/evidence`), { file: { name: 'huge.pdf', type: 'application/pdf', data: huge } });
+    const refused = await dashboardCall(fx.h, fx.owner, 'POST', url(`/${disputeId}/evidence`), {
+      file: { name: 'huge.pdf', type: 'application/pdf', data: huge },
+    });
     expect(expectError(refused, 413, 'request_too_large').message).toContain('5.4 MB (5657942 bytes): an evidence file may be at most 4 MB');
     const scan = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(512 * 1024)]).toString('base64');
-    const taken = await dashboardCall(fx.h, fx.owner, 'POST', url(`/${disputeId}/evidence`), { file: { name: 'scan.pdf', type: 'application/pdf', data: scan } });
+    const taken = await dashboardCall(fx.h, fx.owner, 'POST', url(`/${disputeId}/evidence`), {
+      file: { name: 'scan.pdf', type: 'application/pdf', data: scan },
+    });
     expect(taken.statusCode, taken.body).toBe(200);
   });
 

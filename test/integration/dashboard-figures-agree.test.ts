@@ -28,7 +28,11 @@ describe.each(testDatabases)('dashboard figures agree with each other ($name)', 
     };
     /** Opens a session and pays it with `card`; answers the payment's id. */
     const pay = async (amount: number, captureMethod: 'automatic' | 'manual' = 'automatic', card?: Record<string, unknown>) => {
-      const session = await api('POST', '/v1/checkout/sessions', { currency: 'usd', capture_method: captureMethod, line_items: [{ name: 'Tea', unit_amount: amount, quantity: 1 }] });
+      const session = await api('POST', '/v1/checkout/sessions', {
+        currency: 'usd',
+        capture_method: captureMethod,
+        line_items: [{ name: 'Tea', unit_amount: amount, quantity: 1 }],
+      });
       await payCall(ctx.h, session.id, await tokenize(ctx.h, session.id, card));
       ctx.h.clock.advance(1000);
       return (await api('GET', `/v1/payments?checkout_session=${session.id}`)).data[0].id as string;

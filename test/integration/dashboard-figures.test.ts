@@ -139,15 +139,29 @@ describe.each(testDatabases)('payment badges and Overview figures ($name)', (dat
 
     // The filter picks exactly the payments that show the badge asked for, alone or combined.
     for (const badge of ['succeeded', 'partially_refunded', 'refunded', 'requires_capture', 'canceled', 'failed']) {
-      expect((await list(`?status=${badge}`)).map((p) => p.id).sort(), badge).toEqual(all.filter((p) => p.status_badge === badge).map((p) => p.id).sort());
+      expect((await list(`?status=${badge}`)).map((p) => p.id).sort(), badge).toEqual(
+        all
+          .filter((p) => p.status_badge === badge)
+          .map((p) => p.id)
+          .sort(),
+      );
     }
     expect((await list('?status=refunded,partially_refunded')).map((p) => p.id).sort()).toEqual([partly, full].sort());
     expect((await list('?status=succeeded,refunded,failed')).map((p) => p.id).sort()).toEqual([captured, full, declined].sort());
     expect((await list('?status=succeeded,partially_refunded,refunded')).map((p) => p.id).sort()).toEqual([captured, partly, full].sort());
 
     const csv = (await s.dashboard('/payments/export.csv?status=refunded,partially_refunded')).body.trim().split('\r\n');
-    expect(csv[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code,payment_method_type,payer,amount_discount,amount_shipping,amount_tax,shipping_name,shipping_line1,shipping_line2,shipping_city,shipping_state,shipping_postal_code,shipping_country,billing_line1,billing_line2,billing_city,billing_state,billing_postal_code,billing_country,custom_fields');
-    expect(csv.slice(1).map((line) => line.split(',').slice(0, 7).filter((_, i) => i !== 1))).toEqual([
+    expect(csv[0]).toBe(
+      'id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code,payment_method_type,payer,amount_discount,amount_shipping,amount_tax,shipping_name,shipping_line1,shipping_line2,shipping_city,shipping_state,shipping_postal_code,shipping_country,billing_line1,billing_line2,billing_city,billing_state,billing_postal_code,billing_country,custom_fields',
+    );
+    expect(
+      csv.slice(1).map((line) =>
+        line
+          .split(',')
+          .slice(0, 7)
+          .filter((_, i) => i !== 1),
+      ),
+    ).toEqual([
       [full, 'refunded', '25.00', '25.00', '25.00', 'EUR'],
       [partly, 'partially_refunded', '30.00', '30.00', '10.00', 'USD'],
     ]);

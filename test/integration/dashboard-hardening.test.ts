@@ -34,7 +34,10 @@ describe.each(testDatabases)('dashboard hardening ($name)', (database) => {
     const sample = samples[name(endpoint)];
     const { params = {}, body } = sample ? await sample(fx) : {};
     const filled = { account_id: fx.accountId, mode: 'test', token: 'inv_missing', id: 'dsess_missing', ...params };
-    return { url: urlFor(endpoint.contract.url, filled), body: body ?? (endpoint.contract.url.endsWith('sign-in') ? { email: fx.owner.email, password: PASSWORD } : undefined) };
+    return {
+      url: urlFor(endpoint.contract.url, filled),
+      body: body ?? (endpoint.contract.url.endsWith('sign-in') ? { email: fx.owner.email, password: PASSWORD } : undefined),
+    };
   }
 
   it(`refuses each of the ${writes.length} state-changing routes, signed in, without the CSRF token or with a wrong one: 403, nothing changed`, async () => {
@@ -71,7 +74,11 @@ describe.each(testDatabases)('dashboard hardening ($name)', (database) => {
     expect(await count()).toBe(sessions - 1);
     // A copy of the cookie kept by an attacker is worth nothing, for reads and writes alike.
     expectError(await dashboardCall(fx.h, agent, 'GET', `/dashboard/api/accounts/${fx.accountId}/team`), 401, 'not_signed_in');
-    expectError(await dashboardCall(fx.h, agent, 'POST', `/dashboard/api/accounts/${fx.accountId}/settings`, { accent_color: '#000000' }), 401, 'not_signed_in');
+    expectError(
+      await dashboardCall(fx.h, agent, 'POST', `/dashboard/api/accounts/${fx.accountId}/settings`, { accent_color: '#000000' }),
+      401,
+      'not_signed_in',
+    );
     expect((await dashboardCall(fx.h, agent, 'GET', '/dashboard/api/session')).json().user).toBeNull();
   });
 
@@ -96,8 +103,7 @@ describe.each(testDatabases)('dashboard hardening ($name)', (database) => {
   it('sign-in throttle timings to the millisecond: 1 s, 2 s, 4 s after the 3rd, 4th, 5th failure; refused attempts do not count', async () => {
     const email = uniqueEmail('throttle');
     await publicPost(fx.h, await preAuth(fx.h), '/dashboard/api/sign-up', { email, password: PASSWORD, name: 'T', business_name: 'Throttle Shop' });
-    const attempt = async (password: string) =>
-      publicPost(fx.h, await preAuth(fx.h, '198.51.100.200'), '/dashboard/api/sign-in', { email, password });
+    const attempt = async (password: string) => publicPost(fx.h, await preAuth(fx.h, '198.51.100.200'), '/dashboard/api/sign-in', { email, password });
     for (let i = 0; i < 3; i++) expectError(await attempt('wrong'), 401, 'sign_in_failed');
     for (const waitMs of [1000, 2000, 4000]) {
       fx.h.clock.advance(waitMs - 1);

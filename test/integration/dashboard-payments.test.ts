@@ -14,10 +14,12 @@ describe.each(testDatabases)('dashboard payments, sessions and overview ($name)'
   }
 
   async function pay(c: IntegrationContext, key: string, amount: number, email: string, card = '4111 1111 1111 1111') {
-    const session = (await merchantCall(c.h, key, 'POST', '/v1/checkout/sessions', {
-      currency: 'usd',
-      line_items: [{ name: 'Thing', unit_amount: amount, quantity: 1 }],
-    })).json();
+    const session = (
+      await merchantCall(c.h, key, 'POST', '/v1/checkout/sessions', {
+        currency: 'usd',
+        line_items: [{ name: 'Thing', unit_amount: amount, quantity: 1 }],
+      })
+    ).json();
     const res = await payCall(c.h, session.id, await tokenize(c.h, session.id, { number: card, exp_month: 12, exp_year: 2034, cvc: '123' }), email);
     c.h.clock.advance(1000);
     return { sessionId: session.id as string, status: res.statusCode };
@@ -68,8 +70,12 @@ describe.each(testDatabases)('dashboard payments, sessions and overview ($name)'
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.headers['content-disposition']).toMatch(/attachment; filename="payments-test-\d{4}-\d{2}-\d{2}\.csv"/);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code,payment_method_type,payer,amount_discount,amount_shipping,amount_tax,shipping_name,shipping_line1,shipping_line2,shipping_city,shipping_state,shipping_postal_code,shipping_country,billing_line1,billing_line2,billing_city,billing_state,billing_postal_code,billing_country,custom_fields');
-    expect(lines[1]).toMatch(/^pay_\w+,[\d-]+T[\d:.]+Z,succeeded,10\.00,10\.00,0\.00,USD,jane\.doe@buyer\.example,visa,1111,cs_\w+,,card,,0\.00,0\.00,0\.00,,,,,,,,,,,,,,$/);
+    expect(lines[0]).toBe(
+      'id,created_utc,status,amount,amount_captured,amount_refunded,currency,customer_email,brand,last4,checkout_session,decline_code,payment_method_type,payer,amount_discount,amount_shipping,amount_tax,shipping_name,shipping_line1,shipping_line2,shipping_city,shipping_state,shipping_postal_code,shipping_country,billing_line1,billing_line2,billing_city,billing_state,billing_postal_code,billing_country,custom_fields',
+    );
+    expect(lines[1]).toMatch(
+      /^pay_\w+,[\d-]+T[\d:.]+Z,succeeded,10\.00,10\.00,0\.00,USD,jane\.doe@buyer\.example,visa,1111,cs_\w+,,card,,0\.00,0\.00,0\.00,,,,,,,,,,,,,,$/,
+    );
   });
 
   it('shows a payment with its timeline, payment method and processor response', async () => {
@@ -109,7 +115,9 @@ describe.each(testDatabases)('dashboard payments, sessions and overview ($name)'
     expect(overview.previous_days.map((d: { day: string }) => d.day)).toEqual(
       overview.days.map((d: { day: string }) => new Date(Date.parse(`${d.day}T00:00:00Z`) - 7 * 86_400_000).toISOString().slice(0, 10)),
     );
-    expect(overview.previous_days.every((d: { net: number; succeeded: number; currency: string }) => d.net === 0 && d.succeeded === 0 && d.currency === 'USD')).toBe(true);
+    expect(
+      overview.previous_days.every((d: { net: number; succeeded: number; currency: string }) => d.net === 0 && d.succeeded === 0 && d.currency === 'USD'),
+    ).toBe(true);
 
     const live = (await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/live/overview`)).json();
     expect(live).toMatchObject({ currencies: [], figures: [], days: [], success_rate: null, funnel: { opened: 0, attempted: 0, paid: 0 } });
@@ -133,7 +141,9 @@ describe.each(testDatabases)('dashboard payments, sessions and overview ($name)'
     expect(live.json().secret).toMatch(/^sk_live_[A-Za-z0-9]{32}$/);
     // The request log is written in batches just after the answer (docs/performance.md): it appears shortly.
     await expect
-      .poll(async () => (await dashboardCall(ctx.h, owner, 'GET', `${base}/request-log`)).json().data.map((r: { status: number; path: string }) => [r.status, r.path]))
+      .poll(async () =>
+        (await dashboardCall(ctx.h, owner, 'GET', `${base}/request-log`)).json().data.map((r: { status: number; path: string }) => [r.status, r.path]),
+      )
       .toContainEqual([200, '/v1/payments']);
   });
 });

@@ -63,12 +63,7 @@ describe.each(testDatabases)('dashboard role × action matrix ($name)', (databas
     const own = `/dashboard/api/accounts/${fx.outsider.accountId}`;
     expectError(await dashboardCall(fx.h, fx.outsider, 'POST', `${own}/test/api-keys/${key.id}/revoke`), 404, 'resource_missing', { param: 'id' });
     expectError(await dashboardCall(fx.h, fx.outsider, 'POST', `${own}/invites/${invite.id}/revoke`), 404, 'resource_missing', { param: 'id' });
-    expectError(
-      await dashboardCall(fx.h, fx.outsider, 'DELETE', `${own}/members/${fx.members.viewer.userId}`),
-      404,
-      'resource_missing',
-      { param: 'id' },
-    );
+    expectError(await dashboardCall(fx.h, fx.outsider, 'DELETE', `${own}/members/${fx.members.viewer.userId}`), 404, 'resource_missing', { param: 'id' });
     const keys = await ownerCall(fx, 'GET', '/test/api-keys');
     expect(keys.data.find((k: { id: string }) => k.id === key.id).revoked_at).toBeNull();
   });
@@ -76,11 +71,8 @@ describe.each(testDatabases)('dashboard role × action matrix ($name)', (databas
   it('shows test data only in test mode: the live payments list is empty', async () => {
     const live = await ownerCall(fx, 'GET', '/live/payments');
     expect(live.data).toEqual([]);
-    expectError(
-      await dashboardCall(fx.h, fx.owner, 'GET', `/dashboard/api/accounts/${fx.accountId}/live/payments/${fx.paymentId}`),
-      404,
-      'resource_missing',
-      { param: 'id' },
-    );
+    expectError(await dashboardCall(fx.h, fx.owner, 'GET', `/dashboard/api/accounts/${fx.accountId}/live/payments/${fx.paymentId}`), 404, 'resource_missing', {
+      param: 'id',
+    });
   });
 });

@@ -10,7 +10,14 @@ describe.each(testDatabases)('search box: customers and disputes ($name)', (data
   const box = async (agent: typeof fx.owner, q: string) => {
     const res = await dashboardCall(fx.h, agent, 'GET', `/dashboard/api/accounts/${fx.accountId}/test/search?q=${encodeURIComponent(q)}`);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().data as Array<{ kind: string; id: string; amount: number | null; status: string | null; customer_email: string | null; detail: string | null }>;
+    return res.json().data as Array<{
+      kind: string;
+      id: string;
+      amount: number | null;
+      status: string | null;
+      customer_email: string | null;
+      detail: string | null;
+    }>;
   };
   const kinds = (hits: Array<{ kind: string; id: string }>) => hits.map((hit) => `${hit.kind} ${hit.id}`).sort();
 

@@ -122,12 +122,20 @@ describe.skipIf(!postgresUrl)('database faults (postgres, through a proxy)', () 
       }
     }
     // No processor transaction without its payment, no session complete without a payment that won.
-    expect(await all(`SELECT t.id FROM $schema.test_processor_transactions t LEFT JOIN $schema.payments p ON p.id = t.payment_id WHERE p.id IS NULL`)).toEqual([]);
+    expect(await all(`SELECT t.id FROM $schema.test_processor_transactions t LEFT JOIN $schema.payments p ON p.id = t.payment_id WHERE p.id IS NULL`)).toEqual(
+      [],
+    );
     expect(
-      await all(`SELECT s.id FROM $schema.checkout_sessions s LEFT JOIN $schema.payments p ON p.id = s.payment_id WHERE s.status = 'complete' AND (p.status IS NULL OR p.status <> 'succeeded')`),
+      await all(
+        `SELECT s.id FROM $schema.checkout_sessions s LEFT JOIN $schema.payments p ON p.id = s.payment_id WHERE s.status = 'complete' AND (p.status IS NULL OR p.status <> 'succeeded')`,
+      ),
     ).toEqual([]);
     // Every state change kept its event.
-    expect(await all(`SELECT p.id FROM $schema.payments p WHERE p.status = 'succeeded' AND NOT EXISTS (SELECT 1 FROM $schema.events e WHERE e.object_id = p.id AND e.type = 'payment.succeeded')`)).toEqual([]);
+    expect(
+      await all(
+        `SELECT p.id FROM $schema.payments p WHERE p.status = 'succeeded' AND NOT EXISTS (SELECT 1 FROM $schema.events e WHERE e.object_id = p.id AND e.type = 'payment.succeeded')`,
+      ),
+    ).toEqual([]);
     return payments;
   }
 

@@ -35,11 +35,11 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
 
   it('listen forwards the events trigger makes, signed with the secret it printed', async () => {
     let output = '';
-    listener = spawn(
-      process.execPath,
-      ['bin/tillpoint.js', 'listen', '--forward-to', receiverUrl, '--events', 'payment.succeeded,refund.succeeded'],
-      { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    listener = spawn(process.execPath, ['bin/tillpoint.js', 'listen', '--forward-to', receiverUrl, '--events', 'payment.succeeded,refund.succeeded'], {
+      cwd: root,
+      env: env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     listener.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     listener.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const secret = await vi.waitFor(

@@ -26,11 +26,21 @@ describe.each(testDatabases)('coupons, promotion codes and discounted sessions (
   const applyCode = (sessionId: string, code: string | null) =>
     ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${sessionId}/promotion_code`, payload: { code } });
 
-  it('creates coupons and promotion codes in Stripe\'s shapes and reads them back', async () => {
+  it("creates coupons and promotion codes in Stripe's shapes and reads them back", async () => {
     const percent = await coupon({ name: 'Spring', percent_off: 12.5, duration: 'once', max_redemptions: 10 });
     expect(percent).toMatchObject({
-      object: 'coupon', livemode: false, name: 'Spring', percent_off: 12.5, amount_off: null, currency: null,
-      duration: 'once', max_redemptions: 10, redeem_by: null, times_redeemed: 0, valid: true, metadata: {},
+      object: 'coupon',
+      livemode: false,
+      name: 'Spring',
+      percent_off: 12.5,
+      amount_off: null,
+      currency: null,
+      duration: 'once',
+      max_redemptions: 10,
+      redeem_by: null,
+      times_redeemed: 0,
+      valid: true,
+      metadata: {},
     });
     expect(percent.id).toMatch(/^coupon_/);
     ctx.h.clock.advance(1000);
@@ -41,7 +51,12 @@ describe.each(testDatabases)('coupons, promotion codes and discounted sessions (
 
     const code = await promotionCode({ code: 'Spring15', coupon: percent.id, restrictions: { minimum_amount: 2000, minimum_amount_currency: 'usd' } });
     expect(code).toMatchObject({
-      object: 'promotion_code', code: 'Spring15', active: true, max_redemptions: null, expires_at: null, times_redeemed: 0,
+      object: 'promotion_code',
+      code: 'Spring15',
+      active: true,
+      max_redemptions: null,
+      expires_at: null,
+      times_redeemed: 0,
       restrictions: { first_time_transaction: false, minimum_amount: 2000, minimum_amount_currency: 'usd' },
     });
     expect(code.coupon).toEqual(percent);
@@ -69,16 +84,13 @@ describe.each(testDatabases)('coupons, promotion codes and discounted sessions (
     expectError(await call('POST', '/v1/promotion_codes', { code: 'taken', coupon: base.id }), 400, 'parameter_invalid', { param: 'code' });
     expectError(await call('POST', '/v1/promotion_codes', { code: 'NEW', coupon: 'coupon_nope' }), 404, 'resource_missing', { param: 'coupon' });
     expectError(await call('POST', '/v1/promotion_codes', { code: 'a b', coupon: base.id }), 400, 'parameter_invalid', { param: 'code' });
-    expectError(
-      await call('POST', '/v1/promotion_codes', { code: 'MIN', coupon: base.id, restrictions: { minimum_amount: 100 } }),
-      400,
-      'parameter_missing',
-      { param: 'restrictions[minimum_amount_currency]' },
-    );
+    expectError(await call('POST', '/v1/promotion_codes', { code: 'MIN', coupon: base.id, restrictions: { minimum_amount: 100 } }), 400, 'parameter_missing', {
+      param: 'restrictions[minimum_amount_currency]',
+    });
     expect(await dumpBusinessData(ctx.db)).toEqual(before);
   });
 
-  it('takes Stripe\'s price_data beside name and unit_amount', async () => {
+  it("takes Stripe's price_data beside name and unit_amount", async () => {
     const session = await createSession(ctx, {
       currency: 'jpy',
       line_items: [
@@ -93,12 +105,22 @@ describe.each(testDatabases)('coupons, promotion codes and discounted sessions (
     expect(session).toMatchObject({ amount_subtotal: 4460, amount_total: 4460, total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 } });
     const before = await countRows(ctx.db, 'checkout_sessions');
     const priceData = { currency: 'usd', unit_amount: 100, product_data: { name: 'x' } };
-    expectError(await call('POST', '/v1/checkout/sessions', { currency: 'jpy', line_items: [{ price_data: priceData, quantity: 1 }] }), 400, 'parameter_invalid', {
-      param: 'line_items[0][price_data][currency]',
-    });
-    expectError(await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ price_data: priceData, name: 'x', quantity: 1 }] }), 400, 'parameter_invalid', {
-      param: 'line_items[0][price_data]',
-    });
+    expectError(
+      await call('POST', '/v1/checkout/sessions', { currency: 'jpy', line_items: [{ price_data: priceData, quantity: 1 }] }),
+      400,
+      'parameter_invalid',
+      {
+        param: 'line_items[0][price_data][currency]',
+      },
+    );
+    expectError(
+      await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ price_data: priceData, name: 'x', quantity: 1 }] }),
+      400,
+      'parameter_invalid',
+      {
+        param: 'line_items[0][price_data]',
+      },
+    );
     expectError(await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ unit_amount: 100, quantity: 1 }] }), 400, 'parameter_missing', {
       param: 'line_items[0][name]',
     });
@@ -148,7 +170,8 @@ describe.each(testDatabases)('coupons, promotion codes and discounted sessions (
     const inactive = await promotionCode({ code: 'OFF', coupon: percent.id, active: false });
     const whole = await coupon({ percent_off: 100 });
     const before = await countRows(ctx.db, 'checkout_sessions');
-    const open = (body: Record<string, unknown>) => call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Tea', unit_amount: 3500, quantity: 1 }], ...body });
+    const open = (body: Record<string, unknown>) =>
+      call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Tea', unit_amount: 3500, quantity: 1 }], ...body });
     expectError(await open({ discounts: [{ coupon: euros.id }] }), 400, 'parameter_invalid', { param: 'discounts' });
     expectError(await open({ discounts: [{ promotion_code: minimum.id }] }), 400, 'parameter_invalid', { param: 'discounts' });
     expectError(await open({ discounts: [{ promotion_code: inactive.id }] }), 400, 'parameter_invalid', { param: 'discounts' });
@@ -247,7 +270,9 @@ describe.each(testDatabases)('coupons, promotion codes and discounted sessions (
     const first = await createSession(ctx, {});
     expect((await payCall(ctx.h, first.id, await tokenize(ctx.h, first.id), 'returning@example.com')).statusCode).toBe(200);
     const session = await createSession(ctx, { discounts: [{ promotion_code: code.id }] });
-    expectError(await payCall(ctx.h, session.id, await tokenize(ctx.h, session.id), 'Returning@example.com'), 400, 'parameter_invalid', { param: 'promotion_code' });
+    expectError(await payCall(ctx.h, session.id, await tokenize(ctx.h, session.id), 'Returning@example.com'), 400, 'parameter_invalid', {
+      param: 'promotion_code',
+    });
     expect((await payCall(ctx.h, session.id, await tokenize(ctx.h, session.id), 'new@example.com')).statusCode).toBe(200);
   });
 });

@@ -67,7 +67,13 @@ describe.each(testDatabases)('disputes ($name)', (database) => {
     ctx.h.clock.advance(1000);
     const file = await call('POST', `/v1/disputes/${dispute.id}`, { file: { name: 'receipt.pdf', type: 'application/pdf', data: pdf } });
     expect(file.statusCode, file.body).toBe(200);
-    expect(file.json().evidence[1]).toMatchObject({ kind: 'file', file_name: 'receipt.pdf', content_type: 'application/pdf', size: Buffer.from(pdf, 'base64').length, text: null });
+    expect(file.json().evidence[1]).toMatchObject({
+      kind: 'file',
+      file_name: 'receipt.pdf',
+      content_type: 'application/pdf',
+      size: Buffer.from(pdf, 'base64').length,
+      text: null,
+    });
     expect(file.json().status).toBe('needs_response');
     ctx.h.clock.advance(1000);
 
@@ -135,7 +141,9 @@ describe.each(testDatabases)('disputes ($name)', (database) => {
     expectError(await call('POST', url, { file: { name: 'a.png', type: 'image/png', data: pdf } }), 400, 'file_type_not_allowed', { param: 'file[data]' });
     const big = Buffer.concat([Buffer.from('%PDF-'), Buffer.alloc(4 * 1024 * 1024)]).toString('base64');
     expectError(await call('POST', url, { file: { name: 'big.pdf', type: 'application/pdf', data: big } }), 400, 'file_too_large', { param: 'file[data]' });
-    expectError(await call('POST', url, { file: { name: 'x.pdf', type: 'application/pdf', data: 'not base64!' } }), 400, 'parameter_invalid', { param: 'file[data]' });
+    expectError(await call('POST', url, { file: { name: 'x.pdf', type: 'application/pdf', data: 'not base64!' } }), 400, 'parameter_invalid', {
+      param: 'file[data]',
+    });
     expectError(await call('POST', url, {}), 400, 'parameter_missing', { param: 'text' });
     expectError(await call('POST', url, { text: '   ' }), 400, 'parameter_invalid', { param: 'text' });
     expectError(await call('POST', url, { text: 'x', colour: 'red' }), 400, 'parameter_unknown', { param: 'colour' });

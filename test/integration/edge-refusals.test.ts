@@ -19,7 +19,9 @@ describe.each(testDatabases)('edge refusals ($name)', (database) => {
   it('OFREP refuses unknown fields and a context of too many keys, like every other endpoint', async () => {
     const session = await createSession(ctx);
     for (const path of ['', '/card_enabled']) {
-      expectError(await ofrep(path, JSON.stringify({ context: { targetingKey: session.id }, zz_unknown: 1 })), 400, 'parameter_unknown', { param: 'zz_unknown' });
+      expectError(await ofrep(path, JSON.stringify({ context: { targetingKey: session.id }, zz_unknown: 1 })), 400, 'parameter_unknown', {
+        param: 'zz_unknown',
+      });
       const wide = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, 1]));
       expectError(await ofrep(path, JSON.stringify({ context: { targetingKey: session.id, ...wide } })), 400, 'parameter_invalid', { param: 'context' });
       const allowed = Object.fromEntries(Array.from({ length: MAX_CONTEXT_KEYS - 1 }, (_, i) => [`k${i}`, 1]));
@@ -104,7 +106,12 @@ describe.each(testDatabases)('edge refusals ($name)', (database) => {
     }
     // The server still answers on, and a body over the limit sent in one piece gets its 413 as before.
     expect((await merchantCall(ctx.h, ctx.key, 'GET', '/v1/payments')).statusCode).toBe(200);
-    const whole = await ctx.h.app.inject({ method: 'POST', url: '/v1/checkout/sessions', headers: { ...bearer(ctx.key), 'content-type': 'application/json' }, payload: `{"a":"${'x'.repeat(300 * 1024)}"}` });
+    const whole = await ctx.h.app.inject({
+      method: 'POST',
+      url: '/v1/checkout/sessions',
+      headers: { ...bearer(ctx.key), 'content-type': 'application/json' },
+      payload: `{"a":"${'x'.repeat(300 * 1024)}"}`,
+    });
     expectError(whole, 413, 'request_too_large');
   }, 60_000);
 });

@@ -19,7 +19,11 @@ describe.each(testDatabases)('embedded checkout: frame-ancestors and /js/embed.j
     return { owner, settings, key };
   }
   const session = async (key: string, body: Record<string, unknown>) => {
-    const res = await merchantCall(ctx.h, key, 'POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Tea', unit_amount: 900, quantity: 1 }], ...body });
+    const res = await merchantCall(ctx.h, key, 'POST', '/v1/checkout/sessions', {
+      currency: 'usd',
+      line_items: [{ name: 'Tea', unit_amount: 900, quantity: 1 }],
+      ...body,
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
   };
@@ -54,7 +58,10 @@ describe.each(testDatabases)('embedded checkout: frame-ancestors and /js/embed.j
   it('refuses origins that are not origins, changing nothing; a saved list is audited', async () => {
     const { owner, settings } = await shop(['https://shop.example']);
     const auditLog = async () =>
-      (await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/audit-log?limit=100`)).json().data as Array<{ action: string; target: string }>;
+      (await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/audit-log?limit=100`)).json().data as Array<{
+        action: string;
+        target: string;
+      }>;
     const audited = await auditLog();
     expect(audited.filter((entry) => entry.action === 'account.update' && entry.target === owner.accountId)).toHaveLength(1);
     for (const [bad, param] of [

@@ -57,22 +57,33 @@ describe.each(testDatabases)('events API and pagination of every list ($name)', 
   const lists: Array<[string, (ctx: IntegrationContext) => Promise<string>]> = [
     ['/v1/payments', async (c) => (await paidPayment(c, 5000)).id],
     ['/v1/checkout/sessions', async (c) => (await createSession(c)).id],
-    ['/v1/events', async (c) => {
-      const session = await createSession(c);
-      return (await merchantCall(c.h, c.key, 'POST', `/v1/checkout/sessions/${session.id}/expire`)).statusCode === 200
-        ? (await merchantCall(c.h, c.key, 'GET', '/v1/events?limit=1')).json().data[0].id
-        : '';
-    }],
+    [
+      '/v1/events',
+      async (c) => {
+        const session = await createSession(c);
+        return (await merchantCall(c.h, c.key, 'POST', `/v1/checkout/sessions/${session.id}/expire`)).statusCode === 200
+          ? (await merchantCall(c.h, c.key, 'GET', '/v1/events?limit=1')).json().data[0].id
+          : '';
+      },
+    ],
     ['/v1/products', async (c) => (await merchantCall(c.h, c.key, 'POST', '/v1/products', { name: 'P' })).json().id],
-    ['/v1/payment_links', async (c) =>
-      (await merchantCall(c.h, c.key, 'POST', '/v1/payment_links', {
-        currency: 'usd',
-        line_items: [{ name: 'Thing', unit_amount: 500, quantity: 1 }],
-      })).json().id],
-    ['/v1/refunds', async (c) => {
-      const payment = await paidPayment(c, 5000);
-      return (await merchantCall(c.h, c.key, 'POST', '/v1/refunds', { payment: payment.id, amount: 10 })).json().id;
-    }],
+    [
+      '/v1/payment_links',
+      async (c) =>
+        (
+          await merchantCall(c.h, c.key, 'POST', '/v1/payment_links', {
+            currency: 'usd',
+            line_items: [{ name: 'Thing', unit_amount: 500, quantity: 1 }],
+          })
+        ).json().id,
+    ],
+    [
+      '/v1/refunds',
+      async (c) => {
+        const payment = await paidPayment(c, 5000);
+        return (await merchantCall(c.h, c.key, 'POST', '/v1/refunds', { payment: payment.id, amount: 10 })).json().id;
+      },
+    ],
   ];
 
   it.each(lists)('%s pages with limit, starting_after and has_more', async (url, make) => {

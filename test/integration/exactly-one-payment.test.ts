@@ -2,15 +2,7 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
-import {
-  createSessionOf,
-  expectError,
-  payCall,
-  rows,
-  tokenizeCall,
-  useIntegration,
-  type IntegrationContext,
-} from '../support/integration';
+import { createSessionOf, expectError, payCall, rows, tokenizeCall, useIntegration, type IntegrationContext } from '../support/integration';
 
 type Attempt = 'approve_card' | 'decline_card' | 'fake_valid' | 'fake_declined';
 
@@ -102,9 +94,7 @@ describe.each(testDatabases)('exactly one payment per session ($name)', (databas
             } else {
               // Nothing but "someone else is paying" or "already paid" may refuse an attempt.
               expect(res.statusCode, log.join('\n')).toBe(409);
-              expect(['idempotency_key_in_use', 'checkout_session_completed'], log.join('\n')).toContain(
-                res.json().error.code,
-              );
+              expect(['idempotency_key_in_use', 'checkout_session_completed'], log.join('\n')).toContain(res.json().error.code);
             }
           }
         }
@@ -119,9 +109,7 @@ describe.each(testDatabases)('exactly one payment per session ($name)', (databas
         expect(row!.status === 'complete', log.join('\n')).toBe(succeeded.length === 1);
         expect(row!.payment_id).toBe(succeeded[0]?.id ?? null);
         // An approving attempt made alone on an open session always wins.
-        const firstSoloApproval = groups.findIndex(
-          (g) => g.length === 1 && (g[0] === 'approve_card' || g[0] === 'fake_valid'),
-        );
+        const firstSoloApproval = groups.findIndex((g) => g.length === 1 && (g[0] === 'approve_card' || g[0] === 'fake_valid'));
         if (firstSoloApproval >= 0) expect(row!.status, log.join('\n')).toBe('complete');
       }),
       { numRuns: 15 },

@@ -52,7 +52,9 @@ describe.each(testDatabases)('flags, OFREP and experiments ($name)', (database) 
   it('validates flag writes and leaves flags unchanged on bad input', async () => {
     expectError(await merchantCall(ctx.h, ctx.key, 'POST', '/v1/flags/card_enabled', { value: 'no' }), 400, 'parameter_invalid', { param: 'value' });
     expectError(await merchantCall(ctx.h, ctx.key, 'POST', '/v1/flags/three_d_secure', { value: 'sometimes' }), 400, 'parameter_invalid', { param: 'value' });
-    expectError(await merchantCall(ctx.h, ctx.key, 'POST', '/v1/flags/card_enabled', { value: false, colour: 1 }), 400, 'parameter_unknown', { param: 'colour' });
+    expectError(await merchantCall(ctx.h, ctx.key, 'POST', '/v1/flags/card_enabled', { value: false, colour: 1 }), 400, 'parameter_unknown', {
+      param: 'colour',
+    });
     expectError(await merchantCall(ctx.h, ctx.key, 'POST', '/v1/flags', { key: 'card_enabled', value: false }), 400, 'parameter_invalid', { param: 'key' });
     expectError(await merchantCall(ctx.h, ctx.key, 'GET', '/v1/flags/nope'), 404, 'resource_missing', { param: 'id' });
     expect(await rows(ctx.db, 'SELECT * FROM flags')).toHaveLength(0);
@@ -107,10 +109,17 @@ describe.each(testDatabases)('flags, OFREP and experiments ($name)', (database) 
   });
 
   it('reads flags and running experiments for evaluation in one statement, as the two lists give them', async () => {
-    for (const [key, value] of [['new_receipt', false], ['banner_text', 'Free shipping'], ['max_items', 12.5]] as const) {
+    for (const [key, value] of [
+      ['new_receipt', false],
+      ['banner_text', 'Free shipping'],
+      ['max_items', 12.5],
+    ] as const) {
       expect((await merchantCall(ctx.h, ctx.key, 'POST', '/v1/flags', { key, value, description: `about ${key}` })).statusCode).toBe(200);
     }
-    for (const [key, variants] of [['pay_button_wording', ['pay', 'pay_now']], ['checkout_layout', ['card_first', 'wallet_first']]] as const) {
+    for (const [key, variants] of [
+      ['pay_button_wording', ['pay', 'pay_now']],
+      ['checkout_layout', ['card_first', 'wallet_first']],
+    ] as const) {
       const created = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', {
         key,
         variants: variants.map((v, i) => ({ key: v, weight: i + 1 })),
@@ -121,7 +130,14 @@ describe.each(testDatabases)('flags, OFREP and experiments ($name)', (database) 
       expect(created.statusCode, created.body).toBe(200);
     }
     // A draft is not running: left out.
-    const draft = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', { key: 'pay_button_wording', variants: [{ key: 'pay', weight: 1 }, { key: 'complete_purchase', weight: 1 }], planned_sample_size: 10 });
+    const draft = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', {
+      key: 'pay_button_wording',
+      variants: [
+        { key: 'pay', weight: 1 },
+        { key: 'complete_purchase', weight: 1 },
+      ],
+      planned_sample_size: 10,
+    });
     expect(draft.statusCode, draft.body).toBe(200);
     const scope = { accountId: ctx.accountId, mode: 'test' as const };
     const { deps } = ctx.h.tillpoint;
@@ -135,13 +151,26 @@ describe.each(testDatabases)('flags, OFREP and experiments ($name)', (database) 
 
   it('runs an experiment: sticky SPLIT variants, idempotent exposures, conversions on completion, results', async () => {
     expectError(
-      await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', { key: 'checkout_layout', variants: [{ key: 'sideways', weight: 1 }, { key: 'card_first', weight: 1 }], planned_sample_size: 10 }),
+      await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', {
+        key: 'checkout_layout',
+        variants: [
+          { key: 'sideways', weight: 1 },
+          { key: 'card_first', weight: 1 },
+        ],
+        planned_sample_size: 10,
+      }),
       400,
       'parameter_invalid',
       { param: 'variants[0][key]' },
     );
     expectError(
-      await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', { key: 'checkout_layout', variants: [{ key: 'wallet_first', weight: 1 }, { key: 'card_first', weight: 1 }] }),
+      await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', {
+        key: 'checkout_layout',
+        variants: [
+          { key: 'wallet_first', weight: 1 },
+          { key: 'card_first', weight: 1 },
+        ],
+      }),
       400,
       'parameter_missing',
       { param: 'planned_sample_size' },
@@ -150,7 +179,10 @@ describe.each(testDatabases)('flags, OFREP and experiments ($name)', (database) 
 
     const created = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', {
       key: 'pay_button_wording',
-      variants: [{ key: 'pay', weight: 1 }, { key: 'pay_now', weight: 1 }],
+      variants: [
+        { key: 'pay', weight: 1 },
+        { key: 'pay_now', weight: 1 },
+      ],
       baseline_conversion_rate: 0.1,
       minimum_detectable_effect: 0.02,
       status: 'running',
@@ -161,13 +193,26 @@ describe.each(testDatabases)('flags, OFREP and experiments ($name)', (database) 
     expect(experiment.id).toMatch(/^exp_/);
 
     expectError(
-      await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', { key: 'pay_button_wording', variants: [{ key: 'pay', weight: 1 }, { key: 'complete_purchase', weight: 1 }], planned_sample_size: 5, status: 'running' }),
+      await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', {
+        key: 'pay_button_wording',
+        variants: [
+          { key: 'pay', weight: 1 },
+          { key: 'complete_purchase', weight: 1 },
+        ],
+        planned_sample_size: 5,
+        status: 'running',
+      }),
       400,
       'parameter_invalid',
       { param: 'status' },
     );
     expectError(
-      await merchantCall(ctx.h, ctx.key, 'POST', `/v1/experiments/${experiment.id}`, { variants: [{ key: 'pay', weight: 9 }, { key: 'pay_now', weight: 1 }] }),
+      await merchantCall(ctx.h, ctx.key, 'POST', `/v1/experiments/${experiment.id}`, {
+        variants: [
+          { key: 'pay', weight: 9 },
+          { key: 'pay_now', weight: 1 },
+        ],
+      }),
       400,
       'parameter_invalid',
       { param: 'variants' },
@@ -176,8 +221,18 @@ describe.each(testDatabases)('flags, OFREP and experiments ($name)', (database) 
     const sessions = [await createSession(ctx), await createSession(ctx), await createSession(ctx)];
     for (const session of sessions) {
       const evaluation = (await ofrep('/pay_button_wording', { context: { targetingKey: session.id } })).json();
-      const expected = assignVariant(experiment.id, session.id, [{ key: 'pay', weight: 1 }, { key: 'pay_now', weight: 1 }]);
-      expect(evaluation).toEqual({ key: 'pay_button_wording', value: expected, variant: expected, reason: 'SPLIT', metadata: { experiment: experiment.id }, cacheable: false });
+      const expected = assignVariant(experiment.id, session.id, [
+        { key: 'pay', weight: 1 },
+        { key: 'pay_now', weight: 1 },
+      ]);
+      expect(evaluation).toEqual({
+        key: 'pay_button_wording',
+        value: expected,
+        variant: expected,
+        reason: 'SPLIT',
+        metadata: { experiment: experiment.id },
+        cacheable: false,
+      });
       const first = await ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${session.id}/exposures`, payload: { key: 'pay_button_wording' } });
       expect(first.json()).toEqual({ object: 'exposure', experiment: experiment.id, variant: expected, recorded: true });
       const reload = await ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${session.id}/exposures`, payload: { key: 'pay_button_wording' } });
@@ -207,7 +262,9 @@ describe.each(testDatabases)('flags, OFREP and experiments ($name)', (database) 
     expect((await ofrep('/pay_button_wording', { context: { targetingKey: late.id } })).json()).toMatchObject({ value: 'pay', reason: 'DEFAULT' });
     const lateExposure = await ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${late.id}/exposures`, payload: { key: 'pay_button_wording' } });
     expect(lateExposure.json()).toMatchObject({ recorded: false, experiment: null });
-    expectError(await merchantCall(ctx.h, ctx.key, 'POST', `/v1/experiments/${experiment.id}`, { status: 'running' }), 400, 'parameter_invalid', { param: 'status' });
+    expectError(await merchantCall(ctx.h, ctx.key, 'POST', `/v1/experiments/${experiment.id}`, { status: 'running' }), 400, 'parameter_invalid', {
+      param: 'status',
+    });
 
     const list = (await merchantCall(ctx.h, ctx.key, 'GET', '/v1/experiments?limit=1')).json();
     expect(list).toMatchObject({ object: 'list', has_more: false, data: [{ id: experiment.id }] });

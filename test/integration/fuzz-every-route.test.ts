@@ -174,13 +174,33 @@ const refusedBodies: Array<{ label: string; type: string; payload: string }> = [
 ];
 
 /** Path parameter values: the first four must be refused outright, the rest just never break anything. */
-const hostilePathValues = ['%00', 'pay_%00', 'a%ED%A0%80', '%ff', '..', '..%2F..%2Fetc%2Fpasswd', '%2e%2e', 'x'.repeat(900), 'x'.repeat(5000), '%E2%80%AE', '%20', "'%3B--", '%F0%9F%92%B3', '%25', '-1', '1e400'];
+const hostilePathValues = [
+  '%00',
+  'pay_%00',
+  'a%ED%A0%80',
+  '%ff',
+  '..',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%2e%2e',
+  'x'.repeat(900),
+  'x'.repeat(5000),
+  '%E2%80%AE',
+  '%20',
+  "'%3B--",
+  '%F0%9F%92%B3',
+  '%25',
+  '-1',
+  '1e400',
+];
 const refusedPathValues = new Set(['%00', 'pay_%00']);
 
 const hostileQueries = (keys: string[]) => [
   ...['zz', 'limit', 'email', ...keys].map((key) => ({ query: `${key}=pay_%00`, refused: true })),
   ...keys.flatMap((key) =>
-    ['%ff', '1e400', '99999999999999999999', '-1', 'x'.repeat(3000), '%ED%A0%80', '[]', '%5B%5D'].map((value) => ({ query: `${key}=${value}`, refused: false })),
+    ['%ff', '1e400', '99999999999999999999', '-1', 'x'.repeat(3000), '%ED%A0%80', '[]', '%5B%5D'].map((value) => ({
+      query: `${key}=${value}`,
+      refused: false,
+    })),
   ),
   { query: 'limit=1&limit=2', refused: false },
   { query: 'a[b][c]=1', refused: false },
@@ -188,9 +208,28 @@ const hostileQueries = (keys: string[]) => [
 ];
 
 const badIdempotencyKeys = [`a${NUL}b`, 'ключ', '', 'x'.repeat(300), 'tab\there', '\u00ff'];
-const badCookies = ['tp_session=%00', 'tp_session=%ff', `tp_session=${'x'.repeat(4000)}`, 'tp_session=a; tp_session=b', '=; ;;=', 'tp_csrf=%00; tp_session=%00'];
-const badAuthorizations = [`Bearer sk_test_${NUL}`, `Bearer ${'x'.repeat(5000)}`, 'Basic Zm9vOmJhcg==', 'Bearer', 'Bearer sk_live_\u00ff\u00fe', `Bearer pk_test_${NUL}`];
-const odd = { 'accept-language': `${NUL}*;q=abc, ${'x'.repeat(3000)}`, 'last-event-id': `evt_${NUL}`, 'if-none-match': NUL, 'x-forwarded-for': 'not an address' };
+const badCookies = [
+  'tp_session=%00',
+  'tp_session=%ff',
+  `tp_session=${'x'.repeat(4000)}`,
+  'tp_session=a; tp_session=b',
+  '=; ;;=',
+  'tp_csrf=%00; tp_session=%00',
+];
+const badAuthorizations = [
+  `Bearer sk_test_${NUL}`,
+  `Bearer ${'x'.repeat(5000)}`,
+  'Basic Zm9vOmJhcg==',
+  'Bearer',
+  'Bearer sk_live_\u00ff\u00fe',
+  `Bearer pk_test_${NUL}`,
+];
+const odd = {
+  'accept-language': `${NUL}*;q=abc, ${'x'.repeat(3000)}`,
+  'last-event-id': `evt_${NUL}`,
+  'if-none-match': NUL,
+  'x-forwarded-for': 'not an address',
+};
 
 describe.each(testDatabases)('hostile input on every route ($name)', (database) => {
   let db: SqlClient;
@@ -215,7 +254,11 @@ describe.each(testDatabases)('hostile input on every route ($name)', (database) 
       metadata: { order: '1' },
       client_reference_id: 'ref_1',
     });
-    const held = await created('/v1/checkout/sessions', { currency: 'usd', capture_method: 'manual', line_items: [{ name: 'Held mug', unit_amount: 2500, quantity: 1 }] });
+    const held = await created('/v1/checkout/sessions', {
+      currency: 'usd',
+      capture_method: 'manual',
+      line_items: [{ name: 'Held mug', unit_amount: 2500, quantity: 1 }],
+    });
     expect((await payCall(h, held.id, await tokenize(h, held.id))).statusCode).toBe(200);
     const authorized = (await api('GET', `/v1/payments?checkout_session=${held.id}`)).json().data[0].id;
     const link = await created('/v1/payment_links', { line_items: [{ price: fx.priceId, quantity: 1 }] });
@@ -224,22 +267,28 @@ describe.each(testDatabases)('hostile input on every route ($name)', (database) 
     const product = (await api('GET', '/v1/products')).json().data[0].id;
     const flag = await created('/v1/flags', { key: 'fuzz_flag', value: true });
     const event = (await api('GET', '/v1/events')).json().data[0].id;
-    const invite = (await h.app.inject({
-      method: 'POST',
-      url: `/dashboard/api/accounts/${fx.accountId}/invites`,
-      headers: { cookie: fx.owner.cookie, 'x-csrf-token': fx.owner.csrf },
-      payload: { role: 'viewer' },
-    })).json();
-    const secondKey = (await h.app.inject({
-      method: 'POST',
-      url: `/dashboard/api/accounts/${fx.accountId}/test/api-keys`,
-      headers: { cookie: fx.owner.cookie, 'x-csrf-token': fx.owner.csrf },
-      payload: { kind: 'publishable' },
-    })).json().id;
+    const invite = (
+      await h.app.inject({
+        method: 'POST',
+        url: `/dashboard/api/accounts/${fx.accountId}/invites`,
+        headers: { cookie: fx.owner.cookie, 'x-csrf-token': fx.owner.csrf },
+        payload: { role: 'viewer' },
+      })
+    ).json();
+    const secondKey = (
+      await h.app.inject({
+        method: 'POST',
+        url: `/dashboard/api/accounts/${fx.accountId}/test/api-keys`,
+        headers: { cookie: fx.owner.cookie, 'x-csrf-token': fx.owner.csrf },
+        payload: { kind: 'publishable' },
+      })
+    ).json().id;
     // The account's first checkout page view records its page baseline (just after the answer):
     // done here, not by a fuzzed request.
     expect((await h.app.inject({ method: 'GET', url: `/c/${open.id}` })).statusCode).toBe(200);
-    await vi.waitFor(async () => expect(await rows(db, 'SELECT 1 FROM checkout_page_baselines WHERE account_id = $1', [fx.accountId])).toHaveLength(1), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await rows(db, 'SELECT 1 FROM checkout_page_baselines WHERE account_id = $1', [fx.accountId])).toHaveLength(1), {
+      timeout: 5000,
+    });
     Object.assign(ids, {
       ':account_id': fx.accountId,
       ':mode': 'test',
@@ -288,7 +337,9 @@ describe.each(testDatabases)('hostile input on every route ($name)', (database) 
     const table = new Set(routeTable().map((r) => `${r.method} ${r.url}`));
     const document = (await h.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const operations = Object.entries<Record<string, unknown>>(document.paths).flatMap(([p, item]) =>
-      Object.keys(item).filter((m) => ['get', 'post', 'delete'].includes(m)).map((m) => `${m.toUpperCase()} ${p.replace(/\{([a-z_]+)\}/g, ':$1')}`),
+      Object.keys(item)
+        .filter((m) => ['get', 'post', 'delete'].includes(m))
+        .map((m) => `${m.toUpperCase()} ${p.replace(/\{([a-z_]+)\}/g, ':$1')}`),
     );
     const dashboard = dashboardEndpoints(h.tillpoint.deps, h.tillpoint.processorSettings).map((e) => `${e.contract.method} ${e.contract.url}`);
     expect(operations.length).toBeGreaterThan(20);
@@ -318,7 +369,8 @@ describe.each(testDatabases)('hostile input on every route ($name)', (database) 
       }
       if (res.statusCode === 429) problems.push(`${label}: rate limited, so not fuzzed`);
       if (res.statusCode >= 500) problems.push(`${label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
-      if (!res.headers['request-id'] || res.headers['x-content-type-options'] !== 'nosniff') problems.push(`${label}: ${res.statusCode} without the usual headers`);
+      if (!res.headers['request-id'] || res.headers['x-content-type-options'] !== 'nosniff')
+        problems.push(`${label}: ${res.statusCode} without the usual headers`);
       if (mustRefuse && res.statusCode < 400) problems.push(`${label}: not refused (${res.statusCode} ${res.body.slice(0, 120)})`);
       if (res.statusCode >= 400 && String(res.headers['content-type']).startsWith('application/json')) {
         const code = (res.json() as { error?: { code?: string } }).error?.code;
@@ -363,7 +415,11 @@ describe.each(testDatabases)('hostile input on every route ($name)', (database) 
           await send(`${name} with ${body.label}`, { method, url, headers: { ...credentials, 'content-type': body.type }, payload: body.payload }, !loose);
         }
         for (const value of randomBodies) {
-          await send(`${name} with ${JSON.stringify(value).slice(0, 80)}`, { method, url, headers: { ...credentials, 'content-type': 'application/json' }, payload: JSON.stringify(value) }, false);
+          await send(
+            `${name} with ${JSON.stringify(value).slice(0, 80)}`,
+            { method, url, headers: { ...credentials, 'content-type': 'application/json' }, payload: JSON.stringify(value) },
+            false,
+          );
         }
         if (contract?.body) {
           const types = new Map<string, Set<string>>();
@@ -372,8 +428,15 @@ describe.each(testDatabases)('hostile input on every route ($name)', (database) 
             const at = position.path.join('.');
             const variants: Array<{ label: string; body: Json; refused: boolean }> = [];
             if (typeof position.value === 'string') {
-              for (const [label, bad] of [['NUL', NUL], ['a lone surrogate', LONE_SURROGATE]] as const) {
-                variants.push({ label: `${label} in ${position.key ? 'key' : 'value'} ${at}`, body: replaced(sample, position.path, `${position.value}${bad}x`, position.key), refused: true });
+              for (const [label, bad] of [
+                ['NUL', NUL],
+                ['a lone surrogate', LONE_SURROGATE],
+              ] as const) {
+                variants.push({
+                  label: `${label} in ${position.key ? 'key' : 'value'} ${at}`,
+                  body: replaced(sample, position.path, `${position.value}${bad}x`, position.key),
+                  refused: true,
+                });
               }
             }
             if (!position.key) {
@@ -381,10 +444,15 @@ describe.each(testDatabases)('hostile input on every route ($name)', (database) 
               const allowed = types.get(at) ?? new Set<string>();
               const wrong = (['text', 12345, true, {}, ['text'], null] as Json[]).filter((value) => !allowed.has(typeOfJson(value)));
               if (typeof position.value === 'number') wrong.push(1e308, -1e308, 2 ** 63, 2 ** 53 + 1, 0.5);
-              for (const value of wrong) variants.push({ label: `${JSON.stringify(value)} at ${at}`, body: replaced(sample, position.path, value), refused: false });
+              for (const value of wrong)
+                variants.push({ label: `${JSON.stringify(value)} at ${at}`, body: replaced(sample, position.path, value), refused: false });
             }
             for (const variant of variants) {
-              await send(`${name} with ${variant.label}`, { method, url, headers: { ...credentials, 'content-type': 'application/json' }, payload: JSON.stringify(variant.body) }, variant.refused);
+              await send(
+                `${name} with ${variant.label}`,
+                { method, url, headers: { ...credentials, 'content-type': 'application/json' }, payload: JSON.stringify(variant.body) },
+                variant.refused,
+              );
             }
           }
         }
@@ -397,7 +465,9 @@ describe.each(testDatabases)('hostile input on every route ($name)', (database) 
         }
       }
 
-      const queryKeys = contract?.query ? Object.keys((z.toJSONSchema(contract.query, { io: 'input', unrepresentable: 'any' }) as { properties?: object }).properties ?? {}) : [];
+      const queryKeys = contract?.query
+        ? Object.keys((z.toJSONSchema(contract.query, { io: 'input', unrepresentable: 'any' }) as { properties?: object }).properties ?? {})
+        : [];
       for (const { query, refused } of hostileQueries(queryKeys)) {
         // A stream that is let through never ends: it gets only the queries that must be refused.
         if (!refused && streams) continue;
@@ -410,13 +480,25 @@ describe.each(testDatabases)('hostile input on every route ($name)', (database) 
       const { authorization } = credentials;
       // DELETE has no Idempotency-Key: it would run, and delete.
       for (const key of method === 'DELETE' ? [] : badIdempotencyKeys) {
-        await send(`${name} with Idempotency-Key ${JSON.stringify(key).slice(0, 30)}`, { method, url, headers: { authorization, 'idempotency-key': key, ...emptyBody.headers }, payload: emptyBody.payload }, false);
+        await send(
+          `${name} with Idempotency-Key ${JSON.stringify(key).slice(0, 30)}`,
+          { method, url, headers: { authorization, 'idempotency-key': key, ...emptyBody.headers }, payload: emptyBody.payload },
+          false,
+        );
       }
       for (const bad of badCookies) {
-        await send(`${name} with cookie ${bad.slice(0, 40)}`, { method, url, headers: { cookie: bad, 'x-csrf-token': fx.owner.csrf, ...emptyBody.headers }, payload: emptyBody.payload }, false);
+        await send(
+          `${name} with cookie ${bad.slice(0, 40)}`,
+          { method, url, headers: { cookie: bad, 'x-csrf-token': fx.owner.csrf, ...emptyBody.headers }, payload: emptyBody.payload },
+          false,
+        );
       }
       for (const bad of badAuthorizations) {
-        await send(`${name} with authorization ${JSON.stringify(bad).slice(0, 30)}`, { method, url, headers: { authorization: bad, ...emptyBody.headers }, payload: emptyBody.payload }, false);
+        await send(
+          `${name} with authorization ${JSON.stringify(bad).slice(0, 30)}`,
+          { method, url, headers: { authorization: bad, ...emptyBody.headers }, payload: emptyBody.payload },
+          false,
+        );
       }
       if (!takesBody) {
         await send(`${name} with odd headers`, { method, url, headers: { ...credentials, ...odd } }, false);

@@ -19,9 +19,7 @@ describe.each(testDatabases)('Idempotency-Key on merchant POSTs ($name)', (datab
   it('50 parallel identical POSTs with one key make one session; every answer is the first, byte for byte, or in_use', async () => {
     // Live mode allows 100 requests a second, so the rate limit stays out of this test.
     const key = await liveKey(ctx);
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, () => post(key, '/v1/checkout/sessions', sampleSession, 'order-1042')),
-    );
+    const answers = await Promise.all(Array.from({ length: 50 }, () => post(key, '/v1/checkout/sessions', sampleSession, 'order-1042')));
     expect(await countRows(ctx.db, 'checkout_sessions')).toBe(1);
     const created = answers.filter((res) => res.statusCode === 200);
     expect(created.length).toBeGreaterThanOrEqual(1);

@@ -29,7 +29,10 @@ describe.each(testDatabases)('claiming an install and closed sign-up ($name)', (
     expect(preview.json()).toMatchObject({ account_name: 'Demo Coffee Roasters' });
     const res = await claim(demo.created!.setupUrl);
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ account_id: demo.created!.accountId, accounts: [{ id: demo.created!.accountId, name: 'Demo Coffee Roasters', role: 'owner' }] });
+    expect(res.json()).toMatchObject({
+      account_id: demo.created!.accountId,
+      accounts: [{ id: demo.created!.accountId, name: 'Demo Coffee Roasters', role: 'owner' }],
+    });
     const cookie = String(res.headers['set-cookie']).match(/tp_session=[^;]+/)![0];
     const owner = { cookie, csrf: res.json().csrf_token };
     const payments = await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${demo.created!.accountId}/test/payments`);
@@ -57,7 +60,9 @@ describe.each(testDatabases)('claiming an install and closed sign-up ($name)', (
     const url = `/dashboard/api/setup/${tokenOf(link.url)}`;
     expectError(await publicPost(ctx.h, pre, url, { email: 'not-an-email', password: PASSWORD, name: 'x' }), 400, 'parameter_invalid', { param: 'email' });
     expectError(await publicPost(ctx.h, pre, url, { email: uniqueEmail(), password: 'short', name: 'x' }), 400, 'parameter_invalid', { param: 'password' });
-    expectError(await publicPost(ctx.h, pre, url, { email: uniqueEmail(), password: PASSWORD, name: 'x', role: 'owner' }), 400, 'parameter_unknown', { param: 'role' });
+    expectError(await publicPost(ctx.h, pre, url, { email: uniqueEmail(), password: PASSWORD, name: 'x', role: 'owner' }), 400, 'parameter_unknown', {
+      param: 'role',
+    });
     expectError(await ctx.h.app.inject({ method: 'GET', url: '/dashboard/api/setup/nope' }), 400, 'parameter_invalid', { param: 'token' });
     expect(await rows(ctx.db, 'SELECT id FROM users')).toEqual([]);
     expect((await claim(link.url)).statusCode).toBe(201);
@@ -68,7 +73,11 @@ describe.each(testDatabases)('claiming an install and closed sign-up ($name)', (
     expect(first.statusCode).toBe(201);
     const second = await createSetupLink(ctx.h.tillpoint.deps, { accountId: ctx.accountId });
     const pre = await preAuth(ctx.h);
-    const wrong = await publicPost(ctx.h, pre, `/dashboard/api/setup/${tokenOf(second.url)}`, { email: 'keeper@shop.example', password: 'not the password', name: 'K' });
+    const wrong = await publicPost(ctx.h, pre, `/dashboard/api/setup/${tokenOf(second.url)}`, {
+      email: 'keeper@shop.example',
+      password: 'not the password',
+      name: 'K',
+    });
     expectError(wrong, 400, 'parameter_invalid', { param: 'password' });
     expect(await rows(ctx.db, `SELECT subject FROM sign_in_failures WHERE subject = 'email:keeper@shop.example'`)).toHaveLength(1);
     const right = await publicPost(ctx.h, pre, `/dashboard/api/setup/${tokenOf(second.url)}`, { email: 'keeper@shop.example', password: PASSWORD, name: 'K' });
@@ -103,12 +112,23 @@ describe.each(testDatabases)('claiming an install and closed sign-up ($name)', (
 
   it('an owner creates another account from the dashboard; a member who owns none may not', async () => {
     const claimed = await claim((await createSetupLink(ctx.h.tillpoint.deps, { accountId: ctx.accountId })).url);
-    const owner = { cookie: String(claimed.headers['set-cookie']).match(/tp_session=[^;]+/)![0], csrf: claimed.json().csrf_token, userId: '', email: '', accountId: ctx.accountId };
+    const owner = {
+      cookie: String(claimed.headers['set-cookie']).match(/tp_session=[^;]+/)![0],
+      csrf: claimed.json().csrf_token,
+      userId: '',
+      email: '',
+      accountId: ctx.accountId,
+    };
     const created = await dashboardCall(ctx.h, owner, 'POST', '/dashboard/api/accounts', { name: 'Second Roastery', default_currency: 'EUR' });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json()).toMatchObject({ name: 'Second Roastery', role: 'owner', default_currency: 'EUR' });
     const session = await dashboardCall(ctx.h, owner, 'GET', '/dashboard/api/session');
-    expect(session.json().accounts.map((a: { name: string }) => a.name).sort()).toEqual(['Second Roastery', 'Test Shop']);
+    expect(
+      session
+        .json()
+        .accounts.map((a: { name: string }) => a.name)
+        .sort(),
+    ).toEqual(['Second Roastery', 'Test Shop']);
     const audit = await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${created.json().id}/audit-log`);
     expect(audit.json().data.map((e: { action: string }) => e.action)).toEqual(['account.create']);
 

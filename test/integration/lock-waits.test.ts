@@ -53,7 +53,9 @@ async function timed<T>(work: Promise<T>): Promise<{ res: T; ms: number }> {
 describe.skipIf(!postgres)('lock waits (postgres)', () => {
   const ctx = useIntegration(postgres!, { rateLimitPerSecond: { test: 100_000 } });
 
-  it('with a webhook endpoint row held FOR UPDATE, 50 shoppers pay at once and one alone: 200 and recorded, none waiting for the lock', { timeout: 60_000 }, async () => {
+  it('with a webhook endpoint row held FOR UPDATE, 50 shoppers pay at once and one alone: 200 and recorded, none waiting for the lock', {
+    timeout: 60_000,
+  }, async () => {
     const endpoint = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/webhook_endpoints', { url: 'https://shop.example/hooks', enabled_events: ['*'] });
     expect(endpoint.statusCode, endpoint.body).toBe(200);
     const endpointId = endpoint.json().id as string;
@@ -81,7 +83,9 @@ describe.skipIf(!postgres)('lock waits (postgres)', () => {
     await lock.released;
   });
 
-  it('with payments locked by an ALTER TABLE, 150 shoppers and a merchant read are answered within the lock timeout, nothing charged', { timeout: 60_000 }, async () => {
+  it('with payments locked by an ALTER TABLE, 150 shoppers and a merchant read are answered within the lock timeout, nothing charged', {
+    timeout: 60_000,
+  }, async () => {
     const sessions = await Promise.all(Array.from({ length: 150 }, (_, i) => createSessionOf(ctx, 2000 + i)));
     const lock = await holdInTransaction(ctx, 'ALTER TABLE payments ADD COLUMN lock_wait_probe int', [], 10_000);
 
@@ -107,7 +111,9 @@ describe.skipIf(!postgres)('lock waits (postgres)', () => {
     expect(again.statusCode, again.body).toBe(200);
   });
 
-  it('a shopper charged while an ALTER TABLE locks payments for 3 s is told it is paid within the lock timeout; the payment is recorded soon after the release, with one receipt', { timeout: 60_000 }, async () => {
+  it('a shopper charged while an ALTER TABLE locks payments for 3 s is told it is paid within the lock timeout; the payment is recorded soon after the release, with one receipt', {
+    timeout: 60_000,
+  }, async () => {
     const session = await createSessionOf(ctx, 3100);
     await ctx.db.query('UPDATE accounts SET send_receipts = true WHERE id = $1', [ctx.accountId]);
     const receipts: string[] = [];
@@ -202,7 +208,7 @@ describe.each(testDatabases)('deleting a webhook endpoint ($name)', (database) =
     },
   };
 
-  it('deletes its deliveries and their attempts, and leaves other endpoints\' alone', async () => {
+  it("deletes its deliveries and their attempts, and leaves other endpoints' alone", async () => {
     const make = async (url: string) => {
       const res = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/webhook_endpoints', { url, enabled_events: ['*'] });
       expect(res.statusCode, res.body).toBe(200);
@@ -213,7 +219,10 @@ describe.each(testDatabases)('deleting a webhook endpoint ($name)', (database) =
     const session = await createSessionOf(ctx, 1200);
     expect((await payCall(ctx.h, session.id, 'fake-valid-visa-nonce')).statusCode).toBe(200);
     while ((await deliverDueWebhooks(ctx.h.tillpoint.deps, { sender })) > 0);
-    const attempts = await rows(ctx.db, 'SELECT d.endpoint_id, count(*)::int AS n FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id GROUP BY d.endpoint_id ORDER BY 1');
+    const attempts = await rows(
+      ctx.db,
+      'SELECT d.endpoint_id, count(*)::int AS n FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id GROUP BY d.endpoint_id ORDER BY 1',
+    );
     expect(attempts.map((a) => a.endpoint_id).sort()).toEqual([gone, kept].sort());
 
     const deleted = await merchantCall(ctx.h, ctx.key, 'DELETE', `/v1/webhook_endpoints/${gone}`);
@@ -221,7 +230,12 @@ describe.each(testDatabases)('deleting a webhook endpoint ($name)', (database) =
     expect(await rows(ctx.db, 'SELECT id FROM webhook_deliveries WHERE endpoint_id = $1', [gone])).toEqual([]);
     const left = await rows(ctx.db, 'SELECT DISTINCT d.endpoint_id FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id');
     expect(left).toEqual([{ endpoint_id: kept }]);
-    expect(await rows(ctx.db, 'SELECT count(*)::int AS n FROM webhook_delivery_attempts a WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = a.delivery_id)')).toEqual([{ n: 0 }]);
+    expect(
+      await rows(
+        ctx.db,
+        'SELECT count(*)::int AS n FROM webhook_delivery_attempts a WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = a.delivery_id)',
+      ),
+    ).toEqual([{ n: 0 }]);
     // Deleting it again: missing.
     expectError(await merchantCall(ctx.h, ctx.key, 'DELETE', `/v1/webhook_endpoints/${gone}`), 404, 'resource_missing', { param: 'id' });
   });
@@ -241,6 +255,8 @@ describe.each(testDatabases)('deleting a webhook endpoint ($name)', (database) =
     expect(sent.length).toBeGreaterThan(0);
     expect(new Set(sent)).toEqual(new Set(['https://shop.example/kept']));
     expect(await rows(ctx.db, `SELECT id FROM webhook_deliveries WHERE id = 'whd_orphan'`)).toEqual([]);
-    expect(await rows(ctx.db, `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [kept])).toEqual([{ n: sent.length }]);
+    expect(await rows(ctx.db, `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [kept])).toEqual([
+      { n: sent.length },
+    ]);
   });
 });

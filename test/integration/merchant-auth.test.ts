@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { testDatabases } from '../support/databases';
-import {
-  countRows,
-  createSession,
-  createSessionOf,
-  expectError,
-  merchantCall,
-  payCall,
-  rows,
-  tokenize,
-  useIntegration,
-} from '../support/integration';
+import { countRows, createSession, createSessionOf, expectError, merchantCall, payCall, rows, tokenize, useIntegration } from '../support/integration';
 
 describe.each(testDatabases)('merchant API authentication ($name)', (database) => {
   const ctx = useIntegration(database);

@@ -4,7 +4,17 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { checkoutSessionSchema, eventSchema, paymentSchema, refundSchema, customerSchema, disputeSchema, couponSchema, promotionCodeSchema, taxRateSchema } from '../../src/http/response-schemas';
+import {
+  checkoutSessionSchema,
+  eventSchema,
+  paymentSchema,
+  refundSchema,
+  customerSchema,
+  disputeSchema,
+  couponSchema,
+  promotionCodeSchema,
+  taxRateSchema,
+} from '../../src/http/response-schemas';
 import { docsPagePolicy } from '../../src/http/routes/api-reference';
 import { SDK_TYPES_FILE, sdkTypesOf } from '../../scripts/sdk-types';
 import { testDatabases } from '../support/databases';
@@ -32,7 +42,11 @@ function registeredRoutes(tree: string): string[] {
 
 /** Follows a local `$ref` (`#/components/...`) through the document. */
 function resolve(document: any, node: any): any {
-  while (node?.$ref) node = node.$ref.slice(2).split('/').reduce((at: any, key: string) => at?.[key], document);
+  while (node?.$ref)
+    node = node.$ref
+      .slice(2)
+      .split('/')
+      .reduce((at: any, key: string) => at?.[key], document);
   return node;
 }
 
@@ -74,7 +88,10 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
         const where = `${method.toUpperCase()} ${path}`;
         expect(operation.summary, where).toBeTruthy();
         const statuses = Object.keys(operation.responses);
-        expect(statuses.some((s) => s.startsWith('2')), where).toBe(true);
+        expect(
+          statuses.some((s) => s.startsWith('2')),
+          where,
+        ).toBe(true);
         expect(statuses, where).toContain('500');
         for (const status of statuses) {
           const response = resolve(document, operation.responses[status]);
@@ -132,7 +149,7 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
     expect(committed === fresh, 'sdk/node/src/generated/openapi.ts is stale: run `npm run sdk:types` and commit it').toBe(true);
   });
 
-  it("gives examples that its own schemas accept", async () => {
+  it('gives examples that its own schemas accept', async () => {
     const document = (await ctx.h.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const named: Record<string, z.ZodType> = {
       CheckoutSession: checkoutSessionSchema,

@@ -46,12 +46,15 @@ function describeReconciliation(name: string, settlementDelaySeconds: number | u
     const ctx = useIntegration(database, { rateLimitPerSecond: { test: 10_000 }, testSettlementDelaySeconds: settlementDelaySeconds });
     const reconcile = () => runJobOnce(ctx.h.tillpoint.deps, 'operation-reconciliation');
     const scope = () => ({ accountId: ctx.accountId, mode: 'test' as const });
-    const refundsOf = (paymentId: string) => rows(ctx.db, 'SELECT status, amount, failure_reason, processor_refund_id FROM refunds WHERE payment_id = $1', [paymentId]);
+    const refundsOf = (paymentId: string) =>
+      rows(ctx.db, 'SELECT status, amount, failure_reason, processor_refund_id FROM refunds WHERE payment_id = $1', [paymentId]);
 
     if (settlementDelaySeconds === undefined) {
       it('a capture the processor made but whose answer was lost becomes succeeded with the captured amount', async () => {
         const payment = await paidPayment(ctx, 5000, 'manual');
-        await expect(capturePayment(await faultyDeps(ctx, 'capture', true), { scope: scope(), actor: null, id: payment.id, amount: 3000 })).rejects.toMatchObject({
+        await expect(
+          capturePayment(await faultyDeps(ctx, 'capture', true), { scope: scope(), actor: null, id: payment.id, amount: 3000 }),
+        ).rejects.toMatchObject({
           code: 'processor_timeout',
         });
         expect(await readPayment(ctx, payment.id)).toMatchObject({ status: 'requires_capture', amount_captured: 0 });
@@ -99,7 +102,9 @@ function describeReconciliation(name: string, settlementDelaySeconds: number | u
           createRefund(await faultyDeps(ctx, 'refund', false), { scope: scope(), actor: null, paymentId: payment.id, amount: 4000, createdBy: null }),
         ).rejects.toMatchObject({ code: 'processor_timeout' });
         // Both amounts are reserved: nothing remains to refund.
-        expectError(await merchantCall(ctx.h, ctx.key, 'POST', '/v1/refunds', { payment: payment.id, amount: 1 }), 409, 'refund_exceeds_available', { param: 'amount' });
+        expectError(await merchantCall(ctx.h, ctx.key, 'POST', '/v1/refunds', { payment: payment.id, amount: 1 }), 409, 'refund_exceeds_available', {
+          param: 'amount',
+        });
 
         // Within the lease the request may still be under way: nothing is decided.
         expect(await reconcile()).toEqual({ resolved: 0, pending: 0 });
@@ -131,7 +136,9 @@ function describeReconciliation(name: string, settlementDelaySeconds: number | u
         ).rejects.toMatchObject({ code: 'processor_timeout' });
         ctx.h.clock.advance(61_000);
         expect(await reconcile()).toEqual({ resolved: 1, pending: 0 });
-        expect(await refundsOf(payment.id)).toMatchObject([{ status: 'succeeded', processor_refund_id: payment.processor_transaction_id ?? expect.any(String) }]);
+        expect(await refundsOf(payment.id)).toMatchObject([
+          { status: 'succeeded', processor_refund_id: payment.processor_transaction_id ?? expect.any(String) },
+        ]);
         expect(await readPayment(ctx, payment.id)).toMatchObject({ amount_refunded: 5000 });
       });
     }

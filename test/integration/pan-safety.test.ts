@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
-import {
-  createSession,
-  createSessionOf,
-  dumpDatabase,
-  expectError,
-  merchantCall,
-  payCall,
-  tokenizeCall,
-  useIntegration,
-} from '../support/integration';
+import { createSession, createSessionOf, dumpDatabase, expectError, merchantCall, payCall, tokenizeCall, useIntegration } from '../support/integration';
 
 const PAN = '4111111111111111';
 const CVC = '737';
@@ -50,9 +41,7 @@ describe.each(testDatabases)('no card number or CVC is stored or logged ($name)'
     expect((await payCall(ctx.h, other.id, token2.json().nonce)).statusCode).toBe(200);
 
     const dump = await dumpDatabase(ctx.db);
-    expect(Object.keys(dump)).toEqual(
-      expect.arrayContaining(['payments', 'test_card_nonces', 'events', 'checkout_sessions']),
-    );
+    expect(Object.keys(dump)).toEqual(expect.arrayContaining(['payments', 'test_card_nonces', 'events', 'checkout_sessions']));
     expect(dump.test_card_nonces).toHaveLength(2);
     for (const [table, lines] of Object.entries(dump)) {
       for (const line of lines) {

@@ -118,9 +118,16 @@ describe.each(testDatabases)('paying reads its flags with the session ($name)', 
     for (const key of ['checkout_layout', 'pay_button_wording']) {
       const res = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/experiments', {
         key,
-        variants: key === 'checkout_layout'
-          ? [{ key: 'wallet_first', weight: 1 }, { key: 'card_first', weight: 3 }]
-          : [{ key: 'pay', weight: 1 }, { key: 'pay_now', weight: 1 }],
+        variants:
+          key === 'checkout_layout'
+            ? [
+                { key: 'wallet_first', weight: 1 },
+                { key: 'card_first', weight: 3 },
+              ]
+            : [
+                { key: 'pay', weight: 1 },
+                { key: 'pay_now', weight: 1 },
+              ],
         planned_sample_size: 10,
         status: 'running',
       });

@@ -21,7 +21,17 @@ const options = {
   custom_fields: [
     { key: 'giftmessage', label: { type: 'custom', custom: 'Gift message' }, type: 'text', optional: true, text: { maximum_length: 120 } },
     { key: 'vat', label: { type: 'custom', custom: 'VAT number' }, type: 'text' },
-    { key: 'grind', label: { type: 'custom', custom: 'Grind' }, type: 'dropdown', dropdown: { options: [{ label: 'Whole bean', value: 'whole' }, { label: 'Filter', value: 'filter' }] } },
+    {
+      key: 'grind',
+      label: { type: 'custom', custom: 'Grind' },
+      type: 'dropdown',
+      dropdown: {
+        options: [
+          { label: 'Whole bean', value: 'whole' },
+          { label: 'Filter', value: 'filter' },
+        ],
+      },
+    },
   ],
 };
 
@@ -53,12 +63,22 @@ describe.each(testDatabases)('payment link shopper options ($name)', (database) 
       shipping_address_collection: { allowed_countries: ['DE', 'FR', 'JP'] },
       line_items: [{ name: 'Beans', quantity: 2, adjustable_quantity: { enabled: true, minimum: 1, maximum: 6 } }, { name: 'Filters' }],
       shipping_options: [
-        { shipping_rate_data: { display_name: 'Parcel', fixed_amount: { amount: 490, currency: 'eur' }, delivery_estimate: { minimum: { unit: 'business_day', value: 2 } } } },
+        {
+          shipping_rate_data: {
+            display_name: 'Parcel',
+            fixed_amount: { amount: 490, currency: 'eur' },
+            delivery_estimate: { minimum: { unit: 'business_day', value: 2 } },
+          },
+        },
         { shipping_rate_data: { display_name: 'Express', fixed_amount: { amount: 1290, currency: 'eur' }, delivery_estimate: null } },
       ],
     });
     expect(link.line_items[1].adjustable_quantity).toBeUndefined();
-    expect(link.custom_fields.map((f: { key: string; optional: boolean }) => [f.key, f.optional])).toEqual([['giftmessage', true], ['vat', false], ['grind', false]]);
+    expect(link.custom_fields.map((f: { key: string; optional: boolean }) => [f.key, f.optional])).toEqual([
+      ['giftmessage', true],
+      ['vat', false],
+      ['grind', false],
+    ]);
     expect((await call('GET', `/v1/payment_links/${link.id}`)).json()).toEqual(link);
     expect((await call('GET', '/v1/payment_links')).json().data[0]).toEqual(link);
 
@@ -70,12 +90,20 @@ describe.each(testDatabases)('payment link shopper options ($name)', (database) 
         allow_promotion_codes: true,
         billing_address_collection: 'required',
         shipping_address_collection: { allowed_countries: ['DE', 'FR', 'JP'] },
-        line_items: [{ name: 'Beans', quantity: 2, adjustable_quantity: { enabled: true, minimum: 1, maximum: 6 } }, { name: 'Filters', quantity: 1 }],
+        line_items: [
+          { name: 'Beans', quantity: 2, adjustable_quantity: { enabled: true, minimum: 1, maximum: 6 } },
+          { name: 'Filters', quantity: 1 },
+        ],
         // The first shipping choice is chosen until the shopper picks another.
         total_details: { amount_shipping: 490 },
         amount_total: 2900 + 600 + 490,
       });
-      expect(session.shipping_options.map((o: { shipping_rate: { display_name: string }; shipping_amount: number }) => [o.shipping_rate.display_name, o.shipping_amount])).toEqual([
+      expect(
+        session.shipping_options.map((o: { shipping_rate: { display_name: string }; shipping_amount: number }) => [
+          o.shipping_rate.display_name,
+          o.shipping_amount,
+        ]),
+      ).toEqual([
         ['Parcel', 490],
         ['Express', 1290],
       ]);
@@ -87,20 +115,48 @@ describe.each(testDatabases)('payment link shopper options ($name)', (database) 
 
   it('a link without options opens sessions without them', async () => {
     const link = (await call('POST', '/v1/payment_links', { currency: 'usd', line_items: [{ name: 'Seat', unit_amount: 4000, quantity: 1 }] })).json();
-    expect(link).toMatchObject({ allow_promotion_codes: false, billing_address_collection: 'auto', shipping_address_collection: null, shipping_options: [], custom_fields: [] });
+    expect(link).toMatchObject({
+      allow_promotion_codes: false,
+      billing_address_collection: 'auto',
+      shipping_address_collection: null,
+      shipping_options: [],
+      custom_fields: [],
+    });
     const session = await open(link.url);
-    expect(session).toMatchObject({ allow_promotion_codes: false, billing_address_collection: 'auto', shipping_address_collection: null, shipping_options: [], custom_fields: [], amount_total: 4000 });
+    expect(session).toMatchObject({
+      allow_promotion_codes: false,
+      billing_address_collection: 'auto',
+      shipping_address_collection: null,
+      shipping_options: [],
+      custom_fields: [],
+      amount_total: 4000,
+    });
   });
 
   it('bad options are refused by the session rules, naming the parameter, and no link is made', async () => {
     const item = { name: 'Seat', unit_amount: 4000, quantity: 1 };
     const cases: Array<[Record<string, unknown>, number, string, string]> = [
       [{ line_items: [{ ...item, adjustable_quantity: { enabled: true, minimum: 2, maximum: 5 } }] }, 400, 'parameter_invalid', 'line_items[0][quantity]'],
-      [{ line_items: [{ ...item, adjustable_quantity: { enabled: true, maximum: 5000 } }] }, 400, 'parameter_invalid', 'line_items[0][adjustable_quantity][maximum]'],
+      [
+        { line_items: [{ ...item, adjustable_quantity: { enabled: true, maximum: 5000 } }] },
+        400,
+        'parameter_invalid',
+        'line_items[0][adjustable_quantity][maximum]',
+      ],
       [{ shipping_address_collection: { allowed_countries: ['ZZ'] } }, 400, 'parameter_invalid', 'shipping_address_collection[allowed_countries][0]'],
-      [{ shipping_options: [{ shipping_rate_data: { display_name: 'Post', fixed_amount: { amount: 500, currency: 'gbp' } } }] }, 400, 'parameter_invalid', 'shipping_options[0][shipping_rate_data][fixed_amount][currency]'],
+      [
+        { shipping_options: [{ shipping_rate_data: { display_name: 'Post', fixed_amount: { amount: 500, currency: 'gbp' } } }] },
+        400,
+        'parameter_invalid',
+        'shipping_options[0][shipping_rate_data][fixed_amount][currency]',
+      ],
       [{ custom_fields: [{ key: 'a b', label: { type: 'custom', custom: 'Note' }, type: 'text' }] }, 400, 'parameter_invalid', 'custom_fields[0][key]'],
-      [{ custom_fields: [{ key: 'size', label: { type: 'custom', custom: 'Size' }, type: 'dropdown' }] }, 400, 'parameter_invalid', 'custom_fields[0][dropdown][options]'],
+      [
+        { custom_fields: [{ key: 'size', label: { type: 'custom', custom: 'Size' }, type: 'dropdown' }] },
+        400,
+        'parameter_invalid',
+        'custom_fields[0][dropdown][options]',
+      ],
       [
         { custom_fields: ['a', 'b', 'c', 'd'].map((key) => ({ key, label: { type: 'custom', custom: key }, type: 'text' })) },
         400,

@@ -45,7 +45,9 @@ describe.each(testDatabases)('a payment outcome in one statement ($name)', (data
   /** An open session with a webhook endpoint, a recorded exposure and a `processing` payment. */
   async function processingPayment(c: IntegrationContext): Promise<{ session: CheckoutSession; payment: Payment }> {
     const { deps } = c.h.tillpoint;
-    expect((await merchantCall(c.h, c.key, 'POST', '/v1/webhook_endpoints', { url: 'https://hooks.example.com/in', enabled_events: ['*'] })).statusCode).toBe(200);
+    expect((await merchantCall(c.h, c.key, 'POST', '/v1/webhook_endpoints', { url: 'https://hooks.example.com/in', enabled_events: ['*'] })).statusCode).toBe(
+      200,
+    );
     await runPayButtonExperiment(c.h, c.key);
     const created = await createSessionOf(c, 2500);
     await recordPayButtonExposure(c.h, created.id);
@@ -60,8 +62,17 @@ describe.each(testDatabases)('a payment outcome in one statement ($name)', (data
     payment: (await rows(c.db, 'SELECT status FROM payments WHERE id = $1', [payment.id]))[0]!.status,
     session: (await rows(c.db, 'SELECT status, payment_id, customer_email FROM checkout_sessions WHERE id = $1', [session.id]))[0],
     events: (await rows(c.db, 'SELECT type FROM events WHERE object_id IN ($1, $2) ORDER BY type', [payment.id, session.id])).map((e) => e.type),
-    deliveries: Number((await rows(c.db, 'SELECT count(*) AS n FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.object_id IN ($1, $2)', [payment.id, session.id]))[0]!.n),
-    converted: (await rows(c.db, 'SELECT converted_at FROM experiment_exposures WHERE checkout_session_id = $1', [session.id])).map((x) => x.converted_at !== null),
+    deliveries: Number(
+      (
+        await rows(c.db, 'SELECT count(*) AS n FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.object_id IN ($1, $2)', [
+          payment.id,
+          session.id,
+        ])
+      )[0]!.n,
+    ),
+    converted: (await rows(c.db, 'SELECT converted_at FROM experiment_exposures WHERE checkout_session_id = $1', [session.id])).map(
+      (x) => x.converted_at !== null,
+    ),
   });
 
   it('a won payment completes its session with both events, their deliveries and the conversion, in one statement', async () => {
@@ -88,9 +99,20 @@ describe.each(testDatabases)('a payment outcome in one statement ($name)', (data
     const { deps } = ctx.h.tillpoint;
     const at = deps.clock.now();
     const next: CheckoutSession = { ...session, status: 'complete', paymentId: payment.id, completedAt: at, updatedAt: at, metadata: { order_id: 'changed' } };
-    const outcome = { payment: { ...payment, status: 'succeeded' as const, updatedAt: at }, expectedStatus: 'processing' as const, event: null, session: { next, expected: session, event: null, convertsExposuresAt: at } };
+    const outcome = {
+      payment: { ...payment, status: 'succeeded' as const, updatedAt: at },
+      expectedStatus: 'processing' as const,
+      event: null,
+      session: { next, expected: session, event: null, convertsExposuresAt: at },
+    };
     await expect(deps.store.once((db) => db.payments.recordOutcome(outcome))).rejects.toThrow(/session's metadata/);
-    expect(await written(ctx, session, payment)).toEqual({ payment: 'processing', session: { status: 'open', payment_id: null, customer_email: null }, events: [], deliveries: 0, converted: [false] });
+    expect(await written(ctx, session, payment)).toEqual({
+      payment: 'processing',
+      session: { status: 'open', payment_id: null, customer_email: null },
+      events: [],
+      deliveries: 0,
+      converted: [false],
+    });
   });
 
   it('the same answer recorded twice at once (the request and reconciliation): one wins, the session completes once', async () => {
@@ -110,7 +132,13 @@ describe.each(testDatabases)('a payment outcome in one statement ($name)', (data
     const declined = await recordAuthorizationOutcome(deps, {
       session,
       payment,
-      result: { outcome: 'declined', declineCode: 'insufficient_funds', transactionId: 'tx_d', paymentMethod: null, response: { code: '2001', text: 'Insufficient Funds' } },
+      result: {
+        outcome: 'declined',
+        declineCode: 'insufficient_funds',
+        transactionId: 'tx_d',
+        paymentMethod: null,
+        response: { code: '2001', text: 'Insufficient Funds' },
+      },
     });
     expect('error' in declined && declined.error.code).toBe('card_declined');
     await expect(recordAuthorizationOutcome(deps, { session, payment, result: approved })).rejects.toBeInstanceOf(ConcurrentTransitionError);

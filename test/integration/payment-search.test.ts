@@ -69,7 +69,7 @@ describe.each(testDatabases)('search: GET /v1/payments/search and the dashboard 
     expect(second.data.map((p) => p.amount)).toEqual([1000]);
   });
 
-  it('finds only the caller\'s own payments', async () => {
+  it("finds only the caller's own payments", async () => {
     await pay(1234, 'mine@buyer.example');
     const other = await signUpOwner(ctx.h, 'Other Shop');
     const otherKey = (await dashboardCall(ctx.h, other, 'POST', `/dashboard/api/accounts/${other.accountId}/test/api-keys`, { kind: 'secret' })).json().secret;
@@ -91,7 +91,7 @@ describe.each(testDatabases)('search: GET /v1/payments/search and the dashboard 
 
   it('answers parameter_missing without a query and parameter_unknown for other parameters', async () => {
     expectError(await merchantCall(ctx.h, ctx.key, 'GET', '/v1/payments/search'), 400, 'parameter_missing', { param: 'query' });
-    expectError(await merchantCall(ctx.h, ctx.key, 'GET', "/v1/payments/search?query=amount:1&colour=red"), 400, 'parameter_unknown', { param: 'colour' });
+    expectError(await merchantCall(ctx.h, ctx.key, 'GET', '/v1/payments/search?query=amount:1&colour=red'), 400, 'parameter_unknown', { param: 'colour' });
   });
 
   describe('the dashboard search box', () => {
@@ -105,13 +105,20 @@ describe.each(testDatabases)('search: GET /v1/payments/search and the dashboard 
       const { owner: agent, base } = await owner();
       const key = (await dashboardCall(ctx.h, agent, 'POST', `${base}/api-keys`, { kind: 'secret' })).json().secret;
       const call = (method: 'GET' | 'POST', url: string, body?: unknown) => merchantCall(ctx.h, key, method, url, body);
-      const session = (await call('POST', '/v1/checkout/sessions', {
-        currency: 'usd',
-        line_items: [{ name: 'Lamp', unit_amount: 4250, quantity: 1 }],
-        metadata: { order: 'ORD-991' },
-        client_reference_id: 'crm-5521',
-      })).json();
-      await payCall(ctx.h, session.id, await tokenize(ctx.h, session.id, { number: '5555 5555 5555 4444', exp_month: 12, exp_year: 2034, cvc: '123' }), 'Zoe@Lamps.example');
+      const session = (
+        await call('POST', '/v1/checkout/sessions', {
+          currency: 'usd',
+          line_items: [{ name: 'Lamp', unit_amount: 4250, quantity: 1 }],
+          metadata: { order: 'ORD-991' },
+          client_reference_id: 'crm-5521',
+        })
+      ).json();
+      await payCall(
+        ctx.h,
+        session.id,
+        await tokenize(ctx.h, session.id, { number: '5555 5555 5555 4444', exp_month: 12, exp_year: 2034, cvc: '123' }),
+        'Zoe@Lamps.example',
+      );
       const payment = (await call('GET', `/v1/payments?checkout_session=${session.id}`)).json().data[0];
       const refund = (await call('POST', '/v1/refunds', { payment: payment.id, amount: 1250 })).json();
       const link = (await call('POST', '/v1/payment_links', { currency: 'usd', line_items: [{ name: 'Seat', unit_amount: 4000, quantity: 1 }] })).json();
@@ -137,7 +144,14 @@ describe.each(testDatabases)('search: GET /v1/payments/search and the dashboard 
       expect(await box('nothing-like-this')).toEqual([]);
 
       const [hit] = (await dashboardCall(ctx.h, agent, 'GET', `${base}/search?q=4444`)).json().data;
-      expect(hit).toMatchObject({ kind: 'payment', amount: 4250, currency: 'USD', status: 'succeeded', customer_email: 'Zoe@Lamps.example', detail: 'mastercard 4444' });
+      expect(hit).toMatchObject({
+        kind: 'payment',
+        amount: 4250,
+        currency: 'USD',
+        status: 'succeeded',
+        customer_email: 'Zoe@Lamps.example',
+        detail: 'mastercard 4444',
+      });
 
       // A viewer sees emails masked, so finds nothing by one, and the hits it does see are masked.
       const viewer = await addMember(ctx.h, agent, 'viewer');

@@ -10,7 +10,14 @@ interface StoryEvent {
   id: string;
   type: string;
   object: string;
-  deliveries: Array<{ id: string; webhook_endpoint: string; endpoint_url: string; status: string; attempts: number; last_response_status: number | null }> | null;
+  deliveries: Array<{
+    id: string;
+    webhook_endpoint: string;
+    endpoint_url: string;
+    status: string;
+    attempts: number;
+    last_response_status: number | null;
+  }> | null;
 }
 
 describe.each(testDatabases)("a payment's whole story on the dashboard ($name)", (database) => {
@@ -24,11 +31,21 @@ describe.each(testDatabases)("a payment's whole story on the dashboard ($name)",
   afterAll(() => receiver.stop());
 
   /** A shop with a webhook endpoint, a paid payment of two line items with metadata, and a partial refund. */
-  async function storyShop(): Promise<{ owner: DashboardAgent; base: string; key: string; paymentId: string; sessionId: string; refundId: string; endpointId: string }> {
+  async function storyShop(): Promise<{
+    owner: DashboardAgent;
+    base: string;
+    key: string;
+    paymentId: string;
+    sessionId: string;
+    refundId: string;
+    endpointId: string;
+  }> {
     const owner = await signUpOwner(ctx.h, 'Story Shop');
     const base = `/dashboard/api/accounts/${owner.accountId}/test`;
     const key = (await dashboardCall(ctx.h, owner, 'POST', `${base}/api-keys`, { kind: 'secret' })).json().secret;
-    const endpoint = (await dashboardCall(ctx.h, owner, 'POST', `${base}/webhook-endpoints`, { url: receiverUrl, enabled_events: ['payment.succeeded', 'refund.succeeded'] })).json();
+    const endpoint = (
+      await dashboardCall(ctx.h, owner, 'POST', `${base}/webhook-endpoints`, { url: receiverUrl, enabled_events: ['payment.succeeded', 'refund.succeeded'] })
+    ).json();
     receiver.secret = endpoint.secret;
     receiver.script = [500];
     const session = (
@@ -88,7 +105,9 @@ describe.each(testDatabases)("a payment's whole story on the dashboard ($name)",
     // session and the refund appear shortly, newest first; the list call named no object.
     await expect
       .poll(async () =>
-        (await dashboardCall(ctx.h, owner, 'GET', `${base}/payments/${paymentId}`)).json().request_log.map((r: { method: string; path: string; status: number }) => `${r.method} ${r.path} ${r.status}`),
+        (await dashboardCall(ctx.h, owner, 'GET', `${base}/payments/${paymentId}`))
+          .json()
+          .request_log.map((r: { method: string; path: string; status: number }) => `${r.method} ${r.path} ${r.status}`),
       )
       .toEqual(['POST /v1/refunds 200', 'POST /v1/checkout/sessions 200']);
   });
@@ -124,10 +143,14 @@ describe.each(testDatabases)("a payment's whole story on the dashboard ($name)",
 
   it('answers resource_missing for a payment of another mode or account, and refuses a malformed id', async () => {
     const { owner, paymentId } = await storyShop();
-    expectError(await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/live/payments/${paymentId}`), 404, 'resource_missing', { param: 'id' });
+    expectError(await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/live/payments/${paymentId}`), 404, 'resource_missing', {
+      param: 'id',
+    });
     const stranger = await signUpOwner(ctx.h, 'Other Shop');
     const other = await dashboardCall(ctx.h, stranger, 'GET', `/dashboard/api/accounts/${stranger.accountId}/test/payments/${paymentId}`);
     expectError(other, 404, 'resource_missing', { param: 'id' });
-    expectError(await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/test/payments/pay-1%20x`), 400, 'parameter_invalid', { param: 'id' });
+    expectError(await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/test/payments/pay-1%20x`), 400, 'parameter_invalid', {
+      param: 'id',
+    });
   });
 });

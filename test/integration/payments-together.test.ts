@@ -20,7 +20,9 @@ describe.each(testDatabases)('payments made at once ($name)', (database) => {
       expect(res.statusCode, res.body).toBe(declined ? 402 : 200);
       if (declined) expect(res.json().error).toMatchObject({ code: 'card_declined', decline_code: 'insufficient_funds' });
       else expect(res.json()).toMatchObject({ status: 'succeeded' });
-      const payments = await rows(ctx.db, 'SELECT status, amount, amount_captured, processor_transaction_id FROM payments WHERE checkout_session_id = $1', [sessions[i]!.id]);
+      const payments = await rows(ctx.db, 'SELECT status, amount, amount_captured, processor_transaction_id FROM payments WHERE checkout_session_id = $1', [
+        sessions[i]!.id,
+      ]);
       expect(payments).toHaveLength(1);
       expect(payments[0]!.status).toBe(declined ? 'failed' : 'succeeded');
       expect(Number(payments[0]!.amount)).toBe(amounts[i]);
@@ -31,7 +33,9 @@ describe.each(testDatabases)('payments made at once ($name)', (database) => {
       const events = await rows(ctx.db, 'SELECT type FROM events WHERE object_id = ANY($1) ORDER BY type', [[sessions[i]!.id]]);
       expect(events.map((e) => e.type)).toEqual(declined ? [] : ['checkout.session.completed']);
     }
-    const types = (await rows(ctx.db, `SELECT type, count(*)::int AS n FROM events WHERE type LIKE 'payment.%' GROUP BY type ORDER BY type`)).map((r) => `${r.type} ${r.n}`);
+    const types = (await rows(ctx.db, `SELECT type, count(*)::int AS n FROM events WHERE type LIKE 'payment.%' GROUP BY type ORDER BY type`)).map(
+      (r) => `${r.type} ${r.n}`,
+    );
     expect(types).toEqual(['payment.failed 3', 'payment.succeeded 7']);
   });
 

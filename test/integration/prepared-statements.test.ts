@@ -45,17 +45,13 @@ describe.skipIf(!url)('named prepared statements on PostgreSQL', () => {
   it('plans a statement once per connection and then only runs it', async () => {
     await open(1);
     for (const id of ['a', 'b', 'a']) await db.query('SELECT label FROM things WHERE id = $1', [id]);
-    const { rows } = await db.query<{ statement: string }>(
-      'SELECT statement FROM pg_prepared_statements WHERE statement LIKE $1',
-      ['%FROM things%'],
-    );
+    const { rows } = await db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement LIKE $1', ['%FROM things%']);
     expect(rows.map((r) => r.statement)).toEqual(['SELECT label FROM things WHERE id = $1']);
   });
 
   it('reads a table changed under a prepared SELECT * again, alone at once and in a transaction after one 503', async () => {
     await open(2);
-    const read = (client: { query: SqlClient['query'] }) =>
-      client.query<Record<string, unknown>>('SELECT * FROM things WHERE id = $1', ['a']);
+    const read = (client: { query: SqlClient['query'] }) => client.query<Record<string, unknown>>('SELECT * FROM things WHERE id = $1', ['a']);
     // Prepare the statement on both connections of the pool.
     await Promise.all([db.transaction((tx) => read(tx)), db.transaction((tx) => read(tx))]);
 

@@ -21,7 +21,13 @@ const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
   run(args, { DATA_DIR: dataDir, TILLPOINT_SECRET_KEY: secretKey, GATEWAY_PORT: String(emulator.port), ...env });
 
 const braintreeArgs = (account: string, overrides: Record<string, string> = {}) => {
-  const options = { '--environment': 'development', '--merchant-id': 'cli_merchant', '--public-key': 'cli_public', '--private-key': 'cli_private_Zq9', ...overrides };
+  const options = {
+    '--environment': 'development',
+    '--merchant-id': 'cli_merchant',
+    '--public-key': 'cli_public',
+    '--private-key': 'cli_private_Zq9',
+    ...overrides,
+  };
   return ['processor', 'set', 'braintree', '--account', account, '--mode', 'test', ...Object.entries(options).flat(), '--merchant-account', 'USD=cli_usd'];
 };
 

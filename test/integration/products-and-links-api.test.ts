@@ -40,18 +40,12 @@ describe.each(testDatabases)('products and payment links over the API ($name)', 
   it('refuses bad products, changing nothing', async () => {
     expectError(await call('POST', '/v1/products', {}), 400, 'parameter_missing', { param: 'name' });
     expectError(await call('POST', '/v1/products', { name: ' ' }), 400, 'parameter_invalid', { param: 'name' });
-    expectError(
-      await call('POST', '/v1/products', { name: 'x', default_price_data: { currency: 'xyz', unit_amount: 100 } }),
-      400,
-      'currency_not_supported',
-      { param: 'default_price_data[currency]' },
-    );
-    expectError(
-      await call('POST', '/v1/products', { name: 'x', default_price_data: { currency: 'usd', unit_amount: -1 } }),
-      400,
-      'parameter_invalid',
-      { param: 'default_price_data[unit_amount]' },
-    );
+    expectError(await call('POST', '/v1/products', { name: 'x', default_price_data: { currency: 'xyz', unit_amount: 100 } }), 400, 'currency_not_supported', {
+      param: 'default_price_data[currency]',
+    });
+    expectError(await call('POST', '/v1/products', { name: 'x', default_price_data: { currency: 'usd', unit_amount: -1 } }), 400, 'parameter_invalid', {
+      param: 'default_price_data[unit_amount]',
+    });
     expectError(await call('POST', '/v1/products', { name: 'x', colour: 'red' }), 400, 'parameter_unknown', { param: 'colour' });
     expect(await countRows(ctx.db, 'products')).toBe(0);
     expect(await countRows(ctx.db, 'prices')).toBe(0);
@@ -102,18 +96,12 @@ describe.each(testDatabases)('products and payment links over the API ($name)', 
     });
     expect(made.json()).toMatchObject({ currency: 'gbp', amount_total: 4000, line_items: [{ price: null, name: 'Workshop seat' }] });
 
-    expectError(
-      await call('POST', '/v1/payment_links', { line_items: [{ name: 'Seat', unit_amount: 4000, quantity: 1 }] }),
-      400,
-      'parameter_missing',
-      { param: 'currency' },
-    );
-    expectError(
-      await call('POST', '/v1/payment_links', { line_items: [{ price: 'price_nosuchprice', quantity: 1 }] }),
-      404,
-      'resource_missing',
-      { param: 'line_items[0][price]' },
-    );
+    expectError(await call('POST', '/v1/payment_links', { line_items: [{ name: 'Seat', unit_amount: 4000, quantity: 1 }] }), 400, 'parameter_missing', {
+      param: 'currency',
+    });
+    expectError(await call('POST', '/v1/payment_links', { line_items: [{ price: 'price_nosuchprice', quantity: 1 }] }), 404, 'resource_missing', {
+      param: 'line_items[0][price]',
+    });
     expectError(
       await call('POST', '/v1/payment_links', { currency: 'usd', line_items: [{ name: 'Seat', unit_amount: 4000, quantity: 1000 }] }),
       400,
@@ -122,12 +110,9 @@ describe.each(testDatabases)('products and payment links over the API ($name)', 
     );
     const other = await ctx.h.newAccountKey('Other Shop');
     const theirs = (await merchantCall(ctx.h, other, 'POST', '/v1/products', { name: 'X', default_price_data: { currency: 'usd', unit_amount: 900 } })).json();
-    expectError(
-      await call('POST', '/v1/payment_links', { line_items: [{ price: theirs.default_price.id, quantity: 1 }] }),
-      404,
-      'resource_missing',
-      { param: 'line_items[0][price]' },
-    );
+    expectError(await call('POST', '/v1/payment_links', { line_items: [{ price: theirs.default_price.id, quantity: 1 }] }), 404, 'resource_missing', {
+      param: 'line_items[0][price]',
+    });
     expectError(await call('POST', `/v1/payment_links/${made.json().id}`, { active: 'no' }), 400, 'parameter_invalid', {
       param: 'active',
     });

@@ -76,7 +76,9 @@ describe.each(testDatabases)('races ($name)', (database) => {
     // Its time is up: whoever gets there first expires it; the payment is refused either way.
     expect(paid.json().error?.code).toBe('checkout_session_expired');
     expect(await rows(ctx.db, 'SELECT status FROM checkout_sessions WHERE id = $1', [session.id])).toEqual([{ status: 'expired' }]);
-    expect(await rows(ctx.db, `SELECT count(*)::int AS n FROM events WHERE object_id = $1 AND type = 'checkout.session.expired'`, [session.id])).toEqual([{ n: 1 }]);
+    expect(await rows(ctx.db, `SELECT count(*)::int AS n FROM events WHERE object_id = $1 AND type = 'checkout.session.expired'`, [session.id])).toEqual([
+      { n: 1 },
+    ]);
   });
 
   it('capture against cancel of one authorization: exactly one wins, and the processor agrees', async () => {

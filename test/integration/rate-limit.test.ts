@@ -29,8 +29,7 @@ describe.each(testDatabases)('rate limits per account and mode ($name)', (databa
     second = null;
   });
 
-  const list = (h: Harness, key: string) =>
-    h.app.inject({ method: 'GET', url: '/v1/payments?limit=1', headers: bearer(key) });
+  const list = (h: Harness, key: string) => h.app.inject({ method: 'GET', url: '/v1/payments?limit=1', headers: bearer(key) });
 
   it('answers the 26th test-mode request in one second with 429 rate_limited and Retry-After, then recovers', async () => {
     // Pin the clock to the start of a second so all requests fall into one window.

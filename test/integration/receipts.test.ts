@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import { addMember, dashboardCall, signUpOwner, type DashboardAgent } from '../support/dashboard';
-import {
-  dumpDatabase,
-  expectError,
-  merchantCall,
-  rows,
-  tokenize,
-  useIntegration,
-  withoutBookkeeping,
-  type IntegrationContext,
-} from '../support/integration';
+import { dumpDatabase, expectError, merchantCall, rows, tokenize, useIntegration, withoutBookkeeping, type IntegrationContext } from '../support/integration';
 import { startSmtpReceiver, type ReceivedMail } from '../support/smtp-receiver';
 
 const FROM = 'Tillpoint <no-reply@checkout.test>';
@@ -81,7 +72,6 @@ async function pay(
   expect(paid.statusCode, paid.body).toBe(200);
   return (await merchantCall(ctx.h, key, 'GET', `/v1/checkout/sessions/${id}`)).json().payment as string;
 }
-
 
 const coffee = {
   line_items: [
@@ -216,7 +206,9 @@ describe.each(testDatabases)('receipts by email ($name)', (database) => {
     expectError(await merchantCall(ctx.h, key, 'POST', `/v1/payments/${authorized}/send_receipt`), 409, 'payment_not_succeeded');
     expectError(await merchantCall(ctx.h, key, 'POST', `/v1/payments/${noEmail}/send_receipt`), 400, 'receipt_email_missing', { param: 'id' });
     expectError(await merchantCall(ctx.h, key, 'POST', '/v1/payments/pay_doesnotexist/send_receipt'), 404, 'resource_missing', { param: 'id' });
-    expectError(await merchantCall(ctx.h, key, 'POST', `/v1/payments/${authorized}/send_receipt`, { email: 'x@example.com' }), 400, 'parameter_unknown', { param: 'email' });
+    expectError(await merchantCall(ctx.h, key, 'POST', `/v1/payments/${authorized}/send_receipt`, { email: 'x@example.com' }), 400, 'parameter_unknown', {
+      param: 'email',
+    });
     await ctx.h.tillpoint.deps.background.idle();
     expect(smtp.received.length).toBe(before);
     expect(withoutBookkeeping(await dumpDatabase(ctx.db))).toEqual(dump);

@@ -39,9 +39,9 @@ describe.each(testDatabases)('reconciliation of payments left processing ($name)
         },
       },
     };
-    await expect(
-      payCheckoutSession(faulty, { sessionId: session.id, paymentMethodType: 'card', nonce, email: 'ada@example.com' }),
-    ).rejects.toMatchObject({ code: 'processor_timeout' });
+    await expect(payCheckoutSession(faulty, { sessionId: session.id, paymentMethodType: 'card', nonce, email: 'ada@example.com' })).rejects.toMatchObject({
+      code: 'processor_timeout',
+    });
     const [payment] = await rows(ctx.db, 'SELECT id, status FROM payments WHERE checkout_session_id = $1', [session.id]);
     expect(payment!.status).toBe('processing');
     return { session, paymentId: String(payment!.id) };
@@ -117,13 +117,23 @@ describe.each(testDatabases)('reconciliation of payments left processing ($name)
     // Then the gateway finishes the first request after all: a second charge for the session.
     const processor = await ctx.h.tillpoint.deps.processors.forScope({ accountId: ctx.accountId, mode: 'test' });
     const late = await processor.authorize({
-      paymentId, amount: 5000, currency: 'usd', capture: true, nonce: 'fake-valid-nonce',
-      deviceData: null, email: 'ada@example.com',
+      paymentId,
+      amount: 5000,
+      currency: 'usd',
+      capture: true,
+      nonce: 'fake-valid-nonce',
+      deviceData: null,
+      email: 'ada@example.com',
     });
     expect(late).toMatchObject({ outcome: 'approved' });
     const charged = async () =>
-      (await rows(ctx.db, 'SELECT t.payment_id, t.status, t.amount_captured, coalesce((SELECT sum(r.amount) FROM test_processor_refunds r WHERE r.transaction_id = t.id), 0)::int AS refunded FROM test_processor_transactions t JOIN payments p ON p.id = t.payment_id WHERE p.checkout_session_id = $1', [session.id]))
-        .filter((t) => t.status !== 'voided' && t.status !== 'processor_declined' && Number(t.refunded) < Number(t.amount_captured));
+      (
+        await rows(
+          ctx.db,
+          'SELECT t.payment_id, t.status, t.amount_captured, coalesce((SELECT sum(r.amount) FROM test_processor_refunds r WHERE r.transaction_id = t.id), 0)::int AS refunded FROM test_processor_transactions t JOIN payments p ON p.id = t.payment_id WHERE p.checkout_session_id = $1',
+          [session.id],
+        )
+      ).filter((t) => t.status !== 'voided' && t.status !== 'processor_declined' && Number(t.refunded) < Number(t.amount_captured));
     expect(await charged()).toHaveLength(2);
     // Not yet time to ask again.
     await reconcile();

@@ -81,9 +81,7 @@ describe.each(testDatabases)('refunds ($name)', (database) => {
   it('50 parallel refunds that together exceed the capture never over-refund', async () => {
     const payment = await paidPayment(ctx, 10_000);
     // 50 × 300 = 15,000 asked for, 10,000 captured: at most 33 can succeed.
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, () => call('POST', '/v1/refunds', { payment: payment.id, amount: 300 })),
-    );
+    const answers = await Promise.all(Array.from({ length: 50 }, () => call('POST', '/v1/refunds', { payment: payment.id, amount: 300 })));
     const succeeded = answers.filter((a) => a.statusCode === 200);
     for (const refused of answers.filter((a) => a.statusCode !== 200)) {
       expectError(refused, 409, 'refund_exceeds_available', { param: 'amount' });
@@ -94,9 +92,7 @@ describe.each(testDatabases)('refunds ($name)', (database) => {
     expect(total).toBe(9900);
     expect(stored.filter((r) => r.status !== 'succeeded')).toEqual([]);
     expect(await readPayment(ctx, payment.id)).toMatchObject({ amount_captured: 10_000, amount_refunded: 9900 });
-    const [transaction] = await rows(ctx.db, 'SELECT amount_refunded FROM test_processor_transactions WHERE payment_id = $1', [
-      payment.id,
-    ]);
+    const [transaction] = await rows(ctx.db, 'SELECT amount_refunded FROM test_processor_transactions WHERE payment_id = $1', [payment.id]);
     expect(Number(transaction!.amount_refunded)).toBe(9900);
   });
 
@@ -142,9 +138,7 @@ describe.each(testDatabases)('refunds before settlement ($name)', (database) => 
     // The reservation is kept as a failed refund, so the attempt shows in the list and the event log.
     const [refund] = await rows(ctx.db, 'SELECT * FROM refunds');
     expect(refund).toMatchObject({ status: 'failed', failure_reason: 'payment_not_settled' });
-    expect((await rows(ctx.db, `SELECT type FROM events WHERE object_id = $1`, [refund!.id])).map((e) => e.type)).toEqual([
-      'refund.failed',
-    ]);
+    expect((await rows(ctx.db, `SELECT type FROM events WHERE object_id = $1`, [refund!.id])).map((e) => e.type)).toEqual(['refund.failed']);
     const [transaction] = await rows(ctx.db, 'SELECT * FROM test_processor_transactions WHERE payment_id = $1', [payment.id]);
     expect(transaction).toMatchObject({ status: 'submitted_for_settlement' });
     expect(Number(transaction!.amount_refunded)).toBe(0);

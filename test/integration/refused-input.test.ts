@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toTillpointError } from '../../src/http/errors';
 import { dashboardCall, signUpOwner } from '../support/dashboard';
 import { testDatabases } from '../support/databases';
-import {
-  bearer,
-  countRows,
-  createSession,
-  expectError,
-  merchantCall,
-  payCall,
-  sampleSession,
-  tokenize,
-  useIntegration,
-} from '../support/integration';
+import { bearer, countRows, createSession, expectError, merchantCall, payCall, sampleSession, tokenize, useIntegration } from '../support/integration';
 import { dumpBusinessData, paidPayment, readPayment } from '../support/payments';
 
 /**
@@ -88,7 +78,12 @@ describe.each(testDatabases)('refused input ($name)', (database) => {
   });
 
   it('takes no body, an empty one or {} on an endpoint without a body', async () => {
-    for (const [payload, type] of [[undefined, undefined], ['', 'application/json'], ['{}', 'application/json'], ['', 'text/plain']] as const) {
+    for (const [payload, type] of [
+      [undefined, undefined],
+      ['', 'application/json'],
+      ['{}', 'application/json'],
+      ['', 'text/plain'],
+    ] as const) {
       const session = await createSession(ctx);
       const res = await ctx.h.app.inject({
         method: 'POST',
@@ -136,7 +131,12 @@ describe.each(testDatabases)('refused input ($name)', (database) => {
     const res = await ctx.h.app.inject({ method: 'POST', url: '/csp-reports', headers: { 'content-type': 'application/csp-report' }, payload });
     expectError(res, 400, 'parameter_invalid');
     expect(await countRows(ctx.db, 'csp_reports')).toBe(0);
-    const clean = await ctx.h.app.inject({ method: 'POST', url: '/csp-reports', headers: { 'content-type': 'application/csp-report' }, payload: payload.replace('\\u0000', '') });
+    const clean = await ctx.h.app.inject({
+      method: 'POST',
+      url: '/csp-reports',
+      headers: { 'content-type': 'application/csp-report' },
+      payload: payload.replace('\\u0000', ''),
+    });
     expect(clean.statusCode, clean.body).toBe(204);
     expect(await countRows(ctx.db, 'csp_reports')).toBe(1);
   });

@@ -44,7 +44,20 @@ describe.each(testDatabases)('migration 15, the request log numbered per scope (
 
       // The next batch numbers after them, and the trim (keep 3) drops the oldest.
       await apiRequestRepositories(db).apiRequests.insertMany(
-        [{ id: 'req_log_d', accountId: 'acct_1', mode: 'test', keyId: 'key_x', method: 'GET', path: '/v1/payments', status: 200, errorCode: null, requestId: 'req', at: new Date('2030-01-01T00:00:04Z') }],
+        [
+          {
+            id: 'req_log_d',
+            accountId: 'acct_1',
+            mode: 'test',
+            keyId: 'key_x',
+            method: 'GET',
+            path: '/v1/payments',
+            status: 200,
+            errorCode: null,
+            requestId: 'req',
+            at: new Date('2030-01-01T00:00:04Z'),
+          },
+        ],
         3,
       );
       const after = await db.query<{ id: string; seq: string }>(`SELECT id, seq::text FROM api_requests WHERE mode = 'test' ORDER BY seq`);

@@ -47,8 +47,7 @@ async function restrictedKey(ctx: IntegrationContext, owner: DashboardAgent, per
   return res.json() as { id: string; secret: string; name: string; permissions: Record<string, string> };
 }
 
-const call = (ctx: IntegrationContext, key: string, op: Operation) =>
-  merchantCall(ctx.h, key, op.method, op.path, op.method === 'GET' ? undefined : {});
+const call = (ctx: IntegrationContext, key: string, op: Operation) => merchantCall(ctx.h, key, op.method, op.path, op.method === 'GET' ? undefined : {});
 
 const unlimited = { rateLimitPerSecond: { test: 100_000 } };
 
@@ -66,40 +65,45 @@ describe.each(testDatabases)('restricted, named and rolled API keys ($name)', (d
   it('a route added to the merchant API without a resource cannot be registered', async () => {
     const app = Fastify();
     await expect(
-      app.register(async (scoped) => {
-        await merchantApi(scoped, { deps: ctx.h.tillpoint.deps });
-        defineRoute(scoped, { method: 'GET', url: '/v1/unguarded', tag: 'Test', summary: 'no resource', response: z.object({}) }, async () => ({}));
-      }).ready(),
+      app
+        .register(async (scoped) => {
+          await merchantApi(scoped, { deps: ctx.h.tillpoint.deps });
+          defineRoute(scoped, { method: 'GET', url: '/v1/unguarded', tag: 'Test', summary: 'no resource', response: z.object({}) }, async () => ({}));
+        })
+        .ready(),
     ).rejects.toThrow(/must name its resource/);
     await app.close();
   });
 
-  it.each(apiResources)('%s: read allows its GETs and refuses its writes; none refuses both; write allows all; other resources stay refused', async (resource) => {
-    const owner = await signUpOwner(ctx.h, `Shop ${resource}`);
-    const ops = await operations(ctx);
-    const mine = ops.filter((op) => op.resource === resource);
-    const others = ops.filter((op) => op.resource !== resource);
-    const reader = await restrictedKey(ctx, owner, { [resource]: 'read' });
-    const writer = await restrictedKey(ctx, owner, { [resource]: 'write' });
-    const nothing = await restrictedKey(ctx, owner, { [resource]: 'none' });
-    const before = withoutBookkeeping(await dumpDatabase(ctx.db));
+  it.each(apiResources)(
+    '%s: read allows its GETs and refuses its writes; none refuses both; write allows all; other resources stay refused',
+    async (resource) => {
+      const owner = await signUpOwner(ctx.h, `Shop ${resource}`);
+      const ops = await operations(ctx);
+      const mine = ops.filter((op) => op.resource === resource);
+      const others = ops.filter((op) => op.resource !== resource);
+      const reader = await restrictedKey(ctx, owner, { [resource]: 'read' });
+      const writer = await restrictedKey(ctx, owner, { [resource]: 'write' });
+      const nothing = await restrictedKey(ctx, owner, { [resource]: 'none' });
+      const before = withoutBookkeeping(await dumpDatabase(ctx.db));
 
-    for (const op of mine) {
-      const label = `${op.method} ${op.path}`;
-      const asReader = op.access === 'read' && op.stream ? null : await call(ctx, reader.secret, op);
-      if (op.access === 'write') expectError(asReader!, 403, 'api_key_permission_denied');
-      else if (asReader) expect(asReader.json().error?.code, label).not.toBe('api_key_permission_denied');
-      expectError(await call(ctx, nothing.secret, op), 403, 'api_key_permission_denied');
-    }
-    for (const op of others) expectError(await call(ctx, writer.secret, op), 403, 'api_key_permission_denied');
-    // Refused calls changed nothing.
-    expect(withoutBookkeeping(await dumpDatabase(ctx.db))).toEqual(before);
+      for (const op of mine) {
+        const label = `${op.method} ${op.path}`;
+        const asReader = op.access === 'read' && op.stream ? null : await call(ctx, reader.secret, op);
+        if (op.access === 'write') expectError(asReader!, 403, 'api_key_permission_denied');
+        else if (asReader) expect(asReader.json().error?.code, label).not.toBe('api_key_permission_denied');
+        expectError(await call(ctx, nothing.secret, op), 403, 'api_key_permission_denied');
+      }
+      for (const op of others) expectError(await call(ctx, writer.secret, op), 403, 'api_key_permission_denied');
+      // Refused calls changed nothing.
+      expect(withoutBookkeeping(await dumpDatabase(ctx.db))).toEqual(before);
 
-    for (const op of mine.filter((o) => !o.stream)) {
-      const res = await call(ctx, writer.secret, op);
-      expect([401, 403], `${op.method} ${op.path}: ${res.body}`).not.toContain(res.statusCode);
-    }
-  });
+      for (const op of mine.filter((o) => !o.stream)) {
+        const res = await call(ctx, writer.secret, op);
+        expect([401, 403], `${op.method} ${op.path}: ${res.body}`).not.toContain(res.statusCode);
+      }
+    },
+  );
 
   it('a read-only key lists payments but cannot refund or create a session; a write key creates what it was granted', async () => {
     const owner = await signUpOwner(ctx.h);
@@ -120,10 +124,27 @@ describe.each(testDatabases)('restricted, named and rolled API keys ($name)', (d
 
   it('a restricted key needs permissions; only a restricted key takes them; unknown resources and levels are refused', async () => {
     const owner = await signUpOwner(ctx.h);
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'restricted' }), 400, 'parameter_missing', { param: 'permissions' });
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'secret', permissions: { payments: 'read' } }), 400, 'parameter_invalid', { param: 'permissions' });
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'restricted', permissions: { charges: 'read' } }), 400, 'parameter_unknown', { param: 'permissions[charges]' });
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'restricted', permissions: { payments: 'all' } }), 400, 'parameter_invalid', { param: 'permissions[payments]' });
+    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'restricted' }), 400, 'parameter_missing', {
+      param: 'permissions',
+    });
+    expectError(
+      await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'secret', permissions: { payments: 'read' } }),
+      400,
+      'parameter_invalid',
+      { param: 'permissions' },
+    );
+    expectError(
+      await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'restricted', permissions: { charges: 'read' } }),
+      400,
+      'parameter_unknown',
+      { param: 'permissions[charges]' },
+    );
+    expectError(
+      await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'restricted', permissions: { payments: 'all' } }),
+      400,
+      'parameter_invalid',
+      { param: 'permissions[payments]' },
+    );
     const list = (await dashboardCall(ctx.h, owner, 'GET', `${base(owner)}/api-keys`)).json().data;
     expect(list.filter((k: { kind: string }) => k.kind === 'restricted')).toEqual([]);
   });
@@ -134,7 +155,12 @@ describe.each(testDatabases)('restricted, named and rolled API keys ($name)', (d
     expect(created.json().name).toBe('Shop backend');
     const renamed = await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${created.json().id}`, { name: 'Warehouse sync' });
     expect(renamed.statusCode, renamed.body).toBe(200);
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${created.json().id}`, { name: 'x'.repeat(101) }), 400, 'parameter_invalid', { param: 'name' });
+    expectError(
+      await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${created.json().id}`, { name: 'x'.repeat(101) }),
+      400,
+      'parameter_invalid',
+      { param: 'name' },
+    );
     const listed = (await dashboardCall(ctx.h, owner, 'GET', `${base(owner)}/api-keys`)).json().data;
     expect(listed.find((k: { id: string }) => k.id === created.json().id).name).toBe('Warehouse sync');
     // The key still works after a rename.
@@ -159,17 +185,41 @@ describe.each(testDatabases)('restricted, named and rolled API keys ($name)', (d
     expect((await merchantCall(ctx.h, key.secret, 'GET', '/v1/payments')).statusCode).toBe(200);
     for (const role of ['support', 'viewer']) {
       const member = await addMember(ctx.h, owner, role);
-      expectError(await dashboardCall(ctx.h, member, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { refunds: 'write' } }), 403, 'insufficient_role');
+      expectError(
+        await dashboardCall(ctx.h, member, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { refunds: 'write' } }),
+        403,
+        'insufficient_role',
+      );
     }
     const audit = (await dashboardCall(ctx.h, owner, 'GET', `/dashboard/api/accounts/${owner.accountId}/audit-log?limit=100`)).json().data;
     expect(audit.filter((e: { action: string; target: string }) => e.action === 'api_key.permissions_change' && e.target === key.id)).toHaveLength(2);
     // Only a restricted key has permissions; unknown resources and levels and a revoked key are refused.
     const secret = (await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'secret' })).json();
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${secret.id}/permissions`, { permissions: { payments: 'read' } }), 400, 'parameter_invalid', { param: 'permissions' });
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { charges: 'read' } }), 400, 'parameter_unknown', { param: 'permissions[charges]' });
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { payments: 'all' } }), 400, 'parameter_invalid', { param: 'permissions[payments]' });
+    expectError(
+      await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${secret.id}/permissions`, { permissions: { payments: 'read' } }),
+      400,
+      'parameter_invalid',
+      { param: 'permissions' },
+    );
+    expectError(
+      await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { charges: 'read' } }),
+      400,
+      'parameter_unknown',
+      { param: 'permissions[charges]' },
+    );
+    expectError(
+      await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { payments: 'all' } }),
+      400,
+      'parameter_invalid',
+      { param: 'permissions[payments]' },
+    );
     await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${key.id}/revoke`);
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { payments: 'write' } }), 404, 'resource_missing', { param: 'id' });
+    expectError(
+      await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${key.id}/permissions`, { permissions: { payments: 'write' } }),
+      404,
+      'resource_missing',
+      { param: 'id' },
+    );
   });
 
   it('only roles that manage keys may create, rename, roll or revoke them', async () => {
@@ -177,7 +227,11 @@ describe.each(testDatabases)('restricted, named and rolled API keys ($name)', (d
     const key = (await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'secret', name: 'Backend' })).json();
     for (const role of ['support', 'viewer']) {
       const member = await addMember(ctx.h, owner, role);
-      expectError(await dashboardCall(ctx.h, member, 'POST', `${base(owner)}/api-keys`, { kind: 'restricted', permissions: { payments: 'read' } }), 403, 'insufficient_role');
+      expectError(
+        await dashboardCall(ctx.h, member, 'POST', `${base(owner)}/api-keys`, { kind: 'restricted', permissions: { payments: 'read' } }),
+        403,
+        'insufficient_role',
+      );
       expectError(await dashboardCall(ctx.h, member, 'POST', `${base(owner)}/api-keys/${key.id}`, { name: 'Mine' }), 403, 'insufficient_role');
       expectError(await dashboardCall(ctx.h, member, 'POST', `${base(owner)}/api-keys/${key.id}/roll`, { expires_in: 0 }), 403, 'insufficient_role');
     }
@@ -210,22 +264,28 @@ describe.each(testDatabases)('restricted, named and rolled API keys ($name)', (d
     expect((await merchantCall(ctx.h, fresh.secret, 'GET', '/v1/payments')).statusCode).toBe(200);
   });
 
-  it('rolling with expiry now refuses the old key at once; an expired or revoked key cannot be rolled; only Stripe\'s expiries are taken', async () => {
+  it("rolling with expiry now refuses the old key at once; an expired or revoked key cannot be rolled; only Stripe's expiries are taken", async () => {
     const owner = await signUpOwner(ctx.h);
     const old = (await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'secret', name: 'Backend' })).json();
     expect((await merchantCall(ctx.h, old.secret, 'GET', '/v1/payments')).statusCode).toBe(200);
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${old.id}/roll`, { expires_in: 60 }), 400, 'parameter_invalid', { param: 'expires_in' });
+    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${old.id}/roll`, { expires_in: 60 }), 400, 'parameter_invalid', {
+      param: 'expires_in',
+    });
     const rolled = await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${old.id}/roll`, { expires_in: 0 });
     expect(rolled.json().secret).toMatch(/^sk_test_/);
     expectError(await merchantCall(ctx.h, old.secret, 'GET', '/v1/payments'), 401, 'api_key_invalid');
     expect((await merchantCall(ctx.h, rolled.json().secret, 'GET', '/v1/payments')).statusCode).toBe(200);
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${old.id}/roll`, { expires_in: 3600 }), 404, 'resource_missing', { param: 'id' });
+    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${old.id}/roll`, { expires_in: 3600 }), 404, 'resource_missing', {
+      param: 'id',
+    });
     await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${rolled.json().id}/revoke`);
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${rolled.json().id}/roll`, { expires_in: 3600 }), 404, 'resource_missing', { param: 'id' });
+    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys/${rolled.json().id}/roll`, { expires_in: 3600 }), 404, 'resource_missing', {
+      param: 'id',
+    });
     expectError(await merchantCall(ctx.h, rolled.json().secret, 'GET', '/v1/payments'), 401, 'api_key_revoked');
   });
 
-  it('rolling twice never lengthens the first key\'s life', async () => {
+  it("rolling twice never lengthens the first key's life", async () => {
     const owner = await signUpOwner(ctx.h);
     const first = (await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'secret' })).json();
     const at = Math.floor(ctx.h.clock.now().getTime() / 1000);
@@ -258,7 +318,9 @@ describe.each(testDatabases)('restricted, named and rolled API keys ($name)', (d
   it('a key created with an expiry works until then', async () => {
     const owner = await signUpOwner(ctx.h);
     const now = Math.floor(ctx.h.clock.now().getTime() / 1000);
-    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'secret', expires_at: now - 1 }), 400, 'parameter_invalid', { param: 'expires_at' });
+    expectError(await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'secret', expires_at: now - 1 }), 400, 'parameter_invalid', {
+      param: 'expires_at',
+    });
     const key = (await dashboardCall(ctx.h, owner, 'POST', `${base(owner)}/api-keys`, { kind: 'secret', expires_at: now + 120 })).json();
     expect(key.expires_at).toBe(now + 120);
     expect((await merchantCall(ctx.h, key.secret, 'GET', '/v1/payments')).statusCode).toBe(200);

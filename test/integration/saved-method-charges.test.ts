@@ -7,7 +7,18 @@ import { chargeSavedPaymentMethod } from '../../src/domain/payments/use-cases/ch
 import { runJobOnce } from '../../src/runtime/scheduler';
 import { testDatabases } from '../support/databases';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
-import { bearer, countRows, createSession, dumpDatabase, expectError, merchantCall, rows, tokenize, useIntegration, withoutBookkeeping } from '../support/integration';
+import {
+  bearer,
+  countRows,
+  createSession,
+  dumpDatabase,
+  expectError,
+  merchantCall,
+  rows,
+  tokenize,
+  useIntegration,
+  withoutBookkeeping,
+} from '../support/integration';
 
 describe.each(testDatabases)('charging a saved payment method from the server ($name)', (database) => {
   const ctx = useIntegration(database);
@@ -78,10 +89,13 @@ describe.each(testDatabases)('charging a saved payment method from the server ($
     const second = await charge(body, 'order-18');
     expect(second.statusCode).toBe(200);
     expect(second.json().id).not.toBe(first.json().id);
-    expect(await rows(ctx.db, 'SELECT amount::int AS amount FROM payments WHERE checkout_session_id IS NULL ORDER BY created_at, id')).toEqual([{ amount: 1200 }, { amount: 1200 }]);
+    expect(await rows(ctx.db, 'SELECT amount::int AS amount FROM payments WHERE checkout_session_id IS NULL ORDER BY created_at, id')).toEqual([
+      { amount: 1200 },
+      { amount: 1200 },
+    ]);
   });
 
-  it('refuses bad input, another customer\'s card and unknown ids with catalogue codes, and changes nothing', async () => {
+  it("refuses bad input, another customer's card and unknown ids with catalogue codes, and changes nothing", async () => {
     const ada = await customerWithCard('ada@example.com');
     const grace = await customerWithCard('grace@example.com', { number: '5555 5555 5555 4444', exp_month: 7, exp_year: 2031, cvc: '321' });
     const good = { customer: ada.customer, payment_method: ada.method, amount: 1000, currency: 'usd' };
@@ -107,14 +121,15 @@ describe.each(testDatabases)('charging a saved payment method from the server ($
     const foreign = await merchantCall(ctx.h, other.testSecretKey, 'POST', '/v1/payments', good);
     expectError(foreign, 404, 'resource_missing', { param: 'customer' });
     expect(withoutBookkeeping(await dumpDatabase(ctx.db))).toEqual(before2);
-
   });
 
   it('a declined charge is a failed payment answered 402; a charged one refunds and shows the refund', async () => {
     const { customer, method } = await customerWithCard();
     // USD 2001.00: the test processor declines with insufficient funds, as Braintree's sandbox does.
-    expectError(await charge({ customer, payment_method: method, amount: 200_100, currency: 'usd' }), 402, 'card_declined', { decline_code: 'insufficient_funds' });
-    expect(await rows(ctx.db, "SELECT status, decline_code, checkout_session_id FROM payments WHERE amount = 200100")).toEqual([
+    expectError(await charge({ customer, payment_method: method, amount: 200_100, currency: 'usd' }), 402, 'card_declined', {
+      decline_code: 'insufficient_funds',
+    });
+    expect(await rows(ctx.db, 'SELECT status, decline_code, checkout_session_id FROM payments WHERE amount = 200100')).toEqual([
       { status: 'failed', decline_code: 'insufficient_funds', checkout_session_id: null },
     ]);
 
@@ -147,14 +162,26 @@ describe.each(testDatabases)('charging a saved payment method from the server ($
     });
     const faulty: Deps = { ...deps, processors: { ...deps.processors, forScope: async () => losing } };
     await expect(
-      chargeSavedPaymentMethod(faulty, { scope: { accountId: ctx.accountId, mode: 'test' }, actor: null, customerId: customer, paymentMethodId: method, amount: 3100, currency: 'usd' }),
+      chargeSavedPaymentMethod(faulty, {
+        scope: { accountId: ctx.accountId, mode: 'test' },
+        actor: null,
+        customerId: customer,
+        paymentMethodId: method,
+        amount: 3100,
+        currency: 'usd',
+      }),
     ).rejects.toMatchObject({ code: 'processor_timeout' });
     const [pending] = await rows(ctx.db, 'SELECT id, status FROM payments WHERE checkout_session_id IS NULL');
     expect(pending!.status).toBe('processing');
 
     ctx.h.clock.advance(61_000);
     expect(await runJobOnce(deps, 'reconciliation')).toEqual({ resolved: 1, pending: 0 });
-    expect((await call('GET', `/v1/payments/${pending!.id}`)).json()).toMatchObject({ status: 'succeeded', amount_captured: 3100, checkout_session: null, payment_method: { last4: '1111' } });
+    expect((await call('GET', `/v1/payments/${pending!.id}`)).json()).toMatchObject({
+      status: 'succeeded',
+      amount_captured: 3100,
+      checkout_session: null,
+      payment_method: { last4: '1111' },
+    });
     expect(await rows(ctx.db, "SELECT object_id FROM events WHERE type = 'payment.succeeded' AND object_id = $1", [pending!.id])).toHaveLength(1);
   });
 
@@ -173,7 +200,10 @@ describe.each(testDatabases)('charging a saved payment method from the server ($
       const again = await tp.payments.create(params, { idempotencyKey: 'renewal-2026-11' });
       expect(first).toMatchObject({ status: 'succeeded', amount: 2500, customer, checkout_session: null });
       expect(again.id).toBe(first.id);
-      await expect(tp.payments.create({ ...params, payment_method: 'pm_missing' })).rejects.toMatchObject({ code: 'resource_missing', param: 'payment_method' });
+      await expect(tp.payments.create({ ...params, payment_method: 'pm_missing' })).rejects.toMatchObject({
+        code: 'resource_missing',
+        param: 'payment_method',
+      });
     });
   });
 });

@@ -8,13 +8,18 @@ describe.each(testDatabases)('saved payment methods with the test processor ($na
   const ctx = useIntegration(database);
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => merchantCall(ctx.h, ctx.key, method, url, body);
   const pay = (sessionId: string, payload: Record<string, unknown>) =>
-    ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${sessionId}/payments`, payload: { payment_method_type: 'card', email: 'ada@example.com', ...payload } });
+    ctx.h.app.inject({
+      method: 'POST',
+      url: `/api/checkout/sessions/${sessionId}/payments`,
+      payload: { payment_method_type: 'card', email: 'ada@example.com', ...payload },
+    });
   const methodsOf = async (customerId: string) => {
     const res = await call('GET', `/v1/customers/${customerId}/payment_methods`);
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data as Array<Record<string, any>>;
   };
-  const eventTypes = async (type: string) => (await rows(ctx.db, 'SELECT object_id FROM events WHERE type = $1 ORDER BY created_at, id', [type])).map((r) => r.object_id);
+  const eventTypes = async (type: string) =>
+    (await rows(ctx.db, 'SELECT object_id FROM events WHERE type = $1 ORDER BY created_at, id', [type])).map((r) => r.object_id);
 
   async function customer() {
     const res = await call('POST', '/v1/customers', { email: 'ada@example.com' });
@@ -26,7 +31,9 @@ describe.each(testDatabases)('saved payment methods with the test processor ($na
     const ada = await customer();
     const session = await createSession(ctx, { customer: ada.id, payment_method_options: { card: { save: 'on' } } });
     expect(session.payment_method_options).toEqual({ card: { save: 'on', require_cvc_recollection: false } });
-    const paid = await pay(session.id, { nonce: await tokenize(ctx.h, session.id, { number: '5555 5555 5555 4444', exp_month: 7, exp_year: 2031, cvc: '321' }) });
+    const paid = await pay(session.id, {
+      nonce: await tokenize(ctx.h, session.id, { number: '5555 5555 5555 4444', exp_month: 7, exp_year: 2031, cvc: '321' }),
+    });
     expect(paid.statusCode, paid.body).toBe(200);
     const [method, ...others] = await methodsOf(ada.id);
     expect(others).toEqual([]);
@@ -40,7 +47,9 @@ describe.each(testDatabases)('saved payment methods with the test processor ($na
     expect(method!.id).toMatch(/^pm_/);
     expect(await eventTypes('payment_method.attached')).toEqual([method!.id]);
     // Neither the number nor the CVC is anywhere in the database.
-    const dump = JSON.stringify(await rows(ctx.db, `SELECT row_to_json(p)::text AS j FROM payment_methods p UNION ALL SELECT row_to_json(t)::text FROM test_saved_cards t`));
+    const dump = JSON.stringify(
+      await rows(ctx.db, `SELECT row_to_json(p)::text AS j FROM payment_methods p UNION ALL SELECT row_to_json(t)::text FROM test_saved_cards t`),
+    );
     expect(dump).not.toContain('5555555555554444');
     expect(dump).not.toContain('"321"');
   });
@@ -66,14 +75,23 @@ describe.each(testDatabases)('saved payment methods with the test processor ($na
 
   it('a declined payment saves no card, and removes the one it vaulted at the processor', async () => {
     const ada = await customer();
-    const session = await createSession(ctx, { customer: ada.id, payment_method_options: { card: { save: 'on' } }, line_items: [{ name: 'Big', unit_amount: 200_100, quantity: 1 }] });
+    const session = await createSession(ctx, {
+      customer: ada.id,
+      payment_method_options: { card: { save: 'on' } },
+      line_items: [{ name: 'Big', unit_amount: 200_100, quantity: 1 }],
+    });
     const declined = await pay(session.id, { nonce: await tokenize(ctx.h, session.id) });
     expectError(declined, 402, 'card_declined', { decline_code: 'insufficient_funds' });
     expect(await methodsOf(ada.id)).toEqual([]);
     expect(await countRows(ctx.db, 'test_saved_cards')).toBe(0);
 
     const always = await createSession(ctx, { customer: ada.id, payment_method_options: { card: { save: 'on' } } });
-    expectError(await pay(always.id, { nonce: await tokenize(ctx.h, always.id, { number: '4000 1111 1111 1115', exp_month: 12, exp_year: 2034, cvc: '123' }) }), 402, 'card_declined', { decline_code: 'do_not_honor' });
+    expectError(
+      await pay(always.id, { nonce: await tokenize(ctx.h, always.id, { number: '4000 1111 1111 1115', exp_month: 12, exp_year: 2034, cvc: '123' }) }),
+      402,
+      'card_declined',
+      { decline_code: 'do_not_honor' },
+    );
     expect(await countRows(ctx.db, 'payment_methods')).toBe(0);
   });
 
@@ -104,7 +122,7 @@ describe.each(testDatabases)('saved payment methods with the test processor ($na
     expect(await countRows(ctx.db, 'payments')).toBe(2);
   });
 
-  it('require_cvc_recollection asks the saved card\'s CVC again: refused without it, declined when it does not match (200), paid when it does', async () => {
+  it("require_cvc_recollection asks the saved card's CVC again: refused without it, declined when it does not match (200), paid when it does", async () => {
     const ada = await customer();
     const first = await createSession(ctx, { customer: ada.id, payment_method_options: { card: { save: 'on' } } });
     expect((await pay(first.id, { nonce: await tokenize(ctx.h, first.id) })).statusCode).toBe(200);
@@ -135,7 +153,9 @@ describe.each(testDatabases)('saved payment methods with the test processor ($na
     expectError(await cvcToken(hers.id, '123'), 404, 'resource_missing', { param: 'payment_method' });
 
     // 200 does not match: declined as Braintree's CVV rules decline it; the session stays payable.
-    expectError(await pay(later.id, { payment_method: method!.id, nonce: await nonceFor(later.id, '200') }), 402, 'card_declined', { decline_code: 'incorrect_cvc' });
+    expectError(await pay(later.id, { payment_method: method!.id, nonce: await nonceFor(later.id, '200') }), 402, 'card_declined', {
+      decline_code: 'incorrect_cvc',
+    });
     const right = await nonceFor(later.id, '123');
     const paid = await pay(later.id, { payment_method: method!.id, nonce: right });
     expect(paid.statusCode, paid.body).toBe(200);
@@ -174,7 +194,10 @@ describe.each(testDatabases)('saved payment methods with the test processor ($na
     expectError(await call('GET', `/v1/customers/${ada.id}/payment_methods`), 404, 'resource_missing', { param: 'id' });
     // The payments stay, detached.
     const payments = await rows(ctx.db, 'SELECT customer_id, status FROM payments');
-    expect(payments).toEqual([{ customer_id: null, status: 'succeeded' }, { customer_id: null, status: 'succeeded' }]);
+    expect(payments).toEqual([
+      { customer_id: null, status: 'succeeded' },
+      { customer_id: null, status: 'succeeded' },
+    ]);
   });
 
   describe('through the SDK', () => {
@@ -187,7 +210,12 @@ describe.each(testDatabases)('saved payment methods with the test processor ($na
     it('tp.paymentMethods lists and deletes', async () => {
       const tp = new Tillpoint(ctx.key, { baseUrl, initialRetryDelayMs: 10 });
       const ada = await tp.customers.create({ email: 'ada@example.com' });
-      const session = await tp.checkout.sessions.create({ currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 1650, quantity: 1 }], customer: ada.id, payment_method_options: { card: { save: 'on' } } });
+      const session = await tp.checkout.sessions.create({
+        currency: 'usd',
+        line_items: [{ name: 'Beans', unit_amount: 1650, quantity: 1 }],
+        customer: ada.id,
+        payment_method_options: { card: { save: 'on' } },
+      });
       expect((await pay(session.id, { nonce: await tokenize(ctx.h, session.id) })).statusCode).toBe(200);
       const listed = await tp.paymentMethods.list(ada.id);
       expect(listed.data.map((m) => m.card.last4)).toEqual(['1111']);

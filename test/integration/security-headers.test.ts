@@ -27,7 +27,10 @@ describe('security headers on every page', () => {
     db = await openPglite(null, undefined, pgliteTemplate.dump);
     tillpoint = await openTillpoint({ db, publicUrl: 'https://pay.example.com' });
     key = (await createAccount(tillpoint.deps, { name: 'Header Shop' })).testSecretKey;
-    for (const [scheme, hsts] of [['https', true], ['http', false]] as const) {
+    for (const [scheme, hsts] of [
+      ['https', true],
+      ['http', false],
+    ] as const) {
       apps[scheme] = await buildHttpServer({ deps: tillpoint.deps, webRoot, hsts, processorSettings: tillpoint.processorSettings });
       await apps[scheme].ready();
     }
@@ -39,21 +42,22 @@ describe('security headers on every page', () => {
     rmSync(webRoot, { recursive: true, force: true });
   });
 
-  const pages = (sessionId: string) => [
-    { name: 'merchant API', method: 'GET', url: '/v1/checkout/sessions', auth: true },
-    { name: 'merchant API error', method: 'GET', url: '/v1/payments', auth: false },
-    { name: 'checkout page', method: 'GET', url: `/c/${sessionId}`, html: true, noStore: true },
-    { name: 'checkout API', method: 'GET', url: `/api/checkout/sessions/${sessionId}` },
-    { name: 'dashboard page', method: 'GET', url: '/dashboard', html: true, noStore: true },
-    { name: 'dashboard deep link', method: 'GET', url: '/dashboard/payments', html: true, noStore: true },
-    { name: 'dashboard API', method: 'GET', url: '/dashboard/api/session' },
-    { name: 'docs', method: 'GET', url: '/docs', html: true },
-    { name: 'OpenAPI', method: 'GET', url: '/v1/openapi.json' },
-    { name: 'asset', method: 'GET', url: '/assets/app-1234.js' },
-    { name: 'health', method: 'GET', url: '/healthz' },
-    { name: 'root', method: 'GET', url: '/' },
-    { name: 'unknown route', method: 'GET', url: '/nowhere' },
-  ] as const;
+  const pages = (sessionId: string) =>
+    [
+      { name: 'merchant API', method: 'GET', url: '/v1/checkout/sessions', auth: true },
+      { name: 'merchant API error', method: 'GET', url: '/v1/payments', auth: false },
+      { name: 'checkout page', method: 'GET', url: `/c/${sessionId}`, html: true, noStore: true },
+      { name: 'checkout API', method: 'GET', url: `/api/checkout/sessions/${sessionId}` },
+      { name: 'dashboard page', method: 'GET', url: '/dashboard', html: true, noStore: true },
+      { name: 'dashboard deep link', method: 'GET', url: '/dashboard/payments', html: true, noStore: true },
+      { name: 'dashboard API', method: 'GET', url: '/dashboard/api/session' },
+      { name: 'docs', method: 'GET', url: '/docs', html: true },
+      { name: 'OpenAPI', method: 'GET', url: '/v1/openapi.json' },
+      { name: 'asset', method: 'GET', url: '/assets/app-1234.js' },
+      { name: 'health', method: 'GET', url: '/healthz' },
+      { name: 'root', method: 'GET', url: '/' },
+      { name: 'unknown route', method: 'GET', url: '/nowhere' },
+    ] as const;
 
   it('every page carries nosniff, no-referrer, DENY framing and a request id; HTML pages a CSP, session pages no-store; HSTS on https', async () => {
     const session = await apps.https.inject({

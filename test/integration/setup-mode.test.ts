@@ -11,7 +11,11 @@ describe.each(testDatabases)('setup mode: saving a card without charging ($name)
     return res.json();
   };
   const save = (sessionId: string, payload: Record<string, unknown>) =>
-    ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${sessionId}/payments`, payload: { payment_method_type: 'card', email: 'ada@example.com', ...payload } });
+    ctx.h.app.inject({
+      method: 'POST',
+      url: `/api/checkout/sessions/${sessionId}/payments`,
+      payload: { payment_method_type: 'card', email: 'ada@example.com', ...payload },
+    });
   const eventTypes = async () => (await rows(ctx.db, 'SELECT type FROM events ORDER BY created_at, id')).map((r) => r.type);
 
   it('a setup session for a customer saves the card on the page, charges nothing, and answers the setup result', async () => {
@@ -31,7 +35,9 @@ describe.each(testDatabases)('setup mode: saving a card without charging ($name)
     const view = (await ctx.h.app.inject({ method: 'GET', url: `/api/checkout/sessions/${session.id}` })).json();
     expect(view).toMatchObject({ mode: 'setup', amount_total: 0, saved_payment_methods: [] });
 
-    const saved = await save(session.id, { nonce: await tokenize(ctx.h, session.id, { number: '5555 5555 5555 4444', exp_month: 7, exp_year: 2031, cvc: '321' }) });
+    const saved = await save(session.id, {
+      nonce: await tokenize(ctx.h, session.id, { number: '5555 5555 5555 4444', exp_month: 7, exp_year: 2031, cvc: '321' }),
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json()).toEqual({ status: 'succeeded', redirect_url: `https://shop.example/saved?cs=${session.id}` });
 
@@ -60,7 +66,9 @@ describe.each(testDatabases)('setup mode: saving a card without charging ($name)
     const session = await openSetup({ currency: 'eur', customer_email: 'ada@example.com' });
     expect(session).toMatchObject({ mode: 'setup', currency: 'eur', customer: null, customer_email: 'ada@example.com' });
 
-    const declined = await save(session.id, { nonce: await tokenize(ctx.h, session.id, { number: '4000 1111 1111 1115', exp_month: 12, exp_year: 2034, cvc: '123' }) });
+    const declined = await save(session.id, {
+      nonce: await tokenize(ctx.h, session.id, { number: '4000 1111 1111 1115', exp_month: 12, exp_year: 2034, cvc: '123' }),
+    });
     expectError(declined, 402, 'card_declined', { decline_code: 'do_not_honor' });
     expect(await countRows(ctx.db, 'payment_methods')).toBe(0);
     expect(await countRows(ctx.db, 'test_saved_cards')).toBe(0);
@@ -75,21 +83,36 @@ describe.each(testDatabases)('setup mode: saving a card without charging ($name)
 
   it('refuses what a setup session cannot have, and a saved card or a wallet on its page, changing nothing', async () => {
     const before = withoutBookkeeping(await dumpDatabase(ctx.db));
-    expectError(await call('POST', '/v1/checkout/sessions', { mode: 'setup', line_items: [{ name: 'Beans', unit_amount: 100, quantity: 1 }] }), 400, 'parameter_invalid', { param: 'line_items' });
-    expectError(await call('POST', '/v1/checkout/sessions', { mode: 'setup', capture_method: 'manual' }), 400, 'parameter_invalid', { param: 'capture_method' });
-    expectError(await call('POST', '/v1/checkout/sessions', { mode: 'setup', payment_method_types: ['card', 'google_pay'] }), 400, 'parameter_invalid', { param: 'payment_method_types' });
-    expectError(await call('POST', '/v1/checkout/sessions', { mode: 'setup', payment_method_options: { card: { save: 'on' } } }), 400, 'parameter_invalid', { param: 'payment_method_options' });
+    expectError(
+      await call('POST', '/v1/checkout/sessions', { mode: 'setup', line_items: [{ name: 'Beans', unit_amount: 100, quantity: 1 }] }),
+      400,
+      'parameter_invalid',
+      { param: 'line_items' },
+    );
+    expectError(await call('POST', '/v1/checkout/sessions', { mode: 'setup', capture_method: 'manual' }), 400, 'parameter_invalid', {
+      param: 'capture_method',
+    });
+    expectError(await call('POST', '/v1/checkout/sessions', { mode: 'setup', payment_method_types: ['card', 'google_pay'] }), 400, 'parameter_invalid', {
+      param: 'payment_method_types',
+    });
+    expectError(await call('POST', '/v1/checkout/sessions', { mode: 'setup', payment_method_options: { card: { save: 'on' } } }), 400, 'parameter_invalid', {
+      param: 'payment_method_options',
+    });
     expectError(await call('POST', '/v1/checkout/sessions', { mode: 'setup', currency: 'xyz' }), 400, 'currency_not_supported', { param: 'currency' });
     expectError(await call('POST', '/v1/checkout/sessions', { mode: 'subscription' }), 400, 'parameter_invalid', { param: 'mode' });
     // Payment mode still needs its currency and items.
-    expectError(await call('POST', '/v1/checkout/sessions', { line_items: [{ name: 'Beans', unit_amount: 100, quantity: 1 }] }), 400, 'parameter_missing', { param: 'currency' });
+    expectError(await call('POST', '/v1/checkout/sessions', { line_items: [{ name: 'Beans', unit_amount: 100, quantity: 1 }] }), 400, 'parameter_missing', {
+      param: 'currency',
+    });
     expectError(await call('POST', '/v1/checkout/sessions', { currency: 'usd' }), 400, 'parameter_missing', { param: 'line_items' });
     expect(withoutBookkeeping(await dumpDatabase(ctx.db))).toEqual(before);
 
     const session = await openSetup({ customer_email: 'ada@example.com' });
     const unchanged = withoutBookkeeping(await dumpDatabase(ctx.db));
     expectError(await save(session.id, { payment_method: 'pm_anything' }), 400, 'parameter_invalid', { param: 'payment_method' });
-    expectError(await save(session.id, { payment_method_type: 'google_pay', nonce: 'fake-android-pay-visa-nonce' }), 400, 'parameter_invalid', { param: 'payment_method_type' });
+    expectError(await save(session.id, { payment_method_type: 'google_pay', nonce: 'fake-android-pay-visa-nonce' }), 400, 'parameter_invalid', {
+      param: 'payment_method_type',
+    });
     expect(withoutBookkeeping(await dumpDatabase(ctx.db))).toEqual(unchanged);
   });
 });

@@ -22,10 +22,16 @@ describe.each(testDatabases)('statements shared by payments made at once ($name)
   /** The client, counting the statements it is sent (transactions pass through uncounted). */
   function counted(db: SqlClient): { db: SqlClient; sent: string[] } {
     const sent: string[] = [];
-    return { db: { ...db, query: (text, params) => {
+    return {
+      db: {
+        ...db,
+        query: (text, params) => {
           sent.push(text);
           return db.query(text, params);
-        } }, sent };
+        },
+      },
+      sent,
+    };
   }
 
   async function openSession(c: IntegrationContext, amount = 2500): Promise<CheckoutSession> {
@@ -57,7 +63,14 @@ describe.each(testDatabases)('statements shared by payments made at once ($name)
       ['details', 'jsonb', (t) => t.details],
     ];
     const things: Thing[] = [
-      { id: 'a', amount: 9_007_199_254_740_991, at: new Date('2026-11-25T08:00:00.123Z'), paid: true, note: 'line "one"\nline two — é 🚀 \\', details: { last4: '1111', list: [1, null] } },
+      {
+        id: 'a',
+        amount: 9_007_199_254_740_991,
+        at: new Date('2026-11-25T08:00:00.123Z'),
+        paid: true,
+        note: 'line "one"\nline two — é 🚀 \\',
+        details: { last4: '1111', list: [1, null] },
+      },
       { id: 'b', amount: 0, at: new Date(0), paid: false, note: null, details: null },
     ];
     const thingRecord = recordPart(fields, '', (t: Thing) => t);
@@ -73,7 +86,9 @@ describe.each(testDatabases)('statements shared by payments made at once ($name)
 
   it('intents made together go in one statement, and each is answered as it would be alone', async () => {
     const { db, sent } = counted(ctx.db);
-    const together = await Promise.all((await intentCases(ctx)).map(({ payment, session }) => paymentRepositories(db).payments.insertForSession(payment, session)));
+    const together = await Promise.all(
+      (await intentCases(ctx)).map(({ payment, session }) => paymentRepositories(db).payments.insertForSession(payment, session)),
+    );
     expect(sent).toHaveLength(1);
     // The same cases, each alone in a transaction of its own.
     const alone = [];
@@ -239,7 +254,11 @@ describe.skipIf(!postgres)('a shared statement beside a row locked elsewhere (po
     const answeredAt: number[] = [];
     const outcomes = payments.map((payment, i) =>
       paymentRepositories(ctx.db)
-        .payments.recordOutcome({ payment: { ...payment, status: 'failed', failureCode: 'card_declined', updatedAt: new Date() }, expectedStatus: 'processing', event: null })
+        .payments.recordOutcome({
+          payment: { ...payment, status: 'failed', failureCode: 'card_declined', updatedAt: new Date() },
+          expectedStatus: 'processing',
+          event: null,
+        })
         .then((moved) => {
           answeredAt[i] = performance.now();
           return moved;
@@ -250,6 +269,6 @@ describe.skipIf(!postgres)('a shared statement beside a row locked elsewhere (po
     expect(answeredAt[1]!).toBeLessThan(releasedAt);
     expect(answeredAt[2]!).toBeLessThan(releasedAt);
     expect(answeredAt[0]!).toBeGreaterThanOrEqual(releasedAt);
-    expect((await rows(ctx.db, 'SELECT DISTINCT status FROM payments'))).toEqual([{ status: 'failed' }]);
+    expect(await rows(ctx.db, 'SELECT DISTINCT status FROM payments')).toEqual([{ status: 'failed' }]);
   });
 });

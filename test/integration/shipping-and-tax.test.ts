@@ -17,10 +17,17 @@ describe.each(testDatabases)('tax rates and shipping options ($name)', (database
   const chooseShipping = (sessionId: string, shippingRate: string) =>
     ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${sessionId}/shipping_rate`, payload: { shipping_rate: shippingRate } });
 
-  const standard = { shipping_rate_data: { type: 'fixed_amount', display_name: 'Standard', fixed_amount: { amount: 500, currency: 'usd' }, delivery_estimate: { minimum: { unit: 'business_day', value: 3 }, maximum: { unit: 'business_day', value: 5 } } } };
+  const standard = {
+    shipping_rate_data: {
+      type: 'fixed_amount',
+      display_name: 'Standard',
+      fixed_amount: { amount: 500, currency: 'usd' },
+      delivery_estimate: { minimum: { unit: 'business_day', value: 3 }, maximum: { unit: 'business_day', value: 5 } },
+    },
+  };
   const express = { shipping_rate_data: { type: 'fixed_amount', display_name: 'Express', fixed_amount: { amount: 1500, currency: 'usd' } } };
 
-  it('creates tax rates in Stripe\'s shape and refuses bad ones, changing nothing', async () => {
+  it("creates tax rates in Stripe's shape and refuses bad ones, changing nothing", async () => {
     const vat = await taxRate({ display_name: 'VAT', percentage: 20, inclusive: true, country: 'gb' });
     expect(vat).toMatchObject({ object: 'tax_rate', display_name: 'VAT', percentage: 20, inclusive: true, country: 'GB', state: null, active: true });
     expect(vat.id).toMatch(/^txr_/);
@@ -28,10 +35,18 @@ describe.each(testDatabases)('tax rates and shipping options ($name)', (database
     expect((await call('GET', `/v1/tax_rates/${vat.id}`)).json()).toEqual(vat);
     expect((await call('GET', '/v1/tax_rates')).json().data).toEqual([vat]);
     const before = await dumpBusinessData(ctx.db);
-    expectError(await call('POST', '/v1/tax_rates', { display_name: 'x', percentage: 101, inclusive: false }), 400, 'parameter_invalid', { param: 'percentage' });
-    expectError(await call('POST', '/v1/tax_rates', { display_name: 'x', percentage: 8.12345, inclusive: false }), 400, 'parameter_invalid', { param: 'percentage' });
-    expectError(await call('POST', '/v1/tax_rates', { display_name: 'x', percentage: 5, inclusive: false, country: '1x' }), 400, 'parameter_invalid', { param: 'country' });
-    expectError(await call('POST', '/v1/tax_rates', { display_name: 'x', percentage: 5, inclusive: false, state: 'CA' }), 400, 'parameter_invalid', { param: 'state' });
+    expectError(await call('POST', '/v1/tax_rates', { display_name: 'x', percentage: 101, inclusive: false }), 400, 'parameter_invalid', {
+      param: 'percentage',
+    });
+    expectError(await call('POST', '/v1/tax_rates', { display_name: 'x', percentage: 8.12345, inclusive: false }), 400, 'parameter_invalid', {
+      param: 'percentage',
+    });
+    expectError(await call('POST', '/v1/tax_rates', { display_name: 'x', percentage: 5, inclusive: false, country: '1x' }), 400, 'parameter_invalid', {
+      param: 'country',
+    });
+    expectError(await call('POST', '/v1/tax_rates', { display_name: 'x', percentage: 5, inclusive: false, state: 'CA' }), 400, 'parameter_invalid', {
+      param: 'state',
+    });
     expectError(await call('POST', '/v1/tax_rates', { display_name: 'x', percentage: 5 }), 400, 'parameter_missing', { param: 'inclusive' });
     expect(await dumpBusinessData(ctx.db)).toEqual(before);
   });
@@ -50,21 +65,37 @@ describe.each(testDatabases)('tax rates and shipping options ($name)', (database
     expect(session.line_items[0].tax_rates).toEqual([salesTax.id]);
     expect(checkoutSessionSchema.parse(session)).toEqual(session);
     const before = await countRows(ctx.db, 'checkout_sessions');
-    expectError(await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'x', unit_amount: 100, quantity: 1, tax_rates: ['txr_nope'] }] }), 404, 'resource_missing', {
-      param: 'line_items[0][tax_rates][0]',
-    });
+    expectError(
+      await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'x', unit_amount: 100, quantity: 1, tax_rates: ['txr_nope'] }] }),
+      404,
+      'resource_missing',
+      {
+        param: 'line_items[0][tax_rates][0]',
+      },
+    );
     const inactive = await taxRate({ display_name: 'Old', percentage: 5, inclusive: false, active: false });
-    expectError(await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'x', unit_amount: 100, quantity: 1, tax_rates: [inactive.id] }] }), 400, 'parameter_invalid', {
-      param: 'line_items[0][tax_rates][0]',
-    });
+    expectError(
+      await call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'x', unit_amount: 100, quantity: 1, tax_rates: [inactive.id] }] }),
+      400,
+      'parameter_invalid',
+      {
+        param: 'line_items[0][tax_rates][0]',
+      },
+    );
     expect(await countRows(ctx.db, 'checkout_sessions')).toBe(before);
   });
 
   it('shipping_options: the first is chosen, the shopper picks another, the server prices it and the payment carries it', async () => {
     const session = await createSession(ctx, { shipping_options: [standard, express] });
     expect(checkoutSessionSchema.parse(session)).toEqual(session);
-    expect(session.shipping_options.map((o: any) => [o.shipping_amount, o.shipping_rate.display_name])).toEqual([[500, 'Standard'], [1500, 'Express']]);
-    expect(session.shipping_options[0].shipping_rate.delivery_estimate).toEqual({ minimum: { unit: 'business_day', value: 3 }, maximum: { unit: 'business_day', value: 5 } });
+    expect(session.shipping_options.map((o: any) => [o.shipping_amount, o.shipping_rate.display_name])).toEqual([
+      [500, 'Standard'],
+      [1500, 'Express'],
+    ]);
+    expect(session.shipping_options[0].shipping_rate.delivery_estimate).toEqual({
+      minimum: { unit: 'business_day', value: 3 },
+      maximum: { unit: 'business_day', value: 5 },
+    });
     const [first, second] = session.shipping_options.map((o: any) => o.shipping_rate.id);
     expect(session).toMatchObject({ amount_subtotal: 3500, amount_total: 4000, shipping_cost: { amount_total: 500, shipping_rate: first } });
 

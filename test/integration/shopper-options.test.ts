@@ -30,7 +30,11 @@ describe.each(testDatabases)('adjustable quantities, custom fields and embedded 
 
     const changed = await setQuantity(session.id, 0, 4);
     expect(changed.statusCode, changed.body).toBe(200);
-    expect(changed.json()).toMatchObject({ amount_subtotal: 6400, amount_total: 6400, line_items: [{ quantity: 4, amount: 5800, adjustable_quantity: { minimum: 1, maximum: 5 } }, { quantity: 1 }] });
+    expect(changed.json()).toMatchObject({
+      amount_subtotal: 6400,
+      amount_total: 6400,
+      line_items: [{ quantity: 4, amount: 5800, adjustable_quantity: { minimum: 1, maximum: 5 } }, { quantity: 1 }],
+    });
 
     // Out of bounds, a line that is not adjustable, a line that does not exist, not a whole number: nothing changes.
     const before = await dumpBusinessData(ctx.db);
@@ -66,13 +70,22 @@ describe.each(testDatabases)('adjustable quantities, custom fields and embedded 
     expect((await setQuantity(pair.id, 0, 0)).json()).toMatchObject({ amount_total: 400, line_items: [{ quantity: 0, amount: 0 }, { quantity: 1 }] });
 
     const before = await dumpBusinessData(ctx.db);
-    const open = (item: Record<string, unknown>) => call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Tea', unit_amount: 900, quantity: 2, ...item }] });
+    const open = (item: Record<string, unknown>) =>
+      call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Tea', unit_amount: 900, quantity: 2, ...item }] });
     expectError(await open({ adjustable_quantity: { enabled: true, minimum: 3 } }), 400, 'parameter_invalid', { param: 'line_items[0][quantity]' });
     expectError(await open({ quantity: 120, adjustable_quantity: { enabled: true } }), 400, 'parameter_invalid', { param: 'line_items[0][quantity]' });
-    expectError(await open({ adjustable_quantity: { enabled: true, minimum: 5, maximum: 4 } }), 400, 'parameter_invalid', { param: 'line_items[0][adjustable_quantity][minimum]' });
-    expectError(await open({ adjustable_quantity: { enabled: true, maximum: 1000 } }), 400, 'parameter_invalid', { param: 'line_items[0][adjustable_quantity][maximum]' });
-    expectError(await open({ adjustable_quantity: { enabled: true, minimum: -1 } }), 400, 'parameter_invalid', { param: 'line_items[0][adjustable_quantity][minimum]' });
-    expectError(await open({ adjustable_quantity: { enabled: false, maximum: 4 } }), 400, 'parameter_invalid', { param: 'line_items[0][adjustable_quantity][enabled]' });
+    expectError(await open({ adjustable_quantity: { enabled: true, minimum: 5, maximum: 4 } }), 400, 'parameter_invalid', {
+      param: 'line_items[0][adjustable_quantity][minimum]',
+    });
+    expectError(await open({ adjustable_quantity: { enabled: true, maximum: 1000 } }), 400, 'parameter_invalid', {
+      param: 'line_items[0][adjustable_quantity][maximum]',
+    });
+    expectError(await open({ adjustable_quantity: { enabled: true, minimum: -1 } }), 400, 'parameter_invalid', {
+      param: 'line_items[0][adjustable_quantity][minimum]',
+    });
+    expectError(await open({ adjustable_quantity: { enabled: false, maximum: 4 } }), 400, 'parameter_invalid', {
+      param: 'line_items[0][adjustable_quantity][enabled]',
+    });
     expectError(await open({ adjustable_quantity: { maximum: 4 } }), 400, 'parameter_missing', { param: 'line_items[0][adjustable_quantity][enabled]' });
     expect(await dumpBusinessData(ctx.db)).toEqual(before);
   });
@@ -80,15 +93,49 @@ describe.each(testDatabases)('adjustable quantities, custom fields and embedded 
   const questions = [
     { key: 'giftmessage', label: { type: 'custom', custom: 'Gift message' }, type: 'text', optional: true, text: { maximum_length: 20 } },
     { key: 'vat', label: { type: 'custom', custom: 'VAT number' }, type: 'numeric', numeric: { minimum_length: 4, maximum_length: 8 } },
-    { key: 'size', label: { type: 'custom', custom: 'Size' }, type: 'dropdown', dropdown: { options: [{ label: 'Small', value: 'S' }, { label: 'Large', value: 'L' }] } },
+    {
+      key: 'size',
+      label: { type: 'custom', custom: 'Size' },
+      type: 'dropdown',
+      dropdown: {
+        options: [
+          { label: 'Small', value: 'S' },
+          { label: 'Large', value: 'L' },
+        ],
+      },
+    },
   ];
 
   it('custom fields: answers checked on the server, nothing recorded until they are valid, shown on the session and payment', async () => {
     const session = await createSession(ctx, { custom_fields: questions });
     expect(session.custom_fields).toEqual([
-      { key: 'giftmessage', label: { type: 'custom', custom: 'Gift message' }, type: 'text', optional: true, text: { minimum_length: null, maximum_length: 20, value: null } },
-      { key: 'vat', label: { type: 'custom', custom: 'VAT number' }, type: 'numeric', optional: false, numeric: { minimum_length: 4, maximum_length: 8, value: null } },
-      { key: 'size', label: { type: 'custom', custom: 'Size' }, type: 'dropdown', optional: false, dropdown: { options: [{ label: 'Small', value: 'S' }, { label: 'Large', value: 'L' }], value: null } },
+      {
+        key: 'giftmessage',
+        label: { type: 'custom', custom: 'Gift message' },
+        type: 'text',
+        optional: true,
+        text: { minimum_length: null, maximum_length: 20, value: null },
+      },
+      {
+        key: 'vat',
+        label: { type: 'custom', custom: 'VAT number' },
+        type: 'numeric',
+        optional: false,
+        numeric: { minimum_length: 4, maximum_length: 8, value: null },
+      },
+      {
+        key: 'size',
+        label: { type: 'custom', custom: 'Size' },
+        type: 'dropdown',
+        optional: false,
+        dropdown: {
+          options: [
+            { label: 'Small', value: 'S' },
+            { label: 'Large', value: 'L' },
+          ],
+          value: null,
+        },
+      },
     ]);
     expect(checkoutSessionSchema.parse(session)).toEqual(session);
     const page = (await ctx.h.app.inject({ method: 'GET', url: `/api/checkout/sessions/${session.id}` })).json();
@@ -100,14 +147,20 @@ describe.each(testDatabases)('adjustable quantities, custom fields and embedded 
     expectError(await pay(session.id, nonce, { vat: '12AB', size: 'S' }), 400, 'parameter_invalid', { param: 'custom_fields[vat]' });
     expectError(await pay(session.id, nonce, { vat: '123', size: 'S' }), 400, 'parameter_invalid', { param: 'custom_fields[vat]' });
     expectError(await pay(session.id, nonce, { vat: '1234', size: 'M' }), 400, 'parameter_invalid', { param: 'custom_fields[size]' });
-    expectError(await pay(session.id, nonce, { vat: '1234', size: 'S', giftmessage: 'x'.repeat(21) }), 400, 'parameter_invalid', { param: 'custom_fields[giftmessage]' });
+    expectError(await pay(session.id, nonce, { vat: '1234', size: 'S', giftmessage: 'x'.repeat(21) }), 400, 'parameter_invalid', {
+      param: 'custom_fields[giftmessage]',
+    });
     expectError(await pay(session.id, nonce, { vat: '1234', size: 'S', colour: 'red' }), 400, 'parameter_invalid', { param: 'custom_fields[colour]' });
     expect(await dumpBusinessData(ctx.db)).toEqual(before);
 
     const paid = await pay(session.id, nonce, { vat: '98765', size: 'L', giftmessage: ' Happy birthday ' });
     expect(paid.statusCode, paid.body).toBe(200);
     const done = (await call('GET', `/v1/checkout/sessions/${session.id}`)).json();
-    expect(done.custom_fields.map((f: Record<string, any>) => f.text?.value ?? f.numeric?.value ?? f.dropdown?.value)).toEqual(['Happy birthday', '98765', 'L']);
+    expect(done.custom_fields.map((f: Record<string, any>) => f.text?.value ?? f.numeric?.value ?? f.dropdown?.value)).toEqual([
+      'Happy birthday',
+      '98765',
+      'L',
+    ]);
     const payment = (await call('GET', `/v1/payments/${done.payment}`)).json();
     expect(payment.custom_fields).toEqual(done.custom_fields);
     expect(paymentSchema.parse(payment)).toEqual(payment);
@@ -115,13 +168,16 @@ describe.each(testDatabases)('adjustable quantities, custom fields and embedded 
 
   it('refuses bad custom fields at creation, opening no session', async () => {
     const before = await dumpBusinessData(ctx.db);
-    const open = (custom_fields: unknown) => call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Tea', unit_amount: 900, quantity: 1 }], custom_fields });
+    const open = (custom_fields: unknown) =>
+      call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Tea', unit_amount: 900, quantity: 1 }], custom_fields });
     const text = (extra: Record<string, unknown>) => ({ key: 'note', label: { type: 'custom', custom: 'Note' }, type: 'text', ...extra });
     expectError(await open([...questions, text({})]), 400, 'parameter_invalid', { param: 'custom_fields' });
     expectError(await open([text({}), text({})]), 400, 'parameter_invalid', { param: 'custom_fields[1][key]' });
     expectError(await open([text({ key: 'gift-message' })]), 400, 'parameter_invalid', { param: 'custom_fields[0][key]' });
     expectError(await open([text({ label: { type: 'custom', custom: ' ' } })]), 400, 'parameter_invalid', { param: 'custom_fields[0][label][custom]' });
-    expectError(await open([text({ text: { minimum_length: 10, maximum_length: 5 } })]), 400, 'parameter_invalid', { param: 'custom_fields[0][text][minimum_length]' });
+    expectError(await open([text({ text: { minimum_length: 10, maximum_length: 5 } })]), 400, 'parameter_invalid', {
+      param: 'custom_fields[0][text][minimum_length]',
+    });
     expectError(await open([text({ text: { maximum_length: 256 } })]), 400, 'parameter_invalid', { param: 'custom_fields[0][text][maximum_length]' });
     expectError(await open([text({ type: 'dropdown' })]), 400, 'parameter_invalid', { param: 'custom_fields[0][dropdown][options]' });
     expectError(await open([text({ numeric: { maximum_length: 3 } })]), 400, 'parameter_invalid', { param: 'custom_fields[0][numeric]' });
@@ -139,9 +195,12 @@ describe.each(testDatabases)('adjustable quantities, custom fields and embedded 
     expect((await call('GET', `/v1/checkout/sessions/${embedded.id}`)).json().client_secret).toBe(embedded.client_secret);
 
     const before = await dumpBusinessData(ctx.db);
-    const open = (body: Record<string, unknown>) => call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Tea', unit_amount: 900, quantity: 1 }], ...body });
+    const open = (body: Record<string, unknown>) =>
+      call('POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Tea', unit_amount: 900, quantity: 1 }], ...body });
     expectError(await open({ ui_mode: 'embedded' }), 400, 'parameter_missing', { param: 'return_url' });
-    expectError(await open({ ui_mode: 'embedded', return_url: 'https://shop.example/r', success_url: 'https://shop.example/s' }), 400, 'parameter_invalid', { param: 'success_url' });
+    expectError(await open({ ui_mode: 'embedded', return_url: 'https://shop.example/r', success_url: 'https://shop.example/s' }), 400, 'parameter_invalid', {
+      param: 'success_url',
+    });
     expectError(await open({ ui_mode: 'embedded', return_url: 'javascript:alert(1)' }), 400, 'parameter_invalid', { param: 'return_url' });
     expectError(await open({ return_url: 'https://shop.example/r' }), 400, 'parameter_invalid', { param: 'return_url' });
     expectError(await open({ ui_mode: 'iframe', return_url: 'https://shop.example/r' }), 400, 'parameter_invalid', { param: 'ui_mode' });

@@ -27,8 +27,7 @@ describe.each(testDatabases)('shopper pays through the checkout API ($name)', (d
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
   };
-  const paymentsOf = (sessionId: string) =>
-    rows(ctx.db, 'SELECT * FROM payments WHERE checkout_session_id = $1 ORDER BY created_at, id', [sessionId]);
+  const paymentsOf = (sessionId: string) => rows(ctx.db, 'SELECT * FROM payments WHERE checkout_session_id = $1 ORDER BY created_at, id', [sessionId]);
 
   it('tokenizes 4111 1111 1111 1111 and pays: succeeded, redirect to success_url, events written', async () => {
     const session = await createSession(ctx, {
@@ -145,9 +144,16 @@ describe.each(testDatabases)('shopper pays through the checkout API ($name)', (d
 
   it('a decline then an approval in the same session completes it', async () => {
     const session = await createSessionOf(ctx, 1500);
-    const declined = await payCall(ctx.h, session.id, await tokenize(ctx.h, session.id, {
-      number: '4000111111111115', exp_month: 1, exp_year: 2035, cvc: '999',
-    }));
+    const declined = await payCall(
+      ctx.h,
+      session.id,
+      await tokenize(ctx.h, session.id, {
+        number: '4000111111111115',
+        exp_month: 1,
+        exp_year: 2035,
+        cvc: '999',
+      }),
+    );
     expectError(declined, 402, 'card_declined', { decline_code: 'do_not_honor' });
     const approved = await payCall(ctx.h, session.id, await tokenize(ctx.h, session.id));
     expect(approved.statusCode, approved.body).toBe(200);
@@ -169,7 +175,10 @@ describe.each(testDatabases)('shopper pays through the checkout API ($name)', (d
   it('refuses a real (non-test) card at tokenize with 402 test_mode_live_card', async () => {
     const session = await createSession(ctx);
     const res = await tokenizeCall(ctx.h, session.id, {
-      number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2034, cvc: '123',
+      number: '4242 4242 4242 4242',
+      exp_month: 12,
+      exp_year: 2034,
+      cvc: '123',
     });
     const error = expectError(res, 402, 'card_declined', { param: 'number', decline_code: 'test_mode_live_card' });
     expect(error.message).not.toContain('4242');

@@ -71,11 +71,15 @@ describe.each(testDatabases)('the page verifies cards with the test processor ($
   });
 
   it('in Arabic the dialog is translated and right to left', async () => {
-    const result = await attempt('4000000000002503', (dialog) => {
-      expect(dialog.dir).toBe('rtl');
-      expect(dialog.querySelector('h2')!.textContent).toBe('فحص 3-D Secure تجريبي: لا يُسأل أي بنك');
-      [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'اجتياز الفحص')!.click();
-    }, 'ar');
+    const result = await attempt(
+      '4000000000002503',
+      (dialog) => {
+        expect(dialog.dir).toBe('rtl');
+        expect(dialog.querySelector('h2')!.textContent).toBe('فحص 3-D Secure تجريبي: لا يُسأل أي بنك');
+        [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'اجتياز الفحص')!.click();
+      },
+      'ar',
+    );
     expect(result).toMatchObject({ ok: true });
   });
 });

@@ -34,23 +34,36 @@ describe.each(testDatabases)('control characters in URLs ($name)', (database) =>
     const api = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/webhook_endpoints', { url, enabled_events: ['payment.succeeded'] });
     expectError(api, 400, 'parameter_invalid', { param: 'url' });
     const owner = await signUpOwner(ctx.h);
-    const dashboard = await dashboardCall(ctx.h, owner, 'POST', `/dashboard/api/accounts/${owner.accountId}/test/webhook-endpoints`, { url, enabled_events: ['payment.succeeded'] });
+    const dashboard = await dashboardCall(ctx.h, owner, 'POST', `/dashboard/api/accounts/${owner.accountId}/test/webhook-endpoints`, {
+      url,
+      enabled_events: ['payment.succeeded'],
+    });
     expectError(dashboard, 400, 'parameter_invalid', { param: 'url' });
     expect(await countRows(ctx.db, 'webhook_endpoints')).toBe(0);
   });
 
   it("refuses a control character in an update of a webhook endpoint's url: the url stays", async () => {
-    const created = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/webhook_endpoints', { url: 'https://shop.example/hooks', enabled_events: ['payment.succeeded'] });
+    const created = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/webhook_endpoints', {
+      url: 'https://shop.example/hooks',
+      enabled_events: ['payment.succeeded'],
+    });
     expect(created.statusCode, created.body).toBe(200);
     const id = created.json().id;
-    expectError(await merchantCall(ctx.h, ctx.key, 'POST', `/v1/webhook_endpoints/${id}`, { url: 'https://shop.example/ho\r\noks' }), 400, 'parameter_invalid', { param: 'url' });
+    expectError(
+      await merchantCall(ctx.h, ctx.key, 'POST', `/v1/webhook_endpoints/${id}`, { url: 'https://shop.example/ho\r\noks' }),
+      400,
+      'parameter_invalid',
+      { param: 'url' },
+    );
     expect((await rows(ctx.db, 'SELECT url FROM webhook_endpoints WHERE id = $1', [id]))[0]!.url).toBe('https://shop.example/hooks');
   });
 
   it("refuses a control character in the dashboard's logo URL and embed origins: the settings stay", async () => {
     const owner = await signUpOwner(ctx.h);
     const settings = `/dashboard/api/accounts/${owner.accountId}/settings`;
-    expectError(await dashboardCall(ctx.h, owner, 'POST', settings, { logo_url: 'https://cdn.example/logo.png\r\n' }), 400, 'parameter_invalid', { param: 'logo_url' });
+    expectError(await dashboardCall(ctx.h, owner, 'POST', settings, { logo_url: 'https://cdn.example/logo.png\r\n' }), 400, 'parameter_invalid', {
+      param: 'logo_url',
+    });
     expectError(await dashboardCall(ctx.h, owner, 'POST', settings, { embed_allowed_origins: ['https://shop.example\t'] }), 400, 'parameter_invalid', {
       param: 'embed_allowed_origins[0]',
     });

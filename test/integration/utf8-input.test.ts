@@ -12,13 +12,20 @@ import { dumpBusinessData } from '../support/payments';
  */
 describe.each(testDatabases)('bodies and queries that are not UTF-8 ($name)', (database) => {
   const ctx = useIntegration(database);
-  const bytes = (...parts: Array<string | number[] | Buffer>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+  const bytes = (...parts: Array<string | number[] | Buffer>) =>
+    Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
   const post = (url: string, payload: Buffer, type = 'application/json', headers: Record<string, string> = {}) =>
     ctx.h.app.inject({ method: 'POST', url, headers: { 'content-type': type, ...headers }, payload });
 
   it.each([
-    ['C0 AF (an overlong "/") in a line item name', bytes('{"currency":"usd","line_items":[{"name":"Te', [0xc0, 0xaf], 'a","unit_amount":1500,"quantity":1}]}')],
-    ['ED A0 80 (an encoded surrogate) in metadata', bytes('{"currency":"usd","line_items":[{"name":"Tea","unit_amount":1500,"quantity":1}],"metadata":{"a":"', [0xed, 0xa0, 0x80], '"}}')],
+    [
+      'C0 AF (an overlong "/") in a line item name',
+      bytes('{"currency":"usd","line_items":[{"name":"Te', [0xc0, 0xaf], 'a","unit_amount":1500,"quantity":1}]}'),
+    ],
+    [
+      'ED A0 80 (an encoded surrogate) in metadata',
+      bytes('{"currency":"usd","line_items":[{"name":"Tea","unit_amount":1500,"quantity":1}],"metadata":{"a":"', [0xed, 0xa0, 0x80], '"}}'),
+    ],
     ['a lone FF outside any string', bytes('{"currency":"usd",', [0xff], '"line_items":[]}')],
     ['a cut-off multi-byte character', bytes('{"currency":"usd","line_items":[{"name":"Caf', [0xc3], '","unit_amount":1500,"quantity":1}]}')],
     ['a byte order mark', bytes([0xef, 0xbb, 0xbf], '{"currency":"usd","line_items":[{"name":"Tea","unit_amount":1500,"quantity":1}]}')],
@@ -38,7 +45,11 @@ describe.each(testDatabases)('bodies and queries that are not UTF-8 ($name)', (d
   it("refuses invalid UTF-8 in the checkout page's calls and the dashboard's: nothing changes", async () => {
     const session = await createSession(ctx);
     const before = await dumpBusinessData(ctx.db);
-    expectError(await post(`/api/checkout/sessions/${session.id}/pay`, bytes('{"payment_method_type":"card","nonce":"x","email":"a', [0xc0, 0xaf], '@example.com"}')), 400, 'parameter_invalid');
+    expectError(
+      await post(`/api/checkout/sessions/${session.id}/pay`, bytes('{"payment_method_type":"card","nonce":"x","email":"a', [0xc0, 0xaf], '@example.com"}')),
+      400,
+      'parameter_invalid',
+    );
     const owner = await signUpOwner(ctx.h);
     const settings = await post(`/dashboard/api/accounts/${owner.accountId}/settings`, bytes('{"name":"Shop ', [0xed, 0xa0, 0x80], '"}'), 'application/json', {
       cookie: owner.cookie,
@@ -64,13 +75,21 @@ describe.each(testDatabases)('bodies and queries that are not UTF-8 ($name)', (d
   it('refuses a CSP report that is not UTF-8: nothing stored', async () => {
     const session = await createSession(ctx);
     const report = (blocked: Buffer) =>
-      post('/csp-reports', bytes(`{"csp-report":{"document-uri":"http://checkout.test/c/${session.id}","blocked-uri":"https://evil.example/`, blocked, '","effective-directive":"script-src"}}'), 'application/csp-report');
+      post(
+        '/csp-reports',
+        bytes(
+          `{"csp-report":{"document-uri":"http://checkout.test/c/${session.id}","blocked-uri":"https://evil.example/`,
+          blocked,
+          '","effective-directive":"script-src"}}',
+        ),
+        'application/csp-report',
+      );
     expectError(await report(bytes([0xed, 0xa0, 0x80])), 400, 'parameter_invalid');
     expect(await countRows(ctx.db, 'csp_reports')).toBe(0);
     expect((await report(bytes('x'))).statusCode).toBe(204);
   });
 
-  it("refuses a Braintree notification form that is not UTF-8, raw or percent-encoded", async () => {
+  it('refuses a Braintree notification form that is not UTF-8, raw or percent-encoded', async () => {
     const url = `/webhooks/braintree/${ctx.accountId}?mode=test`;
     const form = 'application/x-www-form-urlencoded';
     expectError(await post(url, bytes('bt_signature=a&bt_payload=', [0xc0, 0xaf]), form), 400, 'parameter_invalid');

@@ -30,7 +30,12 @@ describe.each(testDatabases)('wallets and 3-D Secure in test mode ($name)', (dat
     const session = await createSession(ctx, { payment_method_types: allMethods });
     expect(session.payment_method_types).toEqual(allMethods);
     const before = await rows(ctx.db, 'SELECT id FROM checkout_sessions');
-    expectError(await merchantCall(ctx.h, ctx.key, 'POST', '/v1/checkout/sessions', { ...sessionBody(), payment_method_types: ['card', 'klarna'] }), 400, 'parameter_invalid', { param: 'payment_method_types[1]' });
+    expectError(
+      await merchantCall(ctx.h, ctx.key, 'POST', '/v1/checkout/sessions', { ...sessionBody(), payment_method_types: ['card', 'klarna'] }),
+      400,
+      'parameter_invalid',
+      { param: 'payment_method_types[1]' },
+    );
     expect(await rows(ctx.db, 'SELECT id FROM checkout_sessions')).toEqual(before);
   });
 
@@ -50,9 +55,11 @@ describe.each(testDatabases)('wallets and 3-D Secure in test mode ($name)', (dat
     expect(event!.data.payment_method).toMatchObject(method);
   });
 
-  it("refuses a wallet the session does not offer, or one whose kill switch is off, and a nonce of another method; nothing is charged", async () => {
+  it('refuses a wallet the session does not offer, or one whose kill switch is off, and a nonce of another method; nothing is charged', async () => {
     const cardOnly = await createSession(ctx, { payment_method_types: ['card'] });
-    expectError(await pay(cardOnly.id, { payment_method_type: 'paypal', nonce: 'fake-paypal-one-time-nonce' }), 400, 'parameter_invalid', { param: 'payment_method_type' });
+    expectError(await pay(cardOnly.id, { payment_method_type: 'paypal', nonce: 'fake-paypal-one-time-nonce' }), 400, 'parameter_invalid', {
+      param: 'payment_method_type',
+    });
 
     const session = await createSession(ctx, { payment_method_types: allMethods });
     for (const [flag, type, nonce] of [
@@ -65,8 +72,12 @@ describe.each(testDatabases)('wallets and 3-D Secure in test mode ($name)', (dat
       await setFlag(ctx, flag, true);
     }
     // A PayPal nonce sent as Venmo: the processor refuses it as a payment method.
-    expectError(await pay(session.id, { payment_method_type: 'venmo', nonce: 'fake-paypal-one-time-nonce' }), 400, 'parameter_invalid', { param: 'payment_method' });
-    expect(await rows(ctx.db, `SELECT status FROM payments WHERE checkout_session_id = $1 AND status IN ('succeeded', 'requires_capture')`, [session.id])).toEqual([]);
+    expectError(await pay(session.id, { payment_method_type: 'venmo', nonce: 'fake-paypal-one-time-nonce' }), 400, 'parameter_invalid', {
+      param: 'payment_method',
+    });
+    expect(
+      await rows(ctx.db, `SELECT status FROM payments WHERE checkout_session_id = $1 AND status IN ('succeeded', 'requires_capture')`, [session.id]),
+    ).toEqual([]);
     expect(await rows(ctx.db, 'SELECT id FROM test_processor_transactions')).toEqual([]);
 
     // Switched back on, the same wallet pays.
@@ -92,7 +103,10 @@ describe.each(testDatabases)('wallets and 3-D Secure in test mode ($name)', (dat
       expect(verified.statusCode, verified.body).toBe(200);
       expect(verified.json()).toMatchObject({ status: 'authenticate_successful', liability_shifted: true, challenge: false });
       expect((await pay(session.id, { payment_method_type: 'card', nonce: verified.json().nonce })).statusCode).toBe(200);
-      expect(await paymentOf(session.id)).toMatchObject({ status: 'succeeded', three_d_secure: { status: 'authenticate_successful', liability_shifted: true } });
+      expect(await paymentOf(session.id)).toMatchObject({
+        status: 'succeeded',
+        three_d_secure: { status: 'authenticate_successful', liability_shifted: true },
+      });
     });
 
     it('challenge (4000000000002503): passed pays; failed is declined authentication_failed and charges nothing', async () => {
@@ -110,8 +124,14 @@ describe.each(testDatabases)('wallets and 3-D Secure in test mode ($name)', (dat
       expect(failed).toMatchObject({ status: 'authenticate_failed', liability_shifted: false, liability_shift_possible: true });
       // The challenge was answered once: again, refused.
       expectError(await answer(failedSession.id, second.nonce, true), 400, 'parameter_invalid', { param: 'nonce' });
-      expectError(await pay(failedSession.id, { payment_method_type: 'card', nonce: failed.nonce }), 402, 'card_declined', { decline_code: 'authentication_failed' });
-      expect(await paymentOf(failedSession.id)).toMatchObject({ status: 'failed', amount_captured: 0, three_d_secure: { status: 'authenticate_failed', liability_shifted: false } });
+      expectError(await pay(failedSession.id, { payment_method_type: 'card', nonce: failed.nonce }), 402, 'card_declined', {
+        decline_code: 'authentication_failed',
+      });
+      expect(await paymentOf(failedSession.id)).toMatchObject({
+        status: 'failed',
+        amount_captured: 0,
+        three_d_secure: { status: 'authenticate_failed', liability_shifted: false },
+      });
     });
 
     it('failed authentication (4000000000002925) and unavailable (4000000000002313) are declined when 3-D Secure is required', async () => {
@@ -123,7 +143,9 @@ describe.each(testDatabases)('wallets and 3-D Secure in test mode ($name)', (dat
         const session = await createSession(ctx);
         const verified = (await verify(session.id, await tokenize(ctx.h, session.id, card(number!)))).json();
         expect(verified).toMatchObject({ status, liability_shifted: false, challenge: false });
-        expectError(await pay(session.id, { payment_method_type: 'card', nonce: verified.nonce }), 402, 'card_declined', { decline_code: 'authentication_failed' });
+        expectError(await pay(session.id, { payment_method_type: 'card', nonce: verified.nonce }), 402, 'card_declined', {
+          decline_code: 'authentication_failed',
+        });
       }
     });
 
@@ -138,7 +160,12 @@ describe.each(testDatabases)('wallets and 3-D Secure in test mode ($name)', (dat
     it('refuses unknown nonces and bodies that do not fit, writing nothing', async () => {
       const session = await createSession(ctx);
       expectError(await verify(session.id, 'tokencc_unknown'), 400, 'parameter_invalid', { param: 'nonce' });
-      expectError(await ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${session.id}/three-d-secure`, payload: { nonce: 'x', extra: 1 } }), 400, 'parameter_unknown', { param: 'extra' });
+      expectError(
+        await ctx.h.app.inject({ method: 'POST', url: `/api/checkout/sessions/${session.id}/three-d-secure`, payload: { nonce: 'x', extra: 1 } }),
+        400,
+        'parameter_unknown',
+        { param: 'extra' },
+      );
       expectError(await answer('cs_test_missing', 'x', true), 404, 'resource_missing', { param: 'id' });
       expect(await rows(ctx.db, 'SELECT id FROM payments')).toEqual([]);
     });

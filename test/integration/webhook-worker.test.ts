@@ -110,7 +110,9 @@ describe.each(testDatabases)('webhook worker ($name)', (database) => {
       .toEqual(['delivered']);
   });
 
-  it("an endpoint's backlog, older than everything else, delays no other endpoint: not while it hangs, not once it is disabled", { timeout: 60_000 }, async () => {
+  it("an endpoint's backlog, older than everything else, delays no other endpoint: not while it hangs, not once it is disabled", {
+    timeout: 60_000,
+  }, async () => {
     hanging.received.length = 0;
     healthy.received.length = 0;
     const backlogged = await endpoint(urls.hanging, hanging);

@@ -163,7 +163,9 @@ describe.each(shopDatabases)('kill -9 mid-burst, restart ($name)', ({ make }) =>
       }
       expect(disagreements).toEqual([]);
       expect([...chargesPerSession].filter(([, n]) => n > 1)).toEqual([]);
-      const complete = await rows(`SELECT s.id FROM checkout_sessions s JOIN payments p ON p.id = s.payment_id WHERE s.status = 'complete' AND p.status = 'succeeded'`);
+      const complete = await rows(
+        `SELECT s.id FROM checkout_sessions s JOIN payments p ON p.id = s.payment_id WHERE s.status = 'complete' AND p.status = 'succeeded'`,
+      );
       expect(complete.length).toBe([...chargesPerSession.values()].length);
     } finally {
       await db.close();

@@ -123,12 +123,29 @@ describe.each(variants)('crash recovery at every step (kill -9, $name)', (varian
       capture_method: captureMethod,
       line_items: [{ name: 'Beans', unit_amount: amount, quantity: 1 }],
     });
-    const { nonce } = await call(server, 'POST', `/api/checkout/sessions/${session.id}/card-tokens`, {
-      number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123',
-    }, false);
-    await call(server, 'POST', `/api/checkout/sessions/${session.id}/payments`, {
-      payment_method_type: 'card', nonce, email: 'shopper@example.com',
-    }, false);
+    const { nonce } = await call(
+      server,
+      'POST',
+      `/api/checkout/sessions/${session.id}/card-tokens`,
+      {
+        number: '4111 1111 1111 1111',
+        exp_month: 12,
+        exp_year: 2034,
+        cvc: '123',
+      },
+      false,
+    );
+    await call(
+      server,
+      'POST',
+      `/api/checkout/sessions/${session.id}/payments`,
+      {
+        payment_method_type: 'card',
+        nonce,
+        email: 'shopper@example.com',
+      },
+      false,
+    );
     return (await call(server, 'GET', `/v1/checkout/sessions/${session.id}`)).payment;
   };
 
@@ -162,7 +179,9 @@ describe.each(variants)('crash recovery at every step (kill -9, $name)', (varian
           Number(t!.amount_refunded) === Number(p.amount_refunded),
       };
       if (p.status !== 'processing' && !expected[p.status]?.(t)) {
-        out.push(`payment ${p.id} is ${p.status} (captured ${p.amount_captured}, refunded ${p.amount_refunded}) but the processor has ${JSON.stringify(t ?? null)}`);
+        out.push(
+          `payment ${p.id} is ${p.status} (captured ${p.amount_captured}, refunded ${p.amount_refunded}) but the processor has ${JSON.stringify(t ?? null)}`,
+        );
       }
     }
     for (const t of s.processor) {
@@ -244,8 +263,16 @@ describe.each(variants)('crash recovery at every step (kill -9, $name)', (varian
   it('pay.after-intent: a payment the processor never saw fails, and its session can be paid again', { timeout: STEP_TIMEOUT }, async () => {
     const server = live!;
     const session = await call(server, 'POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 1100, quantity: 1 }] });
-    const { nonce } = await call(server, 'POST', `/api/checkout/sessions/${session.id}/card-tokens`, { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123' }, false);
-    await fatal(server, () => call(server, 'POST', `/api/checkout/sessions/${session.id}/payments`, { payment_method_type: 'card', nonce, email: 'a@example.com' }, false));
+    const { nonce } = await call(
+      server,
+      'POST',
+      `/api/checkout/sessions/${session.id}/card-tokens`,
+      { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123' },
+      false,
+    );
+    await fatal(server, () =>
+      call(server, 'POST', `/api/checkout/sessions/${session.id}/payments`, { payment_method_type: 'card', nonce, email: 'a@example.com' }, false),
+    );
     previous = {
       step: 'pay.after-intent',
       check: (s) => {
@@ -261,8 +288,16 @@ describe.each(variants)('crash recovery at every step (kill -9, $name)', (varian
     await crashStep('pay.after-answer', async (server) => {
       const session = await call(server, 'POST', '/v1/checkout/sessions', { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 1200, quantity: 1 }] });
       sessionId = session.id;
-      const { nonce } = await call(server, 'POST', `/api/checkout/sessions/${session.id}/card-tokens`, { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123' }, false);
-      await fatal(server, () => call(server, 'POST', `/api/checkout/sessions/${session.id}/payments`, { payment_method_type: 'card', nonce, email: 'b@example.com' }, false));
+      const { nonce } = await call(
+        server,
+        'POST',
+        `/api/checkout/sessions/${session.id}/card-tokens`,
+        { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123' },
+        false,
+      );
+      await fatal(server, () =>
+        call(server, 'POST', `/api/checkout/sessions/${session.id}/payments`, { payment_method_type: 'card', nonce, email: 'b@example.com' }, false),
+      );
       return (s) => {
         const payment = s.payments.find((p) => p.checkout_session_id === sessionId)!;
         expect(payment).toMatchObject({ status: 'succeeded' });
@@ -272,7 +307,10 @@ describe.each(variants)('crash recovery at every step (kill -9, $name)', (varian
     });
   });
 
-  for (const [operation, verb] of [['capture', 'capture'], ['void', 'cancel']] as const) {
+  for (const [operation, verb] of [
+    ['capture', 'capture'],
+    ['void', 'cancel'],
+  ] as const) {
     it(`${operation}.after-intent: a ${operation} the processor never saw leaves the authorization free`, { timeout: STEP_TIMEOUT }, async () => {
       await crashStep(`${operation}.after-intent`, async (server) => {
         const id = await pay(server, 1300, 'manual');

@@ -73,7 +73,14 @@ function crashingDatabase(db: SqlClient): SqlClient {
     },
     exec: (script) => tx.exec(script),
   });
-  return { ...db, kind: db.kind, query: db.query.bind(db), exec: db.exec.bind(db), close: db.close.bind(db), transaction: (work) => db.transaction((tx) => work(watch(tx))) };
+  return {
+    ...db,
+    kind: db.kind,
+    query: db.query.bind(db),
+    exec: db.exec.bind(db),
+    close: db.close.bind(db),
+    transaction: (work) => db.transaction((tx) => work(watch(tx))),
+  };
 }
 
 /** The processor port: dies before or after the call of the step's operation. */
@@ -143,7 +150,9 @@ async function main() {
   app.get('/__fault/state', async () => {
     const all = async (sql: string) => (await db.query(sql)).rows;
     return {
-      payments: await all('SELECT id, status, amount, amount_captured, amount_refunded, processor_transaction_id, checkout_session_id FROM payments ORDER BY created_at'),
+      payments: await all(
+        'SELECT id, status, amount, amount_captured, amount_refunded, processor_transaction_id, checkout_session_id FROM payments ORDER BY created_at',
+      ),
       sessions: await all('SELECT id, status, payment_id FROM checkout_sessions'),
       refunds: await all('SELECT id, payment_id, status, amount FROM refunds'),
       inFlight: await all('SELECT payment_id, operation FROM payment_operations_in_flight'),

@@ -123,7 +123,22 @@ describe('one writer on the embedded database', () => {
     expect(setTest.code, setTest.stderr).toBe(0);
     expect(setTest.stdout).toContain('built-in test processor');
     const setBraintree = await cli(
-      ['processor', 'set', 'braintree', ...scope, '--environment', 'development', '--merchant-id', 'ow_merchant', '--public-key', 'ow_public', '--private-key', 'ow_private_Q7', '--merchant-account', 'USD=ow_usd'],
+      [
+        'processor',
+        'set',
+        'braintree',
+        ...scope,
+        '--environment',
+        'development',
+        '--merchant-id',
+        'ow_merchant',
+        '--public-key',
+        'ow_public',
+        '--private-key',
+        'ow_private_Q7',
+        '--merchant-account',
+        'USD=ow_usd',
+      ],
       env(),
     );
     expect(setBraintree.code, setBraintree.stderr).toBe(0);
@@ -153,7 +168,10 @@ describe('one writer on the embedded database', () => {
     first.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 300));
     // No new work is taken: /readyz does not say ready on a new connection.
-    const probe = await fetch(`${first.base}/readyz`).then((res) => res.status, () => 'refused');
+    const probe = await fetch(`${first.base}/readyz`).then(
+      (res) => res.status,
+      () => 'refused',
+    );
     expect(probe).not.toBe(200);
     const answered = await inFlight.finish();
     expect(answered.status).toBe(200);
@@ -162,7 +180,9 @@ describe('one writer on the embedded database', () => {
     expect(existsSync(lockFile)).toBe(false);
   });
 
-  it('with no server up, a CLI command opens the database itself; a killed server leaves a lock the next start recovers, and nothing is lost', { timeout: 420_000 }, async () => {
+  it('with no server up, a CLI command opens the database itself; a killed server leaves a lock the next start recovers, and nothing is lost', {
+    timeout: 420_000,
+  }, async () => {
     expect(key, 'the previous test ran').not.toBe('');
     const show = await cli(['processor', 'show', '--account', accountId, '--mode', 'test', '--json'], env());
     expect(show.code, show.stderr).toBe(0);

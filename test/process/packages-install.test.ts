@@ -64,18 +64,26 @@ afterAll(async () => {
 
 describe('the SDK and the CLI installed from their tarballs into an empty project', () => {
   it('the SDK imports as @tillpoint/node with nothing built by hand', async () => {
-    const imported = await run(process.execPath, ['--input-type=module', '-e', "import { Tillpoint } from '@tillpoint/node'; console.log(typeof Tillpoint)"], project);
+    const imported = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "import { Tillpoint } from '@tillpoint/node'; console.log(typeof Tillpoint)"],
+      project,
+    );
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout.trim()).toBe('function');
   });
 
-  it('the SDK installs from the clone\'s folder too, as built there (npm install builds it)', { timeout: 90_000 }, async () => {
+  it("the SDK installs from the clone's folder too, as built there (npm install builds it)", { timeout: 90_000 }, async () => {
     const sibling = path.join(work, 'sibling');
     mkdirSync(sibling, { recursive: true });
     writeFileSync(path.join(sibling, 'package.json'), JSON.stringify({ name: 'sibling', private: true, type: 'module' }));
     const installed = await npm(['install', '--prefer-offline', path.join(root, 'sdk', 'node')], sibling);
     expect(installed.code, installed.stderr).toBe(0);
-    const imported = await run(process.execPath, ['--input-type=module', '-e', "import { Tillpoint } from '@tillpoint/node'; console.log(typeof Tillpoint)"], sibling);
+    const imported = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "import { Tillpoint } from '@tillpoint/node'; console.log(typeof Tillpoint)"],
+      sibling,
+    );
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout.trim()).toBe('function');
   });

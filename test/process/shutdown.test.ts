@@ -73,10 +73,16 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
     const { settled, read, code, stopMs } = await payThenTerminate(server);
     const counts = describeAnswers(settled);
     console.info(`SIGTERM with ${SHOPPERS} payments in flight: ${JSON.stringify(counts)}; exit ${code} after ${stopMs} ms`);
-    expect(settled.filter((answer) => answer.error !== null), JSON.stringify(counts)).toEqual([]);
+    expect(
+      settled.filter((answer) => answer.error !== null),
+      JSON.stringify(counts),
+    ).toEqual([]);
     // An answer is a payment made or a clean refusal, never a server error of ours.
     for (const answer of settled) expect([200, 402, 409, 503], answer.body).toContain(answer.status);
-    expect(read.map((answer) => answer.status), JSON.stringify(read.filter((answer) => answer.status !== 200))).toEqual(read.map(() => 200));
+    expect(
+      read.map((answer) => answer.status),
+      JSON.stringify(read.filter((answer) => answer.status !== 200)),
+    ).toEqual(read.map(() => 200));
     expect(code, server.stderr()).toBe(0);
     expect(server.stderr()).not.toMatch(/did not stop within/);
 
@@ -101,8 +107,13 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
     const { settled, code, stopMs } = await payThenTerminate(server);
     const counts = describeAnswers(settled);
     const held = new Set(receiver.received.map((webhook) => webhook.event.id));
-    console.info(`SIGTERM with ${SHOPPERS} payments in flight and a receiver holding ${held.size} sends: ${JSON.stringify(counts)}; exit ${code} after ${stopMs} ms`);
-    expect(settled.filter((answer) => answer.error !== null), JSON.stringify(counts)).toEqual([]);
+    console.info(
+      `SIGTERM with ${SHOPPERS} payments in flight and a receiver holding ${held.size} sends: ${JSON.stringify(counts)}; exit ${code} after ${stopMs} ms`,
+    );
+    expect(
+      settled.filter((answer) => answer.error !== null),
+      JSON.stringify(counts),
+    ).toEqual([]);
     expect(code, server.stderr()).toBe(0);
     expect(held.size).toBeGreaterThan(0);
 
@@ -128,71 +139,69 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
     expect(await server.exited).toBe(0);
   });
 
-  it(
-    `with more work than SHUTDOWN_TIMEOUT_SECONDS=${SHORT_TIMEOUT_SECONDS} allows and a receiver that hangs: each request answered (or refused 503 with Connection: close), none reset, exit 0`,
-    { timeout: 120_000 },
-    async () => {
-      const server = await serve({ SHUTDOWN_TIMEOUT_SECONDS: String(SHORT_TIMEOUT_SECONDS) });
-      const endpoint = await json(server.base, 'POST', '/v1/webhook_endpoints', { key, body: { url: receiverUrl, enabled_events: ['*'] } });
-      receiver.secret = String(endpoint.secret);
-      receiver.hold = true;
-      const before = receiver.received.length;
-      for (const shopper of await shoppers(server.base, key, 4)) expect((await pay(server.base, shopper)).status).toBe(200);
-      expect(await until(() => receiver.received.length > before, 30_000)).toBe(true);
+  it(`with more work than SHUTDOWN_TIMEOUT_SECONDS=${SHORT_TIMEOUT_SECONDS} allows and a receiver that hangs: each request answered (or refused 503 with Connection: close), none reset, exit 0`, {
+    timeout: 120_000,
+  }, async () => {
+    const server = await serve({ SHUTDOWN_TIMEOUT_SECONDS: String(SHORT_TIMEOUT_SECONDS) });
+    const endpoint = await json(server.base, 'POST', '/v1/webhook_endpoints', { key, body: { url: receiverUrl, enabled_events: ['*'] } });
+    receiver.secret = String(endpoint.secret);
+    receiver.hold = true;
+    const before = receiver.received.length;
+    for (const shopper of await shoppers(server.base, key, 4)) expect((await pay(server.base, shopper)).status).toBe(200);
+    expect(await until(() => receiver.received.length > before, 30_000)).toBe(true);
 
-      const ready = await shoppers(server.base, key, SHOPPERS);
-      const answers = ready.map((shopper) => pay(server.base, shopper));
-      const reads = Array.from({ length: MERCHANT_READS }, () => request(server.base, 'GET', '/v1/payments?limit=10', { key }));
-      await new Promise((resolve) => setTimeout(resolve, SIGNAL_AFTER_MS));
-      const signalledAt = Date.now();
-      server.child.kill('SIGTERM');
-      const settled = await Promise.all(answers);
-      const read = await Promise.all(reads);
-      const code = await server.exited;
-      const stopMs = Date.now() - signalledAt;
-      receiver.hold = false;
-      const counts = describeAnswers(settled);
-      const readCounts = describeAnswers(read);
-      console.info(
-        `SIGTERM, SHUTDOWN_TIMEOUT_SECONDS=${SHORT_TIMEOUT_SECONDS}, a receiver hanging: payments ${JSON.stringify(counts)}, reads ${JSON.stringify(readCounts)}; exit ${code} after ${stopMs} ms`,
+    const ready = await shoppers(server.base, key, SHOPPERS);
+    const answers = ready.map((shopper) => pay(server.base, shopper));
+    const reads = Array.from({ length: MERCHANT_READS }, () => request(server.base, 'GET', '/v1/payments?limit=10', { key }));
+    await new Promise((resolve) => setTimeout(resolve, SIGNAL_AFTER_MS));
+    const signalledAt = Date.now();
+    server.child.kill('SIGTERM');
+    const settled = await Promise.all(answers);
+    const read = await Promise.all(reads);
+    const code = await server.exited;
+    const stopMs = Date.now() - signalledAt;
+    receiver.hold = false;
+    const counts = describeAnswers(settled);
+    const readCounts = describeAnswers(read);
+    console.info(
+      `SIGTERM, SHUTDOWN_TIMEOUT_SECONDS=${SHORT_TIMEOUT_SECONDS}, a receiver hanging: payments ${JSON.stringify(counts)}, reads ${JSON.stringify(readCounts)}; exit ${code} after ${stopMs} ms`,
+    );
+
+    // Every request got an HTTP answer: a payment made, or a refusal that closes its connection.
+    const unanswered = [...settled, ...read].filter((answer) => answer.error !== null);
+    expect(unanswered.length, `payments ${JSON.stringify(counts)}, reads ${JSON.stringify(readCounts)}`).toBe(0);
+    for (const answer of settled) {
+      expect([200, 503], answer.body).toContain(answer.status);
+      if (answer.status === 503) expect(answer.headers.connection, answer.body).toBe('close');
+    }
+    for (const answer of read) {
+      expect([200, 503], answer.body).toContain(answer.status);
+      if (answer.status === 503) expect(answer.headers.connection, answer.body).toBe('close');
+    }
+    expect(code, server.stderr()).toBe(0);
+    expect(server.stderr()).not.toMatch(/did not stop within/);
+    expect(stopMs).toBeLessThan(SHORT_TIMEOUT_SECONDS * 1000 + 1000);
+
+    // A refused payment changed nothing; each one answered 200 is succeeded; none left in flight;
+    // no delivery holds a claim or counts an attempt its receiver never answered.
+    const db = await database.open();
+    try {
+      const paid = new Set(ready.filter((_, i) => settled[i]!.status === 200).map((shopper) => shopper.sessionId));
+      const { rows } = await db.query<{ checkout_session_id: string; status: string }>(
+        `SELECT checkout_session_id, status FROM payments WHERE checkout_session_id = ANY($1)`,
+        [ready.map((shopper) => shopper.sessionId)],
       );
-
-      // Every request got an HTTP answer: a payment made, or a refusal that closes its connection.
-      const unanswered = [...settled, ...read].filter((answer) => answer.error !== null);
-      expect(unanswered.length, `payments ${JSON.stringify(counts)}, reads ${JSON.stringify(readCounts)}`).toBe(0);
-      for (const answer of settled) {
-        expect([200, 503], answer.body).toContain(answer.status);
-        if (answer.status === 503) expect(answer.headers.connection, answer.body).toBe('close');
-      }
-      for (const answer of read) {
-        expect([200, 503], answer.body).toContain(answer.status);
-        if (answer.status === 503) expect(answer.headers.connection, answer.body).toBe('close');
-      }
-      expect(code, server.stderr()).toBe(0);
-      expect(server.stderr()).not.toMatch(/did not stop within/);
-      expect(stopMs).toBeLessThan(SHORT_TIMEOUT_SECONDS * 1000 + 1000);
-
-      // A refused payment changed nothing; each one answered 200 is succeeded; none left in flight;
-      // no delivery holds a claim or counts an attempt its receiver never answered.
-      const db = await database.open();
-      try {
-        const paid = new Set(ready.filter((_, i) => settled[i]!.status === 200).map((shopper) => shopper.sessionId));
-        const { rows } = await db.query<{ checkout_session_id: string; status: string }>(
-          `SELECT checkout_session_id, status FROM payments WHERE checkout_session_id = ANY($1)`,
-          [ready.map((shopper) => shopper.sessionId)],
-        );
-        expect(rows.filter((row) => !paid.has(row.checkout_session_id))).toEqual([]);
-        expect(rows.filter((row) => row.status !== 'succeeded')).toEqual([]);
-        expect(rows.length).toBe(paid.size);
-        const deliveries = await db.query<{ leased: number; attempted: number }>(
-          `SELECT count(*) FILTER (WHERE lease_token IS NOT NULL)::int AS leased,
+      expect(rows.filter((row) => !paid.has(row.checkout_session_id))).toEqual([]);
+      expect(rows.filter((row) => row.status !== 'succeeded')).toEqual([]);
+      expect(rows.length).toBe(paid.size);
+      const deliveries = await db.query<{ leased: number; attempted: number }>(
+        `SELECT count(*) FILTER (WHERE lease_token IS NOT NULL)::int AS leased,
                   count(*) FILTER (WHERE attempts > 0 AND status = 'pending')::int AS attempted
              FROM webhook_deliveries`,
-        );
-        expect(deliveries.rows[0]).toEqual({ leased: 0, attempted: 0 });
-      } finally {
-        await db.close();
-      }
-    },
-  );
+      );
+      expect(deliveries.rows[0]).toEqual({ leased: 0, attempted: 0 });
+    } finally {
+      await db.close();
+    }
+  });
 });

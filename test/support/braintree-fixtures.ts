@@ -59,7 +59,13 @@ export function useBraintreeIntegration(database: TestDatabase, options: { logLe
     const port = await bt.emulator.start();
     (braintree.Environment.Development as unknown as { port: string }).port = String(port);
     bt.db = await database.open();
-    bt.tillpoint = await openTillpoint({ db: bt.db, publicUrl: 'http://checkout.test', now: bt.clock.now, secretKey: randomBytes(32), braintree: { timeoutMs: 500 } });
+    bt.tillpoint = await openTillpoint({
+      db: bt.db,
+      publicUrl: 'http://checkout.test',
+      now: bt.clock.now,
+      secretKey: randomBytes(32),
+      braintree: { timeoutMs: 500 },
+    });
     const stream = new Writable({
       write(chunk, _encoding, done) {
         bt.logLines.push(chunk.toString());
@@ -81,7 +87,13 @@ export function useBraintreeIntegration(database: TestDatabase, options: { logLe
     const created = await createAccount(bt.tillpoint.deps, { name: 'Braintree Shop' });
     bt.accountId = created.account.id;
     bt.key = created.testSecretKey;
-    await setProcessorConfig(bt.tillpoint.processorSettings, { accountId: bt.accountId, mode: 'test', actor: null, processor: 'braintree', braintree: emulatedMerchantSettings() });
+    await setProcessorConfig(bt.tillpoint.processorSettings, {
+      accountId: bt.accountId,
+      mode: 'test',
+      actor: null,
+      processor: 'braintree',
+      braintree: emulatedMerchantSettings(),
+    });
   });
   return bt;
 }

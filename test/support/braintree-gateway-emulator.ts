@@ -145,7 +145,10 @@ export function toXml(name: string, value: unknown): string {
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
     const collection = entries.some(([k]) => k === '@collection');
-    const body = entries.filter(([k]) => k !== '@collection').map(([k, v]) => (Array.isArray(v) && collection ? v.map((item) => toXml(k, item)).join('') : toXml(k, v))).join('');
+    const body = entries
+      .filter(([k]) => k !== '@collection')
+      .map(([k, v]) => (Array.isArray(v) && collection ? v.map((item) => toXml(k, item)).join('') : toXml(k, v)))
+      .join('');
     return `<${tag}${collection ? ' type="collection"' : ''}>${body}</${tag}>`;
   }
   return `<${tag}>${escapeXml(String(value))}</${tag}>`;
@@ -238,7 +241,17 @@ export class BraintreeGatewayEmulator {
   /** What Hosted Fields with only the CVV field make: a CVV-only nonce, to go with a vaulted card's token. */
   tokenizeCvv(cvv: string): string {
     const nonce = `tokencc_cvv_${randomBytes(12).toString('hex')}`;
-    this.nonces.set(nonce, { kind: 'credit_card', cardType: '', last4: '', bin: '', expirationMonth: '', expirationYear: '', cvv, uniqueNumberIdentifier: '', used: false });
+    this.nonces.set(nonce, {
+      kind: 'credit_card',
+      cardType: '',
+      last4: '',
+      bin: '',
+      expirationMonth: '',
+      expirationYear: '',
+      cvv,
+      uniqueNumberIdentifier: '',
+      used: false,
+    });
     return nonce;
   }
 
@@ -340,7 +353,12 @@ export class BraintreeGatewayEmulator {
     if (method === 'GET' && !match[2]) return { status: 200, xml: this.transactionXml(transaction) };
     if (method === 'PUT' && match[2] === 'void') {
       if (!['authorized', 'submitted_for_settlement', 'settlement_pending'].includes(transaction.status)) {
-        return this.validationError('transaction', 'base', '91504', 'Transaction can only be voided if status is authorized, submitted_for_settlement, or - for PayPal - settlement_pending.');
+        return this.validationError(
+          'transaction',
+          'base',
+          '91504',
+          'Transaction can only be voided if status is authorized, submitted_for_settlement, or - for PayPal - settlement_pending.',
+        );
       }
       transaction.status = 'voided';
       return { status: 200, xml: this.transactionXml(transaction) };
@@ -362,9 +380,7 @@ export class BraintreeGatewayEmulator {
         return this.validationError('transaction', 'base', '91506', 'Cannot refund transaction unless it is settled.');
       }
       const amount = body.transaction?.amount ?? transaction.amount;
-      const refunded = [...this.transactions.values()]
-        .filter((t) => t.refundedTransactionId === transaction.id)
-        .reduce((sum, t) => sum + Number(t.amount), 0);
+      const refunded = [...this.transactions.values()].filter((t) => t.refundedTransactionId === transaction.id).reduce((sum, t) => sum + Number(t.amount), 0);
       if (Number(amount) + refunded > Number(transaction.amount) + 1e-9) {
         return this.validationError('transaction', 'amount', '91521', 'Refund amount is too large.');
       }
@@ -396,7 +412,13 @@ export class BraintreeGatewayEmulator {
       const found = [...this.disputes.values()].filter((d) => !received || d.receivedDate >= received.slice(0, 10));
       return {
         status: 200,
-        xml: toXml('disputes', { '@collection': true, currentPageNumber: 1, pageSize: 50, totalItems: found.length, dispute: found.map((d) => this.disputeXmlValue(d)) }),
+        xml: toXml('disputes', {
+          '@collection': true,
+          currentPageNumber: 1,
+          pageSize: 50,
+          totalItems: found.length,
+          dispute: found.map((d) => this.disputeXmlValue(d)),
+        }),
       };
     }
     const match = /^disputes\/([^/]+)(?:\/(accept|finalize|evidence))?$/.exec(path);
@@ -432,7 +454,10 @@ export class BraintreeGatewayEmulator {
         return this.validationError('dispute', 'document_upload_id', '95707', 'Document upload not found');
       }
       dispute.evidence.push(evidence);
-      return { status: 201, xml: toXml('evidence', { id: evidence.id, comment: evidence.comment, category: evidence.category, createdAt: new Date().toISOString() }) };
+      return {
+        status: 201,
+        xml: toXml('evidence', { id: evidence.id, comment: evidence.comment, category: evidence.category, createdAt: new Date().toISOString() }),
+      };
     }
     return null;
   }
@@ -518,7 +543,10 @@ export class BraintreeGatewayEmulator {
           gatewayRejectionReason: card.forced.status === 'gateway_rejected' ? card.forced.reason : null,
           creditCard: this.creditCardValue(card),
         };
-        return { status: 422, xml: `<api-error-response>${toXml('errors', { errors: [] })}${toXml('message', 'Do Not Honor')}${toXml('verification', verification)}</api-error-response>` };
+        return {
+          status: 422,
+          xml: `<api-error-response>${toXml('errors', { errors: [] })}${toXml('message', 'Do Not Honor')}${toXml('verification', verification)}</api-error-response>`,
+        };
       }
       const token = randomBytes(4).toString('hex');
       this.vaulted.set(token, { token, customerId, card });
@@ -593,7 +621,11 @@ export class BraintreeGatewayEmulator {
       // Authenticated: the issuer approves.
     } else if (card.forced?.status === 'processor_declined' || (major >= 2000 && major < 3000)) {
       const code = card.forced?.status === 'processor_declined' ? card.forced.code : String(Math.floor(major));
-      Object.assign(transaction, { status: 'processor_declined', processorResponseCode: code, processorResponseText: declineTexts[code] ?? 'Processor Declined' });
+      Object.assign(transaction, {
+        status: 'processor_declined',
+        processorResponseCode: code,
+        processorResponseText: declineTexts[code] ?? 'Processor Declined',
+      });
     } else if (card.forced?.status === 'failed' || major === 3000) {
       Object.assign(transaction, { status: 'failed', processorResponseCode: '3000', processorResponseText: 'Processor Network Unavailable - Try Again' });
     }
@@ -619,7 +651,11 @@ export class BraintreeGatewayEmulator {
     if (avsFails) return 'avs';
     if (this.rules.duplicate) {
       const duplicate = [...this.transactions.values()].some(
-        (t) => t.type === 'sale' && t.amount === amount && t.card.uniqueNumberIdentifier === card.uniqueNumberIdentifier && ['authorized', 'submitted_for_settlement', 'settled'].includes(t.status),
+        (t) =>
+          t.type === 'sale' &&
+          t.amount === amount &&
+          t.card.uniqueNumberIdentifier === card.uniqueNumberIdentifier &&
+          ['authorized', 'submitted_for_settlement', 'settled'].includes(t.status),
       );
       if (duplicate) return 'duplicate';
     }

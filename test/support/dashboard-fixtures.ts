@@ -93,7 +93,16 @@ const newLink = async (fx: Fixtures) => (await ownerCall(fx, 'POST', '/test/paym
 const newWebhookEndpoint = async (fx: Fixtures) =>
   (await ownerCall(fx, 'POST', '/test/webhook-endpoints', { url: 'http://localhost:9/hooks', enabled_events: ['*'] })).id;
 const newExperiment = async (fx: Fixtures) =>
-  (await ownerCall(fx, 'POST', '/test/experiments', { key: 'pay_button_wording', variants: [{ key: 'pay', weight: 1 }, { key: 'pay_now', weight: 1 }], planned_sample_size: 1000 })).id;
+  (
+    await ownerCall(fx, 'POST', '/test/experiments', {
+      key: 'pay_button_wording',
+      variants: [
+        { key: 'pay', weight: 1 },
+        { key: 'pay_now', weight: 1 },
+      ],
+      planned_sample_size: 1000,
+    })
+  ).id;
 
 /**
  * A valid request for every dashboard endpoint, keyed by `METHOD url`. An endpoint missing here fails
@@ -155,7 +164,10 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
   'GET /dashboard/api/accounts/:account_id/:mode/request-log': async () => ({}),
   'GET /dashboard/api/accounts/:account_id/:mode/disputes': async () => ({}),
   'GET /dashboard/api/accounts/:account_id/:mode/disputes/:id': async (fx) => ({ params: { id: await openDispute(fx) } }),
-  'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/evidence': async (fx) => ({ params: { id: await openDispute(fx) }, body: { text: 'Delivered' } }),
+  'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/evidence': async (fx) => ({
+    params: { id: await openDispute(fx) },
+    body: { text: 'Delivered' },
+  }),
   'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/submit': async (fx) => ({ params: { id: await openDispute(fx) } }),
   'POST /dashboard/api/accounts/:account_id/:mode/disputes/:id/accept': async (fx) => ({ params: { id: await openDispute(fx) } }),
   'GET /dashboard/api/accounts/:account_id/:mode/customers': async () => ({}),
@@ -163,7 +175,10 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
   'GET /dashboard/api/accounts/:account_id/:mode/customers/:id': async (fx) => ({ params: { id: await newCustomer(fx) } }),
   'DELETE /dashboard/api/accounts/:account_id/:mode/customers/:id': async (fx) => ({ params: { id: await newCustomer(fx) } }),
   'GET /dashboard/api/accounts/:account_id/:mode/search': async (fx) => ({ query: `q=${fx.paymentId}` }),
-  'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/capture': async (fx) => ({ params: { id: await authorizedPayment(fx) }, body: { amount: 2000 } }),
+  'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/capture': async (fx) => ({
+    params: { id: await authorizedPayment(fx) },
+    body: { amount: 2000 },
+  }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/cancel': async (fx) => ({ params: { id: await authorizedPayment(fx) } }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/send_receipt': async (fx) => ({ params: { id: fx.paymentId } }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/refunds': async (fx) => ({
@@ -181,7 +196,10 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
   'POST /dashboard/api/accounts/:account_id/:mode/webhook-endpoints': async () => ({
     body: { url: 'http://localhost:9/other', enabled_events: ['refund.succeeded'] },
   }),
-  'POST /dashboard/api/accounts/:account_id/:mode/webhook-endpoints/:id': async (fx) => ({ params: { id: await newWebhookEndpoint(fx) }, body: { disabled: true } }),
+  'POST /dashboard/api/accounts/:account_id/:mode/webhook-endpoints/:id': async (fx) => ({
+    params: { id: await newWebhookEndpoint(fx) },
+    body: { disabled: true },
+  }),
   'DELETE /dashboard/api/accounts/:account_id/:mode/webhook-endpoints/:id': async (fx) => ({ params: { id: await newWebhookEndpoint(fx) } }),
   'POST /dashboard/api/accounts/:account_id/:mode/webhook-endpoints/:id/roll-secret': async (fx) => ({ params: { id: fx.webhookEndpointId } }),
   'GET /dashboard/api/accounts/:account_id/:mode/webhook-endpoints/:id/deliveries': async (fx) => ({ params: { id: fx.webhookEndpointId } }),
@@ -195,7 +213,14 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
   'POST /dashboard/api/accounts/:account_id/:mode/flags/:key': async () => ({ params: { key: 'google_pay_enabled' }, body: { value: true } }),
   'GET /dashboard/api/accounts/:account_id/:mode/experiments': async () => ({}),
   'POST /dashboard/api/accounts/:account_id/:mode/experiments': async () => ({
-    body: { key: 'checkout_layout', variants: [{ key: 'wallet_first', weight: 1 }, { key: 'card_first', weight: 1 }], planned_sample_size: 1000 },
+    body: {
+      key: 'checkout_layout',
+      variants: [
+        { key: 'wallet_first', weight: 1 },
+        { key: 'card_first', weight: 1 },
+      ],
+      planned_sample_size: 1000,
+    },
   }),
   'POST /dashboard/api/accounts/:account_id/:mode/experiments/:id': async (fx) => ({
     params: { id: await newExperiment(fx) },
@@ -246,8 +271,9 @@ export async function setUpFixtures(h: Harness): Promise<Fixtures> {
   const key = (await ownerCall(fx, 'POST', '/test/api-keys', { kind: 'secret' })).secret;
   fx.secretKey = key;
   fx.webhookEndpointId = await newWebhookEndpoint(fx);
-  fx.priceId = (await ownerCall(fx, 'POST', '/test/products', { name: 'Matrix mug', default_price_data: { currency: 'usd', unit_amount: 1500 } }))
-    .default_price.id;
+  fx.priceId = (
+    await ownerCall(fx, 'POST', '/test/products', { name: 'Matrix mug', default_price_data: { currency: 'usd', unit_amount: 1500 } })
+  ).default_price.id;
   fx.experimentId = await newExperiment(fx);
   const session = await merchantCall(fx.h, key, 'POST', '/v1/checkout/sessions', {
     currency: 'usd',

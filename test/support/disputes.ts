@@ -19,10 +19,7 @@ export async function runJob(ctx: IntegrationContext, name: string): Promise<unk
  * A shopper pays with the dispute test card; some seconds later the bank opens a dispute, which the
  * test processor's job records. Returns the payment id and the dispute as the API shows it.
  */
-export async function disputedPayment(
-  ctx: IntegrationContext,
-  amount = 5000,
-): Promise<{ paymentId: string; dispute: Record<string, any> }> {
+export async function disputedPayment(ctx: IntegrationContext, amount = 5000): Promise<{ paymentId: string; dispute: Record<string, any> }> {
   const session = await createSessionOf(ctx, amount);
   const paid = await payCall(ctx.h, session.id, await tokenize(ctx.h, session.id, disputeCard));
   expect(paid.statusCode, paid.body).toBe(200);

@@ -48,7 +48,6 @@ export const dashboardCodes: Record<string, { status: number; type: string }> = 
   second_factor_enrolment_required: { status: 403, type: 'permission_error' },
 };
 
-
 /**
  * A restricted key (rk_…) calling a route whose resource it has no grant for (docs/api.md#api-keys):
  * design.md §8 names no code for it; it is a refusal of the permission_error type, like its neighbours.

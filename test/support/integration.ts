@@ -9,7 +9,15 @@ import { apiKeyCodes, availabilityCodes, dashboardCodes, design, disputeCodes, r
 import { startHarness, type Harness, type HarnessOptions } from './harness';
 
 /** Every code an answer may carry, with its status and type, from the hand-written expectations. */
-export const errorTypes: Record<string, { status: number; type: string }> = { ...design, ...dashboardCodes, ...requestCodes, ...availabilityCodes, ...disputeCodes, ...receiptCodes, ...apiKeyCodes };
+export const errorTypes: Record<string, { status: number; type: string }> = {
+  ...design,
+  ...dashboardCodes,
+  ...requestCodes,
+  ...availabilityCodes,
+  ...disputeCodes,
+  ...receiptCodes,
+  ...apiKeyCodes,
+};
 
 export interface ErrorEnvelope {
   error: {
@@ -91,13 +99,7 @@ export function useIntegration(database: TestDatabase, options: HarnessOptions =
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 /** A merchant API call with the given key. */
-export function merchantCall(
-  h: Harness,
-  key: string,
-  method: 'GET' | 'POST' | 'DELETE',
-  url: string,
-  payload?: unknown,
-) {
+export function merchantCall(h: Harness, key: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) {
   return h.app.inject({
     method,
     url,
@@ -115,10 +117,7 @@ export const sampleSession = {
 };
 
 /** Opens a session through the API (USD 35.00 unless told otherwise) and returns its JSON. */
-export async function createSession(
-  ctx: IntegrationContext,
-  overrides: Record<string, unknown> = {},
-): Promise<Record<string, any>> {
+export async function createSession(ctx: IntegrationContext, overrides: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const res = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/checkout/sessions', { ...sampleSession, ...overrides });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
@@ -159,7 +158,10 @@ export function payCall(h: Harness, sessionId: string, nonce: string, email = 's
 export async function runPayButtonExperiment(h: Harness, key: string): Promise<void> {
   const res = await merchantCall(h, key, 'POST', '/v1/experiments', {
     key: 'pay_button_wording',
-    variants: [{ key: 'pay', weight: 1 }, { key: 'pay_now', weight: 1 }],
+    variants: [
+      { key: 'pay', weight: 1 },
+      { key: 'pay_now', weight: 1 },
+    ],
     planned_sample_size: 10,
     status: 'running',
   });

@@ -6,11 +6,7 @@ import { createSessionOf, dumpDatabase, merchantCall, payCall, tokenize, type In
  * A shopper pays a fresh USD session of `amount` with the Visa test card, through the real checkout
  * API; returns the payment as the merchant API shows it.
  */
-export async function paidPayment(
-  ctx: IntegrationContext,
-  amount = 5000,
-  captureMethod: 'automatic' | 'manual' = 'automatic',
-): Promise<Record<string, any>> {
+export async function paidPayment(ctx: IntegrationContext, amount = 5000, captureMethod: 'automatic' | 'manual' = 'automatic'): Promise<Record<string, any>> {
   const session = await createSessionOf(ctx, amount, { capture_method: captureMethod });
   const paid = await payCall(ctx.h, session.id, await tokenize(ctx.h, session.id));
   expect(paid.statusCode, paid.body).toBe(200);

@@ -65,7 +65,11 @@ export async function startServe(
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const [program, ...args] = options.command ?? [process.execPath, 'bin/tillpoint.js', 'serve'];
-  const child = spawn(program!, args, { cwd: options.cwd ?? root, env: cleanEnv({ LOG_LEVEL: 'warn', ...env, PORT: String(port) }), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(program!, args, {
+    cwd: options.cwd ?? root,
+    env: cleanEnv({ LOG_LEVEL: 'warn', ...env, PORT: String(port) }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

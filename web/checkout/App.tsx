@@ -94,19 +94,22 @@ export function App({ data }: { data: CheckoutPageData }) {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = (attempt: number) => {
-      timer = setTimeout(async () => {
-        let next: View | null = null;
-        try {
-          next = viewFor(await checkoutApi.getSession(sessionId), confirming);
-        } catch {
-          // Out of reach for a moment: the next read tells.
-        }
-        if (stopped) return;
-        if (!next || next.kind === 'confirming') return poll(attempt + 1);
-        // The payment failed: the page is rendered again with its form, as on a first visit.
-        if (next.kind === 'ready') window.location.reload();
-        else setView(next);
-      }, CONFIRMING_POLL_MS[Math.min(attempt, CONFIRMING_POLL_MS.length - 1)]);
+      timer = setTimeout(
+        async () => {
+          let next: View | null = null;
+          try {
+            next = viewFor(await checkoutApi.getSession(sessionId), confirming);
+          } catch {
+            // Out of reach for a moment: the next read tells.
+          }
+          if (stopped) return;
+          if (!next || next.kind === 'confirming') return poll(attempt + 1);
+          // The payment failed: the page is rendered again with its form, as on a first visit.
+          if (next.kind === 'ready') window.location.reload();
+          else setView(next);
+        },
+        CONFIRMING_POLL_MS[Math.min(attempt, CONFIRMING_POLL_MS.length - 1)],
+      );
     };
     poll(0);
     return () => {
@@ -146,12 +149,8 @@ export function App({ data }: { data: CheckoutPageData }) {
       )}
       <main className="layout" aria-busy={!ready}>
         {!ready && <p className="loading">{t('page.loading')}</p>}
-        {ready && view.kind === 'not_found' && (
-          <StatusPanel title={t('state.notFound.title')} body={t('state.notFound.body')} heading="h1" />
-        )}
-        {ready && view.kind === 'unreachable' && (
-          <StatusPanel title={t('page.title')} body={t('error.network')} heading="h1" />
-        )}
+        {ready && view.kind === 'not_found' && <StatusPanel title={t('state.notFound.title')} body={t('state.notFound.body')} heading="h1" />}
+        {ready && view.kind === 'unreachable' && <StatusPanel title={t('page.title')} body={t('error.network')} heading="h1" />}
         {ready && view.kind === 'expired' && (
           <>
             <MerchantHeader session={view.session} />
@@ -171,12 +170,13 @@ export function App({ data }: { data: CheckoutPageData }) {
         )}
         {ready && view.kind === 'ready' && (
           <>
-            <MerchantHeader
-              session={view.session}
-              back={view.session.cancel_url ? { href: view.session.cancel_url, text: t('state.back') } : undefined}
-            />
+            <MerchantHeader session={view.session} back={view.session.cancel_url ? { href: view.session.cancel_url, text: t('state.back') } : undefined} />
             <div className="columns">
-              {view.session.mode === 'setup' ? <SetupSummary session={view.session} t={t} /> : <OrderSummary session={view.session} t={t} locked={paying[0]} onSession={(next) => setView(viewFor(next, view.flags))} />}
+              {view.session.mode === 'setup' ? (
+                <SetupSummary session={view.session} t={t} />
+              ) : (
+                <OrderSummary session={view.session} t={t} locked={paying[0]} onSession={(next) => setView(viewFor(next, view.flags))} />
+              )}
               {addressAsked(view.session) ? (
                 <div className="pay-column">
                   <Suspense fallback={null}>
@@ -401,12 +401,15 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   const { notice, setNotice, processing } = form;
   const amount = formatMoney(session.amount_total, session.currency, t.lang);
 
-  const cardFailed = useCallback((error: unknown) => {
-    reportCheckoutFailure('hosted_fields', error);
-    setCardStatus('failed');
-    setNotice({ tone: 'error', key: 'card.unavailable' });
-    client?.warm();
-  }, [client, setNotice]);
+  const cardFailed = useCallback(
+    (error: unknown) => {
+      reportCheckoutFailure('hosted_fields', error);
+      setCardStatus('failed');
+      setNotice({ tone: 'error', key: 'card.unavailable' });
+      client?.warm();
+    },
+    [client, setNotice],
+  );
   const cardReady = useCallback(() => {
     setCardStatus('ready');
     client?.warm();
@@ -418,13 +421,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
     <div className="wallets" data-testid="wallets">
       {plan.applePay && (
         <Suspense fallback={null}>
-          <ApplePayArea
-            session={session}
-            client={client}
-            t={t}
-            form={form}
-            onAbsent={() => walletAbsent('applePay')}
-          />
+          <ApplePayArea session={session} client={client} t={t} form={form} onAbsent={() => walletAbsent('applePay')} />
         </Suspense>
       )}
       {(['paypal', 'venmo'] as const).map(
@@ -533,11 +530,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
           </Suspense>
         )}
         {plan.card && cardStatus !== 'failed' && (
-          <div
-            className={cardStatus === 'loading' ? 'card-loading' : undefined}
-            aria-busy={cardStatus === 'loading'}
-            hidden={offerSaved}
-          >
+          <div className={cardStatus === 'loading' ? 'card-loading' : undefined} aria-busy={cardStatus === 'loading'} hidden={offerSaved}>
             {cardStatus === 'loading' && <p className="field-hint">{t('card.loading')}</p>}
             <CardFields
               engine={engine}
@@ -552,23 +545,14 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
         )}
         {askToSave === 'shopper_choice' && (
           <label className="save-card">
-            <input
-              type="checkbox"
-              checked={saveCard}
-              disabled={processing}
-              onChange={(e) => setSaveCard(e.target.checked)}
-            />
+            <input type="checkbox" checked={saveCard} disabled={processing} onChange={(e) => setSaveCard(e.target.checked)} />
             <span>{t('form.saveCard')}</span>
           </label>
         )}
         {askToSave === 'on' && <p className="field-hint">{t('form.saveCardOn')}</p>}
         {plan.card && !offerSaved && (
           <button type="submit" className="pay-button" disabled={processing || !cardUsable} aria-busy={processing}>
-            {processing
-              ? t('form.processing')
-              : session.mode === 'setup'
-                ? t('form.saveCardSubmit')
-                : t(wordingKeys[flags.wording.value], { amount })}
+            {processing ? t('form.processing') : session.mode === 'setup' ? t('form.saveCardSubmit') : t(wordingKeys[flags.wording.value], { amount })}
           </button>
         )}
         <p className="secure-note">{t('form.secure')}</p>

@@ -143,12 +143,9 @@ export const base = (sessionId: string) => `/api/checkout/sessions/${encodeURICo
 
 export const checkoutApi = {
   getSession: (sessionId: string) => request<PublicSession>(base(sessionId)),
-  tokenizeCard: (
-    sessionId: string,
-    card: { number: string; exp_month: number; exp_year: number; cvc: string; postal_code: string },
-  ) => request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/card-tokens`, { body: card }),
-  tokenizeCvc: (sessionId: string, body: { payment_method: string; cvc: string }) =>
-    request<{ nonce: string }>(`${base(sessionId)}/cvc-tokens`, { body }),
+  tokenizeCard: (sessionId: string, card: { number: string; exp_month: number; exp_year: number; cvc: string; postal_code: string }) =>
+    request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/card-tokens`, { body: card }),
+  tokenizeCvc: (sessionId: string, body: { payment_method: string; cvc: string }) => request<{ nonce: string }>(`${base(sessionId)}/cvc-tokens`, { body }),
   tokenizeGooglePay: (sessionId: string, payment: { token: string; card_network: string; card_details: string }) =>
     request<{ nonce: string; brand: string | null; last4: string | null }>(`${base(sessionId)}/google-pay-tokens`, { body: payment }),
   pay: (

@@ -45,7 +45,10 @@ export const PAGE_DATA_ID = 'tillpoint-page';
 
 /** The data as JSON that is safe inside a <script> element: no `<` can close it or open a comment. */
 export function serializePageData(data: CheckoutPageData): string {
-  return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export function readPageData(doc: Document = document): CheckoutPageData | null {

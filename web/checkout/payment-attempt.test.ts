@@ -34,7 +34,11 @@ describe('attemptPayment', () => {
     expect(p.pay).toHaveBeenLastCalledWith(expect.objectContaining({ payment_method: 'pm_1', nonce: undefined }));
     expect(await attemptPayment(p, cardRequest({ paymentMethod: 'pm_1', cvcNonce: 'cvc-right' }))).toEqual({ kind: 'leave', url: '/done' });
     expect(p.pay).toHaveBeenLastCalledWith(expect.objectContaining({ payment_method: 'pm_1', nonce: 'cvc-right' }));
-    expect(await attemptPayment(p, cardRequest({ paymentMethod: 'pm_1', cvcNonce: 'cvc-wrong' }))).toMatchObject({ kind: 'retry', key: 'decline.incorrect_cvc', field: 'cvc' });
+    expect(await attemptPayment(p, cardRequest({ paymentMethod: 'pm_1', cvcNonce: 'cvc-wrong' }))).toMatchObject({
+      kind: 'retry',
+      key: 'decline.incorrect_cvc',
+      field: 'cvc',
+    });
   });
 
   it('does not pay when there is no nonce, and says why', async () => {
@@ -141,18 +145,28 @@ describe('cardNonce', () => {
 
   it('points at the first invalid field the engine names', async () => {
     const client = authenticating({ ok: true, nonce: 'x' });
-    expect(await cardNonce(engine({ ok: false, reason: 'invalid', fields: ['expiry', 'cvc'] }), client, 'e@x.co', false)).toEqual({ key: 'form.fixErrors', field: 'expiry' });
+    expect(await cardNonce(engine({ ok: false, reason: 'invalid', fields: ['expiry', 'cvc'] }), client, 'e@x.co', false)).toEqual({
+      key: 'form.fixErrors',
+      field: 'expiry',
+    });
     expect(client.authenticate).not.toHaveBeenCalled();
   });
 
   it('throws an engine error as the API error it stands for, so the attempt maps it like the server’s', async () => {
-    const error = await cardNonce(engine({ ok: false, reason: 'error', code: 'card_declined', declineCode: 'incorrect_number' }), authenticating({ ok: true, nonce: 'x' }), 'e@x.co', false).catch((e: unknown) => e);
+    const error = await cardNonce(
+      engine({ ok: false, reason: 'error', code: 'card_declined', declineCode: 'incorrect_number' }),
+      authenticating({ ok: true, nonce: 'x' }),
+      'e@x.co',
+      false,
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(failureOutcome(error, 'card', { mayVerify: false })).toMatchObject({ field: 'number' });
   });
 
   it('stops when authentication fails', async () => {
-    expect(await cardNonce(engine({ ok: true, nonce: 'tok', brand: null, last4: null }), authenticating({ ok: false, key: 'threeDSecure.failed' }), 'e@x.co', false)).toEqual({ key: 'threeDSecure.failed' });
+    expect(
+      await cardNonce(engine({ ok: true, nonce: 'tok', brand: null, last4: null }), authenticating({ ok: false, key: 'threeDSecure.failed' }), 'e@x.co', false),
+    ).toEqual({ key: 'threeDSecure.failed' });
   });
 });
 

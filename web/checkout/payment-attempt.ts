@@ -65,7 +65,6 @@ export interface AttemptRequest {
   customFields?: Record<string, string | null>;
 }
 
-
 /**
  * Runs one attempt: nonce, then the payment. A card declined with `authentication_failed` is
  * verified (3-D Secure, on a fresh nonce) and retried once, when the processor supports that.

@@ -14,9 +14,27 @@ describe('offeredMethods', () => {
   });
 
   it('google_pay_enabled off removes Google Pay; card_enabled off removes the card form', () => {
-    expect(offeredMethods(session(['card', 'google_pay']), { ...on, googlePayEnabled: false })).toEqual({ card: true, googlePay: null, applePay: false, paypal: false, venmo: false });
-    expect(offeredMethods(session(['card', 'google_pay']), { ...on, cardEnabled: false })).toEqual({ card: false, googlePay, applePay: false, paypal: false, venmo: false });
-    expect(offeredMethods(session(['card', 'google_pay']), { cardEnabled: false, googlePayEnabled: false })).toEqual({ card: false, googlePay: null, applePay: false, paypal: false, venmo: false });
+    expect(offeredMethods(session(['card', 'google_pay']), { ...on, googlePayEnabled: false })).toEqual({
+      card: true,
+      googlePay: null,
+      applePay: false,
+      paypal: false,
+      venmo: false,
+    });
+    expect(offeredMethods(session(['card', 'google_pay']), { ...on, cardEnabled: false })).toEqual({
+      card: false,
+      googlePay,
+      applePay: false,
+      paypal: false,
+      venmo: false,
+    });
+    expect(offeredMethods(session(['card', 'google_pay']), { cardEnabled: false, googlePayEnabled: false })).toEqual({
+      card: false,
+      googlePay: null,
+      applePay: false,
+      paypal: false,
+      venmo: false,
+    });
   });
 
   it('never offers Google Pay when the processor has no Google Pay set-up, nor a method the session did not ask for', () => {

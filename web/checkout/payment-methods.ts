@@ -26,10 +26,7 @@ export interface OfferedMethods {
  * turned off (the same rule the server applies to every payment), narrowed to what its processor
  * can take. The card form and each wallet button render only when this offers them.
  */
-export function offeredMethods(
-  session: Pick<PublicSession, 'payment_method_types' | 'processor'>,
-  switches: PaymentMethodSwitches,
-): OfferedMethods {
+export function offeredMethods(session: Pick<PublicSession, 'payment_method_types' | 'processor'>, switches: PaymentMethodSwitches): OfferedMethods {
   const allowed = offeredPaymentMethods(session.payment_method_types, switches);
   const processor = session.processor as PublicSession['processor'] & { googlePay?: GooglePaySetup | null };
   return {

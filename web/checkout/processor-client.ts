@@ -55,10 +55,7 @@ export function processorClientFor(session: PublicSession, switches: PaymentMeth
  * Braintree. Each engine's code is its own chunk, which the server already asked the browser to
  * preload (modulepreload) for this session's processor, so the import here costs no round trip.
  */
-async function createProcessorClient(
-  session: PublicSession,
-  switches: PaymentMethodSwitches & { threeDSecure?: string },
-): Promise<ProcessorClient> {
+async function createProcessorClient(session: PublicSession, switches: PaymentMethodSwitches & { threeDSecure?: string }): Promise<ProcessorClient> {
   const plan = processorPlan(session, switches);
   if (session.processor.name !== 'braintree') {
     // Test mode's side is its own chunk: a Braintree page does not carry it.

@@ -8,7 +8,12 @@ import type { ProcessorClient } from './processor-client';
  * The test processor's client. With 3-D Secure on every payment (`three_d_secure` at `always`), each
  * card is verified as the Braintree sandbox verifies it, a test challenge shown where the card asks.
  */
-export function testProcessorClient(session: PublicSession, engine: CardFormEngine | null, googlePay: GooglePaySetup | null, verifyBeforePaying: boolean): ProcessorClient {
+export function testProcessorClient(
+  session: PublicSession,
+  engine: CardFormEngine | null,
+  googlePay: GooglePaySetup | null,
+  verifyBeforePaying: boolean,
+): ProcessorClient {
   return {
     engine,
     unavailable: false,
@@ -56,4 +61,3 @@ function testGatewayGooglePay(session: PublicSession, setup: GooglePaySetup): Go
     },
   };
 }
-

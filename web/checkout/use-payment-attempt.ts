@@ -155,7 +155,9 @@ export function usePaymentAttempt(options: {
    * comes back from the server as a field to fix. Answers the outcome when the page stays.
    */
   const payWithSavedCard = (paymentMethod: string, cvcNonce?: string) =>
-    busy.current ? undefined : run({ type: 'card', email: email.trim(), paymentMethod, cvcNonce, nonce: async () => ({ key: 'form.fixErrors' }), retryWhenIssuerAsks: false });
+    busy.current
+      ? undefined
+      : run({ type: 'card', email: email.trim(), paymentMethod, cvcNonce, nonce: async () => ({ key: 'form.fixErrors' }), retryWhenIssuerAsks: false });
 
   /**
    * A wallet's approval (Google Pay, Apple Pay, PayPal, Venmo): pays with its nonce, with the wallet's

@@ -42,7 +42,12 @@ export function App() {
     void refresh();
   }, [refresh]);
 
-  if (!session) return <p className="loading" role="status">{t('app.loading')}</p>;
+  if (!session)
+    return (
+      <p className="loading" role="status">
+        {t('app.loading')}
+      </p>
+    );
 
   const signedIn = (state: SessionState & { account_id?: string }) => {
     setCsrfToken(state.csrf_token);
@@ -75,7 +80,11 @@ export function App() {
       navigate(`/dashboard/${first.id}/test`);
       return null;
     }
-    return <Layout session={session} place={null} onSignedOut={refresh}><p>{t('app.noAccount')}</p></Layout>;
+    return (
+      <Layout session={session} place={null} onSignedOut={refresh}>
+        <p>{t('app.noAccount')}</p>
+      </Layout>
+    );
   }
   const place: Place = { account, mode: match[2] as Mode, rest: match[3] ?? '' };
   const base = `/${account.id}/${place.mode}`;

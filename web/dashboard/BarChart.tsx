@@ -40,7 +40,16 @@ export function BarChart({ bars, format, max, testId }: { bars: Bar[]; format: (
         const element = box.current;
         if (cancelled || !element) return;
         const top = max ?? Math.max(1, ...at.map((b) => b.value));
-        const labelWidth = 16 + 7 * Math.max(...at.flatMap((b) => axisLabel(b.label).split('\n').map((line) => line.length)));
+        const labelWidth =
+          16 +
+          7 *
+            Math.max(
+              ...at.flatMap((b) =>
+                axisLabel(b.label)
+                  .split('\n')
+                  .map((line) => line.length),
+              ),
+            );
         const size = () => ({ width: Math.max(220, element.clientWidth), height: 40 + at.length * BAR_HEIGHT });
         chart = new UPlot(
           {

@@ -38,7 +38,17 @@ const sections: Array<{ path: string; label: DashboardMessageKey; permission: Pe
 ];
 
 /** Frame of every signed-in page: account switcher, test/live switch, navigation, sign-out. */
-export function Layout({ session, place, onSignedOut, children }: { session: SessionState; place: Place | null; onSignedOut: () => void; children: ReactNode }) {
+export function Layout({
+  session,
+  place,
+  onSignedOut,
+  children,
+}: {
+  session: SessionState;
+  place: Place | null;
+  onSignedOut: () => void;
+  children: ReactNode;
+}) {
   const t = useT();
   const signOut = async () => {
     await api('POST', '/sign-out');
@@ -53,9 +63,16 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
   const visible = place ? sections.filter((s) => can(place.account.role, s.permission)) : [];
   const linkOf = (s: (typeof sections)[number]) => `${here}${s.path ? `/${s.path}` : ''}`;
   const isCurrent = (s: (typeof sections)[number]) =>
-    !!place && (s.path === '' ? place.rest === '' : place.rest === s.path || (place.rest.startsWith(`${s.path}/`) && !sections.some((o) => o.path === place.rest)));
+    !!place &&
+    (s.path === '' ? place.rest === '' : place.rest === s.path || (place.rest.startsWith(`${s.path}/`) && !sections.some((o) => o.path === place.rest)));
   const current = visible.find(isCurrent);
-  const currentName = current ? t(current.label) : place?.rest === 'security' ? t('layout.security') : place?.rest === 'new-account' ? t('layout.newAccount') : t('layout.navigation');
+  const currentName = current
+    ? t(current.label)
+    : place?.rest === 'security'
+      ? t('layout.security')
+      : place?.rest === 'new-account'
+        ? t('layout.newAccount')
+        : t('layout.navigation');
   // The menu closes when the page changes (a link was followed, or back/forward).
   const rest = place?.rest;
   // biome-ignore lint/correctness/useExhaustiveDependencies: `rest` is the trigger: a new page closes the menu.
@@ -77,53 +94,53 @@ export function Layout({ session, place, onSignedOut, children }: { session: Ses
     <div className="shell" data-app="tillpoint-dashboard" data-mode={place?.mode}>
       <header>
         <div className="topbar">
-        <span className="brand">{t('layout.brand')}</span>
-        {place && (
-          <>
-            <label className="account-switch">
-              <span className="visually-hidden">{t('layout.account')}</span>
-              <select value={place.account.id} onChange={(e) => navigate(`/dashboard/${e.target.value}/${place.mode}`)}>
-                {session.accounts.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name} ({a.role})
-                  </option>
+          <span className="brand">{t('layout.brand')}</span>
+          {place && (
+            <>
+              <label className="account-switch">
+                <span className="visually-hidden">{t('layout.account')}</span>
+                <select value={place.account.id} onChange={(e) => navigate(`/dashboard/${e.target.value}/${place.mode}`)}>
+                  {session.accounts.map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.name} ({a.role})
+                    </option>
+                  ))}
+                </select>
+              </label>
+              {/* biome-ignore lint/a11y/useSemanticElements: a pair of links, not form fields: a fieldset would mislabel it. */}
+              <div className="mode-switch" role="group" aria-label={t('layout.mode')}>
+                {(['test', 'live'] as const).map((mode) => (
+                  <Link
+                    key={mode}
+                    href={`/dashboard/${place.account.id}/${mode}${place.rest.startsWith('payments/') || place.rest.startsWith('sessions/') || place.rest.startsWith('customers/') ? `/${place.rest.split('/')[0]}` : place.rest ? `/${place.rest}` : ''}`}
+                    aria-current={place.mode === mode ? 'true' : undefined}
+                    className={place.mode === mode ? 'active' : undefined}
+                  >
+                    {mode === 'test' ? t('layout.testMode') : t('layout.liveMode')}
+                  </Link>
                 ))}
-              </select>
-            </label>
-            {/* biome-ignore lint/a11y/useSemanticElements: a pair of links, not form fields: a fieldset would mislabel it. */}
-            <div className="mode-switch" role="group" aria-label={t('layout.mode')}>
-              {(['test', 'live'] as const).map((mode) => (
-                <Link
-                  key={mode}
-                  href={`/dashboard/${place.account.id}/${mode}${place.rest.startsWith('payments/') || place.rest.startsWith('sessions/') || place.rest.startsWith('customers/') ? `/${place.rest.split('/')[0]}` : place.rest ? `/${place.rest}` : ''}`}
-                  aria-current={place.mode === mode ? 'true' : undefined}
-                  className={place.mode === mode ? 'active' : undefined}
-                >
-                  {mode === 'test' ? t('layout.testMode') : t('layout.liveMode')}
-                </Link>
-              ))}
-            </div>
-          </>
-        )}
-        {place && <SearchBox key={here} here={here} />}
-        <span className="user" title={session.user?.email}>
-          {session.user?.email}
-        </span>
-        {place && (
-          <>
-            <Link href={`${here}/security`} aria-current={place.rest === 'security' ? 'page' : undefined}>
-              {t('layout.security')}
-            </Link>
-            {session.accounts.some((a) => a.role === 'owner') && (
-              <Link href={`${here}/new-account`} aria-current={place.rest === 'new-account' ? 'page' : undefined}>
-                {t('layout.newAccount')}
+              </div>
+            </>
+          )}
+          {place && <SearchBox key={here} here={here} />}
+          <span className="user" title={session.user?.email}>
+            {session.user?.email}
+          </span>
+          {place && (
+            <>
+              <Link href={`${here}/security`} aria-current={place.rest === 'security' ? 'page' : undefined}>
+                {t('layout.security')}
               </Link>
-            )}
-          </>
-        )}
-        <button type="button" className="link-button" onClick={signOut}>
-          {t('layout.signOut')}
-        </button>
+              {session.accounts.some((a) => a.role === 'owner') && (
+                <Link href={`${here}/new-account`} aria-current={place.rest === 'new-account' ? 'page' : undefined}>
+                  {t('layout.newAccount')}
+                </Link>
+              )}
+            </>
+          )}
+          <button type="button" className="link-button" onClick={signOut}>
+            {t('layout.signOut')}
+          </button>
         </div>
         {place?.mode === 'test' && (
           <p className="test-banner" role="note">

@@ -211,5 +211,13 @@ export interface Customer {
 
 /** A customer's page: the customer and its saved payment methods, of which only brand, last4 and expiry. */
 export interface CustomerDetail extends Customer {
-  payment_methods: Array<{ id: string; type: string; brand: string | null; last4: string | null; exp_month: number | null; exp_year: number | null; created: number }>;
+  payment_methods: Array<{
+    id: string;
+    type: string;
+    brand: string | null;
+    last4: string | null;
+    exp_month: number | null;
+    exp_year: number | null;
+    created: number;
+  }>;
 }

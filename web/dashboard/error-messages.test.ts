@@ -9,7 +9,12 @@ const t: DashboardTranslate = (key, values) => String(new IntlMessageFormat(en[k
 
 describe("the dashboard's words for server errors", () => {
   it("say what happened in the operator's terms, not the API's text in minor units", () => {
-    const refused = new DashboardApiError(409, 'refund_exceeds_available', 'amount must be between 1 and 2500, what remains to refund on this payment', 'amount');
+    const refused = new DashboardApiError(
+      409,
+      'refund_exceeds_available',
+      'amount must be between 1 and 2500, what remains to refund on this payment',
+      'amount',
+    );
     expect(errorText(refused, t)).toBe(en['error.refundExceedsAvailable']);
     expect(errorText(refused, t)).not.toMatch(/2500|amount must/);
     expect(errorText(new DashboardApiError(403, 'insufficient_role', 'The viewer role lacks payments.refund'), t)).toBe(

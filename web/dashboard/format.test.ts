@@ -13,14 +13,23 @@ describe('parseAmount', () => {
   });
 
   it('refuses what is not an amount, or has more decimals than the currency', () => {
-    for (const [value, currency] of [['', 'USD'], ['abc', 'USD'], ['-5', 'USD'], ['1e3', 'USD'], ['10.505', 'USD'], ['10.5', 'JPY'], ['1.2.3', 'USD']]) {
+    for (const [value, currency] of [
+      ['', 'USD'],
+      ['abc', 'USD'],
+      ['-5', 'USD'],
+      ['1e3', 'USD'],
+      ['10.505', 'USD'],
+      ['10.5', 'JPY'],
+      ['1.2.3', 'USD'],
+    ]) {
       expect(parseAmount(value!, currency!), value).toBeNull();
     }
   });
 });
 
 describe('paymentMethodSummary', () => {
-  const t = (key: string, values: Record<string, string> = {}) => (en as Record<string, string>)[key]!.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
+  const t = (key: string, values: Record<string, string> = {}) =>
+    (en as Record<string, string>)[key]!.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
   const none = { brand: null, last4: null };
   it('names a card by brand and last4, a wallet without a card by its name and payer, nothing by a dash', () => {
     expect(paymentMethodSummary({ type: 'card', brand: 'visa', last4: '4242' }, t)).toBe('visa •••• 4242');
@@ -34,7 +43,7 @@ describe('paymentMethodSummary', () => {
 
 describe('calendarDaysUntil', () => {
   const at = (day: number, hour: number, minute = 0) => new Date(2026, 10, day, hour, minute).getTime() / 1000;
-  it("counts the days to a date as shown, not whole 24-hour periods: a 7-day reply-by is 7 days away when it opens", () => {
+  it('counts the days to a date as shown, not whole 24-hour periods: a 7-day reply-by is 7 days away when it opens', () => {
     expect(calendarDaysUntil(at(12, 10) + 7 * 86400, at(12, 10))).toBe(7);
     expect(calendarDaysUntil(at(19, 10), at(12, 10, 1))).toBe(7);
     expect(calendarDaysUntil(at(13, 0, 30), at(12, 23, 30))).toBe(1);

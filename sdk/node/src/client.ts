@@ -92,8 +92,7 @@ class CheckoutSessions {
   /** Newest first; await for one page, or `for await` over every session. */
   list(params: ListParams = {}, options?: RequestOptions): ListPromise<CheckoutSession> {
     return new ListPromise(
-      (startingAfter) =>
-        unwrap(this.api.GET('/v1/checkout/sessions', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      (startingAfter) => unwrap(this.api.GET('/v1/checkout/sessions', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
       params.starting_after,
     );
   }
@@ -128,8 +127,7 @@ class Payments {
    */
   search(params: PaymentSearchParams, options?: RequestOptions): ListPromise<Payment> {
     return new ListPromise(
-      (startingAfter) =>
-        unwrap(this.api.GET('/v1/payments/search', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      (startingAfter) => unwrap(this.api.GET('/v1/payments/search', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
       params.starting_after,
     );
   }
@@ -232,8 +230,7 @@ class WebhookEndpoints {
   }
   list(params: ListParams = {}, options?: RequestOptions): ListPromise<WebhookEndpoint> {
     return new ListPromise(
-      (startingAfter) =>
-        unwrap(this.api.GET('/v1/webhook_endpoints', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      (startingAfter) => unwrap(this.api.GET('/v1/webhook_endpoints', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
       params.starting_after,
     );
   }
@@ -330,8 +327,7 @@ class PaymentLinks {
   }
   list(params: ListParams = {}, options?: RequestOptions): ListPromise<PaymentLink> {
     return new ListPromise(
-      (startingAfter) =>
-        unwrap(this.api.GET('/v1/payment_links', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      (startingAfter) => unwrap(this.api.GET('/v1/payment_links', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
       params.starting_after,
     );
   }
@@ -366,8 +362,7 @@ class PromotionCodes {
   /** `code` finds a code by its text, whatever the case. */
   list(params: PromotionCodeListParams = {}, options?: RequestOptions): ListPromise<PromotionCode> {
     return new ListPromise(
-      (startingAfter) =>
-        unwrap(this.api.GET('/v1/promotion_codes', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      (startingAfter) => unwrap(this.api.GET('/v1/promotion_codes', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
       params.starting_after,
     );
   }

@@ -7,7 +7,10 @@ import type { Page } from './types.js';
 export class ListPromise<T extends { id: string }> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   private first: Promise<Page<T>> | null = null;
 
-  constructor(private readonly fetchPage: (startingAfter: string | undefined) => Promise<Page<T>>, private readonly startingAfter?: string) {}
+  constructor(
+    private readonly fetchPage: (startingAfter: string | undefined) => Promise<Page<T>>,
+    private readonly startingAfter?: string,
+  ) {}
 
   private firstPage(): Promise<Page<T>> {
     return (this.first ??= this.fetchPage(this.startingAfter));

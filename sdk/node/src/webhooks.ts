@@ -5,8 +5,7 @@ import type { Event } from './types.js';
 /** design.md §9: receivers reject a signature whose timestamp is more than 300 s away. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-const hmacHex = (secret: string, timestamp: number, body: string) =>
-  createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+const hmacHex = (secret: string, timestamp: number, body: string) => createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 
 /**
  * Verifying and making `Tillpoint-Signature` headers: `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`

@@ -7,13 +7,7 @@ import { testDatabases } from '../../../test/support/databases';
 import { useIntegration } from '../../../test/support/integration';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver';
 import { disputedPayment, runJob } from '../../../test/support/disputes';
-import {
-  AuthenticationError,
-  InvalidRequestError,
-  Tillpoint,
-  WebhookSignatureError,
-  type CheckoutSession,
-} from '../src/index';
+import { AuthenticationError, InvalidRequestError, Tillpoint, WebhookSignatureError, type CheckoutSession } from '../src/index';
 
 /**
  * A TCP proxy in front of the server that cuts the connection carrying the first answer, after

@@ -3,15 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { FILTERED, luhnValid, scrubEnvelope, scrubText, scrubValue } from './scrub';
 
 /** A Luhn-valid number of 12–19 digits: random body, computed check digit. */
-const luhnNumber = fc
-  .array(fc.integer({ min: 0, max: 9 }), { minLength: 11, maxLength: 18 })
-  .map((body) => {
-    for (let check = 0; check <= 9; check++) {
-      const candidate = body.join('') + check;
-      if (luhnValid(candidate)) return candidate;
-    }
-    throw new Error('unreachable: one check digit always works');
-  });
+const luhnNumber = fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 11, maxLength: 18 }).map((body) => {
+  for (let check = 0; check <= 9; check++) {
+    const candidate = body.join('') + check;
+    if (luhnValid(candidate)) return candidate;
+  }
+  throw new Error('unreachable: one check digit always works');
+});
 
 const separator = fc.constantFrom('', ' ', '-', '.', '%20', '+', ' - ');
 

@@ -4,10 +4,29 @@ import { httpWebhookSender } from './http-sender';
 
 describe('isForbiddenAddress', () => {
   it.each([
-    '10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.254', '192.168.0.1', '127.0.0.1', '127.8.9.10',
-    '169.254.169.254', '0.0.0.0', '100.64.0.1',
-    '::1', '::', 'fc00::1', 'fd12:3456::1', 'fe80::1', 'febf::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '::ffff:c0a8:101', '64:ff9b::a00:1', '[::1]',
+    '10.0.0.1',
+    '10.255.255.255',
+    '172.16.0.1',
+    '172.31.255.254',
+    '192.168.0.1',
+    '127.0.0.1',
+    '127.8.9.10',
+    '169.254.169.254',
+    '0.0.0.0',
+    '100.64.0.1',
+    '::1',
+    '::',
+    'fc00::1',
+    'fd12:3456::1',
+    'fe80::1',
+    'febf::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:a9fe:a9fe',
+    '::ffff:c0a8:101',
+    '64:ff9b::a00:1',
+    '[::1]',
   ])('refuses %s', (address) => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
@@ -52,7 +71,13 @@ describe('webhookUrlPolicy', () => {
   );
 
   it('refuses http, credentials, unresolvable names and literal private addresses in live mode', async () => {
-    for (const url of ['http://public.example/h', 'https://u:p@public.example/h', 'https://nowhere.example/h', 'https://[fe80::1]/h', 'https://192.168.0.10/h']) {
+    for (const url of [
+      'http://public.example/h',
+      'https://u:p@public.example/h',
+      'https://nowhere.example/h',
+      'https://[fe80::1]/h',
+      'https://192.168.0.10/h',
+    ]) {
       expect(await policy.check(url, 'live'), url).toMatchObject({ allowed: false });
     }
   });
@@ -69,8 +94,7 @@ describe('webhookUrlPolicy', () => {
 });
 
 describe('httpWebhookSender in live mode', () => {
-  const send = (url: string) =>
-    httpWebhookSender().send({ url, mode: 'live', body: '{}', headers: {}, timeoutMs: 2000 });
+  const send = (url: string) => httpWebhookSender().send({ url, mode: 'live', body: '{}', headers: {}, timeoutMs: 2000 });
 
   it('checks again at delivery time: a name resolving to loopback is refused before connecting', async () => {
     const result = await send('https://localhost:9/hooks');

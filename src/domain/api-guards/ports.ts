@@ -11,22 +11,12 @@ export interface StoredResponse {
 
 export type IdempotencyClaim =
   /** The key is ours: run the request, then `complete` or `release`. */
-  | { outcome: 'claimed' }
-  | { outcome: 'replay'; response: StoredResponse }
-  | { outcome: 'in_use' }
-  | { outcome: 'reused' };
+  { outcome: 'claimed' } | { outcome: 'replay'; response: StoredResponse } | { outcome: 'in_use' } | { outcome: 'reused' };
 
 /** Idempotency records (design.md §3 IdempotencyRecord), shared by every instance. */
 export interface IdempotencyRecords {
   /** Atomically takes a key, or says why not; a record older than `expiredBefore` counts as absent. */
-  claim(options: {
-    scope: Scope;
-    key: string;
-    fingerprint: string;
-    now: Date;
-    expiredBefore: Date;
-    lockedUntil: Date;
-  }): Promise<IdempotencyClaim>;
+  claim(options: { scope: Scope; key: string; fingerprint: string; now: Date; expiredBefore: Date; lockedUntil: Date }): Promise<IdempotencyClaim>;
   complete(options: { scope: Scope; key: string; response: StoredResponse }): Promise<void>;
   /** Forgets a claim whose request should be retryable (an internal error). */
   release(options: { scope: Scope; key: string }): Promise<void>;

@@ -43,10 +43,12 @@ export function compareFingerprints(baseline: PageFingerprint, current: PageFing
   const tagsBefore = new Map(baseline.tags.map((t) => [`${tagKey(t)} ${tagValue(t)}`, t]));
   const tagsAfter = new Map(current.tags.map((t) => [`${tagKey(t)} ${tagValue(t)}`, t]));
   for (const [key, tag] of tagsAfter) {
-    if (!tagsBefore.has(key)) differences.push({ kind: 'tag_added', subject: tag.url ?? `inline:${tag.inlineSha256}`, before: null, after: tagValue(tag) || tag.tag });
+    if (!tagsBefore.has(key))
+      differences.push({ kind: 'tag_added', subject: tag.url ?? `inline:${tag.inlineSha256}`, before: null, after: tagValue(tag) || tag.tag });
   }
   for (const [key, tag] of tagsBefore) {
-    if (!tagsAfter.has(key)) differences.push({ kind: 'tag_removed', subject: tag.url ?? `inline:${tag.inlineSha256}`, before: tagValue(tag) || tag.tag, after: null });
+    if (!tagsAfter.has(key))
+      differences.push({ kind: 'tag_removed', subject: tag.url ?? `inline:${tag.inlineSha256}`, before: tagValue(tag) || tag.tag, after: null });
   }
 
   const names = new Set([...Object.keys(baseline.headers), ...Object.keys(current.headers)]);

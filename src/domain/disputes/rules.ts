@@ -25,13 +25,7 @@ export function disputeEvent(dispute: Dispute, type: EventType, at: Date): Domai
  * Moves a dispute to `to` (or only records `changes` when `to` is its status), writing the row only
  * if nobody moved it meanwhile, and its event, in the caller's transaction.
  */
-export async function transitionDispute(
-  tx: UnitOfWork,
-  dispute: Dispute,
-  to: DisputeStatus,
-  changes: Partial<Dispute>,
-  at: Date,
-): Promise<Dispute> {
+export async function transitionDispute(tx: UnitOfWork, dispute: Dispute, to: DisputeStatus, changes: Partial<Dispute>, at: Date): Promise<Dispute> {
   if (to !== dispute.status) assertDisputeTransition(dispute.status, to);
   const closing = to !== dispute.status && closedDisputeStatuses.has(to);
   const next: Dispute = { ...dispute, ...changes, status: to, closedAt: closing ? at : dispute.closedAt, updatedAt: at };

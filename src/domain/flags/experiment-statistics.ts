@@ -60,8 +60,7 @@ export function requiredSampleSize(baselineRate: number, minimumDetectableEffect
     throw new RangeError('baseline rate and baseline + effect must both lie strictly between 0 and 1');
   }
   const pooled = (p1 + p2) / 2;
-  const numerator =
-    Z_95 * Math.sqrt(2 * pooled * (1 - pooled)) + Z_POWER_80 * Math.sqrt(p1 * (1 - p1) + p2 * (1 - p2));
+  const numerator = Z_95 * Math.sqrt(2 * pooled * (1 - pooled)) + Z_POWER_80 * Math.sqrt(p1 * (1 - p1) + p2 * (1 - p2));
   return Math.ceil((numerator * numerator) / (minimumDetectableEffect * minimumDetectableEffect));
 }
 
@@ -87,11 +86,7 @@ export type Verdict =
  * Per-variant results and a verdict. No winner is called until every variant has reached the
  * planned sample size: peeking at an interval before then inflates false positives.
  */
-export function experimentResults(
-  counts: VariantCounts[],
-  control: string,
-  plannedSampleSize: number,
-): { variants: VariantResult[]; verdict: Verdict } {
+export function experimentResults(counts: VariantCounts[], control: string, plannedSampleSize: number): { variants: VariantResult[]; verdict: Verdict } {
   const controlCounts = counts.find((c) => c.variant === control) ?? { variant: control, exposed: 0, conversions: 0 };
   const variants = counts.map((c) => ({
     ...c,

@@ -71,12 +71,7 @@ const variantOf = (value: FlagValue) => (typeof value === 'boolean' ? (value ? '
  * Evaluates one flag for one unit (a checkout session id, as `targetingKey`). A running experiment
  * on the key wins over any stored value; then the stored value; then the built-in default.
  */
-export function evaluateFlag(
-  key: string,
-  stored: Flag | null,
-  runningExperiment: Experiment | null,
-  targetingKey: string | null,
-): FlagEvaluation {
+export function evaluateFlag(key: string, stored: Flag | null, runningExperiment: Experiment | null, targetingKey: string | null): FlagEvaluation {
   if (runningExperiment) {
     if (!targetingKey) {
       return { key, errorCode: 'TARGETING_KEY_MISSING', errorDetails: `${key} is an experiment: send a targetingKey` };

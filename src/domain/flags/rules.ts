@@ -16,7 +16,13 @@ export interface ExperimentPlanInput {
 export function checkExperimentPlan(
   key: ExperimentSurface,
   input: Required<Pick<ExperimentPlanInput, 'variants'>> & ExperimentPlanInput,
-): { variants: ExperimentVariant[]; control: string; plannedSampleSize: number; baselineConversionRate: number | null; minimumDetectableEffect: number | null } {
+): {
+  variants: ExperimentVariant[];
+  control: string;
+  plannedSampleSize: number;
+  baselineConversionRate: number | null;
+  minimumDetectableEffect: number | null;
+} {
   const allowed = experimentSurfaces[key].variants as readonly string[];
   const { variants } = input;
   if (variants.length < 2) throw new TillpointError('parameter_invalid', 'An experiment needs at least two variants', { param: 'variants' });
@@ -39,11 +45,9 @@ export function checkExperimentPlan(
     return { variants, control, plannedSampleSize: input.plannedSampleSize, baselineConversionRate: baseline ?? null, minimumDetectableEffect: effect ?? null };
   }
   if (baseline === undefined || effect === undefined) {
-    throw new TillpointError(
-      'parameter_missing',
-      'Give planned_sample_size, or baseline_conversion_rate and minimum_detectable_effect to compute it',
-      { param: baseline === undefined ? 'planned_sample_size' : 'minimum_detectable_effect' },
-    );
+    throw new TillpointError('parameter_missing', 'Give planned_sample_size, or baseline_conversion_rate and minimum_detectable_effect to compute it', {
+      param: baseline === undefined ? 'planned_sample_size' : 'minimum_detectable_effect',
+    });
   }
   if (!(baseline + effect > 0 && baseline + effect < 1)) {
     throw new TillpointError('parameter_invalid', 'baseline_conversion_rate + minimum_detectable_effect must lie between 0 and 1', {

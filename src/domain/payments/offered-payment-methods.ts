@@ -19,8 +19,7 @@ const known: readonly string[] = paymentMethodTypes;
 export const switchFlag = (type: PaymentMethodType) => `${type}_enabled`;
 
 /** A method's field of `PaymentMethodSwitches`: `google_pay` → `googlePayEnabled`. */
-const switchField = (type: PaymentMethodType) =>
-  `${type.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())}Enabled` as keyof PaymentMethodSwitches;
+const switchField = (type: PaymentMethodType) => `${type.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())}Enabled` as keyof PaymentMethodSwitches;
 
 /**
  * The one rule for which payment methods a session offers: those the merchant asked for in the
@@ -34,11 +33,7 @@ export function offeredPaymentMethods(types: readonly PaymentMethodType[], switc
  * Refuses a payment with a method that is switched off, so a kill switch holds even against a page
  * loaded before it was thrown. Read before any transaction opens: the flag source may be remote.
  */
-export async function assertPaymentMethodEnabled(
-  deps: Pick<Deps, 'flags'>,
-  session: CheckoutSession,
-  type: PaymentMethodType,
-): Promise<void> {
+export async function assertPaymentMethodEnabled(deps: Pick<Deps, 'flags'>, session: CheckoutSession, type: PaymentMethodType): Promise<void> {
   // Only the switch of the method paid with is asked: the others cannot make it offered.
   const enabled = known.includes(type) && (await deps.flags.booleanValue(session, switchFlag(type), true, session.id));
   if (!enabled || !session.paymentMethodTypes.includes(type)) {

@@ -13,16 +13,14 @@ import type { Scope } from '../shared/scope';
  * re-checks the payment is still authorized. While one is in flight (or its answer was lost and
  * reconciliation has not resolved it), a second is refused: the processor's truth is not known yet.
  */
-export async function beginOperation(
-  deps: Deps,
-  payment: Payment,
-  operation: 'capture' | 'void',
-  amount: number | null,
-): Promise<void> {
+export async function beginOperation(deps: Deps, payment: Payment, operation: 'capture' | 'void', amount: number | null): Promise<void> {
   await deps.store.transaction(async (tx) => {
     const current = await tx.payments.get(null, payment.id, { forUpdate: true });
     if (current?.status !== 'requires_capture') {
-      throw new TillpointError('payment_not_capturable', `This payment is ${current?.status ?? 'missing'}; only an authorized payment (requires_capture) can be captured or canceled`);
+      throw new TillpointError(
+        'payment_not_capturable',
+        `This payment is ${current?.status ?? 'missing'}; only an authorized payment (requires_capture) can be captured or canceled`,
+      );
     }
     const started = await tx.operationsInFlight.begin({ paymentId: payment.id, operation, amount, startedAt: deps.clock.now() });
     if (!started) {

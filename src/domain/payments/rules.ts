@@ -41,7 +41,9 @@ export async function recordAuthorizationOutcome(
   // way below, which explains it exactly as before.
   if (payment.status === 'processing' && (error || options.session.status === 'open')) {
     const paid = planPaymentTransition(payment, to, changes, now);
-    const completed = error ? null : planCheckoutSessionTransition(options.session, 'complete', sessionCompletion(options.session, paid.next, now), now, deps.publicUrl);
+    const completed = error
+      ? null
+      : planCheckoutSessionTransition(options.session, 'complete', sessionCompletion(options.session, paid.next, now), now, deps.publicUrl);
     const recorded = await deps.store.once((db) =>
       db.payments.recordOutcome({
         payment: paid.next,
@@ -111,7 +113,10 @@ export async function recordChargeOutcome(
 
 /** What a processor's answer makes of a `processing` payment, and the error it means for the caller. */
 function paymentOutcome(
-  options: Pick<RecordAuthorizationOptions, 'payment' | 'paymentMethodType'> & { session: CheckoutSession | null; result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
+  options: Pick<RecordAuthorizationOptions, 'payment' | 'paymentMethodType'> & {
+    session: CheckoutSession | null;
+    result: Exclude<AuthorizeResult, { outcome: 'unknown' }>;
+  },
 ): { to: Payment['status']; changes: Partial<Payment>; error: TillpointError | null } {
   const { result, payment } = options;
   const methodType = (reported: PaymentMethodType) => options.paymentMethodType ?? reported;
@@ -178,7 +183,10 @@ export async function openSessionForPayment(deps: Deps, sessionId: string): Prom
 export function refusalToPay(session: CheckoutSession, overdue = false): TillpointError | null {
   if (session.status === 'expired' || overdue) return new TillpointError('checkout_session_expired', 'This checkout session has expired');
   if (session.status === 'complete') {
-    return new TillpointError('checkout_session_completed', session.purpose === 'setup' ? 'This checkout session already saved a card' : 'This checkout session is already paid');
+    return new TillpointError(
+      'checkout_session_completed',
+      session.purpose === 'setup' ? 'This checkout session already saved a card' : 'This checkout session is already paid',
+    );
   }
   return null;
 }
@@ -189,9 +197,7 @@ export function reconciliationTimings(deps: Pick<Deps, 'reconciliation'>): Recon
 }
 
 function declineMessage(code: string): string {
-  return code === 'test_mode_live_card'
-    ? 'Your card was declined: a real card number cannot be used in test mode'
-    : `Your card was declined (${code})`;
+  return code === 'test_mode_live_card' ? 'Your card was declined: a real card number cannot be used in test mode' : `Your card was declined (${code})`;
 }
 
 export interface PaidCheckout {

@@ -13,14 +13,7 @@ export const checkoutSessionTransitions: TransitionTable<CheckoutSessionStatus> 
   expired: [],
 };
 
-export const paymentStatuses = [
-  'processing',
-  'requires_action',
-  'requires_capture',
-  'succeeded',
-  'failed',
-  'canceled',
-] as const;
+export const paymentStatuses = ['processing', 'requires_action', 'requires_capture', 'succeeded', 'failed', 'canceled'] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
 export const paymentTransitions: TransitionTable<PaymentStatus> = {
@@ -42,13 +35,7 @@ export const refundTransitions: TransitionTable<RefundStatus> = {
 };
 
 /** Payment states in which a session may not take another attempt: one is under way or has won. */
-export const paymentStatusesHoldingSession: readonly PaymentStatus[] = [
-  'processing',
-  'requires_action',
-  'requires_capture',
-  'succeeded',
-  'canceled',
-];
+export const paymentStatusesHoldingSession: readonly PaymentStatus[] = ['processing', 'requires_action', 'requires_capture', 'succeeded', 'canceled'];
 
 export function canTransition<S extends string>(table: TransitionTable<S>, from: S, to: S): boolean {
   return table[from].includes(to);
@@ -61,12 +48,7 @@ export class IllegalTransitionError extends Error {
   }
 }
 
-export function assertTransition<S extends string>(
-  kind: string,
-  table: TransitionTable<S>,
-  from: S,
-  to: S,
-): void {
+export function assertTransition<S extends string>(kind: string, table: TransitionTable<S>, from: S, to: S): void {
   if (!canTransition(table, from, to)) throw new IllegalTransitionError(kind, from, to);
 }
 

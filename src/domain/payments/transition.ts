@@ -90,25 +90,14 @@ export function planCheckoutSessionTransition(
 }
 
 /** A payment's move to `to`, as `planCheckoutSessionTransition` for a session. */
-export function planPaymentTransition(
-  payment: Payment,
-  to: PaymentStatus,
-  changes: Partial<Payment>,
-  at: Date,
-): { next: Payment; event: DomainEvent | null } {
+export function planPaymentTransition(payment: Payment, to: PaymentStatus, changes: Partial<Payment>, at: Date): { next: Payment; event: DomainEvent | null } {
   assertTransition('payment', paymentTransitions, payment.status, to);
   const next: Payment = { ...payment, ...changes, status: to, updatedAt: at };
   return { next, event: eventOf(next, paymentEventType(payment.status, to), () => paymentSnapshot(next), at) };
 }
 
 /** Moves a payment to `to`, with the same guarantees as `transitionCheckoutSession`. */
-export async function transitionPayment(
-  tx: UnitOfWork,
-  payment: Payment,
-  to: PaymentStatus,
-  changes: Partial<Payment>,
-  at: Date,
-): Promise<Payment> {
+export async function transitionPayment(tx: UnitOfWork, payment: Payment, to: PaymentStatus, changes: Partial<Payment>, at: Date): Promise<Payment> {
   const { next, event } = planPaymentTransition(payment, to, changes, at);
   if (!(await tx.payments.update(next, payment.status))) {
     throw new ConcurrentTransitionError(payment.id);
@@ -118,13 +107,7 @@ export async function transitionPayment(
 }
 
 /** Moves a refund to `to`, with the same guarantees as `transitionCheckoutSession`. */
-export async function transitionRefund(
-  tx: UnitOfWork,
-  refund: Refund,
-  to: RefundStatus,
-  changes: Partial<Refund>,
-  at: Date,
-): Promise<Refund> {
+export async function transitionRefund(tx: UnitOfWork, refund: Refund, to: RefundStatus, changes: Partial<Refund>, at: Date): Promise<Refund> {
   assertTransition('refund', refundTransitions, refund.status, to);
   const next: Refund = { ...refund, ...changes, status: to, updatedAt: at };
   if (!(await tx.refunds.update(next, refund.status))) {

@@ -28,7 +28,14 @@ export interface DiscountRedemptionRepository {
    */
   countHeld(filter: { couponId: string } | { promotionCodeId: string }, exceptSessionId: string): Promise<number>;
   /** Records the session's redemption: one per session, the latest discount it holds. */
-  record(redemption: { checkoutSessionId: string; accountId: string; mode: Scope['mode']; couponId: string; promotionCodeId: string | null; at: Date }): Promise<void>;
+  record(redemption: {
+    checkoutSessionId: string;
+    accountId: string;
+    mode: Scope['mode'];
+    couponId: string;
+    promotionCodeId: string | null;
+    at: Date;
+  }): Promise<void>;
   /** Drops the session's redemption (its discount was removed before it was paid). */
   forget(checkoutSessionId: string): Promise<void>;
   /** Whether `email` has a successful payment on the scope (the first-time-transaction restriction). */

@@ -25,7 +25,10 @@ export async function assertRedeemable(
   if (coupon.maxRedemptions !== null && (await tx.discountRedemptions.countHeld({ couponId: coupon.id }, session.id)) >= coupon.maxRedemptions) {
     throw redemptionsExhausted(param);
   }
-  if (promotionCode?.maxRedemptions != null && (await tx.discountRedemptions.countHeld({ promotionCodeId: promotionCode.id }, session.id)) >= promotionCode.maxRedemptions) {
+  if (
+    promotionCode?.maxRedemptions != null &&
+    (await tx.discountRedemptions.countHeld({ promotionCodeId: promotionCode.id }, session.id)) >= promotionCode.maxRedemptions
+  ) {
     throw redemptionsExhausted(param);
   }
   if (promotionCode?.restrictions.firstTimeTransaction && email !== null) {

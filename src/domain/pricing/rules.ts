@@ -44,11 +44,13 @@ function checkMetadata(metadata: Record<string, string>): void {
 export function buildCoupon(input: NewCoupon, scope: Scope, now: Date): Coupon {
   const hasPercent = input.percentOff != null;
   const hasAmount = input.amountOff != null;
-  if (hasPercent === hasAmount) throw new TillpointError('parameter_missing', 'Give exactly one of percent_off and amount_off', { param: hasPercent ? 'amount_off' : 'percent_off' });
+  if (hasPercent === hasAmount)
+    throw new TillpointError('parameter_missing', 'Give exactly one of percent_off and amount_off', { param: hasPercent ? 'amount_off' : 'percent_off' });
   let currency: string | null = null;
   if (hasPercent) {
     const scaled = scaledPercentage(input.percentOff!, 2);
-    if (scaled === null || scaled <= 0 || scaled > 10_000) throw invalid('percent_off', 'percent_off must be more than 0 and at most 100, with at most 2 decimals');
+    if (scaled === null || scaled <= 0 || scaled > 10_000)
+      throw invalid('percent_off', 'percent_off must be more than 0 and at most 100, with at most 2 decimals');
     if (input.currency != null) throw invalid('currency', 'currency goes with amount_off only');
   } else {
     if (!Number.isSafeInteger(input.amountOff) || input.amountOff! <= 0 || input.amountOff! > MAX_AMOUNT) {
@@ -114,7 +116,10 @@ export function buildPromotionCode(input: NewPromotionCode, coupon: Coupon, scop
       throw new TillpointError('parameter_missing', 'minimum_amount needs minimum_amount_currency', { param: 'restrictions[minimum_amount_currency]' });
     }
     const rule = currencyRule(restrictions.minimumAmountCurrency);
-    if (!rule) throw new TillpointError('currency_not_supported', `Currency '${restrictions.minimumAmountCurrency}' is not supported`, { param: 'restrictions[minimum_amount_currency]' });
+    if (!rule)
+      throw new TillpointError('currency_not_supported', `Currency '${restrictions.minimumAmountCurrency}' is not supported`, {
+        param: 'restrictions[minimum_amount_currency]',
+      });
     minimumAmountCurrency = rule.code;
   } else if (restrictions.minimumAmountCurrency != null) {
     throw invalid('restrictions[minimum_amount_currency]', 'minimum_amount_currency goes with minimum_amount only');

@@ -10,9 +10,7 @@ import { allocate } from '../shared/money';
  */
 
 /** A discount to apply to the whole cart: a percentage, or an amount in the cart's currency. */
-export type PricingDiscount =
-  | { percentOff: number; amountOff?: undefined }
-  | { amountOff: number; percentOff?: undefined };
+export type PricingDiscount = { percentOff: number; amountOff?: undefined } | { amountOff: number; percentOff?: undefined };
 
 /** A tax rate applied to a line: `percentage` with up to 4 decimals (8.875), inclusive or exclusive. */
 export interface PricingTaxRate {

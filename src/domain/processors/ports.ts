@@ -90,9 +90,7 @@ export type DisputeEvidenceUpload =
   | { kind: 'file'; name: string; contentType: string; content: Uint8Array; category: string | null };
 
 /** A notification the processor sent us, as its SDK verified and read it. */
-export type ProcessorNotification =
-  | { verified: false; reason: string }
-  | { verified: true; kind: string; dispute: ProcessorDispute | null };
+export type ProcessorNotification = { verified: false; reason: string } | { verified: true; kind: string; dispute: ProcessorDispute | null };
 
 /**
  * Disputes (chargebacks) as the processor keeps them: every adapter answers for its own, and

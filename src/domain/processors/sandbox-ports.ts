@@ -3,12 +3,7 @@ import type { FoundTransaction } from './ports';
 import type { PaymentMethodDetails } from '../payments/entities';
 
 /** Braintree's transaction statuses that the test processor models. */
-export type SandboxTransactionStatus =
-  | 'authorized'
-  | 'submitted_for_settlement'
-  | 'settled'
-  | 'voided'
-  | 'processor_declined';
+export type SandboxTransactionStatus = 'authorized' | 'submitted_for_settlement' | 'settled' | 'voided' | 'processor_declined';
 
 /** The authorization as reported when it happened, replayed by `findByPaymentId`. */
 export type RecordedAuthorization = Extract<FoundTransaction, { found: true }>['authorization'];

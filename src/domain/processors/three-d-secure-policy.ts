@@ -30,11 +30,7 @@ export function toThreeDSecureMode(value: string | null | undefined): ThreeDSecu
  *
  * @example threeDSecurePolicy({ mode: 'always', accountRequires: false, paymentMethodType: 'card' }).requireInSale // true
  */
-export function threeDSecurePolicy(options: {
-  mode: string;
-  accountRequires: boolean;
-  paymentMethodType: PaymentMethodType;
-}): ThreeDSecurePolicy {
+export function threeDSecurePolicy(options: { mode: string; accountRequires: boolean; paymentMethodType: PaymentMethodType }): ThreeDSecurePolicy {
   const mode = toThreeDSecureMode(options.mode);
   if (mode === 'off') return { verifyBeforePaying: false, requireInSale: false, verifyWhenIssuerAsks: false };
   if (options.paymentMethodType !== 'card') {

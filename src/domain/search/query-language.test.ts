@@ -13,15 +13,15 @@ function refused(query: string): TillpointError {
 
 describe('the payment search query language', () => {
   it('reads exact, part, metadata and comparison clauses joined by AND', () => {
-    expect(
-      parsePaymentSearchQuery(`status:'succeeded' AND email~"@Shop.example" AND metadata['order']:'A-1' AND amount>=1000 AND created<1700000000`),
-    ).toEqual([
-      { field: 'status', value: 'succeeded' },
-      { field: 'email', op: 'part', value: '@Shop.example' },
-      { field: 'metadata', key: 'order', value: 'A-1' },
-      { field: 'amount', op: '>=', value: 1000 },
-      { field: 'created', op: '<', value: new Date(1_700_000_000_000) },
-    ]);
+    expect(parsePaymentSearchQuery(`status:'succeeded' AND email~"@Shop.example" AND metadata['order']:'A-1' AND amount>=1000 AND created<1700000000`)).toEqual(
+      [
+        { field: 'status', value: 'succeeded' },
+        { field: 'email', op: 'part', value: '@Shop.example' },
+        { field: 'metadata', key: 'order', value: 'A-1' },
+        { field: 'amount', op: '>=', value: 1000 },
+        { field: 'created', op: '<', value: new Date(1_700_000_000_000) },
+      ],
+    );
   });
 
   it('reads ids exactly or by prefix, last4, currency, references and quoted quotes', () => {

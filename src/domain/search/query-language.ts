@@ -80,7 +80,7 @@ class Scanner {
 export function parsePaymentSearchQuery(text: string): PaymentSearchClause[] {
   if (text.length > MAX_QUERY_LENGTH) throw invalid(`A search query may have at most ${MAX_QUERY_LENGTH} characters`);
   const s = new Scanner(text);
-  if (s.done()) throw invalid('The search query is empty: give at least one clause such as status:\'succeeded\'');
+  if (s.done()) throw invalid("The search query is empty: give at least one clause such as status:'succeeded'");
   const clauses: PaymentSearchClause[] = [];
   for (;;) {
     s.skipSpaces();

@@ -79,11 +79,7 @@ describe('buildCheckoutSession: line items', () => {
   });
 
   it.each([0, 1000, -1, 1.5])('refuses quantity %s', (quantity) => {
-    expectRefused(
-      { lineItems: [{ name: 'x', unitAmount: 100, quantity }] },
-      'parameter_invalid',
-      'line_items[0][quantity]',
-    );
+    expectRefused({ lineItems: [{ name: 'x', unitAmount: 100, quantity }] }, 'parameter_invalid', 'line_items[0][quantity]');
   });
 
   it('accepts quantity 1 and 999', () => {
@@ -92,11 +88,7 @@ describe('buildCheckoutSession: line items', () => {
   });
 
   it('names the offending item by its index', () => {
-    expectRefused(
-      { lineItems: [...items(2), { name: 'third', unitAmount: 100, quantity: 0 }] },
-      'parameter_invalid',
-      'line_items[2][quantity]',
-    );
+    expectRefused({ lineItems: [...items(2), { name: 'third', unitAmount: 100, quantity: 0 }] }, 'parameter_invalid', 'line_items[2][quantity]');
   });
 
   it.each([
@@ -136,11 +128,7 @@ describe('buildCheckoutSession: amount bounds', () => {
     ['GBP', 29, 30],
     ['JPY', 49, 50],
   ])('%s: %i is amount_too_small, %i is accepted', (currency, below, minimum) => {
-    expectRefused(
-      { currency, lineItems: [{ name: 'x', unitAmount: below, quantity: 1 }] },
-      'amount_too_small',
-      'line_items',
-    );
+    expectRefused({ currency, lineItems: [{ name: 'x', unitAmount: below, quantity: 1 }] }, 'amount_too_small', 'line_items');
     expect(build({ currency, lineItems: [{ name: 'x', unitAmount: minimum, quantity: 1 }] }).amountTotal).toBe(minimum);
   });
 
@@ -155,16 +143,8 @@ describe('buildCheckoutSession: amount bounds', () => {
   });
 
   it('refuses a total above 99,999,999 and accepts exactly 99,999,999', () => {
-    expectRefused(
-      { lineItems: [{ name: 'x', unitAmount: 100_000_000, quantity: 1 }] },
-      'amount_too_large',
-      'line_items',
-    );
-    expectRefused(
-      { lineItems: [{ name: 'x', unitAmount: 50_000_000, quantity: 2 }] },
-      'amount_too_large',
-      'line_items',
-    );
+    expectRefused({ lineItems: [{ name: 'x', unitAmount: 100_000_000, quantity: 1 }] }, 'amount_too_large', 'line_items');
+    expectRefused({ lineItems: [{ name: 'x', unitAmount: 50_000_000, quantity: 2 }] }, 'amount_too_large', 'line_items');
     expect(build({ lineItems: [{ name: 'x', unitAmount: 99_999_999, quantity: 1 }] }).amountTotal).toBe(99_999_999);
   });
 });
@@ -335,10 +315,7 @@ describe('buildCheckoutSession: the session it builds', () => {
   });
 
   it('removes duplicate payment method types and refuses an empty list', () => {
-    expect(build({ paymentMethodTypes: ['google_pay', 'card', 'google_pay'] }).paymentMethodTypes).toEqual([
-      'google_pay',
-      'card',
-    ]);
+    expect(build({ paymentMethodTypes: ['google_pay', 'card', 'google_pay'] }).paymentMethodTypes).toEqual(['google_pay', 'card']);
     expectRefused({ paymentMethodTypes: [] }, 'parameter_invalid', 'payment_method_types');
   });
 

@@ -163,7 +163,16 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
   }
   const discounts = input.discount ? [input.discount] : [];
   const shippingRateId = shippingOptions[0]?.id ?? null;
-  const priced = priceCheckoutSession({ currency: rule.code, lineItems, discounts, shippingOptions, shippingRateId, shippingDetails: null, billingAddress: null, shippingAddressCollection: null });
+  const priced = priceCheckoutSession({
+    currency: rule.code,
+    lineItems,
+    discounts,
+    shippingOptions,
+    shippingRateId,
+    shippingDetails: null,
+    billingAddress: null,
+    shippingAddressCollection: null,
+  });
   if (lineItems.some((item) => item.dynamicTaxRates?.length) && !input.shippingAllowedCountries?.length && input.billingAddressCollection !== 'required') {
     throw invalid('line_items', 'dynamic_tax_rates need an address: set shipping_address_collection or billing_address_collection: "required"');
   }
@@ -179,7 +188,8 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
   if (embedded) {
     if (input.successUrl != null) throw invalid('success_url', 'An embedded session takes return_url, not success_url');
     if (input.cancelUrl != null) throw invalid('cancel_url', 'An embedded session has no cancel_url: the shopper stays on your page');
-    if (input.returnUrl == null) throw new TillpointError('parameter_missing', 'Missing required parameter: return_url (ui_mode embedded)', { param: 'return_url' });
+    if (input.returnUrl == null)
+      throw new TillpointError('parameter_missing', 'Missing required parameter: return_url (ui_mode embedded)', { param: 'return_url' });
     if (!isAbsoluteHttpUrl(input.returnUrl)) throw invalid('return_url', 'must be an absolute http(s) URL');
   } else if (input.returnUrl != null) {
     throw invalid('return_url', 'return_url is for ui_mode embedded; a hosted session takes success_url');
@@ -294,7 +304,10 @@ function shippingRateOf(option: NewShippingOption, currency: string, at: string)
  * shipping,
  * priced by pricing/totals.ts, the one place totals are computed.
  */
-type PricedSessionInput = Pick<CheckoutSession, 'currency' | 'lineItems' | 'discounts' | 'shippingOptions' | 'shippingRateId' | 'shippingDetails' | 'billingAddress' | 'shippingAddressCollection'>;
+type PricedSessionInput = Pick<
+  CheckoutSession,
+  'currency' | 'lineItems' | 'discounts' | 'shippingOptions' | 'shippingRateId' | 'shippingDetails' | 'billingAddress' | 'shippingAddressCollection'
+>;
 
 /** The session's totals, and the names of the tax rates they apply (dynamic ones matched to the address). */
 function totalsOfSession(session: PricedSessionInput) {
@@ -358,11 +371,7 @@ export function assertPayableTotal(amountTotal: number, currency: string, param:
 const isOverdue = (session: CheckoutSession, now: Date) => session.status === 'open' && session.expiresAt <= now;
 
 /** Expires an open session whose time is up, unless a payment for it is under way. */
-export async function expireIfOverdue(
-  deps: Deps,
-  tx: UnitOfWork,
-  session: CheckoutSession,
-): Promise<CheckoutSession> {
+export async function expireIfOverdue(deps: Deps, tx: UnitOfWork, session: CheckoutSession): Promise<CheckoutSession> {
   const now = deps.clock.now();
   if (!isOverdue(session, now)) return session;
   if (await tx.payments.holdingSession(session.id)) return session;
@@ -375,7 +384,5 @@ export async function expireIfOverdue(
  */
 export async function sessionAsOfNow(deps: Deps, session: CheckoutSession, scope: Scope | null): Promise<CheckoutSession> {
   if (!isOverdue(session, deps.clock.now())) return session;
-  return deps.store.transaction(async (tx) =>
-    expireIfOverdue(deps, tx, (await tx.checkoutSessions.get(scope, session.id, { forUpdate: true })) ?? session),
-  );
+  return deps.store.transaction(async (tx) => expireIfOverdue(deps, tx, (await tx.checkoutSessions.get(scope, session.id, { forUpdate: true })) ?? session));
 }

@@ -22,4 +22,3 @@ export interface CustomField {
   maximumLength?: number | null;
   value: string | null;
 }
-

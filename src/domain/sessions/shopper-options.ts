@@ -75,7 +75,15 @@ export interface NewCustomField {
   numeric?: { minimum_length?: number; maximum_length?: number };
 }
 
-export const CUSTOM_FIELD_LIMITS = { count: 3, label: 50, keyPattern: /^[A-Za-z0-9]{1,200}$/, options: 200, optionLabel: 100, optionValue: 100, length: 255 } as const;
+export const CUSTOM_FIELD_LIMITS = {
+  count: 3,
+  label: 50,
+  keyPattern: /^[A-Za-z0-9]{1,200}$/,
+  options: 200,
+  optionLabel: 100,
+  optionValue: 100,
+  length: 255,
+} as const;
 
 /** The session's custom fields from Stripe's shape, each checked; the first broken rule names its parameter. */
 export function customFieldsOf(input: NewCustomField[] | undefined): CustomField[] {
@@ -88,7 +96,8 @@ export function customFieldsOf(input: NewCustomField[] | undefined): CustomField
     if (keys.has(field.key)) throw invalid(`${at}[key]`, `key '${field.key}' is used twice`);
     keys.add(field.key);
     const label = field.label.custom.trim();
-    if (label.length < 1 || label.length > CUSTOM_FIELD_LIMITS.label) throw invalid(`${at}[label][custom]`, `label must be 1 to ${CUSTOM_FIELD_LIMITS.label} characters`);
+    if (label.length < 1 || label.length > CUSTOM_FIELD_LIMITS.label)
+      throw invalid(`${at}[label][custom]`, `label must be 1 to ${CUSTOM_FIELD_LIMITS.label} characters`);
     const made: CustomField = { key: field.key, label, type: field.type, optional: field.optional ?? false, value: null };
     for (const other of ['dropdown', 'text', 'numeric'] as const) {
       if (other !== field.type && field[other] !== undefined) throw invalid(`${at}[${other}]`, `${other} is only for custom fields of type ${other}`);
@@ -114,7 +123,10 @@ export function customFieldsOf(input: NewCustomField[] | undefined): CustomField
       const bounds = field[field.type] ?? {};
       const minimum = bounds.minimum_length ?? null;
       const maximum = bounds.maximum_length ?? null;
-      for (const [name, value] of [['minimum_length', minimum], ['maximum_length', maximum]] as const) {
+      for (const [name, value] of [
+        ['minimum_length', minimum],
+        ['maximum_length', maximum],
+      ] as const) {
         if (value !== null && (!Number.isInteger(value) || value < 1 || value > CUSTOM_FIELD_LIMITS.length)) {
           throw invalid(`${at}[${field.type}][${name}]`, `${name} must be a whole number from 1 to ${CUSTOM_FIELD_LIMITS.length}`);
         }
@@ -167,7 +179,10 @@ export function answerCustomFields(fields: CustomField[], answers: Record<string
     const minimum = field.minimumLength ?? 1;
     const maximum = field.maximumLength ?? CUSTOM_FIELD_LIMITS.length;
     if (length < minimum || length > maximum) {
-      throw invalid(param, minimum === maximum ? `${field.label}: enter exactly ${minimum} characters` : `${field.label}: enter ${minimum} to ${maximum} characters`);
+      throw invalid(
+        param,
+        minimum === maximum ? `${field.label}: enter exactly ${minimum} characters` : `${field.label}: enter ${minimum} to ${maximum} characters`,
+      );
     }
     return { ...field, value };
   });

@@ -71,9 +71,7 @@ const rules: CurrencyRule[] = [
 const byCode = new Map(rules.map((rule) => [rule.code, rule]));
 
 /** Every supported currency, sorted by code. */
-export const supportedCurrencies: readonly CurrencyRule[] = [...rules].sort((a, b) =>
-  a.code.localeCompare(b.code),
-);
+export const supportedCurrencies: readonly CurrencyRule[] = [...rules].sort((a, b) => a.code.localeCompare(b.code));
 
 /** The rule for a currency code (any case), or undefined when it is not supported. */
 export function currencyRule(code: string): CurrencyRule | undefined {

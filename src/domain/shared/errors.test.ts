@@ -20,13 +20,24 @@ const designDeclineCodes = [
 describe('error catalogue (design.md §8)', () => {
   it('has exactly the codes design.md §8 lists, plus the dashboard session codes, request_too_large, database_unavailable and the dispute codes', () => {
     expect(Object.keys(errorCatalogue).sort()).toEqual(
-      [...Object.keys(design), ...Object.keys(dashboardCodes), ...Object.keys(requestCodes), ...Object.keys(availabilityCodes), ...Object.keys(disputeCodes), ...Object.keys(receiptCodes), ...Object.keys(apiKeyCodes)].sort(),
+      [
+        ...Object.keys(design),
+        ...Object.keys(dashboardCodes),
+        ...Object.keys(requestCodes),
+        ...Object.keys(availabilityCodes),
+        ...Object.keys(disputeCodes),
+        ...Object.keys(receiptCodes),
+        ...Object.keys(apiKeyCodes),
+      ].sort(),
     );
   });
 
-  it.each(Object.entries({ ...design, ...dashboardCodes, ...requestCodes, ...availabilityCodes, ...disputeCodes, ...receiptCodes, ...apiKeyCodes }))('%s → %o', (code, expected) => {
-    expect(errorCatalogue[code as ErrorCode]).toEqual(expected);
-  });
+  it.each(Object.entries({ ...design, ...dashboardCodes, ...requestCodes, ...availabilityCodes, ...disputeCodes, ...receiptCodes, ...apiKeyCodes }))(
+    '%s → %o',
+    (code, expected) => {
+      expect(errorCatalogue[code as ErrorCode]).toEqual(expected);
+    },
+  );
 
   it.each(Object.entries(design))('a TillpointError %s answers with the status and type of design.md §8', (code, expected) => {
     const error = new TillpointError(code as ErrorCode, 'message');

@@ -88,11 +88,7 @@ export class TillpointError extends Error {
   readonly param: string | undefined;
   readonly declineCode: DeclineCode | undefined;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { param?: string; declineCode?: DeclineCode } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: { param?: string; declineCode?: DeclineCode } = {}) {
     super(message);
     this.name = 'TillpointError';
     this.code = code;

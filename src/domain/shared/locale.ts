@@ -5,9 +5,50 @@ import { TillpointError } from './errors';
  * web/checkout/i18n/locales/<tag>.json (docs/localization.md says how to add one).
  */
 export const SUPPORTED_LOCALES = [
-  'en', 'ar', 'he', 'fa', 'ur', 'de', 'fr', 'es', 'it', 'pt-BR', 'pt-PT', 'nl', 'sv', 'da', 'nb',
-  'fi', 'pl', 'cs', 'sk', 'hu', 'ro', 'bg', 'el', 'tr', 'ru', 'uk', 'hr', 'sl', 'lt', 'lv', 'et',
-  'ja', 'ko', 'zh-Hans', 'zh-Hant', 'th', 'vi', 'id', 'ms', 'hi', 'bn', 'fil', 'ca', 'sr',
+  'en',
+  'ar',
+  'he',
+  'fa',
+  'ur',
+  'de',
+  'fr',
+  'es',
+  'it',
+  'pt-BR',
+  'pt-PT',
+  'nl',
+  'sv',
+  'da',
+  'nb',
+  'fi',
+  'pl',
+  'cs',
+  'sk',
+  'hu',
+  'ro',
+  'bg',
+  'el',
+  'tr',
+  'ru',
+  'uk',
+  'hr',
+  'sl',
+  'lt',
+  'lv',
+  'et',
+  'ja',
+  'ko',
+  'zh-Hans',
+  'zh-Hant',
+  'th',
+  'vi',
+  'id',
+  'ms',
+  'hi',
+  'bn',
+  'fil',
+  'ca',
+  'sr',
 ] as const;
 
 export type SupportedLocale = (typeof SUPPORTED_LOCALES)[number];
@@ -132,9 +173,7 @@ export function sessionLocale(value: string | null | undefined, mode: 'test' | '
   if (pseudo && mode === 'test') return PSEUDO_LOCALE;
   const match = pseudo ? null : matchLocale(value);
   if (match) return match;
-  throw new TillpointError(
-    'parameter_invalid',
-    `Locale '${value.slice(0, 40)}' is not supported. Use 'auto' or one of: ${SUPPORTED_LOCALES.join(', ')}`,
-    { param: 'locale' },
-  );
+  throw new TillpointError('parameter_invalid', `Locale '${value.slice(0, 40)}' is not supported. Use 'auto' or one of: ${SUPPORTED_LOCALES.join(', ')}`, {
+    param: 'locale',
+  });
 }

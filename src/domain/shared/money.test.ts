@@ -9,14 +9,58 @@ import { allocate, fromDecimalString, majorUnits, toDecimalString } from './mone
  */
 const iso4217Exponent: Record<string, number> = {
   // zero-decimal
-  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, VND: 0,
-  VUV: 0, XAF: 0, XOF: 0, XPF: 0,
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
   // three-decimal
-  BHD: 3, JOD: 3, KWD: 3, OMR: 3, TND: 3,
+  BHD: 3,
+  JOD: 3,
+  KWD: 3,
+  OMR: 3,
+  TND: 3,
   // two-decimal
-  AED: 2, AUD: 2, BGN: 2, BRL: 2, CAD: 2, CHF: 2, CNY: 2, CZK: 2, DKK: 2, EUR: 2, GBP: 2, HKD: 2,
-  HUF: 2, ILS: 2, INR: 2, MXN: 2, MYR: 2, NOK: 2, NZD: 2, PHP: 2, PLN: 2, RON: 2, SAR: 2, SEK: 2,
-  SGD: 2, THB: 2, TRY: 2, USD: 2, ZAR: 2,
+  AED: 2,
+  AUD: 2,
+  BGN: 2,
+  BRL: 2,
+  CAD: 2,
+  CHF: 2,
+  CNY: 2,
+  CZK: 2,
+  DKK: 2,
+  EUR: 2,
+  GBP: 2,
+  HKD: 2,
+  HUF: 2,
+  ILS: 2,
+  INR: 2,
+  MXN: 2,
+  MYR: 2,
+  NOK: 2,
+  NZD: 2,
+  PHP: 2,
+  PLN: 2,
+  RON: 2,
+  SAR: 2,
+  SEK: 2,
+  SGD: 2,
+  THB: 2,
+  TRY: 2,
+  USD: 2,
+  ZAR: 2,
 };
 
 const codes = supportedCurrencies.map((c) => c.code);
@@ -246,20 +290,13 @@ describe('majorUnits', () => {
 });
 
 describe('allocate', () => {
-  const weights = fc
-    .array(fc.nat({ max: 1_000_000 }), { minLength: 1, maxLength: 20 })
-    .filter((ws) => ws.some((w) => w > 0));
+  const weights = fc.array(fc.nat({ max: 1_000_000 }), { minLength: 1, maxLength: 20 }).filter((ws) => ws.some((w) => w > 0));
   /** Realistic amounts: anything a session can hold, and refunds of it. */
   const amount = fc.integer({ min: 0, max: MAX_AMOUNT });
 
   /** Small amounts and weights too, where exact shares (and so the rounding edge cases) are common. */
-  const smallWeights = fc
-    .array(fc.nat({ max: 6 }), { minLength: 1, maxLength: 6 })
-    .filter((ws) => ws.some((w) => w > 0));
-  const amountAndWeights = fc.oneof(
-    fc.tuple(amount, weights),
-    fc.tuple(fc.integer({ min: 0, max: 60 }), smallWeights),
-  );
+  const smallWeights = fc.array(fc.nat({ max: 6 }), { minLength: 1, maxLength: 6 }).filter((ws) => ws.some((w) => w > 0));
+  const amountAndWeights = fc.oneof(fc.tuple(amount, weights), fc.tuple(fc.integer({ min: 0, max: 60 }), smallWeights));
 
   it.each([
     [100, [1, 1, 1], [34, 33, 33]],

@@ -22,7 +22,9 @@ export function toDecimalString(amount: number, currency: string): string {
   if (!Number.isSafeInteger(amount)) throw new RangeError(`amount must be an integer, got ${amount}`);
   const { exponent } = ruleOf(currency);
   const sign = amount < 0 ? '-' : '';
-  const digits = Math.abs(amount).toString().padStart(exponent + 1, '0');
+  const digits = Math.abs(amount)
+    .toString()
+    .padStart(exponent + 1, '0');
   if (exponent === 0) return sign + digits;
   return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
 }

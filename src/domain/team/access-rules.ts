@@ -13,7 +13,10 @@ export const EMAILED_RESET_LIFETIME_MS = 60 * 60 * 1000;
 
 /** Refused before anything was checked; `retryAfterSeconds` goes in `Retry-After`. */
 export class ThrottledError extends TillpointError {
-  constructor(readonly retryAfterSeconds: number, what = 'failed sign-ins') {
+  constructor(
+    readonly retryAfterSeconds: number,
+    what = 'failed sign-ins',
+  ) {
     super('rate_limited', `Too many ${what}: try again in ${retryAfterSeconds} seconds`);
   }
 }
@@ -66,10 +69,7 @@ export function checkNewPassword(password: string, param = 'password'): void {
  * Writes an action on a person's own sign-in (password, second factor, sessions) in the audit log of
  * every account they belong to: each account's owners see what happened to their members' access.
  */
-export async function auditForUser(
-  tx: UnitOfWork,
-  entry: { userId: string; actor: Actor; action: string; target: string | null; at: Date },
-): Promise<void> {
+export async function auditForUser(tx: UnitOfWork, entry: { userId: string; actor: Actor; action: string; target: string | null; at: Date }): Promise<void> {
   for (const membership of await tx.memberships.listForUser(entry.userId)) {
     await recordAudit(tx, { accountId: membership.accountId, mode: null, actor: entry.actor, action: entry.action, target: entry.target, at: entry.at });
   }

@@ -21,10 +21,7 @@ export function newAuditEntry(entry: Omit<AuditEntry, 'id'>): AuditEntry {
  * the two commit or roll back together. `actor` is the key or member who asked; null for the
  * server's own writes (the first-start demo, the operator's CLI), which have no one to name.
  */
-export async function auditWrite(
-  tx: UnitOfWork,
-  entry: { scope: Scope; actor: Actor | null; action: string; target: string | null; at: Date },
-): Promise<void> {
+export async function auditWrite(tx: UnitOfWork, entry: { scope: Scope; actor: Actor | null; action: string; target: string | null; at: Date }): Promise<void> {
   if (!entry.actor) return;
   const { scope, ...line } = entry;
   await recordAudit(tx, { accountId: scope.accountId, mode: scope.mode, ...line, actor: entry.actor });

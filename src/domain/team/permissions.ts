@@ -75,14 +75,7 @@ export const rolePermissions: Readonly<Record<Role, ReadonlySet<Permission>>> = 
     'webhooks.manage',
     'flags.manage',
   ]),
-  support: new Set<Permission>([
-    ...readOnly,
-    'customers.read_email',
-    'payments.export',
-    'payments.refund',
-    'receipts.resend',
-    'disputes.evidence',
-  ]),
+  support: new Set<Permission>([...readOnly, 'customers.read_email', 'payments.export', 'payments.refund', 'receipts.resend', 'disputes.evidence']),
   viewer: new Set<Permission>(readOnly),
 };
 

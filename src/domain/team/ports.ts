@@ -2,14 +2,7 @@ import type { Payment } from '../payments/entities';
 import type { Role } from './permissions';
 import type { CheckoutSessionStatus } from '../payments/state-machine';
 import type { PaymentStatusBadge } from '../payments/status-badge';
-import type {
-  ApiRequestRecord,
-  AuditEntry,
-  DashboardSession,
-  Invite,
-  Membership,
-  User, Account, ApiKey,
-} from './entities';
+import type { ApiRequestRecord, AuditEntry, DashboardSession, Invite, Membership, User, Account, ApiKey } from './entities';
 import type { Scope } from '../shared/scope';
 import type { ApiKeyPermissions } from './api-key-permissions';
 import type { CheckoutSession } from '../sessions/entities';

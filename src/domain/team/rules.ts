@@ -74,10 +74,7 @@ export function assertMayAssign(by: Membership, role: Role): void {
  * Finds the member another member wants to change, refusing what would take control away from the
  * owners: only an owner may touch an owner, and the last owner stays.
  */
-export async function memberToChange(
-  tx: UnitOfWork,
-  options: { by: Membership; userId: string; losesOwnership: boolean },
-): Promise<Membership> {
+export async function memberToChange(tx: UnitOfWork, options: { by: Membership; userId: string; losesOwnership: boolean }): Promise<Membership> {
   // Owners first, in one order, then the target: two requests demoting two owners cannot deadlock.
   const owners = await tx.memberships.ownersForUpdate(options.by.accountId);
   const target = await tx.memberships.get(options.by.accountId, options.userId, { forUpdate: true });
@@ -97,10 +94,7 @@ export async function memberToChange(
  * Redeems an invite token inside the caller's transaction: once, before it expires. A user already
  * in the account keeps the role they have.
  */
-export async function joinWithInvite(
-  tx: UnitOfWork,
-  options: { token: string; actor: Actor; at: Date },
-): Promise<Membership> {
+export async function joinWithInvite(tx: UnitOfWork, options: { token: string; actor: Actor; at: Date }): Promise<Membership> {
   const invite = await tx.invites.getByTokenHash(await sha256Hex(options.token), { forUpdate: true });
   if (!invite || invite.acceptedAt || invite.revokedAt || invite.expiresAt <= options.at) {
     throw resourceMissing('invite', 'link');

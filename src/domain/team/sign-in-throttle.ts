@@ -23,9 +23,6 @@ export function signInWait(failures: readonly Date[], limits: ThrottleLimits, no
   const recent = failures.filter((at) => now.getTime() - at.getTime() < signInThrottle.windowMs);
   const last = recent.at(-1);
   if (!last || recent.length < limits.slowAfter) return 0;
-  const hold =
-    recent.length >= limits.lockAfter
-      ? signInThrottle.lockMs
-      : Math.min(1000 * 2 ** (recent.length - limits.slowAfter), signInThrottle.maxDelayMs);
+  const hold = recent.length >= limits.lockAfter ? signInThrottle.lockMs : Math.min(1000 * 2 ** (recent.length - limits.slowAfter), signInThrottle.maxDelayMs);
   return Math.max(0, last.getTime() + hold - now.getTime());
 }

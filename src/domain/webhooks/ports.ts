@@ -108,7 +108,14 @@ export interface EndpointStreakChange {
 /** Sends one signed webhook: the edge that talks to the merchant's server. */
 export interface WebhookSender {
   /** `signal`: when it aborts, the request is cut and the send fails at once. */
-  send(request: { url: string; mode: Mode; body: string; headers: Record<string, string>; timeoutMs: number; signal?: AbortSignal }): Promise<WebhookSendResult>;
+  send(request: {
+    url: string;
+    mode: Mode;
+    body: string;
+    headers: Record<string, string>;
+    timeoutMs: number;
+    signal?: AbortSignal;
+  }): Promise<WebhookSendResult>;
 }
 
 export type WebhookSendResult =

@@ -26,7 +26,11 @@ const sources = {
   /** React's part of the page (hydrate.tsx), which the entry imports. */
   app: [/(?:checkout\/hydrate\.tsx|^_hydrate-[\w-]+\.js)$/],
   /** What the entry starts before React on a Braintree card page: the client and Hosted Fields. */
-  braintreeFirst: [/(?:checkout\/braintree\/early-hosted-fields\.ts|^_braintree-early-[\w-]+\.js)$/, braintreeClient, /braintree-web\/(?:dist\/browser\/)?hosted-fields(?:\/index)?\.js$/],
+  braintreeFirst: [
+    /(?:checkout\/braintree\/early-hosted-fields\.ts|^_braintree-early-[\w-]+\.js)$/,
+    braintreeClient,
+    /braintree-web\/(?:dist\/browser\/)?hosted-fields(?:\/index)?\.js$/,
+  ],
   builtinCard: [/checkout\/card-form\/builtin-engine\.ts$/, /checkout\/test-processor-client\.ts$/],
   braintree: [/checkout\/braintree\/braintree-components\.ts$/, braintreeClient],
   braintreeGooglePay: [/braintree-web\/(?:dist\/browser\/)?google-payment(?:\/index)?\.js$/],

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  fingerprintDigest,
-} from '../../domain/checkout-page/rules';
+import { fingerprintDigest } from '../../domain/checkout-page/rules';
 import type { Deps } from '../../domain/deps';
 import { detectCheckoutPageChanges } from '../../domain/checkout-page/use-cases/detect-checkout-page-changes';
 import { recordFirstCheckoutPageBaseline } from '../../domain/checkout-page/use-cases/record-first-checkout-page-baseline';

@@ -18,8 +18,7 @@ import { checkoutPageFlags } from './page-flags';
 /** Session ids are short and plain; anything else is not a session, without asking the database. */
 const SESSION_ID = /^[A-Za-z0-9_]{1,100}$/;
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * The shopper's catalogue inlined as ASTs (the page's runtime has no parser), parsed once per locale

@@ -115,7 +115,8 @@ export function checkoutPageInventory(build: CheckoutBuild | null, policy: strin
     loading: 'on_demand',
     // Never by the checkout page itself: only a merchant's page that mounts an embedded session.
     loadedWhen: ['merchant_page'],
-    justification: "Embedded sessions (ui_mode embedded): the merchant's page loads it, pinned by integrity, to mount the checkout in an iframe sized to its content and go to return_url after payment.",
+    justification:
+      "Embedded sessions (ui_mode embedded): the merchant's page loads it, pinned by integrity, to mount the checkout in an iframe sized to its content and go to return_url after payment.",
     integrityNote: null,
   });
   return inventory;

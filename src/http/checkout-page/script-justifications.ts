@@ -112,7 +112,8 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     id: 'locale-catalogue-table',
     source: /^checkout\/i18n\/locale-chunks\.ts$/,
     loadedWhen: ['catalogue_fetch'],
-    justification: 'Where each locale’s catalogue chunk is: fetched only by a page that loads a catalogue itself, so no first load carries the table. Built by Tillpoint.',
+    justification:
+      'Where each locale’s catalogue chunk is: fetched only by a page that loads a catalogue itself, so no first load carries the table. Built by Tillpoint.',
   },
   {
     id: 'pseudo-locale',
@@ -132,37 +133,43 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     id: 'promotion-code',
     source: /^checkout\/shop\/PromotionCode\.tsx$/,
     loadedWhen: ['promotion_codes'],
-    justification: 'The promotion code field: applies or removes a code through this server, which prices the session again. Loaded only when the session allows promotion codes. Built by Tillpoint from web/checkout.',
+    justification:
+      'The promotion code field: applies or removes a code through this server, which prices the session again. Loaded only when the session allows promotion codes. Built by Tillpoint from web/checkout.',
   },
   {
     id: 'shipping-choice',
     source: /^checkout\/shop\/ShippingChoice\.tsx$/,
     loadedWhen: ['shipping_options'],
-    justification: 'The shipping choice: the session’s shipping options as radio buttons; the server prices the chosen one. Loaded only when the session offers shipping options. Built by Tillpoint from web/checkout.',
+    justification:
+      'The shipping choice: the session’s shipping options as radio buttons; the server prices the chosen one. Loaded only when the session offers shipping options. Built by Tillpoint from web/checkout.',
   },
   {
     id: 'address-form',
     source: /^checkout\/shop\/AddressForm\.tsx$/,
     loadedWhen: ['address_collection'],
-    justification: 'The address form laid out as the shopper’s country writes addresses (format fetched from this server), with the browser’s autofill names. Loaded only when the session asks for an address. Built by Tillpoint from web/checkout.',
+    justification:
+      'The address form laid out as the shopper’s country writes addresses (format fetched from this server), with the browser’s autofill names. Loaded only when the session asks for an address. Built by Tillpoint from web/checkout.',
   },
   {
     id: 'quantity-stepper',
     source: /^checkout\/shop\/QuantityStepper\.tsx$/,
     loadedWhen: ['adjustable_quantity'],
-    justification: 'The quantity stepper of an adjustable line item (− and + within the merchant’s bounds): sends the quantity to this server, which prices the session again; the page shows the server’s figures. Loaded only when a line’s quantity is adjustable. Built by Tillpoint from web/checkout.',
+    justification:
+      'The quantity stepper of an adjustable line item (− and + within the merchant’s bounds): sends the quantity to this server, which prices the session again; the page shows the server’s figures. Loaded only when a line’s quantity is adjustable. Built by Tillpoint from web/checkout.',
   },
   {
     id: 'custom-fields',
     source: /^checkout\/shop\/CustomFields\.tsx$/,
     loadedWhen: ['custom_fields'],
-    justification: 'The merchant’s questions (text, digits or a choice) in the payment form, checked on the page and sent with the payment to this server, which checks them again. Loaded only when the session asks custom fields. Built by Tillpoint from web/checkout.',
+    justification:
+      'The merchant’s questions (text, digits or a choice) in the payment form, checked on the page and sent with the payment to this server, which checks them again. Loaded only when the session asks custom fields. Built by Tillpoint from web/checkout.',
   },
   {
     id: 'shop-options-client',
     source: /^_?shop-api-[\w-]+\.js$/,
     loadedWhen: ['promotion_codes'],
-    justification: 'The calls the shop options make to this server (promotion code, shipping choice, addresses, quantities), shared by their chunks. Loaded with any of them. Built by Tillpoint from web/checkout.',
+    justification:
+      'The calls the shop options make to this server (promotion code, shipping choice, addresses, quantities), shared by their chunks. Loaded with any of them. Built by Tillpoint from web/checkout.',
   },
   {
     id: 'saved-cards-styles',
@@ -334,7 +341,8 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     id: 'braintree-venmo',
     source: /braintree-web\/(?:dist\/browser\/venmo|venmo\/index)\.js$/,
     loadedWhen: ['braintree', 'venmo'],
-    justification: 'braintree-web venmo: switches to the Venmo app for the shopper’s approval and turns it into a Braintree nonce. Loaded only when the session offers Venmo.',
+    justification:
+      'braintree-web venmo: switches to the Venmo app for the shopper’s approval and turns it into a Braintree nonce. Loaded only when the session offers Venmo.',
   },
   {
     id: 'braintree-data-collector',
@@ -386,8 +394,10 @@ export const thirdPartyPurposes: readonly ThirdPartyPurpose[] = [
     origin: 'https://www.paypal.com',
     path: '/sdk/js',
     loadedWhen: ['braintree', 'paypal'],
-    justification: 'PayPal’s JS SDK, which draws PayPal’s own button and opens PayPal’s window; loaded by braintree-web paypal-checkout (loadPayPalSDK) only when the session offers PayPal.',
-    integrityNote: 'PayPal serves the SDK for each client id and currency and updates it in place, so no SRI hash can be pinned; limited by the CSP to this exact origin.',
+    justification:
+      'PayPal’s JS SDK, which draws PayPal’s own button and opens PayPal’s window; loaded by braintree-web paypal-checkout (loadPayPalSDK) only when the session offers PayPal.',
+    integrityNote:
+      'PayPal serves the SDK for each client id and currency and updates it in place, so no SRI hash can be pinned; limited by the CSP to this exact origin.',
   },
   {
     id: 'cardinal-songbird',

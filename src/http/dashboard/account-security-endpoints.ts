@@ -44,20 +44,17 @@ async function withRetryAfter<T>(reply: { header(name: string, value: string): u
  */
 export function accountSecurityEndpoints(deps: Deps): DashboardEndpoint[] {
   return [
-    publicEndpoint(
-      { method: 'GET', url: '/dashboard/api/setup/:token', tag, summary: 'What a setup link claims', params: setupParams },
-      async ({ params }) => {
-        const link = await getSetupLink(deps, { token: params.token });
-        return { account_name: link.accountName, expires_at: unixTime(link.expiresAt) };
-      },
-    ),
+    publicEndpoint({ method: 'GET', url: '/dashboard/api/setup/:token', tag, summary: 'What a setup link claims', params: setupParams }, async ({ params }) => {
+      const link = await getSetupLink(deps, { token: params.token });
+      return { account_name: link.accountName, expires_at: unixTime(link.expiresAt) };
+    }),
 
     publicEndpoint(
       {
         method: 'POST',
         url: '/dashboard/api/setup/:token',
         tag,
-        summary: "Use a setup link: become an owner of its account and sign in",
+        summary: 'Use a setup link: become an owner of its account and sign in',
         params: setupParams,
         body: z.strictObject({ email: z.string().max(254), password, name: z.string().max(100) }),
         status: 201,
@@ -196,23 +193,20 @@ export function accountSecurityEndpoints(deps: Deps): DashboardEndpoint[] {
         }),
     ),
 
-    userEndpoint(
-      { method: 'GET', url: '/dashboard/api/me/sessions', tag, summary: "The signed-in person's sessions, newest first" },
-      async ({ signedIn }) => {
-        const sessions = await listOwnSessions(deps, { userId: signedIn.user.id });
-        return {
-          object: 'list',
-          data: sessions.map((s) => ({
-            id: s.id,
-            created: unixTime(s.createdAt),
-            expires_at: unixTime(s.expiresAt),
-            ip: s.ip,
-            user_agent: s.userAgent ?? null,
-            current: s.id === signedIn.session.id,
-          })),
-        };
-      },
-    ),
+    userEndpoint({ method: 'GET', url: '/dashboard/api/me/sessions', tag, summary: "The signed-in person's sessions, newest first" }, async ({ signedIn }) => {
+      const sessions = await listOwnSessions(deps, { userId: signedIn.user.id });
+      return {
+        object: 'list',
+        data: sessions.map((s) => ({
+          id: s.id,
+          created: unixTime(s.createdAt),
+          expires_at: unixTime(s.expiresAt),
+          ip: s.ip,
+          user_agent: s.userAgent ?? null,
+          current: s.id === signedIn.session.id,
+        })),
+      };
+    }),
 
     userEndpoint(
       {
@@ -229,7 +223,14 @@ export function accountSecurityEndpoints(deps: Deps): DashboardEndpoint[] {
     ),
 
     accountEndpoint(
-      { method: 'GET', url: `${base}/security`, tag, summary: 'Whether the account requires a second factor, and who has one', params: accountParams, permission: 'team.read' },
+      {
+        method: 'GET',
+        url: `${base}/security`,
+        tag,
+        summary: 'Whether the account requires a second factor, and who has one',
+        params: accountParams,
+        permission: 'team.read',
+      },
       async ({ member }) => {
         const security = await getAccountSecurity(deps, { accountId: member.accountId });
         return { require_second_factor: security.requireSecondFactor, members_with_second_factor: security.membersWithSecondFactor };

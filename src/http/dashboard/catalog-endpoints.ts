@@ -4,7 +4,15 @@ import { createProduct } from '../../domain/sessions/use-cases/create-product';
 import { listPaymentLinks } from '../../domain/sessions/use-cases/list-payment-links';
 import { listProducts } from '../../domain/sessions/use-cases/list-products';
 import { updatePaymentLink } from '../../domain/sessions/use-cases/update-payment-link';
-import { createPaymentLinkBody, createProductBody, pageQuery, paymentLinkItemsOf, paymentLinkOptionsOf, productInputOf, updatePaymentLinkBody } from '../lifecycle-schemas';
+import {
+  createPaymentLinkBody,
+  createProductBody,
+  pageQuery,
+  paymentLinkItemsOf,
+  paymentLinkOptionsOf,
+  productInputOf,
+  updatePaymentLinkBody,
+} from '../lifecycle-schemas';
 import { listBody, pageRequest } from '../pagination';
 import { paymentLinkView } from '../views/payment-link';
 import { productView } from '../views/product';
@@ -18,7 +26,15 @@ export function catalogEndpoints(deps: Deps): DashboardEndpoint[] {
   const linkView = (link: Parameters<typeof paymentLinkView>[0]) => paymentLinkView(link, deps.publicUrl);
   return [
     modeEndpoint(
-      { method: 'GET', url: `${base}/products`, tag, summary: 'Products with their default price, newest first', params: scopeParams, query: pageQuery, permission: 'payment_links.read' },
+      {
+        method: 'GET',
+        url: `${base}/products`,
+        tag,
+        summary: 'Products with their default price, newest first',
+        params: scopeParams,
+        query: pageQuery,
+        permission: 'payment_links.read',
+      },
       async ({ query, scope }) =>
         listBody('products', await listProducts(deps, { scope, page: pageRequest(query) }), (p) => productView(p.product, p.defaultPrice)),
     ),
@@ -45,7 +61,15 @@ export function catalogEndpoints(deps: Deps): DashboardEndpoint[] {
     ),
 
     modeEndpoint(
-      { method: 'GET', url: `${base}/payment-links`, tag, summary: 'Payment links, newest first', params: scopeParams, query: pageQuery, permission: 'payment_links.read' },
+      {
+        method: 'GET',
+        url: `${base}/payment-links`,
+        tag,
+        summary: 'Payment links, newest first',
+        params: scopeParams,
+        query: pageQuery,
+        permission: 'payment_links.read',
+      },
       async ({ query, scope }) => listBody('payment-links', await listPaymentLinks(deps, { scope, page: pageRequest(query) }), linkView),
     ),
 

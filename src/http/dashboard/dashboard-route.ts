@@ -99,9 +99,7 @@ export function userEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends
   contract: RouteContract<P, Q, B>,
   handler: (input: Input<P, Q, B> & { signedIn: SignedIn }) => Promise<unknown>,
 ) {
-  return endpoint({ ...contract, access: { kind: 'signed_in' } }, (input) =>
-    handler({ ...input, signedIn: input.request.signedIn! }),
-  );
+  return endpoint({ ...contract, access: { kind: 'signed_in' } }, (input) => handler({ ...input, signedIn: input.request.signedIn! }));
 }
 
 /** An endpoint on an account (`/dashboard/api/accounts/:account_id/…`) needing a permission. */
@@ -110,9 +108,7 @@ export function accountEndpoint<P extends z.ZodType, Q extends z.ZodType, B exte
   handler: (input: Input<P, Q, B> & { member: Member }) => Promise<unknown>,
 ) {
   const { permission, ...rest } = contract;
-  return endpoint({ ...rest, access: { kind: 'account', permission } }, (input) =>
-    handler({ ...input, member: input.request.member! }),
-  );
+  return endpoint({ ...rest, access: { kind: 'account', permission } }, (input) => handler({ ...input, member: input.request.member! }));
 }
 
 /** An endpoint on one mode of an account (`/dashboard/api/accounts/:account_id/:mode/…`). */
@@ -126,8 +122,7 @@ export function modeEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends
   );
 }
 
-const contractOf = (request: FastifyRequest) =>
-  request.routeOptions.config.contract as DashboardContract<z.ZodType, z.ZodType, z.ZodType> | undefined;
+const contractOf = (request: FastifyRequest) => request.routeOptions.config.contract as DashboardContract<z.ZodType, z.ZodType, z.ZodType> | undefined;
 const writes = (request: FastifyRequest) => request.method !== 'GET' && request.method !== 'HEAD';
 
 /**

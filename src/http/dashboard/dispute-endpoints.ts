@@ -13,7 +13,12 @@ import { base, objectParams } from './mode-endpoints';
 
 const tag = 'Dashboard: disputes';
 const modeParams = objectParams.omit({ id: true });
-const inboxQuery = z.strictObject({ payment: z.string().regex(/^[A-Za-z0-9_]{1,64}$/).optional() });
+const inboxQuery = z.strictObject({
+  payment: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{1,64}$/)
+    .optional(),
+});
 
 /**
  * The Disputes inbox and a dispute's page: reading needs `payments.read`; evidence

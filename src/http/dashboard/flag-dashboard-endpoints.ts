@@ -20,7 +20,14 @@ const flagParams = z.strictObject({ ...accountParam, ...modeParam, key: z.string
 export function flagDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
   return [
     modeEndpoint(
-      { method: 'GET', url: `${base}/flags`, tag, summary: 'Flags (built-in kill switches with their current value)', params: scopeParams, permission: 'flags.read' },
+      {
+        method: 'GET',
+        url: `${base}/flags`,
+        tag,
+        summary: 'Flags (built-in kill switches with their current value)',
+        params: scopeParams,
+        permission: 'flags.read',
+      },
       async ({ scope }) => ({ object: 'list', has_more: false, data: (await listFlags(deps, { scope })).map((f) => flagView(f.key, f.stored)) }),
     ),
 
@@ -41,7 +48,15 @@ export function flagDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
     ),
 
     modeEndpoint(
-      { method: 'GET', url: `${base}/experiments`, tag, summary: 'Experiments, newest first', params: scopeParams, query: listExperimentsQuery, permission: 'flags.read' },
+      {
+        method: 'GET',
+        url: `${base}/experiments`,
+        tag,
+        summary: 'Experiments, newest first',
+        params: scopeParams,
+        query: listExperimentsQuery,
+        permission: 'flags.read',
+      },
       async ({ query, scope }) => {
         const page = await listExperiments(deps, { scope, limit: query.limit, startingAfter: query.starting_after });
         return { object: 'list', has_more: page.hasMore, data: page.data.map(experimentView) };

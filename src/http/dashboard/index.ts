@@ -88,11 +88,7 @@ export async function dashboard(
     }
     if (cached === null && existsSync(html)) cached = readFileSync(html, 'utf8');
     if (cached === null) return reply.status(503).type('text/plain').send('The dashboard is not built yet: run `npm run build`.');
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .header('content-security-policy', pageSecurityPolicy)
-      .send(cached);
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', pageSecurityPolicy).send(cached);
   };
   app.get('/dashboard', sendPage);
   app.get('/dashboard/*', sendPage);

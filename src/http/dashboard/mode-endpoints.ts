@@ -53,9 +53,18 @@ const paymentFilters = {
   amount_min: minorUnits.optional(),
   amount_max: minorUnits.optional(),
   email: z.string().min(1).max(254).optional(),
-  last4: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
-  customer: z.string().regex(/^cus_[A-Za-z0-9]{1,60}$/, 'must be a customer id (cus_…)').optional(),
-  q: z.string().regex(/^(pay|cs)_[A-Za-z0-9]{1,60}$/, 'must be a payment id (pay_…) or a checkout session id (cs_…)').optional(),
+  last4: z
+    .string()
+    .regex(/^\d{4}$/, 'must be 4 digits')
+    .optional(),
+  customer: z
+    .string()
+    .regex(/^cus_[A-Za-z0-9]{1,60}$/, 'must be a customer id (cus_…)')
+    .optional(),
+  q: z
+    .string()
+    .regex(/^(pay|cs)_[A-Za-z0-9]{1,60}$/, 'must be a payment id (pay_…) or a checkout session id (cs_…)')
+    .optional(),
 };
 type PaymentFilterQuery = z.output<z.ZodObject<typeof paymentFilters>>;
 
@@ -94,12 +103,16 @@ export function modeEndpoints(deps: Deps): DashboardEndpoint[] {
         method: 'GET',
         url: `${base}/analytics`,
         tag: 'Dashboard: overview',
-        summary: 'Checkout funnel, success rate by payment method, decline reasons, 3-D Secure outcomes and experiments’ conversion over the days from `from` to `to` (UTC, inclusive)',
+        summary:
+          'Checkout funnel, success rate by payment method, decline reasons, 3-D Secure outcomes and experiments’ conversion over the days from `from` to `to` (UTC, inclusive)',
         params: scopeParams,
         query: z
           .strictObject({ from: day, to: day })
           .refine((q) => q.from <= q.to, { message: 'must not be after to', path: ['from'] })
-          .refine((q) => Date.parse(q.to) - Date.parse(q.from) < ANALYTICS_MAX_DAYS * DAY_MS, { message: `the period must be at most ${ANALYTICS_MAX_DAYS} days`, path: ['from'] }),
+          .refine((q) => Date.parse(q.to) - Date.parse(q.from) < ANALYTICS_MAX_DAYS * DAY_MS, {
+            message: `the period must be at most ${ANALYTICS_MAX_DAYS} days`,
+            path: ['from'],
+          }),
         permission: 'overview.read',
       },
       async ({ query, scope }) =>

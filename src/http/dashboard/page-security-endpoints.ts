@@ -3,11 +3,7 @@ import { TillpointError } from '../../domain/shared/errors';
 import type { Deps } from '../../domain/deps';
 import { annotateCheckoutPageScript } from '../../domain/checkout-page/use-cases/annotate-checkout-page-script';
 import { approveCheckoutPageBaseline } from '../../domain/checkout-page/use-cases/approve-checkout-page-baseline';
-import {
-  listCheckoutPageChanges,
-  listCspReports,
-  readCheckoutPageSecurity,
-} from '../../domain/checkout-page/use-cases/read-checkout-page-security';
+import { listCheckoutPageChanges, listCspReports, readCheckoutPageSecurity } from '../../domain/checkout-page/use-cases/read-checkout-page-security';
 import { listBody, pageRequest } from '../pagination';
 import { inventoryFor, type PageSecurity } from '../routes/checkout-page-scripts';
 import { listQuery } from '../schemas';
@@ -52,7 +48,14 @@ export function pageSecurityEndpoints(deps: Deps, security: PageSecurity | undef
   };
   return [
     accountEndpoint(
-      { method: 'GET', url: base, tag, summary: 'Script inventory, current fingerprint and approved baseline', params: accountParams, permission: 'settings.read' },
+      {
+        method: 'GET',
+        url: base,
+        tag,
+        summary: 'Script inventory, current fingerprint and approved baseline',
+        params: accountParams,
+        permission: 'settings.read',
+      },
       async ({ member }) => summary(member.accountId),
     ),
     accountEndpoint(
@@ -72,7 +75,14 @@ export function pageSecurityEndpoints(deps: Deps, security: PageSecurity | undef
       },
     ),
     accountEndpoint(
-      { method: 'GET', url: `${base}/export.csv`, tag, summary: 'The script inventory as CSV, for an assessor', params: accountParams, permission: 'settings.read' },
+      {
+        method: 'GET',
+        url: `${base}/export.csv`,
+        tag,
+        summary: 'The script inventory as CSV, for an assessor',
+        params: accountParams,
+        permission: 'settings.read',
+      },
       async ({ member, reply }) => {
         const scripts = await inventoryFor(deps, member.accountId, wired());
         reply
@@ -82,14 +92,38 @@ export function pageSecurityEndpoints(deps: Deps, security: PageSecurity | undef
       },
     ),
     accountEndpoint(
-      { method: 'GET', url: `${base}/changes`, tag, summary: 'Detected changes of the checkout page, newest first', params: accountParams, query: z.strictObject(listQuery), permission: 'settings.read' },
+      {
+        method: 'GET',
+        url: `${base}/changes`,
+        tag,
+        summary: 'Detected changes of the checkout page, newest first',
+        params: accountParams,
+        query: z.strictObject(listQuery),
+        permission: 'settings.read',
+      },
       async ({ member, query }) =>
-        listBody(`/dashboard/api/accounts/${member.accountId}/page-security/changes`, await listCheckoutPageChanges(deps, { accountId: member.accountId, page: pageRequest(query) }), checkoutPageChangeView),
+        listBody(
+          `/dashboard/api/accounts/${member.accountId}/page-security/changes`,
+          await listCheckoutPageChanges(deps, { accountId: member.accountId, page: pageRequest(query) }),
+          checkoutPageChangeView,
+        ),
     ),
     accountEndpoint(
-      { method: 'GET', url: `${base}/csp-reports`, tag, summary: 'CSP violations reported by shoppers’ browsers (90 days)', params: accountParams, query: z.strictObject(listQuery), permission: 'settings.read' },
+      {
+        method: 'GET',
+        url: `${base}/csp-reports`,
+        tag,
+        summary: 'CSP violations reported by shoppers’ browsers (90 days)',
+        params: accountParams,
+        query: z.strictObject(listQuery),
+        permission: 'settings.read',
+      },
       async ({ member, query }) =>
-        listBody(`/dashboard/api/accounts/${member.accountId}/page-security/csp-reports`, await listCspReports(deps, { accountId: member.accountId, page: pageRequest(query) }), cspReportView),
+        listBody(
+          `/dashboard/api/accounts/${member.accountId}/page-security/csp-reports`,
+          await listCspReports(deps, { accountId: member.accountId, page: pageRequest(query) }),
+          cspReportView,
+        ),
     ),
     accountEndpoint(
       {
@@ -124,7 +158,9 @@ export function pageSecurityEndpoints(deps: Deps, security: PageSecurity | undef
         permission: 'settings.manage',
       },
       async ({ member, params, body }) => {
-        const known = wired().pageIntegrity.inventory().some((script) => script.id === params.script_id);
+        const known = wired()
+          .pageIntegrity.inventory()
+          .some((script) => script.id === params.script_id);
         if (!known) throw new TillpointError('resource_missing', `No such script in the inventory: '${params.script_id}'`, { param: 'script_id' });
         const note = await annotateCheckoutPageScript(deps, { accountId: member.accountId, scriptId: params.script_id, note: body.note, actor: member.actor });
         return { script_id: note.scriptId, merchant_note: note.note || null, updated_by: note.updatedBy, updated_at: unixTime(note.updatedAt) };

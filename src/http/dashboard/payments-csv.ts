@@ -25,16 +25,49 @@ function decimalAmount(minor: number, currency: string): string {
  * address and the shopper's answers to custom fields (`key: answer`, one per line of the cell).
  */
 const header = [
-  'id', 'created_utc', 'status', 'amount', 'amount_captured', 'amount_refunded', 'currency', 'customer_email', 'brand', 'last4', 'checkout_session', 'decline_code', 'payment_method_type', 'payer',
-  'amount_discount', 'amount_shipping', 'amount_tax',
-  'shipping_name', 'shipping_line1', 'shipping_line2', 'shipping_city', 'shipping_state', 'shipping_postal_code', 'shipping_country',
-  'billing_line1', 'billing_line2', 'billing_city', 'billing_state', 'billing_postal_code', 'billing_country',
+  'id',
+  'created_utc',
+  'status',
+  'amount',
+  'amount_captured',
+  'amount_refunded',
+  'currency',
+  'customer_email',
+  'brand',
+  'last4',
+  'checkout_session',
+  'decline_code',
+  'payment_method_type',
+  'payer',
+  'amount_discount',
+  'amount_shipping',
+  'amount_tax',
+  'shipping_name',
+  'shipping_line1',
+  'shipping_line2',
+  'shipping_city',
+  'shipping_state',
+  'shipping_postal_code',
+  'shipping_country',
+  'billing_line1',
+  'billing_line2',
+  'billing_city',
+  'billing_state',
+  'billing_postal_code',
+  'billing_country',
   'custom_fields',
 ];
 
 /** An address's columns, empty when there is none. */
 function addressCells(address: Address | null): Array<string | null> {
-  return [address?.line1 ?? null, address?.line2 ?? null, address?.city ?? null, address?.state ?? null, address?.postal_code ?? null, address?.country ?? null];
+  return [
+    address?.line1 ?? null,
+    address?.line2 ?? null,
+    address?.city ?? null,
+    address?.state ?? null,
+    address?.postal_code ?? null,
+    address?.country ?? null,
+  ];
 }
 
 /** The shopper's answers, as they read them: a dropdown's option label, else what was typed. */
@@ -85,12 +118,7 @@ function row(payment: Payment, membership: Membership): string {
  * masked), streamed in batches of 1,000 rows: memory stays flat however many payments match. The
  * first batch is read before anything is sent, so a refused filter still answers with its error.
  */
-export async function paymentsCsv(
-  deps: Deps,
-  scope: Scope,
-  filter: Omit<PaymentFilter, 'limit' | 'startingAfter'>,
-  membership: Membership,
-): Promise<Readable> {
+export async function paymentsCsv(deps: Deps, scope: Scope, filter: Omit<PaymentFilter, 'limit' | 'startingAfter'>, membership: Membership): Promise<Readable> {
   const batch = (startingAfter: string | undefined) =>
     searchPayments(deps, { scope, filter: { ...filter, limit: BATCH, startingAfter }, role: membership.role });
   const first = await batch(undefined);

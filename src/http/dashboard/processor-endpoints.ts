@@ -36,7 +36,14 @@ export function processorEndpoints(settings: ProcessorSettingsDeps | undefined):
   };
   return [
     modeEndpoint(
-      { method: 'GET', url: `${base}/processor`, tag, summary: 'The processor of this mode (never the private key)', params: scopeParams, permission: 'processor.manage' },
+      {
+        method: 'GET',
+        url: `${base}/processor`,
+        tag,
+        summary: 'The processor of this mode (never the private key)',
+        params: scopeParams,
+        permission: 'processor.manage',
+      },
       async ({ scope }) => showProcessorConfig(deps(), { accountId: scope.accountId, mode: scope.mode }),
     ),
 

@@ -16,7 +16,8 @@ export function searchEndpoints(deps: Deps): DashboardEndpoint[] {
         method: 'GET',
         url: `${base}/search`,
         tag: 'Dashboard: search',
-        summary: 'Payments, checkout sessions, refunds, payment links, customers and disputes matching an id prefix, email, last4, amount, metadata value or client_reference_id',
+        summary:
+          'Payments, checkout sessions, refunds, payment links, customers and disputes matching an id prefix, email, last4, amount, metadata value or client_reference_id',
         params: scopeParams,
         query: z.strictObject({
           q: z.string().max(MAX_SEARCH_TEXT),

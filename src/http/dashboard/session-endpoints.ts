@@ -120,14 +120,11 @@ export function sessionEndpoints(deps: Deps): DashboardEndpoint[] {
       },
     ),
 
-    userEndpoint(
-      { method: 'POST', url: '/dashboard/api/sign-out', tag, summary: 'End this session' },
-      async ({ signedIn, reply }) => {
-        await signOut(deps, { sessionId: signedIn.session.id });
-        reply.clearCookie(SESSION_COOKIE);
-        return { signed_out: true };
-      },
-    ),
+    userEndpoint({ method: 'POST', url: '/dashboard/api/sign-out', tag, summary: 'End this session' }, async ({ signedIn, reply }) => {
+      await signOut(deps, { sessionId: signedIn.session.id });
+      reply.clearCookie(SESSION_COOKIE);
+      return { signed_out: true };
+    }),
 
     publicEndpoint(
       { method: 'GET', url: '/dashboard/api/invites/:token', tag, summary: 'What an invite link offers', params: inviteParams },

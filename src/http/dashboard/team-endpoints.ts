@@ -94,7 +94,14 @@ export function accountEndpoints(deps: Deps): DashboardEndpoint[] {
     ),
 
     accountEndpoint(
-      { method: 'GET', url: `${base}/settings`, tag: 'Dashboard: settings', summary: 'Business profile and branding', params: accountParams, permission: 'settings.read' },
+      {
+        method: 'GET',
+        url: `${base}/settings`,
+        tag: 'Dashboard: settings',
+        summary: 'Business profile and branding',
+        params: accountParams,
+        permission: 'settings.read',
+      },
       async ({ member }) => accountSettingsView(await getAccount(deps, { accountId: member.accountId })),
     ),
 

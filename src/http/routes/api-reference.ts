@@ -49,10 +49,7 @@ const docsPage = `<!doctype html>
  * `GET /v1/openapi.json`, built once from the routes' contracts, and `GET /docs`, the reference
  * rendered by Redoc from that document; no API key needed.
  */
-export async function apiReference(
-  app: FastifyInstance,
-  options: { routes: () => DocumentedRoute[]; publicUrl: string },
-) {
+export async function apiReference(app: FastifyInstance, options: { routes: () => DocumentedRoute[]; publicUrl: string }) {
   let document: OpenApiDocument | null = null;
   const current = () => (document ??= buildOpenApiDocument(options.routes(), { serverUrl: options.publicUrl }));
 
@@ -68,9 +65,7 @@ export async function apiReference(
     async () => current(),
   );
 
-  app.get('/docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', docsPagePolicy).send(docsPage),
-  );
+  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', docsPagePolicy).send(docsPage));
 
   app.get('/docs/redoc.standalone.js', async (request, reply) => {
     redocBundle ??= Buffer.from(readFileSync(redocBundlePath, 'utf8').replaceAll(REDOC_CDN_LOGO, EMPTY_IMAGE));

@@ -14,7 +14,9 @@ export function registerApplePayDomainRoute(app: FastifyInstance, association: s
     if (association === null) {
       return reply
         .status(404)
-        .send(errorBody(new TillpointError('resource_missing', 'No Apple Pay domain association file is configured (APPLE_PAY_DOMAIN_ASSOCIATION)'), request.id));
+        .send(
+          errorBody(new TillpointError('resource_missing', 'No Apple Pay domain association file is configured (APPLE_PAY_DOMAIN_ASSOCIATION)'), request.id),
+        );
     }
     return reply.header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(association);
   });

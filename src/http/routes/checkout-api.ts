@@ -4,7 +4,17 @@ import { getCheckoutPage } from '../../domain/sessions/use-cases/get-checkout-pa
 import { payCheckoutSession } from '../../domain/payments/use-cases/pay-checkout-session';
 import { tokenizeCard, tokenizeSavedCardCvc } from '../../domain/payments/use-cases/tokenize-card';
 import { defineRoute } from '../define-route';
-import { applyPromotionCodeBody, checkoutAddressesBody, chooseShippingRateBody, idParams, lineItemParams, payBody, setLineItemQuantityBody, tokenizeCardBody, tokenizeCvcBody } from '../schemas';
+import {
+  applyPromotionCodeBody,
+  checkoutAddressesBody,
+  chooseShippingRateBody,
+  idParams,
+  lineItemParams,
+  payBody,
+  setLineItemQuantityBody,
+  tokenizeCardBody,
+  tokenizeCvcBody,
+} from '../schemas';
 import { setCheckoutAddresses } from '../../domain/addresses/use-cases/set-checkout-addresses';
 import { z } from 'zod';
 import { setLineItemQuantity } from '../../domain/sessions/use-cases/set-line-item-quantity';
@@ -19,7 +29,10 @@ import { completionUrl, publicCheckoutSessionView } from '../views/checkout-sess
  * The shopper's side: read a session, tokenize a test card, pay. The unguessable session id is the
  * only credential, as design.md §6 allows.
  */
-export async function checkoutApi(app: FastifyInstance, { deps, codeGuessLimit = new PromotionCodeGuessLimit() }: { deps: Deps; codeGuessLimit?: PromotionCodeGuessLimit }) {
+export async function checkoutApi(
+  app: FastifyInstance,
+  { deps, codeGuessLimit = new PromotionCodeGuessLimit() }: { deps: Deps; codeGuessLimit?: PromotionCodeGuessLimit },
+) {
   const tag = 'Checkout page';
 
   /** What a shopper's change answers: the session as the page shows it, priced again, never cached. */
@@ -170,7 +183,8 @@ export async function checkoutApi(app: FastifyInstance, { deps, codeGuessLimit =
       method: 'POST',
       url: '/api/checkout/sessions/:id/addresses',
       tag,
-      summary: "The shopper's shipping details and billing address, checked against their country's format; the server prices the session again (dynamic tax rates)",
+      summary:
+        "The shopper's shipping details and billing address, checked against their country's format; the server prices the session again (dynamic tax rates)",
       params: idParams,
       body: checkoutAddressesBody,
       internal: true,

@@ -19,8 +19,16 @@ const tag = 'Checkout sessions';
 export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/checkout/sessions', resource: 'checkout_sessions', tag, summary: 'Open a checkout session', body: createCheckoutSessionBody, response: checkoutSessionSchema,
-      description: 'Send the shopper to `url`. The session takes one successful payment, then is `complete`; it expires at `expires_at` (24 h unless said).' },
+    {
+      method: 'POST',
+      url: '/v1/checkout/sessions',
+      resource: 'checkout_sessions',
+      tag,
+      summary: 'Open a checkout session',
+      body: createCheckoutSessionBody,
+      response: checkoutSessionSchema,
+      description: 'Send the shopper to `url`. The session takes one successful payment, then is `complete`; it expires at `expires_at` (24 h unless said).',
+    },
     async ({ body, request }) => {
       const setup = body.mode === 'setup';
       if (!setup) {
@@ -65,20 +73,33 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/checkout/sessions', resource: 'checkout_sessions', tag, summary: 'List checkout sessions, newest first', query: pageQuery, response: checkoutSessionListSchema },
+    {
+      method: 'GET',
+      url: '/v1/checkout/sessions',
+      resource: 'checkout_sessions',
+      tag,
+      summary: 'List checkout sessions, newest first',
+      query: pageQuery,
+      response: checkoutSessionListSchema,
+    },
     async ({ query, request }) =>
-      listBody(
-        '/v1/checkout/sessions',
-        await listCheckoutSessions(deps, { scope: scopeOf(request), page: pageRequest(query) }),
-        (session) => checkoutSessionView(session, deps.publicUrl),
+      listBody('/v1/checkout/sessions', await listCheckoutSessions(deps, { scope: scopeOf(request), page: pageRequest(query) }), (session) =>
+        checkoutSessionView(session, deps.publicUrl),
       ),
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/checkout/sessions/:id', resource: 'checkout_sessions', tag, summary: 'Retrieve a checkout session', params: idParams, response: checkoutSessionSchema },
-    async ({ params, request }) =>
-      checkoutSessionView(await getCheckoutSession(deps, { scope: scopeOf(request), id: params.id }), deps.publicUrl),
+    {
+      method: 'GET',
+      url: '/v1/checkout/sessions/:id',
+      resource: 'checkout_sessions',
+      tag,
+      summary: 'Retrieve a checkout session',
+      params: idParams,
+      response: checkoutSessionSchema,
+    },
+    async ({ params, request }) => checkoutSessionView(await getCheckoutSession(deps, { scope: scopeOf(request), id: params.id }), deps.publicUrl),
   );
 
   defineRoute(

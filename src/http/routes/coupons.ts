@@ -8,7 +8,16 @@ import { listCoupons } from '../../domain/pricing/use-cases/list-coupons';
 import { listPromotionCodes } from '../../domain/pricing/use-cases/list-promotion-codes';
 import { defineRoute } from '../define-route';
 import { couponListSchema, couponSchema, promotionCodeListSchema, promotionCodeSchema, taxRateListSchema, taxRateSchema } from '../response-schemas';
-import { couponInputOf, createCouponBody, createPromotionCodeBody, createTaxRateBody, listPromotionCodesQuery, pageQuery, promotionCodeInputOf, taxRateInputOf } from '../lifecycle-schemas';
+import {
+  couponInputOf,
+  createCouponBody,
+  createPromotionCodeBody,
+  createTaxRateBody,
+  listPromotionCodesQuery,
+  pageQuery,
+  promotionCodeInputOf,
+  taxRateInputOf,
+} from '../lifecycle-schemas';
 import { createTaxRate } from '../../domain/pricing/use-cases/create-tax-rate';
 import { getTaxRate } from '../../domain/pricing/use-cases/get-tax-rate';
 import { listTaxRates } from '../../domain/pricing/use-cases/list-tax-rates';
@@ -23,15 +32,22 @@ const tag = 'Discounts';
 export async function couponRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/coupons', resource: 'coupons', tag, summary: 'Create a coupon: a percentage or an amount off', body: createCouponBody, response: couponSchema },
+    {
+      method: 'POST',
+      url: '/v1/coupons',
+      resource: 'coupons',
+      tag,
+      summary: 'Create a coupon: a percentage or an amount off',
+      body: createCouponBody,
+      response: couponSchema,
+    },
     async ({ body, request }) => couponView(await createCoupon(deps, { scope: scopeOf(request), actor: keyActorOf(request), input: couponInputOf(body) })),
   );
 
   defineRoute(
     app,
     { method: 'GET', url: '/v1/coupons', resource: 'coupons', tag, summary: 'List coupons, newest first', query: pageQuery, response: couponListSchema },
-    async ({ query, request }) =>
-      listBody('/v1/coupons', await listCoupons(deps, { scope: scopeOf(request), page: pageRequest(query) }), couponView),
+    async ({ query, request }) => listBody('/v1/coupons', await listCoupons(deps, { scope: scopeOf(request), page: pageRequest(query) }), couponView),
   );
 
   defineRoute(
@@ -53,25 +69,43 @@ export async function couponRoutes(app: FastifyInstance, { deps }: { deps: Deps 
       response: promotionCodeSchema,
     },
     async ({ body, request }) => {
-      const { promotionCode, coupon } = await createPromotionCode(deps, { scope: scopeOf(request), actor: keyActorOf(request), input: promotionCodeInputOf(body) });
+      const { promotionCode, coupon } = await createPromotionCode(deps, {
+        scope: scopeOf(request),
+        actor: keyActorOf(request),
+        input: promotionCodeInputOf(body),
+      });
       return promotionCodeView(promotionCode, coupon);
     },
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/promotion_codes', resource: 'promotion_codes', tag, summary: 'List promotion codes, newest first', query: listPromotionCodesQuery, response: promotionCodeListSchema },
+    {
+      method: 'GET',
+      url: '/v1/promotion_codes',
+      resource: 'promotion_codes',
+      tag,
+      summary: 'List promotion codes, newest first',
+      query: listPromotionCodesQuery,
+      response: promotionCodeListSchema,
+    },
     async ({ query, request }) =>
-      listBody(
-        '/v1/promotion_codes',
-        await listPromotionCodes(deps, { scope: scopeOf(request), page: pageRequest(query), code: query.code }),
-        (item) => promotionCodeView(item.promotionCode, item.coupon),
+      listBody('/v1/promotion_codes', await listPromotionCodes(deps, { scope: scopeOf(request), page: pageRequest(query), code: query.code }), (item) =>
+        promotionCodeView(item.promotionCode, item.coupon),
       ),
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/promotion_codes/:id', resource: 'promotion_codes', tag, summary: 'Retrieve a promotion code', params: idParams, response: promotionCodeSchema },
+    {
+      method: 'GET',
+      url: '/v1/promotion_codes/:id',
+      resource: 'promotion_codes',
+      tag,
+      summary: 'Retrieve a promotion code',
+      params: idParams,
+      response: promotionCodeSchema,
+    },
     async ({ params, request }) => {
       const { promotionCode, coupon } = await getPromotionCode(deps, { scope: scopeOf(request), id: params.id });
       return promotionCodeView(promotionCode, coupon);
@@ -80,19 +114,43 @@ export async function couponRoutes(app: FastifyInstance, { deps }: { deps: Deps 
 
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/tax_rates', resource: 'tax_rates', tag: 'Tax rates', summary: 'Create a tax rate, inclusive or exclusive', body: createTaxRateBody, response: taxRateSchema },
+    {
+      method: 'POST',
+      url: '/v1/tax_rates',
+      resource: 'tax_rates',
+      tag: 'Tax rates',
+      summary: 'Create a tax rate, inclusive or exclusive',
+      body: createTaxRateBody,
+      response: taxRateSchema,
+    },
     async ({ body, request }) => taxRateView(await createTaxRate(deps, { scope: scopeOf(request), actor: keyActorOf(request), input: taxRateInputOf(body) })),
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/tax_rates', resource: 'tax_rates', tag: 'Tax rates', summary: 'List tax rates, newest first', query: pageQuery, response: taxRateListSchema },
+    {
+      method: 'GET',
+      url: '/v1/tax_rates',
+      resource: 'tax_rates',
+      tag: 'Tax rates',
+      summary: 'List tax rates, newest first',
+      query: pageQuery,
+      response: taxRateListSchema,
+    },
     async ({ query, request }) => listBody('/v1/tax_rates', await listTaxRates(deps, { scope: scopeOf(request), page: pageRequest(query) }), taxRateView),
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/tax_rates/:id', resource: 'tax_rates', tag: 'Tax rates', summary: 'Retrieve a tax rate', params: idParams, response: taxRateSchema },
+    {
+      method: 'GET',
+      url: '/v1/tax_rates/:id',
+      resource: 'tax_rates',
+      tag: 'Tax rates',
+      summary: 'Retrieve a tax rate',
+      params: idParams,
+      response: taxRateSchema,
+    },
     async ({ params, request }) => taxRateView(await getTaxRate(deps, { scope: scopeOf(request), id: params.id })),
   );
 }

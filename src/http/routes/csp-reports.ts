@@ -21,7 +21,11 @@ export const CSP_REPORTS_PER_ACCOUNT_PER_MINUTE = 600;
 /** Violations stored from one Reporting API batch at most. */
 const MAX_REPORTS_PER_BATCH = 20;
 
-const text = (max: number) => z.string().max(max).transform((value) => scrubText(value).slice(0, max));
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .transform((value) => scrubText(value).slice(0, max));
 const optionalText = (max: number) => text(max).nullable().optional();
 const lineNumber = z.number().int().min(0).max(10_000_000).nullable().optional();
 

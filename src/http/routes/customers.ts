@@ -28,7 +28,15 @@ export async function customerRoutes(app: FastifyInstance, { deps }: { deps: Dep
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/customers', resource: 'customers', tag, summary: 'List customers, newest first', query: listCustomersQuery, response: customerListSchema },
+    {
+      method: 'GET',
+      url: '/v1/customers',
+      resource: 'customers',
+      tag,
+      summary: 'List customers, newest first',
+      query: listCustomersQuery,
+      response: customerListSchema,
+    },
     async ({ query, request }) =>
       listBody('/v1/customers', await listCustomers(deps, { scope: scopeOf(request), page: pageRequest(query), email: query.email }), customerView),
   );
@@ -41,7 +49,16 @@ export async function customerRoutes(app: FastifyInstance, { deps }: { deps: Dep
 
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/customers/:id', resource: 'customers', tag, summary: "Update a customer's email, name or metadata", params: idParams, body: updateCustomerBody, response: customerSchema },
+    {
+      method: 'POST',
+      url: '/v1/customers/:id',
+      resource: 'customers',
+      tag,
+      summary: "Update a customer's email, name or metadata",
+      params: idParams,
+      body: updateCustomerBody,
+      response: customerSchema,
+    },
     async ({ params, body, request }) =>
       customerView(await updateCustomer(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id, input: body })),
   );

@@ -35,7 +35,15 @@ export function evidenceOf(body: { text?: string; file?: { name: string; type: s
 export async function disputeRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/disputes', resource: 'disputes', tag, summary: 'List disputes, newest first', query: listDisputesQuery, response: disputeListSchema },
+    {
+      method: 'GET',
+      url: '/v1/disputes',
+      resource: 'disputes',
+      tag,
+      summary: 'List disputes, newest first',
+      query: listDisputesQuery,
+      response: disputeListSchema,
+    },
     async ({ query, request }) =>
       listBody(
         '/v1/disputes',
@@ -46,7 +54,15 @@ export async function disputeRoutes(app: FastifyInstance, { deps }: { deps: Deps
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/disputes/:id', resource: 'disputes', tag, summary: 'Retrieve a dispute with its evidence', params: idParams, response: disputeSchema },
+    {
+      method: 'GET',
+      url: '/v1/disputes/:id',
+      resource: 'disputes',
+      tag,
+      summary: 'Retrieve a dispute with its evidence',
+      params: idParams,
+      response: disputeSchema,
+    },
     async ({ params, request }) => disputeView(await getDispute(deps, { scope: scopeOf(request), id: params.id })),
   );
 

@@ -98,7 +98,15 @@ export async function eventRoutes(app: FastifyInstance, { deps }: { deps: Deps }
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/events', resource: 'events', tag, summary: 'List events, newest first, by type and time', query: listEventsQuery, response: eventListSchema },
+    {
+      method: 'GET',
+      url: '/v1/events',
+      resource: 'events',
+      tag,
+      summary: 'List events, newest first, by type and time',
+      query: listEventsQuery,
+      response: eventListSchema,
+    },
     async ({ query, request }) =>
       listBody(
         '/v1/events',

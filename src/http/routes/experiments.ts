@@ -37,7 +37,15 @@ export const experimentInput = <S extends 'draft' | 'running' | 'stopped'>(body:
 export async function experimentRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/experiments', resource: 'experiments', tag, summary: 'Create an experiment (draft, or running at once)', body: createExperimentBody, response: experimentSchema },
+    {
+      method: 'POST',
+      url: '/v1/experiments',
+      resource: 'experiments',
+      tag,
+      summary: 'Create an experiment (draft, or running at once)',
+      body: createExperimentBody,
+      response: experimentSchema,
+    },
     async ({ body, request }) =>
       experimentView(
         await createExperiment(deps, {
@@ -52,7 +60,15 @@ export async function experimentRoutes(app: FastifyInstance, { deps }: { deps: D
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/experiments', resource: 'experiments', tag, summary: 'List experiments, newest first', query: listExperimentsQuery, response: experimentListSchema },
+    {
+      method: 'GET',
+      url: '/v1/experiments',
+      resource: 'experiments',
+      tag,
+      summary: 'List experiments, newest first',
+      query: listExperimentsQuery,
+      response: experimentListSchema,
+    },
     async ({ query, request }) => {
       const page = await listExperiments(deps, { scope: scopeOf(request), limit: query.limit, startingAfter: query.starting_after });
       return { object: 'list', url: '/v1/experiments', has_more: page.hasMore, data: page.data.map(experimentView) };
@@ -61,13 +77,30 @@ export async function experimentRoutes(app: FastifyInstance, { deps }: { deps: D
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/experiments/:id', resource: 'experiments', tag, summary: 'Retrieve an experiment', params: idParams, response: experimentSchema },
+    {
+      method: 'GET',
+      url: '/v1/experiments/:id',
+      resource: 'experiments',
+      tag,
+      summary: 'Retrieve an experiment',
+      params: idParams,
+      response: experimentSchema,
+    },
     async ({ params, request }) => experimentView(await getExperiment(deps, { scope: scopeOf(request), id: params.id })),
   );
 
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/experiments/:id', resource: 'experiments', tag, summary: 'Start, stop or edit an experiment', params: idParams, body: updateExperimentBody, response: experimentSchema },
+    {
+      method: 'POST',
+      url: '/v1/experiments/:id',
+      resource: 'experiments',
+      tag,
+      summary: 'Start, stop or edit an experiment',
+      params: idParams,
+      body: updateExperimentBody,
+      response: experimentSchema,
+    },
     async ({ params, body, request }) =>
       experimentView(
         await updateExperiment(deps, {
@@ -81,7 +114,15 @@ export async function experimentRoutes(app: FastifyInstance, { deps }: { deps: D
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/experiments/:id/results', resource: 'experiments', tag, summary: 'Exposures, conversions, intervals and the verdict', params: idParams, response: experimentResultsSchema },
+    {
+      method: 'GET',
+      url: '/v1/experiments/:id/results',
+      resource: 'experiments',
+      tag,
+      summary: 'Exposures, conversions, intervals and the verdict',
+      params: idParams,
+      response: experimentResultsSchema,
+    },
     async ({ params, request }) => {
       const results = await getExperimentResults(deps, { scope: scopeOf(request), id: params.id });
       return experimentResultsView(results.experiment, results);

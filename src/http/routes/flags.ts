@@ -14,10 +14,14 @@ const tag = 'Flags';
 
 /** `/v1/flags`: kill switches and custom flags of the key's account and mode. */
 export async function flagRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
-  defineRoute(app, { method: 'GET', url: '/v1/flags', resource: 'flags', tag, summary: 'List flags (built-in ones with their current value)', response: flagListSchema }, async ({ request }) => {
-    const flags = await listFlags(deps, { scope: scopeOf(request) });
-    return { object: 'list', url: '/v1/flags', has_more: false, data: flags.map((f) => flagView(f.key, f.stored)) };
-  });
+  defineRoute(
+    app,
+    { method: 'GET', url: '/v1/flags', resource: 'flags', tag, summary: 'List flags (built-in ones with their current value)', response: flagListSchema },
+    async ({ request }) => {
+      const flags = await listFlags(deps, { scope: scopeOf(request) });
+      return { object: 'list', url: '/v1/flags', has_more: false, data: flags.map((f) => flagView(f.key, f.stored)) };
+    },
+  );
 
   defineRoute(
     app,
@@ -32,16 +36,37 @@ export async function flagRoutes(app: FastifyInstance, { deps }: { deps: Deps })
     app,
     { method: 'POST', url: '/v1/flags', resource: 'flags', tag, summary: 'Create a custom flag', body: createFlagBody, response: flagSchema },
     async ({ body, request }) => {
-      const flag = await createFlag(deps, { scope: scopeOf(request), actor: keyActorOf(request), key: body.key, value: body.value, description: body.description });
+      const flag = await createFlag(deps, {
+        scope: scopeOf(request),
+        actor: keyActorOf(request),
+        key: body.key,
+        value: body.value,
+        description: body.description,
+      });
       return flagView(flag.key, flag);
     },
   );
 
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/flags/:key', resource: 'flags', tag, summary: "Change a flag's value (takes effect at once, no deploy)", params: flagKeyParams, body: updateFlagBody, response: flagSchema },
+    {
+      method: 'POST',
+      url: '/v1/flags/:key',
+      resource: 'flags',
+      tag,
+      summary: "Change a flag's value (takes effect at once, no deploy)",
+      params: flagKeyParams,
+      body: updateFlagBody,
+      response: flagSchema,
+    },
     async ({ params, body, request }) => {
-      const flag = await updateFlag(deps, { scope: scopeOf(request), actor: keyActorOf(request), key: params.key, value: body.value, description: body.description });
+      const flag = await updateFlag(deps, {
+        scope: scopeOf(request),
+        actor: keyActorOf(request),
+        key: params.key,
+        value: body.value,
+        description: body.description,
+      });
       return flagView(flag.key, flag);
     },
   );

@@ -89,7 +89,15 @@ export async function ofrepRoutes(app: FastifyInstance, { deps }: { deps: Deps }
 
   defineRoute(
     app,
-    { method: 'POST', url: '/ofrep/v1/evaluate/flags/:key', tag, summary: 'OFREP single flag evaluation', params: keyParams, body: evaluationBody, internal: true },
+    {
+      method: 'POST',
+      url: '/ofrep/v1/evaluate/flags/:key',
+      tag,
+      summary: 'OFREP single flag evaluation',
+      params: keyParams,
+      body: evaluationBody,
+      internal: true,
+    },
     async ({ params, body, request, reply }) => {
       reply.header('cache-control', 'no-store');
       const read = await readerScope(deps, request.headers.authorization, body.context);

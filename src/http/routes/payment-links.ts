@@ -20,7 +20,16 @@ export async function paymentLinkRoutes(app: FastifyInstance, { deps }: { deps: 
 
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/payment_links', resource: 'payment_links', tag, summary: 'Create a payment link', body: createPaymentLinkBody, response: paymentLinkSchema, errors: [404] },
+    {
+      method: 'POST',
+      url: '/v1/payment_links',
+      resource: 'payment_links',
+      tag,
+      summary: 'Create a payment link',
+      body: createPaymentLinkBody,
+      response: paymentLinkSchema,
+      errors: [404],
+    },
     async ({ body, request }) =>
       view(
         await createPaymentLink(deps, {
@@ -35,14 +44,29 @@ export async function paymentLinkRoutes(app: FastifyInstance, { deps }: { deps: 
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/payment_links', resource: 'payment_links', tag, summary: 'List payment links, newest first', query: pageQuery, response: paymentLinkListSchema },
-    async ({ query, request }) =>
-      listBody('/v1/payment_links', await listPaymentLinks(deps, { scope: scopeOf(request), page: pageRequest(query) }), view),
+    {
+      method: 'GET',
+      url: '/v1/payment_links',
+      resource: 'payment_links',
+      tag,
+      summary: 'List payment links, newest first',
+      query: pageQuery,
+      response: paymentLinkListSchema,
+    },
+    async ({ query, request }) => listBody('/v1/payment_links', await listPaymentLinks(deps, { scope: scopeOf(request), page: pageRequest(query) }), view),
   );
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/payment_links/:id', resource: 'payment_links', tag, summary: 'Retrieve a payment link', params: idParams, response: paymentLinkSchema },
+    {
+      method: 'GET',
+      url: '/v1/payment_links/:id',
+      resource: 'payment_links',
+      tag,
+      summary: 'Retrieve a payment link',
+      params: idParams,
+      response: paymentLinkSchema,
+    },
     async ({ params, request }) => view(await getPaymentLink(deps, { scope: scopeOf(request), id: params.id })),
   );
 

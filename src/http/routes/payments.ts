@@ -22,7 +22,15 @@ const tag = 'Payments';
 export async function paymentRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/payments', resource: 'payments', tag, summary: 'List payments, newest first', query: listPaymentsQuery, response: paymentListSchema },
+    {
+      method: 'GET',
+      url: '/v1/payments',
+      resource: 'payments',
+      tag,
+      summary: 'List payments, newest first',
+      query: listPaymentsQuery,
+      response: paymentListSchema,
+    },
     async ({ query, request }) => {
       const page = await listPayments(deps, {
         scope: scopeOf(request),

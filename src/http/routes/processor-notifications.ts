@@ -29,7 +29,16 @@ export async function processorNotificationRoutes(app: FastifyInstance, { deps }
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_request, raw, done) => done(null, formFields(raw as Buffer)));
   defineRoute(
     app,
-    { method: 'POST', url: BRAINTREE_NOTIFICATION_PATH, tag: 'Processor notifications', summary: "Braintree's webhook notifications", params, query, body, internal: true },
+    {
+      method: 'POST',
+      url: BRAINTREE_NOTIFICATION_PATH,
+      tag: 'Processor notifications',
+      summary: "Braintree's webhook notifications",
+      params,
+      query,
+      body,
+      internal: true,
+    },
     async ({ params, query, body, request }) => {
       const scope = { accountId: params.account, mode: query.mode };
       try {

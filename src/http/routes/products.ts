@@ -17,7 +17,15 @@ const tag = 'Products';
 export async function productRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/products', resource: 'products', tag, summary: 'Create a product, optionally with its default price', body: createProductBody, response: productSchema },
+    {
+      method: 'POST',
+      url: '/v1/products',
+      resource: 'products',
+      tag,
+      summary: 'Create a product, optionally with its default price',
+      body: createProductBody,
+      response: productSchema,
+    },
     async ({ body, request }) => {
       const { product, defaultPrice } = await createProduct(deps, {
         scope: scopeOf(request),

@@ -17,7 +17,16 @@ const tag = 'Refunds';
 export async function refundRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/refunds', resource: 'refunds', tag, summary: 'Refund a succeeded payment, fully or in part', body: createRefundBody, response: refundSchema, errors: [404, 502, 504] },
+    {
+      method: 'POST',
+      url: '/v1/refunds',
+      resource: 'refunds',
+      tag,
+      summary: 'Refund a succeeded payment, fully or in part',
+      body: createRefundBody,
+      response: refundSchema,
+      errors: [404, 502, 504],
+    },
     async ({ body, request }) =>
       refundView(
         await createRefund(deps, {
@@ -35,11 +44,7 @@ export async function refundRoutes(app: FastifyInstance, { deps }: { deps: Deps 
     app,
     { method: 'GET', url: '/v1/refunds', resource: 'refunds', tag, summary: 'List refunds, newest first', query: listRefundsQuery, response: refundListSchema },
     async ({ query, request }) =>
-      listBody(
-        '/v1/refunds',
-        await listRefunds(deps, { scope: scopeOf(request), page: pageRequest(query), paymentId: query.payment }),
-        refundView,
-      ),
+      listBody('/v1/refunds', await listRefunds(deps, { scope: scopeOf(request), page: pageRequest(query), paymentId: query.payment }), refundView),
   );
 
   defineRoute(

@@ -21,7 +21,10 @@ const tag = 'Webhook endpoints';
 
 export const endpointFields = {
   url: urlText().min(1),
-  enabled_events: z.array(z.enum(subscribableEvents as [string, ...string[]])).min(1).max(subscribableEvents.length),
+  enabled_events: z
+    .array(z.enum(subscribableEvents as [string, ...string[]]))
+    .min(1)
+    .max(subscribableEvents.length),
   description: z.string().max(500).optional(),
 };
 export const createWebhookEndpointBody = z.strictObject(endpointFields);
@@ -40,7 +43,15 @@ export const eventsOf = (events: string[]) => events as WebhookEndpoint['enabled
 export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   defineRoute(
     app,
-    { method: 'POST', url: '/v1/webhook_endpoints', resource: 'webhook_endpoints', tag, summary: 'Create a webhook endpoint (its secret is shown only in this answer)', body: createWebhookEndpointBody, response: webhookEndpointSchema },
+    {
+      method: 'POST',
+      url: '/v1/webhook_endpoints',
+      resource: 'webhook_endpoints',
+      tag,
+      summary: 'Create a webhook endpoint (its secret is shown only in this answer)',
+      body: createWebhookEndpointBody,
+      response: webhookEndpointSchema,
+    },
     async ({ body, request }) => {
       const endpoint = await createWebhookEndpoint(deps, {
         scope: scopeOf(request),
@@ -53,7 +64,15 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/webhook_endpoints', resource: 'webhook_endpoints', tag, summary: 'List webhook endpoints, newest first', query: pageQuery, response: webhookEndpointListSchema },
+    {
+      method: 'GET',
+      url: '/v1/webhook_endpoints',
+      resource: 'webhook_endpoints',
+      tag,
+      summary: 'List webhook endpoints, newest first',
+      query: pageQuery,
+      response: webhookEndpointListSchema,
+    },
     async ({ query, request }) => {
       const page = await listWebhookEndpoints(deps, { scope: scopeOf(request), limit: query.limit, startingAfter: query.starting_after });
       return { object: 'list', url: '/v1/webhook_endpoints', has_more: page.hasMore, data: page.data.map((e) => webhookEndpointView(e)) };
@@ -62,7 +81,15 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'GET', url: '/v1/webhook_endpoints/:id', resource: 'webhook_endpoints', tag, summary: 'Retrieve a webhook endpoint', params: idParams, response: webhookEndpointSchema },
+    {
+      method: 'GET',
+      url: '/v1/webhook_endpoints/:id',
+      resource: 'webhook_endpoints',
+      tag,
+      summary: 'Retrieve a webhook endpoint',
+      params: idParams,
+      response: webhookEndpointSchema,
+    },
     async ({ params, request }) => webhookEndpointView(await getWebhookEndpoint(deps, { scope: scopeOf(request), id: params.id })),
   );
 
@@ -96,7 +123,15 @@ export async function webhookEndpointRoutes(app: FastifyInstance, { deps }: { de
 
   defineRoute(
     app,
-    { method: 'DELETE', url: '/v1/webhook_endpoints/:id', resource: 'webhook_endpoints', tag, summary: 'Delete a webhook endpoint and its delivery log', params: idParams, response: deletedSchema },
+    {
+      method: 'DELETE',
+      url: '/v1/webhook_endpoints/:id',
+      resource: 'webhook_endpoints',
+      tag,
+      summary: 'Delete a webhook endpoint and its delivery log',
+      params: idParams,
+      response: deletedSchema,
+    },
     async ({ params, request }) => {
       await deleteWebhookEndpoint(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id });
       return { id: params.id, object: 'webhook_endpoint', deleted: true };

@@ -49,7 +49,20 @@ export function cspReportView(report: CspReport) {
   };
 }
 
-const csvColumns = ['id', 'party', 'type', 'url', 'sha384', 'size', 'integrity', 'loading', 'loaded_when', 'justification', 'integrity_note', 'merchant_note'] as const;
+const csvColumns = [
+  'id',
+  'party',
+  'type',
+  'url',
+  'sha384',
+  'size',
+  'integrity',
+  'loading',
+  'loaded_when',
+  'justification',
+  'integrity_note',
+  'merchant_note',
+] as const;
 
 /** The inventory as CSV for the assessor: one row per script. */
 export function inventoryCsv(scripts: readonly InventoryScriptView[]): string {

@@ -26,9 +26,7 @@ export function dashboardSessionView(session: CheckoutSession, membership: Membe
 export function completionUrl(session: CheckoutSession, publicUrl: string): string {
   // Embedded: the top page goes to return_url (the page inside the frame tells /js/embed.js).
   if (session.uiMode === 'embedded' && session.returnUrl) return session.returnUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id));
-  return session.successUrl
-    ? session.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id))
-    : `${publicUrl}/c/${session.id}/done`;
+  return session.successUrl ? session.successUrl.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id)) : `${publicUrl}/c/${session.id}/done`;
 }
 
 /**
@@ -57,7 +55,9 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       ...(item.taxRates?.length
         ? { tax_rates: item.taxRates.map((rate) => ({ display_name: rate.displayName, percentage: rate.percentage, inclusive: rate.inclusive })) }
         : {}),
-      ...(item.adjustableQuantity ? { adjustable_quantity: { enabled: true, minimum: item.adjustableQuantity.minimum, maximum: item.adjustableQuantity.maximum } } : {}),
+      ...(item.adjustableQuantity
+        ? { adjustable_quantity: { enabled: true, minimum: item.adjustableQuantity.minimum, maximum: item.adjustableQuantity.maximum } }
+        : {}),
     })),
     // Questions the page asks before paying (shopper-options.ts), answered with the payment.
     custom_fields: (session.customFields ?? []).map(customFieldSnapshot),
@@ -71,7 +71,10 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       amount_tax: session.totalDetails.amountTax,
       // Each tax by rate: the page says "Includes VAT …" for an inclusive one instead of adding it.
       breakdown: {
-        taxes: sessionTaxBreakdown(session).map((tax) => ({ amount: tax.amount, rate: { display_name: tax.displayName, percentage: tax.percentage, inclusive: tax.inclusive } })),
+        taxes: sessionTaxBreakdown(session).map((tax) => ({
+          amount: tax.amount,
+          rate: { display_name: tax.displayName, percentage: tax.percentage, inclusive: tax.inclusive },
+        })),
       },
     },
     allow_promotion_codes: session.allowPromotionCodes,

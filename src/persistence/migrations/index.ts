@@ -101,10 +101,7 @@ export async function migrate(db: SqlClient): Promise<number[]> {
       // Whole, as written: PostgreSQL's simple query protocol (and PGlite's exec) runs a script of
       // several statements, plpgsql bodies included.
       await tx.exec(migration.sql);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
       done.push(migration.version);
     }
     return done;

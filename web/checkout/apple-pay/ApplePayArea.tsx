@@ -4,7 +4,16 @@ import type { Translate } from '../i18n';
 import type { ProcessorClient } from '../processor-client';
 import type { WalletForm } from '../use-payment-attempt';
 import { reportCheckoutFailure } from '../report';
-import { APPLE_PAY_VERSION, applePayAvailable, applePayPaymentRequest, braintreeApplePay, testApplePay, type ApplePayProvider, type ApplePaySessionConstructor, type BraintreeApplePayInstance } from './apple-pay';
+import {
+  APPLE_PAY_VERSION,
+  applePayAvailable,
+  applePayPaymentRequest,
+  braintreeApplePay,
+  testApplePay,
+  type ApplePayProvider,
+  type ApplePaySessionConstructor,
+  type BraintreeApplePayInstance,
+} from './apple-pay';
 import { cjs } from '../braintree/module-exports';
 import { useLatest } from '../use-latest';
 
@@ -40,10 +49,7 @@ export default function ApplePayArea({ session, client, t, form, onAbsent }: App
   const [ApplePaySession] = useState<ApplePaySessionConstructor | null>(() => applePayAvailable());
   const [ready, setReady] = useState<ApplePayProvider | null>(null);
   const open = useRef(false);
-  const base = useMemo(
-    () => applePayPaymentRequest(session, { shipping: t('summary.shipping'), discount: t('summary.discount') }),
-    [session, t],
-  );
+  const base = useMemo(() => applePayPaymentRequest(session, { shipping: t('summary.shipping'), discount: t('summary.discount') }), [session, t]);
 
   const absent = useLatest(onAbsent);
   useEffect(() => {

@@ -16,7 +16,9 @@ describe('applePayProvider', () => {
     const braintreeClient = { token: 'client' };
     const provider = await applePayProvider({ braintreeClient: Promise.resolve(braintreeClient) });
     expect(create).toHaveBeenCalledWith({ client: braintreeClient });
-    expect(provider.paymentRequest({ currencyCode: 'GBP', total: { label: 'Shop', amount: '1.00' }, lineItems: [], requiredShippingContactFields: ['email'] })).toMatchObject({ countryCode: 'GB' });
+    expect(
+      provider.paymentRequest({ currencyCode: 'GBP', total: { label: 'Shop', amount: '1.00' }, lineItems: [], requiredShippingContactFields: ['email'] }),
+    ).toMatchObject({ countryCode: 'GB' });
     expect(await provider.toNonce({ token: { paymentData: {} } })).toBe('tokencc_apple');
   });
 

@@ -88,7 +88,12 @@ describe('applePayAvailable', () => {
 describe('Apple Pay providers', () => {
   it('Braintree: the request goes through createPaymentRequest, validation and tokenizing through braintree-web apple-pay', async () => {
     const instance = {
-      createPaymentRequest: vi.fn((request: Record<string, unknown>) => ({ ...request, countryCode: 'US', supportedNetworks: ['visa'], merchantCapabilities: ['supports3DS'] })),
+      createPaymentRequest: vi.fn((request: Record<string, unknown>) => ({
+        ...request,
+        countryCode: 'US',
+        supportedNetworks: ['visa'],
+        merchantCapabilities: ['supports3DS'],
+      })),
       performValidation: vi.fn(async () => ({ merchantSessionIdentifier: 'msi' })),
       tokenize: vi.fn(async () => ({ nonce: 'tokencc_apple' })),
     };
@@ -97,8 +102,13 @@ describe('Apple Pay providers', () => {
     const request = provider.paymentRequest(base);
     expect(instance.createPaymentRequest).toHaveBeenCalledWith(base);
     expect(request).toMatchObject({ total: { amount: '41.50' }, countryCode: 'US', supportedNetworks: ['visa'] });
-    expect(await provider.validateMerchant('https://apple-pay-gateway.apple.com/paymentservices/startSession', 'Gärtnerei Kaffee')).toEqual({ merchantSessionIdentifier: 'msi' });
-    expect(instance.performValidation).toHaveBeenCalledWith({ validationURL: 'https://apple-pay-gateway.apple.com/paymentservices/startSession', displayName: 'Gärtnerei Kaffee' });
+    expect(await provider.validateMerchant('https://apple-pay-gateway.apple.com/paymentservices/startSession', 'Gärtnerei Kaffee')).toEqual({
+      merchantSessionIdentifier: 'msi',
+    });
+    expect(instance.performValidation).toHaveBeenCalledWith({
+      validationURL: 'https://apple-pay-gateway.apple.com/paymentservices/startSession',
+      displayName: 'Gärtnerei Kaffee',
+    });
     const token = { paymentData: { version: 'EC_v1' } };
     expect(await provider.toNonce({ token })).toBe('tokencc_apple');
     expect(instance.tokenize).toHaveBeenCalledWith({ token });

@@ -63,7 +63,10 @@ export function applePayAvailable(win: { ApplePaySession?: ApplePaySessionConstr
  * prefilled when the session knows it). Processor fields (networks, capabilities, country) are added
  * by the provider.
  */
-export function applePayPaymentRequest(session: Pick<PublicSession, 'currency' | 'amount_total' | 'line_items' | 'merchant' | 'customer_email' | 'total_details'>, labels: { shipping: string; discount: string }): ApplePayPaymentRequest {
+export function applePayPaymentRequest(
+  session: Pick<PublicSession, 'currency' | 'amount_total' | 'line_items' | 'merchant' | 'customer_email' | 'total_details'>,
+  labels: { shipping: string; discount: string },
+): ApplePayPaymentRequest {
   const money = (amount: number) => toDecimalString(amount, session.currency);
   const lineItems: ApplePayPaymentRequest['lineItems'] = session.line_items.map((item) => ({
     label: item.quantity > 1 ? `${item.name} × ${item.quantity}` : item.name,

@@ -5,7 +5,10 @@ import { cjs } from './module-exports';
 /** A Hosted Fields instance, as braintree-web documents it (the parts we call). */
 export interface HostedFieldsInstance {
   on(event: string, handler: (event: HostedFieldsEvent) => void): void;
-  tokenize(options?: { fieldsToTokenize?: string[]; billingAddress?: { postalCode?: string } }): Promise<{ nonce: string; details: { cardType?: string; lastFour?: string; bin?: string } }>;
+  tokenize(options?: {
+    fieldsToTokenize?: string[];
+    billingAddress?: { postalCode?: string };
+  }): Promise<{ nonce: string; details: { cardType?: string; lastFour?: string; bin?: string } }>;
   focus(field: string): void;
   setAttribute(options: { field: string; attribute: string; value: boolean | string }): void;
   removeAttribute(options: { field: string; attribute: string }): void;
@@ -110,8 +113,10 @@ export function loadBraintreeComponents(options: {
       : early
         ? // Already in the page's slots: the engine's options are the same ones (hosted-fields-setup.ts).
           clientReady.then(() => () => early.hostedFields)
-        : Promise.all([clientReady, hostedFieldsModule!]).then(([c, m]) => (fields: Record<string, unknown>) =>
-            cjs(m).create({ ...fields, client: c }) as Promise<HostedFieldsInstance>,
+        : Promise.all([clientReady, hostedFieldsModule!]).then(
+            ([c, m]) =>
+              (fields: Record<string, unknown>) =>
+                cjs(m).create({ ...fields, client: c }) as Promise<HostedFieldsInstance>,
           ),
     client: clientReady,
     googlePayment:
@@ -132,9 +137,7 @@ export function loadBraintreeComponents(options: {
         ? once(() =>
             watched(
               'three_d_secure',
-              Promise.all([clientReady, loadThreeDSecureModule()]).then(
-                ([c, m]) => cjs(m).create({ client: c, version: 2 }) as Promise<ThreeDSecureInstance>,
-              ),
+              Promise.all([clientReady, loadThreeDSecureModule()]).then(([c, m]) => cjs(m).create({ client: c, version: 2 }) as Promise<ThreeDSecureInstance>),
             ),
           )
         : null,

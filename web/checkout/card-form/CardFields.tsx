@@ -2,14 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { MessageKey, Translate } from '../i18n';
 import { BrandIcon } from '../BrandIcon';
 import { useLatest } from '../use-latest';
-import {
-  cardFieldNames,
-  type CardFieldName,
-  type CardFieldSlot,
-  type CardFormEngine,
-  type CardFormState,
-  emptyCardFormState,
-} from './engine';
+import { cardFieldNames, type CardFieldName, type CardFieldSlot, type CardFormEngine, type CardFormState, emptyCardFormState } from './engine';
 
 export const labels: Record<CardFieldName, MessageKey> = {
   number: 'form.cardNumber',
@@ -30,13 +23,7 @@ const placeholders: Record<CardFieldName, (t: Translate) => string> = {
  * Which message a field shows now, if any: only after the shopper has left it or tried to pay. A
  * field Pay found wrong (`flagged`) keeps its message, focused or not, until it is correct.
  */
-export function fieldError(
-  field: CardFieldName,
-  state: CardFormState,
-  touched: boolean,
-  submitted: boolean,
-  flagged?: boolean,
-): MessageKey | null {
+export function fieldError(field: CardFieldName, state: CardFormState, touched: boolean, submitted: boolean, flagged?: boolean): MessageKey | null {
   const f = state.fields[field];
   if (f.isValid) return null;
   if (flagged) return `field.${field}.${f.isEmpty ? 'empty' : 'invalid'}` as MessageKey;
@@ -118,7 +105,10 @@ export function CardFields({ engine, t, submitted, flagged, postalGiven, onReady
   const field = (name: CardFieldName, extra?: React.ReactNode, hint?: string) => {
     const error = errors[name];
     return (
-      <div className={`field field-${name}${error ? ' has-error' : ''}${state.fields[name].isFocused ? ' is-focused' : ''}`} hidden={name === 'postalCode' && postalGiven}>
+      <div
+        className={`field field-${name}${error ? ' has-error' : ''}${state.fields[name].isFocused ? ' is-focused' : ''}`}
+        hidden={name === 'postalCode' && postalGiven}
+      >
         <label htmlFor={`card-${name}`}>{t(labels[name])}</label>
         {/* Card digits and postal codes read left to right on every page, as banks print them. */}
         <div className="field-box" dir="ltr">
@@ -155,11 +145,7 @@ export function CardFields({ engine, t, submitted, flagged, postalGiven, onReady
       {field('number', <BrandIcon brand={state.brand} t={t} />)}
       <div className="field-row">
         {field('expiry')}
-        {field(
-          'cvc',
-          undefined,
-          state.cvcSize === 4 ? t('form.cvcHintAmex') : t('form.cvcHint', { digits: state.cvcSize }),
-        )}
+        {field('cvc', undefined, state.cvcSize === 4 ? t('form.cvcHintAmex') : t('form.cvcHint', { digits: state.cvcSize }))}
       </div>
       {field('postalCode')}
     </fieldset>

@@ -18,12 +18,21 @@ async function render(element: React.ReactElement) {
   return { container, unmount: () => act(() => root.unmount()) };
 }
 
-describe('the card form in the shopper\'s language', () => {
+describe("the card form in the shopper's language", () => {
   it('gives Braintree Hosted Fields the localized labels and placeholders', async () => {
     const de = await loadMessages('de');
     const t = translator(inlineMessages(de));
     let options: { fields: Record<string, { placeholder?: string; internalLabel?: string }> } | undefined;
-    const instance = { on: () => undefined, setAttribute: () => undefined, removeAttribute: () => undefined, focus: () => undefined, teardown: async () => undefined, tokenize: async () => { throw new Error('unused'); } } as unknown as HostedFieldsInstance;
+    const instance = {
+      on: () => undefined,
+      setAttribute: () => undefined,
+      removeAttribute: () => undefined,
+      focus: () => undefined,
+      teardown: async () => undefined,
+      tokenize: async () => {
+        throw new Error('unused');
+      },
+    } as unknown as HostedFieldsInstance;
     const create = Promise.resolve(async (given: Record<string, unknown>) => {
       options = given as typeof options;
       return instance;

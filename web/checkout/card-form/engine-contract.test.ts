@@ -74,7 +74,13 @@ function hostedDriver(): Driver {
     const v = values[name]!;
     const size = cards()[0]?.code.size ?? 3;
     const check =
-      name === 'number' ? valid.number(v) : name === 'expirationDate' ? valid.expirationDate(v) : name === 'cvv' ? valid.cvv(v, size) : valid.postalCode(v, { minLength: 3 });
+      name === 'number'
+        ? valid.number(v)
+        : name === 'expirationDate'
+          ? valid.expirationDate(v)
+          : name === 'cvv'
+            ? valid.cvv(v, size)
+            : valid.postalCode(v, { minLength: 3 });
     return { isEmpty: v === '', isValid: check.isValid, isPotentiallyValid: check.isPotentiallyValid, isFocused: focused.has(name) };
   };
   const emit = (type: string, emittedBy: string) => {

@@ -24,7 +24,14 @@ function fakeHostedFields() {
   };
   const state = (name: string) => {
     const v = values[name]!;
-    const check = name === 'number' ? valid.number(v) : name === 'expirationDate' ? valid.expirationDate(v) : name === 'cvv' ? valid.cvv(v, cards()[0]?.code.size ?? 3) : valid.postalCode(v, { minLength: 3 });
+    const check =
+      name === 'number'
+        ? valid.number(v)
+        : name === 'expirationDate'
+          ? valid.expirationDate(v)
+          : name === 'cvv'
+            ? valid.cvv(v, cards()[0]?.code.size ?? 3)
+            : valid.postalCode(v, { minLength: 3 });
     return { isEmpty: v === '', isValid: check.isValid, isPotentiallyValid: check.isPotentiallyValid, isFocused: focused.has(name) };
   };
   const all = () => ({ cards: cards(), fields: Object.fromEntries(Object.keys(values).map((name) => [name, state(name)])) });
@@ -96,7 +103,12 @@ describe('the fields Pay finds wrong, with Hosted Fields', () => {
 
     // An Amex with a three-digit security code: complete everywhere but the CVC.
     await act(async () => {
-      for (const [field, value] of [['number', '378282246310005'], ['expirationDate', '12/34'], ['cvv', '123'], ['postalCode', '94107']] as const) {
+      for (const [field, value] of [
+        ['number', '378282246310005'],
+        ['expirationDate', '12/34'],
+        ['cvv', '123'],
+        ['postalCode', '94107'],
+      ] as const) {
         hosted.type(field, value);
         hosted.blur(field);
       }
@@ -116,7 +128,7 @@ describe('the fields Pay finds wrong, with Hosted Fields', () => {
     await act(async () => root.unmount());
   });
 
-  it('names the fields in the shopper\'s language, as a list', async () => {
+  it("names the fields in the shopper's language, as a list", async () => {
     const t = translator(await loadMessages('de'));
     const fields: FieldToFix[] = ['email', 'number', 'cvc'];
     expect(fixFieldsMessage(fields, t)).toBe(`Bitte prüfen Sie: ${t('form.email')}, ${t('form.cardNumber')} und ${t('form.cvc')}.`);

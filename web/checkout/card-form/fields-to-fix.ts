@@ -15,7 +15,8 @@ export function wrongFields(emailValid: boolean, card: CardFormState): FieldToFi
 
 /** The banner that names the fields to fix: "Please check: Card number and Security code." */
 export function fixFieldsMessage(fields: readonly FieldToFix[], t: Translate): string {
-  const names = new Intl.ListFormat(t.lang) /* "a, b and c" */.format(fields.map((field) => t(fieldLabels[field])));
+  const names = new Intl.ListFormat(t.lang) /* "a, b and c" */
+    .format(fields.map((field) => t(fieldLabels[field])));
   return t('form.fixFields', { fields: names });
 }
 

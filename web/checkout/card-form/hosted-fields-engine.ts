@@ -113,7 +113,10 @@ export class HostedFieldsEngine extends CardEngineState implements CardFormEngin
       const given = this.givenPostalCode;
       const payload = await (given === null
         ? this.instance.tokenize()
-        : this.instance.tokenize({ fieldsToTokenize: cardFieldNames.filter((field) => field !== 'postalCode').map((field) => hostedNames[field]), billingAddress: { postalCode: given.trim() } }));
+        : this.instance.tokenize({
+            fieldsToTokenize: cardFieldNames.filter((field) => field !== 'postalCode').map((field) => hostedNames[field]),
+            billingAddress: { postalCode: given.trim() },
+          }));
       return {
         ok: true,
         nonce: payload.nonce,

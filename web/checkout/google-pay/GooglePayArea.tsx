@@ -85,7 +85,11 @@ export function GooglePayArea({ setup, provider, transaction, disabled, cardOffe
   return (
     <div className="wallets" data-testid="google-pay" aria-busy={disabled}>
       <div ref={container} className={`google-pay-button${disabled ? ' is-disabled' : ''}`} />
-      {ready && cardOffered && <p className="wallet-divider"><span>{t('wallet.orPayByCard')}</span></p>}
+      {ready && cardOffered && (
+        <p className="wallet-divider">
+          <span>{t('wallet.orPayByCard')}</span>
+        </p>
+      )}
     </div>
   );
 }

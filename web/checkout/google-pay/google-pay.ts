@@ -61,7 +61,39 @@ export function loadPayJs(timeoutMs = 10_000): Promise<PaymentsClientConstructor
 }
 
 /** The languages Google Pay's button speaks (`buttonLocale`, ISO 639-1), per Google's reference. */
-const buttonLocales = new Set(['en', 'ar', 'bg', 'ca', 'cs', 'da', 'de', 'el', 'es', 'et', 'fi', 'fr', 'hr', 'id', 'it', 'ja', 'ko', 'ms', 'nl', 'no', 'pl', 'pt', 'ru', 'sk', 'sl', 'sr', 'sv', 'th', 'tr', 'uk', 'zh']);
+const buttonLocales = new Set([
+  'en',
+  'ar',
+  'bg',
+  'ca',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'es',
+  'et',
+  'fi',
+  'fr',
+  'hr',
+  'id',
+  'it',
+  'ja',
+  'ko',
+  'ms',
+  'nl',
+  'no',
+  'pl',
+  'pt',
+  'ru',
+  'sk',
+  'sl',
+  'sr',
+  'sv',
+  'th',
+  'tr',
+  'uk',
+  'zh',
+]);
 
 /**
  * The page's locale → Google's `buttonLocale` (`pt-BR` → `pt`, `nb` → `no`, `zh-Hant` → `zh`), or

@@ -60,7 +60,27 @@ describe('pseudo-locale en-XA', () => {
     expect(text).not.toContain('Paid');
     expect(pseudo('summary.items', { count: 2 })).toBe(`⟦2 ${pseudoText('items')}⟧`);
     const all = Object.keys(en) as Array<keyof typeof en>;
-    const values = { amount: '$1', digits: 3, merchant: 'M', brand: 'B', last4: '1', month: '01', year: '2030', quantity: 2, count: 2, code: 'C', range: '1–2', label: 'L', example: 'E', item: 'I', minimum: 1, maximum: 9, name: 'VAT', wallet: 'W', fields: 'F' };
+    const values = {
+      amount: '$1',
+      digits: 3,
+      merchant: 'M',
+      brand: 'B',
+      last4: '1',
+      month: '01',
+      year: '2030',
+      quantity: 2,
+      count: 2,
+      code: 'C',
+      range: '1–2',
+      label: 'L',
+      example: 'E',
+      item: 'I',
+      minimum: 1,
+      maximum: 9,
+      name: 'VAT',
+      wallet: 'W',
+      fields: 'F',
+    };
     const ratio = all.reduce((sum, key) => sum + pseudo(key, values).length, 0) / all.reduce((sum, key) => sum + english(key, values).length, 0);
     expect(ratio).toBeGreaterThan(1.3);
     expect((await loadMessages('en-XA')).locale).toBe('en-XA');

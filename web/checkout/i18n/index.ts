@@ -149,9 +149,11 @@ export function translator(messages: Messages, formatLocale?: string | null): Tr
       entry = { format, plain: plainArguments(format.getAst()) };
       formats.set(key, entry);
     }
-    const args = values && Object.fromEntries(
-      Object.entries(values).map(([name, value]) => [name, typeof value === 'number' && entry.plain.has(name) ? numbers.format(value) : value]),
-    );
+    const args =
+      values &&
+      Object.fromEntries(
+        Object.entries(values).map(([name, value]) => [name, typeof value === 'number' && entry.plain.has(name) ? numbers.format(value) : value]),
+      );
     return String(entry.format.format(args));
   };
   const has = (key: string): key is MessageKey => key in messages.catalogue;

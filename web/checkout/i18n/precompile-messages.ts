@@ -31,6 +31,4 @@ export function precompileMessages(): Plugin {
 }
 
 /** Aliases the ICU parser to its parser-less build: every message reaches the page precompiled. */
-export const parserlessRuntime = [
-  { find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' },
-];
+export const parserlessRuntime = [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' }];

@@ -18,9 +18,7 @@ function pseudoElements(ast: MessageFormatElement[]): MessageFormatElement[] {
   return ast.map((element) => {
     if (element.type === TYPE.literal) return { ...element, value: pseudoText(element.value) };
     if ('options' in element) {
-      const options = Object.fromEntries(
-        Object.entries(element.options).map(([name, option]) => [name, { ...option, value: pseudoElements(option.value) }]),
-      );
+      const options = Object.fromEntries(Object.entries(element.options).map(([name, option]) => [name, { ...option, value: pseudoElements(option.value) }]));
       return { ...element, options } as MessageFormatElement;
     }
     if (element.type === TYPE.tag) return { ...element, children: pseudoElements(element.children) };

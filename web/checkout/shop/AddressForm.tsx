@@ -102,7 +102,11 @@ function AddressForm({
   const hydrated = useHydrated();
   const stored = kind === 'shipping' ? session.shipping_details?.address : session.billing_address;
   const [editing, setEditing] = useState(!stored);
-  const [value, setValue] = useState<AddressValue>(() => ({ ...empty, ...(stored ? Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, v ?? ''])) : {}), country: stored?.country ?? countries[0] ?? '' }));
+  const [value, setValue] = useState<AddressValue>(() => ({
+    ...empty,
+    ...(stored ? Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, v ?? ''])) : {}),
+    country: stored?.country ?? countries[0] ?? '',
+  }));
   const [name, setName] = useState(session.shipping_details?.name ?? '');
   const [format, setFormat] = useState<AddressFormatView | null>(null);
   const [errors, setErrors] = useState<Partial<Record<AddressField | 'form', MessageKey>>>({});
@@ -140,7 +144,12 @@ function AddressForm({
       const text = field === 'name' ? name : value[field];
       if (required(field) && !text.trim()) found[field] = 'address.required';
     }
-    if (!found.postal_code && value.postal_code.trim() && format.postal_code_pattern && !new RegExp(`^(?:${format.postal_code_pattern})$`, 'i').test(value.postal_code.trim())) {
+    if (
+      !found.postal_code &&
+      value.postal_code.trim() &&
+      format.postal_code_pattern &&
+      !new RegExp(`^(?:${format.postal_code_pattern})$`, 'i').test(value.postal_code.trim())
+    ) {
       found.postal_code = 'address.postalInvalid';
     }
     setErrors(found);
@@ -173,7 +182,10 @@ function AddressForm({
 
   const heading = t(kind === 'shipping' ? 'address.shippingHeading' : 'address.billingHeading');
   if (!editing && stored) {
-    const lines = [...savedAddressLines(kind === 'shipping' ? (session.shipping_details?.name ?? null) : null, stored, format?.country === stored.country ? format : null), regionNames.of(stored.country)];
+    const lines = [
+      ...savedAddressLines(kind === 'shipping' ? (session.shipping_details?.name ?? null) : null, stored, format?.country === stored.country ? format : null),
+      regionNames.of(stored.country),
+    ];
     return (
       <section className="address address-saved" aria-labelledby={`${id}-h`} data-testid={`${kind}-address`}>
         <h2 id={`${id}-h`}>{heading}</h2>
@@ -221,7 +233,12 @@ function AddressForm({
               ))}
             </select>
           ) : (
-            <input {...common} value={text} onChange={(e) => set(e.target.value)} placeholder={field === 'postal_code' ? format!.postal_code_examples[0] : undefined} />
+            <input
+              {...common}
+              value={text}
+              onChange={(e) => set(e.target.value)}
+              placeholder={field === 'postal_code' ? format!.postal_code_examples[0] : undefined}
+            />
           )}
         </div>
         <p className="field-error" id={`${inputId}-error`} aria-live="polite">
@@ -319,7 +336,11 @@ export default function AddressSection({
   const current = useRef({ session, same, onSession, sameAsShipping, saved: null as PublicSession | null });
   current.current = { ...current.current, session, same, onSession, sameAsShipping };
   useEffect(() => {
-    if (billing) shopApi.addressCountries().then((answer) => setAllCountries(answer.countries), () => setAllCountries([]));
+    if (billing)
+      shopApi.addressCountries().then(
+        (answer) => setAllCountries(answer.countries),
+        () => setAllCountries([]),
+      );
   }, [billing]);
 
   /**
@@ -389,7 +410,8 @@ export default function AddressSection({
   useEffect(() => {
     const given = session.billing_address;
     const shipped = session.shipping_details?.address;
-    if (given && shipped && (['line1', 'line2', 'city', 'state', 'postal_code', 'country'] as const).some((key) => (given[key] ?? '') !== (shipped[key] ?? ''))) onSameAsShipping(false);
+    if (given && shipped && (['line1', 'line2', 'city', 'state', 'postal_code', 'country'] as const).some((key) => (given[key] ?? '') !== (shipped[key] ?? '')))
+      onSameAsShipping(false);
   }, []);
 
   // A session asking for a shipping address only: unticked, the card form asks the card's postal code.

@@ -58,7 +58,12 @@ export default function CustomFields({
   const id = useId();
   const hydrated = useHydrated();
   const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(fields.map((field) => [field.key, (field.type === 'text' ? field.text.value : field.type === 'numeric' ? field.numeric.value : field.dropdown.value) ?? ''])),
+    Object.fromEntries(
+      fields.map((field) => [
+        field.key,
+        (field.type === 'text' ? field.text.value : field.type === 'numeric' ? field.numeric.value : field.dropdown.value) ?? '',
+      ]),
+    ),
   );
   const [problems, setProblems] = useState<Record<string, FieldProblem>>({});
   const inputs = useRef<Record<string, HTMLInputElement | HTMLSelectElement | null>>({});
@@ -85,26 +90,30 @@ export default function CustomFields({
     return () => form?.removeEventListener('submit', showAll);
   }, [checkAll]);
 
-  useImperativeHandle(handle, () => ({
-    answers() {
-      const found = checkAll();
-      setProblems(found);
-      const first = fields.find((field) => found[field.key]);
-      if (first) {
-        inputs.current[first.key]?.focus();
-        return null;
-      }
-      return Object.fromEntries(fields.map((field) => [field.key, (current.current[field.key] ?? '').trim() || null]));
-    },
-    refused(param) {
-      const key = param.slice('custom_fields['.length, -1);
-      const field = fields.find((candidate) => candidate.key === key);
-      if (!field) return;
-      // The page's own message when it finds one; otherwise the server's refusal, said generally.
-      setProblems((before) => ({ ...before, [key]: check(field) ?? { key: 'customFields.refused' } }));
-      focusNext.current = key;
-    },
-  }), [fields, check, checkAll]);
+  useImperativeHandle(
+    handle,
+    () => ({
+      answers() {
+        const found = checkAll();
+        setProblems(found);
+        const first = fields.find((field) => found[field.key]);
+        if (first) {
+          inputs.current[first.key]?.focus();
+          return null;
+        }
+        return Object.fromEntries(fields.map((field) => [field.key, (current.current[field.key] ?? '').trim() || null]));
+      },
+      refused(param) {
+        const key = param.slice('custom_fields['.length, -1);
+        const field = fields.find((candidate) => candidate.key === key);
+        if (!field) return;
+        // The page's own message when it finds one; otherwise the server's refusal, said generally.
+        setProblems((before) => ({ ...before, [key]: check(field) ?? { key: 'customFields.refused' } }));
+        focusNext.current = key;
+      },
+    }),
+    [fields, check, checkAll],
+  );
 
   /** Leaving a field shows its message, as the email field does. */
   const leave = (field: PublicCustomField) => setProblems((before) => ({ ...before, [field.key]: check(field) }));

@@ -13,12 +13,24 @@ const QuantityStepper = lazy(() => import('./QuantityStepper'));
  * (`amount_subtotal`, `total_details`): the page shows figures, it never computes one. Promotion
  * code and shipping choice below it when the session offers them. `locked`: a payment is under way.
  */
-export function OrderSummary({ session, t, locked, onSession }: { session: PublicSession; t: Translate; locked: boolean; onSession: (session: PublicSession) => void }) {
+export function OrderSummary({
+  session,
+  t,
+  locked,
+  onSession,
+}: {
+  session: PublicSession;
+  t: Translate;
+  locked: boolean;
+  onSession: (session: PublicSession) => void;
+}) {
   const money = (amount: number) => formatMoney(amount, session.currency, t.lang);
   // A tax by its name and rate ("VAT 20%"), the percentage as the shopper's locale writes it (up to 4 decimals, docs/pricing.md).
   const taxName = (rate: { display_name: string; percentage: number }) => `${rate.display_name} ${formatPercentage(rate.percentage, t.lang)}`;
   const details = session.total_details;
-  const breakdown = details && (details.amount_discount > 0 || details.amount_shipping > 0 || details.amount_tax > 0 || session.shipping_options?.length || session.allow_promotion_codes);
+  const breakdown =
+    details &&
+    (details.amount_discount > 0 || details.amount_shipping > 0 || details.amount_tax > 0 || session.shipping_options?.length || session.allow_promotion_codes);
   const discountLabel = session.discount?.code ? t('summary.discountCode', { code: session.discount.code }) : t('summary.discount');
   return (
     <section className="summary" aria-labelledby="summary-title">

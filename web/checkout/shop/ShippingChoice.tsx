@@ -52,7 +52,14 @@ export default function ShippingChoice({ session, t, onSession }: { session: Pub
         const estimate = estimateText(option.delivery_estimate, t);
         return (
           <label key={option.id} className="shipping-option">
-            <input type="radio" name="shipping_rate" value={option.id} checked={(pending ?? session.shipping_rate) === option.id} disabled={!hydrated || (busy && pending !== option.id)} onChange={() => void choose(option.id)} />
+            <input
+              type="radio"
+              name="shipping_rate"
+              value={option.id}
+              checked={(pending ?? session.shipping_rate) === option.id}
+              disabled={!hydrated || (busy && pending !== option.id)}
+              onChange={() => void choose(option.id)}
+            />
             <span className="shipping-name">{option.display_name}</span>
             <span className="shipping-amount">{formatMoney(option.amount, session.currency, t.lang)}</span>
             {estimate && <span className="shipping-estimate">{estimate}</span>}

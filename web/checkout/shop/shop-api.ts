@@ -27,10 +27,12 @@ export interface AddressFormatView {
 /** The shop options' calls: each answers the session as the server priced it again. */
 export const shopApi = {
   applyPromotionCode: (sessionId: string, code: string | null) => request<PublicSession>(`${base(sessionId)}/promotion_code`, { body: { code } }),
-  chooseShippingRate: (sessionId: string, shippingRate: string) => request<PublicSession>(`${base(sessionId)}/shipping_rate`, { body: { shipping_rate: shippingRate } }),
+  chooseShippingRate: (sessionId: string, shippingRate: string) =>
+    request<PublicSession>(`${base(sessionId)}/shipping_rate`, { body: { shipping_rate: shippingRate } }),
   setAddresses: (sessionId: string, body: { shipping_details?: { name: string; address: AddressValue }; billing_address?: AddressValue }) =>
     request<PublicSession>(`${base(sessionId)}/addresses`, { body }),
-  setQuantity: (sessionId: string, index: number, quantity: number) => request<PublicSession>(`${base(sessionId)}/line_items/${index}/quantity`, { body: { quantity } }),
+  setQuantity: (sessionId: string, index: number, quantity: number) =>
+    request<PublicSession>(`${base(sessionId)}/line_items/${index}/quantity`, { body: { quantity } }),
   addressFormat: (country: string) => request<AddressFormatView>(`/api/checkout/address-formats/${encodeURIComponent(country)}`),
   addressCountries: () => request<{ countries: string[] }>('/api/checkout/address-formats'),
 };

@@ -57,11 +57,20 @@ describe('the custom fields’ check on the page (the server’s rules)', () => 
     expect(customFieldProblem(field, 'abcde')).toEqual({ key: 'customFields.length', values: { minimum: 2, maximum: 4 } });
     expect(customFieldProblem(text({ minimum_length: 5, maximum_length: 5 }), 'abc')).toEqual({ key: 'customFields.lengthExact', values: { count: 5 } });
     // Without limits: 1 to 255, as the server takes.
-    expect(customFieldProblem(text({ minimum_length: null, maximum_length: null }), 'x'.repeat(256))).toEqual({ key: 'customFields.length', values: { minimum: 1, maximum: 255 } });
+    expect(customFieldProblem(text({ minimum_length: null, maximum_length: null }), 'x'.repeat(256))).toEqual({
+      key: 'customFields.length',
+      values: { minimum: 1, maximum: 255 },
+    });
   });
 
   it('takes digits only for a numeric field', () => {
-    const field: PublicCustomField = { key: 'vat', label: { type: 'custom', custom: 'VAT number' }, optional: false, type: 'numeric', numeric: { minimum_length: 8, maximum_length: 8, value: null } };
+    const field: PublicCustomField = {
+      key: 'vat',
+      label: { type: 'custom', custom: 'VAT number' },
+      optional: false,
+      type: 'numeric',
+      numeric: { minimum_length: 8, maximum_length: 8, value: null },
+    };
     expect(customFieldProblem(field, '1234567A')).toEqual({ key: 'customFields.digits' });
     expect(customFieldProblem(field, '-1234567')).toEqual({ key: 'customFields.digits' });
     expect(customFieldProblem(field, '12345678')).toBeNull();
@@ -74,7 +83,13 @@ describe('the custom fields’ check on the page (the server’s rules)', () => 
       label: { type: 'custom', custom: 'Size' },
       optional: false,
       type: 'dropdown',
-      dropdown: { options: [{ label: 'Small', value: 'S' }, { label: 'Large', value: 'L' }], value: null },
+      dropdown: {
+        options: [
+          { label: 'Small', value: 'S' },
+          { label: 'Large', value: 'L' },
+        ],
+        value: null,
+      },
     };
     expect(customFieldProblem(field, 'L')).toBeNull();
     expect(customFieldProblem(field, 'XL')).toEqual({ key: 'customFields.refused' });
@@ -84,11 +99,17 @@ describe('the custom fields’ check on the page (the server’s rules)', () => 
 
 describe('a payment the server refused for a custom field’s answer', () => {
   it('points at the field the server names, for either a missing or an invalid answer', () => {
-    expect(failureOutcome(new ApiError(400, 'parameter_missing', 'Gift note: this field is required', undefined, 'custom_fields[note]'), 'card', { mayVerify: false })).toEqual({
+    expect(
+      failureOutcome(new ApiError(400, 'parameter_missing', 'Gift note: this field is required', undefined, 'custom_fields[note]'), 'card', {
+        mayVerify: false,
+      }),
+    ).toEqual({
       kind: 'retry',
       key: 'form.fixErrors',
       customField: 'custom_fields[note]',
     });
-    expect(failureOutcome(new ApiError(400, 'parameter_invalid', 'VAT: enter digits only', undefined, 'custom_fields[vat]'), 'google_pay', { mayVerify: false })).toMatchObject({ customField: 'custom_fields[vat]' });
+    expect(
+      failureOutcome(new ApiError(400, 'parameter_invalid', 'VAT: enter digits only', undefined, 'custom_fields[vat]'), 'google_pay', { mayVerify: false }),
+    ).toMatchObject({ customField: 'custom_fields[vat]' });
   });
 });

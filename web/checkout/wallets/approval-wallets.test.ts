@@ -81,7 +81,10 @@ describe('Venmo through braintree-web venmo', () => {
       const canceled = braintreeVenmo({ isBrowserSupported: () => true, tokenize: () => Promise.reject(Object.assign(new Error(code), { code })) })!;
       expect(await canceled.approve()).toBeNull();
     }
-    const broken = braintreeVenmo({ isBrowserSupported: () => true, tokenize: () => Promise.reject(Object.assign(new Error('network'), { code: 'VENMO_NETWORK_ERROR' })) })!;
+    const broken = braintreeVenmo({
+      isBrowserSupported: () => true,
+      tokenize: () => Promise.reject(Object.assign(new Error('network'), { code: 'VENMO_NETWORK_ERROR' })),
+    })!;
     await expect(broken.approve()).rejects.toThrow('network');
   });
 });

@@ -31,7 +31,9 @@ describe("the dashboard's messages (web/dashboard/i18n/en.json)", () => {
     expect(say('processor.current', { processor: 'test', environment: '', merchant: '', changed: 'no', when: '' })).toBe(
       'The built-in test processor: test cards only, nothing is charged.',
     );
-    expect(say('pageSecurity.history.entry', { when: 'Nov 23', count: 2, resolved: 'no', resolution: '', resolvedAt: '' })).toBe('Nov 23: 2 differences — open');
+    expect(say('pageSecurity.history.entry', { when: 'Nov 23', count: 2, resolved: 'no', resolution: '', resolvedAt: '' })).toBe(
+      'Nov 23: 2 differences — open',
+    );
     expect(say('links.priceHint', {})).toBe("In the currency's unit, e.g. 12.50");
   });
 });

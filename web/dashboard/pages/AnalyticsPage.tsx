@@ -25,7 +25,14 @@ interface Analytics {
     experiment: string;
     key: string;
     control: string;
-    variants: Array<{ variant: string; exposed: number; conversions: number; conversion_rate: number; conversion_rate_interval: Interval; difference_to_control: (Interval & { difference: number }) | null }>;
+    variants: Array<{
+      variant: string;
+      exposed: number;
+      conversions: number;
+      conversion_rate: number;
+      conversion_rate_interval: Interval;
+      difference_to_control: (Interval & { difference: number }) | null;
+    }>;
     verdict: { status: string; message: string };
   }>;
 }
@@ -47,9 +54,11 @@ function periodOf(query: URLSearchParams): { days: number | null; from: string; 
 }
 
 const utcDay = (day: string) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
-const percent = (value: number | null) => (value === null ? '—' : new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(value));
+const percent = (value: number | null) =>
+  value === null ? '—' : new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(value);
 const count = (value: number) => new Intl.NumberFormat().format(value);
-const signedPercent = (value: number) => new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(value);
+const signedPercent = (value: number) =>
+  new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(value);
 
 /** 3-D Secure statuses (Braintree's) named for a person; others show as they are. */
 const threeDSecureLabels: Record<string, DashboardMessageKey> = {
@@ -70,7 +79,10 @@ export function AnalyticsPage({ base, place }: PageScope) {
   const here = `/dashboard/${place.account.id}/${place.mode}/analytics`;
   const [custom, setCustom] = useState<{ from: string; to: string } | null>(null);
   const showCustom = custom !== null || period.days === null;
-  const analytics = useLoad(() => api<Analytics>('GET', `/accounts${base}/analytics?from=${period.from}&to=${period.to}`), `${base}:${period.from}:${period.to}`);
+  const analytics = useLoad(
+    () => api<Analytics>('GET', `/accounts${base}/analytics?from=${period.from}&to=${period.to}`),
+    `${base}:${period.from}:${period.to}`,
+  );
   const data = analytics.data;
 
   const choose = (value: string) => {
@@ -130,7 +142,9 @@ export function AnalyticsPage({ base, place }: PageScope) {
         !analytics.error && <Loading what={t('analytics.loading')} />
       ) : (
         <>
-          <p className="hint" data-testid="analytics-period">{t('analytics.period', { from: utcDay(data.from), to: utcDay(data.to) })}</p>
+          <p className="hint" data-testid="analytics-period">
+            {t('analytics.period', { from: utcDay(data.from), to: utcDay(data.to) })}
+          </p>
 
           <div className="figure-pair">
             <BarChart testId="analytics-funnel-chart" bars={funnelSteps.map((s) => ({ label: s.name, value: s.count }))} format={count} />
@@ -171,7 +185,11 @@ export function AnalyticsPage({ base, place }: PageScope) {
             />
           </div>
           <div className="figure-pair">
-            <BarChart testId="analytics-3ds-chart" bars={data.three_d_secure.map((o) => ({ label: threeDSecureName(o.status), value: o.count }))} format={count} />
+            <BarChart
+              testId="analytics-3ds-chart"
+              bars={data.three_d_secure.map((o) => ({ label: threeDSecureName(o.status), value: o.count }))}
+              format={count}
+            />
             <FigureTable
               testId="analytics-3ds"
               caption={t('analytics.threeDSecure')}
@@ -193,16 +211,30 @@ export function AnalyticsPage({ base, place }: PageScope) {
                       <code>{x.key}</code> — {x.verdict.message}
                     </>
                   }
-                  heads={[t('analytics.col.variant'), t('analytics.col.exposed'), t('analytics.col.converted'), t('analytics.col.conversion'), t('analytics.col.difference')]}
+                  heads={[
+                    t('analytics.col.variant'),
+                    t('analytics.col.exposed'),
+                    t('analytics.col.converted'),
+                    t('analytics.col.conversion'),
+                    t('analytics.col.difference'),
+                  ]}
                   rows={x.variants.map((v) => ({
                     key: v.variant,
                     heading: `${v.variant}${v.variant === x.control ? ` (${t('analytics.control')})` : ''}`,
                     cells: [
                       v.exposed,
                       v.conversions,
-                      t('analytics.withInterval', { value: percent(v.conversion_rate), lower: percent(v.conversion_rate_interval.lower), upper: percent(v.conversion_rate_interval.upper) }),
+                      t('analytics.withInterval', {
+                        value: percent(v.conversion_rate),
+                        lower: percent(v.conversion_rate_interval.lower),
+                        upper: percent(v.conversion_rate_interval.upper),
+                      }),
                       v.difference_to_control
-                        ? t('analytics.withInterval', { value: signedPercent(v.difference_to_control.difference), lower: signedPercent(v.difference_to_control.lower), upper: signedPercent(v.difference_to_control.upper) })
+                        ? t('analytics.withInterval', {
+                            value: signedPercent(v.difference_to_control.difference),
+                            lower: signedPercent(v.difference_to_control.lower),
+                            upper: signedPercent(v.difference_to_control.upper),
+                          })
                         : '—',
                     ],
                   }))}

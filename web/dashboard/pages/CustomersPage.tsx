@@ -88,11 +88,7 @@ export function CustomersPage({ base, place }: PageScope) {
   return (
     <>
       <h1>{t('customers.title')}</h1>
-      {deleted && (
-        <p role="status">
-          {t('customers.deleted', { id: deleted })}
-        </p>
-      )}
+      {deleted && <p role="status">{t('customers.deleted', { id: deleted })}</p>}
       {mayFilterByEmail && (
         // biome-ignore lint/a11y/useSemanticElements: form role=search is the search landmark every supported browser knows; <search> is too new.
         <form className="filters" onSubmit={search} role="search" aria-label={t('customers.search')}>

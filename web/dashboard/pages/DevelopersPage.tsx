@@ -213,7 +213,10 @@ export function DevelopersPage({ base, place }: PageScope) {
         {created && (
           <div className="reveal" role="status">
             <p>
-              <FormattedMessage id={'developers.newKey' satisfies DashboardMessageKey} values={{ kind: created.kind, strong: (chunks) => <strong>{chunks}</strong> }} />
+              <FormattedMessage
+                id={'developers.newKey' satisfies DashboardMessageKey}
+                values={{ kind: created.kind, strong: (chunks) => <strong>{chunks}</strong> }}
+              />
             </p>
             <code data-testid="new-key">{created.secret}</code>{' '}
             <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(created.secret)}>
@@ -298,7 +301,14 @@ export function DevelopersPage({ base, place }: PageScope) {
           what={t('developers.keys.loading')}
           emptyWhat={t('developers.keys.none')}
           mode={place.mode}
-          columns={[t('developers.col.name'), t('developers.col.key'), t('developers.col.type'), t('developers.col.created'), t('developers.col.lastUsed'), t('developers.col.state')]}
+          columns={[
+            t('developers.col.name'),
+            t('developers.col.key'),
+            t('developers.col.type'),
+            t('developers.col.created'),
+            t('developers.col.lastUsed'),
+            t('developers.col.state'),
+          ]}
           row={(k) => (
             <tr key={k.id}>
               <td>
@@ -321,7 +331,12 @@ export function DevelopersPage({ base, place }: PageScope) {
                   <>
                     {k.name || <span className="muted">{t('developers.unnamed')}</span>}{' '}
                     {manage && !k.revoked_at && (
-                      <button type="button" className="link-button" onClick={() => setRenaming({ id: k.id, name: k.name })} aria-label={t('developers.renameKey', { key: k.redacted })}>
+                      <button
+                        type="button"
+                        className="link-button"
+                        onClick={() => setRenaming({ id: k.id, name: k.name })}
+                        aria-label={t('developers.renameKey', { key: k.redacted })}
+                      >
                         {t('developers.rename')}
                       </button>
                     )}
@@ -340,7 +355,13 @@ export function DevelopersPage({ base, place }: PageScope) {
                 {manage && !k.revoked_at && !(k.expires_at && k.expires_at <= now) && (
                   <>
                     {' '}
-                    <button type="button" className="secondary" disabled={busy} onClick={() => setRolling({ key: k, expiresIn: 3600 })} aria-label={t('developers.rollKey', { key: k.redacted })}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={busy}
+                      onClick={() => setRolling({ key: k, expiresIn: 3600 })}
+                      aria-label={t('developers.rollKey', { key: k.redacted })}
+                    >
                       {t('developers.roll')}
                     </button>{' '}
                     {k.kind === 'restricted' && (
@@ -356,7 +377,13 @@ export function DevelopersPage({ base, place }: PageScope) {
                         </button>{' '}
                       </>
                     )}
-                    <button type="button" className="danger" disabled={busy} onClick={() => setRevoking(k)} aria-label={t('developers.revokeKey', { key: k.redacted })}>
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={busy}
+                      onClick={() => setRevoking(k)}
+                      aria-label={t('developers.revokeKey', { key: k.redacted })}
+                    >
                       {t('developers.revoke')}
                     </button>
                   </>

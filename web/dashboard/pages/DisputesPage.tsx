@@ -147,7 +147,8 @@ export function DisputeDetailPage({ base, place, id }: PageScope & { id: string 
             <dd>{d.reason}</dd>
             <dt>{t('disputes.replyBy')}</dt>
             <dd data-testid="reply-by">
-              {formatTime(d.reply_by)} {(d.status === 'needs_response' || d.status === 'under_review') && <TimeLeft replyBy={d.reply_by} now={Math.floor(Date.now() / 1000)} />}
+              {formatTime(d.reply_by)}{' '}
+              {(d.status === 'needs_response' || d.status === 'under_review') && <TimeLeft replyBy={d.reply_by} now={Math.floor(Date.now() / 1000)} />}
             </dd>
             <dt>{t('disputes.payment')}</dt>
             <dd>
@@ -162,7 +163,9 @@ export function DisputeDetailPage({ base, place, id }: PageScope & { id: string 
               <ul data-testid="evidence">
                 {d.evidence.map((e) => (
                   <li key={e.id}>
-                    {e.kind === 'text' ? e.text : t('disputes.file', { name: e.file_name ?? '', type: e.content_type ?? '', kb: Math.ceil((e.size ?? 0) / 1024) })}
+                    {e.kind === 'text'
+                      ? e.text
+                      : t('disputes.file', { name: e.file_name ?? '', type: e.content_type ?? '', kb: Math.ceil((e.size ?? 0) / 1024) })}
                   </li>
                 ))}
               </ul>

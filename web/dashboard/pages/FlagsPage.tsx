@@ -70,7 +70,10 @@ export function FlagsPage({ base, place }: PageScope) {
   const [switchingOff, setSwitchingOff] = useState<Flag | null>(null);
   const isOn = (key: string) => flags.data?.data.find((f) => f.key === key)?.value !== false;
   const noMethodOn = flags.data !== undefined && Object.keys(paymentMethodSwitches).every((key) => !isOn(key));
-  const remainingMethods = (key: string) => otherSwitches(key).filter(isOn).map((other) => paymentMethodSwitches[other]!);
+  const remainingMethods = (key: string) =>
+    otherSwitches(key)
+      .filter(isOn)
+      .map((other) => paymentMethodSwitches[other]!);
   const switchText = (key: string, part: 'title' | 'shoppers' | 'confirm') =>
     key === 'card_enabled'
       ? t(`flags.cardOff.${part}`)
@@ -195,7 +198,15 @@ export function FlagsPage({ base, place }: PageScope) {
               </select>
             </Field>
             <Field id="experiment-sample" label={t('flags.sampleSize')} hint={t('flags.sampleSizeHint')}>
-              <input id="experiment-sample" type="number" min={1} required aria-describedby="experiment-sample-hint" value={sampleSize} onChange={(e) => setSampleSize(e.target.value)} />
+              <input
+                id="experiment-sample"
+                type="number"
+                min={1}
+                required
+                aria-describedby="experiment-sample-hint"
+                value={sampleSize}
+                onChange={(e) => setSampleSize(e.target.value)}
+              />
             </Field>
             <button type="submit" disabled={busy}>
               {t('flags.createExperiment')}
@@ -209,28 +220,28 @@ export function FlagsPage({ base, place }: PageScope) {
           mode={place.mode}
           columns={[t('flags.col.surface'), t('flags.col.variants'), t('flags.col.state'), t('flags.col.actions')]}
           row={(x) => (
-                <tr key={x.id}>
-                  <td className="mono">{x.key}</td>
-                  <td>{x.variants.map((v) => v.key).join(' / ')}</td>
-                  <td>
-                    <StatusBadge status={x.status} /> {x.started && t('flags.since', { when: formatTime(x.started) })}
-                  </td>
-                  <td className="actions">
-                    <button type="button" className="secondary" onClick={() => setShown(x.id)} aria-label={t('flags.resultsOf', { key: x.key, id: x.id })}>
-                      {t('flags.results')}
-                    </button>
-                    {manage && x.status === 'draft' && (
-                      <button type="button" disabled={busy} onClick={() => void setStatus(x, 'running')}>
-                        {t('flags.start')}
-                      </button>
-                    )}
-                    {manage && x.status === 'running' && (
-                      <button type="button" className="danger" disabled={busy} onClick={() => void setStatus(x, 'stopped')}>
-                        {t('flags.stop')}
-                      </button>
-                    )}
-                  </td>
-                </tr>
+            <tr key={x.id}>
+              <td className="mono">{x.key}</td>
+              <td>{x.variants.map((v) => v.key).join(' / ')}</td>
+              <td>
+                <StatusBadge status={x.status} /> {x.started && t('flags.since', { when: formatTime(x.started) })}
+              </td>
+              <td className="actions">
+                <button type="button" className="secondary" onClick={() => setShown(x.id)} aria-label={t('flags.resultsOf', { key: x.key, id: x.id })}>
+                  {t('flags.results')}
+                </button>
+                {manage && x.status === 'draft' && (
+                  <button type="button" disabled={busy} onClick={() => void setStatus(x, 'running')}>
+                    {t('flags.start')}
+                  </button>
+                )}
+                {manage && x.status === 'running' && (
+                  <button type="button" className="danger" disabled={busy} onClick={() => void setStatus(x, 'stopped')}>
+                    {t('flags.stop')}
+                  </button>
+                )}
+              </td>
+            </tr>
           )}
         />
       </section>

@@ -48,7 +48,8 @@ interface Overview {
 /** A UTC day (`2026-06-01`) as the merchant's browser writes dates. */
 const utcDay = (day: string) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
 
-const percent = (value: number | null) => (value === null ? '—' : new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(value));
+const percent = (value: number | null) =>
+  value === null ? '—' : new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(value);
 
 /** The change from `previous` to `current` as a signed percentage; null when there was nothing before. */
 function change(current: number, previous: number): string | null {
@@ -105,21 +106,34 @@ export function OverviewPage({ base, place }: PageScope) {
         <Loading what={t('overview.loading')} />
       ) : (
         <>
-          <p className="hint">{t('overview.periods', { from: utcDay(data.from), to: utcDay(data.to), previousFrom: utcDay(data.previous_from), previousTo: utcDay(data.previous_to) })}</p>
+          <p className="hint">
+            {t('overview.periods', {
+              from: utcDay(data.from),
+              to: utcDay(data.to),
+              previousFrom: utcDay(data.previous_from),
+              previousTo: utcDay(data.previous_to),
+            })}
+          </p>
           <section className="stats" aria-label={t('overview.keyFigures')}>
             <div className="stat">
               <span className="stat-label">{t('overview.successfulPayments')}</span>
-              <span className="stat-value" data-testid="successful-payments">{sum('succeeded', 'current')}</span>
+              <span className="stat-value" data-testid="successful-payments">
+                {sum('succeeded', 'current')}
+              </span>
               <span className="stat-previous">{versus(String(sum('succeeded', 'previous')), sum('succeeded', 'current'), sum('succeeded', 'previous'))}</span>
             </div>
             <div className="stat">
               <span className="stat-label">{t('overview.successRate')}</span>
-              <span className="stat-value" data-testid="success-rate">{percent(data.success_rate)}</span>
+              <span className="stat-value" data-testid="success-rate">
+                {percent(data.success_rate)}
+              </span>
               <span className="stat-previous">{t('overview.previous', { value: percent(data.previous_success_rate) })}</span>
             </div>
             <div className="stat">
               <span className="stat-label">{t('overview.figure.authorized')}</span>
-              <span className="stat-value" data-testid="authorized-payments">{sum('authorized', 'current')}</span>
+              <span className="stat-value" data-testid="authorized-payments">
+                {sum('authorized', 'current')}
+              </span>
               <span className="stat-previous">{t('overview.authorizedApart')}</span>
             </div>
           </section>
@@ -134,9 +148,15 @@ export function OverviewPage({ base, place }: PageScope) {
                   <thead>
                     <tr>
                       <th scope="col">{t('overview.col.figure')}</th>
-                      <th scope="col" className="num">{t('overview.col.current')}</th>
-                      <th scope="col" className="num">{t('overview.col.previous')}</th>
-                      <th scope="col" className="num">{t('overview.col.change')}</th>
+                      <th scope="col" className="num">
+                        {t('overview.col.current')}
+                      </th>
+                      <th scope="col" className="num">
+                        {t('overview.col.previous')}
+                      </th>
+                      <th scope="col" className="num">
+                        {t('overview.col.change')}
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -152,10 +172,14 @@ export function OverviewPage({ base, place }: PageScope) {
                       <tr key={key} data-figure={key}>
                         <th scope="row">{t(label)}</th>
                         <td className="num">
-                          {key === 'authorized' ? t('overview.countAndAmount', { count: f.current.authorized, amount: money(f.current.authorized_amount) }) : f.current[key]}
+                          {key === 'authorized'
+                            ? t('overview.countAndAmount', { count: f.current.authorized, amount: money(f.current.authorized_amount) })
+                            : f.current[key]}
                         </td>
                         <td className="num">
-                          {key === 'authorized' ? t('overview.countAndAmount', { count: f.previous.authorized, amount: money(f.previous.authorized_amount) }) : f.previous[key]}
+                          {key === 'authorized'
+                            ? t('overview.countAndAmount', { count: f.previous.authorized, amount: money(f.previous.authorized_amount) })
+                            : f.previous[key]}
                         </td>
                         <td className="num">{change(f.current[key], f.previous[key]) ?? '—'}</td>
                       </tr>
@@ -179,7 +203,12 @@ export function OverviewPage({ base, place }: PageScope) {
           )}
           {series.length > 0 && (
             <>
-              <Chart title={t('overview.netVolume', { currency })} points={chartOf('net')} format={(v) => formatMoney(v, currency, undefined)} testId="chart-net" />
+              <Chart
+                title={t('overview.netVolume', { currency })}
+                points={chartOf('net')}
+                format={(v) => formatMoney(v, currency, undefined)}
+                testId="chart-net"
+              />
               <Chart title={t('overview.successfulPayments')} points={chartOf('succeeded')} format={(v) => String(Math.round(v))} testId="chart-succeeded" />
             </>
           )}

@@ -263,9 +263,7 @@ export function PageSecurityPage({ place }: PageScope) {
               {reports.data.data.map((r) => (
                 <tr key={r.id}>
                   <td>{formatTime(r.received_at)}</td>
-                  <td>
-                    {t('pageSecurity.csp.directive', { directive: r.directive, disposition: r.disposition })}
-                  </td>
+                  <td>{t('pageSecurity.csp.directive', { directive: r.directive, disposition: r.disposition })}</td>
                   <td>
                     <code>{r.blocked_url || r.sample || '—'}</code>
                   </td>

@@ -188,7 +188,9 @@ export function PaymentActions({ payment, role, path, onDone }: { payment: Payme
           )}
           {confirming ? (
             <Confirm
-              message={open === 'refund' ? t('actions.refundConfirm', { amount: money(minor ?? 0) }) : t('actions.captureConfirm', { amount: money(minor ?? 0) })}
+              message={
+                open === 'refund' ? t('actions.refundConfirm', { amount: money(minor ?? 0) }) : t('actions.captureConfirm', { amount: money(minor ?? 0) })
+              }
               confirmLabel={open === 'refund' ? t('actions.confirmRefund') : t('actions.confirmCapture')}
               cancelLabel={t('actions.back')}
               busy={busy}

@@ -44,7 +44,6 @@ const eventLabels: Record<string, DashboardMessageKey> = {
 /** Wallets a card can come from: shown beside the card's brand and last4. */
 const wallets = new Set(['google_pay', 'apple_pay']);
 
-
 /** A custom field's answer as the shopper saw it: a dropdown's option label, else the text typed. */
 function answerOf(field: CustomFieldAnswer): string | null {
   if (field.type === 'dropdown') {
@@ -160,8 +159,8 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           <ul>
             {p.disputes.map((d) => (
               <li key={d.id}>
-                <Link href={`/dashboard${base}/disputes/${d.id}`}>{formatMoney(d.amount, d.currency.toUpperCase(), undefined)}</Link> <StatusBadge status={d.status} />{' '}
-                {t('disputes.replyBy')} {formatTime(d.reply_by)}
+                <Link href={`/dashboard${base}/disputes/${d.id}`}>{formatMoney(d.amount, d.currency.toUpperCase(), undefined)}</Link>{' '}
+                <StatusBadge status={d.status} /> {t('disputes.replyBy')} {formatTime(d.reply_by)}
               </li>
             ))}
           </ul>
@@ -175,7 +174,14 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           ) : (
             <div className="table-scroll">
               <table className="data" data-testid="line-items">
-                <ColumnHeads labels={[t('payment.lineItems.col.item'), t('payment.lineItems.col.unit'), t('payment.lineItems.col.quantity'), t('payment.lineItems.col.amount')]} />
+                <ColumnHeads
+                  labels={[
+                    t('payment.lineItems.col.item'),
+                    t('payment.lineItems.col.unit'),
+                    t('payment.lineItems.col.quantity'),
+                    t('payment.lineItems.col.amount'),
+                  ]}
+                />
                 <tbody>
                   {p.line_items.map((item, i) => (
                     // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list, never reordered: its position is its identity.
@@ -300,7 +306,9 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           ) : (
             <div className="table-scroll">
               <table className="data" data-testid="payment-refunds">
-                <ColumnHeads labels={[t('payment.refund.col.amount'), t('payment.refund.col.reason'), t('payment.refund.col.status'), t('payment.refund.col.when')]} />
+                <ColumnHeads
+                  labels={[t('payment.refund.col.amount'), t('payment.refund.col.reason'), t('payment.refund.col.status'), t('payment.refund.col.when')]}
+                />
                 <tbody>
                   {p.refunds.map((r) => (
                     <tr key={r.id}>
@@ -416,7 +424,14 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           ) : (
             <div className="table-scroll">
               <table className="data" data-testid="payment-request-log">
-                <ColumnHeads labels={[t('payment.requestLog.col.request'), t('payment.requestLog.col.status'), t('payment.requestLog.col.when'), t('payment.requestLog.col.requestId')]} />
+                <ColumnHeads
+                  labels={[
+                    t('payment.requestLog.col.request'),
+                    t('payment.requestLog.col.status'),
+                    t('payment.requestLog.col.when'),
+                    t('payment.requestLog.col.requestId'),
+                  ]}
+                />
                 <tbody>
                   {p.request_log.map((r) => (
                     <tr key={r.id}>

@@ -60,7 +60,11 @@ interface ShippingDraft {
 function fieldKeys(fields: FieldDraft[]): string[] {
   const keys: string[] = [];
   fields.forEach((field, i) => {
-    let key = field.label.normalize('NFKD').replace(/[^A-Za-z0-9]/g, '').slice(0, 40) || `field${i + 1}`;
+    let key =
+      field.label
+        .normalize('NFKD')
+        .replace(/[^A-Za-z0-9]/g, '')
+        .slice(0, 40) || `field${i + 1}`;
     if (keys.includes(key)) key = `${key}${i + 1}`;
     keys.push(key);
   });
@@ -68,19 +72,38 @@ function fieldKeys(fields: FieldDraft[]): string[] {
 }
 
 /** The form's shopper options in the API's shapes (the server checks them as a session's). */
-function linkOptions(o: { promo: boolean; billing: boolean; shipping: boolean; countries: string; rates: ShippingDraft[]; currency: string; fields: FieldDraft[] }) {
+function linkOptions(o: {
+  promo: boolean;
+  billing: boolean;
+  shipping: boolean;
+  countries: string;
+  rates: ShippingDraft[];
+  currency: string;
+  fields: FieldDraft[];
+}) {
   const keys = fieldKeys(o.fields);
   return {
     ...(o.promo ? { allow_promotion_codes: true } : {}),
     ...(o.billing ? { billing_address_collection: 'required' } : {}),
     ...(o.shipping
-      ? { shipping_address_collection: { allowed_countries: o.countries.split(/[\s,]+/).map((c) => c.trim()).filter(Boolean) } }
+      ? {
+          shipping_address_collection: {
+            allowed_countries: o.countries
+              .split(/[\s,]+/)
+              .map((c) => c.trim())
+              .filter(Boolean),
+          },
+        }
       : {}),
     ...(o.shipping && o.rates.length
       ? {
           shipping_options: o.rates.map((rate) => ({
             // A price that is not one (more decimals than the currency has) goes as null: the server refuses it, saying which.
-            shipping_rate_data: { type: 'fixed_amount', display_name: rate.name.trim(), fixed_amount: { amount: parseAmount(rate.price, o.currency), currency: o.currency.toLowerCase() } },
+            shipping_rate_data: {
+              type: 'fixed_amount',
+              display_name: rate.name.trim(),
+              fixed_amount: { amount: parseAmount(rate.price, o.currency), currency: o.currency.toLowerCase() },
+            },
           })),
         }
       : {}),
@@ -115,7 +138,10 @@ function linkOptionSummary(link: PaymentLink, t: ReturnType<typeof useT>): strin
     link.billing_address_collection === 'required' ? t('links.summary.billing') : null,
     link.shipping_address_collection ? t('links.summary.shipping', { countries: link.shipping_address_collection.allowed_countries.join(', ') }) : null,
     ...(link.shipping_options ?? []).map(({ shipping_rate_data: rate }) =>
-      t('links.summary.shippingChoice', { name: rate.display_name, price: formatMoney(rate.fixed_amount.amount, rate.fixed_amount.currency.toUpperCase(), undefined) }),
+      t('links.summary.shippingChoice', {
+        name: rate.display_name,
+        price: formatMoney(rate.fixed_amount.amount, rate.fixed_amount.currency.toUpperCase(), undefined),
+      }),
     ),
     ...(link.custom_fields ?? []).map((field) => t('links.summary.field', { label: field.label.custom })),
   ]
@@ -165,7 +191,13 @@ export function PaymentLinksPage({ base, place }: PageScope) {
       .map((p) => {
         const limit = limits[p.id];
         const adjustable = limit?.enabled
-          ? { adjustable_quantity: { enabled: true, ...(limit.minimum ? { minimum: Number(limit.minimum) } : {}), ...(limit.maximum ? { maximum: Number(limit.maximum) } : {}) } }
+          ? {
+              adjustable_quantity: {
+                enabled: true,
+                ...(limit.minimum ? { minimum: Number(limit.minimum) } : {}),
+                ...(limit.maximum ? { maximum: Number(limit.maximum) } : {}),
+              },
+            }
           : {};
         return { price: p.default_price!.id, quantity: Number(quantities[p.id] ?? 0), ...adjustable };
       })
@@ -173,7 +205,10 @@ export function PaymentLinksPage({ base, place }: PageScope) {
     // The link charges in its prices' currency: its shipping choices are priced in it too.
     const linkCurrency = priced.find((p) => Number(quantities[p.id] ?? 0) > 0)?.default_price?.currency ?? currency;
     void act(async () => {
-      await api('POST', `/accounts${base}/payment-links`, { line_items: items, ...linkOptions({ promo, billing, shipping, countries, rates, currency: linkCurrency, fields }) });
+      await api('POST', `/accounts${base}/payment-links`, {
+        line_items: items,
+        ...linkOptions({ promo, billing, shipping, countries, rates, currency: linkCurrency, fields }),
+      });
       setQuantities({});
       setLimits({});
       setPromo(false);
@@ -223,7 +258,13 @@ export function PaymentLinksPage({ base, place }: PageScope) {
                   const setLimit = (change: Partial<QuantityLimits>) => setLimits({ ...limits, [p.id]: { ...limit, ...change } });
                   return (
                     <div key={p.id}>
-                      <Field id={`qty-${p.id}`} label={t('links.quantityOf', { name: p.name, price: formatMoney(p.default_price!.unit_amount, p.default_price!.currency.toUpperCase(), undefined) })}>
+                      <Field
+                        id={`qty-${p.id}`}
+                        label={t('links.quantityOf', {
+                          name: p.name,
+                          price: formatMoney(p.default_price!.unit_amount, p.default_price!.currency.toUpperCase(), undefined),
+                        })}
+                      >
                         <input
                           id={`qty-${p.id}`}
                           type="number"
@@ -242,10 +283,24 @@ export function PaymentLinksPage({ base, place }: PageScope) {
                           {limit.enabled && (
                             <div className="columns">
                               <Field id={`qty-min-${p.id}`} label={t('links.minimumOf', { name: p.name })}>
-                                <input id={`qty-min-${p.id}`} type="number" min={0} max={999} value={limit.minimum} onChange={(e) => setLimit({ minimum: e.target.value })} />
+                                <input
+                                  id={`qty-min-${p.id}`}
+                                  type="number"
+                                  min={0}
+                                  max={999}
+                                  value={limit.minimum}
+                                  onChange={(e) => setLimit({ minimum: e.target.value })}
+                                />
                               </Field>
                               <Field id={`qty-max-${p.id}`} label={t('links.maximumOf', { name: p.name })}>
-                                <input id={`qty-max-${p.id}`} type="number" min={1} max={999} value={limit.maximum} onChange={(e) => setLimit({ maximum: e.target.value })} />
+                                <input
+                                  id={`qty-max-${p.id}`}
+                                  type="number"
+                                  min={1}
+                                  max={999}
+                                  value={limit.maximum}
+                                  onChange={(e) => setLimit({ maximum: e.target.value })}
+                                />
                               </Field>
                             </div>
                           )}
@@ -270,7 +325,14 @@ export function PaymentLinksPage({ base, place }: PageScope) {
                   </label>
                   {shipping && (
                     <Field id="link-countries" label={t('links.countries')} hint={t('links.countriesHint')}>
-                      <input id="link-countries" required aria-describedby="link-countries-hint" autoCapitalize="characters" value={countries} onChange={(e) => setCountries(e.target.value)} />
+                      <input
+                        id="link-countries"
+                        required
+                        aria-describedby="link-countries-hint"
+                        autoCapitalize="characters"
+                        value={countries}
+                        onChange={(e) => setCountries(e.target.value)}
+                      />
                     </Field>
                   )}
                   {shipping &&
@@ -281,7 +343,14 @@ export function PaymentLinksPage({ base, place }: PageScope) {
                           <input id={`ship-name-${i}`} required maxLength={100} value={rate.name} onChange={(e) => setRate(i, { name: e.target.value })} />
                         </Field>
                         <Field id={`ship-price-${i}`} label={t('links.shippingChoice.price', { n: i + 1 })}>
-                          <input id={`ship-price-${i}`} required inputMode="decimal" pattern="\d{1,9}([.,]\d{0,3})?" value={rate.price} onChange={(e) => setRate(i, { price: e.target.value })} />
+                          <input
+                            id={`ship-price-${i}`}
+                            required
+                            inputMode="decimal"
+                            pattern="\d{1,9}([.,]\d{0,3})?"
+                            value={rate.price}
+                            onChange={(e) => setRate(i, { price: e.target.value })}
+                          />
                         </Field>
                         <button type="button" className="secondary" onClick={() => setRates(rates.filter((_, j) => j !== i))}>
                           {t('links.shippingChoice.remove', { n: i + 1 })}
@@ -311,7 +380,13 @@ export function PaymentLinksPage({ base, place }: PageScope) {
                       </Field>
                       {field.type === 'dropdown' && (
                         <Field id={`cf-options-${i}`} label={t('links.customField.options', { n: i + 1 })} hint={t('links.customField.optionsHint')}>
-                          <input id={`cf-options-${i}`} required aria-describedby={`cf-options-${i}-hint`} value={field.options} onChange={(e) => setField(i, { options: e.target.value })} />
+                          <input
+                            id={`cf-options-${i}`}
+                            required
+                            aria-describedby={`cf-options-${i}-hint`}
+                            value={field.options}
+                            onChange={(e) => setField(i, { options: e.target.value })}
+                          />
                         </Field>
                       )}
                       <label className="inline">
@@ -324,7 +399,11 @@ export function PaymentLinksPage({ base, place }: PageScope) {
                     </div>
                   ))}
                   {fields.length < MAX_CUSTOM_FIELDS && (
-                    <button type="button" className="secondary" onClick={() => setFields([...fields, { label: '', type: 'text', optional: false, options: '' }])}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      onClick={() => setFields([...fields, { label: '', type: 'text', optional: false, options: '' }])}
+                    >
                       {t('links.customField.add')}
                     </button>
                   )}
@@ -343,35 +422,37 @@ export function PaymentLinksPage({ base, place }: PageScope) {
           mode={place.mode}
           columns={[t('links.col.items'), t('links.col.total'), t('links.col.url'), t('links.col.created'), t('links.col.state')]}
           row={(l) => (
-                <tr key={l.id}>
-                  <td>
-                    {l.line_items.map((i) => t('links.item', { quantity: i.quantity, name: i.name })).join(', ')}
-                    {linkOptionSummary(l, t) && (
-                      <>
-                        <br />
-                        <span className="hint" data-testid="link-options">{linkOptionSummary(l, t)}</span>
-                      </>
-                    )}
-                  </td>
-                  <td>{formatMoney(l.amount_total, l.currency.toUpperCase(), undefined)}</td>
-                  <td>
-                    <a href={l.url} className="mono" data-testid="link-url">
-                      {l.url}
-                    </a>{' '}
-                    <button type="button" className="secondary" onClick={() => void copy(l)} aria-label={t('links.copyUrlOf', { url: l.url })}>
-                      {t('links.copyUrl')}
-                    </button>
-                  </td>
-                  <td>{formatTime(l.created)}</td>
-                  <td>
-                    {l.active ? t('links.active') : t('links.inactive')}{' '}
-                    {manage && (
-                      <button type="button" className={l.active ? 'danger' : 'secondary'} disabled={busy} onClick={() => void setActive(l, !l.active)}>
-                        {l.active ? t('links.deactivate') : t('links.activate')}
-                      </button>
-                    )}
-                  </td>
-                </tr>
+            <tr key={l.id}>
+              <td>
+                {l.line_items.map((i) => t('links.item', { quantity: i.quantity, name: i.name })).join(', ')}
+                {linkOptionSummary(l, t) && (
+                  <>
+                    <br />
+                    <span className="hint" data-testid="link-options">
+                      {linkOptionSummary(l, t)}
+                    </span>
+                  </>
+                )}
+              </td>
+              <td>{formatMoney(l.amount_total, l.currency.toUpperCase(), undefined)}</td>
+              <td>
+                <a href={l.url} className="mono" data-testid="link-url">
+                  {l.url}
+                </a>{' '}
+                <button type="button" className="secondary" onClick={() => void copy(l)} aria-label={t('links.copyUrlOf', { url: l.url })}>
+                  {t('links.copyUrl')}
+                </button>
+              </td>
+              <td>{formatTime(l.created)}</td>
+              <td>
+                {l.active ? t('links.active') : t('links.inactive')}{' '}
+                {manage && (
+                  <button type="button" className={l.active ? 'danger' : 'secondary'} disabled={busy} onClick={() => void setActive(l, !l.active)}>
+                    {l.active ? t('links.deactivate') : t('links.activate')}
+                  </button>
+                )}
+              </td>
+            </tr>
           )}
         />
       </section>
@@ -384,10 +465,24 @@ export function PaymentLinksPage({ base, place }: PageScope) {
               <input id="product-name" required maxLength={250} value={name} onChange={(e) => setName(e.target.value)} />
             </Field>
             <Field id="product-currency" label={t('links.currency')}>
-              <input id="product-currency" required pattern="[A-Za-z]{3}" maxLength={3} value={currency} onChange={(e) => setCurrency(e.target.value.toUpperCase())} />
+              <input
+                id="product-currency"
+                required
+                pattern="[A-Za-z]{3}"
+                maxLength={3}
+                value={currency}
+                onChange={(e) => setCurrency(e.target.value.toUpperCase())}
+              />
             </Field>
             <Field id="product-price" label={t('links.price')} hint={t('links.priceHint')}>
-              <input id="product-price" required inputMode="decimal" aria-describedby="product-price-hint" value={price} onChange={(e) => setPrice(e.target.value)} />
+              <input
+                id="product-price"
+                required
+                inputMode="decimal"
+                aria-describedby="product-price-hint"
+                value={price}
+                onChange={(e) => setPrice(e.target.value)}
+              />
             </Field>
             <button type="submit" disabled={busy || toMinor(price, currency) === ''}>
               {t('links.createProduct')}
@@ -401,11 +496,11 @@ export function PaymentLinksPage({ base, place }: PageScope) {
           mode={place.mode}
           columns={[t('links.col.product'), t('links.col.price'), t('links.col.created')]}
           row={(p) => (
-                <tr key={p.id}>
-                  <td>{p.name}</td>
-                  <td>{p.default_price ? formatMoney(p.default_price.unit_amount, p.default_price.currency.toUpperCase(), undefined) : '—'}</td>
-                  <td>{formatTime(p.created)}</td>
-                </tr>
+            <tr key={p.id}>
+              <td>{p.name}</td>
+              <td>{p.default_price ? formatMoney(p.default_price.unit_amount, p.default_price.currency.toUpperCase(), undefined) : '—'}</td>
+              <td>{formatTime(p.created)}</td>
+            </tr>
           )}
         />
       </section>

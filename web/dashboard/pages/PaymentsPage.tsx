@@ -96,13 +96,15 @@ export function PaymentsPage({ base, place }: PageScope) {
     navigate(`${here}${next.size ? `?${next}` : ''}`);
   };
   /** Lists and dates apply at once; typed fields once typing pauses. */
-  const set = (key: keyof FilterForm, typed = false) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
-    const next = { ...form, [key]: e.target.value };
-    setForm(next);
-    clearTimeout(timer.current);
-    if (typed) timer.current = setTimeout(() => apply(next), TYPING_PAUSE_MS);
-    else apply(next);
-  };
+  const set =
+    (key: keyof FilterForm, typed = false) =>
+    (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+      const next = { ...form, [key]: e.target.value };
+      setForm(next);
+      clearTimeout(timer.current);
+      if (typed) timer.current = setTimeout(() => apply(next), TYPING_PAUSE_MS);
+      else apply(next);
+    };
 
   return (
     <>

@@ -46,8 +46,8 @@ export function ProcessorPage({ base, place }: PageScope) {
     setCheck(null);
     try {
       const merchantAccounts = Object.fromEntries(
-        values.merchant_accounts!
-          .split(',')
+        values
+          .merchant_accounts!.split(',')
           .map((pair) => pair.trim())
           .filter(Boolean)
           .map((pair) => pair.split('=').map((s) => s.trim()) as [string, string]),
@@ -195,7 +195,12 @@ export function ProcessorPage({ base, place }: PageScope) {
                   />
                 </Field>
                 <Field id="bt-google-pay" label={t('processor.googlePay')} hint={t('processor.googlePayHint')}>
-                  <input id="bt-google-pay" aria-describedby="bt-google-pay-hint" value={values.google_pay_merchant_id} onChange={(e) => set('google_pay_merchant_id', e.target.value)} />
+                  <input
+                    id="bt-google-pay"
+                    aria-describedby="bt-google-pay-hint"
+                    value={values.google_pay_merchant_id}
+                    onChange={(e) => set('google_pay_merchant_id', e.target.value)}
+                  />
                 </Field>
                 <label className="inline">
                   <input

@@ -35,10 +35,7 @@ export function SearchPage({ base }: PageScope) {
   const t = useT();
   const { query } = useLocation();
   const q = query.get('q') ?? '';
-  const found = useLoad(
-    () => api<{ data: SearchHit[] }>('GET', `/accounts${base}/search?${new URLSearchParams({ q })}`),
-    `${base}/search?${q}`,
-  );
+  const found = useLoad(() => api<{ data: SearchHit[] }>('GET', `/accounts${base}/search?${new URLSearchParams({ q })}`), `${base}/search?${q}`);
   const groups = new Map<string, SearchHit[]>();
   for (const hit of found.data?.data ?? []) groups.set(hit.kind, [...(groups.get(hit.kind) ?? []), hit]);
 
@@ -57,7 +54,13 @@ export function SearchPage({ base }: PageScope) {
             <ul className="search-hits">
               {hits.map((hit) => (
                 <li key={hit.id}>
-                  {page ? <Link href={`/dashboard${base}/${page.href(hit)}`}><code>{hit.id}</code></Link> : <code>{hit.id}</code>}
+                  {page ? (
+                    <Link href={`/dashboard${base}/${page.href(hit)}`}>
+                      <code>{hit.id}</code>
+                    </Link>
+                  ) : (
+                    <code>{hit.id}</code>
+                  )}
                   {hit.amount !== null && hit.currency && <span>{formatMoney(hit.amount, hit.currency.toUpperCase(), undefined)}</span>}
                   {hit.status && <StatusBadge status={hit.status} />}
                   {hit.customer_email && <span>{hit.customer_email}</span>}

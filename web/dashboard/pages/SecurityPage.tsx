@@ -21,8 +21,26 @@ interface OwnSession {
 /** A User-Agent in a few words: the browser and the system, enough to tell one's devices apart. */
 function browserOf(agent: string | null): string {
   if (!agent) return '—';
-  const browser = /Edg\//.test(agent) ? 'Edge' : /Firefox\//.test(agent) ? 'Firefox' : /Chrom(e|ium)\//.test(agent) ? 'Chrome' : /Safari\//.test(agent) ? 'Safari' : null;
-  const system = /Android/.test(agent) ? 'Android' : /iPhone|iPad/.test(agent) ? 'iOS' : /Mac OS X/.test(agent) ? 'macOS' : /Windows/.test(agent) ? 'Windows' : /Linux/.test(agent) ? 'Linux' : null;
+  const browser = /Edg\//.test(agent)
+    ? 'Edge'
+    : /Firefox\//.test(agent)
+      ? 'Firefox'
+      : /Chrom(e|ium)\//.test(agent)
+        ? 'Chrome'
+        : /Safari\//.test(agent)
+          ? 'Safari'
+          : null;
+  const system = /Android/.test(agent)
+    ? 'Android'
+    : /iPhone|iPad/.test(agent)
+      ? 'iOS'
+      : /Mac OS X/.test(agent)
+        ? 'macOS'
+        : /Windows/.test(agent)
+          ? 'Windows'
+          : /Linux/.test(agent)
+            ? 'Linux'
+            : null;
   return browser && system ? `${browser}, ${system}` : agent.slice(0, 60);
 }
 
@@ -45,7 +63,14 @@ function PasswordChange() {
       <h2 id="password-title">{t('security.password')}</h2>
       <form onSubmit={submit}>
         <Field id="current-password" label={t('security.currentPassword')}>
-          <input id="current-password" type="password" autoComplete="current-password" required value={form.current} onChange={(e) => setForm({ ...form, current: e.target.value })} />
+          <input
+            id="current-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={form.current}
+            onChange={(e) => setForm({ ...form, current: e.target.value })}
+          />
         </Field>
         <NewPasswordField hint={t('security.newPasswordHint')} value={form.next} onChange={(next) => setForm({ ...form, next })} />
         <ErrorNote error={error} />
@@ -105,7 +130,14 @@ function SecondFactor() {
           )}
           <form onSubmit={disable}>
             <Field id="disable-password" label={t('security.currentPassword')}>
-              <input id="disable-password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+              <input
+                id="disable-password"
+                type="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
             </Field>
             <button type="submit" className="danger" disabled={busy}>
               {t('security.turnOff')}
@@ -137,7 +169,11 @@ function SecondFactor() {
       ) : (
         <>
           <p>{t('security.twoStepOff')}</p>
-          <button type="button" disabled={busy} onClick={() => act(async () => setOffer(await api<{ secret: string; qr_svg: string }>('POST', '/me/second-factor/setup')))}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => act(async () => setOffer(await api<{ secret: string; qr_svg: string }>('POST', '/me/second-factor/setup')))}
+          >
             {t('security.turnOn')}
           </button>
         </>
@@ -183,7 +219,12 @@ function Sessions() {
                   {s.current ? (
                     t('security.thisBrowser')
                   ) : (
-                    <button type="button" className="danger" aria-label={t('security.revokeOf', { when: formatTime(s.created), browser: browserOf(s.user_agent) })} onClick={() => revoke(s.id)}>
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={t('security.revokeOf', { when: formatTime(s.created), browser: browserOf(s.user_agent) })}
+                      onClick={() => revoke(s.id)}
+                    >
                       {t('security.revoke')}
                     </button>
                   )}

@@ -141,7 +141,9 @@ export function SessionDetailPage({ base, id }: PageScope & { id: string }) {
         </li>
         {s.timeline.map((e) => (
           <li key={e.id}>
-            <span>{e.type === 'checkout.session.completed' ? t('session.completed') : e.type === 'checkout.session.expired' ? t('session.expired') : e.type}</span>{' '}
+            <span>
+              {e.type === 'checkout.session.completed' ? t('session.completed') : e.type === 'checkout.session.expired' ? t('session.expired') : e.type}
+            </span>{' '}
             <time>{formatTime(e.created)}</time>
           </li>
         ))}

@@ -178,13 +178,7 @@ export function SettingsPage({ place }: PageScope) {
             </Field>
             <Field id="s-accent" label={t('settings.accent')} hint={t('settings.accentHint')}>
               <div className="color-input">
-                <input
-                  id="s-accent"
-                  aria-describedby="s-accent-hint"
-                  value={form.accent_color}
-                  onChange={set('accent_color')}
-                  pattern="#[0-9a-fA-F]{6}"
-                />
+                <input id="s-accent" aria-describedby="s-accent-hint" value={form.accent_color} onChange={set('accent_color')} pattern="#[0-9a-fA-F]{6}" />
                 <input
                   type="color"
                   aria-label={t('settings.pickAccent')}
@@ -216,12 +210,7 @@ export function SettingsPage({ place }: PageScope) {
             </button>
           )}
         </form>
-        <CheckoutPreview
-          name={form.display_name || form.name}
-          logoUrl={form.logo_url}
-          accent={form.accent_color}
-          currency={settings.data.default_currency}
-        />
+        <CheckoutPreview name={form.display_name || form.name} logoUrl={form.logo_url} accent={form.accent_color} currency={settings.data.default_currency} />
       </div>
       <EmbedOriginsForm path={path} saved={settings.data.embed_allowed_origins ?? []} editable={editable} />
     </>

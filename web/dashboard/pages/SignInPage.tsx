@@ -68,7 +68,14 @@ export function SignInPage({ onSignedIn, session }: { onSignedIn: SignedIn; sess
           </>
         ) : useRecovery ? (
           <Field id="recovery-code" label={t('access.recoveryCode')} hint={t('access.recoveryCodeHint')}>
-            <input id="recovery-code" autoComplete="off" required aria-describedby="recovery-code-hint" value={code} onChange={(e) => setCode(e.target.value)} />
+            <input
+              id="recovery-code"
+              autoComplete="off"
+              required
+              aria-describedby="recovery-code-hint"
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
           </Field>
         ) : (
           <Field id="code" label={t('access.code')} hint={t('access.codeHint')}>

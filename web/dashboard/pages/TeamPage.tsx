@@ -24,10 +24,7 @@ export function TeamPage({ place }: PageScope) {
   const [error, setError] = useState<DashboardApiError | null>(null);
   const [resetLink, setResetLink] = useState<{ email: string; url: string } | null>(null);
   const [removing, setRemoving] = useState<{ userId: string; email: string } | null>(null);
-  const security = useLoad(
-    () => api<{ require_second_factor: boolean; members_with_second_factor: string[] }>('GET', `${base}/security`),
-    `${base}/security`,
-  );
+  const security = useLoad(() => api<{ require_second_factor: boolean; members_with_second_factor: string[] }>('GET', `${base}/security`), `${base}/security`);
   const manage = can(place.account.role, 'team.manage');
   const grantable = roles.filter((r) => r !== 'owner' || can(place.account.role, 'ownership.transfer'));
 

@@ -30,7 +30,15 @@ interface Delivery {
   next_attempt_at: number | null;
   created: number;
   request_body: string | null;
-  log: Array<{ attempt: number; outcome: string; response_status: number | null; response_body: string | null; duration_ms: number; error: string | null; started_at: number }>;
+  log: Array<{
+    attempt: number;
+    outcome: string;
+    response_status: number | null;
+    response_body: string | null;
+    duration_ms: number;
+    error: string | null;
+    started_at: number;
+  }>;
 }
 
 /** Webhook endpoints (secret revealed once, rollable), each with its delivery log and resend. */
@@ -43,7 +51,6 @@ export function WebhooksPage({ base, place }: PageScope) {
   const [events, setEvents] = useState<string[]>(['*']);
   const [revealed, setRevealed] = useState<{ url: string; secret: string } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-
 
   const create = (event: FormEvent) => {
     event.preventDefault();
@@ -86,7 +93,10 @@ export function WebhooksPage({ base, place }: PageScope) {
       {revealed && (
         <div className="reveal" role="status">
           <p>
-            <FormattedMessage id={'webhooks.secretOnce' satisfies DashboardMessageKey} values={{ url: revealed.url, strong: (chunks) => <strong>{chunks}</strong> }} />
+            <FormattedMessage
+              id={'webhooks.secretOnce' satisfies DashboardMessageKey}
+              values={{ url: revealed.url, strong: (chunks) => <strong>{chunks}</strong> }}
+            />
           </p>
           <code data-testid="webhook-secret">{revealed.secret}</code>{' '}
           <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(revealed.secret)}>
@@ -120,7 +130,9 @@ export function WebhooksPage({ base, place }: PageScope) {
       {confirming && (
         <Confirm
           message={
-            confirming.action === 'roll' ? t('webhooks.rollConfirm', { url: confirming.endpoint.url }) : t('webhooks.deleteConfirm', { url: confirming.endpoint.url })
+            confirming.action === 'roll'
+              ? t('webhooks.rollConfirm', { url: confirming.endpoint.url })
+              : t('webhooks.deleteConfirm', { url: confirming.endpoint.url })
           }
           confirmLabel={confirming.action === 'roll' ? t('webhooks.rollConfirmButton') : t('webhooks.deleteConfirmButton')}
           busy={busy}
@@ -135,31 +147,43 @@ export function WebhooksPage({ base, place }: PageScope) {
         mode={place.mode}
         columns={[t('webhooks.col.url'), t('webhooks.col.events'), t('webhooks.col.state'), t('webhooks.col.actions')]}
         row={(e) => (
-              <tr key={e.id}>
-                <td className="mono">{e.url}</td>
-                <td>{e.enabled_events.includes('*') ? t('webhooks.allEvents') : e.enabled_events.join(', ')}</td>
-                <td>
-                  <StatusBadge status={e.status} />
-                </td>
-                <td className="actions">
-                  <button type="button" className="secondary" onClick={() => setSelected(e.id)} aria-label={t('webhooks.deliveryLogOf', { url: e.url })}>
-                    {t('webhooks.deliveries')}
+          <tr key={e.id}>
+            <td className="mono">{e.url}</td>
+            <td>{e.enabled_events.includes('*') ? t('webhooks.allEvents') : e.enabled_events.join(', ')}</td>
+            <td>
+              <StatusBadge status={e.status} />
+            </td>
+            <td className="actions">
+              <button type="button" className="secondary" onClick={() => setSelected(e.id)} aria-label={t('webhooks.deliveryLogOf', { url: e.url })}>
+                {t('webhooks.deliveries')}
+              </button>
+              {manage && (
+                <>
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={busy}
+                    onClick={() => setConfirming({ endpoint: e, action: 'roll' })}
+                    aria-label={t('webhooks.rollSecretOf', { url: e.url })}
+                  >
+                    {t('webhooks.rollSecret')}
                   </button>
-                  {manage && (
-                    <>
-                      <button type="button" className="secondary" disabled={busy} onClick={() => setConfirming({ endpoint: e, action: 'roll' })} aria-label={t('webhooks.rollSecretOf', { url: e.url })}>
-                        {t('webhooks.rollSecret')}
-                      </button>
-                      <button type="button" className="secondary" disabled={busy} onClick={() => void toggle(e)}>
-                        {e.status === 'enabled' ? t('webhooks.disable') : t('webhooks.enable')}
-                      </button>
-                      <button type="button" className="danger" disabled={busy} onClick={() => setConfirming({ endpoint: e, action: 'delete' })} aria-label={t('webhooks.deleteOf', { url: e.url })}>
-                        {t('webhooks.delete')}
-                      </button>
-                    </>
-                  )}
-                </td>
-              </tr>
+                  <button type="button" className="secondary" disabled={busy} onClick={() => void toggle(e)}>
+                    {e.status === 'enabled' ? t('webhooks.disable') : t('webhooks.enable')}
+                  </button>
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={busy}
+                    onClick={() => setConfirming({ endpoint: e, action: 'delete' })}
+                    aria-label={t('webhooks.deleteOf', { url: e.url })}
+                  >
+                    {t('webhooks.delete')}
+                  </button>
+                </>
+              )}
+            </td>
+          </tr>
         )}
       />
       {selected && <DeliveryLog key={selected} path={`/accounts${base}/webhook-endpoints/${selected}`} manage={manage} />}
@@ -203,7 +227,12 @@ function DeliveryLog({ path, manage }: { path: string; manage: boolean }) {
                     {d.event_type} <StatusBadge status={d.status} />
                   </h3>
                   {manage && (
-                    <button type="button" className="secondary" onClick={() => void resend(d)} aria-label={t('webhooks.resendOf', { type: d.event_type, id: d.id })}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      onClick={() => void resend(d)}
+                      aria-label={t('webhooks.resendOf', { type: d.event_type, id: d.id })}
+                    >
                       {t('webhooks.resend')}
                     </button>
                   )}
@@ -223,15 +252,24 @@ function DeliveryLog({ path, manage }: { path: string; manage: boolean }) {
                   <summary>{t('webhooks.requestAndResponses')}</summary>
                   <h4>{t('webhooks.requestBody')}</h4>
                   {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block is reached by keyboard to scroll it. */}
-                  <pre className="mono" tabIndex={0}>{d.request_body ?? '—'}</pre>
+                  <pre className="mono" tabIndex={0}>
+                    {d.request_body ?? '—'}
+                  </pre>
                   {d.log.map((a) => (
                     <div key={a.attempt}>
                       <h4>
-                        {t('webhooks.attempt', { attempt: a.attempt, outcome: a.outcome, status: a.response_status ?? t('webhooks.noStatus'), ms: a.duration_ms })}
+                        {t('webhooks.attempt', {
+                          attempt: a.attempt,
+                          outcome: a.outcome,
+                          status: a.response_status ?? t('webhooks.noStatus'),
+                          ms: a.duration_ms,
+                        })}
                       </h4>
                       {a.error && <p className="error">{a.error}</p>}
                       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block is reached by keyboard to scroll it. */}
-                      <pre className="mono" tabIndex={0}>{a.response_body ?? ''}</pre>
+                      <pre className="mono" tabIndex={0}>
+                        {a.response_body ?? ''}
+                      </pre>
                     </div>
                   ))}
                 </details>

@@ -1,9 +1,5 @@
 import type { PaymentMethodDetails } from '../../../domain/payments/entities';
-import {
-  describeDecline,
-  describeGatewayRejection,
-  PROCESSOR_UNAVAILABLE_CODE,
-} from '../../../domain/processors/processor-responses';
+import { describeDecline, describeGatewayRejection, PROCESSOR_UNAVAILABLE_CODE } from '../../../domain/processors/processor-responses';
 import type { AuthorizeResult, SavePaymentMethodResult, ThreeDSecureResult } from '../../../domain/processors/ports';
 
 /** The parts of a Braintree SDK transaction we read (the SDK's objects are loosely typed). */
@@ -239,7 +235,11 @@ export interface VaultResult {
 export function vaultOutcome(result: VaultResult): SavePaymentMethodResult {
   if (result.success && result.paymentMethod) {
     const card = paymentMethodOf({ id: '', status: 'vaulted', creditCard: result.paymentMethod });
-    return { outcome: 'saved', token: result.paymentMethod.token, paymentMethod: card ?? { type: 'card', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null } };
+    return {
+      outcome: 'saved',
+      token: result.paymentMethod.token,
+      paymentMethod: card ?? { type: 'card', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null },
+    };
   }
   const verification = result.verification;
   if (verification) {
@@ -251,7 +251,8 @@ export function vaultOutcome(result: VaultResult): SavePaymentMethodResult {
       gatewayRejectionReason: verification.gatewayRejectionReason ?? null,
       creditCard: verification.creditCard ?? null,
     });
-    if (checked.outcome === 'declined') return { outcome: 'declined', declineCode: checked.declineCode, paymentMethod: checked.paymentMethod, response: checked.response };
+    if (checked.outcome === 'declined')
+      return { outcome: 'declined', declineCode: checked.declineCode, paymentMethod: checked.paymentMethod, response: checked.response };
     if (checked.outcome === 'unavailable') return checked;
   }
   const outcome = saleOutcome({ success: false, message: result.message, errors: result.errors });

@@ -215,9 +215,7 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
   }
 
   async capture(request: { transactionId: string; amount: number; currency: string }): Promise<OperationResult> {
-    return this.operation(() =>
-      this.gateway.transaction.submitForSettlement(request.transactionId, toDecimalString(request.amount, request.currency)),
-    );
+    return this.operation(() => this.gateway.transaction.submitForSettlement(request.transactionId, toDecimalString(request.amount, request.currency)));
   }
 
   async void(request: { transactionId: string }): Promise<OperationResult> {
@@ -435,9 +433,7 @@ function disputeReport(dispute: BraintreeDispute): ProcessorDispute {
 }
 
 function responseOf(transaction: BraintreeTransaction): OperationResponse {
-  return transaction.processorResponseCode
-    ? { code: transaction.processorResponseCode, text: transaction.processorResponseText ?? '' }
-    : null;
+  return transaction.processorResponseCode ? { code: transaction.processorResponseCode, text: transaction.processorResponseText ?? '' } : null;
 }
 
 /** `tillpoint processor check`: a client token per merchant account says whether the setup works. */
@@ -476,10 +472,16 @@ function describeThrown(error: unknown, settings: BraintreeSettings): ProcessorP
   const type = (error as { type?: string })?.type;
   const where = `the Braintree ${settings.environment} gateway`;
   if (type === 'authenticationError') {
-    return { kind: 'authentication', message: `${where} rejected the public/private key pair: check both keys and that they belong to the ${settings.environment} environment` };
+    return {
+      kind: 'authentication',
+      message: `${where} rejected the public/private key pair: check both keys and that they belong to the ${settings.environment} environment`,
+    };
   }
   if (type === 'authorizationError') {
-    return { kind: 'authorization', message: `${where} accepted the keys but refused the call: the API user lacks a permission, or the merchant id '${settings.merchantId}' is not the keys' merchant` };
+    return {
+      kind: 'authorization',
+      message: `${where} accepted the keys but refused the call: the API user lacks a permission, or the merchant id '${settings.merchantId}' is not the keys' merchant`,
+    };
   }
   if (type === 'notFoundError') {
     return { kind: 'authorization', message: `${where} does not know merchant id '${settings.merchantId}'` };

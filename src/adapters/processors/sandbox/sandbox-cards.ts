@@ -87,11 +87,26 @@ export const fakeNonces: ReadonlyMap<string, FakeNonce> = new Map<string, FakeNo
   ['fake-paypal-one-time-nonce', { type: 'paypal', brand: null, last4: null, payerEmail: 'payer@example.com', behavior: 'amount' }],
   ['fake-venmo-account-nonce', { type: 'venmo', brand: null, last4: null, username: 'venmojoe', behavior: 'amount' }],
   // 3-D Secure already run: the verification's result travels with the nonce.
-  ['fake-three-d-secure-visa-full-authentication-nonce', { brand: 'visa', last4: '0002', behavior: 'amount', threeDSecure: { result: threeDSecureResults.frictionless } }],
-  ['fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce', { brand: 'visa', last4: '2701', behavior: 'amount', threeDSecure: { result: threeDSecureResults.frictionless } }],
-  ['fake-three-d-secure-two-visa-successful-step-up-authentication-nonce', { brand: 'visa', last4: '2503', behavior: 'amount', threeDSecure: { result: threeDSecureResults.challengePassed } }],
-  ['fake-three-d-secure-visa-failed-authentication-nonce', { brand: 'visa', last4: '0002', behavior: 'amount', threeDSecure: { result: threeDSecureResults.challengeFailed } }],
-  ['fake-three-d-secure-visa-authentication-unavailable-nonce', { brand: 'visa', last4: '0002', behavior: 'amount', threeDSecure: { result: threeDSecureResults.unavailable } }],
+  [
+    'fake-three-d-secure-visa-full-authentication-nonce',
+    { brand: 'visa', last4: '0002', behavior: 'amount', threeDSecure: { result: threeDSecureResults.frictionless } },
+  ],
+  [
+    'fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce',
+    { brand: 'visa', last4: '2701', behavior: 'amount', threeDSecure: { result: threeDSecureResults.frictionless } },
+  ],
+  [
+    'fake-three-d-secure-two-visa-successful-step-up-authentication-nonce',
+    { brand: 'visa', last4: '2503', behavior: 'amount', threeDSecure: { result: threeDSecureResults.challengePassed } },
+  ],
+  [
+    'fake-three-d-secure-visa-failed-authentication-nonce',
+    { brand: 'visa', last4: '0002', behavior: 'amount', threeDSecure: { result: threeDSecureResults.challengeFailed } },
+  ],
+  [
+    'fake-three-d-secure-visa-authentication-unavailable-nonce',
+    { brand: 'visa', last4: '0002', behavior: 'amount', threeDSecure: { result: threeDSecureResults.unavailable } },
+  ],
   ['fake-valid-nonce', { brand: 'visa', last4: '1881', behavior: 'amount' }],
   ['fake-valid-visa-nonce', { brand: 'visa', last4: '1881', behavior: 'amount' }],
   ['fake-valid-mastercard-nonce', { brand: 'mastercard', last4: '4444', behavior: 'amount' }],

@@ -2,7 +2,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { testCards } from './sandbox-cards';
 import { SandboxProcessor } from './sandbox-processor';
 import type { RawCard, TokenizeResult, AuthorizeRequest, AuthorizeResult } from '../../../domain/processors/ports';
-import type { SandboxTransaction, SandboxTransactionLedger, SandboxNonceRecord, SandboxNonceVault, SandboxSavedMethod } from '../../../domain/processors/sandbox-ports';
+import type {
+  SandboxTransaction,
+  SandboxTransactionLedger,
+  SandboxNonceRecord,
+  SandboxNonceVault,
+  SandboxSavedMethod,
+} from '../../../domain/processors/sandbox-ports';
 
 /** An in-memory TestNonceVault (our own port): keeps every saved record, serialized, for inspection. */
 class MemoryVault implements SandboxNonceVault {
@@ -54,7 +60,13 @@ class MemoryLedger implements SandboxTransactionLedger {
     const t = [...this.transactions.values()].find((x) => x.paymentId === paymentId);
     return t ? { ...t } : null;
   }
-  async move(id: string, from: readonly SandboxTransaction['status'][], to: SandboxTransaction['status'], changes: { amountCaptured?: number; settlesAt?: Date | null }, at: Date) {
+  async move(
+    id: string,
+    from: readonly SandboxTransaction['status'][],
+    to: SandboxTransaction['status'],
+    changes: { amountCaptured?: number; settlesAt?: Date | null },
+    at: Date,
+  ) {
     const t = this.transactions.get(id);
     if (!t || !from.includes(t.status)) return false;
     Object.assign(t, changes, { status: to, updatedAt: at });
@@ -599,7 +611,11 @@ describe('TestProcessor: 3-D Secure as the Braintree sandbox runs it', () => {
   });
 
   it('4000000000002925: authentication failed without a challenge; 4000000000002313: unavailable', async () => {
-    expect(await verify('4000000000002925')).toMatchObject({ status: 'authenticate_frictionless_failed', liabilityShifted: false, liabilityShiftPossible: true });
+    expect(await verify('4000000000002925')).toMatchObject({
+      status: 'authenticate_frictionless_failed',
+      liabilityShifted: false,
+      liabilityShiftPossible: true,
+    });
     const unavailable = await verify('4000000000002313');
     expect(unavailable).toMatchObject({ status: 'authenticate_unable_to_authenticate', liabilityShifted: false, liabilityShiftPossible: false });
     // Without a requirement, a card whose authentication was unavailable pays, without a liability shift.

@@ -180,7 +180,12 @@ export class SandboxProcessor implements PaymentProcessor {
     }
     const paymentMethod: PaymentMethodDetails = { type: 'card', brand: request.brand, last4: null, expMonth: null, expYear: null, fingerprint: null };
     const nonce = `tokencvc_${randomBytes(18).toString('base64url')}`;
-    await this.vault.save({ nonce, paymentMethod, behavior: SANDBOX_CVC_MISMATCH.includes(request.cvc) ? 'cvc_only_mismatch' : 'cvc_only_match', createdAt: this.now() });
+    await this.vault.save({
+      nonce,
+      paymentMethod,
+      behavior: SANDBOX_CVC_MISMATCH.includes(request.cvc) ? 'cvc_only_mismatch' : 'cvc_only_match',
+      createdAt: this.now(),
+    });
     return { ok: true, nonce, paymentMethod };
   }
 
@@ -234,7 +239,13 @@ export class SandboxProcessor implements PaymentProcessor {
       return { outcome: 'declined', declineCode, paymentMethod: resolved.paymentMethod, response };
     }
     const token = `testpm_${randomBytes(12).toString('base64url')}`;
-    await this.vault.saveMethod({ token, customerId: request.customerId, paymentMethod: resolved.paymentMethod, behavior: resolved.behavior, createdAt: this.now() });
+    await this.vault.saveMethod({
+      token,
+      customerId: request.customerId,
+      paymentMethod: resolved.paymentMethod,
+      behavior: resolved.behavior,
+      createdAt: this.now(),
+    });
     return { outcome: 'saved', token, paymentMethod: resolved.paymentMethod };
   }
 
@@ -261,7 +272,7 @@ export class SandboxProcessor implements PaymentProcessor {
         message: `This nonce is ${walletNames[paymentMethod.type]}'s, not ${walletNames[paidAs]}'s: pay with payment_method_type ${paymentMethod.type}`,
       };
     }
-    const threeDSecureResult = ('threeDSecure' in resolved ? resolved.threeDSecure?.result : undefined);
+    const threeDSecureResult = 'threeDSecure' in resolved ? resolved.threeDSecure?.result : undefined;
     const threeDSecure = threeDSecureResult ? { status: threeDSecureResult.status, liabilityShifted: threeDSecureResult.liabilityShifted } : null;
     const policy = threeDSecurePolicy({ mode: request.threeDSecureMode ?? 'when_required', accountRequires: false, paymentMethodType: paidAs });
     const transactionId = newTransactionId();
@@ -431,10 +442,16 @@ export class SandboxProcessor implements PaymentProcessor {
     // As Braintree's sandbox: the winning text wins, the losing text loses, anything else stays under review.
     const decision = texts.includes(WINNING_EVIDENCE) ? 'won' : texts.includes(LOSING_EVIDENCE) ? 'lost' : null;
     const now = this.now();
-    const moved = await this.disputes!.move(dispute.id, ['open'], 'disputed', {
-      decision,
-      decidesAt: decision && new Date(now.getTime() + SANDBOX_DISPUTE_DELAY_MS),
-    }, now);
+    const moved = await this.disputes!.move(
+      dispute.id,
+      ['open'],
+      'disputed',
+      {
+        decision,
+        decidesAt: decision && new Date(now.getTime() + SANDBOX_DISPUTE_DELAY_MS),
+      },
+      now,
+    );
     if (!moved) return { outcome: 'refused', message: `Disputes can only be finalized when they are in an Open state (it is ${dispute.status})` };
     return { outcome: 'succeeded', evidenceId: null };
   }
@@ -524,9 +541,6 @@ function succeeded(transactionId: string, text: string): OperationResult {
   return { outcome: 'succeeded', transactionId, response: { code: '1000', text } };
 }
 
-function refused(
-  reason: Extract<OperationResult, { outcome: 'refused' }>['reason'],
-  message: string,
-): OperationResult {
+function refused(reason: Extract<OperationResult, { outcome: 'refused' }>['reason'], message: string): OperationResult {
   return { outcome: 'refused', reason, message, response: null };
 }

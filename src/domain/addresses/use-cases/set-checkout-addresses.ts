@@ -27,7 +27,8 @@ export async function setCheckoutAddresses(deps: Deps, options: { sessionId: str
         if (!session.shippingAddressCollection) {
           throw new TillpointError('parameter_invalid', 'This checkout does not ask for a shipping address', { param: 'shipping_details' });
         }
-        change.shippingDetails = shippingDetails && validShippingDetails(shippingDetails, deps.addressFormats, session.shippingAddressCollection.allowedCountries);
+        change.shippingDetails =
+          shippingDetails && validShippingDetails(shippingDetails, deps.addressFormats, session.shippingAddressCollection.allowedCountries);
       }
       if (billingAddress !== undefined) {
         if (session.billingAddressCollection !== 'required') {

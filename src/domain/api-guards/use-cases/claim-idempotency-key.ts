@@ -1,9 +1,4 @@
-import {
-  IDEMPOTENCY_LOCK_MS,
-  IDEMPOTENCY_RETENTION_MS,
-  isValidIdempotencyKey,
-  requestFingerprint,
-} from '../rules';
+import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_RETENTION_MS, isValidIdempotencyKey, requestFingerprint } from '../rules';
 import { TillpointError } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import type { Scope } from '../../shared/scope';
@@ -34,16 +29,10 @@ export async function claimIdempotencyKey(
     lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_MS),
   });
   if (claim.outcome === 'in_use') {
-    throw new TillpointError(
-      'idempotency_key_in_use',
-      'A request with this Idempotency-Key is still being processed; retry once it has finished',
-    );
+    throw new TillpointError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry once it has finished');
   }
   if (claim.outcome === 'reused') {
-    throw new TillpointError(
-      'idempotency_key_reused',
-      'This Idempotency-Key was already used with other parameters; use a new key for a new request',
-    );
+    throw new TillpointError('idempotency_key_reused', 'This Idempotency-Key was already used with other parameters; use a new key for a new request');
   }
   return claim;
 }

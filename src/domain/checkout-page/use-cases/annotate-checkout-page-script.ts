@@ -10,9 +10,22 @@ export async function annotateCheckoutPageScript(
 ): Promise<ScriptNote> {
   return deps.store.transaction(async (tx) => {
     const at = deps.clock.now();
-    const note: ScriptNote = { accountId: options.accountId, scriptId: options.scriptId, note: options.note.trim(), updatedBy: options.actor.label, updatedAt: at };
+    const note: ScriptNote = {
+      accountId: options.accountId,
+      scriptId: options.scriptId,
+      note: options.note.trim(),
+      updatedBy: options.actor.label,
+      updatedAt: at,
+    };
     await tx.checkoutPage.saveNote(note);
-    await recordAudit(tx, { accountId: options.accountId, mode: null, actor: options.actor, action: 'checkout_page.script_annotate', target: options.scriptId, at });
+    await recordAudit(tx, {
+      accountId: options.accountId,
+      mode: null,
+      actor: options.actor,
+      action: 'checkout_page.script_annotate',
+      target: options.scriptId,
+      at,
+    });
     return note;
   });
 }

@@ -14,11 +14,9 @@ export async function approveCheckoutPageBaseline(
   options: { accountId: string; actor: Actor; fingerprint: PageFingerprint; digest: string; reviewedDigest: string },
 ): Promise<CheckoutPageBaseline> {
   if (options.reviewedDigest !== options.digest) {
-    throw new TillpointError(
-      'parameter_invalid',
-      'The checkout page changed since this version was shown: review the current version and approve that one',
-      { param: 'digest' },
-    );
+    throw new TillpointError('parameter_invalid', 'The checkout page changed since this version was shown: review the current version and approve that one', {
+      param: 'digest',
+    });
   }
   return deps.store.transaction(async (tx) => {
     const at = deps.clock.now();

@@ -18,10 +18,7 @@ const modes: Mode[] = ['test', 'live'];
  *
  * Returns the changes opened now, for the alerts outside the database (metrics, error reporting).
  */
-export async function detectCheckoutPageChanges(
-  deps: Deps,
-  options: { fingerprint: PageFingerprint; digest: string },
-): Promise<CheckoutPageChange[]> {
+export async function detectCheckoutPageChanges(deps: Deps, options: { fingerprint: PageFingerprint; digest: string }): Promise<CheckoutPageChange[]> {
   const { fingerprint, digest } = options;
   const opened: CheckoutPageChange[] = [];
   const done = new Set<string>();

@@ -7,10 +7,7 @@ import type { Customer } from '../entities';
 import { applyCustomerInput, customerEvent, type CustomerInput } from '../rules';
 
 /** Changes a customer's email, name or metadata; fires `customer.updated` when anything changed. */
-export async function updateCustomer(
-  deps: Deps,
-  options: { scope: Scope; id: string; input: CustomerInput; actor: Actor | null },
-): Promise<Customer> {
+export async function updateCustomer(deps: Deps, options: { scope: Scope; id: string; input: CustomerInput; actor: Actor | null }): Promise<Customer> {
   return deps.store.transaction(async (tx) => {
     const current = await tx.customers.get(options.scope, options.id, { forUpdate: true });
     if (!current) throw resourceMissing('customer', options.id);

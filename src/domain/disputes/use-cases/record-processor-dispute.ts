@@ -21,10 +21,7 @@ export type RecordedDispute =
  * `dispute.closed`). Saying the same thing twice changes nothing, so duplicates are harmless. The
  * processor's own writes have no actor and no audit line.
  */
-export async function recordProcessorDispute(
-  deps: Deps,
-  options: { scope: Scope; processor: string; report: ProcessorDispute },
-): Promise<RecordedDispute> {
+export async function recordProcessorDispute(deps: Deps, options: { scope: Scope; processor: string; report: ProcessorDispute }): Promise<RecordedDispute> {
   const { scope, report } = options;
   return deps.store.transaction(async (tx): Promise<RecordedDispute> => {
     const at = deps.clock.now();

@@ -10,10 +10,7 @@ import { assertKeyPermits } from '../../team/api-key-permissions';
  * evaluation context's `targetingKey`. The session id is unguessable and identifies account and
  * mode, so the page needs no key.
  */
-export async function authorizeFlagReader(
-  deps: Deps,
-  options: { authorization: string | undefined; targetingKey: string | null },
-): Promise<Scope | null> {
+export async function authorizeFlagReader(deps: Deps, options: { authorization: string | undefined; targetingKey: string | null }): Promise<Scope | null> {
   const secret = options.authorization ? /^Bearer\s+(\S+)$/i.exec(options.authorization.trim())?.[1] : undefined;
   if (options.authorization !== undefined) {
     if (!secret || !parseApiKey(secret)) throw new TillpointError('api_key_invalid', 'Invalid API key provided');
@@ -22,10 +19,12 @@ export async function authorizeFlagReader(
     const nowMs = deps.clock.now().getTime();
     const key =
       deps.apiKeyCache.get(hash, nowMs) ??
-      (await deps.apiKeyCache.find(hash, nowMs, async () => {
-        const found = await deps.store.read((reader) => reader.apiKeys.findBySecretHash(hash));
-        return found && { key: found };
-      }))?.key;
+      (
+        await deps.apiKeyCache.find(hash, nowMs, async () => {
+          const found = await deps.store.read((reader) => reader.apiKeys.findBySecretHash(hash));
+          return found && { key: found };
+        })
+      )?.key;
     if (!key) throw new TillpointError('api_key_invalid', 'Invalid API key provided');
     if (key.revokedAt) throw new TillpointError('api_key_revoked', 'This API key has been revoked');
     if (key.expiresAt && key.expiresAt.getTime() <= nowMs) throw new TillpointError('api_key_invalid', 'This API key has expired');

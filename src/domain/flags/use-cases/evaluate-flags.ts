@@ -15,19 +15,14 @@ export const stateHolds = (state: FlagState, key: string) => state.keys === unde
 export function evaluateFlagsFrom(state: FlagState, options: { targetingKey: string | null; key?: string }): FlagEvaluation[] {
   const { stored, running } = state;
   const keys = options.key === undefined ? evaluableKeys(stored) : [options.key];
-  return keys.map((k) =>
-    evaluateFlag(k, stored.find((f) => f.key === k) ?? null, running.find((x) => x.key === k) ?? null, options.targetingKey),
-  );
+  return keys.map((k) => evaluateFlag(k, stored.find((f) => f.key === k) ?? null, running.find((x) => x.key === k) ?? null, options.targetingKey));
 }
 
 /**
  * Evaluates flags for one unit of an account and mode: one key, or every key it has (OFREP's
  * single and bulk evaluation). Reads the store only; nothing is recorded.
  */
-export async function evaluateFlags(
-  deps: Deps,
-  options: { scope: Scope; targetingKey: string | null; key?: string },
-): Promise<FlagEvaluation[]> {
+export async function evaluateFlags(deps: Deps, options: { scope: Scope; targetingKey: string | null; key?: string }): Promise<FlagEvaluation[]> {
   const { scope, targetingKey, key } = options;
   return evaluateFlagsFrom(await loadFlagState(deps, scope), { targetingKey, ...(key === undefined ? {} : { key }) });
 }

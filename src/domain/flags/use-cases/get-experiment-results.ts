@@ -16,8 +16,6 @@ export async function getExperimentResults(
   if (!read) throw resourceMissing('experiment', options.id);
   const { experiment, tally } = read;
   // Every variant appears, in the experiment's order, even before its first exposure.
-  const counts = experiment.variants.map(
-    (v) => tally.find((t) => t.variant === v.key) ?? { variant: v.key, exposed: 0, conversions: 0 },
-  );
+  const counts = experiment.variants.map((v) => tally.find((t) => t.variant === v.key) ?? { variant: v.key, exposed: 0, conversions: 0 });
   return { experiment, ...experimentResults(counts, experiment.control, experiment.plannedSampleSize) };
 }

@@ -43,11 +43,14 @@ export async function updateExperiment(
             : { plannedSampleSize: current.plannedSampleSize, baselineConversionRate: undefined, minimumDetectableEffect: undefined };
         next = {
           ...next,
-          ...checkExperimentPlan(current.key as ExperimentSurface, {
-            variants: options.variants ?? current.variants,
-            control: options.control ?? (options.variants ? undefined : current.control),
-            ...sizing,
-          } as ExperimentPlanInput & { variants: ExperimentVariant[] }),
+          ...checkExperimentPlan(
+            current.key as ExperimentSurface,
+            {
+              variants: options.variants ?? current.variants,
+              control: options.control ?? (options.variants ? undefined : current.control),
+              ...sizing,
+            } as ExperimentPlanInput & { variants: ExperimentVariant[] },
+          ),
         };
       }
       if (options.description !== undefined) next.description = options.description;

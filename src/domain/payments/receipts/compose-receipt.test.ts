@@ -69,12 +69,20 @@ describe('composeReceipt', () => {
       amountSubtotal: 2200,
       totalDetails: { amountDiscount: 0, amountShipping: 0, amountTax: 300 },
     } as unknown as CheckoutSession;
-    const { text } = composeReceipt({ account, session, payment: payment({ currency: 'eur', amount: 2300, amountCaptured: 2300 }), to: 'a@example.com', locale: 'en' });
+    const { text } = composeReceipt({
+      account,
+      session,
+      payment: payment({ currency: 'eur', amount: 2300, amountCaptured: 2300 }),
+      to: 'a@example.com',
+      locale: 'en',
+    });
     expect(text).toContain('Includes VAT: €2.00');
     expect(text).toContain('Sales tax: €1.00');
     expect(text).not.toMatch(/^Tax:/m);
     expect(text).toContain('Total paid: €23.00');
-    expect(composeReceipt({ account, session, payment: payment({ currency: 'eur', amount: 2300, amountCaptured: 2300 }), to: 'a@example.com', locale: 'de' }).text).toContain('Enthält VAT: 2,00');
+    expect(
+      composeReceipt({ account, session, payment: payment({ currency: 'eur', amount: 2300, amountCaptured: 2300 }), to: 'a@example.com', locale: 'de' }).text,
+    ).toContain('Enthält VAT: 2,00');
   });
 
   it('shows where the order ships: the name and address the shopper gave, and the shipping method chosen', () => {
@@ -103,12 +111,14 @@ describe('composeReceipt', () => {
   });
 
   it('formats a 0-decimal and a 3-decimal currency with their own minor units', () => {
-    expect(composeReceipt({ account, session: null, payment: payment({ currency: 'jpy', amount: 1500, amountCaptured: 1500 }), to: 'a@example.com', locale: 'ja' }).text).toContain(
-      'お支払い合計: ￥1,500',
-    );
-    expect(composeReceipt({ account, session: null, payment: payment({ currency: 'kwd', amount: 1500, amountCaptured: 1500 }), to: 'a@example.com', locale: 'en' }).text).toContain(
-      'Total paid: KWD\u00a01.500',
-    );
+    expect(
+      composeReceipt({ account, session: null, payment: payment({ currency: 'jpy', amount: 1500, amountCaptured: 1500 }), to: 'a@example.com', locale: 'ja' })
+        .text,
+    ).toContain('お支払い合計: ￥1,500');
+    expect(
+      composeReceipt({ account, session: null, payment: payment({ currency: 'kwd', amount: 1500, amountCaptured: 1500 }), to: 'a@example.com', locale: 'en' })
+        .text,
+    ).toContain('Total paid: KWD\u00a01.500');
   });
 
   it('names the card by brand and last 4 digits only; no support line without a support email; no test line in live mode', () => {
@@ -121,7 +131,9 @@ describe('composeReceipt', () => {
   });
 
   it('shows the refunded amount of a refunded payment', () => {
-    expect(composeReceipt({ account, session: null, payment: payment({ amountRefunded: 500 }), to: 'a@example.com', locale: 'en' }).text).toContain('Refunded: $5.00');
+    expect(composeReceipt({ account, session: null, payment: payment({ amountRefunded: 500 }), to: 'a@example.com', locale: 'en' }).text).toContain(
+      'Refunded: $5.00',
+    );
   });
 
   it('falls back to English for a locale the checkout page does not have, and matches regional tags', () => {

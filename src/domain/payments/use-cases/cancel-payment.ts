@@ -13,12 +13,16 @@ export async function cancelPayment(deps: Deps, options: { scope: Scope; id: str
     throw new TillpointError('payment_not_capturable', `This payment is ${payment.status}; only an authorized payment (requires_capture) can be canceled`);
   }
 
-  return settleAuthorization(deps, { ...payment, processorTransactionId: payment.processorTransactionId }, {
-    kind: 'void',
-    amount: null,
-    call: (processor, transactionId) => processor.void({ transactionId }),
-    to: 'canceled',
-    changes: {},
-    audit: { scope: options.scope, actor: options.actor, action: 'payment.cancel' },
-  });
+  return settleAuthorization(
+    deps,
+    { ...payment, processorTransactionId: payment.processorTransactionId },
+    {
+      kind: 'void',
+      amount: null,
+      call: (processor, transactionId) => processor.void({ transactionId }),
+      to: 'canceled',
+      changes: {},
+      audit: { scope: options.scope, actor: options.actor, action: 'payment.cancel' },
+    },
+  );
 }

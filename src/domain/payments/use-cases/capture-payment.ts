@@ -9,10 +9,7 @@ import type { Scope } from '../../shared/scope';
  * Captures an authorized payment (capture_method manual), in full or in part; the processor releases
  * the rest. The processor allows one capture, so two racing requests cannot both take money.
  */
-export async function capturePayment(
-  deps: Deps,
-  options: { scope: Scope; id: string; amount?: number; actor: Actor | null },
-): Promise<Payment> {
+export async function capturePayment(deps: Deps, options: { scope: Scope; id: string; amount?: number; actor: Actor | null }): Promise<Payment> {
   const payment = await deps.store.read((reader) => reader.payments.get(options.scope, options.id));
   if (!payment) throw resourceMissing('payment', options.id);
   if (payment.status !== 'requires_capture' || !payment.processorTransactionId) {
@@ -24,12 +21,16 @@ export async function capturePayment(
     throw new TillpointError('amount_too_large', `amount must be at most the authorized ${payment.amount}`, { param: 'amount' });
   }
 
-  return settleAuthorization(deps, { ...payment, processorTransactionId: payment.processorTransactionId }, {
-    kind: 'capture',
-    amount,
-    call: (processor, transactionId) => processor.capture({ transactionId, amount, currency: payment.currency }),
-    to: 'succeeded',
-    changes: { amountCaptured: amount },
-    audit: { scope: options.scope, actor: options.actor, action: 'payment.capture' },
-  });
+  return settleAuthorization(
+    deps,
+    { ...payment, processorTransactionId: payment.processorTransactionId },
+    {
+      kind: 'capture',
+      amount,
+      call: (processor, transactionId) => processor.capture({ transactionId, amount, currency: payment.currency }),
+      to: 'succeeded',
+      changes: { amountCaptured: amount },
+      audit: { scope: options.scope, actor: options.actor, action: 'payment.capture' },
+    },
+  );
 }

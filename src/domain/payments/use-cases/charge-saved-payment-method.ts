@@ -50,7 +50,8 @@ export async function chargeSavedPaymentMethod(deps: Deps, options: ChargeSavedP
   );
   if (!customer) throw new TillpointError('resource_missing', `No such customer: '${options.customerId}'`, { param: 'customer' });
   // Another customer's method reads as absent, as on the checkout page.
-  if (!method || method.customerId !== customer.id) throw new TillpointError('resource_missing', `No such payment method: '${options.paymentMethodId}'`, { param: 'payment_method' });
+  if (!method || method.customerId !== customer.id)
+    throw new TillpointError('resource_missing', `No such payment method: '${options.paymentMethodId}'`, { param: 'payment_method' });
   const processor = await deps.processors.forScope(scope);
   if (method.processor !== processor.name) {
     throw new TillpointError('parameter_invalid', `This payment method is kept by the ${method.processor} processor, which this account no longer uses`, {

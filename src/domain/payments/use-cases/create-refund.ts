@@ -54,9 +54,7 @@ export async function createRefund(deps: Deps, options: CreateRefundOptions): Pr
     if (amount < 1 || amount > available) {
       throw new TillpointError(
         'refund_exceeds_available',
-        available > 0
-          ? `amount must be between 1 and ${available}, what remains to refund on this payment`
-          : 'Nothing remains to refund on this payment',
+        available > 0 ? `amount must be between 1 and ${available}, what remains to refund on this payment` : 'Nothing remains to refund on this payment',
         { param: 'amount' },
       );
     }
@@ -92,10 +90,12 @@ export async function createRefund(deps: Deps, options: CreateRefundOptions): Pr
     // Nothing can have been refunded before settlement, so "everything that remains" is the capture.
     const full = refund.amount === payment.amountCaptured - payment.amountRefunded;
     if (!full) {
-      return recordFailure(deps, refund, 'payment_not_settled', new TillpointError(
+      return recordFailure(
+        deps,
+        refund,
         'payment_not_settled',
-        'This payment has not settled yet: refund all of it (which voids it) or refund part of it after settlement',
-      ));
+        new TillpointError('payment_not_settled', 'This payment has not settled yet: refund all of it (which voids it) or refund part of it after settlement'),
+      );
     }
     result = await processor.void({ transactionId });
     if (result.outcome === 'refused') {

@@ -51,7 +51,10 @@ export async function getPaymentStory(deps: Deps, options: { scope: Scope; id: s
 
     let deliveries: PaymentStory['deliveries'] = null;
     if (can(role, 'webhooks.read')) {
-      const rows = await reader.webhookDeliveries.listForEvents(scope, events.map((e) => e.id));
+      const rows = await reader.webhookDeliveries.listForEvents(
+        scope,
+        events.map((e) => e.id),
+      );
       const endpoints = new Map<string, WebhookEndpoint | null>();
       for (const id of new Set(rows.map((d) => d.endpointId))) endpoints.set(id, await reader.webhookEndpoints.get(scope, id));
       deliveries = rows.map((delivery) => {

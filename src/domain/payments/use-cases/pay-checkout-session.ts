@@ -16,7 +16,14 @@ import { setUpCheckoutSession, type SetUpCheckout } from '../../sessions/use-cas
 import { savedCardCvcRequired } from '../../sessions/use-cases/get-checkout-page';
 import { sendReceiptInBackground } from './send-receipt';
 import { missingAddress } from '../../addresses/use-cases/set-checkout-addresses';
-import { newPayment, recordAuthorizationOutcome, refusalToPay, unrecordedAuthorizationOutcome, type PaidCheckout, type RecordAuthorizationOptions } from '../rules';
+import {
+  newPayment,
+  recordAuthorizationOutcome,
+  refusalToPay,
+  unrecordedAuthorizationOutcome,
+  type PaidCheckout,
+  type RecordAuthorizationOptions,
+} from '../rules';
 
 export interface PayCheckoutSessionOptions {
   sessionId: string;
@@ -73,7 +80,9 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   // A setup session saves the card and charges nothing.
   if (target.purpose === 'setup') {
     if (!options.nonce || options.paymentMethodType !== 'card') {
-      throw new TillpointError('parameter_invalid', 'A setup session saves a new card: give its nonce, with payment_method_type card', { param: options.nonce ? 'payment_method_type' : 'payment_method' });
+      throw new TillpointError('parameter_invalid', 'A setup session saves a new card: give its nonce, with payment_method_type card', {
+        param: options.nonce ? 'payment_method_type' : 'payment_method',
+      });
     }
     const setUp = await setUpCheckoutSession(deps, { session: target, processor, nonce: options.nonce, email, deviceData: options.deviceData ?? null });
     return { ...setUp, payment: null };
@@ -95,7 +104,12 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   // the card is to be saved and there is no customer to save it to).
   const answered = await withCustomFieldAnswers(deps, target, options.customFields ?? {});
   const withCustomer = await withSessionCustomer(deps, answered, email, saving);
-  const { session, payment } = await recordIntent(deps, { session: withCustomer, email, processor: processor.name, paymentMethodType: options.paymentMethodType });
+  const { session, payment } = await recordIntent(deps, {
+    session: withCustomer,
+    email,
+    processor: processor.name,
+    paymentMethodType: options.paymentMethodType,
+  });
 
   // 2. Ask the processor, holding no transaction: vault the card first when it is to be saved, then
   // charge the vaulted card (or the nonce, or the saved card).
@@ -103,7 +117,13 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   let vaulted: { token: string; card: PaymentMethodDetails } | null = null;
   let result: AuthorizeResult | null = null;
   if (saving && session.customerId) {
-    const kept = await processor.savePaymentMethod!({ customerId: session.customerId, email, nonce: options.nonce ?? '', deviceData: options.deviceData ?? null, currency: session.currency });
+    const kept = await processor.savePaymentMethod!({
+      customerId: session.customerId,
+      email,
+      nonce: options.nonce ?? '',
+      deviceData: options.deviceData ?? null,
+      currency: session.currency,
+    });
     if (kept.outcome === 'saved') {
       vaulted = { token: kept.token, card: kept.paymentMethod };
       token = kept.token;
@@ -142,7 +162,11 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
     if (!isDatabaseUnavailable(error) || result.outcome === 'unknown') throw error;
     const known = { ...recording, result };
     const unkept = vault;
-    recordLater(deps, { recording: known, keepVaulted: unkept && (() => keepOrDiscardVaulted(deps, processor, unkept)), acceptLanguage: options.acceptLanguage });
+    recordLater(deps, {
+      recording: known,
+      keepVaulted: unkept && (() => keepOrDiscardVaulted(deps, processor, unkept)),
+      acceptLanguage: options.acceptLanguage,
+    });
     const answer = unrecordedAuthorizationOutcome(deps, known);
     if ('error' in answer) throw answer.error;
     // The receipt is sent once the payment is recorded (ADR 0066), by the work that records it.
@@ -247,7 +271,13 @@ async function keepOrDiscardVaulted(
   if (result.outcome === 'approved' || result.outcome === 'unknown') {
     const now = deps.clock.now();
     const card = result.outcome === 'approved' ? result.paymentMethod : vaulted.card;
-    const method = newSavedPaymentMethod({ id: options.customerId, accountId: session.accountId, mode: session.mode }, processor.name, vaulted.token, card, now);
+    const method = newSavedPaymentMethod(
+      { id: options.customerId, accountId: session.accountId, mode: session.mode },
+      processor.name,
+      vaulted.token,
+      card,
+      now,
+    );
     await deps.store.transaction(async (tx) => {
       await tx.savedPaymentMethods.insert(method);
       await tx.events.insert(paymentMethodEvent(method, 'payment_method.attached', now));
@@ -284,12 +314,13 @@ async function recordIntent(
     const paying = session;
     // A discounted session holds its redemption in the intent's transaction (pricing/redemption.ts);
     // any other is one statement.
-    const taken = paying.discounts.length > 0
-      ? await deps.store.transaction(async (tx) => {
-          await reserveDiscount(tx, paying, options.email, at);
-          return tx.payments.insertForSession(payment, paying);
-        })
-      : await deps.store.once((db) => db.payments.insertForSession(payment, paying));
+    const taken =
+      paying.discounts.length > 0
+        ? await deps.store.transaction(async (tx) => {
+            await reserveDiscount(tx, paying, options.email, at);
+            return tx.payments.insertForSession(payment, paying);
+          })
+        : await deps.store.once((db) => db.payments.insertForSession(payment, paying));
     if (taken === 'inserted') return { session, payment };
     if (taken === 'busy' || attempt >= INTENT_ATTEMPTS) throw paymentUnderWay();
     const current = await deps.store.read((reader) => reader.checkoutSessions.get(null, session.id));
@@ -299,25 +330,16 @@ async function recordIntent(
 }
 
 function paymentUnderWay(): TillpointError {
-  return new TillpointError(
-    'idempotency_key_in_use',
-    'Another payment for this checkout session is under way; wait for its result',
-  );
+  return new TillpointError('idempotency_key_in_use', 'Another payment for this checkout session is under way; wait for its result');
 }
 
 /**
  * Writes what the processor said onto the payment (and the session, when it won) and throws the
  * API error that the outcome means for the caller.
  */
-export async function recordAuthorization(
-  deps: Deps,
-  options: RecordAuthorizationOptions,
-): Promise<PaidCheckout> {
+export async function recordAuthorization(deps: Deps, options: RecordAuthorizationOptions): Promise<PaidCheckout> {
   if (options.result.outcome === 'unknown') {
-    throw new TillpointError(
-      'processor_timeout',
-      'The processor did not answer in time; the payment stays processing until its outcome is known',
-    );
+    throw new TillpointError('processor_timeout', 'The processor did not answer in time; the payment stays processing until its outcome is known');
   }
   const outcome = await recordAuthorizationOutcome(deps, { ...options, result: options.result });
   if ('error' in outcome) throw outcome.error;

@@ -179,10 +179,7 @@ export async function inParallel<T>(items: readonly T[], work: (item: T) => Prom
  * Reconciles one payment now (an operator's or a test's call): `settled` says whether it has left
  * `processing`. One whose lease has not run out yet stays `processing` unless the processor knows it.
  */
-export async function reconcilePayment(
-  deps: Deps,
-  options: { paymentId: string },
-): Promise<{ payment: Payment; settled: boolean }> {
+export async function reconcilePayment(deps: Deps, options: { paymentId: string }): Promise<{ payment: Payment; settled: boolean }> {
   const read = () => deps.store.read((reader) => reader.payments.get(null, options.paymentId));
   const payment = await read();
   if (!payment) throw resourceMissing('payment', options.paymentId);

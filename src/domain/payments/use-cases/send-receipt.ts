@@ -63,7 +63,9 @@ export async function sendReceipt(deps: Deps, options: { scope: Scope; id: strin
     throw new TillpointError('email_not_sent', 'The mail server did not take the receipt; nothing was sent. Try again later');
   }
   const sentAt = deps.clock.now();
-  await deps.store.transaction((tx) => auditWrite(tx, { scope: options.scope, actor: options.actor, action: 'payment.send_receipt', target: payment.id, at: sentAt }));
+  await deps.store.transaction((tx) =>
+    auditWrite(tx, { scope: options.scope, actor: options.actor, action: 'payment.send_receipt', target: payment.id, at: sentAt }),
+  );
   return { paymentId: payment.id, email, locale: receipt.locale, sentAt };
 }
 

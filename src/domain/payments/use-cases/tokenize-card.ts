@@ -34,10 +34,7 @@ export async function tokenizeCard(
  * side (the test processor; Braintree's Hosted Fields make it in the browser). The card must be
  * the session's customer's; the CVC lives only in this call's memory.
  */
-export async function tokenizeSavedCardCvc(
-  deps: Deps,
-  options: { sessionId: string; paymentMethodId: string; cvc: string },
-): Promise<{ nonce: string }> {
+export async function tokenizeSavedCardCvc(deps: Deps, options: { sessionId: string; paymentMethodId: string; cvc: string }): Promise<{ nonce: string }> {
   const session = await openSessionForPayment(deps, options.sessionId);
   const processor = await deps.processors.forScope(session);
   if (!processor.tokenizeCvc) {

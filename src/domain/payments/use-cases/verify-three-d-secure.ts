@@ -17,10 +17,7 @@ export interface ThreeDSecureAnswer {
  * nonce of the session (`answer` absent), or answers the test challenge of a verified one. With
  * Braintree the page runs braintree-web's verifyCard instead, against Braintree.
  */
-export async function verifyThreeDSecure(
-  deps: Deps,
-  options: { sessionId: string; nonce: string; answer?: { passed: boolean } },
-): Promise<ThreeDSecureAnswer> {
+export async function verifyThreeDSecure(deps: Deps, options: { sessionId: string; nonce: string; answer?: { passed: boolean } }): Promise<ThreeDSecureAnswer> {
   const session = await openSessionForPayment(deps, options.sessionId);
   if (!session.paymentMethodTypes.includes('card')) {
     throw new TillpointError('parameter_invalid', 'Cards are not offered for this session', { param: 'payment_method_type' });

@@ -13,9 +13,7 @@ export async function voidExpiredAuthorizations(
   options: { batchSize?: number; onError?: (paymentId: string, error: unknown) => void } = {},
 ): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - AUTHORIZATION_VALIDITY_MS);
-  const expired = await deps.store.transaction((tx) =>
-    tx.payments.listInStatusCreatedBefore('requires_capture', cutoff, options.batchSize ?? 100),
-  );
+  const expired = await deps.store.transaction((tx) => tx.payments.listInStatusCreatedBefore('requires_capture', cutoff, options.batchSize ?? 100));
   let voided = 0;
   for (const payment of expired) {
     try {

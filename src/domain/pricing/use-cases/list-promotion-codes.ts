@@ -6,10 +6,7 @@ import { withRedemptions } from '../rules';
 import type { PromotionCodeWithCoupon } from './get-promotion-code';
 
 /** One page of the scope's promotion codes, newest first; `code` finds one by its text, any case. */
-export async function listPromotionCodes(
-  deps: Deps,
-  options: { scope: Scope; page: PageRequest; code?: string },
-): Promise<Page<PromotionCodeWithCoupon>> {
+export async function listPromotionCodes(deps: Deps, options: { scope: Scope; page: PageRequest; code?: string }): Promise<Page<PromotionCodeWithCoupon>> {
   return readPage(options.page, (page) =>
     deps.store.read(async (reader) => {
       const codes = await reader.promotionCodes.list(options.scope, { ...page, code: options.code });

@@ -7,10 +7,7 @@ import type { ProcessorSettingsDeps, ProcessorCheck } from '../processor-config'
  * rejected credentials, missing permissions, an unreachable gateway, a currency without a merchant
  * account.
  */
-export async function checkProcessorConfig(
-  deps: ProcessorSettingsDeps,
-  options: { accountId: string; mode: Mode },
-): Promise<ProcessorCheck> {
+export async function checkProcessorConfig(deps: ProcessorSettingsDeps, options: { accountId: string; mode: Mode }): Promise<ProcessorCheck> {
   const account = await deps.store.read((reader) => reader.accounts.get(options.accountId));
   if (!account) throw resourceMissing('account', options.accountId);
   const config = await deps.processorConfigs.get({ accountId: account.id, mode: options.mode });

@@ -49,7 +49,14 @@ export async function setProcessorConfig(deps: ProcessorSettingsDeps, options: S
   }
   const audit =
     options.actor &&
-    newAuditEntry({ accountId: account.id, mode: options.mode, actor: options.actor, action: `processor.set.${options.processor}`, target: account.id, at: updatedAt });
+    newAuditEntry({
+      accountId: account.id,
+      mode: options.mode,
+      actor: options.actor,
+      action: `processor.set.${options.processor}`,
+      target: account.id,
+      at: updatedAt,
+    });
   await deps.processorConfigs.save(config, audit);
   return config;
 }

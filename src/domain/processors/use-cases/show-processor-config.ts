@@ -3,10 +3,7 @@ import type { Mode } from '../../shared/events';
 import type { ProcessorSettingsDeps, ProcessorConfigView } from '../processor-config';
 
 /** Shows the processor an account uses in one mode; without a config, test mode uses the test processor. */
-export async function showProcessorConfig(
-  deps: ProcessorSettingsDeps,
-  options: { accountId: string; mode: Mode },
-): Promise<ProcessorConfigView> {
+export async function showProcessorConfig(deps: ProcessorSettingsDeps, options: { accountId: string; mode: Mode }): Promise<ProcessorConfigView> {
   const account = await deps.store.read((reader) => reader.accounts.get(options.accountId));
   if (!account) throw resourceMissing('account', options.accountId);
   const config = await deps.processorConfigs.get({ accountId: account.id, mode: options.mode });

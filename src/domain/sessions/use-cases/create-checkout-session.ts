@@ -60,7 +60,14 @@ export async function createCheckoutSession(
   }
   // The session and its audit line commit together, in one statement.
   const audit = options.actor
-    ? newAuditEntry({ accountId: options.scope.accountId, mode: options.scope.mode, actor: options.actor, action: 'checkout_session.create', target: session.id, at: session.createdAt })
+    ? newAuditEntry({
+        accountId: options.scope.accountId,
+        mode: options.scope.mode,
+        actor: options.actor,
+        action: 'checkout_session.create',
+        target: session.id,
+        at: session.createdAt,
+      })
     : undefined;
   await deps.store.once((db) => db.checkoutSessions.insert(session, audit));
   return session;
@@ -87,7 +94,8 @@ async function withTaxRates(reader: UnitOfWork, scope: Scope, items: NewCheckout
       const param = `line_items[${i}][dynamic_tax_rates][${r}]`;
       if (!rate) throw new TillpointError('resource_missing', `No such tax rate: '${id}'`, { param });
       if (!rate.active) throw new TillpointError('parameter_invalid', `Tax rate '${id}' is not active`, { param });
-      if (!rate.country) throw new TillpointError('parameter_invalid', `Tax rate '${id}' has no country: a dynamic tax rate is matched by its jurisdiction`, { param });
+      if (!rate.country)
+        throw new TillpointError('parameter_invalid', `Tax rate '${id}' has no country: a dynamic tax rate is matched by its jurisdiction`, { param });
       dynamicTaxRates.push(appliedDynamicTaxRate({ ...rate, country: rate.country }));
     }
     result.push({ ...item, taxRates, ...(dynamicTaxRates.length ? { dynamicTaxRates } : {}) });

@@ -9,10 +9,9 @@ import type { Scope } from '../../shared/scope';
 import type { PaymentLink } from '../entities';
 
 /** An item of a new link: a price of one of the account's products, or a name and an amount. */
-export type NewPaymentLinkItem = (
-  | { priceId: string; quantity: number }
-  | { name: string; unitAmount: number; quantity: number }
-) & { adjustableQuantity?: { enabled: boolean; minimum?: number; maximum?: number } };
+export type NewPaymentLinkItem = ({ priceId: string; quantity: number } | { name: string; unitAmount: number; quantity: number }) & {
+  adjustableQuantity?: { enabled: boolean; minimum?: number; maximum?: number };
+};
 
 /**
  * The shopper options a link gives every session it opens, in a session's terms: they are checked by

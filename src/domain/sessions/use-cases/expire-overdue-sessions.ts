@@ -4,9 +4,7 @@ import { expireIfOverdue } from '../rules';
 /** Sweeps sessions past `expires_at` into `expired` (and their events), a batch at a time. */
 export async function expireOverdueSessions(deps: Deps, options: { batchSize?: number } = {}): Promise<number> {
   const now = deps.clock.now();
-  const overdue = await deps.store.transaction((tx) =>
-    tx.checkoutSessions.listOpenExpiredBefore(now, options.batchSize ?? 100),
-  );
+  const overdue = await deps.store.transaction((tx) => tx.checkoutSessions.listOpenExpiredBefore(now, options.batchSize ?? 100));
   let expired = 0;
   for (const candidate of overdue) {
     const changed = await deps.store.transaction(async (tx) => {

@@ -32,9 +32,10 @@ export async function getCheckoutPage(deps: Deps, options: { sessionId: string }
     const account = await reader.accounts.get(session.accountId);
     const payment = await reader.payments.holdingSession(session.id);
     // A setup session saves a new card: it offers none of the saved ones.
-    const saved = session.customerId && session.status === 'open' && session.purpose === 'payment' && session.paymentMethodTypes.includes('card')
-      ? await reader.savedPaymentMethods.listForCustomer(session, session.customerId)
-      : [];
+    const saved =
+      session.customerId && session.status === 'open' && session.purpose === 'payment' && session.paymentMethodTypes.includes('card')
+        ? await reader.savedPaymentMethods.listForCustomer(session, session.customerId)
+        : [];
     return account && { session, account, payment, saved };
   });
   if (!read) throw resourceMissing('checkout session', options.sessionId);

@@ -9,10 +9,7 @@ import { sessionAsOfNow } from '../rules';
  * sees an `open` session past its `expires_at`. The read takes no lock: a session being paid, or
  * held by anyone else, is answered at once.
  */
-export async function getCheckoutSession(
-  deps: Deps,
-  options: { scope: Scope | null; id: string },
-): Promise<CheckoutSession> {
+export async function getCheckoutSession(deps: Deps, options: { scope: Scope | null; id: string }): Promise<CheckoutSession> {
   const session = await deps.store.read((reader) => reader.checkoutSessions.get(options.scope, options.id));
   if (!session) throw resourceMissing('checkout session', options.id);
   return sessionAsOfNow(deps, session, options.scope);

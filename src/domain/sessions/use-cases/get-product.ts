@@ -4,10 +4,7 @@ import type { Scope } from '../../shared/scope';
 import type { Product, Price } from '../entities';
 
 /** Reads one product of the scope with its default price. */
-export async function getProduct(
-  deps: Deps,
-  options: { scope: Scope; id: string },
-): Promise<{ product: Product; defaultPrice: Price | null }> {
+export async function getProduct(deps: Deps, options: { scope: Scope; id: string }): Promise<{ product: Product; defaultPrice: Price | null }> {
   const found = await deps.store.read(async (reader) => {
     const product = await reader.products.get(options.scope, options.id);
     if (!product) return null;

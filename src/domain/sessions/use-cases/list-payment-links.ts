@@ -4,9 +4,6 @@ import type { Scope } from '../../shared/scope';
 import type { PaymentLink } from '../entities';
 
 /** One page of the scope's payment links, newest first. */
-export async function listPaymentLinks(
-  deps: Deps,
-  options: { scope: Scope; page: PageRequest },
-): Promise<Page<PaymentLink>> {
+export async function listPaymentLinks(deps: Deps, options: { scope: Scope; page: PageRequest }): Promise<Page<PaymentLink>> {
   return readPage(options.page, (page) => deps.store.read((reader) => reader.paymentLinks.list(options.scope, page)));
 }

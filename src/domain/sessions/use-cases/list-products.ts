@@ -4,10 +4,7 @@ import type { Scope } from '../../shared/scope';
 import type { Product, Price } from '../entities';
 
 /** One page of the scope's products, newest first, each with its default price. */
-export async function listProducts(
-  deps: Deps,
-  options: { scope: Scope; page: PageRequest },
-): Promise<Page<{ product: Product; defaultPrice: Price | null }>> {
+export async function listProducts(deps: Deps, options: { scope: Scope; page: PageRequest }): Promise<Page<{ product: Product; defaultPrice: Price | null }>> {
   return readPage(options.page, (page) =>
     deps.store.read(async (reader) => {
       const products = await reader.products.list(options.scope, page);

@@ -46,17 +46,36 @@ export async function setUpCheckoutSession(deps: Deps, options: SetUpCheckoutSes
   session = await withSessionCustomer(deps, session, options.email, true);
   const customerId = session.customerId!;
 
-  const kept = await processor.savePaymentMethod({ customerId, email: options.email, nonce: options.nonce, deviceData: options.deviceData, currency: session.currency });
+  const kept = await processor.savePaymentMethod({
+    customerId,
+    email: options.email,
+    nonce: options.nonce,
+    deviceData: options.deviceData,
+    currency: session.currency,
+  });
   if (kept.outcome !== 'saved') throw vaultError(kept);
 
   const now = deps.clock.now();
-  const method = newSavedPaymentMethod({ id: customerId, accountId: session.accountId, mode: session.mode }, processor.name, kept.token, kept.paymentMethod, now);
+  const method = newSavedPaymentMethod(
+    { id: customerId, accountId: session.accountId, mode: session.mode },
+    processor.name,
+    kept.token,
+    kept.paymentMethod,
+    now,
+  );
   const completed = await deps.store.transaction(async (tx) => {
     const current = await tx.checkoutSessions.get(null, session.id, { forUpdate: true });
     if (current?.status !== 'open' || current.expiresAt <= now) return null;
     await tx.savedPaymentMethods.insert(method);
     await tx.events.insert(paymentMethodEvent(method, 'payment_method.attached', now));
-    return transitionCheckoutSession(tx, current, 'complete', { completedAt: now, setupPaymentMethodId: method.id, customerEmail: current.customerEmail ?? options.email }, now, deps.publicUrl);
+    return transitionCheckoutSession(
+      tx,
+      current,
+      'complete',
+      { completedAt: now, setupPaymentMethodId: method.id, customerEmail: current.customerEmail ?? options.email },
+      now,
+      deps.publicUrl,
+    );
   });
   if (!completed) {
     // Best effort: the refusal is what the shopper is told either way.

@@ -9,10 +9,7 @@ import type { PaymentLink } from '../entities';
  * Turns a link off (its URL then answers 404 and opens no session) or on again. Audited as
  * `payment_link.deactivate` / `payment_link.activate` (`payment_link.update` when nothing is asked).
  */
-export async function updatePaymentLink(
-  deps: Deps,
-  options: { scope: Scope; id: string; active?: boolean; actor: Actor | null },
-): Promise<PaymentLink> {
+export async function updatePaymentLink(deps: Deps, options: { scope: Scope; id: string; active?: boolean; actor: Actor | null }): Promise<PaymentLink> {
   return deps.store.transaction(async (tx) => {
     const at = deps.clock.now();
     const link =

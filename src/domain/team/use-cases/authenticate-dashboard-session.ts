@@ -8,10 +8,7 @@ import type { DashboardSession, User } from '../entities';
 const EXTEND_EVERY_MS = 5 * 60 * 1000;
 
 /** Resolves a session cookie to its session and user, sliding the idle expiry forward. */
-export async function authenticateDashboardSession(
-  deps: Deps,
-  options: { token: string | undefined },
-): Promise<{ session: DashboardSession; user: User }> {
+export async function authenticateDashboardSession(deps: Deps, options: { token: string | undefined }): Promise<{ session: DashboardSession; user: User }> {
   const missing = new TillpointError('not_signed_in', 'Sign in to continue');
   if (!options.token) throw missing;
   const hash = await sha256Hex(options.token);
@@ -25,10 +22,7 @@ export async function authenticateDashboardSession(
   });
   if (!found) throw missing;
   const { session } = found;
-  const latest = Math.min(
-    now.getTime() + dashboardSessionLifetime.idleMs,
-    session.createdAt.getTime() + dashboardSessionLifetime.absoluteMs,
-  );
+  const latest = Math.min(now.getTime() + dashboardSessionLifetime.idleMs, session.createdAt.getTime() + dashboardSessionLifetime.absoluteMs);
   if (latest - session.expiresAt.getTime() > EXTEND_EVERY_MS) {
     session.expiresAt = new Date(latest);
     await deps.store.once((db) => db.dashboardSessions.extend(session.id, session.expiresAt));

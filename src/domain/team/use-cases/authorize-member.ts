@@ -8,10 +8,7 @@ import type { Membership } from '../entities';
  * exist for them: 404), their role must carry the permission (else 403 insufficient_role), and when
  * the account requires a second factor they must have one (else 403 second_factor_enrolment_required).
  */
-export async function authorizeMember(
-  deps: Deps,
-  options: { userId: string; accountId: string; permission: Permission },
-): Promise<Membership> {
+export async function authorizeMember(deps: Deps, options: { userId: string; accountId: string; permission: Permission }): Promise<Membership> {
   const { membership, missingFactor } = await deps.store.read(async (tx) => {
     const found = await tx.memberships.get(options.accountId, options.userId);
     const required = found ? await tx.accountSecurity.requiresSecondFactor(options.accountId) : false;

@@ -9,10 +9,7 @@ import { normalizePermissions, type ApiKeyPermissions } from '../api-key-permiss
  * Replaces what a restricted key may do (a resource left out is `none`); its secret and name stay.
  * The key's next call obeys the new grants. Only an unrevoked, unexpired restricted key.
  */
-export async function changeApiKeyPermissions(
-  deps: Deps,
-  options: { scope: Scope; actor: Actor; id: string; permissions: ApiKeyPermissions },
-): Promise<void> {
+export async function changeApiKeyPermissions(deps: Deps, options: { scope: Scope; actor: Actor; id: string; permissions: ApiKeyPermissions }): Promise<void> {
   const now = deps.clock.now();
   try {
     await deps.store.transaction(async (tx) => {
@@ -21,7 +18,8 @@ export async function changeApiKeyPermissions(
       if (key.kind !== 'restricted') {
         throw new TillpointError('parameter_invalid', 'Only a restricted key has permissions; a secret key may make every call', { param: 'permissions' });
       }
-      if (!(await tx.apiKeys.setPermissions(options.scope, options.id, normalizePermissions(options.permissions)))) throw resourceMissing('API key', options.id);
+      if (!(await tx.apiKeys.setPermissions(options.scope, options.id, normalizePermissions(options.permissions))))
+        throw resourceMissing('API key', options.id);
       await recordAudit(tx, {
         accountId: options.scope.accountId,
         mode: options.scope.mode,

@@ -5,10 +5,7 @@ import type { Actor, Membership } from '../entities';
 import { assertMayAssign, memberToChange } from '../rules';
 
 /** Gives a member another role. */
-export async function changeMemberRole(
-  deps: Deps,
-  options: { by: Membership; actor: Actor; userId: string; role: Role },
-): Promise<Membership> {
+export async function changeMemberRole(deps: Deps, options: { by: Membership; actor: Actor; userId: string; role: Role }): Promise<Membership> {
   assertMayAssign(options.by, options.role);
   const now = deps.clock.now();
   return deps.store.transaction(async (tx) => {

@@ -10,10 +10,7 @@ export interface CreatedAccount {
 }
 
 /** Creates a merchant account with a test secret key. */
-export async function createAccount(
-  deps: Deps,
-  options: { name: string; defaultCurrency?: string },
-): Promise<CreatedAccount> {
+export async function createAccount(deps: Deps, options: { name: string; defaultCurrency?: string }): Promise<CreatedAccount> {
   const now = deps.clock.now();
   const account = newAccount(options, now);
   return deps.store.transaction(async (tx) => {
@@ -24,10 +21,7 @@ export async function createAccount(
 }
 
 /** Makes a new key, stores its hash and returns the secret, which is never readable again. */
-export async function issueApiKey(
-  tx: UnitOfWork,
-  options: { accountId: string; mode: Mode; kind: ApiKeyKind; at: Date },
-): Promise<string> {
+export async function issueApiKey(tx: UnitOfWork, options: { accountId: string; mode: Mode; kind: ApiKeyKind; at: Date }): Promise<string> {
   const { key, secret } = await buildApiKey(options);
   await tx.apiKeys.insert(key);
   return secret;

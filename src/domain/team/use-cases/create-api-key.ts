@@ -43,7 +43,14 @@ export async function createApiKey(
       expiresAt: options.expiresAt ?? null,
     });
     await tx.apiKeys.insert(key);
-    await recordAudit(tx, { accountId: options.scope.accountId, mode: options.scope.mode, actor: options.actor, action: `api_key.create.${options.kind}`, target: key.id, at: now });
+    await recordAudit(tx, {
+      accountId: options.scope.accountId,
+      mode: options.scope.mode,
+      actor: options.actor,
+      action: `api_key.create.${options.kind}`,
+      target: key.id,
+      at: now,
+    });
     return { id: key.id, secret };
   });
 }

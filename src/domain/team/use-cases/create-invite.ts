@@ -9,10 +9,7 @@ import { assertMayAssign } from '../rules';
 export const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Creates a single-use invite link for a role; the token is in the returned URL only. */
-export async function createInvite(
-  deps: Deps,
-  options: { by: Membership; actor: Actor; role: Role },
-): Promise<{ invite: Invite; url: string }> {
+export async function createInvite(deps: Deps, options: { by: Membership; actor: Actor; role: Role }): Promise<{ invite: Invite; url: string }> {
   assertMayAssign(options.by, options.role);
   const now = deps.clock.now();
   const { token, hash } = await newSecretToken('inv');

@@ -8,10 +8,7 @@ import { newAccount } from '../rules';
  * An owner creates another merchant account from the dashboard and becomes its owner: on an install
  * whose sign-up is closed, the way a second business joins an owner's dashboard.
  */
-export async function createOwnedAccount(
-  deps: Deps,
-  options: { actor: Actor; name: string; defaultCurrency?: string },
-): Promise<Account> {
+export async function createOwnedAccount(deps: Deps, options: { actor: Actor; name: string; defaultCurrency?: string }): Promise<Account> {
   const now = deps.clock.now();
   const account = newAccount({ name: options.name, defaultCurrency: options.defaultCurrency }, now);
   return deps.store.transaction(async (tx) => {

@@ -9,10 +9,7 @@ import { SETUP_LINK_LIFETIME_MS } from '../access-rules';
  * Makes the one-time link that creates an owner's sign-in on an account: how the operator who started
  * the install claims its demo account. Only the newest link of an account works; it expires in 24 h.
  */
-export async function createSetupLink(
-  deps: Deps,
-  options: { accountId: string },
-): Promise<{ url: string; expiresAt: Date; accountName: string }> {
+export async function createSetupLink(deps: Deps, options: { accountId: string }): Promise<{ url: string; expiresAt: Date; accountName: string }> {
   const now = deps.clock.now();
   const { token, hash } = await newSecretToken('setup');
   const link: SetupLink = {

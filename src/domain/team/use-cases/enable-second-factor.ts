@@ -14,9 +14,11 @@ export async function enableSecondFactor(deps: Deps, options: { user: User; acto
   await deps.store.transaction(async (tx) => {
     const current = await tx.secondFactors.get(options.user.id, { forUpdate: true });
     if (current?.secret) throw new TillpointError('parameter_invalid', 'Two-step verification is on already');
-    if (!current?.pendingSecret) throw new TillpointError('parameter_invalid', 'Start the set-up again: no authenticator app is waiting to be confirmed', { param: 'code' });
+    if (!current?.pendingSecret)
+      throw new TillpointError('parameter_invalid', 'Start the set-up again: no authenticator app is waiting to be confirmed', { param: 'code' });
     const step = deps.access.secondFactorCodes.check(current.pendingSecret, options.code, now);
-    if (step === null) throw new TillpointError('parameter_invalid', 'The code is not right: enter the code your authenticator app shows now', { param: 'code' });
+    if (step === null)
+      throw new TillpointError('parameter_invalid', 'The code is not right: enter the code your authenticator app shows now', { param: 'code' });
     await tx.secondFactors.enable(options.user.id, current.pendingSecret, step, now);
     await tx.recoveryCodes.replace(options.user.id, hashes);
     await auditForUser(tx, { userId: options.user.id, actor: options.actor, action: 'user.second_factor_enable', target: options.user.id, at: now });

@@ -4,10 +4,7 @@ import type { Deps } from '../../deps';
 import { sha256Hex } from '../../shared/digest';
 
 /** What an invite link offers, shown before the person signs up or in: the account and the role. */
-export async function getInvite(
-  deps: Deps,
-  options: { token: string },
-): Promise<{ accountName: string; role: Role; expiresAt: Date }> {
+export async function getInvite(deps: Deps, options: { token: string }): Promise<{ accountName: string; role: Role; expiresAt: Date }> {
   const hash = await sha256Hex(options.token);
   const now = deps.clock.now();
   const found = await deps.store.read(async (reader) => {

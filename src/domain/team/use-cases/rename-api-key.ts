@@ -12,7 +12,14 @@ export async function renameApiKey(deps: Deps, options: { scope: Scope; actor: A
   try {
     await deps.store.transaction(async (tx) => {
       if (!(await tx.apiKeys.rename(options.scope, options.id, name))) throw resourceMissing('API key', options.id);
-      await recordAudit(tx, { accountId: options.scope.accountId, mode: options.scope.mode, actor: options.actor, action: 'api_key.rename', target: options.id, at: now });
+      await recordAudit(tx, {
+        accountId: options.scope.accountId,
+        mode: options.scope.mode,
+        actor: options.actor,
+        action: 'api_key.rename',
+        target: options.id,
+        at: now,
+      });
     });
   } finally {
     deps.apiKeyCache.forget(options.id);

@@ -13,7 +13,10 @@ const resetRequestLimits = { email: { slowAfter: 3, lockAfter: 5 }, ip: { slowAf
 export async function requestPasswordResetEmail(deps: Deps, options: { email: string; ip: string | null }): Promise<void> {
   const mailer = deps.access.mailer;
   if (!mailer) {
-    throw new TillpointError('resource_missing', 'Password reset by email is not set up on this install (SMTP_URL): ask an owner for a reset link, or the operator to run `tillpoint password-reset-link`');
+    throw new TillpointError(
+      'resource_missing',
+      'Password reset by email is not set up on this install (SMTP_URL): ask an owner for a reset link, or the operator to run `tillpoint password-reset-link`',
+    );
   }
   const email = options.email.trim().toLowerCase();
   const subjects = throttleSubjects(email, options.ip, 'reset:');

@@ -10,7 +10,14 @@ export async function revokeApiKey(deps: Deps, options: { scope: Scope; actor: A
   try {
     await deps.store.transaction(async (tx) => {
       if (!(await tx.apiKeys.revoke(options.scope, options.id, now))) throw resourceMissing('API key', options.id);
-      await recordAudit(tx, { accountId: options.scope.accountId, mode: options.scope.mode, actor: options.actor, action: 'api_key.revoke', target: options.id, at: now });
+      await recordAudit(tx, {
+        accountId: options.scope.accountId,
+        mode: options.scope.mode,
+        actor: options.actor,
+        action: 'api_key.revoke',
+        target: options.id,
+        at: now,
+      });
     });
   } finally {
     // This instance forgets the key at once (even when the commit's fate is unknown); the others

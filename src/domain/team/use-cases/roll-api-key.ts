@@ -34,7 +34,14 @@ export async function rollApiKey(
       });
       await tx.apiKeys.insert(key);
       await tx.apiKeys.expire(options.scope, old.id, oldExpiresAt);
-      await recordAudit(tx, { accountId: options.scope.accountId, mode: options.scope.mode, actor: options.actor, action: 'api_key.roll', target: old.id, at: now });
+      await recordAudit(tx, {
+        accountId: options.scope.accountId,
+        mode: options.scope.mode,
+        actor: options.actor,
+        action: 'api_key.roll',
+        target: old.id,
+        at: now,
+      });
       const kept = await tx.apiKeys.get(options.scope, old.id);
       return { id: key.id, secret, oldExpiresAt: kept?.expiresAt ?? oldExpiresAt };
     });

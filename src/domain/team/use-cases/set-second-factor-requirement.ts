@@ -8,10 +8,7 @@ import type { Actor, Membership } from '../entities';
  * one can then reach the account's pages only after setting one up. The one who turns it on must
  * have one, so they do not lock themselves out.
  */
-export async function setSecondFactorRequirement(
-  deps: Deps,
-  options: { by: Membership; actor: Actor; required: boolean },
-): Promise<{ required: boolean }> {
+export async function setSecondFactorRequirement(deps: Deps, options: { by: Membership; actor: Actor; required: boolean }): Promise<{ required: boolean }> {
   const now = deps.clock.now();
   await deps.store.transaction(async (tx) => {
     if (options.required && !(await tx.secondFactors.get(options.actor.id))?.secret) {

@@ -45,7 +45,8 @@ export async function signIn(
     if (options.recoveryCode) {
       const hash = await sha256Hex(normalizeRecoveryCode(options.recoveryCode));
       usedRecoveryCode = await deps.store.transaction((tx) => tx.recoveryCodes.use(user.id, hash, now));
-      if (!usedRecoveryCode) return fail(new TillpointError('sign_in_failed', 'The recovery code is not right, or was used already', { param: 'recovery_code' }));
+      if (!usedRecoveryCode)
+        return fail(new TillpointError('sign_in_failed', 'The recovery code is not right, or was used already', { param: 'recovery_code' }));
     } else if (options.code) {
       const step = deps.access.secondFactorCodes.check(secret, options.code, now);
       // A code is accepted once: the same step again (a code seen over a shoulder) is refused.
@@ -57,7 +58,8 @@ export async function signIn(
           await tx.secondFactors.acceptStep(user.id, step);
           return true;
         }));
-      if (!accepted) return fail(new TillpointError('sign_in_failed', 'The code is not right: enter the code your authenticator app shows now', { param: 'code' }));
+      if (!accepted)
+        return fail(new TillpointError('sign_in_failed', 'The code is not right: enter the code your authenticator app shows now', { param: 'code' }));
     } else {
       throw new TillpointError('second_factor_required', 'Enter the code from your authenticator app, or a recovery code');
     }

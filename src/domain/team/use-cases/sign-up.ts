@@ -19,11 +19,7 @@ export function checkNewUser(options: { email: string; name: string; password: s
     throw new TillpointError('parameter_invalid', 'name must be 1 to 100 characters', { param: 'name' });
   }
   if (options.password.length < passwordRule.min || options.password.length > passwordRule.max) {
-    throw new TillpointError(
-      'parameter_invalid',
-      `The password must be ${passwordRule.min} to ${passwordRule.max} characters`,
-      { param: 'password' },
-    );
+    throw new TillpointError('parameter_invalid', `The password must be ${passwordRule.min} to ${passwordRule.max} characters`, { param: 'password' });
   }
   return { email, name };
 }

@@ -93,10 +93,7 @@ export function applyProfileChanges(account: Account, changes: AccountProfileCha
 }
 
 /** Updates the business profile and branding. */
-export async function updateAccountProfile(
-  deps: Deps,
-  options: { accountId: string; actor: Actor; changes: AccountProfileChanges },
-): Promise<Account> {
+export async function updateAccountProfile(deps: Deps, options: { accountId: string; actor: Actor; changes: AccountProfileChanges }): Promise<Account> {
   const now = deps.clock.now();
   return deps.store.transaction(async (tx) => {
     const account = await tx.accounts.get(options.accountId);

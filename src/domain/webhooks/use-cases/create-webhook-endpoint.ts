@@ -14,10 +14,7 @@ export interface NewWebhookEndpoint {
 }
 
 /** Registers a webhook endpoint; the returned secret is the only time it is shown. */
-export async function createWebhookEndpoint(
-  deps: Deps,
-  options: { scope: Scope; input: NewWebhookEndpoint; actor: Actor | null },
-): Promise<WebhookEndpoint> {
+export async function createWebhookEndpoint(deps: Deps, options: { scope: Scope; input: NewWebhookEndpoint; actor: Actor | null }): Promise<WebhookEndpoint> {
   const { scope, input } = options;
   await assertWebhookUrlAllowed(deps, input.url, scope);
   const now = deps.clock.now();

@@ -1,13 +1,6 @@
 import { newId } from '../../shared/ids';
 import type { Deps } from '../../deps';
-import {
-  failedTooLong,
-  nextRetryAt,
-  signatureHeader,
-  WEBHOOK_TIMEOUT_MS,
-  webhookLeaseMs,
-  webhookPayload,
-} from '../rules';
+import { failedTooLong, nextRetryAt, signatureHeader, WEBHOOK_TIMEOUT_MS, webhookLeaseMs, webhookPayload } from '../rules';
 import type { ClaimedDeliveries, ClaimedDelivery, RecordedAttempt, EndpointStreakChange, WebhookSender, WebhookSendResult } from '../ports';
 
 /** One attempt, sent and not yet recorded. */
@@ -137,11 +130,11 @@ export async function releaseWebhookClaims(deps: Pick<Deps, 'store'>, deliveries
  * every outcome. Returns how many were attempted. The worker (`startWebhookWorker`) runs a
  * continuous pipeline of the same steps instead, so no send waits for another.
  */
-export async function deliverDueWebhooks(
-  deps: Deps,
-  options: { sender: WebhookSender; batchSize?: number; timeoutMs?: number },
-): Promise<number> {
-  const { deliveries: claimed } = await claimDueWebhooks(deps, { limit: options.batchSize ?? 20, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+export async function deliverDueWebhooks(deps: Deps, options: { sender: WebhookSender; batchSize?: number; timeoutMs?: number }): Promise<number> {
+  const { deliveries: claimed } = await claimDueWebhooks(deps, {
+    limit: options.batchSize ?? 20,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
   const outcomes = await Promise.all(claimed.map((delivery) => sendWebhook(deps, options.sender, delivery, options.timeoutMs)));
   await recordWebhookOutcomes(deps, outcomes);
   return claimed.length;

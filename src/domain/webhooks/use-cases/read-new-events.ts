@@ -45,9 +45,7 @@ export async function readNewEvents(deps: Deps, options: { scope: Scope; tail: E
     if (!page.hasMore || page.data.length === 0) break;
     startingAfter = page.data[page.data.length - 1]!.id;
   }
-  const fresh = found
-    .filter((event) => !tail.handedOut.has(event.id))
-    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+  const fresh = found.filter((event) => !tail.handedOut.has(event.id)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
   for (const event of fresh) tail.handedOut.set(event.id, event.createdAt.getTime());
   const horizon = Math.max(0, ...tail.handedOut.values()) - EVENT_TAIL_LOOKBACK_MS;
   for (const [id, at] of tail.handedOut) if (at < horizon) tail.handedOut.delete(id);

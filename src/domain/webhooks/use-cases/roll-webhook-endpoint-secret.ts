@@ -7,10 +7,7 @@ import type { WebhookEndpoint } from '../entities';
 import { newWebhookSecret } from '../rules';
 
 /** Replaces an endpoint's signing secret at once; the new one is shown only in this answer. */
-export async function rollWebhookEndpointSecret(
-  deps: Deps,
-  options: { scope: Scope; id: string; actor: Actor | null },
-): Promise<WebhookEndpoint> {
+export async function rollWebhookEndpointSecret(deps: Deps, options: { scope: Scope; id: string; actor: Actor | null }): Promise<WebhookEndpoint> {
   return deps.store.transaction(async (tx) => {
     const endpoint = await tx.webhookEndpoints.get(options.scope, options.id);
     if (!endpoint) throw resourceMissing('webhook endpoint', options.id);

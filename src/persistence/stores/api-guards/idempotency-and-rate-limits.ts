@@ -21,10 +21,11 @@ export function sqlIdempotencyRecords(db: SqlClient): IdempotencyRecords {
         [scope.accountId, scope.mode, key, fingerprint, lockedUntil, now, expiredBefore],
       );
       if (taken.rowCount === 1) return { outcome: 'claimed' };
-      const { rows } = await db.query<Row>(
-        'SELECT * FROM idempotency_records WHERE account_id = $1 AND mode = $2 AND key = $3',
-        [scope.accountId, scope.mode, key],
-      );
+      const { rows } = await db.query<Row>('SELECT * FROM idempotency_records WHERE account_id = $1 AND mode = $2 AND key = $3', [
+        scope.accountId,
+        scope.mode,
+        key,
+      ]);
       const record = rows[0];
       if (!record) return { outcome: 'in_use' }; // released between our two statements: still busy a moment ago
       if (record.request_fingerprint !== fingerprint) return { outcome: 'reused' };
@@ -44,10 +45,11 @@ export function sqlIdempotencyRecords(db: SqlClient): IdempotencyRecords {
       );
     },
     async release({ scope, key }) {
-      await db.query(
-        'DELETE FROM idempotency_records WHERE account_id = $1 AND mode = $2 AND key = $3 AND response_status IS NULL',
-        [scope.accountId, scope.mode, key],
-      );
+      await db.query('DELETE FROM idempotency_records WHERE account_id = $1 AND mode = $2 AND key = $3 AND response_status IS NULL', [
+        scope.accountId,
+        scope.mode,
+        key,
+      ]);
     },
     async purgeCreatedBefore(at) {
       const { rowCount } = await db.query('DELETE FROM idempotency_records WHERE created_at <= $1', [at]);

@@ -52,20 +52,16 @@ async function accountPage(db: SqlExecutor, table: string, timeColumn: string, a
   const scope = `account_id = ${q.param(accountId)}`;
   q.where(scope);
   q.after(table, timeColumn, page.startingAfter, scope);
-  const { rows } = await db.query<Row>(
-    `SELECT * FROM ${table} WHERE ${q.sql} ORDER BY ${timeColumn} DESC, id DESC LIMIT ${q.param(page.limit)}`,
-    q.params,
-  );
+  const { rows } = await db.query<Row>(`SELECT * FROM ${table} WHERE ${q.sql} ORDER BY ${timeColumn} DESC, id DESC LIMIT ${q.param(page.limit)}`, q.params);
   return rows;
 }
 
 export function checkoutPageIntegrityRepository(db: SqlExecutor): CheckoutPageIntegrityRepository {
   return {
     async baseline(accountId, options) {
-      const { rows } = await db.query<Row>(
-        `SELECT * FROM checkout_page_baselines WHERE account_id = $1${options?.forUpdate ? ' FOR UPDATE' : ''}`,
-        [accountId],
-      );
+      const { rows } = await db.query<Row>(`SELECT * FROM checkout_page_baselines WHERE account_id = $1${options?.forUpdate ? ' FOR UPDATE' : ''}`, [
+        accountId,
+      ]);
       return rows[0] ? toBaseline(rows[0]) : null;
     },
     async saveBaseline(b) {
@@ -109,10 +105,11 @@ export function checkoutPageIntegrityRepository(db: SqlExecutor): CheckoutPageIn
       );
     },
     async resolveOpenChanges(accountId, at, resolution) {
-      const { rowCount } = await db.query(
-        'UPDATE checkout_page_changes SET resolved_at = $2, resolution = $3 WHERE account_id = $1 AND resolved_at IS NULL',
-        [accountId, at, resolution],
-      );
+      const { rowCount } = await db.query('UPDATE checkout_page_changes SET resolved_at = $2, resolution = $3 WHERE account_id = $1 AND resolved_at IS NULL', [
+        accountId,
+        at,
+        resolution,
+      ]);
       return rowCount;
     },
     async listChanges(accountId, page) {
@@ -123,7 +120,21 @@ export function checkoutPageIntegrityRepository(db: SqlExecutor): CheckoutPageIn
         `INSERT INTO csp_reports (id, account_id, checkout_session_id, format, directive, blocked_url, document_url, disposition,
            sample, source_file, line_number, user_agent, received_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [r.id, r.accountId, r.checkoutSessionId, r.format, r.directive, r.blockedUrl, r.documentUrl, r.disposition, r.sample, r.sourceFile, r.lineNumber, r.userAgent, r.receivedAt],
+        [
+          r.id,
+          r.accountId,
+          r.checkoutSessionId,
+          r.format,
+          r.directive,
+          r.blockedUrl,
+          r.documentUrl,
+          r.disposition,
+          r.sample,
+          r.sourceFile,
+          r.lineNumber,
+          r.userAgent,
+          r.receivedAt,
+        ],
       );
     },
     async listCspReports(accountId, page) {
@@ -134,13 +145,15 @@ export function checkoutPageIntegrityRepository(db: SqlExecutor): CheckoutPageIn
     },
     async notes(accountId) {
       const { rows } = await db.query<Row>('SELECT * FROM checkout_page_script_notes WHERE account_id = $1 ORDER BY script_id', [accountId]);
-      return rows.map((row): ScriptNote => ({
-        accountId: row.account_id,
-        scriptId: row.script_id,
-        note: row.note,
-        updatedBy: row.updated_by,
-        updatedAt: new Date(row.updated_at),
-      }));
+      return rows.map(
+        (row): ScriptNote => ({
+          accountId: row.account_id,
+          scriptId: row.script_id,
+          note: row.note,
+          updatedBy: row.updated_by,
+          updatedAt: new Date(row.updated_at),
+        }),
+      );
     },
     async saveNote(n) {
       if (!n.note) {

@@ -113,7 +113,11 @@ export function savedPaymentMethodRepositories(db: SqlExecutor): Pick<UnitOfWork
         );
       },
       async get(scope, id) {
-        const { rows } = await db.query<Row>(`SELECT * FROM payment_methods WHERE id = $1 AND account_id = $2 AND mode = $3`, [id, scope.accountId, scope.mode]);
+        const { rows } = await db.query<Row>(`SELECT * FROM payment_methods WHERE id = $1 AND account_id = $2 AND mode = $3`, [
+          id,
+          scope.accountId,
+          scope.mode,
+        ]);
         return rows[0] ? toSavedPaymentMethod(rows[0]) : null;
       },
       async listForCustomer(scope, customerId) {

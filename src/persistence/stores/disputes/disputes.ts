@@ -43,10 +43,9 @@ function toDispute(row: Row, evidence: DisputeEvidence[]): Dispute {
 export function disputeRepositories(db: SqlExecutor): Pick<UnitOfWork, 'disputes'> {
   async function withEvidence(rows: Row[]): Promise<Dispute[]> {
     if (rows.length === 0) return [];
-    const { rows: evidence } = await db.query<Row>(
-      'SELECT * FROM dispute_evidence WHERE dispute_id = ANY($1::text[]) ORDER BY created_at, id',
-      [rows.map((row) => row.id)],
-    );
+    const { rows: evidence } = await db.query<Row>('SELECT * FROM dispute_evidence WHERE dispute_id = ANY($1::text[]) ORDER BY created_at, id', [
+      rows.map((row) => row.id),
+    ]);
     return rows.map((row) => toDispute(row, evidence.filter((e) => e.dispute_id === row.id).map(toEvidence)));
   }
   async function one(sql: string, params: unknown[]): Promise<Dispute | null> {
@@ -60,8 +59,23 @@ export function disputeRepositories(db: SqlExecutor): Pick<UnitOfWork, 'disputes
           `INSERT INTO disputes (id, account_id, mode, payment_id, amount, currency, reason, status, reply_by, processor,
              processor_dispute_id, submitted_at, closed_at, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-          [d.id, d.accountId, d.mode, d.paymentId, d.amount, d.currency, d.reason, d.status, d.replyBy, d.processor,
-            d.processorDisputeId, d.submittedAt, d.closedAt, d.createdAt, d.updatedAt],
+          [
+            d.id,
+            d.accountId,
+            d.mode,
+            d.paymentId,
+            d.amount,
+            d.currency,
+            d.reason,
+            d.status,
+            d.replyBy,
+            d.processor,
+            d.processorDisputeId,
+            d.submittedAt,
+            d.closedAt,
+            d.createdAt,
+            d.updatedAt,
+          ],
         );
       },
       async get(scope, id, options = {}) {
@@ -74,10 +88,11 @@ export function disputeRepositories(db: SqlExecutor): Pick<UnitOfWork, 'disputes
         return one(sql + (options.forUpdate ? ' FOR UPDATE' : ''), params);
       },
       async getByProcessorId(scope, processorDisputeId, options = {}) {
-        return one(
-          `SELECT * FROM disputes WHERE account_id = $1 AND mode = $2 AND processor_dispute_id = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
-          [scope.accountId, scope.mode, processorDisputeId],
-        );
+        return one(`SELECT * FROM disputes WHERE account_id = $1 AND mode = $2 AND processor_dispute_id = $3${options.forUpdate ? ' FOR UPDATE' : ''}`, [
+          scope.accountId,
+          scope.mode,
+          processorDisputeId,
+        ]);
       },
       async update(d, expectedStatus) {
         const { rowCount } = await db.query(

@@ -38,8 +38,17 @@ export function toExperiment(row: Row): Experiment {
 }
 
 const experimentValues = (x: Experiment) => [
-  x.key, x.description, x.status, JSON.stringify(x.variants), x.control, x.plannedSampleSize, x.baselineConversionRate,
-  x.minimumDetectableEffect, x.startedAt, x.stoppedAt, x.updatedAt,
+  x.key,
+  x.description,
+  x.status,
+  JSON.stringify(x.variants),
+  x.control,
+  x.plannedSampleSize,
+  x.baselineConversionRate,
+  x.minimumDetectableEffect,
+  x.startedAt,
+  x.stoppedAt,
+  x.updatedAt,
 ];
 
 /** Flags, experiments and exposures over one SQL transaction; part of the unit of work. */
@@ -80,16 +89,25 @@ export function flagStores(db: SqlExecutor): Pick<UnitOfWork, 'flags' | 'experim
         return rows[0] ? toFlag(rows[0]) : null;
       },
       async insert(f) {
-        await db.query(
-          `INSERT INTO flags (account_id, mode, key, value, description, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [f.accountId, f.mode, f.key, JSON.stringify(f.value), f.description, f.createdAt, f.updatedAt],
-        );
+        await db.query(`INSERT INTO flags (account_id, mode, key, value, description, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+          f.accountId,
+          f.mode,
+          f.key,
+          JSON.stringify(f.value),
+          f.description,
+          f.createdAt,
+          f.updatedAt,
+        ]);
       },
       async update(f) {
-        await db.query(
-          `UPDATE flags SET value = $4, description = $5, updated_at = $6 WHERE account_id = $1 AND mode = $2 AND key = $3`,
-          [f.accountId, f.mode, f.key, JSON.stringify(f.value), f.description, f.updatedAt],
-        );
+        await db.query(`UPDATE flags SET value = $4, description = $5, updated_at = $6 WHERE account_id = $1 AND mode = $2 AND key = $3`, [
+          f.accountId,
+          f.mode,
+          f.key,
+          JSON.stringify(f.value),
+          f.description,
+          f.updatedAt,
+        ]);
       },
     },
     experiments: {
@@ -104,10 +122,11 @@ export function flagStores(db: SqlExecutor): Pick<UnitOfWork, 'flags' | 'experim
         );
       },
       async get(scope, id, options = {}) {
-        const { rows } = await db.query(
-          `SELECT * FROM experiments WHERE id = $1 AND account_id = $2 AND mode = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
-          [id, scope.accountId, scope.mode],
-        );
+        const { rows } = await db.query(`SELECT * FROM experiments WHERE id = $1 AND account_id = $2 AND mode = $3${options.forUpdate ? ' FOR UPDATE' : ''}`, [
+          id,
+          scope.accountId,
+          scope.mode,
+        ]);
         return rows[0] ? toExperiment(rows[0]) : null;
       },
       async list(scope, filter) {
@@ -126,10 +145,10 @@ export function flagStores(db: SqlExecutor): Pick<UnitOfWork, 'flags' | 'experim
         );
       },
       async running(scope) {
-        const { rows } = await db.query(
-          `SELECT * FROM experiments WHERE account_id = $1 AND mode = $2 AND status = 'running' ORDER BY key`,
-          [scope.accountId, scope.mode],
-        );
+        const { rows } = await db.query(`SELECT * FROM experiments WHERE account_id = $1 AND mode = $2 AND status = 'running' ORDER BY key`, [
+          scope.accountId,
+          scope.mode,
+        ]);
         return rows.map(toExperiment);
       },
     },
@@ -143,10 +162,7 @@ export function flagStores(db: SqlExecutor): Pick<UnitOfWork, 'flags' | 'experim
         return rowCount === 1;
       },
       async markConverted(sessionId, at) {
-        await db.query(`UPDATE experiment_exposures SET converted_at = $2 WHERE checkout_session_id = $1 AND converted_at IS NULL`, [
-          sessionId,
-          at,
-        ]);
+        await db.query(`UPDATE experiment_exposures SET converted_at = $2 WHERE checkout_session_id = $1 AND converted_at IS NULL`, [sessionId, at]);
       },
       async tally(experimentId) {
         const { rows } = await db.query<Row>(

@@ -25,17 +25,17 @@ export function operationsInFlightRepository(db: SqlExecutor): OperationsInFligh
       await db.query('DELETE FROM payment_operations_in_flight WHERE payment_id = $1', [paymentId]);
     },
     async listStartedBefore(before, limit) {
-      const { rows } = await db.query<Row>(
-        'SELECT * FROM payment_operations_in_flight WHERE started_at < $1 ORDER BY started_at, payment_id LIMIT $2',
-        [before, limit],
-      );
+      const { rows } = await db.query<Row>('SELECT * FROM payment_operations_in_flight WHERE started_at < $1 ORDER BY started_at, payment_id LIMIT $2', [
+        before,
+        limit,
+      ]);
       return rows.map(toOperation);
     },
     async listPendingRefundsCreatedBefore(before, limit) {
-      const { rows } = await db.query<Row>(
-        `SELECT * FROM refunds WHERE status = 'pending' AND created_at < $1 ORDER BY created_at, id LIMIT $2`,
-        [before, limit],
-      );
+      const { rows } = await db.query<Row>(`SELECT * FROM refunds WHERE status = 'pending' AND created_at < $1 ORDER BY created_at, id LIMIT $2`, [
+        before,
+        limit,
+      ]);
       return rows.map(toRefund);
     },
     async watchForLateAnswer(check) {
@@ -46,10 +46,10 @@ export function operationsInFlightRepository(db: SqlExecutor): OperationsInFligh
       );
     },
     async listLateAnswerChecksDue(now, limit) {
-      const { rows } = await db.query<Row>(
-        'SELECT * FROM payment_late_answer_checks WHERE next_check_at <= $1 ORDER BY next_check_at, payment_id LIMIT $2',
-        [now, limit],
-      );
+      const { rows } = await db.query<Row>('SELECT * FROM payment_late_answer_checks WHERE next_check_at <= $1 ORDER BY next_check_at, payment_id LIMIT $2', [
+        now,
+        limit,
+      ]);
       return rows.map((row) => ({ paymentId: row.payment_id, nextCheckAt: new Date(row.next_check_at), checkUntil: new Date(row.check_until) }));
     },
     async rescheduleLateAnswerCheck(paymentId, nextCheckAt) {

@@ -227,24 +227,23 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
       },
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
-        const { rows } = await db.query(
-          `SELECT * FROM payments WHERE id = $1${scoped.sql}${options.forUpdate ? ' FOR UPDATE' : ''}`,
-          [id, ...scoped.params],
-        );
+        const { rows } = await db.query(`SELECT * FROM payments WHERE id = $1${scoped.sql}${options.forUpdate ? ' FOR UPDATE' : ''}`, [id, ...scoped.params]);
         return rows[0] ? toPayment(rows[0]) : null;
       },
       async listInStatusCreatedBefore(status, before, limit) {
-        const { rows } = await db.query(
-          'SELECT * FROM payments WHERE status = $1 AND created_at <= $2 ORDER BY created_at, id LIMIT $3',
-          [status, before, limit],
-        );
+        const { rows } = await db.query('SELECT * FROM payments WHERE status = $1 AND created_at <= $2 ORDER BY created_at, id LIMIT $3', [
+          status,
+          before,
+          limit,
+        ]);
         return rows.map(toPayment);
       },
       async update(p, expectedStatus) {
-        const { rowCount } = await db.query(
-          `UPDATE payments SET ${assignments(paymentColumns, 3)} WHERE id = $1 AND status = $2`,
-          [p.id, expectedStatus, ...paymentValues(p)],
-        );
+        const { rowCount } = await db.query(`UPDATE payments SET ${assignments(paymentColumns, 3)} WHERE id = $1 AND status = $2`, [
+          p.id,
+          expectedStatus,
+          ...paymentValues(p),
+        ]);
         return rowCount === 1;
       },
       async findByProcessorTransactionId(scope, processor, transactionId) {
@@ -256,10 +255,7 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
         return rows[0] ? toPayment(rows[0]) : null;
       },
       async holdingSession(sessionId) {
-        const { rows } = await db.query(
-          `SELECT * FROM payments WHERE checkout_session_id = $1 AND status <> 'failed'`,
-          [sessionId],
-        );
+        const { rows } = await db.query(`SELECT * FROM payments WHERE checkout_session_id = $1 AND status <> 'failed'`, [sessionId]);
         return rows[0] ? toPayment(rows[0]) : null;
       },
       async list(scope, filter) {

@@ -11,8 +11,21 @@ export function refundRepositories(db: SqlExecutor): Pick<UnitOfWork, 'refunds'>
         await db.query(
           `INSERT INTO refunds (id, account_id, mode, payment_id, amount, currency, reason, status, created_by, failure_reason, processor_refund_id, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-          [r.id, r.accountId, r.mode, r.paymentId, r.amount, r.currency, r.reason, r.status, r.createdBy, r.failureReason,
-            r.processorRefundId, r.createdAt, r.updatedAt],
+          [
+            r.id,
+            r.accountId,
+            r.mode,
+            r.paymentId,
+            r.amount,
+            r.currency,
+            r.reason,
+            r.status,
+            r.createdBy,
+            r.failureReason,
+            r.processorRefundId,
+            r.createdAt,
+            r.updatedAt,
+          ],
         );
       },
       async get(scope, id) {
@@ -34,10 +47,7 @@ export function refundRepositories(db: SqlExecutor): Pick<UnitOfWork, 'refunds'>
         return rowCount === 1;
       },
       async pendingAmount(paymentId) {
-        const { rows } = await db.query<Row>(
-          `SELECT COALESCE(sum(amount), 0) AS total FROM refunds WHERE payment_id = $1 AND status = 'pending'`,
-          [paymentId],
-        );
+        const { rows } = await db.query<Row>(`SELECT COALESCE(sum(amount), 0) AS total FROM refunds WHERE payment_id = $1 AND status = 'pending'`, [paymentId]);
         return Number(rows[0]!.total);
       },
       async list(scope, filter) {

@@ -91,10 +91,11 @@ export function discountRepositories(db: SqlExecutor): Pick<UnitOfWork, 'coupons
         return rows[0] ? toPromotionCode(rows[0]) : null;
       },
       async findActiveByCode(scope, code) {
-        const { rows } = await db.query<Row>(
-          'SELECT * FROM promotion_codes WHERE account_id = $1 AND mode = $2 AND lower(code) = lower($3) AND active',
-          [scope.accountId, scope.mode, code],
-        );
+        const { rows } = await db.query<Row>('SELECT * FROM promotion_codes WHERE account_id = $1 AND mode = $2 AND lower(code) = lower($3) AND active', [
+          scope.accountId,
+          scope.mode,
+          code,
+        ]);
         return rows[0] ? toPromotionCode(rows[0]) : null;
       },
       async list(scope, page) {

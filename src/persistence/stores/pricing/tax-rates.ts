@@ -30,7 +30,21 @@ export function taxRateRepositories(db: SqlExecutor): Pick<UnitOfWork, 'taxRates
         await db.query(
           `INSERT INTO tax_rates (id, account_id, mode, display_name, description, percentage, inclusive, country, state, jurisdiction, active, metadata, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-          [t.id, t.accountId, t.mode, t.displayName, t.description, t.percentage, t.inclusive, t.country, t.state, t.jurisdiction, t.active, json(t.metadata), t.createdAt],
+          [
+            t.id,
+            t.accountId,
+            t.mode,
+            t.displayName,
+            t.description,
+            t.percentage,
+            t.inclusive,
+            t.country,
+            t.state,
+            t.jurisdiction,
+            t.active,
+            json(t.metadata),
+            t.createdAt,
+          ],
         );
       },
       async get(scope, id) {

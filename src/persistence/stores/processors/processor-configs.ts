@@ -77,8 +77,7 @@ const flagColumns = `,
 function sessionWithConfigStatement(flags: boolean): SharedStatement<string, Row | null> {
   const sql = `WITH m AS MATERIALIZED (${recordSet([['id', 'text']])})
     SELECT m.n, s.*, c.account_id AS config_account_id, c.mode AS config_mode, c.processor AS config_processor,
-              c.settings AS config_settings, c.private_key_sealed AS config_private_key_sealed, c.updated_at AS config_updated_at${
-                flags ? flagColumns : ''}
+              c.settings AS config_settings, c.private_key_sealed AS config_private_key_sealed, c.updated_at AS config_updated_at${flags ? flagColumns : ''}
          FROM m LEFT JOIN checkout_sessions s ON s.id = m.id AND s.id = ANY (ARRAY(SELECT id FROM m))
          LEFT JOIN processor_configs c ON c.account_id = s.account_id AND c.mode = s.mode`;
   return {
@@ -97,10 +96,7 @@ export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher 
   return {
     canStoreSecrets: cipher !== null,
     async get(scope) {
-      const { rows } = await db.query<Row>('SELECT * FROM processor_configs WHERE account_id = $1 AND mode = $2', [
-        scope.accountId,
-        scope.mode,
-      ]);
+      const { rows } = await db.query<Row>('SELECT * FROM processor_configs WHERE account_id = $1 AND mode = $2', [scope.accountId, scope.mode]);
       return rows[0] ? configOf(rows[0], cipher) : null;
     },
     async scopesOf(processor) {
@@ -110,14 +106,17 @@ export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher 
     async sessionWithConfig(sessionId, options = {}) {
       const row = await runShared(db, options.withFlags ? withFlags : bare, sessionId);
       if (!row) return null;
-      const config = row.config_account_id === null ? null : {
-        account_id: row.config_account_id,
-        mode: row.config_mode,
-        processor: row.config_processor,
-        settings: row.config_settings,
-        private_key_sealed: row.config_private_key_sealed,
-        updated_at: row.config_updated_at,
-      };
+      const config =
+        row.config_account_id === null
+          ? null
+          : {
+              account_id: row.config_account_id,
+              mode: row.config_mode,
+              processor: row.config_processor,
+              settings: row.config_settings,
+              private_key_sealed: row.config_private_key_sealed,
+              updated_at: row.config_updated_at,
+            };
       const found = { session: toSession(row), config: config && (() => configOf(config, cipher)) };
       if (!options.withFlags) return found;
       const flags: FlagState = {

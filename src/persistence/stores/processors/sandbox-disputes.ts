@@ -29,8 +29,22 @@ export function sqlSandboxDisputeLedger(db: SqlClient): SandboxDisputeLedger {
         `INSERT INTO test_processor_disputes (id, transaction_id, payment_id, amount, currency, reason, status, opens_at, reply_by,
            evidence, decision, decides_at, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [d.id, d.transactionId, d.paymentId, d.amount, d.currency, d.reason, d.status, d.opensAt, d.replyBy,
-          json(d.evidence), d.decision, d.decidesAt, d.createdAt, d.updatedAt],
+        [
+          d.id,
+          d.transactionId,
+          d.paymentId,
+          d.amount,
+          d.currency,
+          d.reason,
+          d.status,
+          d.opensAt,
+          d.replyBy,
+          json(d.evidence),
+          d.decision,
+          d.decidesAt,
+          d.createdAt,
+          d.updatedAt,
+        ],
       );
     },
     async get(id) {

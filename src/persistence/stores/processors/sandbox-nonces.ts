@@ -6,10 +6,13 @@ import { json, type Row } from '../../rows';
 export function sqlSandboxNonceVault(db: SqlClient): SandboxNonceVault {
   return {
     async save(record: SandboxNonceRecord) {
-      await db.query(
-        'INSERT INTO test_card_nonces (nonce, payment_method, behavior, created_at, three_d_secure) VALUES ($1, $2, $3, $4, $5)',
-        [record.nonce, json(record.paymentMethod), record.behavior, record.createdAt, record.threeDSecure ? json(record.threeDSecure) : null],
-      );
+      await db.query('INSERT INTO test_card_nonces (nonce, payment_method, behavior, created_at, three_d_secure) VALUES ($1, $2, $3, $4, $5)', [
+        record.nonce,
+        json(record.paymentMethod),
+        record.behavior,
+        record.createdAt,
+        record.threeDSecure ? json(record.threeDSecure) : null,
+      ]);
     },
     async take(nonce, at) {
       // Single use, like a Braintree nonce: the UPDATE claims it atomically; nonces live 3 hours.
@@ -30,10 +33,13 @@ export function sqlSandboxNonceVault(db: SqlClient): SandboxNonceVault {
       };
     },
     async saveMethod(record) {
-      await db.query(
-        'INSERT INTO test_saved_cards (token, customer_id, payment_method, behavior, created_at) VALUES ($1, $2, $3, $4, $5)',
-        [record.token, record.customerId, json(record.paymentMethod), record.behavior, record.createdAt],
-      );
+      await db.query('INSERT INTO test_saved_cards (token, customer_id, payment_method, behavior, created_at) VALUES ($1, $2, $3, $4, $5)', [
+        record.token,
+        record.customerId,
+        json(record.paymentMethod),
+        record.behavior,
+        record.createdAt,
+      ]);
     },
     async getMethod(token) {
       const { rows } = await db.query<Row>('SELECT * FROM test_saved_cards WHERE token = $1', [token]);

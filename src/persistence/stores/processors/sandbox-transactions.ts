@@ -48,7 +48,9 @@ export function sqlSandboxTransactionLedger(db: SqlClient): SandboxTransactionLe
       return rows[0] ? toTransaction(rows[0]) : null;
     },
     async findByPaymentId(paymentId) {
-      const { rows } = await db.query<Row>('SELECT * FROM test_processor_transactions WHERE payment_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1', [paymentId]);
+      const { rows } = await db.query<Row>('SELECT * FROM test_processor_transactions WHERE payment_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1', [
+        paymentId,
+      ]);
       return rows[0] ? toTransaction(rows[0]) : null;
     },
     async move(id, from, to, changes, at) {
@@ -64,10 +66,7 @@ export function sqlSandboxTransactionLedger(db: SqlClient): SandboxTransactionLe
       return rowCount === 1;
     },
     async refundsOf(id) {
-      const { rows } = await db.query<Row>(
-        'SELECT id, refund_id, amount FROM test_processor_refunds WHERE transaction_id = $1 ORDER BY created_at, id',
-        [id],
-      );
+      const { rows } = await db.query<Row>('SELECT id, refund_id, amount FROM test_processor_refunds WHERE transaction_id = $1 ORDER BY created_at, id', [id]);
       return rows.map((row) => ({ refundId: row.refund_id, refundTransactionId: String(row.id), amount: Number(row.amount) }));
     },
     async settleDue(id, at) {

@@ -71,10 +71,13 @@ const newSessionFields = [...createdFields, ...sessionFields];
 type NewSession = { session: CheckoutSession; audit?: AuditEntry | null };
 
 /** New sessions, each with its audit line when it has one, those created at once in one statement (shared-statement.ts). */
-const inserts = sharedInsert(({ session }: NewSession) => session.id, [
-  insertInto('checkout_sessions', newSessionFields, '', ({ session }: NewSession) => session),
-  insertInto('audit_log', auditFields, 'a_', ({ audit }: NewSession) => audit),
-]);
+const inserts = sharedInsert(
+  ({ session }: NewSession) => session.id,
+  [
+    insertInto('checkout_sessions', newSessionFields, '', ({ session }: NewSession) => session),
+    insertInto('audit_log', auditFields, 'a_', ({ audit }: NewSession) => audit),
+  ],
+);
 
 /** Checkout sessions. */
 export function checkoutSessionRepositories(db: SqlExecutor): Pick<UnitOfWork, 'checkoutSessions'> {
@@ -83,25 +86,23 @@ export function checkoutSessionRepositories(db: SqlExecutor): Pick<UnitOfWork, '
       insert: (session, audit) => runShared(db, inserts, { session, audit }),
       async get(scope, id, options = {}) {
         const scoped = scopeClause(scope, 2);
-        const { rows } = await db.query(
-          `SELECT * FROM checkout_sessions WHERE id = $1${scoped.sql}${options.forUpdate ? ' FOR UPDATE' : ''}`,
-          [id, ...scoped.params],
-        );
+        const { rows } = await db.query(`SELECT * FROM checkout_sessions WHERE id = $1${scoped.sql}${options.forUpdate ? ' FOR UPDATE' : ''}`, [
+          id,
+          ...scoped.params,
+        ]);
         return rows[0] ? toSession(rows[0]) : null;
       },
       async update(s, expectedStatus) {
         const values = sessionValues(s);
-        const { rowCount } = await db.query(
-          `UPDATE checkout_sessions SET ${assignments(sessionColumns, 3)} WHERE id = $1 AND status = $2`,
-          [s.id, expectedStatus, ...values],
-        );
+        const { rowCount } = await db.query(`UPDATE checkout_sessions SET ${assignments(sessionColumns, 3)} WHERE id = $1 AND status = $2`, [
+          s.id,
+          expectedStatus,
+          ...values,
+        ]);
         return rowCount === 1;
       },
       async listOpenExpiredBefore(at, limit) {
-        const { rows } = await db.query(
-          `SELECT * FROM checkout_sessions WHERE status = 'open' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
-          [at, limit],
-        );
+        const { rows } = await db.query(`SELECT * FROM checkout_sessions WHERE status = 'open' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`, [at, limit]);
         return rows.map(toSession);
       },
       async list(scope, page) {

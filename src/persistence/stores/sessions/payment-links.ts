@@ -32,10 +32,19 @@ export function paymentLinkRepositories(db: SqlExecutor): Pick<UnitOfWork, 'paym
              allow_promotion_codes, billing_address_collection, shipping_allowed_countries, shipping_options, custom_fields)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
           [
-            l.id, l.accountId, l.mode, l.slug, l.currency, json(l.lineItems), l.active, l.createdAt,
-            l.allowPromotionCodes, l.billingAddressCollection,
+            l.id,
+            l.accountId,
+            l.mode,
+            l.slug,
+            l.currency,
+            json(l.lineItems),
+            l.active,
+            l.createdAt,
+            l.allowPromotionCodes,
+            l.billingAddressCollection,
             l.shippingAddressCollection ? json(l.shippingAddressCollection.allowedCountries) : null,
-            json(l.shippingOptions), json(l.customFields),
+            json(l.shippingOptions),
+            json(l.customFields),
           ],
         );
       },
@@ -49,10 +58,13 @@ export function paymentLinkRepositories(db: SqlExecutor): Pick<UnitOfWork, 'paym
         return rows[0] ? toPaymentLink(rows[0]) : null;
       },
       async setActive(scope, id, active, at) {
-        const { rows } = await db.query(
-          `UPDATE payment_links SET active = $4, updated_at = $5 WHERE id = $1 AND account_id = $2 AND mode = $3 RETURNING *`,
-          [id, scope.accountId, scope.mode, active, at],
-        );
+        const { rows } = await db.query(`UPDATE payment_links SET active = $4, updated_at = $5 WHERE id = $1 AND account_id = $2 AND mode = $3 RETURNING *`, [
+          id,
+          scope.accountId,
+          scope.mode,
+          active,
+          at,
+        ]);
         return rows[0] ? toPaymentLink(rows[0]) : null;
       },
       async list(scope, page) {

@@ -100,10 +100,12 @@ export function accessRepositories(db: SqlExecutor): Pick<UnitOfWork, keyof Acce
         );
       },
       async enable(userId, secret, step, at) {
-        await db.query(
-          'UPDATE second_factors SET secret = $2, pending_secret = NULL, enabled_at = $4, last_step = $3 WHERE user_id = $1',
-          [userId, secret, step, at],
-        );
+        await db.query('UPDATE second_factors SET secret = $2, pending_secret = NULL, enabled_at = $4, last_step = $3 WHERE user_id = $1', [
+          userId,
+          secret,
+          step,
+          at,
+        ]);
       },
       async acceptStep(userId, step) {
         await db.query('UPDATE second_factors SET last_step = $2 WHERE user_id = $1', [userId, step]);
@@ -119,10 +121,11 @@ export function accessRepositories(db: SqlExecutor): Pick<UnitOfWork, keyof Acce
         for (const hash of hashes) await db.query('INSERT INTO recovery_codes (user_id, code_hash) VALUES ($1, $2)', [userId, hash]);
       },
       async use(userId, hash, at) {
-        const { rowCount } = await db.query(
-          'UPDATE recovery_codes SET used_at = $3 WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL',
-          [userId, hash, at],
-        );
+        const { rowCount } = await db.query('UPDATE recovery_codes SET used_at = $3 WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL', [
+          userId,
+          hash,
+          at,
+        ]);
         return rowCount === 1;
       },
       async countUnused(userId) {
@@ -132,10 +135,9 @@ export function accessRepositories(db: SqlExecutor): Pick<UnitOfWork, keyof Acce
     },
     accountSecurity: {
       async requiresSecondFactor(accountId) {
-        const { rows } = await db.query<{ require_second_factor: boolean }>(
-          'SELECT require_second_factor FROM account_security WHERE account_id = $1',
-          [accountId],
-        );
+        const { rows } = await db.query<{ require_second_factor: boolean }>('SELECT require_second_factor FROM account_security WHERE account_id = $1', [
+          accountId,
+        ]);
         return rows[0]?.require_second_factor === true;
       },
       async setRequireSecondFactor(accountId, required, at) {
@@ -148,10 +150,10 @@ export function accessRepositories(db: SqlExecutor): Pick<UnitOfWork, keyof Acce
     },
     userSessions: {
       async list(userId, at) {
-        const { rows } = await db.query<Row>(
-          'SELECT * FROM dashboard_sessions WHERE user_id = $1 AND expires_at > $2 ORDER BY created_at DESC, id DESC',
-          [userId, at],
-        );
+        const { rows } = await db.query<Row>('SELECT * FROM dashboard_sessions WHERE user_id = $1 AND expires_at > $2 ORDER BY created_at DESC, id DESC', [
+          userId,
+          at,
+        ]);
         return rows.map(toDashboardSession);
       },
       async delete(userId, id) {

@@ -45,7 +45,16 @@ export function accountRepositories(db: SqlExecutor): Pick<UnitOfWork, 'accounts
         await db.query<Row>(
           `UPDATE accounts SET name = $2, display_name = $3, logo_url = $4, accent_color = $5, support_email = $6, send_receipts = $7,
              embed_allowed_origins = $8::jsonb WHERE id = $1`,
-          [a.id, a.name, a.branding.displayName, a.branding.logoUrl, a.branding.accentColor, a.supportEmail, a.sendReceipts, JSON.stringify(a.embedAllowedOrigins ?? [])],
+          [
+            a.id,
+            a.name,
+            a.branding.displayName,
+            a.branding.logoUrl,
+            a.branding.accentColor,
+            a.supportEmail,
+            a.sendReceipts,
+            JSON.stringify(a.embedAllowedOrigins ?? []),
+          ],
         );
       },
     },

@@ -10,7 +10,21 @@ export function apiKeyRepositories(db: SqlExecutor): Pick<UnitOfWork, 'apiKeys'>
         await db.query(
           `INSERT INTO api_keys (id, account_id, mode, kind, prefix, secret_hash, last4, created_at, last_used_at, revoked_at, name, expires_at, permissions)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-          [k.id, k.accountId, k.mode, k.kind, k.prefix, k.secretHash, k.last4, k.createdAt, k.lastUsedAt, k.revokedAt, k.name, k.expiresAt, k.permissions === null ? null : json(k.permissions)],
+          [
+            k.id,
+            k.accountId,
+            k.mode,
+            k.kind,
+            k.prefix,
+            k.secretHash,
+            k.last4,
+            k.createdAt,
+            k.lastUsedAt,
+            k.revokedAt,
+            k.name,
+            k.expiresAt,
+            k.permissions === null ? null : json(k.permissions),
+          ],
         );
       },
       async findBySecretHash(hash) {
@@ -21,10 +35,10 @@ export function apiKeyRepositories(db: SqlExecutor): Pick<UnitOfWork, 'apiKeys'>
         await db.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, at]);
       },
       async list(scope) {
-        const { rows } = await db.query(
-          'SELECT * FROM api_keys WHERE account_id = $1 AND mode = $2 ORDER BY created_at DESC, id DESC',
-          [scope.accountId, scope.mode],
-        );
+        const { rows } = await db.query('SELECT * FROM api_keys WHERE account_id = $1 AND mode = $2 ORDER BY created_at DESC, id DESC', [
+          scope.accountId,
+          scope.mode,
+        ]);
         return rows.map(toApiKey);
       },
       async get(scope, id) {
@@ -32,10 +46,12 @@ export function apiKeyRepositories(db: SqlExecutor): Pick<UnitOfWork, 'apiKeys'>
         return rows[0] ? toApiKey(rows[0]) : null;
       },
       async rename(scope, id, name) {
-        const { rowCount } = await db.query(
-          'UPDATE api_keys SET name = $4 WHERE id = $1 AND account_id = $2 AND mode = $3 AND revoked_at IS NULL',
-          [id, scope.accountId, scope.mode, name],
-        );
+        const { rowCount } = await db.query('UPDATE api_keys SET name = $4 WHERE id = $1 AND account_id = $2 AND mode = $3 AND revoked_at IS NULL', [
+          id,
+          scope.accountId,
+          scope.mode,
+          name,
+        ]);
         return rowCount === 1;
       },
       async setPermissions(scope, id, permissions) {
@@ -55,10 +71,12 @@ export function apiKeyRepositories(db: SqlExecutor): Pick<UnitOfWork, 'apiKeys'>
         return rowCount === 1;
       },
       async revoke(scope, id, at) {
-        const { rowCount } = await db.query(
-          'UPDATE api_keys SET revoked_at = $4 WHERE id = $1 AND account_id = $2 AND mode = $3 AND revoked_at IS NULL',
-          [id, scope.accountId, scope.mode, at],
-        );
+        const { rowCount } = await db.query('UPDATE api_keys SET revoked_at = $4 WHERE id = $1 AND account_id = $2 AND mode = $3 AND revoked_at IS NULL', [
+          id,
+          scope.accountId,
+          scope.mode,
+          at,
+        ]);
         return rowCount === 1;
       },
     },

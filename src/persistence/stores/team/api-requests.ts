@@ -79,8 +79,17 @@ async function insertApiRequests(db: SqlExecutor, records: ApiRequestRecord[], k
   if (records.length === 0) return;
   const column = <K extends keyof (typeof records)[number]>(k: K) => records.map((r) => r[k]);
   const { rows: raced } = await db.query<Row>(INSERT_AND_TRIM, [
-    column('id'), column('accountId'), column('mode'), column('keyId'), column('method'), column('path'),
-    column('status'), column('errorCode'), column('requestId'), records.map((r) => r.at.toISOString()), keep,
+    column('id'),
+    column('accountId'),
+    column('mode'),
+    column('keyId'),
+    column('method'),
+    column('path'),
+    column('status'),
+    column('errorCode'),
+    column('requestId'),
+    records.map((r) => r.at.toISOString()),
+    keep,
     // The objects a call named or made, space-separated with a space either side (` pay_1 re_2 `).
     records.map((r) => (r.objectIds?.length ? ` ${r.objectIds.join(' ')} ` : null)),
   ]);
@@ -102,10 +111,7 @@ export function apiRequestRepositories(db: SqlExecutor): Pick<UnitOfWork, 'apiRe
         if (page.startingAfter) {
           q.where(`seq < (SELECT seq FROM api_requests WHERE id = ${q.param(page.startingAfter)} AND ${scopeSql})`);
         }
-        const { rows } = await db.query<Row>(
-          `SELECT * FROM api_requests WHERE ${q.sql} ORDER BY seq DESC LIMIT ${q.param(page.limit)}`,
-          q.params,
-        );
+        const { rows } = await db.query<Row>(`SELECT * FROM api_requests WHERE ${q.sql} ORDER BY seq DESC LIMIT ${q.param(page.limit)}`, q.params);
         return rows.map(toApiRequest);
       },
       async listTouching(scope, objectIds, limit) {

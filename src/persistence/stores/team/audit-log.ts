@@ -42,10 +42,7 @@ export function auditLogRepositories(db: SqlExecutor): Pick<UnitOfWork, 'auditLo
         const scope = `account_id = ${q.param(accountId)}`;
         q.where(scope);
         q.after('audit_log', 'at', page.startingAfter, scope);
-        const { rows } = await db.query<Row>(
-          `SELECT * FROM audit_log WHERE ${q.sql} ORDER BY at DESC, id DESC LIMIT ${q.param(page.limit)}`,
-          q.params,
-        );
+        const { rows } = await db.query<Row>(`SELECT * FROM audit_log WHERE ${q.sql} ORDER BY at DESC, id DESC LIMIT ${q.param(page.limit)}`, q.params);
         return rows.map(toAuditEntry);
       },
     },

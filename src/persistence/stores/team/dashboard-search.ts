@@ -29,10 +29,7 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
           q.where(`(id = ${id} OR checkout_session_id = ${id})`);
         }
         q.after('payments', 'created_at', f.startingAfter, scopeSql);
-        const { rows } = await db.query<Row>(
-          `SELECT * FROM payments WHERE ${q.sql} ORDER BY created_at DESC, id DESC LIMIT ${q.param(f.limit)}`,
-          q.params,
-        );
+        const { rows } = await db.query<Row>(`SELECT * FROM payments WHERE ${q.sql} ORDER BY created_at DESC, id DESC LIMIT ${q.param(f.limit)}`, q.params);
         return rows.map(toPayment);
       },
       async checkoutSessions(scope, f): Promise<CheckoutSession[]> {
@@ -130,7 +127,12 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
             GROUP BY 1, 2`,
           [scope.accountId, scope.mode, from, before],
         );
-        return rows.map((r) => ({ experimentId: String(r.experiment_id), variant: String(r.variant), exposed: Number(r.exposed), conversions: Number(r.conversions) }));
+        return rows.map((r) => ({
+          experimentId: String(r.experiment_id),
+          variant: String(r.variant),
+          exposed: Number(r.exposed),
+          conversions: Number(r.conversions),
+        }));
       },
       async everywhere(scope, kinds, terms, limit): Promise<SearchHit[]> {
         const q = new Query();
@@ -144,7 +146,10 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
           if (arms.length === 0) continue;
           // One arm per kind of term, each served by its own index, newest first and cut at the limit.
           const union = arms
-            .map((where) => `(SELECT ${source.columns} FROM ${source.table} WHERE account_id = ${account} AND mode = ${mode} AND ${where} ORDER BY created_at DESC, id DESC LIMIT ${n})`)
+            .map(
+              (where) =>
+                `(SELECT ${source.columns} FROM ${source.table} WHERE account_id = ${account} AND mode = ${mode} AND ${where} ORDER BY created_at DESC, id DESC LIMIT ${n})`,
+            )
             .join(' UNION ');
           parts.push(`(SELECT * FROM (${union}) AS ${kind}_hits ORDER BY created_at DESC, id DESC LIMIT ${n})`);
         }
@@ -166,10 +171,7 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
         const scopeSql = scoped(q, scope);
         for (const clause of clauses) paymentClause(q, clause, scopeSql);
         q.after('payments', 'created_at', page.startingAfter, scopeSql);
-        const { rows } = await db.query<Row>(
-          `SELECT * FROM payments WHERE ${q.sql} ORDER BY created_at DESC, id DESC LIMIT ${q.param(page.limit)}`,
-          q.params,
-        );
+        const { rows } = await db.query<Row>(`SELECT * FROM payments WHERE ${q.sql} ORDER BY created_at DESC, id DESC LIMIT ${q.param(page.limit)}`, q.params);
         return rows.map(toPayment);
       },
     },
@@ -233,10 +235,9 @@ function amountArms(q: Query, terms: SearchTerms, column: string): string[] {
 
 /** Checkout sessions of the scope whose metadata has the value or whose client_reference_id is it. */
 function sessionsByReference(q: Query, reference: string, scopeSql: string): string[] {
-  return [
-    `client_reference_id = ${q.param(reference)}`,
-    `metadata @? ${q.param(anyValueIs(reference))}::jsonpath`,
-  ].map((where) => `(SELECT id FROM checkout_sessions WHERE ${scopeSql} AND ${where})`);
+  return [`client_reference_id = ${q.param(reference)}`, `metadata @? ${q.param(anyValueIs(reference))}::jsonpath`].map(
+    (where) => `(SELECT id FROM checkout_sessions WHERE ${scopeSql} AND ${where})`,
+  );
 }
 
 /**

@@ -42,10 +42,7 @@ export function dashboardSignInRepositories(db: SqlExecutor): Pick<UnitOfWork, '
         for (const subject of subjects) {
           await db.query<Row>('INSERT INTO sign_in_failures (subject, failed_at) VALUES ($1, $2)', [subject, at]);
           // The throttle never looks further back than a day; the table stays small.
-          await db.query<Row>(`DELETE FROM sign_in_failures WHERE subject = $1 AND failed_at < $2::timestamptz - interval '1 day'`, [
-            subject,
-            at,
-          ]);
+          await db.query<Row>(`DELETE FROM sign_in_failures WHERE subject = $1 AND failed_at < $2::timestamptz - interval '1 day'`, [subject, at]);
         }
       },
       async since(subject, from) {

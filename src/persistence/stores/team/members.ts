@@ -37,7 +37,11 @@ export function memberRepositories(db: SqlExecutor): Pick<UnitOfWork, 'users' | 
     users: {
       async insert(u) {
         await db.query<Row>('INSERT INTO users (id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)', [
-          u.id, u.email, u.name, u.passwordHash, u.createdAt,
+          u.id,
+          u.email,
+          u.name,
+          u.passwordHash,
+          u.createdAt,
         ]);
       },
       async get(id) {
@@ -52,14 +56,17 @@ export function memberRepositories(db: SqlExecutor): Pick<UnitOfWork, 'users' | 
     memberships: {
       async insert(m) {
         await db.query<Row>('INSERT INTO memberships (account_id, user_id, role, created_at) VALUES ($1, $2, $3, $4)', [
-          m.accountId, m.userId, m.role, m.createdAt,
+          m.accountId,
+          m.userId,
+          m.role,
+          m.createdAt,
         ]);
       },
       async get(accountId, userId, options = {}) {
-        const { rows } = await db.query<Row>(
-          `SELECT * FROM memberships WHERE account_id = $1 AND user_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
-          [accountId, userId],
-        );
+        const { rows } = await db.query<Row>(`SELECT * FROM memberships WHERE account_id = $1 AND user_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`, [
+          accountId,
+          userId,
+        ]);
         return rows[0] ? toMembership(rows[0]) : null;
       },
       async listForUser(userId) {
@@ -101,10 +108,7 @@ export function memberRepositories(db: SqlExecutor): Pick<UnitOfWork, 'users' | 
         );
       },
       async getByTokenHash(hash, options = {}) {
-        const { rows } = await db.query<Row>(
-          `SELECT * FROM invites WHERE token_hash = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
-          [hash],
-        );
+        const { rows } = await db.query<Row>(`SELECT * FROM invites WHERE token_hash = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [hash]);
         return rows[0] ? toInvite(rows[0]) : null;
       },
       async accept(id, userId, at) {

@@ -171,10 +171,12 @@ const deliveryWithLog = `
 export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepository {
   return {
     async get(scope, endpointId, id) {
-      const { rows } = await db.query(
-        `${deliveryWithLog} WHERE d.id = $1 AND d.endpoint_id = $2 AND d.account_id = $3 AND d.mode = $4`,
-        [id, endpointId, scope.accountId, scope.mode],
-      );
+      const { rows } = await db.query(`${deliveryWithLog} WHERE d.id = $1 AND d.endpoint_id = $2 AND d.account_id = $3 AND d.mode = $4`, [
+        id,
+        endpointId,
+        scope.accountId,
+        scope.mode,
+      ]);
       return rows[0] ? toDelivery(rows[0]) : null;
     },
     async list(scope, endpointId, page) {
@@ -185,10 +187,7 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
         where += ` AND (d.created_at, d.id) < (SELECT created_at, id FROM webhook_deliveries WHERE id = $${params.length} AND account_id = $1 AND mode = $2)`;
       }
       params.push(page.limit);
-      const { rows } = await db.query(
-        `${deliveryWithLog} WHERE ${where} ORDER BY d.created_at DESC, d.id DESC LIMIT $${params.length}`,
-        params,
-      );
+      const { rows } = await db.query(`${deliveryWithLog} WHERE ${where} ORDER BY d.created_at DESC, d.id DESC LIMIT $${params.length}`, params);
       return rows.map(toDelivery);
     },
     async listForEvents(scope, eventIds) {
