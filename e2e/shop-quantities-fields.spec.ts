@@ -177,7 +177,7 @@ test.describe('quantities and custom fields on the checkout page', () => {
     // Three bottles: the levy on 15.00 is 1.50, priced by the server; the included VAT does not move.
     await page.getByRole('button', { name: 'Increase quantity for Water' }).click();
     await expect(breakdown.getByTestId('tax')).toHaveText('€1.50');
-    await expect(breakdown).toContainText('Includes VAT €20.00');
+    await expect(breakdown).toContainText('Includes VAT 20% €20.00');
     await expect(total).toHaveText('€141.50');
     expect(console).toEqual([]);
   });
