@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, stopAll, type ServerProcess } from '../support/processes';
-import { createShop, json, pay, shopDatabases, shoppers, type Answer, type ShopDatabase } from './shop';
+import { type Answer, createShop, json, listAll, pay, type ShopDatabase, shopDatabases, shoppers } from './shop';
 
 /**
  * `kill -9` of a real `tillpoint serve` while 400 shoppers pay, then a restart at once with the
@@ -37,16 +37,7 @@ describe.each(shopDatabases)('kill -9 mid-burst, restart ($name)', ({ make }) =>
     return server;
   };
 
-  /** Every payment, through the merchant API. */
-  async function payments(base: string): Promise<Row[]> {
-    const all: Row[] = [];
-    for (let after = ''; ; ) {
-      const page = await json(base, 'GET', `/v1/payments?limit=100${after ? `&starting_after=${after}` : ''}`, { key });
-      all.push(...(page.data as Row[]));
-      if (!page.has_more) return all;
-      after = String(all[all.length - 1]!.id);
-    }
-  }
+  const payments = (base: string) => listAll(base, '/v1/payments', key);
 
   /** Payments left `processing` that the processor never saw: read while no server runs. */
   async function unseenByProcessor(): Promise<number> {

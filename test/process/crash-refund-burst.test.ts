@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, stopAll, type ServerProcess } from '../support/processes';
-import { createShop, json, pay, request, shopDatabases, shoppers, type Answer, type ShopDatabase } from './shop';
+import { type Answer, createShop, json, listAll, pay, request, type ShopDatabase, shopDatabases, shoppers } from './shop';
 
 /**
  * `kill -9` of a real `tillpoint serve` while merchants refund, then a restart at once with the
@@ -46,16 +46,7 @@ describe.each(shopDatabases)('kill -9 mid-refunds, restart ($name)', ({ make }) 
     return server;
   };
 
-  /** Every refund, through the merchant API. */
-  async function refunds(base: string): Promise<Row[]> {
-    const all: Row[] = [];
-    for (let after = ''; ; ) {
-      const page = await json(base, 'GET', `/v1/refunds?limit=100${after ? `&starting_after=${after}` : ''}`, { key });
-      all.push(...(page.data as Row[]));
-      if (!page.has_more) return all;
-      after = String(all[all.length - 1]!.id);
-    }
-  }
+  const refunds = (base: string) => listAll(base, '/v1/refunds', key);
 
   /** Refunds left `pending` that the processor never made, and those it made: read while no server runs. */
   async function pendingAtKill(): Promise<{ unseen: number; made: number }> {

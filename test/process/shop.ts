@@ -112,6 +112,17 @@ export async function json(base: string, method: string, url: string, options: {
   return JSON.parse(answer.body) as Record<string, any>;
 }
 
+/** Every object of a merchant API list (`/v1/payments`, `/v1/refunds`…), page after page. */
+export async function listAll(base: string, path: string, key: string): Promise<Array<Record<string, any>>> {
+  const all: Array<Record<string, any>> = [];
+  for (let after = ''; ; ) {
+    const page = await json(base, 'GET', `${path}?limit=100${after ? `&starting_after=${after}` : ''}`, { key });
+    all.push(...(page.data as Array<Record<string, any>>));
+    if (!page.has_more) return all;
+    after = String(all[all.length - 1]!.id);
+  }
+}
+
 export interface Shopper {
   sessionId: string;
   nonce: string;
