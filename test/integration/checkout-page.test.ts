@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpServer } from '../../src/http/server';
 import { testDatabases } from '../support/databases';
 import { createSession, useIntegration } from '../support/integration';
-import type { PaymentProcessor } from '../../src/domain/processors/ports';
+import { holdProcessorAnswers } from '../support/payments';
 
 /**
  * The checkout page as the server sends it: rendered HTML with its data inlined (no request for the
@@ -125,29 +125,7 @@ describe.each(testDatabases)('checkout page ($name)', (database) => {
     const session = await createSession(ctx);
     // The processor holds its answer: the payment is `processing` meanwhile, as when its outcome
     // could not be recorded and waits for the background retry or reconciliation.
-    let asked!: () => void;
-    const processorAsked = new Promise<void>((resolve) => (asked = resolve));
-    let answer!: () => void;
-    const mayAnswer = new Promise<void>((resolve) => (answer = resolve));
-    const processors = ctx.h.tillpoint.deps.processors;
-    const sessionToPay = processors.sessionToPay.bind(processors);
-    processors.sessionToPay = async (id) => {
-      const found = await sessionToPay(id);
-      if (!found) return found;
-      return {
-        ...found,
-        processor: async () => {
-          const processor = await found.processor();
-          return Object.assign(Object.create(processor) as PaymentProcessor, {
-            authorize: async (request: Parameters<PaymentProcessor['authorize']>[0]) => {
-              asked();
-              await mayAnswer;
-              return processor.authorize(request);
-            },
-          });
-        },
-      };
-    };
+    const { asked: processorAsked, answer, restore } = holdProcessorAnswers(ctx.h);
     try {
       const token = await ctx.h.app.inject({
         method: 'POST',
@@ -184,7 +162,7 @@ describe.each(testDatabases)('checkout page ($name)', (database) => {
       // Final: the receipt, which the page polling the session shows too.
       expect(decoded(await get(`/c/${session.id}/done`))).toContain('Payment successful');
     } finally {
-      processors.sessionToPay = sessionToPay;
+      restore();
     }
   });
 

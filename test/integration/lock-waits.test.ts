@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import { createSessionOf, expectError, merchantCall, payCall, rows, useIntegration, type IntegrationContext } from '../support/integration';
 import { reconcileProcessingPayments } from '../../src/domain/payments/use-cases/reconcile-processing-payments';
-import type { PaymentProcessor } from '../../src/domain/processors/ports';
+import { holdProcessorAnswers } from '../support/payments';
 import { deliverDueWebhooks } from '../../src/domain/webhooks/use-cases/deliver-due-webhooks';
 import type { WebhookSender } from '../../src/domain/webhooks/ports';
 
@@ -121,29 +121,7 @@ describe.skipIf(!postgres)('lock waits (postgres)', () => {
     const mailer = access.mailer;
     access.mailer = { send: async (message) => void receipts.push(message.to) };
     // The processor is asked once the intent is written; the ALTER TABLE comes while it answers.
-    let asked!: () => void;
-    const processorAsked = new Promise<void>((resolve) => (asked = resolve));
-    let answer!: () => void;
-    const mayAnswer = new Promise<void>((resolve) => (answer = resolve));
-    const processors = ctx.h.tillpoint.deps.processors;
-    const sessionToPay = processors.sessionToPay.bind(processors);
-    processors.sessionToPay = async (id) => {
-      const found = await sessionToPay(id);
-      if (!found) return found;
-      return {
-        ...found,
-        processor: async () => {
-          const processor = await found.processor();
-          return Object.assign(Object.create(processor) as PaymentProcessor, {
-            authorize: async (request: Parameters<PaymentProcessor['authorize']>[0]) => {
-              asked();
-              await mayAnswer;
-              return processor.authorize(request);
-            },
-          });
-        },
-      };
-    };
+    const { asked: processorAsked, answer, restore } = holdProcessorAnswers(ctx.h);
     try {
       const paying = timed(payCall(ctx.h, session.id, 'fake-valid-visa-nonce'));
       await processorAsked;
@@ -187,7 +165,7 @@ describe.skipIf(!postgres)('lock waits (postgres)', () => {
       expect(await rows(ctx.db, `SELECT count(*)::int AS n FROM events WHERE type = 'payment.succeeded'`)).toEqual([{ n: 1 }]);
       expect(receipts).toHaveLength(1);
     } finally {
-      processors.sessionToPay = sessionToPay;
+      restore();
       access.mailer = mailer;
     }
   });

@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
+import type { PaymentProcessor } from '../../src/domain/processors/ports';
 import type { SqlClient } from '../../src/persistence/sql-client';
+import type { Harness } from './harness';
 import { createSessionOf, dumpDatabase, merchantCall, payCall, tokenize, type IntegrationContext } from './integration';
 
 /**
@@ -35,4 +37,36 @@ export async function dumpBusinessData(db: SqlClient): Promise<Record<string, st
   const dump = await dumpDatabase(db);
   for (const table of bookkeepingTables) delete dump[table];
   return dump;
+}
+
+/**
+ * The processor of every session paid through `h` holds its answer to `authorize` until `answer()`:
+ * the payment stays `processing` meanwhile. `asked` resolves once the processor has been asked;
+ * `restore()` puts the directory back as it was.
+ */
+export function holdProcessorAnswers(h: Harness): { asked: Promise<void>; answer: () => void; restore: () => void } {
+  let markAsked!: () => void;
+  const asked = new Promise<void>((resolve) => (markAsked = resolve));
+  let answer!: () => void;
+  const mayAnswer = new Promise<void>((resolve) => (answer = resolve));
+  const processors = h.tillpoint.deps.processors;
+  const sessionToPay = processors.sessionToPay.bind(processors);
+  processors.sessionToPay = async (id) => {
+    const found = await sessionToPay(id);
+    if (!found) return found;
+    return {
+      ...found,
+      processor: async () => {
+        const processor = await found.processor();
+        return Object.assign(Object.create(processor) as PaymentProcessor, {
+          authorize: async (request: Parameters<PaymentProcessor['authorize']>[0]) => {
+            markAsked();
+            await mayAnswer;
+            return processor.authorize(request);
+          },
+        });
+      },
+    };
+  };
+  return { asked, answer, restore: () => (processors.sessionToPay = sessionToPay) };
 }
