@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, stopAll, type ServerProcess } from '../support/processes';
-import { type Answer, createShop, json, listAll, pay, type ShopDatabase, shopDatabases, shoppers } from './shop';
+import { describe, expect, it } from 'vitest';
+import type { ServerProcess } from '../support/processes';
+import { type Answer, useBurstShop, json, listAll, pay, shopDatabases, shoppers } from './shop';
 
 /**
  * `kill -9` of a real `tillpoint serve` while 400 shoppers pay, then a restart at once with the
@@ -17,31 +17,14 @@ const FINAL_WITHIN_MS = 120_000;
 type Row = Record<string, any>;
 
 describe.each(shopDatabases)('kill -9 mid-burst, restart ($name)', ({ make }) => {
-  let database: ShopDatabase;
-  let key = '';
-  const servers: ServerProcess[] = [];
+  const shop = useBurstShop(make);
+  const serve = () => shop.serve();
 
-  beforeAll(async () => {
-    database = await make();
-    key = await createShop(database.env);
-  }, 120_000);
-
-  afterAll(async () => {
-    await stopAll(servers);
-    await database.remove();
-  });
-
-  const serve = async () => {
-    const server = await startServe({ ...database.env, RATE_LIMIT_TEST_PER_SECOND: '100000' });
-    servers.push(server);
-    return server;
-  };
-
-  const payments = (base: string) => listAll(base, '/v1/payments', key);
+  const payments = (base: string) => listAll(base, '/v1/payments', shop.key);
 
   /** Payments left `processing` that the processor never saw: read while no server runs. */
   async function unseenByProcessor(): Promise<number> {
-    const db = await database.open();
+    const db = await shop.database.open();
     try {
       const { rows } = await db.query<Row>(
         `SELECT count(*)::int AS n FROM payments p
@@ -56,7 +39,7 @@ describe.each(shopDatabases)('kill -9 mid-burst, restart ($name)', ({ make }) =>
 
   /** 400 shoppers pay at once; the server is killed once 100 have their answer. */
   async function burstAndKill(server: ServerProcess): Promise<{ killedAt: number; cut: number }> {
-    const ready = await shoppers(server.base, key, SHOPPERS);
+    const ready = await shoppers(server.base, shop.key, SHOPPERS);
     let answered = 0;
     const burst = ready.map((shopper) =>
       pay(server.base, shopper).then((answer: Answer) => {
@@ -124,7 +107,7 @@ describe.each(shopDatabases)('kill -9 mid-burst, restart ($name)', ({ make }) =>
     expect(await second.exited).toBe(0);
 
     // Tillpoint and the processor agree, and no session is charged twice.
-    const db = await database.open();
+    const db = await shop.database.open();
     try {
       const rows = async (sql: string) => (await db.query<Row>(sql)).rows;
       const stored = await rows('SELECT id, status, amount, amount_captured, checkout_session_id FROM payments');

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, stopAll, type ServerProcess } from '../support/processes';
-import { type Answer, createShop, json, listAll, pay, request, type ShopDatabase, shopDatabases, shoppers } from './shop';
+import { describe, expect, it } from 'vitest';
+import type { ServerProcess } from '../support/processes';
+import { type Answer, useBurstShop, json, listAll, pay, request, shopDatabases, shoppers } from './shop';
 
 /**
  * `kill -9` of a real `tillpoint serve` while merchants refund, then a restart at once with the
@@ -26,31 +26,14 @@ const FINAL_WITHIN_MS = 120_000;
 type Row = Record<string, any>;
 
 describe.each(shopDatabases)('kill -9 mid-refunds, restart ($name)', ({ make }) => {
-  let database: ShopDatabase;
-  let key = '';
-  const servers: ServerProcess[] = [];
+  const shop = useBurstShop(make);
+  const serve = () => shop.serve();
 
-  beforeAll(async () => {
-    database = await make();
-    key = await createShop(database.env);
-  }, 120_000);
-
-  afterAll(async () => {
-    await stopAll(servers);
-    await database.remove();
-  });
-
-  const serve = async () => {
-    const server = await startServe({ ...database.env, RATE_LIMIT_TEST_PER_SECOND: '100000' });
-    servers.push(server);
-    return server;
-  };
-
-  const refunds = (base: string) => listAll(base, '/v1/refunds', key);
+  const refunds = (base: string) => listAll(base, '/v1/refunds', shop.key);
 
   /** Refunds left `pending` that the processor never made, and those it made: read while no server runs. */
   async function pendingAtKill(): Promise<{ unseen: number; made: number }> {
-    const db = await database.open();
+    const db = await shop.database.open();
     try {
       const { rows } = await db.query<Row>(
         `SELECT count(*) FILTER (WHERE t.id IS NULL)::int AS unseen, count(t.id)::int AS made
@@ -69,14 +52,14 @@ describe.each(shopDatabases)('kill -9 mid-refunds, restart ($name)', ({ make }) 
    * answer took.
    */
   async function refundsAndKill(server: ServerProcess, kill: { answers: number } | { afterMs: number }): Promise<{ killedAt: number; firstAnswerMs: number }> {
-    const ready = await shoppers(server.base, key, PAYMENTS, { amount: AMOUNT });
+    const ready = await shoppers(server.base, shop.key, PAYMENTS, { amount: AMOUNT });
     const paid: string[] = [];
     for (let i = 0; i < ready.length; i += 16) {
       const ids = await Promise.all(
         ready.slice(i, i + 16).map(async (shopper) => {
           const answer = await pay(server.base, shopper);
           expect(answer.status, answer.body).toBe(200);
-          return String((await json(server.base, 'GET', `/v1/checkout/sessions/${shopper.sessionId}`, { key })).payment);
+          return String((await json(server.base, 'GET', `/v1/checkout/sessions/${shopper.sessionId}`, { key: shop.key })).payment);
         }),
       );
       paid.push(...ids);
@@ -86,7 +69,7 @@ describe.each(shopDatabases)('kill -9 mid-refunds, restart ($name)', ({ make }) 
     let firstAnswerMs = 0;
     const burst = paid.flatMap((payment) =>
       [0, 1].map(() =>
-        request(server.base, 'POST', '/v1/refunds', { key, body: { payment, amount: REFUND } }).then((answer: Answer) => {
+        request(server.base, 'POST', '/v1/refunds', { key: shop.key, body: { payment, amount: REFUND } }).then((answer: Answer) => {
           if (answered === 0) firstAnswerMs = Date.now() - sentAt;
           answered += 1;
           return answer;
@@ -145,8 +128,8 @@ describe.each(shopDatabases)('kill -9 mid-refunds, restart ($name)', ({ make }) 
     expect(failed.length).toBeGreaterThanOrEqual(atKill.unseen);
     expect(failed.every((refund) => refund.failure_reason === 'processor_timeout')).toBe(true);
     for (const paymentId of [...new Set(failed.map((refund) => String(refund.payment)))].slice(0, 5)) {
-      const payment = await json(second.base, 'GET', `/v1/payments/${paymentId}`, { key });
-      const rest = await request(second.base, 'POST', '/v1/refunds', { key, body: { payment: paymentId } });
+      const payment = await json(second.base, 'GET', `/v1/payments/${paymentId}`, { key: shop.key });
+      const rest = await request(second.base, 'POST', '/v1/refunds', { key: shop.key, body: { payment: paymentId } });
       expect(rest.status, rest.body).toBe(200);
       expect(JSON.parse(rest.body)).toMatchObject({ status: 'succeeded', amount: AMOUNT - Number(payment.amount_refunded) });
     }
@@ -155,7 +138,7 @@ describe.each(shopDatabases)('kill -9 mid-refunds, restart ($name)', ({ make }) 
     expect(await second.exited).toBe(0);
 
     // Tillpoint's refunds and payments agree with the processor's ledger.
-    const db = await database.open();
+    const db = await shop.database.open();
     try {
       const rows = async (sql: string) => (await db.query<Row>(sql)).rows;
       const disagreements = await rows(

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPglite, openPostgres, type SqlClient } from '../../src/persistence/sql-client';
 import { seededDataDir } from '../support/pglite-template';
-import { cli } from '../support/processes';
+import { afterAll, beforeAll } from 'vitest';
+import { cli, startServe, stopAll, type ServerProcess } from '../support/processes';
 
 /**
  * What the restart tests share: a database of their own (a PGlite DATA_DIR, or a fresh schema on the
@@ -156,3 +157,36 @@ export const pay = (base: string, shopper: Shopper) =>
   request(base, 'POST', `/api/checkout/sessions/${shopper.sessionId}/payments`, {
     body: { payment_method_type: 'card', nonce: shopper.nonce, email: 'shopper@example.com' },
   });
+
+/**
+ * The shop of a burst suite: its database made and its account created before the suite, every
+ * server it started stopped and the database removed after. `serve()` starts `tillpoint serve` on it
+ * with a rate limit no burst reaches.
+ */
+export function useBurstShop(make: () => Promise<ShopDatabase>): { readonly database: ShopDatabase; readonly key: string; serve(): Promise<ServerProcess> } {
+  let database: ShopDatabase | null = null;
+  let key = '';
+  const servers: ServerProcess[] = [];
+  beforeAll(async () => {
+    database = await make();
+    key = await createShop(database.env);
+  }, 120_000);
+  afterAll(async () => {
+    await stopAll(servers);
+    await database?.remove();
+  });
+  return {
+    get database() {
+      if (!database) throw new Error('the shop is made before the suite');
+      return database;
+    },
+    get key() {
+      return key;
+    },
+    async serve() {
+      const server = await startServe({ ...this.database.env, RATE_LIMIT_TEST_PER_SECOND: '100000' });
+      servers.push(server);
+      return server;
+    },
+  };
+}
