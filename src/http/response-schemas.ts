@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { declineCodes, errorCatalogue } from '../domain/shared/errors';
 import { eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes } from '../domain/payments/entities';
-import { checkoutSessionStatuses, paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
+import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 import { disputeStatuses } from '../domain/disputes/state-machine';
+import { checkoutSessions } from '../domain/sessions/entities';
+import { resourceSchema } from './resource-schema';
 
 /**
  * What the merchant API answers, as zod schemas. Each one with an `id` becomes a named schema of
@@ -95,77 +97,49 @@ export const totalDetailsSchema = z
 
 const checkoutSessionExample = {
   id: 'cs_test_a1B2c3D4e5F6g7H8i9J0kLmN',
-  object: 'checkout.session',
-  livemode: false,
   status: 'open',
   url: 'https://pay.example.com/c/cs_test_a1B2c3D4e5F6g7H8i9J0kLmN',
   currency: 'usd',
   line_items: [{ name: 'Kenya AA, 250 g', unit_amount: 1650, quantity: 2, amount: 3300 }],
   amount_subtotal: 3300,
   amount_total: 3300,
-  customer: null,
   customer_creation: 'if_required',
-  customer_email: null,
   success_url: 'https://shop.example/thanks?session={CHECKOUT_SESSION_ID}',
   cancel_url: 'https://shop.example/cart',
-  capture_method: 'automatic',
   payment_method_types: ['card', 'google_pay'],
   payment_method_options: null,
-  locale: null,
   metadata: { order_id: '1042' },
-  client_reference_id: null,
-  payment_link: null,
-  payment: null,
   total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
-  allow_promotion_codes: false,
   discounts: [],
   shipping_options: [],
   shipping_cost: null,
-  billing_address_collection: 'auto',
   shipping_address_collection: null,
-  shipping_details: null,
   customer_details: { email: null, address: null },
-  mode: 'payment',
   setup_intent: null,
   custom_fields: [],
-  ui_mode: 'hosted',
-  return_url: null,
-  client_secret: null,
   expires_at: 1767312000,
-  completed_at: null,
   created: 1767225600,
 };
 
-export const checkoutSessionSchema = z
-  .strictObject({
-    id: id('cs_', checkoutSessionExample.id),
-    object: z.literal('checkout.session'),
-    livemode,
-    status: z.enum(checkoutSessionStatuses).meta({ description: '`open` until paid (`complete`) or expired.' }),
+export const checkoutSessionSchema = resourceSchema('checkout.session', checkoutSessions, {
+  id: 'CheckoutSession',
+  description: 'What the shopper is asked to pay, and whether they have.',
+  prefix: 'cs_',
+  example: checkoutSessionExample,
+  json: {
+    paymentMethodTypes: z.array(z.enum(paymentMethodTypes)),
+    metadata: z.record(z.string(), z.string()),
+    shippingDetails: shippingDetailsSchema,
+  },
+  shaped: {
     url: z.string().nullable().meta({ description: 'Where to send the shopper; null once the session is not open.' }),
-    currency,
     line_items: z.array(lineItemSchema),
-    amount_subtotal: minorUnits('Sum of the line items'),
-    amount_total: minorUnits('What the shopper pays'),
-    customer: nullableId('cus_', 'cus_test_r1', 'The customer the session is for, if any.'),
-    customer_creation: z.enum(['always', 'if_required']),
-    customer_email: z.string().nullable(),
-    success_url: z.string().nullable(),
-    cancel_url: z.string().nullable(),
-    capture_method: z.enum(['automatic', 'manual']),
-    payment_method_types: z.array(z.enum(paymentMethodTypes)),
     payment_method_options: z
       .strictObject({ card: z.strictObject({ save: z.enum(['on', 'shopper_choice']).nullable(), require_cvc_recollection: z.boolean() }) })
       .nullable()
       .meta({ description: 'Whether paying saves the card to the customer, and whether a saved card asks for its CVC again.' }),
-    locale: z.string().nullable(),
-    metadata: z.record(z.string(), z.string()),
-    client_reference_id: z.string().nullable(),
-    payment_link: nullableId('plink_', 'plink_test_x1', 'The payment link that opened it, if any.'),
-    payment: nullableId('pay_', 'pay_test_x1', 'The payment that completed it, once there is one.'),
     // Shop options (docs/pricing.md).
     total_details: totalDetailsSchema,
-    allow_promotion_codes: z.boolean().meta({ description: 'Whether the page offers a promotion code field.' }),
     discounts: z
       .array(
         z.strictObject({
@@ -190,14 +164,11 @@ export const checkoutSessionSchema = z
     shipping_cost: z
       .strictObject({ amount_total: minorUnits('Shipping in the total'), shipping_rate: id('shr_', 'shr_test_s1', 'The chosen option.') })
       .nullable(),
-    billing_address_collection: z.enum(['auto', 'required']).meta({ description: '`required`: the page asks for a billing address.' }),
     shipping_address_collection: z
       .strictObject({ allowed_countries: z.array(z.string()) })
       .nullable()
       .meta({ description: 'The countries the page takes a shipping address in; null when it asks for none.' }),
-    shipping_details: shippingDetailsSchema,
     customer_details: customerDetailsSchema,
-    mode: z.enum(['payment', 'setup']).meta({ description: '`payment` takes one payment; `setup` saves a card without charging.' }),
     setup_intent: z
       .strictObject({
         object: z.literal('setup_intent'),
@@ -208,18 +179,8 @@ export const checkoutSessionSchema = z
       .nullable()
       .meta({ description: 'A completed setup session: the card it saved. Null otherwise.' }),
     custom_fields: z.array(customFieldSchema).meta({ description: "The session's questions, with the shopper's answers once paid." }),
-    ui_mode: z.enum(['hosted', 'embedded']),
-    return_url: z.string().nullable().meta({ description: 'Embedded mode: where the page goes after payment.' }),
-    client_secret: z.string().nullable().meta({ description: 'Embedded mode: give it to `Tillpoint.embed` on your page. Null for a hosted session.' }),
-    expires_at: unixTime('When it stops taking payments'),
-    completed_at: unixTime('When it was paid').nullable(),
-    created: unixTime('Creation time'),
-  })
-  .meta({
-    id: 'CheckoutSession',
-    description: 'What the shopper is asked to pay, and whether they have.',
-    examples: [checkoutSessionExample],
-  });
+  },
+});
 
 const paymentExample = {
   id: 'pay_test_q9W8e7R6t5Y4u3I2o1P0',

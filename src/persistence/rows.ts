@@ -5,7 +5,8 @@
 import type { Payment, Refund } from '../domain/payments/entities';
 import type { Scope } from '../domain/shared/scope';
 import type { ApiKey } from '../domain/team/entities';
-import type { CheckoutSession } from '../domain/sessions/entities';
+import { checkoutSessions } from '../domain/sessions/entities';
+import { rowReader } from './resource-rows';
 
 // biome-ignore lint/suspicious/noExplicitAny: a row as the driver answers it; each store's mapper reads its columns by name and converts them (num, dateOrNull, json).
 export type Row = Record<string, any>;
@@ -122,51 +123,8 @@ export function toApiKey(row: Row): ApiKey {
   };
 }
 
-export function toSession(row: Row): CheckoutSession {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    status: row.status,
-    currency: row.currency,
-    lineItems: row.line_items,
-    amountSubtotal: num(row.amount_subtotal),
-    amountTotal: num(row.amount_total),
-    customerId: row.customer_id,
-    customerCreation: row.customer_creation,
-    paymentMethodSave: row.payment_method_save,
-    requireCvcRecollection: row.require_cvc_recollection ?? false,
-    customerEmail: row.customer_email,
-    successUrl: row.success_url,
-    cancelUrl: row.cancel_url,
-    captureMethod: row.capture_method,
-    paymentMethodTypes: row.payment_method_types,
-    locale: row.locale,
-    metadata: row.metadata,
-    clientReferenceId: row.client_reference_id,
-    paymentLinkId: row.payment_link_id,
-    expiresAt: new Date(row.expires_at),
-    completedAt: dateOrNull(row.completed_at),
-    paymentId: row.payment_id,
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-    totalDetails: row.total_details,
-    allowPromotionCodes: row.allow_promotion_codes,
-    discounts: row.discounts,
-    shippingOptions: row.shipping_options,
-    shippingRateId: row.shipping_rate_id,
-    purpose: row.purpose ?? 'payment',
-    setupPaymentMethodId: row.setup_payment_method_id ?? null,
-    billingAddressCollection: row.billing_address_collection ?? 'auto',
-    shippingAddressCollection: row.shipping_address_collection ?? null,
-    shippingDetails: row.shipping_details ?? null,
-    billingAddress: row.billing_address ?? null,
-    customFields: row.custom_fields ?? [],
-    uiMode: row.ui_mode ?? 'hosted',
-    returnUrl: row.return_url ?? null,
-    clientSecret: row.client_secret ?? null,
-  };
-}
+/** A checkout session's row, read as its definition says (resource-rows.ts). */
+export const toSession = rowReader(checkoutSessions);
 
 export function toPayment(row: Row): Payment {
   return {

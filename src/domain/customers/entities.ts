@@ -28,7 +28,8 @@ export interface GuestCustomer {
 }
 
 /** Whether a checkout session makes a customer of its shopper (Stripe's `customer_creation`). */
-export type CustomerCreation = 'always' | 'if_required';
+export const customerCreations = ['always', 'if_required'] as const;
+export type CustomerCreation = (typeof customerCreations)[number];
 
 /**
  * A card saved for a customer (`pm_…`): what may be shown of it and the processor's reusable token
@@ -52,4 +53,5 @@ export interface SavedPaymentMethod {
 }
 
 /** Whether paying a session saves the card: the merchant decides (`on`), or the shopper does. */
-export type SavePaymentMethodOption = 'on' | 'shopper_choice';
+export const savePaymentMethodOptions = ['on', 'shopper_choice'] as const;
+export type SavePaymentMethodOption = (typeof savePaymentMethodOptions)[number];

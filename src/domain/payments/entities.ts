@@ -5,7 +5,8 @@ import type { PaymentStatus, RefundStatus } from './state-machine';
 import type { DeclineCode } from '../shared/errors';
 import type { TotalDetails } from '../pricing/totals';
 
-export type CaptureMethod = 'automatic' | 'manual';
+export const captureMethods = ['automatic', 'manual'] as const;
+export type CaptureMethod = (typeof captureMethods)[number];
 /** Every way a shopper can pay: the values of `payment_method_types` and `payment_method_type`. */
 export const paymentMethodTypes = ['card', 'google_pay', 'apple_pay', 'paypal', 'venmo'] as const;
 export type PaymentMethodType = (typeof paymentMethodTypes)[number];

@@ -1,9 +1,10 @@
-import type { Mode } from '../shared/events';
-import type { CheckoutSessionStatus } from '../payments/state-machine';
-import type { CaptureMethod, PaymentMethodType } from '../payments/entities';
+import { modes, type Mode } from '../shared/events';
+import { checkoutSessionStatuses } from '../payments/state-machine';
+import { captureMethods, type PaymentMethodType } from '../payments/entities';
+import { defineResource, field, type EntityOf } from '../shared/resource-shape';
 import type { AppliedDiscount, AppliedTaxRate, ShippingRate } from '../pricing/entities';
 import type { TotalDetails } from '../pricing/totals';
-import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
+import { customerCreations, savePaymentMethodOptions } from '../customers/entities';
 import type { Address, ShippingDetails } from '../addresses/entities';
 import type { DynamicTaxRate } from '../pricing/entities';
 import type { AdjustableQuantity, CustomField } from './shopper-option-types';
@@ -22,75 +23,87 @@ export interface LineItem {
   adjustableQuantity?: AdjustableQuantity;
 }
 
-/** What the shopper is asked to pay, and whether they have (design.md §3, `cs_…`). */
-export interface CheckoutSession {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  status: CheckoutSessionStatus;
-  currency: string;
-  lineItems: LineItem[];
-  amountSubtotal: number;
-  amountTotal: number;
+const checkoutSessionPurposes = ['payment', 'setup'] as const;
+
+/**
+ * What the shopper is asked to pay, and whether they have (design.md §3, `cs_…`): the one definition
+ * of its stored fields (resource-shape.ts). Its API object is `checkoutSessionSnapshot`.
+ */
+export const checkoutSessions = defineResource('checkout_sessions', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  status: field.oneOf(checkoutSessionStatuses).describe('`open` until paid (`complete`) or expired.'),
+  currency: field.currency(),
+  lineItems: field.json<LineItem[]>().internal(),
+  amountSubtotal: field.integer().describe('Sum of the line items, in minor units'),
+  amountTotal: field.integer().describe('What the shopper pays, in minor units'),
   /** The customer (`cus_…`) the session is for: given by the merchant, or made of its shopper. */
-  customerId: string | null;
+  customerId: field.text().nullable().shownAs('customer').describe('The customer the session is for, if any.'),
   /** Whether paying makes a customer of the shopper when the session has none. */
-  customerCreation: CustomerCreation;
+  customerCreation: field.oneOf(customerCreations),
   /** Whether paying saves the card to the customer: always (`on`), on the shopper's consent, or never (null). */
-  paymentMethodSave: SavePaymentMethodOption | null;
+  paymentMethodSave: field.oneOf(savePaymentMethodOptions).nullable().internal(),
   /** A saved card paid on the page asks for its CVC again (the processor may require it too). */
-  requireCvcRecollection: boolean;
-  customerEmail: string | null;
-  successUrl: string | null;
-  cancelUrl: string | null;
-  captureMethod: CaptureMethod;
-  paymentMethodTypes: PaymentMethodType[];
-  locale: string | null;
-  metadata: Record<string, string>;
-  clientReferenceId: string | null;
-  paymentLinkId: string | null;
-  expiresAt: Date;
-  completedAt: Date | null;
+  requireCvcRecollection: field.boolean().whenMissing(false).internal(),
+  customerEmail: field.text().nullable(),
+  successUrl: field.text().nullable(),
+  cancelUrl: field.text().nullable(),
+  captureMethod: field.oneOf(captureMethods),
+  paymentMethodTypes: field.json<PaymentMethodType[]>(),
+  locale: field.text().nullable(),
+  metadata: field.json<Record<string, string>>(),
+  clientReferenceId: field.text().nullable(),
+  paymentLinkId: field.text().nullable().shownAs('payment_link').describe('The payment link that opened it, if any.'),
+  expiresAt: field.timestamp().describe('When it stops taking payments'),
+  completedAt: field.timestamp().nullable().describe('When it was paid'),
   /** The successful payment, once there is one. */
-  paymentId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  // Shop options (docs/pricing.md): what the total is made of, and the discounts in it.
+  paymentId: field.text().nullable().shownAs('payment').describe('The payment that completed it, once there is one.'),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+  updatedAt: field.timestamp().internal(),
+  // Shop options (docs/pricing.md).
   /** Discount, shipping and tax in `amountTotal` (computed by pricing/totals.ts only). */
-  totalDetails: TotalDetails;
+  totalDetails: field.json<TotalDetails>().internal(),
   /** The page offers a promotion code field. */
-  allowPromotionCodes: boolean;
+  allowPromotionCodes: field.boolean().describe('Whether the page offers a promotion code field.'),
   /** At most one: the coupon (or promotion code) applied, its terms as applied. */
-  discounts: AppliedDiscount[];
+  discounts: field.json<AppliedDiscount[]>().internal(),
   /** Up to 5 shipping choices, priced in the session's currency; the shopper picks one. */
-  shippingOptions: ShippingRate[];
+  shippingOptions: field.json<ShippingRate[]>().internal(),
   /** The chosen shipping option's id: the first one until the shopper picks another. */
-  shippingRateId: string | null;
+  shippingRateId: field.text().nullable().internal(),
   /** `payment` (the default) takes one payment; `setup` saves a card without charging (the API's `mode`). */
-  purpose: CheckoutSessionPurpose;
+  purpose: field
+    .oneOf(checkoutSessionPurposes)
+    .whenMissing('payment')
+    .shownAs('mode')
+    .describe('`payment` takes one payment; `setup` saves a card without charging.'),
   /** A completed setup session: the payment method (`pm_…`) it saved. */
-  setupPaymentMethodId: string | null;
+  setupPaymentMethodId: field.text().nullable().internal(),
   // Addresses (migration 0034, ADR 0068).
   /** `required`: the page asks for a billing address; `auto`: it does not. */
-  billingAddressCollection: 'auto' | 'required';
+  billingAddressCollection: field.oneOf(['auto', 'required']).whenMissing('auto').describe('`required`: the page asks for a billing address.'),
   /** The countries the page ships to; null when the session asks for no shipping address. */
-  shippingAddressCollection: { allowedCountries: string[] } | null;
+  shippingAddressCollection: field.json<{ allowedCountries: string[] } | null>().nullable().internal(),
   /** The shopper's shipping name and address, checked against its country's format. */
-  shippingDetails: ShippingDetails | null;
+  shippingDetails: field.json<ShippingDetails>().nullable(),
   /** The shopper's billing address (Stripe's `customer_details.address`). */
-  billingAddress: Address | null;
+  billingAddress: field.json<Address>().nullable().internal(),
   /** Up to 3 questions the page asks, with the shopper's answers once paid (docs/api.md). */
-  customFields: CustomField[];
+  customFields: field.json<CustomField[]>().whenMissing([]).internal(),
   /** `hosted`: the shopper is sent to `url`; `embedded`: the merchant's page mounts it with `clientSecret`. */
-  uiMode: 'hosted' | 'embedded';
+  uiMode: field.oneOf(['hosted', 'embedded']).whenMissing('hosted'),
   /** Embedded mode: where the top page goes after payment (`{CHECKOUT_SESSION_ID}` replaced). */
-  returnUrl: string | null;
+  returnUrl: field.text().nullable().describe('Embedded mode: where the page goes after payment.'),
   /** Embedded mode: what `Tillpoint.embed` is given to mount this session. */
-  clientSecret: string | null;
-}
+  clientSecret: field.text().nullable().describe('Embedded mode: give it to `Tillpoint.embed` on your page. Null for a hosted session.'),
+});
+
+/** What the shopper is asked to pay, and whether they have. */
+export type CheckoutSession = EntityOf<typeof checkoutSessions>;
 
 /** What a checkout session is for: the API's `mode` (our `mode` is test or live). */
-export type CheckoutSessionPurpose = 'payment' | 'setup';
+export type CheckoutSessionPurpose = (typeof checkoutSessionPurposes)[number];
 
 /** A reusable link that opens a fresh checkout session for fixed items (`/l/:slug`). */
 export interface PaymentLink {

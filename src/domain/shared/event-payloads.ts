@@ -1,6 +1,7 @@
 import type { Payment, Refund } from '../payments/entities';
 import type { DomainEvent } from './events';
-import type { CheckoutSession } from '../sessions/entities';
+import { checkoutSessions, type CheckoutSession } from '../sessions/entities';
+import { apiObjectOf } from './resource-shape';
 import type { CheckoutPageChange } from '../checkout-page/entities';
 import type { Dispute } from '../disputes/entities';
 import type { TotalDetails } from '../pricing/totals';
@@ -27,15 +28,14 @@ function totalDetailsSnapshot(details: TotalDetails) {
   return { amount_discount: details.amountDiscount, amount_shipping: details.amountShipping, amount_tax: details.amountTax };
 }
 
-/** The checkout session as its events carry it (and the merchant API shows it). */
+/**
+ * The checkout session as its events carry it (and the merchant API shows it): its plain fields as
+ * its definition shows them (`checkoutSessions`), then the ones shaped here.
+ */
 export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: string) {
   return {
-    id: session.id,
-    object: 'checkout.session' as const,
-    livemode: session.mode === 'live',
-    status: session.status,
+    ...apiObjectOf('checkout.session', checkoutSessions, session),
     url: session.status === 'open' ? `${publicUrl}/c/${session.id}` : null,
-    currency: session.currency.toLowerCase(),
     line_items: session.lineItems.map((item) => ({
       name: item.name,
       unit_amount: item.unitAmount,
@@ -45,27 +45,12 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
       ...(item.dynamicTaxRates?.length ? { dynamic_tax_rates: item.dynamicTaxRates.map((rate) => rate.id) } : {}),
       ...(item.adjustableQuantity ? { adjustable_quantity: item.adjustableQuantity } : {}),
     })),
-    amount_subtotal: session.amountSubtotal,
-    amount_total: session.amountTotal,
-    customer: session.customerId,
-    customer_creation: session.customerCreation,
-    customer_email: session.customerEmail,
-    success_url: session.successUrl,
-    cancel_url: session.cancelUrl,
-    capture_method: session.captureMethod,
-    payment_method_types: session.paymentMethodTypes,
     payment_method_options:
       session.paymentMethodSave || session.requireCvcRecollection
         ? { card: { save: session.paymentMethodSave, require_cvc_recollection: session.requireCvcRecollection } }
         : null,
-    locale: session.locale,
-    metadata: session.metadata,
-    client_reference_id: session.clientReferenceId,
-    payment_link: session.paymentLinkId,
-    payment: session.paymentId,
     // Shop options (docs/pricing.md).
     total_details: totalDetailsSnapshot(session.totalDetails),
-    allow_promotion_codes: session.allowPromotionCodes,
     discounts: session.discounts.map((discount) => ({
       coupon: discount.coupon.id,
       promotion_code: discount.promotionCode?.id ?? null,
@@ -81,23 +66,14 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
     })),
     shipping_cost: session.shippingRateId && { amount_total: session.totalDetails.amountShipping, shipping_rate: session.shippingRateId },
     // Addresses (docs/api.md).
-    billing_address_collection: session.billingAddressCollection,
     shipping_address_collection: session.shippingAddressCollection && { allowed_countries: session.shippingAddressCollection.allowedCountries },
-    shipping_details: session.shippingDetails,
     customer_details: { email: session.customerEmail, address: session.billingAddress },
     // Setup mode (docs/customers.md): what the session saved, in the shape of Stripe's SetupIntent result.
-    mode: session.purpose,
     setup_intent: session.setupPaymentMethodId
       ? { object: 'setup_intent' as const, status: 'succeeded' as const, customer: session.customerId, payment_method: session.setupPaymentMethodId }
       : null,
-    // Custom fields (with the shopper's answers once paid) and embedded mode.
-    custom_fields: (session.customFields ?? []).map(customFieldSnapshot),
-    ui_mode: session.uiMode ?? 'hosted',
-    return_url: session.returnUrl ?? null,
-    client_secret: session.clientSecret ?? null,
-    expires_at: unixTime(session.expiresAt),
-    completed_at: unixTime(session.completedAt),
-    created: unixTime(session.createdAt),
+    // Custom fields, with the shopper's answers once paid.
+    custom_fields: session.customFields.map(customFieldSnapshot),
   };
 }
 

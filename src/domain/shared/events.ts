@@ -41,4 +41,5 @@ export interface DomainEvent {
 }
 
 /** Test or live: keys, objects and processors never cross modes. */
-export type Mode = 'test' | 'live';
+export const modes = ['test', 'live'] as const;
+export type Mode = (typeof modes)[number];

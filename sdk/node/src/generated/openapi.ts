@@ -871,16 +871,7 @@ export interface components {
          *       "object": "checkout.session",
          *       "livemode": false,
          *       "status": "open",
-         *       "url": "https://pay.example.com/c/cs_test_a1B2c3D4e5F6g7H8i9J0kLmN",
          *       "currency": "usd",
-         *       "line_items": [
-         *         {
-         *           "name": "Kenya AA, 250 g",
-         *           "unit_amount": 1650,
-         *           "quantity": 2,
-         *           "amount": 3300
-         *         }
-         *       ],
          *       "amount_subtotal": 3300,
          *       "amount_total": 3300,
          *       "customer": null,
@@ -893,39 +884,48 @@ export interface components {
          *         "card",
          *         "google_pay"
          *       ],
-         *       "payment_method_options": null,
          *       "locale": null,
          *       "metadata": {
          *         "order_id": "1042"
          *       },
          *       "client_reference_id": null,
          *       "payment_link": null,
+         *       "expires_at": 1767312000,
+         *       "completed_at": null,
          *       "payment": null,
+         *       "created": 1767225600,
+         *       "allow_promotion_codes": false,
+         *       "mode": "payment",
+         *       "billing_address_collection": "auto",
+         *       "shipping_details": null,
+         *       "ui_mode": "hosted",
+         *       "return_url": null,
+         *       "client_secret": null,
+         *       "url": "https://pay.example.com/c/cs_test_a1B2c3D4e5F6g7H8i9J0kLmN",
+         *       "line_items": [
+         *         {
+         *           "name": "Kenya AA, 250 g",
+         *           "unit_amount": 1650,
+         *           "quantity": 2,
+         *           "amount": 3300
+         *         }
+         *       ],
+         *       "payment_method_options": null,
          *       "total_details": {
          *         "amount_discount": 0,
          *         "amount_shipping": 0,
          *         "amount_tax": 0
          *       },
-         *       "allow_promotion_codes": false,
          *       "discounts": [],
          *       "shipping_options": [],
          *       "shipping_cost": null,
-         *       "billing_address_collection": "auto",
          *       "shipping_address_collection": null,
-         *       "shipping_details": null,
          *       "customer_details": {
          *         "email": null,
          *         "address": null
          *       },
-         *       "mode": "payment",
          *       "setup_intent": null,
-         *       "custom_fields": [],
-         *       "ui_mode": "hosted",
-         *       "return_url": null,
-         *       "client_secret": null,
-         *       "expires_at": 1767312000,
-         *       "completed_at": null,
-         *       "created": 1767225600
+         *       "custom_fields": []
          *     }
          */
         CheckoutSession: {
@@ -943,18 +943,16 @@ export interface components {
              * @enum {string}
              */
             status: "open" | "complete" | "expired";
-            /** @description Where to send the shopper; null once the session is not open. */
-            url: string | null;
             /**
              * @description Three-letter ISO 4217 code, lower case.
              * @example usd
              */
             currency: string;
-            line_items: components["schemas"]["LineItem"][];
-            /** @description Sum of the line items, an integer in the currency's minor unit (cents for USD). */
+            /** @description Sum of the line items, in minor units */
             amount_subtotal: number;
-            /** @description What the shopper pays, an integer in the currency's minor unit (cents for USD). */
+            /** @description What the shopper pays, in minor units */
             amount_total: number;
+            /** @description The customer the session is for, if any. */
             customer: string | null;
             /** @enum {string} */
             customer_creation: "always" | "if_required";
@@ -964,6 +962,47 @@ export interface components {
             /** @enum {string} */
             capture_method: "automatic" | "manual";
             payment_method_types: ("card" | "google_pay" | "apple_pay" | "paypal" | "venmo")[];
+            locale: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            client_reference_id: string | null;
+            /** @description The payment link that opened it, if any. */
+            payment_link: string | null;
+            /** @description When it stops taking payments */
+            expires_at: number;
+            /** @description When it was paid */
+            completed_at: number | null;
+            /** @description The payment that completed it, once there is one. */
+            payment: string | null;
+            /** @description Creation time */
+            created: number;
+            /** @description Whether the page offers a promotion code field. */
+            allow_promotion_codes: boolean;
+            /**
+             * @description `payment` takes one payment; `setup` saves a card without charging.
+             * @enum {string}
+             */
+            mode: "payment" | "setup";
+            /**
+             * @description `required`: the page asks for a billing address.
+             * @enum {string}
+             */
+            billing_address_collection: "auto" | "required";
+            /** @description The shopper's shipping name and address; null until given. */
+            shipping_details: {
+                name: string;
+                address: components["schemas"]["Address"];
+            } | null;
+            /** @enum {string} */
+            ui_mode: "hosted" | "embedded";
+            /** @description Embedded mode: where the page goes after payment. */
+            return_url: string | null;
+            /** @description Embedded mode: give it to `Tillpoint.embed` on your page. Null for a hosted session. */
+            client_secret: string | null;
+            /** @description Where to send the shopper; null once the session is not open. */
+            url: string | null;
+            line_items: components["schemas"]["LineItem"][];
             /** @description Whether paying saves the card to the customer, and whether a saved card asks for its CVC again. */
             payment_method_options: {
                 card: {
@@ -971,16 +1010,7 @@ export interface components {
                     require_cvc_recollection: boolean;
                 };
             } | null;
-            locale: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            client_reference_id: string | null;
-            payment_link: string | null;
-            payment: string | null;
             total_details: components["schemas"]["TotalDetails"];
-            /** @description Whether the page offers a promotion code field. */
-            allow_promotion_codes: boolean;
             /** @description The discount applied (at most one). */
             discounts: {
                 /**
@@ -1033,19 +1063,9 @@ export interface components {
                  */
                 shipping_rate: string;
             } | null;
-            /**
-             * @description `required`: the page asks for a billing address.
-             * @enum {string}
-             */
-            billing_address_collection: "auto" | "required";
             /** @description The countries the page takes a shipping address in; null when it asks for none. */
             shipping_address_collection: {
                 allowed_countries: string[];
-            } | null;
-            /** @description The shopper's shipping name and address; null until given. */
-            shipping_details: {
-                name: string;
-                address: components["schemas"]["Address"];
             } | null;
             /** @description The shopper's email and billing address. */
             customer_details: {
@@ -1053,11 +1073,6 @@ export interface components {
                 /** @description The billing address, when the page asked for one. */
                 address: components["schemas"]["Address"] | null;
             };
-            /**
-             * @description `payment` takes one payment; `setup` saves a card without charging.
-             * @enum {string}
-             */
-            mode: "payment" | "setup";
             /** @description A completed setup session: the card it saved. Null otherwise. */
             setup_intent: {
                 /** @constant */
@@ -1073,17 +1088,6 @@ export interface components {
             } | null;
             /** @description The session's questions, with the shopper's answers once paid. */
             custom_fields: components["schemas"]["CustomField"][];
-            /** @enum {string} */
-            ui_mode: "hosted" | "embedded";
-            /** @description Embedded mode: where the page goes after payment. */
-            return_url: string | null;
-            /** @description Embedded mode: give it to `Tillpoint.embed` on your page. Null for a hosted session. */
-            client_secret: string | null;
-            /** @description When it stops taking payments (Unix seconds). */
-            expires_at: number;
-            completed_at: number | null;
-            /** @description Creation time (Unix seconds). */
-            created: number;
         };
         /**
          * @description One attempt to pay a checkout session.

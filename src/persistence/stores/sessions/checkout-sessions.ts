@@ -1,72 +1,21 @@
-import type { CheckoutSession } from '../../../domain/sessions/entities';
+import { checkoutSessions, type CheckoutSession } from '../../../domain/sessions/entities';
+import { columnsOf } from '../../resource-rows';
 import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import { auditFields } from '../team/audit-log';
 import { insertInto, runShared, sharedInsert } from '../../shared-statement';
 import type { AuditEntry } from '../../../domain/team/entities';
 import { scopedListQuery } from '../../list-query';
-import { assignments, fieldValues, scopeClause, toSession, type Field } from '../../rows';
+import { assignments, fieldValues, scopeClause, toSession } from '../../rows';
 
-/** The columns a session's writes set, in this order. */
-export const sessionFields: readonly Field<CheckoutSession>[] = [
-  ['status', 'text', (s) => s.status],
-  ['currency', 'text', (s) => s.currency],
-  ['line_items', 'jsonb', (s) => s.lineItems],
-  ['amount_subtotal', 'bigint', (s) => s.amountSubtotal],
-  ['amount_total', 'bigint', (s) => s.amountTotal],
-  ['customer_id', 'text', (s) => s.customerId],
-  ['customer_creation', 'text', (s) => s.customerCreation],
-  ['payment_method_save', 'text', (s) => s.paymentMethodSave],
-  ['customer_email', 'text', (s) => s.customerEmail],
-  ['success_url', 'text', (s) => s.successUrl],
-  ['cancel_url', 'text', (s) => s.cancelUrl],
-  ['capture_method', 'text', (s) => s.captureMethod],
-  ['payment_method_types', 'jsonb', (s) => s.paymentMethodTypes],
-  ['locale', 'text', (s) => s.locale],
-  ['metadata', 'jsonb', (s) => s.metadata],
-  ['client_reference_id', 'text', (s) => s.clientReferenceId],
-  ['payment_link_id', 'text', (s) => s.paymentLinkId],
-  ['expires_at', 'timestamptz', (s) => s.expiresAt],
-  ['completed_at', 'timestamptz', (s) => s.completedAt],
-  ['payment_id', 'text', (s) => s.paymentId],
-  ['updated_at', 'timestamptz', (s) => s.updatedAt],
-  // Shop options (migration 0028).
-  ['total_details', 'jsonb', (s) => s.totalDetails],
-  ['allow_promotion_codes', 'boolean', (s) => s.allowPromotionCodes],
-  ['discounts', 'jsonb', (s) => s.discounts],
-  ['shipping_options', 'jsonb', (s) => s.shippingOptions],
-  ['shipping_rate_id', 'text', (s) => s.shippingRateId],
-  // Setup mode (migration 0031).
-  ['purpose', 'text', (s) => s.purpose],
-  ['setup_payment_method_id', 'text', (s) => s.setupPaymentMethodId],
-  // CVC recollection (migration 0038).
-  ['require_cvc_recollection', 'boolean', (s) => s.requireCvcRecollection],
-  // Addresses (migration 0034).
-  ['billing_address_collection', 'text', (s) => s.billingAddressCollection],
-  ['shipping_address_collection', 'jsonb', (s) => s.shippingAddressCollection],
-  ['shipping_details', 'jsonb', (s) => s.shippingDetails],
-  ['billing_address', 'jsonb', (s) => s.billingAddress],
-  // Custom fields and embedded mode (migration 0035).
-  ['custom_fields', 'jsonb', (s) => s.customFields],
-  ['ui_mode', 'text', (s) => s.uiMode],
-  ['return_url', 'text', (s) => s.returnUrl],
-  ['client_secret', 'text', (s) => s.clientSecret],
-];
-
+/** The columns a session's updates set, in this order; a new session also sets its fixed ones. */
+export const sessionFields = columnsOf(checkoutSessions, 'updated');
+const newSessionFields = columnsOf(checkoutSessions);
 const sessionColumns = sessionFields.map(([column]) => column);
 
 export function sessionValues(s: CheckoutSession): unknown[] {
   return fieldValues(sessionFields, s);
 }
-
-/** What a session is created with, besides `sessionFields`. */
-const createdFields: readonly Field<CheckoutSession>[] = [
-  ['id', 'text', (s) => s.id],
-  ['account_id', 'text', (s) => s.accountId],
-  ['mode', 'text', (s) => s.mode],
-  ['created_at', 'timestamptz', (s) => s.createdAt],
-];
-const newSessionFields = [...createdFields, ...sessionFields];
 
 type NewSession = { session: CheckoutSession; audit?: AuditEntry | null };
 
@@ -74,7 +23,7 @@ type NewSession = { session: CheckoutSession; audit?: AuditEntry | null };
 const inserts = sharedInsert(
   ({ session }: NewSession) => session.id,
   [
-    insertInto('checkout_sessions', newSessionFields, '', ({ session }: NewSession) => session),
+    insertInto(checkoutSessions.table, newSessionFields, '', ({ session }: NewSession) => session),
     insertInto('audit_log', auditFields, 'a_', ({ audit }: NewSession) => audit),
   ],
 );
