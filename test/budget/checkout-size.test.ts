@@ -183,6 +183,21 @@ describe('checkout page size', () => {
     }
   });
 
+  it("ships no receipt email's words: they are the server's catalogues (src/domain/payments/receipts/locales), in no built file", () => {
+    const receipts = path.resolve(import.meta.dirname, '../../src/domain/payments/receipts/locales');
+    const samples = readdirSync(receipts)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => (JSON.parse(readFileSync(path.join(receipts, f), 'utf8')) as Record<string, string>)['receipt.testMode']!);
+    expect(samples).toHaveLength(44);
+    const built = readdirSync(assets).filter((name) => /\.(js|css)$/.test(name));
+    expect(built.length).toBeGreaterThan(5);
+    for (const name of built) {
+      const code = readFileSync(path.join(assets, name), 'utf8');
+      expect(code, `${name} holds a receipt key`).not.toMatch(/["'`]receipt\.[a-zA-Z]/);
+      for (const sample of samples) expect(code.includes(sample), `${name} holds "${sample}"`).toBe(false);
+    }
+  });
+
   it('ships neither the Sentry SDK, its scrubber, the OpenFeature SDK nor a braintree-web component to a test-processor page before typing', () => {
     for (const src of loadCheckoutAssets(web)!.files({ builtinCard: true, braintree: null })) {
       const code = readFileSync(file(src), 'utf8');

@@ -4,7 +4,7 @@ import type { Payment } from '../entities';
 import { currencyRule } from '../../shared/currency';
 import { toDecimalString } from '../../shared/money';
 import { sessionTaxBreakdown } from '../../sessions/rules';
-import { receiptMessages } from './receipt-messages';
+import { loadReceiptMessages } from './receipt-messages';
 import { addressLines } from '../../addresses/address-lines';
 
 /** A receipt email, ready for the mailer: plain text, no card data beyond brand and last4. */
@@ -30,55 +30,62 @@ const brandNames: Record<string, string> = {
 };
 const methodNames: Record<string, string> = { google_pay: 'Google Pay', apple_pay: 'Apple Pay', paypal: 'PayPal', venmo: 'Venmo', card: 'Card' };
 
-function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
-}
-
 /**
  * The receipt of a payment that took money: the session's line items and totals (subtotal,
  * discount, shipping, tax, total) when it has a session, the amount alone otherwise; the shipping
  * name and address when the shopper gave one; the merchant's
- * name and support email; the card's brand and last 4 digits, never more.
+ * name and support email; the card's brand and last 4 digits, never more. Its words are the
+ * locale's receipt catalogue (receipt-messages.ts), amounts and dates formatted for that locale.
  *
- * @example composeReceipt({ account, session, payment, to: 'shopper@example.com', locale: 'de' }).subject === 'Ihre Quittung von Coffee Co'
+ * @example (await composeReceipt({ account, session, payment, to: 'shopper@example.com', locale: 'de' })).subject === 'Ihre Quittung von Coffee Co'
  */
-export function composeReceipt(options: { account: Account; session: CheckoutSession | null; payment: Payment; to: string; locale: string }): ReceiptEmail {
+export async function composeReceipt(options: {
+  account: Account;
+  session: CheckoutSession | null;
+  payment: Payment;
+  to: string;
+  locale: string;
+}): Promise<ReceiptEmail> {
   const { account, session, payment } = options;
-  const { locale, messages: m } = receiptMessages(options.locale);
+  const t = await loadReceiptMessages(options.locale);
+  const locale = t.locale;
   const currency = payment.currency.toUpperCase();
   const exponent = currencyRule(currency)?.exponent ?? 2;
   const number = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent });
   const money = (minor: number) => number.format(Number(toDecimalString(minor, currency)));
   const merchant = account.branding.displayName ?? account.name;
 
-  const lines: string[] = [fill(m.thanks, { merchant }), ''];
-  lines.push(`${m.receiptNumber}: ${payment.id}`);
-  lines.push(`${m.date}: ${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(payment.createdAt)}`);
+  const lines: string[] = [t('receipt.thanks', { merchant }), ''];
+  lines.push(`${t('receipt.number')}: ${payment.id}`);
+  lines.push(`${t('receipt.date')}: ${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(payment.createdAt)}`);
   lines.push('');
 
   const details = session?.totalDetails ?? payment.totalDetails;
   if (session && session.lineItems.length > 0) {
-    lines.push(`${m.items}:`);
+    lines.push(`${t('receipt.items')}:`);
     for (const item of session.lineItems) lines.push(`  ${item.name} × ${item.quantity}  ${money(item.amount)}`);
     lines.push('');
-    lines.push(`${m.subtotal}: ${money(session.amountSubtotal)}`);
+    lines.push(`${t('receipt.subtotal')}: ${money(session.amountSubtotal)}`);
   }
-  if (details && details.amountDiscount > 0) lines.push(`${m.discount}: −${money(details.amountDiscount)}`);
+  if (details && details.amountDiscount > 0) lines.push(`${t('receipt.discount')}: −${money(details.amountDiscount)}`);
   const rate = session?.shippingOptions.find((option) => option.id === session.shippingRateId);
-  if (details && details.amountShipping > 0) lines.push(`${rate ? `${m.shipping} (${rate.displayName})` : m.shipping}: ${money(details.amountShipping)}`);
+  if (details && details.amountShipping > 0) {
+    const label = rate ? `${t('receipt.shipping')} (${rate.displayName})` : t('receipt.shipping');
+    lines.push(`${label}: ${money(details.amountShipping)}`);
+  }
   // Each rate by its name when the session tells them: a tax already in the prices is said, not added.
   const taxes = session ? sessionTaxBreakdown(session).filter((tax) => tax.amount > 0) : [];
   if (taxes.length > 0) {
-    for (const tax of taxes) lines.push(`${tax.inclusive ? fill(m.includesTax, { tax: tax.displayName }) : tax.displayName}: ${money(tax.amount)}`);
-  } else if (details && details.amountTax > 0) lines.push(`${m.tax}: ${money(details.amountTax)}`);
-  lines.push(`${m.total}: ${money(payment.amountCaptured)}`);
-  if (payment.amountRefunded > 0) lines.push(`${m.refunded}: ${money(payment.amountRefunded)}`);
+    for (const tax of taxes) lines.push(`${tax.inclusive ? t('receipt.includesTax', { tax: tax.displayName }) : tax.displayName}: ${money(tax.amount)}`);
+  } else if (details && details.amountTax > 0) lines.push(`${t('receipt.tax')}: ${money(details.amountTax)}`);
+  lines.push(`${t('receipt.total')}: ${money(payment.amountCaptured)}`);
+  if (payment.amountRefunded > 0) lines.push(`${t('receipt.refunded')}: ${money(payment.amountRefunded)}`);
   lines.push('');
 
   // Where the order goes, as the shopper gave it with this payment.
   const shipping = payment.shippingDetails ?? session?.shippingDetails ?? null;
   if (shipping) {
-    lines.push(`${m.shipTo}:`);
+    lines.push(`${t('receipt.shipTo')}:`);
     for (const line of [shipping.name, ...addressLines(shipping.address)]) lines.push(`  ${line}`);
     lines.push('');
   }
@@ -86,12 +93,12 @@ export function composeReceipt(options: { account: Account; session: CheckoutSes
   const method = payment.paymentMethod;
   if (method?.last4) {
     const brand = (method.brand && brandNames[method.brand.toLowerCase()]) ?? method.brand ?? methodNames[method.type] ?? method.type;
-    lines.push(fill(m.paidWith, { brand, last4: method.last4 }));
+    lines.push(t('receipt.paidWith', { brand, last4: method.last4 }));
   } else if (method) {
-    lines.push(fill(m.paidWithMethod, { method: methodNames[method.type] ?? method.type }));
+    lines.push(t('receipt.paidWithMethod', { method: methodNames[method.type] ?? method.type }));
   }
-  if (account.supportEmail) lines.push('', fill(m.contact, { merchant, email: account.supportEmail }));
-  if (payment.mode === 'test') lines.push('', m.testMode);
+  if (account.supportEmail) lines.push('', t('receipt.contact', { merchant, email: account.supportEmail }));
+  if (payment.mode === 'test') lines.push('', t('receipt.testMode'));
 
-  return { to: options.to, subject: fill(m.subject, { merchant }), text: `${lines.join('\n')}\n`, locale };
+  return { to: options.to, subject: t('receipt.subject', { merchant }), text: `${lines.join('\n')}\n`, locale };
 }

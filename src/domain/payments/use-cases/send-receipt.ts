@@ -56,7 +56,7 @@ export async function sendReceipt(deps: Deps, options: { scope: Scope; id: strin
   if (!mailer) {
     throw new TillpointError('email_not_configured', 'This install sends no email: the operator sets SMTP_URL (and SMTP_FROM) to send receipts');
   }
-  const receipt = composeReceipt({ account, session, payment, to: email, locale: receiptLocale(session, null) });
+  const receipt = await composeReceipt({ account, session, payment, to: email, locale: receiptLocale(session, null) });
   try {
     await mailer.send(receipt);
   } catch {
@@ -83,7 +83,7 @@ export function sendReceiptInBackground(deps: Deps, options: { payment: Payment;
   deps.background.start(async () => {
     const read = await readReceipt(deps, { accountId: payment.accountId, mode: payment.mode }, payment.id);
     if (!read?.email || !read.account.sendReceipts) return;
-    const receipt: ReceiptEmail = composeReceipt({
+    const receipt: ReceiptEmail = await composeReceipt({
       account: read.account,
       session: read.session,
       payment: read.payment,
