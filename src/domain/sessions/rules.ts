@@ -5,7 +5,8 @@ import { newId } from '../shared/ids';
 import { checkMetadata, METADATA_LIMITS } from '../shared/metadata';
 import { sessionLocale } from '../shared/locale';
 import type { Scope } from '../shared/scope';
-import type { LineItem, CheckoutSession, CheckoutSessionPurpose } from './entities';
+import { checkoutSessions, type LineItem, type CheckoutSession, type CheckoutSessionPurpose } from './entities';
+import { blankOf } from '../shared/resource-shape';
 import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
 import type { Deps, UnitOfWork } from '../deps';
 import type { AppliedDiscount, AppliedTaxRate, ShippingRate } from '../pricing/entities';
@@ -169,9 +170,9 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     discounts,
     shippingOptions,
     shippingRateId,
+    shippingAddressCollection: null,
     shippingDetails: null,
     billingAddress: null,
-    shippingAddressCollection: null,
   });
   if (lineItems.some((item) => item.dynamicTaxRates?.length) && !input.shippingAllowedCountries?.length && input.billingAddressCollection !== 'required') {
     throw invalid('line_items', 'dynamic_tax_rates need an address: set shipping_address_collection or billing_address_collection: "required"');
@@ -213,6 +214,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
 
   const id = newId('cs');
   return {
+    ...blankOf(checkoutSessions),
     id,
     accountId: scope.accountId,
     mode: scope.mode,
@@ -235,8 +237,6 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     clientReferenceId: input.clientReferenceId ?? null,
     paymentLinkId: input.paymentLinkId ?? null,
     expiresAt,
-    completedAt: null,
-    paymentId: null,
     createdAt: now,
     updatedAt: now,
     totalDetails: priced.totalDetails,
@@ -245,7 +245,6 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     shippingOptions,
     shippingRateId,
     purpose: setup ? 'setup' : 'payment',
-    setupPaymentMethodId: null,
     billingAddressCollection: input.billingAddressCollection ?? 'auto',
     shippingAddressCollection: input.shippingAllowedCountries?.length ? { allowedCountries: input.shippingAllowedCountries } : null,
     shippingDetails: null,

@@ -170,3 +170,17 @@ export function apiObjectOf<O extends string, R extends ResourceDefinition>(
 ): { id: string; object: O; livemode: boolean } & ApiFieldsOf<R> {
   return { id: entity.id, object, livemode: entity.mode === 'live', ...apiFieldsOf(definition, entity) };
 }
+
+type NullableKeys<R extends ResourceDefinition> = {
+  [K in keyof R['fields']]: null extends ValueOf<R['fields'][K]> ? K : never;
+}[keyof R['fields']];
+
+/**
+ * What a new entity starts from: every field that may be null, null. A rule that makes one sets the
+ * rest, so a field added as nullable needs no change to the rules that do not set it.
+ */
+export function blankOf<R extends ResourceDefinition>(definition: R): { [K in NullableKeys<R>]: null } {
+  const blank: Record<string, null> = {};
+  for (const [name, def] of Object.entries(definition.fields)) if (def.spec.nullable) blank[name] = null;
+  return blank as { [K in NullableKeys<R>]: null };
+}
