@@ -4,7 +4,12 @@
  * fields; it adds only what its statements do beyond "write this entity" and "read it back".
  */
 import { columnOf, type EntityOf, type FieldKind, type ResourceDefinition } from '../domain/shared/resource-shape';
-import type { Field, Row } from './rows';
+
+// biome-ignore lint/suspicious/noExplicitAny: a row as the driver answers it; each store's mapper reads its columns by name and converts them (num, dateOrNull, json).
+export type Row = Record<string, any>;
+
+/** A column an entity is written to: its name, its SQL type, and the entity's value for it. */
+export type Field<T> = readonly [column: string, type: string, value: (entity: T) => unknown];
 
 const sqlTypes: Record<FieldKind, string> = { text: 'text', integer: 'bigint', boolean: 'boolean', timestamp: 'timestamptz', json: 'jsonb' };
 

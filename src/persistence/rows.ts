@@ -6,15 +6,12 @@ import type { Payment, Refund } from '../domain/payments/entities';
 import type { Scope } from '../domain/shared/scope';
 import type { ApiKey } from '../domain/team/entities';
 import { checkoutSessions } from '../domain/sessions/entities';
-import { rowReader } from './resource-rows';
+import { rowReader, type Field, type Row } from './resource-rows';
 
-// biome-ignore lint/suspicious/noExplicitAny: a row as the driver answers it; each store's mapper reads its columns by name and converts them (num, dateOrNull, json).
-export type Row = Record<string, any>;
+export type { Field, Row } from './resource-rows';
 
 export const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 export const num = (value: unknown) => Number(value);
-/** A column an entity is written to: its name, its SQL type, and the entity's value for it. */
-export type Field<T> = readonly [column: string, type: string, value: (entity: T) => unknown];
 
 /** `entity`'s values for `fields`, as the driver takes them (JSON columns as text). */
 export function fieldValues<T>(fields: readonly Field<T>[], entity: T): unknown[] {
