@@ -237,12 +237,13 @@ describe.each(testDatabases)('expiring checkout sessions ($name)', (database) =>
     const session = await createSession(ctx);
     const res = await merchantCall(ctx.h, ctx.key, 'POST', `/v1/checkout/sessions/${session.id}/expire`);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ id: session.id, status: 'expired', url: null });
+    expect(session.expired_at).toBeNull();
+    expect(res.json()).toMatchObject({ id: session.id, status: 'expired', url: null, expired_at: unix(ctx.h.clock.now()) });
 
     const events = await expiredEvents(session.id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ account_id: ctx.accountId, mode: 'test' });
-    expect(events[0]!.data).toMatchObject({ id: session.id, status: 'expired' });
+    expect(events[0]!.data).toMatchObject({ id: session.id, status: 'expired', expired_at: unix(ctx.h.clock.now()) });
 
     const again = await merchantCall(ctx.h, ctx.key, 'POST', `/v1/checkout/sessions/${session.id}/expire`);
     expect(again.statusCode, again.body).toBe(200);
@@ -279,10 +280,12 @@ describe.each(testDatabases)('expiring checkout sessions ($name)', (database) =>
     expect(read.json().status).toBe('open');
     expect(await expiredEvents(session.id)).toHaveLength(0);
 
+    expect(read.json().expired_at).toBeNull();
+
     ctx.h.clock.advance(1000);
     read = await merchantCall(ctx.h, ctx.key, 'GET', `/v1/checkout/sessions/${session.id}`);
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toMatchObject({ status: 'expired', url: null });
+    expect(read.json()).toMatchObject({ status: 'expired', url: null, expired_at: session.expires_at });
     // Read again, from both APIs and concurrently: still one event.
     const more = await Promise.all([
       merchantCall(ctx.h, ctx.key, 'GET', `/v1/checkout/sessions/${session.id}`),

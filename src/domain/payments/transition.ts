@@ -79,7 +79,7 @@ export function planCheckoutSessionTransition(
   publicUrl: string,
 ): { next: CheckoutSession; event: DomainEvent | null; convertsExposuresAt: Date | null } {
   assertTransition('checkout session', checkoutSessionTransitions, session.status, to);
-  const next: CheckoutSession = { ...session, ...changes, status: to, updatedAt: at };
+  const next: CheckoutSession = { ...session, ...changes, status: to, updatedAt: at, ...(to === 'expired' ? { expiredAt: at } : {}) };
   return {
     next,
     event: eventOf(next, sessionEvents[to], () => checkoutSessionSnapshot(next, publicUrl), at),

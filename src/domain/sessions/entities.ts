@@ -57,6 +57,7 @@ export const checkoutSessions = defineResource('checkout_sessions', {
   paymentLinkId: field.text().nullable().shownAs('payment_link').describe('The payment link that opened it, if any.'),
   expiresAt: field.timestamp().describe('When it stops taking payments'),
   completedAt: field.timestamp().nullable().describe('When it was paid'),
+  expiredAt: field.timestamp().nullable().describe('When it expired: its time ran out, or the merchant expired it'),
   /** The successful payment, once there is one. */
   paymentId: field.text().nullable().shownAs('payment').describe('The payment that completed it, once there is one.'),
   createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),

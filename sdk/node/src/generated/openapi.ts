@@ -892,6 +892,7 @@ export interface components {
          *       "payment_link": null,
          *       "expires_at": 1767312000,
          *       "completed_at": null,
+         *       "expired_at": null,
          *       "payment": null,
          *       "created": 1767225600,
          *       "allow_promotion_codes": false,
@@ -973,6 +974,8 @@ export interface components {
             expires_at: number;
             /** @description When it was paid */
             completed_at: number | null;
+            /** @description When it expired: its time ran out, or the merchant expired it */
+            expired_at: number | null;
             /** @description The payment that completed it, once there is one. */
             payment: string | null;
             /** @description Creation time */
