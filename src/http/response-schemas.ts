@@ -5,6 +5,7 @@ import { paymentMethodTypes } from '../domain/payments/entities';
 import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 import { disputeStatuses } from '../domain/disputes/state-machine';
 import { checkoutSessions } from '../domain/sessions/entities';
+import { customers } from '../domain/customers/entities';
 import { resourceSchema } from './resource-schema';
 
 /**
@@ -350,8 +351,6 @@ export const disputeSchema = z
   .meta({ id: 'Dispute', description: "A chargeback the cardholder's bank opened against a payment.", examples: [disputeExample] });
 const customerExample = {
   id: 'cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ',
-  object: 'customer',
-  livemode: false,
   email: 'shopper@example.com',
   name: 'Ada Lovelace',
   metadata: { crm_id: '8812' },
@@ -359,18 +358,14 @@ const customerExample = {
   updated: 1767225600,
 };
 
-export const customerSchema = z
-  .strictObject({
-    id: id('cus_', customerExample.id),
-    object: z.literal('customer'),
-    livemode,
-    email: z.string().nullable(),
-    name: z.string().nullable(),
-    metadata: z.record(z.string(), z.string()),
-    created: unixTime('Creation time'),
-    updated: unixTime('Last change'),
-  })
-  .meta({ id: 'Customer', description: 'A returning shopper: sessions, payments and saved payment methods point to one.', examples: [customerExample] });
+export const customerSchema = resourceSchema('customer', customers, {
+  id: 'Customer',
+  description: 'A returning shopper: sessions, payments and saved payment methods point to one.',
+  prefix: 'cus_',
+  example: customerExample,
+  json: { metadata: z.record(z.string(), z.string()) },
+  shaped: {},
+});
 
 export const paymentMethodSchema = z
   .strictObject({

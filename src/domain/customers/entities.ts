@@ -1,20 +1,25 @@
-import type { Mode } from '../shared/events';
+import { modes, type Mode } from '../shared/events';
+import { defineResource, field, type EntityOf } from '../shared/resource-shape';
 
 /**
  * A returning shopper (`cus_…`): who they are to the merchant, so sessions, payments and saved
  * payment methods can point to them. Deleting one removes it and its saved methods; its past
- * payments stay, with the customer detached.
+ * payments stay, with the customer detached. The one definition of its stored fields
+ * (resource-shape.ts); its API object is `customerSnapshot`.
  */
-export interface Customer {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  email: string | null;
-  name: string | null;
-  metadata: Record<string, string>;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const customers = defineResource('customers', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  email: field.text().nullable(),
+  name: field.text().nullable(),
+  metadata: field.json<Record<string, string>>(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+  updatedAt: field.timestamp().shownAs('updated').describe('Last change'),
+});
+
+/** A returning shopper. */
+export type Customer = EntityOf<typeof customers>;
 
 /**
  * A shopper who paid with an email but is no customer (Stripe's guest customer): read from the

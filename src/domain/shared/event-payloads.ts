@@ -5,7 +5,7 @@ import { apiObjectOf } from './resource-shape';
 import type { CheckoutPageChange } from '../checkout-page/entities';
 import type { Dispute } from '../disputes/entities';
 import type { TotalDetails } from '../pricing/totals';
-import type { Customer, SavedPaymentMethod } from '../customers/entities';
+import { customers, type Customer, type SavedPaymentMethod } from '../customers/entities';
 import { customFieldSnapshot } from '../sessions/shopper-options';
 
 /*
@@ -170,18 +170,9 @@ export function disputeSnapshot(dispute: Dispute) {
   };
 }
 
-/** The customer as its events carry it (and the merchant API shows it). */
+/** The customer as its events carry it (and the merchant API shows it): its fields as its definition shows them (`customers`). */
 export function customerSnapshot(customer: Customer) {
-  return {
-    id: customer.id,
-    object: 'customer' as const,
-    livemode: customer.mode === 'live',
-    email: customer.email,
-    name: customer.name,
-    metadata: customer.metadata,
-    created: unixTime(customer.createdAt),
-    updated: unixTime(customer.updatedAt),
-  };
+  return apiObjectOf('customer', customers, customer);
 }
 
 /** A saved payment method as its events carry it (and the merchant API shows it): never the card. */

@@ -1381,9 +1381,9 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
-            /** @description Creation time (Unix seconds). */
+            /** @description Creation time */
             created: number;
-            /** @description Last change (Unix seconds). */
+            /** @description Last change */
             updated: number;
         };
         /** @description A card saved to a customer at the processor: never the card's number or CVC. */
