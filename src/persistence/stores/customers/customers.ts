@@ -1,4 +1,4 @@
-import { customers, type SavedPaymentMethod } from '../../../domain/customers/entities';
+import { customers, savedPaymentMethods } from '../../../domain/customers/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import { Query, scoped } from '../../list-query';
 import type { SqlExecutor } from '../../sql-client';
@@ -70,34 +70,17 @@ export function customerRepositories(db: SqlExecutor): Pick<UnitOfWork, 'custome
   };
 }
 
-function toSavedPaymentMethod(row: Row): SavedPaymentMethod {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    customerId: row.customer_id,
-    type: row.type,
-    brand: row.brand,
-    last4: row.last4,
-    expMonth: row.exp_month === null ? null : Number(row.exp_month),
-    expYear: row.exp_year === null ? null : Number(row.exp_year),
-    fingerprint: row.fingerprint,
-    processor: row.processor,
-    processorToken: row.processor_token,
-    createdAt: new Date(row.created_at),
-  };
-}
+/** A saved payment method's row, read and written as its definition says. */
+const toSavedPaymentMethod = rowReader(savedPaymentMethods);
+const methodFields = columnsOf(savedPaymentMethods);
+const insertMethod = `INSERT INTO payment_methods (${columnNames(methodFields).join(', ')}) VALUES (${placeholders(1, methodFields.length)})`;
 
 /** Customers' saved payment methods (the processor's token and what may be shown; never the card). */
 export function savedPaymentMethodRepositories(db: SqlExecutor): Pick<UnitOfWork, 'savedPaymentMethods'> {
   return {
     savedPaymentMethods: {
       async insert(m) {
-        await db.query(
-          `INSERT INTO payment_methods (id, account_id, mode, customer_id, type, brand, last4, exp_month, exp_year, fingerprint, processor, processor_token, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-          [m.id, m.accountId, m.mode, m.customerId, m.type, m.brand, m.last4, m.expMonth, m.expYear, m.fingerprint, m.processor, m.processorToken, m.createdAt],
-        );
+        await db.query(insertMethod, fieldValues(methodFields, m));
       },
       async get(scope, id) {
         const { rows } = await db.query<Row>(`SELECT * FROM payment_methods WHERE id = $1 AND account_id = $2 AND mode = $3`, [
