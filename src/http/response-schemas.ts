@@ -5,6 +5,7 @@ import { paymentMethodTypes } from '../domain/payments/entities';
 import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 import { disputeStatuses } from '../domain/disputes/state-machine';
 import { checkoutSessions } from '../domain/sessions/entities';
+import { customers, savedPaymentMethods } from '../domain/customers/entities';
 import { resourceSchema } from './resource-schema';
 
 /**
@@ -350,8 +351,6 @@ export const disputeSchema = z
   .meta({ id: 'Dispute', description: "A chargeback the cardholder's bank opened against a payment.", examples: [disputeExample] });
 const customerExample = {
   id: 'cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ',
-  object: 'customer',
-  livemode: false,
   email: 'shopper@example.com',
   name: 'Ada Lovelace',
   metadata: { crm_id: '8812' },
@@ -359,26 +358,31 @@ const customerExample = {
   updated: 1767225600,
 };
 
-export const customerSchema = z
-  .strictObject({
-    id: id('cus_', customerExample.id),
-    object: z.literal('customer'),
-    livemode,
-    email: z.string().nullable(),
-    name: z.string().nullable(),
-    metadata: z.record(z.string(), z.string()),
-    created: unixTime('Creation time'),
-    updated: unixTime('Last change'),
-  })
-  .meta({ id: 'Customer', description: 'A returning shopper: sessions, payments and saved payment methods point to one.', examples: [customerExample] });
+export const customerSchema = resourceSchema('customer', customers, {
+  id: 'Customer',
+  description: 'A returning shopper: sessions, payments and saved payment methods point to one.',
+  prefix: 'cus_',
+  example: customerExample,
+  json: { metadata: z.record(z.string(), z.string()) },
+  shaped: {},
+});
 
-export const paymentMethodSchema = z
-  .strictObject({
-    id: id('pm_', 'pm_test_k8L7j6H5g4F3d2S1a0QwErTy'),
-    object: z.literal('payment_method'),
-    livemode,
-    customer: id('cus_', customerExample.id, 'The customer it is saved to.'),
-    type: z.literal('card'),
+const paymentMethodExample = {
+  id: 'pm_test_k8L7j6H5g4F3d2S1a0QwErTy',
+  customer: customerExample.id,
+  type: 'card',
+  card: { brand: 'visa', last4: '1111', exp_month: 12, exp_year: 2034, fingerprint: 'fp_3kq9c0d1' },
+  processor: 'test',
+  created: 1767225600,
+};
+
+export const paymentMethodSchema = resourceSchema('payment_method', savedPaymentMethods, {
+  id: 'PaymentMethod',
+  description: "A card saved to a customer at the processor: never the card's number or CVC.",
+  prefix: 'pm_',
+  example: paymentMethodExample,
+  json: {},
+  shaped: {
     card: z.strictObject({
       brand: z.string().nullable(),
       last4: z.string().nullable(),
@@ -386,10 +390,8 @@ export const paymentMethodSchema = z
       exp_year: z.number().int().nullable(),
       fingerprint: z.string().nullable(),
     }),
-    processor: z.string().meta({ description: 'The processor that keeps it.', examples: ['test', 'braintree'] }),
-    created: unixTime('When it was saved'),
-  })
-  .meta({ id: 'PaymentMethod', description: "A card saved to a customer at the processor: never the card's number or CVC." });
+  },
+});
 
 export const eventSchema = z
   .strictObject({

@@ -10,6 +10,7 @@ import {
   paymentSchema,
   refundSchema,
   customerSchema,
+  paymentMethodSchema,
   disputeSchema,
   couponSchema,
   promotionCodeSchema,
@@ -161,6 +162,7 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
       PromotionCode: promotionCodeSchema,
       TaxRate: taxRateSchema,
       Customer: customerSchema,
+      PaymentMethod: paymentMethodSchema,
     };
     const withExamples = Object.entries<any>(document.components.schemas).filter(([, schema]) => schema.examples);
     expect(withExamples.map(([id]) => id).sort()).toEqual(Object.keys(named).sort());

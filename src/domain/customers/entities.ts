@@ -1,20 +1,25 @@
-import type { Mode } from '../shared/events';
+import { modes } from '../shared/events';
+import { defineResource, field, type EntityOf } from '../shared/resource-shape';
 
 /**
  * A returning shopper (`cus_…`): who they are to the merchant, so sessions, payments and saved
  * payment methods can point to them. Deleting one removes it and its saved methods; its past
- * payments stay, with the customer detached.
+ * payments stay, with the customer detached. The one definition of its stored fields
+ * (resource-shape.ts); its API object is `customerSnapshot`.
  */
-export interface Customer {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  email: string | null;
-  name: string | null;
-  metadata: Record<string, string>;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const customers = defineResource('customers', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  email: field.text().nullable(),
+  name: field.text().nullable(),
+  metadata: field.json<Record<string, string>>(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+  updatedAt: field.timestamp().shownAs('updated').describe('Last change'),
+});
+
+/** A returning shopper. */
+export type Customer = EntityOf<typeof customers>;
 
 /**
  * A shopper who paid with an email but is no customer (Stripe's guest customer): read from the
@@ -33,24 +38,29 @@ export type CustomerCreation = (typeof customerCreations)[number];
 
 /**
  * A card saved for a customer (`pm_…`): what may be shown of it and the processor's reusable token
- * for it. Never the number or the CVC.
+ * for it. Never the number or the CVC. The one definition of its stored fields (resource-shape.ts);
+ * its API object is `paymentMethodSnapshot`, which shows the card's fields under `card`.
  */
-export interface SavedPaymentMethod {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  customerId: string;
-  type: 'card';
-  brand: string | null;
-  last4: string | null;
-  expMonth: number | null;
-  expYear: number | null;
-  fingerprint: string | null;
+export const savedPaymentMethods = defineResource('payment_methods', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  customerId: field.text().fixedAtCreation().shownAs('customer').describe('The customer it is saved to.'),
+  type: field.oneOf(['card']),
+  // What may be shown of the card (the API's `card`).
+  brand: field.text().nullable().internal(),
+  last4: field.text().nullable().internal(),
+  expMonth: field.integer().nullable().internal(),
+  expYear: field.integer().nullable().internal(),
+  fingerprint: field.text().nullable().internal(),
   /** The processor that keeps it (`test`, `braintree`) and its token there. */
-  processor: string;
-  processorToken: string;
-  createdAt: Date;
-}
+  processor: field.text().describe('The processor that keeps it.'),
+  processorToken: field.text().internal(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('When it was saved'),
+});
+
+/** A card saved for a customer. */
+export type SavedPaymentMethod = EntityOf<typeof savedPaymentMethods>;
 
 /** Whether paying a session saves the card: the merchant decides (`on`), or the shopper does. */
 export const savePaymentMethodOptions = ['on', 'shopper_choice'] as const;

@@ -5,7 +5,7 @@ import { apiObjectOf } from './resource-shape';
 import type { CheckoutPageChange } from '../checkout-page/entities';
 import type { Dispute } from '../disputes/entities';
 import type { TotalDetails } from '../pricing/totals';
-import type { Customer, SavedPaymentMethod } from '../customers/entities';
+import { customers, savedPaymentMethods, type Customer, type SavedPaymentMethod } from '../customers/entities';
 import { customFieldSnapshot } from '../sessions/shopper-options';
 
 /*
@@ -170,31 +170,19 @@ export function disputeSnapshot(dispute: Dispute) {
   };
 }
 
-/** The customer as its events carry it (and the merchant API shows it). */
+/** The customer as its events carry it (and the merchant API shows it): its fields as its definition shows them (`customers`). */
 export function customerSnapshot(customer: Customer) {
-  return {
-    id: customer.id,
-    object: 'customer' as const,
-    livemode: customer.mode === 'live',
-    email: customer.email,
-    name: customer.name,
-    metadata: customer.metadata,
-    created: unixTime(customer.createdAt),
-    updated: unixTime(customer.updatedAt),
-  };
+  return apiObjectOf('customer', customers, customer);
 }
 
-/** A saved payment method as its events carry it (and the merchant API shows it): never the card. */
+/**
+ * A saved payment method as its events carry it (and the merchant API shows it): its fields as its
+ * definition shows them (`savedPaymentMethods`), and what may be shown of the card. Never the card.
+ */
 export function paymentMethodSnapshot(method: SavedPaymentMethod) {
   return {
-    id: method.id,
-    object: 'payment_method' as const,
-    livemode: method.mode === 'live',
-    customer: method.customerId,
-    type: method.type,
+    ...apiObjectOf('payment_method', savedPaymentMethods, method),
     card: { brand: method.brand, last4: method.last4, exp_month: method.expMonth, exp_year: method.expYear, fingerprint: method.fingerprint },
-    processor: method.processor,
-    created: unixTime(method.createdAt),
   };
 }
 

@@ -1384,12 +1384,30 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
-            /** @description Creation time (Unix seconds). */
+            /** @description Creation time */
             created: number;
-            /** @description Last change (Unix seconds). */
+            /** @description Last change */
             updated: number;
         };
-        /** @description A card saved to a customer at the processor: never the card's number or CVC. */
+        /**
+         * @description A card saved to a customer at the processor: never the card's number or CVC.
+         * @example {
+         *       "id": "pm_test_k8L7j6H5g4F3d2S1a0QwErTy",
+         *       "object": "payment_method",
+         *       "livemode": false,
+         *       "customer": "cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ",
+         *       "type": "card",
+         *       "processor": "test",
+         *       "created": 1767225600,
+         *       "card": {
+         *         "brand": "visa",
+         *         "last4": "1111",
+         *         "exp_month": 12,
+         *         "exp_year": 2034,
+         *         "fingerprint": "fp_3kq9c0d1"
+         *       }
+         *     }
+         */
         PaymentMethod: {
             /**
              * @description Object id, `pm_…`.
@@ -1400,13 +1418,14 @@ export interface components {
             object: "payment_method";
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
-            /**
-             * @description The customer it is saved to.
-             * @example cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ
-             */
+            /** @description The customer it is saved to. */
             customer: string;
-            /** @constant */
+            /** @enum {string} */
             type: "card";
+            /** @description The processor that keeps it. */
+            processor: string;
+            /** @description When it was saved */
+            created: number;
             card: {
                 brand: string | null;
                 last4: string | null;
@@ -1414,14 +1433,6 @@ export interface components {
                 exp_year: number | null;
                 fingerprint: string | null;
             };
-            /**
-             * @description The processor that keeps it.
-             * @example test
-             * @example braintree
-             */
-            processor: string;
-            /** @description When it was saved (Unix seconds). */
-            created: number;
         };
         /**
          * @description A state change. Webhooks POST this same object, signed with `Tillpoint-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.

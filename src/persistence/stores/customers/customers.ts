@@ -1,32 +1,25 @@
-import type { Customer, SavedPaymentMethod } from '../../../domain/customers/entities';
+import { customers, savedPaymentMethods } from '../../../domain/customers/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import { Query, scoped } from '../../list-query';
 import type { SqlExecutor } from '../../sql-client';
-import { json, type Row } from '../../rows';
+import { assignments, fieldValues, placeholders, type Field, type Row } from '../../rows';
+import { columnsOf, rowReader } from '../../resource-rows';
 
-function toCustomer(row: Row): Customer {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    email: row.email,
-    name: row.name,
-    metadata: row.metadata,
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  };
-}
+const columnNames = <T>(fields: readonly Field<T>[]) => fields.map(([column]) => column);
+
+/** A customer's row, read and written as its definition says (resource-rows.ts). */
+const toCustomer = rowReader(customers);
+const customerFields = columnsOf(customers);
+const customerUpdates = columnsOf(customers, 'updated');
+const insertCustomer = `INSERT INTO customers (${columnNames(customerFields).join(', ')}) VALUES (${placeholders(1, customerFields.length)})`;
+const updateCustomer = `UPDATE customers SET ${assignments(columnNames(customerUpdates), 2)} WHERE id = $1`;
 
 /** Customers; deleting one detaches it from its payments and sessions in the same statement. */
 export function customerRepositories(db: SqlExecutor): Pick<UnitOfWork, 'customers'> {
   return {
     customers: {
       async insert(c) {
-        await db.query(
-          `INSERT INTO customers (id, account_id, mode, email, name, metadata, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [c.id, c.accountId, c.mode, c.email, c.name, json(c.metadata), c.createdAt, c.updatedAt],
-        );
+        await db.query(insertCustomer, fieldValues(customerFields, c));
       },
       async get(scope, id, options = {}) {
         const { rows } = await db.query<Row>(
@@ -36,13 +29,7 @@ export function customerRepositories(db: SqlExecutor): Pick<UnitOfWork, 'custome
         return rows[0] ? toCustomer(rows[0]) : null;
       },
       async update(c) {
-        await db.query(`UPDATE customers SET email = $2, name = $3, metadata = $4, updated_at = $5 WHERE id = $1`, [
-          c.id,
-          c.email,
-          c.name,
-          json(c.metadata),
-          c.updatedAt,
-        ]);
+        await db.query(updateCustomer, [c.id, ...fieldValues(customerUpdates, c)]);
       },
       async delete(scope, id) {
         const { rows } = await db.query<{ deleted: number }>(
@@ -83,34 +70,17 @@ export function customerRepositories(db: SqlExecutor): Pick<UnitOfWork, 'custome
   };
 }
 
-function toSavedPaymentMethod(row: Row): SavedPaymentMethod {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    customerId: row.customer_id,
-    type: row.type,
-    brand: row.brand,
-    last4: row.last4,
-    expMonth: row.exp_month === null ? null : Number(row.exp_month),
-    expYear: row.exp_year === null ? null : Number(row.exp_year),
-    fingerprint: row.fingerprint,
-    processor: row.processor,
-    processorToken: row.processor_token,
-    createdAt: new Date(row.created_at),
-  };
-}
+/** A saved payment method's row, read and written as its definition says. */
+const toSavedPaymentMethod = rowReader(savedPaymentMethods);
+const methodFields = columnsOf(savedPaymentMethods);
+const insertMethod = `INSERT INTO payment_methods (${columnNames(methodFields).join(', ')}) VALUES (${placeholders(1, methodFields.length)})`;
 
 /** Customers' saved payment methods (the processor's token and what may be shown; never the card). */
 export function savedPaymentMethodRepositories(db: SqlExecutor): Pick<UnitOfWork, 'savedPaymentMethods'> {
   return {
     savedPaymentMethods: {
       async insert(m) {
-        await db.query(
-          `INSERT INTO payment_methods (id, account_id, mode, customer_id, type, brand, last4, exp_month, exp_year, fingerprint, processor, processor_token, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-          [m.id, m.accountId, m.mode, m.customerId, m.type, m.brand, m.last4, m.expMonth, m.expYear, m.fingerprint, m.processor, m.processorToken, m.createdAt],
-        );
+        await db.query(insertMethod, fieldValues(methodFields, m));
       },
       async get(scope, id) {
         const { rows } = await db.query<Row>(`SELECT * FROM payment_methods WHERE id = $1 AND account_id = $2 AND mode = $3`, [
