@@ -5,6 +5,7 @@ import { paymentMethodTypes } from '../domain/payments/entities';
 import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 import { disputeStatuses } from '../domain/disputes/state-machine';
 import { checkoutSessions } from '../domain/sessions/entities';
+import { coupons } from '../domain/pricing/entities';
 import { resourceSchema } from './resource-schema';
 
 /**
@@ -454,24 +455,17 @@ const couponExample = {
   created: 1767225600,
 };
 
-export const couponSchema = z
-  .strictObject({
-    id: id('coupon_', couponExample.id),
-    object: z.literal('coupon'),
-    livemode,
-    name: z.string().nullable(),
-    percent_off: z.number().nullable().meta({ description: 'Percent off the subtotal (up to 2 decimals), or null.' }),
-    amount_off: minorUnits('Amount off the subtotal').nullable(),
-    currency: currency.nullable().meta({ description: "`amount_off`'s currency; null for a percentage." }),
-    duration: z.literal('once'),
-    max_redemptions: z.number().int().nullable(),
-    redeem_by: unixTime('Last moment it can be redeemed').nullable(),
+export const couponSchema = resourceSchema('coupon', coupons, {
+  id: 'Coupon',
+  description: 'A percentage or an amount off a checkout session.',
+  prefix: 'coupon_',
+  example: couponExample,
+  json: { metadata: z.record(z.string(), z.string()) },
+  shaped: {
     times_redeemed: z.number().int().meta({ description: 'Checkout sessions completed with it.' }),
     valid: z.boolean().meta({ description: 'Whether it can still be redeemed.' }),
-    metadata: z.record(z.string(), z.string()),
-    created: unixTime('Creation time'),
-  })
-  .meta({ id: 'Coupon', description: 'A percentage or an amount off a checkout session.', examples: [couponExample] });
+  },
+});
 
 const promotionCodeExample = {
   id: 'promo_test_k1',

@@ -6,7 +6,14 @@
 import { columnOf, type EntityOf, type FieldKind, type ResourceDefinition } from '../domain/shared/resource-shape';
 import type { Field, Row } from './rows';
 
-const sqlTypes: Record<FieldKind, string> = { text: 'text', integer: 'bigint', boolean: 'boolean', timestamp: 'timestamptz', json: 'jsonb' };
+const sqlTypes: Record<FieldKind, string> = {
+  text: 'text',
+  integer: 'bigint',
+  decimal: 'numeric',
+  boolean: 'boolean',
+  timestamp: 'timestamptz',
+  json: 'jsonb',
+};
 
 /** The columns a resource's rows are written with: all of them, or only those an update changes. */
 export function columnsOf<R extends ResourceDefinition>(definition: R, which: 'all' | 'updated' = 'all'): readonly Field<EntityOf<R>>[] {
@@ -23,7 +30,8 @@ export function rowReader<R extends ResourceDefinition>(definition: R): (row: Ro
   const readers = Object.entries(definition.fields).map(([name, def]) => {
     const column = columnOf(name, def);
     const { kind, missing } = def.spec;
-    const convert = kind === 'integer' ? Number : kind === 'timestamp' ? (value: unknown) => new Date(value as string) : (value: unknown) => value;
+    const convert =
+      kind === 'integer' || kind === 'decimal' ? Number : kind === 'timestamp' ? (value: unknown) => new Date(value as string) : (value: unknown) => value;
     return (row: Row, into: Record<string, unknown>) => {
       const value = row[column];
       into[name] = value === null || value === undefined ? fresh(missing) : convert(value);

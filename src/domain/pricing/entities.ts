@@ -1,25 +1,34 @@
-import type { Mode } from '../shared/events';
+import { modes, type Mode } from '../shared/events';
+import { defineResource, field, type EntityOf } from '../shared/resource-shape';
+
+/** How long a coupon applies: once, the only duration a one-off checkout has. */
+export const couponDurations = ['once'] as const;
+export type CouponDuration = (typeof couponDurations)[number];
 
 /**
  * A discount's terms (`coupon`, Stripe's object): a percentage or an amount in one currency off a
- * whole session, once (`duration: "once"`, the only duration a one-off checkout has).
+ * whole session, once (`duration: "once"`, the only duration a one-off checkout has). Its API object
+ * is `couponView`.
  */
-export interface Coupon {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  name: string | null;
+export const coupons = defineResource('coupons', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  name: field.text().nullable(),
   /** Percent off, 0 < p ≤ 100, up to 2 decimals; null when `amountOff` is set. */
-  percentOff: number | null;
+  percentOff: field.decimal().nullable().describe('Percent off the subtotal (up to 2 decimals), or null.'),
   /** Minor units of `currency` off; null when `percentOff` is set. */
-  amountOff: number | null;
-  currency: string | null;
-  duration: 'once';
-  maxRedemptions: number | null;
-  redeemBy: Date | null;
-  metadata: Record<string, string>;
-  createdAt: Date;
-}
+  amountOff: field.integer().nullable().describe('Amount off the subtotal, in minor units'),
+  currency: field.currency().nullable().describe("`amount_off`'s currency; null for a percentage."),
+  duration: field.oneOf(couponDurations),
+  maxRedemptions: field.integer().nullable(),
+  redeemBy: field.timestamp().nullable().describe('Last moment it can be redeemed'),
+  metadata: field.json<Record<string, string>>(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+});
+
+/** A discount's terms: a percentage or an amount off a whole session, once. */
+export type Coupon = EntityOf<typeof coupons>;
 
 /** A code shoppers type that applies a coupon (`promo_…`), with its own limits. */
 export interface PromotionCode {

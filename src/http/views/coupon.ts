@@ -1,20 +1,14 @@
-import type { Coupon, PromotionCode, Redemptions, TaxRate } from '../../domain/pricing/entities';
+import { coupons, type Coupon, type PromotionCode, type Redemptions, type TaxRate } from '../../domain/pricing/entities';
+import { apiObjectOf } from '../../domain/shared/resource-shape';
 import { resourceView, unixTime } from './resource';
 
-/** A coupon as Stripe shows one. */
+/** A coupon as Stripe shows one: its fields as its definition shows them (`coupons`), and its redemptions. */
 export function couponView(coupon: Coupon & Redemptions) {
-  return resourceView('coupon', coupon, {
-    name: coupon.name,
-    percent_off: coupon.percentOff,
-    amount_off: coupon.amountOff,
-    currency: coupon.currency?.toLowerCase() ?? null,
-    duration: coupon.duration,
-    max_redemptions: coupon.maxRedemptions,
-    redeem_by: unixTime(coupon.redeemBy),
+  return {
+    ...apiObjectOf('coupon', coupons, coupon),
     times_redeemed: coupon.timesRedeemed,
     valid: coupon.valid,
-    metadata: coupon.metadata,
-  });
+  };
 }
 
 /** A promotion code with its coupon spelled out, as Stripe shows one. */

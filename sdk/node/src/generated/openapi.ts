@@ -1556,10 +1556,10 @@ export interface components {
          *       "duration": "once",
          *       "max_redemptions": 100,
          *       "redeem_by": null,
-         *       "times_redeemed": 3,
-         *       "valid": true,
          *       "metadata": {},
-         *       "created": 1767225600
+         *       "created": 1767225600,
+         *       "times_redeemed": 3,
+         *       "valid": true
          *     }
          */
         Coupon: {
@@ -1575,22 +1575,24 @@ export interface components {
             name: string | null;
             /** @description Percent off the subtotal (up to 2 decimals), or null. */
             percent_off: number | null;
+            /** @description Amount off the subtotal, in minor units */
             amount_off: number | null;
             /** @description `amount_off`'s currency; null for a percentage. */
             currency: string | null;
-            /** @constant */
+            /** @enum {string} */
             duration: "once";
             max_redemptions: number | null;
+            /** @description Last moment it can be redeemed */
             redeem_by: number | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time */
+            created: number;
             /** @description Checkout sessions completed with it. */
             times_redeemed: number;
             /** @description Whether it can still be redeemed. */
             valid: boolean;
-            metadata: {
-                [key: string]: string;
-            };
-            /** @description Creation time (Unix seconds). */
-            created: number;
         };
         /**
          * @description A code shoppers type that applies a coupon.
