@@ -5,7 +5,7 @@ import { paymentMethodTypes } from '../domain/payments/entities';
 import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 import { disputeStatuses } from '../domain/disputes/state-machine';
 import { checkoutSessions } from '../domain/sessions/entities';
-import { coupons } from '../domain/pricing/entities';
+import { coupons, promotionCodes } from '../domain/pricing/entities';
 import { resourceSchema } from './resource-schema';
 
 /**
@@ -482,26 +482,22 @@ const promotionCodeExample = {
   created: 1767225600,
 };
 
-export const promotionCodeSchema = z
-  .strictObject({
-    id: id('promo_', promotionCodeExample.id),
-    object: z.literal('promotion_code'),
-    livemode,
-    code: z.string().meta({ description: 'What the shopper types; matched whatever the case.' }),
+export const promotionCodeSchema = resourceSchema('promotion_code', promotionCodes, {
+  id: 'PromotionCode',
+  description: 'A code shoppers type that applies a coupon.',
+  prefix: 'promo_',
+  example: promotionCodeExample,
+  json: { metadata: z.record(z.string(), z.string()) },
+  shaped: {
     coupon: couponSchema,
-    active: z.boolean(),
-    max_redemptions: z.number().int().nullable(),
-    expires_at: unixTime('When it stops applying').nullable(),
     restrictions: z.strictObject({
       first_time_transaction: z.boolean().meta({ description: 'Only for an email that has not paid this account before.' }),
       minimum_amount: minorUnits('Smallest subtotal it applies to').nullable(),
       minimum_amount_currency: currency.nullable(),
     }),
     times_redeemed: z.number().int(),
-    metadata: z.record(z.string(), z.string()),
-    created: unixTime('Creation time'),
-  })
-  .meta({ id: 'PromotionCode', description: 'A code shoppers type that applies a coupon.', examples: [promotionCodeExample] });
+  },
+});
 
 const taxRateExample = {
   id: 'txr_test_t1',

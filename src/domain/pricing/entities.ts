@@ -30,26 +30,33 @@ export const coupons = defineResource('coupons', {
 /** A discount's terms: a percentage or an amount off a whole session, once. */
 export type Coupon = EntityOf<typeof coupons>;
 
-/** A code shoppers type that applies a coupon (`promo_…`), with its own limits. */
-export interface PromotionCode {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  code: string;
-  couponId: string;
-  active: boolean;
-  maxRedemptions: number | null;
-  expiresAt: Date | null;
-  restrictions: {
-    /** Only for an email that has never paid this account before. */
-    firstTimeTransaction: boolean;
-    /** The session's subtotal must reach this amount of `minimumAmountCurrency`. */
-    minimumAmount: number | null;
-    minimumAmountCurrency: string | null;
-  };
-  metadata: Record<string, string>;
-  createdAt: Date;
+/** What a promotion code asks of the session it applies to. */
+export interface PromotionCodeRestrictions {
+  /** Only for an email that has never paid this account before. */
+  firstTimeTransaction: boolean;
+  /** The session's subtotal must reach this amount of `minimumAmountCurrency`. */
+  minimumAmount: number | null;
+  minimumAmountCurrency: string | null;
 }
+
+/** A code shoppers type that applies a coupon (`promo_…`), with its own limits. Its API object is `promotionCodeView`. */
+export const promotionCodes = defineResource('promotion_codes', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  code: field.text().describe('What the shopper types; matched whatever the case.'),
+  /** The coupon it applies: the API spells it out (`coupon`). */
+  couponId: field.text().internal(),
+  active: field.boolean(),
+  maxRedemptions: field.integer().nullable(),
+  expiresAt: field.timestamp().nullable().describe('When it stops applying'),
+  restrictions: field.json<PromotionCodeRestrictions>().internal(),
+  metadata: field.json<Record<string, string>>(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+});
+
+/** A code shoppers type that applies a coupon, with its own limits. */
+export type PromotionCode = EntityOf<typeof promotionCodes>;
 
 /** How often a coupon or code has been redeemed (sessions complete with it), and whether it still can be. */
 export interface Redemptions {

@@ -1,6 +1,6 @@
-import { coupons, type Coupon, type PromotionCode, type Redemptions, type TaxRate } from '../../domain/pricing/entities';
+import { coupons, promotionCodes, type Coupon, type PromotionCode, type Redemptions, type TaxRate } from '../../domain/pricing/entities';
 import { apiObjectOf } from '../../domain/shared/resource-shape';
-import { resourceView, unixTime } from './resource';
+import { resourceView } from './resource';
 
 /** A coupon as Stripe shows one: its fields as its definition shows them (`coupons`), and its redemptions. */
 export function couponView(coupon: Coupon & Redemptions) {
@@ -11,22 +11,21 @@ export function couponView(coupon: Coupon & Redemptions) {
   };
 }
 
-/** A promotion code with its coupon spelled out, as Stripe shows one. */
+/**
+ * A promotion code as Stripe shows one: its fields as its definition shows them (`promotionCodes`),
+ * its coupon spelled out, its restrictions and its redemptions.
+ */
 export function promotionCodeView(promotionCode: PromotionCode & Redemptions, coupon: Coupon & Redemptions) {
-  return resourceView('promotion_code', promotionCode, {
-    code: promotionCode.code,
+  return {
+    ...apiObjectOf('promotion_code', promotionCodes, promotionCode),
     coupon: couponView(coupon),
-    active: promotionCode.active,
-    max_redemptions: promotionCode.maxRedemptions,
-    expires_at: unixTime(promotionCode.expiresAt),
     restrictions: {
       first_time_transaction: promotionCode.restrictions.firstTimeTransaction,
       minimum_amount: promotionCode.restrictions.minimumAmount,
       minimum_amount_currency: promotionCode.restrictions.minimumAmountCurrency?.toLowerCase() ?? null,
     },
     times_redeemed: promotionCode.timesRedeemed,
-    metadata: promotionCode.metadata,
-  });
+  };
 }
 
 /** A tax rate as Stripe shows one. */

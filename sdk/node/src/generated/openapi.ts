@@ -1601,6 +1601,11 @@ export interface components {
          *       "object": "promotion_code",
          *       "livemode": false,
          *       "code": "SPRING15",
+         *       "active": true,
+         *       "max_redemptions": null,
+         *       "expires_at": null,
+         *       "metadata": {},
+         *       "created": 1767225600,
          *       "coupon": {
          *         "id": "coupon_test_k1",
          *         "object": "coupon",
@@ -1617,17 +1622,12 @@ export interface components {
          *         "metadata": {},
          *         "created": 1767225600
          *       },
-         *       "active": true,
-         *       "max_redemptions": null,
-         *       "expires_at": null,
          *       "restrictions": {
          *         "first_time_transaction": false,
          *         "minimum_amount": 2000,
          *         "minimum_amount_currency": "usd"
          *       },
-         *       "times_redeemed": 3,
-         *       "metadata": {},
-         *       "created": 1767225600
+         *       "times_redeemed": 3
          *     }
          */
         PromotionCode: {
@@ -1642,10 +1642,16 @@ export interface components {
             livemode: boolean;
             /** @description What the shopper types; matched whatever the case. */
             code: string;
-            coupon: components["schemas"]["Coupon"];
             active: boolean;
             max_redemptions: number | null;
+            /** @description When it stops applying */
             expires_at: number | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time */
+            created: number;
+            coupon: components["schemas"]["Coupon"];
             restrictions: {
                 /** @description Only for an email that has not paid this account before. */
                 first_time_transaction: boolean;
@@ -1653,11 +1659,6 @@ export interface components {
                 minimum_amount_currency: string | null;
             };
             times_redeemed: number;
-            metadata: {
-                [key: string]: string;
-            };
-            /** @description Creation time (Unix seconds). */
-            created: number;
         };
         /**
          * @description A tax percentage line items name in `tax_rates` (docs/pricing.md).
