@@ -5,7 +5,7 @@ import { paymentMethodTypes } from '../domain/payments/entities';
 import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 import { disputeStatuses } from '../domain/disputes/state-machine';
 import { checkoutSessions } from '../domain/sessions/entities';
-import { coupons, promotionCodes } from '../domain/pricing/entities';
+import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { resourceSchema } from './resource-schema';
 
 /**
@@ -515,23 +515,14 @@ const taxRateExample = {
   created: 1767225600,
 };
 
-export const taxRateSchema = z
-  .strictObject({
-    id: id('txr_', taxRateExample.id),
-    object: z.literal('tax_rate'),
-    livemode,
-    display_name: z.string(),
-    description: z.string().nullable(),
-    percentage: z.number().meta({ description: 'Percent, up to 4 decimals.' }),
-    inclusive: z.boolean().meta({ description: 'Already in the price (true) or added to it (false).' }),
-    country: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.' }),
-    state: z.string().nullable().meta({ description: 'ISO 3166-2 subdivision, without the country.' }),
-    jurisdiction: z.string().nullable(),
-    active: z.boolean(),
-    metadata: z.record(z.string(), z.string()),
-    created: unixTime('Creation time'),
-  })
-  .meta({ id: 'TaxRate', description: 'A tax percentage line items name in `tax_rates` (docs/pricing.md).', examples: [taxRateExample] });
+export const taxRateSchema = resourceSchema('tax_rate', taxRates, {
+  id: 'TaxRate',
+  description: 'A tax percentage line items name in `tax_rates` (docs/pricing.md).',
+  prefix: 'txr_',
+  example: taxRateExample,
+  json: { metadata: z.record(z.string(), z.string()) },
+  shaped: {},
+});
 
 export const paymentLinkSchema = z
   .strictObject({

@@ -1,4 +1,4 @@
-import { modes, type Mode } from '../shared/events';
+import { modes } from '../shared/events';
 import { defineResource, field, type EntityOf } from '../shared/resource-shape';
 
 /** How long a coupon applies: once, the only duration a one-off checkout has. */
@@ -74,25 +74,28 @@ export interface AppliedDiscount {
   promotionCode: { id: string; code: string } | null;
 }
 
-/** A tax rate (`txr_…`, Stripe's object): a percentage, inclusive or exclusive, for a jurisdiction. */
-export interface TaxRate {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  displayName: string;
-  description: string | null;
+/** A tax rate (`txr_…`, Stripe's object): a percentage, inclusive or exclusive, for a jurisdiction. Its API object is `taxRateView`. */
+export const taxRates = defineResource('tax_rates', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  displayName: field.text(),
+  description: field.text().nullable(),
   /** Up to 4 decimals: 8.875. */
-  percentage: number;
-  inclusive: boolean;
+  percentage: field.decimal().describe('Percent, up to 4 decimals.'),
+  inclusive: field.boolean().describe('Already in the price (true) or added to it (false).'),
   /** ISO 3166-1 alpha-2, upper case. */
-  country: string | null;
+  country: field.text().nullable().describe('ISO 3166-1 alpha-2.'),
   /** ISO 3166-2 subdivision code without the country (`CA` for California). */
-  state: string | null;
-  jurisdiction: string | null;
-  active: boolean;
-  metadata: Record<string, string>;
-  createdAt: Date;
-}
+  state: field.text().nullable().describe('ISO 3166-2 subdivision, without the country.'),
+  jurisdiction: field.text().nullable(),
+  active: field.boolean(),
+  metadata: field.json<Record<string, string>>(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+});
+
+/** A percentage, inclusive or exclusive, for a jurisdiction. */
+export type TaxRate = EntityOf<typeof taxRates>;
 
 /** A tax rate as a line item keeps it: its terms copied when the session was made. */
 export interface AppliedTaxRate {

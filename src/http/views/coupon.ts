@@ -1,6 +1,5 @@
-import { coupons, promotionCodes, type Coupon, type PromotionCode, type Redemptions, type TaxRate } from '../../domain/pricing/entities';
+import { coupons, promotionCodes, taxRates, type Coupon, type PromotionCode, type Redemptions, type TaxRate } from '../../domain/pricing/entities';
 import { apiObjectOf } from '../../domain/shared/resource-shape';
-import { resourceView } from './resource';
 
 /** A coupon as Stripe shows one: its fields as its definition shows them (`coupons`), and its redemptions. */
 export function couponView(coupon: Coupon & Redemptions) {
@@ -28,17 +27,7 @@ export function promotionCodeView(promotionCode: PromotionCode & Redemptions, co
   };
 }
 
-/** A tax rate as Stripe shows one. */
+/** A tax rate as Stripe shows one: its fields as its definition shows them (`taxRates`). */
 export function taxRateView(taxRate: TaxRate) {
-  return resourceView('tax_rate', taxRate, {
-    display_name: taxRate.displayName,
-    description: taxRate.description,
-    percentage: taxRate.percentage,
-    inclusive: taxRate.inclusive,
-    country: taxRate.country,
-    state: taxRate.state,
-    jurisdiction: taxRate.jurisdiction,
-    active: taxRate.active,
-    metadata: taxRate.metadata,
-  });
+  return apiObjectOf('tax_rate', taxRates, taxRate);
 }

@@ -1703,7 +1703,7 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
-            /** @description Creation time (Unix seconds). */
+            /** @description Creation time */
             created: number;
         };
         /** @description A reusable link that opens a fresh checkout session for fixed items, with the same shopper options. */
