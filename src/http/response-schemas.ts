@@ -4,7 +4,7 @@ import { eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes } from '../domain/payments/entities';
 import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 import { disputeStatuses } from '../domain/disputes/state-machine';
-import { checkoutSessions } from '../domain/sessions/entities';
+import { checkoutSessions, products } from '../domain/sessions/entities';
 import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { resourceSchema } from './resource-schema';
 
@@ -424,19 +424,24 @@ export const priceSchema = z
   })
   .meta({ id: 'Price', description: 'What a product costs in one currency; immutable once made.' });
 
-export const productSchema = z
-  .strictObject({
-    id: id('prod_', 'prod_test_c1'),
-    object: z.literal('product'),
-    livemode,
-    name: z.string(),
-    description: z.string().nullable(),
-    active: z.boolean(),
-    default_price: priceSchema.nullable(),
-    created: unixTime('Creation time'),
-    updated: unixTime('Last change'),
-  })
-  .meta({ id: 'Product', description: 'Something the merchant sells, with its default price spelled out.' });
+const productExample = {
+  id: 'prod_test_c1',
+  name: 'Kenya AA, 250 g',
+  description: 'Washed, from Nyeri.',
+  active: true,
+  default_price: null,
+  created: 1767225600,
+  updated: 1767225600,
+};
+
+export const productSchema = resourceSchema('product', products, {
+  id: 'Product',
+  description: 'Something the merchant sells, with its default price spelled out.',
+  prefix: 'prod_',
+  example: productExample,
+  json: {},
+  shaped: { default_price: priceSchema.nullable() },
+});
 
 const couponExample = {
   id: 'coupon_test_k1',

@@ -1523,7 +1523,20 @@ export interface components {
             /** @description Creation time (Unix seconds). */
             created: number;
         };
-        /** @description Something the merchant sells, with its default price spelled out. */
+        /**
+         * @description Something the merchant sells, with its default price spelled out.
+         * @example {
+         *       "id": "prod_test_c1",
+         *       "object": "product",
+         *       "livemode": false,
+         *       "name": "Kenya AA, 250 g",
+         *       "description": "Washed, from Nyeri.",
+         *       "active": true,
+         *       "created": 1767225600,
+         *       "updated": 1767225600,
+         *       "default_price": null
+         *     }
+         */
         Product: {
             /**
              * @description Object id, `prod_…`.
@@ -1537,11 +1550,11 @@ export interface components {
             name: string;
             description: string | null;
             active: boolean;
-            default_price: components["schemas"]["Price"] | null;
-            /** @description Creation time (Unix seconds). */
+            /** @description Creation time */
             created: number;
-            /** @description Last change (Unix seconds). */
+            /** @description Last change */
             updated: number;
+            default_price: components["schemas"]["Price"] | null;
         };
         /**
          * @description A percentage or an amount off a checkout session.
