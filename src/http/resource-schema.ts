@@ -22,6 +22,8 @@ function kindSchema(def: AnyField): z.ZodType {
       return currency ? z.string().meta({ description: 'Three-letter ISO 4217 code, lower case.', examples: ['usd'] }) : z.string();
     case 'integer':
       return z.number().int();
+    case 'decimal':
+      return z.number();
     case 'boolean':
       return z.boolean();
     case 'timestamp':
@@ -37,7 +39,7 @@ function exampleOf(def: AnyField): unknown {
   if (example !== undefined) return example;
   if (nullable) return null;
   if (values) return values[0];
-  return { text: '', integer: 0, boolean: false, timestamp: 1767225600, json: null }[kind];
+  return { text: '', integer: 0, decimal: 0, boolean: false, timestamp: 1767225600, json: null }[kind];
 }
 
 export interface ResourceSchemaOptions<R extends ResourceDefinition, C extends z.core.$ZodLooseShape> {

@@ -4,8 +4,9 @@ import { eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes } from '../domain/payments/entities';
 import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 import { disputeStatuses } from '../domain/disputes/state-machine';
-import { checkoutSessions } from '../domain/sessions/entities';
+import { checkoutSessions, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
+import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { resourceSchema } from './resource-schema';
 
 /**
@@ -425,19 +426,24 @@ export const priceSchema = z
   })
   .meta({ id: 'Price', description: 'What a product costs in one currency; immutable once made.' });
 
-export const productSchema = z
-  .strictObject({
-    id: id('prod_', 'prod_test_c1'),
-    object: z.literal('product'),
-    livemode,
-    name: z.string(),
-    description: z.string().nullable(),
-    active: z.boolean(),
-    default_price: priceSchema.nullable(),
-    created: unixTime('Creation time'),
-    updated: unixTime('Last change'),
-  })
-  .meta({ id: 'Product', description: 'Something the merchant sells, with its default price spelled out.' });
+const productExample = {
+  id: 'prod_test_c1',
+  name: 'Kenya AA, 250 g',
+  description: 'Washed, from Nyeri.',
+  active: true,
+  default_price: null,
+  created: 1767225600,
+  updated: 1767225600,
+};
+
+export const productSchema = resourceSchema('product', products, {
+  id: 'Product',
+  description: 'Something the merchant sells, with its default price spelled out.',
+  prefix: 'prod_',
+  example: productExample,
+  json: {},
+  shaped: { default_price: priceSchema.nullable() },
+});
 
 const couponExample = {
   id: 'coupon_test_k1',
@@ -456,24 +462,17 @@ const couponExample = {
   created: 1767225600,
 };
 
-export const couponSchema = z
-  .strictObject({
-    id: id('coupon_', couponExample.id),
-    object: z.literal('coupon'),
-    livemode,
-    name: z.string().nullable(),
-    percent_off: z.number().nullable().meta({ description: 'Percent off the subtotal (up to 2 decimals), or null.' }),
-    amount_off: minorUnits('Amount off the subtotal').nullable(),
-    currency: currency.nullable().meta({ description: "`amount_off`'s currency; null for a percentage." }),
-    duration: z.literal('once'),
-    max_redemptions: z.number().int().nullable(),
-    redeem_by: unixTime('Last moment it can be redeemed').nullable(),
+export const couponSchema = resourceSchema('coupon', coupons, {
+  id: 'Coupon',
+  description: 'A percentage or an amount off a checkout session.',
+  prefix: 'coupon_',
+  example: couponExample,
+  json: { metadata: z.record(z.string(), z.string()) },
+  shaped: {
     times_redeemed: z.number().int().meta({ description: 'Checkout sessions completed with it.' }),
     valid: z.boolean().meta({ description: 'Whether it can still be redeemed.' }),
-    metadata: z.record(z.string(), z.string()),
-    created: unixTime('Creation time'),
-  })
-  .meta({ id: 'Coupon', description: 'A percentage or an amount off a checkout session.', examples: [couponExample] });
+  },
+});
 
 const promotionCodeExample = {
   id: 'promo_test_k1',
@@ -490,26 +489,22 @@ const promotionCodeExample = {
   created: 1767225600,
 };
 
-export const promotionCodeSchema = z
-  .strictObject({
-    id: id('promo_', promotionCodeExample.id),
-    object: z.literal('promotion_code'),
-    livemode,
-    code: z.string().meta({ description: 'What the shopper types; matched whatever the case.' }),
+export const promotionCodeSchema = resourceSchema('promotion_code', promotionCodes, {
+  id: 'PromotionCode',
+  description: 'A code shoppers type that applies a coupon.',
+  prefix: 'promo_',
+  example: promotionCodeExample,
+  json: { metadata: z.record(z.string(), z.string()) },
+  shaped: {
     coupon: couponSchema,
-    active: z.boolean(),
-    max_redemptions: z.number().int().nullable(),
-    expires_at: unixTime('When it stops applying').nullable(),
     restrictions: z.strictObject({
       first_time_transaction: z.boolean().meta({ description: 'Only for an email that has not paid this account before.' }),
       minimum_amount: minorUnits('Smallest subtotal it applies to').nullable(),
       minimum_amount_currency: currency.nullable(),
     }),
     times_redeemed: z.number().int(),
-    metadata: z.record(z.string(), z.string()),
-    created: unixTime('Creation time'),
-  })
-  .meta({ id: 'PromotionCode', description: 'A code shoppers type that applies a coupon.', examples: [promotionCodeExample] });
+  },
+});
 
 const taxRateExample = {
   id: 'txr_test_t1',
@@ -527,23 +522,14 @@ const taxRateExample = {
   created: 1767225600,
 };
 
-export const taxRateSchema = z
-  .strictObject({
-    id: id('txr_', taxRateExample.id),
-    object: z.literal('tax_rate'),
-    livemode,
-    display_name: z.string(),
-    description: z.string().nullable(),
-    percentage: z.number().meta({ description: 'Percent, up to 4 decimals.' }),
-    inclusive: z.boolean().meta({ description: 'Already in the price (true) or added to it (false).' }),
-    country: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.' }),
-    state: z.string().nullable().meta({ description: 'ISO 3166-2 subdivision, without the country.' }),
-    jurisdiction: z.string().nullable(),
-    active: z.boolean(),
-    metadata: z.record(z.string(), z.string()),
-    created: unixTime('Creation time'),
-  })
-  .meta({ id: 'TaxRate', description: 'A tax percentage line items name in `tax_rates` (docs/pricing.md).', examples: [taxRateExample] });
+export const taxRateSchema = resourceSchema('tax_rate', taxRates, {
+  id: 'TaxRate',
+  description: 'A tax percentage line items name in `tax_rates` (docs/pricing.md).',
+  prefix: 'txr_',
+  example: taxRateExample,
+  json: { metadata: z.record(z.string(), z.string()) },
+  shaped: {},
+});
 
 export const paymentLinkSchema = z
   .strictObject({

@@ -11,7 +11,14 @@ export type Row = Record<string, any>;
 /** A column an entity is written to: its name, its SQL type, and the entity's value for it. */
 export type Field<T> = readonly [column: string, type: string, value: (entity: T) => unknown];
 
-const sqlTypes: Record<FieldKind, string> = { text: 'text', integer: 'bigint', boolean: 'boolean', timestamp: 'timestamptz', json: 'jsonb' };
+const sqlTypes: Record<FieldKind, string> = {
+  text: 'text',
+  integer: 'bigint',
+  decimal: 'numeric',
+  boolean: 'boolean',
+  timestamp: 'timestamptz',
+  json: 'jsonb',
+};
 
 /** The columns a resource's rows are written with: all of them, or only those an update changes. */
 export function columnsOf<R extends ResourceDefinition>(definition: R, which: 'all' | 'updated' = 'all'): readonly Field<EntityOf<R>>[] {
@@ -28,7 +35,8 @@ export function rowReader<R extends ResourceDefinition>(definition: R): (row: Ro
   const readers = Object.entries(definition.fields).map(([name, def]) => {
     const column = columnOf(name, def);
     const { kind, missing } = def.spec;
-    const convert = kind === 'integer' ? Number : kind === 'timestamp' ? (value: unknown) => new Date(value as string) : (value: unknown) => value;
+    const convert =
+      kind === 'integer' || kind === 'decimal' ? Number : kind === 'timestamp' ? (value: unknown) => new Date(value as string) : (value: unknown) => value;
     return (row: Row, into: Record<string, unknown>) => {
       const value = row[column];
       into[name] = value === null || value === undefined ? fresh(missing) : convert(value);

@@ -1,46 +1,62 @@
-import type { Mode } from '../shared/events';
+import { modes } from '../shared/events';
+import { defineResource, field, type EntityOf } from '../shared/resource-shape';
+
+/** How long a coupon applies: once, the only duration a one-off checkout has. */
+export const couponDurations = ['once'] as const;
+export type CouponDuration = (typeof couponDurations)[number];
 
 /**
  * A discount's terms (`coupon`, Stripe's object): a percentage or an amount in one currency off a
- * whole session, once (`duration: "once"`, the only duration a one-off checkout has).
+ * whole session, once (`duration: "once"`, the only duration a one-off checkout has). Its API object
+ * is `couponView`.
  */
-export interface Coupon {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  name: string | null;
+export const coupons = defineResource('coupons', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  name: field.text().nullable(),
   /** Percent off, 0 < p ≤ 100, up to 2 decimals; null when `amountOff` is set. */
-  percentOff: number | null;
+  percentOff: field.decimal().nullable().describe('Percent off the subtotal (up to 2 decimals), or null.'),
   /** Minor units of `currency` off; null when `percentOff` is set. */
-  amountOff: number | null;
-  currency: string | null;
-  duration: 'once';
-  maxRedemptions: number | null;
-  redeemBy: Date | null;
-  metadata: Record<string, string>;
-  createdAt: Date;
+  amountOff: field.integer().nullable().describe('Amount off the subtotal, in minor units'),
+  currency: field.currency().nullable().describe("`amount_off`'s currency; null for a percentage."),
+  duration: field.oneOf(couponDurations),
+  maxRedemptions: field.integer().nullable(),
+  redeemBy: field.timestamp().nullable().describe('Last moment it can be redeemed'),
+  metadata: field.json<Record<string, string>>(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+});
+
+/** A discount's terms: a percentage or an amount off a whole session, once. */
+export type Coupon = EntityOf<typeof coupons>;
+
+/** What a promotion code asks of the session it applies to. */
+export interface PromotionCodeRestrictions {
+  /** Only for an email that has never paid this account before. */
+  firstTimeTransaction: boolean;
+  /** The session's subtotal must reach this amount of `minimumAmountCurrency`. */
+  minimumAmount: number | null;
+  minimumAmountCurrency: string | null;
 }
 
-/** A code shoppers type that applies a coupon (`promo_…`), with its own limits. */
-export interface PromotionCode {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  code: string;
-  couponId: string;
-  active: boolean;
-  maxRedemptions: number | null;
-  expiresAt: Date | null;
-  restrictions: {
-    /** Only for an email that has never paid this account before. */
-    firstTimeTransaction: boolean;
-    /** The session's subtotal must reach this amount of `minimumAmountCurrency`. */
-    minimumAmount: number | null;
-    minimumAmountCurrency: string | null;
-  };
-  metadata: Record<string, string>;
-  createdAt: Date;
-}
+/** A code shoppers type that applies a coupon (`promo_…`), with its own limits. Its API object is `promotionCodeView`. */
+export const promotionCodes = defineResource('promotion_codes', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  code: field.text().describe('What the shopper types; matched whatever the case.'),
+  /** The coupon it applies: the API spells it out (`coupon`). */
+  couponId: field.text().internal(),
+  active: field.boolean(),
+  maxRedemptions: field.integer().nullable(),
+  expiresAt: field.timestamp().nullable().describe('When it stops applying'),
+  restrictions: field.json<PromotionCodeRestrictions>().internal(),
+  metadata: field.json<Record<string, string>>(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+});
+
+/** A code shoppers type that applies a coupon, with its own limits. */
+export type PromotionCode = EntityOf<typeof promotionCodes>;
 
 /** How often a coupon or code has been redeemed (sessions complete with it), and whether it still can be. */
 export interface Redemptions {
@@ -58,25 +74,28 @@ export interface AppliedDiscount {
   promotionCode: { id: string; code: string } | null;
 }
 
-/** A tax rate (`txr_…`, Stripe's object): a percentage, inclusive or exclusive, for a jurisdiction. */
-export interface TaxRate {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  displayName: string;
-  description: string | null;
+/** A tax rate (`txr_…`, Stripe's object): a percentage, inclusive or exclusive, for a jurisdiction. Its API object is `taxRateView`. */
+export const taxRates = defineResource('tax_rates', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  displayName: field.text(),
+  description: field.text().nullable(),
   /** Up to 4 decimals: 8.875. */
-  percentage: number;
-  inclusive: boolean;
+  percentage: field.decimal().describe('Percent, up to 4 decimals.'),
+  inclusive: field.boolean().describe('Already in the price (true) or added to it (false).'),
   /** ISO 3166-1 alpha-2, upper case. */
-  country: string | null;
+  country: field.text().nullable().describe('ISO 3166-1 alpha-2.'),
   /** ISO 3166-2 subdivision code without the country (`CA` for California). */
-  state: string | null;
-  jurisdiction: string | null;
-  active: boolean;
-  metadata: Record<string, string>;
-  createdAt: Date;
-}
+  state: field.text().nullable().describe('ISO 3166-2 subdivision, without the country.'),
+  jurisdiction: field.text().nullable(),
+  active: field.boolean(),
+  metadata: field.json<Record<string, string>>(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+});
+
+/** A percentage, inclusive or exclusive, for a jurisdiction. */
+export type TaxRate = EntityOf<typeof taxRates>;
 
 /** A tax rate as a line item keeps it: its terms copied when the session was made. */
 export interface AppliedTaxRate {

@@ -132,18 +132,22 @@ export interface PaymentLink {
 /** An item of a payment link: a price's name and amount copied at creation, or an ad-hoc item. */
 export type PaymentLinkItem = Omit<LineItem, 'amount'> & { priceId?: string | null };
 
-/** Something a merchant sells (`prod_…`). */
-export interface Product {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  name: string;
-  description: string | null;
-  active: boolean;
-  defaultPriceId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** Something a merchant sells (`prod_…`). Its API object is `productView`. */
+export const products = defineResource('products', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  name: field.text(),
+  description: field.text().nullable(),
+  active: field.boolean(),
+  /** Its default price (`price_…`), which the API spells out (`default_price`). */
+  defaultPriceId: field.text().nullable().internal(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+  updatedAt: field.timestamp().shownAs('updated').describe('Last change'),
+});
+
+/** Something a merchant sells. */
+export type Product = EntityOf<typeof products>;
 
 /** What a product costs in one currency (`price_…`); immutable once made, like Stripe's. */
 export interface Price {

@@ -15,7 +15,7 @@
  */
 
 /** How a field is stored and shown. */
-export type FieldKind = 'text' | 'integer' | 'boolean' | 'timestamp' | 'json';
+export type FieldKind = 'text' | 'integer' | 'decimal' | 'boolean' | 'timestamp' | 'json';
 
 /** What a field is, as the derivations read it. */
 export interface FieldSpec {
@@ -92,6 +92,8 @@ export const field = {
   currency: () => kind<string>('text', { currency: true }),
   /** A whole number; amounts are in the currency's minor unit. */
   integer: () => kind<number>('integer'),
+  /** A number with a fixed count of decimals (a percentage), stored as `numeric`. */
+  decimal: () => kind<number>('decimal'),
   boolean: () => kind<boolean>('boolean'),
   /** A moment; the API shows it as seconds since the epoch. */
   timestamp: () => kind<Date>('timestamp'),

@@ -1,51 +1,33 @@
-import type { Coupon, PromotionCode, Redemptions, TaxRate } from '../../domain/pricing/entities';
-import { resourceView, unixTime } from './resource';
+import { coupons, promotionCodes, taxRates, type Coupon, type PromotionCode, type Redemptions, type TaxRate } from '../../domain/pricing/entities';
+import { apiObjectOf } from '../../domain/shared/resource-shape';
 
-/** A coupon as Stripe shows one. */
+/** A coupon as Stripe shows one: its fields as its definition shows them (`coupons`), and its redemptions. */
 export function couponView(coupon: Coupon & Redemptions) {
-  return resourceView('coupon', coupon, {
-    name: coupon.name,
-    percent_off: coupon.percentOff,
-    amount_off: coupon.amountOff,
-    currency: coupon.currency?.toLowerCase() ?? null,
-    duration: coupon.duration,
-    max_redemptions: coupon.maxRedemptions,
-    redeem_by: unixTime(coupon.redeemBy),
+  return {
+    ...apiObjectOf('coupon', coupons, coupon),
     times_redeemed: coupon.timesRedeemed,
     valid: coupon.valid,
-    metadata: coupon.metadata,
-  });
+  };
 }
 
-/** A promotion code with its coupon spelled out, as Stripe shows one. */
+/**
+ * A promotion code as Stripe shows one: its fields as its definition shows them (`promotionCodes`),
+ * its coupon spelled out, its restrictions and its redemptions.
+ */
 export function promotionCodeView(promotionCode: PromotionCode & Redemptions, coupon: Coupon & Redemptions) {
-  return resourceView('promotion_code', promotionCode, {
-    code: promotionCode.code,
+  return {
+    ...apiObjectOf('promotion_code', promotionCodes, promotionCode),
     coupon: couponView(coupon),
-    active: promotionCode.active,
-    max_redemptions: promotionCode.maxRedemptions,
-    expires_at: unixTime(promotionCode.expiresAt),
     restrictions: {
       first_time_transaction: promotionCode.restrictions.firstTimeTransaction,
       minimum_amount: promotionCode.restrictions.minimumAmount,
       minimum_amount_currency: promotionCode.restrictions.minimumAmountCurrency?.toLowerCase() ?? null,
     },
     times_redeemed: promotionCode.timesRedeemed,
-    metadata: promotionCode.metadata,
-  });
+  };
 }
 
-/** A tax rate as Stripe shows one. */
+/** A tax rate as Stripe shows one: its fields as its definition shows them (`taxRates`). */
 export function taxRateView(taxRate: TaxRate) {
-  return resourceView('tax_rate', taxRate, {
-    display_name: taxRate.displayName,
-    description: taxRate.description,
-    percentage: taxRate.percentage,
-    inclusive: taxRate.inclusive,
-    country: taxRate.country,
-    state: taxRate.state,
-    jurisdiction: taxRate.jurisdiction,
-    active: taxRate.active,
-    metadata: taxRate.metadata,
-  });
+  return apiObjectOf('tax_rate', taxRates, taxRate);
 }

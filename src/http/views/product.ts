@@ -1,5 +1,6 @@
-import { resourceView, unixTime } from './resource';
-import type { Product, Price } from '../../domain/sessions/entities';
+import { resourceView } from './resource';
+import { apiObjectOf } from '../../domain/shared/resource-shape';
+import { products, type Product, type Price } from '../../domain/sessions/entities';
 
 export function priceView(price: Price) {
   return resourceView('price', price, {
@@ -10,17 +11,10 @@ export function priceView(price: Price) {
   });
 }
 
-/** A product with its default price spelled out, so one call gives what a link needs. */
+/**
+ * A product: its fields as its definition shows them (`products`), with its default price spelled
+ * out, so one call gives what a link needs.
+ */
 export function productView(product: Product, defaultPrice: Price | null) {
-  return resourceView(
-    'product',
-    product,
-    {
-      name: product.name,
-      description: product.description,
-      active: product.active,
-      default_price: defaultPrice && priceView(defaultPrice),
-    },
-    { updated: unixTime(product.updatedAt) },
-  );
+  return { ...apiObjectOf('product', products, product), default_price: defaultPrice && priceView(defaultPrice) };
 }

@@ -1537,7 +1537,20 @@ export interface components {
             /** @description Creation time (Unix seconds). */
             created: number;
         };
-        /** @description Something the merchant sells, with its default price spelled out. */
+        /**
+         * @description Something the merchant sells, with its default price spelled out.
+         * @example {
+         *       "id": "prod_test_c1",
+         *       "object": "product",
+         *       "livemode": false,
+         *       "name": "Kenya AA, 250 g",
+         *       "description": "Washed, from Nyeri.",
+         *       "active": true,
+         *       "created": 1767225600,
+         *       "updated": 1767225600,
+         *       "default_price": null
+         *     }
+         */
         Product: {
             /**
              * @description Object id, `prod_…`.
@@ -1551,11 +1564,11 @@ export interface components {
             name: string;
             description: string | null;
             active: boolean;
-            default_price: components["schemas"]["Price"] | null;
-            /** @description Creation time (Unix seconds). */
+            /** @description Creation time */
             created: number;
-            /** @description Last change (Unix seconds). */
+            /** @description Last change */
             updated: number;
+            default_price: components["schemas"]["Price"] | null;
         };
         /**
          * @description A percentage or an amount off a checkout session.
@@ -1570,10 +1583,10 @@ export interface components {
          *       "duration": "once",
          *       "max_redemptions": 100,
          *       "redeem_by": null,
-         *       "times_redeemed": 3,
-         *       "valid": true,
          *       "metadata": {},
-         *       "created": 1767225600
+         *       "created": 1767225600,
+         *       "times_redeemed": 3,
+         *       "valid": true
          *     }
          */
         Coupon: {
@@ -1589,22 +1602,24 @@ export interface components {
             name: string | null;
             /** @description Percent off the subtotal (up to 2 decimals), or null. */
             percent_off: number | null;
+            /** @description Amount off the subtotal, in minor units */
             amount_off: number | null;
             /** @description `amount_off`'s currency; null for a percentage. */
             currency: string | null;
-            /** @constant */
+            /** @enum {string} */
             duration: "once";
             max_redemptions: number | null;
+            /** @description Last moment it can be redeemed */
             redeem_by: number | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time */
+            created: number;
             /** @description Checkout sessions completed with it. */
             times_redeemed: number;
             /** @description Whether it can still be redeemed. */
             valid: boolean;
-            metadata: {
-                [key: string]: string;
-            };
-            /** @description Creation time (Unix seconds). */
-            created: number;
         };
         /**
          * @description A code shoppers type that applies a coupon.
@@ -1613,6 +1628,11 @@ export interface components {
          *       "object": "promotion_code",
          *       "livemode": false,
          *       "code": "SPRING15",
+         *       "active": true,
+         *       "max_redemptions": null,
+         *       "expires_at": null,
+         *       "metadata": {},
+         *       "created": 1767225600,
          *       "coupon": {
          *         "id": "coupon_test_k1",
          *         "object": "coupon",
@@ -1629,17 +1649,12 @@ export interface components {
          *         "metadata": {},
          *         "created": 1767225600
          *       },
-         *       "active": true,
-         *       "max_redemptions": null,
-         *       "expires_at": null,
          *       "restrictions": {
          *         "first_time_transaction": false,
          *         "minimum_amount": 2000,
          *         "minimum_amount_currency": "usd"
          *       },
-         *       "times_redeemed": 3,
-         *       "metadata": {},
-         *       "created": 1767225600
+         *       "times_redeemed": 3
          *     }
          */
         PromotionCode: {
@@ -1654,10 +1669,16 @@ export interface components {
             livemode: boolean;
             /** @description What the shopper types; matched whatever the case. */
             code: string;
-            coupon: components["schemas"]["Coupon"];
             active: boolean;
             max_redemptions: number | null;
+            /** @description When it stops applying */
             expires_at: number | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time */
+            created: number;
+            coupon: components["schemas"]["Coupon"];
             restrictions: {
                 /** @description Only for an email that has not paid this account before. */
                 first_time_transaction: boolean;
@@ -1665,11 +1686,6 @@ export interface components {
                 minimum_amount_currency: string | null;
             };
             times_redeemed: number;
-            metadata: {
-                [key: string]: string;
-            };
-            /** @description Creation time (Unix seconds). */
-            created: number;
         };
         /**
          * @description A tax percentage line items name in `tax_rates` (docs/pricing.md).
@@ -1714,7 +1730,7 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
-            /** @description Creation time (Unix seconds). */
+            /** @description Creation time */
             created: number;
         };
         /** @description A reusable link that opens a fresh checkout session for fixed items, with the same shopper options. */

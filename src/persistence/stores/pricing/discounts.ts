@@ -1,41 +1,18 @@
-import type { Coupon, PromotionCode } from '../../../domain/pricing/entities';
+import { coupons, promotionCodes } from '../../../domain/pricing/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import { scopedGetQuery, scopedListQuery } from '../../list-query';
 import type { SqlExecutor } from '../../sql-client';
-import { dateOrNull, json, type Row } from '../../rows';
+import { columnsOf, rowReader } from '../../resource-rows';
+import { fieldValues, placeholders, type Row } from '../../rows';
 
-function toCoupon(row: Row): Coupon {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    name: row.name,
-    percentOff: row.percent_off === null ? null : Number(row.percent_off),
-    amountOff: row.amount_off === null ? null : Number(row.amount_off),
-    currency: row.currency,
-    duration: row.duration,
-    maxRedemptions: row.max_redemptions,
-    redeemBy: dateOrNull(row.redeem_by),
-    metadata: row.metadata,
-    createdAt: new Date(row.created_at),
-  };
-}
+/** A coupon's row, read as its definition says (resource-rows.ts), and the columns it is made with. */
+const toCoupon = rowReader(coupons);
+const couponFields = columnsOf(coupons);
+const insertCoupon = `INSERT INTO ${coupons.table} (${couponFields.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, couponFields.length)})`;
 
-function toPromotionCode(row: Row): PromotionCode {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    code: row.code,
-    couponId: row.coupon_id,
-    active: row.active,
-    maxRedemptions: row.max_redemptions,
-    expiresAt: dateOrNull(row.expires_at),
-    restrictions: row.restrictions,
-    metadata: row.metadata,
-    createdAt: new Date(row.created_at),
-  };
-}
+/** A promotion code's row and the columns it is made with, as its definition says. */
+const toPromotionCode = rowReader(promotionCodes);
+const promotionCodeFields = columnsOf(promotionCodes);
 
 /** Sessions complete with each of `ids` in `column`. */
 async function completedRedemptions(db: SqlExecutor, column: 'coupon_id' | 'promotion_code_id', ids: readonly string[]) {
@@ -55,11 +32,7 @@ export function discountRepositories(db: SqlExecutor): Pick<UnitOfWork, 'coupons
   return {
     coupons: {
       async insert(c) {
-        await db.query(
-          `INSERT INTO coupons (id, account_id, mode, name, percent_off, amount_off, currency, duration, max_redemptions, redeem_by, metadata, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-          [c.id, c.accountId, c.mode, c.name, c.percentOff, c.amountOff, c.currency, c.duration, c.maxRedemptions, c.redeemBy, json(c.metadata), c.createdAt],
-        );
+        await db.query(insertCoupon, fieldValues(couponFields, c));
       },
       async get(scope, id, options = {}) {
         const query = scopedGetQuery('coupons', scope, id);
@@ -78,10 +51,10 @@ export function discountRepositories(db: SqlExecutor): Pick<UnitOfWork, 'coupons
         // A code already active under the same spelling makes this a no-op, not an error, so the
         // transaction stays usable.
         const { rowCount } = await db.query(
-          `INSERT INTO promotion_codes (id, account_id, mode, code, coupon_id, active, max_redemptions, expires_at, restrictions, metadata, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+          `INSERT INTO ${promotionCodes.table} (${promotionCodeFields.map(([column]) => column).join(', ')})
+           VALUES (${placeholders(1, promotionCodeFields.length)})
            ON CONFLICT (account_id, mode, lower(code)) WHERE active DO NOTHING`,
-          [p.id, p.accountId, p.mode, p.code, p.couponId, p.active, p.maxRedemptions, p.expiresAt, json(p.restrictions), json(p.metadata), p.createdAt],
+          fieldValues(promotionCodeFields, p),
         );
         return rowCount === 1;
       },

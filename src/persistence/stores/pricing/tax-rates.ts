@@ -1,51 +1,21 @@
-import type { TaxRate } from '../../../domain/pricing/entities';
+import { taxRates } from '../../../domain/pricing/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import { scopedGetQuery, scopedListQuery } from '../../list-query';
 import type { SqlExecutor } from '../../sql-client';
-import { json, type Row } from '../../rows';
+import { columnsOf, rowReader } from '../../resource-rows';
+import { fieldValues, placeholders, type Row } from '../../rows';
 
-function toTaxRate(row: Row): TaxRate {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    displayName: row.display_name,
-    description: row.description,
-    percentage: Number(row.percentage),
-    inclusive: row.inclusive,
-    country: row.country,
-    state: row.state,
-    jurisdiction: row.jurisdiction,
-    active: row.active,
-    metadata: row.metadata,
-    createdAt: new Date(row.created_at),
-  };
-}
+/** A tax rate's row and the columns it is made with, as its definition says (resource-rows.ts). */
+const toTaxRate = rowReader(taxRates);
+const taxRateFields = columnsOf(taxRates);
+const insertTaxRate = `INSERT INTO ${taxRates.table} (${taxRateFields.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, taxRateFields.length)})`;
 
 /** Tax rates. */
 export function taxRateRepositories(db: SqlExecutor): Pick<UnitOfWork, 'taxRates'> {
   return {
     taxRates: {
       async insert(t) {
-        await db.query(
-          `INSERT INTO tax_rates (id, account_id, mode, display_name, description, percentage, inclusive, country, state, jurisdiction, active, metadata, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-          [
-            t.id,
-            t.accountId,
-            t.mode,
-            t.displayName,
-            t.description,
-            t.percentage,
-            t.inclusive,
-            t.country,
-            t.state,
-            t.jurisdiction,
-            t.active,
-            json(t.metadata),
-            t.createdAt,
-          ],
-        );
+        await db.query(insertTaxRate, fieldValues(taxRateFields, t));
       },
       async get(scope, id) {
         const query = scopedGetQuery('tax_rates', scope, id);

@@ -1,22 +1,14 @@
-import type { Product, Price } from '../../../domain/sessions/entities';
+import { products, type Price } from '../../../domain/sessions/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import { scopedGetQuery, scopedListQuery } from '../../list-query';
 import type { SqlExecutor } from '../../sql-client';
-import type { Row } from '../../rows';
+import { columnsOf, rowReader } from '../../resource-rows';
+import { fieldValues, placeholders, type Row } from '../../rows';
 
-function toProduct(row: Row): Product {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    name: row.name,
-    description: row.description,
-    active: row.active,
-    defaultPriceId: row.default_price_id,
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  };
-}
+/** A product's row and the columns it is made with, as its definition says (resource-rows.ts). */
+const toProduct = rowReader(products);
+const productFields = columnsOf(products);
+const insertProduct = `INSERT INTO ${products.table} (${productFields.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, productFields.length)})`;
 
 function toPrice(row: Row): Price {
   return {
@@ -36,11 +28,7 @@ export function productRepositories(db: SqlExecutor): Pick<UnitOfWork, 'products
   return {
     products: {
       async insert(p) {
-        await db.query(
-          `INSERT INTO products (id, account_id, mode, name, description, active, default_price_id, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [p.id, p.accountId, p.mode, p.name, p.description, p.active, p.defaultPriceId, p.createdAt, p.updatedAt],
-        );
+        await db.query(insertProduct, fieldValues(productFields, p));
       },
       async get(scope, id) {
         const query = scopedGetQuery('products', scope, id);
