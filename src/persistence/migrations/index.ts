@@ -33,6 +33,7 @@ import paymentLinkOptions from './0041-payment-link-options';
 import metadataIndexWithoutPendingList from './0042-metadata-index-without-pending-list';
 import dropIndexesOthersServe from './0043-drop-indexes-others-serve';
 import deliveriesWithoutEndpointKey from './0044-deliveries-without-endpoint-key';
+import statementChecks from './0045-statement-checks';
 
 export interface Migration {
   version: number;
@@ -79,6 +80,7 @@ export const migrations: Migration[] = [
   metadataIndexWithoutPendingList,
   dropIndexesOthersServe,
   deliveriesWithoutEndpointKey,
+  statementChecks,
 ];
 
 /** Applies the migrations not yet applied. Safe to run from several instances at once. */
