@@ -14,7 +14,7 @@
  * Each server runs in its own process; all three are started at once and driven one after another,
  * round after round (BENCH_ROUNDS, default 3), and the ratios are the medians of each round's: the
  * machine's load, which varies, meets all three alike. Then the PostgreSQL statements sent per
- * session creation and per payment are counted. CPU per call, of each server process and of the
+ * session creation and per payment are counted against their budgets (exit code 1 when over). CPU per call, of each server process and of the
  * PostgreSQL backends serving it (found by application name, read from /proc), is printed too:
  * unlike req/s and latency, it hardly moves with what else the machine is doing. PostgreSQL: BENCH_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/test; each server gets a fresh schema, dropped at the end).
@@ -56,6 +56,10 @@ async function roundTrips(port: number, key: string) {
 }
 
 const median = (values: number[]) => percentile(values, 0.5);
+/** Statements per session creation (ten at a time) and per payment (50 at once) Tillpoint may send. */
+const CREATE_BUDGET = 0.25;
+const PAY_BUDGET = 0.3;
+let overBudget = false;
 const kinds: Kind[] = ['baseline', 'tillpoint-postgres', 'tillpoint-pglite'];
 const servers = new Map<Kind, Child<{ port: number; key?: string }>>();
 const load: Record<Kind, LoadResult[]> = { baseline: [], 'tillpoint-postgres': [], 'tillpoint-pglite': [] };
@@ -102,7 +106,13 @@ try {
   const pgServer = servers.get('tillpoint-postgres')!.ready;
   const trips = await roundTrips(pgServer.port, pgServer.key!);
   console.log('');
-  console.log(`PostgreSQL statements per session creation: ${fixed(trips.perCreate, 2)}; per payment (50 at once): ${fixed(trips.perPayment, 2)}`);
+  // The budgets: session creations ten at a time share their statement with their audit lines
+  // (ADR 0075); payments' budget is bench:pay's.
+  overBudget = trips.perCreate > CREATE_BUDGET || trips.perPayment > PAY_BUDGET;
+  console.log(
+    `PostgreSQL statements per session creation: ${fixed(trips.perCreate, 2)} (budget ≤ ${CREATE_BUDGET}); per payment (50 at once): ${fixed(trips.perPayment, 2)} (budget ≤ ${PAY_BUDGET})` +
+      (overBudget ? ': a budget is exceeded' : ''),
+  );
 } finally {
   // The shoppers' keep-alive connections go first: a server's close waits for its open connections.
   await closeHotPath();
@@ -143,3 +153,4 @@ console.log(
   `paying on PostgreSQL: p50 ${fixed(pgPay.p50)} ms (goal ≤ 20: ${check(pgPay.p50 <= 20)}), p99 ${fixed(pgPay.p99)} ms (goal ≤ 50: ${check(pgPay.p99 <= 50)})` +
     `; that is ${fixed(pgPay.p50 / paymentCpu)} and ${fixed(pgPay.p99 / paymentCpu)} × the CPU of one payment (${fixed(paymentCpu, 3)} ms)`,
 );
+if (overBudget) process.exitCode = 1;

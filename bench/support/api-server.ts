@@ -1,6 +1,7 @@
 /**
  * One server of `npm run bench:api`, in its own process so the load generator never shares its
- * event loop. argv[2]: `tillpoint-postgres`, `tillpoint-pglite` or `baseline`. Tells the parent
+ * event loop. argv[2]: `tillpoint-postgres`, `tillpoint-pglite`, `baseline` (the floor of session
+ * creation) or `pay-floor` (the floor of paying). Tells the parent
  * `{ port, key? }` over IPC once it listens; on SIGTERM closes and drops its schema.
  */
 import { randomBytes } from 'node:crypto';
@@ -114,7 +115,88 @@ async function startBaseline() {
   };
 }
 
-const server = kind === 'baseline' ? await startBaseline() : await startTillpoint(kind === 'tillpoint-postgres');
+/**
+ * The paying floor (`bench:pay`): bare Fastify + `pg` paying the plain way, one transaction per
+ * payment on a pool of 10 (as Tillpoint's): the session's row locked, the payment inserted, the
+ * session completed and the event written, then COMMIT. No processor, no flags, no webhooks: what
+ * any store must do to take a payment, written the first way one would.
+ */
+async function startPayFloor() {
+  await withAdmin(`CREATE SCHEMA ${schema}`);
+  await withAdmin(`SET search_path = ${schema};
+    CREATE TABLE bench_sessions (id text PRIMARY KEY, amount bigint NOT NULL, body jsonb NOT NULL, status text NOT NULL,
+      payment_id text, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
+    CREATE TABLE bench_payments (id text PRIMARY KEY, session_id text NOT NULL, amount bigint NOT NULL, email text NOT NULL,
+      status text NOT NULL, created_at timestamptz NOT NULL);
+    CREATE UNIQUE INDEX bench_payments_one_per_session ON bench_payments (session_id);
+    CREATE TABLE bench_events (id text PRIMARY KEY, type text NOT NULL, object_id text NOT NULL, data jsonb NOT NULL, created_at timestamptz NOT NULL);`);
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` });
+  const app = Fastify({ logger: false });
+  app.get('/__bench/stats', stats);
+  app.post('/__bench/analyze', async () => {
+    await pool.query('ANALYZE bench_sessions, bench_payments, bench_events');
+    return { analyzed: true };
+  });
+  app.post('/v1/checkout/sessions', async (request) => {
+    const body = request.body as { line_items: { unit_amount: number; quantity: number }[] };
+    const amount = body.line_items.reduce((sum, item) => sum + item.unit_amount * item.quantity, 0);
+    const id = `cs_${randomBytes(12).toString('hex')}`;
+    await pool.query(`INSERT INTO bench_sessions (id, amount, body, status, created_at, updated_at) VALUES ($1, $2, $3, 'open', now(), now())`, [
+      id,
+      amount,
+      JSON.stringify(body),
+    ]);
+    return { id, object: 'checkout.session' };
+  });
+  app.post('/api/checkout/sessions/:id/payments', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const { email } = request.body as { email: string };
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query('SELECT amount, status FROM bench_sessions WHERE id = $1 FOR UPDATE', [id]);
+      if (rows[0]?.status !== 'open') {
+        await client.query('ROLLBACK');
+        return reply.code(409).send({ error: { code: 'checkout_session_completed' } });
+      }
+      const paymentId = `pay_${randomBytes(12).toString('hex')}`;
+      const payment = { id: paymentId, object: 'payment', amount: Number(rows[0].amount), status: 'succeeded', email };
+      await client.query(`INSERT INTO bench_payments (id, session_id, amount, email, status, created_at) VALUES ($1, $2, $3, $4, 'succeeded', now())`, [
+        paymentId,
+        id,
+        payment.amount,
+        email,
+      ]);
+      await client.query(`UPDATE bench_sessions SET status = 'complete', payment_id = $2, updated_at = now() WHERE id = $1`, [id, paymentId]);
+      await client.query(`INSERT INTO bench_events (id, type, object_id, data, created_at) VALUES ($1, 'payment.succeeded', $2, $3, now())`, [
+        `evt_${randomBytes(12).toString('hex')}`,
+        paymentId,
+        JSON.stringify(payment),
+      ]);
+      await client.query('COMMIT');
+      return { payment };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  return {
+    port,
+    key: 'floor',
+    schema,
+    close: async () => {
+      await app.close();
+      await pool.end();
+      await withAdmin(`DROP SCHEMA ${schema} CASCADE`);
+    },
+  };
+}
+
+const server = kind === 'baseline' ? await startBaseline() : kind === 'pay-floor' ? await startPayFloor() : await startTillpoint(kind === 'tillpoint-postgres');
 process.send!({ port: server.port, key: server.key, schema: server.schema });
 let closing = false;
 const stop = async () => {

@@ -1,17 +1,19 @@
 import type { SqlClient, SqlExecutor } from './sql-executor';
-import { record, recordPart, recordSet, type Field, type RecordPart } from './rows';
 import { isDatabaseUnreachable } from './database-errors';
 
 /**
  * A statement written over a set of members, which callers that arrive together share: one
  * statement and one commit for many payments instead of one each (docs/performance.md, ADR 0075).
+ * The SQL is written out in the store that sends it; this file only gathers the members and
+ * settles each one's answer.
  *
  * The SQL reads its members from `$1`, a JSON array of records (`recordSet` in rows.ts), each with
- * its position `n`, and answers one row per member carrying that `n`. It is written twice from one
- * builder: `shared`, which takes each row lock with `SKIP LOCKED` and answers `SKIPPED` for a
- * member whose row is locked elsewhere, and `alone`, which waits for its locks (within the
- * connection's lock timeout). So a member never waits for a stranger's lock: it is answered from
- * the shared statement, or sent on alone. Nothing here reads the SQL; the members are data.
+ * its position `n`, and answers one row per member carrying that `n`. A statement that locks rows
+ * comes in two texts differing only in their lock clause: `shared`, which takes each row lock with
+ * `SKIP LOCKED` and answers `SKIPPED` for a member whose row is locked elsewhere, and `alone`,
+ * which waits for its locks (within the connection's lock timeout). So a member never waits for a
+ * stranger's lock: it is answered from the shared statement, or sent on alone. Nothing here reads
+ * the SQL; the members are data.
  */
 export interface SharedStatement<M, R> {
   /** The statement over many members, skipping rows locked elsewhere. */
@@ -27,42 +29,14 @@ export interface SharedStatement<M, R> {
   member(member: M): string;
   /** A member's answer from its row, or SKIPPED when a row it needs was locked elsewhere. */
   answer(row: Record<string, unknown>): R | typeof SKIPPED;
+  /**
+   * A read, which writes and locks nothing: members about the same row that arrive in one turn are
+   * one member of the statement, and share its answer.
+   */
+  readonly read?: boolean;
 }
 
 export const SKIPPED: unique symbol = Symbol('skipped');
-
-/** A table a shared insert writes: its part of the members' records, and its INSERT from them. */
-export interface InsertedRow<M> extends RecordPart<M> {
-  insert: string;
-}
-
-/** `table`'s row of each member (`row`; none where it gives none), its `fields` under `prefix`. */
-export function insertInto<M, T>(table: string, fields: readonly Field<T>[], prefix: string, row: (member: M) => T | null | undefined): InsertedRow<M> {
-  return {
-    ...recordPart(fields, prefix, row),
-    insert: `INSERT INTO ${table} (${fields.map(([column]) => column).join(', ')})
-       SELECT ${fields.map(([column]) => `m.${prefix}${column}`).join(', ')} FROM m WHERE m.${prefix}${fields[0]![0]} IS NOT NULL`,
-  };
-}
-
-/**
- * New rows, each member's row of each of `tables` (the first always, a row of the others where the
- * member has one; a row is written where its first field is present), the members of one turn in
- * one statement. New rows lock nothing another holds, so alone it is the same statement; one that
- * breaks a constraint fails the statement, and each member is then sent alone.
- */
-export function sharedInsert<M>(key: (member: M) => string, tables: readonly InsertedRow<M>[]): SharedStatement<M, void> {
-  const members = record(...tables);
-  const sql = `WITH m AS MATERIALIZED (${recordSet(members.columns)})${tables.map((t, i) => `,\n   ins_${i} AS (${t.insert})`).join('')}
-   SELECT n FROM m`;
-  return {
-    shared: sql,
-    alone: sql,
-    key,
-    member: members.values,
-    answer: () => undefined,
-  };
-}
 
 /** Members in one statement at most: more than this go in several, on several connections. */
 const MAX_SHARED_MEMBERS = 25;
@@ -96,7 +70,7 @@ export function runShared<M, R>(db: SqlExecutor, statement: SharedStatement<M, R
       byStatement.delete(statement);
       let groups: Waiting<M, R>[][];
       try {
-        groups = statements(statement, queue!);
+        groups = statements(statement, statement.read ? sameRowOnce(statement, queue!) : queue!);
       } catch (error) {
         for (const each of queue!) each.reject(error);
         return;
@@ -105,6 +79,26 @@ export function runShared<M, R>(db: SqlExecutor, statement: SharedStatement<M, R
     });
   }
   return new Promise<R>((resolve, reject) => queue!.push({ member, resolve, reject }));
+}
+
+/** A read's members of one turn, those about the same row as one, whose answer each of them is given. */
+function sameRowOnce<M, R>(statement: SharedStatement<M, R>, queue: Waiting<M, R>[]): Waiting<M, R>[] {
+  const byKey = new Map<string, Waiting<M, R>[]>();
+  for (const each of queue) {
+    const key = statement.key(each.member);
+    const same = byKey.get(key);
+    if (same) same.push(each);
+    else byKey.set(key, [each]);
+  }
+  return [...byKey.values()].map((same) => ({
+    member: same[0]!.member,
+    resolve: (answer) => {
+      for (const each of same) each.resolve(answer);
+    },
+    reject: (error) => {
+      for (const each of same) each.reject(error);
+    },
+  }));
 }
 
 /** The members of one turn as statements: at most MAX_SHARED_MEMBERS each, none about the same row as another in it. */

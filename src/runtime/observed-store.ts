@@ -39,7 +39,7 @@ export function observeStore(store: Store, observer: StoreObserver): Store {
         const payments: UnitOfWork['payments'] = Object.assign(Object.create(db.payments) as UnitOfWork['payments'], {
           recordOutcome: async (outcome: PaymentOutcome) => {
             const recorded = await db.payments.recordOutcome(outcome);
-            if (recorded) {
+            if (recorded === 'recorded') {
               try {
                 for (const event of [outcome.event, outcome.session?.event]) if (event) observer.committed(event);
               } catch {

@@ -4,11 +4,8 @@ import { googleAddressFormats } from '../adapters/addresses/google-address-data'
 import type { Mode } from '../domain/shared/events';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Deps } from '../domain/deps';
-import { TillpointError } from '../domain/shared/errors';
-import { evaluateFlagsFrom, loadFlagState, stateHolds } from '../domain/flags/use-cases/evaluate-flags';
-import type { FlagState } from '../domain/flags/ports';
 import { useSha256Hex } from '../domain/shared/digest';
-import { openServerFlags } from '../adapters/flags/server-flags';
+import { openServerFlags, storeEvaluation, type ReadFlagState } from '../adapters/flags/server-flags';
 import { migrate } from '../persistence/migrations/index';
 import { DEFAULT_DATABASE_TIMEOUTS, openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
 import { sqlStore } from '../persistence/sql-store';
@@ -22,7 +19,8 @@ import { webhookUrlPolicy } from '../adapters/webhooks/address-policy';
 import { SandboxProcessor } from '../adapters/processors/sandbox/sandbox-processor';
 import { sqlSandboxTransactionLedger } from '../persistence/stores/processors/sandbox-transactions';
 import { sqlSandboxDisputeLedger } from '../persistence/stores/processors/sandbox-disputes';
-import type { ProcessorConfig, ProcessorSettingsDeps } from '../domain/processors/processor-config';
+import type { ProcessorSettingsDeps } from '../domain/processors/processor-config';
+import { processorDirectory } from '../adapters/processors/processor-directory';
 import { CredentialCipher } from '../persistence/credential-cipher';
 import { sqlProcessorConfigStore } from '../persistence/stores/processors/processor-configs';
 import { BraintreeProcessor, braintreeConnectionCheck, type BraintreeOptions } from '../adapters/processors/braintree/braintree-processor';
@@ -33,12 +31,7 @@ import { withAuthorizeDeadline } from './processor-deadline';
 import { PROCESSOR_CALL_DEADLINE_MS } from '../domain/payments/rules';
 import type { Config } from './config';
 import { observeStore, type StoreObserver } from './observed-store';
-import type { Scope } from '../domain/shared/scope';
 import type { ReconciliationTimings } from '../domain/payments/ports';
-import type { PaymentProcessor, ProcessorDirectory } from '../domain/processors/ports';
-
-/** How far back the test processor's dispute news is looked for (its job runs every few seconds). */
-const TEST_DISPUTE_NEWS_MS = 10 * 60_000;
 
 export interface Tillpoint {
   deps: Deps;
@@ -109,63 +102,16 @@ export async function openTillpoint(options: {
     PROCESSOR_CALL_DEADLINE_MS,
   );
   const processorConfigs = sqlProcessorConfigStore(db, options.secretKey ? new CredentialCipher(options.secretKey) : null);
-  // One SDK gateway per saved config; a new save (new updatedAt) makes a new one.
-  const braintreeProcessors = new Map<string, PaymentProcessor>();
-  const processorFor = async (scope: Scope, config: ProcessorConfig | null): Promise<PaymentProcessor> => {
-    if (config?.processor === 'braintree') {
-      const key = `${scope.accountId}:${scope.mode}:${config.updatedAt.getTime()}`;
-      let processor = braintreeProcessors.get(key);
-      if (!processor) {
-        processor = withAuthorizeDeadline(new BraintreeProcessor(config.braintree, options.braintree), PROCESSOR_CALL_DEADLINE_MS);
-        braintreeProcessors.set(key, processor);
-      }
-      return processor;
-    }
-    // The test processor never serves live mode.
-    if (scope.mode === 'test') return testProcessor;
-    throw new TillpointError('processor_unavailable', 'No processor is configured for live mode');
-  };
-  const processors: ProcessorDirectory = {
-    forScope: async (scope) => processorFor(scope, await processorConfigs.get({ accountId: scope.accountId, mode: scope.mode })),
-    async sessionToPay(sessionId) {
-      // With our own flag store, paying's flags come in the same statement (read at payment time,
-      // as a kill switch needs, without a statement of their own); an external flag service is
-      // asked as before.
-      const found = await processorConfigs.sessionWithConfig(sessionId, { withFlags: !options.flagsOfrepUrl });
-      if (!found) return null;
-      const { session, config, flags: state } = found;
-      return {
-        session,
-        processor: async () => processorFor(session, config ? config() : null),
-        flags: state && flags.withState ? flags.withState(state) : flags,
-      };
-    },
-    async disputeScopes(processor) {
-      if (processor === 'braintree') return processorConfigs.scopesOf('braintree');
-      // The test processor's disputes that opened or moved lately (recording them again is harmless).
-      const at = now();
-      await sandboxDisputes.decideDue(at);
-      return sandboxDisputes.scopesWithNews(new Date(at.getTime() - TEST_DISPUTE_NEWS_MS), at);
-    },
-  };
-  const store = options.observer ? observeStore(sqlStore(db), options.observer) : sqlStore(db);
-  // Evaluations of one account and mode that start while its flags are being read share that read
-  // (a payment reads three flags at once): nothing is cached beyond the read in flight.
-  const flagReads = new Map<string, Promise<FlagState>>();
-  const readFlags = (scope: Scope) => {
-    const id = `${scope.accountId}:${scope.mode}`;
-    let read = flagReads.get(id);
-    if (!read) {
-      read = loadFlagState(deps, scope).finally(() => flagReads.delete(id));
-      flagReads.set(id, read);
-    }
-    return read;
-  };
-  const flags = openServerFlags({
-    ofrepUrl: options.flagsOfrepUrl ?? null,
-    evaluate: async (scope, key, targetingKey, state) =>
-      evaluateFlagsFrom(state && stateHolds(state, key) ? state : await readFlags(scope), { targetingKey, key })[0]!,
+  const processors = processorDirectory({
+    configs: processorConfigs,
+    test: testProcessor,
+    braintree: (settings) => withAuthorizeDeadline(new BraintreeProcessor(settings, options.braintree), PROCESSOR_CALL_DEADLINE_MS),
+    sandboxDisputes,
+    now,
   });
+  const store = options.observer ? observeStore(sqlStore(db), options.observer) : sqlStore(db);
+  const readFlagState: ReadFlagState = (scope, keys) => store.read((reader) => reader.flags.listWithRunningExperiments(scope, keys));
+  const flags = openServerFlags({ ofrepUrl: options.flagsOfrepUrl ?? null, evaluate: storeEvaluation(readFlagState), readState: readFlagState });
   // This instance's API keys and rate-limit leases: most merchant API calls need no statement of
   // their own for either. Key changes reach the cache from the database's notifications.
   const keyChanges = apiKeyChangeFeed(db, { onError: options.onKeyFeedError });

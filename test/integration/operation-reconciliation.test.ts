@@ -33,10 +33,6 @@ async function faultyDeps(ctx: IntegrationContext, operation: Operation, reaches
     ...deps,
     processors: {
       forScope: async () => losing,
-      sessionToPay: async (id) => {
-        const found = await deps.processors.sessionToPay(id);
-        return found && { ...found, processor: async () => losing };
-      },
     },
   };
 }

@@ -2,12 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { payCheckoutSession } from '../../src/domain/payments/use-cases/pay-checkout-session';
 import type { AuthorizeRequest, PaymentProcessor, ProcessorDirectory } from '../../src/domain/processors/ports';
 import type { Deps } from '../../src/domain/deps';
-import { sqlProcessorConfigStore } from '../../src/persistence/stores/processors/processor-configs';
 import { builtInFlagKeys } from '../../src/domain/flags/flag-evaluation';
 import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
 import { testDatabases } from '../support/databases';
 import {
-  countingClient,
   createSession,
   merchantCall,
   recordPayButtonExposure,
@@ -19,11 +17,12 @@ import {
 } from '../support/integration';
 
 /**
- * Paying reads its account's flags (kill switches, 3-D Secure) and running experiments in the same
- * statement as the session and its processor config: the flags as stored at payment time, with no
- * statement of their own. Flags are changed through one instance and paid through another.
+ * Paying reads its account's flags (kill switches, 3-D Secure) and running experiments at payment
+ * time, once, through the flags reader (`FlagReader.read`): the flags as stored then, whichever
+ * instance changed them. Flags are changed through one instance and paid through another. (The
+ * statements paying sends are bench:pay's budget.)
  */
-describe.each(testDatabases)('paying reads its flags with the session ($name)', (database) => {
+describe.each(testDatabases)('paying reads its flags at payment time ($name)', (database) => {
   const ctx = useIntegration(database);
   let other: Tillpoint | null = null;
   afterEach(async () => {
@@ -32,30 +31,24 @@ describe.each(testDatabases)('paying reads its flags with the session ($name)', 
     other = null;
   });
 
-  /** A second instance over the same database, whose every statement is counted. */
-  async function secondInstance(c: IntegrationContext): Promise<{ deps: Deps; sent: string[]; authorized: AuthorizeRequest[] }> {
-    // Every statement counted, transactions' BEGIN among them.
-    const { db, sent } = countingClient(c.db);
-    other = await openTillpoint({ db, publicUrl: 'http://localhost' });
+  /** A second instance over the same database. */
+  async function secondInstance(c: IntegrationContext): Promise<{ deps: Deps; authorized: AuthorizeRequest[] }> {
+    other = await openTillpoint({ db: { ...c.db, close: async () => undefined }, publicUrl: 'http://localhost' });
     // What the processor is asked, as it is asked.
     const authorized: AuthorizeRequest[] = [];
     const directory = other.deps.processors;
-    const watched = (processor: PaymentProcessor): PaymentProcessor =>
-      Object.assign(Object.create(processor) as PaymentProcessor, {
-        authorize: (request: AuthorizeRequest) => {
-          authorized.push(request);
-          return processor.authorize(request);
-        },
-      });
     const processors: ProcessorDirectory = {
-      forScope: async (scope) => watched(await directory.forScope(scope)),
-      sessionToPay: async (id) => {
-        const found = await directory.sessionToPay(id);
-        return found && { ...found, processor: async () => watched(await found.processor()) };
+      forScope: async (scope) => {
+        const processor = await directory.forScope(scope);
+        return Object.assign(Object.create(processor) as PaymentProcessor, {
+          authorize: (request: AuthorizeRequest) => {
+            authorized.push(request);
+            return processor.authorize(request);
+          },
+        });
       },
     };
-    sent.length = 0;
-    return { deps: { ...other.deps, processors }, sent, authorized };
+    return { deps: { ...other.deps, processors }, authorized };
   }
 
   const setFlag = async (c: IntegrationContext, key: string, value: unknown) => {
@@ -66,26 +59,23 @@ describe.each(testDatabases)('paying reads its flags with the session ($name)', 
   const pay = (deps: Deps, sessionId: string, nonce: string) =>
     payCheckoutSession(deps, { sessionId, paymentMethodType: 'card', nonce, email: 'shopper@example.com' });
 
-  it('a kill switch thrown on another instance after the page loaded refuses the next payment, in one statement', async () => {
-    const { deps, sent } = await secondInstance(ctx);
+  it('a kill switch thrown on another instance after the page loaded refuses the next payment, and nothing is written', async () => {
+    const { deps, authorized } = await secondInstance(ctx);
     const session = await createSession(ctx);
     const nonce = await tokenize(ctx.h, session.id);
     await setFlag(ctx, 'card_enabled', false);
-    sent.length = 0;
     await expect(pay(deps, session.id, nonce)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'payment_method_type' });
-    // The session, its processor config and its flags: one statement, and nothing written.
-    expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatch(/FROM flags f/);
+    expect(authorized).toEqual([]);
+    expect((await ctx.db.query('SELECT id FROM payments WHERE checkout_session_id = $1', [session.id])).rows).toEqual([]);
 
     await setFlag(ctx, 'card_enabled', true);
-    sent.length = 0;
     const paid = await pay(deps, session.id, nonce);
     expect(paid.payment?.status).toBe('succeeded');
   });
 
-  it('pays with the 3-D Secure flag as stored at payment time, sending no statement for the flags', async () => {
-    const { deps, sent, authorized } = await secondInstance(ctx);
-    // A running experiment on a page surface: read along, and converted when the payment wins.
+  it('pays with the 3-D Secure flag as stored at payment time, set on another instance', async () => {
+    const { deps, authorized } = await secondInstance(ctx);
+    // A running experiment on a page surface: converted when the payment wins.
     await runPayButtonExperiment(ctx.h, ctx.key);
     const session = await createSession(ctx);
     await recordPayButtonExposure(ctx.h, session.id);
@@ -95,19 +85,14 @@ describe.each(testDatabases)('paying reads its flags with the session ($name)', 
     expect(verified.statusCode, verified.body).toBe(200);
     const nonce: string = verified.json().nonce;
     await setFlag(ctx, 'three_d_secure', 'always');
-    sent.length = 0;
     const paid = await pay(deps, session.id, nonce);
     expect(paid.payment?.status).toBe('succeeded');
     expect(authorized.map((r) => r.threeDSecureMode)).toEqual(['always']);
-    // Session + processor config + flags; the intent; the test processor's nonce and transaction;
-    // the outcome. Only the first reads flags (no `flags.listWithRunningExperiments` of its own).
-    expect(sent, sent.map((t) => t.slice(0, 80)).join('\n')).toHaveLength(5);
-    expect(sent.map((text) => /FROM (flags|experiments)\b/.test(text))).toEqual([true, false, false, false, false]);
     const converted = await ctx.db.query('SELECT converted_at FROM experiment_exposures WHERE checkout_session_id = $1', [session.id]);
     expect(converted.rows.map((r) => r.converted_at !== null)).toEqual([true]);
   });
 
-  it('reads the built-in flags with the session, not the custom ones; any other key is read afresh', async () => {
+  it('reads the built-in flags once, not the custom ones; any other key is read afresh', async () => {
     await setFlag(ctx, 'card_enabled', false);
     await setFlag(ctx, 'three_d_secure', 'off');
     // A merchant's own flags, which paying never evaluates: many of them must not slow paying down.
@@ -135,26 +120,26 @@ describe.each(testDatabases)('paying reads its flags with the session ($name)', 
     }
     const session = await createSession(ctx);
     const scope = { accountId: ctx.accountId, mode: 'test' as const };
-    const alone = await ctx.h.tillpoint.deps.store.read((r) => r.flags.listWithRunningExperiments(scope));
-    const found = await sqlProcessorConfigStore(ctx.db, null).sessionWithConfig(session.id, { withFlags: true });
-    const state = found!.flags!;
-    // The built-in flags as evaluation reads them alone, in whichever order; no custom flag, and no
+    const everything = await ctx.h.tillpoint.deps.store.read((r) => r.flags.listWithRunningExperiments(scope));
+    const state = await ctx.h.tillpoint.deps.store.read((r) => r.flags.listWithRunningExperiments(scope, builtInFlagKeys));
+    // The built-in flags as evaluation reads them all, in whichever order; no custom flag, and no
     // experiment (experiments run on page surfaces, which paying does not evaluate).
     const byKey = <T extends { key: string }>(list: T[]) => [...list].sort((a, b) => a.key.localeCompare(b.key));
-    expect(byKey(state.stored)).toEqual(byKey(alone.stored.filter((f) => (builtInFlagKeys as string[]).includes(f.key))));
+    expect(byKey(state.stored)).toEqual(byKey(everything.stored.filter((f) => (builtInFlagKeys as string[]).includes(f.key))));
     expect(state.stored.map((f) => f.key).sort()).toEqual(['card_enabled', 'three_d_secure']);
     expect(state.running).toEqual([]);
     expect(state.keys).toEqual(builtInFlagKeys);
 
-    // A reader over that state answers the built-in flags from it, and reads any other key afresh.
-    const reader = ctx.h.tillpoint.deps.flags.withState!(state);
+    // A reader over that read answers the built-in flags from it, and reads any other key afresh.
+    const reader = await ctx.h.tillpoint.deps.flags.read!(scope, builtInFlagKeys);
     expect(await reader.booleanValue(scope, 'card_enabled', true, session.id)).toBe(false);
     expect(await reader.stringValue(scope, 'three_d_secure', 'when_required', session.id)).toBe('off');
     expect(await reader.stringValue(scope, 'gift_wrap', 'none', session.id)).toBe('gift_wrap-on');
     expect(['pay', 'pay_now']).toContain(await reader.stringValue(scope, 'pay_button_wording', 'none', session.id));
 
-    // Without `withFlags` the statement reads no flags.
-    const bare = await sqlProcessorConfigStore(ctx.db, null).sessionWithConfig(session.id);
-    expect(bare && 'flags' in bare).toBe(false);
+    // Read once: a change after the read is seen by the next read, not by this reader.
+    await setFlag(ctx, 'card_enabled', true);
+    expect(await reader.booleanValue(scope, 'card_enabled', false, session.id)).toBe(false);
+    expect(await (await ctx.h.tillpoint.deps.flags.read!(scope, builtInFlagKeys)).booleanValue(scope, 'card_enabled', false, session.id)).toBe(true);
   });
 });

@@ -33,10 +33,6 @@ describe.each(testDatabases)('reconciliation of payments left processing ($name)
       ...deps,
       processors: {
         forScope: async () => losing,
-        sessionToPay: async (id) => {
-          const found = await deps.processors.sessionToPay(id);
-          return found && { ...found, processor: async () => losing };
-        },
       },
     };
     await expect(payCheckoutSession(faulty, { sessionId: session.id, paymentMethodType: 'card', nonce, email: 'ada@example.com' })).rejects.toMatchObject({

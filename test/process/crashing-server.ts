@@ -129,10 +129,6 @@ async function main() {
   const real = tillpoint.deps.processors;
   const processors: ProcessorDirectory = {
     forScope: async (scope) => crashingProcessor(await real.forScope(scope)),
-    sessionToPay: async (sessionId) => {
-      const found = await real.sessionToPay(sessionId);
-      return found && { ...found, processor: async () => crashingProcessor(await found.processor()) };
-    },
   };
   const deps = { ...tillpoint.deps, processors };
 

@@ -50,23 +50,16 @@ export function holdProcessorAnswers(h: Harness): { asked: Promise<void>; answer
   let answer!: () => void;
   const mayAnswer = new Promise<void>((resolve) => (answer = resolve));
   const processors = h.tillpoint.deps.processors;
-  const sessionToPay = processors.sessionToPay.bind(processors);
-  processors.sessionToPay = async (id) => {
-    const found = await sessionToPay(id);
-    if (!found) return found;
-    return {
-      ...found,
-      processor: async () => {
-        const processor = await found.processor();
-        return Object.assign(Object.create(processor) as PaymentProcessor, {
-          authorize: async (request: Parameters<PaymentProcessor['authorize']>[0]) => {
-            markAsked();
-            await mayAnswer;
-            return processor.authorize(request);
-          },
-        });
+  const forScope = processors.forScope.bind(processors);
+  processors.forScope = async (scope) => {
+    const processor = await forScope(scope);
+    return Object.assign(Object.create(processor) as PaymentProcessor, {
+      authorize: async (request: Parameters<PaymentProcessor['authorize']>[0]) => {
+        markAsked();
+        await mayAnswer;
+        return processor.authorize(request);
       },
-    };
+    });
   };
-  return { asked, answer, restore: () => (processors.sessionToPay = sessionToPay) };
+  return { asked, answer, restore: () => (processors.forScope = forScope) };
 }

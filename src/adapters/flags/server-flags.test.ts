@@ -23,9 +23,9 @@ describe('server flags over flags already read', () => {
   });
 
   it('answer as the OpenFeature client answers: the value, or the default when missing, of another type or unreadable', async () => {
-    const flags = openServerFlags({ evaluate, ofrepUrl: null });
+    const flags = openServerFlags({ evaluate, ofrepUrl: null, readState: async () => state });
     opened.push(flags);
-    const read = flags.withState!(state);
+    const read = await flags.read!(scope, ['card_enabled', 'three_d_secure']);
     const cases: [kind: 'boolean' | 'string', key: string, fallback: boolean | string, unit?: string][] = [
       ['boolean', 'card_enabled', true, 'cs_1'],
       ['string', 'three_d_secure', 'when_required', 'cs_1'],
@@ -50,8 +50,8 @@ describe('server flags over flags already read', () => {
   });
 
   it('are offered only over our own store: an external flag service is never handed them', async () => {
-    const flags = openServerFlags({ evaluate, ofrepUrl: 'http://127.0.0.1:9/ofrep' });
+    const flags = openServerFlags({ evaluate, ofrepUrl: 'http://127.0.0.1:9/ofrep', readState: async () => state });
     opened.push(flags);
-    expect(flags.withState).toBeUndefined();
+    expect(flags.read).toBeUndefined();
   });
 });

@@ -14,8 +14,12 @@ export interface FlagState {
 
 export interface FlagRepository {
   list(scope: Scope): Promise<Flag[]>;
-  /** `list` and `experiments.running` of the scope, in one statement: what flag evaluation reads. */
-  listWithRunningExperiments(scope: Scope): Promise<FlagState>;
+  /**
+   * `list` and `experiments.running` of the scope, in one statement: what flag evaluation reads.
+   * With `keys`, those keys' only (the state says so), in no particular order; read outside a
+   * transaction, the reads of many scopes made at once share one statement.
+   */
+  listWithRunningExperiments(scope: Scope, keys?: readonly string[]): Promise<FlagState>;
   get(scope: Scope, key: string): Promise<Flag | null>;
   insert(flag: Flag): Promise<void>;
   update(flag: Flag): Promise<void>;
@@ -55,9 +59,10 @@ export interface FlagReader {
   booleanValue(scope: Scope, key: string, defaultValue: boolean, targetingKey?: string): Promise<boolean>;
   stringValue(scope: Scope, key: string, defaultValue: string, targetingKey?: string): Promise<string>;
   /**
-   * A reader whose evaluations use this scope's flags as already read (with the session being
-   * paid, in the same statement) instead of reading them again: the same evaluation, no read of
-   * its own. Only readers over Tillpoint's own store have it; the state must be the scope's.
+   * The scope's flags of `keys` read once, now: a reader whose evaluations of those keys use that
+   * read (paying evaluates its kill switch and 3-D Secure at one moment; payments made at once
+   * share the read's statement); any other key is read afresh. Only readers over Tillpoint's own
+   * store have it: an external flag service is asked at each evaluation.
    */
-  withState?(state: FlagState): FlagReader;
+  read?(scope: Scope, keys: readonly string[]): Promise<FlagReader>;
 }

@@ -57,14 +57,16 @@ export interface PaymentRepository {
   get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Payment | null>;
   update(payment: Payment, expectedStatus: Payment['status']): Promise<boolean>;
   /**
-   * One statement, atomic by itself: writes a processor's outcome — the payment's new state and its
-   * event — and, for a payment that won, its session's completion with the session's event and the
-   * conversion of the session's experiment exposures (each event with its webhook deliveries).
-   * Only if the payment is still in `expectedStatus` and the session (locked first, as the intent
-   * locks it) still in the status and last update of `session.expected`; false, and nothing
-   * written, otherwise.
+   * The one way a processor's outcome is written: one statement, atomic by itself, outside any
+   * transaction — the payment's new state and its event and, for a payment that won, its
+   * session's completion with the session's event and the conversion of the session's experiment
+   * exposures (each event with its webhook deliveries). Written only if the payment is still in
+   * `expectedStatus` and the session (locked first, as the intent locks it) still in the status
+   * and last update of `session.expected`: `recorded`. Otherwise nothing is written, and the answer
+   * says what moved: `payment_moved` (recorded by another meanwhile) or `session_changed` (read it
+   * again and decide again).
    */
-  recordOutcome(outcome: PaymentOutcome): Promise<boolean>;
+  recordOutcome(outcome: PaymentOutcome): Promise<OutcomeAnswer>;
   /** Oldest first, across accounts: what the periodic jobs (reconciliation, auto-void) work on. */
   listInStatusCreatedBefore(status: Payment['status'], before: Date, limit: number): Promise<Payment[]>;
   holdingSession(sessionId: string): Promise<Payment | null>;
@@ -83,6 +85,9 @@ export interface RefundRepository {
   pendingAmount(paymentId: string): Promise<number>;
   list(scope: Scope, filter: { paymentId?: string } & PageRequest): Promise<Refund[]>;
 }
+
+/** What `PaymentRepository.recordOutcome` did: see there. */
+export type OutcomeAnswer = 'recorded' | 'payment_moved' | 'session_changed';
 
 /** What `PaymentRepository.recordOutcome` writes. */
 export interface PaymentOutcome {

@@ -1,13 +1,6 @@
 import type { Payment, Refund, PaymentMethodType } from './entities';
 import type { UnitOfWork, Deps } from '../deps';
-import {
-  ConcurrentTransitionError,
-  planCheckoutSessionTransition,
-  planPaymentTransition,
-  transitionRefund,
-  transitionCheckoutSession,
-  transitionPayment,
-} from './transition';
+import { ConcurrentTransitionError, planCheckoutSessionTransition, planPaymentTransition, transitionRefund } from './transition';
 import { TillpointError, resourceMissing } from '../shared/errors';
 import { newId } from '../shared/ids';
 import type { AuthorizeResult } from '../processors/ports';
@@ -22,49 +15,46 @@ export async function recordRefundSucceeded(tx: UnitOfWork, refund: Refund, proc
   return transitionRefund(tx, refund, 'succeeded', { processorRefundId }, now);
 }
 
+/** How many times a won payment's outcome is decided again on a session that moved since it was read. */
+const OUTCOME_ATTEMPTS = 3;
+
 /**
- * Moves a `processing` payment to the state a known processor answer means, in one transaction:
- * approved → succeeded or requires_capture (and the session complete), declined or unavailable →
- * failed, with the error to answer. Shared by paying and by reconciliation.
+ * Moves a `processing` payment to the state a known processor answer means: approved → succeeded
+ * or requires_capture (and the session complete), declined or unavailable → failed, with the error
+ * to answer. Shared by paying and by reconciliation. Written one way, `payments.recordOutcome`: one
+ * statement, onto the payment and the session as they were read. A session that moved meanwhile
+ * (its email set, or expired) is read again and the completion decided again from its current
+ * row; a payment that moved (recorded by another, or reconciled) is left alone:
+ * `ConcurrentTransitionError`.
  */
 export async function recordAuthorizationOutcome(
   deps: Deps,
   options: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
 ): Promise<PaidCheckout | { payment: Payment; error: TillpointError }> {
   const { payment } = options;
-  const now = deps.clock.now();
   const { to, changes, error } = paymentOutcome(options);
-  // One statement when nothing moved since the payment and its session were read (the common
-  // case): the payment's outcome, and for a win the session's completion, their events and the
-  // conversions, written only if the payment is still as read and its session still open as read.
-  // Anything else (a session no longer open, a payment reconciled meanwhile) goes the transaction's
-  // way below, which explains it exactly as before.
-  if (payment.status === 'processing' && (error || options.session.status === 'open')) {
+  let session = options.session;
+  for (let attempt = 1; ; attempt++) {
+    const now = deps.clock.now();
     const paid = planPaymentTransition(payment, to, changes, now);
-    const completed = error
-      ? null
-      : planCheckoutSessionTransition(options.session, 'complete', sessionCompletion(options.session, paid.next, now), now, deps.publicUrl);
-    const recorded = await deps.store.once((db) =>
+    // A refusal leaves the session as it is; a win completes it (refused when it can no longer be).
+    const completed = error ? null : planCheckoutSessionTransition(session, 'complete', sessionCompletion(session, paid.next, now), now, deps.publicUrl);
+    const answer = await deps.store.once((db) =>
       db.payments.recordOutcome({
         payment: paid.next,
         expectedStatus: payment.status,
         event: paid.event,
         ...(completed
-          ? { session: { next: completed.next, expected: options.session, event: completed.event, convertsExposuresAt: completed.convertsExposuresAt } }
+          ? { session: { next: completed.next, expected: session, event: completed.event, convertsExposuresAt: completed.convertsExposuresAt } }
           : {}),
       }),
     );
-    if (recorded) return error ? { payment: paid.next, error } : { session: completed!.next, payment: paid.next };
+    if (answer === 'recorded') return completed ? { session: completed.next, payment: paid.next } : { payment: paid.next, error: error! };
+    if (answer === 'payment_moved' || attempt >= OUTCOME_ATTEMPTS) throw new ConcurrentTransitionError(payment.id);
+    const current = await deps.store.read((reader) => reader.checkoutSessions.get(null, session.id));
+    if (!current) throw resourceMissing('checkout session', session.id);
+    session = current;
   }
-  return deps.store.transaction(async (tx) => {
-    if (error) return { payment: await transitionPayment(tx, payment, to, changes, now), error };
-    // Lock the session before the payment, in the same order as the attempt that created it, so
-    // two overlapping attempts queue instead of deadlocking.
-    const current = (await tx.checkoutSessions.get(null, options.session.id, { forUpdate: true })) ?? options.session;
-    const paid = await transitionPayment(tx, payment, to, changes, now);
-    const session = await transitionCheckoutSession(tx, current, 'complete', sessionCompletion(current, paid, now), now, deps.publicUrl);
-    return { session, payment: paid };
-  });
 }
 
 /**
@@ -90,25 +80,18 @@ export function unrecordedAuthorizationOutcome(
 
 /**
  * `recordAuthorizationOutcome` for a payment without a checkout session (a merchant-initiated
- * charge of a saved payment method): the payment's move and its event, in one statement when the
- * payment is still as read.
+ * charge of a saved payment method): the payment's move and its event, written the same one way.
  */
 export async function recordChargeOutcome(
   deps: Deps,
   options: { payment: Payment; result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
 ): Promise<{ payment: Payment; error: TillpointError | null }> {
   const { payment } = options;
-  const now = deps.clock.now();
   const { to, changes, error } = paymentOutcome({ ...options, session: null });
-  if (payment.status === 'processing') {
-    const paid = planPaymentTransition(payment, to, changes, now);
-    const recorded = await deps.store.once((db) => db.payments.recordOutcome({ payment: paid.next, expectedStatus: payment.status, event: paid.event }));
-    if (recorded) return { payment: paid.next, error };
-  }
-  return deps.store.transaction(async (tx) => {
-    const current = (await tx.payments.get(null, payment.id, { forUpdate: true })) ?? payment;
-    return { payment: await transitionPayment(tx, current, to, changes, now), error };
-  });
+  const paid = planPaymentTransition(payment, to, changes, deps.clock.now());
+  const answer = await deps.store.once((db) => db.payments.recordOutcome({ payment: paid.next, expectedStatus: payment.status, event: paid.event }));
+  if (answer !== 'recorded') throw new ConcurrentTransitionError(payment.id);
+  return { payment: paid.next, error };
 }
 
 /** What a processor's answer makes of a `processing` payment, and the error it means for the caller. */

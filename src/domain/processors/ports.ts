@@ -1,9 +1,7 @@
-import type { CheckoutSession } from '../sessions/entities';
 import type { PaymentMethodDetails, PaymentMethodType } from '../payments/entities';
 import type { DeclineCode } from '../shared/errors';
 import type { ThreeDSecureMode } from './three-d-secure-policy';
 import type { Scope } from '../shared/scope';
-import type { FlagReader } from '../flags/ports';
 import type { DisputeStatus } from '../disputes/state-machine';
 
 /** What a processor said about a follow-up operation on a transaction (capture, void, refund). */
@@ -258,22 +256,8 @@ export interface GooglePayTestPayment {
 export interface ProcessorDirectory {
   forScope(scope: Scope): Promise<PaymentProcessor>;
   /**
-   * What paying reads first: a checkout session, as `checkoutSessions.get` reads it outside a
-   * transaction, with what deciding the payment needs. Null when there is no such session.
-   */
-  sessionToPay(sessionId: string): Promise<SessionToPay | null>;
-  /**
    * The scopes whose disputes `processor` may have news of: each with Braintree credentials for
    * `braintree`; for the test processor, each with a dispute it opened or moved lately.
    */
   disputeScopes?(processor: 'test' | 'braintree'): Promise<Scope[]>;
-}
-
-/** What paying reads first (`ProcessorDirectory.sessionToPay`). */
-export interface SessionToPay {
-  session: CheckoutSession;
-  /** The session's processor, picked as `forScope` picks it (refusing alike). */
-  processor: () => Promise<PaymentProcessor>;
-  /** The session's account and mode's flags as they are now (a kill switch thrown after the page loaded counts). */
-  flags: FlagReader;
 }

@@ -3,6 +3,7 @@ import type { Store } from '../deps';
 import type { AuditEntry } from '../team/entities';
 import type { Scope } from '../shared/scope';
 import type { Clock } from '../shared/clock';
+import { TillpointError } from '../shared/errors';
 
 /** Where a Braintree account lives. `development` is the SDK's local gateway (localhost:GATEWAY_PORT). */
 export type BraintreeEnvironment = 'sandbox' | 'production' | 'development';
@@ -31,6 +32,16 @@ export interface BraintreeSettings {
 export type ProcessorConfig =
   | { accountId: string; mode: Mode; processor: 'test'; updatedAt: Date }
   | { accountId: string; mode: Mode; processor: 'braintree'; braintree: BraintreeSettings; updatedAt: Date };
+
+/**
+ * Which processor serves a scope: Braintree where its config says so, else the built-in test
+ * processor, which never serves live mode.
+ */
+export function processorServing(scope: Scope, config: ProcessorConfig | null): 'braintree' | 'test' {
+  if (config?.processor === 'braintree') return 'braintree';
+  if (scope.mode === 'test') return 'test';
+  throw new TillpointError('processor_unavailable', 'No processor is configured for live mode');
+}
 
 /** Persistence of processor configs; the implementation encrypts the private key. */
 export interface ProcessorConfigStore {

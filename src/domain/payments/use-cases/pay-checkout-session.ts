@@ -5,6 +5,7 @@ import { answerCustomFields } from '../../sessions/shopper-options';
 import { assertPaymentMethodEnabled } from '../offered-payment-methods';
 import type { Deps } from '../../deps';
 import { toThreeDSecureMode } from '../../processors/three-d-secure-policy';
+import { builtInFlagKeys } from '../../flags/flag-evaluation';
 import type { AuthorizeResult, PaymentProcessor, SavePaymentMethodResult } from '../../processors/ports';
 import type { SavedPaymentMethod } from '../../customers/entities';
 import { newSavedPaymentMethod, paymentMethodEvent } from '../../customers/saved-payment-methods';
@@ -60,15 +61,16 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
     throw new TillpointError('parameter_invalid', 'Enter a valid email address', { param: 'email' });
   }
 
-  // The session, its processor and its flags are read before anything is written: none of them
-  // waits on a lock, and a kill switch thrown after the page loaded still stops the payment.
-  const found = await deps.processors.sessionToPay(options.sessionId);
-  if (!found) throw resourceMissing('checkout session', options.sessionId);
-  const target = found.session;
+  // The session, its flags and its processor are read before anything is written: none of them
+  // waits on a lock, and a kill switch thrown after the page loaded still stops the payment. The
+  // flags paying evaluates are read once, together (`FlagReader.read`).
+  const target = await deps.store.read((reader) => reader.checkoutSessions.get(null, options.sessionId));
+  if (!target) throw resourceMissing('checkout session', options.sessionId);
+  const flags = deps.flags.read ? deps.flags.read(target, builtInFlagKeys) : Promise.resolve(deps.flags);
   const [enabled, forScope, threeDSecureFlag] = await Promise.allSettled([
-    assertPaymentMethodEnabled({ flags: found.flags }, target, options.paymentMethodType),
-    found.processor(),
-    found.flags.stringValue(target, 'three_d_secure', 'when_required', target.id),
+    flags.then((reader) => assertPaymentMethodEnabled({ flags: reader }, target, options.paymentMethodType)),
+    deps.processors.forScope(target),
+    flags.then((reader) => reader.stringValue(target, 'three_d_secure', 'when_required', target.id)),
   ]);
   // Refusals in a fixed order: the payment method, the processor, the 3-D Secure flag.
   if (enabled.status === 'rejected') throw enabled.reason;

@@ -1,11 +1,11 @@
 import type { Payment } from '../../../domain/payments/entities';
-import { SessionBusyError, type PaymentOutcome } from '../../../domain/payments/ports';
+import { SessionBusyError, type OutcomeAnswer, type PaymentOutcome } from '../../../domain/payments/ports';
 import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import { scopedListQuery } from '../../list-query';
 import { assignments, fieldValues, isUniqueViolation, placeholders, record, recordPart, recordSet, scopeClause, toPayment, type Field } from '../../rows';
 import { sessionFields } from '../sessions/checkout-sessions';
-import { eventFields, eventsWithDeliveriesOfRecords } from '../webhooks/endpoints-and-deliveries';
+import { deliveriesOfNewEvents, eventFields } from '../webhooks/endpoints-and-deliveries';
 import { runShared, SKIPPED, type SharedStatement } from '../../shared-statement';
 import type { CheckoutSession } from '../../../domain/sessions/entities';
 
@@ -52,7 +52,10 @@ const insertColumns = `${createdColumns}, ${paymentColumns.join(', ')}`;
 /** Every field a new payment is written with: `createdFields`, then `paymentFields`. */
 const newPaymentFields = [...createdFields, ...paymentFields];
 
-/** The session as the caller read it: the intent and the outcome go ahead only if it is still so. */
+/**
+ * The session as the caller read it: the intent and the outcome go ahead only if it is still so.
+ * Its last update is compared to the millisecond, all a read of it carries.
+ */
 const expectedSessionFields: readonly Field<CheckoutSession>[] = [
   ['id', 'text', (s) => s.id],
   ['status', 'text', (s) => s.status],
@@ -83,8 +86,8 @@ const intentRecord = record(
   recordPart(newPaymentFields, 'p_', (m: Intent) => m.payment),
 );
 
-/** `FOR UPDATE` as a statement shared with strangers takes it (skipping rows locked elsewhere), or alone. */
-const forUpdate = (skipLocked: boolean) => (skipLocked ? 'FOR UPDATE SKIP LOCKED' : 'FOR UPDATE');
+/** A row lock as a statement shared with strangers takes it (skipping rows locked elsewhere), or alone. */
+type Lock = 'FOR UPDATE SKIP LOCKED' | 'FOR UPDATE';
 
 /**
  * Payments' intents, each on its session as read: the session's row lock, taken first, serializes
@@ -94,10 +97,11 @@ const forUpdate = (skipLocked: boolean) => (skipLocked ? 'FOR UPDATE SKIP LOCKED
  * `inserted`, `busy`, `session_changed` (nothing written) or, shared, `skipped`: the session's row
  * is locked elsewhere (shared-statement.ts).
  */
-function intentSql(skipLocked: boolean): string {
-  return `WITH i AS MATERIALIZED (${recordSet(intentRecord.columns)}),
+const intentSql = (lock: Lock) => `
+  WITH i AS MATERIALIZED (${recordSet(intentRecord.columns)}),
    held AS MATERIALIZED (
-     SELECT s.id, s.status, s.updated_at FROM checkout_sessions s WHERE s.id = ANY (ARRAY(SELECT session_id FROM i)) ${forUpdate(skipLocked)}),
+     SELECT s.id, s.status, date_trunc('milliseconds', s.updated_at) AS updated_at
+       FROM checkout_sessions s WHERE s.id = ANY (ARRAY(SELECT session_id FROM i)) ${lock}),
    ins AS (
      INSERT INTO payments (${insertColumns})
      SELECT ${newPaymentFields.map(([column]) => `i.p_${column}`).join(', ')}
@@ -110,61 +114,14 @@ function intentSql(skipLocked: boolean): string {
        WHEN held.id IS NULL AND EXISTS (SELECT 1 FROM checkout_sessions s WHERE s.id = i.session_id) THEN 'skipped'
        ELSE 'session_changed' END AS result
      FROM i LEFT JOIN held ON held.id = i.session_id`;
-}
 
 const intents: SharedStatement<Intent, 'inserted' | 'busy' | 'session_changed'> = {
-  shared: intentSql(true),
-  alone: intentSql(false),
+  shared: intentSql('FOR UPDATE SKIP LOCKED'),
+  alone: intentSql('FOR UPDATE'),
   key: ({ session }) => session.id,
   member: intentRecord.values,
   answer: (row) => (row.result === 'skipped' ? SKIPPED : (row.result as 'inserted' | 'busy' | 'session_changed')),
 };
-
-/**
- * Processors' outcomes (`PaymentRepository.recordOutcome`) in one statement, each from one JSON
- * record (`outcomeMember`). The sessions are locked first, as the intent locks them (session, then
- * payment: no deadlock), and each only as it was read. A payment moves only under its session's
- * lock; its session, the exposures the plan converts and the events only when the payment moved.
- * `result`: 1 when the payment moved, 0 when not (nothing written), -1 shared and a row it needs
- * locked elsewhere (shared-statement.ts). A payment that moved without its session (which the lock
- * rules out) divides by zero: the statement fails and writes nothing, rather than leave a won
- * payment's session open.
- */
-function outcomeSql(skipLocked: boolean): string {
-  return `WITH i AS MATERIALIZED (${recordSet(outcomeRecord.columns)}),
-   held AS MATERIALIZED (
-     SELECT s.id, s.status, s.updated_at FROM checkout_sessions s WHERE s.id = ANY (ARRAY(SELECT session_id FROM i)) ${forUpdate(skipLocked)}),
-   locked AS (
-     SELECT held.id FROM held JOIN i ON i.session_id = held.id AND i.session_status = held.status AND i.session_updated_at = held.updated_at),
-   held_payments AS MATERIALIZED (
-     SELECT p.id FROM payments p WHERE p.id = ANY (ARRAY(SELECT payment_id FROM i)) ${forUpdate(skipLocked)}),
-   moved AS (
-     UPDATE payments p SET ${paymentColumns.map((column) => `${column} = i.p_${column}`).join(', ')}
-       FROM i
-      WHERE p.id = ANY (ARRAY(SELECT id FROM held_payments)) AND p.id = i.payment_id AND p.status = i.expected_status
-        AND (i.session_id IS NULL OR i.session_id IN (SELECT id FROM locked))
-     RETURNING p.id),
-   completed AS (
-     UPDATE checkout_sessions s SET ${completionFields.map(([column]) => `${column} = i.s_${column}`).join(', ')}
-       FROM i
-      WHERE s.id = ANY (ARRAY(SELECT id FROM locked)) AND s.id = i.session_id AND s.status = i.session_status AND i.payment_id IN (SELECT id FROM moved)
-     RETURNING s.id),
-   converted AS (
-     UPDATE experiment_exposures x SET converted_at = i.converts_exposures_at
-       FROM i
-      WHERE x.checkout_session_id = i.session_id AND x.converted_at IS NULL AND i.converts_exposures_at IS NOT NULL
-        AND i.session_id IN (SELECT id FROM completed)),
-   ${eventsWithDeliveriesOfRecords('payment_events', 'pe_', 'i.payment_id IN (SELECT id FROM moved)')},
-   ${eventsWithDeliveriesOfRecords('session_events', 'se_', 'i.session_id IN (SELECT id FROM completed)')}
-   SELECT i.n, CASE
-       WHEN (i.session_id IS NOT NULL AND i.session_id NOT IN (SELECT id FROM held) AND EXISTS (SELECT 1 FROM checkout_sessions s WHERE s.id = i.session_id))
-         OR (i.payment_id NOT IN (SELECT id FROM held_payments) AND EXISTS (SELECT 1 FROM payments p WHERE p.id = i.payment_id))
-         THEN -1
-       ELSE (i.payment_id IN (SELECT id FROM moved))::int
-            / (CASE WHEN i.session_id IS NOT NULL AND i.payment_id IN (SELECT id FROM moved) AND i.session_id NOT IN (SELECT id FROM completed)
-                    THEN 0 ELSE 1 END) END AS result
-     FROM i`;
-}
 
 type SessionOutcome = NonNullable<PaymentOutcome['session']>;
 
@@ -189,13 +146,72 @@ const outcomeRecord = record(
   recordPart(eventFields, 'pe_', (o: PaymentOutcome) => o.event),
   recordPart(eventFields, 'se_', (o: PaymentOutcome) => o.session?.event),
 );
+const eventColumns = eventFields.map(([column]) => column);
 
-const outcomes: SharedStatement<PaymentOutcome, boolean> = {
-  shared: outcomeSql(true),
-  alone: outcomeSql(false),
+/**
+ * Processors' outcomes (`PaymentRepository.recordOutcome`), each member's whole outcome written in
+ * one statement, or nothing of it. The rows are locked first, the session before the payment (as
+ * the intent locks them: no deadlock). A member is `ready` when its payment is still in the status
+ * it is expected in and its session (if it has one) still as it was read: only ready members are
+ * written — the payment's new state, the session's completion, the conversion of the session's
+ * exposures, the events and their webhook deliveries. The answer says which: `recorded`;
+ * `payment_moved` or `session_changed` (nothing written); or, shared, `skipped` when a row it
+ * needs is locked elsewhere (shared-statement.ts). A ready member's payment and session move
+ * together, or the statement fails: `tillpoint_check` (migration 0046) says so, in words.
+ */
+const outcomeSql = (lock: Lock) => `
+  WITH i AS MATERIALIZED (${recordSet(outcomeRecord.columns)}),
+   held_sessions AS MATERIALIZED (
+     SELECT s.id, s.status, date_trunc('milliseconds', s.updated_at) AS updated_at
+       FROM checkout_sessions s WHERE s.id = ANY (ARRAY(SELECT session_id FROM i)) ${lock}),
+   held_payments AS MATERIALIZED (
+     SELECT p.id, p.status FROM payments p WHERE p.id = ANY (ARRAY(SELECT payment_id FROM i)) ${lock}),
+   ready AS MATERIALIZED (
+     SELECT i.n, i.payment_id, i.session_id FROM i
+       JOIN held_payments p ON p.id = i.payment_id AND p.status = i.expected_status
+       LEFT JOIN held_sessions s ON s.id = i.session_id
+      WHERE i.session_id IS NULL OR (s.status = i.session_status AND s.updated_at = i.session_updated_at)),
+   moved AS (
+     UPDATE payments p SET ${paymentColumns.map((column) => `${column} = i.p_${column}`).join(', ')}
+       FROM i
+      WHERE p.id = ANY (ARRAY(SELECT payment_id FROM ready)) AND p.id = i.payment_id
+     RETURNING i.n),
+   completed AS (
+     UPDATE checkout_sessions s SET ${completionFields.map(([column]) => `${column} = i.s_${column}`).join(', ')}
+       FROM i
+      WHERE s.id = ANY (ARRAY(SELECT session_id FROM ready)) AND s.id = i.session_id
+     RETURNING i.n),
+   converted AS (
+     UPDATE experiment_exposures x SET converted_at = i.converts_exposures_at
+       FROM i
+      WHERE x.checkout_session_id = ANY (ARRAY(SELECT session_id FROM ready)) AND x.checkout_session_id = i.session_id
+        AND x.converted_at IS NULL AND i.converts_exposures_at IS NOT NULL),
+   new_events AS (
+     INSERT INTO events (${eventColumns.join(', ')})
+     SELECT ${eventColumns.map((column) => `i.pe_${column}`).join(', ')} FROM i WHERE i.pe_id IS NOT NULL AND i.n IN (SELECT n FROM ready)
+     UNION ALL
+     SELECT ${eventColumns.map((column) => `i.se_${column}`).join(', ')} FROM i WHERE i.se_id IS NOT NULL AND i.n IN (SELECT n FROM ready)
+     RETURNING id, account_id, mode, type, created_at),
+   deliveries AS (
+     ${deliveriesOfNewEvents('new_events')})
+   SELECT i.n, CASE
+       WHEN i.n IN (SELECT n FROM ready) THEN
+         CASE WHEN tillpoint_check(
+                i.n IN (SELECT n FROM moved) AND (i.session_id IS NULL OR i.n IN (SELECT n FROM completed)),
+                'payment ' || i.payment_id || ' and its session ' || coalesce(i.session_id, '(none)') || ' must move together')
+           THEN 'recorded' END
+       WHEN i.payment_id NOT IN (SELECT id FROM held_payments) AND EXISTS (SELECT 1 FROM payments p WHERE p.id = i.payment_id) THEN 'skipped'
+       WHEN i.session_id NOT IN (SELECT id FROM held_sessions) AND EXISTS (SELECT 1 FROM checkout_sessions s WHERE s.id = i.session_id) THEN 'skipped'
+       WHEN NOT EXISTS (SELECT 1 FROM held_payments p WHERE p.id = i.payment_id AND p.status = i.expected_status) THEN 'payment_moved'
+       ELSE 'session_changed' END AS result
+     FROM i`;
+
+const outcomes: SharedStatement<PaymentOutcome, OutcomeAnswer> = {
+  shared: outcomeSql('FOR UPDATE SKIP LOCKED'),
+  alone: outcomeSql('FOR UPDATE'),
   key: ({ payment, session }) => session?.expected.id ?? payment.id,
   member: outcomeRecord.values,
-  answer: (row) => (Number(row.result) === -1 ? SKIPPED : Number(row.result) === 1),
+  answer: (row) => (row.result === 'skipped' ? SKIPPED : (row.result as OutcomeAnswer)),
 };
 
 /** Payments: at most one holding a session (the one-payment index decides), updated on their expected status. */

@@ -3,12 +3,8 @@ import type { CredentialCipher } from '../../credential-cipher';
 import type { SqlClient } from '../../sql-client';
 import { auditLogRepositories } from '../team/audit-log';
 import type { Scope } from '../../../domain/shared/scope';
-import { recordSet, toSession, type Row } from '../../rows';
+import { recordSet, type Row } from '../../rows';
 import { runShared, type SharedStatement } from '../../shared-statement';
-import type { CheckoutSession } from '../../../domain/sessions/entities';
-import type { FlagState } from '../../../domain/flags/ports';
-import { toExperiment, toFlag } from '../flags/flags';
-import { builtInFlagKeys } from '../../../domain/flags/flag-evaluation';
 
 const context = (scope: Scope) => `processor_config:${scope.accountId}:${scope.mode}`;
 
@@ -38,93 +34,39 @@ function configOf(row: Row, cipher: CredentialCipher | null): ProcessorConfig {
 export interface SqlProcessorConfigStore extends ProcessorConfigStore {
   /** Every scope whose config is for `processor`. */
   scopesOf(processor: 'test' | 'braintree'): Promise<Scope[]>;
-  /**
-   * A checkout session (as `checkoutSessions.get` reads it) and its scope's config, in one
-   * statement; the config is opened when asked for (it may throw as `get` does). With flags, the
-   * scope's flags and running experiments on the keys paying evaluates (`FlagState.keys`). Null:
-   * no session.
-   */
-  sessionWithConfig(
-    sessionId: string,
-    options?: { withFlags?: boolean },
-  ): Promise<{ session: CheckoutSession; config: (() => ProcessorConfig) | null; flags?: FlagState } | null>;
 }
 
 /**
- * The flags paying evaluates: the built-in ones (kill switches, 3-D Secure), never the merchant's
- * custom flags, so a scope with many of those pays as fast as one with none. Our own constants,
- * written into the SQL as a literal.
+ * Scopes' configs, the reads of many scopes made at once in one statement (shared-statement.ts:
+ * paying reads its session's config; a read takes no lock). A scope without one gets a row of
+ * nulls.
  */
-const payingFlagKeys = `'{${builtInFlagKeys.join(',')}}'::text[]`;
+const byScopeSql = `WITH m AS MATERIALIZED (${recordSet([
+  ['account_id', 'text'],
+  ['mode', 'text'],
+])})
+   SELECT m.n, c.* FROM m LEFT JOIN processor_configs c ON c.account_id = m.account_id AND c.mode = m.mode`;
 
-/**
- * The scope's flags and running experiments on the keys paying evaluates, as two JSON arrays of
- * rows (null for none), for the session `s`. In no particular order: evaluation looks them up by
- * key (one of each per key); no ORDER BY and no coalesce: each added measurably to the statement's
- * cost.
- */
-const flagColumns = `,
-  (SELECT json_agg(f) FROM flags f WHERE f.account_id = s.account_id AND f.mode = s.mode AND f.key = ANY (${payingFlagKeys})) AS scope_flags,
-  (SELECT json_agg(x) FROM experiments x
-    WHERE x.account_id = s.account_id AND x.mode = s.mode AND x.status = 'running' AND x.key = ANY (${payingFlagKeys})) AS scope_running_experiments`;
-
-/**
- * Sessions, each with its scope's config (its columns under a `config_` prefix) and, with flags,
- * its scope's flags and running experiments that paying evaluates, read for many payments at
- * once (shared-statement.ts; a read takes no lock, so it is the same alone). A member whose session
- * does not exist gets a row of nulls.
- */
-function sessionWithConfigStatement(flags: boolean): SharedStatement<string, Row | null> {
-  const sql = `WITH m AS MATERIALIZED (${recordSet([['id', 'text']])})
-    SELECT m.n, s.*, c.account_id AS config_account_id, c.mode AS config_mode, c.processor AS config_processor,
-              c.settings AS config_settings, c.private_key_sealed AS config_private_key_sealed, c.updated_at AS config_updated_at${flags ? flagColumns : ''}
-         FROM m LEFT JOIN checkout_sessions s ON s.id = m.id AND s.id = ANY (ARRAY(SELECT id FROM m))
-         LEFT JOIN processor_configs c ON c.account_id = s.account_id AND c.mode = s.mode`;
-  return {
-    shared: sql,
-    alone: sql,
-    key: (id) => id,
-    member: (id) => JSON.stringify(id),
-    answer: (row) => (row.id === null ? null : row),
-  };
-}
+const byScope: SharedStatement<Scope, Row | null> = {
+  shared: byScopeSql,
+  alone: byScopeSql,
+  key: (scope) => `${scope.accountId}:${scope.mode}`,
+  member: (scope) => JSON.stringify([scope.accountId, scope.mode]).slice(1, -1),
+  answer: (row) => (row.account_id === null ? null : row),
+  read: true,
+};
 
 /** Processor configs in SQL; the private key is sealed with `cipher` (null: none can be stored). */
 export function sqlProcessorConfigStore(db: SqlClient, cipher: CredentialCipher | null): SqlProcessorConfigStore {
-  const withFlags = sessionWithConfigStatement(true);
-  const bare = sessionWithConfigStatement(false);
   return {
     canStoreSecrets: cipher !== null,
     async get(scope) {
-      const { rows } = await db.query<Row>('SELECT * FROM processor_configs WHERE account_id = $1 AND mode = $2', [scope.accountId, scope.mode]);
-      return rows[0] ? configOf(rows[0], cipher) : null;
+      const row = await runShared(db, byScope, { accountId: scope.accountId, mode: scope.mode });
+      return row ? configOf(row, cipher) : null;
     },
     async scopesOf(processor) {
       const { rows } = await db.query<Row>('SELECT account_id, mode FROM processor_configs WHERE processor = $1 ORDER BY account_id, mode', [processor]);
       return rows.map((row) => ({ accountId: row.account_id, mode: row.mode }));
-    },
-    async sessionWithConfig(sessionId, options = {}) {
-      const row = await runShared(db, options.withFlags ? withFlags : bare, sessionId);
-      if (!row) return null;
-      const config =
-        row.config_account_id === null
-          ? null
-          : {
-              account_id: row.config_account_id,
-              mode: row.config_mode,
-              processor: row.config_processor,
-              settings: row.config_settings,
-              private_key_sealed: row.config_private_key_sealed,
-              updated_at: row.config_updated_at,
-            };
-      const found = { session: toSession(row), config: config && (() => configOf(config, cipher)) };
-      if (!options.withFlags) return found;
-      const flags: FlagState = {
-        stored: ((row.scope_flags ?? []) as Row[]).map(toFlag),
-        running: ((row.scope_running_experiments ?? []) as Row[]).map(toExperiment),
-        keys: builtInFlagKeys,
-      };
-      return { ...found, flags };
     },
     async save(config: ProcessorConfig, audit) {
       let settings: Record<string, unknown> = {};

@@ -1,7 +1,7 @@
 import type { SqlClient } from '../../sql-client';
 import type { SandboxTransaction, SandboxTransactionLedger } from '../../../domain/processors/sandbox-ports';
-import type { Field, Row } from '../../rows';
-import { insertInto, runShared, sharedInsert } from '../../shared-statement';
+import { recordPart, recordSet, type Field, type Row } from '../../rows';
+import { runShared, type SharedStatement } from '../../shared-statement';
 
 function toTransaction(row: Row): SandboxTransaction {
   return {
@@ -36,8 +36,26 @@ const transactionFields: readonly Field<SandboxTransaction>[] = [
   ['updated_at', 'timestamptz', (t) => t.updatedAt],
 ];
 
-/** New transactions, those of payments made at once in one statement (shared-statement.ts). */
-const inserts = sharedInsert((t: SandboxTransaction) => t.id, [insertInto('test_processor_transactions', transactionFields, '', (t: SandboxTransaction) => t)]);
+const transactionRecord = recordPart(transactionFields, '', (t: SandboxTransaction) => t);
+const transactionColumns = transactionFields.map(([column]) => column);
+
+/**
+ * New transactions, those of payments made at once in one statement (shared-statement.ts); one
+ * that breaks a constraint fails the statement, and each is then sent alone.
+ */
+const insertsSql = `WITH m AS MATERIALIZED (${recordSet(transactionRecord.columns)}),
+   inserted AS (
+     INSERT INTO test_processor_transactions (${transactionColumns.join(', ')})
+     SELECT ${transactionColumns.map((column) => `m.${column}`).join(', ')} FROM m)
+   SELECT n FROM m`;
+
+const inserts: SharedStatement<SandboxTransaction, void> = {
+  shared: insertsSql,
+  alone: insertsSql,
+  key: (t) => t.id,
+  member: transactionRecord.values,
+  answer: () => undefined,
+};
 
 /** The test processor's transactions, in the shared database like every other instance's state. */
 export function sqlSandboxTransactionLedger(db: SqlClient): SandboxTransactionLedger {

@@ -3,10 +3,10 @@ import { columnsOf } from '../../resource-rows';
 import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import { auditFields } from '../team/audit-log';
-import { insertInto, runShared, sharedInsert } from '../../shared-statement';
+import { runShared, type SharedStatement } from '../../shared-statement';
 import type { AuditEntry } from '../../../domain/team/entities';
 import { scopedListQuery } from '../../list-query';
-import { assignments, fieldValues, scopeClause, toSession } from '../../rows';
+import { assignments, fieldValues, record, recordPart, recordSet, scopeClause, toSession, type Row } from '../../rows';
 
 /** The columns a session's updates set, in this order; a new session also sets its fixed ones. */
 export const sessionFields = columnsOf(checkoutSessions, 'updated');
@@ -19,14 +19,51 @@ export function sessionValues(s: CheckoutSession): unknown[] {
 
 type NewSession = { session: CheckoutSession; audit?: AuditEntry | null };
 
-/** New sessions, each with its audit line when it has one, those created at once in one statement (shared-statement.ts). */
-const inserts = sharedInsert(
-  ({ session }: NewSession) => session.id,
-  [
-    insertInto(checkoutSessions.table, newSessionFields, '', ({ session }: NewSession) => session),
-    insertInto('audit_log', auditFields, 'a_', ({ audit }: NewSession) => audit),
-  ],
+/** A new session's record: the session, then its audit line (`a_…`; nulls without one). */
+const newSessionRecord = record(
+  recordPart(newSessionFields, '', ({ session }: NewSession) => session),
+  recordPart(auditFields, 'a_', ({ audit }: NewSession) => audit),
 );
+const newSessionColumns = newSessionFields.map(([column]) => column);
+const auditColumns = auditFields.map(([column]) => column);
+
+/**
+ * New sessions, each with its audit line when it has one, those created at once in one statement
+ * (shared-statement.ts). New rows lock nothing another holds, so alone it is the same statement;
+ * one that breaks a constraint fails the statement, and each member is then sent alone.
+ */
+const insertsSql = `WITH m AS MATERIALIZED (${recordSet(newSessionRecord.columns)}),
+   sessions AS (
+     INSERT INTO checkout_sessions (${newSessionColumns.join(', ')})
+     SELECT ${newSessionColumns.map((column) => `m.${column}`).join(', ')} FROM m),
+   audit AS (
+     INSERT INTO audit_log (${auditColumns.join(', ')})
+     SELECT ${auditColumns.map((column) => `m.a_${column}`).join(', ')} FROM m WHERE m.a_id IS NOT NULL)
+   SELECT n FROM m`;
+
+const inserts: SharedStatement<NewSession, void> = {
+  shared: insertsSql,
+  alone: insertsSql,
+  key: ({ session }) => session.id,
+  member: newSessionRecord.values,
+  answer: () => undefined,
+};
+
+/**
+ * Sessions read by id outside a transaction (paying reads its session so, as the page does), those
+ * read at once in one statement. A member whose session does not exist gets a row of nulls.
+ */
+const byIdSql = `WITH m AS MATERIALIZED (${recordSet([['id', 'text']])})
+   SELECT m.n, s.* FROM m LEFT JOIN checkout_sessions s ON s.id = m.id AND s.id = ANY (ARRAY(SELECT id FROM m))`;
+
+const byId: SharedStatement<string, Row | null> = {
+  shared: byIdSql,
+  alone: byIdSql,
+  key: (id) => id,
+  member: (id) => JSON.stringify(id),
+  answer: (row) => (row.id === null ? null : row),
+  read: true,
+};
 
 /** Checkout sessions. */
 export function checkoutSessionRepositories(db: SqlExecutor): Pick<UnitOfWork, 'checkoutSessions'> {
@@ -34,6 +71,10 @@ export function checkoutSessionRepositories(db: SqlExecutor): Pick<UnitOfWork, '
     checkoutSessions: {
       insert: (session, audit) => runShared(db, inserts, { session, audit }),
       async get(scope, id, options = {}) {
+        if (!scope && !options.forUpdate) {
+          const row = await runShared(db, byId, id);
+          return row ? toSession(row) : null;
+        }
         const scoped = scopeClause(scope, 2);
         const { rows } = await db.query(`SELECT * FROM checkout_sessions WHERE id = $1${scoped.sql}${options.forUpdate ? ' FOR UPDATE' : ''}`, [
           id,

@@ -65,44 +65,28 @@ export const eventFields: readonly Field<DomainEvent>[] = [
 const eventColumns = eventFields.map(([column]) => column).join(', ');
 
 /**
- * The outbox fan-out of an event: one delivery per enabled endpoint `e` of its account and mode that
- * wants its type, as an INSERT … SELECT over `from` (and `where`, if given). The event's values are
- * SQL expressions: its parameters, or columns of `from`.
+ * The outbox fan-out (ADR 0012) of the events `events` names: a CTE of the same statement, the
+ * events' `INSERT … RETURNING id, account_id, mode, type, created_at`. One delivery per enabled
+ * endpoint of an event's account and mode that wants its type. The one place this rule is
+ * written: every statement that inserts events sends it as its last part, so an event is never
+ * committed without its deliveries.
  */
-function deliveriesOf(event: Record<'id' | 'accountId' | 'mode' | 'type' | 'createdAt', string>, from: string, where = ''): string {
-  const at = event.createdAt;
+export function deliveriesOfNewEvents(events: string): string {
   return `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, account_id, mode, status, attempts, next_attempt_at, created_at, updated_at)
-     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, ${event.id}, e.account_id, e.mode, 'pending', 0, ${at}, ${at}, ${at}
-       FROM ${from}
-      WHERE e.account_id = ${event.accountId} AND e.mode = ${event.mode} AND e.status = 'enabled'
-        AND (e.enabled_events ? '*' OR e.enabled_events ? ${event.type})${where ? ` AND ${where}` : ''}`;
+     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), e.id, ev.id, e.account_id, e.mode, 'pending', 0, ev.created_at, ev.created_at, ev.created_at
+       FROM ${events} ev JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.mode = ev.mode
+      WHERE e.status = 'enabled' AND (e.enabled_events ? '*' OR e.enabled_events ? ev.type)`;
 }
 
-/**
- * Inserts an event with the outbox fan-out in one statement: one delivery per enabled endpoint of
- * the event's account and mode that wants its type. Part of the event's own insert, so an event is
- * never committed without them.
- */
+/** Inserts an event with its webhook deliveries, in one statement. */
 export async function insertEventWithDeliveries(db: SqlExecutor, event: DomainEvent, data: string | null): Promise<void> {
-  const params = [event.id, event.accountId, event.mode, event.createdAt, event.type, event.objectId, data];
-  const deliveries = deliveriesOf({ id: '$1', accountId: '$2', mode: '$3', type: '$5::text', createdAt: '$4' }, 'webhook_endpoints e');
-  const insertEvent = `INSERT INTO events (${eventColumns}) VALUES ($1, $2, $3, $5, $6, $7, $4)`;
-  await db.query(`WITH ev AS (${insertEvent}) ${deliveries}`, params);
-}
-
-/**
- * The events of the rows of a JSON record set `i` that carry one (its columns under `prefix`, as
- * `recordPart(eventFields, prefix, …)` declares them), each with its fan-out: two CTEs, `name` and
- * `name_deliveries`, of a larger statement, written only for the rows where `guard` holds.
- */
-export function eventsWithDeliveriesOfRecords(name: string, prefix: string, guard: string): string {
-  const c = (column: string) => `i.${prefix}${column}`;
-  const carried = `${c('id')} IS NOT NULL AND ${guard}`;
-  return `${name} AS (
-       INSERT INTO events (${eventColumns})
-       SELECT ${eventFields.map(([column]) => c(column)).join(', ')} FROM i WHERE ${carried}),
-     ${name}_deliveries AS (
-       ${deliveriesOf({ id: c('id'), accountId: c('account_id'), mode: c('mode'), type: c('type'), createdAt: c('created_at') }, 'i, webhook_endpoints e', carried)})`;
+  await db.query(
+    `WITH ev AS (
+       INSERT INTO events (${eventColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       RETURNING id, account_id, mode, type, created_at)
+     ${deliveriesOfNewEvents('ev')}`,
+    [event.id, event.accountId, event.mode, event.type, event.objectId, data, event.createdAt],
+  );
 }
 
 export function webhookEndpointRepository(db: SqlExecutor): WebhookEndpointRepository {
