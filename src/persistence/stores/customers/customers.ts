@@ -2,17 +2,16 @@ import { customers, savedPaymentMethods } from '../../../domain/customers/entiti
 import type { UnitOfWork } from '../../../domain/deps';
 import { Query, scoped } from '../../list-query';
 import type { SqlExecutor } from '../../sql-client';
-import { assignments, fieldValues, placeholders, type Field, type Row } from '../../rows';
+import { assignments, fieldValues, placeholders, type Row } from '../../rows';
 import { columnsOf, rowReader } from '../../resource-rows';
-
-const columnNames = <T>(fields: readonly Field<T>[]) => fields.map(([column]) => column);
 
 /** A customer's row, read and written as its definition says (resource-rows.ts). */
 const toCustomer = rowReader(customers);
 const customerFields = columnsOf(customers);
 const customerUpdates = columnsOf(customers, 'updated');
-const insertCustomer = `INSERT INTO customers (${columnNames(customerFields).join(', ')}) VALUES (${placeholders(1, customerFields.length)})`;
-const updateCustomer = `UPDATE customers SET ${assignments(columnNames(customerUpdates), 2)} WHERE id = $1`;
+const updatedColumns = customerUpdates.map(([column]) => column);
+const insertCustomer = `INSERT INTO ${customers.table} (${customerFields.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, customerFields.length)})`;
+const updateCustomer = `UPDATE ${customers.table} SET ${assignments(updatedColumns, 2)} WHERE id = $1`;
 
 /** Customers; deleting one detaches it from its payments and sessions in the same statement. */
 export function customerRepositories(db: SqlExecutor): Pick<UnitOfWork, 'customers'> {
@@ -73,7 +72,7 @@ export function customerRepositories(db: SqlExecutor): Pick<UnitOfWork, 'custome
 /** A saved payment method's row, read and written as its definition says. */
 const toSavedPaymentMethod = rowReader(savedPaymentMethods);
 const methodFields = columnsOf(savedPaymentMethods);
-const insertMethod = `INSERT INTO payment_methods (${columnNames(methodFields).join(', ')}) VALUES (${placeholders(1, methodFields.length)})`;
+const insertMethod = `INSERT INTO ${savedPaymentMethods.table} (${methodFields.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, methodFields.length)})`;
 
 /** Customers' saved payment methods (the processor's token and what may be shown; never the card). */
 export function savedPaymentMethodRepositories(db: SqlExecutor): Pick<UnitOfWork, 'savedPaymentMethods'> {
