@@ -4,7 +4,7 @@ import { eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes } from '../domain/payments/entities';
 import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 import { disputeStatuses } from '../domain/disputes/state-machine';
-import { checkoutSessions, products } from '../domain/sessions/entities';
+import { checkoutSessions, prices, products } from '../domain/sessions/entities';
 import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { resourceSchema } from './resource-schema';
 
@@ -411,25 +411,32 @@ export const eventSchema = z
     examples: [{ id: 'evt_test_m1N2b3V4', object: 'event', livemode: false, type: 'payment.succeeded', created: 1767225700, data: { object: paymentExample } }],
   });
 
-export const priceSchema = z
-  .strictObject({
-    id: id('price_', 'price_test_p1'),
-    object: z.literal('price'),
-    livemode,
-    product: id('prod_', 'prod_test_c1'),
-    currency,
-    unit_amount: minorUnits('Price of one'),
-    active: z.boolean(),
-    created: unixTime('Creation time'),
-  })
-  .meta({ id: 'Price', description: 'What a product costs in one currency; immutable once made.' });
+const priceExample = {
+  id: 'price_test_p1',
+  object: 'price',
+  livemode: false,
+  product: 'prod_test_c1',
+  currency: 'usd',
+  unit_amount: 1650,
+  active: true,
+  created: 1767225600,
+};
+
+export const priceSchema = resourceSchema('price', prices, {
+  id: 'Price',
+  description: 'What a product costs in one currency; immutable once made.',
+  prefix: 'price_',
+  example: priceExample,
+  json: {},
+  shaped: {},
+});
 
 const productExample = {
   id: 'prod_test_c1',
   name: 'Kenya AA, 250 g',
   description: 'Washed, from Nyeri.',
   active: true,
-  default_price: null,
+  default_price: priceExample,
   created: 1767225600,
   updated: 1767225600,
 };

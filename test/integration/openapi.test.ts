@@ -15,6 +15,7 @@ import {
   promotionCodeSchema,
   taxRateSchema,
   productSchema,
+  priceSchema,
 } from '../../src/http/response-schemas';
 import { docsPagePolicy } from '../../src/http/routes/api-reference';
 import { SDK_TYPES_FILE, sdkTypesOf } from '../../scripts/sdk-types';
@@ -163,6 +164,7 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
       TaxRate: taxRateSchema,
       Customer: customerSchema,
       Product: productSchema,
+      Price: priceSchema,
     };
     const withExamples = Object.entries<any>(document.components.schemas).filter(([, schema]) => schema.examples);
     expect(withExamples.map(([id]) => id).sort()).toEqual(Object.keys(named).sort());

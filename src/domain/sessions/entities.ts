@@ -148,14 +148,17 @@ export const products = defineResource('products', {
 /** Something a merchant sells. */
 export type Product = EntityOf<typeof products>;
 
-/** What a product costs in one currency (`price_…`); immutable once made, like Stripe's. */
-export interface Price {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  productId: string;
-  currency: string;
-  unitAmount: number;
-  active: boolean;
-  createdAt: Date;
-}
+/** What a product costs in one currency (`price_…`); immutable once made, like Stripe's. Its API object is `priceView`. */
+export const prices = defineResource('prices', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  productId: field.text().fixedAtCreation().shownAs('product').describe('The product it prices (`prod_…`).'),
+  currency: field.currency().fixedAtCreation(),
+  unitAmount: field.integer().fixedAtCreation().describe('Price of one, in minor units'),
+  active: field.boolean(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+});
+
+/** What a product costs in one currency. */
+export type Price = EntityOf<typeof prices>;

@@ -1496,7 +1496,19 @@ export interface components {
                 object: components["schemas"]["CheckoutSession"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["Customer"] | components["schemas"]["PaymentMethod"];
             };
         };
-        /** @description What a product costs in one currency; immutable once made. */
+        /**
+         * @description What a product costs in one currency; immutable once made.
+         * @example {
+         *       "id": "price_test_p1",
+         *       "object": "price",
+         *       "livemode": false,
+         *       "product": "prod_test_c1",
+         *       "currency": "usd",
+         *       "unit_amount": 1650,
+         *       "active": true,
+         *       "created": 1767225600
+         *     }
+         */
         Price: {
             /**
              * @description Object id, `price_…`.
@@ -1507,20 +1519,17 @@ export interface components {
             object: "price";
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
-            /**
-             * @description Object id, `prod_…`.
-             * @example prod_test_c1
-             */
+            /** @description The product it prices (`prod_…`). */
             product: string;
             /**
              * @description Three-letter ISO 4217 code, lower case.
              * @example usd
              */
             currency: string;
-            /** @description Price of one, an integer in the currency's minor unit (cents for USD). */
+            /** @description Price of one, in minor units */
             unit_amount: number;
             active: boolean;
-            /** @description Creation time (Unix seconds). */
+            /** @description Creation time */
             created: number;
         };
         /**
@@ -1534,7 +1543,16 @@ export interface components {
          *       "active": true,
          *       "created": 1767225600,
          *       "updated": 1767225600,
-         *       "default_price": null
+         *       "default_price": {
+         *         "id": "price_test_p1",
+         *         "object": "price",
+         *         "livemode": false,
+         *         "product": "prod_test_c1",
+         *         "currency": "usd",
+         *         "unit_amount": 1650,
+         *         "active": true,
+         *         "created": 1767225600
+         *       }
          *     }
          */
         Product: {
