@@ -4,7 +4,7 @@ import { eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes } from '../domain/payments/entities';
 import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 import { disputeStatuses } from '../domain/disputes/state-machine';
-import { checkoutSessions, prices, products } from '../domain/sessions/entities';
+import { checkoutSessions, paymentLinks, prices, products } from '../domain/sessions/entities';
 import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { resourceSchema } from './resource-schema';
 
@@ -536,17 +536,30 @@ export const taxRateSchema = resourceSchema('tax_rate', taxRates, {
   shaped: {},
 });
 
-export const paymentLinkSchema = z
-  .strictObject({
-    id: id('plink_', 'plink_test_l1'),
-    object: z.literal('payment_link'),
-    livemode,
-    active: z.boolean(),
+const paymentLinkExample = {
+  id: 'plink_test_l1',
+  active: true,
+  url: 'https://pay.example.com/l/coffee',
+  currency: 'usd',
+  line_items: [{ price: 'price_test_p1', name: 'Kenya AA, 250 g', unit_amount: 1650, quantity: 2, amount: 3300 }],
+  amount_total: 3300,
+  shipping_address_collection: null,
+  shipping_options: [],
+  custom_fields: [],
+  created: 1767225600,
+};
+
+export const paymentLinkSchema = resourceSchema('payment_link', paymentLinks, {
+  id: 'PaymentLink',
+  description: 'A reusable link that opens a fresh checkout session for fixed items, with the same shopper options.',
+  prefix: 'plink_',
+  example: paymentLinkExample,
+  json: {},
+  shaped: {
     url: z.string().meta({
       description: 'Each visit opens a checkout session; a browser that comes back while its session is open goes to that session again.',
       examples: ['https://pay.example.com/l/coffee'],
     }),
-    currency,
     line_items: z.array(
       z.strictObject({
         price: z.string().nullable(),
@@ -558,8 +571,6 @@ export const paymentLinkSchema = z
       }),
     ),
     amount_total: minorUnits('What a shopper pays before options (discount, shipping, tax)'),
-    allow_promotion_codes: z.boolean().meta({ description: 'Whether the sessions it opens offer a promotion code field.' }),
-    billing_address_collection: z.enum(['auto', 'required']).meta({ description: '`required`: the page asks for a billing address.' }),
     shipping_address_collection: z
       .strictObject({ allowed_countries: z.array(z.string()) })
       .nullable()
@@ -577,9 +588,8 @@ export const paymentLinkSchema = z
       )
       .meta({ description: 'The shipping choices each session offers, as given.' }),
     custom_fields: z.array(customFieldSchema).meta({ description: 'The questions each session asks (answers are on the session and the payment).' }),
-    created: unixTime('Creation time'),
-  })
-  .meta({ id: 'PaymentLink', description: 'A reusable link that opens a fresh checkout session for fixed items, with the same shopper options.' });
+  },
+});
 
 const webhookEndpointFields = {
   id: id('we_', 'we_test_h1'),
