@@ -4,7 +4,7 @@ import { eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes } from '../domain/payments/entities';
 import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
 import { disputeStatuses } from '../domain/disputes/state-machine';
-import { checkoutSessions, products } from '../domain/sessions/entities';
+import { checkoutSessions, paymentLinks, prices, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
 import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { resourceSchema } from './resource-schema';
@@ -413,25 +413,32 @@ export const eventSchema = z
     examples: [{ id: 'evt_test_m1N2b3V4', object: 'event', livemode: false, type: 'payment.succeeded', created: 1767225700, data: { object: paymentExample } }],
   });
 
-export const priceSchema = z
-  .strictObject({
-    id: id('price_', 'price_test_p1'),
-    object: z.literal('price'),
-    livemode,
-    product: id('prod_', 'prod_test_c1'),
-    currency,
-    unit_amount: minorUnits('Price of one'),
-    active: z.boolean(),
-    created: unixTime('Creation time'),
-  })
-  .meta({ id: 'Price', description: 'What a product costs in one currency; immutable once made.' });
+const priceExample = {
+  id: 'price_test_p1',
+  object: 'price',
+  livemode: false,
+  product: 'prod_test_c1',
+  currency: 'usd',
+  unit_amount: 1650,
+  active: true,
+  created: 1767225600,
+};
+
+export const priceSchema = resourceSchema('price', prices, {
+  id: 'Price',
+  description: 'What a product costs in one currency; immutable once made.',
+  prefix: 'price_',
+  example: priceExample,
+  json: {},
+  shaped: {},
+});
 
 const productExample = {
   id: 'prod_test_c1',
   name: 'Kenya AA, 250 g',
   description: 'Washed, from Nyeri.',
   active: true,
-  default_price: null,
+  default_price: priceExample,
   created: 1767225600,
   updated: 1767225600,
 };
@@ -531,17 +538,30 @@ export const taxRateSchema = resourceSchema('tax_rate', taxRates, {
   shaped: {},
 });
 
-export const paymentLinkSchema = z
-  .strictObject({
-    id: id('plink_', 'plink_test_l1'),
-    object: z.literal('payment_link'),
-    livemode,
-    active: z.boolean(),
+const paymentLinkExample = {
+  id: 'plink_test_l1',
+  active: true,
+  url: 'https://pay.example.com/l/coffee',
+  currency: 'usd',
+  line_items: [{ price: 'price_test_p1', name: 'Kenya AA, 250 g', unit_amount: 1650, quantity: 2, amount: 3300 }],
+  amount_total: 3300,
+  shipping_address_collection: null,
+  shipping_options: [],
+  custom_fields: [],
+  created: 1767225600,
+};
+
+export const paymentLinkSchema = resourceSchema('payment_link', paymentLinks, {
+  id: 'PaymentLink',
+  description: 'A reusable link that opens a fresh checkout session for fixed items, with the same shopper options.',
+  prefix: 'plink_',
+  example: paymentLinkExample,
+  json: {},
+  shaped: {
     url: z.string().meta({
       description: 'Each visit opens a checkout session; a browser that comes back while its session is open goes to that session again.',
       examples: ['https://pay.example.com/l/coffee'],
     }),
-    currency,
     line_items: z.array(
       z.strictObject({
         price: z.string().nullable(),
@@ -553,8 +573,6 @@ export const paymentLinkSchema = z
       }),
     ),
     amount_total: minorUnits('What a shopper pays before options (discount, shipping, tax)'),
-    allow_promotion_codes: z.boolean().meta({ description: 'Whether the sessions it opens offer a promotion code field.' }),
-    billing_address_collection: z.enum(['auto', 'required']).meta({ description: '`required`: the page asks for a billing address.' }),
     shipping_address_collection: z
       .strictObject({ allowed_countries: z.array(z.string()) })
       .nullable()
@@ -572,9 +590,8 @@ export const paymentLinkSchema = z
       )
       .meta({ description: 'The shipping choices each session offers, as given.' }),
     custom_fields: z.array(customFieldSchema).meta({ description: 'The questions each session asks (answers are on the session and the payment).' }),
-    created: unixTime('Creation time'),
-  })
-  .meta({ id: 'PaymentLink', description: 'A reusable link that opens a fresh checkout session for fixed items, with the same shopper options.' });
+  },
+});
 
 const webhookEndpointFields = {
   id: id('we_', 'we_test_h1'),

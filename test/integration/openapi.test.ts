@@ -16,6 +16,8 @@ import {
   promotionCodeSchema,
   taxRateSchema,
   productSchema,
+  priceSchema,
+  paymentLinkSchema,
 } from '../../src/http/response-schemas';
 import { docsPagePolicy } from '../../src/http/routes/api-reference';
 import { SDK_TYPES_FILE, sdkTypesOf } from '../../scripts/sdk-types';
@@ -165,6 +167,8 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
       Customer: customerSchema,
       PaymentMethod: paymentMethodSchema,
       Product: productSchema,
+      Price: priceSchema,
+      PaymentLink: paymentLinkSchema,
     };
     const withExamples = Object.entries<any>(document.components.schemas).filter(([, schema]) => schema.examples);
     expect(withExamples.map(([id]) => id).sort()).toEqual(Object.keys(named).sort());

@@ -1,4 +1,4 @@
-import { modes, type Mode } from '../shared/events';
+import { modes } from '../shared/events';
 import { checkoutSessionStatuses } from '../payments/state-machine';
 import { captureMethods, type PaymentMethodType } from '../payments/entities';
 import { defineResource, field, type EntityOf } from '../shared/resource-shape';
@@ -106,28 +106,32 @@ export type CheckoutSession = EntityOf<typeof checkoutSessions>;
 /** What a checkout session is for: the API's `mode` (our `mode` is test or live). */
 export type CheckoutSessionPurpose = (typeof checkoutSessionPurposes)[number];
 
-/** A reusable link that opens a fresh checkout session for fixed items (`/l/:slug`). */
-export interface PaymentLink {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  slug: string;
-  currency: string;
-  lineItems: PaymentLinkItem[];
-  active: boolean;
-  createdAt: Date;
+/** A reusable link that opens a fresh checkout session for fixed items (`/l/:slug`). Its API object is `paymentLinkView`. */
+export const paymentLinks = defineResource('payment_links', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  /** Its path, `/l/:slug`: the API shows the whole `url`. */
+  slug: field.text().fixedAtCreation().internal(),
+  currency: field.currency(),
+  lineItems: field.json<PaymentLinkItem[]>().internal(),
+  active: field.boolean(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
   // The shopper options every session the link opens carries (checked as a session's are).
   /** The page offers a promotion code field. */
-  allowPromotionCodes: boolean;
+  allowPromotionCodes: field.boolean().whenMissing(false).describe('Whether the sessions it opens offer a promotion code field.'),
   /** `required`: the page asks for a billing address. */
-  billingAddressCollection: 'auto' | 'required';
+  billingAddressCollection: field.oneOf(['auto', 'required']).whenMissing('auto').describe('`required`: the page asks for a billing address.'),
   /** The countries the page ships to; null when it asks for no shipping address. */
-  shippingAddressCollection: { allowedCountries: string[] } | null;
+  shippingAllowedCountries: field.json<string[]>().nullable().internal(),
   /** Shipping choices in the link's currency; each opened session gives them fresh ids. */
-  shippingOptions: Array<Omit<ShippingRate, 'id'>>;
+  shippingOptions: field.json<Array<Omit<ShippingRate, 'id'>>>().whenMissing([]).internal(),
   /** Up to 3 questions the page asks (no answers: each session gets its own). */
-  customFields: CustomField[];
-}
+  customFields: field.json<CustomField[]>().whenMissing([]).internal(),
+});
+
+/** A reusable link that opens a fresh checkout session for fixed items. */
+export type PaymentLink = EntityOf<typeof paymentLinks>;
 
 /** An item of a payment link: a price's name and amount copied at creation, or an ad-hoc item. */
 export type PaymentLinkItem = Omit<LineItem, 'amount'> & { priceId?: string | null };
@@ -149,14 +153,17 @@ export const products = defineResource('products', {
 /** Something a merchant sells. */
 export type Product = EntityOf<typeof products>;
 
-/** What a product costs in one currency (`price_…`); immutable once made, like Stripe's. */
-export interface Price {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  productId: string;
-  currency: string;
-  unitAmount: number;
-  active: boolean;
-  createdAt: Date;
-}
+/** What a product costs in one currency (`price_…`); immutable once made, like Stripe's. Its API object is `priceView`. */
+export const prices = defineResource('prices', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  productId: field.text().fixedAtCreation().shownAs('product').describe('The product it prices (`prod_…`).'),
+  currency: field.currency().fixedAtCreation(),
+  unitAmount: field.integer().fixedAtCreation().describe('Price of one, in minor units'),
+  active: field.boolean(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+});
+
+/** What a product costs in one currency. */
+export type Price = EntityOf<typeof prices>;

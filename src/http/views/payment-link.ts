@@ -1,7 +1,12 @@
-import { resourceView } from './resource';
+import { apiObjectOf } from '../../domain/shared/resource-shape';
 import { customFieldSnapshot } from '../../domain/sessions/shopper-options';
-import type { PaymentLink } from '../../domain/sessions/entities';
+import { paymentLinks, type PaymentLink } from '../../domain/sessions/entities';
 
+/**
+ * A payment link: its fields as its definition shows them (`paymentLinks`), then its address, its
+ * items with their amounts, and the shopper options every session it opens carries, in the shapes
+ * they were given.
+ */
 export function paymentLinkView(link: PaymentLink, publicUrl: string) {
   const items = link.lineItems.map((item) => ({
     price: item.priceId ?? null,
@@ -12,17 +17,13 @@ export function paymentLinkView(link: PaymentLink, publicUrl: string) {
     ...(item.adjustableQuantity ? { adjustable_quantity: item.adjustableQuantity } : {}),
   }));
   const currency = link.currency.toLowerCase();
-  return resourceView('payment_link', link, {
-    active: link.active,
+  return {
+    ...apiObjectOf('payment_link', paymentLinks, link),
     url: `${publicUrl}/l/${link.slug}`,
-    currency,
     line_items: items,
     amount_total: items.reduce((sum, item) => sum + item.amount, 0),
-    // The shopper options every session the link opens carries, in the shapes they were given.
-    allow_promotion_codes: link.allowPromotionCodes ?? false,
-    billing_address_collection: link.billingAddressCollection ?? 'auto',
-    shipping_address_collection: link.shippingAddressCollection ? { allowed_countries: link.shippingAddressCollection.allowedCountries } : null,
-    shipping_options: (link.shippingOptions ?? []).map((option) => ({
+    shipping_address_collection: link.shippingAllowedCountries ? { allowed_countries: link.shippingAllowedCountries } : null,
+    shipping_options: link.shippingOptions.map((option) => ({
       shipping_rate_data: {
         type: 'fixed_amount' as const,
         display_name: option.displayName,
@@ -30,6 +31,6 @@ export function paymentLinkView(link: PaymentLink, publicUrl: string) {
         delivery_estimate: option.deliveryEstimate,
       },
     })),
-    custom_fields: (link.customFields ?? []).map(customFieldSnapshot),
-  });
+    custom_fields: link.customFields.map(customFieldSnapshot),
+  };
 }

@@ -1,14 +1,9 @@
-import { resourceView } from './resource';
 import { apiObjectOf } from '../../domain/shared/resource-shape';
-import { products, type Product, type Price } from '../../domain/sessions/entities';
+import { prices, products, type Product, type Price } from '../../domain/sessions/entities';
 
+/** A price: its fields as its definition shows them (`prices`). */
 export function priceView(price: Price) {
-  return resourceView('price', price, {
-    product: price.productId,
-    currency: price.currency.toLowerCase(),
-    unit_amount: price.unitAmount,
-    active: price.active,
-  });
+  return apiObjectOf('price', prices, price);
 }
 
 /**

@@ -1510,7 +1510,19 @@ export interface components {
                 object: components["schemas"]["CheckoutSession"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["Customer"] | components["schemas"]["PaymentMethod"];
             };
         };
-        /** @description What a product costs in one currency; immutable once made. */
+        /**
+         * @description What a product costs in one currency; immutable once made.
+         * @example {
+         *       "id": "price_test_p1",
+         *       "object": "price",
+         *       "livemode": false,
+         *       "product": "prod_test_c1",
+         *       "currency": "usd",
+         *       "unit_amount": 1650,
+         *       "active": true,
+         *       "created": 1767225600
+         *     }
+         */
         Price: {
             /**
              * @description Object id, `price_…`.
@@ -1521,20 +1533,17 @@ export interface components {
             object: "price";
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
-            /**
-             * @description Object id, `prod_…`.
-             * @example prod_test_c1
-             */
+            /** @description The product it prices (`prod_…`). */
             product: string;
             /**
              * @description Three-letter ISO 4217 code, lower case.
              * @example usd
              */
             currency: string;
-            /** @description Price of one, an integer in the currency's minor unit (cents for USD). */
+            /** @description Price of one, in minor units */
             unit_amount: number;
             active: boolean;
-            /** @description Creation time (Unix seconds). */
+            /** @description Creation time */
             created: number;
         };
         /**
@@ -1548,7 +1557,16 @@ export interface components {
          *       "active": true,
          *       "created": 1767225600,
          *       "updated": 1767225600,
-         *       "default_price": null
+         *       "default_price": {
+         *         "id": "price_test_p1",
+         *         "object": "price",
+         *         "livemode": false,
+         *         "product": "prod_test_c1",
+         *         "currency": "usd",
+         *         "unit_amount": 1650,
+         *         "active": true,
+         *         "created": 1767225600
+         *       }
          *     }
          */
         Product: {
@@ -1733,7 +1751,33 @@ export interface components {
             /** @description Creation time */
             created: number;
         };
-        /** @description A reusable link that opens a fresh checkout session for fixed items, with the same shopper options. */
+        /**
+         * @description A reusable link that opens a fresh checkout session for fixed items, with the same shopper options.
+         * @example {
+         *       "id": "plink_test_l1",
+         *       "object": "payment_link",
+         *       "livemode": false,
+         *       "currency": "usd",
+         *       "active": true,
+         *       "created": 1767225600,
+         *       "allow_promotion_codes": false,
+         *       "billing_address_collection": "auto",
+         *       "url": "https://pay.example.com/l/coffee",
+         *       "line_items": [
+         *         {
+         *           "price": "price_test_p1",
+         *           "name": "Kenya AA, 250 g",
+         *           "unit_amount": 1650,
+         *           "quantity": 2,
+         *           "amount": 3300
+         *         }
+         *       ],
+         *       "amount_total": 3300,
+         *       "shipping_address_collection": null,
+         *       "shipping_options": [],
+         *       "custom_fields": []
+         *     }
+         */
         PaymentLink: {
             /**
              * @description Object id, `plink_…`.
@@ -1744,17 +1788,26 @@ export interface components {
             object: "payment_link";
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
-            active: boolean;
-            /**
-             * @description Each visit opens a checkout session; a browser that comes back while its session is open goes to that session again.
-             * @example https://pay.example.com/l/coffee
-             */
-            url: string;
             /**
              * @description Three-letter ISO 4217 code, lower case.
              * @example usd
              */
             currency: string;
+            active: boolean;
+            /** @description Creation time */
+            created: number;
+            /** @description Whether the sessions it opens offer a promotion code field. */
+            allow_promotion_codes: boolean;
+            /**
+             * @description `required`: the page asks for a billing address.
+             * @enum {string}
+             */
+            billing_address_collection: "auto" | "required";
+            /**
+             * @description Each visit opens a checkout session; a browser that comes back while its session is open goes to that session again.
+             * @example https://pay.example.com/l/coffee
+             */
+            url: string;
             line_items: {
                 price: string | null;
                 name: string;
@@ -1772,13 +1825,6 @@ export interface components {
             }[];
             /** @description What a shopper pays before options (discount, shipping, tax), an integer in the currency's minor unit (cents for USD). */
             amount_total: number;
-            /** @description Whether the sessions it opens offer a promotion code field. */
-            allow_promotion_codes: boolean;
-            /**
-             * @description `required`: the page asks for a billing address.
-             * @enum {string}
-             */
-            billing_address_collection: "auto" | "required";
             /** @description The countries the page takes a shipping address in; null when it asks for none. */
             shipping_address_collection: {
                 allowed_countries: string[];
@@ -1814,8 +1860,6 @@ export interface components {
             }[];
             /** @description The questions each session asks (answers are on the session and the payment). */
             custom_fields: components["schemas"]["CustomField"][];
-            /** @description Creation time (Unix seconds). */
-            created: number;
         };
         /** @description Where signed events are sent. */
         WebhookEndpoint: {

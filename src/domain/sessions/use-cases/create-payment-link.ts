@@ -78,7 +78,7 @@ export async function createPaymentLink(
       createdAt: now,
       allowPromotionCodes: sample.allowPromotionCodes,
       billingAddressCollection: sample.billingAddressCollection,
-      shippingAddressCollection: sample.shippingAddressCollection,
+      shippingAllowedCountries: sample.shippingAddressCollection?.allowedCountries ?? null,
       shippingOptions: sample.shippingOptions.map(({ displayName, amount, deliveryEstimate }) => ({ displayName, amount, deliveryEstimate })),
       customFields: sample.customFields,
     };

@@ -30,7 +30,7 @@ export async function openPaymentLink(
       paymentLinkId: link.id,
       allowPromotionCodes: link.allowPromotionCodes,
       billingAddressCollection: link.billingAddressCollection,
-      shippingAllowedCountries: link.shippingAddressCollection?.allowedCountries ?? null,
+      shippingAllowedCountries: link.shippingAllowedCountries,
       shippingOptions: link.shippingOptions.map((option) => ({ ...option, currency: link.currency })),
       customFields: link.customFields.map(customFieldInputOf),
     },

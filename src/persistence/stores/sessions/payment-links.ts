@@ -1,52 +1,22 @@
-import type { PaymentLink } from '../../../domain/sessions/entities';
+import { paymentLinks } from '../../../domain/sessions/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import { scopedGetQuery, scopedListQuery } from '../../list-query';
-import { json, type Row } from '../../rows';
+import { columnsOf, rowReader } from '../../resource-rows';
+import { fieldValues, placeholders } from '../../rows';
 
-function toPaymentLink(row: Row): PaymentLink {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    slug: row.slug,
-    currency: row.currency,
-    lineItems: row.line_items,
-    active: row.active,
-    createdAt: new Date(row.created_at),
-    allowPromotionCodes: row.allow_promotion_codes ?? false,
-    billingAddressCollection: row.billing_address_collection ?? 'auto',
-    shippingAddressCollection: row.shipping_allowed_countries ? { allowedCountries: row.shipping_allowed_countries } : null,
-    shippingOptions: row.shipping_options ?? [],
-    customFields: row.custom_fields ?? [],
-  };
-}
+/** A payment link's row and the columns it is made with, as its definition says (resource-rows.ts). */
+const toPaymentLink = rowReader(paymentLinks);
+const paymentLinkFields = columnsOf(paymentLinks);
+const insertPaymentLink = `INSERT INTO ${paymentLinks.table} (${paymentLinkFields.map(([column]) => column).join(', ')})
+  VALUES (${placeholders(1, paymentLinkFields.length)})`;
 
 /** Payment links, found by slug or id. */
 export function paymentLinkRepositories(db: SqlExecutor): Pick<UnitOfWork, 'paymentLinks'> {
   return {
     paymentLinks: {
       async insert(l) {
-        await db.query(
-          `INSERT INTO payment_links (id, account_id, mode, slug, currency, line_items, active, created_at,
-             allow_promotion_codes, billing_address_collection, shipping_allowed_countries, shipping_options, custom_fields)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-          [
-            l.id,
-            l.accountId,
-            l.mode,
-            l.slug,
-            l.currency,
-            json(l.lineItems),
-            l.active,
-            l.createdAt,
-            l.allowPromotionCodes,
-            l.billingAddressCollection,
-            l.shippingAddressCollection ? json(l.shippingAddressCollection.allowedCountries) : null,
-            json(l.shippingOptions),
-            json(l.customFields),
-          ],
-        );
+        await db.query(insertPaymentLink, fieldValues(paymentLinkFields, l));
       },
       async getBySlug(slug) {
         const { rows } = await db.query('SELECT * FROM payment_links WHERE slug = $1', [slug]);

@@ -1,4 +1,4 @@
-import { products, type Price } from '../../../domain/sessions/entities';
+import { prices, products } from '../../../domain/sessions/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import { scopedGetQuery, scopedListQuery } from '../../list-query';
 import type { SqlExecutor } from '../../sql-client';
@@ -10,18 +10,10 @@ const toProduct = rowReader(products);
 const productFields = columnsOf(products);
 const insertProduct = `INSERT INTO ${products.table} (${productFields.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, productFields.length)})`;
 
-function toPrice(row: Row): Price {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    productId: row.product_id,
-    currency: row.currency,
-    unitAmount: Number(row.unit_amount),
-    active: row.active,
-    createdAt: new Date(row.created_at),
-  };
-}
+/** A price's row and the columns it is made with, as its definition says. */
+const toPrice = rowReader(prices);
+const priceFields = columnsOf(prices);
+const insertPrice = `INSERT INTO ${prices.table} (${priceFields.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, priceFields.length)})`;
 
 /** Products and their prices. */
 export function productRepositories(db: SqlExecutor): Pick<UnitOfWork, 'products' | 'prices'> {
@@ -43,11 +35,7 @@ export function productRepositories(db: SqlExecutor): Pick<UnitOfWork, 'products
     },
     prices: {
       async insert(p) {
-        await db.query(
-          `INSERT INTO prices (id, account_id, mode, product_id, currency, unit_amount, active, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [p.id, p.accountId, p.mode, p.productId, p.currency, p.unitAmount, p.active, p.createdAt],
-        );
+        await db.query(insertPrice, fieldValues(priceFields, p));
       },
       async get(scope, id) {
         const query = scopedGetQuery('prices', scope, id);
