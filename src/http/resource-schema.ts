@@ -56,33 +56,59 @@ export interface ResourceSchemaOptions<R extends ResourceDefinition, C extends z
   example: Record<string, unknown> & { id: string };
 }
 
+/**
+ * The schema of each field a definition shows but `id`, by its API name, and each one's example:
+ * `given`'s when it has one, else its definition's.
+ */
+function shownFields(name: string, definition: ResourceDefinition, json: Partial<Record<string, z.ZodType>>, given: Record<string, unknown>) {
+  const shape: Record<string, z.ZodType> = {};
+  const example: Record<string, unknown> = {};
+  for (const [field, def] of Object.entries(definition.fields) as [string, AnyField][]) {
+    const apiName = apiNameOf(field, def);
+    if (apiName === null || apiName === 'id') continue;
+    const schemaOfJson = json[field];
+    if (def.spec.kind === 'json' && !schemaOfJson) throw new Error(`${name}.${apiName}: a JSON field the API shows needs its schema`);
+    let schema = schemaOfJson ?? kindSchema(def);
+    if (def.spec.nullable && !schemaOfJson) schema = schema.nullable();
+    if (def.spec.description) schema = schema.meta({ description: def.spec.description });
+    shape[apiName] = schema;
+    example[apiName] = apiName in given ? given[apiName] : exampleOf(def);
+  }
+  return { shape, example };
+}
+
+const idSchema = (prefix: string, example: string) => z.string().meta({ description: `Object id, \`${prefix}…\`.`, examples: [example] });
+
 /** The strict response schema of a resource with an id and a mode. */
 export function resourceSchema<O extends string, R extends ResourceDefinition, C extends z.core.$ZodLooseShape>(
   object: O,
   definition: R,
   options: ResourceSchemaOptions<R, C>,
 ) {
-  const derived: Record<string, z.ZodType> = {};
-  const example: Record<string, unknown> = { id: options.example.id, object, livemode: false };
-  for (const [name, def] of Object.entries(definition.fields) as [string, AnyField][]) {
-    const apiName = apiNameOf(name, def);
-    if (apiName === null || apiName === 'id') continue;
-    const given = (options.json as Record<string, z.ZodType | undefined>)[name];
-    if (def.spec.kind === 'json' && !given) throw new Error(`${options.id}.${apiName}: a JSON field the API shows needs its schema`);
-    let schema = given ?? kindSchema(def);
-    if (def.spec.nullable && !given) schema = schema.nullable();
-    if (def.spec.description) schema = schema.meta({ description: def.spec.description });
-    derived[apiName] = schema;
-    example[apiName] = apiName in options.example ? options.example[apiName] : exampleOf(def);
-  }
+  const derived = shownFields(options.id, definition, options.json, options.example);
+  const example: Record<string, unknown> = { id: options.example.id, object, livemode: false, ...derived.example };
   for (const key of Object.keys(options.shaped)) example[key] = options.example[key];
   return z
     .strictObject({
-      id: z.string().meta({ description: `Object id, \`${options.prefix}…\`.`, examples: [options.example.id] }),
+      id: idSchema(options.prefix, options.example.id),
       object: z.literal(object),
       livemode: z.boolean().meta({ description: 'True in live mode, false in test mode.' }),
-      ...(derived as Omit<DerivedShape<R>, 'id'>),
+      ...(derived.shape as Omit<DerivedShape<R>, 'id'>),
       ...options.shaped,
     })
     .meta({ id: options.id, description: options.description, examples: [example] });
+}
+
+/**
+ * The strict schema of a part of a resource that has a definition of its own, an id and no mode (a
+ * dispute's evidence): `id`, then each field the API shows, as the resource's snapshot shows them
+ * with `apiFieldsOf`.
+ */
+export function partSchema<R extends ResourceDefinition>(
+  name: string,
+  definition: R,
+  options: { prefix: string; exampleId: string; json: Partial<Record<keyof R['fields'], z.ZodType>> },
+) {
+  const derived = shownFields(name, definition, options.json, {});
+  return z.strictObject({ id: idSchema(options.prefix, options.exampleId), ...(derived.shape as Omit<DerivedShape<R>, 'id'>) });
 }

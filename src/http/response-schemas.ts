@@ -3,11 +3,11 @@ import { declineCodes, errorCatalogue } from '../domain/shared/errors';
 import { eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes } from '../domain/payments/entities';
 import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
-import { disputeStatuses } from '../domain/disputes/state-machine';
 import { checkoutSessions, paymentLinks, prices, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
 import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
-import { resourceSchema } from './resource-schema';
+import { disputeEvidence, disputes } from '../domain/disputes/entities';
+import { partSchema, resourceSchema } from './resource-schema';
 
 /**
  * What the merchant API answers, as zod schemas. Each one with an `id` becomes a named schema of
@@ -291,8 +291,6 @@ export const refundSchema = z
 
 const disputeExample = {
   id: 'dp_test_q1W2e3R4t5Y6',
-  object: 'dispute',
-  livemode: false,
   payment: paymentExample.id,
   amount: 3300,
   currency: 'usd',
@@ -319,37 +317,17 @@ const disputeExample = {
   updated: 1767226500,
 };
 
-export const disputeSchema = z
-  .strictObject({
-    id: id('dp_', disputeExample.id),
-    object: z.literal('dispute'),
-    livemode,
-    payment: id('pay_', paymentExample.id, 'The disputed payment.'),
-    amount: minorUnits('Amount disputed'),
-    currency,
-    reason: z.string().meta({ description: "The bank's reason, as the processor reports it, e.g. `fraud`, `product_not_received`." }),
-    status: z.enum(disputeStatuses),
-    reply_by: unixTime('Last moment to answer').nullable(),
-    evidence: z.array(
-      z.strictObject({
-        id: id('dpe_', 'dpe_test_a1S2d3F4'),
-        kind: z.enum(['text', 'file']),
-        text: z.string().nullable(),
-        category: z.string().nullable(),
-        file_name: z.string().nullable(),
-        content_type: z.string().nullable(),
-        size: z.number().int().nullable().meta({ description: 'Bytes, for a file.' }),
-        created: unixTime('When it was given'),
-      }),
-    ),
-    processor: z.string(),
-    processor_dispute_id: z.string(),
-    submitted_at: unixTime('When the evidence was submitted').nullable(),
-    closed_at: unixTime('When it was won, lost, accepted or expired').nullable(),
-    created: unixTime('Creation time'),
-    updated: unixTime('Last change'),
-  })
-  .meta({ id: 'Dispute', description: "A chargeback the cardholder's bank opened against a payment.", examples: [disputeExample] });
+export const disputeSchema = resourceSchema('dispute', disputes, {
+  id: 'Dispute',
+  description: "A chargeback the cardholder's bank opened against a payment.",
+  prefix: 'dp_',
+  example: disputeExample,
+  json: {},
+  shaped: {
+    evidence: z.array(partSchema('DisputeEvidence', disputeEvidence, { prefix: 'dpe_', exampleId: 'dpe_test_a1S2d3F4', json: {} })),
+  },
+});
+
 const customerExample = {
   id: 'cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ',
   email: 'shopper@example.com',

@@ -1,49 +1,65 @@
-import type { Mode } from '../shared/events';
-import type { DisputeStatus } from './state-machine';
+import { modes } from '../shared/events';
+import { defineResource, field, type EntityOf } from '../shared/resource-shape';
+import { disputeStatuses } from './state-machine';
 
 /** Why the cardholder's bank says the payment is wrong, as the processor reports it (e.g. `fraud`). */
 export type DisputeReason = string;
 
-/** One piece of the merchant's answer: a text, or a file (only its name, type and size are kept). */
-export interface DisputeEvidence {
-  id: string;
-  kind: 'text' | 'file';
+/** What a piece of evidence is: a text, or a file. */
+export const disputeEvidenceKinds = ['text', 'file'] as const;
+export type DisputeEvidenceKind = (typeof disputeEvidenceKinds)[number];
+
+/**
+ * One piece of the merchant's answer: a text, or a file (only its name, type and size are kept). The
+ * one definition of its stored fields (resource-shape.ts); its row also names its dispute
+ * (`dispute_id`), and the dispute's API object shows it in `evidence`.
+ */
+export const disputeEvidence = defineResource('dispute_evidence', {
+  id: field.text().fixedAtCreation(),
+  kind: field.oneOf(disputeEvidenceKinds),
   /** The text, for text evidence. */
-  text: string | null;
+  text: field.text().nullable(),
   /** Braintree's evidence category (e.g. `DEVICE_ID`, `PROOF_OF_FULFILLMENT`), when the merchant gave one. */
-  category: string | null;
-  fileName: string | null;
-  contentType: string | null;
-  size: number | null;
+  category: field.text().nullable(),
+  fileName: field.text().nullable(),
+  contentType: field.text().nullable(),
+  size: field.integer().nullable().describe('Bytes, for a file.'),
   /** The processor's id for this evidence. */
-  processorEvidenceId: string | null;
-  createdAt: Date;
-}
+  processorEvidenceId: field.text().nullable().internal(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('When it was given'),
+});
+
+/** One piece of the merchant's answer to a dispute. */
+export type DisputeEvidence = EntityOf<typeof disputeEvidence>;
 
 /**
  * A chargeback or inquiry the cardholder's bank opened against a payment (`dp_…`). The merchant
- * answers with evidence and submits it, or accepts the loss, before `replyBy`.
+ * answers with evidence and submits it, or accepts the loss, before `replyBy`. The one definition of
+ * its stored fields (resource-shape.ts); its evidence is read from its own rows. Its API object is
+ * `disputeSnapshot`.
  */
-export interface Dispute {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  paymentId: string;
+export const disputes = defineResource('disputes', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  paymentId: field.text().fixedAtCreation().shownAs('payment').describe('The disputed payment.'),
   /** Minor units of `currency`: what the bank takes back. */
-  amount: number;
-  currency: string;
-  reason: DisputeReason;
-  status: DisputeStatus;
+  amount: field.integer().describe('Amount disputed, in minor units'),
+  currency: field.currency().fixedAtCreation(),
+  reason: field.text<DisputeReason>().fixedAtCreation().describe("The bank's reason, as the processor reports it, e.g. `fraud`, `product_not_received`."),
+  status: field.oneOf(disputeStatuses),
   /** The last moment to answer; null when the processor gave none. */
-  replyBy: Date | null;
-  evidence: DisputeEvidence[];
+  replyBy: field.timestamp().nullable().describe('Last moment to answer'),
   /** `test` or `braintree`. */
-  processor: string;
+  processor: field.text().fixedAtCreation(),
   /** The processor's dispute id. */
-  processorDisputeId: string;
+  processorDisputeId: field.text().fixedAtCreation(),
   /** When the dispute was submitted (finalized) with its evidence. */
-  submittedAt: Date | null;
-  closedAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+  submittedAt: field.timestamp().nullable().describe('When the evidence was submitted'),
+  closedAt: field.timestamp().nullable().describe('When it was won, lost, accepted or expired'),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+  updatedAt: field.timestamp().shownAs('updated').describe('Last change'),
+});
+
+/** A chargeback or inquiry against a payment, with the evidence given so far. */
+export type Dispute = EntityOf<typeof disputes> & { evidence: DisputeEvidence[] };

@@ -1,9 +1,9 @@
 import type { Payment, Refund } from '../payments/entities';
 import type { DomainEvent } from './events';
 import { checkoutSessions, type CheckoutSession } from '../sessions/entities';
-import { apiObjectOf } from './resource-shape';
+import { apiFieldsOf, apiObjectOf } from './resource-shape';
 import type { CheckoutPageChange } from '../checkout-page/entities';
-import type { Dispute } from '../disputes/entities';
+import { disputeEvidence, disputes, type Dispute } from '../disputes/entities';
 import type { TotalDetails } from '../pricing/totals';
 import { customers, savedPaymentMethods, type Customer, type SavedPaymentMethod } from '../customers/entities';
 import { customFieldSnapshot } from '../sessions/shopper-options';
@@ -139,34 +139,14 @@ export function refundSnapshot(refund: Refund) {
   };
 }
 
-/** The dispute as its events carry it (and the merchant API shows it). File evidence shows its name, type and size only. */
+/**
+ * The dispute as its events carry it (and the merchant API shows it): its fields as its definition
+ * shows them (`disputes`), and its evidence as that one's does (a file's name, type and size only).
+ */
 export function disputeSnapshot(dispute: Dispute) {
   return {
-    id: dispute.id,
-    object: 'dispute' as const,
-    livemode: dispute.mode === 'live',
-    payment: dispute.paymentId,
-    amount: dispute.amount,
-    currency: dispute.currency.toLowerCase(),
-    reason: dispute.reason,
-    status: dispute.status,
-    reply_by: unixTime(dispute.replyBy),
-    evidence: dispute.evidence.map((evidence) => ({
-      id: evidence.id,
-      kind: evidence.kind,
-      text: evidence.text,
-      category: evidence.category,
-      file_name: evidence.fileName,
-      content_type: evidence.contentType,
-      size: evidence.size,
-      created: unixTime(evidence.createdAt),
-    })),
-    processor: dispute.processor,
-    processor_dispute_id: dispute.processorDisputeId,
-    submitted_at: unixTime(dispute.submittedAt),
-    closed_at: unixTime(dispute.closedAt),
-    created: unixTime(dispute.createdAt),
-    updated: unixTime(dispute.updatedAt),
+    ...apiObjectOf('dispute', disputes, dispute),
+    evidence: dispute.evidence.map((evidence) => apiFieldsOf(disputeEvidence, evidence)),
   };
 }
 

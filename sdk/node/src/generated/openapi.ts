@@ -1281,6 +1281,12 @@ export interface components {
          *       "reason": "fraud",
          *       "status": "needs_response",
          *       "reply_by": 1767830400,
+         *       "processor": "test",
+         *       "processor_dispute_id": "dp91ab23cd45ef",
+         *       "submitted_at": null,
+         *       "closed_at": null,
+         *       "created": 1767226000,
+         *       "updated": 1767226500,
          *       "evidence": [
          *         {
          *           "id": "dpe_test_a1S2d3F4",
@@ -1292,13 +1298,7 @@ export interface components {
          *           "size": null,
          *           "created": 1767226500
          *         }
-         *       ],
-         *       "processor": "test",
-         *       "processor_dispute_id": "dp91ab23cd45ef",
-         *       "submitted_at": null,
-         *       "closed_at": null,
-         *       "created": 1767226000,
-         *       "updated": 1767226500
+         *       ]
          *     }
          */
         Dispute: {
@@ -1311,12 +1311,9 @@ export interface components {
             object: "dispute";
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
-            /**
-             * @description The disputed payment.
-             * @example pay_test_q9W8e7R6t5Y4u3I2o1P0
-             */
+            /** @description The disputed payment. */
             payment: string;
-            /** @description Amount disputed, an integer in the currency's minor unit (cents for USD). */
+            /** @description Amount disputed, in minor units */
             amount: number;
             /**
              * @description Three-letter ISO 4217 code, lower case.
@@ -1327,7 +1324,18 @@ export interface components {
             reason: string;
             /** @enum {string} */
             status: "needs_response" | "under_review" | "won" | "lost" | "accepted" | "expired";
+            /** @description Last moment to answer */
             reply_by: number | null;
+            processor: string;
+            processor_dispute_id: string;
+            /** @description When the evidence was submitted */
+            submitted_at: number | null;
+            /** @description When it was won, lost, accepted or expired */
+            closed_at: number | null;
+            /** @description Creation time */
+            created: number;
+            /** @description Last change */
+            updated: number;
             evidence: {
                 /**
                  * @description Object id, `dpe_…`.
@@ -1342,17 +1350,9 @@ export interface components {
                 content_type: string | null;
                 /** @description Bytes, for a file. */
                 size: number | null;
-                /** @description When it was given (Unix seconds). */
+                /** @description When it was given */
                 created: number;
             }[];
-            processor: string;
-            processor_dispute_id: string;
-            submitted_at: number | null;
-            closed_at: number | null;
-            /** @description Creation time (Unix seconds). */
-            created: number;
-            /** @description Last change (Unix seconds). */
-            updated: number;
         };
         /**
          * @description A returning shopper: sessions, payments and saved payment methods point to one.

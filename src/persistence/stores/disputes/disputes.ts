@@ -1,43 +1,22 @@
 import type { UnitOfWork } from '../../../domain/deps';
-import type { Dispute, DisputeEvidence } from '../../../domain/disputes/entities';
+import { disputeEvidence, disputes, type Dispute } from '../../../domain/disputes/entities';
 import { scopedListQuery, type ListFilter } from '../../list-query';
 import type { SqlExecutor } from '../../sql-client';
-import { dateOrNull, num, type Row } from '../../rows';
+import { assignments, fieldValues, num, placeholders, type Row } from '../../rows';
+import { columnsOf, rowReader } from '../../resource-rows';
 
-function toEvidence(row: Row): DisputeEvidence {
-  return {
-    id: row.id,
-    kind: row.kind,
-    text: row.text,
-    category: row.category,
-    fileName: row.file_name,
-    contentType: row.content_type,
-    size: row.size === null ? null : num(row.size),
-    processorEvidenceId: row.processor_evidence_id,
-    createdAt: new Date(row.created_at),
-  };
-}
-
-function toDispute(row: Row, evidence: DisputeEvidence[]): Dispute {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    paymentId: row.payment_id,
-    amount: num(row.amount),
-    currency: row.currency,
-    reason: row.reason,
-    status: row.status,
-    replyBy: dateOrNull(row.reply_by),
-    evidence,
-    processor: row.processor,
-    processorDisputeId: row.processor_dispute_id,
-    submittedAt: dateOrNull(row.submitted_at),
-    closedAt: dateOrNull(row.closed_at),
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  };
-}
+/** A dispute's row and its evidence's, read and written as their definitions say (resource-rows.ts). */
+const toDispute = rowReader(disputes);
+const toEvidence = rowReader(disputeEvidence);
+const disputeFields = columnsOf(disputes);
+const disputeUpdates = columnsOf(disputes, 'updated');
+const updatedColumns = disputeUpdates.map(([column]) => column);
+const evidenceFields = columnsOf(disputeEvidence);
+const insertDispute = `INSERT INTO ${disputes.table} (${disputeFields.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, disputeFields.length)})`;
+const updateDispute = `UPDATE ${disputes.table} SET ${assignments(updatedColumns, 3)} WHERE id = $1 AND status = $2`;
+/** Evidence is written with its dispute's id (`$1`), which the entity does not carry. */
+const insertEvidence = `INSERT INTO ${disputeEvidence.table} (dispute_id, ${evidenceFields.map(([column]) => column).join(', ')})
+  VALUES ($1, ${placeholders(2, evidenceFields.length)})`;
 
 /** Disputes with their evidence (one more statement per read, for every dispute read). */
 export function disputeRepositories(db: SqlExecutor): Pick<UnitOfWork, 'disputes'> {
@@ -46,7 +25,7 @@ export function disputeRepositories(db: SqlExecutor): Pick<UnitOfWork, 'disputes
     const { rows: evidence } = await db.query<Row>('SELECT * FROM dispute_evidence WHERE dispute_id = ANY($1::text[]) ORDER BY created_at, id', [
       rows.map((row) => row.id),
     ]);
-    return rows.map((row) => toDispute(row, evidence.filter((e) => e.dispute_id === row.id).map(toEvidence)));
+    return rows.map((row): Dispute => ({ ...toDispute(row), evidence: evidence.filter((e) => e.dispute_id === row.id).map(toEvidence) }));
   }
   async function one(sql: string, params: unknown[]): Promise<Dispute | null> {
     const { rows } = await db.query<Row>(sql, params);
@@ -55,28 +34,7 @@ export function disputeRepositories(db: SqlExecutor): Pick<UnitOfWork, 'disputes
   return {
     disputes: {
       async insert(d) {
-        await db.query(
-          `INSERT INTO disputes (id, account_id, mode, payment_id, amount, currency, reason, status, reply_by, processor,
-             processor_dispute_id, submitted_at, closed_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-          [
-            d.id,
-            d.accountId,
-            d.mode,
-            d.paymentId,
-            d.amount,
-            d.currency,
-            d.reason,
-            d.status,
-            d.replyBy,
-            d.processor,
-            d.processorDisputeId,
-            d.submittedAt,
-            d.closedAt,
-            d.createdAt,
-            d.updatedAt,
-          ],
-        );
+        await db.query(insertDispute, fieldValues(disputeFields, d));
       },
       async get(scope, id, options = {}) {
         const params: unknown[] = [id];
@@ -95,19 +53,11 @@ export function disputeRepositories(db: SqlExecutor): Pick<UnitOfWork, 'disputes
         ]);
       },
       async update(d, expectedStatus) {
-        const { rowCount } = await db.query(
-          `UPDATE disputes SET status = $3, reply_by = $4, amount = $5, submitted_at = $6, closed_at = $7, updated_at = $8
-            WHERE id = $1 AND status = $2`,
-          [d.id, expectedStatus, d.status, d.replyBy, d.amount, d.submittedAt, d.closedAt, d.updatedAt],
-        );
+        const { rowCount } = await db.query(updateDispute, [d.id, expectedStatus, ...fieldValues(disputeUpdates, d)]);
         return rowCount === 1;
       },
       async addEvidence(disputeId, e) {
-        await db.query(
-          `INSERT INTO dispute_evidence (id, dispute_id, kind, text, category, file_name, content_type, size, processor_evidence_id, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [e.id, disputeId, e.kind, e.text, e.category, e.fileName, e.contentType, e.size, e.processorEvidenceId, e.createdAt],
-        );
+        await db.query(insertEvidence, [disputeId, ...fieldValues(evidenceFields, e)]);
       },
       async list(scope, filter) {
         const filters: ListFilter[] = [];
