@@ -7,6 +7,7 @@ import { checkoutSessions, paymentLinks, prices, products } from '../domain/sess
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
 import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { disputeEvidence, disputes } from '../domain/disputes/entities';
+import { webhookEndpoints } from '../domain/webhooks/entities';
 import { partSchema, resourceSchema } from './resource-schema';
 
 /**
@@ -571,20 +572,22 @@ export const paymentLinkSchema = resourceSchema('payment_link', paymentLinks, {
   },
 });
 
-const webhookEndpointFields = {
-  id: id('we_', 'we_test_h1'),
-  object: z.literal('webhook_endpoint'),
-  livemode,
-  url: z.string(),
-  description: z.string().nullable(),
-  enabled_events: z.array(z.enum(['*', ...eventTypes])),
-  status: z.enum(['enabled', 'disabled']),
-  created: unixTime('Creation time'),
+const webhookEndpointExample = {
+  id: 'we_test_h1',
+  url: 'https://shop.example/hooks/tillpoint',
+  description: 'Orders',
+  enabled_events: ['checkout.session.completed', 'refund.succeeded'],
+  status: 'enabled',
+  created: 1767225600,
 };
 
-export const webhookEndpointSchema = z
-  .strictObject({
-    ...webhookEndpointFields,
+export const webhookEndpointSchema = resourceSchema('webhook_endpoint', webhookEndpoints, {
+  id: 'WebhookEndpoint',
+  description: 'Where signed events are sent.',
+  prefix: 'we_',
+  example: webhookEndpointExample,
+  json: { enabledEvents: z.array(z.enum(['*', ...eventTypes])) },
+  shaped: {
     secret: z
       .string()
       .optional()
@@ -592,8 +595,8 @@ export const webhookEndpointSchema = z
         description: 'The signing secret (`whsec_…`): only in the answer that created or rolled it.',
         examples: ['whsec_0123456789abcdef'],
       }),
-  })
-  .meta({ id: 'WebhookEndpoint', description: 'Where signed events are sent.' });
+  },
+});
 
 export const webhookDeliverySchema = z
   .strictObject({

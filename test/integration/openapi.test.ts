@@ -18,6 +18,7 @@ import {
   productSchema,
   priceSchema,
   paymentLinkSchema,
+  webhookEndpointSchema,
 } from '../../src/http/response-schemas';
 import { docsPagePolicy } from '../../src/http/routes/api-reference';
 import { SDK_TYPES_FILE, sdkTypesOf } from '../../scripts/sdk-types';
@@ -169,6 +170,7 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
       Product: productSchema,
       Price: priceSchema,
       PaymentLink: paymentLinkSchema,
+      WebhookEndpoint: webhookEndpointSchema,
     };
     const withExamples = Object.entries<any>(document.components.schemas).filter(([, schema]) => schema.examples);
     expect(withExamples.map(([id]) => id).sort()).toEqual(Object.keys(named).sort());

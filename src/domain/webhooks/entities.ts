@@ -1,22 +1,30 @@
-import type { EventType, Mode } from '../shared/events';
+import { modes, type EventType, type Mode } from '../shared/events';
+import { defineResource, field, type EntityOf } from '../shared/resource-shape';
 
-/** Where a merchant receives signed events (design.md §3, `we_…`). */
-export interface WebhookEndpoint {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  url: string;
-  description: string | null;
+/** Whether an endpoint is sent events. */
+export const webhookEndpointStatuses = ['enabled', 'disabled'] as const;
+export type WebhookEndpointStatus = (typeof webhookEndpointStatuses)[number];
+
+/** Where a merchant receives signed events (design.md §3, `we_…`). Its API object is `webhookEndpointView`. */
+export const webhookEndpoints = defineResource('webhook_endpoints', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  url: field.text(),
+  description: field.text().nullable(),
   /** Event types to send, or `['*']` for all of them. */
-  enabledEvents: Array<EventType | '*'>;
+  enabledEvents: field.json<Array<EventType | '*'>>(),
   /** `whsec_…`; shown to the merchant only when created or rolled. */
-  secret: string;
-  status: 'enabled' | 'disabled';
+  secret: field.text().internal(),
+  status: field.oneOf(webhookEndpointStatuses),
   /** When deliveries to it started failing without a success since; null while healthy. */
-  failingSince: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+  failingSince: field.timestamp().nullable().internal(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+  updatedAt: field.timestamp().internal(),
+});
+
+/** Where a merchant receives signed events. */
+export type WebhookEndpoint = EntityOf<typeof webhookEndpoints>;
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'retrying' | 'abandoned';
 

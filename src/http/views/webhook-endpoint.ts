@@ -1,15 +1,13 @@
 import { resourceView, unixTime } from './resource';
-import type { WebhookEndpoint, WebhookDelivery } from '../../domain/webhooks/entities';
+import { apiObjectOf } from '../../domain/shared/resource-shape';
+import { webhookEndpoints, type WebhookEndpoint, type WebhookDelivery } from '../../domain/webhooks/entities';
 
-/** The endpoint as the API shows it; the secret only when just made or rolled. */
+/** The endpoint as the API shows it (its definition, `webhookEndpoints`); the secret only when just made or rolled. */
 export function webhookEndpointView(endpoint: WebhookEndpoint, options: { withSecret?: boolean } = {}) {
-  return resourceView('webhook_endpoint', endpoint, {
-    url: endpoint.url,
-    description: endpoint.description,
-    enabled_events: endpoint.enabledEvents,
-    status: endpoint.status,
+  return {
+    ...apiObjectOf('webhook_endpoint', webhookEndpoints, endpoint),
     ...(options.withSecret ? { secret: endpoint.secret } : {}),
-  });
+  };
 }
 
 export function webhookDeliveryView(delivery: WebhookDelivery) {

@@ -1861,7 +1861,22 @@ export interface components {
             /** @description The questions each session asks (answers are on the session and the payment). */
             custom_fields: components["schemas"]["CustomField"][];
         };
-        /** @description Where signed events are sent. */
+        /**
+         * @description Where signed events are sent.
+         * @example {
+         *       "id": "we_test_h1",
+         *       "object": "webhook_endpoint",
+         *       "livemode": false,
+         *       "url": "https://shop.example/hooks/tillpoint",
+         *       "description": "Orders",
+         *       "enabled_events": [
+         *         "checkout.session.completed",
+         *         "refund.succeeded"
+         *       ],
+         *       "status": "enabled",
+         *       "created": 1767225600
+         *     }
+         */
         WebhookEndpoint: {
             /**
              * @description Object id, `we_…`.
@@ -1877,7 +1892,7 @@ export interface components {
             enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
-            /** @description Creation time (Unix seconds). */
+            /** @description Creation time */
             created: number;
             /**
              * @description The signing secret (`whsec_…`): only in the answer that created or rolled it.

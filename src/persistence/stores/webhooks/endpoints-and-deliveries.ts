@@ -1,26 +1,22 @@
 import type { DomainEvent } from '../../../domain/shared/events';
 import type { SqlExecutor } from '../../sql-client';
 import type { Scope } from '../../../domain/shared/scope';
-import type { WebhookEndpoint, WebhookDelivery, WebhookAttempt } from '../../../domain/webhooks/entities';
+import { webhookEndpoints, type WebhookDelivery, type WebhookAttempt } from '../../../domain/webhooks/entities';
 import type { ClaimedDelivery, WebhookEndpointRepository, WebhookDeliveryRepository } from '../../../domain/webhooks/ports';
 import { scopedGetQuery, scopedListQuery } from '../../list-query';
-import { dateOrNull, type Field, type Row } from '../../rows';
+import { columnsOf, rowReader } from '../../resource-rows';
+import { assignments, dateOrNull, fieldValues, placeholders, type Field, type Row } from '../../rows';
 
-function toEndpoint(row: Row): WebhookEndpoint {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    url: row.url,
-    description: row.description,
-    enabledEvents: row.enabled_events,
-    secret: row.secret,
-    status: row.status,
-    failingSince: dateOrNull(row.failing_since),
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  };
-}
+/** An endpoint's row, and the columns it is made with and updated with, as its definition says (resource-rows.ts). */
+const toEndpoint = rowReader(webhookEndpoints);
+const endpointFields = columnsOf(webhookEndpoints);
+const updatedEndpointFields = columnsOf(webhookEndpoints, 'updated');
+const insertEndpoint = `INSERT INTO ${webhookEndpoints.table} (${endpointFields.map(([column]) => column).join(', ')})
+  VALUES (${placeholders(1, endpointFields.length)})`;
+const updateEndpoint = `UPDATE ${webhookEndpoints.table} SET ${assignments(
+  updatedEndpointFields.map(([column]) => column),
+  2,
+)} WHERE id = $1`;
 
 function toAttempt(row: Row): WebhookAttempt {
   return {
@@ -92,11 +88,7 @@ export async function insertEventWithDeliveries(db: SqlExecutor, event: DomainEv
 export function webhookEndpointRepository(db: SqlExecutor): WebhookEndpointRepository {
   return {
     async insert(e) {
-      await db.query(
-        `INSERT INTO webhook_endpoints (id, account_id, mode, url, description, enabled_events, secret, status, failing_since, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [e.id, e.accountId, e.mode, e.url, e.description, JSON.stringify(e.enabledEvents), e.secret, e.status, e.failingSince, e.createdAt, e.updatedAt],
-      );
+      await db.query(insertEndpoint, fieldValues(endpointFields, e));
     },
     async get(scope, id) {
       const query = scopedGetQuery('webhook_endpoints', scope, id);
@@ -109,11 +101,7 @@ export function webhookEndpointRepository(db: SqlExecutor): WebhookEndpointRepos
       return rows.map(toEndpoint);
     },
     async update(e) {
-      await db.query(
-        `UPDATE webhook_endpoints SET url = $2, description = $3, enabled_events = $4, secret = $5, status = $6,
-           failing_since = $7, updated_at = $8 WHERE id = $1`,
-        [e.id, e.url, e.description, JSON.stringify(e.enabledEvents), e.secret, e.status, e.failingSince, e.updatedAt],
-      );
+      await db.query(updateEndpoint, [e.id, ...fieldValues(updatedEndpointFields, e)]);
     },
     async noteDeliveryResults(streaks) {
       const found = new Map<string, Date | null>();
