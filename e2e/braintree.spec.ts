@@ -138,10 +138,17 @@ test.describe('Braintree checkout', () => {
     await expect(page.getByText('Loading the secure card form…')).toBeHidden();
     const pay = page.getByRole('button', { name: 'Pay $18.00' });
     await expect(pay).toBeDisabled();
+    // A click or an Enter that submitted the form would fire `submit` while it is handled, before
+    // any navigation: the page counts them.
+    await page.evaluate(() => {
+      const counted = window as unknown as { submits: number };
+      counted.submits = 0;
+      window.addEventListener('submit', () => (counted.submits += 1), true);
+    });
     await pay.click({ force: true });
     await page.getByLabel('Email').fill('shopper@example.com');
     await page.getByLabel('Email').press('Enter');
-    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => (window as unknown as { submits: number }).submits)).toBe(0);
     expect(new URL(page.url()).pathname).toBe(`/c/${session.id}`);
     expect(new URL(page.url()).search).toBe('');
     expect(paid.filter((p) => p.startsWith('/api/checkout/'))).toEqual([]);

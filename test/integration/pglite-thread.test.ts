@@ -81,23 +81,34 @@ describe('PGlite in its own thread', () => {
 
   it('a statement outside a transaction waits for the transaction open, and sees it only once committed', async () => {
     await db.exec('CREATE TABLE thread_order (n int)');
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let inserted!: () => void;
-    const insertedOnce = new Promise<void>((resolve) => (inserted = resolve));
+    const signal = () => {
+      let resolve!: () => void;
+      const done = new Promise<void>((ready) => (resolve = ready));
+      return { done, resolve };
+    };
+    const inserted = signal();
+    const outsideSent = signal();
+    const afterOutside = signal();
+    const held = signal();
     const transaction = db.transaction(async (tx) => {
       await tx.query('INSERT INTO thread_order (n) VALUES (1)');
+      inserted.resolve();
+      await outsideSent.done;
+      // A round trip to the database's thread sent after the outside statement: had that one not
+      // waited for the transaction, its answer would have come back first.
       await tx.query('SELECT 1');
-      inserted();
-      await held;
+      afterOutside.resolve();
+      await held.done;
     });
-    await insertedOnce;
+    await inserted.done;
     const outside = db.query<{ count: number }>('SELECT count(*)::int AS count FROM thread_order');
     let seen: number | null = null;
     void outside.then(({ rows }) => (seen = rows[0]!.count));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    outsideSent.resolve();
+    await afterOutside.done;
+    await new Promise((resolve) => setImmediate(resolve));
     expect(seen).toBeNull();
-    release();
+    held.resolve();
     await transaction;
     expect((await outside).rows[0]!.count).toBe(1);
   });

@@ -166,13 +166,13 @@ describe('one writer on the embedded database', () => {
     await api(first.base, key, 'POST', `/v1/checkout/sessions/${expiring.json.id}/expire`);
     await receivedOnce;
     first.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // No new work is taken: /readyz does not say ready on a new connection.
-    const probe = await fetch(`${first.base}/readyz`).then(
-      (res) => res.status,
-      () => 'refused',
-    );
-    expect(probe).not.toBe(200);
+    // No new work is taken: /readyz soon stops saying ready on a new connection.
+    const notReady = () =>
+      fetch(`${first.base}/readyz`).then(
+        (res) => res.status !== 200,
+        () => true,
+      );
+    expect(await until(notReady, 10_000)).toBe(true);
     const answered = await inFlight.finish();
     expect(answered.status).toBe(200);
     inFlightSessionId = answered.json.id;

@@ -27,6 +27,7 @@ const session = {
 } as unknown as PublicSession;
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   document.body.innerHTML = '';
 });
@@ -57,6 +58,8 @@ describe('a payment being confirmed', () => {
     const container = document.createElement('div');
     document.body.appendChild(container);
     const root = createRoot(container);
+    // The page's clock: its waits between reads pass when the test says so.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     await act(async () => root.render(<App data={data} />));
 
     expect(container.textContent).toContain('Confirming your payment');
@@ -64,16 +67,19 @@ describe('a payment being confirmed', () => {
     expect(container.querySelector('input, button')).toBeNull();
 
     // Still processing at the first read (after 1 s), final at the second (2 s later).
-    await act(() => new Promise((resolve) => setTimeout(resolve, 1_200)));
+    await act(() => vi.advanceTimersByTimeAsync(900));
+    expect(asked).toEqual([]);
+    await act(() => vi.advanceTimersByTimeAsync(300));
     expect(asked).toEqual(['/api/checkout/sessions/cs_confirming']);
     expect(container.textContent).toContain('Confirming your payment');
-    await act(() => new Promise((resolve) => setTimeout(resolve, 2_200)));
+    await act(() => vi.advanceTimersByTimeAsync(2_200));
     expect(asked).toHaveLength(2);
     expect(container.textContent).toContain('Payment successful');
     expect(container.textContent).toContain('Paid $18.00 with Visa ending in 1111');
 
-    // No more reads once final.
-    await act(() => new Promise((resolve) => setTimeout(resolve, 1_500)));
+    // No more reads once final: no wait is left that would make one.
+    expect(vi.getTimerCount()).toBe(0);
+    await act(() => vi.runAllTimersAsync());
     expect(asked).toHaveLength(2);
     await act(async () => root.unmount());
   });
