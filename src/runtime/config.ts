@@ -10,6 +10,8 @@ export interface Config {
   /** Where the embedded database keeps its files when no DATABASE_URL is set. */
   dataDir: string;
   databaseUrl: string | null;
+  /** DATABASE_DIRECT_URL: the server itself when DATABASE_URL is a transaction pooler (PgBouncer); null: DATABASE_URL is direct. */
+  databaseDirectUrl: string | null;
   /** Bounds on every wait on the database (DATABASE_LOCK_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS). */
   databaseTimeouts: { lockMs: number; statementMs: number; idleInTransactionMs: number };
   publicUrl: string;
@@ -68,6 +70,10 @@ const variables = {
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('.tillpoint'),
   DATABASE_URL: z
+    .string()
+    .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_DIRECT_URL: z
     .string()
     .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), 'must be a postgres:// or postgresql:// URL')
     .optional(),
@@ -154,6 +160,10 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   HOST: { meaning: 'interface to listen on (`0.0.0.0` to accept outside connections)' },
   DATA_DIR: { meaning: 'folder of the embedded database (git-ignored)' },
   DATABASE_URL: { meaning: '`postgres://…`: use a PostgreSQL server instead of the embedded database' },
+  DATABASE_DIRECT_URL: {
+    meaning:
+      'the PostgreSQL server itself, when `DATABASE_URL` goes through a transaction pooler (PgBouncer `pool_mode = transaction`): statements are then sent unnamed and the API key change feed LISTENs here (docs/scaling.md)',
+  },
   DATABASE_LOCK_TIMEOUT_MS: {
     meaning:
       'longest wait for a row or table lock; past it the request answers 503 `database_unavailable` and changes nothing, except a payment the processor already answered: the shopper is told its outcome, recorded moments later',
@@ -244,6 +254,11 @@ function smtpOf(url: string | undefined, from: string | undefined, publicUrl: st
   return { url, from: from ?? `Tillpoint <no-reply@${new URL(publicUrl).hostname}>` };
 }
 
+function directUrlOf(url: string | undefined, direct: string | undefined): string | null {
+  if (direct && !url) throw new ConfigError('DATABASE_DIRECT_URL', 'is set but DATABASE_URL is not: set DATABASE_URL to the pooler (PgBouncer)');
+  return direct ?? null;
+}
+
 /** Whether the environment names the public address (PUBLIC_URL, or PORT that the default is made of). */
 export function publicUrlIsSet(env: Record<string, string | undefined> = process.env): boolean {
   return Boolean(env.PUBLIC_URL || env.PORT);
@@ -264,6 +279,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     host: read('HOST'),
     dataDir: path.resolve(read('DATA_DIR')),
     databaseUrl: read('DATABASE_URL') ?? null,
+    databaseDirectUrl: directUrlOf(read('DATABASE_URL'), read('DATABASE_DIRECT_URL')),
     databaseTimeouts: {
       lockMs: read('DATABASE_LOCK_TIMEOUT_MS'),
       statementMs: read('DATABASE_STATEMENT_TIMEOUT_MS'),

@@ -48,13 +48,17 @@ export interface Tillpoint {
   close(): Promise<void>;
 }
 
-/** Opens the database named by the configuration: PostgreSQL when DATABASE_URL is set, else PGlite. */
+/**
+ * Opens the database named by the configuration: PostgreSQL when DATABASE_URL is set (through a
+ * transaction pooler when DATABASE_DIRECT_URL is set too), else PGlite.
+ */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseTimeouts'>>,
-  options: { onIdleError?: (error: Error) => void } = {},
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseTimeouts' | 'databaseDirectUrl'>>,
+  options: { onIdleError?: (error: Error) => void; onWarning?: (message: string) => void } = {},
 ): Promise<SqlClient> {
   const timeouts = config.databaseTimeouts ?? DEFAULT_DATABASE_TIMEOUTS;
-  return config.databaseUrl ? openPostgres(config.databaseUrl, { ...options, timeouts }) : openPglite(config.dataDir, timeouts);
+  if (!config.databaseUrl) return openPglite(config.dataDir, timeouts);
+  return openPostgres(config.databaseUrl, { ...options, timeouts, ...(config.databaseDirectUrl ? { directUrl: config.databaseDirectUrl } : {}) });
 }
 
 // Node's synchronous SHA-256 for the domain's digests (every API call hashes its key).

@@ -118,12 +118,20 @@ export async function startServer(
     let log: { warn(details: object, message: string): void } = { warn: (_details, message) => console.error(message) };
     let db: SqlClient;
     try {
-      db = await openDatabase(config, { onIdleError: (err) => log.warn({ err }, 'a database connection broke; it is replaced on the next query') });
+      db = await openDatabase(config, {
+        onIdleError: (err) => log.warn({ err }, 'a database connection broke; it is replaced on the next query'),
+        onWarning: (message) => log.warn({}, message),
+      });
     } catch (error) {
+      const message = (error as Error).message;
+      const direct = config.databaseDirectUrl && message.startsWith('DATABASE_DIRECT_URL: ');
+      const [variable, url, cause] = direct
+        ? ['DATABASE_DIRECT_URL', config.databaseDirectUrl!, message.slice('DATABASE_DIRECT_URL: '.length)]
+        : ['DATABASE_URL', config.databaseUrl, message];
       throw new StartupError(
-        config.databaseUrl
-          ? `cannot reach the PostgreSQL server named by DATABASE_URL (${redactUrl(config.databaseUrl)}): ${(error as Error).message}. Check that it runs and that the URL, user and password are right.`
-          : `cannot open the embedded database in DATA_DIR ${config.dataDir}: ${(error as Error).message}`,
+        url
+          ? `cannot reach the PostgreSQL server named by ${variable} (${redactUrl(url)}): ${cause}. Check that it runs and that the URL, user and password are right.`
+          : `cannot open the embedded database in DATA_DIR ${config.dataDir}: ${message}`,
       );
     }
     undo.push(() => db.close());
