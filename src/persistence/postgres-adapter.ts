@@ -65,6 +65,13 @@ export interface PostgresOptions {
    * (docs/adr/0098-transaction-poolers-and-a-direct-url.md).
    */
   directUrl?: string;
+  /**
+   * The URL is a transaction pooler though no `directUrl` is given (a read replica behind the same
+   * pooler): as with `directUrl`, without a direct connection.
+   */
+  transactionPooler?: boolean;
+  /** Connect once at opening to surface a bad URL (true); false: the first statement connects. */
+  probe?: boolean;
 }
 
 /** Statements sent unnamed: planned on every call, valid on whichever server connection runs them. */
@@ -98,7 +105,7 @@ async function unboundedRoleSettings(pool: pg.Pool): Promise<string[]> {
  */
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<SqlClient> {
   const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
-  const pooled = options.directUrl !== undefined;
+  const pooled = options.directUrl !== undefined || options.transactionPooler === true;
   if (pooled && options.schema) {
     throw new Error("a schema cannot be set through a transaction pooler: set the role's search_path (ALTER ROLE … SET search_path)");
   }
@@ -131,9 +138,11 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // process. The connection is then unqueryable, so its next statement fails as unreachable.
   pool.on('connect', (client) => client.on('error', () => undefined));
   // Surface a bad URL at start-up, not on the first request.
-  const probe = await pool.connect();
-  probe.release();
-  if (pooled) {
+  if (options.probe !== false) {
+    const probe = await pool.connect();
+    probe.release();
+  }
+  if (options.directUrl !== undefined && options.probe !== false) {
     const directProbe = new pg.Client(direct);
     try {
       await directProbe.connect();

@@ -12,6 +12,10 @@ export interface Config {
   databaseUrl: string | null;
   /** DATABASE_DIRECT_URL: the server itself when DATABASE_URL is a transaction pooler (PgBouncer); null: DATABASE_URL is direct. */
   databaseDirectUrl: string | null;
+  /** DATABASE_REPLICA_URL: streaming replicas that lists, searches, analytics and exports read from; none by default. */
+  databaseReplicaUrls: string[];
+  /** DATABASE_REPLICA_MAX_LAG_MS: a replica further behind than this is skipped and the primary reads. */
+  databaseReplicaMaxLagMs: number;
   /** Bounds on every wait on the database (DATABASE_LOCK_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS). */
   databaseTimeouts: { lockMs: number; statementMs: number; idleInTransactionMs: number };
   publicUrl: string;
@@ -77,6 +81,17 @@ const variables = {
     .string()
     .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_REPLICA_URL: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url !== ''),
+    )
+    .refine((urls) => urls.length > 0 && urls.every((url) => /^postgres(ql)?:\/\/.+/.test(url)), 'must be one or more postgres:// URLs, separated by commas')
+    .optional(),
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(2_000),
   DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(2_000),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
@@ -163,6 +178,13 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   DATABASE_DIRECT_URL: {
     meaning:
       'the PostgreSQL server itself, when `DATABASE_URL` goes through a transaction pooler (PgBouncer `pool_mode = transaction`): statements are then sent unnamed and the API key change feed LISTENs here (docs/scaling.md)',
+  },
+  DATABASE_REPLICA_URL: {
+    meaning:
+      "one or more streaming replicas' `postgres://…` URLs, separated by commas: the dashboard's lists, search, analytics and exports and the API's list endpoints read from them (docs/scaling.md)",
+  },
+  DATABASE_REPLICA_MAX_LAG_MS: {
+    meaning: 'a replica more than this far behind the primary, or not answering, is skipped and the primary serves its reads (100–3600000)',
   },
   DATABASE_LOCK_TIMEOUT_MS: {
     meaning:
@@ -259,6 +281,11 @@ function directUrlOf(url: string | undefined, direct: string | undefined): strin
   return direct ?? null;
 }
 
+function replicaUrlsOf(url: string | undefined, replicas: string[] | undefined): string[] {
+  if (replicas && !url) throw new ConfigError('DATABASE_REPLICA_URL', 'is set but DATABASE_URL is not: replicas serve a PostgreSQL primary');
+  return replicas ?? [];
+}
+
 /** Whether the environment names the public address (PUBLIC_URL, or PORT that the default is made of). */
 export function publicUrlIsSet(env: Record<string, string | undefined> = process.env): boolean {
   return Boolean(env.PUBLIC_URL || env.PORT);
@@ -280,6 +307,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(read('DATA_DIR')),
     databaseUrl: read('DATABASE_URL') ?? null,
     databaseDirectUrl: directUrlOf(read('DATABASE_URL'), read('DATABASE_DIRECT_URL')),
+    databaseReplicaUrls: replicaUrlsOf(read('DATABASE_URL'), read('DATABASE_REPLICA_URL')),
+    databaseReplicaMaxLagMs: read('DATABASE_REPLICA_MAX_LAG_MS'),
     databaseTimeouts: {
       lockMs: read('DATABASE_LOCK_TIMEOUT_MS'),
       statementMs: read('DATABASE_STATEMENT_TIMEOUT_MS'),

@@ -16,3 +16,30 @@ describe('database settings for a pooler', () => {
     expect(() => readConfig({ DATABASE_URL: 'postgres://app@pgbouncer/shop', DATABASE_DIRECT_URL: 'mysql://db/shop' })).toThrow('Invalid DATABASE_DIRECT_URL');
   });
 });
+
+describe('read replica settings', () => {
+  it('reads one or more replica URLs, separated by commas, and a 2 s bound on lag by default', () => {
+    expect(readConfig({}).databaseReplicaUrls).toEqual([]);
+    const one = readConfig({ DATABASE_URL: 'postgres://app@db/shop', DATABASE_REPLICA_URL: 'postgres://app@replica-1/shop' });
+    expect(one.databaseReplicaUrls).toEqual(['postgres://app@replica-1/shop']);
+    expect(one.databaseReplicaMaxLagMs).toBe(2_000);
+    const two = readConfig({
+      DATABASE_URL: 'postgres://app@db/shop',
+      DATABASE_REPLICA_URL: 'postgres://app@replica-1/shop, postgresql://app@replica-2:5433/shop',
+      DATABASE_REPLICA_MAX_LAG_MS: '500',
+    });
+    expect(two.databaseReplicaUrls).toEqual(['postgres://app@replica-1/shop', 'postgresql://app@replica-2:5433/shop']);
+    expect(two.databaseReplicaMaxLagMs).toBe(500);
+  });
+
+  it.each([
+    ['DATABASE_REPLICA_URL', { DATABASE_URL: 'postgres://app@db/shop', DATABASE_REPLICA_URL: 'postgres://app@replica/shop,http://replica' }],
+    ['DATABASE_REPLICA_URL', { DATABASE_URL: 'postgres://app@db/shop', DATABASE_REPLICA_URL: ' , ' }],
+    ['DATABASE_REPLICA_URL', { DATABASE_REPLICA_URL: 'postgres://app@replica/shop' }],
+    ['DATABASE_REPLICA_MAX_LAG_MS', { DATABASE_REPLICA_MAX_LAG_MS: '50' }],
+    ['DATABASE_REPLICA_MAX_LAG_MS', { DATABASE_REPLICA_MAX_LAG_MS: 'soon' }],
+  ])('refuses a bad %s, naming it', (name, env) => {
+    expect(() => readConfig(env)).toThrow(ConfigError);
+    expect(() => readConfig(env)).toThrow(`Invalid ${name}`);
+  });
+});

@@ -12,6 +12,7 @@ import { openServerFlags } from '../adapters/flags/server-flags';
 import { migrate } from '../persistence/migrations/index';
 import { DEFAULT_DATABASE_TIMEOUTS, openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
 import { sqlStore } from '../persistence/sql-store';
+import { watchReplicas, type ReplicaSet } from '../persistence/replicas';
 import { installSecret } from '../persistence/stores/install-settings';
 import { sqlSandboxNonceVault } from '../persistence/stores/processors/sandbox-nonces';
 import { sqlIdempotencyRecords, sqlRateLimitCounter } from '../persistence/stores/api-guards/idempotency-and-rate-limits';
@@ -43,6 +44,8 @@ const TEST_DISPUTE_NEWS_MS = 10 * 60_000;
 export interface Tillpoint {
   deps: Deps;
   db: SqlClient;
+  /** The read replicas and how far behind each is (DATABASE_REPLICA_URL); undefined without any. */
+  replicas?: ReplicaSet;
   /** For the processor-settings use cases (`tillpoint processor …`). */
   processorSettings: ProcessorSettingsDeps;
   close(): Promise<void>;
@@ -59,6 +62,21 @@ export async function openDatabase(
   const timeouts = config.databaseTimeouts ?? DEFAULT_DATABASE_TIMEOUTS;
   if (!config.databaseUrl) return openPglite(config.dataDir, timeouts);
   return openPostgres(config.databaseUrl, { ...options, timeouts, ...(config.databaseDirectUrl ? { directUrl: config.databaseDirectUrl } : {}) });
+}
+
+/**
+ * The read replicas named by DATABASE_REPLICA_URL, behind the same pooler as the primary when
+ * DATABASE_DIRECT_URL is set. Not connected yet: a replica down at start-up is skipped until it
+ * answers (replicas.ts).
+ */
+export async function openReplicaDatabases(
+  config: Pick<Config, 'databaseReplicaUrls'> & Partial<Pick<Config, 'databaseTimeouts' | 'databaseDirectUrl'>>,
+  options: { onIdleError?: (error: Error) => void } = {},
+): Promise<SqlClient[]> {
+  const timeouts = config.databaseTimeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+  return Promise.all(
+    config.databaseReplicaUrls.map((url) => openPostgres(url, { ...options, timeouts, probe: false, transactionPooler: Boolean(config.databaseDirectUrl) })),
+  );
 }
 
 // Node's synchronous SHA-256 for the domain's digests (every API call hashes its key).
@@ -93,6 +111,8 @@ export async function openTillpoint(options: {
   smtp?: { url: string; from: string } | null;
   /** Told when an email could not be sent. */
   onMailError?: (error: Error) => void;
+  /** DATABASE_REPLICA_URL's replicas (`openReplicaDatabases`) and DATABASE_REPLICA_MAX_LAG_MS; closed with the rest. */
+  replicas?: { databases: SqlClient[]; maxLagMs: number; checkEveryMs?: number; onError?: (error: Error) => void };
 }): Promise<Tillpoint> {
   const { db } = options;
   await migrate(db);
@@ -152,7 +172,16 @@ export async function openTillpoint(options: {
       return sandboxDisputes.scopesWithNews(new Date(at.getTime() - TEST_DISPUTE_NEWS_MS), at);
     },
   };
-  const store = options.observer ? observeStore(sqlStore(db), options.observer) : sqlStore(db);
+  const replicas =
+    options.replicas && options.replicas.databases.length > 0
+      ? watchReplicas(db, options.replicas.databases, {
+          maxLagMs: options.replicas.maxLagMs,
+          ...(options.replicas.checkEveryMs ? { checkEveryMs: options.replicas.checkEveryMs } : {}),
+          ...(options.replicas.onError ? { onError: options.replicas.onError } : {}),
+        })
+      : undefined;
+  const sql = sqlStore(db, replicas);
+  const store = options.observer ? observeStore(sql, options.observer) : sql;
   // Evaluations of one account and mode that start while its flags are being read share that read
   // (a payment reads three flags at once): nothing is cached beyond the read in flight.
   const flagReads = new Map<string, Promise<FlagState>>();
@@ -206,10 +235,12 @@ export async function openTillpoint(options: {
   return {
     deps,
     db,
+    ...(replicas ? { replicas } : {}),
     processorSettings,
     close: async () => {
       await flags.close();
       await keyChanges.close();
+      await replicas?.close();
       await db.close();
     },
   };

@@ -10,7 +10,7 @@ import type { Config } from './config';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { ensureDemo, type DemoAnnouncement } from './demo';
 import { createMetrics } from './metrics';
-import { openDatabase, openTillpoint, type Tillpoint } from './open-tillpoint';
+import { openDatabase, openReplicaDatabases, openTillpoint, type Tillpoint } from './open-tillpoint';
 import { createReadiness, type Readiness } from './readiness';
 import { checkoutPageCheckJob, periodicJobs, startScheduler } from './scheduler';
 import { startWebhookWorker } from './webhook-worker';
@@ -135,7 +135,14 @@ export async function startServer(
       );
     }
     undo.push(() => db.close());
-    const metrics = createMetrics({ db });
+    const replicaDatabases = await openReplicaDatabases(config, {
+      onIdleError: (err) => log.warn({ err }, 'a read replica connection broke; it is replaced on the next query'),
+    });
+    undo.push(async () => {
+      await Promise.all(replicaDatabases.map((replica) => replica.close()));
+    });
+    let opened: Tillpoint | null = null;
+    const metrics = createMetrics({ db, replicas: () => opened?.replicas?.status() ?? [] });
     const tillpoint = await openTillpoint({
       db,
       publicUrl: config.publicUrl,
@@ -149,7 +156,11 @@ export async function startServer(
       signUp: config.signUp,
       smtp: config.smtp,
       onMailError: (err) => log.warn({ err }, 'an email could not be sent (SMTP_URL)'),
+      replicas: { databases: replicaDatabases, maxLagMs: config.databaseReplicaMaxLagMs },
     });
+    opened = tillpoint;
+    // Closing Tillpoint closes the database and the replicas.
+    undo.pop();
     undo.pop();
     undo.push(() => tillpoint.close());
     if (options.adminCommands) resolveRunner(options.adminCommands(tillpoint));
