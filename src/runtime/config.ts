@@ -22,6 +22,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** How long a test-mode capture stays `submitted_for_settlement` before it settles; 0 = at once. */
   testSettlementDelaySeconds: number;
+  /** SANDBOX_LATENCY_MS: the test processor's time to answer each call, normally distributed around it; 0 = at once. */
+  sandboxLatencyMs: number;
   /** Merchant API requests per second per account (design.md §9: 25 in test mode, 100 in live). */
   rateLimitPerSecond: { test: number; live: number };
   /** 32-byte key that encrypts processor credentials at rest (TILLPOINT_SECRET_KEY); null: none can be stored. */
@@ -103,6 +105,7 @@ const variables = {
     .min(0)
     .max(7 * 24 * 3600)
     .default(0),
+  SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   RATE_LIMIT_TEST_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(25),
   RATE_LIMIT_LIVE_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(100),
   TILLPOINT_SECRET_KEY: z
@@ -196,6 +199,10 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   LOG_LEVEL: { meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`' },
   TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS: {
     meaning: 'test mode: seconds before a capture settles (refunds before then are voids or `payment_not_settled`)',
+  },
+  SANDBOX_LATENCY_MS: {
+    meaning:
+      'test mode: the test processor answers each server-to-processor call (authorize, capture, refund…) after about this long, normally distributed with a standard deviation of a quarter of it, as a processor across the network does; for load tests (`npm run bench:scale`)',
   },
   RATE_LIMIT_TEST_PER_SECOND: { meaning: 'merchant API requests per second per account in test mode' },
   RATE_LIMIT_LIVE_PER_SECOND: { meaning: 'merchant API requests per second per account in live mode' },
@@ -317,6 +324,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     logLevel: read('LOG_LEVEL'),
     testSettlementDelaySeconds: read('TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS'),
+    sandboxLatencyMs: read('SANDBOX_LATENCY_MS'),
     rateLimitPerSecond: { test: read('RATE_LIMIT_TEST_PER_SECOND'), live: read('RATE_LIMIT_LIVE_PER_SECOND') },
     secretKey: read('TILLPOINT_SECRET_KEY') ?? null,
     sentry: {

@@ -21,6 +21,7 @@ import { ApiKeyCache } from '../domain/api-guards/api-key-cache';
 import { RateLimitLeases } from '../domain/api-guards/rate-limit-leases';
 import { webhookUrlPolicy } from '../adapters/webhooks/address-policy';
 import { SandboxProcessor } from '../adapters/processors/sandbox/sandbox-processor';
+import { withSandboxLatency } from '../adapters/processors/sandbox/sandbox-latency';
 import { sqlSandboxTransactionLedger } from '../persistence/stores/processors/sandbox-transactions';
 import { sqlSandboxDisputeLedger } from '../persistence/stores/processors/sandbox-disputes';
 import type { ProcessorConfig, ProcessorSettingsDeps } from '../domain/processors/processor-config';
@@ -92,6 +93,8 @@ export async function openTillpoint(options: {
   now?: () => Date;
   /** TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS; 0 (the default) settles test captures at once. */
   testSettlementDelaySeconds?: number;
+  /** SANDBOX_LATENCY_MS; 0 (the default): the test processor answers at once. */
+  testProcessorLatencyMs?: number;
   /** RATE_LIMIT_TEST_PER_SECOND / RATE_LIMIT_LIVE_PER_SECOND; design.md §9's 25 and 100 by default. */
   rateLimitPerSecond?: Partial<Record<Mode, number>>;
   /** TILLPOINT_SECRET_KEY: encrypts processor credentials; without it none can be stored. */
@@ -120,15 +123,18 @@ export async function openTillpoint(options: {
   const fingerprintKey = await installSecret(db, 'card_fingerprint_key', () => randomBytes(32).toString('hex'));
   const sandboxDisputes = sqlSandboxDisputeLedger(db);
   const testProcessor = withAuthorizeDeadline(
-    new SandboxProcessor(
-      sqlSandboxNonceVault(db),
-      fingerprintKey,
-      now,
-      sqlSandboxTransactionLedger(db),
-      {
-        delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
-      },
-      sandboxDisputes,
+    withSandboxLatency(
+      new SandboxProcessor(
+        sqlSandboxNonceVault(db),
+        fingerprintKey,
+        now,
+        sqlSandboxTransactionLedger(db),
+        {
+          delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
+        },
+        sandboxDisputes,
+      ),
+      options.testProcessorLatencyMs ?? 0,
     ),
     PROCESSOR_CALL_DEADLINE_MS,
   );

@@ -13,6 +13,8 @@ import { freePort, root } from './processes';
  */
 export interface PgBouncer {
   port: number;
+  /** Its process (for its CPU time). */
+  pid: number;
   /** `server` (a postgres:// URL of the server behind) with its host and port replaced by the bouncer's. */
   url(server: string): string;
   /** What it logged so far. */
@@ -121,5 +123,5 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBounc
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return { port, url, log: () => log, stop };
+  return { port, pid: child.pid!, url, log: () => log, stop };
 }

@@ -43,3 +43,14 @@ describe('read replica settings', () => {
     expect(() => readConfig(env)).toThrow(`Invalid ${name}`);
   });
 });
+
+describe('the test processor latency for load tests', () => {
+  it('answers at once by default, and after SANDBOX_LATENCY_MS when set', () => {
+    expect(readConfig({}).sandboxLatencyMs).toBe(0);
+    expect(readConfig({ SANDBOX_LATENCY_MS: '300' }).sandboxLatencyMs).toBe(300);
+  });
+
+  it.each(['-1', '1.5', '60001', 'slow'])('refuses SANDBOX_LATENCY_MS=%s, naming it', (value) => {
+    expect(() => readConfig({ SANDBOX_LATENCY_MS: value })).toThrow('Invalid SANDBOX_LATENCY_MS');
+  });
+});
