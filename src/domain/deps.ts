@@ -29,6 +29,12 @@ export interface Store {
    */
   read<T>(work: (reader: UnitOfWork) => Promise<T>): Promise<T>;
   /**
+   * Reads that may be a moment behind the latest writes: lists, searches, analytics and exports,
+   * never a read that must see what was just written. Served by a read replica when one is
+   * configured and at most its bound behind (DATABASE_REPLICA_MAX_LAG_MS), else as `read`.
+   */
+  readReplica<T>(work: (reader: UnitOfWork) => Promise<T>): Promise<T>;
+  /**
    * Work of exactly one statement, atomic by itself (a conditional write that decides in the
    * database, such as `payments.insertForSession`): no BEGIN and COMMIT round trips.
    */

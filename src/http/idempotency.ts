@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../domain/deps';
 import { claimIdempotencyKey } from '../domain/api-guards/use-cases/claim-idempotency-key';
+import { settleIdempotencyKey } from '../domain/api-guards/use-cases/settle-idempotency-key';
 import { scopeOf } from './merchant-auth';
 import type { StoredResponse } from '../domain/api-guards/ports';
 
@@ -50,9 +51,10 @@ export function addIdempotency(app: FastifyInstance, deps: Deps): void {
     if (!key) return payload;
     const scope = scopeOf(request);
     // An internal error or an unreachable database (503) may be transient: free the key so the same
-    // request can be retried. With the database still down the release fails too; the answer stands.
+    // request can be retried. Either way the answer stands; a write the database cannot take now is
+    // made when it is back (settle-idempotency-key.ts).
     if (reply.statusCode === 500 || reply.statusCode === 503 || typeof payload !== 'string') {
-      await deps.idempotency.release({ scope, key }).catch(() => undefined);
+      await settleIdempotencyKey(deps, { scope, key, response: null }).catch(() => undefined);
       return payload;
     }
     const headers: Record<string, string> = {};
@@ -60,7 +62,7 @@ export function addIdempotency(app: FastifyInstance, deps: Deps): void {
       const value = reply.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    await deps.idempotency.complete({ scope, key, response: { status: reply.statusCode, headers, body: payload } });
+    await settleIdempotencyKey(deps, { scope, key, response: { status: reply.statusCode, headers, body: payload } });
     return payload;
   });
 }

@@ -46,17 +46,70 @@ export class PreparedStatements {
   }
 }
 
+/** How a client reaches PostgreSQL (`openPostgres`). */
+export interface PostgresOptions {
+  /** The schema of our tables (a connection start-up setting); not through a transaction pooler. */
+  schema?: string;
+  /** Connections in the pool (10). */
+  max?: number;
+  onIdleError?: (error: Error) => void;
+  /** Told at start-up of what the operator should fix (through a transaction pooler: a role whose statements are unbounded). */
+  onWarning?: (message: string) => void;
+  timeouts?: DatabaseTimeouts;
+  /**
+   * DATABASE_DIRECT_URL: set when `url` goes through a pooler in transaction mode (PgBouncer
+   * `pool_mode = transaction`), which hands each transaction, and each statement outside one, to any
+   * of its server connections. Then statements are sent unnamed, the bounds of `timeouts` are set
+   * by each transaction (`SET LOCAL`; a statement outside one runs under the role's settings), and
+   * what needs a session of its own (LISTEN: `dedicated`) connects here instead
+   * (docs/adr/0098-transaction-poolers-and-a-direct-url.md).
+   */
+  directUrl?: string;
+  /**
+   * The URL is a transaction pooler though no `directUrl` is given (a read replica behind the same
+   * pooler): as with `directUrl`, without a direct connection.
+   */
+  transactionPooler?: boolean;
+  /** Connect once at opening to surface a bad URL (true); false: the first statement connects. */
+  probe?: boolean;
+}
+
+/** Statements sent unnamed: planned on every call, valid on whichever server connection runs them. */
+const unnamedStatements = {
+  config: (text: string, values: unknown[]): pg.QueryConfig => (values.length === 0 ? { text } : { text, values }),
+  outdated: () => false,
+};
+
+/** `BEGIN`, followed by the bounds of `timeouts` for this transaction alone. */
+export function beginWithBounds(timeouts: DatabaseTimeouts): string {
+  const ms = (value: number) => Math.max(0, Math.round(value));
+  return [
+    'BEGIN',
+    `SET LOCAL statement_timeout = ${ms(timeouts.statementMs)}`,
+    `SET LOCAL lock_timeout = ${ms(timeouts.lockMs)}`,
+    `SET LOCAL idle_in_transaction_session_timeout = ${ms(timeouts.idleInTransactionMs)}`,
+  ].join('; ');
+}
+
+/** The bounds a statement outside a transaction runs under through a pooler that are 0 (none). */
+async function unboundedRoleSettings(pool: pg.Pool): Promise<string[]> {
+  const names = ['statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout'];
+  const { rows } = await pool.query<{ name: string; setting: string }>('SELECT name, setting FROM pg_settings WHERE name = ANY($1)', [names]);
+  return names.filter((name) => rows.find((row) => row.name === name)?.setting === '0');
+}
+
 /**
  * A PostgreSQL server reached through a pool of connections. Each connection starts with the
- * server-side bounds of `timeouts`, so no statement waits on a lock or runs without end.
+ * server-side bounds of `timeouts`, so no statement waits on a lock or runs without end. Through a
+ * transaction pooler (`directUrl` set) a connection has no session of its own: see `PostgresOptions`.
  */
-export async function openPostgres(
-  url: string,
-  options: { schema?: string; max?: number; onIdleError?: (error: Error) => void; timeouts?: DatabaseTimeouts } = {},
-): Promise<SqlClient> {
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<SqlClient> {
   const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
-  const settings: pg.ClientConfig = {
-    connectionString: url,
+  const pooled = options.directUrl !== undefined || options.transactionPooler === true;
+  if (pooled && options.schema) {
+    throw new Error("a schema cannot be set through a transaction pooler: set the role's search_path (ALTER ROLE … SET search_path)");
+  }
+  const sessionSettings: pg.ClientConfig = {
     // A database that does not answer fails the request (503 database_unavailable), never hangs it.
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
@@ -66,6 +119,13 @@ export async function openPostgres(
     idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   };
+  const direct: pg.ClientConfig = { ...sessionSettings, connectionString: options.directUrl ?? url };
+  // A transaction pooler refuses start-up settings it does not know (PgBouncer: "unsupported
+  // startup parameter"): its connections get the bounds from each transaction instead.
+  const settings: pg.ClientConfig = pooled
+    ? { connectionString: url, connectionTimeoutMillis: sessionSettings.connectionTimeoutMillis, keepAlive: true }
+    : { ...sessionSettings, connectionString: url };
+  const begin = pooled ? beginWithBounds(timeouts) : 'BEGIN';
   const pool = new pg.Pool({ ...settings, max: options.max ?? 10 });
   const dedicated = new Set<pg.Client>();
   let closed = false;
@@ -78,9 +138,28 @@ export async function openPostgres(
   // process. The connection is then unqueryable, so its next statement fails as unreachable.
   pool.on('connect', (client) => client.on('error', () => undefined));
   // Surface a bad URL at start-up, not on the first request.
-  const probe = await pool.connect();
-  probe.release();
-  const statements = new PreparedStatements();
+  if (options.probe !== false) {
+    const probe = await pool.connect();
+    probe.release();
+  }
+  if (options.directUrl !== undefined && options.probe !== false) {
+    const directProbe = new pg.Client(direct);
+    try {
+      await directProbe.connect();
+    } catch (error) {
+      await pool.end();
+      throw Object.assign(new Error(`DATABASE_DIRECT_URL: ${(error as Error).message}`), { code: (error as { code?: unknown }).code });
+    } finally {
+      await directProbe.end().catch(() => undefined);
+    }
+    const unbounded = await unboundedRoleSettings(pool);
+    if (unbounded.length > 0) {
+      options.onWarning?.(
+        `through the transaction pooler, statements outside a transaction run under the role's settings, and ${unbounded.join(', ')} ${unbounded.length === 1 ? 'is' : 'are'} 0 (no bound): set them on the role (ALTER ROLE … SET statement_timeout = '${timeouts.statementMs}ms', docs/scaling.md)`,
+      );
+    }
+  }
+  const statements = pooled ? unnamedStatements : new PreparedStatements();
 
   /** A statement on `client`; alone (on the pool) a statement outrun by a schema change is sent once more. */
   const send = async (client: pg.Pool | pg.PoolClient, text: string, params: unknown[], alone: boolean) => {
@@ -144,7 +223,7 @@ export async function openPostgres(
         return await runTransaction(
           {
             begin: async () => {
-              await inTransaction('BEGIN');
+              await inTransaction(begin);
             },
             query: inTransaction,
             exec: async (script) => {
@@ -178,7 +257,7 @@ export async function openPostgres(
     poolStats: () => ({ size: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     dedicated: () => {
       if (closed) return null;
-      const c = new pg.Client(settings);
+      const c = new pg.Client(direct);
       dedicated.add(c);
       c.once('end', () => dedicated.delete(c));
       return c;

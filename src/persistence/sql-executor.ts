@@ -18,7 +18,8 @@ export interface SqlClient extends SqlExecutor {
   poolStats(): PoolStats;
   /**
    * PostgreSQL only: a new connection of its own, outside the pool, not yet connected (to LISTEN:
-   * see notifications.ts). `close` ends it; null once closed.
+   * see notifications.ts), to the server itself when the pool goes through a transaction pooler
+   * (DATABASE_DIRECT_URL). `close` ends it; null once closed.
    */
   dedicated?(): pg.Client | null;
 }

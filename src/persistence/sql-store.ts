@@ -1,5 +1,6 @@
 import type { Store, UnitOfWork } from '../domain/deps';
-import type { SqlClient, SqlExecutor } from './sql-client';
+import { isDatabaseUnreachable, type SqlClient, type SqlExecutor } from './sql-client';
+import type { ReplicaSet } from './replicas';
 import { accountRepositories } from './stores/team/accounts';
 import { apiKeyRepositories } from './stores/team/api-keys';
 import { memberRepositories } from './stores/team/members';
@@ -92,8 +93,34 @@ type Groups = Intersection<ReturnType<(typeof groups)[number]>>;
 type Whole<T extends UnitOfWork> = T;
 export type SqlUnitOfWork = Whole<Groups>;
 
-/** The domain's `Store` over a SQL database. */
-export function sqlStore(db: SqlClient): Store {
+/** A read replica's failure that the primary should answer instead: unreachable, too slow, or a read cancelled by the replay it conflicted with. */
+function replicaFailed(error: unknown): boolean {
+  return isDatabaseUnreachable(error) || (error as { code?: unknown } | null)?.code === '40001';
+}
+
+/** The domain's `Store` over a SQL database, and its read replicas (`replicas.ts`) if it has any. */
+export function sqlStore(db: SqlClient, replicas?: ReplicaSet): Store {
   const reader = unitOfWork(db);
-  return { transaction: (work) => db.transaction((tx) => work(unitOfWork(tx))), read: (work) => work(reader), once: (work) => work(reader) };
+  const replicaReaders = new Map<SqlClient, UnitOfWork>();
+  return {
+    transaction: (work) => db.transaction((tx) => work(unitOfWork(tx))),
+    read: (work) => work(reader),
+    async readReplica(work) {
+      const replica = replicas?.pick();
+      if (!replica) return work(reader);
+      let replicaReader = replicaReaders.get(replica);
+      if (!replicaReader) {
+        replicaReader = unitOfWork(replica);
+        replicaReaders.set(replica, replicaReader);
+      }
+      try {
+        return await work(replicaReader);
+      } catch (error) {
+        if (!replicaFailed(error)) throw error;
+        replicas!.lost(replica);
+        return work(reader);
+      }
+    },
+    once: (work) => work(reader),
+  };
 }

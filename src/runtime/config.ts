@@ -10,12 +10,20 @@ export interface Config {
   /** Where the embedded database keeps its files when no DATABASE_URL is set. */
   dataDir: string;
   databaseUrl: string | null;
+  /** DATABASE_DIRECT_URL: the server itself when DATABASE_URL is a transaction pooler (PgBouncer); null: DATABASE_URL is direct. */
+  databaseDirectUrl: string | null;
+  /** DATABASE_REPLICA_URL: streaming replicas that lists, searches, analytics and exports read from; none by default. */
+  databaseReplicaUrls: string[];
+  /** DATABASE_REPLICA_MAX_LAG_MS: a replica further behind than this is skipped and the primary reads. */
+  databaseReplicaMaxLagMs: number;
   /** Bounds on every wait on the database (DATABASE_LOCK_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS). */
   databaseTimeouts: { lockMs: number; statementMs: number; idleInTransactionMs: number };
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** How long a test-mode capture stays `submitted_for_settlement` before it settles; 0 = at once. */
   testSettlementDelaySeconds: number;
+  /** SANDBOX_LATENCY_MS: the test processor's time to answer each call, normally distributed around it; 0 = at once. */
+  sandboxLatencyMs: number;
   /** Merchant API requests per second per account (design.md §9: 25 in test mode, 100 in live). */
   rateLimitPerSecond: { test: number; live: number };
   /** 32-byte key that encrypts processor credentials at rest (TILLPOINT_SECRET_KEY); null: none can be stored. */
@@ -71,6 +79,21 @@ const variables = {
     .string()
     .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_DIRECT_URL: z
+    .string()
+    .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_REPLICA_URL: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url !== ''),
+    )
+    .refine((urls) => urls.length > 0 && urls.every((url) => /^postgres(ql)?:\/\/.+/.test(url)), 'must be one or more postgres:// URLs, separated by commas')
+    .optional(),
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(2_000),
   DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(2_000),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
@@ -82,6 +105,7 @@ const variables = {
     .min(0)
     .max(7 * 24 * 3600)
     .default(0),
+  SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   RATE_LIMIT_TEST_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(25),
   RATE_LIMIT_LIVE_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(100),
   TILLPOINT_SECRET_KEY: z
@@ -154,6 +178,17 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   HOST: { meaning: 'interface to listen on (`0.0.0.0` to accept outside connections)' },
   DATA_DIR: { meaning: 'folder of the embedded database (git-ignored)' },
   DATABASE_URL: { meaning: '`postgres://…`: use a PostgreSQL server instead of the embedded database' },
+  DATABASE_DIRECT_URL: {
+    meaning:
+      'the PostgreSQL server itself, when `DATABASE_URL` goes through a transaction pooler (PgBouncer `pool_mode = transaction`): statements are then sent unnamed and the API key change feed LISTENs here (docs/scaling.md)',
+  },
+  DATABASE_REPLICA_URL: {
+    meaning:
+      "one or more streaming replicas' `postgres://…` URLs, separated by commas: the dashboard's lists, search, analytics and exports and the API's list endpoints read from them (docs/scaling.md)",
+  },
+  DATABASE_REPLICA_MAX_LAG_MS: {
+    meaning: 'a replica more than this far behind the primary, or not answering, is skipped and the primary serves its reads (100–3600000)',
+  },
   DATABASE_LOCK_TIMEOUT_MS: {
     meaning:
       'longest wait for a row or table lock; past it the request answers 503 `database_unavailable` and changes nothing, except a payment the processor already answered: the shopper is told its outcome, recorded moments later',
@@ -164,6 +199,10 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   LOG_LEVEL: { meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`' },
   TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS: {
     meaning: 'test mode: seconds before a capture settles (refunds before then are voids or `payment_not_settled`)',
+  },
+  SANDBOX_LATENCY_MS: {
+    meaning:
+      'test mode: the test processor answers each server-to-processor call (authorize, capture, refund…) after about this long, normally distributed with a standard deviation of a quarter of it, as a processor across the network does; for load tests (`npm run bench:scale`)',
   },
   RATE_LIMIT_TEST_PER_SECOND: { meaning: 'merchant API requests per second per account in test mode' },
   RATE_LIMIT_LIVE_PER_SECOND: { meaning: 'merchant API requests per second per account in live mode' },
@@ -244,6 +283,16 @@ function smtpOf(url: string | undefined, from: string | undefined, publicUrl: st
   return { url, from: from ?? `Tillpoint <no-reply@${new URL(publicUrl).hostname}>` };
 }
 
+function directUrlOf(url: string | undefined, direct: string | undefined): string | null {
+  if (direct && !url) throw new ConfigError('DATABASE_DIRECT_URL', 'is set but DATABASE_URL is not: set DATABASE_URL to the pooler (PgBouncer)');
+  return direct ?? null;
+}
+
+function replicaUrlsOf(url: string | undefined, replicas: string[] | undefined): string[] {
+  if (replicas && !url) throw new ConfigError('DATABASE_REPLICA_URL', 'is set but DATABASE_URL is not: replicas serve a PostgreSQL primary');
+  return replicas ?? [];
+}
+
 /** Whether the environment names the public address (PUBLIC_URL, or PORT that the default is made of). */
 export function publicUrlIsSet(env: Record<string, string | undefined> = process.env): boolean {
   return Boolean(env.PUBLIC_URL || env.PORT);
@@ -264,6 +313,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     host: read('HOST'),
     dataDir: path.resolve(read('DATA_DIR')),
     databaseUrl: read('DATABASE_URL') ?? null,
+    databaseDirectUrl: directUrlOf(read('DATABASE_URL'), read('DATABASE_DIRECT_URL')),
+    databaseReplicaUrls: replicaUrlsOf(read('DATABASE_URL'), read('DATABASE_REPLICA_URL')),
+    databaseReplicaMaxLagMs: read('DATABASE_REPLICA_MAX_LAG_MS'),
     databaseTimeouts: {
       lockMs: read('DATABASE_LOCK_TIMEOUT_MS'),
       statementMs: read('DATABASE_STATEMENT_TIMEOUT_MS'),
@@ -272,6 +324,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     logLevel: read('LOG_LEVEL'),
     testSettlementDelaySeconds: read('TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS'),
+    sandboxLatencyMs: read('SANDBOX_LATENCY_MS'),
     rateLimitPerSecond: { test: read('RATE_LIMIT_TEST_PER_SECOND'), live: read('RATE_LIMIT_LIVE_PER_SECOND') },
     secretKey: read('TILLPOINT_SECRET_KEY') ?? null,
     sentry: {

@@ -190,6 +190,7 @@ export function httpDrain(): HttpDrain & { attach(app: FastifyInstance): void } 
           return wait ? wait.then(() => inner.once(work)) : inner.once(work);
         },
         read: (work) => read(() => inner.read(work)),
+        readReplica: (work) => read(() => inner.readReplica(work)),
       };
     },
     attach(app) {

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DomainEvent } from '../domain/shared/events';
 import type { SqlClient } from '../persistence/sql-client';
+import type { ReplicaStatus } from '../persistence/replicas';
 import type { StoreObserver } from './observed-store';
 
 /**
@@ -33,7 +34,12 @@ const refundOutcomes: Partial<Record<DomainEvent['type'], string>> = {
   'refund.failed': 'failed',
 };
 
-export function createMetrics(options: { db: SqlClient; now?: () => Date }): Metrics {
+export function createMetrics(options: {
+  db: SqlClient;
+  now?: () => Date;
+  /** The read replicas' state (DATABASE_REPLICA_URL), read at scrape time; none by default. */
+  replicas?: () => ReplicaStatus[];
+}): Metrics {
   const registry = new Registry();
   // process_cpu_*, process_resident_memory_bytes, process_open_fds, nodejs_eventloop_lag_*,
   // nodejs_heap_*, nodejs_gc_duration_seconds, …
@@ -132,6 +138,28 @@ export function createMetrics(options: { db: SqlClient; now?: () => Date }): Met
   pool('size', 'tillpoint_db_pool_connections', 'Database connections open (PGlite: 1)');
   pool('inUse', 'tillpoint_db_pool_in_use', 'Database connections running a query or transaction');
   pool('waiting', 'tillpoint_db_pool_waiting', 'Queries waiting for a free database connection');
+  const replicas = options.replicas ?? (() => []);
+  new Gauge({
+    name: 'tillpoint_db_replica_used',
+    help: 'Per read replica (by its place in DATABASE_REPLICA_URL, from 0): 1 while lists and searches read from it, 0 while it is skipped (down, or behind by more than DATABASE_REPLICA_MAX_LAG_MS)',
+    labelNames: ['replica'] as const,
+    registers: [registry],
+    collect() {
+      replicas().forEach((replica, index) => this.set({ replica: String(index) }, replica.used ? 1 : 0));
+    },
+  });
+  new Gauge({
+    name: 'tillpoint_db_replica_lag_seconds',
+    help: 'Per read replica: how far behind the primary it is at most, as last checked (absent while unknown)',
+    labelNames: ['replica'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      replicas().forEach((replica, index) => {
+        if (replica.lagMs !== null) this.set({ replica: String(index) }, replica.lagMs / 1000);
+      });
+    },
+  });
 
   const observer: StoreObserver = {
     committed(event) {

@@ -32,6 +32,7 @@ export function observeStore(store: Store, observer: StoreObserver): Store {
     },
     // Reads write nothing, so there is nothing to count.
     read: (work) => store.read(work),
+    readReplica: (work) => store.readReplica(work),
     // One statement, committed when it returns: a payment's intent (no event), or a payment's
     // outcome, whose events count once it reports them written.
     once: (work) =>

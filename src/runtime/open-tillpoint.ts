@@ -9,6 +9,7 @@ import { openServerFlags, storeEvaluation, type ReadFlagState } from '../adapter
 import { migrate } from '../persistence/migrations/index';
 import { DEFAULT_DATABASE_TIMEOUTS, openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
 import { sqlStore } from '../persistence/sql-store';
+import { watchReplicas, type ReplicaSet } from '../persistence/replicas';
 import { installSecret } from '../persistence/stores/install-settings';
 import { sqlSandboxNonceVault } from '../persistence/stores/processors/sandbox-nonces';
 import { sqlIdempotencyRecords, sqlRateLimitCounter } from '../persistence/stores/api-guards/idempotency-and-rate-limits';
@@ -17,6 +18,7 @@ import { ApiKeyCache } from '../domain/api-guards/api-key-cache';
 import { RateLimitLeases } from '../domain/api-guards/rate-limit-leases';
 import { webhookUrlPolicy } from '../adapters/webhooks/address-policy';
 import { SandboxProcessor } from '../adapters/processors/sandbox/sandbox-processor';
+import { withSandboxLatency } from '../adapters/processors/sandbox/sandbox-latency';
 import { sqlSandboxTransactionLedger } from '../persistence/stores/processors/sandbox-transactions';
 import { sqlSandboxDisputeLedger } from '../persistence/stores/processors/sandbox-disputes';
 import type { ProcessorSettingsDeps } from '../domain/processors/processor-config';
@@ -36,18 +38,39 @@ import type { ReconciliationTimings } from '../domain/payments/ports';
 export interface Tillpoint {
   deps: Deps;
   db: SqlClient;
+  /** The read replicas and how far behind each is (DATABASE_REPLICA_URL); undefined without any. */
+  replicas?: ReplicaSet;
   /** For the processor-settings use cases (`tillpoint processor …`). */
   processorSettings: ProcessorSettingsDeps;
   close(): Promise<void>;
 }
 
-/** Opens the database named by the configuration: PostgreSQL when DATABASE_URL is set, else PGlite. */
+/**
+ * Opens the database named by the configuration: PostgreSQL when DATABASE_URL is set (through a
+ * transaction pooler when DATABASE_DIRECT_URL is set too), else PGlite.
+ */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseTimeouts'>>,
-  options: { onIdleError?: (error: Error) => void } = {},
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseTimeouts' | 'databaseDirectUrl'>>,
+  options: { onIdleError?: (error: Error) => void; onWarning?: (message: string) => void } = {},
 ): Promise<SqlClient> {
   const timeouts = config.databaseTimeouts ?? DEFAULT_DATABASE_TIMEOUTS;
-  return config.databaseUrl ? openPostgres(config.databaseUrl, { ...options, timeouts }) : openPglite(config.dataDir, timeouts);
+  if (!config.databaseUrl) return openPglite(config.dataDir, timeouts);
+  return openPostgres(config.databaseUrl, { ...options, timeouts, ...(config.databaseDirectUrl ? { directUrl: config.databaseDirectUrl } : {}) });
+}
+
+/**
+ * The read replicas named by DATABASE_REPLICA_URL, behind the same pooler as the primary when
+ * DATABASE_DIRECT_URL is set. Not connected yet: a replica down at start-up is skipped until it
+ * answers (replicas.ts).
+ */
+export async function openReplicaDatabases(
+  config: Pick<Config, 'databaseReplicaUrls'> & Partial<Pick<Config, 'databaseTimeouts' | 'databaseDirectUrl'>>,
+  options: { onIdleError?: (error: Error) => void } = {},
+): Promise<SqlClient[]> {
+  const timeouts = config.databaseTimeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+  return Promise.all(
+    config.databaseReplicaUrls.map((url) => openPostgres(url, { ...options, timeouts, probe: false, transactionPooler: Boolean(config.databaseDirectUrl) })),
+  );
 }
 
 // Node's synchronous SHA-256 for the domain's digests (every API call hashes its key).
@@ -63,6 +86,8 @@ export async function openTillpoint(options: {
   now?: () => Date;
   /** TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS; 0 (the default) settles test captures at once. */
   testSettlementDelaySeconds?: number;
+  /** SANDBOX_LATENCY_MS; 0 (the default): the test processor answers at once. */
+  testProcessorLatencyMs?: number;
   /** RATE_LIMIT_TEST_PER_SECOND / RATE_LIMIT_LIVE_PER_SECOND; design.md §9's 25 and 100 by default. */
   rateLimitPerSecond?: Partial<Record<Mode, number>>;
   /** TILLPOINT_SECRET_KEY: encrypts processor credentials; without it none can be stored. */
@@ -82,6 +107,8 @@ export async function openTillpoint(options: {
   smtp?: { url: string; from: string } | null;
   /** Told when an email could not be sent. */
   onMailError?: (error: Error) => void;
+  /** DATABASE_REPLICA_URL's replicas (`openReplicaDatabases`) and DATABASE_REPLICA_MAX_LAG_MS; closed with the rest. */
+  replicas?: { databases: SqlClient[]; maxLagMs: number; checkEveryMs?: number; onError?: (error: Error) => void };
 }): Promise<Tillpoint> {
   const { db } = options;
   await migrate(db);
@@ -89,15 +116,18 @@ export async function openTillpoint(options: {
   const fingerprintKey = await installSecret(db, 'card_fingerprint_key', () => randomBytes(32).toString('hex'));
   const sandboxDisputes = sqlSandboxDisputeLedger(db);
   const testProcessor = withAuthorizeDeadline(
-    new SandboxProcessor(
-      sqlSandboxNonceVault(db),
-      fingerprintKey,
-      now,
-      sqlSandboxTransactionLedger(db),
-      {
-        delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
-      },
-      sandboxDisputes,
+    withSandboxLatency(
+      new SandboxProcessor(
+        sqlSandboxNonceVault(db),
+        fingerprintKey,
+        now,
+        sqlSandboxTransactionLedger(db),
+        {
+          delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
+        },
+        sandboxDisputes,
+      ),
+      options.testProcessorLatencyMs ?? 0,
     ),
     PROCESSOR_CALL_DEADLINE_MS,
   );
@@ -109,7 +139,16 @@ export async function openTillpoint(options: {
     sandboxDisputes,
     now,
   });
-  const store = options.observer ? observeStore(sqlStore(db), options.observer) : sqlStore(db);
+  const replicas =
+    options.replicas && options.replicas.databases.length > 0
+      ? watchReplicas(db, options.replicas.databases, {
+          maxLagMs: options.replicas.maxLagMs,
+          ...(options.replicas.checkEveryMs ? { checkEveryMs: options.replicas.checkEveryMs } : {}),
+          ...(options.replicas.onError ? { onError: options.replicas.onError } : {}),
+        })
+      : undefined;
+  const sql = sqlStore(db, replicas);
+  const store = options.observer ? observeStore(sql, options.observer) : sql;
   const readFlagState: ReadFlagState = (scope, keys) => store.read((reader) => reader.flags.listWithRunningExperiments(scope, keys));
   const flags = openServerFlags({ ofrepUrl: options.flagsOfrepUrl ?? null, evaluate: storeEvaluation(readFlagState), readState: readFlagState });
   // This instance's API keys and rate-limit leases: most merchant API calls need no statement of
@@ -148,10 +187,12 @@ export async function openTillpoint(options: {
   return {
     deps,
     db,
+    ...(replicas ? { replicas } : {}),
     processorSettings,
     close: async () => {
       await flags.close();
       await keyChanges.close();
+      await replicas?.close();
       await db.close();
     },
   };

@@ -10,7 +10,7 @@ import type { Config } from './config';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { ensureDemo, type DemoAnnouncement } from './demo';
 import { createMetrics } from './metrics';
-import { openDatabase, openTillpoint, type Tillpoint } from './open-tillpoint';
+import { openDatabase, openReplicaDatabases, openTillpoint, type Tillpoint } from './open-tillpoint';
 import { createReadiness, type Readiness } from './readiness';
 import { checkoutPageCheckJob, periodicJobs, startScheduler } from './scheduler';
 import { startWebhookWorker } from './webhook-worker';
@@ -118,20 +118,36 @@ export async function startServer(
     let log: { warn(details: object, message: string): void } = { warn: (_details, message) => console.error(message) };
     let db: SqlClient;
     try {
-      db = await openDatabase(config, { onIdleError: (err) => log.warn({ err }, 'a database connection broke; it is replaced on the next query') });
+      db = await openDatabase(config, {
+        onIdleError: (err) => log.warn({ err }, 'a database connection broke; it is replaced on the next query'),
+        onWarning: (message) => log.warn({}, message),
+      });
     } catch (error) {
+      const message = (error as Error).message;
+      const direct = config.databaseDirectUrl && message.startsWith('DATABASE_DIRECT_URL: ');
+      const [variable, url, cause] = direct
+        ? ['DATABASE_DIRECT_URL', config.databaseDirectUrl!, message.slice('DATABASE_DIRECT_URL: '.length)]
+        : ['DATABASE_URL', config.databaseUrl, message];
       throw new StartupError(
-        config.databaseUrl
-          ? `cannot reach the PostgreSQL server named by DATABASE_URL (${redactUrl(config.databaseUrl)}): ${(error as Error).message}. Check that it runs and that the URL, user and password are right.`
-          : `cannot open the embedded database in DATA_DIR ${config.dataDir}: ${(error as Error).message}`,
+        url
+          ? `cannot reach the PostgreSQL server named by ${variable} (${redactUrl(url)}): ${cause}. Check that it runs and that the URL, user and password are right.`
+          : `cannot open the embedded database in DATA_DIR ${config.dataDir}: ${message}`,
       );
     }
     undo.push(() => db.close());
-    const metrics = createMetrics({ db });
+    const replicaDatabases = await openReplicaDatabases(config, {
+      onIdleError: (err) => log.warn({ err }, 'a read replica connection broke; it is replaced on the next query'),
+    });
+    undo.push(async () => {
+      await Promise.all(replicaDatabases.map((replica) => replica.close()));
+    });
+    let opened: Tillpoint | null = null;
+    const metrics = createMetrics({ db, replicas: () => opened?.replicas?.status() ?? [] });
     const tillpoint = await openTillpoint({
       db,
       publicUrl: config.publicUrl,
       testSettlementDelaySeconds: config.testSettlementDelaySeconds,
+      testProcessorLatencyMs: config.sandboxLatencyMs,
       rateLimitPerSecond: config.rateLimitPerSecond,
       secretKey: config.secretKey,
       flagsOfrepUrl: config.flagsOfrepUrl,
@@ -141,7 +157,11 @@ export async function startServer(
       signUp: config.signUp,
       smtp: config.smtp,
       onMailError: (err) => log.warn({ err }, 'an email could not be sent (SMTP_URL)'),
+      replicas: { databases: replicaDatabases, maxLagMs: config.databaseReplicaMaxLagMs },
     });
+    opened = tillpoint;
+    // Closing Tillpoint closes the database and the replicas.
+    undo.pop();
     undo.pop();
     undo.push(() => tillpoint.close());
     if (options.adminCommands) resolveRunner(options.adminCommands(tillpoint));

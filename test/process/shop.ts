@@ -82,7 +82,12 @@ export interface Answer {
 }
 
 /** One request over a connection of its own (no keep-alive pool), so no answer waits on another's. */
-export function request(base: string, method: string, url: string, options: { body?: unknown; key?: string } = {}): Promise<Answer> {
+export function request(
+  base: string,
+  method: string,
+  url: string,
+  options: { body?: unknown; key?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((resolve) => {
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
     const req = http.request(
@@ -91,6 +96,7 @@ export function request(base: string, method: string, url: string, options: { bo
         method,
         agent: false,
         headers: {
+          ...options.headers,
           ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
           ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
         },

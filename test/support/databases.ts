@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { openPglite, openPostgres, type DatabaseTimeouts, type SqlClient } from '../../src/persistence/sql-client';
+import { DEFAULT_DATABASE_TIMEOUTS, openPglite, openPostgres, type DatabaseTimeouts, type SqlClient } from '../../src/persistence/sql-client';
 import { pgliteTemplate } from './pglite-template';
 
 /**
  * The databases every integration suite runs against: the embedded PGlite always, and the
  * PostgreSQL server named by TEST_DATABASE_URL when set. With REQUIRE_POSTGRES=1 (CI) a missing URL
- * is a failure, not a skip.
+ * is a failure, not a skip. With TEST_DATABASE_DIRECT_URL set as well, TEST_DATABASE_URL is a
+ * transaction pooler (PgBouncer) in front of that server (`npm run test:pgbouncer`), and
+ * TEST_DATABASES=postgres leaves PGlite out.
  */
 export interface TestDatabase {
   name: 'pglite' | 'postgres';
@@ -14,38 +16,105 @@ export interface TestDatabase {
 }
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
+const directUrl = process.env.TEST_DATABASE_DIRECT_URL || undefined;
 if (process.env.REQUIRE_POSTGRES === '1' && !postgresUrl) {
   throw new Error('REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set');
 }
+const only = process.env.TEST_DATABASES?.split(',').map((name) => name.trim());
+
+/** `url` as another role. */
+export function asRole(url: string, role: string): string {
+  const changed = new URL(url);
+  changed.username = role;
+  changed.password = '';
+  return changed.toString();
+}
+
+/**
+ * A suite's schema on the server, reached directly: the schema is a start-up setting of each
+ * connection.
+ */
+async function openDirect(url: string, timeouts?: DatabaseTimeouts): Promise<SqlClient> {
+  // Each suite gets its own schema, so suites run in parallel on one server without meeting.
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = await openPostgres(url, { max: 1 });
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.close();
+  const db = await openPostgres(url, { schema, max: 20, ...(timeouts ? { timeouts } : {}) });
+  const close = db.close;
+  return {
+    ...db,
+    async close() {
+      await close();
+      const cleanup = await openPostgres(url, { max: 1 });
+      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      await cleanup.close();
+    },
+  };
+}
+
+/**
+ * A role of its own with a schema of the same name, which is its search_path: what a suite reaches
+ * through a transaction pooler, which passes no start-up setting on. `timeouts` become the role's
+ * bounds (as docs/scaling.md asks of Tillpoint's role), or none with null. A superuser, as the
+ * direct suites' role is.
+ */
+export async function suiteRole(direct: string, timeouts: DatabaseTimeouts | null): Promise<{ role: string; drop(): Promise<void> }> {
+  const role = `t_${randomBytes(6).toString('hex')}`;
+  const bounds = timeouts
+    ? [
+        `ALTER ROLE ${role} SET statement_timeout = ${timeouts.statementMs}`,
+        `ALTER ROLE ${role} SET lock_timeout = ${timeouts.lockMs}`,
+        `ALTER ROLE ${role} SET idle_in_transaction_session_timeout = ${timeouts.idleInTransactionMs}`,
+      ]
+    : [];
+  const admin = await openPostgres(direct, { max: 1 });
+  try {
+    const made = [`CREATE ROLE ${role} LOGIN SUPERUSER`, `CREATE SCHEMA ${role} AUTHORIZATION ${role}`, `ALTER ROLE ${role} SET search_path = ${role}`];
+    await admin.exec([...made, ...bounds].join(';\n'));
+  } finally {
+    await admin.close();
+  }
+  return {
+    role,
+    async drop() {
+      const cleanup = await openPostgres(direct, { max: 1 });
+      try {
+        // The pooler's idle server connections of the role go with it.
+        await cleanup.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [role]);
+        await cleanup.exec(`DROP SCHEMA ${role} CASCADE; DROP ROLE ${role}`);
+      } finally {
+        await cleanup.close();
+      }
+    },
+  };
+}
+
+/** A suite's schema reached through a transaction pooler (`pooledUrl`), as a role of its own (`suiteRole`). */
+async function openPooled(pooledUrl: string, direct: string, timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS): Promise<SqlClient> {
+  const { role, drop } = await suiteRole(direct, timeouts);
+  const db = await openPostgres(asRole(pooledUrl, role), { directUrl: asRole(direct, role), max: 20, timeouts });
+  const close = db.close;
+  return {
+    ...db,
+    async close() {
+      await close();
+      await drop();
+    },
+  };
+}
 
 export const testDatabases: TestDatabase[] = [
-  { name: 'pglite', open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, pgliteTemplate.dump) },
+  { name: 'pglite' as const, open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, pgliteTemplate.dump) },
   ...(postgresUrl
     ? [
         {
           name: 'postgres' as const,
-          async open(timeouts?: DatabaseTimeouts) {
-            // Each suite gets its own schema, so suites run in parallel on one server without meeting.
-            const schema = `t_${randomBytes(6).toString('hex')}`;
-            const admin = await openPostgres(postgresUrl, { max: 1 });
-            await admin.query(`CREATE SCHEMA ${schema}`);
-            await admin.close();
-            const db = await openPostgres(postgresUrl, { schema, max: 20, ...(timeouts ? { timeouts } : {}) });
-            const close = db.close;
-            return {
-              ...db,
-              async close() {
-                await close();
-                const cleanup = await openPostgres(postgresUrl, { max: 1 });
-                await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-                await cleanup.close();
-              },
-            };
-          },
+          open: (timeouts?: DatabaseTimeouts) => (directUrl ? openPooled(postgresUrl, directUrl, timeouts) : openDirect(postgresUrl, timeouts)),
         },
       ]
     : []),
-];
+].filter((database) => !only || only.includes(database.name));
 
 /**
  * Empties every table (keeping the schema), so each test starts from a clean database: one DO block,

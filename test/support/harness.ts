@@ -54,6 +54,8 @@ export interface HarnessOptions {
   smtp?: { url: string; from: string };
   /** The Apple Pay domain association file's content (APPLE_PAY_DOMAIN_ASSOCIATION); none by default. */
   applePayDomainAssociation?: string;
+  /** Read replicas (DATABASE_REPLICA_URL) and their bound (DATABASE_REPLICA_MAX_LAG_MS); none by default. */
+  replicas?: { databases: SqlClient[]; maxLagMs: number; checkEveryMs?: number };
 }
 
 /** The real HTTP server over a given database, with a captured log and a test clock. */

@@ -16,10 +16,10 @@ export async function readCheckoutPageSecurity(
 
 /** The account's detected changes, newest first. */
 export async function listCheckoutPageChanges(deps: Deps, options: { accountId: string; page: PageRequest }): Promise<Page<CheckoutPageChange>> {
-  return readPage(options.page, (page) => deps.store.read((reader) => reader.checkoutPage.listChanges(options.accountId, page)));
+  return readPage(options.page, (page) => deps.store.readReplica((reader) => reader.checkoutPage.listChanges(options.accountId, page)));
 }
 
 /** The account's CSP violation reports of the last 90 days, newest first. */
 export async function listCspReports(deps: Deps, options: { accountId: string; page: PageRequest }): Promise<Page<CspReport>> {
-  return readPage(options.page, (page) => deps.store.read((reader) => reader.checkoutPage.listCspReports(options.accountId, page)));
+  return readPage(options.page, (page) => deps.store.readReplica((reader) => reader.checkoutPage.listCspReports(options.accountId, page)));
 }

@@ -16,6 +16,6 @@ export async function listGuestCustomers(
   if (options.email && !can(options.role, 'customers.read_email')) {
     throw new TillpointError('insufficient_role', `The ${options.role} role may not search by customer email`, { param: 'email' });
   }
-  const found = await deps.store.read((tx) => tx.customers.listGuests(options.scope, { email: options.email, limit: options.limit + 1 }));
+  const found = await deps.store.readReplica((tx) => tx.customers.listGuests(options.scope, { email: options.email, limit: options.limit + 1 }));
   return { data: found.slice(0, options.limit), hasMore: found.length > options.limit };
 }

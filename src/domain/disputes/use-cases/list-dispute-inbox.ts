@@ -10,7 +10,7 @@ export const INBOX_LIMIT = 200;
  * first; or, for a payment's page, that payment's disputes.
  */
 export async function listDisputeInbox(deps: Deps, options: { scope: Scope; paymentId?: string }): Promise<Dispute[]> {
-  return deps.store.read((reader) =>
+  return deps.store.readReplica((reader) =>
     options.paymentId ? reader.disputes.listForPayment(options.scope, options.paymentId) : reader.disputes.inbox(options.scope, INBOX_LIMIT),
   );
 }

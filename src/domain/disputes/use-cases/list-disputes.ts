@@ -10,6 +10,6 @@ export async function listDisputes(
   options: { scope: Scope; page: PageRequest; paymentId?: string; status?: DisputeStatus },
 ): Promise<Page<Dispute>> {
   return readPage(options.page, (page) =>
-    deps.store.read((reader) => reader.disputes.list(options.scope, { ...page, paymentId: options.paymentId, status: options.status })),
+    deps.store.readReplica((reader) => reader.disputes.list(options.scope, { ...page, paymentId: options.paymentId, status: options.status })),
   );
 }

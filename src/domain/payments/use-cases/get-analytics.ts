@@ -23,7 +23,7 @@ export const ANALYTICS_MAX_DAYS = 366;
  */
 export async function getAnalytics(deps: Deps, options: { scope: Scope; from: Date; before: Date }): Promise<Analytics> {
   const { scope, from, before } = options;
-  const read = await deps.store.read(async (reader) => ({
+  const read = await deps.store.readReplica(async (reader) => ({
     funnel: await reader.dashboardSearch.funnel(scope, from, before),
     breakdown: await reader.dashboardSearch.paymentBreakdown(scope, from, before),
     exposures: await reader.dashboardSearch.exposureCounts(scope, from, before),

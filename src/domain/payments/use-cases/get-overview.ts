@@ -91,7 +91,7 @@ export async function getOverview(deps: Deps, options: { scope: Scope; days: num
   const before = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS);
   const from = new Date(before.getTime() - options.days * DAY_MS);
   const previousFrom = new Date(from.getTime() - options.days * DAY_MS);
-  const { daily, funnel, previousFunnel, disputes } = await deps.store.read(async (reader) => ({
+  const { daily, funnel, previousFunnel, disputes } = await deps.store.readReplica(async (reader) => ({
     disputes: await reader.disputes.totals(options.scope, from, before),
     daily: await reader.dashboardSearch.dailyPayments(options.scope, previousFrom, before),
     funnel: await reader.dashboardSearch.funnel(options.scope, from, before),

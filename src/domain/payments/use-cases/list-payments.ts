@@ -6,6 +6,6 @@ import type { Scope } from '../../shared/scope';
 /** One page of the scope's payments, newest first, with whether more follow. */
 export async function listPayments(deps: Deps, options: { scope: Scope; page: PageRequest; checkoutSessionId?: string }): Promise<Page<Payment>> {
   return readPage(options.page, (page) =>
-    deps.store.read((reader) => reader.payments.list(options.scope, { ...page, checkoutSessionId: options.checkoutSessionId })),
+    deps.store.readReplica((reader) => reader.payments.list(options.scope, { ...page, checkoutSessionId: options.checkoutSessionId })),
   );
 }

@@ -5,5 +5,5 @@ import type { Scope } from '../../shared/scope';
 
 /** One page of the scope's refunds, newest first, optionally of one payment. */
 export async function listRefunds(deps: Deps, options: { scope: Scope; page: PageRequest; paymentId?: string }): Promise<Page<Refund>> {
-  return readPage(options.page, (page) => deps.store.read((reader) => reader.refunds.list(options.scope, { ...page, paymentId: options.paymentId })));
+  return readPage(options.page, (page) => deps.store.readReplica((reader) => reader.refunds.list(options.scope, { ...page, paymentId: options.paymentId })));
 }

@@ -12,6 +12,6 @@ export async function searchPaymentsByQuery(
   const clauses = parsePaymentSearchQuery(options.query);
   const { limit } = options.page;
   // One extra row tells whether another page exists.
-  const rows = await deps.store.read((reader) => reader.dashboardSearch.paymentsByQuery(options.scope, clauses, { ...options.page, limit: limit + 1 }));
+  const rows = await deps.store.readReplica((reader) => reader.dashboardSearch.paymentsByQuery(options.scope, clauses, { ...options.page, limit: limit + 1 }));
   return { data: rows.slice(0, limit), hasMore: rows.length > limit };
 }

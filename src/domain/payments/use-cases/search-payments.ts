@@ -16,6 +16,6 @@ export async function searchPayments(deps: Deps, options: { scope: Scope; filter
   }
   const { limit } = options.filter;
   // One extra row tells whether another page exists.
-  const rows = await deps.store.read((reader) => reader.dashboardSearch.payments(options.scope, { ...options.filter, limit: limit + 1 }));
+  const rows = await deps.store.readReplica((reader) => reader.dashboardSearch.payments(options.scope, { ...options.filter, limit: limit + 1 }));
   return { data: rows.slice(0, limit), hasMore: rows.length > limit };
 }

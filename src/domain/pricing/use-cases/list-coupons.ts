@@ -7,7 +7,7 @@ import { withRedemptions } from '../rules';
 /** One page of the scope's coupons, newest first. */
 export async function listCoupons(deps: Deps, options: { scope: Scope; page: PageRequest }): Promise<Page<Coupon & Redemptions>> {
   return readPage(options.page, (page) =>
-    deps.store.read(async (reader) => {
+    deps.store.readReplica(async (reader) => {
       const coupons = await reader.coupons.list(options.scope, page);
       const counts = await reader.coupons.timesRedeemed(coupons.map((coupon) => coupon.id));
       const now = deps.clock.now();

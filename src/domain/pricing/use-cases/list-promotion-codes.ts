@@ -8,7 +8,7 @@ import type { PromotionCodeWithCoupon } from './get-promotion-code';
 /** One page of the scope's promotion codes, newest first; `code` finds one by its text, any case. */
 export async function listPromotionCodes(deps: Deps, options: { scope: Scope; page: PageRequest; code?: string }): Promise<Page<PromotionCodeWithCoupon>> {
   return readPage(options.page, (page) =>
-    deps.store.read(async (reader) => {
+    deps.store.readReplica(async (reader) => {
       const codes = await reader.promotionCodes.list(options.scope, { ...page, code: options.code });
       const couponIds = [...new Set(codes.map((code) => code.couponId))];
       const codeCounts = await reader.promotionCodes.timesRedeemed(codes.map((code) => code.id));

@@ -5,5 +5,5 @@ import type { TaxRate } from '../entities';
 
 /** One page of the scope's tax rates, newest first. */
 export async function listTaxRates(deps: Deps, options: { scope: Scope; page: PageRequest }): Promise<Page<TaxRate>> {
-  return readPage(options.page, (page) => deps.store.read((reader) => reader.taxRates.list(options.scope, page)));
+  return readPage(options.page, (page) => deps.store.readReplica((reader) => reader.taxRates.list(options.scope, page)));
 }

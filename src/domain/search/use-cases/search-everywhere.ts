@@ -12,5 +12,5 @@ import { searchKinds, searchTermsOf, type SearchKind } from '../search-terms';
 export async function searchEverywhere(deps: Deps, options: { scope: Scope; text: string; role: Role; limitPerKind: number }): Promise<SearchHit[]> {
   const terms = searchTermsOf(options.text, can(options.role, 'customers.read_email'));
   const kinds = (Object.keys(searchKinds) as SearchKind[]).filter((kind) => can(options.role, searchKinds[kind].permission));
-  return deps.store.read((reader) => reader.dashboardSearch.everywhere(options.scope, kinds, terms, options.limitPerKind));
+  return deps.store.readReplica((reader) => reader.dashboardSearch.everywhere(options.scope, kinds, terms, options.limitPerKind));
 }

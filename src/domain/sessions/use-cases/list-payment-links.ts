@@ -5,5 +5,5 @@ import type { PaymentLink } from '../entities';
 
 /** One page of the scope's payment links, newest first. */
 export async function listPaymentLinks(deps: Deps, options: { scope: Scope; page: PageRequest }): Promise<Page<PaymentLink>> {
-  return readPage(options.page, (page) => deps.store.read((reader) => reader.paymentLinks.list(options.scope, page)));
+  return readPage(options.page, (page) => deps.store.readReplica((reader) => reader.paymentLinks.list(options.scope, page)));
 }

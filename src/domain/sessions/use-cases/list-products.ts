@@ -6,7 +6,7 @@ import type { Product, Price } from '../entities';
 /** One page of the scope's products, newest first, each with its default price. */
 export async function listProducts(deps: Deps, options: { scope: Scope; page: PageRequest }): Promise<Page<{ product: Product; defaultPrice: Price | null }>> {
   return readPage(options.page, (page) =>
-    deps.store.read(async (reader) => {
+    deps.store.readReplica(async (reader) => {
       const products = await reader.products.list(options.scope, page);
       const withPrices = [];
       for (const product of products) {

@@ -9,6 +9,6 @@ export async function searchCheckoutSessions(
   options: { scope: Scope; filter: CheckoutSessionFilter },
 ): Promise<{ data: CheckoutSession[]; hasMore: boolean }> {
   const { limit } = options.filter;
-  const rows = await deps.store.read((reader) => reader.dashboardSearch.checkoutSessions(options.scope, { ...options.filter, limit: limit + 1 }));
+  const rows = await deps.store.readReplica((reader) => reader.dashboardSearch.checkoutSessions(options.scope, { ...options.filter, limit: limit + 1 }));
   return { data: rows.slice(0, limit), hasMore: rows.length > limit };
 }

@@ -6,5 +6,5 @@ import type { EventFilter } from '../ports';
 
 /** One page of the scope's events, newest first, filtered by type and creation time. */
 export async function listEvents(deps: Deps, options: { scope: Scope; page: PageRequest; filter: EventFilter }): Promise<Page<DomainEvent>> {
-  return readPage(options.page, (page) => deps.store.read((reader) => reader.events.list(options.scope, { ...options.filter, ...page })));
+  return readPage(options.page, (page) => deps.store.readReplica((reader) => reader.events.list(options.scope, { ...options.filter, ...page })));
 }

@@ -9,7 +9,7 @@ export async function listWebhookDeliveries(
   options: { scope: Scope; endpointId: string; limit: number; startingAfter?: string | undefined },
 ): Promise<{ data: WebhookDelivery[]; hasMore: boolean }> {
   await getWebhookEndpoint(deps, { scope: options.scope, id: options.endpointId });
-  const rows = await deps.store.read((reader) =>
+  const rows = await deps.store.readReplica((reader) =>
     reader.webhookDeliveries.list(options.scope, options.endpointId, {
       limit: options.limit + 1,
       startingAfter: options.startingAfter,
