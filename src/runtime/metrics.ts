@@ -145,7 +145,7 @@ export function createMetrics(options: {
     labelNames: ['replica'] as const,
     registers: [registry],
     collect() {
-      replicas().forEach((replica, index) => this.set({ replica: String(index) }, replica.used ? 1 : 0));
+      for (const [index, replica] of replicas().entries()) this.set({ replica: String(index) }, replica.used ? 1 : 0);
     },
   });
   new Gauge({
