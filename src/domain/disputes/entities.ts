@@ -63,3 +63,10 @@ export const disputes = defineResource('disputes', {
 
 /** A chargeback or inquiry against a payment, with the evidence given so far. */
 export type Dispute = EntityOf<typeof disputes> & { evidence: DisputeEvidence[] };
+
+/** Evidence file types the processor takes (Braintree: JPEG, PNG and PDF). */
+export const evidenceFileTypes = ['image/jpeg', 'image/png', 'application/pdf'] as const;
+export type EvidenceFileType = (typeof evidenceFileTypes)[number];
+
+/** The largest evidence file, in bytes (Braintree's limit for a dispute document). */
+export const EVIDENCE_FILE_MAX_BYTES = 4 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { Dispute, DisputeEvidence } from './entities';
+import { EVIDENCE_FILE_MAX_BYTES, evidenceFileTypes, type Dispute, type DisputeEvidence, type EvidenceFileType } from './entities';
 import { assertDisputeTransition, closedDisputeStatuses, type DisputeStatus } from './state-machine';
 import type { UnitOfWork } from '../deps';
 import type { DomainEvent, EventType } from '../shared/events';
@@ -33,13 +33,6 @@ export async function transitionDispute(tx: UnitOfWork, dispute: Dispute, to: Di
   await tx.events.insert(disputeEvent(next, closing ? 'dispute.closed' : 'dispute.updated', at));
   return next;
 }
-
-/** Evidence file types the processor takes (Braintree: JPEG, PNG and PDF). */
-export const evidenceFileTypes = ['image/jpeg', 'image/png', 'application/pdf'] as const;
-export type EvidenceFileType = (typeof evidenceFileTypes)[number];
-
-/** The largest evidence file, in bytes (Braintree's limit for a dispute document). */
-export const EVIDENCE_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** The longest text evidence, in characters. */
 export const EVIDENCE_TEXT_MAX_LENGTH = 10_000;

@@ -5,7 +5,7 @@ import { addDisputeEvidence } from '../../domain/disputes/use-cases/add-dispute-
 import { getDispute } from '../../domain/disputes/use-cases/get-dispute';
 import { listDisputes } from '../../domain/disputes/use-cases/list-disputes';
 import { submitDispute } from '../../domain/disputes/use-cases/submit-dispute';
-import { EVIDENCE_FILE_MAX_BYTES } from '../../domain/disputes/rules';
+import { EVIDENCE_FILE_MAX_BYTES } from '../../domain/disputes/entities';
 import { defineRoute } from '../define-route';
 import { disputeListSchema, disputeSchema } from '../response-schemas';
 import { disputeEvidenceBody, listDisputesQuery } from '../lifecycle-schemas';

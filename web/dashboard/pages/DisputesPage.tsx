@@ -7,7 +7,7 @@ import type { PageScope } from '../Layout';
 import { useLoad } from '../use-load';
 import { useT } from '../i18n';
 import { can } from '../../../src/domain/team/permissions';
-import { EVIDENCE_FILE_MAX_BYTES, evidenceFileTypes } from '../../../src/domain/disputes/rules';
+import { EVIDENCE_FILE_MAX_BYTES, evidenceFileTypes } from '../../../src/domain/disputes/entities';
 import type { disputeSnapshot } from '../../../src/domain/shared/event-payloads';
 
 type Dispute = ReturnType<typeof disputeSnapshot>;
