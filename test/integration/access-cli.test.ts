@@ -11,7 +11,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const dirs: string[] = [];
 
 function freshDataDir(): string {
-  const dir = seededDataDir('tillpoint-access-cli-');
+  const dir = seededDataDir('tillpoint-access-cli-', { migrated: true });
   dirs.push(dir);
   return dir;
 }

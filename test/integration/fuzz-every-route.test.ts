@@ -239,7 +239,7 @@ describe.each(testDatabases)('hostile input on every route ($name)', (database) 
 
   beforeAll(async () => {
     expect(existsSync(path.join(webRoot, '.vite', 'manifest.json')), 'run npm run build first').toBe(true);
-    db = await database.open();
+    db = await database.openMigrated();
     h = await startHarness(db, { webRoot, rateLimitPerSecond: { test: 1_000_000, live: 1_000_000 } });
     fx = await setUpFixtures(h);
     const api = (method: 'GET' | 'POST', url: string, body?: object) => merchantCall(h, fx.secretKey, method, url, body);

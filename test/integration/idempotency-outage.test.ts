@@ -19,7 +19,7 @@ describe.each(testDatabases)('Idempotency-Key across a database outage ($name)',
   const faults: Array<{ pattern: RegExp; left: number }> = [];
 
   beforeAll(async () => {
-    db = await database.open();
+    db = await database.openMigrated();
     const flaky: SqlClient = {
       ...db,
       query: (text, params) => {

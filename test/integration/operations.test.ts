@@ -39,7 +39,7 @@ describe.each(testDatabases)('health, readiness and metrics ($name)', (database)
   };
 
   beforeAll(async () => {
-    const db: SqlClient = await database.open();
+    const db: SqlClient = await database.openMigrated();
     const clock = new TestClock(new Date());
     const metrics = createMetrics({ db, now: clock.now });
     const tillpoint = await openTillpoint({ db, publicUrl: PUBLIC_URL, now: clock.now, observer: metrics.observer, rateLimitPerSecond: { test: 3 } });

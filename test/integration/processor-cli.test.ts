@@ -7,7 +7,7 @@ import { cli as run } from '../support/processes';
 import { seededDataDir } from '../support/pglite-template';
 
 /** `tillpoint processor set | show | check`, run as an owner would, against the gateway emulator. */
-const dataDir = seededDataDir('tillpoint-processor-cli-');
+const dataDir = seededDataDir('tillpoint-processor-cli-', { migrated: true });
 const secretKey = randomBytes(32).toString('hex');
 const emulator = new BraintreeGatewayEmulator({
   merchantId: 'cli_merchant',

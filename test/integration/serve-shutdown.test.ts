@@ -17,7 +17,7 @@ describe('serve shuts down in order and gives DATA_DIR back', () => {
   });
 
   it('runs its shutdown hooks with the database still open, then closes it and frees DATA_DIR for the next server', { timeout: 60_000 }, async () => {
-    const dataDir = seededDataDir('tillpoint-shutdown-');
+    const dataDir = seededDataDir('tillpoint-shutdown-', { migrated: true });
     dirs.push(dataDir);
     const first = await serve(dataDir);
     const seen: string[] = [];

@@ -29,7 +29,7 @@ describe.each(testDatabases)('server error reporting ($name)', (database) => {
       release: 'tillpoint@9.9.9',
       sampleRate: 1,
     });
-    db = await database.open();
+    db = await database.openMigrated();
     tillpoint = await openTillpoint({ db, publicUrl: 'http://checkout.test' });
     app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent', reporter });
     // A bug, as a route would have one: it throws with shopper data in its message.

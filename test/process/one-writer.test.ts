@@ -14,7 +14,7 @@ import { seededDataDir } from '../support/pglite-template';
  * refuses, every CLI command beside a running server goes through it, a graceful stop finishes what
  * is under way, a killed server's lock is recovered, and nothing written is lost across restarts.
  */
-const dataDir = seededDataDir('tp-writer-');
+const dataDir = seededDataDir('tp-writer-', { migrated: true });
 const secretKey = randomBytes(32).toString('hex');
 const emulator = new BraintreeGatewayEmulator({
   merchantId: 'ow_merchant',

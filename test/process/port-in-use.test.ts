@@ -5,7 +5,7 @@ import { cli } from '../support/processes';
 import { seededDataDir } from '../support/pglite-template';
 
 describe('tillpoint serve on a port already taken', () => {
-  const dataDir = seededDataDir('tp-port-');
+  const dataDir = seededDataDir('tp-port-', { migrated: true });
   let holder: Server | null = null;
   afterAll(async () => {
     await new Promise<void>((resolve) => (holder ? holder.close(() => resolve()) : resolve()));

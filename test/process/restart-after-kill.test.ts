@@ -11,7 +11,7 @@ import { seededDataDir } from '../support/pglite-template';
  * stays one for the whole test; a new server on the same DATA_DIR must start at once all the same.
  */
 describe('restart right after kill -9 on the embedded database', () => {
-  const dataDir = seededDataDir('tillpoint-zombie-');
+  const dataDir = seededDataDir('tillpoint-zombie-', { migrated: true });
   const servers: ServerProcess[] = [];
   afterAll(async () => {
     await stopAll(servers);

@@ -28,7 +28,7 @@ export const shopDatabases: Array<{ name: string; make: () => Promise<ShopDataba
   {
     name: 'PGlite',
     make: async () => {
-      const dataDir = seededDataDir('tillpoint-restart-');
+      const dataDir = seededDataDir('tillpoint-restart-', { migrated: true });
       return {
         name: 'PGlite',
         env: { DATA_DIR: dataDir },

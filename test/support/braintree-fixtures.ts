@@ -58,7 +58,7 @@ export function useBraintreeIntegration(database: TestDatabase, options: { logLe
   beforeAll(async () => {
     const port = await bt.emulator.start();
     (braintree.Environment.Development as unknown as { port: string }).port = String(port);
-    bt.db = await database.open();
+    bt.db = await database.openMigrated();
     bt.tillpoint = await openTillpoint({
       db: bt.db,
       publicUrl: 'http://checkout.test',

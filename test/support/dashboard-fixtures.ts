@@ -245,7 +245,7 @@ export function useDashboardFixtures(database: TestDatabase): Fixtures & { db: S
   const fx = {} as Fixtures & { db: SqlClient };
   let smtp: Awaited<ReturnType<typeof startSmtpReceiver>> | undefined;
   beforeAll(async () => {
-    fx.db = await database.open();
+    fx.db = await database.openMigrated();
     // A mail server, so "Resend receipt" has somewhere to send.
     smtp = await startSmtpReceiver();
     fx.h = await startHarness(fx.db, { smtp: { url: smtp.url, from: 'Tillpoint <no-reply@checkout.test>' } });

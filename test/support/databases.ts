@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_DATABASE_TIMEOUTS, openPglite, openPostgres, type DatabaseTimeouts, type SqlClient } from '../../src/persistence/sql-client';
-import { pgliteTemplate } from './pglite-template';
+import { migrate } from '../../src/persistence/migrations/index';
+import { migratedPgliteTemplate, pgliteTemplate } from './pglite-template';
 
 /**
  * The databases every integration suite runs against: the embedded PGlite always, and the
@@ -13,6 +14,8 @@ export interface TestDatabase {
   name: 'pglite' | 'postgres';
   /** A fresh, empty database (PGlite in memory, or a new schema on the server); default timeouts unless given. */
   open(timeouts?: DatabaseTimeouts): Promise<SqlClient>;
+  /** The same with every migration applied (PGlite starts from the migrated template). */
+  openMigrated(timeouts?: DatabaseTimeouts): Promise<SqlClient>;
 }
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
@@ -104,16 +107,22 @@ async function openPooled(pooledUrl: string, direct: string, timeouts: DatabaseT
   };
 }
 
+/** `open`, then every migration: what the server's start does to a new database. */
+const migrated = (open: (timeouts?: DatabaseTimeouts) => Promise<SqlClient>) => async (timeouts?: DatabaseTimeouts) => {
+  const db = await open(timeouts);
+  await migrate(db);
+  return db;
+};
+
+const openServer = (timeouts?: DatabaseTimeouts) => (directUrl ? openPooled(postgresUrl!, directUrl, timeouts) : openDirect(postgresUrl!, timeouts));
+
 export const testDatabases: TestDatabase[] = [
-  { name: 'pglite' as const, open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, pgliteTemplate.dump) },
-  ...(postgresUrl
-    ? [
-        {
-          name: 'postgres' as const,
-          open: (timeouts?: DatabaseTimeouts) => (directUrl ? openPooled(postgresUrl, directUrl, timeouts) : openDirect(postgresUrl, timeouts)),
-        },
-      ]
-    : []),
+  {
+    name: 'pglite' as const,
+    open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, pgliteTemplate.dump),
+    openMigrated: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, migratedPgliteTemplate.dump),
+  },
+  ...(postgresUrl ? [{ name: 'postgres' as const, open: openServer, openMigrated: migrated(openServer) }] : []),
 ].filter((database) => !only || only.includes(database.name));
 
 /**

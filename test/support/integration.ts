@@ -79,7 +79,7 @@ export interface IntegrationContext {
 export function useIntegration(database: TestDatabase, options: HarnessOptions = {}): IntegrationContext {
   const ctx = {} as IntegrationContext;
   beforeAll(async () => {
-    ctx.db = await database.open();
+    ctx.db = await database.openMigrated();
     ctx.h = await startHarness(ctx.db, options);
   });
   afterAll(async () => {
