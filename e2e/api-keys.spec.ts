@@ -3,6 +3,8 @@ import { goTo, signUp, unique } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 test.describe('API keys on the Developers page', () => {
+  // A long dashboard flow, as the other dashboard specs: more than the default minute on a loaded machine.
+  test.describe.configure({ timeout: 90_000 });
   test('a named restricted key reads what it was granted and is refused the rest; a key is renamed, rolled, its permissions changed and revoked after a confirmation @desktop', async ({
     page,
     request,

@@ -3,6 +3,7 @@ import { payAsShopper, signUp, unique, goTo } from './dashboard-support';
 import { expectNoAxeViolations } from './support';
 
 test.describe('the Customers page', () => {
+  test.describe.configure({ timeout: 90_000 });
   test('search by email finds the customer with their payment and saved card; a shopper who paid without being a customer is a Guest; deleting a customer keeps the payment @desktop', async ({
     page,
     browser,
