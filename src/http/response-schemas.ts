@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { declineCodes, errorCatalogue } from '../domain/shared/errors';
 import { eventTypes } from '../domain/shared/events';
-import { paymentMethodTypes } from '../domain/payments/entities';
-import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
+import { paymentMethodTypes, payments } from '../domain/payments/entities';
+import { refundStatuses } from '../domain/payments/state-machine';
 import { checkoutSessions, paymentLinks, prices, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
 import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
@@ -212,24 +212,16 @@ const paymentExample = {
   created: 1767225700,
 };
 
-export const paymentSchema = z
-  .strictObject({
-    id: id('pay_', paymentExample.id),
-    object: z.literal('payment'),
-    livemode,
-    status: z.enum(paymentStatuses),
-    amount: minorUnits('Amount asked'),
-    amount_captured: minorUnits('Amount captured'),
-    amount_refunded: minorUnits('Amount refunded so far'),
-    currency,
-    capture_method: z.enum(['automatic', 'manual']),
-    checkout_session: nullableId(
-      'cs_',
-      checkoutSessionExample.id,
-      'The session this payment is an attempt at; null for a charge of a saved payment method made with `POST /v1/payments`.',
-    ),
-    customer: nullableId('cus_', 'cus_test_r1', 'The customer who paid; null when none, or once that customer was deleted.'),
-    customer_email: z.string().nullable(),
+export const paymentSchema = resourceSchema('payment', payments, {
+  id: 'Payment',
+  description: 'One attempt to pay a checkout session.',
+  prefix: 'pay_',
+  example: paymentExample,
+  json: {
+    processorResponse: z.strictObject({ code: z.string(), text: z.string() }).nullable(),
+    shippingDetails: shippingDetailsSchema,
+  },
+  shaped: {
     payment_method: z
       .strictObject({
         type: z.enum(paymentMethodTypes),
@@ -242,19 +234,12 @@ export const paymentSchema = z
         username: z.string().nullable().meta({ description: "Venmo: the account's username; null for other methods." }),
       })
       .nullable(),
-    processor: z.string().meta({ examples: ['test', 'braintree'] }),
-    processor_transaction_id: z.string().nullable(),
-    processor_response: z.strictObject({ code: z.string(), text: z.string() }).nullable(),
-    failure_code: z.string().nullable(),
-    decline_code: z.enum(declineCodes).nullable(),
     three_d_secure: z.strictObject({ status: z.string(), liability_shifted: z.boolean() }).nullable(),
     total_details: totalDetailsSchema.nullable().meta({ description: "The session's discount, shipping and tax when this attempt was made." }),
-    shipping_details: shippingDetailsSchema,
     customer_details: customerDetailsSchema,
     custom_fields: z.array(customFieldSchema).meta({ description: "The session's custom fields with the shopper's answers." }),
-    created: unixTime('Creation time'),
-  })
-  .meta({ id: 'Payment', description: 'One attempt to pay a checkout session.', examples: [paymentExample] });
+  },
+});
 
 const refundExample = {
   id: 're_test_z1X2c3V4b5N6',

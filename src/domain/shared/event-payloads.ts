@@ -1,4 +1,4 @@
-import type { Payment, Refund } from '../payments/entities';
+import { payments, type Payment, type Refund } from '../payments/entities';
 import type { DomainEvent } from './events';
 import { checkoutSessions, type CheckoutSession } from '../sessions/entities';
 import { apiFieldsOf, apiObjectOf } from './resource-shape';
@@ -77,22 +77,15 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
   };
 }
 
-/** The payment as its events carry it (and the merchant API shows it). */
+/**
+ * The payment as its events carry it (and the merchant API shows it): its plain fields as its
+ * definition shows them (`payments`), then the card or wallet, 3-D Secure, the totals, the
+ * shopper's details and the custom fields, shaped here.
+ */
 export function paymentSnapshot(payment: Payment) {
   const method = payment.paymentMethod;
   return {
-    id: payment.id,
-    object: 'payment' as const,
-    livemode: payment.mode === 'live',
-    status: payment.status,
-    amount: payment.amount,
-    amount_captured: payment.amountCaptured,
-    amount_refunded: payment.amountRefunded,
-    currency: payment.currency.toLowerCase(),
-    capture_method: payment.captureMethod,
-    checkout_session: payment.checkoutSessionId,
-    customer: payment.customerId,
-    customer_email: payment.customerEmail,
+    ...apiObjectOf('payment', payments, payment),
     payment_method: method && {
       type: method.type,
       brand: method.brand,
@@ -103,20 +96,13 @@ export function paymentSnapshot(payment: Payment) {
       payer_email: method.payerEmail ?? null,
       username: method.username ?? null,
     },
-    processor: payment.processor,
-    processor_transaction_id: payment.processorTransactionId,
-    processor_response: payment.processorResponse,
-    failure_code: payment.failureCode,
-    decline_code: payment.declineCode,
     three_d_secure: payment.threeDSecure && {
       status: payment.threeDSecure.status,
       liability_shifted: payment.threeDSecure.liabilityShifted,
     },
     total_details: payment.totalDetails && totalDetailsSnapshot(payment.totalDetails),
-    shipping_details: payment.shippingDetails ?? null,
-    customer_details: { email: payment.customerEmail, address: payment.billingAddress ?? null },
-    custom_fields: (payment.customFields ?? []).map(customFieldSnapshot),
-    created: unixTime(payment.createdAt),
+    customer_details: { email: payment.customerEmail, address: payment.billingAddress },
+    custom_fields: payment.customFields.map(customFieldSnapshot),
   };
 }
 
