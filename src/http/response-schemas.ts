@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { declineCodes, errorCatalogue } from '../domain/shared/errors';
 import { eventTypes } from '../domain/shared/events';
-import { paymentMethodTypes, payments } from '../domain/payments/entities';
-import { refundStatuses } from '../domain/payments/state-machine';
+import { paymentMethodTypes, payments, refunds } from '../domain/payments/entities';
 import { checkoutSessions, paymentLinks, prices, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
 import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
@@ -257,23 +256,14 @@ const refundExample = {
   updated: 1767226000,
 };
 
-export const refundSchema = z
-  .strictObject({
-    id: id('re_', refundExample.id),
-    object: z.literal('refund'),
-    livemode,
-    payment: id('pay_', paymentExample.id, 'The refunded payment.'),
-    amount: minorUnits('Amount refunded'),
-    currency,
-    reason: z.enum(['requested_by_customer', 'duplicate', 'fraudulent']).nullable(),
-    status: z.enum(refundStatuses),
-    failure_reason: z.string().nullable().meta({ description: 'Why a failed refund failed, e.g. `payment_not_settled`.' }),
-    created_by: z.string().nullable().meta({ description: 'The API key (`key_…`) or dashboard user that asked.' }),
-    processor_refund_id: z.string().nullable(),
-    created: unixTime('Creation time'),
-    updated: unixTime('Last change'),
-  })
-  .meta({ id: 'Refund', description: 'Money sent back from a succeeded payment.', examples: [refundExample] });
+export const refundSchema = resourceSchema('refund', refunds, {
+  id: 'Refund',
+  description: 'Money sent back from a succeeded payment.',
+  prefix: 're_',
+  example: refundExample,
+  json: {},
+  shaped: {},
+});
 
 const disputeExample = {
   id: 'dp_test_q1W2e3R4t5Y6',

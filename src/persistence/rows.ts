@@ -2,7 +2,7 @@
  * Row mappers read by more than one store, and the small SQL helpers every store shares. This file
  * imports no store: stores import it, and sql-store.ts composes the stores.
  */
-import { payments, type Refund } from '../domain/payments/entities';
+import { payments, refunds } from '../domain/payments/entities';
 import type { Scope } from '../domain/shared/scope';
 import type { ApiKey } from '../domain/team/entities';
 import { checkoutSessions } from '../domain/sessions/entities';
@@ -126,20 +126,5 @@ export const toSession = rowReader(checkoutSessions);
 /** A payment's row, read as its definition says (resource-rows.ts). */
 export const toPayment = rowReader(payments);
 
-export function toRefund(row: Row): Refund {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    paymentId: row.payment_id,
-    amount: Number(row.amount),
-    currency: row.currency,
-    reason: row.reason,
-    status: row.status,
-    createdBy: row.created_by,
-    failureReason: row.failure_reason,
-    processorRefundId: row.processor_refund_id,
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  };
-}
+/** A refund's row, read as its definition says (resource-rows.ts). */
+export const toRefund = rowReader(refunds);

@@ -1,7 +1,7 @@
 import type { CustomField } from '../sessions/shopper-option-types';
-import { modes, type Mode } from '../shared/events';
+import { modes } from '../shared/events';
 import type { Address, ShippingDetails } from '../addresses/entities';
-import { paymentStatuses, type RefundStatus } from './state-machine';
+import { paymentStatuses, refundStatuses } from './state-machine';
 import { declineCodes } from '../shared/errors';
 import { defineResource, field, type EntityOf } from '../shared/resource-shape';
 import type { TotalDetails } from '../pricing/totals';
@@ -81,24 +81,32 @@ export const payments = defineResource('payments', {
 /** One attempt to pay a session, or a charge of a saved payment method from the server. */
 export type Payment = EntityOf<typeof payments>;
 
-export type RefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent';
+/** Why the merchant refunds, when they say. */
+export const refundReasons = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
+export type RefundReason = (typeof refundReasons)[number];
 
-/** Money sent back to the shopper from a succeeded payment (design.md §3, `re_…`). */
-export interface Refund {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  paymentId: string;
-  amount: number;
-  currency: string;
-  reason: RefundReason | null;
-  status: RefundStatus;
-  /** Who asked: an API key id (`key_…`) or, from the dashboard, a user id. */
-  createdBy: string | null;
+/**
+ * Money sent back to the shopper from a succeeded payment (design.md §3, `re_…`): the one definition
+ * of its stored fields (resource-shape.ts). Its API object is `refundSnapshot`.
+ */
+export const refunds = defineResource('refunds', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  paymentId: field.text().fixedAtCreation().shownAs('payment').describe('The refunded payment.').examples('pay_test_q9W8e7R6t5Y4u3I2o1P0'),
+  amount: field.integer().fixedAtCreation().describe("Amount refunded, an integer in the currency's minor unit (cents for USD)."),
+  currency: field.currency().fixedAtCreation(),
+  reason: field.oneOf(refundReasons).nullable().fixedAtCreation(),
+  status: field.oneOf(refundStatuses),
   /** Why a failed refund failed, e.g. `payment_not_settled`, `processor_unavailable`. */
-  failureReason: string | null;
+  failureReason: field.text().nullable().describe('Why a failed refund failed, e.g. `payment_not_settled`.'),
+  /** Who asked: an API key id (`key_…`) or, from the dashboard, a user id. */
+  createdBy: field.text().nullable().fixedAtCreation().describe('The API key (`key_…`) or dashboard user that asked.'),
   /** The processor's id for the refund (or for the void that replaced it). */
-  processorRefundId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+  processorRefundId: field.text().nullable(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time (Unix seconds).'),
+  updatedAt: field.timestamp().shownAs('updated').describe('Last change (Unix seconds).'),
+});
+
+/** Money sent back to the shopper from a succeeded payment. */
+export type Refund = EntityOf<typeof refunds>;

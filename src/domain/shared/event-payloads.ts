@@ -1,4 +1,4 @@
-import { payments, type Payment, type Refund } from '../payments/entities';
+import { payments, refunds, type Payment, type Refund } from '../payments/entities';
 import type { DomainEvent } from './events';
 import { checkoutSessions, type CheckoutSession } from '../sessions/entities';
 import { apiFieldsOf, apiObjectOf } from './resource-shape';
@@ -106,23 +106,9 @@ export function paymentSnapshot(payment: Payment) {
   };
 }
 
-/** The refund as its events carry it (and the merchant API shows it). */
+/** The refund as its events carry it (and the merchant API shows it): its fields as its definition shows them (`refunds`). */
 export function refundSnapshot(refund: Refund) {
-  return {
-    id: refund.id,
-    object: 'refund' as const,
-    livemode: refund.mode === 'live',
-    payment: refund.paymentId,
-    amount: refund.amount,
-    currency: refund.currency.toLowerCase(),
-    reason: refund.reason,
-    status: refund.status,
-    failure_reason: refund.failureReason,
-    created_by: refund.createdBy,
-    processor_refund_id: refund.processorRefundId,
-    created: unixTime(refund.createdAt),
-    updated: unixTime(refund.updatedAt),
-  };
+  return apiObjectOf('refund', refunds, refund);
 }
 
 /**
