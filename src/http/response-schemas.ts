@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { declineCodes, errorCatalogue } from '../domain/shared/errors';
-import { eventTypes } from '../domain/shared/events';
+import { events, eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes, payments, refunds } from '../domain/payments/entities';
 import { checkoutSessions, paymentLinks, prices, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
@@ -348,24 +348,20 @@ export const paymentMethodSchema = resourceSchema('payment_method', savedPayment
   },
 });
 
-export const eventSchema = z
-  .strictObject({
-    id: id('evt_', 'evt_test_m1N2b3V4'),
-    object: z.literal('event'),
-    livemode,
-    type: z.enum(eventTypes),
-    created: unixTime('When the change happened'),
+export const eventSchema = resourceSchema('event', events, {
+  id: 'Event',
+  description: 'A state change. Webhooks POST this same object, signed with `Tillpoint-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.',
+  prefix: 'evt_',
+  example: { id: 'evt_test_m1N2b3V4', type: 'payment.succeeded', created: 1767225700, data: { object: paymentExample } },
+  json: {},
+  shaped: {
     data: z.strictObject({
       object: z
         .union([checkoutSessionSchema, paymentSchema, refundSchema, customerSchema, paymentMethodSchema])
         .meta({ description: 'The object as the API showed it at the moment of the change.' }),
     }),
-  })
-  .meta({
-    id: 'Event',
-    description: 'A state change. Webhooks POST this same object, signed with `Tillpoint-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.',
-    examples: [{ id: 'evt_test_m1N2b3V4', object: 'event', livemode: false, type: 'payment.succeeded', created: 1767225700, data: { object: paymentExample } }],
-  });
+  },
+});
 
 const priceExample = {
   id: 'price_test_p1',

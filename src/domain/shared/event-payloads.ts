@@ -1,5 +1,5 @@
 import { payments, refunds, type Payment, type Refund } from '../payments/entities';
-import type { DomainEvent } from './events';
+import { events, type DomainEvent } from './events';
 import { checkoutSessions, type CheckoutSession } from '../sessions/entities';
 import { apiFieldsOf, apiObjectOf } from './resource-shape';
 import type { CheckoutPageChange } from '../checkout-page/entities';
@@ -152,14 +152,7 @@ export function checkoutPageChangeSnapshot(change: CheckoutPageChange) {
   };
 }
 
-/** The event itself, as a webhook delivers it (and `GET /v1/events/:id` answers it). */
+/** The event itself, as a webhook delivers it (and `GET /v1/events/:id` answers it): its fields as its definition shows them (`events`), and the object. */
 export function eventEnvelope(event: DomainEvent) {
-  return {
-    id: event.id,
-    object: 'event' as const,
-    livemode: event.mode === 'live',
-    type: event.type,
-    created: unixTime(event.createdAt),
-    data: { object: event.data },
-  };
+  return { ...apiObjectOf('event', events, event), data: { object: event.data } };
 }

@@ -1,3 +1,5 @@
+import { defineResource, field, type EntityOf } from './resource-shape';
+
 /** Event types a merchant can receive (design.md §3). */
 export const eventTypes = [
   'checkout.session.completed',
@@ -27,19 +29,26 @@ export const eventTypes = [
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
-/** A record that something changed state, written in the same transaction as the change. */
-export interface DomainEvent {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  type: EventType;
-  /** The id of the object the event is about (`cs_…`, `pay_…`, `re_…`, `dp_…`, `cus_…`, `pm_…`, `cpc_…`). */
-  objectId: string;
-  /** Snapshot of the object as the API shows it, taken at the moment of the change. */
-  data: Record<string, unknown>;
-  createdAt: Date;
-}
-
 /** Test or live: keys, objects and processors never cross modes. */
 export const modes = ['test', 'live'] as const;
 export type Mode = (typeof modes)[number];
+
+/**
+ * A record that something changed state, written in the same transaction as the change (`evt_…`):
+ * the one definition of its stored fields (resource-shape.ts). Its API object, which webhooks
+ * deliver too, is `eventEnvelope`.
+ */
+export const events = defineResource('events', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  type: field.oneOf(eventTypes).fixedAtCreation(),
+  /** The id of the object the event is about (`cs_…`, `pay_…`, `re_…`, `dp_…`, `cus_…`, `pm_…`, `cpc_…`). */
+  objectId: field.text().fixedAtCreation().internal(),
+  /** Snapshot of the object as the API shows it, taken at the moment of the change (the API's `data.object`). */
+  data: field.json<Record<string, unknown>>().fixedAtCreation().internal(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('When the change happened (Unix seconds).'),
+});
+
+/** A record that something changed state, written in the same transaction as the change. */
+export type DomainEvent = EntityOf<typeof events>;
