@@ -1,4 +1,5 @@
-import { defineResource, field, type EntityOf } from './resource-shape';
+import { newId } from './ids';
+import { blankOf, defineResource, field, type EntityOf } from './resource-shape';
 
 /** Event types a merchant can receive (design.md §3). */
 export const eventTypes = [
@@ -52,3 +53,8 @@ export const events = defineResource('events', {
 
 /** A record that something changed state, written in the same transaction as the change. */
 export type DomainEvent = EntityOf<typeof events>;
+
+/** A new event of `type` about `object` (its id, account and mode), carrying `data`, as of `at`. */
+export function newEvent(object: { id: string; accountId: string; mode: Mode }, type: EventType, data: Record<string, unknown>, at: Date): DomainEvent {
+  return { ...blankOf(events), id: newId('evt'), accountId: object.accountId, mode: object.mode, type, objectId: object.id, data, createdAt: at };
+}
