@@ -70,7 +70,8 @@ function shownFields(name: string, definition: ResourceDefinition, json: Partial
     if (def.spec.kind === 'json' && !schemaOfJson) throw new Error(`${name}.${apiName}: a JSON field the API shows needs its schema`);
     let schema = schemaOfJson ?? kindSchema(def);
     if (def.spec.nullable && !schemaOfJson) schema = schema.nullable();
-    if (def.spec.description) schema = schema.meta({ description: def.spec.description });
+    const { description, examples } = def.spec;
+    if (description || examples) schema = schema.meta({ ...(description ? { description } : {}), ...(examples ? { examples: [...examples] } : {}) });
     shape[apiName] = schema;
     example[apiName] = apiName in given ? given[apiName] : exampleOf(def);
   }

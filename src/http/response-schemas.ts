@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { declineCodes, errorCatalogue } from '../domain/shared/errors';
-import { eventTypes } from '../domain/shared/events';
-import { paymentMethodTypes } from '../domain/payments/entities';
-import { paymentStatuses, refundStatuses } from '../domain/payments/state-machine';
+import { events, eventTypes } from '../domain/shared/events';
+import { paymentMethodTypes, payments, refunds } from '../domain/payments/entities';
 import { checkoutSessions, paymentLinks, prices, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
 import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
@@ -212,24 +211,16 @@ const paymentExample = {
   created: 1767225700,
 };
 
-export const paymentSchema = z
-  .strictObject({
-    id: id('pay_', paymentExample.id),
-    object: z.literal('payment'),
-    livemode,
-    status: z.enum(paymentStatuses),
-    amount: minorUnits('Amount asked'),
-    amount_captured: minorUnits('Amount captured'),
-    amount_refunded: minorUnits('Amount refunded so far'),
-    currency,
-    capture_method: z.enum(['automatic', 'manual']),
-    checkout_session: nullableId(
-      'cs_',
-      checkoutSessionExample.id,
-      'The session this payment is an attempt at; null for a charge of a saved payment method made with `POST /v1/payments`.',
-    ),
-    customer: nullableId('cus_', 'cus_test_r1', 'The customer who paid; null when none, or once that customer was deleted.'),
-    customer_email: z.string().nullable(),
+export const paymentSchema = resourceSchema('payment', payments, {
+  id: 'Payment',
+  description: 'One attempt to pay a checkout session.',
+  prefix: 'pay_',
+  example: paymentExample,
+  json: {
+    processorResponse: z.strictObject({ code: z.string(), text: z.string() }).nullable(),
+    shippingDetails: shippingDetailsSchema,
+  },
+  shaped: {
     payment_method: z
       .strictObject({
         type: z.enum(paymentMethodTypes),
@@ -242,19 +233,12 @@ export const paymentSchema = z
         username: z.string().nullable().meta({ description: "Venmo: the account's username; null for other methods." }),
       })
       .nullable(),
-    processor: z.string().meta({ examples: ['test', 'braintree'] }),
-    processor_transaction_id: z.string().nullable(),
-    processor_response: z.strictObject({ code: z.string(), text: z.string() }).nullable(),
-    failure_code: z.string().nullable(),
-    decline_code: z.enum(declineCodes).nullable(),
     three_d_secure: z.strictObject({ status: z.string(), liability_shifted: z.boolean() }).nullable(),
     total_details: totalDetailsSchema.nullable().meta({ description: "The session's discount, shipping and tax when this attempt was made." }),
-    shipping_details: shippingDetailsSchema,
     customer_details: customerDetailsSchema,
     custom_fields: z.array(customFieldSchema).meta({ description: "The session's custom fields with the shopper's answers." }),
-    created: unixTime('Creation time'),
-  })
-  .meta({ id: 'Payment', description: 'One attempt to pay a checkout session.', examples: [paymentExample] });
+  },
+});
 
 const refundExample = {
   id: 're_test_z1X2c3V4b5N6',
@@ -272,23 +256,14 @@ const refundExample = {
   updated: 1767226000,
 };
 
-export const refundSchema = z
-  .strictObject({
-    id: id('re_', refundExample.id),
-    object: z.literal('refund'),
-    livemode,
-    payment: id('pay_', paymentExample.id, 'The refunded payment.'),
-    amount: minorUnits('Amount refunded'),
-    currency,
-    reason: z.enum(['requested_by_customer', 'duplicate', 'fraudulent']).nullable(),
-    status: z.enum(refundStatuses),
-    failure_reason: z.string().nullable().meta({ description: 'Why a failed refund failed, e.g. `payment_not_settled`.' }),
-    created_by: z.string().nullable().meta({ description: 'The API key (`key_…`) or dashboard user that asked.' }),
-    processor_refund_id: z.string().nullable(),
-    created: unixTime('Creation time'),
-    updated: unixTime('Last change'),
-  })
-  .meta({ id: 'Refund', description: 'Money sent back from a succeeded payment.', examples: [refundExample] });
+export const refundSchema = resourceSchema('refund', refunds, {
+  id: 'Refund',
+  description: 'Money sent back from a succeeded payment.',
+  prefix: 're_',
+  example: refundExample,
+  json: {},
+  shaped: {},
+});
 
 const disputeExample = {
   id: 'dp_test_q1W2e3R4t5Y6',
@@ -373,24 +348,20 @@ export const paymentMethodSchema = resourceSchema('payment_method', savedPayment
   },
 });
 
-export const eventSchema = z
-  .strictObject({
-    id: id('evt_', 'evt_test_m1N2b3V4'),
-    object: z.literal('event'),
-    livemode,
-    type: z.enum(eventTypes),
-    created: unixTime('When the change happened'),
+export const eventSchema = resourceSchema('event', events, {
+  id: 'Event',
+  description: 'A state change. Webhooks POST this same object, signed with `Tillpoint-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.',
+  prefix: 'evt_',
+  example: { id: 'evt_test_m1N2b3V4', type: 'payment.succeeded', created: 1767225700, data: { object: paymentExample } },
+  json: {},
+  shaped: {
     data: z.strictObject({
       object: z
         .union([checkoutSessionSchema, paymentSchema, refundSchema, customerSchema, paymentMethodSchema])
         .meta({ description: 'The object as the API showed it at the moment of the change.' }),
     }),
-  })
-  .meta({
-    id: 'Event',
-    description: 'A state change. Webhooks POST this same object, signed with `Tillpoint-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.',
-    examples: [{ id: 'evt_test_m1N2b3V4', object: 'event', livemode: false, type: 'payment.succeeded', created: 1767225700, data: { object: paymentExample } }],
-  });
+  },
+});
 
 const priceExample = {
   id: 'price_test_p1',

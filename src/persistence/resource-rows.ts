@@ -30,10 +30,13 @@ export function columnsOf<R extends ResourceDefinition>(definition: R, which: 'a
 /** A value for a missing column, a copy when it is an object so no two entities share it. */
 const fresh = (missing: unknown) => (missing === undefined ? null : typeof missing === 'object' && missing !== null ? structuredClone(missing) : missing);
 
-/** A reader of the resource's rows as the driver answers them (a `SELECT *`, or `RETURNING *`). */
-export function rowReader<R extends ResourceDefinition>(definition: R): (row: Row) => EntityOf<R> {
+/**
+ * A reader of the resource's rows as the driver answers them (a `SELECT *`, or `RETURNING *`); with
+ * a `prefix`, of its columns selected beside another table's, each as `<prefix><column>`.
+ */
+export function rowReader<R extends ResourceDefinition>(definition: R, prefix = ''): (row: Row) => EntityOf<R> {
   const readers = Object.entries(definition.fields).map(([name, def]) => {
-    const column = columnOf(name, def);
+    const column = prefix + columnOf(name, def);
     const { kind, missing } = def.spec;
     const convert =
       kind === 'integer' || kind === 'decimal' ? Number : kind === 'timestamp' ? (value: unknown) => new Date(value as string) : (value: unknown) => value;

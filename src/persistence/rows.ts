@@ -2,7 +2,7 @@
  * Row mappers read by more than one store, and the small SQL helpers every store shares. This file
  * imports no store: stores import it, and sql-store.ts composes the stores.
  */
-import type { Payment, Refund } from '../domain/payments/entities';
+import { payments, refunds } from '../domain/payments/entities';
 import type { Scope } from '../domain/shared/scope';
 import type { ApiKey } from '../domain/team/entities';
 import { checkoutSessions } from '../domain/sessions/entities';
@@ -123,50 +123,8 @@ export function toApiKey(row: Row): ApiKey {
 /** A checkout session's row, read as its definition says (resource-rows.ts). */
 export const toSession = rowReader(checkoutSessions);
 
-export function toPayment(row: Row): Payment {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    checkoutSessionId: row.checkout_session_id,
-    amount: num(row.amount),
-    currency: row.currency,
-    status: row.status,
-    captureMethod: row.capture_method,
-    amountCaptured: num(row.amount_captured),
-    amountRefunded: num(row.amount_refunded),
-    customerId: row.customer_id,
-    customerEmail: row.customer_email,
-    paymentMethod: row.payment_method,
-    processor: row.processor,
-    processorTransactionId: row.processor_transaction_id,
-    processorResponse: row.processor_response,
-    failureCode: row.failure_code,
-    declineCode: row.decline_code,
-    threeDSecure: row.three_d_secure,
-    totalDetails: row.total_details ?? null,
-    shippingDetails: row.shipping_details ?? null,
-    billingAddress: row.billing_address ?? null,
-    customFields: row.custom_fields ?? [],
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  };
-}
+/** A payment's row, read as its definition says (resource-rows.ts). */
+export const toPayment = rowReader(payments);
 
-export function toRefund(row: Row): Refund {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    paymentId: row.payment_id,
-    amount: Number(row.amount),
-    currency: row.currency,
-    reason: row.reason,
-    status: row.status,
-    createdBy: row.created_by,
-    failureReason: row.failure_reason,
-    processorRefundId: row.processor_refund_id,
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  };
-}
+/** A refund's row, read as its definition says (resource-rows.ts). */
+export const toRefund = rowReader(refunds);

@@ -1,9 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
-import type { Deps } from '../../src/domain/deps';
 import type { SqlClient } from '../../src/persistence/sql-client';
-import { sqlStore } from '../../src/persistence/sql-store';
 import { truncateAll, type TestDatabase } from './databases';
 import { apiKeyCodes, availabilityCodes, dashboardCodes, design, disputeCodes, receiptCodes, requestCodes } from './expected-errors';
 import { startHarness, type Harness, type HarnessOptions } from './harness';
@@ -175,44 +173,6 @@ export async function recordPayButtonExposure(h: Harness, sessionId: string): Pr
 }
 
 /** Rows of a table (a raw look at the database, beside the API). */
-/**
- * `db` as a client that records each statement it sends (scripts included), and `BEGIN` for each
- * transaction it opens (its statements follow). Closing it leaves `db` open.
- */
-export function countingClient(db: SqlClient): { db: SqlClient; sent: string[] } {
-  const sent: string[] = [];
-  const counted: SqlClient = {
-    ...db,
-    query: (text, params) => {
-      sent.push(text);
-      return db.query(text, params);
-    },
-    transaction: (work) => {
-      sent.push('BEGIN');
-      return db.transaction((tx) =>
-        work({
-          query: (text, params) => {
-            sent.push(text);
-            return tx.query(text, params);
-          },
-          exec: (script) => {
-            sent.push(script);
-            return tx.exec(script);
-          },
-        }),
-      );
-    },
-    close: async () => undefined,
-  };
-  return { db: counted, sent };
-}
-
-/** `deps` whose store sends through a `countingClient`. */
-export function countingStatements(db: SqlClient, deps: Deps): { deps: Deps; sent: string[] } {
-  const { db: counted, sent } = countingClient(db);
-  return { deps: { ...deps, store: sqlStore(counted) }, sent };
-}
-
 export async function rows(db: SqlClient, sql: string, params: unknown[] = []): Promise<Record<string, any>[]> {
   return (await db.query<Record<string, any>>(sql, params)).rows;
 }

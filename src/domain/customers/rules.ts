@@ -1,5 +1,5 @@
 import { customerSnapshot } from '../shared/event-payloads';
-import type { DomainEvent } from '../shared/events';
+import { newEvent, type DomainEvent } from '../shared/events';
 import { isValidCustomerEmail } from '../sessions/customer-email';
 import { checkMetadata } from '../shared/metadata';
 import { TillpointError } from '../shared/errors';
@@ -61,5 +61,5 @@ export function buildCustomer(input: CustomerInput, scope: Scope, now: Date): Cu
 
 /** The event of a customer's change, with its snapshot as it stands after the change. */
 export function customerEvent(customer: Customer, type: 'customer.created' | 'customer.updated' | 'customer.deleted', at: Date): DomainEvent {
-  return { id: newId('evt'), accountId: customer.accountId, mode: customer.mode, type, objectId: customer.id, data: customerSnapshot(customer), createdAt: at };
+  return newEvent(customer, type, customerSnapshot(customer), at);
 }

@@ -1,7 +1,7 @@
 import type { PaymentMethodDetails } from '../payments/entities';
 import type { PaymentProcessor } from '../processors/ports';
 import { paymentMethodSnapshot } from '../shared/event-payloads';
-import type { DomainEvent } from '../shared/events';
+import { newEvent, type DomainEvent } from '../shared/events';
 import { newId } from '../shared/ids';
 import type { Customer, SavedPaymentMethod } from './entities';
 
@@ -32,7 +32,7 @@ export function newSavedPaymentMethod(
 
 /** `payment_method.attached` or `payment_method.detached`, with the method's snapshot. */
 export function paymentMethodEvent(method: SavedPaymentMethod, type: 'payment_method.attached' | 'payment_method.detached', at: Date): DomainEvent {
-  return { id: newId('evt'), accountId: method.accountId, mode: method.mode, type, objectId: method.id, data: paymentMethodSnapshot(method), createdAt: at };
+  return newEvent(method, type, paymentMethodSnapshot(method), at);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { EVIDENCE_FILE_MAX_BYTES, evidenceFileTypes, type Dispute, type DisputeEvidence, type EvidenceFileType } from './entities';
 import { assertDisputeTransition, closedDisputeStatuses, type DisputeStatus } from './state-machine';
 import type { UnitOfWork } from '../deps';
-import type { DomainEvent, EventType } from '../shared/events';
+import { newEvent, type DomainEvent, type EventType } from '../shared/events';
 import { disputeSnapshot } from '../shared/event-payloads';
 import { newId } from '../shared/ids';
 import { TillpointError } from '../shared/errors';
@@ -10,15 +10,7 @@ import type { DisputeOperationResult } from '../processors/ports';
 
 /** A dispute's event: `dispute.created` when it appears, `dispute.closed` when it ends, else `dispute.updated`. */
 export function disputeEvent(dispute: Dispute, type: EventType, at: Date): DomainEvent {
-  return {
-    id: newId('evt'),
-    accountId: dispute.accountId,
-    mode: dispute.mode,
-    type,
-    objectId: dispute.id,
-    data: disputeSnapshot(dispute),
-    createdAt: at,
-  };
+  return newEvent(dispute, type, disputeSnapshot(dispute), at);
 }
 
 /**

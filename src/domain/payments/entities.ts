@@ -1,8 +1,9 @@
 import type { CustomField } from '../sessions/shopper-option-types';
-import type { Mode } from '../shared/events';
+import { modes } from '../shared/events';
 import type { Address, ShippingDetails } from '../addresses/entities';
-import type { PaymentStatus, RefundStatus } from './state-machine';
-import type { DeclineCode } from '../shared/errors';
+import { paymentStatuses, refundStatuses } from './state-machine';
+import { declineCodes } from '../shared/errors';
+import { defineResource, field, type EntityOf } from '../shared/resource-shape';
 import type { TotalDetails } from '../pricing/totals';
 
 export const captureMethods = ['automatic', 'manual'] as const;
@@ -26,59 +27,86 @@ export interface PaymentMethodDetails {
   username?: string | null;
 }
 
-/** One attempt to pay a session, or a charge of a saved payment method from the server (design.md §3, `pay_…`). */
-export interface Payment {
-  id: string;
-  accountId: string;
-  mode: Mode;
+/**
+ * One attempt to pay a session, or a charge of a saved payment method from the server (design.md §3,
+ * `pay_…`): the one definition of its stored fields (resource-shape.ts). Its API object is
+ * `paymentSnapshot`, which shapes the card or wallet, 3-D Secure, the totals and the addresses.
+ */
+export const payments = defineResource('payments', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  status: field.oneOf(paymentStatuses),
+  amount: field.integer().fixedAtCreation().describe("Amount asked, an integer in the currency's minor unit (cents for USD)."),
+  amountCaptured: field.integer().describe("Amount captured, an integer in the currency's minor unit (cents for USD)."),
+  amountRefunded: field.integer().describe("Amount refunded so far, an integer in the currency's minor unit (cents for USD)."),
+  currency: field.currency().fixedAtCreation(),
+  captureMethod: field.oneOf(captureMethods).fixedAtCreation(),
   /** The session paid; null for a merchant-initiated charge of a saved method (`POST /v1/payments`). */
-  checkoutSessionId: string | null;
-  amount: number;
-  currency: string;
-  status: PaymentStatus;
-  captureMethod: CaptureMethod;
-  amountCaptured: number;
-  amountRefunded: number;
-  /** The customer (`cus_…`) paying; null when none, or once the customer was deleted. */
-  customerId: string | null;
-  customerEmail: string | null;
-  paymentMethod: PaymentMethodDetails | null;
-  processor: string;
-  processorTransactionId: string | null;
-  processorResponse: { code: string; text: string } | null;
-  failureCode: string | null;
-  declineCode: DeclineCode | null;
-  threeDSecure: { status: string; liabilityShifted: boolean } | null;
+  checkoutSessionId: field
+    .text()
+    .nullable()
+    .fixedAtCreation()
+    .shownAs('checkout_session')
+    .describe('The session this payment is an attempt at; null for a charge of a saved payment method made with `POST /v1/payments`.'),
+  /** The customer (`cus_…`) paying; null when none, or once the customer was deleted (its deletion clears it). */
+  customerId: field
+    .text()
+    .nullable()
+    .fixedAtCreation()
+    .shownAs('customer')
+    .describe('The customer who paid; null when none, or once that customer was deleted.'),
+  customerEmail: field.text().nullable(),
+  /** The card or wallet that paid, once known (the API spells it out as `payment_method`). */
+  paymentMethod: field.json<PaymentMethodDetails>().nullable().internal(),
+  processor: field.text().examples('test', 'braintree'),
+  processorTransactionId: field.text().nullable(),
+  processorResponse: field.json<{ code: string; text: string }>().nullable(),
+  failureCode: field.text().nullable(),
+  declineCode: field.oneOf(declineCodes).nullable(),
+  threeDSecure: field.json<{ status: string; liabilityShifted: boolean }>().nullable().internal(),
   /** The session's discount, shipping and tax when this attempt was made (docs/pricing.md). */
-  totalDetails: TotalDetails | null;
-  /** The session's shipping name and address when this attempt was made (ADR 0068). */
-  shippingDetails: ShippingDetails | null;
-  /** The session's billing address when this attempt was made. */
-  billingAddress: Address | null;
+  totalDetails: field.json<TotalDetails>().nullable().fixedAtCreation().internal(),
+  // Addresses (migration 0034, ADR 0068).
+  /** The session's shipping name and address when this attempt was made. */
+  shippingDetails: field.json<ShippingDetails>().nullable().fixedAtCreation(),
+  /** The session's billing address when this attempt was made (the API's `customer_details.address`). */
+  billingAddress: field.json<Address>().nullable().fixedAtCreation().internal(),
   /** The session's custom fields with the shopper's answers, as given with this attempt. */
-  customFields: CustomField[];
-  createdAt: Date;
-  updatedAt: Date;
-}
+  customFields: field.json<CustomField[]>().whenMissing([]).fixedAtCreation().internal(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time (Unix seconds).'),
+  updatedAt: field.timestamp().internal(),
+});
 
-export type RefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent';
+/** One attempt to pay a session, or a charge of a saved payment method from the server. */
+export type Payment = EntityOf<typeof payments>;
 
-/** Money sent back to the shopper from a succeeded payment (design.md §3, `re_…`). */
-export interface Refund {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  paymentId: string;
-  amount: number;
-  currency: string;
-  reason: RefundReason | null;
-  status: RefundStatus;
-  /** Who asked: an API key id (`key_…`) or, from the dashboard, a user id. */
-  createdBy: string | null;
+/** Why the merchant refunds, when they say. */
+export const refundReasons = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
+export type RefundReason = (typeof refundReasons)[number];
+
+/**
+ * Money sent back to the shopper from a succeeded payment (design.md §3, `re_…`): the one definition
+ * of its stored fields (resource-shape.ts). Its API object is `refundSnapshot`.
+ */
+export const refunds = defineResource('refunds', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  paymentId: field.text().fixedAtCreation().shownAs('payment').describe('The refunded payment.').examples('pay_test_q9W8e7R6t5Y4u3I2o1P0'),
+  amount: field.integer().fixedAtCreation().describe("Amount refunded, an integer in the currency's minor unit (cents for USD)."),
+  currency: field.currency().fixedAtCreation(),
+  reason: field.oneOf(refundReasons).nullable().fixedAtCreation(),
+  status: field.oneOf(refundStatuses),
   /** Why a failed refund failed, e.g. `payment_not_settled`, `processor_unavailable`. */
-  failureReason: string | null;
+  failureReason: field.text().nullable().describe('Why a failed refund failed, e.g. `payment_not_settled`.'),
+  /** Who asked: an API key id (`key_…`) or, from the dashboard, a user id. */
+  createdBy: field.text().nullable().fixedAtCreation().describe('The API key (`key_…`) or dashboard user that asked.'),
   /** The processor's id for the refund (or for the void that replaced it). */
-  processorRefundId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+  processorRefundId: field.text().nullable(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time (Unix seconds).'),
+  updatedAt: field.timestamp().shownAs('updated').describe('Last change (Unix seconds).'),
+});
+
+/** Money sent back to the shopper from a succeeded payment. */
+export type Refund = EntityOf<typeof refunds>;

@@ -1,4 +1,5 @@
-import type { Payment, Refund, PaymentMethodType } from './entities';
+import { payments, type Payment, type Refund, type PaymentMethodType } from './entities';
+import { blankOf } from '../shared/resource-shape';
 import type { UnitOfWork, Deps } from '../deps';
 import { ConcurrentTransitionError, planCheckoutSessionTransition, planPaymentTransition, transitionRefund } from './transition';
 import { TillpointError, resourceMissing } from '../shared/errors';
@@ -214,9 +215,13 @@ export const RECONCILE_AFTER_MS = 60 * 1000;
  */
 export const NOT_FOUND_GRACE_MS = 10 * 60 * 1000;
 
+/** What a new payment starts from: what it does not know yet (its method, the processor's answer), null. */
+export const blankPayment = blankOf(payments);
+
 /** A payment attempt on `session`, `processing` until the processor answers. */
 export function newPayment(session: CheckoutSession, email: string, processor: string, now: Date): Payment {
   return {
+    ...blankPayment,
     id: newId('pay'),
     accountId: session.accountId,
     mode: session.mode,
@@ -229,13 +234,7 @@ export function newPayment(session: CheckoutSession, email: string, processor: s
     amountRefunded: 0,
     customerId: session.customerId,
     customerEmail: email,
-    paymentMethod: null,
     processor,
-    processorTransactionId: null,
-    processorResponse: null,
-    failureCode: null,
-    declineCode: null,
-    threeDSecure: null,
     totalDetails: session.totalDetails,
     shippingDetails: session.shippingDetails,
     billingAddress: session.billingAddress,

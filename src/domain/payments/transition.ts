@@ -1,7 +1,6 @@
 import type { Payment, Refund } from './entities';
 import { checkoutSessionSnapshot, paymentSnapshot, refundSnapshot } from '../shared/event-payloads';
-import type { DomainEvent, EventType } from '../shared/events';
-import { newId } from '../shared/ids';
+import { newEvent, type DomainEvent, type EventType } from '../shared/events';
 import type { UnitOfWork } from '../deps';
 import {
   assertTransition,
@@ -126,5 +125,5 @@ function eventOf(
   at: Date,
 ): DomainEvent | null {
   if (!type) return null;
-  return { id: newId('evt'), accountId: object.accountId, mode: object.mode, type, objectId: object.id, data: snapshot(), createdAt: at };
+  return newEvent(object, type, snapshot(), at);
 }

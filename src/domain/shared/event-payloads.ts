@@ -1,5 +1,5 @@
-import type { Payment, Refund } from '../payments/entities';
-import type { DomainEvent } from './events';
+import { payments, refunds, type Payment, type Refund } from '../payments/entities';
+import { events, type DomainEvent } from './events';
 import { checkoutSessions, type CheckoutSession } from '../sessions/entities';
 import { apiFieldsOf, apiObjectOf } from './resource-shape';
 import type { CheckoutPageChange } from '../checkout-page/entities';
@@ -77,22 +77,15 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
   };
 }
 
-/** The payment as its events carry it (and the merchant API shows it). */
+/**
+ * The payment as its events carry it (and the merchant API shows it): its plain fields as its
+ * definition shows them (`payments`), then the card or wallet, 3-D Secure, the totals, the
+ * shopper's details and the custom fields, shaped here.
+ */
 export function paymentSnapshot(payment: Payment) {
   const method = payment.paymentMethod;
   return {
-    id: payment.id,
-    object: 'payment' as const,
-    livemode: payment.mode === 'live',
-    status: payment.status,
-    amount: payment.amount,
-    amount_captured: payment.amountCaptured,
-    amount_refunded: payment.amountRefunded,
-    currency: payment.currency.toLowerCase(),
-    capture_method: payment.captureMethod,
-    checkout_session: payment.checkoutSessionId,
-    customer: payment.customerId,
-    customer_email: payment.customerEmail,
+    ...apiObjectOf('payment', payments, payment),
     payment_method: method && {
       type: method.type,
       brand: method.brand,
@@ -103,40 +96,19 @@ export function paymentSnapshot(payment: Payment) {
       payer_email: method.payerEmail ?? null,
       username: method.username ?? null,
     },
-    processor: payment.processor,
-    processor_transaction_id: payment.processorTransactionId,
-    processor_response: payment.processorResponse,
-    failure_code: payment.failureCode,
-    decline_code: payment.declineCode,
     three_d_secure: payment.threeDSecure && {
       status: payment.threeDSecure.status,
       liability_shifted: payment.threeDSecure.liabilityShifted,
     },
     total_details: payment.totalDetails && totalDetailsSnapshot(payment.totalDetails),
-    shipping_details: payment.shippingDetails ?? null,
-    customer_details: { email: payment.customerEmail, address: payment.billingAddress ?? null },
-    custom_fields: (payment.customFields ?? []).map(customFieldSnapshot),
-    created: unixTime(payment.createdAt),
+    customer_details: { email: payment.customerEmail, address: payment.billingAddress },
+    custom_fields: payment.customFields.map(customFieldSnapshot),
   };
 }
 
-/** The refund as its events carry it (and the merchant API shows it). */
+/** The refund as its events carry it (and the merchant API shows it): its fields as its definition shows them (`refunds`). */
 export function refundSnapshot(refund: Refund) {
-  return {
-    id: refund.id,
-    object: 'refund' as const,
-    livemode: refund.mode === 'live',
-    payment: refund.paymentId,
-    amount: refund.amount,
-    currency: refund.currency.toLowerCase(),
-    reason: refund.reason,
-    status: refund.status,
-    failure_reason: refund.failureReason,
-    created_by: refund.createdBy,
-    processor_refund_id: refund.processorRefundId,
-    created: unixTime(refund.createdAt),
-    updated: unixTime(refund.updatedAt),
-  };
+  return apiObjectOf('refund', refunds, refund);
 }
 
 /**
@@ -180,14 +152,7 @@ export function checkoutPageChangeSnapshot(change: CheckoutPageChange) {
   };
 }
 
-/** The event itself, as a webhook delivers it (and `GET /v1/events/:id` answers it). */
+/** The event itself, as a webhook delivers it (and `GET /v1/events/:id` answers it): its fields as its definition shows them (`events`), and the object. */
 export function eventEnvelope(event: DomainEvent) {
-  return {
-    id: event.id,
-    object: 'event' as const,
-    livemode: event.mode === 'live',
-    type: event.type,
-    created: unixTime(event.createdAt),
-    data: { object: event.data },
-  };
+  return { ...apiObjectOf('event', events, event), data: { object: event.data } };
 }

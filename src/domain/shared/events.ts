@@ -1,3 +1,6 @@
+import { newId } from './ids';
+import { blankOf, defineResource, field, type EntityOf } from './resource-shape';
+
 /** Event types a merchant can receive (design.md §3). */
 export const eventTypes = [
   'checkout.session.completed',
@@ -27,19 +30,31 @@ export const eventTypes = [
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
-/** A record that something changed state, written in the same transaction as the change. */
-export interface DomainEvent {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  type: EventType;
-  /** The id of the object the event is about (`cs_…`, `pay_…`, `re_…`, `dp_…`, `cus_…`, `pm_…`, `cpc_…`). */
-  objectId: string;
-  /** Snapshot of the object as the API shows it, taken at the moment of the change. */
-  data: Record<string, unknown>;
-  createdAt: Date;
-}
-
 /** Test or live: keys, objects and processors never cross modes. */
 export const modes = ['test', 'live'] as const;
 export type Mode = (typeof modes)[number];
+
+/**
+ * A record that something changed state, written in the same transaction as the change (`evt_…`):
+ * the one definition of its stored fields (resource-shape.ts). Its API object, which webhooks
+ * deliver too, is `eventEnvelope`.
+ */
+export const events = defineResource('events', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  type: field.oneOf(eventTypes).fixedAtCreation(),
+  /** The id of the object the event is about (`cs_…`, `pay_…`, `re_…`, `dp_…`, `cus_…`, `pm_…`, `cpc_…`). */
+  objectId: field.text().fixedAtCreation().internal(),
+  /** Snapshot of the object as the API shows it, taken at the moment of the change (the API's `data.object`). */
+  data: field.json<Record<string, unknown>>().fixedAtCreation().internal(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('When the change happened (Unix seconds).'),
+});
+
+/** A record that something changed state, written in the same transaction as the change. */
+export type DomainEvent = EntityOf<typeof events>;
+
+/** A new event of `type` about `object` (its id, account and mode), carrying `data`, as of `at`. */
+export function newEvent(object: { id: string; accountId: string; mode: Mode }, type: EventType, data: Record<string, unknown>, at: Date): DomainEvent {
+  return { ...blankOf(events), id: newId('evt'), accountId: object.accountId, mode: object.mode, type, objectId: object.id, data, createdAt: at };
+}

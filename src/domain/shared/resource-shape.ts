@@ -37,6 +37,8 @@ export interface FieldSpec {
   readonly description?: string;
   /** A value for the API reference's example, when the kind's default would not read well. */
   readonly example?: unknown;
+  /** Values the API reference shows beside the field itself. */
+  readonly examples?: readonly unknown[];
 }
 
 /**
@@ -78,6 +80,10 @@ export class Field<T, A extends string | false | undefined = undefined> {
   /** A value for the API reference's example. */
   exampleValue(example: unknown): Field<T, A> {
     return new Field({ ...this.spec, example });
+  }
+  /** Values the API reference shows beside the field (the first one also in the resource's example). */
+  examples(...values: [T, ...T[]]): Field<T, A> {
+    return new Field({ ...this.spec, example: values[0], examples: values });
   }
 }
 

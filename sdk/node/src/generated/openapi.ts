@@ -1107,6 +1107,16 @@ export interface components {
          *       "checkout_session": "cs_test_a1B2c3D4e5F6g7H8i9J0kLmN",
          *       "customer": null,
          *       "customer_email": "shopper@example.com",
+         *       "processor": "test",
+         *       "processor_transaction_id": "test_txn_7f3a",
+         *       "processor_response": {
+         *         "code": "1000",
+         *         "text": "Approved"
+         *       },
+         *       "failure_code": null,
+         *       "decline_code": null,
+         *       "shipping_details": null,
+         *       "created": 1767225700,
          *       "payment_method": {
          *         "type": "card",
          *         "brand": "visa",
@@ -1117,27 +1127,17 @@ export interface components {
          *         "payer_email": null,
          *         "username": null
          *       },
-         *       "processor": "test",
-         *       "processor_transaction_id": "test_txn_7f3a",
-         *       "processor_response": {
-         *         "code": "1000",
-         *         "text": "Approved"
-         *       },
-         *       "failure_code": null,
-         *       "decline_code": null,
          *       "three_d_secure": null,
          *       "total_details": {
          *         "amount_discount": 0,
          *         "amount_shipping": 0,
          *         "amount_tax": 0
          *       },
-         *       "shipping_details": null,
          *       "customer_details": {
          *         "email": "shopper@example.com",
          *         "address": null
          *       },
-         *       "custom_fields": [],
-         *       "created": 1767225700
+         *       "custom_fields": []
          *     }
          */
         Payment: {
@@ -1165,9 +1165,30 @@ export interface components {
             currency: string;
             /** @enum {string} */
             capture_method: "automatic" | "manual";
+            /** @description The session this payment is an attempt at; null for a charge of a saved payment method made with `POST /v1/payments`. */
             checkout_session: string | null;
+            /** @description The customer who paid; null when none, or once that customer was deleted. */
             customer: string | null;
             customer_email: string | null;
+            /**
+             * @example test
+             * @example braintree
+             */
+            processor: string;
+            processor_transaction_id: string | null;
+            processor_response: {
+                code: string;
+                text: string;
+            } | null;
+            failure_code: string | null;
+            decline_code: ("insufficient_funds" | "do_not_honor" | "expired_card" | "incorrect_cvc" | "incorrect_number" | "lost_card" | "stolen_card" | "fraudulent" | "processing_error" | "authentication_failed" | "card_not_supported" | "test_mode_live_card") | null;
+            /** @description The shopper's shipping name and address; null until given. */
+            shipping_details: {
+                name: string;
+                address: components["schemas"]["Address"];
+            } | null;
+            /** @description Creation time (Unix seconds). */
+            created: number;
             payment_method: {
                 /** @enum {string} */
                 type: "card" | "google_pay" | "apple_pay" | "paypal" | "venmo";
@@ -1182,29 +1203,12 @@ export interface components {
                 /** @description Venmo: the account's username; null for other methods. */
                 username: string | null;
             } | null;
-            /**
-             * @example test
-             * @example braintree
-             */
-            processor: string;
-            processor_transaction_id: string | null;
-            processor_response: {
-                code: string;
-                text: string;
-            } | null;
-            failure_code: string | null;
-            decline_code: ("insufficient_funds" | "do_not_honor" | "expired_card" | "incorrect_cvc" | "incorrect_number" | "lost_card" | "stolen_card" | "fraudulent" | "processing_error" | "authentication_failed" | "card_not_supported" | "test_mode_live_card") | null;
             three_d_secure: {
                 status: string;
                 liability_shifted: boolean;
             } | null;
             /** @description The session's discount, shipping and tax when this attempt was made. */
             total_details: components["schemas"]["TotalDetails"] | null;
-            /** @description The shopper's shipping name and address; null until given. */
-            shipping_details: {
-                name: string;
-                address: components["schemas"]["Address"];
-            } | null;
             /** @description The shopper's email and billing address. */
             customer_details: {
                 email: string | null;
@@ -1213,8 +1217,6 @@ export interface components {
             };
             /** @description The session's custom fields with the shopper's answers. */
             custom_fields: components["schemas"]["CustomField"][];
-            /** @description Creation time (Unix seconds). */
-            created: number;
         };
         /**
          * @description Money sent back from a succeeded payment.

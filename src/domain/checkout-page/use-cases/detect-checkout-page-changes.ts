@@ -1,6 +1,6 @@
 import { compareFingerprints } from '../rules';
 import { checkoutPageChangeSnapshot } from '../../shared/event-payloads';
-import type { Mode } from '../../shared/events';
+import { newEvent, type Mode } from '../../shared/events';
 import { newId } from '../../shared/ids';
 import type { Deps } from '../../deps';
 import type { PageFingerprint, CheckoutPageChange } from '../entities';
@@ -55,7 +55,7 @@ export async function detectCheckoutPageChanges(deps: Deps, options: { fingerpri
         await tx.checkoutPage.insertChange(change);
         const data = checkoutPageChangeSnapshot(change);
         for (const mode of modes) {
-          await tx.events.insert({ id: newId('evt'), accountId, mode, type: 'checkout_page.changed', objectId: change.id, data, createdAt: at });
+          await tx.events.insert(newEvent({ id: change.id, accountId, mode }, 'checkout_page.changed', data, at));
         }
         return change;
       });

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Account } from '../../team/entities';
 import type { Payment } from '../entities';
+import { blankPayment } from '../rules';
 import type { CheckoutSession } from '../../sessions/entities';
 import { composeReceipt } from './compose-receipt';
 import { SUPPORTED_LOCALES } from '../../shared/locale';
@@ -22,28 +23,20 @@ const account: Account = {
 
 function payment(overrides: Partial<Payment>): Payment {
   return {
+    ...blankPayment,
     id: 'pay_1',
     accountId: 'acct_1',
     mode: 'live',
-    checkoutSessionId: null,
     amount: 1500,
     currency: 'usd',
     status: 'succeeded',
     captureMethod: 'automatic',
     amountCaptured: 1500,
     amountRefunded: 0,
-    customerId: null,
     customerEmail: 'a@example.com',
     paymentMethod: { type: 'card', brand: 'american-express', last4: '0005', expMonth: 12, expYear: 2030, fingerprint: 'fp' },
     processor: 'test',
     processorTransactionId: 'tx',
-    processorResponse: null,
-    failureCode: null,
-    declineCode: null,
-    threeDSecure: null,
-    totalDetails: null,
-    shippingDetails: null,
-    billingAddress: null,
     customFields: [],
     createdAt: new Date('2026-03-04T10:00:00Z'),
     updatedAt: new Date('2026-03-04T10:00:00Z'),

@@ -7,7 +7,7 @@ import { currencyRule } from '../../shared/currency';
 import { newId } from '../../shared/ids';
 import { assertPayableTotal } from '../../sessions/rules';
 import type { CaptureMethod, Payment } from '../entities';
-import { recordChargeOutcome } from '../rules';
+import { blankPayment, recordChargeOutcome } from '../rules';
 
 export interface ChargeSavedPaymentMethodOptions {
   scope: Scope;
@@ -61,10 +61,10 @@ export async function chargeSavedPaymentMethod(deps: Deps, options: ChargeSavedP
 
   const now = deps.clock.now();
   const payment: Payment = {
+    ...blankPayment,
     id: newId('pay'),
     accountId: scope.accountId,
     mode: scope.mode,
-    checkoutSessionId: null,
     amount: options.amount,
     currency: rule.code,
     status: 'processing',
@@ -73,16 +73,7 @@ export async function chargeSavedPaymentMethod(deps: Deps, options: ChargeSavedP
     amountRefunded: 0,
     customerId: customer.id,
     customerEmail: customer.email,
-    paymentMethod: null,
     processor: processor.name,
-    processorTransactionId: null,
-    processorResponse: null,
-    failureCode: null,
-    declineCode: null,
-    threeDSecure: null,
-    totalDetails: null,
-    shippingDetails: null,
-    billingAddress: null,
     customFields: [],
     createdAt: now,
     updatedAt: now,

@@ -1,5 +1,6 @@
 import { auditWrite } from '../../team/audit';
-import type { Refund, RefundReason } from '../entities';
+import { refunds, type Refund, type RefundReason } from '../entities';
+import { blankOf } from '../../shared/resource-shape';
 import { TillpointError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { operationError } from '../operation-errors';
@@ -59,6 +60,7 @@ export async function createRefund(deps: Deps, options: CreateRefundOptions): Pr
       );
     }
     const refund: Refund = {
+      ...blankOf(refunds),
       id: newId('re'),
       accountId: payment.accountId,
       mode: payment.mode,
@@ -68,8 +70,6 @@ export async function createRefund(deps: Deps, options: CreateRefundOptions): Pr
       reason: options.reason ?? null,
       status: 'pending',
       createdBy: options.createdBy,
-      failureReason: null,
-      processorRefundId: null,
       createdAt: now,
       updatedAt: now,
     };

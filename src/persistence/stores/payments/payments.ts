@@ -1,56 +1,23 @@
-import type { Payment } from '../../../domain/payments/entities';
+import { payments, type Payment } from '../../../domain/payments/entities';
 import { SessionBusyError, type OutcomeAnswer, type PaymentOutcome } from '../../../domain/payments/ports';
 import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import { scopedListQuery } from '../../list-query';
 import { assignments, fieldValues, isUniqueViolation, placeholders, record, recordPart, recordSet, scopeClause, toPayment, type Field } from '../../rows';
+import { columnsOf } from '../../resource-rows';
 import { sessionFields } from '../sessions/checkout-sessions';
 import { deliveriesOfNewEvents, eventFields } from '../webhooks/endpoints-and-deliveries';
 import { runShared, SKIPPED, type SharedStatement } from '../../shared-statement';
 import type { CheckoutSession } from '../../../domain/sessions/entities';
 
-/** The columns a payment's writes set after its creation, in this order. */
-const paymentFields: readonly Field<Payment>[] = [
-  ['status', 'text', (p) => p.status],
-  ['amount_captured', 'bigint', (p) => p.amountCaptured],
-  ['amount_refunded', 'bigint', (p) => p.amountRefunded],
-  ['customer_email', 'text', (p) => p.customerEmail],
-  ['payment_method', 'jsonb', (p) => p.paymentMethod],
-  ['processor', 'text', (p) => p.processor],
-  ['processor_transaction_id', 'text', (p) => p.processorTransactionId],
-  ['processor_response', 'jsonb', (p) => p.processorResponse],
-  ['failure_code', 'text', (p) => p.failureCode],
-  ['decline_code', 'text', (p) => p.declineCode],
-  ['three_d_secure', 'jsonb', (p) => p.threeDSecure],
-  ['updated_at', 'timestamptz', (p) => p.updatedAt],
-];
+/** The columns a payment's writes set after its creation, in this order; a new payment also sets its fixed ones. */
+const paymentFields = columnsOf(payments, 'updated');
 const paymentColumns = paymentFields.map(([column]) => column);
 const paymentValues = (p: Payment) => fieldValues(paymentFields, p);
 
-/** What a payment is created with, besides `paymentFields`. */
-const createdFields: readonly Field<Payment>[] = [
-  ['id', 'text', (p) => p.id],
-  ['account_id', 'text', (p) => p.accountId],
-  ['mode', 'text', (p) => p.mode],
-  ['checkout_session_id', 'text', (p) => p.checkoutSessionId],
-  ['amount', 'bigint', (p) => p.amount],
-  ['currency', 'text', (p) => p.currency],
-  ['capture_method', 'text', (p) => p.captureMethod],
-  ['customer_id', 'text', (p) => p.customerId],
-  ['created_at', 'timestamptz', (p) => p.createdAt],
-  ['total_details', 'jsonb', (p) => p.totalDetails],
-  // Addresses (migration 0034).
-  ['shipping_details', 'jsonb', (p) => p.shippingDetails],
-  ['billing_address', 'jsonb', (p) => p.billingAddress],
-  ['custom_fields', 'jsonb', (p) => p.customFields],
-];
-
-const createdColumns = createdFields.map(([column]) => column).join(', ');
-/** Every column a new payment is written with. */
-const insertColumns = `${createdColumns}, ${paymentColumns.join(', ')}`;
-
-/** Every field a new payment is written with: `createdFields`, then `paymentFields`. */
-const newPaymentFields = [...createdFields, ...paymentFields];
+/** Every field a new payment is written with, and their columns. */
+const newPaymentFields = columnsOf(payments);
+const insertColumns = newPaymentFields.map(([column]) => column).join(', ');
 
 /**
  * The session as the caller read it: the intent and the outcome go ahead only if it is still so.
@@ -225,9 +192,9 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
           // transaction stays usable (PGlite refuses to commit one that saw an error).
           ({ rowCount: inserted } = await db.query(
             `INSERT INTO payments (${insertColumns})
-             VALUES (${placeholders(1, createdFields.length + paymentFields.length)})
+             VALUES (${placeholders(1, newPaymentFields.length)})
              ON CONFLICT (checkout_session_id) WHERE status <> 'failed' DO NOTHING`,
-            [...fieldValues(createdFields, p), ...paymentValues(p)],
+            fieldValues(newPaymentFields, p),
           ));
         } catch (error) {
           if (isUniqueViolation(error, 'payments_one_holding_per_session')) throw new SessionBusyError(p.checkoutSessionId ?? p.id);

@@ -1,32 +1,25 @@
 import type { UnitOfWork } from '../../../domain/deps';
 import { scopedListQuery } from '../../list-query';
 import type { SqlExecutor } from '../../sql-client';
-import { toRefund, type Row } from '../../rows';
+import { refunds } from '../../../domain/payments/entities';
+import { assignments, fieldValues, placeholders, toRefund, type Row } from '../../rows';
+import { columnsOf } from '../../resource-rows';
+
+/** A refund's row is written as its definition says (resource-rows.ts). */
+const refundFields = columnsOf(refunds);
+const refundUpdates = columnsOf(refunds, 'updated');
+const insertRefund = `INSERT INTO ${refunds.table} (${refundFields.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, refundFields.length)})`;
+const updateRefund = `UPDATE ${refunds.table} SET ${assignments(
+  refundUpdates.map(([column]) => column),
+  3,
+)} WHERE id = $1 AND status = $2`;
 
 /** Refunds: pending until the processor answers, updated on their expected status. */
 export function refundRepositories(db: SqlExecutor): Pick<UnitOfWork, 'refunds'> {
   return {
     refunds: {
       async insert(r) {
-        await db.query(
-          `INSERT INTO refunds (id, account_id, mode, payment_id, amount, currency, reason, status, created_by, failure_reason, processor_refund_id, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-          [
-            r.id,
-            r.accountId,
-            r.mode,
-            r.paymentId,
-            r.amount,
-            r.currency,
-            r.reason,
-            r.status,
-            r.createdBy,
-            r.failureReason,
-            r.processorRefundId,
-            r.createdAt,
-            r.updatedAt,
-          ],
-        );
+        await db.query(insertRefund, fieldValues(refundFields, r));
       },
       async get(scope, id) {
         const params: unknown[] = [id];
@@ -39,11 +32,7 @@ export function refundRepositories(db: SqlExecutor): Pick<UnitOfWork, 'refunds'>
         return rows[0] ? toRefund(rows[0]) : null;
       },
       async update(r, expectedStatus) {
-        const { rowCount } = await db.query(
-          `UPDATE refunds SET status = $3, failure_reason = $4, processor_refund_id = $5, updated_at = $6
-            WHERE id = $1 AND status = $2`,
-          [r.id, expectedStatus, r.status, r.failureReason, r.processorRefundId, r.updatedAt],
-        );
+        const { rowCount } = await db.query(updateRefund, [r.id, expectedStatus, ...fieldValues(refundUpdates, r)]);
         return rowCount === 1;
       },
       async pendingAmount(paymentId) {

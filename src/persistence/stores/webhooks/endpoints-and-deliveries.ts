@@ -1,11 +1,11 @@
-import type { DomainEvent } from '../../../domain/shared/events';
+import { events, type DomainEvent } from '../../../domain/shared/events';
 import type { SqlExecutor } from '../../sql-client';
 import type { Scope } from '../../../domain/shared/scope';
 import { webhookEndpoints, type WebhookDelivery, type WebhookAttempt } from '../../../domain/webhooks/entities';
 import type { ClaimedDelivery, WebhookEndpointRepository, WebhookDeliveryRepository } from '../../../domain/webhooks/ports';
 import { scopedGetQuery, scopedListQuery } from '../../list-query';
 import { columnsOf, rowReader } from '../../resource-rows';
-import { assignments, dateOrNull, fieldValues, placeholders, type Field, type Row } from '../../rows';
+import { assignments, dateOrNull, fieldValues, placeholders, type Row } from '../../rows';
 
 /** An endpoint's row, and the columns it is made with and updated with, as its definition says (resource-rows.ts). */
 const toEndpoint = rowReader(webhookEndpoints);
@@ -48,17 +48,13 @@ function toDelivery(row: Row): WebhookDelivery {
   };
 }
 
-/** The columns an event is written with, in this order. */
-export const eventFields: readonly Field<DomainEvent>[] = [
-  ['id', 'text', (e) => e.id],
-  ['account_id', 'text', (e) => e.accountId],
-  ['mode', 'text', (e) => e.mode],
-  ['type', 'text', (e) => e.type],
-  ['object_id', 'text', (e) => e.objectId],
-  ['data', 'jsonb', (e) => e.data],
-  ['created_at', 'timestamptz', (e) => e.createdAt],
-];
+/** The columns an event is written with, and its rows read, as its definition says (resource-rows.ts). */
+export const eventFields = columnsOf(events);
+export const toEvent = rowReader(events);
 const eventColumns = eventFields.map(([column]) => column).join(', ');
+/** A claimed delivery's event, its columns selected beside the delivery's as `event_<column>`. */
+const claimedEventColumns = eventFields.map(([column]) => `ev.${column} AS event_${column}`).join(', ');
+const toClaimedEvent = rowReader(events, 'event_');
 
 /**
  * The outbox fan-out (ADR 0012) of the events `events` names: a CTE of the same statement, the
@@ -75,13 +71,13 @@ export function deliveriesOfNewEvents(events: string): string {
 }
 
 /** Inserts an event with its webhook deliveries, in one statement. */
-export async function insertEventWithDeliveries(db: SqlExecutor, event: DomainEvent, data: string | null): Promise<void> {
+export async function insertEventWithDeliveries(db: SqlExecutor, event: DomainEvent): Promise<void> {
   await db.query(
     `WITH ev AS (
-       INSERT INTO events (${eventColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       INSERT INTO ${events.table} (${eventColumns}) VALUES (${placeholders(1, eventFields.length)})
        RETURNING id, account_id, mode, type, created_at)
      ${deliveriesOfNewEvents('ev')}`,
-    [event.id, event.accountId, event.mode, event.type, event.objectId, data, event.createdAt],
+    fieldValues(eventFields, event),
   );
 }
 
@@ -251,7 +247,7 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
              AND w.status IN ('pending', 'retrying'))
          SELECT (SELECT count(*) FROM heads) > (SELECT count(*) FROM served) AS left_out, c.id, c.attempts, c.lease_token, c.created_at AS first_due_at,
                 e.id AS endpoint_id, e.url, e.secret, e.mode AS endpoint_mode, e.failing_since,
-                ev.id AS event_id, ev.account_id, ev.mode, ev.type, ev.object_id, ev.data, ev.created_at AS event_created_at
+                ${claimedEventColumns}
          FROM claimed c
          JOIN webhook_endpoints e ON e.id = c.endpoint_id
          JOIN events ev ON ev.id = c.event_id`,
@@ -270,15 +266,7 @@ export function webhookDeliveryRepository(db: SqlExecutor): WebhookDeliveryRepos
             mode: row.endpoint_mode,
             failingSince: dateOrNull(row.failing_since),
           },
-          event: {
-            id: row.event_id,
-            accountId: row.account_id,
-            mode: row.mode,
-            type: row.type,
-            objectId: row.object_id,
-            data: row.data,
-            createdAt: new Date(row.event_created_at),
-          },
+          event: toClaimedEvent(row),
         }),
       );
       // Nothing claimed: nothing due that an endpoint with room could take (or another worker has

@@ -1,28 +1,14 @@
-import type { DomainEvent } from '../../../domain/shared/events';
 import type { UnitOfWork } from '../../../domain/deps';
 import type { SqlExecutor } from '../../sql-client';
 import { scopedGetQuery, scopedListQuery, type ListFilter } from '../../list-query';
-import { json, type Row } from '../../rows';
-import { insertEventWithDeliveries } from './endpoints-and-deliveries';
-
-function toEvent(row: Row): DomainEvent {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    mode: row.mode,
-    type: row.type,
-    objectId: row.object_id,
-    data: row.data,
-    createdAt: new Date(row.created_at),
-  };
-}
+import { insertEventWithDeliveries, toEvent } from './endpoints-and-deliveries';
 
 /** Events: each inserted with the webhook deliveries it fans out to (one statement). */
 export function eventRepositories(db: SqlExecutor): Pick<UnitOfWork, 'events'> {
   return {
     events: {
       async insert(e) {
-        await insertEventWithDeliveries(db, e, json(e.data));
+        await insertEventWithDeliveries(db, e);
       },
       async listForObject(objectId) {
         const { rows } = await db.query('SELECT * FROM events WHERE object_id = $1 ORDER BY created_at, id', [objectId]);
