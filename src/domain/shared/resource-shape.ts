@@ -114,10 +114,21 @@ export type Fields = Record<string, AnyField>;
 export interface ResourceDefinition<F extends Fields = Fields> {
   readonly table: string;
   readonly fields: F;
+  /** Worked out once, not per object: the fields the API shows, in order, with their API names. */
+  readonly shown: ReadonlyArray<readonly [name: string, apiName: string, def: AnyField]>;
+  /** Worked out once: every field that may be null, null. */
+  readonly blank: Readonly<Record<string, null>>;
 }
 
 export function defineResource<const F extends Fields>(table: string, fields: F): ResourceDefinition<F> {
-  return { table, fields };
+  const shown: Array<readonly [string, string, AnyField]> = [];
+  const blank: Record<string, null> = {};
+  for (const [name, def] of Object.entries(fields)) {
+    const apiName = apiNameOf(name, def);
+    if (apiName !== null) shown.push([name, apiName, def]);
+    if (def.spec.nullable) blank[name] = null;
+  }
+  return { table, fields, shown, blank: Object.freeze(blank) };
 }
 
 /** `camelCase` as `snake_case`. */
@@ -159,12 +170,13 @@ export function apiValueOf(def: AnyField, value: unknown): unknown {
 
 /** The fields of `entity` the API shows, under their API names, in the definition's order. */
 export function apiFieldsOf<R extends ResourceDefinition>(definition: R, entity: EntityOf<R>): ApiFieldsOf<R> {
-  const shown: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(definition.fields)) {
-    const apiName = apiNameOf(name, def);
-    if (apiName !== null) shown[apiName] = apiValueOf(def, (entity as Record<string, unknown>)[name]);
-  }
-  return shown as ApiFieldsOf<R>;
+  return showInto({}, definition, entity) as ApiFieldsOf<R>;
+}
+
+/** Sets on `target` every field the definition shows, by its API name. */
+function showInto(target: Record<string, unknown>, definition: ResourceDefinition, entity: object): Record<string, unknown> {
+  for (const [name, apiName, def] of definition.shown) target[apiName] = apiValueOf(def, (entity as Record<string, unknown>)[name]);
+  return target;
 }
 
 /**
@@ -176,7 +188,11 @@ export function apiObjectOf<O extends string, R extends ResourceDefinition>(
   definition: R,
   entity: EntityOf<R> & { id: string; mode: 'test' | 'live' },
 ): { id: string; object: O; livemode: boolean } & ApiFieldsOf<R> {
-  return { id: entity.id, object, livemode: entity.mode === 'live', ...apiFieldsOf(definition, entity) };
+  return showInto({ id: entity.id, object, livemode: entity.mode === 'live' }, definition, entity) as {
+    id: string;
+    object: O;
+    livemode: boolean;
+  } & ApiFieldsOf<R>;
 }
 
 type NullableKeys<R extends ResourceDefinition> = {
@@ -188,7 +204,5 @@ type NullableKeys<R extends ResourceDefinition> = {
  * rest, so a field added as nullable needs no change to the rules that do not set it.
  */
 export function blankOf<R extends ResourceDefinition>(definition: R): { [K in NullableKeys<R>]: null } {
-  const blank: Record<string, null> = {};
-  for (const [name, def] of Object.entries(definition.fields)) if (def.spec.nullable) blank[name] = null;
-  return blank as { [K in NullableKeys<R>]: null };
+  return definition.blank as { [K in NullableKeys<R>]: null };
 }
