@@ -19,7 +19,11 @@ export function setCsrfToken(token: string) {
   csrfToken = token;
 }
 
-export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: object): Promise<T> {
+/**
+ * One call. `signal` (a query's) cancels it: a read the page no longer wants is aborted, and its
+ * answer, were it to come, is never used.
+ */
+export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: object, signal?: AbortSignal): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`/dashboard/api${path}`, {
@@ -30,8 +34,10 @@ export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, bo
         ...(method === 'GET' ? {} : { 'x-csrf-token': csrfToken }),
       },
       body: body ? JSON.stringify(body) : undefined,
+      signal,
     });
-  } catch {
+  } catch (error) {
+    if (signal?.aborted) throw error;
     throw new DashboardApiError(0, 'network', 'The server could not be reached. Check your connection and try again.');
   }
   const json: unknown = await response.json().catch(() => null);

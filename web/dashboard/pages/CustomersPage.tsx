@@ -7,7 +7,7 @@ import type { PageScope } from '../Layout';
 import { Pager, useCursorStack } from '../Pager';
 import { Link, navigate, useLocation } from '../router';
 import { useAction } from '../use-action';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 import { can } from '../../../src/domain/team/permissions';
 
@@ -27,7 +27,7 @@ function GuestCustomers({ base, email, seesEmails }: { base: string; email: stri
   const t = useT();
   const params = new URLSearchParams();
   if (email) params.set('email', email);
-  const list = useLoad(() => api<List<GuestCustomer>>('GET', `/accounts${base}/guest-customers?${params}`), `${base}?${params}`);
+  const list = useApiQuery<List<GuestCustomer>>(`/accounts${base}/guest-customers?${params}`);
   if (list.error) return <ErrorNote error={list.error} />;
   if (!list.data || list.data.data.length === 0) return null;
   return (
@@ -71,7 +71,7 @@ export function CustomersPage({ base, place }: PageScope) {
   const params = new URLSearchParams();
   if (email) params.set('email', email);
   if (cursors.after) params.set('starting_after', cursors.after);
-  const list = useLoad(() => api<List<Customer>>('GET', `/accounts${base}/customers?${params}`), `${base}?${params}`);
+  const list = useApiQuery<List<Customer>>(`/accounts${base}/customers?${params}`);
   const [typed, setTyped] = useState(email);
   // The URL is the search: back and forward bring the field along.
   useEffect(() => setTyped(email), [email]);
@@ -140,7 +140,7 @@ function CustomerPayments({ base, customerId }: { base: string; customerId: stri
   const cursors = useCursorStack();
   const params = new URLSearchParams({ customer: customerId, limit: '10' });
   if (cursors.after) params.set('starting_after', cursors.after);
-  const list = useLoad(() => api<List<Payment>>('GET', `/accounts${base}/payments?${params}`), `${base}?${params}`);
+  const list = useApiQuery<List<Payment>>(`/accounts${base}/payments?${params}`);
   return (
     <section aria-labelledby="customer-payments-title" className="panel">
       <h2 id="customer-payments-title">{t('customer.payments')}</h2>
@@ -187,7 +187,7 @@ function CustomerPayments({ base, customerId }: { base: string; customerId: stri
 export function CustomerDetailPage({ base, place, id }: PageScope & { id: string }) {
   const t = useT();
   const path = `/accounts${base}/customers/${id}`;
-  const customer = useLoad(() => api<CustomerDetail>('GET', path), path);
+  const customer = useApiQuery<CustomerDetail>(path);
   const action = useAction();
   const [confirming, setConfirming] = useState(false);
   const c = customer.data;
@@ -195,7 +195,7 @@ export function CustomerDetailPage({ base, place, id }: PageScope & { id: string
     void action.act(async () => {
       await api('DELETE', path);
       navigate(`/dashboard${base}/customers?deleted=${encodeURIComponent(id)}`);
-    });
+    }, [`/accounts${base}/customers`]);
   };
   return (
     <>

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, type List, type Payment } from '../api';
+import type { List, Payment } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime, fromMinor, parseAmount, paymentMethodSummary, statusLabel } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager } from '../Pager';
 import { SavedViews } from '../SavedViews';
 import { Link, navigate, useLocation } from '../router';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 
 /** The badges the list shows, which the status filter picks by (docs/dashboard.md, "Payment status badges"). */
@@ -65,7 +65,7 @@ export function PaymentsPage({ base, place }: PageScope) {
   const after = query.get('starting_after');
   const listQuery = new URLSearchParams(filters);
   if (after) listQuery.set('starting_after', after);
-  const list = useLoad(() => api<List<Payment>>('GET', `/accounts${base}/payments?${listQuery}`), `${base}?${listQuery}`);
+  const list = useApiQuery<List<Payment>>(`/accounts${base}/payments?${listQuery}`);
   const [form, setForm] = useState(() => formFromQuery(query, currency));
   const [history, setHistory] = useState<string[]>([]);
   const here = `/dashboard${base}/payments`;

@@ -7,7 +7,7 @@ import { Confirm } from '../Confirm';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { FormattedMessage } from 'react-intl';
 import { useT, type DashboardMessageKey } from '../i18n';
 
@@ -44,7 +44,7 @@ interface Delivery {
 /** Webhook endpoints (secret revealed once, rollable), each with its delivery log and resend. */
 export function WebhooksPage({ base, place }: PageScope) {
   const t = useT();
-  const endpoints = useLoad(() => api<List<Endpoint>>('GET', `/accounts${base}/webhook-endpoints?limit=100`), base);
+  const endpoints = useApiQuery<List<Endpoint>>(`/accounts${base}/webhook-endpoints?limit=100`);
   const manage = can(place.account.role, 'webhooks.manage');
   const { busy, error, act } = useAction();
   const [url, setUrl] = useState('');
@@ -58,8 +58,7 @@ export function WebhooksPage({ base, place }: PageScope) {
       const created = await api<Endpoint>('POST', `/accounts${base}/webhook-endpoints`, { url: url.trim(), enabled_events: events });
       setRevealed({ url: created.url, secret: created.secret! });
       setUrl('');
-      await endpoints.reload();
-    });
+    }, [`/accounts${base}/webhook-endpoints`]);
   };
   // Rolling the secret and deleting cannot be undone: each waits for the in-page confirmation.
   const [confirming, setConfirming] = useState<{ endpoint: Endpoint; action: 'roll' | 'delete' } | null>(null);
@@ -72,15 +71,13 @@ export function WebhooksPage({ base, place }: PageScope) {
   const toggle = (endpoint: Endpoint) =>
     act(async () => {
       await api('POST', `/accounts${base}/webhook-endpoints/${endpoint.id}`, { disabled: endpoint.status === 'enabled' });
-      await endpoints.reload();
-    });
+    }, [`/accounts${base}/webhook-endpoints`]);
   const remove = (endpoint: Endpoint) =>
     act(async () => {
       setConfirming(null);
       await api('DELETE', `/accounts${base}/webhook-endpoints/${endpoint.id}`);
       if (selected === endpoint.id) setSelected(null);
-      await endpoints.reload();
-    });
+    }, [`/accounts${base}/webhook-endpoints`]);
   const toggleEvent = (type: string, on: boolean) => {
     const rest = events.filter((e) => e !== type && e !== '*');
     setEvents(type === '*' ? (on ? ['*'] : []) : on ? [...rest, type] : rest);
@@ -194,14 +191,13 @@ export function WebhooksPage({ base, place }: PageScope) {
 /** The deliveries to one endpoint: what was sent, what came back, how long it took; resend. */
 function DeliveryLog({ path, manage }: { path: string; manage: boolean }) {
   const t = useT();
-  const deliveries = useLoad(() => api<List<Delivery>>('GET', `${path}/deliveries?limit=50`), path);
+  const deliveries = useApiQuery<List<Delivery>>(`${path}/deliveries?limit=50`);
   const { error, notice, act } = useAction();
   const resend = (delivery: Delivery) =>
     act(async () => {
       await api('POST', `${path}/deliveries/${delivery.id}/resend`);
-      await deliveries.reload();
       return t('webhooks.resent', { type: delivery.event_type });
-    });
+    }, [path]);
   return (
     <section aria-labelledby="deliveries-title">
       <div className="page-head">
