@@ -1,7 +1,8 @@
-import { Fragment, useEffect, useState, type FormEvent } from 'react';
+import { Fragment, useState } from 'react';
 import { api, type Customer, type CustomerDetail, type List, type Payment } from '../api';
-import { ErrorNote, Field, Loading, StatusBadge } from '../components';
+import { ErrorNote, Loading, StatusBadge } from '../components';
 import { Confirm } from '../Confirm';
+import { EmailFilter } from '../EmailFilter';
 import { formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager, useCursorStack } from '../Pager';
@@ -72,31 +73,22 @@ export function CustomersPage({ base, place }: PageScope) {
   if (email) params.set('email', email);
   if (cursors.after) params.set('starting_after', cursors.after);
   const list = useApiQuery<List<Customer>>(`/accounts${base}/customers?${params}`);
-  const [typed, setTyped] = useState(email);
-  // The URL is the search: back and forward bring the field along.
-  useEffect(() => setTyped(email), [email]);
   const here = `/dashboard${base}/customers`;
   const mayFilterByEmail = can(place.account.role, 'customers.read_email');
-
-  const search = (event: FormEvent) => {
-    event.preventDefault();
-    cursors.reset();
-    const value = typed.trim();
-    navigate(value ? `${here}?email=${encodeURIComponent(value)}` : here);
-  };
 
   return (
     <>
       <h1>{t('customers.title')}</h1>
       {deleted && <p role="status">{t('customers.deleted', { id: deleted })}</p>}
       {mayFilterByEmail && (
-        // biome-ignore lint/a11y/useSemanticElements: form role=search is the search landmark every supported browser knows; <search> is too new.
-        <form className="filters" onSubmit={search} role="search" aria-label={t('customers.search')}>
-          <Field id="customer-email" label={t('customers.search.email')}>
-            <input id="customer-email" type="email" value={typed} onChange={(e) => setTyped(e.target.value)} />
-          </Field>
-          <button type="submit">{t('customers.search.submit')}</button>
-        </form>
+        <EmailFilter
+          id="customer-email"
+          value={email}
+          onApply={(value) => {
+            cursors.reset();
+            navigate(value ? `${here}?email=${encodeURIComponent(value)}` : here);
+          }}
+        />
       )}
       <ErrorNote error={list.error} />
       {!list.data ? (

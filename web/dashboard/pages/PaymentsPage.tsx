@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { List, Payment } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
+import { EmailFilter } from '../EmailFilter';
 import { formatMoney, formatTime, fromMinor, parseAmount, paymentMethodSummary, statusLabel } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager } from '../Pager';
@@ -140,15 +141,21 @@ export function PaymentsPage({ base, place }: PageScope) {
         <Field id="f-max" label={t('payments.filter.max', { currency })}>
           <input id="f-max" inputMode="decimal" value={form.amount_max} onChange={set('amount_max', true)} />
         </Field>
-        {canSeeEmails && (
-          <Field id="f-email" label={t('payments.filter.email')}>
-            <input id="f-email" type="email" value={form.email} onChange={set('email', true)} />
-          </Field>
-        )}
         <Field id="f-last4" label={t('payments.filter.last4')}>
           <input id="f-last4" inputMode="numeric" maxLength={4} pattern="\d{4}" value={form.last4} onChange={set('last4', true)} />
         </Field>
       </form>
+      {canSeeEmails && (
+        <EmailFilter
+          id="f-email"
+          value={query.get('email') ?? ''}
+          onApply={(email) => {
+            const next = { ...form, email };
+            setForm(next);
+            apply(next);
+          }}
+        />
+      )}
       <SavedViews place={place} page="payments" current={search} here={here} />
       <ErrorNote error={list.error} />
       {list.loading && !list.data ? (
