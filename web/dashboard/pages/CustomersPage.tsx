@@ -1,5 +1,5 @@
 import { Fragment, useState } from 'react';
-import { api, type Customer, type CustomerDetail, type List, type Payment } from '../api';
+import { api, type Customer, type CustomerDetail, type GuestCustomer, type List, type Payment } from '../api';
 import { ErrorNote, Loading, StatusBadge } from '../components';
 import { Confirm } from '../Confirm';
 import { EmailFilter } from '../EmailFilter';
@@ -11,13 +11,6 @@ import { useAction } from '../use-action';
 import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 import { can } from '../../../src/domain/team/permissions';
-
-interface GuestCustomer {
-  /** Masked (`j•••@example.com`) for roles that do not see customer emails. */
-  email: string;
-  payments: number;
-  last_payment: number;
-}
 
 /**
  * Guests (as Stripe's guest customers): shoppers who paid with an email and are no customer, read

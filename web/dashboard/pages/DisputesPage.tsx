@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, type DashboardApiError } from '../api';
+import { api, type DashboardApiError, type Dispute } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
 import { Confirm } from '../Confirm';
 import { calendarDaysUntil, formatMoney, formatTime } from '../format';
@@ -8,9 +8,6 @@ import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 import { can } from '../../../src/domain/team/permissions';
 import { EVIDENCE_FILE_MAX_BYTES, evidenceFileTypes } from '../../../src/domain/disputes/entities';
-import type { disputeSnapshot } from '../../../src/domain/shared/event-payloads';
-
-type Dispute = ReturnType<typeof disputeSnapshot>;
 
 /**
  * Time left to answer, or that it is past: the days counted to the reply-by date as shown (7 days

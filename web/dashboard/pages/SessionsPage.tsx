@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { CheckoutSession, List, Payment, TimelineEvent } from '../api';
+import type { CheckoutSession, List, SessionHistory } from '../api';
 import { ErrorNote, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
@@ -80,7 +80,7 @@ export function SessionsPage({ base }: PageScope) {
 /** One checkout session: its items, its payment attempts and its events. */
 export function SessionDetailPage({ base, id }: PageScope & { id: string }) {
   const t = useT();
-  const session = useApiQuery<CheckoutSession & { payments: Payment[]; timeline: TimelineEvent[] }>(`/accounts${base}/checkout-sessions/${id}`);
+  const session = useApiQuery<SessionHistory>(`/accounts${base}/checkout-sessions/${id}`);
   const s = session.data;
   if (session.error) return <ErrorNote error={session.error} />;
   if (!s) return <Loading what={t('session.loading')} />;
