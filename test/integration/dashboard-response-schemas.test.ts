@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import {
   customerDetailSchema,
   dashboardCustomerListSchema,
+  dashboardExperimentListSchema,
+  dashboardFlagListSchema,
   dashboardPaymentListSchema,
   dashboardSessionListSchema,
   dashboardWebhookDeliveryListSchema,
@@ -13,6 +15,7 @@ import {
   sessionHistorySchema,
   sessionStateSchema,
 } from '../../src/http/dashboard/response-schemas';
+import { experimentResultsSchema } from '../../src/http/response-schemas';
 import { testDatabases } from '../support/databases';
 import { addMember, dashboardCall, signUpOwner, type DashboardAgent } from '../support/dashboard';
 import { merchantCall, payCall, tokenize, useIntegration } from '../support/integration';
@@ -24,7 +27,7 @@ import { merchantCall, payCall, tokenize, useIntegration } from '../support/inte
 describe.each(testDatabases)("the dashboard's answers match their response schemas ($name)", (database) => {
   const ctx = useIntegration(database);
 
-  it('for payments, a payment story, sessions, customers, guests, disputes, webhook endpoints, deliveries and the session', async () => {
+  it('for payments, a payment story, sessions, customers, guests, disputes, webhook endpoints, deliveries, flags, experiments and the session', async () => {
     const owner = await signUpOwner(ctx.h, 'Schema Shop');
     const base = `/dashboard/api/accounts/${owner.accountId}/test`;
     const key = (await dashboardCall(ctx.h, owner, 'POST', `${base}/api-keys`, { kind: 'secret' })).json().secret;
@@ -68,5 +71,20 @@ describe.each(testDatabases)("the dashboard's answers match their response schem
     expect((await answer(owner, `${base}/webhook-endpoints`, dashboardWebhookEndpointListSchema)).data.map((e) => e.id)).toEqual([endpoint.id]);
     const deliveries = await answer(owner, `${base}/webhook-endpoints/${endpoint.id}/deliveries`, dashboardWebhookDeliveryListSchema);
     expect(deliveries.data.length).toBeGreaterThan(0);
+
+    const flags = await answer(owner, `${base}/flags`, dashboardFlagListSchema);
+    expect(flags.data.length).toBeGreaterThan(0);
+    const created = await dashboardCall(ctx.h, owner, 'POST', `${base}/experiments`, {
+      key: 'checkout_layout',
+      variants: [
+        { key: 'wallet_first', weight: 1 },
+        { key: 'card_first', weight: 1 },
+      ],
+      planned_sample_size: 1000,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const experiments = await answer(owner, `${base}/experiments`, dashboardExperimentListSchema);
+    expect(experiments.data).toHaveLength(1);
+    await answer(owner, `${base}/experiments/${experiments.data[0]!.id}/results`, experimentResultsSchema);
   });
 });

@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type {
   customerDetailSchema,
   dashboardPaymentSchema,
+  dashboardExperimentListSchema,
+  dashboardFlagListSchema,
   dashboardWebhookDeliveryListSchema,
   guestCustomerListSchema,
   paymentStorySchema,
@@ -10,7 +12,14 @@ import type {
   storyDeliverySchema,
   timelineEventSchema,
 } from '../../src/http/dashboard/response-schemas';
-import type { checkoutSessionSchema, customerSchema, disputeSchema, refundSchema, webhookEndpointSchema } from '../../src/http/response-schemas';
+import type {
+  checkoutSessionSchema,
+  customerSchema,
+  disputeSchema,
+  experimentResultsSchema,
+  refundSchema,
+  webhookEndpointSchema,
+} from '../../src/http/response-schemas';
 
 /** The dashboard's calls to /dashboard/api: cookie auth, and the CSRF token on every write. */
 
@@ -94,6 +103,9 @@ export type GuestCustomer = z.output<typeof guestCustomerListSchema>['data'][num
 export type Dispute = z.output<typeof disputeSchema>;
 export type WebhookEndpoint = z.output<typeof webhookEndpointSchema>;
 export type WebhookDelivery = z.output<typeof dashboardWebhookDeliveryListSchema>['data'][number];
+export type Flag = z.output<typeof dashboardFlagListSchema>['data'][number];
+export type Experiment = z.output<typeof dashboardExperimentListSchema>['data'][number];
+export type ExperimentResults = z.output<typeof experimentResultsSchema>;
 
 /** One page of a list. */
 export interface List<T> {

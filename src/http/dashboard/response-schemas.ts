@@ -5,6 +5,8 @@ import {
   checkoutSessionSchema,
   customerSchema,
   disputeSchema,
+  experimentSchema,
+  flagSchema,
   paymentSchema,
   refundSchema,
   webhookDeliverySchema,
@@ -129,3 +131,6 @@ export const sessionStateSchema = z.strictObject({
   sign_up: z.enum(['open', 'invite']).optional(),
   password_reset_email: z.boolean().optional(),
 });
+
+export const dashboardFlagListSchema = pageOf(flagSchema);
+export const dashboardExperimentListSchema = pageOf(experimentSchema);

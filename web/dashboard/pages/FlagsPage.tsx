@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { experimentSurfaces } from '../../../src/domain/flags/flag-evaluation';
 import { can } from '../../../src/domain/team/permissions';
-import { api, type List } from '../api';
+import { api, type Experiment, type ExperimentResults as Results, type Flag, type List } from '../api';
 import { ErrorNote, Field, Loading, ModeTable, StatusBadge } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
@@ -10,37 +10,6 @@ import { useApiQuery } from '../queries';
 import { useT, type DashboardTranslate } from '../i18n';
 
 type FlagValue = boolean | string | number;
-
-interface Flag {
-  key: string;
-  value: FlagValue;
-  allowed_values: string[] | null;
-  built_in: boolean;
-  description: string | null;
-}
-
-interface Experiment {
-  id: string;
-  key: string;
-  status: 'draft' | 'running' | 'stopped';
-  variants: Array<{ key: string; weight: number }>;
-  control: string;
-  planned_sample_size: number;
-  started: number | null;
-  stopped: number | null;
-}
-
-interface Results {
-  variants: Array<{
-    variant: string;
-    exposed: number;
-    conversions: number;
-    conversion_rate: number;
-    conversion_rate_interval: { lower: number; upper: number };
-    difference_to_control: { difference: number; lower: number; upper: number } | null;
-  }>;
-  verdict: { status: string; winner: string | null; message: string };
-}
 
 /** The kill switches that take a payment method off the checkout page, with the method's name shown. */
 const paymentMethodSwitches: Record<string, string> = {
@@ -167,7 +136,7 @@ export function FlagsPage({ base, place }: PageScope) {
                     ) : f.allowed_values ? (
                       <select aria-label={f.key} value={String(f.value)} disabled={!manage || busy} onChange={(e) => void setFlag(f, e.target.value)}>
                         {f.allowed_values.map((v) => (
-                          <option key={v}>{v}</option>
+                          <option key={String(v)}>{String(v)}</option>
                         ))}
                       </select>
                     ) : (
