@@ -33,12 +33,11 @@ export function queryKeyOf(path: string): QueryKey {
  * (its answer can no longer land on the page), and until the new answer comes the page keeps the
  * rows it had, with `loading` set. `reload` reads the same path again.
  */
-export function useApiQuery<T>(path: string, { enabled = true }: { enabled?: boolean } = {}) {
+export function useApiQuery<T>(path: string) {
   const query = useQuery<T, DashboardApiError>({
     queryKey: queryKeyOf(path),
     queryFn: ({ signal }) => api<T>('GET', path, undefined, signal),
     placeholderData: keepPreviousData,
-    enabled,
   });
   return {
     data: query.data ?? null,
