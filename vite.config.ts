@@ -21,9 +21,13 @@ const braintreeComponents = ['client', 'hosted-fields', 'google-payment', 'apple
 const braintreeClientModule =
   /node_modules[\\/](?:braintree-web[\\/](?:client[\\/]|lib[\\/](?:enumerate|braintree-error|promise|constants|methods|errors|convert-methods-to-error|assets|once|is-verified-domain|assign|vendor[\\/]polyfill|create-authorization-data|json-clone|add-metadata|analytics|convert-to-braintree-error|deferred|basic-component-verification|create-deferred-client|create-assets-url|querystring|is-date-string-before-or-on)\.js$)|@braintree[\\/](?:extended-promise|wrap-promise|asset-loader|uuid)[\\/]|@braintree[\\/]browser-detection[\\/](?:dist[\\/])?is-ie(?:9|11)?\.js$)|[\\/]web[\\/]checkout[\\/]braintree[\\/]native-promise\.ts$/;
 
-/** React and what the checkout page shares with the dashboard (formatting, flag surfaces, bundler helpers). */
+/**
+ * React and what the checkout page shares with the dashboard (formatting, flag surfaces, bundler
+ * helpers). The helpers for private class members serve only the dashboard's libraries (TanStack
+ * Query): they stay in its chunk, not in this one the checkout page loads.
+ */
 const sharedWithDashboard =
-  /node_modules[\\/](?:react|react-dom|scheduler|@formatjs[\\/]fast-memoize)[\\/]|\0@oxc-project\+runtime@|[\\/]src[\\/]domain[\\/](?:[\w-]+[\\/])?(?:currency|flag-evaluation)\.ts$|[\\/]web[\\/]checkout[\\/]format\.ts$/;
+  /node_modules[\\/](?:react|react-dom|scheduler|@formatjs[\\/]fast-memoize)[\\/]|\0@oxc-project\+runtime@(?!.*(?:[Pp]rivate|ClassBrand))|[\\/]src[\\/]domain[\\/](?:[\w-]+[\\/])?(?:currency|flag-evaluation)\.ts$|[\\/]web[\\/]checkout[\\/]format\.ts$/;
 
 /**
  * What the checkout page's first script (web/checkout/main.tsx) imports, the one-line helper every

@@ -53,7 +53,7 @@ test.describe('the Customers page', () => {
     await guest.getByRole('link', { name: 'cy.guest@buyer.example' }).click();
     await expect(page.getByRole('row').filter({ hasText: 'cy.guest@buyer.example' })).toContainText('$9.90');
     await goTo(page, 'Customers');
-    await page.getByLabel('Email').fill('ADA@buyer.example');
+    await page.getByLabel('Customer email', { exact: true }).fill('ADA@buyer.example');
     await page.getByRole('button', { name: 'Search' }).click();
     const rows = page.getByTestId('customers').getByRole('row');
     await expect(rows).toHaveCount(2);

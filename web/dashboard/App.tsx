@@ -1,5 +1,6 @@
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
-import { api, setCsrfToken, type Mode, type SessionState } from './api';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useCallback } from 'react';
+import { api, type DashboardApiError, setCsrfToken, type Mode, type SessionState } from './api';
 import { Layout, type Place } from './Layout';
 import { AuditLogPage } from './pages/AuditLogPage';
 import { DevelopersPage } from './pages/DevelopersPage';
@@ -24,23 +25,30 @@ import { PageSecurityPage } from './pages/PageSecurityPage';
 import { WebhooksPage } from './pages/WebhooksPage';
 import { navigate, useLocation } from './router';
 import { useT } from './i18n';
+import { queryKeyOf } from './queries';
+
+const sessionKey = queryKeyOf('/session');
 
 /** The merchant dashboard: signed-out pages, then every page inside an account and a mode. */
 export function App() {
   const { path, query } = useLocation();
   const t = useT();
-  const [session, setSession] = useState<SessionState | null>(null);
+  const queryClient = useQueryClient();
+  const { data: session, refetch } = useQuery<SessionState, DashboardApiError>({
+    queryKey: sessionKey,
+    queryFn: async ({ signal }) => {
+      const state = await api<SessionState>('GET', '/session', undefined, signal);
+      setCsrfToken(state.csrf_token);
+      return state;
+    },
+  });
 
+  /** Reads who is signed in again; what was read for someone else is dropped. */
   const refresh = useCallback(async () => {
-    const state = await api<SessionState>('GET', '/session');
-    setCsrfToken(state.csrf_token);
-    setSession(state);
-    return state;
-  }, []);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKey[0] });
+    const { data } = await refetch({ throwOnError: true });
+    return data!;
+  }, [queryClient, refetch]);
 
   if (!session)
     return (
@@ -51,7 +59,8 @@ export function App() {
 
   const signedIn = (state: SessionState & { account_id?: string }) => {
     setCsrfToken(state.csrf_token);
-    setSession(state);
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKey[0] });
+    queryClient.setQueryData(sessionKey, state);
     const next = query.get('next');
     navigate(next?.startsWith('/dashboard/') ? next : `/dashboard/${state.account_id ?? state.accounts[0]?.id ?? ''}/test`);
   };

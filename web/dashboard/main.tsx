@@ -1,10 +1,14 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { DashboardIntl } from './i18n';
+import { createDashboardQueryClient } from './queries';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
-  <DashboardIntl>
-    <App />
-  </DashboardIntl>,
+  <QueryClientProvider client={createDashboardQueryClient()}>
+    <DashboardIntl>
+      <App />
+    </DashboardIntl>
+  </QueryClientProvider>,
 );

@@ -13,6 +13,7 @@ import { customerView } from '../views/customer';
 import { seesEmails } from '../views/payment';
 import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams, scopeParams } from './mode-endpoints';
+import { customerDetailSchema, dashboardCustomerListSchema, guestCustomerListSchema } from './response-schemas';
 
 const tag = 'Dashboard: customers';
 
@@ -48,6 +49,7 @@ export function customerEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/customers`,
+        response: dashboardCustomerListSchema,
         tag,
         summary: 'Customers, newest first, or those with one email address (any case)',
         params: scopeParams,
@@ -68,6 +70,7 @@ export function customerEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/guest-customers`,
+        response: guestCustomerListSchema,
         tag,
         summary: 'Guests: shoppers who paid with an email and are no customer, most recent payment first (read-only)',
         params: scopeParams,
@@ -92,6 +95,7 @@ export function customerEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/customers/:id`,
+        response: customerDetailSchema,
         tag,
         summary: 'A customer with its saved payment methods (brand, last4, expiry)',
         params: objectParams,

@@ -8,8 +8,11 @@ import { authenticateDashboardSession } from '../../domain/team/use-cases/authen
 import { authorizeMember } from '../../domain/team/use-cases/authorize-member';
 import { defineRoute, type RouteBasics } from '../define-route';
 
-/** The dashboard's own API (cookie session + CSRF) is internal to our web app: no OpenAPI operation. */
-type RouteContract<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = RouteBasics<P, Q, B>;
+/**
+ * The dashboard's own API (cookie session + CSRF) is internal to our web app: no OpenAPI operation.
+ * `response` is the schema of its answer (`dashboard/response-schemas.ts`), whence the pages' types.
+ */
+type RouteContract<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = RouteBasics<P, Q, B> & { response?: z.ZodType };
 import { parseInput } from '../errors';
 import type { Scope } from '../../domain/shared/scope';
 

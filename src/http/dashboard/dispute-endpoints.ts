@@ -10,6 +10,8 @@ import { EVIDENCE_BODY_LIMIT, EVIDENCE_BODY_LIMIT_NOTE, evidenceOf } from '../ro
 import { disputeView } from '../views/dispute';
 import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams } from './mode-endpoints';
+import { disputeInboxSchema } from './response-schemas';
+import { disputeSchema } from '../response-schemas';
 
 const tag = 'Dashboard: disputes';
 const modeParams = objectParams.omit({ id: true });
@@ -31,6 +33,7 @@ export function disputeEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/disputes`,
+        response: disputeInboxSchema,
         tag,
         summary: 'Open disputes by reply-by (soonest first), then closed ones; or one payment’s disputes',
         params: modeParams,
@@ -40,7 +43,15 @@ export function disputeEndpoints(deps: Deps): DashboardEndpoint[] {
       async ({ query, scope }) => ({ data: (await listDisputeInbox(deps, { scope, paymentId: query.payment })).map(disputeView) }),
     ),
     modeEndpoint(
-      { method: 'GET', url: `${base}/disputes/:id`, tag, summary: 'A dispute with its evidence', params: objectParams, permission: 'payments.read' },
+      {
+        method: 'GET',
+        url: `${base}/disputes/:id`,
+        response: disputeSchema,
+        tag,
+        summary: 'A dispute with its evidence',
+        params: objectParams,
+        permission: 'payments.read',
+      },
       async ({ params, scope }) => disputeView(await getDispute(deps, { scope, id: params.id })),
     ),
     modeEndpoint(

@@ -12,6 +12,8 @@ import { experimentResultsView, experimentView } from '../views/experiment';
 import { flagView } from '../views/flag';
 import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams, scopeParams } from './mode-endpoints';
+import { dashboardExperimentListSchema, dashboardFlagListSchema } from './response-schemas';
+import { experimentResultsSchema } from '../response-schemas';
 
 const tag = 'Dashboard: flags and experiments';
 const flagParams = z.strictObject({ ...accountParam, ...modeParam, key: z.string().regex(/^[A-Za-z0-9_]{1,64}$/) });
@@ -23,6 +25,7 @@ export function flagDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/flags`,
+        response: dashboardFlagListSchema,
         tag,
         summary: 'Flags (built-in kill switches with their current value)',
         params: scopeParams,
@@ -51,6 +54,7 @@ export function flagDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/experiments`,
+        response: dashboardExperimentListSchema,
         tag,
         summary: 'Experiments, newest first',
         params: scopeParams,
@@ -100,6 +104,7 @@ export function flagDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/experiments/:id/results`,
+        response: experimentResultsSchema,
         tag,
         summary: 'Per variant: exposed, conversions, rate and difference with intervals, and the verdict',
         params: objectParams,

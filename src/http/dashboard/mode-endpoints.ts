@@ -27,6 +27,7 @@ import { analyticsView } from '../views/analytics';
 import { paymentStoryView } from '../views/payment-story';
 import { paymentsCsv } from './payments-csv';
 import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
+import { dashboardPaymentListSchema, dashboardSessionListSchema, paymentStorySchema, sessionHistorySchema } from './response-schemas';
 
 /** URL prefix, and path parameters, of every endpoint on one mode of an account. */
 export const base = '/dashboard/api/accounts/:account_id/:mode';
@@ -129,6 +130,7 @@ export function modeEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/payments`,
+        response: dashboardPaymentListSchema,
         tag: 'Dashboard: payments',
         summary: 'Payments matching the filters, newest first',
         params: scopeParams,
@@ -165,6 +167,7 @@ export function modeEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/payments/:id`,
+        response: paymentStorySchema,
         tag: 'Dashboard: payments',
         summary:
           "A payment's whole story: line items, metadata, refunds, disputes, the timeline of events with the webhook deliveries each caused, and the request-log lines that named it",
@@ -179,6 +182,7 @@ export function modeEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/checkout-sessions`,
+        response: dashboardSessionListSchema,
         tag: 'Dashboard: checkout sessions',
         summary: 'Checkout sessions, newest first',
         params: scopeParams,
@@ -195,6 +199,7 @@ export function modeEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/checkout-sessions/:id`,
+        response: sessionHistorySchema,
         tag: 'Dashboard: checkout sessions',
         summary: 'A checkout session with its payment attempts and events',
         params: objectParams,

@@ -13,6 +13,7 @@ import { signUp } from '../../domain/team/use-cases/sign-up';
 import { unixTime } from '../views/resource';
 import { accountsView } from '../views/team';
 import { PRE_AUTH_CSRF_COOKIE, SESSION_COOKIE, publicEndpoint, useCsrfSecret, userEndpoint, type DashboardEndpoint } from './dashboard-route';
+import { sessionStateSchema } from './response-schemas';
 
 const tag = 'Dashboard: session';
 const inviteParams = z.strictObject({ token: z.string().regex(/^inv_[A-Za-z0-9]{32}$/, 'must be an invite token') });
@@ -45,7 +46,7 @@ export const userAgentOf = (request: FastifyRequest) => {
 export function sessionEndpoints(deps: Deps): DashboardEndpoint[] {
   return [
     publicEndpoint(
-      { method: 'GET', url: '/dashboard/api/session', tag, summary: 'Who is signed in, their accounts and CSRF token' },
+      { method: 'GET', url: '/dashboard/api/session', response: sessionStateSchema, tag, summary: 'Who is signed in, their accounts and CSRF token' },
       async ({ request, reply }) => {
         const signedIn = await authenticateDashboardSession(deps, { token: request.cookies[SESSION_COOKIE] }).catch(() => null);
         useCsrfSecret(request, signedIn);

@@ -14,6 +14,7 @@ import { listQuery, objectId } from '../schemas';
 import { webhookDeliveryView, webhookEndpointView } from '../views/webhook-endpoint';
 import { accountParam, modeEndpoint, modeParam, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams, scopeParams } from './mode-endpoints';
+import { dashboardWebhookDeliveryListSchema, dashboardWebhookEndpointListSchema } from './response-schemas';
 
 const tag = 'Dashboard: webhooks';
 const deliveryParams = z.strictObject({ ...accountParam, ...modeParam, id: objectId, delivery_id: objectId });
@@ -28,6 +29,7 @@ export function webhookDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/webhook-endpoints`,
+        response: dashboardWebhookEndpointListSchema,
         tag,
         summary: 'Webhook endpoints, newest first',
         params: scopeParams,
@@ -111,6 +113,7 @@ export function webhookDashboardEndpoints(deps: Deps): DashboardEndpoint[] {
       {
         method: 'GET',
         url: `${base}/webhook-endpoints/:id/deliveries`,
+        response: dashboardWebhookDeliveryListSchema,
         tag,
         summary: "An endpoint's deliveries, newest first: the body sent and each attempt's answer",
         params: objectParams,

@@ -4,14 +4,14 @@ import { ErrorNote, Field, Loading } from '../components';
 import { formatTime } from '../format';
 import { Link } from '../router';
 import { useAction } from '../use-action';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 import { AuthFrame, SignUpForm } from './SignInPage';
 
 /** `/dashboard/setup/:token`: the operator claims the account the link names and becomes its owner. */
 export function SetupPage({ token, onSignedIn }: { token: string; onSignedIn: (state: SessionState & { account_id?: string }) => void }) {
   const t = useT();
-  const link = useLoad(() => api<{ account_name: string; expires_at: number }>('GET', `/setup/${token}`), token);
+  const link = useApiQuery<{ account_name: string; expires_at: number }>(`/setup/${token}`);
   if (link.loading) return <Loading what={t('access.setupLoading')} />;
   if (!link.data) {
     return (
@@ -31,7 +31,7 @@ export function SetupPage({ token, onSignedIn }: { token: string; onSignedIn: (s
 /** `/dashboard/reset-password/:token`: a new password from a one-time link (which signs the user out everywhere). */
 export function ResetPasswordPage({ token, onReset }: { token: string; onReset: () => Promise<unknown> }) {
   const t = useT();
-  const reset = useLoad(() => api<{ email: string }>('GET', `/password-reset/${token}`), token);
+  const reset = useApiQuery<{ email: string }>(`/password-reset/${token}`);
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
   const { busy, error, act } = useAction();

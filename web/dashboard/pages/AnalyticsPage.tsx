@@ -1,11 +1,10 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { api } from '../api';
 import { BarChart } from '../BarChart';
 import { ColumnHeads, ErrorNote, Loading } from '../components';
 import { methodTypeLabels } from '../format';
 import type { PageScope } from '../Layout';
 import { navigate, useLocation } from '../router';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT, type DashboardMessageKey } from '../i18n';
 
 interface Interval {
@@ -79,10 +78,7 @@ export function AnalyticsPage({ base, place }: PageScope) {
   const here = `/dashboard/${place.account.id}/${place.mode}/analytics`;
   const [custom, setCustom] = useState<{ from: string; to: string } | null>(null);
   const showCustom = custom !== null || period.days === null;
-  const analytics = useLoad(
-    () => api<Analytics>('GET', `/accounts${base}/analytics?from=${period.from}&to=${period.to}`),
-    `${base}:${period.from}:${period.to}`,
-  );
+  const analytics = useApiQuery<Analytics>(`/accounts${base}/analytics?from=${period.from}&to=${period.to}`);
   const data = analytics.data;
 
   const choose = (value: string) => {

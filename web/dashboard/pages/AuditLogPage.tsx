@@ -1,9 +1,9 @@
-import { api, type List } from '../api';
+import type { List } from '../api';
 import { ErrorNote, Loading } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager, useCursorStack } from '../Pager';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 
 interface AuditEntry {
@@ -22,7 +22,7 @@ export function AuditLogPage({ place }: PageScope) {
   const pages = useCursorStack();
   const after = pages.after;
   const path = `/accounts/${place.account.id}/audit-log?limit=50${after ? `&starting_after=${after}` : ''}`;
-  const log = useLoad(() => api<List<AuditEntry>>('GET', path), path);
+  const log = useApiQuery<List<AuditEntry>>(path);
   return (
     <>
       <h1>{t('audit.title')}</h1>

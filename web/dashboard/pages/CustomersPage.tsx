@@ -1,22 +1,16 @@
-import { Fragment, useEffect, useState, type FormEvent } from 'react';
-import { api, type Customer, type CustomerDetail, type List, type Payment } from '../api';
-import { ErrorNote, Field, Loading, StatusBadge } from '../components';
+import { Fragment, useState } from 'react';
+import { api, type Customer, type CustomerDetail, type GuestCustomer, type List, type Payment } from '../api';
+import { ErrorNote, Loading, StatusBadge } from '../components';
 import { Confirm } from '../Confirm';
+import { EmailFilter } from '../EmailFilter';
 import { formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager, useCursorStack } from '../Pager';
 import { Link, navigate, useLocation } from '../router';
 import { useAction } from '../use-action';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 import { can } from '../../../src/domain/team/permissions';
-
-interface GuestCustomer {
-  /** Masked (`j•••@example.com`) for roles that do not see customer emails. */
-  email: string;
-  payments: number;
-  last_payment: number;
-}
 
 /**
  * Guests (as Stripe's guest customers): shoppers who paid with an email and are no customer, read
@@ -27,7 +21,7 @@ function GuestCustomers({ base, email, seesEmails }: { base: string; email: stri
   const t = useT();
   const params = new URLSearchParams();
   if (email) params.set('email', email);
-  const list = useLoad(() => api<List<GuestCustomer>>('GET', `/accounts${base}/guest-customers?${params}`), `${base}?${params}`);
+  const list = useApiQuery<List<GuestCustomer>>(`/accounts${base}/guest-customers?${params}`);
   if (list.error) return <ErrorNote error={list.error} />;
   if (!list.data || list.data.data.length === 0) return null;
   return (
@@ -71,32 +65,23 @@ export function CustomersPage({ base, place }: PageScope) {
   const params = new URLSearchParams();
   if (email) params.set('email', email);
   if (cursors.after) params.set('starting_after', cursors.after);
-  const list = useLoad(() => api<List<Customer>>('GET', `/accounts${base}/customers?${params}`), `${base}?${params}`);
-  const [typed, setTyped] = useState(email);
-  // The URL is the search: back and forward bring the field along.
-  useEffect(() => setTyped(email), [email]);
+  const list = useApiQuery<List<Customer>>(`/accounts${base}/customers?${params}`);
   const here = `/dashboard${base}/customers`;
   const mayFilterByEmail = can(place.account.role, 'customers.read_email');
-
-  const search = (event: FormEvent) => {
-    event.preventDefault();
-    cursors.reset();
-    const value = typed.trim();
-    navigate(value ? `${here}?email=${encodeURIComponent(value)}` : here);
-  };
 
   return (
     <>
       <h1>{t('customers.title')}</h1>
       {deleted && <p role="status">{t('customers.deleted', { id: deleted })}</p>}
       {mayFilterByEmail && (
-        // biome-ignore lint/a11y/useSemanticElements: form role=search is the search landmark every supported browser knows; <search> is too new.
-        <form className="filters" onSubmit={search} role="search" aria-label={t('customers.search')}>
-          <Field id="customer-email" label={t('customers.search.email')}>
-            <input id="customer-email" type="email" value={typed} onChange={(e) => setTyped(e.target.value)} />
-          </Field>
-          <button type="submit">{t('customers.search.submit')}</button>
-        </form>
+        <EmailFilter
+          id="customer-email"
+          value={email}
+          onApply={(value) => {
+            cursors.reset();
+            navigate(value ? `${here}?email=${encodeURIComponent(value)}` : here);
+          }}
+        />
       )}
       <ErrorNote error={list.error} />
       {!list.data ? (
@@ -140,7 +125,7 @@ function CustomerPayments({ base, customerId }: { base: string; customerId: stri
   const cursors = useCursorStack();
   const params = new URLSearchParams({ customer: customerId, limit: '10' });
   if (cursors.after) params.set('starting_after', cursors.after);
-  const list = useLoad(() => api<List<Payment>>('GET', `/accounts${base}/payments?${params}`), `${base}?${params}`);
+  const list = useApiQuery<List<Payment>>(`/accounts${base}/payments?${params}`);
   return (
     <section aria-labelledby="customer-payments-title" className="panel">
       <h2 id="customer-payments-title">{t('customer.payments')}</h2>
@@ -187,7 +172,7 @@ function CustomerPayments({ base, customerId }: { base: string; customerId: stri
 export function CustomerDetailPage({ base, place, id }: PageScope & { id: string }) {
   const t = useT();
   const path = `/accounts${base}/customers/${id}`;
-  const customer = useLoad(() => api<CustomerDetail>('GET', path), path);
+  const customer = useApiQuery<CustomerDetail>(path);
   const action = useAction();
   const [confirming, setConfirming] = useState(false);
   const c = customer.data;
@@ -195,7 +180,7 @@ export function CustomerDetailPage({ base, place, id }: PageScope & { id: string
     void action.act(async () => {
       await api('DELETE', path);
       navigate(`/dashboard${base}/customers?deleted=${encodeURIComponent(id)}`);
-    });
+    }, [`/accounts${base}/customers`]);
   };
   return (
     <>

@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/team/permissions';
 import { apiResources, rollExpiries, type ApiPermissionLevel, type ApiResource } from '../../../src/domain/team/api-key-permissions';
-import { api, type DashboardApiError, type List } from '../api';
+import { api, type List } from '../api';
 import { ErrorNote, Field, ModeTable } from '../components';
 import { Confirm } from '../Confirm';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
+import { useAction } from '../use-action';
 import { FormattedMessage } from 'react-intl';
 import { useT, type DashboardMessageKey } from '../i18n';
 
@@ -110,11 +111,10 @@ function PermissionGrid({
  */
 export function DevelopersPage({ base, place }: PageScope) {
   const t = useT();
-  const keys = useLoad(() => api<List<ApiKey>>('GET', `/accounts${base}/api-keys`), base);
-  const log = useLoad(() => api<List<ApiRequest>>('GET', `/accounts${base}/request-log`), base);
+  const keys = useApiQuery<List<ApiKey>>(`/accounts${base}/api-keys`);
+  const log = useApiQuery<List<ApiRequest>>(`/accounts${base}/request-log`);
   const [created, setCreated] = useState<{ secret: string; kind: string } | null>(null);
-  const [error, setError] = useState<DashboardApiError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, act } = useAction();
   const [name, setName] = useState('');
   const [kind, setKind] = useState<KeyKind>('secret');
   const [grants, setGrants] = useState<Partial<Record<ApiResource, ApiPermissionLevel>>>({});
@@ -126,16 +126,6 @@ export function DevelopersPage({ base, place }: PageScope) {
   const manage = can(place.account.role, 'keys.manage');
   const logVisible = can(place.account.role, 'request_log.read');
 
-  const act = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (e) {
-      setError(e as DashboardApiError);
-    }
-    setBusy(false);
-  };
   const create = (event: FormEvent) => {
     event.preventDefault();
     return act(async () => {
@@ -144,8 +134,7 @@ export function DevelopersPage({ base, place }: PageScope) {
       setCreated({ secret: key.secret, kind });
       setName('');
       setGrants({});
-      await keys.reload();
-    });
+    }, [`/accounts${base}/api-keys`]);
   };
   const rename = (event: FormEvent) => {
     event.preventDefault();
@@ -153,8 +142,7 @@ export function DevelopersPage({ base, place }: PageScope) {
     return act(async () => {
       await api('POST', `/accounts${base}/api-keys/${renaming.id}`, { name: renaming.name });
       setRenaming(null);
-      await keys.reload();
-    });
+    }, [`/accounts${base}/api-keys`]);
   };
   const roll = (event: FormEvent) => {
     event.preventDefault();
@@ -163,8 +151,7 @@ export function DevelopersPage({ base, place }: PageScope) {
       const key = await api<{ secret: string; kind: string }>('POST', `/accounts${base}/api-keys/${rolling.key.id}/roll`, { expires_in: rolling.expiresIn });
       setCreated({ secret: key.secret, kind: key.kind });
       setRolling(null);
-      await keys.reload();
-    });
+    }, [`/accounts${base}/api-keys`]);
   };
   const savePermissions = (event: FormEvent) => {
     event.preventDefault();
@@ -172,15 +159,13 @@ export function DevelopersPage({ base, place }: PageScope) {
     return act(async () => {
       await api('POST', `/accounts${base}/api-keys/${editing.key.id}/permissions`, { permissions: editing.grants });
       setEditing(null);
-      await keys.reload();
-    });
+    }, [`/accounts${base}/api-keys`]);
   };
   const revoke = (key: ApiKey) =>
     act(async () => {
       await api('POST', `/accounts${base}/api-keys/${key.id}/revoke`);
       setRevoking(null);
-      await keys.reload();
-    });
+    }, [`/accounts${base}/api-keys`]);
   const keyLabel = (k: ApiKey) => (k.name ? `${k.name} (${k.redacted})` : k.redacted);
   const now = Date.now() / 1000;
   const state = (k: ApiKey) =>

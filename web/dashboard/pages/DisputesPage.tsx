@@ -1,16 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { api, type DashboardApiError } from '../api';
+import { api, type DashboardApiError, type Dispute } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
 import { Confirm } from '../Confirm';
 import { calendarDaysUntil, formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 import { can } from '../../../src/domain/team/permissions';
 import { EVIDENCE_FILE_MAX_BYTES, evidenceFileTypes } from '../../../src/domain/disputes/entities';
-import type { disputeSnapshot } from '../../../src/domain/shared/event-payloads';
-
-type Dispute = ReturnType<typeof disputeSnapshot>;
 
 /**
  * Time left to answer, or that it is past: the days counted to the reply-by date as shown (7 days
@@ -28,7 +25,7 @@ function TimeLeft({ replyBy, now }: { replyBy: number | null; now: number }) {
 /** The Disputes inbox: open disputes by reply-by, soonest first, with the time left; then closed ones. */
 export function DisputesPage({ base, place }: PageScope) {
   const t = useT();
-  const list = useLoad(() => api<{ data: Dispute[] }>('GET', `/accounts${base}/disputes`), base);
+  const list = useApiQuery<{ data: Dispute[] }>(`/accounts${base}/disputes`);
   const now = Math.floor(Date.now() / 1000);
   return (
     <>
@@ -87,7 +84,7 @@ async function readEvidenceFile(file: File): Promise<{ name: string; type: strin
 export function DisputeDetailPage({ base, place, id }: PageScope & { id: string }) {
   const t = useT();
   const path = `/accounts${base}/disputes/${id}`;
-  const dispute = useLoad(() => api<Dispute>('GET', path), path);
+  const dispute = useApiQuery<Dispute>(path);
   const [text, setText] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<DashboardApiError | Error | null>(null);

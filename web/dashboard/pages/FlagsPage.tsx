@@ -1,46 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { experimentSurfaces } from '../../../src/domain/flags/flag-evaluation';
 import { can } from '../../../src/domain/team/permissions';
-import { api, type List } from '../api';
+import { api, type Experiment, type ExperimentResults as Results, type Flag, type List } from '../api';
 import { ErrorNote, Field, Loading, ModeTable, StatusBadge } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT, type DashboardTranslate } from '../i18n';
 
 type FlagValue = boolean | string | number;
-
-interface Flag {
-  key: string;
-  value: FlagValue;
-  allowed_values: string[] | null;
-  built_in: boolean;
-  description: string | null;
-}
-
-interface Experiment {
-  id: string;
-  key: string;
-  status: 'draft' | 'running' | 'stopped';
-  variants: Array<{ key: string; weight: number }>;
-  control: string;
-  planned_sample_size: number;
-  started: number | null;
-  stopped: number | null;
-}
-
-interface Results {
-  variants: Array<{
-    variant: string;
-    exposed: number;
-    conversions: number;
-    conversion_rate: number;
-    conversion_rate_interval: { lower: number; upper: number };
-    difference_to_control: { difference: number; lower: number; upper: number } | null;
-  }>;
-  verdict: { status: string; winner: string | null; message: string };
-}
 
 /** The kill switches that take a payment method off the checkout page, with the method's name shown. */
 const paymentMethodSwitches: Record<string, string> = {
@@ -59,8 +28,8 @@ const signedPercent = (t: DashboardTranslate, n: number) => t('flags.points', { 
 /** Kill switches and flags (changed at once, no deploy), experiments and their results. */
 export function FlagsPage({ base, place }: PageScope) {
   const t = useT();
-  const flags = useLoad(() => api<List<Flag>>('GET', `/accounts${base}/flags`), base);
-  const experiments = useLoad(() => api<List<Experiment>>('GET', `/accounts${base}/experiments?limit=100`), base);
+  const flags = useApiQuery<List<Flag>>(`/accounts${base}/flags`);
+  const experiments = useApiQuery<List<Experiment>>(`/accounts${base}/experiments?limit=100`);
   const manage = can(place.account.role, 'flags.manage');
   const { busy, error, notice, act } = useAction();
   const [surface, setSurface] = useState<keyof typeof experimentSurfaces>('checkout_layout');
@@ -94,24 +63,21 @@ export function FlagsPage({ base, place }: PageScope) {
     act(async () => {
       setSwitchingOff(null);
       await api('POST', `/accounts${base}/flags/${flag.key}`, { value });
-      await flags.reload();
       return t('flags.set', { key: flag.key, value: String(value) });
-    });
+    }, [`/accounts${base}/flags`]);
   const create = (event: FormEvent) => {
     event.preventDefault();
     void act(async () => {
       const variants = experimentSurfaces[surface].variants.map((key) => ({ key, weight: 1 }));
       await api('POST', `/accounts${base}/experiments`, { key: surface, variants, planned_sample_size: Number(sampleSize) });
-      await experiments.reload();
       return t('flags.experimentCreated', { surface });
-    });
+    }, [`/accounts${base}/experiments`]);
   };
   const setStatus = (x: Experiment, status: 'running' | 'stopped') =>
     act(async () => {
       await api('POST', `/accounts${base}/experiments/${x.id}`, { status });
-      await experiments.reload();
       return status === 'running' ? t('flags.experimentStarted', { surface: x.key }) : t('flags.experimentStopped', { surface: x.key });
-    });
+    }, [`/accounts${base}/experiments`]);
 
   return (
     <>
@@ -170,7 +136,7 @@ export function FlagsPage({ base, place }: PageScope) {
                     ) : f.allowed_values ? (
                       <select aria-label={f.key} value={String(f.value)} disabled={!manage || busy} onChange={(e) => void setFlag(f, e.target.value)}>
                         {f.allowed_values.map((v) => (
-                          <option key={v}>{v}</option>
+                          <option key={String(v)}>{String(v)}</option>
                         ))}
                       </select>
                     ) : (
@@ -252,7 +218,7 @@ export function FlagsPage({ base, place }: PageScope) {
 
 function ExperimentResults({ path }: { path: string }) {
   const t = useT();
-  const results = useLoad(() => api<Results>('GET', path), path);
+  const results = useApiQuery<Results>(path);
   const r = results.data;
   return (
     <section aria-labelledby="results-title">

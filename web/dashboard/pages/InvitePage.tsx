@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, type DashboardApiError, type SessionState } from '../api';
 import { ErrorNote, Loading } from '../components';
 import { Link, navigate } from '../router';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { FormattedMessage } from 'react-intl';
 import { useT, type DashboardMessageKey } from '../i18n';
 import { AuthFrame, SignUpForm } from './SignInPage';
@@ -20,7 +20,7 @@ export function InvitePage({
   onJoined: () => Promise<SessionState>;
 }) {
   const t = useT();
-  const invite = useLoad(() => api<{ account_name: string; role: string }>('GET', `/invites/${token}`), token);
+  const invite = useApiQuery<{ account_name: string; role: string }>(`/invites/${token}`);
   const [error, setError] = useState<DashboardApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const join = async () => {

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { api } from '../api';
 import { Chart, type ChartPoint } from '../Chart';
 import { ErrorNote, Loading } from '../components';
 import { formatMoney } from '../format';
 import type { PageScope } from '../Layout';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT, type DashboardMessageKey } from '../i18n';
 
 /** One currency's figures over a period (docs/dashboard.md, "Figures"); money in minor units. */
@@ -73,7 +72,7 @@ export function OverviewPage({ base, place }: PageScope) {
   const t = useT();
   const [days, setDays] = useState(30);
   const [chosen, setChosen] = useState<string | null>(null);
-  const overview = useLoad(() => api<Overview>('GET', `/accounts${base}/overview?days=${days}`), `${base}:${days}`);
+  const overview = useApiQuery<Overview>(`/accounts${base}/overview?days=${days}`);
   const data = overview.data;
   const currency = (chosen && data?.currencies.includes(chosen) ? chosen : data?.currencies[0]) ?? place.account.default_currency;
   const series = data?.days.filter((d) => d.currency === currency) ?? [];

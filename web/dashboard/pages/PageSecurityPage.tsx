@@ -5,7 +5,7 @@ import { ErrorNote, Loading } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { FormattedMessage } from 'react-intl';
 import { useT, type DashboardMessageKey } from '../i18n';
 
@@ -119,9 +119,9 @@ function NoteEditor({ script, path, editable, onSaved }: { script: Script; path:
 export function PageSecurityPage({ place }: PageScope) {
   const t = useT();
   const path = `/accounts/${place.account.id}/page-security`;
-  const state = useLoad(() => api<PageSecurity>('GET', path), path);
-  const reports = useLoad(() => api<List<CspReport>>('GET', `${path}/csp-reports?limit=20`), `${path}/csp-reports`);
-  const changes = useLoad(() => api<List<Change>>('GET', `${path}/changes?limit=20`), `${path}/changes`);
+  const state = useApiQuery<PageSecurity>(path);
+  const reports = useApiQuery<List<CspReport>>(`${path}/csp-reports?limit=20`);
+  const changes = useApiQuery<List<Change>>(`${path}/changes?limit=20`);
   const approve = useAction();
   const manage = can(place.account.role, 'settings.manage');
   const data = state.data;

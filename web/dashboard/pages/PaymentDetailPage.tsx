@@ -1,10 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Fragment } from 'react';
 import { api, type CustomFieldAnswer, type PaymentStory, type StoryDelivery, type StoryEvent } from '../api';
 import { ColumnHeads, CopyId, ErrorNote, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime, statusLabel } from '../format';
 import type { PageScope } from '../Layout';
 import { Link } from '../router';
-import { useLoad } from '../use-load';
+import { queryKeyOf, useApiQuery } from '../queries';
 import { useAction } from '../use-action';
 import { useT, type DashboardMessageKey } from '../i18n';
 import { PaymentActions } from './PaymentActions';
@@ -60,23 +61,20 @@ function EventDeliveries({
   deliveries,
   canResend,
   path,
-  onDone,
 }: {
   event: StoryEvent;
   label: string;
   deliveries: StoryDelivery[];
   canResend: boolean;
   path: string;
-  onDone: () => void;
 }) {
   const t = useT();
   const { busy, error, notice, act } = useAction();
   const resend = (d: StoryDelivery) =>
     act(async () => {
       await api('POST', `${path}/webhook-endpoints/${d.webhook_endpoint}/deliveries/${d.id}/resend`);
-      onDone();
       return t('payment.delivery.queued');
-    });
+    }, [`${path}/payments`]);
   if (deliveries.length === 0) return <p className="hint">{t('payment.deliveries.none')}</p>;
   return (
     <div className="deliveries">
@@ -120,7 +118,10 @@ function EventDeliveries({
 export function PaymentDetailPage({ base, place, id }: PageScope & { id: string }) {
   const t = useT();
   const path = `/accounts${base}`;
-  const payment = useLoad(() => api<PaymentStory>('GET', `${path}/payments/${id}`), `${base}/${id}`);
+  const payment = useApiQuery<PaymentStory>(`${path}/payments/${id}`);
+  const queryClient = useQueryClient();
+  /** A capture, void or refund changes the payment here and in every list that shows it. */
+  const changed = () => queryClient.invalidateQueries({ queryKey: queryKeyOf(`${path}/payments`) });
   const p = payment.data;
   if (payment.error) return <ErrorNote error={payment.error} />;
   if (!p) return <Loading what={t('payment.loading')} />;
@@ -152,7 +153,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
       <p>
         <CopyId id={p.id} what={t('payment.id')} testId="payment-id" />
       </p>
-      <PaymentActions payment={p} role={role} path={`${path}/payments/${p.id}`} onDone={payment.reload} />
+      <PaymentActions payment={p} role={role} path={`${path}/payments/${p.id}`} onDone={changed} />
       {p.disputes.length > 0 && (
         <section aria-labelledby="payment-disputes-title" className="panel" data-testid="payment-disputes">
           <h2 id="payment-disputes-title">{t('nav.disputes')}</h2>
@@ -286,14 +287,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
               <li key={e.id} data-testid="timeline-event">
                 <span>{eventLabel(e)}</span> <time>{formatTime(e.created)}</time>
                 {e.deliveries && (
-                  <EventDeliveries
-                    event={e}
-                    label={eventLabel(e)}
-                    deliveries={e.deliveries}
-                    canResend={can(role, 'webhooks.manage')}
-                    path={path}
-                    onDone={payment.reload}
-                  />
+                  <EventDeliveries event={e} label={eventLabel(e)} deliveries={e.deliveries} canResend={can(role, 'webhooks.manage')} path={path} />
                 )}
               </li>
             ))}

@@ -5,7 +5,7 @@ import { ErrorNote, Field, ModeTable } from '../components';
 import { formatMoney, formatTime, parseAmount, toMinor } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 
 interface Product {
@@ -152,8 +152,8 @@ function linkOptionSummary(link: PaymentLink, t: ReturnType<typeof useT>): strin
 /** Products with a price, and payment links made of them: create, copy the URL, deactivate. */
 export function PaymentLinksPage({ base, place }: PageScope) {
   const t = useT();
-  const products = useLoad(() => api<List<Product>>('GET', `/accounts${base}/products?limit=100`), base);
-  const links = useLoad(() => api<List<PaymentLink>>('GET', `/accounts${base}/payment-links?limit=100`), base);
+  const products = useApiQuery<List<Product>>(`/accounts${base}/products?limit=100`);
+  const links = useApiQuery<List<PaymentLink>>(`/accounts${base}/payment-links?limit=100`);
   const manage = can(place.account.role, 'payment_links.manage');
   const { busy, error, notice, act } = useAction();
   const [name, setName] = useState('');
@@ -179,9 +179,8 @@ export function PaymentLinksPage({ base, place }: PageScope) {
       });
       setName('');
       setPrice('');
-      await products.reload();
       return t('links.productCreated', { name: name.trim() });
-    });
+    }, [`/accounts${base}/products`]);
   };
 
   const priced = (products.data?.data ?? []).filter((p) => p.active && p.default_price);
@@ -217,17 +216,15 @@ export function PaymentLinksPage({ base, place }: PageScope) {
       setCountries('');
       setRates([]);
       setFields([]);
-      await links.reload();
       return t('links.linkCreated');
-    });
+    }, [`/accounts${base}/payment-links`]);
   };
 
   const setActive = (link: PaymentLink, active: boolean) =>
     act(async () => {
       await api('POST', `/accounts${base}/payment-links/${link.id}`, { active });
-      await links.reload();
       return active ? t('links.activated') : t('links.deactivated');
-    });
+    }, [`/accounts${base}/payment-links`]);
 
   const copy = (link: PaymentLink) =>
     act(async () => {

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, type List, type Payment } from '../api';
+import type { List, Payment } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
+import { EmailFilter } from '../EmailFilter';
 import { formatMoney, formatTime, fromMinor, parseAmount, paymentMethodSummary, statusLabel } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager } from '../Pager';
 import { SavedViews } from '../SavedViews';
 import { Link, navigate, useLocation } from '../router';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 
 /** The badges the list shows, which the status filter picks by (docs/dashboard.md, "Payment status badges"). */
@@ -65,7 +66,7 @@ export function PaymentsPage({ base, place }: PageScope) {
   const after = query.get('starting_after');
   const listQuery = new URLSearchParams(filters);
   if (after) listQuery.set('starting_after', after);
-  const list = useLoad(() => api<List<Payment>>('GET', `/accounts${base}/payments?${listQuery}`), `${base}?${listQuery}`);
+  const list = useApiQuery<List<Payment>>(`/accounts${base}/payments?${listQuery}`);
   const [form, setForm] = useState(() => formFromQuery(query, currency));
   const [history, setHistory] = useState<string[]>([]);
   const here = `/dashboard${base}/payments`;
@@ -140,15 +141,21 @@ export function PaymentsPage({ base, place }: PageScope) {
         <Field id="f-max" label={t('payments.filter.max', { currency })}>
           <input id="f-max" inputMode="decimal" value={form.amount_max} onChange={set('amount_max', true)} />
         </Field>
-        {canSeeEmails && (
-          <Field id="f-email" label={t('payments.filter.email')}>
-            <input id="f-email" type="email" value={form.email} onChange={set('email', true)} />
-          </Field>
-        )}
         <Field id="f-last4" label={t('payments.filter.last4')}>
           <input id="f-last4" inputMode="numeric" maxLength={4} pattern="\d{4}" value={form.last4} onChange={set('last4', true)} />
         </Field>
       </form>
+      {canSeeEmails && (
+        <EmailFilter
+          id="f-email"
+          value={query.get('email') ?? ''}
+          onApply={(email) => {
+            const next = { ...form, email };
+            setForm(next);
+            apply(next);
+          }}
+        />
+      )}
       <SavedViews place={place} page="payments" current={search} here={here} />
       <ErrorNote error={list.error} />
       {list.loading && !list.data ? (

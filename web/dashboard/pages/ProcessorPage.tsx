@@ -3,7 +3,7 @@ import { api, type DashboardApiError } from '../api';
 import { ErrorNote, Field, Loading } from '../components';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 import type { ProcessorCheck, ProcessorConfigView as ProcessorView } from '../../../src/domain/processors/processor-config';
 
@@ -14,7 +14,7 @@ import type { ProcessorCheck, ProcessorConfigView as ProcessorView } from '../..
 export function ProcessorPage({ base, place }: PageScope) {
   const t = useT();
   const path = `/accounts${base}/processor`;
-  const current = useLoad(() => api<ProcessorView>('GET', path), base);
+  const current = useApiQuery<ProcessorView>(path);
   const [form, setForm] = useState<Record<string, string> | null>(null);
   const [error, setError] = useState<DashboardApiError | null>(null);
   const [busy, setBusy] = useState(false);

@@ -1,9 +1,8 @@
-import { api } from '../api';
 import { ErrorNote, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { Link, useLocation } from '../router';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT, type DashboardMessageKey } from '../i18n';
 
 export interface SearchHit {
@@ -35,7 +34,7 @@ export function SearchPage({ base }: PageScope) {
   const t = useT();
   const { query } = useLocation();
   const q = query.get('q') ?? '';
-  const found = useLoad(() => api<{ data: SearchHit[] }>('GET', `/accounts${base}/search?${new URLSearchParams({ q })}`), `${base}/search?${q}`);
+  const found = useApiQuery<{ data: SearchHit[] }>(`/accounts${base}/search?${new URLSearchParams({ q })}`);
   const groups = new Map<string, SearchHit[]>();
   for (const hit of found.data?.data ?? []) groups.set(hit.kind, [...(groups.get(hit.kind) ?? []), hit]);
 

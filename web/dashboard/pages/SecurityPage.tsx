@@ -5,7 +5,7 @@ import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { navigate } from '../router';
 import { useAction } from '../use-action';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 import { NewPasswordField } from './AccessPages';
 
@@ -85,7 +85,7 @@ function PasswordChange() {
 
 function SecondFactor() {
   const t = useT();
-  const own = useLoad(() => api<{ second_factor: boolean; recovery_codes_left: number }>('GET', '/me/security'), 'security');
+  const own = useApiQuery<{ second_factor: boolean; recovery_codes_left: number }>('/me/security');
   const [offer, setOffer] = useState<{ secret: string; qr_svg: string } | null>(null);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
@@ -98,8 +98,7 @@ function SecondFactor() {
       setRecoveryCodes(enabled.recovery_codes);
       setOffer(null);
       setCode('');
-      await own.reload();
-    });
+    }, ['/me/security']);
   };
   const disable = (event: FormEvent) => {
     event.preventDefault();
@@ -107,8 +106,7 @@ function SecondFactor() {
       await api('POST', '/me/second-factor/disable', { password });
       setPassword('');
       setRecoveryCodes(null);
-      await own.reload();
-    });
+    }, ['/me/security']);
   };
   return (
     <section aria-labelledby="two-step-title" className="panel">
@@ -185,13 +183,12 @@ function SecondFactor() {
 
 function Sessions() {
   const t = useT();
-  const sessions = useLoad(() => api<{ data: OwnSession[] }>('GET', '/me/sessions'), 'sessions');
+  const sessions = useApiQuery<{ data: OwnSession[] }>('/me/sessions');
   const { error, act } = useAction();
   const revoke = (id: string) =>
     act(async () => {
       await api('POST', `/me/sessions/${id}/revoke`);
-      await sessions.reload();
-    });
+    }, ['/me/sessions']);
   return (
     <section aria-labelledby="sessions-title" className="panel">
       <h2 id="sessions-title">{t('security.sessions')}</h2>

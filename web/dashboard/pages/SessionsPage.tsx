@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { api, type CheckoutSession, type List, type Payment, type TimelineEvent } from '../api';
+import type { CheckoutSession, List, SessionHistory } from '../api';
 import { ErrorNote, Loading, StatusBadge } from '../components';
 import { formatMoney, formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager, useCursorStack } from '../Pager';
 import { Link } from '../router';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 
 /** Checkout sessions, newest first, with a status filter and cursor pagination. */
@@ -15,7 +15,7 @@ export function SessionsPage({ base }: PageScope) {
   const pages = useCursorStack();
   const after = pages.after;
   const query = new URLSearchParams({ ...(status ? { status } : {}), ...(after ? { starting_after: after } : {}) });
-  const list = useLoad(() => api<List<CheckoutSession>>('GET', `/accounts${base}/checkout-sessions?${query}`), `${base}?${query}`);
+  const list = useApiQuery<List<CheckoutSession>>(`/accounts${base}/checkout-sessions?${query}`);
   return (
     <>
       <div className="page-head">
@@ -80,10 +80,7 @@ export function SessionsPage({ base }: PageScope) {
 /** One checkout session: its items, its payment attempts and its events. */
 export function SessionDetailPage({ base, id }: PageScope & { id: string }) {
   const t = useT();
-  const session = useLoad(
-    () => api<CheckoutSession & { payments: Payment[]; timeline: TimelineEvent[] }>('GET', `/accounts${base}/checkout-sessions/${id}`),
-    `${base}/${id}`,
-  );
+  const session = useApiQuery<SessionHistory>(`/accounts${base}/checkout-sessions/${id}`);
   const s = session.data;
   if (session.error) return <ErrorNote error={session.error} />;
   if (!s) return <Loading what={t('session.loading')} />;

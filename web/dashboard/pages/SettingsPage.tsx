@@ -4,7 +4,7 @@ import { api, type DashboardApiError } from '../api';
 import { ErrorNote, Field, Loading } from '../components';
 import { formatMoney } from '../format';
 import type { PageScope } from '../Layout';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 
 interface Settings {
@@ -112,7 +112,7 @@ function EmbedOriginsForm({ path, saved: initial, editable }: { path: string; sa
 export function SettingsPage({ place }: PageScope) {
   const t = useT();
   const path = `/accounts/${place.account.id}/settings`;
-  const settings = useLoad(() => api<Settings>('GET', path), path);
+  const settings = useApiQuery<Settings>(path);
   const [form, setForm] = useState({ name: '', display_name: '', logo_url: '', accent_color: '', support_email: '' });
   const [sendReceipts, setSendReceipts] = useState(false);
   const [error, setError] = useState<DashboardApiError | null>(null);

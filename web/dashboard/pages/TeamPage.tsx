@@ -5,7 +5,7 @@ import { ErrorNote, Loading } from '../components';
 import { Confirm } from '../Confirm';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { FormattedMessage } from 'react-intl';
 import { useT, type DashboardMessageKey } from '../i18n';
 
@@ -18,13 +18,13 @@ interface Team {
 export function TeamPage({ place }: PageScope) {
   const t = useT();
   const base = `/accounts/${place.account.id}`;
-  const team = useLoad(() => api<Team>('GET', `${base}/team`), base);
+  const team = useApiQuery<Team>(`${base}/team`);
   const [role, setRole] = useState<Role>('viewer');
   const [link, setLink] = useState<string | null>(null);
   const [error, setError] = useState<DashboardApiError | null>(null);
   const [resetLink, setResetLink] = useState<{ email: string; url: string } | null>(null);
   const [removing, setRemoving] = useState<{ userId: string; email: string } | null>(null);
-  const security = useLoad(() => api<{ require_second_factor: boolean; members_with_second_factor: string[] }>('GET', `${base}/security`), `${base}/security`);
+  const security = useApiQuery<{ require_second_factor: boolean; members_with_second_factor: string[] }>(`${base}/security`);
   const manage = can(place.account.role, 'team.manage');
   const grantable = roles.filter((r) => r !== 'owner' || can(place.account.role, 'ownership.transfer'));
 

@@ -1,50 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { eventTypes } from '../../../src/domain/shared/events';
 import { can } from '../../../src/domain/team/permissions';
-import { api, type List } from '../api';
+import { api, type List, type WebhookDelivery, type WebhookEndpoint } from '../api';
 import { ErrorNote, Field, Loading, ModeTable, StatusBadge } from '../components';
 import { Confirm } from '../Confirm';
 import { formatTime } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
-import { useLoad } from '../use-load';
+import { useApiQuery } from '../queries';
 import { FormattedMessage } from 'react-intl';
 import { useT, type DashboardMessageKey } from '../i18n';
-
-interface Endpoint {
-  id: string;
-  url: string;
-  description: string | null;
-  enabled_events: string[];
-  status: 'enabled' | 'disabled';
-  secret?: string;
-  created: number;
-}
-
-interface Delivery {
-  id: string;
-  event: string;
-  event_type: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: number | null;
-  created: number;
-  request_body: string | null;
-  log: Array<{
-    attempt: number;
-    outcome: string;
-    response_status: number | null;
-    response_body: string | null;
-    duration_ms: number;
-    error: string | null;
-    started_at: number;
-  }>;
-}
 
 /** Webhook endpoints (secret revealed once, rollable), each with its delivery log and resend. */
 export function WebhooksPage({ base, place }: PageScope) {
   const t = useT();
-  const endpoints = useLoad(() => api<List<Endpoint>>('GET', `/accounts${base}/webhook-endpoints?limit=100`), base);
+  const endpoints = useApiQuery<List<WebhookEndpoint>>(`/accounts${base}/webhook-endpoints?limit=100`);
   const manage = can(place.account.role, 'webhooks.manage');
   const { busy, error, act } = useAction();
   const [url, setUrl] = useState('');
@@ -55,32 +25,29 @@ export function WebhooksPage({ base, place }: PageScope) {
   const create = (event: FormEvent) => {
     event.preventDefault();
     void act(async () => {
-      const created = await api<Endpoint>('POST', `/accounts${base}/webhook-endpoints`, { url: url.trim(), enabled_events: events });
+      const created = await api<WebhookEndpoint>('POST', `/accounts${base}/webhook-endpoints`, { url: url.trim(), enabled_events: events });
       setRevealed({ url: created.url, secret: created.secret! });
       setUrl('');
-      await endpoints.reload();
-    });
+    }, [`/accounts${base}/webhook-endpoints`]);
   };
   // Rolling the secret and deleting cannot be undone: each waits for the in-page confirmation.
-  const [confirming, setConfirming] = useState<{ endpoint: Endpoint; action: 'roll' | 'delete' } | null>(null);
-  const roll = (endpoint: Endpoint) =>
+  const [confirming, setConfirming] = useState<{ endpoint: WebhookEndpoint; action: 'roll' | 'delete' } | null>(null);
+  const roll = (endpoint: WebhookEndpoint) =>
     act(async () => {
       setConfirming(null);
-      const rolled = await api<Endpoint>('POST', `/accounts${base}/webhook-endpoints/${endpoint.id}/roll-secret`);
+      const rolled = await api<WebhookEndpoint>('POST', `/accounts${base}/webhook-endpoints/${endpoint.id}/roll-secret`);
       setRevealed({ url: rolled.url, secret: rolled.secret! });
     });
-  const toggle = (endpoint: Endpoint) =>
+  const toggle = (endpoint: WebhookEndpoint) =>
     act(async () => {
       await api('POST', `/accounts${base}/webhook-endpoints/${endpoint.id}`, { disabled: endpoint.status === 'enabled' });
-      await endpoints.reload();
-    });
-  const remove = (endpoint: Endpoint) =>
+    }, [`/accounts${base}/webhook-endpoints`]);
+  const remove = (endpoint: WebhookEndpoint) =>
     act(async () => {
       setConfirming(null);
       await api('DELETE', `/accounts${base}/webhook-endpoints/${endpoint.id}`);
       if (selected === endpoint.id) setSelected(null);
-      await endpoints.reload();
-    });
+    }, [`/accounts${base}/webhook-endpoints`]);
   const toggleEvent = (type: string, on: boolean) => {
     const rest = events.filter((e) => e !== type && e !== '*');
     setEvents(type === '*' ? (on ? ['*'] : []) : on ? [...rest, type] : rest);
@@ -194,14 +161,13 @@ export function WebhooksPage({ base, place }: PageScope) {
 /** The deliveries to one endpoint: what was sent, what came back, how long it took; resend. */
 function DeliveryLog({ path, manage }: { path: string; manage: boolean }) {
   const t = useT();
-  const deliveries = useLoad(() => api<List<Delivery>>('GET', `${path}/deliveries?limit=50`), path);
+  const deliveries = useApiQuery<List<WebhookDelivery>>(`${path}/deliveries?limit=50`);
   const { error, notice, act } = useAction();
-  const resend = (delivery: Delivery) =>
+  const resend = (delivery: WebhookDelivery) =>
     act(async () => {
       await api('POST', `${path}/deliveries/${delivery.id}/resend`);
-      await deliveries.reload();
       return t('webhooks.resent', { type: delivery.event_type });
-    });
+    }, [path]);
   return (
     <section aria-labelledby="deliveries-title">
       <div className="page-head">
