@@ -15,7 +15,7 @@ import {
   sessionHistorySchema,
   sessionStateSchema,
 } from '../../src/http/dashboard/response-schemas';
-import { experimentResultsSchema } from '../../src/http/response-schemas';
+import { experimentResultsSchema, paymentLinkListSchema, paymentLinkSchema, productListSchema, productSchema } from '../../src/http/response-schemas';
 import { testDatabases } from '../support/databases';
 import { addMember, dashboardCall, signUpOwner, type DashboardAgent } from '../support/dashboard';
 import { merchantCall, payCall, tokenize, useIntegration } from '../support/integration';
@@ -27,7 +27,7 @@ import { merchantCall, payCall, tokenize, useIntegration } from '../support/inte
 describe.each(testDatabases)("the dashboard's answers match their response schemas ($name)", (database) => {
   const ctx = useIntegration(database);
 
-  it('for payments, a payment story, sessions, customers, guests, disputes, webhook endpoints, deliveries, flags, experiments and the session', async () => {
+  it('for payments, a payment story, sessions, customers, guests, disputes, webhook endpoints, deliveries, flags, experiments, products, payment links and the session', async () => {
     const owner = await signUpOwner(ctx.h, 'Schema Shop');
     const base = `/dashboard/api/accounts/${owner.accountId}/test`;
     const key = (await dashboardCall(ctx.h, owner, 'POST', `${base}/api-keys`, { kind: 'secret' })).json().secret;
@@ -86,5 +86,20 @@ describe.each(testDatabases)("the dashboard's answers match their response schem
     const experiments = await answer(owner, `${base}/experiments`, dashboardExperimentListSchema);
     expect(experiments.data).toHaveLength(1);
     await answer(owner, `${base}/experiments/${experiments.data[0]!.id}/results`, experimentResultsSchema);
+
+    // Products and payment links: the merchant API's objects.
+    const product = await dashboardCall(ctx.h, owner, 'POST', `${base}/products`, {
+      name: 'Beans',
+      default_price_data: { currency: 'usd', unit_amount: 1200 },
+    });
+    expect(product.statusCode, product.body).toBe(201);
+    const price = productSchema.parse(product.json()).default_price!.id;
+    const link = await dashboardCall(ctx.h, owner, 'POST', `${base}/payment-links`, { line_items: [{ price, quantity: 2 }] });
+    expect(link.statusCode, link.body).toBe(201);
+    paymentLinkSchema.parse(link.json());
+    for (const agent of [owner, viewer]) {
+      expect((await answer(agent, `${base}/products`, productListSchema)).data.map((p) => p.name)).toEqual(['Beans']);
+      expect((await answer(agent, `${base}/payment-links`, paymentLinkListSchema)).data.map((l) => l.amount_total)).toEqual([2400]);
+    }
   });
 });

@@ -17,6 +17,8 @@ import type {
   customerSchema,
   disputeSchema,
   experimentResultsSchema,
+  paymentLinkSchema,
+  productSchema,
   refundSchema,
   webhookEndpointSchema,
 } from '../../src/http/response-schemas';
@@ -82,6 +84,8 @@ export type Role = AccountSummary['role'];
 export type Mode = 'test' | 'live';
 
 /** A payment as the lists show it: `status_badge` is the status, or `partially_refunded` / `refunded` for a succeeded payment. */
+export type Product = z.output<typeof productSchema>;
+export type PaymentLink = z.output<typeof paymentLinkSchema>;
 export type Payment = z.output<typeof dashboardPaymentSchema>;
 /** A payment's whole story: `GET …/payments/:id`. */
 export type PaymentStory = z.output<typeof paymentStorySchema>;

@@ -14,6 +14,7 @@ import {
   updatePaymentLinkBody,
 } from '../lifecycle-schemas';
 import { listBody, pageRequest } from '../pagination';
+import { paymentLinkListSchema, paymentLinkSchema, productListSchema, productSchema } from '../response-schemas';
 import { paymentLinkView } from '../views/payment-link';
 import { productView } from '../views/product';
 import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
@@ -31,6 +32,7 @@ export function catalogEndpoints(deps: Deps): DashboardEndpoint[] {
         url: `${base}/products`,
         tag,
         summary: 'Products with their default price, newest first',
+        response: productListSchema,
         params: scopeParams,
         query: pageQuery,
         permission: 'payment_links.read',
@@ -45,6 +47,7 @@ export function catalogEndpoints(deps: Deps): DashboardEndpoint[] {
         url: `${base}/products`,
         tag,
         summary: 'Create a product with its price',
+        response: productSchema,
         params: scopeParams,
         body: createProductBody,
         permission: 'payment_links.manage',
@@ -66,6 +69,7 @@ export function catalogEndpoints(deps: Deps): DashboardEndpoint[] {
         url: `${base}/payment-links`,
         tag,
         summary: 'Payment links, newest first',
+        response: paymentLinkListSchema,
         params: scopeParams,
         query: pageQuery,
         permission: 'payment_links.read',
@@ -79,6 +83,7 @@ export function catalogEndpoints(deps: Deps): DashboardEndpoint[] {
         url: `${base}/payment-links`,
         tag,
         summary: 'Create a payment link from prices (or named amounts)',
+        response: paymentLinkSchema,
         params: scopeParams,
         body: createPaymentLinkBody,
         permission: 'payment_links.manage',
@@ -102,6 +107,7 @@ export function catalogEndpoints(deps: Deps): DashboardEndpoint[] {
         url: `${base}/payment-links/:id`,
         tag,
         summary: 'Deactivate (active: false) or reactivate a payment link',
+        response: paymentLinkSchema,
         params: objectParams,
         body: updatePaymentLinkBody,
         permission: 'payment_links.manage',

@@ -1,35 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { can } from '../../../src/domain/team/permissions';
-import { api, type List } from '../api';
+import { api, type List, type PaymentLink, type Product } from '../api';
 import { ErrorNote, Field, ModeTable } from '../components';
 import { formatMoney, formatTime, parseAmount, toMinor } from '../format';
 import type { PageScope } from '../Layout';
 import { useAction } from '../use-action';
 import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
-
-interface Product {
-  id: string;
-  name: string;
-  active: boolean;
-  default_price: { id: string; currency: string; unit_amount: number } | null;
-  created: number;
-}
-
-interface PaymentLink {
-  id: string;
-  allow_promotion_codes: boolean;
-  billing_address_collection: 'auto' | 'required';
-  shipping_address_collection: { allowed_countries: string[] } | null;
-  custom_fields: Array<{ key: string; label: { custom: string } }>;
-  shipping_options?: Array<{ shipping_rate_data: { display_name: string; fixed_amount: { amount: number; currency: string } } }>;
-  url: string;
-  active: boolean;
-  currency: string;
-  amount_total: number;
-  line_items: Array<{ name: string; quantity: number }>;
-  created: number;
-}
 
 /** A custom field as the form edits it; its key is made of its label. */
 interface FieldDraft {
