@@ -8,9 +8,8 @@ import type { TotalDetails } from '../pricing/totals';
 
 export const captureMethods = ['automatic', 'manual'] as const;
 export type CaptureMethod = (typeof captureMethods)[number];
-/** Every way a shopper can pay: the values of `payment_method_types` and `payment_method_type`. */
-export const paymentMethodTypes = ['card', 'google_pay', 'apple_pay', 'paypal', 'venmo'] as const;
-export type PaymentMethodType = (typeof paymentMethodTypes)[number];
+import type { PaymentMethodType } from './payment-method-types';
+export { paymentMethodTypes, type PaymentMethodType } from './payment-method-types';
 
 /** The card or wallet that paid, as far as it may be kept: never the number or the CVC. */
 export interface PaymentMethodDetails {

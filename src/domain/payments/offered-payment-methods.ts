@@ -1,4 +1,4 @@
-import { paymentMethodTypes, type PaymentMethodType } from './entities';
+import { paymentMethodTypes, type PaymentMethodType } from './payment-method-types';
 import { TillpointError } from '../shared/errors';
 import type { Deps } from '../deps';
 import type { CheckoutSession } from '../sessions/entities';
