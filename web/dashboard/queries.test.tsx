@@ -1,25 +1,18 @@
 // @vitest-environment happy-dom
-import { QueryClientProvider } from '@tanstack/react-query';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from './api';
-import { createDashboardQueryClient, queryKeyOf, useApiQuery } from './queries';
+import { queryKeyOf, useApiQuery } from './queries';
+import { renderWithQueries, settle, unmountRendered } from './render-for-tests';
 import { useAction } from './use-action';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | null = null;
-
 afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
+  unmountRendered();
   vi.unstubAllGlobals();
   document.body.innerHTML = '';
 });
 
 /** Lets the query cache run what it scheduled for the next task. */
-const settle = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 
 /** A page with two reads, and a write that changes the first. */
 function Page() {
@@ -68,17 +61,7 @@ describe('a write', () => {
       const body = url.endsWith('/webhook-endpoints?limit=100') ? { object: 'list', has_more: false, data: [{ id: names.shift() }] } : {};
       return new Response(JSON.stringify(body), { status: 200 });
     });
-    const container = document.createElement('div');
-    document.body.appendChild(container);
-    root = createRoot(container);
-    await act(async () =>
-      root!.render(
-        <QueryClientProvider client={createDashboardQueryClient()}>
-          <Page />
-        </QueryClientProvider>,
-      ),
-    );
-    await settle();
+    const container = await renderWithQueries(<Page />);
     expect(container.querySelector('#rows')?.textContent).toBe('first');
     expect(container.querySelector('#flags')?.textContent).toBe('read');
     asked.length = 0;

@@ -1,14 +1,10 @@
 // @vitest-environment happy-dom
-import { QueryClientProvider } from '@tanstack/react-query';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DashboardIntl } from '../i18n';
 import type { Place } from '../Layout';
-import { createDashboardQueryClient } from '../queries';
+import { renderWithQueries, settle, unmountRendered } from '../render-for-tests';
 import { PaymentsPage } from './PaymentsPage';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const place: Place = { account: { id: 'acct_1', name: 'Shop', role: 'owner', default_currency: 'USD' }, mode: 'test', rest: 'payments' };
 
@@ -31,14 +27,10 @@ interface Asked {
   answer: (rows: ReturnType<typeof payment>[]) => Promise<void>;
 }
 
-let root: Root | null = null;
-
 /** Lets the page run what it scheduled (the query cache starts a read, and renders its answer, on the next task). */
-const settle = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 
 afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
+  unmountRendered();
   vi.unstubAllGlobals();
   document.body.innerHTML = '';
 });
@@ -64,19 +56,11 @@ describe('the payments list', () => {
       return promise;
     });
     window.history.replaceState(null, '', '/dashboard/acct_1/test/payments');
-    const container = document.createElement('div');
-    document.body.appendChild(container);
-    root = createRoot(container);
-    await act(async () =>
-      root!.render(
-        <QueryClientProvider client={createDashboardQueryClient()}>
-          <DashboardIntl>
-            <PaymentsPage base="/acct_1/test" place={place} />
-          </DashboardIntl>
-        </QueryClientProvider>,
-      ),
+    const container = await renderWithQueries(
+      <DashboardIntl>
+        <PaymentsPage base="/acct_1/test" place={place} />
+      </DashboardIntl>,
     );
-    await settle();
     const rows = () => [...container.querySelectorAll('tbody tr')].map((row) => row.querySelector('a')?.textContent);
     const choose = async (status: string) => {
       const select = container.querySelector<HTMLSelectElement>('#f-status')!;
