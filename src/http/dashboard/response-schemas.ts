@@ -7,6 +7,7 @@ import {
   disputeSchema,
   experimentSchema,
   flagSchema,
+  lineItemSchema,
   paymentSchema,
   refundSchema,
   webhookDeliverySchema,
@@ -36,18 +37,11 @@ export const timelineEventSchema = z.strictObject({
 });
 
 /** A webhook delivery an event caused, as a payment's story lists it. */
-export const storyDeliverySchema = z.strictObject({
-  id: z.string(),
-  webhook_endpoint: z.string(),
-  endpoint_url: z.string().nullable(),
-  status: webhookDeliverySchema.shape.status,
-  attempts: z.number().int(),
-  last_response_status: z.number().int().nullable(),
-  next_attempt_at: z.number().int().nullable(),
-  created: z.number().int(),
-});
+export const storyDeliverySchema = webhookDeliverySchema
+  .pick({ id: true, webhook_endpoint: true, status: true, attempts: true, last_response_status: true, next_attempt_at: true, created: true })
+  .extend({ endpoint_url: z.string().nullable() });
 
-const storyLineItemSchema = z.strictObject({ name: z.string(), unit_amount: z.number().int(), quantity: z.number().int(), amount: z.number().int() });
+const storyLineItemSchema = lineItemSchema.pick({ name: true, unit_amount: true, quantity: true, amount: true });
 
 /** The order as the shopper saw it when the payment was made (amounts in minor units). */
 export const paymentOrderSchema = z.strictObject({
