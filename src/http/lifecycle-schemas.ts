@@ -89,7 +89,10 @@ const customerFields = {
 };
 
 /** Body of `POST /v1/customers`. */
-export const createCustomerBody = z.strictObject(customerFields);
+export const createCustomerBody = z.strictObject({
+  ...customerFields,
+  test_clock: objectId.optional().meta({ description: "Test mode: a test clock (`clock_…`) whose time bills this customer's subscriptions." }),
+});
 
 /** Body of `POST /v1/customers/:id`: only the fields given change. */
 export const updateCustomerBody = z.strictObject(customerFields);

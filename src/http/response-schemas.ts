@@ -8,6 +8,7 @@ import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { disputeEvidence, disputes } from '../domain/disputes/entities';
 import { webhookEndpoints } from '../domain/webhooks/entities';
 import { partSchema, resourceSchema } from './resource-schema';
+import { invoices, recurringIntervals, subscriptions, testClocks } from '../domain/billing/entities';
 
 /**
  * What the merchant API answers, as zod schemas. Each one with an `id` becomes a named schema of
@@ -348,6 +349,141 @@ export const paymentMethodSchema = resourceSchema('payment_method', savedPayment
   },
 });
 
+const priceExample = {
+  id: 'price_test_p1',
+  object: 'price',
+  livemode: false,
+  product: 'prod_test_c1',
+  currency: 'usd',
+  unit_amount: 1650,
+  active: true,
+  nickname: null,
+  metadata: {},
+  created: 1767225600,
+  recurring: { interval: 'month', interval_count: 1 },
+  type: 'recurring',
+};
+
+export const priceSchema = resourceSchema('price', prices, {
+  id: 'Price',
+  description: 'What a product costs in one currency; immutable once made.',
+  prefix: 'price_',
+  example: priceExample,
+  json: { metadata: z.record(z.string(), z.string()) },
+  shaped: {
+    recurring: z
+      .strictObject({
+        interval: z.enum(recurringIntervals).meta({ description: 'The unit a period is counted in.' }),
+        interval_count: z.number().int().min(1).meta({ description: 'Periods are this many intervals long.' }),
+      })
+      .nullable()
+      .meta({ description: 'How often it bills; null for a one-time price.' }),
+    type: z.enum(['one_time', 'recurring']),
+  },
+});
+
+const subscriptionExample = {
+  id: 'sub_test_s1D2f3G4h5J6k7L8',
+  customer: 'cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ',
+  status: 'active',
+  quantity: 1,
+  currency: 'usd',
+  default_payment_method: 'pm_test_k8L7j6H5g4F3d2S1a0QwErTy',
+  billing_cycle_anchor: 1767225600,
+  current_period_start: 1767225600,
+  current_period_end: 1769904000,
+  cancel_at_period_end: false,
+  latest_invoice: 'in_test_i1O2p3A4s5D6f7G8',
+  metadata: {},
+  created: 1767225600,
+  items: { object: 'list', data: [{ object: 'subscription_item', price: priceExample, quantity: 1 }] },
+};
+
+export const subscriptionSchema = resourceSchema('subscription', subscriptions, {
+  id: 'Subscription',
+  description: "A customer's subscription to a recurring price, billed each period by an invoice charged to its saved payment method.",
+  prefix: 'sub_',
+  example: subscriptionExample,
+  json: { metadata: z.record(z.string(), z.string()) },
+  shaped: {
+    items: z.strictObject({
+      object: z.literal('list'),
+      data: z.array(z.strictObject({ object: z.literal('subscription_item'), price: priceSchema, quantity: z.number().int() })),
+    }),
+  },
+});
+
+const invoiceExample = {
+  id: 'in_test_i1O2p3A4s5D6f7G8',
+  customer: subscriptionExample.customer,
+  subscription: subscriptionExample.id,
+  status: 'paid',
+  billing_reason: 'subscription_cycle',
+  currency: 'usd',
+  subtotal: 2000,
+  total: 2000,
+  amount_due: 2000,
+  amount_paid: 2000,
+  period_start: 1767225600,
+  period_end: 1769904000,
+  attempt_count: 1,
+  payment: 'pay_test_q9W8e7R6t5Y4u3I2o1P0',
+  created: 1767225600,
+  amount_remaining: 0,
+  lines: {
+    object: 'list',
+    data: [
+      {
+        id: 'il_test_l1K2j3H4',
+        object: 'line_item',
+        description: '1 × Coffee club',
+        amount: 2000,
+        currency: 'usd',
+        price: 'price_test_p1',
+        quantity: 1,
+        proration: false,
+        period: { start: 1767225600, end: 1769904000 },
+      },
+    ],
+  },
+};
+
+export const invoiceSchema = resourceSchema('invoice', invoices, {
+  id: 'Invoice',
+  description: 'What a customer owes for a period of a subscription: charged to its saved payment method until paid, retried on a schedule.',
+  prefix: 'in_',
+  example: invoiceExample,
+  json: {},
+  shaped: {
+    amount_remaining: z.number().int().meta({ description: 'What is still owed, in minor units.' }),
+    lines: z.strictObject({
+      object: z.literal('list'),
+      data: z.array(
+        z.strictObject({
+          id: z.string(),
+          object: z.literal('line_item'),
+          description: z.string(),
+          amount: z.number().int().meta({ description: 'Minor units; negative for unused time credited.' }),
+          currency: z.string(),
+          price: z.string(),
+          quantity: z.number().int(),
+          proration: z.boolean(),
+          period: z.strictObject({ start: z.number().int(), end: z.number().int() }),
+        }),
+      ),
+    }),
+  },
+});
+
+export const testClockSchema = resourceSchema('test_helpers.test_clock', testClocks, {
+  id: 'TestClock',
+  description: 'A time of its own (test mode): advancing it bills its customers as of each moment on the way.',
+  prefix: 'clock_',
+  example: { id: 'clock_test_c1V2b3N4', name: 'A year of coffee', frozen_time: 1767225600, status: 'ready', created: 1767225600 },
+  json: {},
+  shaped: {},
+});
+
 export const eventSchema = resourceSchema('event', events, {
   id: 'Event',
   description: 'A state change. Webhooks POST this same object, signed with `Tillpoint-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.',
@@ -357,30 +493,10 @@ export const eventSchema = resourceSchema('event', events, {
   shaped: {
     data: z.strictObject({
       object: z
-        .union([checkoutSessionSchema, paymentSchema, refundSchema, customerSchema, paymentMethodSchema])
+        .union([checkoutSessionSchema, paymentSchema, refundSchema, customerSchema, paymentMethodSchema, subscriptionSchema, invoiceSchema])
         .meta({ description: 'The object as the API showed it at the moment of the change.' }),
     }),
   },
-});
-
-const priceExample = {
-  id: 'price_test_p1',
-  object: 'price',
-  livemode: false,
-  product: 'prod_test_c1',
-  currency: 'usd',
-  unit_amount: 1650,
-  active: true,
-  created: 1767225600,
-};
-
-export const priceSchema = resourceSchema('price', prices, {
-  id: 'Price',
-  description: 'What a product costs in one currency; immutable once made.',
-  prefix: 'price_',
-  example: priceExample,
-  json: {},
-  shaped: {},
 });
 
 const productExample = {
@@ -708,6 +824,9 @@ export const webhookEndpointListSchema = listOf(webhookEndpointSchema, 'WebhookE
 export const webhookDeliveryListSchema = listOf(webhookDeliverySchema, 'WebhookDeliveryList');
 export const flagListSchema = listOf(flagSchema, 'FlagList');
 export const experimentListSchema = listOf(experimentSchema, 'ExperimentList');
+export const subscriptionListSchema = listOf(subscriptionSchema, 'SubscriptionList');
+export const invoiceListSchema = listOf(invoiceSchema, 'InvoiceList');
+export const testClockListSchema = listOf(testClockSchema, 'TestClockList');
 
 /** Codes only the dashboard's own API answers (cookie session, CSRF): never a merchant API answer. */
 const dashboardOnlyCodes = new Set([

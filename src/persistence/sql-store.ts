@@ -21,6 +21,7 @@ import { webhookDeliveryRepository, webhookEndpointRepository } from './stores/w
 import { flagStores } from './stores/flags/flags';
 import { checkoutPageIntegrityRepository } from './stores/checkout-page/integrity';
 import { discountRepositories } from './stores/pricing/discounts';
+import { billingRepositories } from './stores/billing/billing';
 import { taxRateRepositories } from './stores/pricing/tax-rates';
 import { customerRepositories, savedPaymentMethodRepositories } from './stores/customers/customers';
 
@@ -82,6 +83,7 @@ const groups = [
   checkoutPageRepositories,
   discountRepositories,
   taxRateRepositories,
+  billingRepositories,
 ] as const;
 
 /** The domain's unit of work over one SQL transaction. */

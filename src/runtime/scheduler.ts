@@ -6,6 +6,7 @@ import { reconcileProcessingPayments } from '../domain/payments/use-cases/reconc
 import { voidExpiredAuthorizations } from '../domain/payments/use-cases/void-expired-authorizations';
 import { purgeExpiredCspReports } from '../domain/checkout-page/use-cases/purge-expired-csp-reports';
 import { catchUpDisputes } from '../domain/disputes/use-cases/catch-up-disputes';
+import { runBilling } from '../domain/billing/use-cases/run-billing';
 
 /** What a job may report through. */
 export interface JobLog {
@@ -83,6 +84,14 @@ export const periodicJobs: readonly PeriodicJob[] = [
         processor: 'braintree',
         onError: (scope, err) => log.error({ err, account: scope.accountId, mode: scope.mode }, 'the Braintree dispute search failed'),
       }),
+  },
+  {
+    // Subscriptions renewed, invoices charged and retried on the wall clock (docs/billing.md); test
+    // clocks run theirs when advanced.
+    name: 'billing',
+    everyMs: 60_000,
+    atStart: true,
+    run: (deps) => runBilling(deps),
   },
   {
     // Idempotency records older than 24 h and past rate-limit windows.

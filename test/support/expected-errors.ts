@@ -83,6 +83,13 @@ export const disputeCodes: Record<string, { status: number; type: string }> = {
   file_too_large: { status: 400, type: 'invalid_request_error' },
 };
 
+/** Recurring billing (docs/billing.md): acting on an ended subscription, an invoice not payable now, a clock advancing. */
+export const billingCodes: Record<string, { status: number; type: string }> = {
+  subscription_canceled: { status: 409, type: 'invalid_request_error' },
+  invoice_not_payable: { status: 409, type: 'invalid_request_error' },
+  test_clock_advancing: { status: 409, type: 'invalid_request_error' },
+};
+
 /** Receipts by email (docs/receipts.md). */
 export const receiptCodes: Record<string, { status: number; type: string }> = {
   receipt_email_missing: { status: 400, type: 'invalid_request_error' },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import type { SqlClient } from '../../src/persistence/sql-client';
 import { truncateAll, type TestDatabase } from './databases';
-import { apiKeyCodes, availabilityCodes, dashboardCodes, design, disputeCodes, receiptCodes, requestCodes } from './expected-errors';
+import { apiKeyCodes, availabilityCodes, billingCodes, dashboardCodes, design, disputeCodes, receiptCodes, requestCodes } from './expected-errors';
 import { startHarness, type Harness, type HarnessOptions } from './harness';
 
 /** Every code an answer may carry, with its status and type, from the hand-written expectations. */
@@ -14,6 +14,7 @@ export const errorTypes: Record<string, { status: number; type: string }> = {
   ...availabilityCodes,
   ...disputeCodes,
   ...receiptCodes,
+  ...billingCodes,
   ...apiKeyCodes,
 };
 

@@ -16,6 +16,13 @@ export const customers = defineResource('customers', {
   metadata: field.json<Record<string, string>>(),
   createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
   updatedAt: field.timestamp().shownAs('updated').describe('Last change'),
+  /** Test mode: the test clock (`clock_…`) whose time bills this customer's subscriptions; null on the wall clock. */
+  testClockId: field
+    .text()
+    .nullable()
+    .fixedAtCreation()
+    .shownAs('test_clock')
+    .describe("The test clock whose time bills this customer's subscriptions, or null."),
 });
 
 /** A returning shopper. */

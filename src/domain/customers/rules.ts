@@ -55,6 +55,7 @@ export function buildCustomer(input: CustomerInput, scope: Scope, now: Date): Cu
     metadata: {},
     createdAt: now,
     updatedAt: now,
+    testClockId: null,
   };
   return applyCustomerInput(empty, input, now);
 }

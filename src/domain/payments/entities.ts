@@ -56,6 +56,8 @@ export const payments = defineResource('payments', {
     .shownAs('customer')
     .describe('The customer who paid; null when none, or once that customer was deleted.'),
   customerEmail: field.text().nullable(),
+  /** The invoice (`in_…`) this payment is an attempt at; null for any other payment. */
+  invoiceId: field.text().nullable().fixedAtCreation().shownAs('invoice').describe('The invoice this payment is an attempt at, or null.'),
   /** The card or wallet that paid, once known (the API spells it out as `payment_method`). */
   paymentMethod: field.json<PaymentMethodDetails>().nullable().internal(),
   processor: field.text().examples('test', 'braintree'),

@@ -110,6 +110,8 @@ export interface SandboxDisputeLedger {
 export type SandboxCardBehavior =
   /** Amount decides (2000.00–2999.99 decline with that code, 3000.00 fails). */
   | 'amount'
+  /** Saved to a customer as usual, then every charge of it declined with 2000 (Stripe's 4000 0000 0000 0341). */
+  | 'decline_after_save'
   /** Always declined with processor response 2000 (Do Not Honor). */
   | 'decline'
   /** Always fails with processor response 3000 (network unavailable). */

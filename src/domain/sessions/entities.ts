@@ -162,6 +162,11 @@ export const prices = defineResource('prices', {
   currency: field.currency().fixedAtCreation(),
   unitAmount: field.integer().fixedAtCreation().describe('Price of one, in minor units'),
   active: field.boolean(),
+  /** A recurring price bills every `recurringIntervalCount` of these; null for a one-time price. */
+  recurringInterval: field.oneOf(['day', 'week', 'month', 'year']).nullable().fixedAtCreation().internal(),
+  recurringIntervalCount: field.integer().nullable().fixedAtCreation().internal(),
+  nickname: field.text().nullable(),
+  metadata: field.json<Record<string, string>>().whenMissing({}),
   createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
 });
 

@@ -49,6 +49,11 @@ export const errorCatalogue = {
   payment_not_succeeded: { status: 409, type: 'invalid_request_error' },
   email_not_sent: { status: 502, type: 'api_error' },
   checkout_session_expired: { status: 410, type: 'invalid_request_error' },
+  // Recurring billing (docs/billing.md): changing a subscription that has ended; paying or voiding an
+  // invoice in a status that does not allow it; advancing a test clock that is advancing already.
+  subscription_canceled: { status: 409, type: 'invalid_request_error' },
+  invoice_not_payable: { status: 409, type: 'invalid_request_error' },
+  test_clock_advancing: { status: 409, type: 'invalid_request_error' },
   // design.md §5: bodies over 256 KB are rejected; 413 says so to every HTTP client and proxy.
   request_too_large: { status: 413, type: 'invalid_request_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },

@@ -23,7 +23,10 @@ export async function customerRoutes(app: FastifyInstance, { deps }: { deps: Dep
   defineRoute(
     app,
     { method: 'POST', url: '/v1/customers', resource: 'customers', tag, summary: 'Create a customer', body: createCustomerBody, response: customerSchema },
-    async ({ body, request }) => customerView(await createCustomer(deps, { scope: scopeOf(request), actor: keyActorOf(request), input: body })),
+    async ({ body, request }) => {
+      const { test_clock: testClockId, ...input } = body;
+      return customerView(await createCustomer(deps, { scope: scopeOf(request), actor: keyActorOf(request), input: { ...input, testClockId } }));
+    },
   );
 
   defineRoute(

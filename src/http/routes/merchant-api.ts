@@ -16,6 +16,7 @@ import { customerRoutes } from './customers';
 import { refundRoutes } from './refunds';
 import { disputeRoutes } from './disputes';
 import { couponRoutes } from './coupons';
+import { billingRoutes } from './billing';
 import { checkoutPageScriptRoutes, type PageSecurity } from './checkout-page-scripts';
 
 /**
@@ -46,6 +47,7 @@ export async function merchantApi(app: FastifyInstance, { deps, pageSecurity }: 
   await app.register(customerRoutes, { deps });
   await app.register(paymentLinkRoutes, { deps });
   await app.register(couponRoutes, { deps });
+  await app.register(billingRoutes, { deps });
   await app.register(flagRoutes, { deps });
   await app.register(experimentRoutes, { deps });
   if (pageSecurity) await app.register(checkoutPageScriptRoutes, { deps, security: pageSecurity });

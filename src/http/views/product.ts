@@ -1,10 +1,9 @@
 import { apiObjectOf } from '../../domain/shared/resource-shape';
-import { prices, products, type Product, type Price } from '../../domain/sessions/entities';
+import { products, type Product, type Price } from '../../domain/sessions/entities';
+import { priceSnapshot } from '../../domain/billing/snapshots';
 
-/** A price: its fields as its definition shows them (`prices`). */
-export function priceView(price: Price) {
-  return apiObjectOf('price', prices, price);
-}
+/** A price: its fields as its definition shows them (`prices`), its renewal spelled out. */
+export const priceView = priceSnapshot;
 
 /**
  * A product: its fields as its definition shows them (`products`), with its default price spelled

@@ -42,6 +42,8 @@ export const testCards: ReadonlyMap<string, SandboxCardBehavior> = new Map([
   ['4217651111111119', 'amount'],
   ['4500600000000061', 'amount'],
   ['4000111111111115', 'decline'],
+  // Saved to a customer as usual; every charge of it is declined (a subscription's renewals, docs/test-processor.md).
+  ['4000000000000341', 'decline_after_save'],
   // Charged as usual, then disputed some seconds after capture (docs/test-processor.md).
   ['4023898493988028', 'dispute'],
   ...[...threeDSecureCards.keys()].map((number) => [number, 'amount'] as const),

@@ -285,7 +285,7 @@ export class SandboxProcessor implements PaymentProcessor {
     } else if (policy.requireInSale && !passesRequiredThreeDSecure(threeDSecureResult)) {
       const { declineCode, ...response } = describeGatewayRejection('three_d_secure');
       result = { outcome: 'declined', declineCode, transactionId, paymentMethod, response, threeDSecure };
-    } else if (behavior === 'decline') result = declined(2000, transactionId, paymentMethod);
+    } else if (behavior === 'decline' || behavior === 'decline_after_save') result = declined(2000, transactionId, paymentMethod);
     else if (major >= 2000 && major < 3000) result = declined(major, transactionId, paymentMethod);
     else if (major === PROCESSOR_UNAVAILABLE_CODE) return unavailable();
     else {

@@ -58,6 +58,10 @@ export async function createProduct(
       currency: rule.code,
       unitAmount: input.defaultPrice.unitAmount,
       active: true,
+      recurringInterval: null,
+      recurringIntervalCount: null,
+      nickname: null,
+      metadata: {},
       createdAt: now,
     };
     product.defaultPriceId = defaultPrice.id;

@@ -1,0 +1,36 @@
+import type { PageRequest } from '../shared/pagination';
+import type { Scope } from '../shared/scope';
+import type { Invoice, InvoiceStatus, Subscription, SubscriptionStatus, TestClock } from './entities';
+
+export interface TestClockRepository {
+  insert(clock: TestClock): Promise<void>;
+  get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<TestClock | null>;
+  update(clock: TestClock): Promise<void>;
+  list(scope: Scope, page: PageRequest): Promise<TestClock[]>;
+}
+
+export interface SubscriptionRepository {
+  insert(subscription: Subscription): Promise<void>;
+  /** Scoped (another account's id reads as absent); `null` scope only for background work. */
+  get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Subscription | null>;
+  update(subscription: Subscription): Promise<void>;
+  list(scope: Scope, filter: { customerId?: string; status?: SubscriptionStatus } & PageRequest): Promise<Subscription[]>;
+  /** Still renewing, whose period ended by `now`: on the wall clock, or on the test clock `testClockId`. */
+  listRenewalDue(now: Date, limit: number, testClockId: string | null): Promise<Subscription[]>;
+  /** The earliest end of a period still renewing on test clock `testClockId`, or null. */
+  nextRenewalOnClock(testClockId: string): Promise<Date | null>;
+}
+
+export interface InvoiceRepository {
+  /** False when its subscription already has an invoice for that period (another instance made it). */
+  insert(invoice: Invoice): Promise<boolean>;
+  get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Invoice | null>;
+  update(invoice: Invoice): Promise<void>;
+  list(scope: Scope, filter: { customerId?: string; subscriptionId?: string; status?: InvoiceStatus } & PageRequest): Promise<Invoice[]>;
+  /** Open invoices whose next charge is due by `now` (on the wall clock, or on test clock `testClockId`). */
+  listAttemptDue(now: Date, limit: number, testClockId: string | null): Promise<Invoice[]>;
+  /** Open invoices with an attempt made and none planned: their latest payment's outcome is still to be settled. */
+  listUnsettled(limit: number, testClockId: string | null): Promise<Invoice[]>;
+  /** The earliest planned charge of an open invoice on test clock `testClockId`, or null. */
+  nextAttemptOnClock(testClockId: string): Promise<Date | null>;
+}

@@ -1,0 +1,151 @@
+import { newId } from '../shared/ids';
+import { blankOf } from '../shared/resource-shape';
+import type { Price } from '../sessions/entities';
+import { invoices, subscriptions, type BillingReason, type Invoice, type InvoiceLine, type RecurringInterval, type Subscription } from './entities';
+
+/**
+ * Charges of an invoice after a failed one, in days after the first failure: retried 1, 3, 5 and 7
+ * days later, five tries in all. After the last, the subscription is canceled (docs/billing.md).
+ */
+export const RETRY_AFTER_DAYS: readonly number[] = [1, 3, 5, 7];
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A price's renewal, or null for a one-time price. */
+export function recurrenceOf(price: Price): { interval: RecurringInterval; count: number } | null {
+  return price.recurringInterval && price.recurringIntervalCount ? { interval: price.recurringInterval, count: price.recurringIntervalCount } : null;
+}
+
+/**
+ * The end of period `n` counted from `anchor` (n = 1: the end of the first), in UTC. Months and years
+ * keep the anchor's day, or the month's last day when it has fewer (31 January, 28 February, 31
+ * March): counted from the anchor each time, never from the previous end, so no day drifts.
+ */
+export function periodBoundary(anchor: Date, recurrence: { interval: RecurringInterval; count: number }, n: number): Date {
+  const steps = recurrence.count * n;
+  if (recurrence.interval === 'day') return new Date(anchor.getTime() + steps * DAY_MS);
+  if (recurrence.interval === 'week') return new Date(anchor.getTime() + steps * 7 * DAY_MS);
+  const months = recurrence.interval === 'month' ? steps : steps * 12;
+  const year = anchor.getUTCFullYear();
+  const month = anchor.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(
+    Date.UTC(
+      year,
+      month,
+      Math.min(anchor.getUTCDate(), lastDay),
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+      anchor.getUTCMilliseconds(),
+    ),
+  );
+}
+
+/** The period after the one that ends at `end`: counted from the anchor, so month ends keep their day. */
+export function nextPeriod(subscription: Subscription, price: Price): { start: Date; end: Date } {
+  const recurrence = recurrenceOf(price);
+  if (!recurrence) throw new Error(`price ${price.id} does not recur`);
+  const start = subscription.currentPeriodEnd;
+  // The first boundary after `start`: the periods since the anchor, counted.
+  let n = 1;
+  while (periodBoundary(subscription.billingCycleAnchor, recurrence, n) <= start) n += 1;
+  return { start, end: periodBoundary(subscription.billingCycleAnchor, recurrence, n) };
+}
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** The line of a whole period of `price` × `quantity`. */
+export function periodLine(price: Price, quantity: number, period: { start: Date; end: Date }, description: string): InvoiceLine {
+  return {
+    id: newId('il', 16),
+    description,
+    amount: price.unitAmount * quantity,
+    priceId: price.id,
+    quantity,
+    proration: false,
+    periodStart: seconds(period.start),
+    periodEnd: seconds(period.end),
+  };
+}
+
+/**
+ * The proration of a change at `at` within the period: the unused time of the old price and quantity
+ * credited, the remaining time of the new one charged, each rounded to the currency's minor unit.
+ * Together they come to exactly what the invoice adds: each line is an integer of minor units.
+ */
+export function prorationLines(
+  change: { from: { price: Price; quantity: number }; to: { price: Price; quantity: number } },
+  period: { start: Date; end: Date },
+  at: Date,
+): InvoiceLine[] {
+  const whole = period.end.getTime() - period.start.getTime();
+  const remaining = Math.max(0, period.end.getTime() - at.getTime());
+  if (remaining === 0 || whole <= 0) return [];
+  const share = (amount: number) => Math.round((amount * remaining) / whole);
+  const span = { periodStart: seconds(at), periodEnd: seconds(period.end) };
+  const credit = share(change.from.price.unitAmount * change.from.quantity);
+  const charge = share(change.to.price.unitAmount * change.to.quantity);
+  return [
+    {
+      id: newId('il', 16),
+      description: 'Unused time',
+      amount: -credit,
+      priceId: change.from.price.id,
+      quantity: change.from.quantity,
+      proration: true,
+      ...span,
+    },
+    { id: newId('il', 16), description: 'Remaining time', amount: charge, priceId: change.to.price.id, quantity: change.to.quantity, proration: true, ...span },
+  ];
+}
+
+/**
+ * A new invoice of `subscription` for `period`, with `lines`: open and due at once (its first
+ * charge at `at`), or paid when it comes to nothing (a trial). A negative total (credits over
+ * charges) is owed nothing; the credit is not carried.
+ */
+export function newInvoice(subscription: Subscription, lines: InvoiceLine[], period: { start: Date; end: Date }, reason: BillingReason, at: Date): Invoice {
+  const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
+  const due = Math.max(0, subtotal);
+  return {
+    ...blankOf(invoices),
+    id: newId('in'),
+    accountId: subscription.accountId,
+    mode: subscription.mode,
+    customerId: subscription.customerId,
+    subscriptionId: subscription.id,
+    status: due === 0 ? 'paid' : 'open',
+    billingReason: reason,
+    currency: subscription.currency,
+    lines,
+    subtotal,
+    total: subtotal,
+    amountDue: due,
+    amountPaid: 0,
+    periodStart: period.start,
+    periodEnd: period.end,
+    attemptCount: 0,
+    nextPaymentAttempt: due === 0 ? null : at,
+    testClockId: subscription.testClockId,
+    createdAt: at,
+    finalizedAt: at,
+    paidAt: due === 0 ? at : null,
+    updatedAt: at,
+  };
+}
+
+/**
+ * When to charge an invoice again after its `attemptCount`-th try failed at `failedAt`: the retry
+ * schedule counts from the invoice's first charge (its finalization); null after the last try.
+ */
+export function nextRetryAt(invoice: Invoice, failedAt: Date): Date | null {
+  const days = RETRY_AFTER_DAYS[invoice.attemptCount - 1];
+  if (days === undefined) return null;
+  const first = invoice.finalizedAt ?? invoice.createdAt;
+  return new Date(Math.max(failedAt.getTime(), first.getTime() + days * DAY_MS));
+}
+
+/** A new subscription, blank where nothing is known yet. */
+export function blankSubscription(): Omit<Subscription, 'id'> {
+  return { ...(blankOf(subscriptions) as Omit<Subscription, 'id'>) };
+}

@@ -1,0 +1,57 @@
+import { apiObjectOf } from '../shared/resource-shape';
+import { newEvent, type DomainEvent, type EventType } from '../shared/events';
+import { prices, type Price } from '../sessions/entities';
+import { invoices, subscriptions, testClocks, type Invoice, type Subscription, type TestClock } from './entities';
+
+/** A price as the API and its events show it: its fields, and its renewal spelled out (`recurring`, `type`). */
+export function priceSnapshot(price: Price) {
+  const recurring =
+    price.recurringInterval && price.recurringIntervalCount ? { interval: price.recurringInterval, interval_count: price.recurringIntervalCount } : null;
+  return { ...apiObjectOf('price', prices, price), recurring, type: recurring ? ('recurring' as const) : ('one_time' as const) };
+}
+
+/** A subscription as the API and its events show it: its fields, and its one item (the price and quantity billed). */
+export function subscriptionSnapshot(subscription: Subscription, price: Price) {
+  return {
+    ...apiObjectOf('subscription', subscriptions, subscription),
+    items: {
+      object: 'list' as const,
+      data: [{ object: 'subscription_item' as const, price: priceSnapshot(price), quantity: subscription.quantity }],
+    },
+  };
+}
+
+/** An invoice as the API and its events show it: its fields, and its lines as a list. */
+export function invoiceSnapshot(invoice: Invoice) {
+  return {
+    ...apiObjectOf('invoice', invoices, invoice),
+    amount_remaining: invoice.status === 'paid' || invoice.status === 'void' ? 0 : invoice.amountDue - invoice.amountPaid,
+    lines: {
+      object: 'list' as const,
+      data: invoice.lines.map((line) => ({
+        id: line.id,
+        object: 'line_item' as const,
+        description: line.description,
+        amount: line.amount,
+        currency: invoice.currency.toLowerCase(),
+        price: line.priceId,
+        quantity: line.quantity,
+        proration: line.proration,
+        period: { start: line.periodStart, end: line.periodEnd },
+      })),
+    },
+  };
+}
+
+/** A test clock as the API shows it. */
+export function testClockSnapshot(clock: TestClock) {
+  return apiObjectOf('test_helpers.test_clock', testClocks, clock);
+}
+
+export type SubscriptionEventType = Extract<EventType, `customer.subscription.${string}`>;
+export type InvoiceEventType = Extract<EventType, `invoice.${string}`>;
+
+export const subscriptionEvent = (subscription: Subscription, price: Price, type: SubscriptionEventType, at: Date): DomainEvent =>
+  newEvent(subscription, type, subscriptionSnapshot(subscription, price), at);
+
+export const invoiceEvent = (invoice: Invoice, type: InvoiceEventType, at: Date): DomainEvent => newEvent(invoice, type, invoiceSnapshot(invoice), at);

@@ -1,0 +1,258 @@
+import type { Deps, UnitOfWork } from '../../deps';
+import { newId } from '../../shared/ids';
+import type { Scope } from '../../shared/scope';
+import { TillpointError } from '../../shared/errors';
+import type { Payment } from '../../payments/entities';
+import { blankPayment, recordChargeOutcome } from '../../payments/rules';
+import { ConcurrentTransitionError } from '../../payments/transition';
+import type { Price } from '../../sessions/entities';
+import { renewingStatuses, type Invoice, type Subscription } from '../entities';
+import { newInvoice, nextPeriod, nextRetryAt, periodLine } from '../rules';
+import { invoiceEvent, subscriptionEvent } from '../snapshots';
+
+/** What one run of billing did. */
+export interface BillingReport {
+  /** Subscriptions renewed (an invoice made for their next period) or ended at their period's end. */
+  renewed: number;
+  /** Invoice charges sent to the processor. */
+  charged: number;
+}
+
+const BATCH = 100;
+
+/**
+ * Bills everything due by the clock's now (docs/billing.md), on the wall clock or on one test clock:
+ * 1. renews each subscription whose period ended (an invoice for the next period, due at once; or
+ *    its end, when it was to cancel at the period's end);
+ * 2. settles invoices whose last charge's outcome is known but not yet recorded on them (a crash,
+ *    a charge resolved by reconciliation);
+ * 3. charges each open invoice whose next attempt is due, once: the claim and the payment it makes
+ *    commit together, and an invoice holds at most one payment under way or won.
+ * Safe in several instances at once: every step locks its row and checks it again.
+ */
+export async function runBilling(deps: Deps, options: { testClockId?: string | null } = {}): Promise<BillingReport> {
+  const clockId = options.testClockId ?? null;
+  const report: BillingReport = { renewed: 0, charged: 0 };
+  const now = deps.clock.now();
+  for (;;) {
+    const due = await deps.store.read((reader) => reader.subscriptions.listRenewalDue(now, BATCH, clockId));
+    let moved = 0;
+    for (const subscription of due) if (await renewSubscription(deps, subscription.id)) moved += 1;
+    report.renewed += moved;
+    if (moved === 0 || due.length < BATCH) break;
+  }
+  const unsettled = await deps.store.read((reader) => reader.invoices.listUnsettled(BATCH, clockId));
+  for (const invoice of unsettled) await settleInvoice(deps, invoice.id);
+  const attempts = await deps.store.read((reader) => reader.invoices.listAttemptDue(now, BATCH, clockId));
+  for (const invoice of attempts) {
+    if (await chargeInvoice(deps, invoice.id, { manual: false }).catch(swallowDecline)) report.charged += 1;
+  }
+  return report;
+}
+
+/** A charge the job made whose decline or timeout is already recorded: not the job's failure. */
+function swallowDecline(error: unknown): boolean {
+  if (error instanceof TillpointError && ['card_declined', 'processor_timeout', 'processor_unavailable', 'parameter_invalid'].includes(error.code)) return true;
+  throw error;
+}
+
+async function priceOf(tx: UnitOfWork, subscription: Subscription): Promise<Price> {
+  const price = await tx.prices.get(subscription, subscription.priceId);
+  if (!price) throw new Error(`subscription ${subscription.id}: its price ${subscription.priceId} is gone`);
+  return price;
+}
+
+/** The line's words: "1 × Pro (Jan 1 – Feb 1)" is left to the pages; the API says the product and quantity. */
+export async function lineDescription(tx: UnitOfWork, price: Price, quantity: number): Promise<string> {
+  const product = await tx.products.get(price, price.productId);
+  return `${quantity} × ${product?.name ?? price.productId}`;
+}
+
+/**
+ * Renews one subscription whose period ended: locks it, and, still due, either ends it (set to cancel
+ * at the period's end) or makes the next period's invoice and moves the period on. False when another
+ * instance did it first.
+ */
+export async function renewSubscription(deps: Deps, subscriptionId: string): Promise<boolean> {
+  const now = deps.clock.now();
+  return deps.store.transaction(async (tx) => {
+    const subscription = await tx.subscriptions.get(null, subscriptionId, { forUpdate: true });
+    if (!subscription || !renewingStatuses.includes(subscription.status) || subscription.currentPeriodEnd > now) return false;
+    const price = await priceOf(tx, subscription);
+    const at = subscription.currentPeriodEnd;
+    if (subscription.cancelAtPeriodEnd) {
+      const ended: Subscription = { ...subscription, status: 'canceled', endedAt: at, canceledAt: subscription.canceledAt ?? at, updatedAt: now };
+      await tx.subscriptions.update(ended);
+      await tx.events.insert(subscriptionEvent(ended, price, 'customer.subscription.deleted', now));
+      return true;
+    }
+    const period = nextPeriod(subscription, price);
+    const lines = [
+      ...subscription.pendingInvoiceLines,
+      periodLine(price, subscription.quantity, period, await lineDescription(tx, price, subscription.quantity)),
+    ];
+    const invoice = newInvoice(subscription, lines, period, 'subscription_cycle', at);
+    if (!(await tx.invoices.insert(invoice))) return false;
+    const renewed: Subscription = {
+      ...subscription,
+      // A trial that ended with nothing to pay is over at once; otherwise its first charge decides.
+      status: subscription.status === 'trialing' && invoice.status === 'paid' ? 'active' : subscription.status,
+      currentPeriodStart: period.start,
+      currentPeriodEnd: period.end,
+      latestInvoiceId: invoice.id,
+      pendingInvoiceLines: [],
+      updatedAt: now,
+    };
+    await tx.subscriptions.update(renewed);
+    await tx.events.insert(invoiceEvent(invoice, 'invoice.created', now));
+    await tx.events.insert(invoiceEvent(invoice, 'invoice.finalized', now));
+    if (invoice.status === 'paid') await tx.events.insert(invoiceEvent(invoice, 'invoice.paid', now));
+    await tx.events.insert(subscriptionEvent(renewed, price, 'customer.subscription.updated', now));
+    return true;
+  });
+}
+
+/**
+ * Charges an open invoice to its subscription's saved payment method (or `paymentMethodId`, a
+ * customer's other saved method): claims the attempt and records the payment in one transaction,
+ * asks the processor holding none, records the outcome, then settles the invoice. `manual`: the
+ * merchant asked (`POST /v1/invoices/:id/pay`), whatever the schedule, an uncollectible invoice too.
+ * Null when the invoice was not due or another charge holds it.
+ */
+export async function chargeInvoice(
+  deps: Deps,
+  invoiceId: string,
+  options: { manual: boolean; scope?: Scope; paymentMethodId?: string },
+): Promise<{ invoice: Invoice; payment: Payment } | null> {
+  const now = deps.clock.now();
+  const claim = await deps.store.transaction(async (tx) => {
+    const invoice = await tx.invoices.get(options.scope ?? null, invoiceId, { forUpdate: true });
+    if (!invoice) throw new TillpointError('resource_missing', `No such invoice: '${invoiceId}'`, { param: 'id' });
+    const payable = invoice.status === 'open' || (options.manual && invoice.status === 'uncollectible');
+    if (!payable) {
+      if (options.manual)
+        throw new TillpointError('invoice_not_payable', `This invoice is ${invoice.status}; only an open or uncollectible invoice can be paid`);
+      return null;
+    }
+    if (!options.manual && (invoice.nextPaymentAttempt === null || invoice.nextPaymentAttempt > now)) return null;
+    const last = invoice.paymentId ? await tx.payments.get(null, invoice.paymentId) : null;
+    if (last && last.status !== 'failed') {
+      if (options.manual) throw new TillpointError('invoice_not_payable', 'A charge of this invoice is under way');
+      return null;
+    }
+    const subscription = invoice.subscriptionId ? await tx.subscriptions.get(null, invoice.subscriptionId) : null;
+    const methodId = options.paymentMethodId ?? subscription?.defaultPaymentMethodId ?? null;
+    const method = methodId ? await tx.savedPaymentMethods.get(invoice, methodId) : null;
+    if (!method || method.customerId !== invoice.customerId) {
+      throw new TillpointError('resource_missing', `No saved payment method to charge for invoice '${invoice.id}'`, { param: 'payment_method' });
+    }
+    const customer = await tx.customers.get(invoice, invoice.customerId);
+    const payment: Payment = {
+      ...blankPayment,
+      id: newId('pay'),
+      accountId: invoice.accountId,
+      mode: invoice.mode,
+      amount: invoice.amountDue - invoice.amountPaid,
+      currency: invoice.currency,
+      status: 'processing',
+      captureMethod: 'automatic',
+      amountCaptured: 0,
+      amountRefunded: 0,
+      customerId: invoice.customerId,
+      customerEmail: customer?.email ?? null,
+      invoiceId: invoice.id,
+      processor: method.processor,
+      customFields: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    await tx.payments.insert(payment);
+    const claimed: Invoice = {
+      ...invoice,
+      status: 'open',
+      attemptCount: invoice.attemptCount + 1,
+      nextPaymentAttempt: null,
+      paymentId: payment.id,
+      updatedAt: now,
+    };
+    await tx.invoices.update(claimed);
+    return { invoice: claimed, payment, method };
+  });
+  if (!claim) return null;
+
+  const processor = await deps.processors.forScope(claim.invoice);
+  const result = await processor.authorize({
+    paymentId: claim.payment.id,
+    amount: claim.payment.amount,
+    currency: claim.payment.currency,
+    capture: true,
+    nonce: '',
+    paymentMethodToken: claim.method.processorToken,
+    merchantInitiated: true,
+    deviceData: null,
+    email: claim.payment.customerEmail ?? '',
+    threeDSecureMode: 'off',
+    paymentMethodType: 'card',
+  });
+  // An unknown outcome stays `processing`: reconciliation resolves the payment, and the next run
+  // settles the invoice by it.
+  if (result.outcome === 'unknown') throw new TillpointError('processor_timeout', 'The processor did not answer in time; the charge is resolved later');
+  let recorded: { payment: Payment; error: TillpointError | null };
+  try {
+    recorded = await recordChargeOutcome(deps, { payment: claim.payment, result });
+  } catch (error) {
+    if (!(error instanceof ConcurrentTransitionError)) throw error;
+    recorded = { payment: claim.payment, error: null };
+  }
+  const invoice = (await settleInvoice(deps, claim.invoice.id)) ?? claim.invoice;
+  if (recorded.error) throw recorded.error;
+  return { invoice, payment: recorded.payment };
+}
+
+/**
+ * Records on an open invoice the outcome of its last charge, once known: paid (and its subscription
+ * active again), or failed, with the next try planned (the subscription `past_due`), or, after the
+ * last try, the invoice uncollectible and the subscription canceled. Does nothing while the charge is
+ * under way or once it is recorded, so any instance may call it any number of times.
+ */
+export async function settleInvoice(deps: Deps, invoiceId: string): Promise<Invoice | null> {
+  const now = deps.clock.now();
+  return deps.store.transaction(async (tx) => {
+    const invoice = await tx.invoices.get(null, invoiceId, { forUpdate: true });
+    if (invoice?.status !== 'open' || invoice.nextPaymentAttempt !== null || !invoice.paymentId) return invoice;
+    const payment = await tx.payments.get(null, invoice.paymentId);
+    if (!payment || payment.status === 'processing') return invoice;
+    const subscription = invoice.subscriptionId ? await tx.subscriptions.get(null, invoice.subscriptionId, { forUpdate: true }) : null;
+    const price = subscription ? await priceOf(tx, subscription) : null;
+    const moveSubscription = async (next: Subscription, type: 'customer.subscription.updated' | 'customer.subscription.deleted') => {
+      await tx.subscriptions.update(next);
+      await tx.events.insert(subscriptionEvent(next, price!, type, now));
+    };
+    if (payment.status === 'succeeded' || payment.status === 'requires_capture') {
+      const paid: Invoice = { ...invoice, status: 'paid', amountPaid: invoice.amountDue, paidAt: now, updatedAt: now };
+      await tx.invoices.update(paid);
+      await tx.events.insert(invoiceEvent(paid, 'invoice.paid', now));
+      if (subscription && subscription.status !== 'active' && subscription.status !== 'canceled') {
+        await moveSubscription({ ...subscription, status: 'active', updatedAt: now }, 'customer.subscription.updated');
+      }
+      return paid;
+    }
+    const retryAt = nextRetryAt(invoice, now);
+    const failed: Invoice = retryAt
+      ? { ...invoice, nextPaymentAttempt: retryAt, updatedAt: now }
+      : { ...invoice, status: 'uncollectible', nextPaymentAttempt: null, updatedAt: now };
+    await tx.invoices.update(failed);
+    await tx.events.insert(invoiceEvent(failed, 'invoice.payment_failed', now));
+    if (subscription && subscription.status !== 'canceled') {
+      if (!retryAt) {
+        await moveSubscription(
+          { ...subscription, status: 'canceled', canceledAt: subscription.canceledAt ?? now, endedAt: now, updatedAt: now },
+          'customer.subscription.deleted',
+        );
+      } else if (subscription.status === 'active' || subscription.status === 'trialing') {
+        await moveSubscription({ ...subscription, status: 'past_due', updatedAt: now }, 'customer.subscription.updated');
+      }
+    }
+    return failed;
+  });
+}

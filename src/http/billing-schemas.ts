@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { invoiceStatuses, subscriptionStatuses } from '../domain/billing/entities';
+import { listQuery, objectId } from './schemas';
+
+const metadata = z.record(z.string(), z.string()).optional().meta({ description: 'Merged into what is there; an empty value removes its key.' });
+
+/** Body of `POST /v1/subscriptions`. */
+export const createSubscriptionBody = z.strictObject({
+  customer: objectId.meta({ description: 'The customer to bill (`cus_…`), who has a saved payment method.' }),
+  items: z
+    .array(
+      z.strictObject({
+        price: objectId.meta({ description: 'A recurring price (`price_…`).' }),
+        quantity: z.number().int().optional().meta({ description: 'How many, 1 by default.' }),
+      }),
+    )
+    .length(1)
+    .meta({ description: 'The one price billed, and its quantity.' }),
+  default_payment_method: objectId.optional().meta({ description: "The customer's saved payment method to charge; their newest by default." }),
+  trial_period_days: z.number().int().optional().meta({ description: 'Days of free trial before the first charge (1–730).' }),
+  metadata,
+});
+
+/** Body of `POST /v1/subscriptions/:id`. */
+export const updateSubscriptionBody = z.strictObject({
+  price: objectId.optional().meta({ description: 'A new recurring price on the same interval, in the same currency.' }),
+  quantity: z.number().int().optional(),
+  proration_behavior: z
+    .enum(['create_prorations', 'none'])
+    .optional()
+    .meta({ description: '`create_prorations` (default): the unused and remaining time of the change are billed on the next invoice.' }),
+  cancel_at_period_end: z.boolean().optional().meta({ description: 'End at the end of the current period instead of renewing.' }),
+  default_payment_method: objectId.optional(),
+  metadata,
+});
+
+/** Query of `GET /v1/subscriptions`. */
+export const listSubscriptionsQuery = z.strictObject({
+  ...listQuery,
+  customer: objectId.optional(),
+  status: z.enum(subscriptionStatuses).optional(),
+});
+
+/** Query of `GET /v1/invoices`. */
+export const listInvoicesQuery = z.strictObject({
+  ...listQuery,
+  customer: objectId.optional(),
+  subscription: objectId.optional(),
+  status: z.enum(invoiceStatuses).optional(),
+});
+
+/** Body of `POST /v1/invoices/:id/pay`. */
+export const payInvoiceBody = z.strictObject({
+  payment_method: objectId.optional().meta({ description: "Another of the customer's saved payment methods to charge." }),
+});
+
+const unixSeconds = z.number().int().min(0).max(4_102_444_800);
+
+/** Body of `POST /v1/test_helpers/test_clocks`. */
+export const createTestClockBody = z.strictObject({
+  frozen_time: unixSeconds.meta({ description: 'The time the clock starts at (Unix seconds).' }),
+  name: z.string().max(300).optional(),
+});
+
+/** Body of `POST /v1/test_helpers/test_clocks/:id/advance`. */
+export const advanceTestClockBody = z.strictObject({
+  frozen_time: unixSeconds.meta({ description: 'The later time to move the clock to (Unix seconds).' }),
+});

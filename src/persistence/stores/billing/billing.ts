@@ -1,0 +1,154 @@
+import { invoices, subscriptions, testClocks } from '../../../domain/billing/entities';
+import type { UnitOfWork } from '../../../domain/deps';
+import type { Scope } from '../../../domain/shared/scope';
+import { scopedGetQuery, scopedListQuery, type ListFilter } from '../../list-query';
+import type { SqlExecutor } from '../../sql-client';
+import { columnsOf, rowReader } from '../../resource-rows';
+import { assignments, fieldValues, placeholders, type Row } from '../../rows';
+import type { ResourceDefinition } from '../../../domain/shared/resource-shape';
+
+/** The insert and update statements of a resource, as its definition says (resource-rows.ts). */
+function statementsOf<R extends ResourceDefinition>(definition: R) {
+  const all = columnsOf(definition);
+  const updated = columnsOf(definition, 'updated');
+  return {
+    read: rowReader(definition),
+    all,
+    updated,
+    insert: `INSERT INTO ${definition.table} (${all.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, all.length)})`,
+    update: `UPDATE ${definition.table} SET ${assignments(
+      updated.map(([column]) => column),
+      2,
+    )} WHERE id = $1`,
+  };
+}
+
+const clockRows = statementsOf(testClocks);
+const subscriptionRows = statementsOf(subscriptions);
+const invoiceRows = statementsOf(invoices);
+
+/** One row by id: within `scope`, or any (background work, which found it itself). */
+function getQuery(table: string, scope: Scope | null, id: string, forUpdate = false) {
+  const query = scope ? scopedGetQuery(table, scope, id) : { text: `SELECT * FROM ${table} WHERE id = $1`, params: [id] };
+  return { text: query.text + (forUpdate ? ' FOR UPDATE' : ''), params: query.params };
+}
+
+/** `test_clock_id IS NULL` (the wall clock) or `= $n` (one test clock). */
+function onClock(testClockId: string | null, params: unknown[]): string {
+  if (testClockId === null) return 'test_clock_id IS NULL';
+  params.push(testClockId);
+  return `test_clock_id = $${params.length}`;
+}
+
+/** Test clocks, subscriptions and invoices (docs/billing.md). */
+export function billingRepositories(db: SqlExecutor): Pick<UnitOfWork, 'testClocks' | 'subscriptions' | 'invoices'> {
+  return {
+    testClocks: {
+      async insert(clock) {
+        await db.query(clockRows.insert, fieldValues(clockRows.all, clock));
+      },
+      async get(scope, id, options = {}) {
+        const query = getQuery(testClocks.table, scope, id, options.forUpdate);
+        const { rows } = await db.query<Row>(query.text, query.params);
+        return rows[0] ? clockRows.read(rows[0]) : null;
+      },
+      async update(clock) {
+        await db.query(clockRows.update, [clock.id, ...fieldValues(clockRows.updated, clock)]);
+      },
+      async list(scope, page) {
+        const query = scopedListQuery(testClocks.table, scope, page);
+        const { rows } = await db.query<Row>(query.text, query.params);
+        return rows.map(clockRows.read);
+      },
+    },
+    subscriptions: {
+      async insert(subscription) {
+        await db.query(subscriptionRows.insert, fieldValues(subscriptionRows.all, subscription));
+      },
+      async get(scope, id, options = {}) {
+        const query = getQuery(subscriptions.table, scope, id, options.forUpdate);
+        const { rows } = await db.query<Row>(query.text, query.params);
+        return rows[0] ? subscriptionRows.read(rows[0]) : null;
+      },
+      async update(subscription) {
+        await db.query(subscriptionRows.update, [subscription.id, ...fieldValues(subscriptionRows.updated, subscription)]);
+      },
+      async list(scope, filter) {
+        const filters: ListFilter[] = [];
+        if (filter.customerId) filters.push({ column: 'customer_id', value: filter.customerId });
+        if (filter.status) filters.push({ column: 'status', value: filter.status });
+        const query = scopedListQuery(subscriptions.table, scope, filter, filters);
+        const { rows } = await db.query<Row>(query.text, query.params);
+        return rows.map(subscriptionRows.read);
+      },
+      async listRenewalDue(now, limit, testClockId) {
+        const params: unknown[] = [now, limit];
+        const { rows } = await db.query<Row>(
+          `SELECT * FROM subscriptions WHERE status IN ('trialing', 'active', 'past_due') AND current_period_end <= $1 AND ${onClock(testClockId, params)}
+            ORDER BY current_period_end, id LIMIT $2`,
+          params,
+        );
+        return rows.map(subscriptionRows.read);
+      },
+      async nextRenewalOnClock(testClockId) {
+        const { rows } = await db.query<{ at: Date | string | null }>(
+          `SELECT min(current_period_end) AS at FROM subscriptions WHERE status IN ('trialing', 'active', 'past_due') AND test_clock_id = $1`,
+          [testClockId],
+        );
+        return rows[0]?.at ? new Date(rows[0].at) : null;
+      },
+    },
+    invoices: {
+      async insert(invoice) {
+        const { rowCount } = await db.query(
+          `${invoiceRows.insert} ON CONFLICT (subscription_id, period_start) WHERE billing_reason IN ('subscription_create', 'subscription_cycle') DO NOTHING`,
+          fieldValues(invoiceRows.all, invoice),
+        );
+        return rowCount === 1;
+      },
+      async get(scope, id, options = {}) {
+        const query = getQuery(invoices.table, scope, id, options.forUpdate);
+        const { rows } = await db.query<Row>(query.text, query.params);
+        return rows[0] ? invoiceRows.read(rows[0]) : null;
+      },
+      async update(invoice) {
+        await db.query(invoiceRows.update, [invoice.id, ...fieldValues(invoiceRows.updated, invoice)]);
+      },
+      async list(scope, filter) {
+        const filters: ListFilter[] = [];
+        if (filter.customerId) filters.push({ column: 'customer_id', value: filter.customerId });
+        if (filter.subscriptionId) filters.push({ column: 'subscription_id', value: filter.subscriptionId });
+        if (filter.status) filters.push({ column: 'status', value: filter.status });
+        const query = scopedListQuery(invoices.table, scope, filter, filters);
+        const { rows } = await db.query<Row>(query.text, query.params);
+        return rows.map(invoiceRows.read);
+      },
+      async listAttemptDue(now, limit, testClockId) {
+        const params: unknown[] = [now, limit];
+        const { rows } = await db.query<Row>(
+          `SELECT * FROM invoices WHERE status = 'open' AND next_payment_attempt <= $1 AND ${onClock(testClockId, params)}
+            ORDER BY next_payment_attempt, id LIMIT $2`,
+          params,
+        );
+        return rows.map(invoiceRows.read);
+      },
+      async listUnsettled(limit, testClockId) {
+        const params: unknown[] = [limit];
+        const { rows } = await db.query<Row>(
+          `SELECT i.* FROM invoices i JOIN payments p ON p.id = i.payment_id
+            WHERE i.status = 'open' AND i.next_payment_attempt IS NULL AND p.status <> 'processing' AND i.${onClock(testClockId, params)}
+            ORDER BY i.created_at, i.id LIMIT $1`,
+          params,
+        );
+        return rows.map(invoiceRows.read);
+      },
+      async nextAttemptOnClock(testClockId) {
+        const { rows } = await db.query<{ at: Date | string | null }>(
+          `SELECT min(next_payment_attempt) AS at FROM invoices WHERE status = 'open' AND test_clock_id = $1`,
+          [testClockId],
+        );
+        return rows[0]?.at ? new Date(rows[0].at) : null;
+      },
+    },
+  };
+}

@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { runJobOnce } from '../../src/runtime/scheduler';
+import { testDatabases } from '../support/databases';
+import { countRows, dumpDatabase, expectError, merchantCall, rows, tokenize, useIntegration, withoutBookkeeping } from '../support/integration';
+
+const DAY = 24 * 60 * 60;
+/** 1 January 2027, 09:00 UTC: the test clocks' start. */
+const START = Date.UTC(2027, 0, 1, 9) / 1000;
+
+describe.each(testDatabases)('subscriptions, invoices and test clocks ($name)', (database) => {
+  const ctx = useIntegration(database);
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => merchantCall(ctx.h, ctx.key, method, url, body);
+  const ok = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
+    const res = await call(method, url, body);
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
+    return res.json() as Record<string, any>;
+  };
+
+  /** A recurring price of a new product. */
+  async function recurringPrice(unitAmount: number, options: { currency?: string; interval?: string } = {}) {
+    const product = await ok('POST', '/v1/products', {
+      name: 'Coffee club',
+      default_price_data: { currency: options.currency ?? 'usd', unit_amount: unitAmount },
+    });
+    await ctx.db.query(`UPDATE prices SET recurring_interval = $2, recurring_interval_count = 1 WHERE id = $1`, [
+      product.default_price.id,
+      options.interval ?? 'month',
+    ]);
+    return product.default_price.id as string;
+  }
+
+  /** A customer on a new test clock at `start`, with `card` saved by a setup session (nothing charged). */
+  async function customerOnClock(card?: Record<string, unknown>, start = START) {
+    const clock = await ok('POST', '/v1/test_helpers/test_clocks', { frozen_time: start, name: 'A year of coffee' });
+    const customer = await ok('POST', '/v1/customers', { email: 'ada@example.com', test_clock: clock.id });
+    const session = await ok('POST', '/v1/checkout/sessions', { mode: 'setup', customer: customer.id });
+    const saved = await ctx.h.app.inject({
+      method: 'POST',
+      url: `/api/checkout/sessions/${session.id}/payments`,
+      payload: { payment_method_type: 'card', email: 'ada@example.com', nonce: await tokenize(ctx.h, session.id, card) },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const [method] = (await ok('GET', `/v1/customers/${customer.id}/payment_methods`)).data;
+    return { clock: clock.id as string, customer: customer.id as string, method: method.id as string };
+  }
+
+  const invoicesOf = async (subscription: string) =>
+    (await ok('GET', `/v1/invoices?subscription=${subscription}&limit=100`)).data as Array<Record<string, any>>;
+  const advance = (clock: string, to: number) => ok('POST', `/v1/test_helpers/test_clocks/${clock}/advance`, { frozen_time: to });
+
+  it('a year of a monthly subscription on a test clock: 12 invoices, each paid by exactly one payment, periods on the anchor day', async () => {
+    const price = await recurringPrice(2000);
+    const { clock, customer } = await customerOnClock();
+    const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price, quantity: 1 }] });
+    expect(sub).toMatchObject({ object: 'subscription', status: 'active', customer, test_clock: clock, current_period_start: START });
+    expect(sub.items.data[0]).toMatchObject({ quantity: 1, price: { id: price, type: 'recurring', recurring: { interval: 'month', interval_count: 1 } } });
+
+    // Up to a day before the 12th renewal: the first invoice and 11 renewals.
+    const ready = await advance(clock, Date.UTC(2027, 11, 31, 9) / 1000);
+    expect(ready).toMatchObject({ status: 'ready', frozen_time: Date.UTC(2027, 11, 31, 9) / 1000 });
+    const invoices = await invoicesOf(sub.id);
+    expect(invoices).toHaveLength(12);
+    expect(invoices.map((invoice) => invoice.status)).toEqual(invoices.map(() => 'paid'));
+    expect(invoices.map((invoice) => invoice.amount_paid)).toEqual(invoices.map(() => 2000));
+    // Each period starts on the 1st of its month at 09:00 UTC.
+    expect(invoices.map((invoice) => invoice.period_start).sort()).toEqual(Array.from({ length: 12 }, (_, m) => Date.UTC(2027, m, 1, 9) / 1000));
+    const payments = await rows(ctx.db, `SELECT invoice_id, status FROM payments WHERE invoice_id IS NOT NULL`);
+    expect(payments).toHaveLength(12);
+    expect(new Set(payments.map((p) => p.invoice_id)).size).toBe(12);
+    expect(payments.every((p) => p.status === 'succeeded')).toBe(true);
+    const after = await ok('GET', `/v1/subscriptions/${sub.id}`);
+    expect(after).toMatchObject({
+      status: 'active',
+      current_period_start: Date.UTC(2027, 11, 1, 9) / 1000,
+      current_period_end: Date.UTC(2028, 0, 1, 9) / 1000,
+    });
+    const types = (await rows(ctx.db, `SELECT type FROM events WHERE type LIKE 'invoice.%' ORDER BY created_at, id`)).map((r) => r.type);
+    expect(types.filter((type) => type === 'invoice.paid')).toHaveLength(12);
+
+    // Advancing again, or billing on the wall clock, charges nothing twice.
+    await runJobOnce(ctx.h.tillpoint.deps, 'billing');
+    await advance(clock, Date.UTC(2027, 11, 31, 10) / 1000);
+    expect(await countRows(ctx.db, 'payments')).toBe(12);
+  });
+
+  it('a month-end anchor keeps its day: 31 January bills 28 February, then 31 March', async () => {
+    const price = await recurringPrice(1000);
+    const { clock, customer } = await customerOnClock(undefined, Date.UTC(2027, 0, 31, 12) / 1000);
+    const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }] });
+    expect(sub.current_period_end).toBe(Date.UTC(2027, 1, 28, 12) / 1000);
+    await advance(clock, Date.UTC(2027, 2, 31, 13) / 1000);
+    expect((await invoicesOf(sub.id)).map((invoice) => invoice.period_start).sort()).toEqual([
+      Date.UTC(2027, 0, 31, 12) / 1000,
+      Date.UTC(2027, 1, 28, 12) / 1000,
+      Date.UTC(2027, 2, 31, 12) / 1000,
+    ]);
+  });
+
+  it('a renewal declined with 4000 0000 0000 0341: past_due, retried 1, 3, 5 and 7 days on, then canceled, never charged twice', async () => {
+    const price = await recurringPrice(1500);
+    const { clock, customer } = await customerOnClock({ number: '4000 0000 0000 0341', exp_month: 12, exp_year: 2034, cvc: '123' });
+    const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }], trial_period_days: 14 });
+    expect(sub).toMatchObject({ status: 'trialing', trial_end: START + 14 * DAY, current_period_end: START + 14 * DAY });
+
+    await advance(clock, START + 14 * DAY + 60);
+    expect((await ok('GET', `/v1/subscriptions/${sub.id}`)).status).toBe('past_due');
+    const [renewal] = (await invoicesOf(sub.id)).filter((invoice) => invoice.billing_reason === 'subscription_cycle');
+    expect(renewal).toMatchObject({ status: 'open', attempt_count: 1, next_payment_attempt: START + 15 * DAY });
+
+    await advance(clock, START + 14 * DAY + 6 * DAY);
+    expect(await ok('GET', `/v1/invoices/${renewal!.id}`)).toMatchObject({ status: 'open', attempt_count: 4, next_payment_attempt: START + 21 * DAY });
+    expect((await ok('GET', `/v1/subscriptions/${sub.id}`)).status).toBe('past_due');
+
+    await advance(clock, START + 30 * DAY);
+    expect(await ok('GET', `/v1/invoices/${renewal!.id}`)).toMatchObject({ status: 'uncollectible', attempt_count: 5, next_payment_attempt: null });
+    expect(await ok('GET', `/v1/subscriptions/${sub.id}`)).toMatchObject({ status: 'canceled', ended_at: START + 21 * DAY });
+    const attempts = await rows(ctx.db, `SELECT status FROM payments WHERE invoice_id = $1`, [renewal!.id]);
+    expect(attempts.map((a) => a.status)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
+    const failedEvents = await rows(ctx.db, `SELECT count(*)::int AS n FROM events WHERE type = 'invoice.payment_failed'`);
+    expect(failedEvents[0]!.n).toBe(5);
+  });
+
+  it('a trial that converts: nothing charged during it, the first charge when it ends, then active', async () => {
+    const price = await recurringPrice(900);
+    const { clock, customer } = await customerOnClock();
+    const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }], trial_period_days: 7 });
+    const [trialInvoice] = await invoicesOf(sub.id);
+    expect(trialInvoice).toMatchObject({ status: 'paid', amount_due: 0, billing_reason: 'subscription_create' });
+    expect(await rows(ctx.db, `SELECT id FROM payments WHERE invoice_id IS NOT NULL`)).toEqual([]);
+    await advance(clock, START + 7 * DAY + 1);
+    expect(await ok('GET', `/v1/subscriptions/${sub.id}`)).toMatchObject({ status: 'active', current_period_start: START + 7 * DAY });
+    const paid = (await invoicesOf(sub.id)).find((invoice) => invoice.billing_reason === 'subscription_cycle');
+    expect(paid).toMatchObject({ status: 'paid', amount_paid: 900 });
+  });
+
+  it.each([
+    ['usd', 2000, 5000],
+    ['jpy', 1200, 3100],
+    ['kwd', 5125, 9999],
+  ])('an upgrade mid-period in %s is prorated onto the next invoice, its lines adding up to the minor unit', async (currency, from, to) => {
+    const cheap = await recurringPrice(from, { currency });
+    const dear = await recurringPrice(to, { currency });
+    const { clock, customer } = await customerOnClock();
+    const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price: cheap }] });
+    const periodStart = sub.current_period_start as number;
+    const periodEnd = sub.current_period_end as number;
+    // A third of the way through the period (to the second).
+    const at = periodStart + Math.round((periodEnd - periodStart) / 3);
+    await advance(clock, at);
+    const changed = await ok('POST', `/v1/subscriptions/${sub.id}`, { price: dear });
+    expect(changed.items.data[0].price.id).toBe(dear);
+    await advance(clock, periodEnd + 60);
+    const next = (await invoicesOf(sub.id)).find((invoice) => invoice.billing_reason === 'subscription_cycle')!;
+    const lines = next.lines.data as Array<{ amount: number; proration: boolean }>;
+    const share = (periodEnd - at) / (periodEnd - periodStart);
+    expect(lines.filter((line) => line.proration).map((line) => line.amount)).toEqual([-Math.round(from * share), Math.round(to * share)]);
+    expect(lines.find((line) => !line.proration)!.amount).toBe(to);
+    expect(next.total).toBe(lines.reduce((sum, line) => sum + line.amount, 0));
+    expect(next).toMatchObject({ status: 'paid', amount_paid: next.total, currency });
+  });
+
+  it('cancel at period end ends it then, with no further invoice; DELETE ends it now', async () => {
+    const price = await recurringPrice(700);
+    const { clock, customer } = await customerOnClock();
+    const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }] });
+    expect(await ok('POST', `/v1/subscriptions/${sub.id}`, { cancel_at_period_end: true })).toMatchObject({ cancel_at_period_end: true, status: 'active' });
+    await advance(clock, (sub.current_period_end as number) + 3 * DAY);
+    expect(await ok('GET', `/v1/subscriptions/${sub.id}`)).toMatchObject({ status: 'canceled', ended_at: sub.current_period_end });
+    expect(await invoicesOf(sub.id)).toHaveLength(1);
+    expectError(await call('POST', `/v1/subscriptions/${sub.id}`, { quantity: 2 }), 409, 'subscription_canceled');
+
+    const other = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }] });
+    expect(await ok('DELETE', `/v1/subscriptions/${other.id}`)).toMatchObject({ status: 'canceled' });
+    expectError(await call('DELETE', `/v1/subscriptions/${other.id}`), 409, 'subscription_canceled');
+  });
+
+  it('refuses bad subscriptions and clocks with a catalogue code, changing nothing', async () => {
+    const price = await recurringPrice(1000);
+    const { clock, customer } = await customerOnClock();
+    const oneTime = (await ok('POST', '/v1/products', { name: 'Mug', default_price_data: { currency: 'usd', unit_amount: 1200 } })).default_price.id;
+    const bare = await ok('POST', '/v1/customers', { email: 'bare@example.com' });
+    const before = withoutBookkeeping(await dumpDatabase(ctx.db));
+    expectError(await call('POST', '/v1/subscriptions', { customer, items: [{ price: oneTime }] }), 400, 'parameter_invalid', { param: 'items[0][price]' });
+    expectError(await call('POST', '/v1/subscriptions', { customer: 'cus_nope', items: [{ price }] }), 404, 'resource_missing', { param: 'customer' });
+    expectError(await call('POST', '/v1/subscriptions', { customer: bare.id, items: [{ price }] }), 400, 'parameter_missing', {
+      param: 'default_payment_method',
+    });
+    expectError(await call('POST', '/v1/subscriptions', { customer, items: [{ price, quantity: 0 }] }), 400, 'parameter_invalid', {
+      param: 'items[0][quantity]',
+    });
+    expectError(await call('POST', '/v1/subscriptions', { customer, items: [{ price }], trial_period_days: 0 }), 400, 'parameter_invalid', {
+      param: 'trial_period_days',
+    });
+    expectError(await call('POST', `/v1/test_helpers/test_clocks/${clock}/advance`, { frozen_time: START - 1 }), 400, 'parameter_invalid', {
+      param: 'frozen_time',
+    });
+    expectError(await call('POST', '/v1/customers', { email: 'x@example.com', test_clock: 'clock_nope' }), 404, 'resource_missing', { param: 'test_clock' });
+    expectError(await call('GET', '/v1/invoices/in_nope'), 404, 'resource_missing', { param: 'id' });
+    expect(withoutBookkeeping(await dumpDatabase(ctx.db))).toEqual(before);
+  });
+});
