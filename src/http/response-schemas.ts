@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { declineCodes, errorCatalogue } from '../domain/shared/errors';
 import { events, eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes, payments, refunds } from '../domain/payments/entities';
-import { checkoutSessions, paymentLinks, prices, products } from '../domain/sessions/entities';
+import { checkoutSessions, paymentLinks, priceIntervals, prices, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
 import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { disputeEvidence, disputes } from '../domain/disputes/entities';
@@ -372,15 +372,28 @@ const priceExample = {
   unit_amount: 1650,
   active: true,
   created: 1767225600,
+  nickname: null,
+  metadata: {},
+  recurring: null,
+  type: 'one_time',
 };
 
 export const priceSchema = resourceSchema('price', prices, {
   id: 'Price',
-  description: 'What a product costs in one currency; immutable once made.',
+  description: 'What a product costs in one currency, once or every interval; its amount never changes once made.',
   prefix: 'price_',
   example: priceExample,
-  json: {},
-  shaped: {},
+  json: { metadata: z.record(z.string(), z.string()) },
+  shaped: {
+    recurring: z
+      .strictObject({
+        interval: z.enum(priceIntervals),
+        interval_count: z.number().int().meta({ description: 'How many intervals between renewals: at most a year in all.' }),
+      })
+      .nullable()
+      .meta({ description: 'How often it renews; null for a one-time price.' }),
+    type: z.enum(['one_time', 'recurring']).meta({ description: '`recurring` when it renews (a subscription\'s price), else `one_time`.' }),
+  },
 });
 
 const productExample = {
@@ -698,6 +711,7 @@ export const refundListSchema = listOf(refundSchema, 'RefundList');
 export const disputeListSchema = listOf(disputeSchema, 'DisputeList');
 export const eventListSchema = listOf(eventSchema, 'EventList');
 export const productListSchema = listOf(productSchema, 'ProductList');
+export const priceListSchema = listOf(priceSchema, 'PriceList');
 export const couponListSchema = listOf(couponSchema, 'CouponList');
 export const taxRateListSchema = listOf(taxRateSchema, 'TaxRateList');
 export const promotionCodeListSchema = listOf(promotionCodeSchema, 'PromotionCodeList');

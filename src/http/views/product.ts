@@ -1,9 +1,14 @@
 import { apiObjectOf } from '../../domain/shared/resource-shape';
-import { prices, products, type Product, type Price } from '../../domain/sessions/entities';
+import { priceIsRecurring, prices, products, type Product, type Price } from '../../domain/sessions/entities';
 
-/** A price: its fields as its definition shows them (`prices`). */
+/** A price: its fields as its definition shows them (`prices`), with Stripe's `recurring` and `type`. */
 export function priceView(price: Price) {
-  return apiObjectOf('price', prices, price);
+  const { recurringInterval: interval, recurringIntervalCount: count } = price;
+  return {
+    ...apiObjectOf('price', prices, price),
+    recurring: interval === null ? null : { interval, interval_count: count ?? 1 },
+    type: priceIsRecurring(price) ? ('recurring' as const) : ('one_time' as const),
+  };
 }
 
 /**
