@@ -392,7 +392,7 @@ export const priceSchema = resourceSchema('price', prices, {
       })
       .nullable()
       .meta({ description: 'How often it renews; null for a one-time price.' }),
-    type: z.enum(['one_time', 'recurring']).meta({ description: '`recurring` when it renews (a subscription\'s price), else `one_time`.' }),
+    type: z.enum(['one_time', 'recurring']).meta({ description: "`recurring` when it renews (a subscription's price), else `one_time`." }),
   },
 });
 

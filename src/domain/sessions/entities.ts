@@ -21,6 +21,8 @@ export interface LineItem {
   dynamicTaxRates?: DynamicTaxRate[];
   /** The shopper may change the quantity within these bounds (Stripe's `adjustable_quantity`). */
   adjustableQuantity?: AdjustableQuantity;
+  /** The price (`price_…`) the line was made of, when it named one. */
+  priceId?: string;
 }
 
 const checkoutSessionPurposes = ['payment', 'setup'] as const;
@@ -134,7 +136,7 @@ export const paymentLinks = defineResource('payment_links', {
 export type PaymentLink = EntityOf<typeof paymentLinks>;
 
 /** An item of a payment link: a price's name and amount copied at creation, or an ad-hoc item. */
-export type PaymentLinkItem = Omit<LineItem, 'amount'> & { priceId?: string | null };
+export type PaymentLinkItem = Omit<LineItem, 'amount' | 'priceId'> & { priceId?: string | null };
 
 /** How often a recurring price renews, as Stripe's `recurring.interval`. */
 export const priceIntervals = ['day', 'week', 'month', 'year'] as const;

@@ -65,7 +65,10 @@ export function buildPrice(input: NewPrice, product: Pick<Product, 'id'>, scope:
     intervalCount = input.recurring.intervalCount ?? 1;
     const most = MAX_INTERVAL_COUNT[interval];
     if (!Number.isInteger(intervalCount) || intervalCount < 1 || intervalCount > most) {
-      throw invalid(recurringParam(at, 'interval_count'), `interval_count must be from 1 to ${most} when interval is ${interval}: renewals are at most a year apart`);
+      throw invalid(
+        recurringParam(at, 'interval_count'),
+        `interval_count must be from 1 to ${most} when interval is ${interval}: renewals are at most a year apart`,
+      );
     }
   }
   const metadata = input.metadata ?? {};

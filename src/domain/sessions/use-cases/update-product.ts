@@ -45,7 +45,10 @@ export async function updateProduct(
       defaultPrice = price;
     }
     const changed =
-      next.name !== current.name || next.description !== current.description || next.active !== current.active || next.defaultPriceId !== current.defaultPriceId;
+      next.name !== current.name ||
+      next.description !== current.description ||
+      next.active !== current.active ||
+      next.defaultPriceId !== current.defaultPriceId;
     if (!changed) return { product: current, defaultPrice };
     const now = deps.clock.now();
     next.updatedAt = now;

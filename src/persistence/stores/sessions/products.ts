@@ -9,14 +9,20 @@ import { assignments, fieldValues, placeholders, type Row } from '../../rows';
 const toProduct = rowReader(products);
 const productFields = columnsOf(products);
 const productUpdates = columnsOf(products, 'updated');
-const updateProduct = `UPDATE ${products.table} SET ${assignments(productUpdates.map(([column]) => column), 2)} WHERE id = $1`;
+const updateProduct = `UPDATE ${products.table} SET ${assignments(
+  productUpdates.map(([column]) => column),
+  2,
+)} WHERE id = $1`;
 const insertProduct = `INSERT INTO ${products.table} (${productFields.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, productFields.length)})`;
 
 /** A price's row and the columns it is made with, as its definition says. */
 const toPrice = rowReader(prices);
 const priceFields = columnsOf(prices);
 const priceUpdates = columnsOf(prices, 'updated');
-const updatePrice = `UPDATE ${prices.table} SET ${assignments(priceUpdates.map(([column]) => column), 2)} WHERE id = $1`;
+const updatePrice = `UPDATE ${prices.table} SET ${assignments(
+  priceUpdates.map(([column]) => column),
+  2,
+)} WHERE id = $1`;
 const insertPrice = `INSERT INTO ${prices.table} (${priceFields.map(([column]) => column).join(', ')}) VALUES (${placeholders(1, priceFields.length)})`;
 
 /** Products and their prices. */
