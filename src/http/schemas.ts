@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { paymentMethodTypes } from '../domain/payments/entities';
 import { TillpointError } from '../domain/shared/errors';
-import type { NewCheckoutSession, NewShippingOption } from '../domain/sessions/rules';
+import type { NewShippingOption } from '../domain/sessions/rules';
 import type { CheckoutSessionRequest } from '../domain/sessions/use-cases/create-checkout-session';
 import type { DiscountReference } from '../domain/pricing/discount-lookup';
 
