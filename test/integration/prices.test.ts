@@ -269,5 +269,11 @@ describe.each(testDatabases)('prices and product edits over the API ($name)', (d
     expectError(await session({ price: beans.default_price.id, unit_amount: 1 }), 400, 'parameter_invalid', { param: 'line_items[1][price]' });
     expectError(await session({ price: beans.default_price.id }, { currency: undefined }), 400, 'parameter_missing', { param: 'currency' });
     expect(await countRows(ctx.db, 'checkout_sessions')).toBe(1);
+
+    // A payment link opens payment-mode sessions: a recurring price makes no link.
+    expectError(await call('POST', '/v1/payment_links', { line_items: [{ price: club.default_price.id, quantity: 1 }] }), 400, 'parameter_invalid', {
+      param: 'line_items[0][price]',
+    });
+    expect(await countRows(ctx.db, 'payment_links')).toBe(0);
   });
 });
