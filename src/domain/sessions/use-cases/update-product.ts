@@ -35,7 +35,7 @@ export async function updateProduct(
     if (changes.active !== undefined) next.active = changes.active;
     let defaultPrice = current.defaultPriceId ? await tx.prices.get(scope, current.defaultPriceId) : null;
     if (changes.defaultPriceId !== undefined) {
-      const price = await tx.prices.get(scope, changes.defaultPriceId);
+      const price = await tx.prices.get(scope, changes.defaultPriceId, { forUpdate: true });
       if (!price) throw new TillpointError('resource_missing', `No such price: '${changes.defaultPriceId}'`, { param: 'default_price' });
       if (price.productId !== current.id) {
         throw new TillpointError('parameter_invalid', `Price '${price.id}' is not a price of this product`, { param: 'default_price' });
