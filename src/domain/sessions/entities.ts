@@ -162,7 +162,7 @@ export const products = defineResource('products', {
 /** Something a merchant sells. */
 export type Product = EntityOf<typeof products>;
 
-/** What a product costs in one currency (`price_…`); immutable once made, like Stripe's. Its API object is `priceView`. */
+/** What a product costs in one currency, once or every interval (`price_…`); its amount never changes once made, like Stripe's. Its API object is `priceView`. */
 export const prices = defineResource('prices', {
   id: field.text().fixedAtCreation(),
   accountId: field.text().fixedAtCreation().internal(),
