@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { eventTypes } from '../domain/shared/events';
 import type { NewPaymentLinkItem, PaymentLinkOptions } from '../domain/sessions/use-cases/create-payment-link';
 import type { NewProduct } from '../domain/sessions/use-cases/create-product';
+import type { NewPrice } from '../domain/sessions/price-rules';
+import { priceIntervals } from '../domain/sessions/entities';
 import type { NewCoupon, NewPromotionCode, NewTaxRate } from '../domain/pricing/rules';
 import {
   adjustableQuantityBody,
@@ -103,13 +105,75 @@ export const listCustomersQuery = z.strictObject({
   email: z.string().max(254).optional().meta({ description: 'Only customers with this email (the whole address, any case).' }),
 });
 
+/** A price's `recurring`: how often it renews. */
+const recurringBody = z
+  .strictObject({
+    interval: z.enum(priceIntervals),
+    interval_count: z.number().int().optional().meta({
+      description: 'Intervals between renewals (default 1): at most a year in all, so 365 days, 52 weeks, 12 months or 1 year.',
+    }),
+  })
+  .meta({ description: "Makes it a recurring price, billed every `interval_count` `interval`s (a subscription's price)." });
+
+const priceMetadata = z.record(z.string(), z.string());
+const priceNickname = z.string().max(250).meta({ description: 'A name for the merchant (never shown to shoppers).' });
+
 /** Body of `POST /v1/products`. */
 export const createProductBody = z.strictObject({
   name: z.string().max(250),
   description: z.string().max(5000).optional(),
   active: z.boolean().optional(),
-  default_price_data: z.strictObject({ currency, unit_amount: minorUnits.min(0, 'must not be negative') }).optional(),
+  default_price_data: z.strictObject({ currency, unit_amount: minorUnits.min(0, 'must not be negative'), recurring: recurringBody.optional() }).optional(),
 });
+
+/** Body of `POST /v1/products/:id`: a field left out is kept. */
+export const updateProductBody = z.strictObject({
+  name: z.string().max(250).optional(),
+  description: z.string().max(5000).nullable().optional().meta({ description: 'Null or an empty string clears it.' }),
+  active: z.boolean().optional().meta({ description: '`false` archives it: it takes no new prices.' }),
+  default_price: objectId.optional().meta({ description: 'One of its own active prices (`price_…`).' }),
+});
+
+/** Body of `POST /v1/prices`. */
+export const createPriceBody = z.strictObject({
+  product: objectId.meta({ description: 'The active product (`prod_…`) it prices.' }),
+  currency,
+  unit_amount: minorUnits.min(0, 'must not be negative').meta({ description: 'Price of one, in minor units; it never changes once made.' }),
+  recurring: recurringBody.optional(),
+  nickname: priceNickname.optional(),
+  metadata: priceMetadata.optional(),
+  active: z.boolean().optional(),
+});
+
+/** Body of `POST /v1/prices/:id`: only these change; a new amount is a new price. */
+export const updatePriceBody = z.strictObject({
+  active: z.boolean().optional().meta({ description: '`false` archives it: new purchases may not use it.' }),
+  nickname: priceNickname.nullable().optional(),
+  metadata: priceMetadata.optional().meta({ description: 'Merged into its own; an empty value removes the key.' }),
+});
+
+/** Query of `GET /v1/prices`. */
+export const listPricesQuery = z.strictObject({
+  ...listQuery,
+  product: objectId.optional().meta({ description: 'Only the prices of this product.' }),
+  active: z.enum(['true', 'false']).optional().meta({ description: 'Only active (`true`) or archived (`false`) prices.' }),
+  type: z.enum(['one_time', 'recurring']).optional(),
+});
+
+/** A create-price body in the use case's terms. */
+export function priceInputOf(body: z.output<typeof createPriceBody>): NewPrice {
+  return {
+    currency: body.currency,
+    unitAmount: body.unit_amount,
+    recurring: recurringOf(body.recurring),
+    nickname: body.nickname,
+    metadata: body.metadata,
+    active: body.active,
+  };
+}
+
+const recurringOf = (recurring: z.output<typeof recurringBody> | undefined) =>
+  recurring && { interval: recurring.interval, intervalCount: recurring.interval_count };
 
 /**
  * Body of `POST /v1/payment_links`: each item names a price, or gives a name and an amount. The
@@ -142,7 +206,11 @@ export function productInputOf(body: z.output<typeof createProductBody>): NewPro
     name: body.name,
     description: body.description,
     active: body.active,
-    defaultPrice: body.default_price_data && { currency: body.default_price_data.currency, unitAmount: body.default_price_data.unit_amount },
+    defaultPrice: body.default_price_data && {
+      currency: body.default_price_data.currency,
+      unitAmount: body.default_price_data.unit_amount,
+      recurring: recurringOf(body.default_price_data.recurring),
+    },
   };
 }
 

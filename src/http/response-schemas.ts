@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { declineCodes, errorCatalogue } from '../domain/shared/errors';
 import { events, eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes, payments, refunds } from '../domain/payments/entities';
-import { checkoutSessions, paymentLinks, prices, products } from '../domain/sessions/entities';
+import { checkoutSessions, paymentLinks, priceIntervals, prices, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
 import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { disputeEvidence, disputes } from '../domain/disputes/entities';
 import { webhookEndpoints } from '../domain/webhooks/entities';
 import { partSchema, resourceSchema } from './resource-schema';
-import { invoices, recurringIntervals, subscriptions, testClocks } from '../domain/billing/entities';
+import { invoices, subscriptions, testClocks } from '../domain/billing/entities';
 
 /**
  * What the merchant API answers, as zod schemas. Each one with an `id` becomes a named schema of
@@ -373,7 +373,7 @@ export const priceSchema = resourceSchema('price', prices, {
   shaped: {
     recurring: z
       .strictObject({
-        interval: z.enum(recurringIntervals).meta({ description: 'The unit a period is counted in.' }),
+        interval: z.enum(priceIntervals).meta({ description: 'The unit a period is counted in.' }),
         interval_count: z.number().int().min(1).meta({ description: 'Periods are this many intervals long.' }),
       })
       .nullable()
@@ -814,6 +814,7 @@ export const refundListSchema = listOf(refundSchema, 'RefundList');
 export const disputeListSchema = listOf(disputeSchema, 'DisputeList');
 export const eventListSchema = listOf(eventSchema, 'EventList');
 export const productListSchema = listOf(productSchema, 'ProductList');
+export const priceListSchema = listOf(priceSchema, 'PriceList');
 export const couponListSchema = listOf(couponSchema, 'CouponList');
 export const taxRateListSchema = listOf(taxRateSchema, 'TaxRateList');
 export const promotionCodeListSchema = listOf(promotionCodeSchema, 'PromotionCodeList');

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { paymentMethodTypes } from '../domain/payments/entities';
 import { TillpointError } from '../domain/shared/errors';
-import type { NewCheckoutSession, NewShippingOption } from '../domain/sessions/rules';
+import type { NewShippingOption } from '../domain/sessions/rules';
+import type { CheckoutSessionRequest } from '../domain/sessions/use-cases/create-checkout-session';
 import type { DiscountReference } from '../domain/pricing/discount-lookup';
 
 /**
@@ -94,12 +95,17 @@ export const createCheckoutSessionBody = z.strictObject({
     .optional()
     .meta({
       description:
-        "Required in `payment` mode; in `setup` mode it picks the processor's merchant account that verifies the card (default: the account's default currency).",
+        "Required in `payment` mode unless every line names a `price` (the session then takes the prices' currency); in `setup` mode it picks the processor's merchant account that verifies the card (default: the account's default currency).",
     }),
   line_items: z
     .array(
       z.strictObject({
-        // Our own `name` and `unit_amount`, or Stripe's `price_data`: one of the two.
+        // A price (`price_…`), our own `name` and `unit_amount`, or Stripe's `price_data`: one of the three.
+        price: z
+          .string()
+          .regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id')
+          .optional()
+          .describe("A one-time price (`price_…`) of an active product: the line takes the product's name and the price's amount."),
         name: z.string().optional(),
         unit_amount: z.number().int().optional(),
         price_data: z
@@ -199,10 +205,22 @@ export function shippingOptionsOf(options: z.output<typeof shippingOptionsBody> 
   }));
 }
 
-/** The session's items from the body: `name` and `unit_amount`, or `price_data`. */
-export function checkoutSessionLineItemsOf(items: z.output<typeof createCheckoutSessionBody>['line_items'] = []): NewCheckoutSession['lineItems'] {
+/** The session's items from the body: a `price`, `name` and `unit_amount`, or `price_data`. */
+export function checkoutSessionLineItemsOf(items: z.output<typeof createCheckoutSessionBody>['line_items'] = []): CheckoutSessionRequest['lineItems'] {
   return items.map((item, i) => {
     const at = `line_items[${i}]`;
+    if (item.price !== undefined) {
+      if (item.price_data || item.name !== undefined || item.unit_amount !== undefined) {
+        throw new TillpointError('parameter_invalid', 'Give price, price_data, or name and unit_amount: only one', { param: `${at}[price]` });
+      }
+      return {
+        pricedBy: item.price,
+        quantity: item.quantity,
+        taxRateIds: item.tax_rates,
+        dynamicTaxRateIds: item.dynamic_tax_rates,
+        adjustableQuantity: item.adjustable_quantity,
+      };
+    }
     if (item.price_data) {
       if (item.name !== undefined || item.unit_amount !== undefined) {
         throw new TillpointError('parameter_invalid', 'Give price_data, or name and unit_amount, not both', { param: `${at}[price_data]` });

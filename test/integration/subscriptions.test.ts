@@ -18,15 +18,14 @@ describe.each(testDatabases)('subscriptions, invoices and test clocks ($name)', 
 
   /** A recurring price of a new product. */
   async function recurringPrice(unitAmount: number, options: { currency?: string; interval?: string } = {}) {
-    const product = await ok('POST', '/v1/products', {
-      name: 'Coffee club',
-      default_price_data: { currency: options.currency ?? 'usd', unit_amount: unitAmount },
+    const product = await ok('POST', '/v1/products', { name: 'Coffee club' });
+    const price = await ok('POST', '/v1/prices', {
+      product: product.id,
+      currency: options.currency ?? 'usd',
+      unit_amount: unitAmount,
+      recurring: { interval: options.interval ?? 'month' },
     });
-    await ctx.db.query(`UPDATE prices SET recurring_interval = $2, recurring_interval_count = 1 WHERE id = $1`, [
-      product.default_price.id,
-      options.interval ?? 'month',
-    ]);
-    return product.default_price.id as string;
+    return price.id as string;
   }
 
   /** A customer on a new test clock at `start`, with `card` saved by a setup session (nothing charged). */

@@ -28,8 +28,13 @@ import type {
   PaymentListParams,
   PaymentSearchParams,
   Receipt,
+  Price,
+  PriceCreateParams,
+  PriceListParams,
+  PriceUpdateParams,
   Product,
   ProductCreateParams,
+  ProductUpdateParams,
   PromotionCode,
   PromotionCodeCreateParams,
   PromotionCodeListParams,
@@ -268,9 +273,35 @@ class Products {
   retrieve(id: string, options?: RequestOptions): Promise<Product> {
     return unwrap(this.api.GET('/v1/products/{id}', { params: { path: { id } }, ...get(options) }));
   }
+  /** Only the fields given change: `name`, `description`, `active` (`false` archives it), `default_price`. */
+  update(id: string, params: ProductUpdateParams, options?: RequestOptions): Promise<Product> {
+    return unwrap(this.api.POST('/v1/products/{id}', { params: { path: { id } }, body: params, ...post(options) }));
+  }
   list(params: ListParams = {}, options?: RequestOptions): ListPromise<Product> {
     return new ListPromise(
       (startingAfter) => unwrap(this.api.GET('/v1/products', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
+class Prices {
+  constructor(private readonly api: ApiClient) {}
+  /** A one-time price, or one that renews with `recurring: { interval, interval_count }`. */
+  create(params: PriceCreateParams, options?: RequestOptions): Promise<Price> {
+    return unwrap(this.api.POST('/v1/prices', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<Price> {
+    return unwrap(this.api.GET('/v1/prices/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** Only `active`, `nickname` and `metadata` change: a price's amount never does. */
+  update(id: string, params: PriceUpdateParams, options?: RequestOptions): Promise<Price> {
+    return unwrap(this.api.POST('/v1/prices/{id}', { params: { path: { id } }, body: params, ...post(options) }));
+  }
+  /** `product`, `active` (`'true'` or `'false'`) and `type` (`one_time` or `recurring`) narrow the list. */
+  list(params: PriceListParams = {}, options?: RequestOptions): ListPromise<Price> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/prices', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
       params.starting_after,
     );
   }
@@ -399,6 +430,7 @@ export class Tillpoint {
   readonly events: Events;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly products: Products;
+  readonly prices: Prices;
   readonly paymentLinks: PaymentLinks;
   readonly coupons: Coupons;
   readonly promotionCodes: PromotionCodes;
@@ -429,6 +461,7 @@ export class Tillpoint {
     this.events = new Events(api, { baseUrl, secretKey, fetch });
     this.webhookEndpoints = new WebhookEndpoints(api);
     this.products = new Products(api);
+    this.prices = new Prices(api);
     this.paymentLinks = new PaymentLinks(api);
     this.coupons = new Coupons(api);
     this.promotionCodes = new PromotionCodes(api);

@@ -135,6 +135,30 @@ describe.each(testDatabases.slice(0, 1))('@tillpoint/node against a real server 
     expect(taxed.total_details).toEqual({ amount_discount: 0, amount_shipping: 0, amount_tax: 330 });
   });
 
+  it('tp.prices and tp.products.update: a monthly price, archived, filtered, and a product edited', async () => {
+    client();
+    const product = await tp.products.create({ name: 'Coffee club' });
+    const monthly = await tp.prices.create({ product: product.id, currency: 'usd', unit_amount: 2000, recurring: { interval: 'month' }, nickname: 'Monthly' });
+    expect(monthly).toMatchObject({
+      object: 'price',
+      type: 'recurring',
+      recurring: { interval: 'month', interval_count: 1 },
+      unit_amount: 2000,
+      nickname: 'Monthly',
+    });
+    ctx.h.clock.advance(1000);
+    const once = await tp.prices.create({ product: product.id, currency: 'usd', unit_amount: 500 });
+    expect(once).toMatchObject({ type: 'one_time', recurring: null });
+    expect((await tp.prices.list({ product: product.id, type: 'recurring' })).data.map((p) => p.id)).toEqual([monthly.id]);
+    expect(await tp.prices.retrieve(monthly.id)).toEqual(monthly);
+    expect(await tp.prices.update(monthly.id, { active: false, metadata: { tier: 'gold' } })).toMatchObject({ active: false, metadata: { tier: 'gold' } });
+    const edited = await tp.products.update(product.id, { name: 'Coffee club+', default_price: once.id });
+    expect(edited).toMatchObject({ name: 'Coffee club+', default_price: { id: once.id } });
+    const refused = await tp.prices.update(once.id, { unit_amount: 1 } as never).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect(refused).toMatchObject({ code: 'parameter_unknown', param: 'unit_amount' });
+  });
+
   it('walks a list across pages with for await, newest first, each object once', async () => {
     client();
     const made: string[] = [];

@@ -1,9 +1,9 @@
 import { modes } from '../shared/events';
 import { defineResource, field, type EntityOf } from '../shared/resource-shape';
+import type { priceIntervals } from '../sessions/entities';
 
 /** How often a recurring price bills: every `count` days, weeks, months or years. */
-export const recurringIntervals = ['day', 'week', 'month', 'year'] as const;
-export type RecurringInterval = (typeof recurringIntervals)[number];
+export type RecurringInterval = (typeof priceIntervals)[number];
 
 /**
  * A test clock (`clock_…`, test mode only): a time of its own that the customers made on it are

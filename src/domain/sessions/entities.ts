@@ -21,6 +21,8 @@ export interface LineItem {
   dynamicTaxRates?: DynamicTaxRate[];
   /** The shopper may change the quantity within these bounds (Stripe's `adjustable_quantity`). */
   adjustableQuantity?: AdjustableQuantity;
+  /** The price (`price_…`) the line was made of, when it named one. */
+  priceId?: string;
 }
 
 const checkoutSessionPurposes = ['payment', 'setup'] as const;
@@ -134,7 +136,14 @@ export const paymentLinks = defineResource('payment_links', {
 export type PaymentLink = EntityOf<typeof paymentLinks>;
 
 /** An item of a payment link: a price's name and amount copied at creation, or an ad-hoc item. */
-export type PaymentLinkItem = Omit<LineItem, 'amount'> & { priceId?: string | null };
+export type PaymentLinkItem = Omit<LineItem, 'amount' | 'priceId'> & { priceId?: string | null };
+
+/** How often a recurring price renews, as Stripe's `recurring.interval`. */
+export const priceIntervals = ['day', 'week', 'month', 'year'] as const;
+export type PriceInterval = (typeof priceIntervals)[number];
+
+/** The most intervals between renewals: a year in all (Stripe's bound). */
+export const MAX_INTERVAL_COUNT: Readonly<Record<PriceInterval, number>> = { day: 365, week: 52, month: 12, year: 1 };
 
 /** Something a merchant sells (`prod_…`). Its API object is `productView`. */
 export const products = defineResource('products', {
@@ -153,7 +162,7 @@ export const products = defineResource('products', {
 /** Something a merchant sells. */
 export type Product = EntityOf<typeof products>;
 
-/** What a product costs in one currency (`price_…`); immutable once made, like Stripe's. Its API object is `priceView`. */
+/** What a product costs in one currency, once or every interval (`price_…`); its amount never changes once made, like Stripe's. Its API object is `priceView`. */
 export const prices = defineResource('prices', {
   id: field.text().fixedAtCreation(),
   accountId: field.text().fixedAtCreation().internal(),
@@ -161,14 +170,21 @@ export const prices = defineResource('prices', {
   productId: field.text().fixedAtCreation().shownAs('product').describe('The product it prices (`prod_…`).'),
   currency: field.currency().fixedAtCreation(),
   unitAmount: field.integer().fixedAtCreation().describe('Price of one, in minor units'),
-  active: field.boolean(),
-  /** A recurring price bills every `recurringIntervalCount` of these; null for a one-time price. */
-  recurringInterval: field.oneOf(['day', 'week', 'month', 'year']).nullable().fixedAtCreation().internal(),
-  recurringIntervalCount: field.integer().nullable().fixedAtCreation().internal(),
-  nickname: field.text().nullable(),
-  metadata: field.json<Record<string, string>>().whenMissing({}),
+  active: field.boolean().describe('Whether new purchases may use it; an archived price keeps its history.'),
   createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+  // Recurring prices (migration 0047): both null for a one-time price, both set for one that renews.
+  /** How often it renews: every `recurringIntervalCount` of these; null for a one-time price. */
+  recurringInterval: field.oneOf(priceIntervals).nullable().fixedAtCreation().internal(),
+  /** How many intervals between renewals (at most a year in all); null for a one-time price. */
+  recurringIntervalCount: field.integer().nullable().fixedAtCreation().internal(),
+  nickname: field.text().nullable().describe('A name for the merchant, never shown to shoppers.'),
+  metadata: field.json<Record<string, string>>().whenMissing({}),
 });
 
-/** What a product costs in one currency. */
+/** What a product costs in one currency, once or every interval. */
 export type Price = EntityOf<typeof prices>;
+
+/** Whether a price renews (a subscription's) rather than being paid once. */
+export function priceIsRecurring(price: Pick<Price, 'recurringInterval'>): boolean {
+  return price.recurringInterval !== null;
+}

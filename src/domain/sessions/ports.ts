@@ -28,11 +28,24 @@ export interface PaymentLinkRepository {
 
 export interface ProductRepository {
   insert(product: Product): Promise<void>;
-  get(scope: Scope, id: string): Promise<Product | null>;
+  get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<Product | null>;
   list(scope: Scope, page: PageRequest): Promise<Product[]>;
+  /** Writes the fields a product may change (its definition's unfixed ones). */
+  update(product: Product): Promise<void>;
+}
+
+/** Which prices `GET /v1/prices` answers: each filter left out matches every price. */
+export interface PriceFilter {
+  productId?: string;
+  active?: boolean;
+  type?: 'one_time' | 'recurring';
 }
 
 export interface PriceRepository {
   insert(price: Price): Promise<void>;
-  get(scope: Scope, id: string): Promise<Price | null>;
+  get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<Price | null>;
+  /** Newest first. */
+  list(scope: Scope, page: PageRequest & PriceFilter): Promise<Price[]>;
+  /** Writes the fields a price may change: `active`, `nickname`, `metadata`. */
+  update(price: Price): Promise<void>;
 }

@@ -45,6 +45,8 @@ export interface NewCheckoutSession {
     dynamicTaxRateIds?: string[];
     dynamicTaxRates?: DynamicTaxRate[];
     adjustableQuantity?: { enabled: boolean; minimum?: number; maximum?: number };
+    /** The price (`price_…`) the line's name and amount were taken from, if any. */
+    priceId?: string | null;
   }>;
   successUrl?: string | null;
   cancelUrl?: string | null;
@@ -142,6 +144,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
       throw invalid(`${at}[price_data][currency]`, `price_data[currency] must be the session's currency, ${rule.code.toLowerCase()}`);
     }
     const line: LineItem = { name, unitAmount: item.unitAmount, quantity: item.quantity, amount: item.unitAmount * item.quantity };
+    if (item.priceId) line.priceId = item.priceId;
     if (item.taxRates?.length) {
       if (item.taxRates.length > 5) throw invalid(`${at}[tax_rates]`, 'A line item may have at most 5 tax rates');
       line.taxRates = item.taxRates;

@@ -12,6 +12,7 @@ export const apiResources = [
   'disputes',
   'customers',
   'products',
+  'prices',
   'payment_links',
   'coupons',
   'promotion_codes',

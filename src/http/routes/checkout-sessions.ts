@@ -32,7 +32,10 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
     async ({ body, request }) => {
       const setup = body.mode === 'setup';
       if (!setup) {
+        // Lines that all name prices may leave the currency out: the session takes theirs.
+        const pricesOnly = body.line_items?.length && body.line_items.every((item) => item.price !== undefined);
         for (const param of ['currency', 'line_items'] as const) {
+          if (param === 'currency' && pricesOnly) continue;
           if (body[param] === undefined) throw new TillpointError('parameter_missing', `Missing required parameter: ${param}`, { param });
         }
       }

@@ -12,6 +12,7 @@ import { flagRoutes } from './flags';
 import { paymentRoutes } from './payments';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 import { productRoutes } from './products';
+import { priceRoutes } from './prices';
 import { customerRoutes } from './customers';
 import { refundRoutes } from './refunds';
 import { disputeRoutes } from './disputes';
@@ -44,6 +45,7 @@ export async function merchantApi(app: FastifyInstance, { deps, pageSecurity }: 
   await app.register(disputeRoutes, { deps });
   await app.register(eventRoutes, { deps });
   await app.register(productRoutes, { deps });
+  await app.register(priceRoutes, { deps });
   await app.register(customerRoutes, { deps });
   await app.register(paymentLinkRoutes, { deps });
   await app.register(couponRoutes, { deps });

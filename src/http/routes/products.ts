@@ -3,9 +3,10 @@ import type { Deps } from '../../domain/deps';
 import { createProduct } from '../../domain/sessions/use-cases/create-product';
 import { getProduct } from '../../domain/sessions/use-cases/get-product';
 import { listProducts } from '../../domain/sessions/use-cases/list-products';
+import { updateProduct } from '../../domain/sessions/use-cases/update-product';
 import { defineRoute } from '../define-route';
 import { productListSchema, productSchema } from '../response-schemas';
-import { createProductBody, pageQuery, productInputOf } from '../lifecycle-schemas';
+import { createProductBody, pageQuery, productInputOf, updateProductBody } from '../lifecycle-schemas';
 import { keyActorOf, scopeOf } from '../merchant-auth';
 import { listBody, pageRequest } from '../pagination';
 import { idParams } from '../schemas';
@@ -50,6 +51,29 @@ export async function productRoutes(app: FastifyInstance, { deps }: { deps: Deps
     { method: 'GET', url: '/v1/products/:id', resource: 'products', tag, summary: 'Retrieve a product', params: idParams, response: productSchema },
     async ({ params, request }) => {
       const { product, defaultPrice } = await getProduct(deps, { scope: scopeOf(request), id: params.id });
+      return productView(product, defaultPrice);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/products/:id',
+      resource: 'products',
+      tag,
+      summary: 'Update a product: its name, description or default price, or archive it (`active: false`)',
+      params: idParams,
+      body: updateProductBody,
+      response: productSchema,
+    },
+    async ({ params, body, request }) => {
+      const { product, defaultPrice } = await updateProduct(deps, {
+        scope: scopeOf(request),
+        actor: keyActorOf(request),
+        id: params.id,
+        changes: { name: body.name, description: body.description, active: body.active, defaultPriceId: body.default_price },
+      });
       return productView(product, defaultPrice);
     },
   );

@@ -445,7 +445,47 @@ export interface paths {
         /** Retrieve a product */
         get: operations["getV1ProductsId"];
         put?: never;
-        post?: never;
+        /** Update a product: its name, description or default price, or archive it (`active: false`) */
+        post: operations["postV1ProductsId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List prices, newest first
+         * @description Filter by `product`, `active` and `type` (`one_time` or `recurring`).
+         */
+        get: operations["getV1Prices"];
+        put?: never;
+        /** Create a price of a product: one-time, or recurring with `recurring` */
+        post: operations["postV1Prices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/prices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a price */
+        get: operations["getV1PricesId"];
+        put?: never;
+        /** Archive a price or change its nickname or metadata; its amount never changes */
+        post: operations["postV1PricesId"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1513,7 +1553,7 @@ export interface components {
             };
         };
         /**
-         * @description What a product costs in one currency; immutable once made.
+         * @description What a product costs in one currency, once or every interval; its amount never changes once made.
          * @example {
          *       "id": "price_test_p1",
          *       "object": "price",
@@ -1522,7 +1562,11 @@ export interface components {
          *       "currency": "usd",
          *       "unit_amount": 1650,
          *       "active": true,
-         *       "created": 1767225600
+         *       "created": 1767225600,
+         *       "nickname": null,
+         *       "metadata": {},
+         *       "recurring": null,
+         *       "type": "one_time"
          *     }
          */
         Price: {
@@ -1544,9 +1588,27 @@ export interface components {
             currency: string;
             /** @description Price of one, in minor units */
             unit_amount: number;
+            /** @description Whether new purchases may use it; an archived price keeps its history. */
             active: boolean;
             /** @description Creation time */
             created: number;
+            /** @description A name for the merchant, never shown to shoppers. */
+            nickname: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description How often it renews; null for a one-time price. */
+            recurring: {
+                /** @enum {string} */
+                interval: "day" | "week" | "month" | "year";
+                /** @description How many intervals between renewals: at most a year in all. */
+                interval_count: number;
+            } | null;
+            /**
+             * @description `recurring` when it renews (a subscription's price), else `one_time`.
+             * @enum {string}
+             */
+            type: "one_time" | "recurring";
         };
         /**
          * @description Something the merchant sells, with its default price spelled out.
@@ -1567,7 +1629,11 @@ export interface components {
          *         "currency": "usd",
          *         "unit_amount": 1650,
          *         "active": true,
-         *         "created": 1767225600
+         *         "created": 1767225600,
+         *         "nickname": null,
+         *         "metadata": {},
+         *         "recurring": null,
+         *         "type": "one_time"
          *       }
          *     }
          */
@@ -2109,6 +2175,16 @@ export interface components {
             /** @description Whether another page follows this one. */
             has_more: boolean;
             data: components["schemas"]["Product"][];
+        };
+        /** @description One page of a list, newest first. */
+        PriceList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["Price"][];
         };
         /** @description One page of a list, newest first. */
         CouponList: {
@@ -2694,10 +2770,12 @@ export interface operations {
                      * @enum {string}
                      */
                     mode?: "payment" | "setup";
-                    /** @description Required in `payment` mode; in `setup` mode it picks the processor's merchant account that verifies the card (default: the account's default currency). */
+                    /** @description Required in `payment` mode unless every line names a `price` (the session then takes the prices' currency); in `setup` mode it picks the processor's merchant account that verifies the card (default: the account's default currency). */
                     currency?: string;
                     /** @description Required in `payment` mode; not used in `setup` mode. */
                     line_items?: {
+                        /** @description A one-time price (`price_…`) of an active product: the line takes the product's name and the price's amount. */
+                        price?: string;
                         name?: string;
                         unit_amount?: number;
                         /** @description Stripe's shape, accepted beside `name` and `unit_amount`; `currency` must be the session's. */
@@ -3925,6 +4003,13 @@ export interface operations {
                     default_price_data?: {
                         currency: string;
                         unit_amount: number;
+                        /** @description Makes it a recurring price, billed every `interval_count` `interval`s (a subscription's price). */
+                        recurring?: {
+                            /** @enum {string} */
+                            interval: "day" | "week" | "month" | "year";
+                            /** @description Intervals between renewals (default 1): at most a year in all, so 365 days, 52 weeks, 12 months or 1 year. */
+                            interval_count?: number;
+                        };
                     };
                 };
             };
@@ -3975,6 +4060,229 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1ProductsId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Null or an empty string clears it. */
+                    description?: string | null;
+                    /** @description `false` archives it: it takes no new prices. */
+                    active?: boolean;
+                    /** @description One of its own active prices (`price_…`). */
+                    default_price?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a product: its name, description or default price, or archive it (`active: false`) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1Prices: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+                /** @description Only the prices of this product. */
+                product?: string;
+                /** @description Only active (`true`) or archived (`false`) prices. */
+                active?: "true" | "false";
+                type?: "one_time" | "recurring";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List prices, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1Prices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The active product (`prod_…`) it prices. */
+                    product: string;
+                    currency: string;
+                    /** @description Price of one, in minor units; it never changes once made. */
+                    unit_amount: number;
+                    /** @description Makes it a recurring price, billed every `interval_count` `interval`s (a subscription's price). */
+                    recurring?: {
+                        /** @enum {string} */
+                        interval: "day" | "week" | "month" | "year";
+                        /** @description Intervals between renewals (default 1): at most a year in all, so 365 days, 52 weeks, 12 months or 1 year. */
+                        interval_count?: number;
+                    };
+                    /** @description A name for the merchant (never shown to shoppers). */
+                    nickname?: string;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a price of a product: one-time, or recurring with `recurring` */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Price"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1PricesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a price */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Price"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1PricesId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `false` archives it: new purchases may not use it. */
+                    active?: boolean;
+                    nickname?: string | null;
+                    /** @description Merged into its own; an empty value removes the key. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Archive a price or change its nickname or metadata; its amount never changes */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Price"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };

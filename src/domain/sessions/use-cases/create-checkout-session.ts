@@ -4,13 +4,21 @@ import { TillpointError } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import type { Actor } from '../../team/entities';
 import type { Scope } from '../../shared/scope';
-import type { CheckoutSession } from '../entities';
+import { priceIsRecurring, type CheckoutSession } from '../entities';
 import { findDiscount, type DiscountReference } from '../../pricing/discount-lookup';
 import { assertRedeemable } from '../../pricing/redemption';
 import { appliedDiscount, appliedDynamicTaxRate, appliedTaxRate } from '../../pricing/rules';
 import { allowedCountriesOf } from '../../addresses/rules';
 import type { AppliedTaxRate, TaxRate } from '../../pricing/entities';
 import type { UnitOfWork } from '../../deps';
+
+type NewLine = NewCheckoutSession['lineItems'][number];
+
+/** A line that names a price (`line_items[].price`): its product's name and the price's amount are looked up. */
+export type PriceLine = Omit<NewLine, 'name' | 'unitAmount' | 'currency' | 'priceId'> & { pricedBy: string };
+
+/** A new session whose lines may name prices instead of giving a name and an amount. */
+export type CheckoutSessionRequest = Omit<NewCheckoutSession, 'lineItems'> & { lineItems: Array<NewLine | PriceLine> };
 
 /** Opens a checkout session for a cart; the shopper pays it at its `url`. */
 export async function createCheckoutSession(
@@ -19,9 +27,15 @@ export async function createCheckoutSession(
    * `actor` is the key or user it is audited against; null when a shopper opened a payment link.
    * `discount` is the coupon or promotion code of `discounts[]`, checked and applied here.
    */
-  options: { scope: Scope; input: NewCheckoutSession; actor: Actor | null; discount?: DiscountReference | null },
+  options: { scope: Scope; input: CheckoutSessionRequest; actor: Actor | null; discount?: DiscountReference | null },
 ): Promise<CheckoutSession> {
-  let input = options.input;
+  let input: NewCheckoutSession;
+  if (options.input.lineItems.some((line) => 'pricedBy' in line)) {
+    const request = options.input;
+    input = await deps.store.read((reader) => withPrices(reader, options.scope, request));
+  } else {
+    input = options.input as NewCheckoutSession;
+  }
   if (input.purpose === 'setup' && !input.currency) {
     const account = await deps.store.read((reader) => reader.accounts.get(options.scope.accountId));
     input = { ...input, currency: account?.defaultCurrency ?? 'USD' };
@@ -71,6 +85,40 @@ export async function createCheckoutSession(
     : undefined;
   await deps.store.once((db) => db.checkoutSessions.insert(session, audit));
   return session;
+}
+
+/**
+ * The lines that name a price, as their product's name and the price's amount (Stripe's
+ * `line_items[].price`). A price of another account, an archived price or product, a price in
+ * another currency than the session's, and a recurring price outside subscription mode are refused
+ * by the line's `price`. A session given no currency takes its prices'.
+ */
+async function withPrices(reader: UnitOfWork, scope: Scope, request: CheckoutSessionRequest): Promise<NewCheckoutSession> {
+  let currency = request.currency;
+  const lineItems: NewCheckoutSession['lineItems'] = [];
+  for (const [i, line] of request.lineItems.entries()) {
+    if (!('pricedBy' in line)) {
+      lineItems.push(line);
+      continue;
+    }
+    const param = `line_items[${i}][price]`;
+    const { pricedBy, ...rest } = line;
+    const price = await reader.prices.get(scope, pricedBy);
+    const product = price && (await reader.products.get(scope, price.productId));
+    if (!price || !product) throw new TillpointError('resource_missing', `No such price: '${pricedBy}'`, { param });
+    if (!price.active || !product.active) throw new TillpointError('parameter_invalid', `Price '${price.id}' or its product is archived`, { param });
+    if (priceIsRecurring(price) && (request.purpose ?? 'payment') === 'payment') {
+      throw new TillpointError('parameter_invalid', 'You must be in subscription mode to use recurring prices', { param });
+    }
+    if (!currency) currency = price.currency;
+    if (price.currency !== currency.toUpperCase()) {
+      throw new TillpointError('parameter_invalid', `Price '${price.id}' is in ${price.currency.toLowerCase()}, not the session's ${currency.toLowerCase()}`, {
+        param,
+      });
+    }
+    lineItems.push({ ...rest, name: product.name, unitAmount: price.unitAmount, priceId: price.id });
+  }
+  return { ...request, currency, lineItems };
 }
 
 /** Each item's `tax_rates` ids as the rates' terms; an unknown or inactive rate is refused by name. */

@@ -6,7 +6,7 @@ import { newId } from '../../shared/ids';
 import type { Deps } from '../../deps';
 import type { Actor } from '../../team/entities';
 import type { Scope } from '../../shared/scope';
-import type { PaymentLink } from '../entities';
+import { priceIsRecurring, type PaymentLink } from '../entities';
 
 /** An item of a new link: a price of one of the account's products, or a name and an amount. */
 export type NewPaymentLinkItem = ({ priceId: string; quantity: number } | { name: string; unitAmount: number; quantity: number }) & {
@@ -48,6 +48,8 @@ export async function createPaymentLink(
       if (!price.active || !product.active) {
         throw new TillpointError('parameter_invalid', 'This price or its product is not active', { param });
       }
+      // A link opens payment-mode sessions, which take one-time prices only.
+      if (priceIsRecurring(price)) throw new TillpointError('parameter_invalid', 'A payment link takes one-time prices only, not recurring ones', { param });
       if (currency && currency.toUpperCase() !== price.currency) {
         throw new TillpointError('parameter_invalid', 'Every item of a link must be in the same currency', { param });
       }
