@@ -198,6 +198,7 @@ const paymentExample = {
   checkout_session: checkoutSessionExample.id,
   customer: null,
   customer_email: 'shopper@example.com',
+  invoice: null,
   payment_method: { type: 'card', brand: 'visa', last4: '1111', exp_month: 12, exp_year: 2034, fingerprint: 'fp_3kq9c0d1', payer_email: null, username: null },
   processor: 'test',
   processor_transaction_id: 'test_txn_7f3a',

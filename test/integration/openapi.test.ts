@@ -19,6 +19,9 @@ import {
   priceSchema,
   paymentLinkSchema,
   webhookEndpointSchema,
+  subscriptionSchema,
+  invoiceSchema,
+  testClockSchema,
 } from '../../src/http/response-schemas';
 import { docsPagePolicy } from '../../src/http/routes/api-reference';
 import { SDK_TYPES_FILE, sdkTypesOf } from '../../scripts/sdk-types';
@@ -171,6 +174,9 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
       Price: priceSchema,
       PaymentLink: paymentLinkSchema,
       WebhookEndpoint: webhookEndpointSchema,
+      Subscription: subscriptionSchema,
+      Invoice: invoiceSchema,
+      TestClock: testClockSchema,
     };
     const withExamples = Object.entries<any>(document.components.schemas).filter(([, schema]) => schema.examples);
     expect(withExamples.map(([id]) => id).sort()).toEqual(Object.keys(named).sort());

@@ -710,6 +710,175 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List subscriptions, newest first */
+        get: operations["getV1Subscriptions"];
+        put?: never;
+        /**
+         * Start a subscription for a customer with a saved payment method
+         * @description Without a trial its first invoice is charged at once: `active` when paid, else `incomplete` with the invoice retried on the schedule. With `trial_period_days`, `trialing` until the trial ends.
+         */
+        post: operations["postV1Subscriptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a subscription */
+        get: operations["getV1SubscriptionsId"];
+        put?: never;
+        /** Change a subscription's price, quantity, payment method, metadata, or whether it ends at the period's end */
+        post: operations["postV1SubscriptionsId"];
+        /**
+         * Cancel a subscription now
+         * @description It ends at once; its open invoices are voided.
+         */
+        delete: operations["deleteV1SubscriptionsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List invoices, newest first */
+        get: operations["getV1Invoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an invoice */
+        get: operations["getV1InvoicesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Charge an open or uncollectible invoice now
+         * @description A decline answers `card_declined`; the attempt is counted and the next one planned as scheduled.
+         */
+        post: operations["postV1InvoicesIdPay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Void an open invoice: nothing more is charged for it */
+        post: operations["postV1InvoicesIdVoid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test_helpers/test_clocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List test clocks */
+        get: operations["getV1TestHelpersTestClocks"];
+        put?: never;
+        /** Create a test clock (test mode) */
+        post: operations["postV1TestHelpersTestClocks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test_helpers/test_clocks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a test clock */
+        get: operations["getV1TestHelpersTestClocksId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test_helpers/test_clocks/{id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance a test clock, running every renewal and retry that falls due on the way
+         * @description Answers once the clock reads `frozen_time` (`status: ready`).
+         */
+        post: operations["postV1TestHelpersTestClocksIdAdvance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/flags": {
         parameters: {
             query?: never;
@@ -1147,6 +1316,7 @@ export interface components {
          *       "checkout_session": "cs_test_a1B2c3D4e5F6g7H8i9J0kLmN",
          *       "customer": null,
          *       "customer_email": "shopper@example.com",
+         *       "invoice": null,
          *       "processor": "test",
          *       "processor_transaction_id": "test_txn_7f3a",
          *       "processor_response": {
@@ -1210,6 +1380,8 @@ export interface components {
             /** @description The customer who paid; null when none, or once that customer was deleted. */
             customer: string | null;
             customer_email: string | null;
+            /** @description The invoice this payment is an attempt at, or null. */
+            invoice: string | null;
             /**
              * @example test
              * @example braintree
@@ -1408,7 +1580,8 @@ export interface components {
          *         "crm_id": "8812"
          *       },
          *       "created": 1767225600,
-         *       "updated": 1767225600
+         *       "updated": 1767225600,
+         *       "test_clock": null
          *     }
          */
         Customer: {
@@ -1430,6 +1603,8 @@ export interface components {
             created: number;
             /** @description Last change */
             updated: number;
+            /** @description The test clock whose time bills this customer's subscriptions, or null. */
+            test_clock: string | null;
         };
         /**
          * @description A card saved to a customer at the processor: never the card's number or CVC.
@@ -1477,6 +1652,324 @@ export interface components {
             };
         };
         /**
+         * @description What a product costs in one currency; immutable once made.
+         * @example {
+         *       "id": "price_test_p1",
+         *       "object": "price",
+         *       "livemode": false,
+         *       "product": "prod_test_c1",
+         *       "currency": "usd",
+         *       "unit_amount": 1650,
+         *       "active": true,
+         *       "created": 1767225600,
+         *       "nickname": null,
+         *       "metadata": {},
+         *       "recurring": {
+         *         "interval": "month",
+         *         "interval_count": 1
+         *       },
+         *       "type": "recurring"
+         *     }
+         */
+        Price: {
+            /**
+             * @description Object id, `price_…`.
+             * @example price_test_p1
+             */
+            id: string;
+            /** @constant */
+            object: "price";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            /** @description The product it prices (`prod_…`). */
+            product: string;
+            /**
+             * @description Three-letter ISO 4217 code, lower case.
+             * @example usd
+             */
+            currency: string;
+            /** @description Price of one, in minor units */
+            unit_amount: number;
+            /** @description Whether new purchases may use it; an archived price keeps its history. */
+            active: boolean;
+            /** @description Creation time */
+            created: number;
+            /** @description A name for the merchant, never shown to shoppers. */
+            nickname: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description How often it bills; null for a one-time price. */
+            recurring: {
+                /**
+                 * @description The unit a period is counted in.
+                 * @enum {string}
+                 */
+                interval: "day" | "week" | "month" | "year";
+                /** @description Periods are this many intervals long. */
+                interval_count: number;
+            } | null;
+            /** @enum {string} */
+            type: "one_time" | "recurring";
+        };
+        /**
+         * @description A customer's subscription to a recurring price, billed each period by an invoice charged to its saved payment method.
+         * @example {
+         *       "id": "sub_test_s1D2f3G4h5J6k7L8",
+         *       "object": "subscription",
+         *       "livemode": false,
+         *       "customer": "cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ",
+         *       "status": "active",
+         *       "quantity": 1,
+         *       "currency": "usd",
+         *       "default_payment_method": "pm_test_k8L7j6H5g4F3d2S1a0QwErTy",
+         *       "billing_cycle_anchor": 1767225600,
+         *       "current_period_start": 1767225600,
+         *       "current_period_end": 1769904000,
+         *       "trial_start": null,
+         *       "trial_end": null,
+         *       "cancel_at_period_end": false,
+         *       "canceled_at": null,
+         *       "ended_at": null,
+         *       "latest_invoice": "in_test_i1O2p3A4s5D6f7G8",
+         *       "test_clock": null,
+         *       "metadata": {},
+         *       "created": 1767225600,
+         *       "items": {
+         *         "object": "list",
+         *         "data": [
+         *           {
+         *             "object": "subscription_item",
+         *             "price": {
+         *               "id": "price_test_p1",
+         *               "object": "price",
+         *               "livemode": false,
+         *               "product": "prod_test_c1",
+         *               "currency": "usd",
+         *               "unit_amount": 1650,
+         *               "active": true,
+         *               "nickname": null,
+         *               "metadata": {},
+         *               "created": 1767225600,
+         *               "recurring": {
+         *                 "interval": "month",
+         *                 "interval_count": 1
+         *               },
+         *               "type": "recurring"
+         *             },
+         *             "quantity": 1
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        Subscription: {
+            /**
+             * @description Object id, `sub_…`.
+             * @example sub_test_s1D2f3G4h5J6k7L8
+             */
+            id: string;
+            /** @constant */
+            object: "subscription";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            /** @description The customer billed. */
+            customer: string;
+            /** @enum {string} */
+            status: "incomplete" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+            /** @description How many of the price are billed each period. */
+            quantity: number;
+            /**
+             * @description Three-letter ISO 4217 code, lower case.
+             * @example usd
+             */
+            currency: string;
+            /** @description The saved payment method each invoice is charged to. */
+            default_payment_method: string | null;
+            /** @description The moment periods are counted from. */
+            billing_cycle_anchor: number;
+            /** @description Start of the period billed last. */
+            current_period_start: number;
+            /** @description End of the period billed last: the next invoice is made then. */
+            current_period_end: number;
+            trial_start: number | null;
+            /** @description When the free trial ends and the first charge is made, or null. */
+            trial_end: number | null;
+            /** @description Whether it ends at the end of the current period instead of renewing. */
+            cancel_at_period_end: boolean;
+            /** @description When it was canceled (or set to cancel at period end), or null. */
+            canceled_at: number | null;
+            /** @description When it ended, or null. */
+            ended_at: number | null;
+            /** @description Its newest invoice. */
+            latest_invoice: string | null;
+            /** @description The test clock that bills it, or null. */
+            test_clock: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Creation time */
+            created: number;
+            items: {
+                /** @constant */
+                object: "list";
+                data: {
+                    /** @constant */
+                    object: "subscription_item";
+                    price: components["schemas"]["Price"];
+                    quantity: number;
+                }[];
+            };
+        };
+        /**
+         * @description What a customer owes for a period of a subscription: charged to its saved payment method until paid, retried on a schedule.
+         * @example {
+         *       "id": "in_test_i1O2p3A4s5D6f7G8",
+         *       "object": "invoice",
+         *       "livemode": false,
+         *       "customer": "cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ",
+         *       "subscription": "sub_test_s1D2f3G4h5J6k7L8",
+         *       "status": "paid",
+         *       "billing_reason": "subscription_cycle",
+         *       "currency": "usd",
+         *       "subtotal": 2000,
+         *       "total": 2000,
+         *       "amount_due": 2000,
+         *       "amount_paid": 2000,
+         *       "period_start": 1767225600,
+         *       "period_end": 1769904000,
+         *       "attempt_count": 1,
+         *       "next_payment_attempt": null,
+         *       "payment": "pay_test_q9W8e7R6t5Y4u3I2o1P0",
+         *       "test_clock": null,
+         *       "created": 1767225600,
+         *       "finalized_at": null,
+         *       "paid_at": null,
+         *       "voided_at": null,
+         *       "amount_remaining": 0,
+         *       "lines": {
+         *         "object": "list",
+         *         "data": [
+         *           {
+         *             "id": "il_test_l1K2j3H4",
+         *             "object": "line_item",
+         *             "description": "1 × Coffee club",
+         *             "amount": 2000,
+         *             "currency": "usd",
+         *             "price": "price_test_p1",
+         *             "quantity": 1,
+         *             "proration": false,
+         *             "period": {
+         *               "start": 1767225600,
+         *               "end": 1769904000
+         *             }
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        Invoice: {
+            /**
+             * @description Object id, `in_…`.
+             * @example in_test_i1O2p3A4s5D6f7G8
+             */
+            id: string;
+            /** @constant */
+            object: "invoice";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            /** @description The customer who owes it. */
+            customer: string;
+            /** @description The subscription it bills, or null. */
+            subscription: string | null;
+            /** @enum {string} */
+            status: "draft" | "open" | "paid" | "void" | "uncollectible";
+            /** @enum {string} */
+            billing_reason: "subscription_create" | "subscription_cycle" | "subscription_update" | "manual";
+            /**
+             * @description Three-letter ISO 4217 code, lower case.
+             * @example usd
+             */
+            currency: string;
+            /** @description Sum of the lines, in minor units. */
+            subtotal: number;
+            /** @description What it comes to, in minor units. */
+            total: number;
+            /** @description What is to be charged, in minor units. */
+            amount_due: number;
+            /** @description What has been paid, in minor units. */
+            amount_paid: number;
+            period_start: number;
+            period_end: number;
+            /** @description Charges tried so far. */
+            attempt_count: number;
+            /** @description When the next charge is tried, or null when none is planned. */
+            next_payment_attempt: number | null;
+            /** @description The payment that paid it, or its latest attempt. */
+            payment: string | null;
+            test_clock: string | null;
+            /** @description Creation time */
+            created: number;
+            finalized_at: number | null;
+            paid_at: number | null;
+            voided_at: number | null;
+            /** @description What is still owed, in minor units. */
+            amount_remaining: number;
+            lines: {
+                /** @constant */
+                object: "list";
+                data: {
+                    id: string;
+                    /** @constant */
+                    object: "line_item";
+                    description: string;
+                    /** @description Minor units; negative for unused time credited. */
+                    amount: number;
+                    currency: string;
+                    price: string;
+                    quantity: number;
+                    proration: boolean;
+                    period: {
+                        start: number;
+                        end: number;
+                    };
+                }[];
+            };
+        };
+        /**
+         * @description A time of its own (test mode): advancing it bills its customers as of each moment on the way.
+         * @example {
+         *       "id": "clock_test_c1V2b3N4",
+         *       "object": "test_helpers.test_clock",
+         *       "livemode": false,
+         *       "name": "A year of coffee",
+         *       "frozen_time": 1767225600,
+         *       "status": "ready",
+         *       "created": 1767225600
+         *     }
+         */
+        TestClock: {
+            /**
+             * @description Object id, `clock_…`.
+             * @example clock_test_c1V2b3N4
+             */
+            id: string;
+            /** @constant */
+            object: "test_helpers.test_clock";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            name: string | null;
+            /** @description The time the clock reads: its customers are billed as of it. */
+            frozen_time: number;
+            /**
+             * @description `advancing` while an advance runs what falls due; `ready` after.
+             * @enum {string}
+             */
+            status: "ready" | "advancing";
+            /** @description Creation time */
+            created: number;
+        };
+        /**
          * @description A state change. Webhooks POST this same object, signed with `Tillpoint-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.
          * @example {
          *       "id": "evt_test_m1N2b3V4",
@@ -1498,6 +1991,7 @@ export interface components {
          *           "checkout_session": "cs_test_a1B2c3D4e5F6g7H8i9J0kLmN",
          *           "customer": null,
          *           "customer_email": "shopper@example.com",
+         *           "invoice": null,
          *           "payment_method": {
          *             "type": "card",
          *             "brand": "visa",
@@ -1544,71 +2038,13 @@ export interface components {
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
             /** @enum {string} */
-            type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed";
+            type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
             /** @description When the change happened (Unix seconds). */
             created: number;
             data: {
                 /** @description The object as the API showed it at the moment of the change. */
-                object: components["schemas"]["CheckoutSession"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["Customer"] | components["schemas"]["PaymentMethod"];
+                object: components["schemas"]["CheckoutSession"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["Customer"] | components["schemas"]["PaymentMethod"] | components["schemas"]["Subscription"] | components["schemas"]["Invoice"];
             };
-        };
-        /**
-         * @description What a product costs in one currency, once or every interval; its amount never changes once made.
-         * @example {
-         *       "id": "price_test_p1",
-         *       "object": "price",
-         *       "livemode": false,
-         *       "product": "prod_test_c1",
-         *       "currency": "usd",
-         *       "unit_amount": 1650,
-         *       "active": true,
-         *       "created": 1767225600,
-         *       "nickname": null,
-         *       "metadata": {},
-         *       "recurring": null,
-         *       "type": "one_time"
-         *     }
-         */
-        Price: {
-            /**
-             * @description Object id, `price_…`.
-             * @example price_test_p1
-             */
-            id: string;
-            /** @constant */
-            object: "price";
-            /** @description True in live mode, false in test mode. */
-            livemode: boolean;
-            /** @description The product it prices (`prod_…`). */
-            product: string;
-            /**
-             * @description Three-letter ISO 4217 code, lower case.
-             * @example usd
-             */
-            currency: string;
-            /** @description Price of one, in minor units */
-            unit_amount: number;
-            /** @description Whether new purchases may use it; an archived price keeps its history. */
-            active: boolean;
-            /** @description Creation time */
-            created: number;
-            /** @description A name for the merchant, never shown to shoppers. */
-            nickname: string | null;
-            metadata: {
-                [key: string]: string;
-            };
-            /** @description How often it renews; null for a one-time price. */
-            recurring: {
-                /** @enum {string} */
-                interval: "day" | "week" | "month" | "year";
-                /** @description How many intervals between renewals: at most a year in all. */
-                interval_count: number;
-            } | null;
-            /**
-             * @description `recurring` when it renews (a subscription's price), else `one_time`.
-             * @enum {string}
-             */
-            type: "one_time" | "recurring";
         };
         /**
          * @description Something the merchant sells, with its default price spelled out.
@@ -1629,11 +2065,14 @@ export interface components {
          *         "currency": "usd",
          *         "unit_amount": 1650,
          *         "active": true,
-         *         "created": 1767225600,
          *         "nickname": null,
          *         "metadata": {},
-         *         "recurring": null,
-         *         "type": "one_time"
+         *         "created": 1767225600,
+         *         "recurring": {
+         *           "interval": "month",
+         *           "interval_count": 1
+         *         },
+         *         "type": "recurring"
          *       }
          *     }
          */
@@ -1957,7 +2396,7 @@ export interface components {
             livemode: boolean;
             url: string;
             description: string | null;
-            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed")[];
+            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Creation time */
@@ -1990,7 +2429,7 @@ export interface components {
              */
             event: string;
             /** @enum {string} */
-            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed";
+            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
             /** @enum {string} */
             status: "pending" | "delivered" | "retrying" | "abandoned";
             attempts: number;
@@ -2286,13 +2725,43 @@ export interface components {
             has_more: boolean;
             data: components["schemas"]["Experiment"][];
         };
+        /** @description One page of a list, newest first. */
+        SubscriptionList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["Subscription"][];
+        };
+        /** @description One page of a list, newest first. */
+        InvoiceList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["Invoice"][];
+        };
+        /** @description One page of a list, newest first. */
+        TestClockList: {
+            /** @constant */
+            object: "list";
+            /** @description The path of this list. */
+            url: string;
+            /** @description Whether another page follows this one. */
+            has_more: boolean;
+            data: components["schemas"]["TestClock"][];
+        };
         /** @description An error: the code says what went wrong (design.md §8). */
         Error: {
             error: {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "card_declined" | "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed" | "api_key_permission_denied" | "resource_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open" | "file_type_not_allowed" | "file_too_large" | "receipt_email_missing" | "email_not_configured" | "payment_not_succeeded" | "email_not_sent" | "checkout_session_expired" | "request_too_large" | "rate_limited" | "processor_unavailable" | "processor_timeout" | "internal_error" | "database_unavailable";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "card_declined" | "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed" | "api_key_permission_denied" | "resource_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open" | "file_type_not_allowed" | "file_too_large" | "receipt_email_missing" | "email_not_configured" | "payment_not_succeeded" | "email_not_sent" | "checkout_session_expired" | "subscription_canceled" | "invoice_not_payable" | "test_clock_advancing" | "request_too_large" | "rate_limited" | "processor_unavailable" | "processor_timeout" | "internal_error" | "database_unavailable";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -2388,13 +2857,13 @@ export interface components {
                 request_id: string;
             };
         };
-        /** @description Error 409: `idempotency_key_reused`, `idempotency_key_in_use`, `checkout_session_completed`, `payment_not_capturable`, `payment_not_refundable`, `refund_exceeds_available`, `payment_not_settled`, `dispute_not_open`, `email_not_configured`, `payment_not_succeeded`. */
+        /** @description Error 409: `idempotency_key_reused`, `idempotency_key_in_use`, `checkout_session_completed`, `payment_not_capturable`, `payment_not_refundable`, `refund_exceeds_available`, `payment_not_settled`, `dispute_not_open`, `email_not_configured`, `payment_not_succeeded`, `subscription_canceled`, `invoice_not_payable`, `test_clock_advancing`. */
         Error409: {
             error: {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
-                code: "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open" | "email_not_configured" | "payment_not_succeeded";
+                code: "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open" | "email_not_configured" | "payment_not_succeeded" | "subscription_canceled" | "invoice_not_payable" | "test_clock_advancing";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -2615,7 +3084,7 @@ export interface components {
                 "application/json": components["schemas"]["Error404"];
             };
         };
-        /** @description Error 409: `idempotency_key_reused`, `idempotency_key_in_use`, `checkout_session_completed`, `payment_not_capturable`, `payment_not_refundable`, `refund_exceeds_available`, `payment_not_settled`, `dispute_not_open`, `email_not_configured`, `payment_not_succeeded`. */
+        /** @description Error 409: `idempotency_key_reused`, `idempotency_key_in_use`, `checkout_session_completed`, `payment_not_capturable`, `payment_not_refundable`, `refund_exceeds_available`, `payment_not_settled`, `dispute_not_open`, `email_not_configured`, `payment_not_succeeded`, `subscription_canceled`, `invoice_not_payable`, `test_clock_advancing`. */
         Error409: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -3316,7 +3785,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed")[];
+                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
                     description?: string;
                 };
             };
@@ -3390,7 +3859,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed")[];
+                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
                     description?: string;
                     disabled?: boolean;
                 };
@@ -3894,7 +4363,7 @@ export interface operations {
                 limit?: number;
                 /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
                 starting_after?: string;
-                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "checkout_page.changed";
+                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
                 "created[gte]"?: number;
                 "created[lte]"?: number;
             };
@@ -4343,6 +4812,8 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description Test mode: a test clock (`clock_…`) whose time bills this customer's subscriptions. */
+                    test_clock?: string;
                 };
             };
         };
@@ -5100,6 +5571,505 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1Subscriptions: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+                customer?: string;
+                status?: "incomplete" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List subscriptions, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1Subscriptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The customer to bill (`cus_…`), who has a saved payment method. */
+                    customer: string;
+                    /** @description The one price billed, and its quantity. */
+                    items: {
+                        /** @description A recurring price (`price_…`). */
+                        price: string;
+                        /** @description How many, 1 by default. */
+                        quantity?: number;
+                    }[];
+                    /** @description The customer's saved payment method to charge; their newest by default. */
+                    default_payment_method?: string;
+                    /** @description Days of free trial before the first charge (1–730). */
+                    trial_period_days?: number;
+                    /** @description Merged into what is there; an empty value removes its key. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Start a subscription for a customer with a saved payment method */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1SubscriptionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a subscription */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1SubscriptionsId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A new recurring price on the same interval, in the same currency. */
+                    price?: string;
+                    quantity?: number;
+                    /**
+                     * @description `create_prorations` (default): the unused and remaining time of the change are billed on the next invoice.
+                     * @enum {string}
+                     */
+                    proration_behavior?: "create_prorations" | "none";
+                    /** @description End at the end of the current period instead of renewing. */
+                    cancel_at_period_end?: boolean;
+                    default_payment_method?: string;
+                    /** @description Merged into what is there; an empty value removes its key. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Change a subscription's price, quantity, payment method, metadata, or whether it ends at the period's end */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    deleteV1SubscriptionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel a subscription now */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1Invoices: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+                customer?: string;
+                subscription?: string;
+                status?: "draft" | "open" | "paid" | "void" | "uncollectible";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List invoices, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1InvoicesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve an invoice */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1InvoicesIdPay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Another of the customer's saved payment methods to charge. */
+                    payment_method?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Charge an open or uncollectible invoice now */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1InvoicesIdVoid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Void an open invoice: nothing more is charged for it */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1TestHelpersTestClocks: {
+        parameters: {
+            query?: {
+                /** @description How many objects a page holds, 1–100. */
+                limit?: number;
+                /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List test clocks */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClockList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1TestHelpersTestClocks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The time the clock starts at (Unix seconds). */
+                    frozen_time: number;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a test clock (test mode) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClock"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    getV1TestHelpersTestClocksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retrieve a test clock */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClock"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1TestHelpersTestClocksIdAdvance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The later time to move the clock to (Unix seconds). */
+                    frozen_time: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Advance a test clock, running every renewal and retry that falls due on the way */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClock"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
         };
