@@ -6,7 +6,6 @@ test.describe('the Customers page', () => {
   test.describe.configure({ timeout: 90_000 });
   test('search by email finds the customer with their payment and saved card; a shopper who paid without being a customer is a Guest; deleting a customer keeps the payment @desktop', async ({
     page,
-    browser,
     request,
   }) => {
     await signUp(page, `Customers ${unique()}`);
@@ -28,7 +27,7 @@ test.describe('the Customers page', () => {
       },
     });
     expect(created.status(), await created.text()).toBe(200);
-    await payAsShopper(browser, (await created.json()).url, 'ada@buyer.example');
+    await payAsShopper(request, (await created.json()).url, 'ada@buyer.example');
     // A shopper who pays with an email but is no customer (through the checkout page's endpoints).
     const guestSession = (
       await (

@@ -40,6 +40,7 @@ test.describe('dashboard actions', () => {
   test('payment link → shopper pays → partial refund on the timeline → signed refund.succeeded webhook; a viewer cannot refund @desktop', async ({
     page,
     browser,
+    request,
   }) => {
     const receiver = await startReceiver();
     await signUp(page, `Links ${unique()}`);
@@ -67,7 +68,7 @@ test.describe('dashboard actions', () => {
     const linkUrl = (await linkRow.getByTestId('link-url').textContent())!;
     expect(linkUrl).toMatch(/\/l\/[a-z0-9]+$/);
 
-    await payAsShopper(browser, linkUrl, 'lee.shopper@buyer.example');
+    await payAsShopper(request, linkUrl, 'lee.shopper@buyer.example');
 
     await goTo(page, 'Payments');
     const row = page.getByRole('row').filter({ hasText: 'lee.shopper@buyer.example' });

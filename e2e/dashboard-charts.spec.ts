@@ -5,7 +5,7 @@ import { expectNoAxeViolations } from './support';
 test.describe('overview charts', () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test('the chart library loads only where a chart is drawn; axes, the previous period, and tooltips read by keyboard', async ({ page, browser, request }) => {
+  test('the chart library loads only where a chart is drawn; axes, the previous period, and tooltips read by keyboard', async ({ page, request }) => {
     const chartScripts: string[] = [];
     page.on('request', (r) => {
       if (/uPlot/i.test(r.url())) chartScripts.push(r.url());
@@ -17,7 +17,7 @@ test.describe('overview charts', () => {
     const session = await (
       await request.post('/v1/checkout/sessions', { headers, data: { currency: 'usd', line_items: [{ name: 'Kettle', unit_amount: 6400, quantity: 1 }] } })
     ).json();
-    await payAsShopper(browser, session.url, 'kim.chart@buyer.example');
+    await payAsShopper(request, session.url, 'kim.chart@buyer.example');
 
     // A page without charts, opened afresh, does not load the library.
     await page.reload();

@@ -68,7 +68,6 @@ test.describe('the dashboard on a phone', () => {
 
   test('a menu button opens and closes the navigation, names the current page; no page scrolls sideways, breaks a word mid-letter or wraps a badge or amount; axe clean', async ({
     page,
-    browser,
     request,
   }) => {
     await signUp(page, `Phone ${unique()}`);
@@ -116,7 +115,7 @@ test.describe('the dashboard on a phone', () => {
         },
       })
     ).json();
-    await payAsShopper(browser, session.url, 'a.very.long.email.address.for.phones@buyer.example');
+    await payAsShopper(request, session.url, 'a.very.long.email.address.for.phones@buyer.example');
     const payment = (await (await request.get(`/v1/payments?checkout_session=${session.id}`, { headers })).json()).data[0];
     await request.post('/v1/refunds', { headers, data: { payment: payment.id, amount: 500 } });
 

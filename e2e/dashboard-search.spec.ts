@@ -18,7 +18,7 @@ const group = (page: Page, name: string) => page.getByRole('region', { name });
 test.describe('dashboard search', () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test('the / box finds payments, sessions, refunds, links and customers by each kind of term @desktop', async ({ page, browser, request }) => {
+  test('the / box finds payments, sessions, refunds, links and customers by each kind of term @desktop', async ({ page, request }) => {
     await signUp(page, `Lamps ${unique()}`);
     await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
@@ -36,7 +36,7 @@ test.describe('dashboard search', () => {
         },
       })
     ).json();
-    await payAsShopper(browser, session.url, 'zoe.lamp@buyer.example');
+    await payAsShopper(request, session.url, 'zoe.lamp@buyer.example');
     const payment = (await (await request.get(`/v1/payments?checkout_session=${session.id}`, { headers })).json()).data[0];
     const refund = await (await request.post('/v1/refunds', { headers, data: { payment: payment.id, amount: 1250 } })).json();
     const link = await (
@@ -98,11 +98,7 @@ test.describe('dashboard search', () => {
 test.describe('payment filters', () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test('apply as they change, live in the URL with the back button, save as a view, and export exactly the filter @desktop', async ({
-    page,
-    browser,
-    request,
-  }) => {
+  test('apply as they change, live in the URL with the back button, save as a view, and export exactly the filter @desktop', async ({ page, request }) => {
     await signUp(page, `Filters ${unique()}`);
     await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
@@ -114,7 +110,7 @@ test.describe('payment filters', () => {
       const session = await (
         await request.post('/v1/checkout/sessions', { headers, data: { currency: 'usd', line_items: [{ name: 'Thing', unit_amount: amount, quantity: 1 }] } })
       ).json();
-      await payAsShopper(browser, session.url, email);
+      await payAsShopper(request, session.url, email);
     }
 
     await goTo(page, 'Payments');

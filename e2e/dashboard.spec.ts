@@ -6,7 +6,7 @@ test.describe('merchant dashboard', () => {
   // Each test signs up (argon2id) and pays in a second browser; the phone profile needs the room.
   test.describe.configure({ timeout: 90_000 });
 
-  test('sign up, create a key, a shopper pays, the payment shows in the list and its timeline @desktop', async ({ page, browser, request }) => {
+  test('sign up, create a key, a shopper pays, the payment shows in the list and its timeline @desktop', async ({ page, request }) => {
     await signUpThroughThePage(page, `Roastery ${unique()}`);
     await expect(page.getByRole('note')).toContainText('Test mode');
     await expect(page.getByRole('group', { name: 'Mode' })).toBeVisible();
@@ -24,7 +24,7 @@ test.describe('merchant dashboard', () => {
     });
     expect(created.status()).toBe(200);
     const session = await created.json();
-    await payAsShopper(browser, session.url, 'sam.shopper@buyer.example');
+    await payAsShopper(request, session.url, 'sam.shopper@buyer.example');
 
     await goTo(page, 'Payments');
     const row = page.getByRole('row').filter({ hasText: 'sam.shopper@buyer.example' });
@@ -96,7 +96,7 @@ test.describe('merchant dashboard', () => {
     await shopper.close();
   });
 
-  test('a viewer joins by invite link, sees customer emails masked, and no team or key controls', async ({ page, browser }) => {
+  test('a viewer joins by invite link, sees customer emails masked, and no team or key controls', async ({ page, browser, request }) => {
     await signUp(page, `Team ${unique()}`);
     await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
@@ -105,7 +105,7 @@ test.describe('merchant dashboard', () => {
       headers: { Authorization: `Bearer ${secret}` },
       data: { currency: 'usd', line_items: [{ name: 'Mug', unit_amount: 900, quantity: 1 }] },
     });
-    await payAsShopper(browser, (await created.json()).url, 'jane.doe@buyer.example');
+    await payAsShopper(request, (await created.json()).url, 'jane.doe@buyer.example');
 
     await goTo(page, 'Team');
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');

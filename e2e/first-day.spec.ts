@@ -19,7 +19,7 @@ test.describe("the merchant's first day", () => {
 
   test('the refund form refuses more than remains before asking; refunded and partially refunded badges in the list, on the page and by filter', async ({
     page,
-    browser,
+    request,
   }) => {
     await signUp(page, `Refunds ${unique()}`);
     const secret = await secretKeyFromDashboard(page);
@@ -27,7 +27,7 @@ test.describe("the merchant's first day", () => {
       headers: { Authorization: `Bearer ${secret}` },
       data: { currency: 'usd', line_items: [{ name: 'Espresso cups', unit_amount: 2500, quantity: 1 }] },
     });
-    await payAsShopper(browser, (await created.json()).url, 'rita.refund@buyer.example');
+    await payAsShopper(request, (await created.json()).url, 'rita.refund@buyer.example');
 
     await goTo(page, 'Payments');
     await page.getByRole('row').filter({ hasText: 'rita.refund@buyer.example' }).getByRole('link').click();

@@ -1,8 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { BraintreeGatewayEmulator } from '../test/support/braintree-gateway-emulator';
 import { startSentryReceiver } from '../test/support/sentry-receiver';
 
@@ -13,6 +14,8 @@ export const e2eBraintree = {
   privateKey: 'e2e_private_key',
   merchantAccounts: { e2e_usd: 'USD' },
 };
+const execFileAsync = promisify(execFile);
+
 /**
  * Starts Tillpoint the way a self-hoster would: a fresh data folder, an account made with the CLI,
  * then `tillpoint serve`. Its log goes to a file the PAN test reads.
@@ -43,49 +46,12 @@ export default async function globalSetup() {
     SIGNUP: 'open',
   };
   const bin = path.join(root, 'bin', 'tillpoint.js');
-  const created = JSON.parse(execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Coffee', '--json'], { env, encoding: 'utf8' })) as {
-    id: string;
-    test_secret_key: string;
-  };
-  // A second account whose test mode charges through Braintree (set up as an owner would, with the CLI).
-  const braintreeAccount = JSON.parse(
-    execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Roasters', '--json'], { env, encoding: 'utf8' }),
-  ) as { id: string; test_secret_key: string };
-  execFileSync(
-    process.execPath,
-    [
-      bin,
-      'processor',
-      'set',
-      'braintree',
-      '--account',
-      braintreeAccount.id,
-      '--mode',
-      'test',
-      '--environment',
-      'development',
-      '--merchant-id',
-      e2eBraintree.merchantId,
-      '--public-key',
-      e2eBraintree.publicKey,
-      '--private-key',
-      e2eBraintree.privateKey,
-      '--merchant-account',
-      'USD=e2e_usd',
-    ],
-    { env, encoding: 'utf8' },
-  );
-
-  // Flags are per account: the flag and experiment tests get an account of their own, so switching
-  // the card form off there cannot disturb the tests running beside them.
-  const flagsAccount = JSON.parse(execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E Flags', '--json'], { env, encoding: 'utf8' })) as {
-    test_secret_key: string;
-  };
-
-  // 3-D Secure rehearsed with the test processor: `three_d_secure` at `always` on an account of its own.
-  const threeDSecureAccount = JSON.parse(
-    execFileSync(process.execPath, [bin, 'account', 'create', '--name', 'E2E 3-D Secure', '--json'], { env, encoding: 'utf8' }),
-  ) as { test_secret_key: string };
+  type Created = { id: string; test_secret_key: string };
+  /** A `tillpoint` command with `--json`, its output parsed. */
+  const tillpoint = async <T>(...args: string[]) =>
+    JSON.parse((await execFileAsync(process.execPath, [bin, ...args, '--json'], { env, encoding: 'utf8' })).stdout) as T;
+  // The first account is made before the first start, so the server makes no demo account.
+  const created = await tillpoint<Created>('account', 'create', '--name', 'E2E Coffee');
 
   const logFile = path.join(dataDir, 'server.log');
   const log = createWriteStream(logFile);
@@ -105,6 +71,37 @@ export default async function globalSetup() {
     if (Date.now() > deadline) throw new Error(`tillpoint serve did not start; see ${logFile}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+
+  // The other accounts, made with the CLI while the server runs (it hands each command to the
+  // server over its admin socket), side by side.
+  const [braintreeAccount, flagsAccount, threeDSecureAccount] = await Promise.all([
+    // A second account whose test mode charges through Braintree (its processor set below).
+    tillpoint<Created>('account', 'create', '--name', 'E2E Roasters'),
+    // Flags are per account: the flag and experiment tests get an account of their own, so switching
+    // the card form off there cannot disturb the tests running beside them.
+    tillpoint<Created>('account', 'create', '--name', 'E2E Flags'),
+    // 3-D Secure rehearsed with the test processor: `three_d_secure` at `always` on an account of its own.
+    tillpoint<Created>('account', 'create', '--name', 'E2E 3-D Secure'),
+  ]);
+  await tillpoint(
+    'processor',
+    'set',
+    'braintree',
+    '--account',
+    braintreeAccount.id,
+    '--mode',
+    'test',
+    '--environment',
+    'development',
+    '--merchant-id',
+    e2eBraintree.merchantId,
+    '--public-key',
+    e2eBraintree.publicKey,
+    '--private-key',
+    e2eBraintree.privateKey,
+    '--merchant-account',
+    'USD=e2e_usd',
+  );
 
   process.env.E2E_BASE_URL = base;
   process.env.E2E_SECRET_KEY = created.test_secret_key;

@@ -30,7 +30,7 @@ test.describe("a payment's whole story", () => {
   test.describe.configure({ timeout: 90_000 });
   test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-  test('line items, metadata, events with their deliveries, refund, resend and copy id @desktop', async ({ page, browser, request }) => {
+  test('line items, metadata, events with their deliveries, refund, resend and copy id @desktop', async ({ page, request }) => {
     const receiver = await startFlakyReceiver();
     await signUp(page, `Story ${unique()}`);
     const home = new URL(page.url()).pathname;
@@ -57,7 +57,7 @@ test.describe("a payment's whole story", () => {
         },
       })
     ).json();
-    await payAsShopper(browser, session.url, 'ivy.story@buyer.example');
+    await payAsShopper(request, session.url, 'ivy.story@buyer.example');
     const payment = (await (await request.get(`/v1/payments?checkout_session=${session.id}`, { headers })).json()).data[0];
     // The receiver refuses payment.succeeded once: its delivery waits for a retry.
     await expect.poll(() => receiver.types.includes('payment.succeeded'), { timeout: 20_000 }).toBe(true);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page, Route } from '@playwright/test';
+import { expect, type Page, type Route } from '@playwright/test';
 
 /**
  * Browser-side doubles of third parties, for tests only: Braintree's client API (the configuration
@@ -241,4 +241,16 @@ export async function routeThirdParties(
     options.payJs === 'blocked' ? route.abort('blockedbyclient') : route.fulfill({ status: 200, contentType: 'application/javascript', body: payJsDouble }),
   );
   return { walletRequests, venmoContexts };
+}
+
+/**
+ * The page waits 12 s for Hosted Fields' frames (HOSTED_FIELDS_TIMEOUT_MS) before it says they did
+ * not load. With the page's clock installed (page.clock), the test moves it past that instead of
+ * waiting: 12 s on, again until the page has given up (its wait starts once the frames are asked for).
+ */
+export async function giveUpOnCardFrames(page: Page) {
+  await expect(async () => {
+    await page.clock.fastForward(12_000);
+    await expect(page.getByText('Loading the secure card form…')).toHaveCount(0, { timeout: 1000 });
+  }).toPass();
 }
