@@ -120,6 +120,7 @@ const checkoutSessionExample = {
   customer_details: { email: null, address: null },
   setup_intent: null,
   custom_fields: [],
+  subscription: null,
   expires_at: 1767312000,
   created: 1767225600,
 };
@@ -182,6 +183,7 @@ export const checkoutSessionSchema = resourceSchema('checkout.session', checkout
       .nullable()
       .meta({ description: 'A completed setup session: the card it saved. Null otherwise.' }),
     custom_fields: z.array(customFieldSchema).meta({ description: "The session's questions, with the shopper's answers once paid." }),
+    subscription: nullableId('sub_', 'sub_test_s1', 'Subscription mode: the subscription paying it started, once complete; null otherwise.'),
   },
 });
 

@@ -86,9 +86,17 @@ export const shippingAddressCollectionBody = z
 
 /** Body of `POST /v1/checkout/sessions`. Unknown fields are refused by name. */
 export const createCheckoutSessionBody = z.strictObject({
-  mode: z.enum(['payment', 'setup']).optional().meta({
-    description: "`payment` (default) takes one payment for `line_items`; `setup` saves the shopper's card to the customer without charging (no `line_items`).",
+  mode: z.enum(['payment', 'setup', 'subscription']).optional().meta({
+    description:
+      "`payment` (default) takes one payment for `line_items`; `setup` saves the shopper's card to the customer without charging (no `line_items`); `subscription` starts a subscription to its one line's recurring `price`, charging the first period now (or nothing during a trial) and saving the card to a customer.",
   }),
+  subscription_data: z
+    .strictObject({
+      trial_period_days: z.number().int().optional().meta({ description: 'Days of free trial (1–730): nothing is charged today.' }),
+      metadata: z.record(z.string(), z.string()).optional().meta({ description: "The subscription's metadata." }),
+    })
+    .optional()
+    .meta({ description: 'Subscription mode: what the subscription starts with.' }),
   currency: z
     .string()
     .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code')

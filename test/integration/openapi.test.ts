@@ -125,7 +125,7 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
     // `currency` and `line_items` are required in payment mode only (the server says which is missing).
     const body = create.requestBody.content['application/json'].schema;
     expect(body.required).toBeUndefined();
-    expect(body.properties.mode.enum).toEqual(['payment', 'setup']);
+    expect(body.properties.mode.enum).toEqual(['payment', 'setup', 'subscription']);
     expect(create.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
     expect(create.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CheckoutSession' });
     expect(create.responses['429']).toEqual({ $ref: '#/components/responses/Error429' });

@@ -99,7 +99,7 @@ describe.each(testDatabases)('setup mode: saving a card without charging ($name)
       param: 'payment_method_options',
     });
     expectError(await call('POST', '/v1/checkout/sessions', { mode: 'setup', currency: 'xyz' }), 400, 'currency_not_supported', { param: 'currency' });
-    expectError(await call('POST', '/v1/checkout/sessions', { mode: 'subscription' }), 400, 'parameter_invalid', { param: 'mode' });
+    expectError(await call('POST', '/v1/checkout/sessions', { mode: 'subscription' }), 400, 'parameter_missing', { param: 'line_items' });
     // Payment mode still needs its currency and items.
     expectError(await call('POST', '/v1/checkout/sessions', { line_items: [{ name: 'Beans', unit_amount: 100, quantity: 1 }] }), 400, 'parameter_missing', {
       param: 'currency',

@@ -198,3 +198,141 @@ describe.each(testDatabases)('subscriptions, invoices and test clocks ($name)', 
     expect(withoutBookkeeping(await dumpDatabase(ctx.db))).toEqual(before);
   });
 });
+
+describe.each(testDatabases)('checkout in subscription mode ($name)', (database) => {
+  const ctx = useIntegration(database);
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => merchantCall(ctx.h, ctx.key, method, url, body);
+  const ok = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
+    const res = await call(method, url, body);
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
+    return res.json() as Record<string, any>;
+  };
+  const monthly = async (unitAmount = 2000) => {
+    const product = await ok('POST', '/v1/products', { name: 'Coffee club' });
+    return (await ok('POST', '/v1/prices', { product: product.id, currency: 'usd', unit_amount: unitAmount, recurring: { interval: 'month' } })).id as string;
+  };
+  const pay = async (sessionId: string, card?: Record<string, unknown>) =>
+    ctx.h.app.inject({
+      method: 'POST',
+      url: `/api/checkout/sessions/${sessionId}/payments`,
+      payload: { payment_method_type: 'card', email: 'ada@example.com', nonce: await tokenize(ctx.h, sessionId, card) },
+    });
+
+  it('paying charges the first period, saves the card to a new customer and starts the subscription the completed event names', async () => {
+    const price = await monthly(2000);
+    const session = await ok('POST', '/v1/checkout/sessions', {
+      mode: 'subscription',
+      line_items: [{ price, quantity: 2 }],
+      subscription_data: { metadata: { plan: 'duo' } },
+      success_url: 'https://shop.example/thanks',
+    });
+    expect(session).toMatchObject({ mode: 'subscription', amount_total: 4000, currency: 'usd', subscription: null, payment_method_types: ['card'] });
+    const paid = await pay(session.id);
+    expect(paid.statusCode, paid.body).toBe(200);
+
+    const done = await ok('GET', `/v1/checkout/sessions/${session.id}`);
+    expect(done.status).toBe('complete');
+    expect(done.subscription).toMatch(/^sub_/);
+    const sub = await ok('GET', `/v1/subscriptions/${done.subscription}`);
+    expect(sub).toMatchObject({ status: 'active', customer: done.customer, quantity: 2, metadata: { plan: 'duo' }, cancel_at_period_end: false });
+    const [method] = (await ok('GET', `/v1/customers/${done.customer}/payment_methods`)).data;
+    expect(sub.default_payment_method).toBe(method.id);
+    const [invoice] = (await ok('GET', `/v1/invoices?subscription=${sub.id}`)).data;
+    expect(invoice).toMatchObject({ status: 'paid', amount_paid: 4000, payment: done.payment, billing_reason: 'subscription_create' });
+    const [completed] = await rows(ctx.db, `SELECT data FROM events WHERE type = 'checkout.session.completed' AND object_id = $1`, [session.id]);
+    expect(completed!.data.subscription).toBe(sub.id);
+    // The billing job finds nothing more to start or charge.
+    await runJobOnce(ctx.h.tillpoint.deps, 'billing');
+    expect(await countRows(ctx.db, 'subscriptions')).toBe(1);
+    expect(await countRows(ctx.db, 'payments')).toBe(1);
+  });
+
+  it('with a trial nothing is charged today: the card is saved and the subscription is trialing', async () => {
+    const price = await monthly(1500);
+    const session = await ok('POST', '/v1/checkout/sessions', {
+      mode: 'subscription',
+      line_items: [{ price, quantity: 1 }],
+      subscription_data: { trial_period_days: 14 },
+    });
+    expect(session.amount_total).toBe(0);
+    const saved = await pay(session.id);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const done = await ok('GET', `/v1/checkout/sessions/${session.id}`);
+    const sub = await ok('GET', `/v1/subscriptions/${done.subscription}`);
+    expect(sub).toMatchObject({ status: 'trialing', trial_end: sub.trial_start + 14 * DAY, current_period_end: sub.trial_start + 14 * DAY });
+    expect(await countRows(ctx.db, 'payments')).toBe(0);
+  });
+
+  it('a subscription the paying request did not get to start is started by the billing job, once', async () => {
+    const price = await monthly(1000);
+    const session = await ok('POST', '/v1/checkout/sessions', { mode: 'subscription', line_items: [{ price, quantity: 1 }] });
+    expect((await pay(session.id)).statusCode).toBe(200);
+    const done = await ok('GET', `/v1/checkout/sessions/${session.id}`);
+    // As if the request had stopped between the payment and the subscription.
+    await ctx.db.query('DELETE FROM invoices WHERE subscription_id = $1', [done.subscription]);
+    await ctx.db.query('DELETE FROM subscriptions WHERE id = $1', [done.subscription]);
+    await Promise.all([runJobOnce(ctx.h.tillpoint.deps, 'billing'), runJobOnce(ctx.h.tillpoint.deps, 'billing')]);
+    expect(await ok('GET', `/v1/subscriptions/${done.subscription}`)).toMatchObject({ status: 'active' });
+    expect(await countRows(ctx.db, 'subscriptions')).toBe(1);
+    expect(await countRows(ctx.db, 'invoices')).toBe(1);
+  });
+
+  it('refuses what subscription mode cannot do, creating nothing', async () => {
+    const price = await monthly();
+    const oneTime = (await ok('POST', '/v1/products', { name: 'Mug', default_price_data: { currency: 'usd', unit_amount: 1200 } })).default_price.id;
+    const before = withoutBookkeeping(await dumpDatabase(ctx.db));
+    expectError(
+      await call('POST', '/v1/checkout/sessions', { mode: 'subscription', line_items: [{ price: oneTime, quantity: 1 }] }),
+      400,
+      'parameter_invalid',
+      {
+        param: 'line_items[0][price]',
+      },
+    );
+    expectError(await call('POST', '/v1/checkout/sessions', { mode: 'payment', line_items: [{ price, quantity: 1 }] }), 400, 'parameter_invalid', {
+      param: 'line_items[0][price]',
+    });
+    expectError(
+      await call('POST', '/v1/checkout/sessions', {
+        mode: 'subscription',
+        line_items: [
+          { price, quantity: 1 },
+          { price, quantity: 1 },
+        ],
+      }),
+      400,
+      'parameter_invalid',
+      { param: 'line_items' },
+    );
+    expectError(
+      await call('POST', '/v1/checkout/sessions', { mode: 'subscription', currency: 'usd', line_items: [{ name: 'Box', unit_amount: 100, quantity: 1 }] }),
+      400,
+      'parameter_invalid',
+      { param: 'line_items' },
+    );
+    expectError(
+      await call('POST', '/v1/checkout/sessions', { mode: 'subscription', line_items: [{ price, quantity: 1 }], subscription_data: { trial_period_days: 0 } }),
+      400,
+      'parameter_invalid',
+      { param: 'subscription_data[trial_period_days]' },
+    );
+    expectError(
+      await call('POST', '/v1/checkout/sessions', { mode: 'subscription', line_items: [{ price, quantity: 1 }], capture_method: 'manual' }),
+      400,
+      'parameter_invalid',
+      { param: 'capture_method' },
+    );
+    expectError(
+      await call('POST', '/v1/checkout/sessions', {
+        mode: 'payment',
+        currency: 'usd',
+        line_items: [{ name: 'Box', unit_amount: 100, quantity: 1 }],
+        subscription_data: {},
+      }),
+      400,
+      'parameter_invalid',
+      { param: 'subscription_data' },
+    );
+    expect(withoutBookkeeping(await dumpDatabase(ctx.db))).toEqual(before);
+  });
+});

@@ -33,7 +33,7 @@ export interface PublicSession {
   /** `shopper_choice`: ask for consent to save the card; `on`: say it will be saved. */
   save_payment_method: 'on' | 'shopper_choice' | null;
   /** `setup`: the page saves the card without charging ("Save card" instead of Pay). */
-  mode: 'payment' | 'setup';
+  mode: 'payment' | 'setup' | 'subscription';
   /** The customer's saved cards, offered for one tap. */
   saved_payment_methods: SavedCard[];
   /** A saved card asks for its CVC again before paying. */

@@ -10,13 +10,16 @@ export interface TestClockRepository {
 }
 
 export interface SubscriptionRepository {
-  insert(subscription: Subscription): Promise<void>;
+  /** False when one with its id, or one started by its checkout session, exists already. */
+  insert(subscription: Subscription): Promise<boolean>;
   /** Scoped (another account's id reads as absent); `null` scope only for background work. */
   get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Subscription | null>;
   update(subscription: Subscription): Promise<void>;
   list(scope: Scope, filter: { customerId?: string; status?: SubscriptionStatus } & PageRequest): Promise<Subscription[]>;
   /** Still renewing, whose period ended by `now`: on the wall clock, or on the test clock `testClockId`. */
   listRenewalDue(now: Date, limit: number, testClockId: string | null): Promise<Subscription[]>;
+  /** Subscription-mode sessions completed after `since` whose subscription was not started (a crash between the two). */
+  listCheckoutsToStart(limit: number, since: Date): Promise<string[]>;
   /** The earliest end of a period still renewing on test clock `testClockId`, or null. */
   nextRenewalOnClock(testClockId: string): Promise<Date | null>;
 }

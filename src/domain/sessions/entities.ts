@@ -25,7 +25,16 @@ export interface LineItem {
   priceId?: string;
 }
 
-const checkoutSessionPurposes = ['payment', 'setup'] as const;
+const checkoutSessionPurposes = ['payment', 'setup', 'subscription'] as const;
+
+/** What a subscription-mode session's subscription starts with (Stripe's `subscription_data`). */
+export interface SubscriptionData {
+  trialPeriodDays: number | null;
+  metadata: Record<string, string>;
+  /** The price's renewal, copied when the session is made: what the page says ("then $20.00 every month"). */
+  interval: 'day' | 'week' | 'month' | 'year';
+  intervalCount: number;
+}
 
 /**
  * What the shopper is asked to pay, and whether they have (design.md §3, `cs_…`): the one definition
@@ -80,7 +89,11 @@ export const checkoutSessions = defineResource('checkout_sessions', {
     .oneOf(checkoutSessionPurposes)
     .whenMissing('payment')
     .shownAs('mode')
-    .describe('`payment` takes one payment; `setup` saves a card without charging.'),
+    .describe('`payment` takes one payment; `setup` saves a card without charging; `subscription` starts a subscription to its recurring price.'),
+  /** Subscription mode: the id (`sub_…`) of the subscription paying it starts, reserved at creation; the API shows it once complete. */
+  subscriptionId: field.text().nullable().fixedAtCreation().internal(),
+  /** Subscription mode: the trial and metadata the subscription starts with. */
+  subscriptionData: field.json<SubscriptionData>().nullable().fixedAtCreation().internal(),
   /** A completed setup session: the payment method (`pm_…`) it saved. */
   setupPaymentMethodId: field.text().nullable().internal(),
   // Addresses (migration 0034, ADR 0068).

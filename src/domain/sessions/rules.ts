@@ -5,7 +5,7 @@ import { newId } from '../shared/ids';
 import { checkMetadata, METADATA_LIMITS } from '../shared/metadata';
 import { sessionLocale } from '../shared/locale';
 import type { Scope } from '../shared/scope';
-import { checkoutSessions, type LineItem, type CheckoutSession, type CheckoutSessionPurpose } from './entities';
+import { checkoutSessions, type LineItem, type CheckoutSession, type CheckoutSessionPurpose, type SubscriptionData } from './entities';
 import { blankOf } from '../shared/resource-shape';
 import type { CustomerCreation, SavePaymentMethodOption } from '../customers/entities';
 import type { Deps, UnitOfWork } from '../deps';
@@ -70,8 +70,18 @@ export interface NewCheckoutSession {
   discount?: AppliedDiscount | null;
   /** Stripe's `shipping_options[].shipping_rate_data` of type `fixed_amount`, in the session's currency. */
   shippingOptions?: NewShippingOption[];
-  /** `setup` saves a card without charging: no line items, no amounts (docs/customers.md). */
+  /**
+   * `setup` saves a card without charging: no line items, no amounts (docs/customers.md);
+   * `subscription` starts a subscription to its one line's recurring price (docs/billing.md).
+   */
   purpose?: CheckoutSessionPurpose;
+  /** Subscription mode: a free trial of `trialPeriodDays` (nothing charged today), and the subscription's metadata. */
+  subscriptionData?: {
+    trialPeriodDays?: number | null;
+    metadata?: Record<string, string>;
+    /** Its line's price's renewal, set by the use case that looked the price up. */
+    recurring?: { interval: SubscriptionData['interval']; intervalCount: number };
+  } | null;
   // Addresses (ADR 0068).
   billingAddressCollection?: 'auto' | 'required';
   /** Upper-case ISO codes the data knows, checked by the use case (addresses/rules.ts). */
@@ -118,6 +128,8 @@ export function isAbsoluteHttpUrl(value: string): boolean {
 export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, now: Date): CheckoutSession {
   const setup = input.purpose === 'setup';
   if (setup) assertSetupInput(input);
+  const subscription = input.purpose === 'subscription' ? subscriptionDataOf(input) : null;
+  if (!subscription && input.subscriptionData) throw invalid('subscription_data', 'subscription_data is for subscription mode');
   const rule = currencyRule(input.currency);
   if (!rule) {
     throw new TillpointError('currency_not_supported', `Currency '${input.currency}' is not supported`, {
@@ -180,7 +192,9 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
   if (lineItems.some((item) => item.dynamicTaxRates?.length) && !input.shippingAllowedCountries?.length && input.billingAddressCollection !== 'required') {
     throw invalid('line_items', 'dynamic_tax_rates need an address: set shipping_address_collection or billing_address_collection: "required"');
   }
-  if (!setup) assertPayableTotal(priced.amountTotal, rule.code, input.discount ? 'discounts' : 'line_items');
+  // A trial charges nothing today: the page saves the card, and the subscription charges it when the trial ends.
+  const trial = Boolean(subscription?.trialPeriodDays);
+  if (!setup && !trial) assertPayableTotal(priced.amountTotal, rule.code, input.discount ? 'discounts' : 'line_items');
   const { amountSubtotal } = priced;
   for (const param of ['successUrl', 'cancelUrl'] as const) {
     const value = input[param];
@@ -212,7 +226,7 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
   }
   const locale = sessionLocale(input.locale, scope.mode);
   // A setup session saves a card: the card form is its only method.
-  const methods = input.paymentMethodTypes ?? (setup ? ['card'] : ['card', 'google_pay']);
+  const methods = input.paymentMethodTypes ?? (setup || subscription ? ['card'] : ['card', 'google_pay']);
   if (methods.length === 0) throw invalid('payment_method_types', 'payment_method_types may not be empty');
 
   const id = newId('cs');
@@ -225,10 +239,11 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     currency: rule.code,
     lineItems,
     amountSubtotal,
-    amountTotal: priced.amountTotal,
+    amountTotal: trial ? 0 : priced.amountTotal,
     customerId: input.customerId ?? null,
-    customerCreation: input.customerCreation ?? 'if_required',
-    paymentMethodSave: input.paymentMethodSave ?? null,
+    // A subscription bills a customer's saved card: paying makes the customer and saves the card.
+    customerCreation: subscription ? 'always' : (input.customerCreation ?? 'if_required'),
+    paymentMethodSave: subscription ? 'on' : (input.paymentMethodSave ?? null),
     requireCvcRecollection: input.requireCvcRecollection ?? false,
     customerEmail: input.customerEmail ?? null,
     successUrl: input.successUrl ?? null,
@@ -247,7 +262,9 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
     discounts,
     shippingOptions,
     shippingRateId,
-    purpose: setup ? 'setup' : 'payment',
+    purpose: setup ? 'setup' : subscription ? 'subscription' : 'payment',
+    subscriptionId: subscription ? newId('sub') : null,
+    subscriptionData: subscription,
     billingAddressCollection: input.billingAddressCollection ?? 'auto',
     shippingAddressCollection: input.shippingAllowedCountries?.length ? { allowedCountries: input.shippingAllowedCountries } : null,
     shippingDetails: null,
@@ -264,6 +281,46 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
  * the session's customer (made of the shopper when there is none), so it has no line items, no
  * amounts, no capture or discount options, and offers only the card form.
  */
+/** Longest free trial a subscription may start with. */
+export const MAX_TRIAL_DAYS = 730;
+
+/**
+ * The subscription options of a subscription-mode session, checked: one line naming a price (the use
+ * case has checked it recurs), card only, charged at once; a trial charges nothing today, so it takes
+ * no discount, shipping or promotion code.
+ */
+function subscriptionDataOf(input: NewCheckoutSession): SubscriptionData {
+  const recurring = input.subscriptionData?.recurring;
+  if (input.lineItems.length !== 1 || !input.lineItems[0]!.priceId || !recurring) {
+    throw invalid('line_items', 'A subscription session takes exactly one line item, naming a recurring price');
+  }
+  if (input.lineItems[0]!.adjustableQuantity?.enabled)
+    throw invalid('line_items[0][adjustable_quantity]', 'adjustable_quantity is not used in subscription mode');
+  if (input.captureMethod === 'manual')
+    throw invalid('capture_method', 'A subscription charges at once: capture_method manual is not used in subscription mode');
+  if (input.paymentMethodTypes?.some((type) => type !== 'card')) {
+    throw invalid('payment_method_types', 'A subscription charges a saved card: payment_method_types may only be ["card"]');
+  }
+  if (input.paymentMethodSave || input.customerCreation) {
+    throw invalid(input.paymentMethodSave ? 'payment_method_options' : 'customer_creation', 'A subscription session always saves the card to a customer');
+  }
+  const days = input.subscriptionData?.trialPeriodDays ?? null;
+  if (days !== null && (!Number.isSafeInteger(days) || days < 1 || days > MAX_TRIAL_DAYS)) {
+    throw invalid('subscription_data[trial_period_days]', `trial_period_days must be a whole number from 1 to ${MAX_TRIAL_DAYS}`);
+  }
+  if (days !== null) {
+    const refused: Array<[boolean, string]> = [
+      [Boolean(input.allowPromotionCodes), 'allow_promotion_codes'],
+      [Boolean(input.discount), 'discounts'],
+      [(input.shippingOptions ?? []).length > 0, 'shipping_options'],
+    ];
+    for (const [given, param] of refused) if (given) throw invalid(param, `${param} is not used with a trial: nothing is charged today`);
+  }
+  const metadata = input.subscriptionData?.metadata ?? {};
+  checkMetadata(metadata);
+  return { trialPeriodDays: days, metadata, interval: recurring.interval, intervalCount: recurring.intervalCount };
+}
+
 function assertSetupInput(input: NewCheckoutSession): void {
   const refused: Array<[boolean, string]> = [
     [input.lineItems.length > 0, 'line_items'],

@@ -74,6 +74,8 @@ export function checkoutSessionSnapshot(session: CheckoutSession, publicUrl: str
       : null,
     // Custom fields, with the shopper's answers once paid.
     custom_fields: session.customFields.map(customFieldSnapshot),
+    // Subscription mode (docs/billing.md): the subscription paying it started, once complete.
+    subscription: session.status === 'complete' ? session.subscriptionId : null,
   };
 }
 

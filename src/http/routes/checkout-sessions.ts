@@ -34,7 +34,9 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
       if (!setup) {
         // Lines that all name prices may leave the currency out: the session takes theirs.
         const pricesOnly = body.line_items?.length && body.line_items.every((item) => item.price !== undefined);
-        for (const param of ['currency', 'line_items'] as const) {
+        // A subscription's one line names its price, so its currency is the price's: the line is asked for first.
+        const required = body.mode === 'subscription' ? (['line_items', 'currency'] as const) : (['currency', 'line_items'] as const);
+        for (const param of required) {
           if (param === 'currency' && pricesOnly) continue;
           if (body[param] === undefined) throw new TillpointError('parameter_missing', `Missing required parameter: ${param}`, { param });
         }
@@ -43,7 +45,11 @@ export async function checkoutSessionRoutes(app: FastifyInstance, { deps }: { de
         scope: scopeOf(request),
         actor: keyActorOf(request),
         input: {
-          purpose: setup ? 'setup' : 'payment',
+          purpose: body.mode ?? 'payment',
+          subscriptionData: body.subscription_data && {
+            trialPeriodDays: body.subscription_data.trial_period_days ?? null,
+            metadata: body.subscription_data.metadata,
+          },
           // Empty in setup mode without one: the account's default currency (createCheckoutSession).
           currency: body.currency ?? '',
           lineItems: checkoutSessionLineItemsOf(body.line_items),

@@ -1135,7 +1135,8 @@ export interface components {
          *         "address": null
          *       },
          *       "setup_intent": null,
-         *       "custom_fields": []
+         *       "custom_fields": [],
+         *       "subscription": null
          *     }
          */
         CheckoutSession: {
@@ -1192,10 +1193,10 @@ export interface components {
             /** @description Whether the page offers a promotion code field. */
             allow_promotion_codes: boolean;
             /**
-             * @description `payment` takes one payment; `setup` saves a card without charging.
+             * @description `payment` takes one payment; `setup` saves a card without charging; `subscription` starts a subscription to its recurring price.
              * @enum {string}
              */
-            mode: "payment" | "setup";
+            mode: "payment" | "setup" | "subscription";
             /**
              * @description `required`: the page asks for a billing address.
              * @enum {string}
@@ -1300,6 +1301,7 @@ export interface components {
             } | null;
             /** @description The session's questions, with the shopper's answers once paid. */
             custom_fields: components["schemas"]["CustomField"][];
+            subscription: string | null;
         };
         /**
          * @description One attempt to pay a checkout session.
@@ -3235,10 +3237,19 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description `payment` (default) takes one payment for `line_items`; `setup` saves the shopper's card to the customer without charging (no `line_items`).
+                     * @description `payment` (default) takes one payment for `line_items`; `setup` saves the shopper's card to the customer without charging (no `line_items`); `subscription` starts a subscription to its one line's recurring `price`, charging the first period now (or nothing during a trial) and saving the card to a customer.
                      * @enum {string}
                      */
-                    mode?: "payment" | "setup";
+                    mode?: "payment" | "setup" | "subscription";
+                    /** @description Subscription mode: what the subscription starts with. */
+                    subscription_data?: {
+                        /** @description Days of free trial (1–730): nothing is charged today. */
+                        trial_period_days?: number;
+                        /** @description The subscription's metadata. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                    };
                     /** @description Required in `payment` mode unless every line names a `price` (the session then takes the prices' currency); in `setup` mode it picks the processor's merchant account that verifies the card (default: the account's default currency). */
                     currency?: string;
                     /** @description Required in `payment` mode; not used in `setup` mode. */

@@ -9,6 +9,7 @@ import type { Price } from '../../sessions/entities';
 import { renewingStatuses, type Invoice, type Subscription } from '../entities';
 import { newInvoice, nextPeriod, nextRetryAt, periodLine } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
+import { startCheckoutSubscription } from './checkout-subscription';
 
 /** What one run of billing did. */
 export interface BillingReport {
@@ -34,6 +35,11 @@ export async function runBilling(deps: Deps, options: { testClockId?: string | n
   const clockId = options.testClockId ?? null;
   const report: BillingReport = { renewed: 0, charged: 0 };
   const now = deps.clock.now();
+  // Subscriptions a paid checkout did not get to start (its request cut short after the payment).
+  if (clockId === null) {
+    const toStart = await deps.store.read((reader) => reader.subscriptions.listCheckoutsToStart(BATCH, new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000)));
+    for (const sessionId of toStart) await startCheckoutSubscription(deps, sessionId);
+  }
   for (;;) {
     const due = await deps.store.read((reader) => reader.subscriptions.listRenewalDue(now, BATCH, clockId));
     let moved = 0;

@@ -16,6 +16,7 @@ import { withSessionCustomer } from '../../customers/session-customer';
 import { setUpCheckoutSession, type SetUpCheckout } from '../../sessions/use-cases/set-up-checkout-session';
 import { savedCardCvcRequired } from '../../sessions/use-cases/get-checkout-page';
 import { sendReceiptInBackground } from './send-receipt';
+import { startCheckoutSubscription } from '../../billing/use-cases/checkout-subscription';
 import { missingAddress } from '../../addresses/use-cases/set-checkout-addresses';
 import {
   newPayment,
@@ -79,14 +80,17 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   const processor = forScope.value;
   const threeDSecureMode = toThreeDSecureMode(threeDSecureFlag.value);
 
-  // A setup session saves the card and charges nothing.
-  if (target.purpose === 'setup') {
+  // A setup session saves the card and charges nothing; so does a subscription's with a trial, which
+  // then starts the subscription (docs/billing.md).
+  const trial = target.purpose === 'subscription' && Boolean(target.subscriptionData?.trialPeriodDays);
+  if (target.purpose === 'setup' || trial) {
     if (!options.nonce || options.paymentMethodType !== 'card') {
       throw new TillpointError('parameter_invalid', 'A setup session saves a new card: give its nonce, with payment_method_type card', {
         param: options.nonce ? 'payment_method_type' : 'payment_method',
       });
     }
     const setUp = await setUpCheckoutSession(deps, { session: target, processor, nonce: options.nonce, email, deviceData: options.deviceData ?? null });
+    if (trial) await startCheckoutSubscription(deps, setUp.session.id);
     return { ...setUp, payment: null };
   }
 
@@ -174,7 +178,9 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
     // The receipt is sent once the payment is recorded (ADR 0066), by the work that records it.
     return answer;
   }
-  // 4. The receipt, when the account sends them: after the commit, never holding up the answer.
+  // 4. A subscription-mode session paid starts its subscription, with the card just saved.
+  if (paid.session.purpose === 'subscription' && paid.session.status === 'complete') await startCheckoutSubscription(deps, paid.session.id);
+  // 5. The receipt, when the account sends them: after the commit, never holding up the answer.
   sendReceiptInBackground(deps, { payment: paid.payment, acceptLanguage: options.acceptLanguage });
   return paid;
 }

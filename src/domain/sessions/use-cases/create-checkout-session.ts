@@ -4,7 +4,7 @@ import { TillpointError } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import type { Actor } from '../../team/entities';
 import type { Scope } from '../../shared/scope';
-import { priceIsRecurring, type CheckoutSession } from '../entities';
+import { priceIsRecurring, type CheckoutSession, type SubscriptionData } from '../entities';
 import { findDiscount, type DiscountReference } from '../../pricing/discount-lookup';
 import { assertRedeemable } from '../../pricing/redemption';
 import { appliedDiscount, appliedDynamicTaxRate, appliedTaxRate } from '../../pricing/rules';
@@ -95,6 +95,7 @@ export async function createCheckoutSession(
  */
 async function withPrices(reader: UnitOfWork, scope: Scope, request: CheckoutSessionRequest): Promise<NewCheckoutSession> {
   let currency = request.currency;
+  let recurring: { interval: SubscriptionData['interval']; intervalCount: number } | undefined;
   const lineItems: NewCheckoutSession['lineItems'] = [];
   for (const [i, line] of request.lineItems.entries()) {
     if (!('pricedBy' in line)) {
@@ -107,8 +108,12 @@ async function withPrices(reader: UnitOfWork, scope: Scope, request: CheckoutSes
     const product = price && (await reader.products.get(scope, price.productId));
     if (!price || !product) throw new TillpointError('resource_missing', `No such price: '${pricedBy}'`, { param });
     if (!price.active || !product.active) throw new TillpointError('parameter_invalid', `Price '${price.id}' or its product is archived`, { param });
-    if (priceIsRecurring(price) && (request.purpose ?? 'payment') === 'payment') {
+    if (priceIsRecurring(price) && request.purpose !== 'subscription') {
       throw new TillpointError('parameter_invalid', 'You must be in subscription mode to use recurring prices', { param });
+    }
+    if (request.purpose === 'subscription') {
+      if (!priceIsRecurring(price)) throw new TillpointError('parameter_invalid', 'A subscription session takes a recurring price', { param });
+      recurring = { interval: price.recurringInterval!, intervalCount: price.recurringIntervalCount ?? 1 };
     }
     if (!currency) currency = price.currency;
     if (price.currency !== currency.toUpperCase()) {
@@ -118,7 +123,7 @@ async function withPrices(reader: UnitOfWork, scope: Scope, request: CheckoutSes
     }
     lineItems.push({ ...rest, name: product.name, unitAmount: price.unitAmount, priceId: price.id });
   }
-  return { ...request, currency, lineItems };
+  return { ...request, currency, lineItems, ...(recurring ? { subscriptionData: { ...request.subscriptionData, recurring } } : {}) };
 }
 
 /** Each item's `tax_rates` ids as the rates' terms; an unknown or inactive rate is refused by name. */

@@ -63,7 +63,18 @@ export function billingRepositories(db: SqlExecutor): Pick<UnitOfWork, 'testCloc
     },
     subscriptions: {
       async insert(subscription) {
-        await db.query(subscriptionRows.insert, fieldValues(subscriptionRows.all, subscription));
+        const { rowCount } = await db.query(`${subscriptionRows.insert} ON CONFLICT DO NOTHING`, fieldValues(subscriptionRows.all, subscription));
+        return rowCount === 1;
+      },
+      async listCheckoutsToStart(limit, since) {
+        const { rows } = await db.query<{ id: string }>(
+          `SELECT cs.id FROM checkout_sessions cs
+            WHERE cs.purpose = 'subscription' AND cs.status = 'complete' AND cs.completed_at > $2
+              AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.id = cs.subscription_id)
+            ORDER BY cs.completed_at LIMIT $1`,
+          [limit, since],
+        );
+        return rows.map((row) => row.id);
       },
       async get(scope, id, options = {}) {
         const query = getQuery(subscriptions.table, scope, id, options.forUpdate);

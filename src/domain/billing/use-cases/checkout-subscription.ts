@@ -1,0 +1,99 @@
+import type { Deps } from '../../deps';
+import { newId } from '../../shared/ids';
+import type { CheckoutSession } from '../../sessions/entities';
+import type { Invoice, Subscription } from '../entities';
+import { blankSubscription, newInvoice, periodBoundary, periodLine } from '../rules';
+import { invoiceEvent, subscriptionEvent } from '../snapshots';
+import { lineDescription } from './run-billing';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Starts the subscription a completed subscription-mode session paid for (docs/billing.md), with the
+ * id the session reserved: `active` with its first invoice paid by the session's payment, or
+ * `trialing` with a first invoice of nothing. Charged to the card the session saved. Once per session
+ * whoever calls it (the paying request, then the billing job after a crash): the id and the session
+ * are unique. Null when there is nothing to start.
+ */
+export async function startCheckoutSubscription(deps: Deps, sessionId: string): Promise<Subscription | null> {
+  return deps.store.transaction(async (tx) => {
+    const session = await tx.checkoutSessions.get(null, sessionId, { forUpdate: true });
+    if (!isStartable(session)) return null;
+    if (await tx.subscriptions.get(null, session.subscriptionId)) return null;
+    const line = session.lineItems[0]!;
+    const price = await tx.prices.get(session, line.priceId!);
+    const customer = await tx.customers.get(session, session.customerId);
+    if (!price || !customer) return null;
+    const methods = await tx.savedPaymentMethods.listForCustomer(session, customer.id);
+    const method = methods.find((m) => m.id === session.setupPaymentMethodId) ?? methods[0] ?? null;
+    const clock = customer.testClockId ? await tx.testClocks.get(session, customer.testClockId) : null;
+    const now = clock?.frozenTime ?? session.completedAt ?? deps.clock.now();
+    const data = session.subscriptionData;
+    const recurrence = { interval: data.interval, count: data.intervalCount };
+    const trialEnd = data.trialPeriodDays ? new Date(now.getTime() + data.trialPeriodDays * DAY_MS) : null;
+    const anchor = trialEnd ?? now;
+    const period = { start: now, end: trialEnd ?? periodBoundary(anchor, recurrence, 1) };
+    const subscription: Subscription = {
+      ...blankSubscription(),
+      id: session.subscriptionId,
+      accountId: session.accountId,
+      mode: session.mode,
+      customerId: customer.id,
+      status: trialEnd ? 'trialing' : 'active',
+      priceId: price.id,
+      quantity: line.quantity,
+      currency: session.currency,
+      defaultPaymentMethodId: method?.id ?? null,
+      billingCycleAnchor: anchor,
+      currentPeriodStart: period.start,
+      currentPeriodEnd: period.end,
+      trialStart: trialEnd ? now : null,
+      trialEnd,
+      cancelAtPeriodEnd: false,
+      pendingInvoiceLines: [],
+      checkoutSessionId: session.id,
+      testClockId: customer.testClockId,
+      metadata: data.metadata,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const description = await lineDescription(tx, price, line.quantity);
+    const lines = [periodLine(price, line.quantity, period, trialEnd ? `Trial period for ${description}` : description)];
+    if (trialEnd) lines[0]!.amount = 0;
+    // What the session charged beyond the period's price (its discount, shipping and tax), so the
+    // first invoice is what was paid.
+    const beyond = session.amountTotal - lines[0]!.amount;
+    if (!trialEnd && beyond !== 0) lines.push({ ...lines[0]!, id: newId('il', 16), description: 'Discounts, shipping and tax at checkout', amount: beyond });
+    const invoice: Invoice = {
+      ...newInvoice(subscription, lines, period, 'subscription_create', now),
+      status: 'paid',
+      amountPaid: trialEnd ? 0 : session.amountTotal,
+      attemptCount: trialEnd ? 0 : 1,
+      nextPaymentAttempt: null,
+      paymentId: session.paymentId,
+      paidAt: now,
+    };
+    subscription.latestInvoiceId = invoice.id;
+    if (!(await tx.subscriptions.insert(subscription))) return null;
+    await tx.invoices.insert(invoice);
+    const at = deps.clock.now();
+    await tx.events.insert(subscriptionEvent(subscription, price, 'customer.subscription.created', at));
+    await tx.events.insert(invoiceEvent(invoice, 'invoice.created', at));
+    await tx.events.insert(invoiceEvent(invoice, 'invoice.finalized', at));
+    await tx.events.insert(invoiceEvent(invoice, 'invoice.paid', at));
+    return subscription;
+  });
+}
+
+type Startable = CheckoutSession & { subscriptionId: string; customerId: string; subscriptionData: NonNullable<CheckoutSession['subscriptionData']> };
+
+function isStartable(session: CheckoutSession | null): session is Startable {
+  return (
+    session?.purpose === 'subscription' &&
+    session.status === 'complete' &&
+    session.subscriptionId !== null &&
+    session.customerId !== null &&
+    session.subscriptionData !== null &&
+    session.lineItems[0]?.priceId !== undefined
+  );
+}
