@@ -173,6 +173,32 @@ describe.each(testDatabases)('subscriptions, invoices and test clocks ($name)', 
     expectError(await call('DELETE', `/v1/subscriptions/${other.id}`), 409, 'subscription_canceled');
   });
 
+  it('on the wall clock, billing jobs run at once in two places renew each period and charge each invoice once', async () => {
+    const price = await recurringPrice(1200);
+    const customer = await ok('POST', '/v1/customers', { email: 'wall@example.com' });
+    const session = await ok('POST', '/v1/checkout/sessions', { mode: 'setup', customer: customer.id });
+    await ctx.h.app.inject({
+      method: 'POST',
+      url: `/api/checkout/sessions/${session.id}/payments`,
+      payload: { payment_method_type: 'card', email: 'wall@example.com', nonce: await tokenize(ctx.h, session.id) },
+    });
+    const subs = await Promise.all(Array.from({ length: 5 }, () => ok('POST', '/v1/subscriptions', { customer: customer.id, items: [{ price }] })));
+    // Two periods pass on the wall clock; the job runs in two instances at once, twice.
+    ctx.h.clock.advance(62 * DAY * 1000);
+    const deps = ctx.h.tillpoint.deps;
+    await Promise.all([runJobOnce(deps, 'billing'), runJobOnce(deps, 'billing')]);
+    await Promise.all([runJobOnce(deps, 'billing'), runJobOnce(deps, 'billing')]);
+    for (const sub of subs) {
+      const invoices = await invoicesOf(sub.id);
+      expect(invoices.map((invoice) => invoice.status)).toEqual(['paid', 'paid', 'paid']);
+      expect(new Set(invoices.map((invoice) => invoice.period_start)).size).toBe(3);
+      const charged = await rows(ctx.db, `SELECT count(*)::int AS n FROM payments WHERE invoice_id = ANY($1::text[]) AND status = 'succeeded'`, [
+        invoices.map((invoice) => invoice.id),
+      ]);
+      expect(charged[0]!.n).toBe(3);
+    }
+  });
+
   it('refuses bad subscriptions and clocks with a catalogue code, changing nothing', async () => {
     const price = await recurringPrice(1000);
     const { clock, customer } = await customerOnClock();
