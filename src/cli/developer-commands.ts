@@ -175,8 +175,67 @@ async function trigger(type: EventType, options: Connection) {
     throw new Error(`no dispute opened for payment ${paymentId} within ${DISPUTE_WAIT_MS / 1000} s`);
   };
 
+  /**
+   * A monthly subscription on a test clock of its own (so the renewal and its retries happen at once):
+   * the customer saves `card` on a subscription-mode checkout page, with a trial of `trialDays`.
+   */
+  const subscribed = async (options: { card?: string; trialDays?: number } = {}) => {
+    const product = await tp.products.create({ name: `tillpoint trigger ${type}` });
+    const price = await tp.prices.create({ product: product.id, currency: 'usd', unit_amount: 2000, recurring: { interval: 'month' } });
+    const clock = await tp.testHelpers.testClocks.create({ frozen_time: Math.floor(Date.now() / 1000), name: `tillpoint trigger ${type}` });
+    const customer = await tp.customers.create({ email: 'shopper@example.com', test_clock: clock.id });
+    const checkout = await tp.checkout.sessions.create({
+      mode: 'subscription',
+      customer: customer.id,
+      line_items: [{ price: price.id, quantity: 1 }],
+      ...(options.trialDays ? { subscription_data: { trial_period_days: options.trialDays } } : {}),
+    });
+    let nonce = TEST_NONCE;
+    if (options.card) {
+      const tokenized = await fetch(`${baseUrl}/api/checkout/sessions/${checkout.id}/card-tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ number: options.card, exp_month: 12, exp_year: new Date().getFullYear() + 2, cvc: '123' }),
+      });
+      if (!tokenized.ok) throw new Error(`tokenizing ${options.card} answered ${tokenized.status}: ${await tokenized.text()}`);
+      nonce = ((await tokenized.json()) as { nonce: string }).nonce;
+    }
+    const response = await fetch(`${baseUrl}/api/checkout/sessions/${checkout.id}/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ payment_method_type: 'card', nonce, email: 'shopper@example.com' }),
+    });
+    if (!response.ok) throw new Error(`checking out ${checkout.id} answered ${response.status}: ${await response.text()}`);
+    const subscription = (await tp.checkout.sessions.retrieve(checkout.id)).subscription;
+    if (!subscription) throw new Error(`checkout ${checkout.id} started no subscription`);
+    return { clock, subscription };
+  };
+
   const made: string[] = [];
   switch (type) {
+    case 'customer.subscription.created':
+    case 'invoice.created':
+    case 'invoice.finalized':
+    case 'invoice.paid': {
+      const { subscription } = await subscribed();
+      made.push(`subscription ${subscription} (its first invoice paid)`);
+      break;
+    }
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted': {
+      const { subscription } = await subscribed();
+      if (type === 'customer.subscription.updated') await tp.subscriptions.update(subscription, { cancel_at_period_end: true });
+      else await tp.subscriptions.cancel(subscription);
+      made.push(`subscription ${subscription} (${type === 'customer.subscription.updated' ? 'to cancel at period end' : 'canceled'})`);
+      break;
+    }
+    case 'invoice.payment_failed': {
+      // The 0341 card saves, then declines: the trial's end brings a renewal that fails.
+      const { clock, subscription } = await subscribed({ card: '4000000000000341', trialDays: 1 });
+      await tp.testHelpers.testClocks.advance(clock.id, { frozen_time: clock.frozen_time + 86400 + 3600 });
+      made.push(`subscription ${subscription} (its first charge declined)`);
+      break;
+    }
     case 'dispute.created':
     case 'dispute.updated':
     case 'dispute.closed': {

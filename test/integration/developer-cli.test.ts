@@ -77,6 +77,19 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
     expect(output).not.toContain('checkout.session.completed');
   }, 120_000);
 
+  it('trigger invoice.payment_failed makes a subscription whose renewal is declined, through the real API', async () => {
+    const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, ['bin/tillpoint.js', 'trigger', 'invoice.payment_failed'], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    expect(triggered.code, triggered.stderr).toBe(0);
+    const subscription = /subscription (sub_\w+)/.exec(triggered.stdout)?.[1];
+    expect(subscription, triggered.stdout).toBeDefined();
+    const failed = await ctx.db.query<{ data: { subscription: string } }>(`SELECT data FROM events WHERE type = 'invoice.payment_failed'`);
+    expect(failed.rows.map((row) => row.data.subscription)).toEqual([subscription]);
+  }, 60_000);
+
   it('refuses to trigger with a live key: it makes real objects', async () => {
     const run = (args: string[], key: string) =>
       new Promise<{ code: number; stderr: string }>((resolve) =>

@@ -51,6 +51,16 @@ import type {
   WebhookEndpoint,
   WebhookEndpointCreateParams,
   WebhookEndpointUpdateParams,
+  Subscription,
+  SubscriptionCreateParams,
+  SubscriptionUpdateParams,
+  SubscriptionListParams,
+  Invoice,
+  InvoiceListParams,
+  InvoicePayParams,
+  TestClock,
+  TestClockCreateParams,
+  TestClockListParams,
 } from './types.js';
 import { Webhooks } from './webhooks.js';
 
@@ -307,6 +317,75 @@ class Prices {
   }
 }
 
+class Subscriptions {
+  constructor(private readonly api: ApiClient) {}
+  /** Starts a subscription for a customer with a saved payment method; its first invoice is charged at once unless it has a trial. */
+  create(params: SubscriptionCreateParams, options?: RequestOptions): Promise<Subscription> {
+    return unwrap(this.api.POST('/v1/subscriptions', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<Subscription> {
+    return unwrap(this.api.GET('/v1/subscriptions/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** Its price or quantity (prorated unless `proration_behavior: 'none'`), `cancel_at_period_end`, payment method, metadata. */
+  update(id: string, params: SubscriptionUpdateParams, options?: RequestOptions): Promise<Subscription> {
+    return unwrap(this.api.POST('/v1/subscriptions/{id}', { params: { path: { id } }, body: params, ...post(options) }));
+  }
+  /** Cancels it now: it ends at once and its open invoices are voided. */
+  cancel(id: string, options?: RequestOptions): Promise<Subscription> {
+    return unwrap(this.api.DELETE('/v1/subscriptions/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** `customer` and `status` narrow the list. */
+  list(params: SubscriptionListParams = {}, options?: RequestOptions): ListPromise<Subscription> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/subscriptions', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
+class Invoices {
+  constructor(private readonly api: ApiClient) {}
+  retrieve(id: string, options?: RequestOptions): Promise<Invoice> {
+    return unwrap(this.api.GET('/v1/invoices/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** Charges an open or uncollectible invoice now, to its subscription's payment method or `payment_method`. */
+  pay(id: string, params: InvoicePayParams = {}, options?: RequestOptions): Promise<Invoice> {
+    return unwrap(this.api.POST('/v1/invoices/{id}/pay', { params: { path: { id } }, body: params, ...post(options) }));
+  }
+  voidInvoice(id: string, options?: RequestOptions): Promise<Invoice> {
+    return unwrap(this.api.POST('/v1/invoices/{id}/void', { params: { path: { id } }, ...post(options) }));
+  }
+  /** `customer`, `subscription` and `status` narrow the list. */
+  list(params: InvoiceListParams = {}, options?: RequestOptions): ListPromise<Invoice> {
+    return new ListPromise(
+      (startingAfter) => unwrap(this.api.GET('/v1/invoices', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
+class TestClocks {
+  constructor(private readonly api: ApiClient) {}
+  /** A test clock at `frozen_time` (Unix seconds), test mode only: make customers with `test_clock` on it. */
+  create(params: TestClockCreateParams, options?: RequestOptions): Promise<TestClock> {
+    return unwrap(this.api.POST('/v1/test_helpers/test_clocks', { body: params, ...post(options) }));
+  }
+  retrieve(id: string, options?: RequestOptions): Promise<TestClock> {
+    return unwrap(this.api.GET('/v1/test_helpers/test_clocks/{id}', { params: { path: { id } }, ...get(options) }));
+  }
+  /** Moves the clock to `frozen_time`, running every renewal and retry due on the way; answers it `ready`. */
+  advance(id: string, params: { frozen_time: number }, options?: RequestOptions): Promise<TestClock> {
+    return unwrap(this.api.POST('/v1/test_helpers/test_clocks/{id}/advance', { params: { path: { id } }, body: params, ...post(options) }));
+  }
+  list(params: TestClockListParams = {}, options?: RequestOptions): ListPromise<TestClock> {
+    return new ListPromise(
+      (startingAfter) =>
+        unwrap(this.api.GET('/v1/test_helpers/test_clocks', { params: { query: { ...params, starting_after: startingAfter } }, ...get(options) })),
+      params.starting_after,
+    );
+  }
+}
+
 class Customers {
   constructor(private readonly api: ApiClient) {}
   create(params: CustomerCreateParams = {}, options?: RequestOptions): Promise<Customer> {
@@ -437,6 +516,10 @@ export class Tillpoint {
   readonly taxRates: TaxRates;
   readonly customers: Customers;
   readonly paymentMethods: PaymentMethods;
+  readonly subscriptions: Subscriptions;
+  readonly invoices: Invoices;
+  /** Test mode helpers: `testClocks` rehearse a subscription's renewals in seconds. */
+  readonly testHelpers: { testClocks: TestClocks };
   readonly webhooks = new Webhooks();
 
   constructor(secretKey: string, options: TillpointOptions = {}) {
@@ -468,5 +551,8 @@ export class Tillpoint {
     this.taxRates = new TaxRates(api);
     this.customers = new Customers(api);
     this.paymentMethods = new PaymentMethods(api);
+    this.subscriptions = new Subscriptions(api);
+    this.invoices = new Invoices(api);
+    this.testHelpers = { testClocks: new TestClocks(api) };
   }
 }

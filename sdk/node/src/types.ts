@@ -23,6 +23,9 @@ export type Coupon = Schemas['Coupon'];
 export type PromotionCode = Schemas['PromotionCode'];
 export type TotalDetails = Schemas['TotalDetails'];
 export type TaxRate = Schemas['TaxRate'];
+export type Subscription = Schemas['Subscription'];
+export type Invoice = Schemas['Invoice'];
+export type TestClock = Schemas['TestClock'];
 
 type JsonBody<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
@@ -55,6 +58,13 @@ export type CouponCreateParams = JsonBody<operations['postV1Coupons']>;
 export type PromotionCodeCreateParams = JsonBody<operations['postV1PromotionCodes']>;
 export type PromotionCodeListParams = Query<operations['getV1PromotionCodes']>;
 export type TaxRateCreateParams = JsonBody<operations['postV1TaxRates']>;
+export type SubscriptionCreateParams = JsonBody<operations['postV1Subscriptions']>;
+export type SubscriptionUpdateParams = JsonBody<operations['postV1SubscriptionsId']>;
+export type SubscriptionListParams = Query<operations['getV1Subscriptions']>;
+export type InvoiceListParams = Query<operations['getV1Invoices']>;
+export type InvoicePayParams = JsonBody<operations['postV1InvoicesIdPay']>;
+export type TestClockCreateParams = JsonBody<operations['postV1TestHelpersTestClocks']>;
+export type TestClockListParams = Query<operations['getV1TestHelpersTestClocks']>;
 
 /** One page of a list. */
 export interface Page<T> {

@@ -159,6 +159,27 @@ describe.each(testDatabases.slice(0, 1))('@tillpoint/node against a real server 
     expect(refused).toMatchObject({ code: 'parameter_unknown', param: 'unit_amount' });
   });
 
+  it('tp.subscriptions, tp.invoices and tp.testHelpers.testClocks: a subscription checked out, billed a month on, canceled', async () => {
+    client();
+    const product = await tp.products.create({ name: 'Coffee club' });
+    const price = await tp.prices.create({ product: product.id, currency: 'usd', unit_amount: 2000, recurring: { interval: 'month' } });
+    const start = Date.UTC(2027, 0, 1) / 1000;
+    const clock = await tp.testHelpers.testClocks.create({ frozen_time: start });
+    const customer = await tp.customers.create({ email: 'ada@example.com', test_clock: clock.id });
+    const checkout = await tp.checkout.sessions.create({ mode: 'subscription', customer: customer.id, line_items: [{ price: price.id, quantity: 1 }] });
+    await pay(checkout);
+    const subscriptionId = (await tp.checkout.sessions.retrieve(checkout.id)).subscription!;
+    expect(await tp.subscriptions.retrieve(subscriptionId)).toMatchObject({ status: 'active', customer: customer.id, current_period_start: start });
+    expect((await tp.testHelpers.testClocks.advance(clock.id, { frozen_time: start + 40 * 86400 })).status).toBe('ready');
+    const invoices = await tp.invoices.list({ subscription: subscriptionId });
+    expect(invoices.data.map((invoice) => invoice.status)).toEqual(['paid', 'paid']);
+    expect((await tp.subscriptions.list({ customer: customer.id })).data.map((sub) => sub.id)).toEqual([subscriptionId]);
+    expect((await tp.subscriptions.update(subscriptionId, { cancel_at_period_end: true })).cancel_at_period_end).toBe(true);
+    expect((await tp.subscriptions.cancel(subscriptionId)).status).toBe('canceled');
+    const refused = await tp.invoices.pay(invoices.data[0]!.id).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'invoice_not_payable', statusCode: 409 });
+  });
+
   it('walks a list across pages with for await, newest first, each object once', async () => {
     client();
     const made: string[] = [];

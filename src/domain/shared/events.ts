@@ -29,15 +29,11 @@ export const eventTypes = [
   'customer.subscription.created',
   'customer.subscription.updated',
   'customer.subscription.deleted',
-  /** A trial ends in 3 days. */
-  'customer.subscription.trial_will_end',
   /** An invoice was made for a period, made final, paid, or its charge failed. */
   'invoice.created',
   'invoice.finalized',
   'invoice.paid',
   'invoice.payment_failed',
-  /** A subscription's next invoice is made in 3 days. */
-  'invoice.upcoming',
   /** The checkout page's scripts or security headers differ from the account's approved baseline (PCI DSS 11.6.1). */
   'checkout_page.changed',
 ] as const;
