@@ -49,15 +49,15 @@ export async function signUp(page: Page, business: string) {
  */
 export async function payAsShopper(request: APIRequestContext, url: string, email: string) {
   return test.step('shopper pays', async () => {
-    let page = new URL(url);
-    if (page.pathname.startsWith('/l/')) {
+    let checkout = new URL(url);
+    if (checkout.pathname.startsWith('/l/')) {
       // A payment link opens a new session of its own.
       const opened = await request.get(url, { maxRedirects: 0 });
       expect(opened.status(), await opened.text()).toBe(303);
-      page = new URL(opened.headers().location!, url);
+      checkout = new URL(opened.headers().location!, url);
     }
-    const sessionId = /^\/c\/([^/]+)$/.exec(page.pathname)![1]!;
-    const api = `${page.origin}/api/checkout/sessions/${sessionId}`;
+    const sessionId = /^\/c\/([^/]+)$/.exec(checkout.pathname)![1]!;
+    const api = `${checkout.origin}/api/checkout/sessions/${sessionId}`;
     const token = await request.post(`${api}/card-tokens`, {
       data: { number: '4111 1111 1111 1111', exp_month: 12, exp_year: 2034, cvc: '123', postal_code: '94107' },
     });
