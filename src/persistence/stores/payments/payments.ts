@@ -246,7 +246,10 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
           'payments',
           scope,
           filter,
-          filter.checkoutSessionId ? [{ column: 'checkout_session_id', value: filter.checkoutSessionId }] : [],
+          [
+            ...(filter.checkoutSessionId ? [{ column: 'checkout_session_id', value: filter.checkoutSessionId }] : []),
+            ...(filter.invoiceId ? [{ column: 'invoice_id', value: filter.invoiceId }] : []),
+          ],
         );
         const { rows } = await db.query(query.text, query.params);
         return rows.map(toPayment);
