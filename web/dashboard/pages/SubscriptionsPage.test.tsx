@@ -170,9 +170,7 @@ describe("a subscription's page", () => {
 
     await click(button(container, 'Cancel at period end'));
     await click(button(container, 'Yes, cancel at period end'));
-    expect(server.writes()).toEqual([
-      { method: 'POST', url: '/dashboard/api/accounts/acct_1/test/subscriptions/sub_1', body: { cancel_at_period_end: true } },
-    ]);
+    expect(server.writes()).toEqual([{ method: 'POST', url: '/dashboard/api/accounts/acct_1/test/subscriptions/sub_1', body: { cancel_at_period_end: true } }]);
     expect(container.querySelector('[role="status"]')?.textContent).toBe('The subscription will end at the end of its period.');
     expect(container.querySelector('[data-testid="cancel-at-period-end"]')?.textContent).toMatch(/^Yes: ends on /);
 
