@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { dashboardInvoiceListSchema, invoiceDetailSchema, subscriptionDetailSchema } from '../../src/http/dashboard/response-schemas';
+import {
+  dashboardInvoiceListSchema,
+  dashboardSubscriptionListSchema,
+  invoiceDetailSchema,
+  recurringRevenueSchema,
+  subscriptionDetailSchema,
+} from '../../src/http/dashboard/response-schemas';
 import { testDatabases } from '../support/databases';
 import { dashboardCall } from '../support/dashboard';
 import { newSubscription, useDashboardFixtures } from '../support/dashboard-fixtures';
@@ -40,7 +46,7 @@ describe.each(testDatabases)("the dashboard's Subscriptions and Invoices pages, 
     const gone = await newSubscription(fx, { unitAmount: 50_000 });
     await ok('owner', 'POST', `/subscriptions/${gone.id}/cancel`);
 
-    const figures = await ok('viewer', 'GET', '/recurring-revenue');
+    const figures = recurringRevenueSchema.parse(await ok('viewer', 'GET', '/recurring-revenue'));
     // 4000 + 12000/12 + 1000 × 52/12 (4333.33) = 9333.33 → 9333; 500/3 = 166.67 → 167.
     expect(figures.mrr).toEqual([
       { currency: 'USD', amount: 9333, subscriptions: 3 },
@@ -72,10 +78,10 @@ describe.each(testDatabases)("the dashboard's Subscriptions and Invoices pages, 
 
   it('lists subscriptions by status and customer email, masks emails for a viewer, and shows one with its invoices and timeline', async () => {
     const sub = await newSubscription(fx, { unitAmount: 2500, email: 'grace.hopper@buyer.example' });
-    const list = await ok('support', 'GET', '/subscriptions?email=GRACE.Hopper@buyer.example');
+    const list = dashboardSubscriptionListSchema.parse(await ok('support', 'GET', '/subscriptions?email=GRACE.Hopper@buyer.example'));
     expect(list.data.map((s: { id: string }) => s.id)).toEqual([sub.id]);
     expect(list.data[0]).toMatchObject({ status: 'active', customer: sub.customer, customer_email: 'grace.hopper@buyer.example' });
-    expect(list.data[0].items.data[0]).toMatchObject({ quantity: 1, price: { unit_amount: 2500, recurring: { interval: 'month', interval_count: 1 } } });
+    expect(list.data[0]!.items.data[0]).toMatchObject({ quantity: 1, price: { unit_amount: 2500, recurring: { interval: 'month', interval_count: 1 } } });
     expect((await ok('owner', 'GET', '/subscriptions?email=nobody@buyer.example')).data).toEqual([]);
     const canceled = (await ok('owner', 'GET', '/subscriptions?status=canceled')).data.map((s: { status: string }) => s.status);
     expect(canceled.length).toBeGreaterThan(0);
