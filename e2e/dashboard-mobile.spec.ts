@@ -125,6 +125,8 @@ test.describe('the dashboard on a phone', () => {
       'Payments',
       'Disputes',
       'Customers',
+      'Subscriptions',
+      'Invoices',
       'Checkout sessions',
       'Payment links',
       'Developers',

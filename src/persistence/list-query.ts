@@ -4,7 +4,8 @@ import type { Scope } from '../domain/shared/scope';
 /** A condition on a column of our own choosing (never a name from the request). */
 export interface ListFilter {
   column: string;
-  op?: '=' | '>=' | '<=';
+  /** `any`: the column equals one of `value`'s elements (an array). */
+  op?: '=' | '>=' | '<=' | 'any';
   value: unknown;
 }
 
@@ -16,7 +17,9 @@ export interface ListFilter {
 export function scopedListQuery(table: string, scope: Scope, page: PageRequest, filters: readonly ListFilter[] = []): { text: string; params: unknown[] } {
   const q = new Query();
   const scopeSql = scoped(q, scope);
-  for (const filter of filters) q.where(`${filter.column} ${filter.op ?? '='} ${q.param(filter.value)}`);
+  for (const filter of filters) {
+    q.where(filter.op === 'any' ? `${filter.column} = ANY(${q.param(filter.value)})` : `${filter.column} ${filter.op ?? '='} ${q.param(filter.value)}`);
+  }
   q.after(table, 'created_at', page.startingAfter, scopeSql);
   return { text: `SELECT * FROM ${table} WHERE ${q.sql} ORDER BY created_at DESC, id DESC LIMIT ${q.param(page.limit)}`, params: q.params };
 }

@@ -27,6 +27,8 @@ export interface Fixtures {
   webhookEndpointId: string;
   deliveryId: string;
   experimentId: string;
+  /** An active subscription and its first (paid) invoice, made when a sample first asks (`sharedSubscription`). */
+  subscription?: { id: string; invoiceId: string };
 }
 
 export interface Sample {
@@ -87,6 +89,51 @@ async function newCustomer(fx: Fixtures): Promise<string> {
   const made = await merchantCall(fx.h, fx.secretKey, 'POST', '/v1/customers', { email: 'matrix.customer@buyer.example' });
   expect(made.statusCode, made.body).toBe(200);
   return made.json().id;
+}
+
+/** A merchant API call that must succeed, on a fresh second of the test key's rate limit. */
+async function merchantOk(fx: Fixtures, method: 'GET' | 'POST', path: string, body?: object) {
+  fx.h.clock.advance(1000);
+  const res = await merchantCall(fx.h, fx.secretKey, method, path, body);
+  expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(200);
+  return res.json();
+}
+
+/**
+ * A fresh subscription through the merchant API: a recurring price of a new product, a customer whose
+ * card a setup session saved, then `POST /v1/subscriptions` (charged at once unless on trial).
+ */
+export async function newSubscription(
+  fx: Fixtures,
+  options: { unitAmount?: number; currency?: string; interval?: string; intervalCount?: number; quantity?: number; email?: string; trialDays?: number } = {},
+): Promise<{ id: string; customer: string; price: string }> {
+  const product = await merchantOk(fx, 'POST', '/v1/products', { name: 'Coffee club' });
+  const price = await merchantOk(fx, 'POST', '/v1/prices', {
+    product: product.id,
+    currency: options.currency ?? 'usd',
+    unit_amount: options.unitAmount ?? 2000,
+    recurring: { interval: options.interval ?? 'month', interval_count: options.intervalCount ?? 1 },
+  });
+  const email = options.email ?? 'subscriber@buyer.example';
+  const customer = await merchantOk(fx, 'POST', '/v1/customers', { email });
+  const session = await merchantOk(fx, 'POST', '/v1/checkout/sessions', { mode: 'setup', customer: customer.id });
+  const saved = await payCall(fx.h, session.id, await tokenize(fx.h, session.id), email);
+  expect(saved.statusCode, saved.body).toBe(200);
+  const subscription = await merchantOk(fx, 'POST', '/v1/subscriptions', {
+    customer: customer.id,
+    items: [{ price: price.id, quantity: options.quantity ?? 1 }],
+    ...(options.trialDays ? { trial_period_days: options.trialDays } : {}),
+  });
+  return { id: subscription.id, customer: customer.id, price: price.id };
+}
+
+/** One subscription the read samples share, made on first use. */
+async function sharedSubscription(fx: Fixtures): Promise<{ id: string; invoiceId: string }> {
+  if (!fx.subscription) {
+    const { id } = await newSubscription(fx);
+    fx.subscription = { id, invoiceId: (await merchantOk(fx, 'GET', `/v1/invoices?subscription=${id}`)).data[0].id };
+  }
+  return fx.subscription;
 }
 
 const newLink = async (fx: Fixtures) => (await ownerCall(fx, 'POST', '/test/payment-links', { line_items: [{ price: fx.priceId, quantity: 1 }] })).id;
@@ -174,6 +221,16 @@ export const samples: Record<string, (fx: Fixtures) => Promise<Sample>> = {
   'GET /dashboard/api/accounts/:account_id/:mode/guest-customers': async () => ({}),
   'GET /dashboard/api/accounts/:account_id/:mode/customers/:id': async (fx) => ({ params: { id: await newCustomer(fx) } }),
   'DELETE /dashboard/api/accounts/:account_id/:mode/customers/:id': async (fx) => ({ params: { id: await newCustomer(fx) } }),
+  'GET /dashboard/api/accounts/:account_id/:mode/subscriptions': async () => ({ query: 'status=active' }),
+  'GET /dashboard/api/accounts/:account_id/:mode/subscriptions/:id': async (fx) => ({ params: { id: (await sharedSubscription(fx)).id } }),
+  'POST /dashboard/api/accounts/:account_id/:mode/subscriptions/:id': async (fx) => ({
+    params: { id: (await newSubscription(fx)).id },
+    body: { cancel_at_period_end: true },
+  }),
+  'POST /dashboard/api/accounts/:account_id/:mode/subscriptions/:id/cancel': async (fx) => ({ params: { id: (await newSubscription(fx)).id } }),
+  'GET /dashboard/api/accounts/:account_id/:mode/invoices': async () => ({ query: 'status=paid' }),
+  'GET /dashboard/api/accounts/:account_id/:mode/invoices/:id': async (fx) => ({ params: { id: (await sharedSubscription(fx)).invoiceId } }),
+  'GET /dashboard/api/accounts/:account_id/:mode/recurring-revenue': async () => ({}),
   'GET /dashboard/api/accounts/:account_id/:mode/search': async (fx) => ({ query: `q=${fx.paymentId}` }),
   'POST /dashboard/api/accounts/:account_id/:mode/payments/:id/capture': async (fx) => ({
     params: { id: await authorizedPayment(fx) },

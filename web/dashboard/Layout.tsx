@@ -25,6 +25,8 @@ const sections: Array<{ path: string; label: DashboardMessageKey; permission: Pe
   { path: 'payments', label: 'nav.payments', permission: 'payments.read' },
   { path: 'disputes', label: 'nav.disputes', permission: 'payments.read' },
   { path: 'customers', label: 'nav.customers', permission: 'customers.read' },
+  { path: 'subscriptions', label: 'nav.subscriptions', permission: 'subscriptions.read' },
+  { path: 'invoices', label: 'nav.invoices', permission: 'subscriptions.read' },
   { path: 'sessions', label: 'nav.sessions', permission: 'sessions.read' },
   { path: 'links', label: 'nav.links', permission: 'payment_links.read' },
   { path: 'developers', label: 'nav.developers', permission: 'keys.read' },
@@ -112,7 +114,7 @@ export function Layout({
                 {(['test', 'live'] as const).map((mode) => (
                   <Link
                     key={mode}
-                    href={`/dashboard/${place.account.id}/${mode}${place.rest.startsWith('payments/') || place.rest.startsWith('sessions/') || place.rest.startsWith('customers/') ? `/${place.rest.split('/')[0]}` : place.rest ? `/${place.rest}` : ''}`}
+                    href={`/dashboard/${place.account.id}/${mode}${/^(payments|sessions|customers|subscriptions|invoices)\//.test(place.rest) ? `/${place.rest.split('/')[0]}` : place.rest ? `/${place.rest}` : ''}`}
                     aria-current={place.mode === mode ? 'true' : undefined}
                     className={place.mode === mode ? 'active' : undefined}
                   >

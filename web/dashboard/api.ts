@@ -1,6 +1,11 @@
 import type { z } from 'zod';
 import type {
   customerDetailSchema,
+  dashboardInvoiceSchema,
+  dashboardSubscriptionSchema,
+  invoiceDetailSchema,
+  recurringRevenueSchema,
+  subscriptionDetailSchema,
   dashboardPaymentSchema,
   dashboardExperimentListSchema,
   dashboardFlagListSchema,
@@ -105,6 +110,15 @@ export type Customer = z.output<typeof customerSchema>;
 export type CustomerDetail = z.output<typeof customerDetailSchema>;
 export type GuestCustomer = z.output<typeof guestCustomerListSchema>['data'][number];
 export type Dispute = z.output<typeof disputeSchema>;
+/** A subscription as the Subscriptions list shows it, with its customer's email (masked for roles that do not see emails). */
+export type Subscription = z.output<typeof dashboardSubscriptionSchema>;
+/** A subscription's page: its newest invoices and its timeline, newest first. */
+export type SubscriptionDetail = z.output<typeof subscriptionDetailSchema>;
+export type Invoice = z.output<typeof dashboardInvoiceSchema>;
+/** An invoice's page: its lines and the payments that tried to pay it. */
+export type InvoiceDetail = z.output<typeof invoiceDetailSchema>;
+/** The Overview's MRR per currency and churn over the last 30 days. */
+export type RecurringRevenue = z.output<typeof recurringRevenueSchema>;
 export type WebhookEndpoint = z.output<typeof webhookEndpointSchema>;
 export type WebhookDelivery = z.output<typeof dashboardWebhookDeliveryListSchema>['data'][number];
 export type Flag = z.output<typeof dashboardFlagListSchema>['data'][number];

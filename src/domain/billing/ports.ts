@@ -1,6 +1,6 @@
 import type { PageRequest } from '../shared/pagination';
 import type { Scope } from '../shared/scope';
-import type { Invoice, InvoiceStatus, Subscription, SubscriptionStatus, TestClock } from './entities';
+import type { Invoice, InvoiceStatus, RecurringInterval, Subscription, SubscriptionStatus, TestClock } from './entities';
 
 export interface TestClockRepository {
   insert(clock: TestClock): Promise<void>;
@@ -15,13 +15,33 @@ export interface SubscriptionRepository {
   /** Scoped (another account's id reads as absent); `null` scope only for background work. */
   get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Subscription | null>;
   update(subscription: Subscription): Promise<void>;
-  list(scope: Scope, filter: { customerId?: string; status?: SubscriptionStatus } & PageRequest): Promise<Subscription[]>;
+  /** Newest first; `customerIds` keeps those of any of these customers. */
+  list(scope: Scope, filter: { customerId?: string; customerIds?: readonly string[]; status?: SubscriptionStatus } & PageRequest): Promise<Subscription[]>;
   /** Still renewing, whose period ended by `now`: on the wall clock, or on the test clock `testClockId`. */
   listRenewalDue(now: Date, limit: number, testClockId: string | null): Promise<Subscription[]>;
   /** Subscription-mode sessions completed after `since` whose subscription was not started (a crash between the two). */
   listCheckoutsToStart(limit: number, since: Date): Promise<string[]>;
   /** The earliest end of a period still renewing on test clock `testClockId`, or null. */
   nextRenewalOnClock(testClockId: string): Promise<Date | null>;
+  /**
+   * The scope's `active` and `past_due` subscriptions, summed by currency and by their price's
+   * renewal: what one period of each group bills (unit amount × quantity), and how many there are.
+   */
+  recurringTotals(scope: Scope): Promise<RecurringTotal[]>;
+  /**
+   * Churn's counts over [`from`, `to`): subscriptions active at `from` (started by then, out of
+   * trial, not ended, never left `incomplete`), and how many of those ended in the window.
+   */
+  churnCounts(scope: Scope, from: Date, to: Date): Promise<{ activeAtStart: number; canceled: number }>;
+}
+
+/** One group of `recurringTotals`: minor units billed per period of `interval` × `intervalCount`. */
+export interface RecurringTotal {
+  currency: string;
+  interval: RecurringInterval;
+  intervalCount: number;
+  amount: number;
+  subscriptions: number;
 }
 
 export interface InvoiceRepository {

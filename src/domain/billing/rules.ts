@@ -149,3 +149,14 @@ export function nextRetryAt(invoice: Invoice, failedAt: Date): Date | null {
 export function blankSubscription(): Omit<Subscription, 'id'> {
   return { ...(blankOf(subscriptions) as Omit<Subscription, 'id'>) };
 }
+
+/**
+ * What `amount` billed every `count` × `interval` comes to per month, unrounded (docs/dashboard.md,
+ * "MRR"): a year is 12 months, a week 52/12 of a month, a day 365/12 of one.
+ *
+ * @example monthlyAmount(12_000, 'year', 1) // 1000
+ */
+export function monthlyAmount(amount: number, interval: RecurringInterval, count: number): number {
+  const perMonth = { day: 365 / 12, week: 52 / 12, month: 1, year: 1 / 12 }[interval];
+  return (amount * perMonth) / count;
+}

@@ -73,7 +73,7 @@ export interface PaymentRepository {
   /** The scope's payment the processor knows as `transactionId` (a dispute names its transaction). */
   findByProcessorTransactionId(scope: Scope, processor: string, transactionId: string): Promise<Payment | null>;
   /** Newest first; `startingAfter` is the id of the last payment of the previous page. */
-  list(scope: Scope, filter: { checkoutSessionId?: string; limit: number; startingAfter?: string }): Promise<Payment[]>;
+  list(scope: Scope, filter: { checkoutSessionId?: string; invoiceId?: string; limit: number; startingAfter?: string }): Promise<Payment[]>;
 }
 
 export interface RefundRepository {

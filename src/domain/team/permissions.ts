@@ -17,6 +17,10 @@ export const permissions = [
   'customers.read',
   /** Delete a customer: its saved methods go at the processor too; its payments stay, detached. */
   'customers.delete',
+  /** The Subscriptions and Invoices pages. */
+  'subscriptions.read',
+  /** Cancel a subscription (now or at its period's end), resume it, change its quantity. */
+  'subscriptions.manage',
   'payments.export',
   'payments.refund',
   /** Capture and void an authorization. */
@@ -52,6 +56,7 @@ const readOnly: Permission[] = [
   'overview.read',
   'payments.read',
   'customers.read',
+  'subscriptions.read',
   'sessions.read',
   'payment_links.read',
   'settings.read',

@@ -16,6 +16,7 @@ import { flagDashboardEndpoints } from './flag-dashboard-endpoints';
 import { paymentActionEndpoints } from './payment-action-endpoints';
 import { disputeEndpoints } from './dispute-endpoints';
 import { customerEndpoints } from './customer-endpoints';
+import { billingEndpoints } from './billing-endpoints';
 import { processorEndpoints } from './processor-endpoints';
 import { webhookDashboardEndpoints } from './webhook-dashboard-endpoints';
 import type { ProcessorSettingsDeps } from '../../domain/processors/processor-config';
@@ -37,6 +38,7 @@ export function dashboardEndpoints(deps: Deps, processorSettings?: ProcessorSett
     ...paymentActionEndpoints(deps),
     ...disputeEndpoints(deps),
     ...customerEndpoints(deps),
+    ...billingEndpoints(deps),
     ...catalogEndpoints(deps),
     ...webhookDashboardEndpoints(deps),
     ...processorEndpoints(processorSettings),

@@ -7,9 +7,11 @@ import {
   disputeSchema,
   experimentSchema,
   flagSchema,
+  invoiceSchema,
   lineItemSchema,
   paymentSchema,
   refundSchema,
+  subscriptionSchema,
   webhookDeliverySchema,
   webhookEndpointSchema,
 } from '../response-schemas';
@@ -128,3 +130,31 @@ export const sessionStateSchema = z.strictObject({
 
 export const dashboardFlagListSchema = pageOf(flagSchema);
 export const dashboardExperimentListSchema = pageOf(experimentSchema);
+
+/** The customer's email beside a subscription or an invoice: masked for roles that do not see emails; null once the customer is deleted. */
+const customerEmail = { customer_email: z.string().nullable() };
+/** A subscription as the dashboard lists it. */
+export const dashboardSubscriptionSchema = subscriptionSchema.extend(customerEmail);
+export const dashboardSubscriptionListSchema = pageOf(dashboardSubscriptionSchema);
+/** An invoice as the dashboard lists it. */
+export const dashboardInvoiceSchema = invoiceSchema.extend(customerEmail);
+export const dashboardInvoiceListSchema = pageOf(dashboardInvoiceSchema);
+/** A subscription's page: its newest invoices, and the events of it and of them, newest first. */
+export const subscriptionDetailSchema = dashboardSubscriptionSchema.extend({
+  invoices: z.array(invoiceSchema),
+  timeline: z.array(timelineEventSchema),
+});
+/** An invoice's page: every payment that tried to pay it, newest first. */
+export const invoiceDetailSchema = dashboardInvoiceSchema.extend({ payments: z.array(dashboardPaymentSchema) });
+/** The Overview's recurring figures (docs/dashboard.md, "MRR and churn"). */
+export const recurringRevenueSchema = z.strictObject({
+  /** Per currency, in minor units a month. */
+  mrr: z.array(z.strictObject({ currency: z.string(), amount: z.number().int(), subscriptions: z.number().int() })),
+  churn: z.strictObject({
+    from: z.number().int(),
+    to: z.number().int(),
+    active_at_start: z.number().int(),
+    canceled: z.number().int(),
+    rate: z.number().nullable(),
+  }),
+});

@@ -242,6 +242,11 @@ export function CustomerDetailPage({ base, place, id }: PageScope & { id: string
               </ul>
             )}
           </section>
+          {can(place.account.role, 'subscriptions.read') && (
+            <p>
+              <Link href={`/dashboard${base}/subscriptions?customer=${c.id}`}>{t('customer.subscriptions')}</Link>
+            </p>
+          )}
           <CustomerPayments base={base} customerId={c.id} />
         </>
       )}

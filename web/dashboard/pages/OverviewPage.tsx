@@ -5,6 +5,7 @@ import { formatMoney } from '../format';
 import type { PageScope } from '../Layout';
 import { useApiQuery } from '../queries';
 import { useT, type DashboardMessageKey } from '../i18n';
+import type { RecurringRevenue } from '../api';
 
 /** One currency's figures over a period (docs/dashboard.md, "Figures"); money in minor units. */
 interface Figures {
@@ -66,6 +67,55 @@ const countRows: Array<[keyof Figures, DashboardMessageKey]> = [
   ['succeeded', 'overview.figure.succeeded'],
   ['authorized', 'overview.figure.authorized'],
 ];
+
+/**
+ * MRR per currency and churn over the last 30 days, computed by the server (docs/dashboard.md, "MRR
+ * and churn"); read on its own, so the payment figures never wait for it.
+ */
+function RecurringFigures({ base }: { base: string }) {
+  const t = useT();
+  const revenue = useApiQuery<RecurringRevenue>(`/accounts${base}/recurring-revenue`);
+  const data = revenue.data;
+  if (revenue.error) return <ErrorNote error={revenue.error} />;
+  if (!data) return null;
+  return (
+    <section className="stats" aria-labelledby="recurring-title" data-testid="recurring-revenue">
+      <h2 id="recurring-title" className="visually-hidden">
+        {t('overview.recurring')}
+      </h2>
+      {data.mrr.length === 0 ? (
+        <div className="stat">
+          <span className="stat-label">{t('overview.mrrNone')}</span>
+          <span className="stat-value" data-testid="mrr">
+            —
+          </span>
+          <span className="stat-previous">{t('overview.mrrEmpty')}</span>
+        </div>
+      ) : (
+        data.mrr.map((m) => (
+          <div className="stat" key={m.currency}>
+            <span className="stat-label">{t('overview.mrr', { currency: m.currency })}</span>
+            <span className="stat-value" data-testid={`mrr-${m.currency}`}>
+              {formatMoney(m.amount, m.currency, undefined)}
+            </span>
+            <span className="stat-previous">{t('overview.mrrCount', { count: m.subscriptions })}</span>
+          </div>
+        ))
+      )}
+      <div className="stat">
+        <span className="stat-label">{t('overview.churn')}</span>
+        <span className="stat-value" data-testid="churn">
+          {percent(data.churn.rate)}
+        </span>
+        <span className="stat-previous">
+          {data.churn.rate === null
+            ? t('overview.churnNone')
+            : t('overview.churnDetail', { canceled: data.churn.canceled, active: data.churn.active_at_start })}
+        </span>
+      </div>
+    </section>
+  );
+}
 
 /** Gross, refunded and net volume per currency, payment counts, success rate and the funnel, each against the previous period. */
 export function OverviewPage({ base, place }: PageScope) {
@@ -136,6 +186,7 @@ export function OverviewPage({ base, place }: PageScope) {
               <span className="stat-previous">{t('overview.authorizedApart')}</span>
             </div>
           </section>
+          <RecurringFigures base={base} />
           {data.figures.length === 0 ? (
             <p>{t('overview.noPayments')}</p>
           ) : (

@@ -363,6 +363,20 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
                 '—'
               )}
             </dd>
+            {p.invoice && (
+              <>
+                <dt>{t('payment.invoice')}</dt>
+                <dd>
+                  {can(role, 'subscriptions.read') ? (
+                    <Link href={`/dashboard${base}/invoices/${p.invoice}`} data-testid="payment-invoice">
+                      {p.invoice}
+                    </Link>
+                  ) : (
+                    p.invoice
+                  )}
+                </dd>
+              </>
+            )}
           </dl>
           <h3>{t('payment.method')}</h3>
           <dl className="details">

@@ -1,4 +1,4 @@
-import { invoices, subscriptions, testClocks } from '../../../domain/billing/entities';
+import { invoices, subscriptions, testClocks, type RecurringInterval } from '../../../domain/billing/entities';
 import type { UnitOfWork } from '../../../domain/deps';
 import type { Scope } from '../../../domain/shared/scope';
 import { scopedGetQuery, scopedListQuery, type ListFilter } from '../../list-query';
@@ -87,6 +87,7 @@ export function billingRepositories(db: SqlExecutor): Pick<UnitOfWork, 'testCloc
       async list(scope, filter) {
         const filters: ListFilter[] = [];
         if (filter.customerId) filters.push({ column: 'customer_id', value: filter.customerId });
+        if (filter.customerIds) filters.push({ column: 'customer_id', op: 'any', value: [...filter.customerIds] });
         if (filter.status) filters.push({ column: 'status', value: filter.status });
         const query = scopedListQuery(subscriptions.table, scope, filter, filters);
         const { rows } = await db.query<Row>(query.text, query.params);
@@ -107,6 +108,35 @@ export function billingRepositories(db: SqlExecutor): Pick<UnitOfWork, 'testCloc
           [testClockId],
         );
         return rows[0]?.at ? new Date(rows[0].at) : null;
+      },
+      async recurringTotals(scope) {
+        const { rows } = await db.query<{ currency: string; interval: string; interval_count: number; amount: string | number; n: number }>(
+          `SELECT s.currency, p.recurring_interval AS interval, p.recurring_interval_count AS interval_count,
+                  sum(p.unit_amount::bigint * s.quantity) AS amount, count(*)::int AS n
+             FROM subscriptions s JOIN prices p ON p.id = s.price_id
+            WHERE s.account_id = $1 AND s.mode = $2 AND s.status IN ('active', 'past_due')
+            GROUP BY s.currency, p.recurring_interval, p.recurring_interval_count
+            ORDER BY s.currency, p.recurring_interval, p.recurring_interval_count`,
+          [scope.accountId, scope.mode],
+        );
+        return rows.map((r) => ({
+          currency: r.currency,
+          interval: r.interval as RecurringInterval,
+          intervalCount: Number(r.interval_count),
+          amount: Number(r.amount),
+          subscriptions: Number(r.n),
+        }));
+      },
+      async churnCounts(scope, from, to) {
+        const { rows } = await db.query<{ active: number; canceled: number }>(
+          `SELECT count(*)::int AS active,
+                  count(*) FILTER (WHERE status = 'canceled' AND ended_at > $3 AND ended_at <= $4)::int AS canceled
+             FROM subscriptions
+            WHERE account_id = $1 AND mode = $2 AND created_at <= $3 AND status <> 'incomplete'
+              AND (ended_at IS NULL OR ended_at > $3) AND (trial_end IS NULL OR trial_end <= $3)`,
+          [scope.accountId, scope.mode, from, to],
+        );
+        return { activeAtStart: Number(rows[0]?.active ?? 0), canceled: Number(rows[0]?.canceled ?? 0) };
       },
     },
     invoices: {

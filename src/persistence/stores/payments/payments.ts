@@ -242,12 +242,10 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
         return rows[0] ? toPayment(rows[0]) : null;
       },
       async list(scope, filter) {
-        const query = scopedListQuery(
-          'payments',
-          scope,
-          filter,
-          filter.checkoutSessionId ? [{ column: 'checkout_session_id', value: filter.checkoutSessionId }] : [],
-        );
+        const query = scopedListQuery('payments', scope, filter, [
+          ...(filter.checkoutSessionId ? [{ column: 'checkout_session_id', value: filter.checkoutSessionId }] : []),
+          ...(filter.invoiceId ? [{ column: 'invoice_id', value: filter.invoiceId }] : []),
+        ]);
         const { rows } = await db.query(query.text, query.params);
         return rows.map(toPayment);
       },
