@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runJobOnce } from '../../src/runtime/scheduler';
 import { testDatabases } from '../support/databases';
+import { dashboardCall, signUpOwner } from '../support/dashboard';
 import { countRows, dumpDatabase, expectError, merchantCall, rows, tokenize, useIntegration, withoutBookkeeping } from '../support/integration';
 
 const DAY = 24 * 60 * 60;
@@ -117,6 +118,45 @@ describe.each(testDatabases)('subscriptions, invoices and test clocks ($name)', 
     expect(attempts.map((a) => a.status)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
     const failedEvents = await rows(ctx.db, `SELECT count(*)::int AS n FROM events WHERE type = 'invoice.payment_failed'`);
     expect(failedEvents[0]!.n).toBe(5);
+  });
+
+  it('with the account set to "unpaid", the last failure keeps the subscription unpaid until its invoice is paid with another card', async () => {
+    await ctx.db.query(`UPDATE accounts SET subscription_failure_action = 'unpaid' WHERE id = $1`, [ctx.accountId]);
+    try {
+      const price = await recurringPrice(1500);
+      const { clock, customer } = await customerOnClock({ number: '4000 0000 0000 0341', exp_month: 12, exp_year: 2034, cvc: '123' });
+      const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }], trial_period_days: 3 });
+      await advance(clock, START + 30 * DAY);
+      expect((await ok('GET', `/v1/subscriptions/${sub.id}`)).status).toBe('unpaid');
+      const [renewal] = (await invoicesOf(sub.id)).filter((invoice) => invoice.billing_reason === 'subscription_cycle');
+      expect(renewal).toMatchObject({ status: 'uncollectible', attempt_count: 5 });
+      // An unpaid subscription renews no more.
+      await advance(clock, START + 60 * DAY);
+      expect(await invoicesOf(sub.id)).toHaveLength(2);
+      // The customer saves another card; the merchant collects the invoice with it.
+      const session = await ok('POST', '/v1/checkout/sessions', { mode: 'setup', customer });
+      await ctx.h.app.inject({
+        method: 'POST',
+        url: `/api/checkout/sessions/${session.id}/payments`,
+        payload: { payment_method_type: 'card', email: 'ada@example.com', nonce: await tokenize(ctx.h, session.id) },
+      });
+      const visa = (await ok('GET', `/v1/customers/${customer}/payment_methods`)).data.find((m: { card: { last4: string } }) => m.card.last4 === '1111');
+      expect(await ok('POST', `/v1/invoices/${renewal!.id}/pay`, { payment_method: visa.id })).toMatchObject({ status: 'paid', amount_paid: 1500 });
+      expect((await ok('GET', `/v1/subscriptions/${sub.id}`)).status).toBe('active');
+    } finally {
+      await ctx.db.query(`UPDATE accounts SET subscription_failure_action = 'cancel' WHERE id = $1`, [ctx.accountId]);
+    }
+  });
+
+  it('the dashboard settings say and change what a last failure does; a bad value changes nothing', async () => {
+    const owner = await signUpOwner(ctx.h, 'Subscription Shop');
+    const url = `/dashboard/api/accounts/${owner.accountId}/settings`;
+    expect((await dashboardCall(ctx.h, owner, 'GET', url)).json().subscription_failure_action).toBe('cancel');
+    expectError(await dashboardCall(ctx.h, owner, 'POST', url, { subscription_failure_action: 'forgive' }), 400, 'parameter_invalid', {
+      param: 'subscription_failure_action',
+    });
+    expect((await dashboardCall(ctx.h, owner, 'POST', url, { subscription_failure_action: 'unpaid' })).json().subscription_failure_action).toBe('unpaid');
+    expect((await dashboardCall(ctx.h, owner, 'GET', url)).json().subscription_failure_action).toBe('unpaid');
   });
 
   it('a trial that converts: nothing charged during it, the first charge when it ends, then active', async () => {

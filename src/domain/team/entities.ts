@@ -107,6 +107,8 @@ export interface Account {
   supportEmail: string | null;
   /** Email the shopper a receipt when a payment succeeds (docs/receipts.md); off by default. */
   sendReceipts: boolean;
+  /** After a subscription invoice's last charge fails: cancel the subscription, or mark it `unpaid` (docs/billing.md). */
+  subscriptionFailureAction: 'cancel' | 'unpaid';
   /** Origins (`https://shop.example`) whose pages may frame this account's embedded checkout (`frame-ancestors`). */
   embedAllowedOrigins: string[];
   createdAt: Date;

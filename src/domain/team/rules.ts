@@ -29,6 +29,7 @@ export function newAccount(options: { name: string; defaultCurrency?: string }, 
     branding: { displayName: null, logoUrl: null, accentColor: null },
     supportEmail: null,
     sendReceipts: false,
+    subscriptionFailureAction: 'cancel',
     embedAllowedOrigins: [],
     createdAt: now,
   };

@@ -24,6 +24,7 @@ export function accountSettingsView(account: Account) {
     accent_color: account.branding.accentColor,
     support_email: account.supportEmail,
     send_receipts: account.sendReceipts,
+    subscription_failure_action: account.subscriptionFailureAction,
     embed_allowed_origins: account.embedAllowedOrigins ?? [],
   };
 }

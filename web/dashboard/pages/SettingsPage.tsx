@@ -15,6 +15,7 @@ interface Settings {
   accent_color: string | null;
   support_email: string | null;
   send_receipts: boolean;
+  subscription_failure_action: 'cancel' | 'unpaid';
   embed_allowed_origins: string[];
 }
 
@@ -115,6 +116,7 @@ export function SettingsPage({ place }: PageScope) {
   const settings = useApiQuery<Settings>(path);
   const [form, setForm] = useState({ name: '', display_name: '', logo_url: '', accent_color: '', support_email: '' });
   const [sendReceipts, setSendReceipts] = useState(false);
+  const [failureAction, setFailureAction] = useState<Settings['subscription_failure_action']>('cancel');
   const [error, setError] = useState<DashboardApiError | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -131,6 +133,7 @@ export function SettingsPage({ place }: PageScope) {
         support_email: s.support_email ?? '',
       });
       setSendReceipts(s.send_receipts);
+      setFailureAction(s.subscription_failure_action);
     }
   }, [settings.data]);
 
@@ -147,6 +150,7 @@ export function SettingsPage({ place }: PageScope) {
         accent_color: form.accent_color || null,
         support_email: form.support_email || null,
         send_receipts: sendReceipts,
+        subscription_failure_action: failureAction,
       });
       setSaved(true);
     } catch (e) {
@@ -201,6 +205,19 @@ export function SettingsPage({ place }: PageScope) {
               />
               {t('settings.sendReceipts')}
             </label>
+            <Field id="s-failure" label={t('settings.subscriptionFailureAction')}>
+              <select
+                id="s-failure"
+                value={failureAction}
+                onChange={(e) => {
+                  setSaved(false);
+                  setFailureAction(e.target.value as Settings['subscription_failure_action']);
+                }}
+              >
+                <option value="cancel">{t('settings.subscriptionFailureCancel')}</option>
+                <option value="unpaid">{t('settings.subscriptionFailureUnpaid')}</option>
+              </select>
+            </Field>
           </fieldset>
           <ErrorNote error={error} />
           {saved && <p role="status">{t('settings.saved')}</p>}

@@ -251,10 +251,16 @@ export async function settleInvoice(deps: Deps, invoiceId: string): Promise<Invo
     await tx.events.insert(invoiceEvent(failed, 'invoice.payment_failed', now));
     if (subscription && subscription.status !== 'canceled') {
       if (!retryAt) {
-        await moveSubscription(
-          { ...subscription, status: 'canceled', canceledAt: subscription.canceledAt ?? now, endedAt: now, updatedAt: now },
-          'customer.subscription.deleted',
-        );
+        // The account says whether the last failure ends the subscription or keeps it `unpaid`.
+        const account = await tx.accounts.get(subscription.accountId);
+        if (account?.subscriptionFailureAction === 'unpaid') {
+          await moveSubscription({ ...subscription, status: 'unpaid', updatedAt: now }, 'customer.subscription.updated');
+        } else {
+          await moveSubscription(
+            { ...subscription, status: 'canceled', canceledAt: subscription.canceledAt ?? now, endedAt: now, updatedAt: now },
+            'customer.subscription.deleted',
+          );
+        }
       } else if (subscription.status === 'active' || subscription.status === 'trialing') {
         await moveSubscription({ ...subscription, status: 'past_due', updatedAt: now }, 'customer.subscription.updated');
       }

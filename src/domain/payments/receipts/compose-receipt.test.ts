@@ -17,6 +17,7 @@ const account: Account = {
   branding: { displayName: null, logoUrl: null, accentColor: null },
   supportEmail: null,
   sendReceipts: true,
+  subscriptionFailureAction: 'cancel',
   embedAllowedOrigins: [],
   createdAt: new Date('2026-01-01T00:00:00Z'),
 };

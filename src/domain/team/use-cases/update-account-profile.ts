@@ -13,6 +13,7 @@ export interface AccountProfileChanges {
   supportEmail?: string | null;
   /** Email shoppers a receipt when they pay (docs/receipts.md). */
   sendReceipts?: boolean;
+  subscriptionFailureAction?: 'cancel' | 'unpaid';
   /** Origins allowed to frame the embedded checkout: `https://host[:port]` (http only for localhost), up to 10. */
   embedAllowedOrigins?: string[];
 }
@@ -77,6 +78,7 @@ export function applyProfileChanges(account: Account, changes: AccountProfileCha
     next.supportEmail = email;
   }
   if (changes.sendReceipts !== undefined) next.sendReceipts = changes.sendReceipts;
+  if (changes.subscriptionFailureAction !== undefined) next.subscriptionFailureAction = changes.subscriptionFailureAction;
   if (changes.embedAllowedOrigins !== undefined) {
     if (changes.embedAllowedOrigins.length > 10) throw invalid('embed_allowed_origins', 'At most 10 origins');
     next.embedAllowedOrigins = [

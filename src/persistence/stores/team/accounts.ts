@@ -11,6 +11,7 @@ function toAccount(row: Row): Account {
     branding: { displayName: row.display_name, logoUrl: row.logo_url, accentColor: row.accent_color },
     supportEmail: row.support_email,
     sendReceipts: row.send_receipts === true,
+    subscriptionFailureAction: row.subscription_failure_action === 'unpaid' ? 'unpaid' : 'cancel',
     embedAllowedOrigins: row.embed_allowed_origins ?? [],
     createdAt: new Date(row.created_at),
   };
@@ -44,7 +45,7 @@ export function accountRepositories(db: SqlExecutor): Pick<UnitOfWork, 'accounts
       async update(a: Account) {
         await db.query<Row>(
           `UPDATE accounts SET name = $2, display_name = $3, logo_url = $4, accent_color = $5, support_email = $6, send_receipts = $7,
-             embed_allowed_origins = $8::jsonb WHERE id = $1`,
+             embed_allowed_origins = $8::jsonb, subscription_failure_action = $9 WHERE id = $1`,
           [
             a.id,
             a.name,
@@ -54,6 +55,7 @@ export function accountRepositories(db: SqlExecutor): Pick<UnitOfWork, 'accounts
             a.supportEmail,
             a.sendReceipts,
             JSON.stringify(a.embedAllowedOrigins ?? []),
+            a.subscriptionFailureAction,
           ],
         );
       },
