@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeyCodes, availabilityCodes, dashboardCodes, design, disputeCodes, receiptCodes, requestCodes } from '../../../test/support/expected-errors';
+import {
+  apiKeyCodes,
+  availabilityCodes,
+  billingCodes,
+  dashboardCodes,
+  design,
+  disputeCodes,
+  receiptCodes,
+  requestCodes,
+} from '../../../test/support/expected-errors';
 import { declineCodes, errorCatalogue, resourceMissing, TillpointError, type ErrorCode } from './errors';
 
 const designDeclineCodes = [
@@ -18,7 +27,7 @@ const designDeclineCodes = [
 ];
 
 describe('error catalogue (design.md §8)', () => {
-  it('has exactly the codes design.md §8 lists, plus the dashboard session codes, request_too_large, database_unavailable and the dispute codes', () => {
+  it('has exactly the codes design.md §8 lists, plus the dashboard session codes, request_too_large, database_unavailable, the dispute and the billing codes', () => {
     expect(Object.keys(errorCatalogue).sort()).toEqual(
       [
         ...Object.keys(design),
@@ -28,16 +37,16 @@ describe('error catalogue (design.md §8)', () => {
         ...Object.keys(disputeCodes),
         ...Object.keys(receiptCodes),
         ...Object.keys(apiKeyCodes),
+        ...Object.keys(billingCodes),
       ].sort(),
     );
   });
 
-  it.each(Object.entries({ ...design, ...dashboardCodes, ...requestCodes, ...availabilityCodes, ...disputeCodes, ...receiptCodes, ...apiKeyCodes }))(
-    '%s → %o',
-    (code, expected) => {
-      expect(errorCatalogue[code as ErrorCode]).toEqual(expected);
-    },
-  );
+  it.each(
+    Object.entries({ ...design, ...dashboardCodes, ...requestCodes, ...availabilityCodes, ...disputeCodes, ...receiptCodes, ...apiKeyCodes, ...billingCodes }),
+  )('%s → %o', (code, expected) => {
+    expect(errorCatalogue[code as ErrorCode]).toEqual(expected);
+  });
 
   it.each(Object.entries(design))('a TillpointError %s answers with the status and type of design.md §8', (code, expected) => {
     const error = new TillpointError(code as ErrorCode, 'message');

@@ -4,7 +4,7 @@ import type { CheckoutSession } from '../../sessions/entities';
 import type { Invoice, Subscription } from '../entities';
 import { blankSubscription, newInvoice, periodBoundary, periodLine } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
-import { lineDescription } from './run-billing';
+import { lineDescription } from '../line-description';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

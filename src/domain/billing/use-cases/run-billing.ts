@@ -10,6 +10,7 @@ import { renewingStatuses, type Invoice, type Subscription } from '../entities';
 import { newInvoice, nextPeriod, nextRetryAt, periodLine } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
 import { startCheckoutSubscription } from './checkout-subscription';
+import { lineDescription } from '../line-description';
 
 /** What one run of billing did. */
 export interface BillingReport {
@@ -66,12 +67,6 @@ async function priceOf(tx: UnitOfWork, subscription: Subscription): Promise<Pric
   const price = await tx.prices.get(subscription, subscription.priceId);
   if (!price) throw new Error(`subscription ${subscription.id}: its price ${subscription.priceId} is gone`);
   return price;
-}
-
-/** The line's words: "1 × Pro (Jan 1 – Feb 1)" is left to the pages; the API says the product and quantity. */
-export async function lineDescription(tx: UnitOfWork, price: Price, quantity: number): Promise<string> {
-  const product = await tx.products.get(price, price.productId);
-  return `${quantity} × ${product?.name ?? price.productId}`;
 }
 
 /**

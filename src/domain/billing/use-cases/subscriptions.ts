@@ -10,7 +10,8 @@ import type { Price } from '../../sessions/entities';
 import type { Invoice, Subscription, SubscriptionStatus } from '../entities';
 import { blankSubscription, newInvoice, periodBoundary, periodLine, prorationLines, recurrenceOf } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
-import { chargeInvoice, lineDescription } from './run-billing';
+import { chargeInvoice } from './run-billing';
+import { lineDescription } from '../line-description';
 
 const MAX_TRIAL_DAYS = 730;
 const MAX_QUANTITY = 10_000;
