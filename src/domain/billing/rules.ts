@@ -145,9 +145,65 @@ export function nextRetryAt(invoice: Invoice, failedAt: Date): Date | null {
   return new Date(Math.max(failedAt.getTime(), first.getTime() + days * DAY_MS));
 }
 
-/** A new subscription, blank where nothing is known yet. */
-export function blankSubscription(): Omit<Subscription, 'id'> {
-  return { ...(blankOf(subscriptions) as Omit<Subscription, 'id'>) };
+/** What a new subscription starts from (`POST /v1/subscriptions`, or a paid subscription-mode checkout). */
+export interface SubscriptionStart {
+  id: string;
+  scope: { accountId: string; mode: Subscription['mode'] };
+  customer: { id: string; testClockId: string | null };
+  price: Price;
+  quantity: number;
+  paymentMethodId: string | null;
+  trialPeriodDays: number | null;
+  metadata: Record<string, string>;
+  checkoutSessionId: string | null;
+  /** The line's words (`lineDescription`). */
+  description: string;
+  /** The customer's time: its test clock's, or the wall clock's. */
+  now: Date;
+}
+
+/**
+ * A new subscription and its first invoice (`subscription_create`): with a trial, `trialing` until it
+ * ends, periods counted from its end, and an invoice of nothing (paid); without, its first period
+ * from now, `status` as the caller says (`incomplete` until charged, or `active` when a checkout paid
+ * it), and an open invoice due at once.
+ */
+export function startSubscription(start: SubscriptionStart, status: 'incomplete' | 'active'): { subscription: Subscription; invoice: Invoice } {
+  const { now, price } = start;
+  const recurrence = recurrenceOf(price);
+  if (!recurrence) throw new Error(`price ${price.id} does not recur`);
+  const trialEnd = start.trialPeriodDays ? new Date(now.getTime() + start.trialPeriodDays * DAY_MS) : null;
+  const anchor = trialEnd ?? now;
+  const period = { start: now, end: trialEnd ?? periodBoundary(anchor, recurrence, 1) };
+  const subscription: Subscription = {
+    ...(blankOf(subscriptions) as Omit<Subscription, 'id'>),
+    id: start.id,
+    accountId: start.scope.accountId,
+    mode: start.scope.mode,
+    customerId: start.customer.id,
+    status: trialEnd ? 'trialing' : status,
+    priceId: price.id,
+    quantity: start.quantity,
+    currency: price.currency,
+    defaultPaymentMethodId: start.paymentMethodId,
+    billingCycleAnchor: anchor,
+    currentPeriodStart: period.start,
+    currentPeriodEnd: period.end,
+    trialStart: trialEnd ? now : null,
+    trialEnd,
+    cancelAtPeriodEnd: false,
+    pendingInvoiceLines: [],
+    checkoutSessionId: start.checkoutSessionId,
+    testClockId: start.customer.testClockId,
+    metadata: start.metadata,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const line = periodLine(price, start.quantity, period, trialEnd ? `Trial period for ${start.description}` : start.description);
+  if (trialEnd) line.amount = 0;
+  const invoice = newInvoice(subscription, [line], period, 'subscription_create', now);
+  subscription.latestInvoiceId = invoice.id;
+  return { subscription, invoice };
 }
 
 /**

@@ -2,11 +2,11 @@ import type { Deps } from '../../deps';
 import { newId } from '../../shared/ids';
 import type { CheckoutSession } from '../../sessions/entities';
 import type { Invoice, Subscription } from '../entities';
-import { blankSubscription, newInvoice, periodBoundary, periodLine } from '../rules';
+import { startSubscription } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
 import { lineDescription } from '../line-description';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const _DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Starts the subscription a completed subscription-mode session paid for (docs/billing.md), with the
@@ -29,43 +29,36 @@ export async function startCheckoutSubscription(deps: Deps, sessionId: string): 
     const clock = customer.testClockId ? await tx.testClocks.get(session, customer.testClockId) : null;
     const now = clock?.frozenTime ?? session.completedAt ?? deps.clock.now();
     const data = session.subscriptionData;
-    const recurrence = { interval: data.interval, count: data.intervalCount };
-    const trialEnd = data.trialPeriodDays ? new Date(now.getTime() + data.trialPeriodDays * DAY_MS) : null;
-    const anchor = trialEnd ?? now;
-    const period = { start: now, end: trialEnd ?? periodBoundary(anchor, recurrence, 1) };
-    const subscription: Subscription = {
-      ...blankSubscription(),
-      id: session.subscriptionId,
-      accountId: session.accountId,
-      mode: session.mode,
-      customerId: customer.id,
-      status: trialEnd ? 'trialing' : 'active',
-      priceId: price.id,
-      quantity: line.quantity,
-      currency: session.currency,
-      defaultPaymentMethodId: method?.id ?? null,
-      billingCycleAnchor: anchor,
-      currentPeriodStart: period.start,
-      currentPeriodEnd: period.end,
-      trialStart: trialEnd ? now : null,
-      trialEnd,
-      cancelAtPeriodEnd: false,
-      pendingInvoiceLines: [],
-      checkoutSessionId: session.id,
-      testClockId: customer.testClockId,
-      metadata: data.metadata,
-      createdAt: now,
-      updatedAt: now,
-    };
-    const description = await lineDescription(tx, price, line.quantity);
-    const lines = [periodLine(price, line.quantity, period, trialEnd ? `Trial period for ${description}` : description)];
-    if (trialEnd) lines[0]!.amount = 0;
+    const started = startSubscription(
+      {
+        id: session.subscriptionId,
+        scope: session,
+        customer,
+        price,
+        quantity: line.quantity,
+        paymentMethodId: method?.id ?? null,
+        trialPeriodDays: data.trialPeriodDays,
+        metadata: data.metadata,
+        checkoutSessionId: session.id,
+        description: await lineDescription(tx, price, line.quantity),
+        now,
+      },
+      'active',
+    );
+    const { subscription } = started;
+    const trialEnd = subscription.trialEnd;
+    const lines = started.invoice.lines;
     // What the session charged beyond the period's price (its discount, shipping and tax), so the
     // first invoice is what was paid.
     const beyond = session.amountTotal - lines[0]!.amount;
     if (!trialEnd && beyond !== 0) lines.push({ ...lines[0]!, id: newId('il', 16), description: 'Discounts, shipping and tax at checkout', amount: beyond });
+    const subtotal = lines.reduce((sum, l) => sum + l.amount, 0);
     const invoice: Invoice = {
-      ...newInvoice(subscription, lines, period, 'subscription_create', now),
+      ...started.invoice,
+      lines,
+      subtotal,
+      total: subtotal,
+      amountDue: Math.max(0, subtotal),
       status: 'paid',
       amountPaid: trialEnd ? 0 : session.amountTotal,
       attemptCount: trialEnd ? 0 : 1,
@@ -73,7 +66,6 @@ export async function startCheckoutSubscription(deps: Deps, sessionId: string): 
       paymentId: session.paymentId,
       paidAt: now,
     };
-    subscription.latestInvoiceId = invoice.id;
     if (!(await tx.subscriptions.insert(subscription))) return null;
     await tx.invoices.insert(invoice);
     const at = deps.clock.now();

@@ -8,7 +8,7 @@ import { auditWrite } from '../../team/audit';
 import type { Actor } from '../../team/entities';
 import type { Price } from '../../sessions/entities';
 import type { Invoice, Subscription, SubscriptionStatus } from '../entities';
-import { blankSubscription, newInvoice, periodBoundary, periodLine, prorationLines, recurrenceOf } from '../rules';
+import { prorationLines, recurrenceOf, startSubscription } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
 import { chargeInvoice } from './run-billing';
 import { lineDescription } from '../line-description';
@@ -85,39 +85,22 @@ export async function createSubscription(
       );
     }
     const now = await customerNow(deps, tx, scope, customer.testClockId);
-    const recurrence = recurrenceOf(price)!;
-    const trialEnd = input.trialPeriodDays ? new Date(now.getTime() + input.trialPeriodDays * 24 * 60 * 60 * 1000) : null;
-    const anchor = trialEnd ?? now;
-    const period = { start: now, end: trialEnd ?? periodBoundary(anchor, recurrence, 1) };
-    const subscription: Subscription = {
-      ...blankSubscription(),
-      id: newId('sub'),
-      accountId: scope.accountId,
-      mode: scope.mode,
-      customerId: customer.id,
-      status: trialEnd ? 'trialing' : 'incomplete',
-      priceId: price.id,
-      quantity,
-      currency: price.currency,
-      defaultPaymentMethodId: method.id,
-      billingCycleAnchor: anchor,
-      currentPeriodStart: period.start,
-      currentPeriodEnd: period.end,
-      trialStart: trialEnd ? now : null,
-      trialEnd,
-      cancelAtPeriodEnd: false,
-      pendingInvoiceLines: [],
-      checkoutSessionId: input.checkoutSessionId ?? null,
-      testClockId: customer.testClockId,
-      metadata: input.metadata ?? {},
-      createdAt: now,
-      updatedAt: now,
-    };
-    const description = await lineDescription(tx, price, quantity);
-    const line = periodLine(price, quantity, period, trialEnd ? `Trial period for ${description}` : description);
-    if (trialEnd) line.amount = 0;
-    const invoice = newInvoice(subscription, [line], period, 'subscription_create', now);
-    subscription.latestInvoiceId = invoice.id;
+    const { subscription, invoice } = startSubscription(
+      {
+        id: newId('sub'),
+        scope,
+        customer,
+        price,
+        quantity,
+        paymentMethodId: method.id,
+        trialPeriodDays: input.trialPeriodDays ?? null,
+        metadata: input.metadata ?? {},
+        checkoutSessionId: input.checkoutSessionId ?? null,
+        description: await lineDescription(tx, price, quantity),
+        now,
+      },
+      'incomplete',
+    );
     await tx.subscriptions.insert(subscription);
     await tx.invoices.insert(invoice);
     await tx.events.insert(subscriptionEvent(subscription, price, 'customer.subscription.created', now));
