@@ -79,8 +79,11 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
 
   it('trigger invoice.payment_failed makes a subscription whose renewal is declined, through the real API', async () => {
     const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(process.execPath, ['bin/tillpoint.js', 'trigger', 'invoice.payment_failed'], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        ['bin/tillpoint.js', 'trigger', 'invoice.payment_failed'],
+        { cwd: root, env: env(), timeout: 60_000 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       ),
     );
     expect(triggered.code, triggered.stderr).toBe(0);
