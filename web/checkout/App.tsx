@@ -253,7 +253,8 @@ function StatusPanel(props: {
 
 function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; receipt: boolean }) {
   const payment = session.payment;
-  if (savesOnly(session)) {
+  // Nothing was charged: a setup session, or a subscription that started with a trial (the card is saved).
+  if (session.mode === 'setup' || session.subscription?.trial_period_days) {
     const onward = session.redirect_url && !session.redirect_url.includes(`/c/${session.id}/done`);
     return (
       <>
@@ -307,18 +308,6 @@ function SetupSummary({ session, t }: { session: PublicSession; t: Translate }) 
       <p data-testid="setup-note">{t('setup.note', { merchant: session.merchant.name })}</p>
     </section>
   );
-}
-
-/** Nothing is charged: a setup session, or a subscription that starts with a trial (the card is saved). */
-function savesOnly(session: PublicSession): boolean {
-  return session.mode === 'setup' || (session.mode === 'subscription' && Boolean(session.subscription?.trial_period_days));
-}
-
-/** What the submit button says: Save card, Start trial, Subscribe, or Pay (in the wording under test). */
-function submitLabel(session: PublicSession, wording: PayButtonWording, amount: string, t: Translate): string {
-  if (session.mode === 'setup') return t('form.saveCardSubmit');
-  if (session.mode === 'subscription') return t(session.subscription?.trial_period_days ? 'form.startTrial' : 'form.subscribe');
-  return t(wordingKeys[wording], { amount });
 }
 
 /** The session asks for an address (shop/AddressForm.tsx): Pay saves it before paying. */
@@ -377,9 +366,8 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   }, [engine, postalGiven]);
   useEffect(() => {
     if (flags.layout.experiment) recordExposure(session.id, 'checkout_layout');
-    // The wording is seen only where the button says Pay (not Save card, Subscribe or Start trial).
-    if (flags.wording.experiment && plan.card && session.mode === 'payment') recordExposure(session.id, 'pay_button_wording');
-  }, [session.id, session.mode, flags, plan.card]);
+    if (flags.wording.experiment && plan.card) recordExposure(session.id, 'pay_button_wording');
+  }, [session.id, flags, plan.card]);
   const [cardStatus, setCardStatus] = useState<'loading' | 'ready' | 'failed'>(plan.unavailable ? 'failed' : 'loading');
   // Wallets offered that this browser cannot show: pay.js said no or did not load, no Apple Pay here,
   // PayPal not linked to the account, Venmo off a phone. Each wallet's area says so once it knows.
@@ -413,7 +401,17 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   });
   const { notice, setNotice, processing } = form;
   const amount = formatMoney(session.amount_total, session.currency, t.lang);
-  const label = submitLabel(session, flags.wording.value, amount, t);
+  // Save card, Start trial, Subscribe, or Pay (in the wording under test).
+  const label = t(
+    session.mode === 'setup'
+      ? 'form.saveCardSubmit'
+      : session.subscription
+        ? session.subscription.trial_period_days
+          ? 'form.startTrial'
+          : 'form.subscribe'
+        : wordingKeys[flags.wording.value],
+    { amount },
+  );
 
   const cardFailed = useCallback(
     (error: unknown) => {
@@ -524,7 +522,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
             />
           </div>
           <p className="field-hint" id="email-hint">
-            {t(savesOnly(session) ? 'form.emailHintSetup' : 'form.emailHint')}
+            {t(session.mode === 'setup' ? 'form.emailHintSetup' : 'form.emailHint')}
           </p>
           <p className="field-error" id="email-error" aria-live="polite">
             {form.showEmailError ? t('field.email.invalid') : ''}
@@ -535,7 +533,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
             <SavedCards
               session={session}
               cards={savedCards}
-              payLabel={session.mode === 'subscription' ? label : t(wordingKeys[flags.wording.value], { amount })}
+              payLabel={label}
               processing={processing}
               t={t}
               onPay={form.payWithSavedCard}
@@ -563,12 +561,8 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
             <span>{t('form.saveCard')}</span>
           </label>
         )}
-        {askToSave === 'on' && <p className="field-hint">{t('form.saveCardOn')}</p>}
-        {session.mode === 'subscription' && (
-          <p className="field-hint" data-testid="subscription-card-note">
-            {t('subscription.cardSaved')}
-          </p>
-        )}
+        {/* A subscription always saves the card (`on`): said with what it is saved for. */}
+        {askToSave === 'on' && <p className="field-hint">{t(session.subscription ? 'subscription.cardSaved' : 'form.saveCardOn')}</p>}
         {plan.card && !offerSaved && (
           <button type="submit" className="pay-button" disabled={processing || !cardUsable} aria-busy={processing}>
             {processing ? t('form.processing') : label}

@@ -34,7 +34,7 @@ export function OrderSummary({
     (details.amount_discount > 0 || details.amount_shipping > 0 || details.amount_tax > 0 || session.shipping_options?.length || session.allow_promotion_codes);
   const discountLabel = session.discount?.code ? t('summary.discountCode', { code: session.discount.code }) : t('summary.discount');
   // A subscription: what is due today (nothing during a trial), then what renews and how often.
-  const renewal = session.mode === 'subscription' && session.subscription ? subscriptionWording(session.subscription, session.currency, t) : null;
+  const renewal = session.subscription && subscriptionWording(session.subscription, money(session.subscription.amount), t);
   return (
     <section className="summary" aria-labelledby="summary-title">
       <h2 id="summary-title">{t('summary.heading')}</h2>
@@ -94,20 +94,11 @@ export function OrderSummary({
           ))}
         </dl>
       )}
-      {renewal?.trial && (
-        <p className="trial" data-testid="trial">
-          {renewal.trial}
-        </p>
-      )}
       <p className="total">
         <span>{t(renewal ? 'summary.dueToday' : 'summary.total')}</span>
         <strong data-testid="total">{money(session.amount_total)}</strong>
       </p>
-      {renewal && (
-        <p className="renewal" data-testid="renewal">
-          {renewal.next}
-        </p>
-      )}
+      {renewal && <p className="item-count">{renewal}</p>}
     </section>
   );
 }

@@ -1,18 +1,11 @@
 import type { SubscriptionTerms } from '../api';
-import { formatMoney } from '../format';
 import type { Translate } from '../i18n';
 
 /**
- * What a subscription session's page says under the total: the free days of a trial, if any, and what
- * is charged next and how often ("Then $20.00 every month", "… every 3 months after the trial"), the
- * amount formatted as the page formats money and the interval with the locale's plural forms.
+ * What a subscription session's page says under the total: what is charged next (`amount`, formatted
+ * as the page formats money) and how often, "Then $20.00 every month"; after the trial's free days if
+ * there are any, "14 days free · Then $20.00 every month after the trial". The interval and the days
+ * take the locale's plural forms.
  */
-export function subscriptionWording(terms: SubscriptionTerms, currency: string, t: Translate): { trial: string | null; next: string } {
-  const period = t('subscription.period', { interval: terms.interval, count: terms.interval_count });
-  const amount = formatMoney(terms.amount, currency, t.lang);
-  const days = terms.trial_period_days;
-  return {
-    trial: days ? t('subscription.trial', { days }) : null,
-    next: t(days ? 'subscription.thenAfterTrial' : 'subscription.then', { amount, period }),
-  };
-}
+export const subscriptionWording = ({ trial_period_days: days, interval, interval_count: count }: SubscriptionTerms, amount: string, t: Translate) =>
+  t(days ? 'subscription.thenAfterTrial' : 'subscription.then', { days: days ?? 0, amount, period: t('subscription.period', { interval, count }) });
