@@ -200,11 +200,16 @@ describe.each(testDatabases)('checkout page ($name)', (database) => {
     expect(html).toMatch(/<button type="submit" class="pay-button"[^>]*>Subscribe<\/button>/);
     expect(html).not.toContain('Pay $40.00');
     expect(pageData(html).data.view.session.subscription).toEqual({ interval: 'month', interval_count: 1, trial_period_days: null, amount: 4000 });
-    const german = decoded(await get(`/c/${(await subscription({ price: await price(2000, { interval: 'month', interval_count: 3 }), quantity: 1 }, { locale: 'de' })).id}`));
+    const german = decoded(
+      await get(`/c/${(await subscription({ price: await price(2000, { interval: 'month', interval_count: 3 }), quantity: 1 }, { locale: 'de' })).id}`),
+    );
     expect(german).toMatch(/>Danach 20,00\s\$ alle 3 Monate<\/p>/);
     expect(german).toMatch(/>Abonnieren<\/button>/);
 
-    const trial = await subscription({ price: await price(1500, { interval: 'week', interval_count: 2 }), quantity: 1 }, { subscription_data: { trial_period_days: 14 } });
+    const trial = await subscription(
+      { price: await price(1500, { interval: 'week', interval_count: 2 }), quantity: 1 },
+      { subscription_data: { trial_period_days: 14 } },
+    );
     const trialHtml = decoded(await get(`/c/${trial.id}`));
     expect(trialHtml).toContain('<strong data-testid="total">$0.00</strong>');
     expect(trialHtml).toContain('>14 days free · Then $15.00 every 2 weeks after the trial</p>');
