@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpServer } from '../../src/http/server';
 import { testDatabases } from '../support/databases';
-import { createSession, useIntegration } from '../support/integration';
+import { createSession, merchantCall, payCall, tokenize, useIntegration } from '../support/integration';
 import { holdProcessorAnswers } from '../support/payments';
 
 /**
@@ -178,6 +178,53 @@ describe.each(testDatabases)('checkout page ($name)', (database) => {
     expect(pageData(germanHtml).data.messages.locale).toBe('de');
     const missing = decoded(await app.inject({ method: 'GET', url: '/c/cs_doesnotexist', headers: { 'accept-language': 'fr-CA' } }));
     expect(missing).toContain('<html lang="fr" dir="ltr">');
+  });
+
+  it('says what a subscription charges today and what it charges next, in the page’s words and language', async () => {
+    const price = async (unitAmount: number, recurring: Record<string, unknown>) => {
+      const product = (await merchantCall(ctx.h, ctx.key, 'POST', '/v1/products', { name: 'Coffee club' })).json();
+      const made = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/prices', { product: product.id, currency: 'usd', unit_amount: unitAmount, recurring });
+      expect(made.statusCode, made.body).toBe(200);
+      return made.json().id as string;
+    };
+    const subscription = (line: { price: string; quantity: number }, more: Record<string, unknown> = {}) =>
+      createSession(ctx, { mode: 'subscription', line_items: [line], currency: undefined, ...more });
+
+    const monthly = await subscription({ price: await price(2000, { interval: 'month' }), quantity: 2 });
+    const html = decoded(await get(`/c/${monthly.id}`));
+    expect(html).toContain('<strong data-testid="total">$40.00</strong>');
+    expect(html).toContain('Due today');
+    expect(html).toContain('>Then $40.00 every month</p>');
+    expect(html).toContain('>Your card will be saved and charged for each renewal.</p>');
+    expect(html).not.toContain('>This card will be saved for your next purchase.</p>');
+    expect(html).toMatch(/<button type="submit" class="pay-button"[^>]*>Subscribe<\/button>/);
+    expect(html).not.toContain('Pay $40.00');
+    expect(pageData(html).data.view.session.subscription).toEqual({ interval: 'month', interval_count: 1, trial_period_days: null, amount: 4000 });
+    const german = decoded(
+      await get(`/c/${(await subscription({ price: await price(2000, { interval: 'month', interval_count: 3 }), quantity: 1 }, { locale: 'de' })).id}`),
+    );
+    expect(german).toMatch(/>Danach 20,00\s\$ alle 3 Monate<\/p>/);
+    expect(german).toMatch(/>Abonnieren<\/button>/);
+
+    const trial = await subscription(
+      { price: await price(1500, { interval: 'week', interval_count: 2 }), quantity: 1 },
+      { subscription_data: { trial_period_days: 14 } },
+    );
+    const trialHtml = decoded(await get(`/c/${trial.id}`));
+    expect(trialHtml).toContain('<strong data-testid="total">$0.00</strong>');
+    expect(trialHtml).toContain('>14 days free · Then $15.00 every 2 weeks after the trial</p>');
+    expect(trialHtml).toMatch(/>Start trial<\/button>/);
+    // Nothing charged: the receipt says the card is saved, as for a setup session.
+    expect((await payCall(ctx.h, trial.id, await tokenize(ctx.h, trial.id))).statusCode).toBe(200);
+    const receipt = decoded(await get(`/c/${trial.id}/done`));
+    expect(receipt).toContain('<h2 id="status-title">Card saved</h2>');
+    expect(receipt).toContain('Your card is saved with Test Shop. Nothing was charged.');
+
+    // A payment session has no renewal to speak of.
+    const once = decoded(await get(`/c/${(await createSession(ctx)).id}`));
+    expect(pageData(once).data.view.session.subscription).toBeNull();
+    expect(once).not.toContain('>Due today</span>');
+    expect(once).toContain('>Total due</span>');
   });
 
   it('sends the HTML as brotli, gzip or identity by Accept-Encoding', async () => {

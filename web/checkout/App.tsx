@@ -11,6 +11,7 @@ import type { CheckoutPageData, InitialView } from './page-data';
 import { reportCheckoutFailure } from './report';
 import { formatMoney } from './format';
 import type { MessageKey, Translate } from './i18n';
+import { MerchantHeader, StatusPanel } from './panels';
 import { useTranslator } from './i18n/use-translator';
 import { usePaymentAttempt } from './use-payment-attempt';
 import { OrderSummary } from './shop/OrderSummary';
@@ -30,6 +31,9 @@ type Wallet = (typeof walletKeys)[number];
 // Loaded only for a session that offers Apple Pay (apple-pay/ApplePayArea.tsx), PayPal or Venmo (wallets/ApprovalWalletArea.tsx).
 const ApplePayArea = lazy(() => import('./apple-pay/ApplePayArea'));
 const ApprovalWalletArea = lazy(() => import('./wallets/ApprovalWalletArea'));
+// The receipt (a paid session's page): loaded only once the session is paid, or about to be.
+const loadPaid = () => import('./Paid');
+const Paid = lazy(loadPaid);
 
 type View =
   | { kind: 'not_found' }
@@ -91,6 +95,8 @@ export function App({ data }: { data: CheckoutPageData }) {
   const confirming = view.kind === 'confirming' ? view.flags : null;
   useEffect(() => {
     if (!confirming) return;
+    // The receipt's code, ready for when the payment is final.
+    void loadPaid();
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = (attempt: number) => {
@@ -161,7 +167,11 @@ export function App({ data }: { data: CheckoutPageData }) {
             />
           </>
         )}
-        {ready && view.kind === 'paid' && <Paid session={view.session} t={t} receipt={receipt} />}
+        {ready && view.kind === 'paid' && (
+          <Suspense fallback={null}>
+            <Paid session={view.session} t={t} receipt={receipt} />
+          </Suspense>
+        )}
         {ready && view.kind === 'confirming' && (
           <>
             <MerchantHeader session={view.session} />
@@ -200,103 +210,6 @@ export function App({ data }: { data: CheckoutPageData }) {
       </main>
     </div>
   );
-}
-
-/** The merchant's name and logo; while the session is open, the way back to the shop (`cancel_url`) above them. */
-function MerchantHeader({ session, back }: { session: PublicSession; back?: { href: string; text: string } }) {
-  return (
-    <header className="merchant">
-      {back && (
-        <p className="back">
-          <a className="back-link" href={back.href}>
-            <span className="back-arrow" aria-hidden="true">
-              ←
-            </span>
-            {back.text}
-          </a>
-        </p>
-      )}
-      {session.merchant.logo_url && <img src={session.merchant.logo_url} alt="" className="merchant-logo" />}
-      <h1>{session.merchant.name}</h1>
-    </header>
-  );
-}
-
-function StatusPanel(props: {
-  title: string;
-  body: string;
-  link?: { href: string; text: string };
-  children?: React.ReactNode;
-  /** h1 when the panel is the whole page (no merchant header above it). */
-  heading?: 'h1' | 'h2';
-  /** A state that changes by itself: screen readers announce the panel, and it is marked busy. */
-  live?: boolean;
-}) {
-  const Heading = props.heading ?? 'h2';
-  return (
-    <section
-      className="status-panel"
-      aria-labelledby="status-title"
-      {...(props.live ? { role: 'status', 'aria-live': 'polite' as const, 'aria-busy': true, 'data-testid': 'confirming' } : {})}
-    >
-      <Heading id="status-title">{props.title}</Heading>
-      <p>{props.body}</p>
-      {props.children}
-      {props.link && (
-        <a className="button-link" href={props.link.href}>
-          {props.link.text}
-        </a>
-      )}
-    </section>
-  );
-}
-
-function Paid({ session, t, receipt }: { session: PublicSession; t: Translate; receipt: boolean }) {
-  const payment = session.payment;
-  if (session.mode === 'setup') {
-    const onward = session.redirect_url && !session.redirect_url.includes(`/c/${session.id}/done`);
-    return (
-      <>
-        <MerchantHeader session={session} />
-        <StatusPanel
-          title={t('state.saved.title')}
-          body={t('state.saved.body', { merchant: session.merchant.name })}
-          link={onward ? { href: session.redirect_url!, text: t('state.continue') } : undefined}
-        />
-      </>
-    );
-  }
-  const amount = formatMoney(session.amount_total, session.currency, t.lang);
-  const external = session.redirect_url && !session.redirect_url.includes(`/c/${session.id}/done`);
-  // PayPal and Venmo by their own names (the same in every language).
-  const wallet = payment?.type === 'paypal' ? 'PayPal' : payment?.type === 'venmo' ? 'Venmo' : null;
-  return (
-    <>
-      <MerchantHeader session={session} />
-      <StatusPanel
-        title={receipt ? t('state.done.title') : t('state.paid.title')}
-        body={receipt ? t('state.done.body', { merchant: session.merchant.name }) : t('state.paid.body')}
-        link={external ? { href: session.redirect_url!, text: t('state.continue') } : undefined}
-      >
-        {wallet && <p className="paid-with">{t('state.done.paidWithWallet', { amount, wallet })}</p>}
-        {payment?.last4 && (
-          <p className="paid-with">
-            {t('state.done.paidWith', {
-              amount,
-              brand: brandName(payment.brand, t),
-              last4: payment.last4,
-            })}
-          </p>
-        )}
-      </StatusPanel>
-    </>
-  );
-}
-
-/** A brand as the API names it (`visa`, `amex`) → its name for people, falling back to "Card". */
-function brandName(brand: string | null, t: Translate): string {
-  const key = `brand.${brand}`;
-  return brand && t.has(key) ? t(key) : t('brand.unknown');
 }
 
 /** A setup session's side of the page: nothing to pay, a card to save. */
@@ -400,6 +313,17 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   });
   const { notice, setNotice, processing } = form;
   const amount = formatMoney(session.amount_total, session.currency, t.lang);
+  // Save card, Start trial, Subscribe, or Pay (in the wording under test).
+  const label = t(
+    session.mode === 'setup'
+      ? 'form.saveCardSubmit'
+      : session.subscription
+        ? session.subscription.trial_period_days
+          ? 'form.startTrial'
+          : 'form.subscribe'
+        : wordingKeys[flags.wording.value],
+    { amount },
+  );
 
   const cardFailed = useCallback(
     (error: unknown) => {
@@ -521,7 +445,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
             <SavedCards
               session={session}
               cards={savedCards}
-              payLabel={t(wordingKeys[flags.wording.value], { amount })}
+              payLabel={label}
               processing={processing}
               t={t}
               onPay={form.payWithSavedCard}
@@ -549,10 +473,11 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
             <span>{t('form.saveCard')}</span>
           </label>
         )}
-        {askToSave === 'on' && <p className="field-hint">{t('form.saveCardOn')}</p>}
+        {/* A subscription always saves the card (`on`): said with what it is saved for. */}
+        {askToSave === 'on' && <p className="field-hint">{t(session.subscription ? 'subscription.cardSaved' : 'form.saveCardOn')}</p>}
         {plan.card && !offerSaved && (
           <button type="submit" className="pay-button" disabled={processing || !cardUsable} aria-busy={processing}>
-            {processing ? t('form.processing') : session.mode === 'setup' ? t('form.saveCardSubmit') : t(wordingKeys[flags.wording.value], { amount })}
+            {processing ? t('form.processing') : label}
           </button>
         )}
         <p className="secure-note">{t('form.secure')}</p>

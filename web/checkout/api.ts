@@ -34,6 +34,11 @@ export interface PublicSession {
   save_payment_method: 'on' | 'shopper_choice' | null;
   /** `setup`: the page saves the card without charging ("Save card" instead of Pay). */
   mode: 'payment' | 'setup' | 'subscription';
+  /**
+   * Subscription mode: what renews (`amount`, the price × quantity) every `interval_count` `interval`s,
+   * after `trial_period_days` free (nothing charged today then); null in the other modes.
+   */
+  subscription?: SubscriptionTerms | null;
   /** The customer's saved cards, offered for one tap. */
   saved_payment_methods: SavedCard[];
   /** A saved card asks for its CVC again before paying. */
@@ -70,6 +75,14 @@ export interface PublicSession {
   shipping_address_collection?: { allowed_countries: string[] } | null;
   shipping_details?: { name: string; address: PublicAddress } | null;
   billing_address?: PublicAddress | null;
+}
+
+/** A subscription session's renewal, as the page says it ("Then $20.00 every month"). */
+export interface SubscriptionTerms {
+  interval: 'day' | 'week' | 'month' | 'year';
+  interval_count: number;
+  trial_period_days: number | null;
+  amount: number;
 }
 
 /** A custom field as the page sees it (Stripe's shape); `value` is the answer once given. */

@@ -13,6 +13,7 @@
  * offers shipping choices, or asks for a shipping or billing address (docs/pricing.md).
  * `adjustable_quantity`, `custom_fields`: a line item's quantity is the shopper's to change, or the
  * session asks custom fields before paying.
+ * `paid`: the session is paid (its receipt), or a payment under way is about to be.
  * `paypal_or_venmo`: the session offers PayPal or Venmo (their buttons share a chunk).
  * `test_window`: test mode shows a stand-in for a third party's window (the 3-D Secure test
  * challenge, the PayPal or Venmo test window).
@@ -41,6 +42,7 @@ export const pageConfigurations = [
   'address_collection',
   'adjustable_quantity',
   'custom_fields',
+  'paid',
   'merchant_page',
 ] as const;
 export type PageConfiguration = (typeof pageConfigurations)[number];
@@ -163,6 +165,13 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     loadedWhen: ['custom_fields'],
     justification:
       'The merchant’s questions (text, digits or a choice) in the payment form, checked on the page and sent with the payment to this server, which checks them again. Loaded only when the session asks custom fields. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'receipt',
+    source: /^checkout\/Paid\.tsx$/,
+    loadedWhen: ['paid'],
+    justification:
+      'The receipt of a paid session (what was paid, with which card or wallet, and the way on to the shop), or the card saved by a setup session or a trial. Loaded only once the session is paid or a payment is being confirmed; the page that takes the payment does not carry it. Built by Tillpoint from web/checkout.',
   },
   {
     id: 'shop-options-client',

@@ -104,6 +104,8 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
     save_payment_method: session.paymentMethodSave,
     // `setup`: the page saves the card without charging ("Save card" instead of Pay).
     mode: session.purpose,
+    // Subscription mode: what renews and when, for "Then $20.00 every month" (after a trial, if any).
+    subscription: subscriptionTerms(session),
     saved_payment_methods: page.savedPaymentMethods.map((method) => ({
       id: method.id,
       brand: method.brand,
@@ -124,5 +126,18 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       last4: payment.paymentMethod?.last4 ?? null,
     },
     processor: { name: page.processor.name, ...page.processor.client },
+  };
+}
+
+/** A subscription session's renewal: the interval, the trial, and the charge per period (the price × quantity). */
+function subscriptionTerms(session: CheckoutSession) {
+  const data = session.subscriptionData;
+  const line = session.lineItems[0];
+  if (session.purpose !== 'subscription' || !data || !line) return null;
+  return {
+    interval: data.interval,
+    interval_count: data.intervalCount,
+    trial_period_days: data.trialPeriodDays,
+    amount: line.unitAmount * line.quantity,
   };
 }

@@ -80,6 +80,9 @@ describe('pseudo-locale en-XA', () => {
       name: 'VAT',
       wallet: 'W',
       fields: 'F',
+      interval: 'month',
+      period: 'P',
+      days: 14,
     };
     const ratio = all.reduce((sum, key) => sum + pseudo(key, values).length, 0) / all.reduce((sum, key) => sum + english(key, values).length, 0);
     expect(ratio).toBeGreaterThan(1.3);

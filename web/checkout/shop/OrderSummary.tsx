@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import type { PublicSession } from '../api';
 import type { Translate } from '../i18n';
 import { formatMoney, formatPercentage } from '../format';
+import { subscriptionWording } from './subscription-terms';
 
 // Each option's code loads only for a session that uses it (the first load's size budget).
 const PromotionCode = lazy(() => import('./PromotionCode'));
@@ -32,6 +33,8 @@ export function OrderSummary({
     details &&
     (details.amount_discount > 0 || details.amount_shipping > 0 || details.amount_tax > 0 || session.shipping_options?.length || session.allow_promotion_codes);
   const discountLabel = session.discount?.code ? t('summary.discountCode', { code: session.discount.code }) : t('summary.discount');
+  // A subscription: what is due today (nothing during a trial), then what renews and how often.
+  const renewal = session.subscription && subscriptionWording(session.subscription, money(session.subscription.amount), t);
   return (
     <section className="summary" aria-labelledby="summary-title">
       <h2 id="summary-title">{t('summary.heading')}</h2>
@@ -92,9 +95,10 @@ export function OrderSummary({
         </dl>
       )}
       <p className="total">
-        <span>{t('summary.total')}</span>
+        <span>{t(renewal ? 'summary.dueToday' : 'summary.total')}</span>
         <strong data-testid="total">{money(session.amount_total)}</strong>
       </p>
+      {renewal && <p className="item-count">{renewal}</p>}
     </section>
   );
 }
