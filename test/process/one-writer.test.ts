@@ -200,7 +200,15 @@ describe('one writer on the embedded database', () => {
     // Everything written beside the servers is there.
     expect((await api(restarted.base, key, 'GET', `/v1/checkout/sessions/${inFlightSessionId}`)).json.status).toBe('open');
     expect((await api(restarted.base, JSON.parse(before.stdout).test_secret_key, 'GET', '/v1/checkout/sessions')).status).toBe(200);
-    const deliveries = await api(restarted.base, key, 'GET', `/v1/webhook_endpoints/${endpointId}/deliveries`);
+    // The delivery under way at SIGTERM was sent and recorded then, or, cut when the rest of the
+    // shutdown was done, given back uncounted and sent by the restarted server: delivered, once counted.
+    let deliveries = await api(restarted.base, key, 'GET', `/v1/webhook_endpoints/${endpointId}/deliveries`);
+    expect(
+      await until(async () => {
+        deliveries = await api(restarted.base, key, 'GET', `/v1/webhook_endpoints/${endpointId}/deliveries`);
+        return deliveries.json.data[0]?.status === 'delivered';
+      }, 30_000),
+    ).toBe(true);
     expect(deliveries.json.data).toHaveLength(1);
     expect(deliveries.json.data[0]).toMatchObject({ status: 'delivered', attempts: 1 });
     expect(await until(async () => (await fetch(`${restarted.base}/readyz`)).status === 200, 10_000)).toBe(true);

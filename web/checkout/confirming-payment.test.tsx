@@ -58,6 +58,9 @@ describe('a payment being confirmed', () => {
     const container = document.createElement('div');
     document.body.appendChild(container);
     const root = createRoot(container);
+    // The paid views are a chunk of their own, fetched as the payment is being confirmed: loaded here
+    // first, so the test waits on the page's clock, not on the module loader.
+    await import('./Paid');
     // The page's clock: its waits between reads pass when the test says so.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     await act(async () => root.render(<App data={data} />));
