@@ -433,6 +433,7 @@ const invoiceExample = {
   payment: 'pay_test_q9W8e7R6t5Y4u3I2o1P0',
   created: 1767225600,
   amount_remaining: 0,
+  hosted_invoice_url: 'https://pay.example.com/i/ih_Hq2wE3rT4yU5iO6pA7sD8fG9hJ0kL1zX',
   lines: {
     object: 'list',
     data: [
@@ -459,6 +460,7 @@ export const invoiceSchema = resourceSchema('invoice', invoices, {
   json: {},
   shaped: {
     amount_remaining: z.number().int().meta({ description: 'What is still owed, in minor units.' }),
+    hosted_invoice_url: z.url().meta({ description: 'A page where the customer sees the invoice and, while it is owed, pays it with a saved or another card.' }),
     lines: z.strictObject({
       object: z.literal('list'),
       data: z.array(

@@ -109,6 +109,8 @@ export const invoices = defineResource('invoices', {
   /** The payment that paid it, or the latest attempt. */
   paymentId: field.text().nullable().shownAs('payment').describe('The payment that paid it, or its latest attempt.'),
   testClockId: field.text().nullable().fixedAtCreation().shownAs('test_clock'),
+  /** The secret its hosted page is opened by (`hosted_invoice_url`); never its id. */
+  hostedToken: field.text().fixedAtCreation().internal(),
   createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
   finalizedAt: field.timestamp().nullable(),
   paidAt: field.timestamp().nullable(),

@@ -127,6 +127,7 @@ export function newInvoice(subscription: Subscription, lines: InvoiceLine[], per
     attemptCount: 0,
     nextPaymentAttempt: due === 0 ? null : at,
     testClockId: subscription.testClockId,
+    hostedToken: newId('ih', 32),
     createdAt: at,
     finalizedAt: at,
     paidAt: due === 0 ? at : null,

@@ -21,10 +21,16 @@ export function subscriptionSnapshot(subscription: Subscription, price: Price) {
   };
 }
 
-/** An invoice as the API and its events show it: its fields, and its lines as a list. */
-export function invoiceSnapshot(invoice: Invoice) {
+/** Where the customer sees an invoice and pays it (docs/billing.md, "The hosted invoice page"). */
+export function hostedInvoiceUrl(invoice: Pick<Invoice, 'hostedToken'>, publicUrl: string): string {
+  return `${publicUrl}/i/${invoice.hostedToken}`;
+}
+
+/** An invoice as the API and its events show it: its fields, its hosted page and its lines as a list. */
+export function invoiceSnapshot(invoice: Invoice, publicUrl: string) {
   return {
     ...apiObjectOf('invoice', invoices, invoice),
+    hosted_invoice_url: hostedInvoiceUrl(invoice, publicUrl),
     amount_remaining: invoice.status === 'paid' || invoice.status === 'void' ? 0 : invoice.amountDue - invoice.amountPaid,
     lines: {
       object: 'list' as const,
@@ -54,4 +60,5 @@ export type InvoiceEventType = Extract<EventType, `invoice.${string}`>;
 export const subscriptionEvent = (subscription: Subscription, price: Price, type: SubscriptionEventType, at: Date): DomainEvent =>
   newEvent(subscription, type, subscriptionSnapshot(subscription, price), at);
 
-export const invoiceEvent = (invoice: Invoice, type: InvoiceEventType, at: Date): DomainEvent => newEvent(invoice, type, invoiceSnapshot(invoice), at);
+export const invoiceEvent = (invoice: Invoice, type: InvoiceEventType, at: Date, publicUrl: string): DomainEvent =>
+  newEvent(invoice, type, invoiceSnapshot(invoice, publicUrl), at);

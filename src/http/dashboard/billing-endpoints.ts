@@ -59,7 +59,7 @@ export function billingEndpoints(deps: Deps): DashboardEndpoint[] {
     const history = await getSubscriptionHistory(deps, { scope, id });
     return {
       ...subscriptionRowView(history, membership),
-      invoices: history.invoices.map(invoiceSnapshot),
+      invoices: history.invoices.map((invoice) => invoiceSnapshot(invoice, deps.publicUrl)),
       timeline: history.events.map(timelineEventView),
     };
   };
@@ -177,7 +177,7 @@ export function billingEndpoints(deps: Deps): DashboardEndpoint[] {
         return {
           object: 'list',
           has_more: page.hasMore,
-          data: page.data.map(({ invoice, customer }) => ({ ...invoiceSnapshot(invoice), customer_email: customerEmail(customer, member.membership) })),
+          data: page.data.map(({ invoice, customer }) => ({ ...invoiceSnapshot(invoice, deps.publicUrl), customer_email: customerEmail(customer, member.membership) })),
         };
       },
     ),
@@ -195,7 +195,7 @@ export function billingEndpoints(deps: Deps): DashboardEndpoint[] {
       async ({ params, scope, member }) => {
         const history = await getInvoiceHistory(deps, { scope, id: params.id });
         return {
-          ...invoiceSnapshot(history.invoice),
+          ...invoiceSnapshot(history.invoice, deps.publicUrl),
           customer_email: customerEmail(history.customer, member.membership),
           payments: history.payments.map((p) => dashboardPaymentView(p, member.membership)),
         };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps';
+import type { Invoice } from '../../domain/billing/entities';
 import type { Subscription } from '../../domain/billing/entities';
 import type { Price } from '../../domain/sessions/entities';
 import { invoiceSnapshot, subscriptionSnapshot, testClockSnapshot } from '../../domain/billing/snapshots';
@@ -35,6 +36,7 @@ const view = (found: { subscription: Subscription; price: Price }) => subscripti
 /** `/v1/subscriptions`, `/v1/invoices` and `/v1/test_helpers/test_clocks` (docs/billing.md). */
 export async function billingRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   const tag = 'Subscriptions';
+  const invoiceView = (invoice: Invoice) => invoiceSnapshot(invoice, deps.publicUrl);
   defineRoute(
     app,
     {
@@ -162,14 +164,14 @@ export async function billingRoutes(app: FastifyInstance, { deps }: { deps: Deps
           filter: { customerId: query.customer, subscriptionId: query.subscription, status: query.status },
           page: pageRequest(query),
         }),
-        invoiceSnapshot,
+        invoiceView,
       ),
   );
 
   defineRoute(
     app,
     { method: 'GET', url: '/v1/invoices/:id', resource: 'invoices', tag, summary: 'Retrieve an invoice', params: idParams, response: invoiceSchema },
-    async ({ params, request }) => invoiceSnapshot(await getInvoice(deps, { scope: scopeOf(request), id: params.id })),
+    async ({ params, request }) => invoiceView(await getInvoice(deps, { scope: scopeOf(request), id: params.id })),
   );
 
   defineRoute(
@@ -186,7 +188,7 @@ export async function billingRoutes(app: FastifyInstance, { deps }: { deps: Deps
       response: invoiceSchema,
     },
     async ({ params, body, request }) =>
-      invoiceSnapshot(await payInvoice(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id, paymentMethodId: body.payment_method })),
+      invoiceView(await payInvoice(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id, paymentMethodId: body.payment_method })),
   );
 
   defineRoute(
@@ -200,7 +202,7 @@ export async function billingRoutes(app: FastifyInstance, { deps }: { deps: Deps
       params: idParams,
       response: invoiceSchema,
     },
-    async ({ params, request }) => invoiceSnapshot(await voidInvoice(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id })),
+    async ({ params, request }) => invoiceView(await voidInvoice(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id })),
   );
 
   const clockTag = 'Test clocks';

@@ -1849,6 +1849,7 @@ export interface components {
          *       "paid_at": null,
          *       "voided_at": null,
          *       "amount_remaining": 0,
+         *       "hosted_invoice_url": "https://pay.example.com/i/ih_Hq2wE3rT4yU5iO6pA7sD8fG9hJ0kL1zX",
          *       "lines": {
          *         "object": "list",
          *         "data": [
@@ -1917,6 +1918,11 @@ export interface components {
             voided_at: number | null;
             /** @description What is still owed, in minor units. */
             amount_remaining: number;
+            /**
+             * Format: uri
+             * @description A page where the customer sees the invoice and, while it is owed, pays it with a saved or another card.
+             */
+            hosted_invoice_url: string;
             lines: {
                 /** @constant */
                 object: "list";

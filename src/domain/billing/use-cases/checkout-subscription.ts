@@ -70,9 +70,9 @@ export async function startCheckoutSubscription(deps: Deps, sessionId: string): 
     await tx.invoices.insert(invoice);
     const at = deps.clock.now();
     await tx.events.insert(subscriptionEvent(subscription, price, 'customer.subscription.created', at));
-    await tx.events.insert(invoiceEvent(invoice, 'invoice.created', at));
-    await tx.events.insert(invoiceEvent(invoice, 'invoice.finalized', at));
-    await tx.events.insert(invoiceEvent(invoice, 'invoice.paid', at));
+    await tx.events.insert(invoiceEvent(invoice, 'invoice.created', at, deps.publicUrl));
+    await tx.events.insert(invoiceEvent(invoice, 'invoice.finalized', at, deps.publicUrl));
+    await tx.events.insert(invoiceEvent(invoice, 'invoice.paid', at, deps.publicUrl));
     return subscription;
   });
 }

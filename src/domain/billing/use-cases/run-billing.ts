@@ -105,9 +105,9 @@ export async function renewSubscription(deps: Deps, subscriptionId: string): Pro
       updatedAt: now,
     };
     await tx.subscriptions.update(renewed);
-    await tx.events.insert(invoiceEvent(invoice, 'invoice.created', now));
-    await tx.events.insert(invoiceEvent(invoice, 'invoice.finalized', now));
-    if (invoice.status === 'paid') await tx.events.insert(invoiceEvent(invoice, 'invoice.paid', now));
+    await tx.events.insert(invoiceEvent(invoice, 'invoice.created', now, deps.publicUrl));
+    await tx.events.insert(invoiceEvent(invoice, 'invoice.finalized', now, deps.publicUrl));
+    if (invoice.status === 'paid') await tx.events.insert(invoiceEvent(invoice, 'invoice.paid', now, deps.publicUrl));
     await tx.events.insert(subscriptionEvent(renewed, price, 'customer.subscription.updated', now));
     return true;
   });
@@ -232,7 +232,7 @@ export async function settleInvoice(deps: Deps, invoiceId: string): Promise<Invo
     if (payment.status === 'succeeded' || payment.status === 'requires_capture') {
       const paid: Invoice = { ...invoice, status: 'paid', amountPaid: invoice.amountDue, paidAt: now, updatedAt: now };
       await tx.invoices.update(paid);
-      await tx.events.insert(invoiceEvent(paid, 'invoice.paid', now));
+      await tx.events.insert(invoiceEvent(paid, 'invoice.paid', now, deps.publicUrl));
       if (subscription && subscription.status !== 'active' && subscription.status !== 'canceled') {
         await moveSubscription({ ...subscription, status: 'active', updatedAt: now }, 'customer.subscription.updated');
       }
@@ -243,7 +243,7 @@ export async function settleInvoice(deps: Deps, invoiceId: string): Promise<Invo
       ? { ...invoice, nextPaymentAttempt: retryAt, updatedAt: now }
       : { ...invoice, status: 'uncollectible', nextPaymentAttempt: null, updatedAt: now };
     await tx.invoices.update(failed);
-    await tx.events.insert(invoiceEvent(failed, 'invoice.payment_failed', now));
+    await tx.events.insert(invoiceEvent(failed, 'invoice.payment_failed', now, deps.publicUrl));
     if (subscription && subscription.status !== 'canceled') {
       if (!retryAt) {
         // The account says whether the last failure ends the subscription or keeps it `unpaid`.

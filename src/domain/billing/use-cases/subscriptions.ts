@@ -104,9 +104,9 @@ export async function createSubscription(
     await tx.subscriptions.insert(subscription);
     await tx.invoices.insert(invoice);
     await tx.events.insert(subscriptionEvent(subscription, price, 'customer.subscription.created', now));
-    await tx.events.insert(invoiceEvent(invoice, 'invoice.created', now));
-    await tx.events.insert(invoiceEvent(invoice, 'invoice.finalized', now));
-    if (invoice.status === 'paid') await tx.events.insert(invoiceEvent(invoice, 'invoice.paid', now));
+    await tx.events.insert(invoiceEvent(invoice, 'invoice.created', now, deps.publicUrl));
+    await tx.events.insert(invoiceEvent(invoice, 'invoice.finalized', now, deps.publicUrl));
+    if (invoice.status === 'paid') await tx.events.insert(invoiceEvent(invoice, 'invoice.paid', now, deps.publicUrl));
     await auditWrite(tx, { scope, actor: options.actor, action: 'subscription.create', target: subscription.id, at: deps.clock.now() });
     return { subscription, price, invoice };
   });
