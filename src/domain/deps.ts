@@ -16,7 +16,7 @@ import type { DisputeRepository } from './disputes/ports';
 import type { CouponRepository, DiscountRedemptionRepository, PromotionCodeRepository, TaxRateRepository } from './pricing/ports';
 import type { CustomerRepository, SavedPaymentMethodRepository } from './customers/ports';
 import type { AddressFormats } from './addresses/ports';
-import type { InvoiceRepository, SubscriptionRepository, TestClockRepository } from './billing/ports';
+import type { BillingPortalSessionRepository, InvoiceRepository, SubscriptionRepository, TestClockRepository } from './billing/ports';
 
 /**
  * What the domain needs from persistence. Every use case does its work inside `transaction`, so a
@@ -73,6 +73,7 @@ export interface UnitOfWork extends TeamRepositories, AccessRepositories {
   testClocks: TestClockRepository;
   subscriptions: SubscriptionRepository;
   invoices: InvoiceRepository;
+  billingPortalSessions: BillingPortalSessionRepository;
 }
 
 /** Everything a use case may reach; handed in by the composition root. */

@@ -26,6 +26,7 @@ export const auditedApiWrites: Readonly<Record<string, string>> = {
   'POST /v1/promotion_codes': 'promotion_code.create',
   'POST /v1/tax_rates': 'tax_rate.create',
   'POST /v1/subscriptions': 'subscription.create',
+  'POST /v1/billing_portal/sessions': 'billing_portal_session.create',
   'POST /v1/subscriptions/:id': 'subscription.update',
   'DELETE /v1/subscriptions/:id': 'subscription.cancel',
   'POST /v1/invoices/:id/pay': 'invoice.pay',

@@ -66,3 +66,10 @@ export const createTestClockBody = z.strictObject({
 export const advanceTestClockBody = z.strictObject({
   frozen_time: unixSeconds.meta({ description: 'The later time to move the clock to (Unix seconds).' }),
 });
+
+/** Body of `POST /v1/billing_portal/sessions`. */
+export const createPortalSessionBody = z.strictObject({
+  customer: objectId.meta({ description: 'The customer (`cus_…`) whose subscriptions and invoices the page shows.' }),
+  return_url: z.string().max(2048).optional().meta({ description: 'An absolute http(s) URL the page\'s "Return" link goes to.' }),
+  locale: z.string().max(35).optional().meta({ description: "'auto' (default: the customer's browser) or a supported locale such as de, pt-BR." }),
+});

@@ -8,7 +8,7 @@ import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { disputeEvidence, disputes } from '../domain/disputes/entities';
 import { webhookEndpoints } from '../domain/webhooks/entities';
 import { partSchema, resourceSchema } from './resource-schema';
-import { invoices, subscriptions, testClocks } from '../domain/billing/entities';
+import { billingPortalSessions, invoices, subscriptions, testClocks } from '../domain/billing/entities';
 
 /**
  * What the merchant API answers, as zod schemas. Each one with an `id` becomes a named schema of
@@ -460,7 +460,9 @@ export const invoiceSchema = resourceSchema('invoice', invoices, {
   json: {},
   shaped: {
     amount_remaining: z.number().int().meta({ description: 'What is still owed, in minor units.' }),
-    hosted_invoice_url: z.url().meta({ description: 'A page where the customer sees the invoice and, while it is owed, pays it with a saved or another card.' }),
+    hosted_invoice_url: z
+      .url()
+      .meta({ description: 'A page where the customer sees the invoice and, while it is owed, pays it with a saved or another card.' }),
     lines: z.strictObject({
       object: z.literal('list'),
       data: z.array(
@@ -477,6 +479,25 @@ export const invoiceSchema = resourceSchema('invoice', invoices, {
         }),
       ),
     }),
+  },
+});
+
+export const billingPortalSessionSchema = resourceSchema('billing_portal.session', billingPortalSessions, {
+  id: 'BillingPortalSession',
+  description: 'A short-lived page where one customer sees their subscriptions and invoices, changes the card they are billed to and cancels.',
+  prefix: 'bps_',
+  example: {
+    id: 'bps_test_P1o2I3u4Y5t6R7e8W9q0',
+    customer: subscriptionExample.customer,
+    return_url: 'https://shop.example.com/account',
+    locale: null,
+    created: 1767225600,
+    expires_at: 1767229200,
+    url: 'https://pay.example.com/p/bpt_Qw3Er4Ty5Ui6Op7As8Df9Gh0Jk1Lz2Xc3Vb4Nm5Q',
+  },
+  json: {},
+  shaped: {
+    url: z.url().meta({ description: 'The page: send the customer there. It opens until `expires_at`.' }),
   },
 });
 

@@ -12,6 +12,7 @@ import { newId } from '../domain/shared/ids';
 import type { ErrorReporter } from '../adapters/telemetry/server-reporting';
 import { checkoutPagePolicy, type CheckoutClientConfig } from './checkout-client-config';
 import { registerCheckoutPage } from './checkout-page/index';
+import { billingPages } from './billing-pages';
 import { openCheckoutPageIntegrity, type CheckoutPageIntegrity } from './checkout-page/page-integrity-monitor';
 import { cspReportRoutes } from './routes/csp-reports';
 import { BODY_LIMIT, errorBody, sendError } from './errors';
@@ -200,6 +201,9 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
         .served(deps, accountId)
         .catch((error: unknown) => app.log.error({ err: error, accountId }, 'recording the first checkout page baseline failed')),
   });
+
+  // The customer portal and hosted invoice pages (docs/billing.md).
+  await app.register(billingPages, { deps });
 
   // Someone who opens the instance's address wants the merchant's side, not a JSON 404.
   app.get('/', async (_request, reply) => reply.redirect('/dashboard', 302));

@@ -22,6 +22,7 @@ import { flagStores } from './stores/flags/flags';
 import { checkoutPageIntegrityRepository } from './stores/checkout-page/integrity';
 import { discountRepositories } from './stores/pricing/discounts';
 import { billingRepositories } from './stores/billing/billing';
+import { billingPortalRepositories } from './stores/billing/portal-sessions';
 import { taxRateRepositories } from './stores/pricing/tax-rates';
 import { customerRepositories, savedPaymentMethodRepositories } from './stores/customers/customers';
 
@@ -84,6 +85,7 @@ const groups = [
   discountRepositories,
   taxRateRepositories,
   billingRepositories,
+  billingPortalRepositories,
 ] as const;
 
 /** The domain's unit of work over one SQL transaction. */

@@ -22,6 +22,7 @@ import {
   subscriptionSchema,
   invoiceSchema,
   testClockSchema,
+  billingPortalSessionSchema,
 } from '../../src/http/response-schemas';
 import { docsPagePolicy } from '../../src/http/routes/api-reference';
 import { SDK_TYPES_FILE, sdkTypesOf } from '../../scripts/sdk-types';
@@ -177,6 +178,7 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
       Subscription: subscriptionSchema,
       Invoice: invoiceSchema,
       TestClock: testClockSchema,
+      BillingPortalSession: billingPortalSessionSchema,
     };
     const withExamples = Object.entries<any>(document.components.schemas).filter(([, schema]) => schema.examples);
     expect(withExamples.map(([id]) => id).sort()).toEqual(Object.keys(named).sort());

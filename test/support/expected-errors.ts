@@ -88,6 +88,7 @@ export const billingCodes: Record<string, { status: number; type: string }> = {
   subscription_canceled: { status: 409, type: 'invalid_request_error' },
   invoice_not_payable: { status: 409, type: 'invalid_request_error' },
   test_clock_advancing: { status: 409, type: 'invalid_request_error' },
+  billing_portal_session_expired: { status: 410, type: 'invalid_request_error' },
 };
 
 /** Receipts by email (docs/receipts.md). */

@@ -118,3 +118,22 @@ export const invoices = defineResource('invoices', {
   updatedAt: field.timestamp().internal(),
 });
 export type Invoice = EntityOf<typeof invoices>;
+
+/**
+ * A customer portal session (`bps_…`, Stripe's `billing_portal.session`): the short-lived page at
+ * `url` where one customer sees their subscriptions and invoices, changes the card they are billed to
+ * and cancels (docs/billing.md). The page is opened by `token`, never by the id.
+ */
+export const billingPortalSessions = defineResource('billing_portal_sessions', {
+  id: field.text().fixedAtCreation(),
+  accountId: field.text().fixedAtCreation().internal(),
+  mode: field.oneOf(modes).fixedAtCreation().internal(),
+  customerId: field.text().fixedAtCreation().shownAs('customer').describe('The customer whose portal it is.'),
+  returnUrl: field.text().nullable().fixedAtCreation().describe('Where the page\'s "Return" link goes, or null.'),
+  locale: field.text().nullable().fixedAtCreation().describe("The page's language; null: the customer's browser's."),
+  /** The secret the page is opened by (the end of `url`). */
+  token: field.text().fixedAtCreation().internal(),
+  createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
+  expiresAt: field.timestamp().fixedAtCreation().describe('When `url` stops opening the page.'),
+});
+export type BillingPortalSession = EntityOf<typeof billingPortalSessions>;

@@ -1,6 +1,6 @@
 import type { PageRequest } from '../shared/pagination';
 import type { Scope } from '../shared/scope';
-import type { Invoice, InvoiceStatus, RecurringInterval, Subscription, SubscriptionStatus, TestClock } from './entities';
+import type { BillingPortalSession, Invoice, InvoiceStatus, RecurringInterval, Subscription, SubscriptionStatus, TestClock } from './entities';
 
 export interface TestClockRepository {
   insert(clock: TestClock): Promise<void>;
@@ -48,6 +48,8 @@ export interface InvoiceRepository {
   /** False when its subscription already has an invoice for that period (another instance made it). */
   insert(invoice: Invoice): Promise<boolean>;
   get(scope: Scope | null, id: string, options?: { forUpdate?: boolean }): Promise<Invoice | null>;
+  /** The invoice whose hosted page `token` opens, or null. */
+  getByHostedToken(token: string): Promise<Invoice | null>;
   update(invoice: Invoice): Promise<void>;
   list(scope: Scope, filter: { customerId?: string; subscriptionId?: string; status?: InvoiceStatus } & PageRequest): Promise<Invoice[]>;
   /** Open invoices whose next charge is due by `now` (on the wall clock, or on test clock `testClockId`). */
@@ -56,4 +58,10 @@ export interface InvoiceRepository {
   listUnsettled(limit: number, testClockId: string | null): Promise<Invoice[]>;
   /** The earliest planned charge of an open invoice on test clock `testClockId`, or null. */
   nextAttemptOnClock(testClockId: string): Promise<Date | null>;
+}
+
+export interface BillingPortalSessionRepository {
+  insert(session: BillingPortalSession): Promise<void>;
+  /** The session whose page `token` opens (expired or not), or null. */
+  getByToken(token: string): Promise<BillingPortalSession | null>;
 }

@@ -1,7 +1,16 @@
 import { apiObjectOf } from '../shared/resource-shape';
 import { newEvent, type DomainEvent, type EventType } from '../shared/events';
 import { prices, type Price } from '../sessions/entities';
-import { invoices, subscriptions, testClocks, type Invoice, type Subscription, type TestClock } from './entities';
+import {
+  billingPortalSessions,
+  invoices,
+  subscriptions,
+  testClocks,
+  type BillingPortalSession,
+  type Invoice,
+  type Subscription,
+  type TestClock,
+} from './entities';
 
 /** A price as the API and its events show it: its fields, and its renewal spelled out (`recurring`, `type`). */
 export function priceSnapshot(price: Price) {
@@ -62,3 +71,13 @@ export const subscriptionEvent = (subscription: Subscription, price: Price, type
 
 export const invoiceEvent = (invoice: Invoice, type: InvoiceEventType, at: Date, publicUrl: string): DomainEvent =>
   newEvent(invoice, type, invoiceSnapshot(invoice, publicUrl), at);
+
+/** Where a customer portal session's page is (docs/billing.md, "The customer portal"). */
+export function portalUrl(session: Pick<BillingPortalSession, 'token'>, publicUrl: string): string {
+  return `${publicUrl}/p/${session.token}`;
+}
+
+/** A customer portal session as the API shows it: its fields and its page's `url`. */
+export function portalSessionSnapshot(session: BillingPortalSession, publicUrl: string) {
+  return { ...apiObjectOf('billing_portal.session', billingPortalSessions, session), url: portalUrl(session, publicUrl) };
+}

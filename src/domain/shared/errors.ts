@@ -54,6 +54,8 @@ export const errorCatalogue = {
   subscription_canceled: { status: 409, type: 'invalid_request_error' },
   invoice_not_payable: { status: 409, type: 'invalid_request_error' },
   test_clock_advancing: { status: 409, type: 'invalid_request_error' },
+  // The customer portal's page after its session's time (docs/billing.md).
+  billing_portal_session_expired: { status: 410, type: 'invalid_request_error' },
   // design.md §5: bodies over 256 KB are rejected; 413 says so to every HTTP client and proxy.
   request_too_large: { status: 413, type: 'invalid_request_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },

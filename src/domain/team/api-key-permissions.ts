@@ -20,6 +20,7 @@ export const apiResources = [
   'subscriptions',
   'invoices',
   'test_clocks',
+  'billing_portal',
   'events',
   'webhook_endpoints',
   'flags',

@@ -18,6 +18,7 @@ import { refundRoutes } from './refunds';
 import { disputeRoutes } from './disputes';
 import { couponRoutes } from './coupons';
 import { billingRoutes } from './billing';
+import { billingPortalRoutes } from './billing-portal';
 import { checkoutPageScriptRoutes, type PageSecurity } from './checkout-page-scripts';
 
 /**
@@ -50,6 +51,7 @@ export async function merchantApi(app: FastifyInstance, { deps, pageSecurity }: 
   await app.register(paymentLinkRoutes, { deps });
   await app.register(couponRoutes, { deps });
   await app.register(billingRoutes, { deps });
+  await app.register(billingPortalRoutes, { deps });
   await app.register(flagRoutes, { deps });
   await app.register(experimentRoutes, { deps });
   if (pageSecurity) await app.register(checkoutPageScriptRoutes, { deps, security: pageSecurity });

@@ -879,6 +879,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/billing_portal/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a customer portal session: a page of the customer's subscriptions, invoices and card
+         * @description Send the customer to `url`; it opens for an hour. The page lets them change the card they are billed to, pay what they owe and cancel.
+         */
+        post: operations["postV1BillingPortalSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/flags": {
         parameters: {
             query?: never;
@@ -1945,6 +1965,46 @@ export interface components {
             };
         };
         /**
+         * @description A short-lived page where one customer sees their subscriptions and invoices, changes the card they are billed to and cancels.
+         * @example {
+         *       "id": "bps_test_P1o2I3u4Y5t6R7e8W9q0",
+         *       "object": "billing_portal.session",
+         *       "livemode": false,
+         *       "customer": "cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ",
+         *       "return_url": "https://shop.example.com/account",
+         *       "locale": null,
+         *       "created": 1767225600,
+         *       "expires_at": 1767229200,
+         *       "url": "https://pay.example.com/p/bpt_Qw3Er4Ty5Ui6Op7As8Df9Gh0Jk1Lz2Xc3Vb4Nm5Q"
+         *     }
+         */
+        BillingPortalSession: {
+            /**
+             * @description Object id, `bps_…`.
+             * @example bps_test_P1o2I3u4Y5t6R7e8W9q0
+             */
+            id: string;
+            /** @constant */
+            object: "billing_portal.session";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            /** @description The customer whose portal it is. */
+            customer: string;
+            /** @description Where the page's "Return" link goes, or null. */
+            return_url: string | null;
+            /** @description The page's language; null: the customer's browser's. */
+            locale: string | null;
+            /** @description Creation time */
+            created: number;
+            /** @description When `url` stops opening the page. */
+            expires_at: number;
+            /**
+             * Format: uri
+             * @description The page: send the customer there. It opens until `expires_at`.
+             */
+            url: string;
+        };
+        /**
          * @description A time of its own (test mode): advancing it bills its customers as of each moment on the way.
          * @example {
          *       "id": "clock_test_c1V2b3N4",
@@ -2769,7 +2829,7 @@ export interface components {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "card_declined" | "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed" | "api_key_permission_denied" | "resource_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open" | "file_type_not_allowed" | "file_too_large" | "receipt_email_missing" | "email_not_configured" | "payment_not_succeeded" | "email_not_sent" | "checkout_session_expired" | "subscription_canceled" | "invoice_not_payable" | "test_clock_advancing" | "request_too_large" | "rate_limited" | "processor_unavailable" | "processor_timeout" | "internal_error" | "database_unavailable";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "amount_too_small" | "amount_too_large" | "currency_not_supported" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "card_declined" | "insufficient_role" | "wrong_mode" | "publishable_key_not_allowed" | "api_key_permission_denied" | "resource_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "checkout_session_completed" | "payment_not_capturable" | "payment_not_refundable" | "refund_exceeds_available" | "payment_not_settled" | "dispute_not_open" | "file_type_not_allowed" | "file_too_large" | "receipt_email_missing" | "email_not_configured" | "payment_not_succeeded" | "email_not_sent" | "checkout_session_expired" | "subscription_canceled" | "invoice_not_payable" | "test_clock_advancing" | "billing_portal_session_expired" | "request_too_large" | "rate_limited" | "processor_unavailable" | "processor_timeout" | "internal_error" | "database_unavailable";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -2882,13 +2942,13 @@ export interface components {
                 request_id: string;
             };
         };
-        /** @description Error 410: `checkout_session_expired`. */
+        /** @description Error 410: `checkout_session_expired`, `billing_portal_session_expired`. */
         Error410: {
             error: {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "card_error" | "permission_error" | "idempotency_error" | "api_error" | "rate_limit_error" | "processor_error";
                 /** @enum {string} */
-                code: "checkout_session_expired";
+                code: "checkout_session_expired" | "billing_portal_session_expired";
                 /** @description For the developer; never contains card data. */
                 message: string;
                 /** @description The parameter at fault, e.g. `line_items[0][quantity]`. */
@@ -3102,7 +3162,7 @@ export interface components {
                 "application/json": components["schemas"]["Error409"];
             };
         };
-        /** @description Error 410: `checkout_session_expired`. */
+        /** @description Error 410: `checkout_session_expired`, `billing_portal_session_expired`. */
         Error410: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -6085,6 +6145,52 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+        };
+    };
+    postV1BillingPortalSessions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retry-safe POSTs: the same key with the same parameters replays the first answer for 24 hours; other parameters answer 409 idempotency_key_reused; a concurrent request with the key answers 409 idempotency_key_in_use.
+                 * @example order-1042-refund-1
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The customer (`cus_…`) whose subscriptions and invoices the page shows. */
+                    customer: string;
+                    /** @description An absolute http(s) URL the page's "Return" link goes to. */
+                    return_url?: string;
+                    /** @description 'auto' (default: the customer's browser) or a supported locale such as de, pt-BR. */
+                    locale?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Open a customer portal session: a page of the customer's subscriptions, invoices and card */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingPortalSession"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];

@@ -152,6 +152,10 @@ export function billingRepositories(db: SqlExecutor): Pick<UnitOfWork, 'testCloc
         const { rows } = await db.query<Row>(query.text, query.params);
         return rows[0] ? invoiceRows.read(rows[0]) : null;
       },
+      async getByHostedToken(token) {
+        const { rows } = await db.query<Row>(`SELECT * FROM ${invoices.table} WHERE hosted_token = $1`, [token]);
+        return rows[0] ? invoiceRows.read(rows[0]) : null;
+      },
       async update(invoice) {
         await db.query(invoiceRows.update, [invoice.id, ...fieldValues(invoiceRows.updated, invoice)]);
       },

@@ -1,0 +1,68 @@
+import type { Deps } from '../../deps';
+import type { SavedPaymentMethod } from '../../customers/entities';
+import type { Scope } from '../../shared/scope';
+import { TillpointError } from '../../shared/errors';
+import type { Invoice } from '../entities';
+import type { HostedInvoice } from '../hosted-pages';
+import { chargeInvoice } from './run-billing';
+import { addedCard, newCardSession } from './portal';
+
+const missing = () => new TillpointError('resource_missing', 'No such invoice', { param: 'token' });
+
+/** The invoice whose hosted page `token` opens. Never expires: its link is in the customer's email. */
+export async function openHostedInvoice(deps: Deps, token: string): Promise<HostedInvoice> {
+  return deps.store.read(async (reader) => {
+    const invoice = await reader.invoices.getByHostedToken(token);
+    if (!invoice) throw missing();
+    const [account, customer, methods, subscription, payment] = await Promise.all([
+      reader.accounts.get(invoice.accountId),
+      reader.customers.get(invoice, invoice.customerId),
+      reader.savedPaymentMethods.listForCustomer(invoice, invoice.customerId),
+      invoice.subscriptionId ? reader.subscriptions.get(invoice, invoice.subscriptionId) : Promise.resolve(null),
+      invoice.paymentId ? reader.payments.get(invoice, invoice.paymentId) : Promise.resolve(null),
+    ]);
+    if (!account || !customer) throw missing();
+    const underWay = payment !== null && invoice.status === 'open' && payment.status === 'processing';
+    const payable = (invoice.status === 'open' || invoice.status === 'uncollectible') && !underWay;
+    return { invoice, account, customer, methods, defaultMethodId: subscription?.defaultPaymentMethodId ?? null, payable };
+  });
+}
+
+function scopeOf(invoice: Invoice): Scope {
+  return { accountId: invoice.accountId, mode: invoice.mode };
+}
+
+/**
+ * The customer pays the invoice on its hosted page with one of their saved cards, now: the same
+ * charge as `POST /v1/invoices/:id/pay` (one payment under way or won per invoice). A decline is
+ * thrown as `card_declined`, recorded as a failed attempt.
+ */
+export async function payHostedInvoice(deps: Deps, options: { token: string; methodId: string }): Promise<Invoice> {
+  const { invoice } = await openHostedInvoice(deps, options.token);
+  const scope = scopeOf(invoice);
+  const method = await deps.store.read((reader) => reader.savedPaymentMethods.get(scope, options.methodId));
+  if (!method || method.customerId !== invoice.customerId) {
+    throw new TillpointError('resource_missing', `No such payment method: '${options.methodId}'`, { param: 'payment_method' });
+  }
+  const charged = await chargeInvoice(deps, invoice.id, { manual: true, scope, paymentMethodId: method.id });
+  return charged?.invoice ?? invoice;
+}
+
+/** "Pay with another card": a setup session that saves it and comes back to the invoice's page. */
+export async function addHostedInvoiceCard(deps: Deps, options: { token: string; pageUrl: string; locale: string | null }): Promise<{ url: string }> {
+  const { invoice, payable } = await openHostedInvoice(deps, options.token);
+  if (!payable) throw new TillpointError('invoice_not_payable', `This invoice is ${invoice.status}; there is nothing to pay`);
+  return newCardSession(deps, {
+    scope: scopeOf(invoice),
+    customerId: invoice.customerId,
+    currency: invoice.currency,
+    locale: options.locale,
+    returnTo: options.pageUrl,
+  });
+}
+
+/** The invoice's page came back from a card session: the card it saved, when it is this customer's. */
+export async function hostedInvoiceAddedCard(deps: Deps, options: { token: string; checkoutSessionId: string }): Promise<SavedPaymentMethod | null> {
+  const { invoice } = await openHostedInvoice(deps, options.token);
+  return addedCard(deps, { scope: scopeOf(invoice), customerId: invoice.customerId, checkoutSessionId: options.checkoutSessionId });
+}
