@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { invoiceStatuses, subscriptionStatuses } from '../domain/billing/entities';
+import { MAX_DEFAULT_TAX_RATES } from '../domain/billing/tax-rates';
 import { listQuery, objectId } from './schemas';
 
 const metadata = z.record(z.string(), z.string()).optional().meta({ description: 'Merged into what is there; an empty value removes its key.' });
+const taxRateIds = z.array(objectId).max(MAX_DEFAULT_TAX_RATES);
 
 /** Body of `POST /v1/subscriptions`. */
 export const createSubscriptionBody = z.strictObject({
@@ -19,6 +21,11 @@ export const createSubscriptionBody = z.strictObject({
   default_payment_method: objectId.optional().meta({ description: "The customer's saved payment method to charge; their newest by default." }),
   trial_period_days: z.number().int().optional().meta({ description: 'Days of free trial before the first charge (1–730).' }),
   metadata,
+  coupon: objectId.optional().meta({ description: 'A coupon (`coupon_…`) its invoices take while its duration lasts. Not with `promotion_code`.' }),
+  promotion_code: objectId
+    .optional()
+    .meta({ description: "A promotion code's id (`promo_…`): its coupon applies as `coupon` would, within the code's limits. Not with `coupon`." }),
+  default_tax_rates: taxRateIds.optional().meta({ description: 'Tax rates (`txr_…`) each invoice adds, inclusive or exclusive as each says.' }),
 });
 
 /** Body of `POST /v1/subscriptions/:id`. */
@@ -32,6 +39,15 @@ export const updateSubscriptionBody = z.strictObject({
   cancel_at_period_end: z.boolean().optional().meta({ description: 'End at the end of the current period instead of renewing.' }),
   default_payment_method: objectId.optional(),
   metadata,
+  coupon: z
+    .union([objectId, z.literal('')])
+    .optional()
+    .meta({ description: 'A coupon its invoices take from now, in place of its discount; `""` removes its discount.' }),
+  promotion_code: objectId.optional().meta({ description: "A promotion code's id: its coupon applies from now, in place of its discount." }),
+  default_tax_rates: z
+    .union([taxRateIds, z.literal('')])
+    .optional()
+    .meta({ description: 'The tax rates its next invoices add; `[]` or `""` removes them.' }),
 });
 
 /** Query of `GET /v1/subscriptions`. */

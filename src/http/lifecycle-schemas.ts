@@ -5,6 +5,7 @@ import type { NewProduct } from '../domain/sessions/use-cases/create-product';
 import type { NewPrice } from '../domain/sessions/price-rules';
 import { priceIntervals } from '../domain/sessions/entities';
 import type { NewCoupon, NewPromotionCode, NewTaxRate } from '../domain/pricing/rules';
+import { couponDurations } from '../domain/pricing/entities';
 import {
   adjustableQuantityBody,
   allowPromotionCodesBody,
@@ -241,7 +242,11 @@ export const createCouponBody = z.strictObject({
   percent_off: z.number().optional().describe('Percent off, more than 0 and at most 100, up to 2 decimals.'),
   amount_off: minorUnits.optional().describe('Amount off in minor units of `currency`.'),
   currency: currency.optional(),
-  duration: z.enum(['once']).optional(),
+  duration: z
+    .enum(couponDurations)
+    .optional()
+    .describe("How long it applies to a subscription's invoices: `once` (the default), `repeating` or `forever`. A one-off checkout applies it once."),
+  duration_in_months: z.number().int().optional().describe('`repeating` only, and required there: how many months it applies, 1 to 36.'),
   max_redemptions: z.number().int().optional(),
   redeem_by: z.number().int('must be a Unix timestamp in seconds').optional(),
   metadata: z.record(z.string(), z.string()).optional(),
@@ -277,6 +282,7 @@ export function couponInputOf(body: z.output<typeof createCouponBody>): NewCoupo
     amountOff: body.amount_off,
     currency: body.currency,
     duration: body.duration,
+    durationInMonths: body.duration_in_months,
     maxRedemptions: body.max_redemptions,
     redeemBy: unixDate(body.redeem_by),
     metadata: body.metadata,

@@ -4,7 +4,7 @@ import { events, eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes, payments, refunds } from '../domain/payments/entities';
 import { checkoutSessions, paymentLinks, priceIntervals, prices, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
-import { coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
+import { couponDurations, coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { disputeEvidence, disputes } from '../domain/disputes/entities';
 import { webhookEndpoints } from '../domain/webhooks/entities';
 import { partSchema, resourceSchema } from './resource-schema';
@@ -392,6 +392,7 @@ const subscriptionExample = {
   quantity: 1,
   currency: 'usd',
   default_payment_method: 'pm_test_k8L7j6H5g4F3d2S1a0QwErTy',
+  default_tax_rates: ['txr_test_t1'],
   billing_cycle_anchor: 1767225600,
   current_period_start: 1767225600,
   current_period_end: 1769904000,
@@ -399,16 +400,59 @@ const subscriptionExample = {
   latest_invoice: 'in_test_i1O2p3A4s5D6f7G8',
   metadata: {},
   created: 1767225600,
+  discount: {
+    object: 'discount',
+    coupon: {
+      id: 'coupon_test_k1',
+      object: 'coupon',
+      name: 'First quarter',
+      percent_off: 25,
+      amount_off: null,
+      currency: null,
+      duration: 'repeating',
+      duration_in_months: 3,
+    },
+    promotion_code: null,
+    start: 1767225600,
+    end: 1775001600,
+  },
   items: { object: 'list', data: [{ object: 'subscription_item', price: priceExample, quantity: 1 }] },
 };
+
+/** A subscription's discount (Stripe's `discount`): the coupon's terms as applied, and when it lasts. */
+const subscriptionDiscountSchema = z
+  .strictObject({
+    object: z.literal('discount'),
+    coupon: z
+      .strictObject({
+        id: id('coupon_', 'coupon_test_k1', 'The coupon applied.'),
+        object: z.literal('coupon'),
+        name: z.string().nullable(),
+        percent_off: z.number().nullable(),
+        amount_off: z.number().int().nullable(),
+        currency: currency.nullable(),
+        duration: z.enum(couponDurations),
+        duration_in_months: z.number().int().nullable(),
+      })
+      .meta({ description: "The coupon's terms as they were when it was applied." }),
+    promotion_code: nullableId('promo_', 'promo_test_k1', 'The promotion code that applied it, if any.'),
+    start: z.number().int().meta({ description: 'When it was applied (Unix seconds): invoices from then take it.' }),
+    end: z.number().int().nullable().meta({
+      description:
+        'When it ends (Unix seconds): `repeating`, its start plus `duration_in_months`; null for `forever` and `once` (which the first invoice it comes off removes).',
+    }),
+  })
+  .nullable()
+  .meta({ description: 'The discount its invoices take while it lasts, or null.' });
 
 export const subscriptionSchema = resourceSchema('subscription', subscriptions, {
   id: 'Subscription',
   description: "A customer's subscription to a recurring price, billed each period by an invoice charged to its saved payment method.",
   prefix: 'sub_',
   example: subscriptionExample,
-  json: { metadata: z.record(z.string(), z.string()) },
+  json: { metadata: z.record(z.string(), z.string()), defaultTaxRates: z.array(z.string()) },
   shaped: {
+    discount: subscriptionDiscountSchema,
     items: z.strictObject({
       object: z.literal('list'),
       data: z.array(z.strictObject({ object: z.literal('subscription_item'), price: priceSchema, quantity: z.number().int() })),
@@ -424,9 +468,10 @@ const invoiceExample = {
   billing_reason: 'subscription_cycle',
   currency: 'usd',
   subtotal: 2000,
-  total: 2000,
-  amount_due: 2000,
-  amount_paid: 2000,
+  tax: 124,
+  total: 1624,
+  amount_due: 1624,
+  amount_paid: 1624,
   period_start: 1767225600,
   period_end: 1769904000,
   attempt_count: 1,
@@ -434,6 +479,8 @@ const invoiceExample = {
   created: 1767225600,
   amount_remaining: 0,
   hosted_invoice_url: 'https://pay.example.com/i/ih_Hq2wE3rT4yU5iO6pA7sD8fG9hJ0kL1zX',
+  total_discount_amounts: [{ amount: 500, coupon: 'coupon_test_k1', promotion_code: null }],
+  total_tax_amounts: [{ amount: 124, inclusive: false, tax_rate: 'txr_test_t1' }],
   lines: {
     object: 'list',
     data: [
@@ -463,6 +510,24 @@ export const invoiceSchema = resourceSchema('invoice', invoices, {
     hosted_invoice_url: z
       .url()
       .meta({ description: 'A page where the customer sees the invoice and, while it is owed, pays it with a saved or another card.' }),
+    total_discount_amounts: z
+      .array(
+        z.strictObject({
+          amount: minorUnits('Taken off the subtotal'),
+          coupon: id('coupon_', 'coupon_test_k1', 'The coupon of the discount.'),
+          promotion_code: nullableId('promo_', 'promo_test_k1', 'The promotion code that applied it, if any.'),
+        }),
+      )
+      .meta({ description: "The subscription's discount, when it applied to this invoice." }),
+    total_tax_amounts: z
+      .array(
+        z.strictObject({
+          amount: minorUnits('Tax at this rate'),
+          inclusive: z.boolean().meta({ description: 'Already in the subtotal (true) or added to the total (false).' }),
+          tax_rate: id('txr_', 'txr_test_t1', 'The tax rate.'),
+        }),
+      )
+      .meta({ description: 'The tax, rate by rate, on the subtotal less the discount, rounded to the minor unit once per rate.' }),
     lines: z.strictObject({
       object: z.literal('list'),
       data: z.array(
@@ -472,7 +537,7 @@ export const invoiceSchema = resourceSchema('invoice', invoices, {
           description: z.string(),
           amount: z.number().int().meta({ description: 'Minor units; negative for unused time credited.' }),
           currency: z.string(),
-          price: z.string(),
+          price: z.string().nullable().meta({ description: 'The price billed; null on a shipping line.' }),
           quantity: z.number().int(),
           proration: z.boolean(),
           period: z.strictObject({ start: z.number().int(), end: z.number().int() }),
@@ -553,6 +618,7 @@ const couponExample = {
   amount_off: null,
   currency: null,
   duration: 'once',
+  duration_in_months: null,
   max_redemptions: 100,
   redeem_by: null,
   times_redeemed: 3,
@@ -563,12 +629,12 @@ const couponExample = {
 
 export const couponSchema = resourceSchema('coupon', coupons, {
   id: 'Coupon',
-  description: 'A percentage or an amount off a checkout session.',
+  description: "A percentage or an amount off a checkout session, or off a subscription's invoices while its duration lasts.",
   prefix: 'coupon_',
   example: couponExample,
   json: { metadata: z.record(z.string(), z.string()) },
   shaped: {
-    times_redeemed: z.number().int().meta({ description: 'Checkout sessions completed with it.' }),
+    times_redeemed: z.number().int().meta({ description: 'Checkout sessions completed with it, and subscriptions it was applied to.' }),
     valid: z.boolean().meta({ description: 'Whether it can still be redeemed.' }),
   },
 });

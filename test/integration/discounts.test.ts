@@ -79,7 +79,7 @@ describe.each(testDatabases)('coupons, promotion codes and discounted sessions (
     expectError(await call('POST', '/v1/coupons', { percent_off: 10.123 }), 400, 'parameter_invalid', { param: 'percent_off' });
     expectError(await call('POST', '/v1/coupons', { amount_off: 100 }), 400, 'parameter_missing', { param: 'currency' });
     expectError(await call('POST', '/v1/coupons', { amount_off: 100, currency: 'xyz' }), 400, 'currency_not_supported', { param: 'currency' });
-    expectError(await call('POST', '/v1/coupons', { percent_off: 10, duration: 'forever' }), 400, 'parameter_invalid', { param: 'duration' });
+    expectError(await call('POST', '/v1/coupons', { percent_off: 10, duration: 'always' }), 400, 'parameter_invalid', { param: 'duration' });
     expectError(await call('POST', '/v1/coupons', { percent_off: 10, colour: 'red' }), 400, 'parameter_unknown', { param: 'colour' });
     expectError(await call('POST', '/v1/promotion_codes', { code: 'taken', coupon: base.id }), 400, 'parameter_invalid', { param: 'code' });
     expectError(await call('POST', '/v1/promotion_codes', { code: 'NEW', coupon: 'coupon_nope' }), 404, 'resource_missing', { param: 'coupon' });

@@ -1,6 +1,7 @@
 import { modes } from '../shared/events';
 import { defineResource, field, type EntityOf } from '../shared/resource-shape';
 import type { priceIntervals } from '../sessions/entities';
+import type { AppliedDiscount, CouponDuration } from '../pricing/entities';
 
 /** How often a recurring price bills: every `count` days, weeks, months or years. */
 export type RecurringInterval = (typeof priceIntervals)[number];
@@ -27,6 +28,18 @@ export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
 export const renewingStatuses: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
 
 /**
+ * A subscription's discount (Stripe's `discount`): the coupon's terms as they were applied, the
+ * promotion code that brought it, and when it lasts, in seconds since the epoch. Each invoice made
+ * from `start` until `end` takes it (`end` null: for ever); a `once` discount is removed by the
+ * first invoice it comes off, a `repeating` one ends `duration_in_months` after its start.
+ */
+export interface SubscriptionDiscount extends AppliedDiscount {
+  coupon: AppliedDiscount['coupon'] & { duration: CouponDuration; durationInMonths: number | null };
+  start: number;
+  end: number | null;
+}
+
+/**
  * A customer's subscription to a recurring price (`sub_…`): billed at the start of each period by an
  * invoice charged to its saved payment method. The one definition of its stored fields; its API
  * object is `subscriptionView`, which spells out its item (price and quantity).
@@ -43,6 +56,13 @@ export const subscriptions = defineResource('subscriptions', {
   currency: field.currency().fixedAtCreation(),
   /** The saved payment method (`pm_…`) each invoice is charged to. */
   defaultPaymentMethodId: field.text().nullable().shownAs('default_payment_method').describe('The saved payment method each invoice is charged to.'),
+  /** The tax rates (`txr_…`) each invoice adds, on its lines less its discount. */
+  defaultTaxRates: field
+    .json<string[]>()
+    .whenMissing([])
+    .describe('The tax rates (`txr_…`) each invoice adds to its lines, less its discount, inclusive or exclusive as each rate says.'),
+  /** Its discount; the API shapes it (`discount`). */
+  discount: field.json<SubscriptionDiscount>().nullable().internal(),
   billingCycleAnchor: field.timestamp().fixedAtCreation().describe('The moment periods are counted from.'),
   currentPeriodStart: field.timestamp().describe('Start of the period billed last.'),
   currentPeriodEnd: field.timestamp().describe('End of the period billed last: the next invoice is made then.'),
@@ -65,16 +85,31 @@ export type Subscription = EntityOf<typeof subscriptions>;
 export const invoiceStatuses = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
 export type InvoiceStatus = (typeof invoiceStatuses)[number];
 
+/** An invoice's discount (Stripe's `total_discount_amounts` entry): minor units off its subtotal, and what took them off. */
+export interface InvoiceDiscountAmount {
+  amount: number;
+  couponId: string;
+  promotionCodeId: string | null;
+}
+
+/** One tax rate's share of an invoice (Stripe's `total_tax_amounts` entry), in minor units. */
+export interface InvoiceTaxAmount {
+  amount: number;
+  inclusive: boolean;
+  taxRateId: string;
+}
+
 export const billingReasons = ['subscription_create', 'subscription_cycle', 'subscription_update', 'manual'] as const;
 export type BillingReason = (typeof billingReasons)[number];
 
-/** One line of an invoice: a period of a price, or a proration of a change. */
+/** One line of an invoice: a period of a price, a proration of a change, or the shipping a checkout charged. */
 export interface InvoiceLine {
   id: string;
   description: string;
   /** Minor units; negative for an unused time credited. */
   amount: number;
-  priceId: string;
+  /** The price billed; null on a shipping line. */
+  priceId: string | null;
   quantity: number;
   proration: boolean;
   /** The period it covers, in seconds since the epoch (as the API shows it). */
@@ -98,8 +133,13 @@ export const invoices = defineResource('invoices', {
   currency: field.currency().fixedAtCreation(),
   /** Its lines; the API shows them as a list under `lines`. */
   lines: field.json<InvoiceLine[]>().fixedAtCreation().internal(),
-  subtotal: field.integer().fixedAtCreation().describe('Sum of the lines, in minor units.'),
-  total: field.integer().fixedAtCreation().describe('What it comes to, in minor units.'),
+  subtotal: field.integer().fixedAtCreation().describe('Sum of the lines, before discount and exclusive tax, in minor units.'),
+  /** Its discount; the API shows it as `total_discount_amounts`. */
+  totalDiscountAmounts: field.json<InvoiceDiscountAmount[]>().whenMissing([]).fixedAtCreation().internal(),
+  tax: field.integer().fixedAtCreation().describe('Every tax on it, inclusive ones (already in the subtotal) included, in minor units.'),
+  /** Its tax by rate; the API shows it as `total_tax_amounts`. */
+  totalTaxAmounts: field.json<InvoiceTaxAmount[]>().whenMissing([]).fixedAtCreation().internal(),
+  total: field.integer().fixedAtCreation().describe('What it comes to: the subtotal, less the discount, plus exclusive tax, in minor units.'),
   amountDue: field.integer().fixedAtCreation().describe('What is to be charged, in minor units.'),
   amountPaid: field.integer().describe('What has been paid, in minor units.'),
   periodStart: field.timestamp().fixedAtCreation(),

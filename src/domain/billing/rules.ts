@@ -1,7 +1,22 @@
+import { TillpointError } from '../shared/errors';
 import { newId } from '../shared/ids';
 import { blankOf } from '../shared/resource-shape';
 import type { Price } from '../sessions/entities';
-import { invoices, subscriptions, type BillingReason, type Invoice, type InvoiceLine, type RecurringInterval, type Subscription } from './entities';
+import type { AppliedDiscount, Coupon } from '../pricing/entities';
+import { pricingDiscount } from '../pricing/rules';
+import { computeTotals, type PricingTaxRate } from '../pricing/totals';
+import {
+  invoices,
+  subscriptions,
+  type BillingReason,
+  type Invoice,
+  type InvoiceDiscountAmount,
+  type InvoiceLine,
+  type InvoiceTaxAmount,
+  type RecurringInterval,
+  type Subscription,
+  type SubscriptionDiscount,
+} from './entities';
 
 /**
  * Charges of an invoice after a failed one, in days after the first failure: retried 1, 3, 5 and 7
@@ -9,6 +24,19 @@ import { invoices, subscriptions, type BillingReason, type Invoice, type Invoice
  */
 export const RETRY_AFTER_DAYS: readonly number[] = [1, 3, 5, 7];
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The error codes of a charge whose failure is already recorded on its payment and its invoice (a
+ * decline, a method the processor refused, the processor unavailable or not answering in time): the
+ * invoice's retries take it from there, so neither the billing job nor `POST /v1/subscriptions`
+ * fails for it.
+ */
+export const RECORDED_CHARGE_FAILURES: readonly string[] = ['card_declined', 'parameter_invalid', 'processor_unavailable', 'processor_timeout'];
+
+/** Whether `error` is a charge failure already recorded (`RECORDED_CHARGE_FAILURES`). */
+export function isRecordedChargeFailure(error: unknown): error is TillpointError {
+  return error instanceof TillpointError && RECORDED_CHARGE_FAILURES.includes(error.code);
+}
 
 /** A price's renewal, or null for a one-time price. */
 export function recurrenceOf(price: Price): { interval: RecurringInterval; count: number } | null {
@@ -100,13 +128,102 @@ export function prorationLines(
 }
 
 /**
- * A new invoice of `subscription` for `period`, with `lines`: open and due at once (its first
- * charge at `at`), or paid when it comes to nothing (a trial). A negative total (credits over
- * charges) is owed nothing; the credit is not carried.
+ * The discount a subscription carries from `applied` (a coupon's terms, and the code that brought
+ * it) from `at`: for ever, for `duration_in_months` months (counted as periods are, so 31 January
+ * plus one month ends on 28 February), or, `once`, until an invoice takes it.
  */
-export function newInvoice(subscription: Subscription, lines: InvoiceLine[], period: { start: Date; end: Date }, reason: BillingReason, at: Date): Invoice {
-  const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
-  const due = Math.max(0, subtotal);
+export function subscriptionDiscount(applied: AppliedDiscount, coupon: Pick<Coupon, 'duration' | 'durationInMonths'>, at: Date): SubscriptionDiscount {
+  const months = coupon.duration === 'repeating' ? coupon.durationInMonths : null;
+  return {
+    coupon: { ...applied.coupon, duration: coupon.duration, durationInMonths: months },
+    promotionCode: applied.promotionCode,
+    start: seconds(at),
+    end: months ? seconds(periodBoundary(at, { interval: 'month', count: months }, 1)) : null,
+  };
+}
+
+/** The discount an invoice made at `at` takes: the subscription's, when `at` is within its start and end. */
+export function discountAt(discount: SubscriptionDiscount | null, at: Date): SubscriptionDiscount | null {
+  if (!discount) return null;
+  const moment = seconds(at);
+  return moment >= discount.start && (discount.end === null || moment < discount.end) ? discount : null;
+}
+
+/** An invoice's figures (Stripe's): `total` = `subtotal` − the discount + exclusive tax; `tax` counts inclusive tax too. */
+export interface PricedInvoice {
+  lines: InvoiceLine[];
+  subtotal: number;
+  totalDiscountAmounts: InvoiceDiscountAmount[];
+  tax: number;
+  totalTaxAmounts: InvoiceTaxAmount[];
+  total: number;
+}
+
+/**
+ * An invoice's figures from its lines, its discount and its tax rates, computed by checkout's own
+ * `computeTotals` (src/domain/pricing/totals.ts, the one place totals are computed): the lines'
+ * sum is priced as one line, so a percentage is rounded once on it, an amount off is capped at it,
+ * and each rate is rounded once, exclusive or inclusive, to the currency's minor unit. `shipping`
+ * (a checkout's first invoice only) is its own line, neither discounted nor taxed. Lines that come
+ * to nothing or less (a trial, credits over charges) take no discount and no tax.
+ */
+export function priceInvoice(
+  currency: string,
+  lines: InvoiceLine[],
+  terms: { discount: SubscriptionDiscount | null; taxRates: readonly PricingTaxRate[]; shipping?: InvoiceLine | null },
+): PricedInvoice {
+  const charged = lines.reduce((sum, line) => sum + line.amount, 0);
+  const shipping = terms.shipping ?? null;
+  const all = shipping ? [...lines, shipping] : lines;
+  const subtotal = charged + (shipping?.amount ?? 0);
+  if (charged <= 0) return { lines: all, subtotal, totalDiscountAmounts: [], tax: 0, totalTaxAmounts: [], total: subtotal };
+  const { discount } = terms;
+  const totals = computeTotals({
+    currency,
+    lines: [{ unitAmount: charged, quantity: 1, taxRates: terms.taxRates }],
+    discount: pricingDiscount(discount ?? undefined),
+    shipping: shipping?.amount ?? 0,
+  });
+  const off = totals.totalDetails.amountDiscount;
+  return {
+    lines: all,
+    subtotal,
+    totalDiscountAmounts: discount && off > 0 ? [{ amount: off, couponId: discount.coupon.id, promotionCodeId: discount.promotionCode?.id ?? null }] : [],
+    tax: totals.totalDetails.amountTax,
+    totalTaxAmounts: totals.taxes.map((tax) => ({ amount: tax.amount, inclusive: tax.inclusive, taxRateId: tax.taxRate })),
+    total: totals.amountTotal,
+  };
+}
+
+/**
+ * The invoice of `subscription` made at `at` for `period`, its `lines` discounted and taxed by the
+ * subscription's terms (`taxRates`: the terms of its `default_tax_rates`), and the discount the
+ * subscription keeps after it: none once a `once` discount came off an invoice or a discount's end
+ * has come.
+ */
+export function billPeriod(
+  subscription: Subscription,
+  lines: InvoiceLine[],
+  period: { start: Date; end: Date },
+  reason: BillingReason,
+  at: Date,
+  terms: { taxRates: readonly PricingTaxRate[]; shipping?: InvoiceLine | null },
+): { invoice: Invoice; discount: SubscriptionDiscount | null } {
+  const discount = discountAt(subscription.discount, at);
+  const priced = priceInvoice(subscription.currency, lines, { discount, taxRates: terms.taxRates, shipping: terms.shipping });
+  const invoice = newInvoice(subscription, priced, period, reason, at);
+  const used = discount?.coupon.duration === 'once' && lines.reduce((sum, line) => sum + line.amount, 0) > 0;
+  const ended = subscription.discount?.end != null && seconds(at) >= subscription.discount.end;
+  return { invoice, discount: used || ended ? null : subscription.discount };
+}
+
+/**
+ * A new invoice of `subscription` for `period`, as `priced`: open and due at once (its first
+ * charge at `at`), or paid when it comes to nothing (a trial, a discount of all of it). A negative
+ * total (credits over charges) is owed nothing; the credit is not carried.
+ */
+export function newInvoice(subscription: Subscription, priced: PricedInvoice, period: { start: Date; end: Date }, reason: BillingReason, at: Date): Invoice {
+  const due = Math.max(0, priced.total);
   return {
     ...blankOf(invoices),
     id: newId('in'),
@@ -117,9 +234,7 @@ export function newInvoice(subscription: Subscription, lines: InvoiceLine[], per
     status: due === 0 ? 'paid' : 'open',
     billingReason: reason,
     currency: subscription.currency,
-    lines,
-    subtotal,
-    total: subtotal,
+    ...priced,
     amountDue: due,
     amountPaid: 0,
     periodStart: period.start,
@@ -159,15 +274,22 @@ export interface SubscriptionStart {
   checkoutSessionId: string | null;
   /** The line's words (`lineDescription`). */
   description: string;
+  /** The discount it starts with (`subscriptionDiscount`), or null. */
+  discount: SubscriptionDiscount | null;
+  /** The tax rates each invoice adds, with their terms. */
+  taxRates: readonly PricingTaxRate[];
+  /** What a checkout charged for shipping: on the first invoice only. */
+  shipping: { description: string; amount: number } | null;
   /** The customer's time: its test clock's, or the wall clock's. */
   now: Date;
 }
 
 /**
- * A new subscription and its first invoice (`subscription_create`): with a trial, `trialing` until it
- * ends, periods counted from its end, and an invoice of nothing (paid); without, its first period
- * from now, `status` as the caller says (`incomplete` until charged, or `active` when a checkout paid
- * it), and an open invoice due at once.
+ * A new subscription and its first invoice (`subscription_create`), discounted and taxed by its
+ * terms: with a trial, `trialing` until it ends, periods counted from its end, and an invoice of
+ * nothing (paid); without, its first period from now, `status` as the caller says (`incomplete`
+ * until charged, or `active` when a checkout paid it), and an open invoice due at once (or, coming
+ * to nothing, paid, and the subscription `active`).
  */
 export function startSubscription(start: SubscriptionStart, status: 'incomplete' | 'active'): { subscription: Subscription; invoice: Invoice } {
   const { now, price } = start;
@@ -187,6 +309,8 @@ export function startSubscription(start: SubscriptionStart, status: 'incomplete'
     quantity: start.quantity,
     currency: price.currency,
     defaultPaymentMethodId: start.paymentMethodId,
+    defaultTaxRates: start.taxRates.map((rate) => rate.id),
+    discount: start.discount,
     billingCycleAnchor: anchor,
     currentPeriodStart: period.start,
     currentPeriodEnd: period.end,
@@ -202,8 +326,16 @@ export function startSubscription(start: SubscriptionStart, status: 'incomplete'
   };
   const line = periodLine(price, start.quantity, period, trialEnd ? `Trial period for ${start.description}` : start.description);
   if (trialEnd) line.amount = 0;
-  const invoice = newInvoice(subscription, [line], period, 'subscription_create', now);
+  // A trial's checkout charges nothing, shipping included.
+  const shipping =
+    start.shipping && !trialEnd
+      ? { ...line, id: newId('il', 16), description: start.shipping.description, amount: start.shipping.amount, priceId: null, quantity: 1 }
+      : null;
+  const { invoice, discount } = billPeriod(subscription, [line], period, 'subscription_create', now, { taxRates: start.taxRates, shipping });
+  subscription.discount = discount;
   subscription.latestInvoiceId = invoice.id;
+  // A first invoice that comes to nothing (a discount of all of it) is paid: nothing is left to charge.
+  if (!trialEnd && invoice.status === 'paid') subscription.status = 'active';
   return { subscription, invoice };
 }
 

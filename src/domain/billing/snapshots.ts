@@ -9,6 +9,7 @@ import {
   type BillingPortalSession,
   type Invoice,
   type Subscription,
+  type SubscriptionDiscount,
   type TestClock,
 } from './entities';
 
@@ -19,10 +20,33 @@ export function priceSnapshot(price: Price) {
   return { ...apiObjectOf('price', prices, price), recurring, type: recurring ? ('recurring' as const) : ('one_time' as const) };
 }
 
-/** A subscription as the API and its events show it: its fields, and its one item (the price and quantity billed). */
+/** A subscription's discount as the API shows it (Stripe's `discount`), or null. */
+function discountSnapshot(discount: SubscriptionDiscount | null) {
+  if (!discount) return null;
+  const { coupon } = discount;
+  return {
+    object: 'discount' as const,
+    coupon: {
+      id: coupon.id,
+      object: 'coupon' as const,
+      name: coupon.name,
+      percent_off: coupon.percentOff,
+      amount_off: coupon.amountOff,
+      currency: coupon.currency?.toLowerCase() ?? null,
+      duration: coupon.duration,
+      duration_in_months: coupon.durationInMonths,
+    },
+    promotion_code: discount.promotionCode?.id ?? null,
+    start: discount.start,
+    end: discount.end,
+  };
+}
+
+/** A subscription as the API and its events show it: its fields, its discount, and its one item (the price and quantity billed). */
 export function subscriptionSnapshot(subscription: Subscription, price: Price) {
   return {
     ...apiObjectOf('subscription', subscriptions, subscription),
+    discount: discountSnapshot(subscription.discount),
     items: {
       object: 'list' as const,
       data: [{ object: 'subscription_item' as const, price: priceSnapshot(price), quantity: subscription.quantity }],
@@ -35,12 +59,14 @@ export function hostedInvoiceUrl(invoice: Pick<Invoice, 'hostedToken'>, publicUr
   return `${publicUrl}/i/${invoice.hostedToken}`;
 }
 
-/** An invoice as the API and its events show it: its fields, its hosted page and its lines as a list. */
+/** An invoice as the API and its events show it: its fields, its hosted page, its discount and tax by rate, and its lines as a list. */
 export function invoiceSnapshot(invoice: Invoice, publicUrl: string) {
   return {
     ...apiObjectOf('invoice', invoices, invoice),
     hosted_invoice_url: hostedInvoiceUrl(invoice, publicUrl),
     amount_remaining: invoice.status === 'paid' || invoice.status === 'void' ? 0 : invoice.amountDue - invoice.amountPaid,
+    total_discount_amounts: invoice.totalDiscountAmounts.map((off) => ({ amount: off.amount, coupon: off.couponId, promotion_code: off.promotionCodeId })),
+    total_tax_amounts: invoice.totalTaxAmounts.map((tax) => ({ amount: tax.amount, inclusive: tax.inclusive, tax_rate: tax.taxRateId })),
     lines: {
       object: 'list' as const,
       data: invoice.lines.map((line) => ({

@@ -1,10 +1,11 @@
-import { payments, type Payment, type Refund, type PaymentMethodType } from './entities';
+import { payments, type CaptureMethod, type Payment, type Refund, type PaymentMethodType } from './entities';
 import { blankOf } from '../shared/resource-shape';
 import type { UnitOfWork, Deps } from '../deps';
 import { ConcurrentTransitionError, planCheckoutSessionTransition, planPaymentTransition, transitionRefund } from './transition';
 import { TillpointError, resourceMissing } from '../shared/errors';
 import { newId } from '../shared/ids';
-import type { AuthorizeResult } from '../processors/ports';
+import type { AuthorizeRequest, AuthorizeResult } from '../processors/ports';
+import type { Scope } from '../shared/scope';
 import type { CheckoutSession } from '../sessions/entities';
 import type { ReconciliationTimings } from './ports';
 
@@ -217,6 +218,60 @@ export const NOT_FOUND_GRACE_MS = 10 * 60 * 1000;
 
 /** What a new payment starts from: what it does not know yet (its method, the processor's answer), null. */
 export const blankPayment = blankOf(payments);
+
+/**
+ * A merchant-initiated charge of a customer's saved payment method, `processing` until the
+ * processor answers: the merchant's own (`POST /v1/payments`, `chargeSavedPaymentMethod`) or an
+ * invoice's (`chargeInvoice`, which names the invoice it pays). It belongs to no checkout session.
+ */
+export function merchantInitiatedPayment(options: {
+  scope: Scope;
+  customer: { id: string; email: string | null };
+  /** The processor that keeps the saved method. */
+  processor: string;
+  amount: number;
+  currency: string;
+  captureMethod?: CaptureMethod;
+  invoiceId?: string | null;
+  now: Date;
+}): Payment {
+  return {
+    ...blankPayment,
+    id: newId('pay'),
+    accountId: options.scope.accountId,
+    mode: options.scope.mode,
+    amount: options.amount,
+    currency: options.currency,
+    status: 'processing',
+    captureMethod: options.captureMethod ?? 'automatic',
+    amountCaptured: 0,
+    amountRefunded: 0,
+    customerId: options.customer.id,
+    customerEmail: options.customer.email,
+    invoiceId: options.invoiceId ?? null,
+    processor: options.processor,
+    customFields: [],
+    createdAt: options.now,
+    updatedAt: options.now,
+  };
+}
+
+/** What the processor is asked for a merchant-initiated `payment` of the saved method `token`: no shopper, no 3-D Secure. */
+export function merchantInitiatedAuthorization(payment: Payment, token: string): AuthorizeRequest {
+  return {
+    paymentId: payment.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    capture: payment.captureMethod === 'automatic',
+    nonce: '',
+    paymentMethodToken: token,
+    merchantInitiated: true,
+    deviceData: null,
+    email: payment.customerEmail,
+    threeDSecureMode: 'off',
+    paymentMethodType: 'card',
+  };
+}
 
 /** A payment attempt on `session`, `processing` until the processor answers. */
 export function newPayment(session: CheckoutSession, email: string, processor: string, now: Date): Payment {

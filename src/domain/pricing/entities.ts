@@ -1,13 +1,20 @@
 import { modes } from '../shared/events';
 import { defineResource, field, type EntityOf } from '../shared/resource-shape';
 
-/** How long a coupon applies: once, the only duration a one-off checkout has. */
-export const couponDurations = ['once'] as const;
+/**
+ * How long a coupon applies to a subscription's invoices (docs/billing.md): its first invoice only
+ * (`once`), those made within `duration_in_months` of its start (`repeating`), or all (`forever`).
+ * A one-off checkout applies any coupon once.
+ */
+export const couponDurations = ['once', 'repeating', 'forever'] as const;
 export type CouponDuration = (typeof couponDurations)[number];
+
+/** The longest a `repeating` coupon lasts, in months. */
+export const MAX_DURATION_IN_MONTHS = 36;
 
 /**
  * A discount's terms (`coupon`, Stripe's object): a percentage or an amount in one currency off a
- * whole session, once (`duration: "once"`, the only duration a one-off checkout has). Its API object
+ * whole session, or off each invoice of a subscription while its `duration` lasts. Its API object
  * is `couponView`.
  */
 export const coupons = defineResource('coupons', {
@@ -20,14 +27,15 @@ export const coupons = defineResource('coupons', {
   /** Minor units of `currency` off; null when `percentOff` is set. */
   amountOff: field.integer().nullable().describe('Amount off the subtotal, in minor units'),
   currency: field.currency().nullable().describe("`amount_off`'s currency; null for a percentage."),
-  duration: field.oneOf(couponDurations),
+  duration: field.oneOf(couponDurations).describe('How long it applies to a subscription: its first invoice, some months, or for ever.'),
+  durationInMonths: field.integer().nullable().describe('`repeating`: how many months (1–36) from its start it applies; null otherwise.'),
   maxRedemptions: field.integer().nullable(),
   redeemBy: field.timestamp().nullable().describe('Last moment it can be redeemed'),
   metadata: field.json<Record<string, string>>(),
   createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
 });
 
-/** A discount's terms: a percentage or an amount off a whole session, once. */
+/** A discount's terms: a percentage or an amount off a whole session, or a subscription's invoices. */
 export type Coupon = EntityOf<typeof coupons>;
 
 /** What a promotion code asks of the session it applies to. */

@@ -6,7 +6,7 @@ export interface CouponRepository {
   insert(coupon: Coupon): Promise<void>;
   get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<Coupon | null>;
   list(scope: Scope, page: PageRequest): Promise<Coupon[]>;
-  /** Sessions complete with the coupon. */
+  /** Sessions complete with the coupon, and subscriptions it was applied to. */
   timesRedeemed(couponIds: readonly string[]): Promise<Map<string, number>>;
 }
 
@@ -20,16 +20,26 @@ export interface PromotionCodeRepository {
   timesRedeemed(promotionCodeIds: readonly string[]): Promise<Map<string, number>>;
 }
 
-/** Which session took which discount: the ledger `max_redemptions` is checked against. */
+/** Which session or subscription took which discount: the ledger `max_redemptions` is checked against. */
 export interface DiscountRedemptionRepository {
   /**
    * Redemptions that count against a limit: those whose session is complete or holds a payment
-   * under way. Read after the coupon's (and code's) row lock, so concurrent payers queue.
+   * under way, and those of subscriptions; but the redemptions of `exceptRedeemerId` (a session or
+   * a subscription). Read after the coupon's (and code's) row lock, so concurrent payers queue.
    */
-  countHeld(filter: { couponId: string } | { promotionCodeId: string }, exceptSessionId: string): Promise<number>;
+  countHeld(filter: { couponId: string } | { promotionCodeId: string }, exceptRedeemerId: string): Promise<number>;
   /** Records the session's redemption: one per session, the latest discount it holds. */
   record(redemption: {
     checkoutSessionId: string;
+    accountId: string;
+    mode: Scope['mode'];
+    couponId: string;
+    promotionCodeId: string | null;
+    at: Date;
+  }): Promise<void>;
+  /** Records a discount applied to a subscription through the API: redeemed at once, and once per subscription, coupon and code. */
+  recordForSubscription(redemption: {
+    subscriptionId: string;
     accountId: string;
     mode: Scope['mode'];
     couponId: string;

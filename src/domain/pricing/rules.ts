@@ -2,7 +2,17 @@ import { currencyRule, MAX_AMOUNT } from '../shared/currency';
 import { TillpointError } from '../shared/errors';
 import { newId } from '../shared/ids';
 import type { Scope } from '../shared/scope';
-import type { AppliedDiscount, AppliedTaxRate, Coupon, DynamicTaxRate, PromotionCode, Redemptions, TaxRate } from './entities';
+import {
+  MAX_DURATION_IN_MONTHS,
+  type AppliedDiscount,
+  type AppliedTaxRate,
+  type Coupon,
+  type CouponDuration,
+  type DynamicTaxRate,
+  type PromotionCode,
+  type Redemptions,
+  type TaxRate,
+} from './entities';
 import type { Address } from '../addresses/entities';
 import { scaledPercentage, type PricingDiscount } from './totals';
 
@@ -11,7 +21,9 @@ export interface NewCoupon {
   percentOff?: number | null;
   amountOff?: number | null;
   currency?: string | null;
-  duration?: 'once';
+  duration?: CouponDuration;
+  /** `repeating` only, and required there: 1 to 36. */
+  durationInMonths?: number | null;
   maxRedemptions?: number | null;
   redeemBy?: Date | null;
   metadata?: Record<string, string>;
@@ -40,7 +52,10 @@ function checkMetadata(metadata: Record<string, string>): void {
   }
 }
 
-/** A new coupon: exactly one of `percent_off` and `amount_off` (with its `currency`). */
+/**
+ * A new coupon: exactly one of `percent_off` and `amount_off` (with its `currency`); `duration`
+ * `once` (the default), `forever`, or `repeating` with its `duration_in_months`, 1 to 36.
+ */
 export function buildCoupon(input: NewCoupon, scope: Scope, now: Date): Coupon {
   const hasPercent = input.percentOff != null;
   const hasAmount = input.amountOff != null;
@@ -61,6 +76,16 @@ export function buildCoupon(input: NewCoupon, scope: Scope, now: Date): Coupon {
     if (!rule) throw new TillpointError('currency_not_supported', `Currency '${input.currency}' is not supported`, { param: 'currency' });
     currency = rule.code;
   }
+  const duration = input.duration ?? 'once';
+  const months = input.durationInMonths ?? null;
+  if (duration === 'repeating') {
+    if (months === null) throw new TillpointError('parameter_missing', 'A repeating coupon needs duration_in_months', { param: 'duration_in_months' });
+    if (!Number.isSafeInteger(months) || months < 1 || months > MAX_DURATION_IN_MONTHS) {
+      throw invalid('duration_in_months', `duration_in_months must be a whole number from 1 to ${MAX_DURATION_IN_MONTHS}`);
+    }
+  } else if (months !== null) {
+    throw invalid('duration_in_months', 'duration_in_months goes with duration: "repeating" only');
+  }
   const name = input.name?.trim() || null;
   if (name && name.length > 40) throw invalid('name', 'name must be at most 40 characters');
   if (input.maxRedemptions != null && (!Number.isSafeInteger(input.maxRedemptions) || input.maxRedemptions < 1)) {
@@ -77,7 +102,8 @@ export function buildCoupon(input: NewCoupon, scope: Scope, now: Date): Coupon {
     percentOff: hasPercent ? input.percentOff! : null,
     amountOff: hasAmount ? input.amountOff! : null,
     currency,
-    duration: 'once',
+    duration,
+    durationInMonths: months,
     maxRedemptions: input.maxRedemptions ?? null,
     redeemBy: input.redeemBy ?? null,
     metadata,

@@ -44,6 +44,8 @@ export interface PriceFilter {
 export interface PriceRepository {
   insert(price: Price): Promise<void>;
   get(scope: Scope, id: string, options?: { forUpdate?: boolean }): Promise<Price | null>;
+  /** The scope's prices among `ids`, by id, in one read (another account's id is absent from the map). */
+  getMany(scope: Scope, ids: readonly string[]): Promise<Map<string, Price>>;
   /** Newest first. */
   list(scope: Scope, page: PageRequest & PriceFilter): Promise<Price[]>;
   /** Writes the fields a price may change: `active`, `nickname`, `metadata`. */

@@ -722,7 +722,7 @@ export interface paths {
         put?: never;
         /**
          * Start a subscription for a customer with a saved payment method
-         * @description Without a trial its first invoice is charged at once: `active` when paid, else `incomplete` with the invoice retried on the schedule. With `trial_period_days`, `trialing` until the trial ends.
+         * @description Without a trial its first invoice is charged at once: `active` when paid, else `incomplete` (still answered 200) with the invoice open and retried on the schedule. With `trial_period_days`, `trialing` until the trial ends. `coupon` or `promotion_code` and `default_tax_rates` apply from the first invoice.
          */
         post: operations["postV1Subscriptions"];
         delete?: never;
@@ -741,7 +741,7 @@ export interface paths {
         /** Retrieve a subscription */
         get: operations["getV1SubscriptionsId"];
         put?: never;
-        /** Change a subscription's price, quantity, payment method, metadata, or whether it ends at the period's end */
+        /** Change a subscription's price, quantity, payment method, discount, tax rates, metadata, or whether it ends at the period's end */
         post: operations["postV1SubscriptionsId"];
         /**
          * Cancel a subscription now
@@ -1745,6 +1745,9 @@ export interface components {
          *       "quantity": 1,
          *       "currency": "usd",
          *       "default_payment_method": "pm_test_k8L7j6H5g4F3d2S1a0QwErTy",
+         *       "default_tax_rates": [
+         *         "txr_test_t1"
+         *       ],
          *       "billing_cycle_anchor": 1767225600,
          *       "current_period_start": 1767225600,
          *       "current_period_end": 1769904000,
@@ -1757,6 +1760,22 @@ export interface components {
          *       "test_clock": null,
          *       "metadata": {},
          *       "created": 1767225600,
+         *       "discount": {
+         *         "object": "discount",
+         *         "coupon": {
+         *           "id": "coupon_test_k1",
+         *           "object": "coupon",
+         *           "name": "First quarter",
+         *           "percent_off": 25,
+         *           "amount_off": null,
+         *           "currency": null,
+         *           "duration": "repeating",
+         *           "duration_in_months": 3
+         *         },
+         *         "promotion_code": null,
+         *         "start": 1767225600,
+         *         "end": 1775001600
+         *       },
          *       "items": {
          *         "object": "list",
          *         "data": [
@@ -1808,6 +1827,8 @@ export interface components {
             currency: string;
             /** @description The saved payment method each invoice is charged to. */
             default_payment_method: string | null;
+            /** @description The tax rates (`txr_…`) each invoice adds to its lines, less its discount, inclusive or exclusive as each rate says. */
+            default_tax_rates: string[];
             /** @description The moment periods are counted from. */
             billing_cycle_anchor: number;
             /** @description Start of the period billed last. */
@@ -1832,6 +1853,33 @@ export interface components {
             };
             /** @description Creation time */
             created: number;
+            /** @description The discount its invoices take while it lasts, or null. */
+            discount: {
+                /** @constant */
+                object: "discount";
+                /** @description The coupon's terms as they were when it was applied. */
+                coupon: {
+                    /**
+                     * @description The coupon applied.
+                     * @example coupon_test_k1
+                     */
+                    id: string;
+                    /** @constant */
+                    object: "coupon";
+                    name: string | null;
+                    percent_off: number | null;
+                    amount_off: number | null;
+                    currency: string | null;
+                    /** @enum {string} */
+                    duration: "once" | "repeating" | "forever";
+                    duration_in_months: number | null;
+                };
+                promotion_code: string | null;
+                /** @description When it was applied (Unix seconds): invoices from then take it. */
+                start: number;
+                /** @description When it ends (Unix seconds): `repeating`, its start plus `duration_in_months`; null for `forever` and `once` (which the first invoice it comes off removes). */
+                end: number | null;
+            } | null;
             items: {
                 /** @constant */
                 object: "list";
@@ -1855,9 +1903,10 @@ export interface components {
          *       "billing_reason": "subscription_cycle",
          *       "currency": "usd",
          *       "subtotal": 2000,
-         *       "total": 2000,
-         *       "amount_due": 2000,
-         *       "amount_paid": 2000,
+         *       "tax": 124,
+         *       "total": 1624,
+         *       "amount_due": 1624,
+         *       "amount_paid": 1624,
          *       "period_start": 1767225600,
          *       "period_end": 1769904000,
          *       "attempt_count": 1,
@@ -1870,6 +1919,20 @@ export interface components {
          *       "voided_at": null,
          *       "amount_remaining": 0,
          *       "hosted_invoice_url": "https://pay.example.com/i/ih_Hq2wE3rT4yU5iO6pA7sD8fG9hJ0kL1zX",
+         *       "total_discount_amounts": [
+         *         {
+         *           "amount": 500,
+         *           "coupon": "coupon_test_k1",
+         *           "promotion_code": null
+         *         }
+         *       ],
+         *       "total_tax_amounts": [
+         *         {
+         *           "amount": 124,
+         *           "inclusive": false,
+         *           "tax_rate": "txr_test_t1"
+         *         }
+         *       ],
          *       "lines": {
          *         "object": "list",
          *         "data": [
@@ -1914,9 +1977,11 @@ export interface components {
              * @example usd
              */
             currency: string;
-            /** @description Sum of the lines, in minor units. */
+            /** @description Sum of the lines, before discount and exclusive tax, in minor units. */
             subtotal: number;
-            /** @description What it comes to, in minor units. */
+            /** @description Every tax on it, inclusive ones (already in the subtotal) included, in minor units. */
+            tax: number;
+            /** @description What it comes to: the subtotal, less the discount, plus exclusive tax, in minor units. */
             total: number;
             /** @description What is to be charged, in minor units. */
             amount_due: number;
@@ -1943,6 +2008,29 @@ export interface components {
              * @description A page where the customer sees the invoice and, while it is owed, pays it with a saved or another card.
              */
             hosted_invoice_url: string;
+            /** @description The subscription's discount, when it applied to this invoice. */
+            total_discount_amounts: {
+                /** @description Taken off the subtotal, an integer in the currency's minor unit (cents for USD). */
+                amount: number;
+                /**
+                 * @description The coupon of the discount.
+                 * @example coupon_test_k1
+                 */
+                coupon: string;
+                promotion_code: string | null;
+            }[];
+            /** @description The tax, rate by rate, on the subtotal less the discount, rounded to the minor unit once per rate. */
+            total_tax_amounts: {
+                /** @description Tax at this rate, an integer in the currency's minor unit (cents for USD). */
+                amount: number;
+                /** @description Already in the subtotal (true) or added to the total (false). */
+                inclusive: boolean;
+                /**
+                 * @description The tax rate.
+                 * @example txr_test_t1
+                 */
+                tax_rate: string;
+            }[];
             lines: {
                 /** @constant */
                 object: "list";
@@ -1954,7 +2042,8 @@ export interface components {
                     /** @description Minor units; negative for unused time credited. */
                     amount: number;
                     currency: string;
-                    price: string;
+                    /** @description The price billed; null on a shipping line. */
+                    price: string | null;
                     quantity: number;
                     proration: boolean;
                     period: {
@@ -2164,7 +2253,7 @@ export interface components {
             default_price: components["schemas"]["Price"] | null;
         };
         /**
-         * @description A percentage or an amount off a checkout session.
+         * @description A percentage or an amount off a checkout session, or off a subscription's invoices while its duration lasts.
          * @example {
          *       "id": "coupon_test_k1",
          *       "object": "coupon",
@@ -2174,6 +2263,7 @@ export interface components {
          *       "amount_off": null,
          *       "currency": null,
          *       "duration": "once",
+         *       "duration_in_months": null,
          *       "max_redemptions": 100,
          *       "redeem_by": null,
          *       "metadata": {},
@@ -2199,8 +2289,13 @@ export interface components {
             amount_off: number | null;
             /** @description `amount_off`'s currency; null for a percentage. */
             currency: string | null;
-            /** @enum {string} */
-            duration: "once";
+            /**
+             * @description How long it applies to a subscription: its first invoice, some months, or for ever.
+             * @enum {string}
+             */
+            duration: "once" | "repeating" | "forever";
+            /** @description `repeating`: how many months (1–36) from its start it applies; null otherwise. */
+            duration_in_months: number | null;
             max_redemptions: number | null;
             /** @description Last moment it can be redeemed */
             redeem_by: number | null;
@@ -2209,7 +2304,7 @@ export interface components {
             };
             /** @description Creation time */
             created: number;
-            /** @description Checkout sessions completed with it. */
+            /** @description Checkout sessions completed with it, and subscriptions it was applied to. */
             times_redeemed: number;
             /** @description Whether it can still be redeemed. */
             valid: boolean;
@@ -2235,6 +2330,7 @@ export interface components {
          *         "amount_off": null,
          *         "currency": null,
          *         "duration": "once",
+         *         "duration_in_months": null,
          *         "max_redemptions": 100,
          *         "redeem_by": null,
          *         "times_redeemed": 3,
@@ -5365,8 +5461,13 @@ export interface operations {
                     /** @description Amount off in minor units of `currency`. */
                     amount_off?: number;
                     currency?: string;
-                    /** @enum {string} */
-                    duration?: "once";
+                    /**
+                     * @description How long it applies to a subscription's invoices: `once` (the default), `repeating` or `forever`. A one-off checkout applies it once.
+                     * @enum {string}
+                     */
+                    duration?: "once" | "repeating" | "forever";
+                    /** @description `repeating` only, and required there: how many months it applies, 1 to 36. */
+                    duration_in_months?: number;
                     max_redemptions?: number;
                     redeem_by?: number;
                     metadata?: {
@@ -5718,6 +5819,12 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description A coupon (`coupon_…`) its invoices take while its duration lasts. Not with `promotion_code`. */
+                    coupon?: string;
+                    /** @description A promotion code's id (`promo_…`): its coupon applies as `coupon` would, within the code's limits. Not with `coupon`. */
+                    promotion_code?: string;
+                    /** @description Tax rates (`txr_…`) each invoice adds, inclusive or exclusive as each says. */
+                    default_tax_rates?: string[];
                 };
             };
         };
@@ -5804,11 +5911,17 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description A coupon its invoices take from now, in place of its discount; `""` removes its discount. */
+                    coupon?: string | "";
+                    /** @description A promotion code's id: its coupon applies from now, in place of its discount. */
+                    promotion_code?: string;
+                    /** @description The tax rates its next invoices add; `[]` or `""` removes them. */
+                    default_tax_rates?: string[] | "";
                 };
             };
         };
         responses: {
-            /** @description Change a subscription's price, quantity, payment method, metadata, or whether it ends at the period's end */
+            /** @description Change a subscription's price, quantity, payment method, discount, tax rates, metadata, or whether it ends at the period's end */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];

@@ -57,13 +57,12 @@ export async function searchSubscriptions(
         scope,
         found.map((s) => s.customerId),
       );
-      return Promise.all(
-        found.map(async (subscription) => ({
-          subscription,
-          price: (await reader.prices.get(scope, subscription.priceId))!,
-          customer: customers.get(subscription.customerId) ?? null,
-        })),
-      );
+      const prices = await reader.prices.getMany(scope, [...new Set(found.map((subscription) => subscription.priceId))]);
+      return found.map((subscription) => ({
+        subscription,
+        price: prices.get(subscription.priceId)!,
+        customer: customers.get(subscription.customerId) ?? null,
+      }));
     }),
   );
 }

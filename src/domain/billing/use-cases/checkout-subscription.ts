@@ -1,19 +1,22 @@
-import type { Deps } from '../../deps';
+import type { Deps, UnitOfWork } from '../../deps';
 import { newId } from '../../shared/ids';
 import type { CheckoutSession } from '../../sessions/entities';
-import type { Invoice, Subscription } from '../entities';
-import { startSubscription } from '../rules';
+import { taxAddressOf } from '../../sessions/rules';
+import { matchDynamicTaxRate } from '../../pricing/rules';
+import type { Invoice, Subscription, SubscriptionDiscount } from '../entities';
+import { startSubscription, subscriptionDiscount } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
 import { lineDescription } from '../line-description';
-
-const _DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Starts the subscription a completed subscription-mode session paid for (docs/billing.md), with the
  * id the session reserved: `active` with its first invoice paid by the session's payment, or
- * `trialing` with a first invoice of nothing. Charged to the card the session saved. Once per session
- * whoever calls it (the paying request, then the billing job after a crash): the id and the session
- * are unique. Null when there is nothing to start.
+ * `trialing` with a first invoice of nothing. Charged to the card the session saved. It keeps the
+ * session's discount (for as long as its coupon's duration says) and its line's tax rates, the
+ * dynamic one the shopper's address chose included, as `default_tax_rates`; its first invoice
+ * shows the period, the shipping chosen, the discount and the tax as the session priced them. Once
+ * per session whoever calls it (the paying request, then the billing job after a crash): the id and
+ * the session are unique. Null when there is nothing to start.
  */
 export async function startCheckoutSubscription(deps: Deps, sessionId: string): Promise<Subscription | null> {
   return deps.store.transaction(async (tx) => {
@@ -29,6 +32,8 @@ export async function startCheckoutSubscription(deps: Deps, sessionId: string): 
     const clock = customer.testClockId ? await tx.testClocks.get(session, customer.testClockId) : null;
     const now = clock?.frozenTime ?? session.completedAt ?? deps.clock.now();
     const data = session.subscriptionData;
+    const dynamic = matchDynamicTaxRate(line.dynamicTaxRates, taxAddressOf(session));
+    const shipping = session.shippingOptions.find((option) => option.id === session.shippingRateId);
     const started = startSubscription(
       {
         id: session.subscriptionId,
@@ -41,24 +46,31 @@ export async function startCheckoutSubscription(deps: Deps, sessionId: string): 
         metadata: data.metadata,
         checkoutSessionId: session.id,
         description: await lineDescription(tx, price, line.quantity),
+        discount: await sessionDiscount(tx, session, now),
+        taxRates: dynamic ? [...(line.taxRates ?? []), dynamic] : (line.taxRates ?? []),
+        shipping: shipping && shipping.amount > 0 ? { description: `Shipping: ${shipping.displayName}`, amount: shipping.amount } : null,
         now,
       },
       'active',
     );
     const { subscription } = started;
     const trialEnd = subscription.trialEnd;
-    const lines = started.invoice.lines;
-    // What the session charged beyond the period's price (its discount, shipping and tax), so the
-    // first invoice is what was paid.
-    const beyond = session.amountTotal - lines[0]!.amount;
-    if (!trialEnd && beyond !== 0) lines.push({ ...lines[0]!, id: newId('il', 16), description: 'Discounts, shipping and tax at checkout', amount: beyond });
-    const subtotal = lines.reduce((sum, l) => sum + l.amount, 0);
+    // The invoice is priced as the session was, so it comes to what was paid; were it ever not to,
+    // the difference is a line of its own, so the invoice still says what was paid.
+    const paid = trialEnd ? 0 : session.amountTotal;
+    const difference = paid - started.invoice.total;
+    const adjusted =
+      difference === 0
+        ? started.invoice
+        : {
+            ...started.invoice,
+            lines: [...started.invoice.lines, { ...started.invoice.lines[0]!, id: newId('il', 16), description: 'Paid at checkout', amount: difference }],
+            subtotal: started.invoice.subtotal + difference,
+            total: paid,
+          };
     const invoice: Invoice = {
-      ...started.invoice,
-      lines,
-      subtotal,
-      total: subtotal,
-      amountDue: Math.max(0, subtotal),
+      ...adjusted,
+      amountDue: Math.max(0, adjusted.total),
       status: 'paid',
       amountPaid: trialEnd ? 0 : session.amountTotal,
       attemptCount: trialEnd ? 0 : 1,
@@ -75,6 +87,17 @@ export async function startCheckoutSubscription(deps: Deps, sessionId: string): 
     await tx.events.insert(invoiceEvent(invoice, 'invoice.paid', at, deps.publicUrl));
     return subscription;
   });
+}
+
+/**
+ * The session's discount as the subscription keeps it, from now: its coupon's duration read from
+ * the coupon (the session keeps only its amount), `once` were the coupon gone.
+ */
+async function sessionDiscount(tx: UnitOfWork, session: CheckoutSession, now: Date): Promise<SubscriptionDiscount | null> {
+  const applied = session.discounts[0];
+  if (!applied) return null;
+  const coupon = await tx.coupons.get(session, applied.coupon.id);
+  return subscriptionDiscount(applied, coupon ?? { duration: 'once', durationInMonths: null }, now);
 }
 
 type Startable = CheckoutSession & { subscriptionId: string; customerId: string; subscriptionData: NonNullable<CheckoutSession['subscriptionData']> };

@@ -12,7 +12,7 @@ import type { BillingPortalSession, Subscription } from '../entities';
 import type { Portal } from '../hosted-pages';
 import { updateSubscription } from './subscriptions';
 import { chargeInvoice } from './run-billing';
-import { isChargeRefusal } from './charge-refusals';
+import { isRecordedChargeFailure } from '../rules';
 
 /** How long a portal session's page opens after it was made (docs/billing.md). */
 export const PORTAL_SESSION_MINUTES = 60;
@@ -163,7 +163,7 @@ export async function useCardForSubscriptions(deps: Deps, options: { token: stri
       const charged = await chargeInvoice(deps, invoice.id, { manual: true, scope, paymentMethodId: options.methodId });
       if (charged?.invoice.status === 'paid') change.paid += 1;
     } catch (error) {
-      if (!isChargeRefusal(error) && !(error instanceof TillpointError && error.code === 'invoice_not_payable')) throw error;
+      if (!isRecordedChargeFailure(error) && !(error instanceof TillpointError && error.code === 'invoice_not_payable')) throw error;
       change.declined += 1;
     }
   }

@@ -1,16 +1,16 @@
 import type { Deps, UnitOfWork } from '../../deps';
-import { newId } from '../../shared/ids';
 import type { Scope } from '../../shared/scope';
 import { TillpointError } from '../../shared/errors';
 import type { Payment } from '../../payments/entities';
-import { blankPayment, recordChargeOutcome } from '../../payments/rules';
+import { merchantInitiatedAuthorization, merchantInitiatedPayment, recordChargeOutcome } from '../../payments/rules';
 import { ConcurrentTransitionError } from '../../payments/transition';
 import type { Price } from '../../sessions/entities';
 import { renewingStatuses, type Invoice, type Subscription } from '../entities';
-import { newInvoice, nextPeriod, nextRetryAt, periodLine } from '../rules';
+import { billPeriod, isRecordedChargeFailure, nextPeriod, nextRetryAt, periodLine } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
 import { startCheckoutSubscription } from './checkout-subscription';
 import { lineDescription } from '../line-description';
+import { taxRateTerms } from '../tax-rates';
 
 /** What one run of billing did. */
 export interface BillingReport {
@@ -57,9 +57,9 @@ export async function runBilling(deps: Deps, options: { testClockId?: string | n
   return report;
 }
 
-/** A charge the job made whose decline or timeout is already recorded: not the job's failure. */
+/** A charge the job made whose failure is already recorded (`RECORDED_CHARGE_FAILURES`): not the job's failure. */
 function swallowDecline(error: unknown): boolean {
-  if (error instanceof TillpointError && ['card_declined', 'processor_timeout', 'processor_unavailable', 'parameter_invalid'].includes(error.code)) return true;
+  if (isRecordedChargeFailure(error)) return true;
   throw error;
 }
 
@@ -71,8 +71,8 @@ async function priceOf(tx: UnitOfWork, subscription: Subscription): Promise<Pric
 
 /**
  * Renews one subscription whose period ended: locks it, and, still due, either ends it (set to cancel
- * at the period's end) or makes the next period's invoice and moves the period on. False when another
- * instance did it first.
+ * at the period's end) or makes the next period's invoice, with its discount while it lasts and its
+ * tax rates, and moves the period on. False when another instance did it first.
  */
 export async function renewSubscription(deps: Deps, subscriptionId: string): Promise<boolean> {
   const now = deps.clock.now();
@@ -92,10 +92,12 @@ export async function renewSubscription(deps: Deps, subscriptionId: string): Pro
       ...subscription.pendingInvoiceLines,
       periodLine(price, subscription.quantity, period, await lineDescription(tx, price, subscription.quantity)),
     ];
-    const invoice = newInvoice(subscription, lines, period, 'subscription_cycle', at);
+    const taxRates = await taxRateTerms(tx, subscription, subscription.defaultTaxRates);
+    const { invoice, discount } = billPeriod(subscription, lines, period, 'subscription_cycle', at, { taxRates });
     if (!(await tx.invoices.insert(invoice))) return false;
     const renewed: Subscription = {
       ...subscription,
+      discount,
       // A trial that ended with nothing to pay is over at once; otherwise its first charge decides.
       status: subscription.status === 'trialing' && invoice.status === 'paid' ? 'active' : subscription.status,
       currentPeriodStart: period.start,
@@ -148,25 +150,15 @@ export async function chargeInvoice(
       throw new TillpointError('resource_missing', `No saved payment method to charge for invoice '${invoice.id}'`, { param: 'payment_method' });
     }
     const customer = await tx.customers.get(invoice, invoice.customerId);
-    const payment: Payment = {
-      ...blankPayment,
-      id: newId('pay'),
-      accountId: invoice.accountId,
-      mode: invoice.mode,
+    const payment = merchantInitiatedPayment({
+      scope: invoice,
+      customer: { id: invoice.customerId, email: customer?.email ?? null },
+      processor: method.processor,
       amount: invoice.amountDue - invoice.amountPaid,
       currency: invoice.currency,
-      status: 'processing',
-      captureMethod: 'automatic',
-      amountCaptured: 0,
-      amountRefunded: 0,
-      customerId: invoice.customerId,
-      customerEmail: customer?.email ?? null,
       invoiceId: invoice.id,
-      processor: method.processor,
-      customFields: [],
-      createdAt: now,
-      updatedAt: now,
-    };
+      now,
+    });
     await tx.payments.insert(payment);
     const claimed: Invoice = {
       ...invoice,
@@ -182,19 +174,7 @@ export async function chargeInvoice(
   if (!claim) return null;
 
   const processor = await deps.processors.forScope(claim.invoice);
-  const result = await processor.authorize({
-    paymentId: claim.payment.id,
-    amount: claim.payment.amount,
-    currency: claim.payment.currency,
-    capture: true,
-    nonce: '',
-    paymentMethodToken: claim.method.processorToken,
-    merchantInitiated: true,
-    deviceData: null,
-    email: claim.payment.customerEmail ?? '',
-    threeDSecureMode: 'off',
-    paymentMethodType: 'card',
-  });
+  const result = await processor.authorize(merchantInitiatedAuthorization(claim.payment, claim.method.processorToken));
   // An unknown outcome stays `processing`: reconciliation resolves the payment, and the next run
   // settles the invoice by it.
   if (result.outcome === 'unknown') throw new TillpointError('processor_timeout', 'The processor did not answer in time; the charge is resolved later');

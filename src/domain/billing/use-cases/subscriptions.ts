@@ -7,11 +7,16 @@ import type { Scope } from '../../shared/scope';
 import { auditWrite } from '../../team/audit';
 import type { Actor } from '../../team/entities';
 import type { Price } from '../../sessions/entities';
-import type { Invoice, Subscription, SubscriptionStatus } from '../entities';
-import { prorationLines, recurrenceOf, startSubscription } from '../rules';
+import type { DiscountReference } from '../../pricing/discount-lookup';
+import { redeemForSubscription } from '../../pricing/redemption';
+import { appliedDiscount } from '../../pricing/rules';
+import type { Customer } from '../../customers/entities';
+import type { Invoice, Subscription, SubscriptionDiscount, SubscriptionStatus } from '../entities';
+import { isRecordedChargeFailure, prorationLines, recurrenceOf, startSubscription, subscriptionDiscount } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
 import { chargeInvoice } from './run-billing';
 import { lineDescription } from '../line-description';
+import { checkedTaxRates } from '../tax-rates';
 
 const MAX_TRIAL_DAYS = 730;
 const MAX_QUANTITY = 10_000;
@@ -26,6 +31,47 @@ export interface SubscriptionInput {
   metadata?: Record<string, string>;
   /** The checkout session that started it, if any. */
   checkoutSessionId?: string | null;
+  /** A coupon (`coupon_…`) or a promotion code (`promo_…`) to apply, not both. */
+  couponId?: string;
+  promotionCodeId?: string;
+  /** The tax rates (`txr_…`) each invoice adds. */
+  defaultTaxRateIds?: string[];
+}
+
+/** The one discount named by `coupon` or `promotion_code`, or none; both at once are refused. */
+function discountReference(given: { couponId?: string; promotionCodeId?: string }): DiscountReference | null {
+  if (given.couponId !== undefined && given.promotionCodeId !== undefined) {
+    throw new TillpointError('parameter_invalid', 'Give a coupon or a promotion_code, not both', { param: 'promotion_code' });
+  }
+  if (given.couponId !== undefined) return { coupon: given.couponId };
+  if (given.promotionCodeId !== undefined) return { promotionCode: given.promotionCodeId };
+  return null;
+}
+
+/**
+ * The discount a subscription takes from `reference` at `now`, redeemed as checkout redeems one
+ * (limits, expiry, currency, minimum amount against a period of `price` × `quantity`, a first-time
+ * code against the customer's email) and recorded as the subscription's redemption.
+ */
+async function redeemedDiscount(
+  tx: UnitOfWork,
+  options: {
+    reference: DiscountReference;
+    subscription: Pick<Subscription, 'id' | 'accountId' | 'mode' | 'currency'>;
+    amountSubtotal: number;
+    customer: Customer | null;
+    now: Date;
+  },
+): Promise<SubscriptionDiscount> {
+  const param = options.reference.coupon !== undefined ? 'coupon' : 'promotion_code';
+  const { coupon, promotionCode } = await redeemForSubscription(tx, {
+    reference: options.reference,
+    subscription: { ...options.subscription, amountSubtotal: options.amountSubtotal },
+    email: options.customer?.email ?? null,
+    now: options.now,
+    param,
+  });
+  return subscriptionDiscount(appliedDiscount(coupon, promotionCode), coupon, options.now);
 }
 
 /** The time a customer is billed by: its test clock's, or the wall clock's. */
@@ -55,7 +101,9 @@ function checkQuantity(quantity: number, param: string) {
  * Starts a subscription for a customer with a saved payment method (`POST /v1/subscriptions`):
  * with a trial, `trialing` until the trial ends (its first invoice comes to nothing); without, its
  * first invoice is charged at once and it is `active` when paid, else `incomplete` with the invoice
- * open and retried on the schedule. A refusal changes nothing.
+ * open and retried on the schedule (Stripe's `allow_incomplete`: a declined first charge is an
+ * answer, not an error). Its discount (`coupon` or `promotion_code`) and `default_tax_rates` apply
+ * from the first invoice. A refusal changes nothing.
  */
 export async function createSubscription(
   deps: Deps,
@@ -71,6 +119,7 @@ export async function createSubscription(
     throw new TillpointError('parameter_invalid', `trial_period_days must be a whole number from 1 to ${MAX_TRIAL_DAYS}`, { param: 'trial_period_days' });
   }
   if (input.metadata) checkMetadata(input.metadata);
+  const reference = discountReference(input);
   const made = await deps.store.transaction(async (tx) => {
     const customer = await tx.customers.get(scope, input.customerId, { forUpdate: true });
     if (!customer) throw new TillpointError('resource_missing', `No such customer: '${input.customerId}'`, { param: 'customer' });
@@ -85,9 +134,20 @@ export async function createSubscription(
       );
     }
     const now = await customerNow(deps, tx, scope, customer.testClockId);
+    const taxRates = await checkedTaxRates(tx, scope, input.defaultTaxRateIds ?? []);
+    const id = newId('sub');
+    const discount = reference
+      ? await redeemedDiscount(tx, {
+          reference,
+          subscription: { id, ...scope, currency: price.currency },
+          amountSubtotal: price.unitAmount * quantity,
+          customer,
+          now,
+        })
+      : null;
     const { subscription, invoice } = startSubscription(
       {
-        id: newId('sub'),
+        id,
         scope,
         customer,
         price,
@@ -97,6 +157,9 @@ export async function createSubscription(
         metadata: input.metadata ?? {},
         checkoutSessionId: input.checkoutSessionId ?? null,
         description: await lineDescription(tx, price, quantity),
+        discount,
+        taxRates,
+        shipping: null,
         now,
       },
       'incomplete',
@@ -111,10 +174,12 @@ export async function createSubscription(
     return { subscription, price, invoice };
   });
   if (made.invoice.status !== 'open') return made;
-  // The first charge, at once, on the customer's clock; a decline leaves it `incomplete` and retried.
+  // The first charge, at once, on the customer's clock. The subscription exists whatever it
+  // answers: a failure recorded on the invoice leaves it `incomplete`, its invoice open and retried,
+  // and the answer says so (200), never an error.
   const clockDeps = made.subscription.testClockId ? { ...deps, clock: { now: () => made.subscription.createdAt } } : deps;
   await chargeInvoice(clockDeps, made.invoice.id, { manual: false }).catch((error: unknown) => {
-    if (!(error instanceof TillpointError) || !['card_declined', 'processor_timeout', 'processor_unavailable'].includes(error.code)) throw error;
+    if (!isRecordedChargeFailure(error)) throw error;
   });
   return getSubscription(deps, { scope, id: made.subscription.id }).then(async (subscription) => ({
     ...subscription,
@@ -140,7 +205,8 @@ export async function listSubscriptions(
   return readPage(options.page, (page) =>
     deps.store.readReplica(async (reader) => {
       const found = await reader.subscriptions.list(options.scope, { ...options.filter, ...page });
-      return Promise.all(found.map(async (subscription) => ({ subscription, price: (await reader.prices.get(subscription, subscription.priceId))! })));
+      const prices = await reader.prices.getMany(options.scope, [...new Set(found.map((subscription) => subscription.priceId))]);
+      return found.map((subscription) => ({ subscription, price: prices.get(subscription.priceId)! }));
     }),
   );
 }
@@ -153,12 +219,19 @@ export interface SubscriptionChange {
   prorationBehavior?: 'create_prorations' | 'none';
   paymentMethodId?: string;
   metadata?: Record<string, string>;
+  /** A coupon to apply from now, replacing its discount; `''` removes its discount. */
+  couponId?: string;
+  /** A promotion code to apply from now, replacing its discount. */
+  promotionCodeId?: string;
+  /** The tax rates each invoice from now adds; `[]` removes them. */
+  defaultTaxRateIds?: string[];
 }
 
 /**
  * Changes a subscription (`POST /v1/subscriptions/:id`): its price or quantity (prorated onto the
  * next invoice unless `proration_behavior: none`), whether it ends at the period's end, its payment
- * method, its metadata. A canceled subscription changes no more.
+ * method, its metadata, its discount (a coupon or code applied from now, or `coupon: ""` to remove
+ * it) and its tax rates, which the next invoices take. A canceled subscription changes no more.
  */
 export async function updateSubscription(
   deps: Deps,
@@ -167,6 +240,9 @@ export async function updateSubscription(
   const { scope, change } = options;
   if (change.quantity !== undefined) checkQuantity(change.quantity, 'quantity');
   if (change.metadata) checkMetadata(change.metadata);
+  const removeDiscount = change.couponId === '';
+  const reference = discountReference({ ...change, couponId: removeDiscount ? undefined : change.couponId });
+  if (removeDiscount && reference) throw new TillpointError('parameter_invalid', 'Give a coupon or a promotion_code, not both', { param: 'promotion_code' });
   return deps.store.transaction(async (tx) => {
     const subscription = await tx.subscriptions.get(scope, options.id, { forUpdate: true });
     if (!subscription) throw resourceMissing('subscription', options.id);
@@ -197,6 +273,12 @@ export async function updateSubscription(
     const quantity = change.quantity ?? subscription.quantity;
     const next: Subscription = { ...subscription, priceId: price.id, quantity, updatedAt: now };
     if (change.paymentMethodId) next.defaultPaymentMethodId = change.paymentMethodId;
+    if (change.defaultTaxRateIds) next.defaultTaxRates = (await checkedTaxRates(tx, scope, change.defaultTaxRateIds)).map((rate) => rate.id);
+    if (removeDiscount) next.discount = null;
+    if (reference) {
+      const customer = await tx.customers.get(scope, subscription.customerId);
+      next.discount = await redeemedDiscount(tx, { reference, subscription, amountSubtotal: price.unitAmount * quantity, customer, now });
+    }
     if (change.metadata) {
       const merged = { ...subscription.metadata, ...change.metadata };
       for (const [key, value] of Object.entries(merged)) if (value === '') delete merged[key];

@@ -4,10 +4,9 @@ import type { Actor } from '../../team/entities';
 import type { Scope } from '../../shared/scope';
 import { TillpointError } from '../../shared/errors';
 import { currencyRule } from '../../shared/currency';
-import { newId } from '../../shared/ids';
 import { assertPayableTotal } from '../../sessions/rules';
 import type { CaptureMethod, Payment } from '../entities';
-import { blankPayment, recordChargeOutcome } from '../rules';
+import { merchantInitiatedAuthorization, merchantInitiatedPayment, recordChargeOutcome } from '../rules';
 
 export interface ChargeSavedPaymentMethodOptions {
   scope: Scope;
@@ -60,42 +59,21 @@ export async function chargeSavedPaymentMethod(deps: Deps, options: ChargeSavedP
   }
 
   const now = deps.clock.now();
-  const payment: Payment = {
-    ...blankPayment,
-    id: newId('pay'),
-    accountId: scope.accountId,
-    mode: scope.mode,
+  const payment = merchantInitiatedPayment({
+    scope,
+    customer,
+    processor: processor.name,
     amount: options.amount,
     currency: rule.code,
-    status: 'processing',
-    captureMethod: options.captureMethod ?? 'automatic',
-    amountCaptured: 0,
-    amountRefunded: 0,
-    customerId: customer.id,
-    customerEmail: customer.email,
-    processor: processor.name,
-    customFields: [],
-    createdAt: now,
-    updatedAt: now,
-  };
+    captureMethod: options.captureMethod,
+    now,
+  });
   await deps.store.transaction(async (tx) => {
     await tx.payments.insert(payment);
     await auditWrite(tx, { scope, actor: options.actor, action: 'payment.create', target: payment.id, at: now });
   });
 
-  const result = await processor.authorize({
-    paymentId: payment.id,
-    amount: payment.amount,
-    currency: payment.currency,
-    capture: payment.captureMethod === 'automatic',
-    nonce: '',
-    paymentMethodToken: method.processorToken,
-    merchantInitiated: true,
-    deviceData: null,
-    email: customer.email,
-    threeDSecureMode: 'off',
-    paymentMethodType: 'card',
-  });
+  const result = await processor.authorize(merchantInitiatedAuthorization(payment, method.processorToken));
   if (result.outcome === 'unknown') {
     throw new TillpointError('processor_timeout', 'The processor did not answer in time; the payment stays processing until its outcome is known');
   }

@@ -14,13 +14,13 @@ const insertCoupon = `INSERT INTO ${coupons.table} (${couponFields.map(([column]
 const toPromotionCode = rowReader(promotionCodes);
 const promotionCodeFields = columnsOf(promotionCodes);
 
-/** Sessions complete with each of `ids` in `column`. */
+/** Sessions complete with each of `ids` in `column`, and subscriptions it was applied to. */
 async function completedRedemptions(db: SqlExecutor, column: 'coupon_id' | 'promotion_code_id', ids: readonly string[]) {
   const counts = new Map<string, number>(ids.map((id) => [id, 0]));
   if (ids.length === 0) return counts;
   const { rows } = await db.query<Row>(
-    `SELECT r.${column} AS id, count(*) AS n FROM discount_redemptions r JOIN checkout_sessions s ON s.id = r.checkout_session_id
-      WHERE r.${column} = ANY($1::text[]) AND s.status = 'complete' GROUP BY r.${column}`,
+    `SELECT r.${column} AS id, count(*) AS n FROM discount_redemptions r LEFT JOIN checkout_sessions s ON s.id = r.checkout_session_id
+      WHERE r.${column} = ANY($1::text[]) AND (r.subscription_id IS NOT NULL OR s.status = 'complete') GROUP BY r.${column}`,
     [ids],
   );
   for (const row of rows) counts.set(row.id, Number(row.n));
@@ -79,15 +79,16 @@ export function discountRepositories(db: SqlExecutor): Pick<UnitOfWork, 'coupons
       timesRedeemed: (ids) => completedRedemptions(db, 'promotion_code_id', ids),
     },
     discountRedemptions: {
-      async countHeld(filter, exceptSessionId) {
+      async countHeld(filter, exceptRedeemerId) {
         const [column, value] = 'couponId' in filter ? ['coupon_id', filter.couponId] : ['promotion_code_id', filter.promotionCodeId];
-        // Held: the session is complete, or a payment of it is under way (not failed).
+        // Held: a subscription's, or a session's that is complete or has a payment under way (not failed).
         const { rows } = await db.query<Row>(
           `SELECT count(*) AS n FROM discount_redemptions r
-            WHERE r.${column} = $1 AND r.checkout_session_id <> $2
-              AND (EXISTS (SELECT 1 FROM checkout_sessions s WHERE s.id = r.checkout_session_id AND s.status = 'complete')
+            WHERE r.${column} = $1 AND coalesce(r.checkout_session_id, r.subscription_id) <> $2
+              AND (r.subscription_id IS NOT NULL
+                OR EXISTS (SELECT 1 FROM checkout_sessions s WHERE s.id = r.checkout_session_id AND s.status = 'complete')
                 OR EXISTS (SELECT 1 FROM payments p WHERE p.checkout_session_id = r.checkout_session_id AND p.status <> 'failed'))`,
-          [value, exceptSessionId],
+          [value, exceptRedeemerId],
         );
         return Number(rows[0]!.n);
       },
@@ -95,8 +96,16 @@ export function discountRepositories(db: SqlExecutor): Pick<UnitOfWork, 'coupons
         await db.query(
           `INSERT INTO discount_redemptions (checkout_session_id, account_id, mode, coupon_id, promotion_code_id, created_at)
            VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (checkout_session_id) DO UPDATE SET coupon_id = excluded.coupon_id, promotion_code_id = excluded.promotion_code_id`,
+           ON CONFLICT (checkout_session_id) WHERE checkout_session_id IS NOT NULL
+           DO UPDATE SET coupon_id = excluded.coupon_id, promotion_code_id = excluded.promotion_code_id`,
           [r.checkoutSessionId, r.accountId, r.mode, r.couponId, r.promotionCodeId, r.at],
+        );
+      },
+      async recordForSubscription(r) {
+        await db.query(
+          `INSERT INTO discount_redemptions (subscription_id, account_id, mode, coupon_id, promotion_code_id, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+          [r.subscriptionId, r.accountId, r.mode, r.couponId, r.promotionCodeId, r.at],
         );
       },
       async forget(checkoutSessionId) {

@@ -55,6 +55,15 @@ export function productRepositories(db: SqlExecutor): Pick<UnitOfWork, 'products
         const { rows } = await db.query<Row>(query.text + (options.forUpdate ? ' FOR UPDATE' : ''), query.params);
         return rows[0] ? toPrice(rows[0]) : null;
       },
+      async getMany(scope, ids) {
+        if (ids.length === 0) return new Map();
+        const { rows } = await db.query<Row>('SELECT * FROM prices WHERE id = ANY($1::text[]) AND account_id = $2 AND mode = $3', [
+          [...ids],
+          scope.accountId,
+          scope.mode,
+        ]);
+        return new Map(rows.map((row) => toPrice(row)).map((price) => [price.id, price]));
+      },
       async list(scope, page) {
         const filters: ListFilter[] = [];
         if (page.productId !== undefined) filters.push({ column: 'product_id', value: page.productId });
