@@ -263,6 +263,34 @@ describe.each(testDatabases)('subscriptions, invoices and test clocks ($name)', 
     expectError(await call('GET', '/v1/invoices/in_nope'), 404, 'resource_missing', { param: 'id' });
     expect(withoutBookkeeping(await dumpDatabase(ctx.db))).toEqual(before);
   });
+
+  it('an invoice whose card was deleted waits for another and does not stop the others being billed', async () => {
+    const price = await recurringPrice(900);
+    /** A customer on the wall clock with a card saved, subscribed with a one-day trial. */
+    const subscriber = async () => {
+      const customer = await ok('POST', '/v1/customers', { email: 'ada@example.com' });
+      const session = await ok('POST', '/v1/checkout/sessions', { mode: 'setup', customer: customer.id });
+      const saved = await ctx.h.app.inject({
+        method: 'POST',
+        url: `/api/checkout/sessions/${session.id}/payments`,
+        payload: { payment_method_type: 'card', email: 'ada@example.com', nonce: await tokenize(ctx.h, session.id) },
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const [method] = (await ok('GET', `/v1/customers/${customer.id}/payment_methods`)).data;
+      const sub = await ok('POST', '/v1/subscriptions', { customer: customer.id, items: [{ price }], trial_period_days: 1 });
+      return { sub: sub.id as string, method: method.id as string };
+    };
+    const cardless = await subscriber();
+    const paying = await subscriber();
+    expect((await call('DELETE', `/v1/payment_methods/${cardless.method}`)).statusCode).toBe(200);
+
+    ctx.h.clock.advance((DAY + 60) * 1000);
+    await runJobOnce(ctx.h.tillpoint.deps, 'billing');
+    const [paid] = (await invoicesOf(paying.sub)).filter((invoice) => invoice.billing_reason === 'subscription_cycle');
+    expect(paid).toMatchObject({ status: 'paid', amount_paid: 900 });
+    const [waiting] = (await invoicesOf(cardless.sub)).filter((invoice) => invoice.billing_reason === 'subscription_cycle');
+    expect(waiting).toMatchObject({ status: 'open', attempt_count: 0, amount_paid: 0 });
+  });
 });
 
 describe.each(testDatabases)('checkout in subscription mode ($name)', (database) => {

@@ -57,9 +57,14 @@ export async function runBilling(deps: Deps, options: { testClockId?: string | n
   return report;
 }
 
-/** A charge the job made whose failure is already recorded (`RECORDED_CHARGE_FAILURES`): not the job's failure. */
+/**
+ * A charge the job made whose failure is already recorded (`RECORDED_CHARGE_FAILURES`), or an invoice
+ * with no saved card left to charge (deleted since): not the job's failure, and no reason to stop
+ * billing the others. The latter waits, due, for a card (the customer portal, `POST /v1/invoices/:id/pay`).
+ */
 function swallowDecline(error: unknown): boolean {
   if (isRecordedChargeFailure(error)) return true;
+  if (error instanceof TillpointError && error.code === 'resource_missing' && error.param === 'payment_method') return false;
   throw error;
 }
 
