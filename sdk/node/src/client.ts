@@ -60,6 +60,8 @@ import type {
   InvoicePayParams,
   TestClock,
   TestClockCreateParams,
+  BillingPortalSession,
+  BillingPortalSessionCreateParams,
   TestClockListParams,
 } from './types.js';
 import { Webhooks } from './webhooks.js';
@@ -386,6 +388,14 @@ class TestClocks {
   }
 }
 
+class BillingPortalSessions {
+  constructor(private readonly api: ApiClient) {}
+  /** A customer portal page for `customer`: send them to its `url` (it opens for an hour). */
+  create(params: BillingPortalSessionCreateParams, options?: RequestOptions): Promise<BillingPortalSession> {
+    return unwrap(this.api.POST('/v1/billing_portal/sessions', { body: params, ...post(options) }));
+  }
+}
+
 class Customers {
   constructor(private readonly api: ApiClient) {}
   create(params: CustomerCreateParams = {}, options?: RequestOptions): Promise<Customer> {
@@ -520,6 +530,8 @@ export class Tillpoint {
   readonly invoices: Invoices;
   /** Test mode helpers: `testClocks` rehearse a subscription's renewals in seconds. */
   readonly testHelpers: { testClocks: TestClocks };
+  /** The customer portal: `billingPortal.sessions.create({customer, return_url})`. */
+  readonly billingPortal: { sessions: BillingPortalSessions };
   readonly webhooks = new Webhooks();
 
   constructor(secretKey: string, options: TillpointOptions = {}) {
@@ -554,5 +566,6 @@ export class Tillpoint {
     this.subscriptions = new Subscriptions(api);
     this.invoices = new Invoices(api);
     this.testHelpers = { testClocks: new TestClocks(api) };
+    this.billingPortal = { sessions: new BillingPortalSessions(api) };
   }
 }

@@ -26,6 +26,7 @@ export type TaxRate = Schemas['TaxRate'];
 export type Subscription = Schemas['Subscription'];
 export type Invoice = Schemas['Invoice'];
 export type TestClock = Schemas['TestClock'];
+export type BillingPortalSession = Schemas['BillingPortalSession'];
 
 type JsonBody<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
@@ -65,6 +66,7 @@ export type InvoiceListParams = Query<operations['getV1Invoices']>;
 export type InvoicePayParams = JsonBody<operations['postV1InvoicesIdPay']>;
 export type TestClockCreateParams = JsonBody<operations['postV1TestHelpersTestClocks']>;
 export type TestClockListParams = Query<operations['getV1TestHelpersTestClocks']>;
+export type BillingPortalSessionCreateParams = JsonBody<operations['postV1BillingPortalSessions']>;
 
 /** One page of a list. */
 export interface Page<T> {

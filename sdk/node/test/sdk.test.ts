@@ -178,6 +178,19 @@ describe.each(testDatabases.slice(0, 1))('@tillpoint/node against a real server 
     expect((await tp.subscriptions.cancel(subscriptionId)).status).toBe('canceled');
     const refused = await tp.invoices.pay(invoices.data[0]!.id).catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'invoice_not_payable', statusCode: 409 });
+    expect(invoices.data[0]!.hosted_invoice_url).toMatch(/\/i\/ih_/);
+  });
+
+  it('tp.billingPortal.sessions: a page of the customer, which opens without a key', async () => {
+    client();
+    const customer = await tp.customers.create({ email: 'ada@example.com' });
+    const portal = await tp.billingPortal.sessions.create({ customer: customer.id, return_url: 'https://shop.example/account', locale: 'fr' });
+    expect(portal).toMatchObject({ object: 'billing_portal.session', customer: customer.id, return_url: 'https://shop.example/account', locale: 'fr' });
+    const page = await ctx.h.app.inject({ method: 'GET', url: new URL(portal.url).pathname });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<html lang="fr"');
+    const refused = await tp.billingPortal.sessions.create({ customer: 'cus_nobody' }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'resource_missing', param: 'customer' });
   });
 
   it('walks a list across pages with for await, newest first, each object once', async () => {
