@@ -46,10 +46,10 @@ export function Layout(props: {
   const style = accent && /^#[0-9a-fA-F]{6}$/.test(accent) ? ({ '--accent': accent } as React.CSSProperties) : undefined;
   return (
     <div className="page" style={style}>
-      {props.testMode && <div className="test-banner">{t.checkout('page.testMode')}</div>}
-      <div className="layout">
+      <header>
+        {props.testMode && <p className="test-banner">{t.checkout('page.testMode')}</p>}
         {account && (
-          <header className="merchant">
+          <div className="layout merchant">
             {props.back && (
               <p className="back">
                 <a className="back-link" href={props.back.href}>
@@ -62,10 +62,10 @@ export function Layout(props: {
             )}
             {account.branding.logoUrl && <img className="merchant-logo" src={account.branding.logoUrl} alt="" />}
             <p className="business">{businessOf(account)}</p>
-          </header>
+          </div>
         )}
-        <main>{props.children}</main>
-      </div>
+      </header>
+      <main className="layout">{props.children}</main>
     </div>
   );
 }
