@@ -154,6 +154,16 @@ describe.each(testDatabases)('the customer portal and the hosted invoice page ($
     expect(await ok('GET', `/v1/subscriptions/${theirs.sub}`)).toMatchObject({ cancel_at_period_end: false });
     expect((await ok('GET', `/v1/subscriptions/${mine.sub}`)).default_payment_method).not.toBe(theirCard.id);
     expect((await browse(`${url}/card`, { form: { payment_method: 'nope' } })).statusCode).toBe(400);
+    // Bytes that are no form at all: a 400 naming the problem, nothing changed.
+    const garbled = await ctx.h.app.inject({
+      method: 'POST',
+      url: `${new URL(url).pathname}/card`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: Buffer.from([0x70, 0x61, 0x79, 0x3d, 0x25, 0xff, 0xfe]),
+    });
+    expectError(garbled, 400, 'parameter_invalid');
+    const unknown = await browse(`${url}/card`, { form: { payment_method: theirCard.id, amount: '1' } });
+    expectError(unknown, 400, 'parameter_unknown', { param: 'amount' });
   });
 
   it('a past-due customer adds a card on the checkout page: the subscription moves to it and the invoice owed is paid, once', async () => {
