@@ -67,6 +67,7 @@ test.describe('the Subscriptions and Invoices pages', () => {
     await expect(page.getByRole('heading', { level: 1 })).toContainText('$40.00');
     await expect(page.getByTestId('invoice-attempts').getByRole('row')).toHaveCount(2);
     await expect(page.getByTestId('invoice-attempts')).toContainText('succeeded');
+    await expect(page.getByRole('link', { name: 'Open the page where the customer pays it' })).toHaveAttribute('href', /\/i\/ih_[A-Za-z0-9]{32}$/);
     await expectNoAxeViolations(page);
     await page.getByTestId('invoice-details').getByRole('link', { name: subscription.id }).click();
     await expect(page.getByTestId('cancel-at-period-end')).toContainText('Yes: ends on');

@@ -133,6 +133,12 @@ export function InvoiceDetailPage({ base, place, id }: PageScope & { id: string 
         <dd>{i.attempt_count}</dd>
         <dt>{t('invoice.nextAttempt')}</dt>
         <dd>{i.next_payment_attempt ? formatTime(i.next_payment_attempt) : t('invoice.noNextAttempt')}</dd>
+        <dt>{t('invoice.hostedPage')}</dt>
+        <dd>
+          <a href={i.hosted_invoice_url} target="_blank" rel="noreferrer">
+            {t('invoice.hostedPageLink')}
+          </a>
+        </dd>
       </dl>
       <h2>{t('invoice.lines')}</h2>
       <table className="data" data-testid="invoice-lines">
