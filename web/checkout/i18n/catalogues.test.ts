@@ -6,14 +6,16 @@ import { SUPPORTED_LOCALES } from '../../../src/domain/shared/locale';
 
 /**
  * The build-time check of every catalogue against its English source: same keys, the same
- * placeholders, valid ICU MessageFormat. Each failure names the locale and the key. Two sets of
- * catalogues share the format, the locales and this check: the checkout page's, and the receipt
- * emails' (src/domain/payments/receipts/locales, keys `receipt.*`).
+ * placeholders, valid ICU MessageFormat. Each failure names the locale and the key. Three sets of
+ * catalogues share the format, the locales and this check: the checkout page's, the receipt
+ * emails' (src/domain/payments/receipts/locales, keys `receipt.*`), and the billing pages'
+ * (web/billing/locales: the customer portal and the hosted invoice page).
  */
 const root = path.resolve(import.meta.dirname, '../../..');
 const catalogueSets = [
   { name: 'checkout page', dir: 'web/checkout/i18n/locales', prefix: '' },
   { name: 'receipt emails', dir: 'src/domain/payments/receipts/locales', prefix: 'receipt.' },
+  { name: 'billing pages', dir: 'web/billing/locales', prefix: '' },
 ];
 
 const read = (dir: string, locale: string) => JSON.parse(readFileSync(path.join(root, dir, `${locale}.json`), 'utf8')) as Record<string, unknown>;
