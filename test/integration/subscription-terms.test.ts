@@ -142,6 +142,9 @@ describe.each(testDatabases)('discounts and taxes on subscription invoices ($nam
       expect(invoice.total_tax_amounts).toEqual([{ amount: tax, inclusive: false, tax_rate: rate.id }]);
       expectAddsUp(invoice);
     }
+    // The hosted invoice page shows the tax added.
+    const page = await ctx.h.app.inject({ method: 'GET', url: new URL(invoices[1]!.hosted_invoice_url).pathname, headers: { 'accept-language': 'en' } });
+    expect(page.body).toMatch(new RegExp(`<dt>Tax</dt><dd>[^<]*${(tax / (currency === 'kwd' ? 1000 : 100)).toFixed(currency === 'kwd' ? 3 : 2)}</dd>`));
     const [renewalPayment] = await rows(ctx.db, 'SELECT amount, currency FROM payments WHERE invoice_id = $1', [invoices[1]!.id]);
     expect({ amount: Number(renewalPayment!.amount), currency: String(renewalPayment!.currency).toLowerCase() }).toEqual({ amount: amount + tax, currency });
   });
@@ -158,6 +161,10 @@ describe.each(testDatabases)('discounts and taxes on subscription invoices ($nam
     const [first, second] = await invoicesOf(sub.id);
     // £10.00 with 20 % VAT in it: 10.00 × 20 / 120 = 1.666… → 1.67.
     expect(first).toMatchObject({ subtotal: 1000, tax: 167, total: 1000, amount_paid: 1000 });
+    // Its hosted page: the discount shown, the VAT already in the price not added again.
+    const page = await ctx.h.app.inject({ method: 'GET', url: new URL(second!.hosted_invoice_url).pathname, headers: { 'accept-language': 'en-GB' } });
+    expect(page.body).toMatch(/<dt>Discount<\/dt><dd>-£1\.00<\/dd>/);
+    expect(page.body).not.toContain('<dt>Tax</dt>');
     expect(first!.total_tax_amounts).toEqual([{ amount: 167, inclusive: true, tax_rate: vat.id }]);
     // 10 % off: £9.00, of which 9.00 × 20 / 120 = 1.50 is VAT.
     expect(second).toMatchObject({ subtotal: 1000, tax: 150, total: 900, amount_paid: 900 });

@@ -279,6 +279,8 @@ export function InvoicePage(props: { t: BillingTranslate; hosted: HostedInvoice;
   const remaining = invoice.status === 'paid' || invoice.status === 'void' ? 0 : invoice.amountDue - invoice.amountPaid;
   const chosen = props.chosenMethodId ?? hosted.defaultMethodId ?? hosted.methods[0]?.id ?? null;
   const state = invoiceState(t, hosted);
+  // Exclusive tax is added to the total; inclusive tax is already in the lines' amounts.
+  const addedTax = invoice.totalTaxAmounts.filter((tax) => !tax.inclusive).reduce((sum, tax) => sum + tax.amount, 0);
   return (
     <Layout t={t} account={hosted.account} testMode={invoice.mode === 'test'}>
       <h1>{t('invoice.title', { business })}</h1>
@@ -305,6 +307,18 @@ export function InvoicePage(props: { t: BillingTranslate; hosted: HostedInvoice;
               <dt>{t('invoice.subtotal')}</dt>
               <dd>{money(t, invoice.subtotal, invoice.currency)}</dd>
             </div>
+            {invoice.totalDiscountAmounts.length > 0 && (
+              <div>
+                <dt>{t.checkout('summary.discount')}</dt>
+                <dd>{money(t, -invoice.totalDiscountAmounts.reduce((sum, off) => sum + off.amount, 0), invoice.currency)}</dd>
+              </div>
+            )}
+            {addedTax > 0 && (
+              <div>
+                <dt>{t('invoice.tax')}</dt>
+                <dd>{money(t, addedTax, invoice.currency)}</dd>
+              </div>
+            )}
             <div>
               <dt>{t('invoice.total')}</dt>
               <dd>{money(t, invoice.total, invoice.currency)}</dd>
