@@ -21,6 +21,7 @@ import {
   webhookEndpointSchema,
   subscriptionSchema,
   invoiceSchema,
+  upcomingInvoiceSchema,
   testClockSchema,
 } from '../../src/http/response-schemas';
 import { docsPagePolicy } from '../../src/http/routes/api-reference';
@@ -176,6 +177,7 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
       WebhookEndpoint: webhookEndpointSchema,
       Subscription: subscriptionSchema,
       Invoice: invoiceSchema,
+      UpcomingInvoice: upcomingInvoiceSchema,
       TestClock: testClockSchema,
     };
     const withExamples = Object.entries<any>(document.components.schemas).filter(([, schema]) => schema.examples);

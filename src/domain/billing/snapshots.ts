@@ -49,6 +49,16 @@ export function invoiceSnapshot(invoice: Invoice, publicUrl: string) {
   };
 }
 
+/**
+ * The invoice a renewal is to make, as `invoice.upcoming` carries it (Stripe's upcoming invoice): an
+ * invoice's shape with `id: null` and `status: "draft"`, no hosted page (`hosted_invoice_url: null`)
+ * and no payment yet; `created` and `next_payment_attempt` are the renewal's moment.
+ */
+export function upcomingInvoiceSnapshot(preview: Invoice) {
+  // The page's URL is made from a token the preview does not keep: null replaces it, as the id.
+  return { ...invoiceSnapshot(preview, ''), id: null, hosted_invoice_url: null };
+}
+
 /** A test clock as the API shows it. */
 export function testClockSnapshot(clock: TestClock) {
   return apiObjectOf('test_helpers.test_clock', testClocks, clock);
@@ -60,5 +70,9 @@ export type InvoiceEventType = Extract<EventType, `invoice.${string}`>;
 export const subscriptionEvent = (subscription: Subscription, price: Price, type: SubscriptionEventType, at: Date): DomainEvent =>
   newEvent(subscription, type, subscriptionSnapshot(subscription, price), at);
 
-export const invoiceEvent = (invoice: Invoice, type: InvoiceEventType, at: Date, publicUrl: string): DomainEvent =>
+export const invoiceEvent = (invoice: Invoice, type: Exclude<InvoiceEventType, 'invoice.upcoming'>, at: Date, publicUrl: string): DomainEvent =>
   newEvent(invoice, type, invoiceSnapshot(invoice, publicUrl), at);
+
+/** `invoice.upcoming` of `subscription`'s next renewal: about the subscription (the preview has no id). */
+export const upcomingInvoiceEvent = (subscription: Subscription, preview: Invoice, at: Date): DomainEvent =>
+  newEvent(subscription, 'invoice.upcoming', upcomingInvoiceSnapshot(preview), at);

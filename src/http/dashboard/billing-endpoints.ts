@@ -177,7 +177,10 @@ export function billingEndpoints(deps: Deps): DashboardEndpoint[] {
         return {
           object: 'list',
           has_more: page.hasMore,
-          data: page.data.map(({ invoice, customer }) => ({ ...invoiceSnapshot(invoice, deps.publicUrl), customer_email: customerEmail(customer, member.membership) })),
+          data: page.data.map(({ invoice, customer }) => ({
+            ...invoiceSnapshot(invoice, deps.publicUrl),
+            customer_email: customerEmail(customer, member.membership),
+          })),
         };
       },
     ),

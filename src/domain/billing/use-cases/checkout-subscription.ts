@@ -5,6 +5,7 @@ import type { Invoice, Subscription } from '../entities';
 import { startSubscription } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
 import { lineDescription } from '../line-description';
+import { sendStartNotices } from './notices';
 
 const _DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -16,7 +17,7 @@ const _DAY_MS = 24 * 60 * 60 * 1000;
  * are unique. Null when there is nothing to start.
  */
 export async function startCheckoutSubscription(deps: Deps, sessionId: string): Promise<Subscription | null> {
-  return deps.store.transaction(async (tx) => {
+  const started = await deps.store.transaction(async (tx) => {
     const session = await tx.checkoutSessions.get(null, sessionId, { forUpdate: true });
     if (!isStartable(session)) return null;
     if (await tx.subscriptions.get(null, session.subscriptionId)) return null;
@@ -75,6 +76,8 @@ export async function startCheckoutSubscription(deps: Deps, sessionId: string): 
     await tx.events.insert(invoiceEvent(invoice, 'invoice.paid', at, deps.publicUrl));
     return subscription;
   });
+  if (started) await sendStartNotices(deps, started);
+  return started;
 }
 
 type Startable = CheckoutSession & { subscriptionId: string; customerId: string; subscriptionData: NonNullable<CheckoutSession['subscriptionData']> };

@@ -11,6 +11,7 @@ import type { Invoice, Subscription, SubscriptionStatus } from '../entities';
 import { prorationLines, recurrenceOf, startSubscription } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
 import { chargeInvoice } from './run-billing';
+import { sendStartNotices } from './notices';
 import { lineDescription } from '../line-description';
 
 const MAX_TRIAL_DAYS = 730;
@@ -110,6 +111,7 @@ export async function createSubscription(
     await auditWrite(tx, { scope, actor: options.actor, action: 'subscription.create', target: subscription.id, at: deps.clock.now() });
     return { subscription, price, invoice };
   });
+  await sendStartNotices(deps, made.subscription);
   if (made.invoice.status !== 'open') return made;
   // The first charge, at once, on the customer's clock; a decline leaves it `incomplete` and retried.
   const clockDeps = made.subscription.testClockId ? { ...deps, clock: { now: () => made.subscription.createdAt } } : deps;
