@@ -488,9 +488,10 @@ const [invoiceExampleWhole] = (z.globalRegistry.get(invoiceSchema)?.examples ?? 
 /** What `invoice.upcoming` carries: the invoice a renewal is to make, not made yet (`upcomingInvoiceSnapshot`). */
 export const upcomingInvoiceSchema = invoiceSchema
   .extend({
-    id: z.null().meta({ description: 'Null: the invoice is made at the renewal.' }),
+    // Always null, each; typed nullable, since a property typed `null` alone is lost by the SDK's response types.
+    id: z.string().nullable().meta({ description: 'Null: the invoice is made at the renewal, with its id.' }),
     status: z.literal('draft'),
-    hosted_invoice_url: z.null().meta({ description: 'Null: its page exists once the invoice is made.' }),
+    hosted_invoice_url: z.url().nullable().meta({ description: 'Null: its page exists once the invoice is made.' }),
   })
   .meta({
     id: 'UpcomingInvoice',

@@ -1998,8 +1998,8 @@ export interface components {
          *     }
          */
         UpcomingInvoice: {
-            /** @description Null: the invoice is made at the renewal. */
-            id: null;
+            /** @description Null: the invoice is made at the renewal, with its id. */
+            id: string | null;
             /** @constant */
             object: "invoice";
             /** @description True in live mode, false in test mode. */
@@ -2042,7 +2042,7 @@ export interface components {
             /** @description What is still owed, in minor units. */
             amount_remaining: number;
             /** @description Null: its page exists once the invoice is made. */
-            hosted_invoice_url: null;
+            hosted_invoice_url: string | null;
             lines: {
                 /** @constant */
                 object: "list";
