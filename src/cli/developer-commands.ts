@@ -229,6 +229,20 @@ async function trigger(type: EventType, options: Connection) {
       made.push(`subscription ${subscription} (${type === 'customer.subscription.updated' ? 'to cancel at period end' : 'canceled'})`);
       break;
     }
+    case 'customer.subscription.trial_will_end': {
+      // A trial shorter than the notice's 3 days is told at once that it ends.
+      const { subscription } = await subscribed({ trialDays: 2 });
+      made.push(`subscription ${subscription} (a 2-day trial)`);
+      break;
+    }
+    case 'invoice.upcoming': {
+      // Its test clock moved to a week before the first renewal, when the notice falls due.
+      const { clock, subscription } = await subscribed();
+      const { current_period_end: renewal } = await tp.subscriptions.retrieve(subscription);
+      await tp.testHelpers.testClocks.advance(clock.id, { frozen_time: renewal - 7 * 86400 });
+      made.push(`subscription ${subscription} (its test clock moved to a week before its renewal)`);
+      break;
+    }
     case 'invoice.payment_failed': {
       // The 0341 card saves, then declines: the trial's end brings a renewal that fails.
       const { clock, subscription } = await subscribed({ card: '4000000000000341', trialDays: 1 });

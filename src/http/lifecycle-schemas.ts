@@ -88,6 +88,10 @@ export const pageQuery = z.strictObject({ ...listQuery });
 const customerFields = {
   email: z.string().max(254).nullable().optional().meta({ description: "The shopper's email; null clears it." }),
   name: z.string().max(256).nullable().optional(),
+  preferred_locales: z.array(z.string().max(35)).optional().meta({
+    description:
+      'Languages (BCP 47 tags, such as `de` or `pt-BR`), the preferred first, at most 10; replaces the list. Its emails use the first one Tillpoint has words for.',
+  }),
   metadata: z.record(z.string(), z.string()).optional().meta({ description: 'Merged into what is there; an empty value removes its key.' }),
 };
 

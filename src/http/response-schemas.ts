@@ -312,6 +312,7 @@ const customerExample = {
   id: 'cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ',
   email: 'shopper@example.com',
   name: 'Ada Lovelace',
+  preferred_locales: ['en'],
   metadata: { crm_id: '8812' },
   created: 1767225600,
   updated: 1767225600,
@@ -322,7 +323,7 @@ export const customerSchema = resourceSchema('customer', customers, {
   description: 'A returning shopper: sessions, payments and saved payment methods point to one.',
   prefix: 'cus_',
   example: customerExample,
-  json: { metadata: z.record(z.string(), z.string()) },
+  json: { preferredLocales: z.array(z.string()), metadata: z.record(z.string(), z.string()) },
   shaped: {},
 });
 
@@ -566,6 +567,37 @@ export const billingPortalSessionSchema = resourceSchema('billing_portal.session
   },
 });
 
+const [invoiceExampleWhole] = (z.globalRegistry.get(invoiceSchema)?.examples ?? []) as Array<Record<string, unknown>>;
+
+/** What `invoice.upcoming` carries: the invoice a renewal is to make, not made yet (`upcomingInvoiceSnapshot`). */
+export const upcomingInvoiceSchema = invoiceSchema
+  .extend({
+    // Always null, each; typed nullable, since a property typed `null` alone is lost by the SDK's response types.
+    id: z.string().nullable().meta({ description: 'Null: the invoice is made at the renewal, with its id.' }),
+    status: z.literal('draft'),
+    hosted_invoice_url: z.url().nullable().meta({ description: 'Null: its page exists once the invoice is made.' }),
+  })
+  .meta({
+    id: 'UpcomingInvoice',
+    description:
+      "A preview of the invoice a subscription's renewal is to make (`invoice.upcoming`): its lines and amounts as of now; `created` and `next_payment_attempt` are the renewal's moment.",
+    examples: [
+      {
+        ...invoiceExampleWhole,
+        id: null,
+        status: 'draft',
+        amount_paid: 0,
+        amount_remaining: invoiceExample.amount_due,
+        attempt_count: 0,
+        next_payment_attempt: invoiceExample.created,
+        payment: null,
+        paid_at: null,
+        finalized_at: null,
+        hosted_invoice_url: null,
+      },
+    ],
+  });
+
 export const testClockSchema = resourceSchema('test_helpers.test_clock', testClocks, {
   id: 'TestClock',
   description: 'A time of its own (test mode): advancing it bills its customers as of each moment on the way.',
@@ -584,7 +616,16 @@ export const eventSchema = resourceSchema('event', events, {
   shaped: {
     data: z.strictObject({
       object: z
-        .union([checkoutSessionSchema, paymentSchema, refundSchema, customerSchema, paymentMethodSchema, subscriptionSchema, invoiceSchema])
+        .union([
+          checkoutSessionSchema,
+          paymentSchema,
+          refundSchema,
+          customerSchema,
+          paymentMethodSchema,
+          subscriptionSchema,
+          invoiceSchema,
+          upcomingInvoiceSchema,
+        ])
         .meta({ description: 'The object as the API showed it at the moment of the change.' }),
     }),
   },

@@ -20,10 +20,13 @@ const sqlTypes: Record<FieldKind, string> = {
   json: 'jsonb',
 };
 
-/** The columns a resource's rows are written with: all of them, or only those an update changes. */
+/**
+ * The columns a resource's rows are written with: all of them, or only those an update changes (not
+ * the fixed ones, nor those only a claim of their own writes).
+ */
 export function columnsOf<R extends ResourceDefinition>(definition: R, which: 'all' | 'updated' = 'all'): readonly Field<EntityOf<R>>[] {
   return Object.entries(definition.fields)
-    .filter(([, def]) => which === 'all' || !def.spec.fixed)
+    .filter(([, def]) => which === 'all' || !(def.spec.fixed || def.spec.claimed))
     .map(([name, def]) => [columnOf(name, def), sqlTypes[def.spec.kind], (entity: EntityOf<R>) => (entity as Record<string, unknown>)[name]] as const);
 }
 

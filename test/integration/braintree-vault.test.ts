@@ -159,6 +159,44 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
     expect(sales[1]!.request).toMatchObject({ payment_method_token: vaulted.token, payment_method_nonce: expect.stringMatching(/^tokencc_cvv_/) });
   });
 
+  it('4000 0000 0000 0341 is verified and vaulted, then its renewal is declined: the subscription goes past_due, retried on schedule', async () => {
+    const start = Date.UTC(2027, 0, 1, 9) / 1000;
+    const day = 24 * 60 * 60;
+    const clock = (await call('POST', '/v1/test_helpers/test_clocks', { frozen_time: start })).json();
+    const customer = (await call('POST', '/v1/customers', { email: 'ada@example.com', test_clock: clock.id })).json();
+    const session = (await call('POST', '/v1/checkout/sessions', { mode: 'setup', currency: 'usd', customer: customer.id })).json();
+    const saved = await pay(session.id, bt.emulator.tokenizeCard({ number: '4000 0000 0000 0341', cvv: '123' }));
+    expect(saved.statusCode, saved.body).toBe(200);
+    const [vaulted] = [...bt.emulator.vaulted.values()];
+    expect(vaulted).toMatchObject({ customerId: customer.id, card: { last4: '0341' } });
+
+    const product = (await call('POST', '/v1/products', { name: 'Coffee club' })).json();
+    const price = (await call('POST', '/v1/prices', { product: product.id, currency: 'usd', unit_amount: 1500, recurring: { interval: 'month' } })).json();
+    const sub = (await call('POST', '/v1/subscriptions', { customer: customer.id, items: [{ price: price.id }], trial_period_days: 3 })).json();
+    expect(sub.status).toBe('trialing');
+    expect(bt.emulator.transactions.size).toBe(0);
+
+    const advanced = await call('POST', `/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: start + 3 * day + 60 });
+    expect(advanced.statusCode, advanced.body).toBe(200);
+    expect((await call('GET', `/v1/subscriptions/${sub.id}`)).json().status).toBe('past_due');
+    const renewal = (await call('GET', `/v1/invoices?subscription=${sub.id}&status=open`)).json().data[0];
+    expect(renewal).toMatchObject({ billing_reason: 'subscription_cycle', attempt_count: 1, next_payment_attempt: start + 4 * day });
+    expect((await call('GET', `/v1/payments/${renewal.payment}`)).json()).toMatchObject({
+      status: 'failed',
+      processor: 'braintree',
+      decline_code: 'do_not_honor',
+    });
+    // The gateway was asked to charge the vaulted token, and declined it.
+    const [sale] = [...bt.emulator.transactions.values()];
+    expect(sale).toMatchObject({ status: 'processor_declined', processorResponseCode: '2000', amount: '15.00' });
+    expect(sale!.request).toMatchObject({ payment_method_token: vaulted!.token, transaction_source: 'unscheduled' });
+
+    // The next try, a day later, is declined the same way.
+    await call('POST', `/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: start + 4 * day + 60 });
+    expect((await call('GET', `/v1/invoices/${renewal.id}`)).json()).toMatchObject({ status: 'open', attempt_count: 2 });
+    expect([...bt.emulator.transactions.values()].map((t) => t.status)).toEqual(['processor_declined', 'processor_declined']);
+  });
+
   it('DELETE /v1/payment_methods/:id deletes the card in the Braintree vault', async () => {
     const { method } = await customerWithSavedCard();
     expect(bt.emulator.vaulted.size).toBe(1);

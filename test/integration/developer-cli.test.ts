@@ -93,6 +93,26 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
     expect(failed.rows.map((row) => row.data.subscription)).toEqual([subscription]);
   }, 60_000);
 
+  it.each([
+    ['customer.subscription.trial_will_end', (data: Record<string, any>) => ({ id: data.id, status: data.status })],
+    ['invoice.upcoming', (data: Record<string, any>) => ({ id: data.subscription, status: data.status })],
+  ])(
+    'trigger %s makes a subscription on a test clock whose notice is sent, through the real API',
+    async (type, about) => {
+      const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+        execFile(process.execPath, ['bin/tillpoint.js', 'trigger', type], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        ),
+      );
+      expect(triggered.code, triggered.stderr).toBe(0);
+      const subscription = /subscription (sub_\w+)/.exec(triggered.stdout)?.[1];
+      expect(subscription, triggered.stdout).toBeDefined();
+      const sent = await ctx.db.query<{ data: Record<string, any> }>('SELECT data FROM events WHERE type = $1', [type]);
+      expect(sent.rows.map((row) => about(row.data))).toEqual([{ id: subscription, status: type === 'invoice.upcoming' ? 'draft' : 'trialing' }]);
+    },
+    60_000,
+  );
+
   it('refuses to trigger with a live key: it makes real objects', async () => {
     const run = (args: string[], key: string) =>
       new Promise<{ code: number; stderr: string }>((resolve) =>

@@ -21,6 +21,7 @@ import {
   webhookEndpointSchema,
   subscriptionSchema,
   invoiceSchema,
+  upcomingInvoiceSchema,
   testClockSchema,
   billingPortalSessionSchema,
 } from '../../src/http/response-schemas';
@@ -177,6 +178,7 @@ describe.each(testDatabases.slice(0, 1))('OpenAPI document and reference page ($
       WebhookEndpoint: webhookEndpointSchema,
       Subscription: subscriptionSchema,
       Invoice: invoiceSchema,
+      UpcomingInvoice: upcomingInvoiceSchema,
       TestClock: testClockSchema,
       BillingPortalSession: billingPortalSessionSchema,
     };

@@ -2,40 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
 import { addMember, dashboardCall, signUpOwner, type DashboardAgent } from '../support/dashboard';
 import { dumpDatabase, expectError, merchantCall, rows, tokenize, useIntegration, withoutBookkeeping, type IntegrationContext } from '../support/integration';
-import { startSmtpReceiver, type ReceivedMail } from '../support/smtp-receiver';
+import { readMail, startSmtpReceiver } from '../support/smtp-receiver';
 
 const FROM = 'Tillpoint <no-reply@checkout.test>';
-
-/** A received email's subject and text body, decoded (quoted-printable, MIME encoded-words). */
-function readMail(mail: ReceivedMail): { subject: string; text: string } {
-  const [head = '', ...body] = mail.raw.split(/\r?\n\r?\n/);
-  const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
-  const rawSubject = /^Subject: (.*)$/m.exec(unfolded)?.[1] ?? '';
-  const subject = rawSubject
-    .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_w, enc: string, text: string) =>
-      enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : quotedPrintable(text.replaceAll('_', ' ')),
-    );
-  const rawBody = body.join('\n\n');
-  const text = /Content-Transfer-Encoding: base64/i.test(head)
-    ? Buffer.from(rawBody.replace(/\s+/g, ''), 'base64').toString('utf8')
-    : /Content-Transfer-Encoding: quoted-printable/i.test(head)
-      ? quotedPrintable(rawBody.replace(/=\r?\n/g, ''))
-      : rawBody;
-  return { subject, text: text.replace(/\r\n/g, '\n') };
-}
-
-function quotedPrintable(text: string): string {
-  const bytes: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const hex = text[i] === '=' ? /^[0-9A-F]{2}/i.exec(text.slice(i + 1, i + 3)) : null;
-    if (hex) {
-      bytes.push(parseInt(hex[0], 16));
-      i += 2;
-    } else bytes.push(...Buffer.from(text[i]!, 'utf8'));
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
 
 /** An owner's account, with receipts on or off, a support email and a test secret key. */
 async function shop(ctx: IntegrationContext, sendReceipts: boolean) {

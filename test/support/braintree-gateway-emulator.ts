@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
  *
  * Its vault: `customer.find` / `customer.create`, `paymentMethod.create` (with `verifyCard`, a card
  * whose nonce declines fails verification with its processor response), `paymentMethod.delete`, and
- * sales by `payment_method_token`.
+ * sales by `payment_method_token`; 4000 0000 0000 0341 vaults, then each of its sales declines.
  */
 
 export interface EmulatorCredentials {
@@ -39,6 +39,8 @@ interface Card {
   postalCode?: string;
   /** A fake nonce that always ends the same way, whatever the amount. */
   forced?: { status: 'processor_declined' | 'failed'; code: string } | { status: 'gateway_rejected'; reason: string };
+  /** Verified and vaulted as any card, then every sale of it declined with this processor response (4000 0000 0000 0341). */
+  salesDecline?: string;
   threeDSecure?: { status: string; liabilityShifted: boolean };
   uniqueNumberIdentifier: string;
 }
@@ -107,6 +109,15 @@ const fakeNonces: Record<string, Omit<Card, 'uniqueNumberIdentifier'>> = {
     threeDSecure: { status: 'authenticate_failed', liabilityShifted: false },
   },
 };
+
+/**
+ * Saved, then declined: the test processor's 4000 0000 0000 0341 (docs/test-processor.md). Braintree's
+ * sandbox takes only its own test numbers and has no such card; the emulator gives it the test
+ * processor's behaviour, so a renewal failing runs through the Braintree adapter too: verification
+ * passes and the card is vaulted, then every sale of it is processor-declined with 2000 (Do Not
+ * Honor), as the test processor declines it.
+ */
+const DECLINES_AFTER_SAVE = '4000000000000341';
 
 const declineTexts: Record<string, string> = {
   '2000': 'Do Not Honor',
@@ -233,6 +244,7 @@ export class BraintreeGatewayEmulator {
       cvv: card.cvv,
       postalCode: card.postalCode,
       uniqueNumberIdentifier: `un_${number.slice(-8)}`,
+      ...(number === DECLINES_AFTER_SAVE ? { salesDecline: '2000' } : {}),
       used: false,
     });
     return nonce;
@@ -619,8 +631,8 @@ export class BraintreeGatewayEmulator {
       Object.assign(transaction, { status: 'gateway_rejected', gatewayRejectionReason: rejection, processorResponseCode: null, processorResponseText: null });
     } else if (major === ISSUER_ASKS_AUTHENTICATION && card.threeDSecure?.liabilityShifted) {
       // Authenticated: the issuer approves.
-    } else if (card.forced?.status === 'processor_declined' || (major >= 2000 && major < 3000)) {
-      const code = card.forced?.status === 'processor_declined' ? card.forced.code : String(Math.floor(major));
+    } else if (card.forced?.status === 'processor_declined' || card.salesDecline || (major >= 2000 && major < 3000)) {
+      const code = card.forced?.status === 'processor_declined' ? card.forced.code : (card.salesDecline ?? String(Math.floor(major)));
       Object.assign(transaction, {
         status: 'processor_declined',
         processorResponseCode: code,

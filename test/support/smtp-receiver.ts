@@ -11,15 +11,29 @@ export interface ReceivedMail {
 
 /**
  * The mail server's double (the third party in this exchange): a real SMTP server on localhost,
- * without TLS or authentication, that keeps what it is sent.
+ * without TLS or authentication, that keeps what it is sent. With `refuse`, it refuses every
+ * recipient (550), as a mail server that will not take the email, and keeps whom it refused.
  */
-export async function startSmtpReceiver(): Promise<{ url: string; received: ReceivedMail[]; next(): Promise<ReceivedMail>; close(): Promise<void> }> {
+export async function startSmtpReceiver(options: { refuse?: boolean } = {}): Promise<{
+  url: string;
+  received: ReceivedMail[];
+  refused: string[];
+  next(): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}> {
   const received: ReceivedMail[] = [];
+  const refused: string[] = [];
   const waiting: Array<(mail: ReceivedMail) => void> = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!options.refuse) return callback();
+      refused.push(address.address);
+      const error = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
+      callback(error);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -40,6 +54,7 @@ export async function startSmtpReceiver(): Promise<{ url: string; received: Rece
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    refused,
     next: () =>
       new Promise<ReceivedMail>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no email arrived within 10 s')), 10_000);
@@ -50,4 +65,35 @@ export async function startSmtpReceiver(): Promise<{ url: string; received: Rece
       }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A received email's subject and text body, decoded (quoted-printable, MIME encoded-words). */
+export function readMail(mail: ReceivedMail): { subject: string; text: string } {
+  const [head = '', ...body] = mail.raw.split(/\r?\n\r?\n/);
+  const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
+  const rawSubject = /^Subject: (.*)$/m.exec(unfolded)?.[1] ?? '';
+  const subject = rawSubject
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_w, enc: string, text: string) =>
+      enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : quotedPrintable(text.replaceAll('_', ' ')),
+    );
+  const rawBody = body.join('\n\n');
+  const text = /Content-Transfer-Encoding: base64/i.test(head)
+    ? Buffer.from(rawBody.replace(/\s+/g, ''), 'base64').toString('utf8')
+    : /Content-Transfer-Encoding: quoted-printable/i.test(head)
+      ? quotedPrintable(rawBody.replace(/=\r?\n/g, ''))
+      : rawBody;
+  return { subject, text: text.replace(/\r\n/g, '\n') };
+}
+
+function quotedPrintable(text: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const hex = text[i] === '=' ? /^[0-9A-F]{2}/i.exec(text.slice(i + 1, i + 3)) : null;
+    if (hex) {
+      bytes.push(parseInt(hex[0], 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(text[i]!, 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
 }

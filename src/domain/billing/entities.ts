@@ -74,6 +74,10 @@ export const subscriptions = defineResource('subscriptions', {
   latestInvoiceId: field.text().nullable().shownAs('latest_invoice').describe('Its newest invoice.'),
   /** Proration lines of changes made mid-period, billed on the next invoice. */
   pendingInvoiceLines: field.json<InvoiceLine[]>().whenMissing([]).internal(),
+  /** The trial end whose `customer.subscription.trial_will_end` was sent: once per trial (notices.ts). */
+  trialWillEndSentFor: field.timestamp().nullable().internal().writtenByClaim(),
+  /** The period end (the renewal) whose `invoice.upcoming` was sent: once per period (notices.ts). */
+  upcomingSentFor: field.timestamp().nullable().internal().writtenByClaim(),
   checkoutSessionId: field.text().nullable().fixedAtCreation().internal(),
   testClockId: field.text().nullable().fixedAtCreation().shownAs('test_clock').describe('The test clock that bills it, or null.'),
   metadata: field.json<Record<string, string>>(),
@@ -151,6 +155,8 @@ export const invoices = defineResource('invoices', {
   testClockId: field.text().nullable().fixedAtCreation().shownAs('test_clock'),
   /** The secret its hosted page is opened by (`hosted_invoice_url`); never its id. */
   hostedToken: field.text().fixedAtCreation().internal(),
+  /** The attempt count whose failure the customer was emailed about last (once per failed charge); null: none. */
+  failureEmailedAttempts: field.integer().nullable().internal().writtenByClaim(),
   createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
   finalizedAt: field.timestamp().nullable(),
   paidAt: field.timestamp().nullable(),

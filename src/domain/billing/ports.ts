@@ -24,6 +24,18 @@ export interface SubscriptionRepository {
   /** The earliest end of a period still renewing on test clock `testClockId`, or null. */
   nextRenewalOnClock(testClockId: string): Promise<Date | null>;
   /**
+   * Ids of the subscriptions with a notice due by `now` and not sent (notices.ts), on the wall clock
+   * or on test clock `testClockId`: trialing, its trial ending after `now` and within its lead; or
+   * renewing (not at the period's end), its period ending after `now` and within its lead.
+   */
+  listNoticesDue(now: Date, leads: NoticeLeads, limit: number, testClockId: string | null): Promise<string[]>;
+  /** The earliest moment a notice not sent falls due on test clock `testClockId`, of those about a moment after `after`; or null. */
+  nextNoticeOnClock(testClockId: string, after: Date, leads: NoticeLeads): Promise<Date | null>;
+  /** Records `customer.subscription.trial_will_end` sent for the trial ending at `trialEnd`: false when it was already. */
+  claimTrialWillEnd(id: string, trialEnd: Date): Promise<boolean>;
+  /** Records `invoice.upcoming` sent for the renewal at `periodEnd`: false when it was already. */
+  claimUpcoming(id: string, periodEnd: Date): Promise<boolean>;
+  /**
    * The scope's `active` and `past_due` subscriptions, summed by currency and by their price's
    * renewal: what one period of each group bills (unit amount × quantity), and how many there are.
    */
@@ -33,6 +45,14 @@ export interface SubscriptionRepository {
    * trial, not ended, never left `incomplete`), and how many of those ended in the window.
    */
   churnCounts(scope: Scope, from: Date, to: Date): Promise<{ activeAtStart: number; canceled: number }>;
+}
+
+/** How long before the moment they are about the notices are due, in milliseconds (notices.ts). */
+export interface NoticeLeads {
+  /** Before a trial's end: `customer.subscription.trial_will_end`. */
+  trialWillEnd: number;
+  /** Before a renewal: `invoice.upcoming`. */
+  upcoming: number;
 }
 
 /** One group of `recurringTotals`: minor units billed per period of `interval` × `intervalCount`. */
@@ -58,6 +78,14 @@ export interface InvoiceRepository {
   listUnsettled(limit: number, testClockId: string | null): Promise<Invoice[]>;
   /** The earliest planned charge of an open invoice on test clock `testClockId`, or null. */
   nextAttemptOnClock(testClockId: string): Promise<Date | null>;
+  /** Invoices whose latest charge failed (retry planned, or uncollectible) and whose email about it is not claimed yet. */
+  listFailureEmailsDue(limit: number, testClockId: string | null): Promise<Invoice[]>;
+  /**
+   * Claims the email about the invoice's latest failed charge: answers the invoice with the claim
+   * recorded, or null when no failure awaits an email (another instance claimed it, or a charge is
+   * under way, or it was paid or voided).
+   */
+  claimFailureEmail(id: string): Promise<Invoice | null>;
 }
 
 export interface BillingPortalSessionRepository {

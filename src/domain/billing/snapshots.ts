@@ -84,6 +84,16 @@ export function invoiceSnapshot(invoice: Invoice, publicUrl: string) {
   };
 }
 
+/**
+ * The invoice a renewal is to make, as `invoice.upcoming` carries it (Stripe's upcoming invoice): an
+ * invoice's shape with `id: null` and `status: "draft"`, no hosted page (`hosted_invoice_url: null`)
+ * and no payment yet; `created` and `next_payment_attempt` are the renewal's moment.
+ */
+export function upcomingInvoiceSnapshot(preview: Invoice) {
+  // The page's URL is made from a token the preview does not keep: null replaces it, as the id.
+  return { ...invoiceSnapshot(preview, ''), id: null, hosted_invoice_url: null };
+}
+
 /** A test clock as the API shows it. */
 export function testClockSnapshot(clock: TestClock) {
   return apiObjectOf('test_helpers.test_clock', testClocks, clock);
@@ -95,7 +105,7 @@ export type InvoiceEventType = Extract<EventType, `invoice.${string}`>;
 export const subscriptionEvent = (subscription: Subscription, price: Price, type: SubscriptionEventType, at: Date): DomainEvent =>
   newEvent(subscription, type, subscriptionSnapshot(subscription, price), at);
 
-export const invoiceEvent = (invoice: Invoice, type: InvoiceEventType, at: Date, publicUrl: string): DomainEvent =>
+export const invoiceEvent = (invoice: Invoice, type: Exclude<InvoiceEventType, 'invoice.upcoming'>, at: Date, publicUrl: string): DomainEvent =>
   newEvent(invoice, type, invoiceSnapshot(invoice, publicUrl), at);
 
 /** Where a customer portal session's page is (docs/billing.md, "The customer portal"). */
@@ -107,3 +117,7 @@ export function portalUrl(session: Pick<BillingPortalSession, 'token'>, publicUr
 export function portalSessionSnapshot(session: BillingPortalSession, publicUrl: string) {
   return { ...apiObjectOf('billing_portal.session', billingPortalSessions, session), url: portalUrl(session, publicUrl) };
 }
+
+/** `invoice.upcoming` of `subscription`'s next renewal: about the subscription (the preview has no id). */
+export const upcomingInvoiceEvent = (subscription: Subscription, preview: Invoice, at: Date): DomainEvent =>
+  newEvent(subscription, 'invoice.upcoming', upcomingInvoiceSnapshot(preview), at);

@@ -13,6 +13,13 @@ export const customers = defineResource('customers', {
   mode: field.oneOf(modes).fixedAtCreation().internal(),
   email: field.text().nullable(),
   name: field.text().nullable(),
+  /** BCP 47 tags, the preferred first (Stripe's `preferred_locales`): its emails use the first one Tillpoint has words for. */
+  preferredLocales: field
+    .json<string[]>()
+    .whenMissing([])
+    .describe(
+      "The customer's languages, the preferred first: its emails (a failed subscription payment) use the first one Tillpoint has words for, else English.",
+    ),
   metadata: field.json<Record<string, string>>(),
   createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('Creation time'),
   updatedAt: field.timestamp().shownAs('updated').describe('Last change'),

@@ -11,10 +11,36 @@ import type { Customer } from './entities';
 export interface CustomerInput {
   email?: string | null;
   name?: string | null;
+  /** Replaces the list; `[]` clears it. */
+  preferredLocales?: string[];
   metadata?: Record<string, string>;
 }
 
 export const CUSTOMER_NAME_MAX = 256;
+export const PREFERRED_LOCALES_MAX = 10;
+
+/** `preferred_locales` checked and written canonically (`pt-br` → `pt-BR`): well-formed BCP 47 tags, at most 10, each once. */
+function checkPreferredLocales(tags: string[]): string[] {
+  if (tags.length > PREFERRED_LOCALES_MAX) {
+    throw new TillpointError('parameter_invalid', `preferred_locales holds at most ${PREFERRED_LOCALES_MAX} languages`, { param: 'preferred_locales' });
+  }
+  const canonical: string[] = [];
+  for (const tag of tags) {
+    let written: string | undefined;
+    try {
+      [written] = Intl.getCanonicalLocales(tag.trim());
+    } catch {
+      written = undefined;
+    }
+    if (!written) {
+      throw new TillpointError('parameter_invalid', `preferred_locales: '${tag.slice(0, 35)}' is not a language tag such as en, de or pt-BR`, {
+        param: 'preferred_locales',
+      });
+    }
+    if (!canonical.includes(written)) canonical.push(written);
+  }
+  return canonical;
+}
 
 /** The customer `input` makes of `base`, checked: a valid email, a bounded name, bounded metadata. */
 export function applyCustomerInput(base: Customer, input: CustomerInput, now: Date): Customer {
@@ -33,6 +59,7 @@ export function applyCustomerInput(base: Customer, input: CustomerInput, now: Da
     }
     next.name = name || null;
   }
+  if (input.preferredLocales !== undefined) next.preferredLocales = checkPreferredLocales(input.preferredLocales);
   if (input.metadata !== undefined) {
     checkMetadata(input.metadata);
     // Stripe's rule: an empty value removes the key; other keys are kept.
@@ -52,6 +79,7 @@ export function buildCustomer(input: CustomerInput, scope: Scope, now: Date): Cu
     mode: scope.mode,
     email: null,
     name: null,
+    preferredLocales: [],
     metadata: {},
     createdAt: now,
     updatedAt: now,

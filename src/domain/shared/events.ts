@@ -29,11 +29,15 @@ export const eventTypes = [
   'customer.subscription.created',
   'customer.subscription.updated',
   'customer.subscription.deleted',
+  /** A trial ends in 3 days (at once for a shorter trial): the subscription, once per trial. */
+  'customer.subscription.trial_will_end',
   /** An invoice was made for a period, made final, paid, or its charge failed. */
   'invoice.created',
   'invoice.finalized',
   'invoice.paid',
   'invoice.payment_failed',
+  /** A renewal is 7 days off (at once for a shorter period): a preview of its invoice, `id: null`, once per period. */
+  'invoice.upcoming',
   /** The checkout page's scripts or security headers differ from the account's approved baseline (PCI DSS 11.6.1). */
   'checkout_page.changed',
 ] as const;

@@ -23,6 +23,11 @@ export interface FieldSpec {
   readonly nullable: boolean;
   /** Set when the row is made and never changed after (ids, owner, mode, creation time). */
   readonly fixed: boolean;
+  /**
+   * Changed only by a statement of its own that claims it (a notice or an email sent once), never
+   * by the entity's update: a copy of the entity read before the claim cannot write it back.
+   */
+  readonly claimed?: boolean;
   /** The values a text field may hold, when it is an enumeration. */
   readonly values?: readonly string[];
   /** Its column, when it is not the snake_case of its name. */
@@ -56,6 +61,10 @@ export class Field<T, A extends string | false | undefined = undefined> {
   /** Set at creation, never updated. */
   fixedAtCreation(): Field<T, A> {
     return new Field({ ...this.spec, fixed: true });
+  }
+  /** Changed only by its own claiming statement, never by the entity's update (`FieldSpec.claimed`). */
+  writtenByClaim(): Field<T, A> {
+    return new Field({ ...this.spec, claimed: true });
   }
   /** Not shown by the API (or shown only in a shape written by hand in the resource's snapshot). */
   internal(): Field<T, false> {

@@ -24,8 +24,10 @@ export async function customerRoutes(app: FastifyInstance, { deps }: { deps: Dep
     app,
     { method: 'POST', url: '/v1/customers', resource: 'customers', tag, summary: 'Create a customer', body: createCustomerBody, response: customerSchema },
     async ({ body, request }) => {
-      const { test_clock: testClockId, ...input } = body;
-      return customerView(await createCustomer(deps, { scope: scopeOf(request), actor: keyActorOf(request), input: { ...input, testClockId } }));
+      const { test_clock: testClockId, preferred_locales: preferredLocales, ...input } = body;
+      return customerView(
+        await createCustomer(deps, { scope: scopeOf(request), actor: keyActorOf(request), input: { ...input, preferredLocales, testClockId } }),
+      );
     },
   );
 
@@ -57,13 +59,17 @@ export async function customerRoutes(app: FastifyInstance, { deps }: { deps: Dep
       url: '/v1/customers/:id',
       resource: 'customers',
       tag,
-      summary: "Update a customer's email, name or metadata",
+      summary: "Update a customer's email, name, preferred languages or metadata",
       params: idParams,
       body: updateCustomerBody,
       response: customerSchema,
     },
-    async ({ params, body, request }) =>
-      customerView(await updateCustomer(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id, input: body })),
+    async ({ params, body, request }) => {
+      const { preferred_locales: preferredLocales, ...input } = body;
+      return customerView(
+        await updateCustomer(deps, { scope: scopeOf(request), actor: keyActorOf(request), id: params.id, input: { ...input, preferredLocales } }),
+      );
+    },
   );
 
   defineRoute(

@@ -520,7 +520,7 @@ export interface paths {
         /** Retrieve a customer */
         get: operations["getV1CustomersId"];
         put?: never;
-        /** Update a customer's email, name or metadata */
+        /** Update a customer's email, name, preferred languages or metadata */
         post: operations["postV1CustomersId"];
         /**
          * Delete a customer and its saved payment methods
@@ -1598,6 +1598,9 @@ export interface components {
          *       "livemode": false,
          *       "email": "shopper@example.com",
          *       "name": "Ada Lovelace",
+         *       "preferred_locales": [
+         *         "en"
+         *       ],
          *       "metadata": {
          *         "crm_id": "8812"
          *       },
@@ -1618,6 +1621,8 @@ export interface components {
             livemode: boolean;
             email: string | null;
             name: string | null;
+            /** @description The customer's languages, the preferred first: its emails (a failed subscription payment) use the first one Tillpoint has words for, else English. */
+            preferred_locales: string[];
             metadata: {
                 [key: string]: string;
             };
@@ -2094,6 +2099,162 @@ export interface components {
             url: string;
         };
         /**
+         * @description A preview of the invoice a subscription's renewal is to make (`invoice.upcoming`): its lines and amounts as of now; `created` and `next_payment_attempt` are the renewal's moment.
+         * @example {
+         *       "id": null,
+         *       "object": "invoice",
+         *       "livemode": false,
+         *       "customer": "cus_test_r1T2y3U4i5O6p7A8s9D0fGhJ",
+         *       "subscription": "sub_test_s1D2f3G4h5J6k7L8",
+         *       "status": "draft",
+         *       "billing_reason": "subscription_cycle",
+         *       "currency": "usd",
+         *       "subtotal": 2000,
+         *       "tax": 124,
+         *       "total": 1624,
+         *       "amount_due": 1624,
+         *       "amount_paid": 0,
+         *       "period_start": 1767225600,
+         *       "period_end": 1769904000,
+         *       "attempt_count": 0,
+         *       "next_payment_attempt": 1767225600,
+         *       "payment": null,
+         *       "test_clock": null,
+         *       "created": 1767225600,
+         *       "finalized_at": null,
+         *       "paid_at": null,
+         *       "voided_at": null,
+         *       "amount_remaining": 1624,
+         *       "hosted_invoice_url": null,
+         *       "total_discount_amounts": [
+         *         {
+         *           "amount": 500,
+         *           "coupon": "coupon_test_k1",
+         *           "promotion_code": null
+         *         }
+         *       ],
+         *       "total_tax_amounts": [
+         *         {
+         *           "amount": 124,
+         *           "inclusive": false,
+         *           "tax_rate": "txr_test_t1"
+         *         }
+         *       ],
+         *       "lines": {
+         *         "object": "list",
+         *         "data": [
+         *           {
+         *             "id": "il_test_l1K2j3H4",
+         *             "object": "line_item",
+         *             "description": "1 × Coffee club",
+         *             "amount": 2000,
+         *             "currency": "usd",
+         *             "price": "price_test_p1",
+         *             "quantity": 1,
+         *             "proration": false,
+         *             "period": {
+         *               "start": 1767225600,
+         *               "end": 1769904000
+         *             }
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        UpcomingInvoice: {
+            /** @description Null: the invoice is made at the renewal, with its id. */
+            id: string | null;
+            /** @constant */
+            object: "invoice";
+            /** @description True in live mode, false in test mode. */
+            livemode: boolean;
+            /** @description The customer who owes it. */
+            customer: string;
+            /** @description The subscription it bills, or null. */
+            subscription: string | null;
+            /** @constant */
+            status: "draft";
+            /** @enum {string} */
+            billing_reason: "subscription_create" | "subscription_cycle" | "subscription_update" | "manual";
+            /**
+             * @description Three-letter ISO 4217 code, lower case.
+             * @example usd
+             */
+            currency: string;
+            /** @description Sum of the lines, before discount and exclusive tax, in minor units. */
+            subtotal: number;
+            /** @description Every tax on it, inclusive ones (already in the subtotal) included, in minor units. */
+            tax: number;
+            /** @description What it comes to: the subtotal, less the discount, plus exclusive tax, in minor units. */
+            total: number;
+            /** @description What is to be charged, in minor units. */
+            amount_due: number;
+            /** @description What has been paid, in minor units. */
+            amount_paid: number;
+            period_start: number;
+            period_end: number;
+            /** @description Charges tried so far. */
+            attempt_count: number;
+            /** @description When the next charge is tried, or null when none is planned. */
+            next_payment_attempt: number | null;
+            /** @description The payment that paid it, or its latest attempt. */
+            payment: string | null;
+            test_clock: string | null;
+            /** @description Creation time */
+            created: number;
+            finalized_at: number | null;
+            paid_at: number | null;
+            voided_at: number | null;
+            /** @description What is still owed, in minor units. */
+            amount_remaining: number;
+            /** @description Null: its page exists once the invoice is made. */
+            hosted_invoice_url: string | null;
+            /** @description The subscription's discount, when it applied to this invoice. */
+            total_discount_amounts: {
+                /** @description Taken off the subtotal, an integer in the currency's minor unit (cents for USD). */
+                amount: number;
+                /**
+                 * @description The coupon of the discount.
+                 * @example coupon_test_k1
+                 */
+                coupon: string;
+                promotion_code: string | null;
+            }[];
+            /** @description The tax, rate by rate, on the subtotal less the discount, rounded to the minor unit once per rate. */
+            total_tax_amounts: {
+                /** @description Tax at this rate, an integer in the currency's minor unit (cents for USD). */
+                amount: number;
+                /** @description Already in the subtotal (true) or added to the total (false). */
+                inclusive: boolean;
+                /**
+                 * @description The tax rate.
+                 * @example txr_test_t1
+                 */
+                tax_rate: string;
+            }[];
+            lines: {
+                /** @constant */
+                object: "list";
+                data: {
+                    id: string;
+                    /** @constant */
+                    object: "line_item";
+                    description: string;
+                    /** @description Minor units; negative for unused time credited. */
+                    amount: number;
+                    currency: string;
+                    /** @description The price billed; null on a shipping line. */
+                    price: string | null;
+                    quantity: number;
+                    proration: boolean;
+                    period: {
+                        start: number;
+                        end: number;
+                    };
+                }[];
+            };
+        };
+        /**
          * @description A time of its own (test mode): advancing it bills its customers as of each moment on the way.
          * @example {
          *       "id": "clock_test_c1V2b3N4",
@@ -2195,12 +2356,12 @@ export interface components {
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
             /** @enum {string} */
-            type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "checkout_page.changed";
+            type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
             /** @description When the change happened (Unix seconds). */
             created: number;
             data: {
                 /** @description The object as the API showed it at the moment of the change. */
-                object: components["schemas"]["CheckoutSession"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["Customer"] | components["schemas"]["PaymentMethod"] | components["schemas"]["Subscription"] | components["schemas"]["Invoice"];
+                object: components["schemas"]["CheckoutSession"] | components["schemas"]["Payment"] | components["schemas"]["Refund"] | components["schemas"]["Customer"] | components["schemas"]["PaymentMethod"] | components["schemas"]["Subscription"] | components["schemas"]["Invoice"] | components["schemas"]["UpcomingInvoice"];
             };
         };
         /**
@@ -2560,7 +2721,7 @@ export interface components {
             livemode: boolean;
             url: string;
             description: string | null;
-            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "checkout_page.changed")[];
+            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Creation time */
@@ -2593,7 +2754,7 @@ export interface components {
              */
             event: string;
             /** @enum {string} */
-            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "checkout_page.changed";
+            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
             /** @enum {string} */
             status: "pending" | "delivered" | "retrying" | "abandoned";
             attempts: number;
@@ -3958,7 +4119,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "checkout_page.changed")[];
+                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
                     description?: string;
                 };
             };
@@ -4032,7 +4193,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "checkout_page.changed")[];
+                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
                     description?: string;
                     disabled?: boolean;
                 };
@@ -4536,7 +4697,7 @@ export interface operations {
                 limit?: number;
                 /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
                 starting_after?: string;
-                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "checkout_page.changed";
+                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
                 "created[gte]"?: number;
                 "created[lte]"?: number;
             };
@@ -4981,6 +5142,8 @@ export interface operations {
                     /** @description The shopper's email; null clears it. */
                     email?: string | null;
                     name?: string | null;
+                    /** @description Languages (BCP 47 tags, such as `de` or `pt-BR`), the preferred first, at most 10; replaces the list. Its emails use the first one Tillpoint has words for. */
+                    preferred_locales?: string[];
                     /** @description Merged into what is there; an empty value removes its key. */
                     metadata?: {
                         [key: string]: string;
@@ -5061,6 +5224,8 @@ export interface operations {
                     /** @description The shopper's email; null clears it. */
                     email?: string | null;
                     name?: string | null;
+                    /** @description Languages (BCP 47 tags, such as `de` or `pt-BR`), the preferred first, at most 10; replaces the list. Its emails use the first one Tillpoint has words for. */
+                    preferred_locales?: string[];
                     /** @description Merged into what is there; an empty value removes its key. */
                     metadata?: {
                         [key: string]: string;
@@ -5069,7 +5234,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Update a customer's email, name or metadata */
+            /** @description Update a customer's email, name, preferred languages or metadata */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];

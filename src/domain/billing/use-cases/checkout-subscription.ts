@@ -7,6 +7,7 @@ import type { Invoice, Subscription, SubscriptionDiscount } from '../entities';
 import { startSubscription, subscriptionDiscount } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
 import { lineDescription } from '../line-description';
+import { sendStartNotices } from './notices';
 
 /**
  * Starts the subscription a completed subscription-mode session paid for (docs/billing.md), with the
@@ -19,7 +20,7 @@ import { lineDescription } from '../line-description';
  * the session are unique. Null when there is nothing to start.
  */
 export async function startCheckoutSubscription(deps: Deps, sessionId: string): Promise<Subscription | null> {
-  return deps.store.transaction(async (tx) => {
+  const started = await deps.store.transaction(async (tx) => {
     const session = await tx.checkoutSessions.get(null, sessionId, { forUpdate: true });
     if (!isStartable(session)) return null;
     if (await tx.subscriptions.get(null, session.subscriptionId)) return null;
@@ -87,6 +88,8 @@ export async function startCheckoutSubscription(deps: Deps, sessionId: string): 
     await tx.events.insert(invoiceEvent(invoice, 'invoice.paid', at, deps.publicUrl));
     return subscription;
   });
+  if (started) await sendStartNotices(deps, started);
+  return started;
 }
 
 /**

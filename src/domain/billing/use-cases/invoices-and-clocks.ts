@@ -7,6 +7,7 @@ import { auditWrite } from '../../team/audit';
 import type { Actor } from '../../team/entities';
 import type { Invoice, InvoiceStatus, TestClock } from '../entities';
 import { chargeInvoice, runBilling } from './run-billing';
+import { NOTICE_LEADS } from './notices';
 
 /** One invoice of the scope. */
 export async function getInvoice(deps: Deps, options: { scope: Scope; id: string }): Promise<Invoice> {
@@ -103,7 +104,7 @@ const MAX_STEPS = 5_000;
 
 /**
  * Advances a test clock to `frozenTime` (`POST /v1/test_helpers/test_clocks/:id/advance`), running in
- * time order every renewal and retry that falls due on the way, each as of its own moment, exactly as
+ * time order every renewal, retry and notice that falls due on the way, each as of its own moment, exactly as
  * the scheduler runs them on the wall clock. Answers once the clock reads `frozenTime` (`ready`).
  */
 export async function advanceTestClock(deps: Deps, options: { scope: Scope; actor: Actor | null; id: string; frozenTime: Date }): Promise<TestClock> {
@@ -124,15 +125,19 @@ export async function advanceTestClock(deps: Deps, options: { scope: Scope; acto
   let reached = started.frozenTime;
   try {
     for (let step = 0; step < MAX_STEPS; step++) {
-      const [renewal, attempt] = await deps.store.read((reader) =>
-        Promise.all([reader.subscriptions.nextRenewalOnClock(started.id), reader.invoices.nextAttemptOnClock(started.id)]),
+      const [renewal, attempt, notice] = await deps.store.read((reader) =>
+        Promise.all([
+          reader.subscriptions.nextRenewalOnClock(started.id),
+          reader.invoices.nextAttemptOnClock(started.id),
+          reader.subscriptions.nextNoticeOnClock(started.id, reached, NOTICE_LEADS),
+        ]),
       );
-      const due = [renewal, attempt].filter((at): at is Date => at !== null && at <= target).sort((x, y) => x.getTime() - y.getTime())[0];
+      const due = [renewal, attempt, notice].filter((at): at is Date => at !== null && at <= target).sort((x, y) => x.getTime() - y.getTime())[0];
       if (!due) break;
       const at = new Date(Math.max(due.getTime(), reached.getTime()));
       reached = at;
       const report = await runBilling({ ...deps, clock: { now: () => at } }, { testClockId: started.id });
-      if (report.renewed === 0 && report.charged === 0) break;
+      if (report.renewed === 0 && report.charged === 0 && report.notices === 0) break;
     }
     await runBilling({ ...deps, clock: { now: () => target } }, { testClockId: started.id });
   } finally {

@@ -6,11 +6,13 @@ import { merchantInitiatedAuthorization, merchantInitiatedPayment, recordChargeO
 import { ConcurrentTransitionError } from '../../payments/transition';
 import type { Price } from '../../sessions/entities';
 import { renewingStatuses, type Invoice, type Subscription } from '../entities';
-import { billPeriod, isRecordedChargeFailure, nextPeriod, nextRetryAt, periodLine } from '../rules';
+import { isRecordedChargeFailure, nextRetryAt } from '../rules';
+import { renewalInvoice } from '../renewal-invoice';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
 import { startCheckoutSubscription } from './checkout-subscription';
-import { lineDescription } from '../line-description';
-import { taxRateTerms } from '../tax-rates';
+
+import { sendDueNotices } from './notices';
+import { emailFailedPayments } from './payment-failed-emails';
 
 /** What one run of billing did. */
 export interface BillingReport {
@@ -18,6 +20,8 @@ export interface BillingReport {
   renewed: number;
   /** Invoice charges sent to the processor. */
   charged: number;
+  /** Notices sent (`customer.subscription.trial_will_end`, `invoice.upcoming`). */
+  notices: number;
 }
 
 const BATCH = 100;
@@ -29,12 +33,13 @@ const BATCH = 100;
  * 2. settles invoices whose last charge's outcome is known but not yet recorded on them (a crash,
  *    a charge resolved by reconciliation);
  * 3. charges each open invoice whose next attempt is due, once: the claim and the payment it makes
- *    commit together, and an invoice holds at most one payment under way or won.
+ *    commit together, and an invoice holds at most one payment under way or won;
+ * 4. sends the notices due (notices.ts) and emails each failed charge's customer (payment-failed-emails.ts), once each.
  * Safe in several instances at once: every step locks its row and checks it again.
  */
 export async function runBilling(deps: Deps, options: { testClockId?: string | null } = {}): Promise<BillingReport> {
   const clockId = options.testClockId ?? null;
-  const report: BillingReport = { renewed: 0, charged: 0 };
+  const report: BillingReport = { renewed: 0, charged: 0, notices: 0 };
   const now = deps.clock.now();
   // Subscriptions a paid checkout did not get to start (its request cut short after the payment).
   if (clockId === null) {
@@ -54,6 +59,8 @@ export async function runBilling(deps: Deps, options: { testClockId?: string | n
   for (const invoice of attempts) {
     if (await chargeInvoice(deps, invoice.id, { manual: false }).catch(swallowDecline)) report.charged += 1;
   }
+  report.notices = await sendDueNotices(deps, clockId);
+  await emailFailedPayments(deps, clockId);
   return report;
 }
 
@@ -92,13 +99,7 @@ export async function renewSubscription(deps: Deps, subscriptionId: string): Pro
       await tx.events.insert(subscriptionEvent(ended, price, 'customer.subscription.deleted', now));
       return true;
     }
-    const period = nextPeriod(subscription, price);
-    const lines = [
-      ...subscription.pendingInvoiceLines,
-      periodLine(price, subscription.quantity, period, await lineDescription(tx, price, subscription.quantity)),
-    ];
-    const taxRates = await taxRateTerms(tx, subscription, subscription.defaultTaxRates);
-    const { invoice, discount } = billPeriod(subscription, lines, period, 'subscription_cycle', at, { taxRates });
+    const { invoice, discount, period } = await renewalInvoice(tx, subscription, price);
     if (!(await tx.invoices.insert(invoice))) return false;
     const renewed: Subscription = {
       ...subscription,

@@ -15,6 +15,7 @@ import type { Invoice, Subscription, SubscriptionDiscount, SubscriptionStatus } 
 import { isRecordedChargeFailure, prorationLines, recurrenceOf, startSubscription, subscriptionDiscount } from '../rules';
 import { invoiceEvent, subscriptionEvent } from '../snapshots';
 import { chargeInvoice } from './run-billing';
+import { sendStartNotices } from './notices';
 import { lineDescription } from '../line-description';
 import { checkedTaxRates } from '../tax-rates';
 
@@ -173,6 +174,7 @@ export async function createSubscription(
     await auditWrite(tx, { scope, actor: options.actor, action: 'subscription.create', target: subscription.id, at: deps.clock.now() });
     return { subscription, price, invoice };
   });
+  await sendStartNotices(deps, made.subscription);
   if (made.invoice.status !== 'open') return made;
   // The first charge, at once, on the customer's clock. The subscription exists whatever it
   // answers: a failure recorded on the invoice leaves it `incomplete`, its invoice open and retried,

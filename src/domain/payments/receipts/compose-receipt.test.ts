@@ -292,7 +292,7 @@ describe('receipt words for every checkout page locale', () => {
   it.each(pageLocales)('%s has its own receipt words, not English ones', async (locale) => {
     const t = await loadReceiptMessages(locale);
     expect(t.locale).toBe(locale);
-    const values = { merchant: 'M', tax: 'T', brand: 'B', last4: '1234', method: 'P', email: 'e@example.com' };
+    const values = { merchant: 'M', tax: 'T', brand: 'B', last4: '1234', method: 'P', email: 'e@example.com', amount: '$1.00', date: 'D', url: 'U' };
     const en = await loadReceiptMessages('en');
     for (const key of keys) expect(t(key, values).trim(), `${locale}.${key}`).not.toBe('');
     if (locale !== 'en') for (const key of withArguments) expect(t(key, values), `${locale}.${key}`).not.toBe(en(key, values));

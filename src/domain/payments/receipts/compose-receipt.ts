@@ -7,7 +7,7 @@ import { sessionTaxBreakdown } from '../../sessions/rules';
 import { loadReceiptMessages } from './receipt-messages';
 import { addressLines } from '../../addresses/address-lines';
 
-/** A receipt email, ready for the mailer: plain text, no card data beyond brand and last4. */
+/** A receipt email (or another email to a shopper), ready for the mailer: plain text, no card data beyond brand and last4. */
 export interface ReceiptEmail {
   to: string;
   subject: string;
@@ -30,6 +30,24 @@ const brandNames: Record<string, string> = {
 };
 const methodNames: Record<string, string> = { google_pay: 'Google Pay', apple_pay: 'Apple Pay', paypal: 'PayPal', venmo: 'Venmo', card: 'Card' };
 
+/** The merchant as an email to its customer names it: the branding's display name, else the account's name. */
+export function merchantName(account: Account): string {
+  return account.branding.displayName ?? account.name;
+}
+
+/** Minor units of `currency` written for `locale`, with the currency's own count of decimals. */
+export function moneyFormatter(locale: string, currency: string): (minor: number) => string {
+  const code = currency.toUpperCase();
+  const exponent = currencyRule(code)?.exponent ?? 2;
+  const number = new Intl.NumberFormat(locale, { style: 'currency', currency: code, minimumFractionDigits: exponent, maximumFractionDigits: exponent });
+  return (minor) => number.format(Number(toDecimalString(minor, code)));
+}
+
+/** A day as an email writes it for `locale` (UTC). */
+export function emailDate(locale: string, at: Date): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(at);
+}
+
 /**
  * The receipt of a payment that took money: the session's line items and totals (subtotal,
  * discount, shipping, tax, total) when it has a session, the amount alone otherwise; the shipping
@@ -49,15 +67,12 @@ export async function composeReceipt(options: {
   const { account, session, payment } = options;
   const t = await loadReceiptMessages(options.locale);
   const locale = t.locale;
-  const currency = payment.currency.toUpperCase();
-  const exponent = currencyRule(currency)?.exponent ?? 2;
-  const number = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent });
-  const money = (minor: number) => number.format(Number(toDecimalString(minor, currency)));
-  const merchant = account.branding.displayName ?? account.name;
+  const money = moneyFormatter(locale, payment.currency);
+  const merchant = merchantName(account);
 
   const lines: string[] = [t('receipt.thanks', { merchant }), ''];
   lines.push(`${t('receipt.number')}: ${payment.id}`);
-  lines.push(`${t('receipt.date')}: ${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(payment.createdAt)}`);
+  lines.push(`${t('receipt.date')}: ${emailDate(locale, payment.createdAt)}`);
   lines.push('');
 
   const details = session?.totalDetails ?? payment.totalDetails;

@@ -109,6 +109,52 @@ export function billingRepositories(db: SqlExecutor): Pick<UnitOfWork, 'testCloc
         );
         return rows[0]?.at ? new Date(rows[0].at) : null;
       },
+      async listNoticesDue(now, leads, limit, testClockId) {
+        const params: unknown[] = [now, limit, new Date(now.getTime() + leads.trialWillEnd), new Date(now.getTime() + leads.upcoming)];
+        const clock = onClock(testClockId, params);
+        // Each branch as its partial index says (0051), so the wall clock's scan reads unsent notices only.
+        const { rows } = await db.query<{ id: string }>(
+          `SELECT id FROM subscriptions
+            WHERE status = 'trialing' AND ${clock} AND trial_will_end_sent_for IS DISTINCT FROM trial_end
+              AND trial_end > $1 AND trial_end <= $3
+           UNION
+           SELECT id FROM subscriptions
+            WHERE status IN ('trialing', 'active', 'past_due') AND NOT cancel_at_period_end AND ${clock}
+              AND upcoming_sent_for IS DISTINCT FROM current_period_end
+              AND current_period_end > $1 AND current_period_end <= $4
+           ORDER BY id LIMIT $2`,
+          params,
+        );
+        return rows.map((row) => row.id);
+      },
+      async nextNoticeOnClock(testClockId, after, leads) {
+        const { rows } = await db.query<{ at: Date | string | null }>(
+          `SELECT min(at) AS at FROM (
+             SELECT trial_end - $3::bigint * interval '1 millisecond' AS at FROM subscriptions
+              WHERE status = 'trialing' AND test_clock_id = $1 AND trial_will_end_sent_for IS DISTINCT FROM trial_end AND trial_end > $2
+             UNION ALL
+             SELECT current_period_end - $4::bigint * interval '1 millisecond' FROM subscriptions
+              WHERE status IN ('trialing', 'active', 'past_due') AND NOT cancel_at_period_end AND test_clock_id = $1
+                AND upcoming_sent_for IS DISTINCT FROM current_period_end AND current_period_end > $2
+           ) due`,
+          [testClockId, after, leads.trialWillEnd, leads.upcoming],
+        );
+        return rows[0]?.at ? new Date(rows[0].at) : null;
+      },
+      async claimTrialWillEnd(id, trialEnd) {
+        const { rowCount } = await db.query(
+          'UPDATE subscriptions SET trial_will_end_sent_for = $2 WHERE id = $1 AND trial_will_end_sent_for IS DISTINCT FROM $2',
+          [id, trialEnd],
+        );
+        return rowCount === 1;
+      },
+      async claimUpcoming(id, periodEnd) {
+        const { rowCount } = await db.query('UPDATE subscriptions SET upcoming_sent_for = $2 WHERE id = $1 AND upcoming_sent_for IS DISTINCT FROM $2', [
+          id,
+          periodEnd,
+        ]);
+        return rowCount === 1;
+      },
       async recurringTotals(scope) {
         const { rows } = await db.query<{ currency: string; interval: string; interval_count: number; amount: string | number; n: number }>(
           `SELECT s.currency, p.recurring_interval AS interval, p.recurring_interval_count AS interval_count,
@@ -186,6 +232,27 @@ export function billingRepositories(db: SqlExecutor): Pick<UnitOfWork, 'testCloc
           params,
         );
         return rows.map(invoiceRows.read);
+      },
+      async listFailureEmailsDue(limit, testClockId) {
+        const params: unknown[] = [limit];
+        const { rows } = await db.query<Row>(
+          `SELECT * FROM invoices
+            WHERE attempt_count > coalesce(failure_emailed_attempts, 0) AND status IN ('open', 'uncollectible') AND ${onClock(testClockId, params)}
+              AND (status = 'uncollectible' OR next_payment_attempt IS NOT NULL)
+            ORDER BY updated_at, id LIMIT $1`,
+          params,
+        );
+        return rows.map(invoiceRows.read);
+      },
+      async claimFailureEmail(id) {
+        const { rows } = await db.query<Row>(
+          `UPDATE invoices SET failure_emailed_attempts = attempt_count
+            WHERE id = $1 AND attempt_count > coalesce(failure_emailed_attempts, 0)
+              AND (status = 'uncollectible' OR (status = 'open' AND next_payment_attempt IS NOT NULL))
+            RETURNING *`,
+          [id],
+        );
+        return rows[0] ? invoiceRows.read(rows[0]) : null;
       },
       async nextAttemptOnClock(testClockId) {
         const { rows } = await db.query<{ at: Date | string | null }>(
