@@ -8,7 +8,7 @@ import {
 } from '../../src/http/dashboard/response-schemas';
 import { testDatabases } from '../support/databases';
 import { dashboardCall } from '../support/dashboard';
-import { newSubscription, useDashboardFixtures } from '../support/dashboard-fixtures';
+import { merchantOk, newSubscription, useDashboardFixtures } from '../support/dashboard-fixtures';
 import { expectError, rows } from '../support/integration';
 import { dumpBusinessData } from '../support/payments';
 
@@ -74,6 +74,27 @@ describe.each(testDatabases)("the dashboard's Subscriptions and Invoices pages, 
       { currency: 'USD', amount: 5000, subscriptions: 2 },
       { currency: 'EUR', amount: 167, subscriptions: 1 },
     ]);
+  });
+
+  it('MRR is net of a forever or repeating discount, not of a once discount', async () => {
+    const usd = async () =>
+      ((await ok('viewer', 'GET', '/recurring-revenue')).mrr as Array<{ currency: string; amount: number }>).find((m) => m.currency === 'USD')?.amount ?? 0;
+    const before = await usd();
+    const quarterOff = await merchantOk(fx, 'POST', '/v1/coupons', { percent_off: 25, duration: 'forever' });
+    const fiveOff = await merchantOk(fx, 'POST', '/v1/coupons', { amount_off: 500, currency: 'usd', duration: 'repeating', duration_in_months: 3 });
+    const once = await merchantOk(fx, 'POST', '/v1/coupons', { percent_off: 50, duration: 'once' });
+    const a = await newSubscription(fx, { unitAmount: 2000 });
+    const b = await newSubscription(fx, { unitAmount: 3000 });
+    const c = await newSubscription(fx, { unitAmount: 1000 });
+    await merchantOk(fx, 'POST', `/v1/subscriptions/${a.id}`, { coupon: quarterOff.id });
+    await merchantOk(fx, 'POST', `/v1/subscriptions/${b.id}`, { coupon: fiveOff.id });
+    await merchantOk(fx, 'POST', `/v1/subscriptions/${c.id}`, { coupon: once.id });
+    // 2000 × 75 % + (3000 − 500) + 1000 (a once discount recurs not).
+    expect((await usd()) - before).toBe(1500 + 2500 + 1000);
+    // Once the repeating discount's months are over, it no longer counts.
+    const now = Math.floor(fx.h.clock.now().getTime() / 1000);
+    await fx.db.query(`UPDATE subscriptions SET discount = jsonb_set(discount, '{end}', to_jsonb($2::bigint)) WHERE id = $1`, [b.id, now]);
+    expect((await usd()) - before).toBe(1500 + 3000 + 1000);
   });
 
   it('lists subscriptions by status and customer email, masks emails for a viewer, and shows one with its invoices and timeline', async () => {

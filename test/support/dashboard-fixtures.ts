@@ -92,7 +92,7 @@ async function newCustomer(fx: Fixtures): Promise<string> {
 }
 
 /** A merchant API call that must succeed, on a fresh second of the test key's rate limit. */
-async function merchantOk(fx: Fixtures, method: 'GET' | 'POST', path: string, body?: object) {
+export async function merchantOk(fx: Fixtures, method: 'GET' | 'POST', path: string, body?: object) {
   fx.h.clock.advance(1000);
   const res = await merchantCall(fx.h, fx.secretKey, method, path, body);
   expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(200);

@@ -37,9 +37,10 @@ export interface SubscriptionRepository {
   claimUpcoming(id: string, periodEnd: Date): Promise<boolean>;
   /**
    * The scope's `active` and `past_due` subscriptions, summed by currency and by their price's
-   * renewal: what one period of each group bills (unit amount × quantity), and how many there are.
+   * renewal: what one period of each group bills (unit amount × quantity, less a repeating or
+   * forever discount in effect at `at`; unrounded), and how many there are.
    */
-  recurringTotals(scope: Scope): Promise<RecurringTotal[]>;
+  recurringTotals(scope: Scope, at: Date): Promise<RecurringTotal[]>;
   /**
    * Churn's counts over [`from`, `to`): subscriptions active at `from` (started by then, out of
    * trial, not ended, never left `incomplete`), and how many of those ended in the window.

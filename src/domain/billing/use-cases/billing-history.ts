@@ -140,13 +140,13 @@ export interface RecurringRevenue {
 /**
  * The Overview's recurring figures (docs/dashboard.md, "MRR and churn"): monthly recurring revenue
  * of the `active` and `past_due` subscriptions per currency, and churn over the last 30 days.
- * Subscriptions carry no discounts, so MRR is what their prices bill.
+ * MRR is net of the discounts that recur (repeating, while they last, and forever).
  */
 export async function getRecurringRevenue(deps: Deps, options: { scope: Scope }): Promise<RecurringRevenue> {
   const to = deps.clock.now();
   const from = new Date(to.getTime() - CHURN_WINDOW_DAYS * DAY_MS);
   const [totals, churn] = await deps.store.readReplica((reader) =>
-    Promise.all([reader.subscriptions.recurringTotals(options.scope), reader.subscriptions.churnCounts(options.scope, from, to)]),
+    Promise.all([reader.subscriptions.recurringTotals(options.scope, to), reader.subscriptions.churnCounts(options.scope, from, to)]),
   );
   const byCurrency = new Map<string, { amount: number; subscriptions: number }>();
   for (const total of totals) {

@@ -155,15 +155,28 @@ export function billingRepositories(db: SqlExecutor): Pick<UnitOfWork, 'testCloc
         ]);
         return rowCount === 1;
       },
-      async recurringTotals(scope) {
+      async recurringTotals(scope, at) {
+        // Each subscription's period amount, less the discount it has at `at` when that discount
+        // recurs (repeating within its months, or forever): a `once` discount is no recurring revenue.
         const { rows } = await db.query<{ currency: string; interval: string; interval_count: number; amount: string | number; n: number }>(
-          `SELECT s.currency, p.recurring_interval AS interval, p.recurring_interval_count AS interval_count,
-                  sum(p.unit_amount::bigint * s.quantity) AS amount, count(*)::int AS n
-             FROM subscriptions s JOIN prices p ON p.id = s.price_id
-            WHERE s.account_id = $1 AND s.mode = $2 AND s.status IN ('active', 'past_due')
-            GROUP BY s.currency, p.recurring_interval, p.recurring_interval_count
-            ORDER BY s.currency, p.recurring_interval, p.recurring_interval_count`,
-          [scope.accountId, scope.mode],
+          `WITH billed AS (
+             SELECT s.currency, p.recurring_interval AS interval, p.recurring_interval_count AS interval_count,
+                    (p.unit_amount::bigint * s.quantity)::numeric AS gross,
+                    CASE WHEN s.discount IS NOT NULL
+                           AND s.discount->'coupon'->>'duration' IN ('repeating', 'forever')
+                           AND (s.discount->>'start')::bigint <= $3
+                           AND (s.discount->>'end' IS NULL OR (s.discount->>'end')::bigint > $3)
+                         THEN s.discount->'coupon' END AS coupon
+               FROM subscriptions s JOIN prices p ON p.id = s.price_id
+              WHERE s.account_id = $1 AND s.mode = $2 AND s.status IN ('active', 'past_due'))
+           SELECT currency, interval, interval_count, count(*)::int AS n,
+                  sum(CASE WHEN coupon->>'percentOff' IS NOT NULL THEN gross * (100 - (coupon->>'percentOff')::numeric) / 100
+                           WHEN coupon->>'amountOff' IS NOT NULL THEN greatest(gross - (coupon->>'amountOff')::numeric, 0)
+                           ELSE gross END)::float8 AS amount
+             FROM billed
+            GROUP BY currency, interval, interval_count
+            ORDER BY currency, interval, interval_count`,
+          [scope.accountId, scope.mode, Math.floor(at.getTime() / 1000)],
         );
         return rows.map((r) => ({
           currency: r.currency,
