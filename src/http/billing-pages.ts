@@ -37,7 +37,9 @@ const pageQuery = z.strictObject({
     .regex(/^cs_[A-Za-z0-9_]{1,100}$/)
     .optional(),
 });
-const methodBody = z.strictObject({ payment_method: z.string().regex(/^pm_[A-Za-z0-9_]{1,100}$/) });
+const paymentMethod = z.string().regex(/^pm_[A-Za-z0-9_]{1,100}$/);
+const methodBody = z.strictObject({ payment_method: paymentMethod });
+const payBody = z.strictObject({ payment_method: paymentMethod, use_for_subscription: z.literal('yes').optional() });
 const emptyBody = z.strictObject({});
 
 /**
@@ -247,10 +249,10 @@ export async function billingPages(app: FastifyInstance, { deps }: { deps: Deps 
 
   app.post('/i/:token/pay', async (request, reply) => {
     const params = parseInput(pageParams, request.params);
-    const body = parseInput(methodBody, request.body ?? {});
+    const body = parseInput(payBody, request.body ?? {});
     const path = invoicePath(params.token);
     try {
-      await payHostedInvoice(deps, { token: params.token, methodId: body.payment_method });
+      await payHostedInvoice(deps, { token: params.token, methodId: body.payment_method, useForSubscription: body.use_for_subscription === 'yes' });
       return back(reply, path, { notice: 'paid' });
     } catch (error) {
       if (!(error instanceof TillpointError) || !['card_declined', 'processor_unavailable', 'processor_timeout'].includes(error.code)) {

@@ -225,6 +225,7 @@ describe.each(testDatabases)('the customer portal and the hosted invoice page ($
     expect(declined.statusCode).toBe(402);
     expect(declined.body).toContain('Your card');
     expect(await ok('GET', `/v1/invoices/${owed.id}`)).toMatchObject({ status: 'open', attempt_count: 2 });
+    expect((await ok('GET', `/v1/subscriptions/${sub}`)).default_payment_method).toBe(declining.id);
 
     const add = await browse(`${owed.hosted_invoice_url}/cards/new`, { form: {} });
     const sessionId = add.headers.location!.match(/\/c\/(cs_[A-Za-z0-9_]+)$/)![1]!;
@@ -235,10 +236,14 @@ describe.each(testDatabases)('the customer portal and the hosted invoice page ($
     const [added] = (await ok('GET', `/v1/customers/${owed.customer}/payment_methods`)).data;
     expect(back.body).toMatch(new RegExp(`checked="" value="${added.id}"`));
 
-    const paid = await browse(`${owed.hosted_invoice_url}/pay`, { form: { payment_method: added.id } });
+    // Back with the new card, the page offers to bill the subscription to it from now on, ticked.
+    expect(back.body).toMatch(
+      /<input type="checkbox" name="use_for_subscription" checked="" value="yes"\/><span>Bill my subscription to this card from now on/,
+    );
+    const paid = await browse(`${owed.hosted_invoice_url}/pay`, { form: { payment_method: added.id, use_for_subscription: 'yes' } });
     expect(paid.statusCode).toBe(303);
     expect(await ok('GET', `/v1/invoices/${owed.id}`)).toMatchObject({ status: 'paid', amount_paid: 1500, attempt_count: 3 });
-    expect((await ok('GET', `/v1/subscriptions/${sub}`)).status).toBe('active');
+    expect(await ok('GET', `/v1/subscriptions/${sub}`)).toMatchObject({ status: 'active', default_payment_method: added.id });
     const receipt = await browse(paid.headers.location!);
     expect(receipt.body).toContain('Thank you! This invoice is paid.');
     expect(receipt.body).not.toContain('Pay $15.00');

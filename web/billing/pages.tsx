@@ -351,6 +351,12 @@ export function InvoicePage(props: { t: BillingTranslate; hosted: HostedInvoice;
                       </label>
                     ))}
                   </fieldset>
+                  {hosted.subscriptionBilling && (
+                    <label className="choice">
+                      <input type="checkbox" name="use_for_subscription" value="yes" defaultChecked={props.chosenMethodId !== null} />
+                      <span>{t('invoice.useForSubscription')}</span>
+                    </label>
+                  )}
                   <button type="submit" className="button pay">
                     {t('invoice.pay', { amount: money(t, remaining, invoice.currency) })}
                   </button>

@@ -37,4 +37,6 @@ export interface HostedInvoice {
   defaultMethodId: string | null;
   /** Whether the customer can pay it here now: open (or uncollectible) and no charge under way. */
   payable: boolean;
+  /** Whether its subscription still bills a card, which paying here may move to the card used. */
+  subscriptionBilling: boolean;
 }

@@ -5,6 +5,7 @@ import { TillpointError } from '../../shared/errors';
 import type { Invoice } from '../entities';
 import type { HostedInvoice } from '../hosted-pages';
 import { chargeInvoice } from './run-billing';
+import { updateSubscription } from './subscriptions';
 import { addedCard, newCardSession } from './portal';
 
 const missing = () => new TillpointError('resource_missing', 'No such invoice', { param: 'token' });
@@ -24,7 +25,8 @@ export async function openHostedInvoice(deps: Deps, token: string): Promise<Host
     if (!account || !customer) throw missing();
     const underWay = payment !== null && invoice.status === 'open' && payment.status === 'processing';
     const payable = (invoice.status === 'open' || invoice.status === 'uncollectible') && !underWay;
-    return { invoice, account, customer, methods, defaultMethodId: subscription?.defaultPaymentMethodId ?? null, payable };
+    const subscriptionBilling = subscription !== null && subscription.status !== 'canceled';
+    return { invoice, account, customer, methods, defaultMethodId: subscription?.defaultPaymentMethodId ?? null, payable, subscriptionBilling };
   });
 }
 
@@ -35,17 +37,22 @@ function scopeOf(invoice: Invoice): Scope {
 /**
  * The customer pays the invoice on its hosted page with one of their saved cards, now: the same
  * charge as `POST /v1/invoices/:id/pay` (one payment under way or won per invoice). A decline is
- * thrown as `card_declined`, recorded as a failed attempt.
+ * thrown as `card_declined`, recorded as a failed attempt. Paid, and `useForSubscription`, its
+ * subscription bills that card from now on.
  */
-export async function payHostedInvoice(deps: Deps, options: { token: string; methodId: string }): Promise<Invoice> {
-  const { invoice } = await openHostedInvoice(deps, options.token);
+export async function payHostedInvoice(deps: Deps, options: { token: string; methodId: string; useForSubscription?: boolean }): Promise<Invoice> {
+  const { invoice, subscriptionBilling } = await openHostedInvoice(deps, options.token);
   const scope = scopeOf(invoice);
   const method = await deps.store.read((reader) => reader.savedPaymentMethods.get(scope, options.methodId));
   if (!method || method.customerId !== invoice.customerId) {
     throw new TillpointError('resource_missing', `No such payment method: '${options.methodId}'`, { param: 'payment_method' });
   }
   const charged = await chargeInvoice(deps, invoice.id, { manual: true, scope, paymentMethodId: method.id });
-  return charged?.invoice ?? invoice;
+  const paid = charged?.invoice ?? invoice;
+  if (options.useForSubscription && subscriptionBilling && paid.status === 'paid' && invoice.subscriptionId) {
+    await updateSubscription(deps, { scope, actor: null, id: invoice.subscriptionId, change: { paymentMethodId: method.id } });
+  }
+  return paid;
 }
 
 /** "Pay with another card": a setup session that saves it and comes back to the invoice's page. */
