@@ -189,7 +189,8 @@ describe.each(testDatabases)('saved cards with Braintree ($name)', (database) =>
     // The gateway was asked to charge the vaulted token, and declined it.
     const [sale] = [...bt.emulator.transactions.values()];
     expect(sale).toMatchObject({ status: 'processor_declined', processorResponseCode: '2000', amount: '15.00' });
-    expect(sale!.request).toMatchObject({ payment_method_token: vaulted!.token, transaction_source: 'unscheduled' });
+    // A renewal is a charge on the subscription's schedule: Braintree's `recurring` source.
+    expect(sale!.request).toMatchObject({ payment_method_token: vaulted!.token, transaction_source: 'recurring' });
 
     // The next try, a day later, is declined the same way.
     await call('POST', `/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: start + 4 * day + 60 });

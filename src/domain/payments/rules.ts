@@ -256,8 +256,11 @@ export function merchantInitiatedPayment(options: {
   };
 }
 
-/** What the processor is asked for a merchant-initiated `payment` of the saved method `token`: no shopper, no 3-D Secure. */
-export function merchantInitiatedAuthorization(payment: Payment, token: string): AuthorizeRequest {
+/**
+ * What the processor is asked for a merchant-initiated `payment` of the saved method `token`: no
+ * shopper, no 3-D Secure; `recurring` when a subscription's schedule makes it.
+ */
+export function merchantInitiatedAuthorization(payment: Payment, token: string, options: { recurring?: boolean } = {}): AuthorizeRequest {
   return {
     paymentId: payment.id,
     amount: payment.amount,
@@ -266,6 +269,7 @@ export function merchantInitiatedAuthorization(payment: Payment, token: string):
     nonce: '',
     paymentMethodToken: token,
     merchantInitiated: true,
+    ...(options.recurring ? { recurring: true } : {}),
     deviceData: null,
     email: payment.customerEmail,
     threeDSecureMode: 'off',

@@ -155,6 +155,11 @@ export interface AuthorizeRequest {
    * is told so (Braintree's `transactionSource: "unscheduled"`), and no 3-D Secure is asked.
    */
   merchantInitiated?: boolean;
+  /**
+   * A merchant-initiated charge on a fixed schedule (a subscription's renewal or retry, billed by
+   * the billing job): Braintree's `transactionSource: "recurring"` instead of `"unscheduled"`.
+   */
+  recurring?: boolean;
   deviceData: string | null;
   email: string | null;
   /** The `three_d_secure` flag for this payment; the adapter applies `threeDSecurePolicy` to it. */

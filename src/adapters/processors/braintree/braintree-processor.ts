@@ -147,7 +147,7 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
         ...(request.paymentMethodToken
           ? { paymentMethodToken: request.paymentMethodToken, ...(request.cvcNonce ? { paymentMethodNonce: request.cvcNonce } : {}) }
           : { paymentMethodNonce: request.nonce }),
-        ...(request.merchantInitiated ? { transactionSource: 'unscheduled' } : {}),
+        ...(request.merchantInitiated ? { transactionSource: request.recurring ? 'recurring' : 'unscheduled' } : {}),
         orderId: request.paymentId,
         ...(merchantAccountId ? { merchantAccountId } : {}),
         ...(request.deviceData ? { deviceData: request.deviceData } : {}),

@@ -180,7 +180,9 @@ export async function chargeInvoice(
   if (!claim) return null;
 
   const processor = await deps.processors.forScope(claim.invoice);
-  const result = await processor.authorize(merchantInitiatedAuthorization(claim.payment, claim.method.processorToken));
+  // The billing job's charges follow the subscription's schedule; one the merchant or the customer
+  // asks for now is unscheduled.
+  const result = await processor.authorize(merchantInitiatedAuthorization(claim.payment, claim.method.processorToken, { recurring: !options.manual }));
   // An unknown outcome stays `processing`: reconciliation resolves the payment, and the next run
   // settles the invoice by it.
   if (result.outcome === 'unknown') throw new TillpointError('processor_timeout', 'The processor did not answer in time; the charge is resolved later');
