@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { Fragment, useState, type FormEvent } from 'react';
 import { eventTypes } from '../../../src/domain/shared/events';
 import { can } from '../../../src/domain/team/permissions';
 import { api, type List, type WebhookDelivery, type WebhookEndpoint } from '../api';
@@ -85,7 +85,7 @@ export function WebhooksPage({ base, place }: PageScope) {
             {['*', ...eventTypes].map((type) => (
               <label key={type} className="inline">
                 <input type="checkbox" checked={events.includes(type)} onChange={(e) => toggleEvent(type, e.target.checked)} />
-                {type === '*' ? t('webhooks.allEvents') : type}
+                {type === '*' ? t('webhooks.allEvents') : <EventTypeName type={type} />}
               </label>
             ))}
           </fieldset>
@@ -245,5 +245,21 @@ function DeliveryLog({ path, manage }: { path: string; manage: boolean }) {
         </ul>
       )}
     </section>
+  );
+}
+
+/** An event type that may wrap after each dot on a phone ("customer.subscription.<wbr>trial_will_end"), never mid-word. */
+function EventTypeName({ type }: { type: string }) {
+  return (
+    <>
+      {type.split('.').map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one name, in order, never reordered.
+        <Fragment key={i}>
+          {i > 0 && '.'}
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </>
   );
 }
