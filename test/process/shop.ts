@@ -86,7 +86,7 @@ export function request(
   base: string,
   method: string,
   url: string,
-  options: { body?: unknown; key?: string; headers?: Record<string, string> } = {},
+  options: { body?: unknown; key?: string; headers?: Record<string, string>; onSent?: () => void } = {},
 ): Promise<Answer> {
   return new Promise((resolve) => {
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
@@ -109,6 +109,8 @@ export function request(
       },
     );
     req.on('error', (error: NodeJS.ErrnoException) => resolve({ status: null, body: '', headers: {}, error: error.code ?? error.message }));
+    // The whole request is handed to the operating system: the server can read it.
+    if (options.onSent) req.on('finish', options.onSent);
     req.end(payload);
   });
 }
@@ -175,11 +177,33 @@ export async function shoppers(base: string, key: string, count: number, options
   return made;
 }
 
-/** The shopper presses Pay. */
-export const pay = (base: string, shopper: Shopper) =>
+/** The shopper presses Pay; `onSent` when the request is all handed to the network. */
+export const pay = (base: string, shopper: Shopper, onSent?: () => void) =>
   request(base, 'POST', `/api/checkout/sessions/${shopper.sessionId}/payments`, {
     body: { payment_method_type: 'card', nonce: shopper.nonce, email: 'shopper@example.com' },
+    onSent,
   });
+
+/**
+ * Counts requests handed to the network: `all` resolves once `expected` were. A test that signals
+ * a server "with requests in flight" waits for it, so a client slowed by the machine's load has
+ * sent every request the test counts on before the signal (a request never sent cannot be answered).
+ */
+export function sentCounter(expected: number): { onSent: () => void; all: Promise<void> } {
+  let sent = 0;
+  let done: () => void = () => undefined;
+  const all = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  if (expected === 0) done();
+  return {
+    onSent: () => {
+      sent += 1;
+      if (sent === expected) done();
+    },
+    all,
+  };
+}
 
 /**
  * The shop of a burst suite: its database made and its account created before the suite, every

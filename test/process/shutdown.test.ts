@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, stopAll, until, type ServerProcess } from '../support/processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { createShop, json, pay, request, shopDatabases, shoppers, type Answer, type ShopDatabase } from './shop';
+import { createShop, json, pay, request, sentCounter, shopDatabases, shoppers, type Answer, type ShopDatabase } from './shop';
 
 /**
  * SIGTERM to a real `tillpoint serve` with 300 shoppers paying at once: every request already sent
@@ -47,10 +47,13 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
   /** 300 shoppers press Pay; SIGTERM follows; the answers, how the process ended and how long it took. */
   async function payThenTerminate(server: ServerProcess) {
     const ready = await shoppers(server.base, key, SHOPPERS);
-    const answers = ready.map((shopper) => pay(server.base, shopper));
+    const sent = sentCounter(SHOPPERS + MERCHANT_READS);
+    const answers = ready.map((shopper) => pay(server.base, shopper, sent.onSent));
     // The merchant's back end reads sessions meanwhile: each call answered goes to the request log.
-    const reads = ready.slice(0, MERCHANT_READS).map((shopper) => request(server.base, 'GET', `/v1/checkout/sessions/${shopper.sessionId}`, { key }));
-    await new Promise((resolve) => setTimeout(resolve, SIGNAL_AFTER_MS));
+    const reads = ready
+      .slice(0, MERCHANT_READS)
+      .map((shopper) => request(server.base, 'GET', `/v1/checkout/sessions/${shopper.sessionId}`, { key, onSent: sent.onSent }));
+    await Promise.all([new Promise((resolve) => setTimeout(resolve, SIGNAL_AFTER_MS)), sent.all]);
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
     const settled: Answer[] = await Promise.all(answers);
@@ -151,9 +154,12 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
     expect(await until(() => receiver.received.length > before, 30_000)).toBe(true);
 
     const ready = await shoppers(server.base, key, SHOPPERS);
-    const answers = ready.map((shopper) => pay(server.base, shopper));
-    const reads = Array.from({ length: MERCHANT_READS }, () => request(server.base, 'GET', '/v1/payments?limit=10', { key }));
-    await new Promise((resolve) => setTimeout(resolve, SIGNAL_AFTER_MS));
+    const sent = sentCounter(SHOPPERS + MERCHANT_READS);
+    const answers = ready.map((shopper) => pay(server.base, shopper, sent.onSent));
+    const reads = Array.from({ length: MERCHANT_READS }, () => request(server.base, 'GET', '/v1/payments?limit=10', { key, onSent: sent.onSent }));
+    // The signal comes with every request sent (however slow the machine makes this client) and
+    // most of them still being answered.
+    await Promise.all([new Promise((resolve) => setTimeout(resolve, SIGNAL_AFTER_MS)), sent.all]);
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
     const settled = await Promise.all(answers);
