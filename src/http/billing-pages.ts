@@ -18,7 +18,10 @@ import { parseInput } from './errors';
 import { sendCompressedHtml } from './checkout-page/index';
 import { formFields } from './utf8-input';
 
-const stylesheet = readFileSync(new URL('../../web/billing/billing.css', import.meta.url), 'utf8');
+/** The checkout page's look (its tokens), then the billing pages' own rules: one stylesheet, inlined. */
+const stylesheet = ['../../web/checkout/tokens.css', '../../web/billing/billing.css']
+  .map((file) => readFileSync(new URL(file, import.meta.url), 'utf8'))
+  .join('\n');
 
 /** Tokens are long and plain; anything else is no page, without asking the database. */
 const token = z.string().regex(/^(?:bpt|ih)_[A-Za-z0-9]{20,64}$/);
