@@ -1,64 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventSchema } from '../../src/http/response-schemas';
 import { runJobOnce } from '../../src/runtime/scheduler';
 import { testDatabases } from '../support/databases';
-import { expectError, type IntegrationContext, merchantCall, rows, tokenize, useIntegration } from '../support/integration';
+import { billingCalls, DAY, DECLINES_AFTER_SAVE, START } from '../support/billing';
+import { expectError, rows, useIntegration } from '../support/integration';
 import { readMail, startSmtpReceiver } from '../support/smtp-receiver';
 
-const DAY = 24 * 60 * 60;
-/** 1 January 2027, 09:00 UTC: the test clocks' start. */
-const START = Date.UTC(2027, 0, 1, 9) / 1000;
 const FROM = 'Tillpoint <no-reply@checkout.test>';
-const DECLINES_AFTER_SAVE = { number: '4000 0000 0000 0341', exp_month: 12, exp_year: 2034, cvc: '123' };
-
-/** The calls a suite makes as a merchant, and the customers and subscriptions its tests start from. */
-function billingCalls(ctx: IntegrationContext) {
-  const ok = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
-    const res = await merchantCall(ctx.h, ctx.key, method, url, body);
-    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
-    return res.json() as Record<string, any>;
-  };
-
-  /** A recurring price of a new product. */
-  const recurringPrice = async (unitAmount: number, interval = 'month') => {
-    const product = await ok('POST', '/v1/products', { name: 'Coffee club' });
-    return (await ok('POST', '/v1/prices', { product: product.id, currency: 'usd', unit_amount: unitAmount, recurring: { interval } })).id as string;
-  };
-
-  /** A customer (on a new test clock at START, unless `wallClock`) with `card` saved by a setup session. */
-  const customerWithCard = async (options: { card?: Record<string, unknown>; preferredLocales?: string[]; wallClock?: boolean; email?: string } = {}) => {
-    const clock = options.wallClock ? null : await ok('POST', '/v1/test_helpers/test_clocks', { frozen_time: START });
-    const email = options.email ?? 'ada@example.com';
-    const customer = await ok('POST', '/v1/customers', {
-      email,
-      ...(clock ? { test_clock: clock.id } : {}),
-      ...(options.preferredLocales ? { preferred_locales: options.preferredLocales } : {}),
-    });
-    const session = await ok('POST', '/v1/checkout/sessions', { mode: 'setup', customer: customer.id });
-    const saved = await ctx.h.app.inject({
-      method: 'POST',
-      url: `/api/checkout/sessions/${session.id}/payments`,
-      payload: { payment_method_type: 'card', email, nonce: await tokenize(ctx.h, session.id, options.card) },
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
-    return { clock: (clock?.id ?? null) as string | null, customer: customer.id as string };
-  };
-
-  const advance = (clock: string, to: number) => ok('POST', `/v1/test_helpers/test_clocks/${clock}/advance`, { frozen_time: to });
-
-  /** The events of `type` about `objectId`, oldest first, as the API lists them (each checked against its documented schema). */
-  const eventsOf = async (type: string, objectId: string) => {
-    const listed = (await ok('GET', `/v1/events?type=${type}&limit=100`)).data as Array<Record<string, any>>;
-    for (const event of listed) expect(eventSchema.safeParse(event).error).toBeUndefined();
-    return listed.filter((event) => event.data.object.id === objectId || event.data.object.subscription === objectId).reverse();
-  };
-
-  return { ok, recurringPrice, customerWithCard, advance, eventsOf };
-}
 
 describe.each(testDatabases)('billing notices ($name)', (database) => {
   const ctx = useIntegration(database);
-  const { ok, recurringPrice, customerWithCard, advance, eventsOf } = billingCalls(ctx);
+  const { call, ok, recurringPrice, customerWithCard, advance, eventsOf } = billingCalls(ctx);
 
   it('customer.subscription.trial_will_end is sent once, 3 days before the trial ends; at once for a 2-day trial', async () => {
     const price = await recurringPrice(900);
@@ -66,15 +17,15 @@ describe.each(testDatabases)('billing notices ($name)', (database) => {
     const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }], trial_period_days: 14 });
     expect(await eventsOf('customer.subscription.trial_will_end', sub.id)).toEqual([]);
 
-    await advance(clock!, START + 11 * DAY - 60);
+    await advance(clock, START + 11 * DAY - 60);
     expect(await eventsOf('customer.subscription.trial_will_end', sub.id)).toEqual([]);
-    await advance(clock!, START + 12 * DAY);
+    await advance(clock, START + 12 * DAY);
     const [notice, ...more] = await eventsOf('customer.subscription.trial_will_end', sub.id);
     expect(more).toEqual([]);
     expect(notice).toMatchObject({ created: START + 11 * DAY, data: { object: { object: 'subscription', status: 'trialing', trial_end: START + 14 * DAY } } });
 
     // Through the trial's end and two renewals: still that one.
-    await advance(clock!, START + 80 * DAY);
+    await advance(clock, START + 80 * DAY);
     await runJobOnce(ctx.h.tillpoint.deps, 'billing');
     expect(await eventsOf('customer.subscription.trial_will_end', sub.id)).toHaveLength(1);
     expect((await ok('GET', `/v1/subscriptions/${sub.id}`)).status).toBe('active');
@@ -83,7 +34,7 @@ describe.each(testDatabases)('billing notices ($name)', (database) => {
     const short = await customerWithCard();
     const brief = await ok('POST', '/v1/subscriptions', { customer: short.customer, items: [{ price }], trial_period_days: 2 });
     expect(await eventsOf('customer.subscription.trial_will_end', brief.id)).toMatchObject([{ created: START, data: { object: { id: brief.id } } }]);
-    await advance(short.clock!, START + 2 * DAY - 60);
+    await advance(short.clock, START + 2 * DAY - 60);
     expect(await eventsOf('customer.subscription.trial_will_end', brief.id)).toHaveLength(1);
   });
 
@@ -94,8 +45,8 @@ describe.each(testDatabases)('billing notices ($name)', (database) => {
     const renewals = [Date.UTC(2027, 1, 1, 9) / 1000, Date.UTC(2027, 2, 1, 9) / 1000, Date.UTC(2027, 3, 1, 9) / 1000];
 
     // To an hour before the third renewal: each renewal's notice came a week before it, and only once.
-    await advance(clock!, renewals[2]! - 3600);
-    await advance(clock!, renewals[2]! - 60);
+    await advance(clock, renewals[2]! - 3600);
+    await advance(clock, renewals[2]! - 60);
     await runJobOnce(ctx.h.tillpoint.deps, 'billing');
     const notices = await eventsOf('invoice.upcoming', sub.id);
     expect(notices.map((event) => event.created)).toEqual(renewals.map((at) => at - 7 * DAY));
@@ -123,10 +74,10 @@ describe.each(testDatabases)('billing notices ($name)', (database) => {
     expect(made).toMatchObject({ status: 'paid', amount_due: 4000, period_end: renewals[1] });
 
     // A weekly subscription's period is no longer than the lead: its notice comes at once, each period.
-    const weekly = await recurringPrice(500, 'week');
+    const weekly = await recurringPrice(500, { interval: 'week' });
     const other = await customerWithCard();
     const week = await ok('POST', '/v1/subscriptions', { customer: other.customer, items: [{ price: weekly }] });
-    await advance(other.clock!, START + 14 * DAY + 60);
+    await advance(other.clock, START + 14 * DAY + 60);
     expect((await eventsOf('invoice.upcoming', week.id)).map((event) => [event.created, event.data.object.period_start])).toEqual([
       [START, START + 7 * DAY],
       [START + 7 * DAY, START + 14 * DAY],
@@ -139,7 +90,7 @@ describe.each(testDatabases)('billing notices ($name)', (database) => {
     const { clock, customer } = await customerWithCard();
     const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }] });
     await ok('POST', `/v1/subscriptions/${sub.id}`, { cancel_at_period_end: true });
-    await advance(clock!, START + 40 * DAY);
+    await advance(clock, START + 40 * DAY);
     expect(await eventsOf('invoice.upcoming', sub.id)).toEqual([]);
   });
 
@@ -161,7 +112,7 @@ describe.each(testDatabases)('billing notices ($name)', (database) => {
   it('preferred_locales: kept as written canonically, refused when not a language tag, changing nothing', async () => {
     const customer = await ok('POST', '/v1/customers', { email: 'kim@example.com', preferred_locales: ['pt-br', 'EN'] });
     expect(customer.preferred_locales).toEqual(['pt-BR', 'en']);
-    const refused = await merchantCall(ctx.h, ctx.key, 'POST', `/v1/customers/${customer.id}`, { preferred_locales: ['de', 'not a tag!'] });
+    const refused = await call('POST', `/v1/customers/${customer.id}`, { preferred_locales: ['de', 'not a tag!'] });
     expectError(refused, 400, 'parameter_invalid', { param: 'preferred_locales' });
     expect((await ok('GET', `/v1/customers/${customer.id}`)).preferred_locales).toEqual(['pt-BR', 'en']);
     expect((await ok('POST', `/v1/customers/${customer.id}`, { preferred_locales: [] })).preferred_locales).toEqual([]);
@@ -189,7 +140,7 @@ describe.each(testDatabases)('payment failed emails ($name)', (database) => {
     const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }], trial_period_days: 3 });
 
     // The trial ends on 4 January; its renewal is declined and retried 1 day later.
-    await advance(clock!, START + 3 * DAY + 60);
+    await advance(clock, START + 3 * DAY + 60);
     const [renewal] = (await ok('GET', `/v1/invoices?subscription=${sub.id}&status=open`)).data;
     expect(renewal).toMatchObject({ attempt_count: 1, next_payment_attempt: START + 4 * DAY });
     const [first, ...others] = mailsTo(email);
@@ -204,7 +155,7 @@ describe.each(testDatabases)('payment failed emails ($name)', (database) => {
     expect(first!.text.replace(/\s/g, '')).not.toContain('4000000000000341');
 
     // The four retries fail too: one email each, the last saying so; the billing job sends none again.
-    await advance(clock!, START + 30 * DAY);
+    await advance(clock, START + 30 * DAY);
     await runJobOnce(ctx.h.tillpoint.deps, 'billing');
     const mails = mailsTo(email);
     expect(mails).toHaveLength(5);
@@ -253,7 +204,7 @@ describe.each(testDatabases)('payment failed emails without a mail server ($name
     const price = await recurringPrice(1500);
     const { clock, customer } = await customerWithCard({ card: DECLINES_AFTER_SAVE });
     const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }], trial_period_days: 3 });
-    await advance(clock!, START + 30 * DAY);
+    await advance(clock, START + 30 * DAY);
     expect((await ok('GET', `/v1/subscriptions/${sub.id}`)).status).toBe('canceled');
     const [renewal] = (await ok('GET', `/v1/invoices?subscription=${sub.id}&status=uncollectible`)).data;
     expect(renewal).toMatchObject({ attempt_count: 5 });
@@ -279,12 +230,12 @@ describe.each(testDatabases)('payment failed emails the mail server refuses ($na
     const price = await recurringPrice(1500);
     const { clock, customer } = await customerWithCard({ card: DECLINES_AFTER_SAVE, email: 'bounce@example.com' });
     const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }], trial_period_days: 3 });
-    await advance(clock!, START + 3 * DAY + 60);
+    await advance(clock, START + 3 * DAY + 60);
     expect(refusing.refused).toEqual(['bounce@example.com']);
     await runJobOnce(ctx.h.tillpoint.deps, 'billing');
-    await advance(clock!, START + 3 * DAY + 120);
+    await advance(clock, START + 3 * DAY + 120);
     expect(refusing.refused).toEqual(['bounce@example.com']);
-    await advance(clock!, START + 30 * DAY);
+    await advance(clock, START + 30 * DAY);
     expect(refusing.refused).toHaveLength(5);
     expect((await ok('GET', `/v1/subscriptions/${sub.id}`)).status).toBe('canceled');
   });

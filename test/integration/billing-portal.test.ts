@@ -1,20 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases';
-import { dumpDatabase, expectError, merchantCall, rows, tokenize, useIntegration, withoutBookkeeping } from '../support/integration';
+import { billingCalls, DAY, DECLINES_AFTER_SAVE } from '../support/billing';
+import { dumpDatabase, expectError, rows, useIntegration, withoutBookkeeping } from '../support/integration';
 
-const DAY = 24 * 60 * 60;
 /** 1 March 2027, 09:00 UTC: the test clocks' start. */
 const START = Date.UTC(2027, 2, 1, 9) / 1000;
-const DECLINES_LATER = { number: '4000 0000 0000 0341', exp_month: 12, exp_year: 2034, cvc: '123' };
 
 describe.each(testDatabases)('the customer portal and the hosted invoice page ($name)', (database) => {
   const ctx = useIntegration(database);
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => merchantCall(ctx.h, ctx.key, method, url, body);
-  const ok = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
-    const res = await call(method, url, body);
-    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
-    return res.json() as Record<string, any>;
-  };
+  const { call, ok, recurringPrice, payPage: saveCard, customerWithCard } = billingCalls(ctx);
   /** What a browser does: GET a page, or post a form, without following redirects. */
   const browse = (url: string, options: { form?: Record<string, string>; language?: string } = {}) => {
     const path = url.replace(/^https?:\/\/[^/]+/, '');
@@ -28,31 +22,11 @@ describe.each(testDatabases)('the customer portal and the hosted invoice page ($
     });
   };
 
-  async function monthlyPrice(unitAmount: number) {
-    const product = await ok('POST', '/v1/products', { name: 'Coffee club' });
-    return (await ok('POST', '/v1/prices', { product: product.id, currency: 'usd', unit_amount: unitAmount, recurring: { interval: 'month' } })).id as string;
-  }
-
-  /** Pays a setup session's page with `card` (the checkout page's own API), as the customer would. */
-  async function saveCard(sessionId: string, card?: Record<string, unknown>) {
-    // Saved a moment after what came before: the newest card is listed first.
-    ctx.h.clock.advance(1000);
-    const saved = await ctx.h.app.inject({
-      method: 'POST',
-      url: `/api/checkout/sessions/${sessionId}/payments`,
-      payload: { payment_method_type: 'card', email: 'ada@example.com', nonce: await tokenize(ctx.h, sessionId, card) },
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
-  }
-
-  /** A customer on a test clock with `card` saved, and a monthly subscription of $15.00 billed to it. */
+  /** A customer on a test clock at START with `card` saved, and a monthly subscription of $15.00 with a week's trial billed to it. */
   async function subscriber(card?: Record<string, unknown>) {
-    const clock = await ok('POST', '/v1/test_helpers/test_clocks', { frozen_time: START });
-    const customer = await ok('POST', '/v1/customers', { email: 'ada@example.com', test_clock: clock.id });
-    const setup = await ok('POST', '/v1/checkout/sessions', { mode: 'setup', customer: customer.id });
-    await saveCard(setup.id, card);
-    const sub = await ok('POST', '/v1/subscriptions', { customer: customer.id, items: [{ price: await monthlyPrice(1500) }], trial_period_days: 7 });
-    return { clock: clock.id as string, customer: customer.id as string, sub: sub.id as string };
+    const { clock, customer } = await customerWithCard({ card, start: START });
+    const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price: await recurringPrice(1500) }], trial_period_days: 7 });
+    return { clock, customer, sub: sub.id as string };
   }
 
   it('POST /v1/billing_portal/sessions answers a short-lived page of the customer: subscriptions, card, invoices', async () => {
@@ -167,7 +141,7 @@ describe.each(testDatabases)('the customer portal and the hosted invoice page ($
   });
 
   it('a past-due customer adds a card on the checkout page: the subscription moves to it and the invoice owed is paid, once', async () => {
-    const { clock, customer, sub } = await subscriber(DECLINES_LATER);
+    const { clock, customer, sub } = await subscriber(DECLINES_AFTER_SAVE);
     await ok('POST', `/v1/test_helpers/test_clocks/${clock}/advance`, { frozen_time: START + 7 * DAY + 60 });
     expect((await ok('GET', `/v1/subscriptions/${sub}`)).status).toBe('past_due');
     const owed = (await ok('GET', `/v1/invoices?subscription=${sub}&status=open`)).data[0];
@@ -206,7 +180,7 @@ describe.each(testDatabases)('the customer portal and the hosted invoice page ($
   });
 
   it('the hosted invoice page shows what is owed and pays it with another card; a decline says so and changes nothing else', async () => {
-    const { clock, sub } = await subscriber(DECLINES_LATER);
+    const { clock, sub } = await subscriber(DECLINES_AFTER_SAVE);
     await ok('POST', `/v1/test_helpers/test_clocks/${clock}/advance`, { frozen_time: START + 7 * DAY + 60 });
     const owed = (await ok('GET', `/v1/invoices?subscription=${sub}&status=open`)).data[0];
     expect(owed.hosted_invoice_url).toMatch(/\/i\/ih_[A-Za-z0-9]{32}$/);

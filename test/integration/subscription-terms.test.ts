@@ -2,14 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { runJobOnce } from '../../src/runtime/scheduler';
 import { invoiceSchema, subscriptionSchema } from '../../src/http/response-schemas';
 import { testDatabases } from '../support/databases';
-import { dumpDatabase, expectError, merchantCall, rows, tokenize, useIntegration, withoutBookkeeping } from '../support/integration';
+import { billingCalls, DAY, DECLINES_AFTER_SAVE, START } from '../support/billing';
+import { dumpDatabase, expectError, rows, useIntegration, withoutBookkeeping } from '../support/integration';
 
-const DAY = 24 * 60 * 60;
-/** 1 January 2027, 09:00 UTC: the test clocks' start. */
-const START = Date.UTC(2027, 0, 1, 9) / 1000;
 /** The first of `month` (0 = January) 2027, 09:00 UTC: a monthly subscription's period starts. */
 const firstOf = (month: number) => Date.UTC(2027, month, 1, 9) / 1000;
-const DECLINING_CARD = { number: '4000 0000 0000 0341', exp_month: 12, exp_year: 2034, cvc: '123' };
 
 type Json = Record<string, any>;
 
@@ -26,36 +23,9 @@ function expectAddsUp(invoice: Json) {
 
 describe.each(testDatabases)('discounts and taxes on subscription invoices ($name)', (database) => {
   const ctx = useIntegration(database);
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => merchantCall(ctx.h, ctx.key, method, url, body);
-  const ok = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
-    const res = await call(method, url, body);
-    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
-    return res.json() as Json;
-  };
-
-  async function recurringPrice(unitAmount: number, currency = 'usd') {
-    const product = await ok('POST', '/v1/products', { name: 'Coffee club' });
-    return (await ok('POST', '/v1/prices', { product: product.id, currency, unit_amount: unitAmount, recurring: { interval: 'month' } })).id as string;
-  }
-
+  const { call, ok, recurringPrice, customerWithCard, invoicesOf, advance } = billingCalls(ctx);
   /** A customer on a new test clock at START, with `card` saved by a setup session (nothing charged). */
-  async function customerOnClock(card?: Record<string, unknown>) {
-    const clock = await ok('POST', '/v1/test_helpers/test_clocks', { frozen_time: START });
-    const customer = await ok('POST', '/v1/customers', { email: 'ada@example.com', test_clock: clock.id });
-    const session = await ok('POST', '/v1/checkout/sessions', { mode: 'setup', customer: customer.id });
-    const saved = await ctx.h.app.inject({
-      method: 'POST',
-      url: `/api/checkout/sessions/${session.id}/payments`,
-      payload: { payment_method_type: 'card', email: 'ada@example.com', nonce: await tokenize(ctx.h, session.id, card) },
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
-    return { clock: clock.id as string, customer: customer.id as string };
-  }
-
-  /** The subscription's invoices, oldest period first. */
-  const invoicesOf = async (subscription: string) =>
-    ((await ok('GET', `/v1/invoices?subscription=${subscription}&limit=100`)).data as Json[]).sort((a, b) => a.period_start - b.period_start);
-  const advance = (clock: string, to: number) => ok('POST', `/v1/test_helpers/test_clocks/${clock}/advance`, { frozen_time: to });
+  const customerOnClock = (card?: Record<string, unknown>) => customerWithCard({ card });
 
   it('a 25%-off coupon repeating for 3 months takes exactly the first 3 monthly invoices off, then goes', async () => {
     const price = await recurringPrice(2000);
@@ -100,7 +70,7 @@ describe.each(testDatabases)('discounts and taxes on subscription invoices ($nam
   });
 
   it('a forever amount-off coupon in JPY takes the same yen off every invoice, set and removed by POST /v1/subscriptions/:id', async () => {
-    const price = await recurringPrice(1200, 'jpy');
+    const price = await recurringPrice(1200, { currency: 'jpy' });
     const coupon = await ok('POST', '/v1/coupons', { amount_off: 300, currency: 'jpy', duration: 'forever' });
     const { clock, customer } = await customerOnClock();
     const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }] });
@@ -129,7 +99,7 @@ describe.each(testDatabases)('discounts and taxes on subscription invoices ($nam
     ['usd', 1999, 165],
     ['kwd', 12345, 1018],
   ])('in %s, an exclusive tax rate of 8.25 percent is added to each invoice, rounded to the minor unit', async (currency, amount, tax) => {
-    const price = await recurringPrice(amount, currency);
+    const price = await recurringPrice(amount, { currency: currency });
     const rate = await ok('POST', '/v1/tax_rates', { display_name: 'Sales tax', percentage: 8.25, inclusive: false, country: 'US', state: 'TX' });
     const { clock, customer } = await customerOnClock();
     const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }], default_tax_rates: [rate.id] });
@@ -150,7 +120,7 @@ describe.each(testDatabases)('discounts and taxes on subscription invoices ($nam
   });
 
   it('an inclusive rate is part of the price: the total stays, its tax is shown; with a discount it is taken on what is left', async () => {
-    const price = await recurringPrice(1000, 'gbp');
+    const price = await recurringPrice(1000, { currency: 'gbp' });
     const vat = await ok('POST', '/v1/tax_rates', { display_name: 'VAT', percentage: 20, inclusive: true, country: 'GB' });
     const coupon = await ok('POST', '/v1/coupons', { percent_off: 10, duration: 'forever' });
     const { clock, customer } = await customerOnClock();
@@ -174,7 +144,7 @@ describe.each(testDatabases)('discounts and taxes on subscription invoices ($nam
 
   it('a declined first charge answers 200: the subscription incomplete, its invoice open and retried; the data say the same', async () => {
     const price = await recurringPrice(1500);
-    const { clock, customer } = await customerOnClock(DECLINING_CARD);
+    const { clock, customer } = await customerOnClock(DECLINES_AFTER_SAVE);
     const declined = await call('POST', '/v1/subscriptions', { customer, items: [{ price }] });
     expect(declined.statusCode, declined.body).toBe(200);
     const sub = declined.json() as Json;
@@ -297,11 +267,7 @@ describe.each(testDatabases)('discounts and taxes on subscription invoices ($nam
 
 describe.each(testDatabases)('discounts and taxes of a subscription-mode checkout ($name)', (database) => {
   const ctx = useIntegration(database);
-  const ok = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-    const res = await merchantCall(ctx.h, ctx.key, method, url, body);
-    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
-    return res.json() as Json;
-  };
+  const { ok, payPage } = billingCalls(ctx);
 
   it('a once promotion code and a tax rate at checkout: the first invoice shows each, renewals keep the tax and bill the whole price', async () => {
     const product = await ok('POST', '/v1/products', { name: 'Coffee club' });
@@ -321,12 +287,7 @@ describe.each(testDatabases)('discounts and taxes of a subscription-mode checkou
       amount_total: 1483,
       total_details: { amount_discount: 1000, amount_tax: 83, amount_shipping: 400 },
     });
-    const paid = await ctx.h.app.inject({
-      method: 'POST',
-      url: `/api/checkout/sessions/${session.id}/payments`,
-      payload: { payment_method_type: 'card', email: 'ada@example.com', nonce: await tokenize(ctx.h, session.id) },
-    });
-    expect(paid.statusCode, paid.body).toBe(200);
+    await payPage(session.id);
     const done = await ok('GET', `/v1/checkout/sessions/${session.id}`);
     const sub = await ok('GET', `/v1/subscriptions/${done.subscription}`);
     // The once discount came off the first invoice and is gone; the tax rate stays.
@@ -376,12 +337,7 @@ describe.each(testDatabases)('discounts and taxes of a subscription-mode checkou
       payload: { billing_address: { line1: '1 Main St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' } },
     });
     expect(address.statusCode, address.body).toBe(200);
-    const paid = await ctx.h.app.inject({
-      method: 'POST',
-      url: `/api/checkout/sessions/${session.id}/payments`,
-      payload: { payment_method_type: 'card', email: 'ada@example.com', nonce: await tokenize(ctx.h, session.id) },
-    });
-    expect(paid.statusCode, paid.body).toBe(200);
+    await payPage(session.id);
     const done = await ok('GET', `/v1/checkout/sessions/${session.id}`);
     expect(done.amount_total).toBe(10725);
     const sub = await ok('GET', `/v1/subscriptions/${done.subscription}`);

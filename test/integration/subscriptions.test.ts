@@ -2,51 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { runJobOnce } from '../../src/runtime/scheduler';
 import { testDatabases } from '../support/databases';
 import { dashboardCall, signUpOwner } from '../support/dashboard';
-import { countRows, dumpDatabase, expectError, merchantCall, rows, tokenize, useIntegration, withoutBookkeeping } from '../support/integration';
-
-const DAY = 24 * 60 * 60;
-/** 1 January 2027, 09:00 UTC: the test clocks' start. */
-const START = Date.UTC(2027, 0, 1, 9) / 1000;
+import { billingCalls, DAY, DECLINES_AFTER_SAVE, START } from '../support/billing';
+import { countRows, dumpDatabase, expectError, rows, tokenize, useIntegration, withoutBookkeeping } from '../support/integration';
 
 describe.each(testDatabases)('subscriptions, invoices and test clocks ($name)', (database) => {
   const ctx = useIntegration(database);
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => merchantCall(ctx.h, ctx.key, method, url, body);
-  const ok = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
-    const res = await call(method, url, body);
-    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
-    return res.json() as Record<string, any>;
-  };
-
-  /** A recurring price of a new product. */
-  async function recurringPrice(unitAmount: number, options: { currency?: string; interval?: string } = {}) {
-    const product = await ok('POST', '/v1/products', { name: 'Coffee club' });
-    const price = await ok('POST', '/v1/prices', {
-      product: product.id,
-      currency: options.currency ?? 'usd',
-      unit_amount: unitAmount,
-      recurring: { interval: options.interval ?? 'month' },
-    });
-    return price.id as string;
-  }
-
+  const { call, ok, recurringPrice, customerWithCard, invoicesOf, advance } = billingCalls(ctx);
   /** A customer on a new test clock at `start`, with `card` saved by a setup session (nothing charged). */
-  async function customerOnClock(card?: Record<string, unknown>, start = START) {
-    const clock = await ok('POST', '/v1/test_helpers/test_clocks', { frozen_time: start, name: 'A year of coffee' });
-    const customer = await ok('POST', '/v1/customers', { email: 'ada@example.com', test_clock: clock.id });
-    const session = await ok('POST', '/v1/checkout/sessions', { mode: 'setup', customer: customer.id });
-    const saved = await ctx.h.app.inject({
-      method: 'POST',
-      url: `/api/checkout/sessions/${session.id}/payments`,
-      payload: { payment_method_type: 'card', email: 'ada@example.com', nonce: await tokenize(ctx.h, session.id, card) },
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
-    const [method] = (await ok('GET', `/v1/customers/${customer.id}/payment_methods`)).data;
-    return { clock: clock.id as string, customer: customer.id as string, method: method.id as string };
-  }
-
-  const invoicesOf = async (subscription: string) =>
-    (await ok('GET', `/v1/invoices?subscription=${subscription}&limit=100`)).data as Array<Record<string, any>>;
-  const advance = (clock: string, to: number) => ok('POST', `/v1/test_helpers/test_clocks/${clock}/advance`, { frozen_time: to });
+  const customerOnClock = (card?: Record<string, unknown>, start = START) => customerWithCard({ card, start });
 
   it('a year of a monthly subscription on a test clock: 12 invoices, each paid by exactly one payment, periods on the anchor day', async () => {
     const price = await recurringPrice(2000);
@@ -98,7 +61,7 @@ describe.each(testDatabases)('subscriptions, invoices and test clocks ($name)', 
 
   it('a renewal declined with 4000 0000 0000 0341: past_due, retried 1, 3, 5 and 7 days on, then canceled, never charged twice', async () => {
     const price = await recurringPrice(1500);
-    const { clock, customer } = await customerOnClock({ number: '4000 0000 0000 0341', exp_month: 12, exp_year: 2034, cvc: '123' });
+    const { clock, customer } = await customerOnClock(DECLINES_AFTER_SAVE);
     const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }], trial_period_days: 14 });
     expect(sub).toMatchObject({ status: 'trialing', trial_end: START + 14 * DAY, current_period_end: START + 14 * DAY });
 
@@ -124,7 +87,7 @@ describe.each(testDatabases)('subscriptions, invoices and test clocks ($name)', 
     await ctx.db.query(`UPDATE accounts SET subscription_failure_action = 'unpaid' WHERE id = $1`, [ctx.accountId]);
     try {
       const price = await recurringPrice(1500);
-      const { clock, customer } = await customerOnClock({ number: '4000 0000 0000 0341', exp_month: 12, exp_year: 2034, cvc: '123' });
+      const { clock, customer } = await customerOnClock(DECLINES_AFTER_SAVE);
       const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }], trial_period_days: 3 });
       await advance(clock, START + 30 * DAY);
       expect((await ok('GET', `/v1/subscriptions/${sub.id}`)).status).toBe('unpaid');
@@ -268,17 +231,9 @@ describe.each(testDatabases)('subscriptions, invoices and test clocks ($name)', 
     const price = await recurringPrice(900);
     /** A customer on the wall clock with a card saved, subscribed with a one-day trial. */
     const subscriber = async () => {
-      const customer = await ok('POST', '/v1/customers', { email: 'ada@example.com' });
-      const session = await ok('POST', '/v1/checkout/sessions', { mode: 'setup', customer: customer.id });
-      const saved = await ctx.h.app.inject({
-        method: 'POST',
-        url: `/api/checkout/sessions/${session.id}/payments`,
-        payload: { payment_method_type: 'card', email: 'ada@example.com', nonce: await tokenize(ctx.h, session.id) },
-      });
-      expect(saved.statusCode, saved.body).toBe(200);
-      const [method] = (await ok('GET', `/v1/customers/${customer.id}/payment_methods`)).data;
-      const sub = await ok('POST', '/v1/subscriptions', { customer: customer.id, items: [{ price }], trial_period_days: 1 });
-      return { sub: sub.id as string, method: method.id as string };
+      const { customer, method } = await customerWithCard({ wallClock: true });
+      const sub = await ok('POST', '/v1/subscriptions', { customer, items: [{ price }], trial_period_days: 1 });
+      return { sub: sub.id as string, method };
     };
     const cardless = await subscriber();
     const paying = await subscriber();
@@ -295,16 +250,8 @@ describe.each(testDatabases)('subscriptions, invoices and test clocks ($name)', 
 
 describe.each(testDatabases)('checkout in subscription mode ($name)', (database) => {
   const ctx = useIntegration(database);
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => merchantCall(ctx.h, ctx.key, method, url, body);
-  const ok = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
-    const res = await call(method, url, body);
-    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
-    return res.json() as Record<string, any>;
-  };
-  const monthly = async (unitAmount = 2000) => {
-    const product = await ok('POST', '/v1/products', { name: 'Coffee club' });
-    return (await ok('POST', '/v1/prices', { product: product.id, currency: 'usd', unit_amount: unitAmount, recurring: { interval: 'month' } })).id as string;
-  };
+  const { call, ok, recurringPrice } = billingCalls(ctx);
+  const monthly = (unitAmount = 2000) => recurringPrice(unitAmount);
   const pay = async (sessionId: string, card?: Record<string, unknown>) =>
     ctx.h.app.inject({
       method: 'POST',
