@@ -21,6 +21,15 @@ export interface PromotionCodeRepository {
 }
 
 /** Which session or subscription took which discount: the ledger `max_redemptions` is checked against. */
+/** A discount redeemed: by whom (the account and mode), which coupon and code, when. */
+export interface Redemption {
+  accountId: string;
+  mode: Scope['mode'];
+  couponId: string;
+  promotionCodeId: string | null;
+  at: Date;
+}
+
 export interface DiscountRedemptionRepository {
   /**
    * Redemptions that count against a limit: those whose session is complete or holds a payment
@@ -29,23 +38,9 @@ export interface DiscountRedemptionRepository {
    */
   countHeld(filter: { couponId: string } | { promotionCodeId: string }, exceptRedeemerId: string): Promise<number>;
   /** Records the session's redemption: one per session, the latest discount it holds. */
-  record(redemption: {
-    checkoutSessionId: string;
-    accountId: string;
-    mode: Scope['mode'];
-    couponId: string;
-    promotionCodeId: string | null;
-    at: Date;
-  }): Promise<void>;
+  record(redemption: Redemption & { checkoutSessionId: string }): Promise<void>;
   /** Records a discount applied to a subscription through the API: redeemed at once, and once per subscription, coupon and code. */
-  recordForSubscription(redemption: {
-    subscriptionId: string;
-    accountId: string;
-    mode: Scope['mode'];
-    couponId: string;
-    promotionCodeId: string | null;
-    at: Date;
-  }): Promise<void>;
+  recordForSubscription(redemption: Redemption & { subscriptionId: string }): Promise<void>;
   /** Drops the session's redemption (its discount was removed before it was paid). */
   forget(checkoutSessionId: string): Promise<void>;
   /** Whether `email` has a successful payment on the scope (the first-time-transaction restriction). */
