@@ -8,9 +8,9 @@ import type { Deps } from '../domain/deps';
 import { TillpointError } from '../domain/shared/errors';
 import { formattingLocale, negotiateLocale } from '../domain/shared/locale';
 import { hostedInvoiceUrl, portalUrl } from '../domain/billing/snapshots';
-import { addPortalCard, openPortal, portalAddedCard, setPortalCancellation, useCardForSubscriptions } from '../domain/billing/use-cases/portal';
+import { addedCard, addPortalCard, openPortal, portalAddedCard, setPortalCancellation, useCardForSubscriptions } from '../domain/billing/use-cases/portal';
 import type { Portal } from '../domain/billing/hosted-pages';
-import { addHostedInvoiceCard, hostedInvoiceAddedCard, openHostedInvoice, payHostedInvoice } from '../domain/billing/use-cases/hosted-invoice';
+import { addHostedInvoiceCard, openHostedInvoice, payHostedInvoice } from '../domain/billing/use-cases/hosted-invoice';
 import { errorMessageKey } from '../../web/checkout/i18n';
 import { billingTranslator, type BillingTranslate } from '../../web/billing/i18n';
 import { cardLabel, InvoicePage, MessagePage, PortalCancelPage, PortalPage, type Notice } from '../../web/billing/pages';
@@ -239,7 +239,12 @@ export async function billingPages(app: FastifyInstance, { deps }: { deps: Deps 
       let chosenMethodId: string | null = null;
       if (query.added) {
         // Back from the card session: the card it saved is chosen; the customer presses Pay.
-        const card = await hostedInvoiceAddedCard(deps, { token: params.token, checkoutSessionId: query.added });
+        const { invoice } = hosted;
+        const card = await addedCard(deps, {
+          scope: { accountId: invoice.accountId, mode: invoice.mode },
+          customerId: invoice.customerId,
+          checkoutSessionId: query.added,
+        });
         chosenMethodId = card?.id ?? null;
         notice = card ? { text: t('notice.cardSaved'), tone: 'ok' } : { text: t('notice.cardNotSaved'), tone: 'error' };
       }

@@ -1,12 +1,11 @@
 import type { Deps } from '../../deps';
-import type { SavedPaymentMethod } from '../../customers/entities';
 import type { Scope } from '../../shared/scope';
 import { TillpointError } from '../../shared/errors';
 import type { Invoice } from '../entities';
 import type { HostedInvoice } from '../hosted-pages';
 import { chargeInvoice } from './run-billing';
 import { updateSubscription } from './subscriptions';
-import { addedCard, newCardSession } from './portal';
+import { newCardSession } from './portal';
 
 const missing = () => new TillpointError('resource_missing', 'No such invoice', { param: 'token' });
 
@@ -66,10 +65,4 @@ export async function addHostedInvoiceCard(deps: Deps, options: { token: string;
     locale: options.locale,
     returnTo: options.pageUrl,
   });
-}
-
-/** The invoice's page came back from a card session: the card it saved, when it is this customer's. */
-export async function hostedInvoiceAddedCard(deps: Deps, options: { token: string; checkoutSessionId: string }): Promise<SavedPaymentMethod | null> {
-  const { invoice } = await openHostedInvoice(deps, options.token);
-  return addedCard(deps, { scope: scopeOf(invoice), customerId: invoice.customerId, checkoutSessionId: options.checkoutSessionId });
 }

@@ -80,9 +80,11 @@ export async function openPortal(deps: Deps, token: string): Promise<Portal> {
       reader.savedPaymentMethods.listForCustomer(session, customer.id),
     ]);
     const billing = found.filter((s) => billingStatuses.includes(s.status));
+    // Their prices in one read; a customer has a handful of products at most.
+    const prices = await reader.prices.getMany(session, [...new Set(billing.map((subscription) => subscription.priceId))]);
     const subscriptions = await Promise.all(
       billing.map(async (subscription) => {
-        const price = (await reader.prices.get(session, subscription.priceId))!;
+        const price = prices.get(subscription.priceId)!;
         const product = await reader.products.get(session, price.productId);
         return { subscription, price, productName: product?.name ?? price.productId };
       }),
