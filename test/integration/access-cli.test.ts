@@ -1,3 +1,4 @@
+import { cliBundle } from '../support/cli-bundle';
 import { freePort } from '../support/processes';
 import { execFile, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -24,7 +25,7 @@ function cleanEnv(env: Record<string, string>) {
 
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/tillpoint.js', ...args], { cwd: root, env: cleanEnv(env), timeout: 90_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [cliBundle, ...args], { cwd: root, env: cleanEnv(env), timeout: 90_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });
@@ -74,7 +75,7 @@ describe('tillpoint setup-link and password-reset-link', () => {
     const port = await freePort();
     const base = `http://localhost:${port}`;
     const env = { DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn' };
-    const server = spawn(process.execPath, ['bin/tillpoint.js', 'serve'], { cwd: root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn(process.execPath, [cliBundle, 'serve'], { cwd: root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,3 +1,4 @@
+import { cliBundle } from '../support/cli-bundle';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,7 +32,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['bin/tillpoint.js', ...args],
+      [cliBundle, ...args],
       { cwd: root, env: { ...base, ...env, DATA_DIR: env.DATA_DIR ?? freshDataDir() }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;

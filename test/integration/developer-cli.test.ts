@@ -1,3 +1,4 @@
+import { cliBundle } from '../support/cli-bundle';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -35,7 +36,7 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
 
   it('listen forwards the events trigger makes, signed with the secret it printed', async () => {
     let output = '';
-    listener = spawn(process.execPath, ['bin/tillpoint.js', 'listen', '--forward-to', receiverUrl, '--events', 'payment.succeeded,refund.succeeded'], {
+    listener = spawn(process.execPath, [cliBundle, 'listen', '--forward-to', receiverUrl, '--events', 'payment.succeeded,refund.succeeded'], {
       cwd: root,
       env: env(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,7 +54,7 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
     receiver.secret = secret;
 
     const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(process.execPath, ['bin/tillpoint.js', 'trigger', 'refund.succeeded'], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
+      execFile(process.execPath, [cliBundle, 'trigger', 'refund.succeeded'], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       ),
     );
@@ -79,11 +80,8 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
 
   it('trigger invoice.payment_failed makes a subscription whose renewal is declined, through the real API', async () => {
     const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(
-        process.execPath,
-        ['bin/tillpoint.js', 'trigger', 'invoice.payment_failed'],
-        { cwd: root, env: env(), timeout: 60_000 },
-        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      execFile(process.execPath, [cliBundle, 'trigger', 'invoice.payment_failed'], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       ),
     );
     expect(triggered.code, triggered.stderr).toBe(0);
@@ -100,7 +98,7 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
     'trigger %s makes a subscription on a test clock whose notice is sent, through the real API',
     async (type, about) => {
       const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-        execFile(process.execPath, ['bin/tillpoint.js', 'trigger', type], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
+        execFile(process.execPath, [cliBundle, 'trigger', type], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
           resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
         ),
       );
@@ -116,7 +114,7 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
   it('refuses to trigger with a live key: it makes real objects', async () => {
     const run = (args: string[], key: string) =>
       new Promise<{ code: number; stderr: string }>((resolve) =>
-        execFile(process.execPath, ['bin/tillpoint.js', ...args], { cwd: root, env: { ...env(), TILLPOINT_API_KEY: key } }, (error, _stdout, stderr) =>
+        execFile(process.execPath, [cliBundle, ...args], { cwd: root, env: { ...env(), TILLPOINT_API_KEY: key } }, (error, _stdout, stderr) =>
           resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
         ),
       );
@@ -145,7 +143,7 @@ describe.each(testDatabases)('tillpoint trigger dispute.created ($name)', (datab
     const triggered = new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
       execFile(
         process.execPath,
-        ['bin/tillpoint.js', 'trigger', 'dispute.created'],
+        [cliBundle, 'trigger', 'dispute.created'],
         { cwd: root, env: { ...process.env, TILLPOINT_API_KEY: ctx.key, TILLPOINT_URL: baseUrl }, timeout: 60_000 },
         (error, stdout, stderr) => {
           exited = true;

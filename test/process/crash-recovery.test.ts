@@ -9,6 +9,7 @@ import { openPostgres } from '../../src/persistence/sql-client';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import type { CrashStep } from './crashing-server';
 import { seededDataDir } from '../support/pglite-template';
+import { crashingServerBundle } from '../support/cli-bundle';
 
 /**
  * Crash recovery at every step, by a real `kill -9` of a real server process on PGlite files
@@ -30,7 +31,6 @@ import { seededDataDir } from '../support/pglite-template';
  * - no event reached the receiver twice with a 200 answer.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const entry = path.join(root, 'test/process/crashing-server.ts');
 /** A step is one server start (a few seconds on a quiet machine; far more on a shared, loaded one). */
 const STEP_TIMEOUT = 180_000;
 
@@ -75,7 +75,7 @@ describe.each(variants)('crash recovery at every step (kill -9, $name)', (varian
   let previous: { step: string; check: (state: State) => void } | null = null;
 
   function start(crashAt?: CrashStep): Promise<Server> {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    const child = spawn(process.execPath, [crashingServerBundle], {
       cwd: root,
       env: {
         ...process.env,

@@ -1,3 +1,4 @@
+import { cliBundle } from '../support/cli-bundle';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ describe('restart right after kill -9 on the embedded database', () => {
   });
 
   it('is not refused while the killed server is a zombie', { timeout: 240_000 }, async () => {
-    const first = await startServe({ DATA_DIR: dataDir }, { command: ['sh', '-c', `"${process.execPath}" bin/tillpoint.js serve & exec sleep 600`] });
+    const first = await startServe({ DATA_DIR: dataDir }, { command: ['sh', '-c', `"${process.execPath}" "${cliBundle}" serve & exec sleep 600`] });
     servers.push(first);
     const { pid } = JSON.parse(readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')) as { pid: number };
     process.kill(pid, 'SIGKILL');

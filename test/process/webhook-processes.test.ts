@@ -1,3 +1,4 @@
+import { cliBundle } from '../support/cli-bundle';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -29,7 +30,7 @@ describe.skipIf(!postgresUrl)('webhook delivery across server processes (postgre
 
   async function serve(): Promise<{ process: ChildProcess; base: string }> {
     const port = await freePort();
-    const child = spawn(process.execPath, ['bin/tillpoint.js', 'serve'], {
+    const child = spawn(process.execPath, [cliBundle, 'serve'], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: '' },
       stdio: ['ignore', 'ignore', 'inherit'],

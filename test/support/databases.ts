@@ -116,11 +116,57 @@ const migrated = (open: (timeouts?: DatabaseTimeouts) => Promise<SqlClient>) => 
 
 const openServer = (timeouts?: DatabaseTimeouts) => (directUrl ? openPooled(postgresUrl!, directUrl, timeouts) : openDirect(postgresUrl!, timeouts));
 
+/**
+ * What a migrated PGlite database must look like to be lent again: its tables, columns and indexes,
+ * and no setting changed for the session. A suite that altered either gets a database of its own
+ * next time instead.
+ */
+const shapeOf = async (db: SqlClient): Promise<string> =>
+  (
+    await db.query<{ shape: string }>(
+      `SELECT (SELECT md5(string_agg(table_name || '.' || column_name || ':' || data_type || ':' || is_nullable || ':' || coalesce(column_default, ''), ',' ORDER BY table_name, column_name))
+                 FROM information_schema.columns WHERE table_schema = current_schema())
+           || (SELECT md5(string_agg(indexdef, ',' ORDER BY indexdef)) FROM pg_indexes WHERE schemaname = current_schema())
+           || coalesce((SELECT md5(string_agg(name || '=' || setting, ',' ORDER BY name)) FROM pg_settings WHERE source = 'session'), '') AS shape`,
+    )
+  ).rows[0]!.shape;
+
+/**
+ * One migrated PGlite database per test worker, lent to one suite at a time: opening one costs about
+ * a second of CPU (WebAssembly PostgreSQL restoring the template), and the suites of a worker run
+ * one after another. Closing a lent database empties it (`truncateAll`) and keeps it for the next
+ * suite, unless its shape changed; a suite that asks for other timeouts, or a second database while
+ * it holds one, opens its own.
+ */
+const lending: { spare: SqlClient | null; shape: string | null } = { spare: null, shape: null };
+
+async function lendMigratedPglite(timeouts?: DatabaseTimeouts): Promise<SqlClient> {
+  if (timeouts && JSON.stringify(timeouts) !== JSON.stringify(DEFAULT_DATABASE_TIMEOUTS)) return openPglite(null, timeouts, migratedPgliteTemplate.dump);
+  const db = lending.spare ?? (await openPglite(null, DEFAULT_DATABASE_TIMEOUTS, migratedPgliteTemplate.dump));
+  lending.spare = null;
+  lending.shape ??= await shapeOf(db);
+  let returned = false;
+  return {
+    ...db,
+    async close() {
+      if (returned) return;
+      returned = true;
+      const reusable = lending.spare === null && (await shapeOf(db).catch(() => null)) === lending.shape;
+      if (reusable) {
+        await truncateAll(db);
+        lending.spare = db;
+      } else {
+        await db.close();
+      }
+    },
+  };
+}
+
 export const testDatabases: TestDatabase[] = [
   {
     name: 'pglite' as const,
     open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, pgliteTemplate.dump),
-    openMigrated: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, migratedPgliteTemplate.dump),
+    openMigrated: lendMigratedPglite,
   },
   ...(postgresUrl ? [{ name: 'postgres' as const, open: openServer, openMigrated: migrated(openServer) }] : []),
 ].filter((database) => !only || only.includes(database.name));

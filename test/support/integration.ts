@@ -183,7 +183,6 @@ export async function countRows(db: SqlClient, table: string): Promise<number> {
   return Number(row!.n);
 }
 
-/** Every row of every table of the current schema, as JSON text. */
 /**
  * A dump without what records the requests themselves (the request log, written after the answer;
  * rate-limit counters; keys' and dashboard sessions' last use), so it shows what the requests changed.
@@ -206,12 +205,11 @@ export function withoutBookkeeping(dump: Record<string, string[]>): Record<strin
   return tables;
 }
 
+/** Every row of every table of the current schema, each as its JSON text, read in one statement. */
 export async function dumpDatabase(db: SqlClient): Promise<Record<string, string[]>> {
-  const tables = await rows(db, `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`);
-  const dump: Record<string, string[]> = {};
-  for (const { tablename } of tables) {
-    const data = await rows(db, `SELECT row_to_json(t)::text AS j FROM "${tablename}" t`);
-    dump[tablename] = data.map((r) => String(r.j));
-  }
-  return dump;
+  const tables = (await rows(db, `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`)).map((t) => String(t.tablename));
+  if (tables.length === 0) return {};
+  const columns = tables.map((table, i) => `(SELECT coalesce(json_agg(row_to_json(t)::text), '[]') FROM "${table}" t)::text AS t${i}`);
+  const [row] = await rows(db, `SELECT ${columns.join(', ')}`);
+  return Object.fromEntries(tables.map((table, i) => [table, JSON.parse(String(row![`t${i}`])) as string[]]));
 }

@@ -1,3 +1,4 @@
+import { cliBundle } from './cli-bundle';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -40,8 +41,8 @@ export interface Run {
 export function cli(args: string[], env: Record<string, string | undefined>, options: { withoutFileOverride?: boolean } = {}): Promise<Run> {
   const dropOverride = options.withoutFileOverride === true && process.getuid?.() === 0;
   const [program, ...programArgs] = dropOverride
-    ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', process.execPath, 'bin/tillpoint.js', ...args]
-    : [process.execPath, 'bin/tillpoint.js', ...args];
+    ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', process.execPath, cliBundle, ...args]
+    : [process.execPath, cliBundle, ...args];
   return new Promise((resolve) => {
     execFile(program!, programArgs, { cwd: root, env: cleanEnv(env), timeout: 90_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
@@ -64,7 +65,7 @@ export async function startServe(
   options: { command?: string[]; port?: number; timeoutMs?: number; cwd?: string } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const [program, ...args] = options.command ?? [process.execPath, 'bin/tillpoint.js', 'serve'];
+  const [program, ...args] = options.command ?? [process.execPath, cliBundle, 'serve'];
   const child = spawn(program!, args, {
     cwd: options.cwd ?? root,
     env: cleanEnv({ LOG_LEVEL: 'warn', ...env, PORT: String(port) }),
