@@ -25,6 +25,28 @@ if (process.env.REQUIRE_POSTGRES === '1' && !postgresUrl) {
 }
 const only = process.env.TEST_DATABASES?.split(',').map((name) => name.trim());
 
+/**
+ * The start of the name of every schema and role a suite makes on the server: `t_`, and the run's own
+ * mark when the global setup set one, so that its teardown drops what the run's workers still held
+ * (the databases lent per worker, below) and nothing of another run.
+ */
+export const suitePrefix = () => `t_${process.env.TILLPOINT_TEST_RUN ? `${process.env.TILLPOINT_TEST_RUN}_` : ''}`;
+
+/** Drops every schema and role whose name starts with `prefix` (the global setup's teardown). */
+export async function dropSuiteObjects(direct: string, prefix: string): Promise<void> {
+  const admin = await openPostgres(direct, { max: 1 });
+  try {
+    const like = `${prefix.replaceAll('_', '\\_')}%`;
+    const schemas = await admin.query<{ name: string }>('SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE $1', [like]);
+    const roles = await admin.query<{ name: string }>('SELECT rolname AS name FROM pg_roles WHERE rolname LIKE $1', [like]);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename LIKE $1', [like]);
+    for (const { name } of schemas.rows) await admin.exec(`DROP SCHEMA "${name}" CASCADE`);
+    for (const { name } of roles.rows) await admin.exec(`DROP ROLE "${name}"`);
+  } finally {
+    await admin.close();
+  }
+}
+
 /** `url` as another role. */
 export function asRole(url: string, role: string): string {
   const changed = new URL(url);
@@ -39,7 +61,7 @@ export function asRole(url: string, role: string): string {
  */
 async function openDirect(url: string, timeouts?: DatabaseTimeouts): Promise<SqlClient> {
   // Each suite gets its own schema, so suites run in parallel on one server without meeting.
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = `${suitePrefix()}${randomBytes(6).toString('hex')}`;
   const admin = await openPostgres(url, { max: 1 });
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.close();
@@ -63,7 +85,7 @@ async function openDirect(url: string, timeouts?: DatabaseTimeouts): Promise<Sql
  * direct suites' role is.
  */
 export async function suiteRole(direct: string, timeouts: DatabaseTimeouts | null): Promise<{ role: string; drop(): Promise<void> }> {
-  const role = `t_${randomBytes(6).toString('hex')}`;
+  const role = `${suitePrefix()}${randomBytes(6).toString('hex')}`;
   const bounds = timeouts
     ? [
         `ALTER ROLE ${role} SET statement_timeout = ${timeouts.statementMs}`,
@@ -117,7 +139,7 @@ const migrated = (open: (timeouts?: DatabaseTimeouts) => Promise<SqlClient>) => 
 const openServer = (timeouts?: DatabaseTimeouts) => (directUrl ? openPooled(postgresUrl!, directUrl, timeouts) : openDirect(postgresUrl!, timeouts));
 
 /**
- * What a migrated PGlite database must look like to be lent again: its tables, columns and indexes,
+ * What a migrated database must look like to be lent again: its tables, columns and indexes,
  * and no setting changed for the session. A suite that altered either gets a database of its own
  * next time instead.
  */
@@ -132,33 +154,35 @@ const shapeOf = async (db: SqlClient): Promise<string> =>
   ).rows[0]!.shape;
 
 /**
- * One migrated PGlite database per test worker, lent to one suite at a time: opening one costs about
- * a second of CPU (WebAssembly PostgreSQL restoring the template), and the suites of a worker run
- * one after another. Closing a lent database empties it (`truncateAll`) and keeps it for the next
- * suite, unless its shape changed; a suite that asks for other timeouts, or a second database while
- * it holds one, opens its own.
+ * One migrated database per test worker and engine, lent to one suite at a time: opening one costs
+ * about a second of CPU on PGlite (WebAssembly PostgreSQL restoring the template) and every
+ * migration on PostgreSQL, and the suites of a worker run one after another. Returning a lent
+ * database (its `close`) empties it (`truncateAll`) and keeps it for the next suite, unless its shape
+ * changed; a suite that asks for other timeouts, or for a second database while it holds one, gets
+ * one of its own.
  */
-const lending: { spare: SqlClient | null; shape: string | null } = { spare: null, shape: null };
-
-async function lendMigratedPglite(timeouts?: DatabaseTimeouts): Promise<SqlClient> {
-  if (timeouts && JSON.stringify(timeouts) !== JSON.stringify(DEFAULT_DATABASE_TIMEOUTS)) return openPglite(null, timeouts, migratedPgliteTemplate.dump);
-  const db = lending.spare ?? (await openPglite(null, DEFAULT_DATABASE_TIMEOUTS, migratedPgliteTemplate.dump));
-  lending.spare = null;
-  lending.shape ??= await shapeOf(db);
-  let returned = false;
-  return {
-    ...db,
-    async close() {
-      if (returned) return;
-      returned = true;
-      const reusable = lending.spare === null && (await shapeOf(db).catch(() => null)) === lending.shape;
-      if (reusable) {
-        await truncateAll(db);
-        lending.spare = db;
-      } else {
-        await db.close();
-      }
-    },
+function lentPerWorker(openMigrated: (timeouts?: DatabaseTimeouts) => Promise<SqlClient>) {
+  const lending: { spare: SqlClient | null; shape: string | null } = { spare: null, shape: null };
+  return async (timeouts?: DatabaseTimeouts): Promise<SqlClient> => {
+    if (timeouts && JSON.stringify(timeouts) !== JSON.stringify(DEFAULT_DATABASE_TIMEOUTS)) return openMigrated(timeouts);
+    const db = lending.spare ?? (await openMigrated());
+    lending.spare = null;
+    lending.shape ??= await shapeOf(db);
+    let returned = false;
+    return {
+      ...db,
+      async close() {
+        if (returned) return;
+        returned = true;
+        const reusable = lending.spare === null && (await shapeOf(db).catch(() => null)) === lending.shape;
+        if (reusable) {
+          await truncateAll(db);
+          lending.spare = db;
+        } else {
+          await db.close();
+        }
+      },
+    };
   };
 }
 
@@ -166,9 +190,9 @@ export const testDatabases: TestDatabase[] = [
   {
     name: 'pglite' as const,
     open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, pgliteTemplate.dump),
-    openMigrated: lendMigratedPglite,
+    openMigrated: lentPerWorker((timeouts) => openPglite(null, timeouts, migratedPgliteTemplate.dump)),
   },
-  ...(postgresUrl ? [{ name: 'postgres' as const, open: openServer, openMigrated: migrated(openServer) }] : []),
+  ...(postgresUrl ? [{ name: 'postgres' as const, open: openServer, openMigrated: lentPerWorker(migrated(openServer)) }] : []),
 ].filter((database) => !only || only.includes(database.name));
 
 /**
