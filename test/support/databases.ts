@@ -154,12 +154,13 @@ const shapeOf = async (db: SqlClient): Promise<string> =>
   ).rows[0]!.shape;
 
 /**
- * One migrated database per test worker and engine, lent to one suite at a time: opening one costs
- * about a second of CPU on PGlite (WebAssembly PostgreSQL restoring the template) and every
- * migration on PostgreSQL, and the suites of a worker run one after another. Returning a lent
- * database (its `close`) empties it (`truncateAll`) and keeps it for the next suite, unless its shape
- * changed; a suite that asks for other timeouts, or for a second database while it holds one, gets
- * one of its own.
+ * One migrated PGlite database per test worker, lent to one suite at a time: opening one costs about
+ * a second of CPU (WebAssembly PostgreSQL restoring the template), and the suites of a worker run one
+ * after another. Returning a lent database (its `close`) empties it (`truncateAll`) and keeps it for
+ * the next suite, unless its shape changed; a suite that asks for other timeouts, or for a second
+ * database while it holds one, gets one of its own. (On PostgreSQL each suite keeps a schema of its
+ * own: a schema lent on kept its pool's connections open between suites, and with several workers
+ * and the suites' own extra connections the server ran out of them.)
  */
 function lentPerWorker(openMigrated: (timeouts?: DatabaseTimeouts) => Promise<SqlClient>) {
   const lending: { spare: SqlClient | null; shape: string | null } = { spare: null, shape: null };
@@ -192,7 +193,7 @@ export const testDatabases: TestDatabase[] = [
     open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, pgliteTemplate.dump),
     openMigrated: lentPerWorker((timeouts) => openPglite(null, timeouts, migratedPgliteTemplate.dump)),
   },
-  ...(postgresUrl ? [{ name: 'postgres' as const, open: openServer, openMigrated: lentPerWorker(migrated(openServer)) }] : []),
+  ...(postgresUrl ? [{ name: 'postgres' as const, open: openServer, openMigrated: migrated(openServer) }] : []),
 ].filter((database) => !only || only.includes(database.name));
 
 /**
