@@ -353,9 +353,7 @@ describe.each(testDatabases)('audit log and request log of the merchant API ($na
     // test's last calls may land after its tables were emptied.
     const ownLog = async () => (await rows(ctx.db, 'SELECT count(*)::int AS n FROM api_requests WHERE account_id = $1', [ctx.accountId]))[0]!.n;
     await expect.poll(ownLog).toBe(3);
-    const logged = await rows(ctx.db, 'SELECT method, path, status, error_code FROM api_requests WHERE account_id = $1 ORDER BY at, path', [
-      ctx.accountId,
-    ]);
+    const logged = await rows(ctx.db, 'SELECT method, path, status, error_code FROM api_requests WHERE account_id = $1 ORDER BY at, path', [ctx.accountId]);
     expect(logged).toEqual(
       expect.arrayContaining([
         { method: 'POST', path: '/v1/checkout/sessions', status: 200, error_code: null },

@@ -24,6 +24,16 @@ export interface PaymentMethodDetails {
   payerEmail?: string | null;
   /** Venmo: the account's username. */
   username?: string | null;
+  /** A local payment method (iDEAL, Bancontact…): the shopper's bank, as the processor reported it. */
+  bank?: BankDetails | null;
+}
+
+/** The bank a local payment was made from: never the account number, only the IBAN's last 4 characters. */
+export interface BankDetails {
+  /** The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists; else null. */
+  name: string | null;
+  bic: string | null;
+  ibanLast4: string | null;
 }
 
 /**
@@ -62,6 +72,11 @@ export const payments = defineResource('payments', {
   paymentMethod: field.json<PaymentMethodDetails>().nullable().internal(),
   processor: field.text().examples('test', 'braintree'),
   processorTransactionId: field.text().nullable(),
+  /**
+   * A local payment method's payment (migration 0054): the processor's id of the payment the shopper
+   * approves at the bank (Braintree's local payment `paymentId`), which its confirmation names.
+   */
+  processorPaymentId: field.text().nullable().fixedAtCreation().internal(),
   processorResponse: field.json<{ code: string; text: string }>().nullable(),
   failureCode: field.text().nullable(),
   declineCode: field.oneOf(declineCodes).nullable(),

@@ -1,4 +1,5 @@
 import type { PaymentMethodDetails } from '../../../domain/payments/entities';
+import { isLocalPaymentMethod } from '../../../domain/payments/payment-method-types';
 import { describeDecline, describeGatewayRejection, PROCESSOR_UNAVAILABLE_CODE } from '../../../domain/processors/processor-responses';
 import type { AuthorizeResult, SavePaymentMethodResult, ThreeDSecureResult } from '../../../domain/processors/ports';
 
@@ -41,6 +42,8 @@ export interface BraintreeTransaction {
   /** The SDK's name for the transaction's `venmo-account` element. */
   venmoAccountDetails?: { username?: string | null } | null;
   threeDSecureInfo?: { status?: string | null; liabilityShifted?: boolean | null } | null;
+  /** A local payment method's transaction (`paymentInstrumentType: local_payment`): `ideal`, `bancontact`… */
+  localPayment?: { fundingSource?: string | null } | null;
   createdAt?: string;
 }
 
@@ -116,6 +119,11 @@ export function paymentMethodOf(transaction: BraintreeTransaction): PaymentMetho
   if (transaction.paymentInstrumentType === 'paypal_account') {
     const payerEmail = transaction.paypalAccount?.payerEmail ?? null;
     return { type: 'paypal', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null, payerEmail };
+  }
+  if (transaction.paymentInstrumentType === 'local_payment') {
+    const source = transaction.localPayment?.fundingSource?.toLowerCase() ?? '';
+    // The bank is in the local payment's notification, not the transaction; the payment keeps it from there.
+    return { type: isLocalPaymentMethod(source) ? source : 'ideal', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null };
   }
   if (transaction.paymentInstrumentType === 'venmo_account') {
     const username = transaction.venmoAccountDetails?.username ?? null;
