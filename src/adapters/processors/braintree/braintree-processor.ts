@@ -120,7 +120,8 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
         ...(context?.customerId ? { customerId: context.customerId } : {}),
       })) as unknown as { success: boolean; clientToken?: string };
       if (!result.success || !result.clientToken) return { ...common, clientToken: null, unavailable: 'gateway' };
-      return { ...common, clientToken: result.clientToken };
+      // braintree-web's local-payment names the merchant account its payment is made in (the session's currency's).
+      return { ...common, clientToken: result.clientToken, ...(merchantAccountId ? { merchantAccountId } : {}) };
     } catch {
       // The page says the processor is unavailable instead of failing to load at all.
       return { ...common, clientToken: null, unavailable: 'gateway' };
