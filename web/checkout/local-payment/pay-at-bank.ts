@@ -47,8 +47,8 @@ function unlock(form: BankForm): void {
 /**
  * A local payment method (iDEAL…): checks the email, the custom fields and the addresses as a
  * payment does, then `open` records the payment (through `begin`) and opens the bank's window.
- * Approved: the page is rendered again and says it is confirming the payment until the bank's
- * confirmation lands. Failed: says so, and the shopper may pay again; canceled: the page is as it
+ * Approved: the receipt page says it is confirming the payment until the bank's confirmation
+ * lands, then shows the receipt. Failed: says so, and the shopper may pay again; canceled: the page is as it
  * was. Either way the server ends that attempt, and nothing is charged.
  */
 export async function payAtBank(
@@ -103,9 +103,9 @@ export async function payAtBank(
     const begun: string | null = payment;
     if (answer === 'approved') {
       if (reportsApproval && begun) await localPaymentApi.answer(sessionId, begun, 'approve');
-      // The payment waits for the bank: the page, rendered again, says it is confirming it (and
-      // reads the session until the bank's confirmation lands).
-      window.location.reload();
+      // The payment waits for the bank: the receipt page says it is confirming it, and reads the
+      // session until the bank's confirmation lands.
+      window.location.assign(`/c/${encodeURIComponent(sessionId)}/done`);
       return;
     }
     if (begun) await localPaymentApi.answer(sessionId, begun, answer === 'failed' ? 'fail' : 'cancel');
