@@ -220,6 +220,7 @@ const paymentExample = {
   processor_response: { code: '1000', text: 'Approved' },
   failure_code: null,
   decline_code: null,
+  risk_decision: null,
   three_d_secure: null,
   total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
   shipping_details: null,

@@ -788,6 +788,17 @@ export class BraintreeGatewayEmulator {
             },
           }
         : {}),
+      // Advanced Fraud Protection screens a sale that carries device data.
+      ...(t.type === 'sale' && t.deviceData
+        ? {
+            riskData: {
+              id: `risk_${t.id}`,
+              decision: t.gatewayRejectionReason === 'fraud' ? 'Decline' : 'Approve',
+              deviceDataCaptured: true,
+              fraudServiceProvider: 'fraud_protection',
+            },
+          }
+        : {}),
       ...(card.threeDSecure
         ? { threeDSecureInfo: { status: card.threeDSecure.status, liabilityShifted: card.threeDSecure.liabilityShifted, liabilityShiftPossible: true } }
         : {}),

@@ -81,6 +81,14 @@ export const payments = defineResource('payments', {
   failureCode: field.text().nullable(),
   declineCode: field.oneOf(declineCodes).nullable(),
   threeDSecure: field.json<{ status: string; liabilityShifted: boolean }>().nullable().internal(),
+  /** The processor's fraud screening of the sale (migration 0055), when it returned one. */
+  riskDecision: field
+    .text()
+    .nullable()
+    .describe(
+      "The processor's fraud screening of the payment (Braintree's risk decision: `Approve`, `Review`, `Decline`, `Not Evaluated`), when it returned one.",
+    )
+    .examples('Approve'),
   /** The session's discount, shipping and tax when this attempt was made (docs/pricing.md). */
   totalDetails: field.json<TotalDetails>().nullable().fixedAtCreation().internal(),
   // Addresses (migration 0034, ADR 0068).

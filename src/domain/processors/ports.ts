@@ -203,6 +203,8 @@ export type AuthorizeResult =
       response: { code: string; text: string };
       /** The 3-D Secure result the processor attached, when the shopper was authenticated. */
       threeDSecure?: ThreeDSecureResult | null;
+      /** The processor's fraud screening (Braintree's `riskData.decision`), when it returned one. */
+      riskDecision?: string | null;
     }
   | {
       outcome: 'declined';
@@ -211,6 +213,7 @@ export type AuthorizeResult =
       paymentMethod: PaymentMethodDetails | null;
       response: { code: string; text: string };
       threeDSecure?: ThreeDSecureResult | null;
+      riskDecision?: string | null;
     }
   | { outcome: 'invalid_payment_method'; message: string }
   | { outcome: 'unavailable'; response: { code: string; text: string } | null }

@@ -421,6 +421,8 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
                 ? t('payment.threeDSecure.result', { status: p.three_d_secure.status, shifted: p.three_d_secure.liability_shifted ? 'yes' : 'no' })
                 : t('payment.threeDSecure.notUsed')}
             </dd>
+            <dt>{t('payment.riskDecision')}</dt>
+            <dd data-testid="payment-risk-decision">{p.risk_decision ?? t('payment.riskDecision.none')}</dd>
           </dl>
           <h3>{t('payment.processor')}</h3>
           <dl className="details">

@@ -1347,6 +1347,7 @@ export interface components {
          *       },
          *       "failure_code": null,
          *       "decline_code": null,
+         *       "risk_decision": null,
          *       "shipping_details": null,
          *       "created": 1767225700,
          *       "payment_method": {
@@ -1416,6 +1417,11 @@ export interface components {
             } | null;
             failure_code: string | null;
             decline_code: ("insufficient_funds" | "do_not_honor" | "expired_card" | "incorrect_cvc" | "incorrect_number" | "lost_card" | "stolen_card" | "fraudulent" | "processing_error" | "authentication_failed" | "card_not_supported" | "test_mode_live_card") | null;
+            /**
+             * @description The processor's fraud screening of the payment (Braintree's risk decision: `Approve`, `Review`, `Decline`, `Not Evaluated`), when it returned one.
+             * @example Approve
+             */
+            risk_decision: string | null;
             /** @description The shopper's shipping name and address; null until given. */
             shipping_details: {
                 name: string;
@@ -2400,6 +2406,7 @@ export interface components {
          *           },
          *           "failure_code": null,
          *           "decline_code": null,
+         *           "risk_decision": null,
          *           "three_d_secure": null,
          *           "total_details": {
          *             "amount_discount": 0,

@@ -42,6 +42,8 @@ export interface BraintreeTransaction {
   /** The SDK's name for the transaction's `venmo-account` element. */
   venmoAccountDetails?: { username?: string | null } | null;
   threeDSecureInfo?: { status?: string | null; liabilityShifted?: boolean | null } | null;
+  /** Advanced Fraud Protection's screening of the sale, when the merchant has it. */
+  riskData?: { decision?: string | null } | null;
   /** A local payment method's transaction (`paymentInstrumentType: local_payment`): `ideal`, `bancontact`… */
   localPayment?: { fundingSource?: string | null } | null;
   createdAt?: string;
@@ -159,6 +161,7 @@ const capturedStatuses = new Set(['submitted_for_settlement', 'settling', 'settl
 export function authorizationOf(transaction: BraintreeTransaction): Exclude<AuthorizeResult, { outcome: 'unknown' } | { outcome: 'invalid_payment_method' }> {
   const paymentMethod = paymentMethodOf(transaction);
   const threeDSecure = threeDSecureOf(transaction);
+  const riskDecision = transaction.riskData?.decision ?? null;
   const code = Number(transaction.processorResponseCode);
   const response = {
     code: transaction.processorResponseCode ?? '',
@@ -172,11 +175,12 @@ export function authorizationOf(transaction: BraintreeTransaction): Exclude<Auth
       paymentMethod: paymentMethod ?? { type: 'card', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null },
       response,
       threeDSecure,
+      riskDecision,
     };
   }
   if (transaction.status === 'gateway_rejected') {
     const { declineCode, ...rejection } = describeGatewayRejection(transaction.gatewayRejectionReason ?? 'unknown');
-    return { outcome: 'declined', declineCode, transactionId: transaction.id, paymentMethod, response: rejection, threeDSecure };
+    return { outcome: 'declined', declineCode, transactionId: transaction.id, paymentMethod, response: rejection, threeDSecure, riskDecision };
   }
   if (code === PROCESSOR_UNAVAILABLE_CODE || transaction.status === 'failed') {
     return { outcome: 'unavailable', response: response.code ? response : null };
@@ -189,6 +193,7 @@ export function authorizationOf(transaction: BraintreeTransaction): Exclude<Auth
     paymentMethod,
     response: { code: described.code, text: response.text || described.text },
     threeDSecure,
+    riskDecision,
   };
 }
 
