@@ -10,7 +10,17 @@ const web = fileURLToPath(new URL('./web', import.meta.url));
 const braintreeWeb = fileURLToPath(new URL('./node_modules/braintree-web', import.meta.url));
 
 /** The braintree-web components the checkout page imports (test/budget/braintree-web.test.ts). */
-const braintreeComponents = ['client', 'hosted-fields', 'google-payment', 'apple-pay', 'paypal-checkout', 'venmo', 'data-collector', 'three-d-secure'];
+const braintreeComponents = [
+  'client',
+  'hosted-fields',
+  'google-payment',
+  'apple-pay',
+  'paypal-checkout',
+  'venmo',
+  'local-payment',
+  'data-collector',
+  'three-d-secure',
+];
 
 /**
  * braintree-web's client and the internals every one of its components shares with it (errors,
@@ -39,7 +49,7 @@ const checkoutFirstScript =
 
 /** Parts of the checkout page loaded on demand, each its own chunk. */
 const checkoutOnDemand =
-  /[\\/]web[\\/]checkout[\\/](?:card-form[\\/](?:builtin|hosted-fields)-engine\.ts|braintree[\\/]braintree-components\.ts|SavedCards\.tsx|Paid\.tsx|saved-card-cvc\.ts|saved-cards\.css|three-d-secure[\\/]test-challenge\.ts|test-processor-client\.ts|test-dialog\.ts|apple-pay[\\/]|wallets[\\/]|shop[\\/](?:PromotionCode|ShippingChoice|AddressForm|QuantityStepper|CustomFields)\.tsx|shop[\\/](?:shop-api\.ts|quantity-stepper\.css|promotion-code\.css|shipping-choice\.css|address-form\.css)|test-dialog\.css|i18n[\\/](?:pseudo-locale\.ts|locale-chunks\.ts|locales[\\/]))/;
+  /[\\/]web[\\/]checkout[\\/](?:card-form[\\/](?:builtin|hosted-fields)-engine\.ts|braintree[\\/]braintree-components\.ts|SavedCards\.tsx|Paid\.tsx|saved-card-cvc\.ts|saved-cards\.css|three-d-secure[\\/]test-challenge\.ts|test-processor-client\.ts|test-dialog\.ts|apple-pay[\\/]|wallets[\\/]|local-payment[\\/]|shop[\\/](?:PromotionCode|ShippingChoice|AddressForm|QuantityStepper|CustomFields)\.tsx|shop[\\/](?:shop-api\.ts|quantity-stepper\.css|promotion-code\.css|shipping-choice\.css|address-form\.css)|test-dialog\.css|i18n[\\/](?:pseudo-locale\.ts|locale-chunks\.ts|locales[\\/]))/;
 
 /**
  * React's part of the checkout page (web/checkout/hydrate.tsx) with all it imports besides React:
@@ -181,6 +191,8 @@ export default defineConfig({
               test: /node_modules[\\/](?:braintree-web[\\/]lib[\\/]is-https\.js$|@braintree[\\/]browser-detection[\\/](?:dist[\\/])?is-ios-firefox\.js$)/,
               priority: 2,
             },
+            // braintree-web's popup window service (frame-service), which paypal-checkout and local-payment share.
+            { name: 'braintree-popup', test: /node_modules[\\/]braintree-web[\\/]lib[\\/]frame-service[\\/]/, priority: 2 },
             { name: 'hydrate', test: checkoutApp, priority: 1 },
           ],
         },

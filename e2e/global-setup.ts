@@ -41,6 +41,9 @@ export default async function globalSetup() {
     SENTRY_DSN: `http://e2eserverkey@${sentryHost}/1`,
     SENTRY_BROWSER_DSN: `http://e2ebrowserkey@${sentryHost}/2`,
     SENTRY_ENVIRONMENT: 'e2e',
+    // A test local payment's bank confirms it this long after its approval: long enough for a loaded
+    // machine to see it waiting (e2e/local-payments.spec.ts), short enough not to slow the suite.
+    TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS: '6',
     // The dashboard tests each sign up an owner of their own; the closed default (invite) is
     // tested on a fresh install of its own (e2e/access.spec.ts).
     SIGNUP: 'open',

@@ -271,6 +271,29 @@ async function trigger(type: EventType, options: Connection) {
       made.push(`checkout session ${s.id}`, `payment ${await pay(s)}`);
       break;
     }
+    case 'payment.processing': {
+      // A local payment (iDEAL, in EUR) approved in the test window, as its shopper would: it waits
+      // for the test processor's bank, which confirms it some seconds later (payment.succeeded).
+      const s = await tp.checkout.sessions.create({
+        currency: 'eur',
+        line_items: [{ name: `tillpoint trigger ${type}`, unit_amount: 2500, quantity: 1 }],
+        payment_method_types: ['ideal'],
+        metadata: { created_by: 'tillpoint trigger' },
+      });
+      const post = async (path: string, body: unknown) => {
+        const response = await fetch(`${baseUrl}/api/checkout/sessions/${s.id}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (!response.ok) throw new Error(`${path} of ${s.id} answered ${response.status}: ${await response.text()}`);
+        return (await response.json()) as { payment: string };
+      };
+      const { payment } = await post('/local-payments', { payment_method_type: 'ideal', email: 'shopper@example.com' });
+      await post(`/local-payments/${payment}/answer`, { answer: 'approve' });
+      made.push(`checkout session ${s.id}`, `iDEAL payment ${payment} (approved; its bank confirms it in a few seconds)`);
+      break;
+    }
     case 'payment.failed': {
       const s = await session(DECLINED_AMOUNT);
       made.push(`checkout session ${s.id}`, `declined payment ${await pay(s)}`);

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { declineCodes, errorCatalogue } from '../domain/shared/errors';
 import { events, eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes, payments, refunds } from '../domain/payments/entities';
+import { localPaymentMethodTypes, type LocalPaymentMethodType } from '../domain/payments/payment-method-types';
+import { localPaymentMethods } from '../domain/payments/local-payment-methods';
 import { checkoutSessions, paymentLinks, priceIntervals, prices, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
 import { couponDurations, coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
@@ -187,6 +189,17 @@ export const checkoutSessionSchema = resourceSchema('checkout.session', checkout
   },
 });
 
+/** A local payment method's bank, as `payment_method.<type>` shows it. */
+const localBankSchema = (type: LocalPaymentMethodType) =>
+  z
+    .strictObject({
+      bank: z.string().nullable().meta({ description: 'The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists.' }),
+      bic: z.string().nullable().meta({ description: "The bank's BIC, as the processor reported it." }),
+      iban_last4: z.string().nullable().meta({ description: "The last 4 characters of the shopper's IBAN; never the account number." }),
+    })
+    .optional()
+    .meta({ description: `${localPaymentMethods[type].name}: the bank paid from; only on ${type} payments.` });
+
 const paymentExample = {
   id: 'pay_test_q9W8e7R6t5Y4u3I2o1P0',
   object: 'payment',
@@ -207,6 +220,7 @@ const paymentExample = {
   processor_response: { code: '1000', text: 'Approved' },
   failure_code: null,
   decline_code: null,
+  risk_decision: null,
   three_d_secure: null,
   total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
   shipping_details: null,
@@ -235,6 +249,8 @@ export const paymentSchema = resourceSchema('payment', payments, {
         fingerprint: z.string().nullable().meta({ description: 'Same card, same fingerprint, within one install.' }),
         payer_email: z.string().nullable().meta({ description: "PayPal: the payer's email; null for other methods." }),
         username: z.string().nullable().meta({ description: "Venmo: the account's username; null for other methods." }),
+        // A local payment method's bank, under the method's name: present only for that method.
+        ...Object.fromEntries(localPaymentMethodTypes.map((type) => [type, localBankSchema(type)])),
       })
       .nullable(),
     three_d_secure: z.strictObject({ status: z.string(), liability_shifted: z.boolean() }).nullable(),

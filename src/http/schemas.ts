@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paymentMethodTypes } from '../domain/payments/entities';
+import { localPaymentMethodTypes } from '../domain/payments/payment-method-types';
 import { TillpointError } from '../domain/shared/errors';
 import type { NewShippingOption } from '../domain/sessions/rules';
 import type { CheckoutSessionRequest } from '../domain/sessions/use-cases/create-checkout-session';
@@ -334,6 +335,29 @@ export const payBody = z.strictObject({
   device_data: z.string().max(8192).nullable().optional(),
   custom_fields: customFieldAnswers.optional(),
 });
+
+/** Body of a local payment (iDEAL, Bancontact…) the checkout page starts. */
+export const startLocalPaymentBody = z.strictObject({
+  payment_method_type: z.enum(localPaymentMethodTypes),
+  email: z.string().max(254),
+  /** With Braintree: braintree-web's local payment id (`onPaymentStart`'s `paymentId`); none with the test processor. */
+  local_payment_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+    .optional(),
+  custom_fields: customFieldAnswers.optional(),
+});
+
+/** Path of one local payment of a session. */
+export const localPaymentParams = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_]{1,64}$/),
+  payment: z.string().regex(/^pay_[A-Za-z0-9_]{1,60}$/, 'must be a payment id'),
+});
+
+/** Body of the shopper's answer in the bank's window (approve: the test processor's test window only). */
+export const answerLocalPaymentBody = z.strictObject({ answer: z.enum(['approve', 'fail', 'cancel']) });
 
 /** An object id (`cs_…`, `we_…`) in a path or cursor. */
 export const objectId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an object id');

@@ -23,6 +23,7 @@ import { apiReference } from './routes/api-reference';
 import { checkoutApi } from './routes/checkout-api';
 import { googlePayTokenRoutes } from './routes/google-pay-tokens';
 import { threeDSecureTestRoutes } from './routes/three-d-secure-tests';
+import { localPaymentRoutes } from './routes/local-payments';
 import { checkoutExperimentRoutes } from './routes/checkout-experiments';
 import { dashboard } from './dashboard/index';
 import { merchantApi } from './routes/merchant-api';
@@ -181,6 +182,7 @@ export async function buildHttpServer(options: HttpOptions): Promise<FastifyInst
   await app.register(apiReference, { routes: documentedRoutes, publicUrl: deps.publicUrl });
   await app.register(googlePayTokenRoutes, { deps });
   await app.register(threeDSecureTestRoutes, { deps });
+  await app.register(localPaymentRoutes, { deps });
   await app.register(checkoutExperimentRoutes, { deps });
   await app.register(ofrepRoutes, { deps });
   await app.register(dashboard, { deps, webRoot, processorSettings: options.processorSettings, pageSecurity: { pageIntegrity, pagePolicy } });

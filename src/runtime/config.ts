@@ -22,6 +22,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** How long a test-mode capture stays `submitted_for_settlement` before it settles; 0 = at once. */
   testSettlementDelaySeconds: number;
+  /** How long after the shopper approves a test local payment (iDEAL…) its bank confirms it. */
+  testLocalPaymentDelaySeconds: number;
   /** SANDBOX_LATENCY_MS: the test processor's time to answer each call, normally distributed around it; 0 = at once. */
   sandboxLatencyMs: number;
   /** Merchant API requests per second per account (design.md §9: 25 in test mode, 100 in live). */
@@ -105,6 +107,7 @@ const variables = {
     .min(0)
     .max(7 * 24 * 3600)
     .default(0),
+  TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(3),
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   RATE_LIMIT_TEST_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(25),
   RATE_LIMIT_LIVE_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(100),
@@ -199,6 +202,10 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   LOG_LEVEL: { meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`' },
   TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS: {
     meaning: 'test mode: seconds before a capture settles (refunds before then are voids or `payment_not_settled`)',
+  },
+  TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS: {
+    meaning:
+      'test mode: seconds from the shopper approving a local payment (iDEAL…) in the test window to its bank confirming it, as Braintree notifies `LOCAL_PAYMENT_COMPLETED`',
   },
   SANDBOX_LATENCY_MS: {
     meaning:
@@ -324,6 +331,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     logLevel: read('LOG_LEVEL'),
     testSettlementDelaySeconds: read('TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS'),
+    testLocalPaymentDelaySeconds: read('TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS'),
     sandboxLatencyMs: read('SANDBOX_LATENCY_MS'),
     rateLimitPerSecond: { test: read('RATE_LIMIT_TEST_PER_SECOND'), live: read('RATE_LIMIT_LIVE_PER_SECOND') },
     secretKey: read('TILLPOINT_SECRET_KEY') ?? null,

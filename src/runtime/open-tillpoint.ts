@@ -17,10 +17,11 @@ import { apiKeyChangeFeed } from '../persistence/notifications';
 import { ApiKeyCache } from '../domain/api-guards/api-key-cache';
 import { RateLimitLeases } from '../domain/api-guards/rate-limit-leases';
 import { webhookUrlPolicy } from '../adapters/webhooks/address-policy';
-import { SandboxProcessor } from '../adapters/processors/sandbox/sandbox-processor';
+import { DEFAULT_TEST_LOCAL_PAYMENT_DELAY_SECONDS, SandboxProcessor } from '../adapters/processors/sandbox/sandbox-processor';
 import { withSandboxLatency } from '../adapters/processors/sandbox/sandbox-latency';
 import { sqlSandboxTransactionLedger } from '../persistence/stores/processors/sandbox-transactions';
 import { sqlSandboxDisputeLedger } from '../persistence/stores/processors/sandbox-disputes';
+import { sqlSandboxLocalPaymentLedger } from '../persistence/stores/processors/sandbox-local-payments';
 import type { ProcessorSettingsDeps } from '../domain/processors/processor-config';
 import { processorDirectory } from '../adapters/processors/processor-directory';
 import { CredentialCipher } from '../persistence/credential-cipher';
@@ -86,6 +87,8 @@ export async function openTillpoint(options: {
   now?: () => Date;
   /** TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS; 0 (the default) settles test captures at once. */
   testSettlementDelaySeconds?: number;
+  /** TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS; 3 by default: a test local payment's bank confirms it this long after its approval. */
+  testLocalPaymentDelaySeconds?: number;
   /** SANDBOX_LATENCY_MS; 0 (the default): the test processor answers at once. */
   testProcessorLatencyMs?: number;
   /** RATE_LIMIT_TEST_PER_SECOND / RATE_LIMIT_LIVE_PER_SECOND; design.md §9's 25 and 100 by default. */
@@ -115,28 +118,25 @@ export async function openTillpoint(options: {
   const now = options.now ?? (() => new Date());
   const fingerprintKey = await installSecret(db, 'card_fingerprint_key', () => randomBytes(32).toString('hex'));
   const sandboxDisputes = sqlSandboxDisputeLedger(db);
-  const testProcessor = withAuthorizeDeadline(
-    withSandboxLatency(
-      new SandboxProcessor(
-        sqlSandboxNonceVault(db),
-        fingerprintKey,
-        now,
-        sqlSandboxTransactionLedger(db),
-        {
-          delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
-        },
-        sandboxDisputes,
-      ),
-      options.testProcessorLatencyMs ?? 0,
-    ),
-    PROCESSOR_CALL_DEADLINE_MS,
+  const sandbox = new SandboxProcessor(
+    sqlSandboxNonceVault(db),
+    fingerprintKey,
+    now,
+    sqlSandboxTransactionLedger(db),
+    {
+      delayMs: (options.testSettlementDelaySeconds ?? 0) * 1000,
+    },
+    sandboxDisputes,
+    { ledger: sqlSandboxLocalPaymentLedger(db), delayMs: (options.testLocalPaymentDelaySeconds ?? DEFAULT_TEST_LOCAL_PAYMENT_DELAY_SECONDS) * 1000 },
   );
+  const testProcessor = withAuthorizeDeadline(withSandboxLatency(sandbox, options.testProcessorLatencyMs ?? 0), PROCESSOR_CALL_DEADLINE_MS);
   const processorConfigs = sqlProcessorConfigStore(db, options.secretKey ? new CredentialCipher(options.secretKey) : null);
   const processors = processorDirectory({
     configs: processorConfigs,
     test: testProcessor,
     braintree: (settings) => withAuthorizeDeadline(new BraintreeProcessor(settings, options.braintree), PROCESSOR_CALL_DEADLINE_MS),
     sandboxDisputes,
+    testLocalPaymentReports: () => sandbox.dueLocalPaymentReports(),
     now,
   });
   const replicas =

@@ -7,6 +7,7 @@ import { voidExpiredAuthorizations } from '../domain/payments/use-cases/void-exp
 import { purgeExpiredCspReports } from '../domain/checkout-page/use-cases/purge-expired-csp-reports';
 import { catchUpDisputes } from '../domain/disputes/use-cases/catch-up-disputes';
 import { runBilling } from '../domain/billing/use-cases/run-billing';
+import { expireLocalPayments, receiveTestLocalPayments } from '../domain/payments/use-cases/record-local-payment-report';
 
 /** What a job may report through. */
 export interface JobLog {
@@ -72,6 +73,27 @@ export const periodicJobs: readonly PeriodicJob[] = [
       catchUpDisputes(deps, {
         processor: 'test',
         onError: (scope, err) => log.error({ err, account: scope.accountId, mode: scope.mode }, 'reading the test processor disputes failed'),
+      }),
+  },
+  {
+    // The test processor's local payments (iDEAL…) its bank confirms some seconds after the shopper
+    // approved them in the test window: what Braintree's LOCAL_PAYMENT_COMPLETED notifications are.
+    name: 'test-processor-local-payments',
+    everyMs: 2_000,
+    atStart: true,
+    run: (deps, log) =>
+      receiveTestLocalPayments(deps, {
+        onError: (processorPaymentId, err) => log.error({ err, processorPaymentId }, 'recording a test local payment failed'),
+      }),
+  },
+  {
+    // Local payments whose bank never confirmed them within 3 hours (Braintree gives the money back).
+    name: 'local-payment-expiry',
+    everyMs: 60_000,
+    atStart: true,
+    run: (deps, log) =>
+      expireLocalPayments(deps, {
+        onError: (paymentId, err) => log.error({ err, paymentId }, 'the 3-hour check of a local payment failed'),
       }),
   },
   {

@@ -147,6 +147,7 @@ export async function startServer(
       db,
       publicUrl: config.publicUrl,
       testSettlementDelaySeconds: config.testSettlementDelaySeconds,
+      testLocalPaymentDelaySeconds: config.testLocalPaymentDelaySeconds,
       testProcessorLatencyMs: config.sandboxLatencyMs,
       rateLimitPerSecond: config.rateLimitPerSecond,
       secretKey: config.secretKey,

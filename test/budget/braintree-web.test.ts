@@ -12,7 +12,6 @@ const assets = path.join(root, 'dist/web/assets');
 /** A code each braintree-web component defines and no other shares (from its errors module). */
 const unusedComponents: Record<string, string> = {
   'american-express': 'AMEX_NONCE_REQUIRED',
-  'local-payment': 'LOCAL_PAYMENT_NOT_ENABLED',
   masterpass: 'MASTERPASS_BROWSER_NOT_SUPPORTED',
   'payment-request': 'PAYMENT_REQUEST_NO_VALID_SUPPORTED_PAYMENT_METHODS',
   // The older paypal component (popup flow); the page uses paypal-checkout.
@@ -29,6 +28,7 @@ const usedComponents: Record<string, string> = {
   'apple-pay': 'APPLE_PAY_NOT_ENABLED',
   'paypal-checkout': 'PAYPAL_START_VAULT_INITIATED_CHECKOUT_SETUP_FAILED',
   venmo: 'VENMO_NOT_ENABLED',
+  'local-payment': 'LOCAL_PAYMENT_NOT_ENABLED',
   'data-collector': 'DATA_COLLECTOR_KOUNT_ERROR',
   'three-d-secure': 'THREEDS_CARDINAL_SDK_CANCELED',
 };
@@ -61,6 +61,7 @@ describe('braintree-web', () => {
         'braintree-web/apple-pay',
         'braintree-web/paypal-checkout',
         'braintree-web/venmo',
+        'braintree-web/local-payment',
         'braintree-web/data-collector',
         'braintree-web/three-d-secure',
       ]),

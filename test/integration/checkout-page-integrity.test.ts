@@ -118,6 +118,12 @@ describe.each(testDatabases)('checkout page integrity ($name)', (database) => {
         expect(script).toMatchObject({ sha384: null, integrity: 'csp_origin', justification: expect.any(String), integrity_note: expect.any(String) });
       }
       expect(list.data.find((s: any) => s.id === 'google-pay-js')).toMatchObject({ url: 'https://pay.google.com/gp/p/js/pay.js', loaded_when: ['google_pay'] });
+      // The fraud signals: braintree-web's data collector on every Braintree page (its device data goes with sales and saved cards)
+      // and PayPal's FraudNet it loads; the local payment methods' component only where one is offered.
+      const byPurpose = (purpose: string) => list.data.filter((s: any) => s.id === purpose || s.id.startsWith(`${purpose}:`));
+      expect(byPurpose('braintree-data-collector')[0]).toMatchObject({ loaded_when: ['braintree'], justification: expect.stringContaining('device data') });
+      expect(byPurpose('paypal-fraudnet')[0]).toMatchObject({ party: 'third', origin: 'https://c.paypal.com' });
+      expect(byPurpose('braintree-local-payment')[0]).toMatchObject({ loaded_when: ['braintree', 'local_payment'] });
       expect(new Set(list.data.map((s: any) => s.id)).size).toBe(list.data.length);
 
       const page = await merchantCall(ctx.h, ctx.key, 'GET', `/v1/checkout_page/scripts?limit=2&starting_after=${list.data[0].id}`);

@@ -1,4 +1,5 @@
 import { cliBundle } from '../support/cli-bundle';
+import { runJobOnce } from '../../src/runtime/scheduler';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -110,6 +111,31 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
     },
     60_000,
   );
+
+  it('trigger payment.processing makes an iDEAL payment approved in the test window, waiting for its bank, which then confirms it', async () => {
+    const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [cliBundle, 'trigger', 'payment.processing'], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    expect(triggered.code, triggered.stderr).toBe(0);
+    const payment = /iDEAL payment (pay_\w+)/.exec(triggered.stdout)?.[1];
+    expect(payment, triggered.stdout).toBeDefined();
+    const types = async () =>
+      (await ctx.db.query<{ type: string }>('SELECT type FROM events WHERE object_id = $1 ORDER BY created_at, id', [payment])).rows.map((row) => row.type);
+    expect(await types()).toEqual(['payment.processing']);
+    // Its bank confirms it once the test delay (3 s, on the wall clock here) has passed: the job that takes the
+    // bank's confirmations, run until it has.
+    await expect
+      .poll(
+        async () => {
+          await runJobOnce(ctx.h.tillpoint.deps, 'test-processor-local-payments');
+          return types();
+        },
+        { timeout: 15_000, interval: 500 },
+      )
+      .toEqual(['payment.processing', 'payment.succeeded']);
+  }, 60_000);
 
   it('refuses to trigger with a live key: it makes real objects', async () => {
     const run = (args: string[], key: string) =>

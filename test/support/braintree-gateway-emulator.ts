@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -27,7 +27,9 @@ export interface EmulatorCredentials {
 }
 
 interface Card {
-  kind: 'credit_card' | 'android_pay_card' | 'apple_pay_card' | 'paypal_account' | 'venmo_account';
+  kind: 'credit_card' | 'android_pay_card' | 'apple_pay_card' | 'paypal_account' | 'venmo_account' | 'local_payment';
+  /** A local payment's: its method (`ideal`…) and Braintree's id of it. */
+  localPayment?: { fundingSource: string | null; paymentId: string | null };
   payerEmail?: string;
   username?: string;
   cardType: string;
@@ -88,6 +90,7 @@ const fakeNonces: Record<string, Omit<Card, 'uniqueNumberIdentifier'>> = {
   'fake-apple-pay-mastercard-nonce': { ...visa('4444', '555555'), kind: 'apple_pay_card', cardType: 'Apple Pay - MasterCard' },
   'fake-paypal-one-time-nonce': { ...visa('', ''), kind: 'paypal_account', payerEmail: 'payer@example.com' },
   'fake-venmo-account-nonce': { ...visa('', ''), kind: 'venmo_account', username: 'venmojoe' },
+  'fake-local-payment-method-nonce': { ...visa('', ''), kind: 'local_payment', localPayment: { fundingSource: null, paymentId: null } },
   'fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce': {
     ...visa('2701', '400000'),
     threeDSecure: { status: 'authenticate_successful', liabilityShifted: true },
@@ -284,6 +287,54 @@ export class BraintreeGatewayEmulator {
     };
     this.disputes.set(dispute.id, dispute);
     return dispute;
+  }
+
+  /**
+   * The shopper's bank completes a local payment (iDEAL…): Braintree makes a single-use nonce for
+   * it and posts `LOCAL_PAYMENT_COMPLETED`, signed with the merchant's keys, as the webhook form's
+   * two fields. With `transactionId`, the notification carries a transaction made already.
+   */
+  localPaymentCompleted(options: { paymentId: string; fundingSource: string; bic?: string; ibanLastChars?: string; transactionId?: string }): {
+    nonce: string;
+    notification: { bt_signature: string; bt_payload: string };
+  } {
+    const nonce = `local_payment_${randomBytes(12).toString('hex')}`;
+    this.nonces.set(nonce, {
+      ...visa('', ''),
+      kind: 'local_payment',
+      localPayment: { fundingSource: options.fundingSource, paymentId: options.paymentId },
+      uniqueNumberIdentifier: '',
+      used: false,
+    });
+    const transaction = options.transactionId ? this.transactions.get(options.transactionId) : undefined;
+    const subject = toXml('localPayment', {
+      bic: options.bic ?? null,
+      ibanLastChars: options.ibanLastChars ?? null,
+      payerId: 'PAYER-EMULATED',
+      payerName: 'Test Shopper',
+      paymentId: options.paymentId,
+      paymentMethodNonce: options.transactionId ? null : nonce,
+      ...(transaction ? { transaction: { id: transaction.id, status: transaction.status, amount: transaction.amount, orderId: transaction.orderId } } : {}),
+    });
+    return { nonce, notification: this.notification('local_payment_completed', subject) };
+  }
+
+  /** Braintree's `LOCAL_PAYMENT_EXPIRED` (never completed) or `LOCAL_PAYMENT_REVERSED` (completed, no transaction took it in time). */
+  localPaymentEnded(kind: 'local_payment_expired' | 'local_payment_reversed', paymentId: string): { bt_signature: string; bt_payload: string } {
+    const subject =
+      kind === 'local_payment_expired'
+        ? toXml('localPaymentExpired', { paymentId, paymentContextId: `ctx_${paymentId}` })
+        : toXml('localPaymentReversed', { paymentId });
+    return this.notification(kind, subject);
+  }
+
+  /** A notification as Braintree posts it: the XML in base64, signed with an HMAC-SHA1 under the SHA-1 of the private key. */
+  private notification(kind: string, subject: string): { bt_signature: string; bt_payload: string } {
+    const xml = `<notification><timestamp type="datetime">${new Date().toISOString()}</timestamp><kind>${kind}</kind><subject>${subject}</subject></notification>`;
+    const payload = `${Buffer.from(xml).toString('base64')}\n`;
+    const key = createHash('sha1').update(this.credentials.privateKey).digest();
+    const signature = createHmac('sha1', key).update(payload, 'binary').digest('hex');
+    return { bt_signature: `${this.credentials.publicKey}|${signature}`, bt_payload: payload };
   }
 
   /** Moves a transaction to `settled`, like the sandbox's testing.settle. */
@@ -722,6 +773,9 @@ export class BraintreeGatewayEmulator {
         : {}),
       ...(card.kind === 'paypal_account' ? { paypal: { payerEmail: card.payerEmail } } : {}),
       ...(card.kind === 'venmo_account' ? { venmoAccount: { username: card.username } } : {}),
+      ...(card.kind === 'local_payment'
+        ? { localPayment: { fundingSource: card.localPayment?.fundingSource ?? null, paymentId: card.localPayment?.paymentId ?? null } }
+        : {}),
       ...(card.kind === 'android_pay_card'
         ? {
             androidPayCard: {
@@ -731,6 +785,17 @@ export class BraintreeGatewayEmulator {
               virtualCardLast4: '0000',
               expirationMonth: card.expirationMonth,
               expirationYear: card.expirationYear,
+            },
+          }
+        : {}),
+      // Advanced Fraud Protection screens a sale that carries device data.
+      ...(t.type === 'sale' && t.deviceData
+        ? {
+            riskData: {
+              id: `risk_${t.id}`,
+              decision: t.gatewayRejectionReason === 'fraud' ? 'Decline' : 'Approve',
+              deviceDataCaptured: true,
+              fraudServiceProvider: 'fraud_protection',
             },
           }
         : {}),

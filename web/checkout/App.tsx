@@ -31,6 +31,16 @@ type Wallet = (typeof walletKeys)[number];
 // Loaded only for a session that offers Apple Pay (apple-pay/ApplePayArea.tsx), PayPal or Venmo (wallets/ApprovalWalletArea.tsx).
 const ApplePayArea = lazy(() => import('./apple-pay/ApplePayArea'));
 const ApprovalWalletArea = lazy(() => import('./wallets/ApprovalWalletArea'));
+/**
+ * The buttons the shopper approves elsewhere, each loaded only for a session that offers it: PayPal's
+ * and Venmo's (wallets/ApprovalWalletArea.tsx), and the local payment methods' (iDEAL…, one area for
+ * all: local-payment/Banks.tsx), which takes the same props.
+ */
+const approvalAreas = {
+  paypal: ApprovalWalletArea,
+  venmo: ApprovalWalletArea,
+  banks: lazy(() => import('./local-payment/Banks')) as unknown as typeof ApprovalWalletArea,
+};
 // The receipt (a paid session's page): loaded only once the session is paid, or about to be.
 const loadPaid = () => import('./Paid');
 const Paid = lazy(loadPaid);
@@ -285,8 +295,8 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   // PayPal not linked to the account, Venmo off a phone. Each wallet's area says so once it knows.
   const [absent, setAbsent] = useState<ReadonlySet<Wallet>>(() => new Set());
   const walletAbsent = useCallback((wallet: Wallet) => setAbsent((known) => new Set(known).add(wallet)), []);
-  // Nothing to pay with: no card form, and no wallet button this browser can show.
-  const nothingToPay = !plan.unavailable && !plan.card && walletKeys.every((wallet) => !plan[wallet] || absent.has(wallet));
+  // Nothing to pay with: no card form, no bank button, and no wallet button this browser can show.
+  const nothingToPay = !plan.unavailable && !plan.card && !plan.banks && walletKeys.every((wallet) => !plan[wallet] || absent.has(wallet));
   const cardUsable = Boolean(engine) && cardStatus === 'ready';
   const [saveCard, setSaveCard] = useState(false);
   // Saved cards show once the page runs in the browser (the server renders the card form alone);
@@ -348,11 +358,11 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
           <ApplePayArea session={session} client={client} t={t} form={form} onAbsent={() => walletAbsent('applePay')} />
         </Suspense>
       )}
-      {(['paypal', 'venmo'] as const).map(
-        (wallet) =>
-          plan[wallet] && (
+      {Object.entries(approvalAreas).map(
+        ([wallet, Area]) =>
+          plan[wallet as keyof typeof approvalAreas] && (
             <Suspense key={wallet} fallback={null}>
-              <ApprovalWalletArea wallet={wallet} session={session} client={client} t={t} form={form} onAbsent={() => walletAbsent(wallet)} />
+              <Area wallet={wallet as 'paypal'} session={session} client={client} t={t} form={form} onAbsent={() => walletAbsent(wallet as 'paypal')} />
             </Suspense>
           ),
       )}

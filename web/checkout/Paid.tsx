@@ -25,8 +25,8 @@ export default function Paid({ session, t, receipt }: { session: PublicSession; 
   }
   const amount = formatMoney(session.amount_total, session.currency, t.lang);
   const external = session.redirect_url && !session.redirect_url.includes(`/c/${session.id}/done`);
-  // PayPal and Venmo by their own names (the same in every language).
-  const wallet = payment?.type === 'paypal' ? 'PayPal' : payment?.type === 'venmo' ? 'Venmo' : null;
+  // PayPal, Venmo and the local payment methods (iDEAL…) by their own names (the same in every language).
+  const wallet = payment?.type === 'paypal' ? 'PayPal' : payment?.type === 'venmo' ? 'Venmo' : (payment?.method_name ?? null);
   return (
     <>
       <MerchantHeader session={session} />

@@ -47,8 +47,11 @@ export interface PublicSession {
   expires_at: number | null;
   cancel_url: string | null;
   redirect_url: string | null;
-  /** The payment under way or made: `type` is its method (`card`, `paypal`, `venmo`…), shown on the receipt ("Paid with PayPal"). */
-  payment: { status: string; amount: number; type?: string | null; brand: string | null; last4: string | null } | null;
+  /**
+   * The payment under way or made: `type` is its method (`card`, `paypal`, `venmo`…), shown on the
+   * receipt ("Paid with PayPal"); `method_name` names a local payment method (`iDEAL`).
+   */
+  payment: { status: string; amount: number; type?: string | null; method_name?: string | null; brand: string | null; last4: string | null } | null;
   processor: { name: string } & Record<string, unknown>;
   // Shop options (docs/pricing.md, ADR 0068): figures as the server priced them.
   amount_subtotal?: number;

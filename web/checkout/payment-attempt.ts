@@ -1,4 +1,5 @@
 import { ApiError } from './api';
+import type { LocalPaymentMethodType } from '../../src/domain/payments/payment-method-types';
 import type { CardFieldName, CardFormEngine, CardFormState } from './card-form/engine';
 import { cardFieldNames } from './card-form/engine';
 import { errorMessageKey, type MessageKey } from './i18n';
@@ -93,7 +94,11 @@ export async function attemptPayment(ports: AttemptPorts, request: AttemptReques
  * wallet the wallet's. `verify_and_retry` (only when `mayVerify`): a card the issuer wants
  * authenticated, to verify and pay again.
  */
-export function failureOutcome(error: unknown, type: PaymentMethod, options: { mayVerify: boolean }): AttemptOutcome | 'verify_and_retry' {
+export function failureOutcome(
+  error: unknown,
+  type: PaymentMethod | LocalPaymentMethodType,
+  options: { mayVerify: boolean },
+): AttemptOutcome | 'verify_and_retry' {
   const e = error instanceof ApiError ? error : new ApiError(0, type === 'google_pay' ? 'google_pay' : 'network', '');
   if (e.code === 'checkout_session_expired') return { kind: 'expired' };
   if (e.code === 'checkout_session_completed') return { kind: 'already_paid' };

@@ -3,14 +3,20 @@ import type { PublicSession } from './api';
 import { offeredMethods } from './payment-methods';
 
 const googlePay = { environment: 'TEST' as const, gateway: 'example' as const, gatewayMerchantId: 'exampleGatewayMerchantId' };
-const session = (types: Array<'card' | 'google_pay' | 'apple_pay' | 'paypal' | 'venmo'>, withGooglePay = true) =>
+const session = (types: Array<'card' | 'google_pay' | 'apple_pay' | 'paypal' | 'venmo' | 'ideal' | 'blik'>, withGooglePay = true) =>
   ({ payment_method_types: types, processor: { name: 'test', googlePay: withGooglePay ? googlePay : null } }) as unknown as PublicSession;
 const on = { cardEnabled: true, googlePayEnabled: true };
 
 describe('offeredMethods', () => {
+  it('shows the bank buttons for a session with a local payment method (iDEAL, BLIK…), which has no kill switch of its own', () => {
+    expect(offeredMethods(session(['ideal']), on)).toMatchObject({ card: false, banks: true });
+    expect(offeredMethods(session(['card', 'blik']), { ...on, cardEnabled: false })).toMatchObject({ card: false, banks: true });
+    expect(offeredMethods(session(['card']), on).banks).toBe(false);
+  });
+
   it('offers what the session asks for while every switch is on', () => {
-    expect(offeredMethods(session(['card', 'google_pay']), on)).toEqual({ card: true, googlePay, applePay: false, paypal: false, venmo: false });
-    expect(offeredMethods(session(['card']), on)).toEqual({ card: true, googlePay: null, applePay: false, paypal: false, venmo: false });
+    expect(offeredMethods(session(['card', 'google_pay']), on)).toEqual({ card: true, googlePay, applePay: false, paypal: false, venmo: false, banks: false });
+    expect(offeredMethods(session(['card']), on)).toEqual({ card: true, googlePay: null, applePay: false, paypal: false, venmo: false, banks: false });
   });
 
   it('google_pay_enabled off removes Google Pay; card_enabled off removes the card form', () => {
@@ -20,6 +26,7 @@ describe('offeredMethods', () => {
       applePay: false,
       paypal: false,
       venmo: false,
+      banks: false,
     });
     expect(offeredMethods(session(['card', 'google_pay']), { ...on, cardEnabled: false })).toEqual({
       card: false,
@@ -27,6 +34,7 @@ describe('offeredMethods', () => {
       applePay: false,
       paypal: false,
       venmo: false,
+      banks: false,
     });
     expect(offeredMethods(session(['card', 'google_pay']), { cardEnabled: false, googlePayEnabled: false })).toEqual({
       card: false,
@@ -34,6 +42,7 @@ describe('offeredMethods', () => {
       applePay: false,
       paypal: false,
       venmo: false,
+      banks: false,
     });
   });
 
@@ -53,6 +62,6 @@ describe('offeredMethods', () => {
     expect(offeredMethods(both, on)).toMatchObject({ paypal: true, venmo: true });
     expect(offeredMethods(both, { ...on, paypalEnabled: false })).toMatchObject({ paypal: false, venmo: true });
     expect(offeredMethods(both, { ...on, venmoEnabled: false })).toMatchObject({ paypal: true, venmo: false });
-    expect(offeredMethods(session(['card']), on)).toMatchObject({ paypal: false, venmo: false });
+    expect(offeredMethods(session(['card']), on)).toMatchObject({ paypal: false, venmo: false, banks: false });
   });
 });

@@ -1,4 +1,5 @@
 import { offeredPaymentMethods, type PaymentMethodSwitches } from '../../src/domain/payments/offered-payment-methods';
+import { isLocalPaymentMethod } from '../../src/domain/payments/payment-method-types';
 import type { PublicSession } from './api';
 
 /** Google Pay as the server configured it: Braintree's environment, or Google's test gateway. */
@@ -19,6 +20,8 @@ export interface OfferedMethods {
   /** The PayPal and Venmo buttons may show (Venmo: where braintree-web says the browser can switch to its app). */
   paypal: boolean;
   venmo: boolean;
+  /** The buttons of the session's local payment methods (iDEAL, Bancontact…), paid at the bank, may show (absent: none). */
+  banks?: boolean;
 }
 
 /**
@@ -35,5 +38,6 @@ export function offeredMethods(session: Pick<PublicSession, 'payment_method_type
     applePay: allowed.includes('apple_pay'),
     paypal: allowed.includes('paypal'),
     venmo: allowed.includes('venmo'),
+    banks: allowed.some(isLocalPaymentMethod),
   };
 }

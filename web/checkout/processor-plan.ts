@@ -7,6 +7,8 @@ export interface BraintreeClientConfig {
   name: 'braintree';
   clientToken: string | null;
   threeDSecure?: { required: boolean };
+  /** The session currency's merchant account (braintree-web's local-payment names it); absent: the default one. */
+  merchantAccountId?: string | null;
 }
 
 /** What the page offers, decided from the session and the flags alone: the same on the server and in the browser. */

@@ -13,6 +13,7 @@ export type CheckoutFailureKind =
   | 'apple_pay'
   | 'paypal'
   | 'venmo'
+  | 'local_payment'
   | 'data_collector'
   | 'three_d_secure'
   | 'decline_processing_error'

@@ -190,6 +190,8 @@ export function usePaymentAttempt(options: {
     payWithWallet,
     payWithSavedCard,
     busy,
+    /** What the form was made with: a local payment method's button (loaded on demand) takes its handles and processing state. */
+    made: options,
   };
 }
 

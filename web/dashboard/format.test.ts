@@ -39,6 +39,14 @@ describe('paymentMethodSummary', () => {
     expect(paymentMethodSummary({ type: 'card', ...none }, t)).toBe('Card');
     expect(paymentMethodSummary(null, t)).toBe('—');
   });
+
+  it('names a local payment method by its own name and the bank paid from (its BIC when the bank has no name here)', () => {
+    const ideal = { type: 'ideal', ...none, ideal: { bank: 'ing', bic: 'INGBNL2A', iban_last4: '5264' } };
+    expect(paymentMethodSummary(ideal, t)).toBe('iDEAL · ing');
+    const bancontact = { type: 'bancontact', ...none, bancontact: { bank: null, bic: 'GEBABEBB', iban_last4: null } };
+    expect(paymentMethodSummary(bancontact, t)).toBe('Bancontact · GEBABEBB');
+    expect(paymentMethodSummary({ type: 'blik', ...none }, t)).toBe('BLIK');
+  });
 });
 
 describe('calendarDaysUntil', () => {

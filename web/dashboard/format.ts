@@ -1,6 +1,7 @@
 import type { DashboardMessageKey } from './i18n';
 import { currencyRule } from '../../src/domain/shared/currency';
 import { formatMoney } from '../checkout/format';
+import { localMethodName } from '../../src/domain/payments/local-payment-methods';
 
 export { formatMoney };
 
@@ -12,6 +13,24 @@ export const methodTypeLabels: Record<string, DashboardMessageKey> = {
   paypal: 'payment.method.paypal',
   venmo: 'payment.method.venmo',
 };
+
+/** A local payment method's bank, as `payment_method.<type>` shows it (`ideal: {bank, bic, iban_last4}`). */
+export interface LocalBank {
+  bank: string | null;
+  bic: string | null;
+  iban_last4: string | null;
+}
+
+/** The bank a local payment (iDEAL…) was paid from, or null for any other method. */
+export function localBankOf(method: { type: string } | null): LocalBank | null {
+  if (!method || !localMethodName(method.type)) return null;
+  return ((method as unknown as Record<string, LocalBank | undefined>)[method.type] ?? null) as LocalBank | null;
+}
+
+/** A payment method type's name: a local payment method by its own (`iDEAL`), the others in the dashboard's words. */
+export function methodTypeName(type: string, t: (key: DashboardMessageKey) => string): string {
+  return localMethodName(type) ?? t(methodTypeLabels[type] ?? 'payment.method.cardType');
+}
 
 /** A Unix time as the merchant's browser shows dates. */
 export function formatTime(seconds: number | null): string {
@@ -72,6 +91,7 @@ export function paymentMethodSummary(
 ): string {
   if (!method) return '—';
   if (method.last4) return t('payments.card', { brand: method.brand ?? t('payments.cardUnknownBrand'), last4: method.last4 });
-  const who = method.payer_email ?? method.username;
-  return [t(methodTypeLabels[method.type] ?? 'payment.method.cardType'), ...(who ? [who] : [])].join(' · ');
+  const bank = localBankOf(method);
+  const who = method.payer_email ?? method.username ?? bank?.bank ?? bank?.bic;
+  return [methodTypeName(method.type, t), ...(who ? [who] : [])].join(' · ');
 }

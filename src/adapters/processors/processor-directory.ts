@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { PaymentProcessor, ProcessorDirectory } from '../../domain/processors/ports';
+import type { LocalPaymentReport, PaymentProcessor, ProcessorDirectory } from '../../domain/processors/ports';
 import { processorServing, type BraintreeSettings, type ProcessorConfigStore } from '../../domain/processors/processor-config';
 import type { SandboxDisputeLedger } from '../../domain/processors/sandbox-ports';
 import type { Scope } from '../../domain/shared/scope';
@@ -25,6 +25,8 @@ export function processorDirectory(options: {
   /** A Braintree processor over these settings (the SDK's gateway is made here). */
   braintree: (settings: BraintreeSettings) => PaymentProcessor;
   sandboxDisputes: Pick<SandboxDisputeLedger, 'decideDue' | 'scopesWithNews'>;
+  /** The test processor's local payments completed by now, each once (its `dueLocalPaymentReports`). */
+  testLocalPaymentReports?: () => Promise<Array<{ scope: Scope; report: LocalPaymentReport }>>;
   now: () => Date;
   gatewaysKept?: number;
 }): ProcessorDirectory & { readonly gatewaysHeld: number } {
@@ -48,6 +50,7 @@ export function processorDirectory(options: {
       await options.sandboxDisputes.decideDue(at);
       return options.sandboxDisputes.scopesWithNews(new Date(at.getTime() - TEST_DISPUTE_NEWS_MS), at);
     },
+    testLocalPaymentReports: async () => (await options.testLocalPaymentReports?.()) ?? [],
     get gatewaysHeld() {
       return gateways.size;
     },

@@ -24,6 +24,16 @@ export interface PaymentMethodDetails {
   payerEmail?: string | null;
   /** Venmo: the account's username. */
   username?: string | null;
+  /** A local payment method (iDEAL, Bancontact…): the shopper's bank, as the processor reported it. */
+  bank?: BankDetails | null;
+}
+
+/** The bank a local payment was made from: never the account number, only the IBAN's last 4 characters. */
+export interface BankDetails {
+  /** The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists; else null. */
+  name: string | null;
+  bic: string | null;
+  ibanLast4: string | null;
 }
 
 /**
@@ -62,10 +72,23 @@ export const payments = defineResource('payments', {
   paymentMethod: field.json<PaymentMethodDetails>().nullable().internal(),
   processor: field.text().examples('test', 'braintree'),
   processorTransactionId: field.text().nullable(),
+  /**
+   * A local payment method's payment (migration 0054): the processor's id of the payment the shopper
+   * approves at the bank (Braintree's local payment `paymentId`), which its confirmation names.
+   */
+  processorPaymentId: field.text().nullable().fixedAtCreation().internal(),
   processorResponse: field.json<{ code: string; text: string }>().nullable(),
   failureCode: field.text().nullable(),
   declineCode: field.oneOf(declineCodes).nullable(),
   threeDSecure: field.json<{ status: string; liabilityShifted: boolean }>().nullable().internal(),
+  /** The processor's fraud screening of the sale (migration 0055), when it returned one. */
+  riskDecision: field
+    .text()
+    .nullable()
+    .describe(
+      "The processor's fraud screening of the payment (Braintree's risk decision: `Approve`, `Review`, `Decline`, `Not Evaluated`), when it returned one.",
+    )
+    .examples('Approve'),
   /** The session's discount, shipping and tax when this attempt was made (docs/pricing.md). */
   totalDetails: field.json<TotalDetails>().nullable().fixedAtCreation().internal(),
   // Addresses (migration 0034, ADR 0068).

@@ -23,10 +23,11 @@ const switchField = (type: PaymentMethodType) => `${type.replace(/_(\w)/g, (_, l
 
 /**
  * The one rule for which payment methods a session offers: those the merchant asked for in the
- * session, minus those switched off. The checkout page and the server both apply it.
+ * session (each checked when the session was made), minus those switched off. The checkout page and
+ * the server both apply it.
  */
 export function offeredPaymentMethods(types: readonly PaymentMethodType[], switches: PaymentMethodSwitches): PaymentMethodType[] {
-  return types.filter((type) => known.includes(type) && switches[switchField(type)] !== false);
+  return types.filter((type) => switches[switchField(type)] !== false);
 }
 
 /**

@@ -67,8 +67,16 @@ export interface PaymentRepository {
    * again and decide again).
    */
   recordOutcome(outcome: PaymentOutcome): Promise<OutcomeAnswer>;
-  /** Oldest first, across accounts: what the periodic jobs (reconciliation, auto-void) work on. */
+  /**
+   * Oldest first, across accounts: what the periodic jobs (reconciliation, auto-void) work on.
+   * Payments waiting for the bank (local payments: `processorPaymentId` set) are not among them:
+   * `listAwaitingBankCreatedBefore` lists those.
+   */
   listInStatusCreatedBefore(status: Payment['status'], before: Date, limit: number): Promise<Payment[]>;
+  /** Local payments still `processing` (waiting for the bank's confirmation), oldest first, across accounts. */
+  listAwaitingBankCreatedBefore(before: Date, limit: number): Promise<Payment[]>;
+  /** The scope's payment the processor knows as local payment `processorPaymentId` (its confirmation names it). */
+  findByProcessorPaymentId(scope: Scope, processor: string, processorPaymentId: string): Promise<Payment | null>;
   holdingSession(sessionId: string): Promise<Payment | null>;
   /** The scope's payment the processor knows as `transactionId` (a dispute names its transaction). */
   findByProcessorTransactionId(scope: Scope, processor: string, transactionId: string): Promise<Payment | null>;

@@ -118,6 +118,7 @@ function paymentOutcome(
         processorResponse: result.response,
         amountCaptured: result.captured ? payment.amount : 0,
         threeDSecure: result.threeDSecure ?? null,
+        riskDecision: result.riskDecision ?? null,
       },
       error: null,
     };
@@ -132,6 +133,7 @@ function paymentOutcome(
         failureCode: 'card_declined',
         declineCode: result.declineCode,
         threeDSecure: result.threeDSecure ?? null,
+        riskDecision: result.riskDecision ?? null,
       },
       error: new TillpointError('card_declined', declineMessage(result.declineCode), { declineCode: result.declineCode }),
     };

@@ -1,4 +1,5 @@
-import type { PaymentMethodDetails, PaymentMethodType } from '../payments/entities';
+import type { BankDetails, PaymentMethodDetails, PaymentMethodType } from '../payments/entities';
+import type { LocalPaymentMethodType } from '../payments/payment-method-types';
 import type { DeclineCode } from '../shared/errors';
 import type { ThreeDSecureMode } from './three-d-secure-policy';
 import type { Scope } from '../shared/scope';
@@ -87,8 +88,30 @@ export type DisputeEvidenceUpload =
   | { kind: 'text'; text: string; category: string | null }
   | { kind: 'file'; name: string; contentType: string; content: Uint8Array; category: string | null };
 
+/**
+ * A local payment's news as the processor reports it (Braintree's `LOCAL_PAYMENT_*` notifications):
+ * the shopper's bank completed it, with the single-use nonce a sale takes (or the transaction the
+ * processor made already); it expired unpaid; or the processor gave the money back because no
+ * transaction took it in time (`reversed`).
+ */
+export type LocalPaymentReport =
+  | {
+      kind: 'completed';
+      /** The processor's id of the local payment (Braintree's `paymentId`). */
+      processorPaymentId: string;
+      /** What the sale charges (Braintree's `paymentMethodNonce`); null when the processor made the transaction itself. */
+      nonce: string | null;
+      /** The processor's transaction for it, when it already made one: looked up by our payment id, never sold again. */
+      transactionId: string | null;
+      /** The shopper's bank, as far as the processor tells it. */
+      bank: BankDetails | null;
+    }
+  | { kind: 'expired' | 'reversed'; processorPaymentId: string };
+
 /** A notification the processor sent us, as its SDK verified and read it. */
-export type ProcessorNotification = { verified: false; reason: string } | { verified: true; kind: string; dispute: ProcessorDispute | null };
+export type ProcessorNotification =
+  | { verified: false; reason: string }
+  | { verified: true; kind: string; dispute: ProcessorDispute | null; localPayment?: LocalPaymentReport | null };
 
 /**
  * Disputes (chargebacks) as the processor keeps them: every adapter answers for its own, and
@@ -180,6 +203,8 @@ export type AuthorizeResult =
       response: { code: string; text: string };
       /** The 3-D Secure result the processor attached, when the shopper was authenticated. */
       threeDSecure?: ThreeDSecureResult | null;
+      /** The processor's fraud screening (Braintree's `riskData.decision`), when it returned one. */
+      riskDecision?: string | null;
     }
   | {
       outcome: 'declined';
@@ -188,6 +213,7 @@ export type AuthorizeResult =
       paymentMethod: PaymentMethodDetails | null;
       response: { code: string; text: string };
       threeDSecure?: ThreeDSecureResult | null;
+      riskDecision?: string | null;
     }
   | { outcome: 'invalid_payment_method'; message: string }
   | { outcome: 'unavailable'; response: { code: string; text: string } | null }
@@ -229,6 +255,25 @@ export interface PaymentProcessor extends ProcessorLifecycle, ProcessorDisputes 
   verifyThreeDSecure?(request: { nonce: string }): Promise<ThreeDSecureVerification>;
   /** Only the test processor: the shopper's answer to a test challenge (`challenge: true` above). */
   answerThreeDSecureChallenge?(request: { nonce: string; passed: boolean }): Promise<ThreeDSecureVerification>;
+  /**
+   * Only the test processor: opens a local payment for the shopper to approve in the page's test
+   * window (with Braintree, braintree-web's `local-payment` opens it from the page and names it).
+   */
+  beginTestLocalPayment?(request: TestLocalPaymentRequest): Promise<{ processorPaymentId: string }>;
+  /**
+   * Only the test processor: the shopper's answer in the test window. Approved, the bank completes
+   * the payment some seconds later (`ProcessorDirectory.testLocalPaymentReports`); failed, it never
+   * does. False when no local payment of that id waits for an answer.
+   */
+  answerTestLocalPayment?(request: { processorPaymentId: string; approve: boolean }): Promise<boolean>;
+}
+
+/** What the test processor is told of a local payment it opens. */
+export interface TestLocalPaymentRequest {
+  scope: Scope;
+  paymentMethodType: LocalPaymentMethodType;
+  amount: number;
+  currency: string;
 }
 
 /** A 3-D Secure verification: the nonce to pay with and what the authentication said. */
@@ -265,4 +310,9 @@ export interface ProcessorDirectory {
    * `braintree`; for the test processor, each with a dispute it opened or moved lately.
    */
   disputeScopes?(processor: 'test' | 'braintree'): Promise<Scope[]>;
+  /**
+   * The test processor's local payments whose bank completed them by now, each reported once with
+   * its scope (what Braintree sends as notifications).
+   */
+  testLocalPaymentReports?(): Promise<Array<{ scope: Scope; report: LocalPaymentReport }>>;
 }

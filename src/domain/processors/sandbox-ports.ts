@@ -1,6 +1,7 @@
 import type { Scope } from '../shared/scope';
 import type { FoundTransaction } from './ports';
 import type { PaymentMethodDetails } from '../payments/entities';
+import type { LocalPaymentMethodType } from '../payments/payment-method-types';
 
 /** Braintree's transaction statuses that the test processor models. */
 export type SandboxTransactionStatus = 'authorized' | 'submitted_for_settlement' | 'settled' | 'voided' | 'processor_declined';
@@ -174,4 +175,31 @@ export interface SandboxSavedMethod {
   paymentMethod: PaymentMethodDetails;
   behavior: SandboxCardBehavior;
   createdAt: Date;
+}
+
+/** A local payment the test processor opened (`beginTestLocalPayment`), as Braintree keeps one. */
+export interface SandboxLocalPayment {
+  id: string;
+  scope: Scope;
+  paymentMethodType: LocalPaymentMethodType;
+  amount: number;
+  currency: string;
+  /** pending → approved (the test window) → completed (reported), or pending → failed. */
+  status: 'pending' | 'approved' | 'failed' | 'completed';
+  bic: string | null;
+  ibanLast4: string | null;
+  /** When the bank completes an approved payment. */
+  completesAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Where the test processor keeps its local payments: the shared database, as its transactions. */
+export interface SandboxLocalPaymentLedger {
+  insert(payment: SandboxLocalPayment): Promise<void>;
+  get(id: string): Promise<SandboxLocalPayment | null>;
+  /** A `pending` payment approved (completing at `completesAt`, from this bank) or failed; false when it is not pending. */
+  answer(id: string, answer: { status: 'approved'; completesAt: Date; bic: string; ibanLast4: string } | { status: 'failed' }, at: Date): Promise<boolean>;
+  /** Approved payments whose completion has come, moved to `completed` and answered: each is taken once, by one caller. */
+  takeDue(at: Date, limit: number): Promise<SandboxLocalPayment[]>;
 }

@@ -1,4 +1,5 @@
-import { payments, refunds, type Payment, type Refund } from '../payments/entities';
+import { payments, refunds, type BankDetails, type Payment, type Refund } from '../payments/entities';
+import { isLocalPaymentMethod } from '../payments/payment-method-types';
 import { events, type DomainEvent } from './events';
 import { checkoutSessions, type CheckoutSession } from '../sessions/entities';
 import { apiFieldsOf, apiObjectOf } from './resource-shape';
@@ -97,6 +98,8 @@ export function paymentSnapshot(payment: Payment) {
       fingerprint: method.fingerprint,
       payer_email: method.payerEmail ?? null,
       username: method.username ?? null,
+      // A local payment method's bank, under the method's own name (Stripe's `ideal: {bank}`).
+      ...(isLocalPaymentMethod(method.type) ? { [method.type]: bankSnapshot(method.bank ?? null) } : {}),
     },
     three_d_secure: payment.threeDSecure && {
       status: payment.threeDSecure.status,
@@ -106,6 +109,11 @@ export function paymentSnapshot(payment: Payment) {
     customer_details: { email: payment.customerEmail, address: payment.billingAddress },
     custom_fields: payment.customFields.map(customFieldSnapshot),
   };
+}
+
+/** The bank a local payment was paid from: never its account number, only the IBAN's last 4 characters. */
+export function bankSnapshot(bank: BankDetails | null) {
+  return { bank: bank?.name ?? null, bic: bank?.bic ?? null, iban_last4: bank?.ibanLast4 ?? null };
 }
 
 /** The refund as its events carry it (and the merchant API shows it): its fields as its definition shows them (`refunds`). */

@@ -5,6 +5,11 @@ import { blankOf, defineResource, field, type EntityOf } from './resource-shape'
 export const eventTypes = [
   'checkout.session.completed',
   'checkout.session.expired',
+  /**
+   * An asynchronous payment (a local payment method) was started and waits for the bank's
+   * confirmation; `payment.succeeded` or `payment.failed` follows.
+   */
+  'payment.processing',
   'payment.succeeded',
   'payment.failed',
   'payment.requires_capture',

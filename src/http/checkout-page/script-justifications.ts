@@ -15,8 +15,9 @@
  * session asks custom fields before paying.
  * `paid`: the session is paid (its receipt), or a payment under way is about to be.
  * `paypal_or_venmo`: the session offers PayPal or Venmo (their buttons share a chunk).
+ * `local_payment`: the session offers a local payment method (iDEAL, Bancontact…; their buttons share a chunk).
  * `test_window`: test mode shows a stand-in for a third party's window (the 3-D Secure test
- * challenge, the PayPal or Venmo test window).
+ * challenge, the PayPal or Venmo test window, a bank's for a local payment method).
  * `merchant_page`: the merchant's own page that mounts an embedded session (`/js/embed.js` runs
  * there, never on the checkout page).
  * `catalogue_fetch`: the page fetches a catalogue itself. A server-rendered page never does (the
@@ -32,6 +33,7 @@ export const pageConfigurations = [
   'paypal',
   'venmo',
   'paypal_or_venmo',
+  'local_payment',
   'test_window',
   'three_d_secure',
   'sentry',
@@ -238,6 +240,19 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     justification: 'The PayPal and Venmo buttons’ stylesheet, loaded with them. Built by Tillpoint.',
   },
   {
+    id: 'local-payment-buttons',
+    source: /^checkout\/local-payment\/(?:Banks\.tsx|local-payment\.ts|pay-at-bank\.ts)$/,
+    loadedWhen: ['local_payment'],
+    justification:
+      'The local payment methods’ buttons (iDEAL, Bancontact, Sofort, giropay, EPS, Przelewy24, MyBank, BLIK), each with its mark drawn by the page: a tap records the payment on this server and opens the bank’s window (Braintree’s, or the test window in test mode). Loaded only when the session offers a local payment method. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'local-payment-styles',
+    source: /(?:^|\/)local-payment-[\w-]+\.css$/,
+    loadedWhen: ['local_payment'],
+    justification: 'The local payment methods’ buttons’ styles, loaded with them. Written by Tillpoint.',
+  },
+  {
     id: 'test-window',
     source: /^checkout\/test-dialog\.ts$/,
     loadedWhen: ['test_processor', 'test_window'],
@@ -299,6 +314,13 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
       'braintree-web 3.79.1 internals for its iframes (framebus messaging, iframe creation, events) and the browser checks its components share, used by Hosted Fields, 3-D Secure, PayPal and Venmo so none carries a copy. Only for Braintree card, PayPal or Venmo payments.',
   },
   {
+    id: 'braintree-popup',
+    source: /^_braintree-popup-[\w-]+\.js$/,
+    loadedWhen: ['braintree'],
+    justification:
+      'braintree-web 3.79.1’s popup window service, shared by paypal-checkout and local-payment: opens and watches the window PayPal’s or the bank’s page loads in. Loaded only with PayPal’s component or a local payment method’s, on a Braintree page. From the pinned npm package, bundled by Tillpoint.',
+  },
+  {
     id: 'braintree-checks',
     source: /^_braintree-checks-[\w-]+\.js$/,
     loadedWhen: ['braintree', 'three_d_secure'],
@@ -352,6 +374,13 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     loadedWhen: ['braintree', 'venmo'],
     justification:
       'braintree-web venmo: switches to the Venmo app for the shopper’s approval and turns it into a Braintree nonce. Loaded only when the session offers Venmo.',
+  },
+  {
+    id: 'braintree-local-payment',
+    source: /braintree-web\/(?:dist\/browser\/local-payment|local-payment\/index)\.js$/,
+    loadedWhen: ['braintree', 'local_payment'],
+    justification:
+      'braintree-web 3.79.1’s local-payment component: opens the bank’s window for a local payment method through Braintree (a popup from Braintree’s assets, a redirect back for a bank app) and names the payment before the shopper is sent to the bank. Loaded only when the session offers a local payment method. From the pinned npm package, bundled by Tillpoint.',
   },
   {
     id: 'braintree-data-collector',

@@ -20,7 +20,7 @@ const query = z.strictObject({ mode: z.enum(['test', 'live']) });
 const body = z.object({ bt_signature: z.string().min(1).max(10_000), bt_payload: z.string().min(1).max(1_000_000) });
 
 /**
- * `POST /webhooks/braintree/:account?mode=…`: Braintree's notifications (disputes; `check` when the
+ * `POST /webhooks/braintree/:account?mode=…`: Braintree's notifications (disputes, local payments; `check` when the
  * merchant tests the URL). The SDK verifies the signature with the account's keys; what is refused
  * (unknown account, a signature that does not verify, a dispute of an unknown transaction) is
  * answered with the catalogue's error and logged. Not part of the merchant API's contract.
@@ -49,7 +49,7 @@ export async function processorNotificationRoutes(app: FastifyInstance, { deps }
           payload: body.bt_payload,
         });
         request.log.info(
-          { account: scope.accountId, mode: scope.mode, kind: received.kind, outcome: received.recorded?.outcome ?? 'ignored' },
+          { account: scope.accountId, mode: scope.mode, kind: received.kind, outcome: received.recorded?.outcome ?? received.localPayment ?? 'ignored' },
           'Braintree notification received',
         );
         return { received: true };

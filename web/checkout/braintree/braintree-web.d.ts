@@ -23,3 +23,6 @@ declare module 'braintree-web/paypal-checkout' {
 declare module 'braintree-web/venmo' {
   export function create(options: Record<string, unknown>): Promise<unknown>;
 }
+declare module 'braintree-web/local-payment' {
+  export function create(options: Record<string, unknown>): Promise<unknown>;
+}

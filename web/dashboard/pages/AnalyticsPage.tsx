@@ -1,7 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { BarChart } from '../BarChart';
 import { ColumnHeads, ErrorNote, Loading } from '../components';
-import { methodTypeLabels } from '../format';
+import { methodTypeLabels, methodTypeName } from '../format';
+import { localMethodName } from '../../../src/domain/payments/local-payment-methods';
 import type { PageScope } from '../Layout';
 import { navigate, useLocation } from '../router';
 import { useApiQuery } from '../queries';
@@ -103,7 +104,7 @@ export function AnalyticsPage({ base, place }: PageScope) {
         { key: 'paid', name: t('overview.funnel.paid'), count: data.funnel.paid },
       ]
     : [];
-  const methodName = (method: string) => (methodTypeLabels[method] ? t(methodTypeLabels[method]!) : method);
+  const methodName = (method: string) => (methodTypeLabels[method] || localMethodName(method) ? methodTypeName(method, t) : method);
   const threeDSecureName = (status: string) => (threeDSecureLabels[status] ? t(threeDSecureLabels[status]!) : status);
 
   return (

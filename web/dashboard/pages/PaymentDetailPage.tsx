@@ -9,7 +9,7 @@ import { queryKeyOf, useApiQuery } from '../queries';
 import { useAction } from '../use-action';
 import { useT, type DashboardMessageKey } from '../i18n';
 import { PaymentActions } from './PaymentActions';
-import { methodTypeLabels } from '../format';
+import { localBankOf, methodTypeLabels, methodTypeName } from '../format';
 import { can } from '../../../src/domain/team/permissions';
 import { addressLines } from '../../../src/domain/addresses/address-lines';
 import type { PostalAddress } from '../api';
@@ -128,6 +128,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
   const role = place.account.role;
   const money = (amount: number) => formatMoney(amount, p.currency.toUpperCase(), undefined);
   const method = p.payment_method;
+  const bank = localBankOf(method);
   const refundOf = (objectId: string) => p.refunds.find((r) => r.id === objectId);
   const eventLabel = (e: StoryEvent) => {
     const name = eventLabels[e.type] ? t(eventLabels[e.type]!) : e.type;
@@ -381,7 +382,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
           <h3>{t('payment.method')}</h3>
           <dl className="details">
             <dt>{t('payment.method.type')}</dt>
-            <dd>{method ? t(methodTypeLabels[method.type] ?? 'payment.method.cardType') : '—'}</dd>
+            <dd>{method ? methodTypeName(method.type, t) : '—'}</dd>
             {method && wallets.has(method.type) && (
               <>
                 <dt>{t('payment.method.wallet')}</dt>
@@ -400,6 +401,16 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
                 <dd>{method.username}</dd>
               </>
             )}
+            {bank && (
+              <>
+                <dt>{t('payment.method.bank')}</dt>
+                <dd data-testid="payment-bank">{bank.bank ?? '—'}</dd>
+                <dt>{t('payment.method.bic')}</dt>
+                <dd className="mono">{bank.bic ?? '—'}</dd>
+                <dt>{t('payment.method.ibanLast4')}</dt>
+                <dd className="mono">{bank.iban_last4 ?? '—'}</dd>
+              </>
+            )}
             <dt>{t('payment.method.card')}</dt>
             <dd>{method?.last4 ? t('payments.card', { brand: method.brand ?? t('payments.cardUnknownBrand'), last4: method.last4 }) : '—'}</dd>
             <dt>{t('payment.method.expires')}</dt>
@@ -410,6 +421,8 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
                 ? t('payment.threeDSecure.result', { status: p.three_d_secure.status, shifted: p.three_d_secure.liability_shifted ? 'yes' : 'no' })
                 : t('payment.threeDSecure.notUsed')}
             </dd>
+            <dt>{t('payment.riskDecision')}</dt>
+            <dd data-testid="payment-risk-decision">{p.risk_decision ?? t('payment.riskDecision.none')}</dd>
           </dl>
           <h3>{t('payment.processor')}</h3>
           <dl className="details">

@@ -1192,7 +1192,7 @@ export interface components {
             cancel_url: string | null;
             /** @enum {string} */
             capture_method: "automatic" | "manual";
-            payment_method_types: ("card" | "google_pay" | "apple_pay" | "paypal" | "venmo")[];
+            payment_method_types: ("card" | "google_pay" | "apple_pay" | "paypal" | "venmo" | "ideal" | "bancontact" | "sofort" | "giropay" | "eps" | "p24" | "mybank" | "blik")[];
             locale: string | null;
             metadata: {
                 [key: string]: string;
@@ -1347,6 +1347,7 @@ export interface components {
          *       },
          *       "failure_code": null,
          *       "decline_code": null,
+         *       "risk_decision": null,
          *       "shipping_details": null,
          *       "created": 1767225700,
          *       "payment_method": {
@@ -1416,6 +1417,11 @@ export interface components {
             } | null;
             failure_code: string | null;
             decline_code: ("insufficient_funds" | "do_not_honor" | "expired_card" | "incorrect_cvc" | "incorrect_number" | "lost_card" | "stolen_card" | "fraudulent" | "processing_error" | "authentication_failed" | "card_not_supported" | "test_mode_live_card") | null;
+            /**
+             * @description The processor's fraud screening of the payment (Braintree's risk decision: `Approve`, `Review`, `Decline`, `Not Evaluated`), when it returned one.
+             * @example Approve
+             */
+            risk_decision: string | null;
             /** @description The shopper's shipping name and address; null until given. */
             shipping_details: {
                 name: string;
@@ -1425,7 +1431,7 @@ export interface components {
             created: number;
             payment_method: {
                 /** @enum {string} */
-                type: "card" | "google_pay" | "apple_pay" | "paypal" | "venmo";
+                type: "card" | "google_pay" | "apple_pay" | "paypal" | "venmo" | "ideal" | "bancontact" | "sofort" | "giropay" | "eps" | "p24" | "mybank" | "blik";
                 brand: string | null;
                 last4: string | null;
                 exp_month: number | null;
@@ -1436,6 +1442,78 @@ export interface components {
                 payer_email: string | null;
                 /** @description Venmo: the account's username; null for other methods. */
                 username: string | null;
+                /** @description iDEAL: the bank paid from; only on ideal payments. */
+                ideal?: {
+                    /** @description The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists. */
+                    bank: string | null;
+                    /** @description The bank's BIC, as the processor reported it. */
+                    bic: string | null;
+                    /** @description The last 4 characters of the shopper's IBAN; never the account number. */
+                    iban_last4: string | null;
+                };
+                /** @description Bancontact: the bank paid from; only on bancontact payments. */
+                bancontact?: {
+                    /** @description The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists. */
+                    bank: string | null;
+                    /** @description The bank's BIC, as the processor reported it. */
+                    bic: string | null;
+                    /** @description The last 4 characters of the shopper's IBAN; never the account number. */
+                    iban_last4: string | null;
+                };
+                /** @description Sofort: the bank paid from; only on sofort payments. */
+                sofort?: {
+                    /** @description The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists. */
+                    bank: string | null;
+                    /** @description The bank's BIC, as the processor reported it. */
+                    bic: string | null;
+                    /** @description The last 4 characters of the shopper's IBAN; never the account number. */
+                    iban_last4: string | null;
+                };
+                /** @description giropay: the bank paid from; only on giropay payments. */
+                giropay?: {
+                    /** @description The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists. */
+                    bank: string | null;
+                    /** @description The bank's BIC, as the processor reported it. */
+                    bic: string | null;
+                    /** @description The last 4 characters of the shopper's IBAN; never the account number. */
+                    iban_last4: string | null;
+                };
+                /** @description EPS: the bank paid from; only on eps payments. */
+                eps?: {
+                    /** @description The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists. */
+                    bank: string | null;
+                    /** @description The bank's BIC, as the processor reported it. */
+                    bic: string | null;
+                    /** @description The last 4 characters of the shopper's IBAN; never the account number. */
+                    iban_last4: string | null;
+                };
+                /** @description Przelewy24: the bank paid from; only on p24 payments. */
+                p24?: {
+                    /** @description The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists. */
+                    bank: string | null;
+                    /** @description The bank's BIC, as the processor reported it. */
+                    bic: string | null;
+                    /** @description The last 4 characters of the shopper's IBAN; never the account number. */
+                    iban_last4: string | null;
+                };
+                /** @description MyBank: the bank paid from; only on mybank payments. */
+                mybank?: {
+                    /** @description The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists. */
+                    bank: string | null;
+                    /** @description The bank's BIC, as the processor reported it. */
+                    bic: string | null;
+                    /** @description The last 4 characters of the shopper's IBAN; never the account number. */
+                    iban_last4: string | null;
+                };
+                /** @description BLIK: the bank paid from; only on blik payments. */
+                blik?: {
+                    /** @description The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists. */
+                    bank: string | null;
+                    /** @description The bank's BIC, as the processor reported it. */
+                    bic: string | null;
+                    /** @description The last 4 characters of the shopper's IBAN; never the account number. */
+                    iban_last4: string | null;
+                };
             } | null;
             three_d_secure: {
                 status: string;
@@ -2328,6 +2406,7 @@ export interface components {
          *           },
          *           "failure_code": null,
          *           "decline_code": null,
+         *           "risk_decision": null,
          *           "three_d_secure": null,
          *           "total_details": {
          *             "amount_discount": 0,
@@ -2356,7 +2435,7 @@ export interface components {
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
             /** @enum {string} */
-            type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
+            type: "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
             /** @description When the change happened (Unix seconds). */
             created: number;
             data: {
@@ -2721,7 +2800,7 @@ export interface components {
             livemode: boolean;
             url: string;
             description: string | null;
-            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
+            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Creation time */
@@ -2754,7 +2833,7 @@ export interface components {
              */
             event: string;
             /** @enum {string} */
-            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
+            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
             /** @enum {string} */
             status: "pending" | "delivered" | "retrying" | "abandoned";
             attempts: number;
@@ -3607,7 +3686,7 @@ export interface operations {
                     cancel_url?: string;
                     /** @enum {string} */
                     capture_method?: "automatic" | "manual";
-                    payment_method_types?: ("card" | "google_pay" | "apple_pay" | "paypal" | "venmo")[];
+                    payment_method_types?: ("card" | "google_pay" | "apple_pay" | "paypal" | "venmo" | "ideal" | "bancontact" | "sofort" | "giropay" | "eps" | "p24" | "mybank" | "blik")[];
                     /** @description An existing customer (`cus_…`) the session is for; its email is prefilled. */
                     customer?: string;
                     /** Format: email */
@@ -4119,7 +4198,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
+                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
                     description?: string;
                 };
             };
@@ -4193,7 +4272,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
+                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
                     description?: string;
                     disabled?: boolean;
                 };
@@ -4697,7 +4776,7 @@ export interface operations {
                 limit?: number;
                 /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
                 starting_after?: string;
-                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
+                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
                 "created[gte]"?: number;
                 "created[lte]"?: number;
             };

@@ -1,4 +1,5 @@
 import type { PaymentMethodDetails } from '../../../domain/payments/entities';
+import { isLocalPaymentMethod } from '../../../domain/payments/payment-method-types';
 import { describeDecline, describeGatewayRejection, PROCESSOR_UNAVAILABLE_CODE } from '../../../domain/processors/processor-responses';
 import type { AuthorizeResult, SavePaymentMethodResult, ThreeDSecureResult } from '../../../domain/processors/ports';
 
@@ -41,6 +42,10 @@ export interface BraintreeTransaction {
   /** The SDK's name for the transaction's `venmo-account` element. */
   venmoAccountDetails?: { username?: string | null } | null;
   threeDSecureInfo?: { status?: string | null; liabilityShifted?: boolean | null } | null;
+  /** Advanced Fraud Protection's screening of the sale, when the merchant has it. */
+  riskData?: { decision?: string | null } | null;
+  /** A local payment method's transaction (`paymentInstrumentType: local_payment`): `ideal`, `bancontact`… */
+  localPayment?: { fundingSource?: string | null } | null;
   createdAt?: string;
 }
 
@@ -117,6 +122,11 @@ export function paymentMethodOf(transaction: BraintreeTransaction): PaymentMetho
     const payerEmail = transaction.paypalAccount?.payerEmail ?? null;
     return { type: 'paypal', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null, payerEmail };
   }
+  if (transaction.paymentInstrumentType === 'local_payment') {
+    const source = transaction.localPayment?.fundingSource?.toLowerCase() ?? '';
+    // The bank is in the local payment's notification, not the transaction; the payment keeps it from there.
+    return { type: isLocalPaymentMethod(source) ? source : 'ideal', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null };
+  }
   if (transaction.paymentInstrumentType === 'venmo_account') {
     const username = transaction.venmoAccountDetails?.username ?? null;
     return { type: 'venmo', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null, username };
@@ -151,6 +161,7 @@ const capturedStatuses = new Set(['submitted_for_settlement', 'settling', 'settl
 export function authorizationOf(transaction: BraintreeTransaction): Exclude<AuthorizeResult, { outcome: 'unknown' } | { outcome: 'invalid_payment_method' }> {
   const paymentMethod = paymentMethodOf(transaction);
   const threeDSecure = threeDSecureOf(transaction);
+  const riskDecision = transaction.riskData?.decision ?? null;
   const code = Number(transaction.processorResponseCode);
   const response = {
     code: transaction.processorResponseCode ?? '',
@@ -164,11 +175,12 @@ export function authorizationOf(transaction: BraintreeTransaction): Exclude<Auth
       paymentMethod: paymentMethod ?? { type: 'card', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null },
       response,
       threeDSecure,
+      riskDecision,
     };
   }
   if (transaction.status === 'gateway_rejected') {
     const { declineCode, ...rejection } = describeGatewayRejection(transaction.gatewayRejectionReason ?? 'unknown');
-    return { outcome: 'declined', declineCode, transactionId: transaction.id, paymentMethod, response: rejection, threeDSecure };
+    return { outcome: 'declined', declineCode, transactionId: transaction.id, paymentMethod, response: rejection, threeDSecure, riskDecision };
   }
   if (code === PROCESSOR_UNAVAILABLE_CODE || transaction.status === 'failed') {
     return { outcome: 'unavailable', response: response.code ? response : null };
@@ -181,6 +193,7 @@ export function authorizationOf(transaction: BraintreeTransaction): Exclude<Auth
     paymentMethod,
     response: { code: described.code, text: response.text || described.text },
     threeDSecure,
+    riskDecision,
   };
 }
 

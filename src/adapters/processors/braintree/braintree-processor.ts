@@ -16,11 +16,13 @@ import type {
   DisputeOperationResult,
   ProcessorDispute,
   ProcessorNotification,
+  LocalPaymentReport,
   SavePaymentMethodRequest,
   SavePaymentMethodResult,
 } from '../../../domain/processors/ports';
 import type { DisputeStatus } from '../../../domain/disputes/state-machine';
 import { threeDSecurePolicy } from '../../../domain/processors/three-d-secure-policy';
+import { bankOfBic } from '../../../domain/payments/local-payment-methods';
 import {
   authorizationOf,
   saleOutcome,
@@ -118,7 +120,8 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
         ...(context?.customerId ? { customerId: context.customerId } : {}),
       })) as unknown as { success: boolean; clientToken?: string };
       if (!result.success || !result.clientToken) return { ...common, clientToken: null, unavailable: 'gateway' };
-      return { ...common, clientToken: result.clientToken };
+      // braintree-web's local-payment names the merchant account its payment is made in (the session's currency's).
+      return { ...common, clientToken: result.clientToken, ...(merchantAccountId ? { merchantAccountId } : {}) };
     } catch {
       // The page says the processor is unavailable instead of failing to load at all.
       return { ...common, clientToken: null, unavailable: 'gateway' };
@@ -320,7 +323,7 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
   }
 
   async parseNotification(request: { signature: string; payload: string }): Promise<ProcessorNotification> {
-    let notification: { kind: string; dispute?: BraintreeDispute };
+    let notification: { kind: string; dispute?: BraintreeDispute } & BraintreeLocalPaymentNotification;
     try {
       notification = (await this.gateway.webhookNotification.parse(request.signature, request.payload)) as unknown as typeof notification;
     } catch (error) {
@@ -335,6 +338,7 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
       verified: true,
       kind: notification.kind,
       dispute: notification.kind.startsWith('dispute_') && notification.dispute ? disputeReport(notification.dispute) : null,
+      localPayment: localPaymentReport(notification),
     };
   }
 
@@ -386,6 +390,44 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
     const first = errors[0];
     return { outcome: 'unavailable', response: first ? { code: String(first.code), text: first.message } : null };
   }
+}
+
+/** The parts of the SDK's local payment notifications we read. */
+interface BraintreeLocalPaymentNotification {
+  localPaymentCompleted?: {
+    paymentId?: string | null;
+    paymentMethodNonce?: string | null;
+    bic?: string | null;
+    ibanLastChars?: string | null;
+    transaction?: { id?: string | null } | null;
+  };
+  localPaymentExpired?: { paymentId?: string | null };
+  localPaymentReversed?: { paymentId?: string | null };
+}
+
+/**
+ * Braintree's local payment notifications as the domain reads them: completed (the nonce a sale
+ * takes, or the transaction made already, and the payer's bank), expired, reversed (the money given
+ * back: no transaction took it in time). Null for any other kind.
+ */
+function localPaymentReport(notification: { kind: string } & BraintreeLocalPaymentNotification): LocalPaymentReport | null {
+  const completed = notification.localPaymentCompleted;
+  if (notification.kind === 'local_payment_completed' && completed?.paymentId) {
+    const bic = completed.bic ?? null;
+    const ibanLast4 = completed.ibanLastChars ? completed.ibanLastChars.slice(-4) : null;
+    return {
+      kind: 'completed',
+      processorPaymentId: completed.paymentId,
+      nonce: completed.paymentMethodNonce ?? null,
+      transactionId: completed.transaction?.id ?? null,
+      bank: bic || ibanLast4 ? { name: bankOfBic(bic), bic, ibanLast4 } : null,
+    };
+  }
+  const expired = notification.localPaymentExpired?.paymentId;
+  if (notification.kind === 'local_payment_expired' && expired) return { kind: 'expired', processorPaymentId: expired };
+  const reversed = notification.localPaymentReversed?.paymentId;
+  if (notification.kind === 'local_payment_reversed' && reversed) return { kind: 'reversed', processorPaymentId: reversed };
+  return null;
 }
 
 /** The extension by which the SDK names an evidence file's type. */

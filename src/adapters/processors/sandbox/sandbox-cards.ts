@@ -79,7 +79,12 @@ export interface FakeNonce {
   username?: string;
   /** A nonce that has been through 3-D Secure already, with its result. */
   threeDSecure?: SandboxNonceThreeDSecure;
+  /** A local payment's nonce: it pays as the local payment method paid with (iDEAL, Bancontact…), and only as one. */
+  local?: true;
 }
+
+/** Braintree's fake nonce of a completed local payment: what the test processor's completions carry. */
+export const FAKE_LOCAL_PAYMENT_NONCE = 'fake-local-payment-method-nonce';
 
 /** Braintree's fake nonces: a payment method without typing a card, as in its sandbox. */
 export const fakeNonces: ReadonlyMap<string, FakeNonce> = new Map<string, FakeNonce>([
@@ -88,6 +93,8 @@ export const fakeNonces: ReadonlyMap<string, FakeNonce> = new Map<string, FakeNo
   ['fake-apple-pay-mastercard-nonce', { type: 'apple_pay', brand: 'mastercard', last4: '4444', behavior: 'amount' }],
   ['fake-paypal-one-time-nonce', { type: 'paypal', brand: null, last4: null, payerEmail: 'payer@example.com', behavior: 'amount' }],
   ['fake-venmo-account-nonce', { type: 'venmo', brand: null, last4: null, username: 'venmojoe', behavior: 'amount' }],
+  // A local payment method's (iDEAL, Bancontact…): what the bank's completion hands the sale.
+  [FAKE_LOCAL_PAYMENT_NONCE, { brand: null, last4: null, behavior: 'amount', local: true }],
   // 3-D Secure already run: the verification's result travels with the nonce.
   [
     'fake-three-d-secure-visa-full-authentication-nonce',

@@ -23,7 +23,7 @@ import type { Scope } from '../../../domain/shared/scope';
 import type { DisputeStatus } from '../../../domain/disputes/state-machine';
 import { describeDecline, describeGatewayRejection, PROCESSOR_UNAVAILABLE_CODE } from '../../../domain/processors/processor-responses';
 import { threeDSecurePolicy } from '../../../domain/processors/three-d-secure-policy';
-import { fakeNonces, SANDBOX_CVC_MISMATCH, testCards, threeDSecureCards, threeDSecureResults } from './sandbox-cards';
+import { FAKE_LOCAL_PAYMENT_NONCE, fakeNonces, SANDBOX_CVC_MISMATCH, testCards, threeDSecureCards, threeDSecureResults } from './sandbox-cards';
 import { isCvcOnly } from '../../../domain/processors/sandbox-ports';
 import { googlePayTestGateway, readGooglePayTestToken } from './google-pay-test-token';
 import type {
@@ -36,7 +36,11 @@ import type {
   SandboxDisputeLedger,
   SandboxDisputeStatus,
   SandboxNonceThreeDSecure,
+  SandboxLocalPaymentLedger,
 } from '../../../domain/processors/sandbox-ports';
+import type { LocalPaymentReport, TestLocalPaymentRequest } from '../../../domain/processors/ports';
+import { isLocalPaymentMethod, type LocalPaymentMethodType } from '../../../domain/payments/payment-method-types';
+import { bankOfBic, localMethodName } from '../../../domain/payments/local-payment-methods';
 
 /** The wallets whose nonces pay only as themselves (and which only their own nonces pay). */
 const walletTypes: ReadonlySet<string> = new Set(['apple_pay', 'paypal', 'venmo']);
@@ -69,6 +73,21 @@ export interface SandboxSettlement {
   /** Time from submission for settlement to `settled`; 0 settles at once (the default). */
   delayMs: number;
 }
+
+/** How long after the shopper approves a test local payment its bank completes it, unless configured. */
+export const DEFAULT_TEST_LOCAL_PAYMENT_DELAY_SECONDS = 3;
+
+/** The bank each test local payment is made from (a BIC of its country, and an IBAN's last 4 characters). */
+export const TEST_LOCAL_PAYMENT_BANKS: Readonly<Record<LocalPaymentMethodType, { bic: string; ibanLast4: string }>> = {
+  ideal: { bic: 'INGBNL2A', ibanLast4: '5264' },
+  bancontact: { bic: 'GEBABEBB', ibanLast4: '5264' },
+  sofort: { bic: 'DEUTDEFF', ibanLast4: '5264' },
+  giropay: { bic: 'COBADEFF', ibanLast4: '5264' },
+  eps: { bic: 'BKAUATWW', ibanLast4: '5264' },
+  p24: { bic: 'BREXPLPW', ibanLast4: '5264' },
+  mybank: { bic: 'UNCRITMM', ibanLast4: '5264' },
+  blik: { bic: 'BPKOPLPW', ibanLast4: '5264' },
+};
 
 /** Braintree's dispute test card: charged, then disputed some seconds after capture. */
 export const DISPUTE_TEST_CARD = '4023898493988028';
@@ -111,7 +130,71 @@ export class SandboxProcessor implements PaymentProcessor {
     private readonly ledger: SandboxTransactionLedger,
     private readonly settlement: SandboxSettlement = { delayMs: 0 },
     private readonly disputes: SandboxDisputeLedger | null = null,
+    /** Its local payments (iDEAL…), and how long after an approval the bank completes one. */
+    private readonly localPayments: { ledger: SandboxLocalPaymentLedger; delayMs: number } | null = null,
   ) {}
+
+  /**
+   * Opens a local payment for the test window, as braintree-web's `local-payment` opens one at
+   * Braintree: an id in Braintree's `PAY-…` form, waiting for the shopper's answer.
+   */
+  async beginTestLocalPayment(request: TestLocalPaymentRequest): Promise<{ processorPaymentId: string }> {
+    if (!this.localPayments) throw new Error('This test processor keeps no local payments');
+    const now = this.now();
+    const id = `PAY-${randomHex(12).toUpperCase()}`;
+    await this.localPayments.ledger.insert({
+      id,
+      scope: { accountId: request.scope.accountId, mode: request.scope.mode },
+      paymentMethodType: request.paymentMethodType,
+      amount: request.amount,
+      currency: request.currency,
+      status: 'pending',
+      bic: null,
+      ibanLast4: null,
+      completesAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { processorPaymentId: id };
+  }
+
+  /**
+   * The shopper's answer in the test window: approved, the bank completes the payment after the
+   * configured delay (from its test bank); failed, it never completes. Once only.
+   */
+  async answerTestLocalPayment(request: { processorPaymentId: string; approve: boolean }): Promise<boolean> {
+    if (!this.localPayments) return false;
+    const now = this.now();
+    if (!request.approve) return this.localPayments.ledger.answer(request.processorPaymentId, { status: 'failed' }, now);
+    const payment = await this.localPayments.ledger.get(request.processorPaymentId);
+    if (!payment) return false;
+    const completesAt = new Date(now.getTime() + this.localPayments.delayMs);
+    return this.localPayments.ledger.answer(payment.id, { status: 'approved', completesAt, ...TEST_LOCAL_PAYMENT_BANKS[payment.paymentMethodType] }, now);
+  }
+
+  /**
+   * The local payments whose bank has completed them by now, each reported once (as Braintree
+   * notifies `LOCAL_PAYMENT_COMPLETED`): with Braintree's fake local payment nonce for the sale, and
+   * the bank the payment was made from.
+   */
+  async dueLocalPaymentReports(): Promise<Array<{ scope: Scope; report: LocalPaymentReport }>> {
+    if (!this.localPayments) return [];
+    const due = await this.localPayments.ledger.takeDue(this.now(), 100);
+    return due.map((payment) => {
+      const bank = TEST_LOCAL_PAYMENT_BANKS[payment.paymentMethodType];
+      const bic = payment.bic ?? bank.bic;
+      return {
+        scope: payment.scope,
+        report: {
+          kind: 'completed',
+          processorPaymentId: payment.id,
+          nonce: FAKE_LOCAL_PAYMENT_NONCE,
+          transactionId: null,
+          bank: { name: bankOfBic(bic), bic, ibanLast4: payment.ibanLast4 ?? bank.ibanLast4 },
+        },
+      };
+    });
+  }
 
   async clientConfiguration(): Promise<Record<string, unknown>> {
     return { tokenize: 'server', googlePay: googlePayTestGateway };
@@ -230,7 +313,8 @@ export class SandboxProcessor implements PaymentProcessor {
    */
   async savePaymentMethod(request: SavePaymentMethodRequest): Promise<SavePaymentMethodResult> {
     const resolved = await this.resolveNonce(request.nonce);
-    if (!resolved || isCvcOnly(resolved.behavior)) return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
+    if (!resolved || isCvcOnly(resolved.behavior) || resolved.local)
+      return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
     if (resolved.behavior === 'processor_failure') {
       return { outcome: 'unavailable', response: { code: String(PROCESSOR_UNAVAILABLE_CODE), text: 'Processor Network Unavailable - Try Again' } };
     }
@@ -264,9 +348,20 @@ export class SandboxProcessor implements PaymentProcessor {
     if (request.cvcNonce && (!cvc || !isCvcOnly(cvc.behavior))) {
       return { outcome: 'invalid_payment_method', message: 'Unknown or expired CVC nonce' };
     }
-    const { paymentMethod, behavior } = resolved;
+    const { behavior } = resolved;
     const paidAs = request.paymentMethodType ?? 'card';
-    if (paymentMethod.type !== paidAs && (walletTypes.has(paymentMethod.type) || walletTypes.has(paidAs))) {
+    // A local payment's nonce pays only as a local payment method, and a local payment method only with one.
+    const local = 'local' in resolved && resolved.local === true;
+    if (local !== isLocalPaymentMethod(paidAs)) {
+      return {
+        outcome: 'invalid_payment_method',
+        message: local
+          ? `This nonce is a local payment's: it pays only a local payment method, not ${walletNames[paidAs] ?? paidAs}`
+          : `${localMethodName(paidAs)} is paid at the bank: only its completed local payment's nonce pays it`,
+      };
+    }
+    const paymentMethod: PaymentMethodDetails = local ? { ...resolved.paymentMethod, type: paidAs } : resolved.paymentMethod;
+    if (!local && paymentMethod.type !== paidAs && (walletTypes.has(paymentMethod.type) || walletTypes.has(paidAs))) {
       return {
         outcome: 'invalid_payment_method',
         message: `This nonce is ${walletNames[paymentMethod.type]}'s, not ${walletNames[paidAs]}'s: pay with payment_method_type ${paymentMethod.type}`,
@@ -476,12 +571,22 @@ export class SandboxProcessor implements PaymentProcessor {
     return new Date(from.getTime() + this.settlement.delayMs);
   }
 
-  private async resolveNonce(
-    nonce: string,
-  ): Promise<{ paymentMethod: PaymentMethodDetails; behavior: SandboxCardBehavior; threeDSecure?: SandboxNonceThreeDSecure | null } | null> {
+  private async resolveNonce(nonce: string): Promise<{
+    paymentMethod: PaymentMethodDetails;
+    behavior: SandboxCardBehavior;
+    threeDSecure?: SandboxNonceThreeDSecure | null;
+    local?: boolean;
+  } | null> {
     const fake = fakeNonces.get(nonce);
     if (fake) {
       if (fake.behavior === 'invalid') return null;
+      if (fake.local) {
+        return {
+          behavior: fake.behavior,
+          local: true,
+          paymentMethod: { type: 'card', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null },
+        };
+      }
       const type = fake.type ?? 'card';
       const card = type === 'card' || type === 'apple_pay';
       return {

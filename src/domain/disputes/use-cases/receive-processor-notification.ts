@@ -2,14 +2,18 @@ import type { Deps } from '../../deps';
 import { TillpointError } from '../../shared/errors';
 import type { Scope } from '../../shared/scope';
 import { recordProcessorDispute, type RecordedDispute } from './record-processor-dispute';
+import { recordLocalPaymentReport, type LocalPaymentReportOutcome } from '../../payments/use-cases/record-local-payment-report';
 
-/** What a notification did: recorded a dispute, or was of a kind that has nothing to record (`check`…). */
-export type ReceivedNotification = { kind: string; recorded: RecordedDispute | null };
+/**
+ * What a notification did: recorded a dispute, recorded news of a local payment (iDEAL…), or was of
+ * a kind that has nothing to record (`check`…).
+ */
+export type ReceivedNotification = { kind: string; recorded: RecordedDispute | null; localPayment?: LocalPaymentReportOutcome };
 
 /**
  * Receives a notification the scope's processor posted (Braintree's webhooks): the processor's SDK
  * verifies its signature and reads it; a dispute notification is recorded as any report of the
- * processor is. Refused: a scope whose processor sends none, a notification that does not verify, a
+ * processor is, and so is a local payment's (`recordLocalPaymentReport`). Refused: a scope whose processor sends none, a notification that does not verify, a
  * dispute of a transaction that is no payment here.
  */
 export async function receiveProcessorNotification(
@@ -23,6 +27,12 @@ export async function receiveProcessorNotification(
   const notification = await processor.parseNotification({ signature: options.signature, payload: options.payload });
   if (!notification.verified) {
     throw new TillpointError('parameter_invalid', `The notification does not verify: ${notification.reason}`, { param: 'bt_signature' });
+  }
+  if (notification.localPayment) {
+    // A local payment's news (completed, expired, reversed); one that is not ours is acknowledged
+    // and left alone (another integration on the same Braintree account).
+    const recorded = await recordLocalPaymentReport(deps, { scope: options.scope, processor, report: notification.localPayment });
+    return { kind: notification.kind, recorded: null, localPayment: recorded.outcome };
   }
   if (!notification.dispute) return { kind: notification.kind, recorded: null };
   const recorded = await recordProcessorDispute(deps, { scope: options.scope, processor: processor.name, report: notification.dispute });

@@ -1,4 +1,8 @@
-import type { PaymentMethodDetails, PaymentMethodType } from '../entities';
+import type { Payment, PaymentMethodDetails, PaymentMethodType } from '../entities';
+import { isLocalPaymentMethod } from '../payment-method-types';
+import { localMethodName } from '../local-payment-methods';
+import { paymentSnapshot } from '../../shared/event-payloads';
+import { newEvent } from '../../shared/events';
 import { resourceMissing, TillpointError } from '../../shared/errors';
 import { isValidCustomerEmail } from '../../sessions/customer-email';
 import { answerCustomFields } from '../../sessions/shopper-options';
@@ -54,6 +58,14 @@ export interface PayCheckoutSessionOptions {
  * `processing` for reconciliation.
  */
 export async function payCheckoutSession(deps: Deps, options: PayCheckoutSessionOptions): Promise<PaidCheckout | (SetUpCheckout & { payment: null })> {
+  if (isLocalPaymentMethod(options.paymentMethodType)) {
+    // Paid at the shopper's bank and confirmed by the processor later: started on its own endpoint.
+    throw new TillpointError(
+      'parameter_invalid',
+      `${localMethodName(options.paymentMethodType)} is paid at the bank: start it with POST /api/checkout/sessions/:id/local-payments`,
+      { param: 'payment_method_type' },
+    );
+  }
   if (!options.nonce && !options.paymentMethodId) {
     throw new TillpointError('parameter_missing', 'Give a payment method nonce or a saved payment_method', { param: 'nonce' });
   }
@@ -304,10 +316,19 @@ const INTENT_ATTEMPTS = 3;
  * one statement locks the session, checks it is unchanged since that read, and lets the
  * one-payment index decide a session already paid or under way. A session that moved meanwhile is
  * read again and decided again; one that is overdue is expired first, then refused.
+ *
+ * A local payment's intent (`awaitingBank`) is the payment that waits for the bank: written with
+ * its method, the processor's id of it and its `payment.processing` event, in one transaction.
  */
-async function recordIntent(
+export async function recordIntent(
   deps: Deps,
-  options: { session: CheckoutSession; email: string; processor: string; paymentMethodType: PaymentMethodType },
+  options: {
+    session: CheckoutSession;
+    email: string;
+    processor: string;
+    paymentMethodType: PaymentMethodType;
+    awaitingBank?: { processorPaymentId: string };
+  },
 ): Promise<PaidCheckout> {
   let session = options.session;
   for (let attempt = 1; ; attempt++) {
@@ -318,15 +339,24 @@ async function recordIntent(
     if (!session.paymentMethodTypes.includes(options.paymentMethodType)) {
       throw new TillpointError('parameter_invalid', 'This payment method is not offered for this session', { param: 'payment_method_type' });
     }
-    const payment = newPayment(session, options.email, options.processor, at);
+    const awaiting = options.awaitingBank;
+    const payment: Payment = awaiting
+      ? {
+          ...newPayment(session, options.email, options.processor, at),
+          processorPaymentId: awaiting.processorPaymentId,
+          paymentMethod: { type: options.paymentMethodType, brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null, bank: null },
+        }
+      : newPayment(session, options.email, options.processor, at);
     const paying = session;
-    // A discounted session holds its redemption in the intent's transaction (pricing/redemption.ts);
-    // any other is one statement.
+    // A discounted session holds its redemption in the intent's transaction (pricing/redemption.ts),
+    // a local payment its `payment.processing` event; any other is one statement.
     const taken =
-      paying.discounts.length > 0
+      paying.discounts.length > 0 || awaiting
         ? await deps.store.transaction(async (tx) => {
-            await reserveDiscount(tx, paying, options.email, at);
-            return tx.payments.insertForSession(payment, paying);
+            if (paying.discounts.length > 0) await reserveDiscount(tx, paying, options.email, at);
+            const inserted = await tx.payments.insertForSession(payment, paying);
+            if (inserted === 'inserted' && awaiting) await tx.events.insert(newEvent(payment, 'payment.processing', paymentSnapshot(payment), at));
+            return inserted;
           })
         : await deps.store.once((db) => db.payments.insertForSession(payment, paying));
     if (taken === 'inserted') return { session, payment };
@@ -359,7 +389,7 @@ export async function recordAuthorization(deps: Deps, options: RecordAuthorizati
  * a required field left empty or an answer out of bounds refuses the payment with nothing recorded.
  * A session without custom fields is returned as it is.
  */
-async function withCustomFieldAnswers(deps: Deps, session: CheckoutSession, answers: Record<string, string | null>): Promise<CheckoutSession> {
+export async function withCustomFieldAnswers(deps: Deps, session: CheckoutSession, answers: Record<string, string | null>): Promise<CheckoutSession> {
   if ((session.customFields ?? []).length === 0) {
     if (Object.keys(answers).length > 0) answerCustomFields([], answers);
     return session;

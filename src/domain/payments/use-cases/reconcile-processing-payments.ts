@@ -183,7 +183,8 @@ export async function reconcilePayment(deps: Deps, options: { paymentId: string 
   const read = () => deps.store.read((reader) => reader.payments.get(null, options.paymentId));
   const payment = await read();
   if (!payment) throw resourceMissing('payment', options.paymentId);
-  if (payment.status === 'processing') {
+  // A local payment waits for its bank, hours if need be: the 3-hour rule decides it (expireLocalPayments).
+  if (payment.status === 'processing' && !payment.processorPaymentId) {
     try {
       await reconcile(deps, payment, deps.clock.now());
     } catch (error) {

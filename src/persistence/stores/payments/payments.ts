@@ -214,12 +214,27 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
         return rows[0] ? toPayment(rows[0]) : null;
       },
       async listInStatusCreatedBefore(status, before, limit) {
-        const { rows } = await db.query('SELECT * FROM payments WHERE status = $1 AND created_at <= $2 ORDER BY created_at, id LIMIT $3', [
-          status,
-          before,
-          limit,
-        ]);
+        const { rows } = await db.query(
+          'SELECT * FROM payments WHERE status = $1 AND created_at <= $2 AND processor_payment_id IS NULL ORDER BY created_at, id LIMIT $3',
+          [status, before, limit],
+        );
         return rows.map(toPayment);
+      },
+      async listAwaitingBankCreatedBefore(before, limit) {
+        const { rows } = await db.query(
+          `SELECT * FROM payments WHERE status = 'processing' AND processor_payment_id IS NOT NULL AND created_at <= $1 ORDER BY created_at, id LIMIT $2`,
+          [before, limit],
+        );
+        return rows.map(toPayment);
+      },
+      async findByProcessorPaymentId(scope, processor, processorPaymentId) {
+        const { rows } = await db.query('SELECT * FROM payments WHERE processor_payment_id = $1 AND account_id = $2 AND mode = $3 AND processor = $4', [
+          processorPaymentId,
+          scope.accountId,
+          scope.mode,
+          processor,
+        ]);
+        return rows[0] ? toPayment(rows[0]) : null;
       },
       async update(p, expectedStatus) {
         const { rowCount } = await db.query(`UPDATE payments SET ${assignments(paymentColumns, 3)} WHERE id = $1 AND status = $2`, [
