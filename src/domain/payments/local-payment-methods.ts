@@ -1,4 +1,4 @@
-import { isLocalPaymentMethod, type LocalPaymentMethodType } from './payment-method-types';
+import type { LocalPaymentMethodType } from './payment-method-types';
 
 /**
  * Local payment methods (iDEAL, Bancontact, Sofort, giropay, EPS, Przelewy24, MyBank, BLIK): the
@@ -63,7 +63,9 @@ export function localPaymentCountry(type: LocalPaymentMethodType, billingCountry
 
 /** A payment method type's name for people where it has its own (local methods); null for the others. */
 export function localMethodName(type: string): string | null {
-  return isLocalPaymentMethod(type) ? localPaymentMethods[type].name : null;
+  // The table itself, not payment-method-types.ts: the dashboard reads this module, and that one is
+  // in the checkout page's first script, which the dashboard must not load.
+  return Object.hasOwn(localPaymentMethods, type) ? localPaymentMethods[type as LocalPaymentMethodType].name : null;
 }
 
 /**

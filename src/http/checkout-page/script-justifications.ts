@@ -247,6 +247,13 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
       'The local payment methods’ buttons (iDEAL, Bancontact, Sofort, giropay, EPS, Przelewy24, MyBank, BLIK), each with its mark drawn by the page: a tap records the payment on this server and opens the bank’s window (Braintree’s, or the test window in test mode). Loaded only when the session offers a local payment method. Built by Tillpoint from web/checkout.',
   },
   {
+    id: 'local-payment-methods',
+    source: /^_local-payment-methods-[\w-]+\.js$/,
+    loadedWhen: ['local_payment'],
+    justification:
+      'The table of local payment methods (each one’s name, currencies and countries) and the banks iDEAL names, which the buttons read and the dashboard shares, so neither carries a copy. Loaded with the buttons. Data, written by Tillpoint (src/domain/payments/local-payment-methods.ts).',
+  },
+  {
     id: 'local-payment-styles',
     source: /(?:^|\/)local-payment-[\w-]+\.css$/,
     loadedWhen: ['local_payment'],
