@@ -16,6 +16,8 @@
  * `paid`: the session is paid (its receipt), or a payment under way is about to be.
  * `paypal_or_venmo`: the session offers PayPal or Venmo (their buttons share a chunk).
  * `local_payment`: the session offers a local payment method (iDEAL, Bancontact…; their buttons share a chunk).
+ * `popup_window`: the page may open PayPal's or a bank's window (the session offers PayPal, Venmo or a
+ * local payment method).
  * `test_window`: test mode shows a stand-in for a third party's window (the 3-D Secure test
  * challenge, the PayPal or Venmo test window, a bank's for a local payment method).
  * `merchant_page`: the merchant's own page that mounts an embedded session (`/js/embed.js` runs
@@ -34,6 +36,7 @@ export const pageConfigurations = [
   'venmo',
   'paypal_or_venmo',
   'local_payment',
+  'popup_window',
   'test_window',
   'three_d_secure',
   'sentry',
@@ -323,7 +326,7 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
   {
     id: 'braintree-popup',
     source: /^_braintree-popup-[\w-]+\.js$/,
-    loadedWhen: ['braintree'],
+    loadedWhen: ['braintree', 'popup_window'],
     justification:
       'braintree-web 3.79.1’s popup window service, shared by paypal-checkout and local-payment: opens and watches the window PayPal’s or the bank’s page loads in. Loaded only with PayPal’s component or a local payment method’s, on a Braintree page. From the pinned npm package, bundled by Tillpoint.',
   },
