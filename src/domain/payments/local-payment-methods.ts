@@ -1,4 +1,4 @@
-import { isLocalPaymentMethod, type LocalPaymentMethodType } from './payment-method-types';
+import type { LocalPaymentMethodType } from './payment-method-types';
 
 /**
  * Local payment methods (iDEAL, Bancontact, Sofort, giropay, EPS, Przelewy24, MyBank, BLIK): the
@@ -63,7 +63,8 @@ export function localPaymentCountry(type: LocalPaymentMethodType, billingCountry
 
 /** A payment method type's name for people where it has its own (local methods); null for the others. */
 export function localMethodName(type: string): string | null {
-  return isLocalPaymentMethod(type) ? localPaymentMethods[type].name : null;
+  // Read from the table itself: the dashboard imports this module, and nothing of the checkout page's first chunk with it.
+  return Object.hasOwn(localPaymentMethods, type) ? localPaymentMethods[type as LocalPaymentMethodType].name : null;
 }
 
 /**
