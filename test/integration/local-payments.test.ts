@@ -129,6 +129,22 @@ describe.each(testDatabases)('local payment methods in test mode ($name)', (data
     expect(await rows(ctx.db, 'SELECT id FROM test_processor_transactions')).toEqual([]);
   });
 
+  it("outlives its session's expiry while it waits for the bank: the session completes when the bank confirms", async () => {
+    const s = await createSession(ctx, { ...euro, expires_at: Math.floor(ctx.h.clock.now().getTime() / 1000) + 31 * 60 });
+    // Other sessions overdue at the same time are swept; the one the waiting local payment holds is not.
+    const others = await Promise.all(
+      Array.from({ length: 3 }, () => createSession(ctx, { ...euro, expires_at: Math.floor(ctx.h.clock.now().getTime() / 1000) + 31 * 60 })),
+    );
+    const started = (await start(s.id)).json();
+    await answer(s.id, started.payment, 'approve');
+    ctx.h.clock.advance(32 * 60 * 1000);
+    await runJobOnce(ctx.h.tillpoint.deps, 'session-expiry');
+    expect((await session(s.id)).status).toBe('open');
+    for (const other of others) expect((await session(other.id)).status).toBe('expired');
+    await bankConfirms();
+    expect(await session(s.id)).toMatchObject({ status: 'complete', payment: started.payment });
+  });
+
   it('is offered only in its currencies, never captured later, and paid only through its own endpoint; refusals change nothing', async () => {
     const refusal = (body: Record<string, unknown>) => merchantCall(ctx.h, ctx.key, 'POST', '/v1/checkout/sessions', { ...euro, ...body });
     expectError(await refusal({ currency: 'usd' }), 400, 'parameter_invalid', { param: 'payment_method_types' });

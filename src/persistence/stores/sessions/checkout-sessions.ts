@@ -92,7 +92,14 @@ export function checkoutSessionRepositories(db: SqlExecutor): Pick<UnitOfWork, '
         return rowCount === 1;
       },
       async listOpenExpiredBefore(at, limit) {
-        const { rows } = await db.query(`SELECT * FROM checkout_sessions WHERE status = 'open' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`, [at, limit]);
+        // A session a payment holds (a local payment waiting hours for its bank) is not expired, so it
+        // is not listed either: it would come back first in every sweep and keep the others out.
+        const { rows } = await db.query(
+          `SELECT * FROM checkout_sessions s WHERE s.status = 'open' AND s.expires_at <= $1
+             AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.checkout_session_id = s.id AND p.status <> 'failed')
+           ORDER BY s.expires_at LIMIT $2`,
+          [at, limit],
+        );
         return rows.map(toSession);
       },
       async list(scope, page) {
