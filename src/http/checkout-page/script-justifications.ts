@@ -16,6 +16,8 @@
  * `paid`: the session is paid (its receipt), or a payment under way is about to be.
  * `paypal_or_venmo`: the session offers PayPal or Venmo (their buttons share a chunk).
  * `local_payment`: the session offers a local payment method (iDEAL, Bancontact…; their buttons share a chunk).
+ * `paypal_or_local_payment`: the session offers PayPal or a local payment method (their braintree-web
+ * components share a popup window service).
  * `test_window`: test mode shows a stand-in for a third party's window (the 3-D Secure test
  * challenge, the PayPal or Venmo test window, a bank's for a local payment method).
  * `merchant_page`: the merchant's own page that mounts an embedded session (`/js/embed.js` runs
@@ -34,6 +36,7 @@ export const pageConfigurations = [
   'venmo',
   'paypal_or_venmo',
   'local_payment',
+  'paypal_or_local_payment',
   'test_window',
   'three_d_secure',
   'sentry',
@@ -247,6 +250,13 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
       'The local payment methods’ buttons (iDEAL, Bancontact, Sofort, giropay, EPS, Przelewy24, MyBank, BLIK), each with its mark drawn by the page: a tap records the payment on this server and opens the bank’s window (Braintree’s, or the test window in test mode). Loaded only when the session offers a local payment method. Built by Tillpoint from web/checkout.',
   },
   {
+    id: 'local-payment-methods',
+    source: /^_local-payment-methods-[\w-]+\.js$/,
+    loadedWhen: ['local_payment'],
+    justification:
+      'The local payment methods’ names, currencies and countries, read by their buttons (and by the dashboard, which names payments by them). Data and two small functions; built by Tillpoint from src/domain.',
+  },
+  {
     id: 'local-payment-styles',
     source: /(?:^|\/)local-payment-[\w-]+\.css$/,
     loadedWhen: ['local_payment'],
@@ -316,7 +326,7 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
   {
     id: 'braintree-popup',
     source: /^_braintree-popup-[\w-]+\.js$/,
-    loadedWhen: ['braintree'],
+    loadedWhen: ['braintree', 'paypal_or_local_payment'],
     justification:
       'braintree-web 3.79.1’s popup window service, shared by paypal-checkout and local-payment: opens and watches the window PayPal’s or the bank’s page loads in. Loaded only with PayPal’s component or a local payment method’s, on a Braintree page. From the pinned npm package, bundled by Tillpoint.',
   },
