@@ -140,6 +140,23 @@ describe('composeReceipt', () => {
     expect(text).toContain('Date: March 4, 2026');
   });
 
+  it('names a local payment method by its own name, and never the bank account', async () => {
+    const ideal = payment({
+      paymentMethod: {
+        type: 'ideal',
+        brand: null,
+        last4: null,
+        expMonth: null,
+        expYear: null,
+        fingerprint: null,
+        bank: { name: 'ing', bic: 'INGBNL2A', ibanLast4: '5264' },
+      },
+    });
+    const { text } = await composeReceipt({ account, session: null, payment: ideal, to: 'a@example.com', locale: 'en' });
+    expect(text).toContain('Paid with iDEAL');
+    expect(text).not.toContain('5264');
+  });
+
   it('shows the refunded amount of a refunded payment', async () => {
     expect((await composeReceipt({ account, session: null, payment: payment({ amountRefunded: 500 }), to: 'a@example.com', locale: 'en' })).text).toContain(
       'Refunded: $5.00',

@@ -1,3 +1,4 @@
+import { localMethodName } from '../local-payment-methods';
 import type { Account } from '../../team/entities';
 import type { CheckoutSession } from '../../sessions/entities';
 import type { Payment } from '../entities';
@@ -110,7 +111,8 @@ export async function composeReceipt(options: {
     const brand = (method.brand && brandNames[method.brand.toLowerCase()]) ?? method.brand ?? methodNames[method.type] ?? method.type;
     lines.push(t('receipt.paidWith', { brand, last4: method.last4 }));
   } else if (method) {
-    lines.push(t('receipt.paidWithMethod', { method: methodNames[method.type] ?? method.type }));
+    // A local payment method by its own name (iDEAL, Bancontact…).
+    lines.push(t('receipt.paidWithMethod', { method: methodNames[method.type] ?? localMethodName(method.type) ?? method.type }));
   }
   if (account.supportEmail) lines.push('', t('receipt.contact', { merchant, email: account.supportEmail }));
   if (payment.mode === 'test') lines.push('', t('receipt.testMode'));
