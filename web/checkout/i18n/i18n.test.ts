@@ -83,6 +83,7 @@ describe('pseudo-locale en-XA', () => {
       interval: 'month',
       period: 'P',
       days: 14,
+      method: 'M',
     };
     const ratio = all.reduce((sum, key) => sum + pseudo(key, values).length, 0) / all.reduce((sum, key) => sum + english(key, values).length, 0);
     expect(ratio).toBeGreaterThan(1.3);
