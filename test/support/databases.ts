@@ -25,28 +25,6 @@ if (process.env.REQUIRE_POSTGRES === '1' && !postgresUrl) {
 }
 const only = process.env.TEST_DATABASES?.split(',').map((name) => name.trim());
 
-/**
- * The start of the name of every schema and role a suite makes on the server: `t_`, and the run's own
- * mark when the global setup set one, so that its teardown drops what the run's workers still held
- * (the databases lent per worker, below) and nothing of another run.
- */
-export const suitePrefix = () => `t_${process.env.TILLPOINT_TEST_RUN ? `${process.env.TILLPOINT_TEST_RUN}_` : ''}`;
-
-/** Drops every schema and role whose name starts with `prefix` (the global setup's teardown). */
-export async function dropSuiteObjects(direct: string, prefix: string): Promise<void> {
-  const admin = await openPostgres(direct, { max: 1 });
-  try {
-    const like = `${prefix.replaceAll('_', '\\_')}%`;
-    const schemas = await admin.query<{ name: string }>('SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE $1', [like]);
-    const roles = await admin.query<{ name: string }>('SELECT rolname AS name FROM pg_roles WHERE rolname LIKE $1', [like]);
-    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename LIKE $1', [like]);
-    for (const { name } of schemas.rows) await admin.exec(`DROP SCHEMA "${name}" CASCADE`);
-    for (const { name } of roles.rows) await admin.exec(`DROP ROLE "${name}"`);
-  } finally {
-    await admin.close();
-  }
-}
-
 /** `url` as another role. */
 export function asRole(url: string, role: string): string {
   const changed = new URL(url);
@@ -61,7 +39,7 @@ export function asRole(url: string, role: string): string {
  */
 async function openDirect(url: string, timeouts?: DatabaseTimeouts): Promise<SqlClient> {
   // Each suite gets its own schema, so suites run in parallel on one server without meeting.
-  const schema = `${suitePrefix()}${randomBytes(6).toString('hex')}`;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = await openPostgres(url, { max: 1 });
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.close();
@@ -85,7 +63,7 @@ async function openDirect(url: string, timeouts?: DatabaseTimeouts): Promise<Sql
  * direct suites' role is.
  */
 export async function suiteRole(direct: string, timeouts: DatabaseTimeouts | null): Promise<{ role: string; drop(): Promise<void> }> {
-  const role = `${suitePrefix()}${randomBytes(6).toString('hex')}`;
+  const role = `t_${randomBytes(6).toString('hex')}`;
   const bounds = timeouts
     ? [
         `ALTER ROLE ${role} SET statement_timeout = ${timeouts.statementMs}`,
