@@ -63,7 +63,7 @@ export default async function globalSetup() {
   server.stderr.pipe(log);
 
   const base = `http://localhost:${port}`;
-  // A minute and more on a machine busy with other tests (the unit suites run beside these).
+  // A minute and more on a machine busy with other work.
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`tillpoint serve exited with ${server.exitCode}; see ${logFile}`);
