@@ -96,6 +96,22 @@ describe.each(testDatabases)('ACH bank debits in test mode ($name)', (database) 
     await bankReports();
     expect(await eventTypes(paymentId)).toEqual(['payment.processing', 'payment.succeeded']);
 
+    // Found by its way to pay (the search's payment_method_type), apart from card payments.
+    const card = await createSession(ctx, dollars);
+    await pay(card.id, { payment_method_type: 'card', nonce: 'fake-valid-nonce' });
+    const search = async (type: string) =>
+      (await merchantCall(ctx.h, ctx.key, 'GET', `/v1/payments/search?query=${encodeURIComponent(`payment_method_type:'${type}'`)}`)).json();
+    expect((await search('us_bank_account')).data.map((p: { id: string }) => p.id)).toEqual([paymentId]);
+    expect((await search('card')).data).toHaveLength(1);
+    expectError(
+      await merchantCall(ctx.h, ctx.key, 'GET', `/v1/payments/search?query=${encodeURIComponent("payment_method_type:'cheque'")}`),
+      400,
+      'parameter_invalid',
+      {
+        param: 'query',
+      },
+    );
+
     // A settled debit that was not returned refunds as any payment.
     const refund = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/refunds', { payment: paymentId, amount: 1000 });
     expect(refund.statusCode, refund.body).toBe(200);
