@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { getAnalytics } from '../../src/domain/payments/use-cases/get-analytics';
 import { runJobOnce } from '../../src/runtime/scheduler';
 import { testDatabases } from '../support/databases';
 import { createSession, dumpDatabase, expectError, merchantCall, rows, useIntegration, withoutBookkeeping } from '../support/integration';
@@ -111,6 +112,15 @@ describe.each(testDatabases)('ACH bank debits in test mode ($name)', (database) 
         param: 'query',
       },
     );
+
+    // Analytics' success rate by method counts it as us_bank_account (the dashboard names it "US bank account (ACH)").
+    const now = ctx.h.clock.now();
+    const analytics = await getAnalytics(ctx.h.tillpoint.deps, {
+      scope: { accountId: ctx.accountId, mode: 'test' },
+      from: new Date(now.getTime() - 86_400_000),
+      before: new Date(now.getTime() + 86_400_000),
+    });
+    expect(analytics.methods).toContainEqual({ method: 'us_bank_account', finished: 1, approved: 1 });
 
     // A settled debit that was not returned refunds as any payment.
     const refund = await merchantCall(ctx.h, ctx.key, 'POST', '/v1/refunds', { payment: paymentId, amount: 1000 });
