@@ -56,10 +56,11 @@ export function achReturnOf(code: string, at: Date): AchReturn {
   return { code: normalized, reason: achReturnReasons[normalized] ?? 'other', returned_at: Math.floor(at.getTime() / 1000) };
 }
 
-/** Why a bank debit failed before it settled, as its `failure_code` says. */
+/**
+ * Why a bank debit failed before it settled, as its `failure_code` says. (An account whose
+ * verification the processor declined fails before any debit, as a declined card does: `card_declined`.)
+ */
 export const bankDebitFailureCodes = {
-  /** The processor's check of the account refused it (Braintree's network check), before any debit. */
-  verificationFailed: 'bank_account_verification_failed',
   /** The bank refused the debit before it settled (Braintree's `settlement_declined`). */
   settlementDeclined: 'bank_debit_declined',
 } as const;
