@@ -18,6 +18,7 @@ const braintreeComponents = [
   'paypal-checkout',
   'venmo',
   'local-payment',
+  'us-bank-account',
   'data-collector',
   'three-d-secure',
 ];
@@ -49,7 +50,7 @@ const checkoutFirstScript =
 
 /** Parts of the checkout page loaded on demand, each its own chunk. */
 const checkoutOnDemand =
-  /[\\/]web[\\/]checkout[\\/](?:card-form[\\/](?:builtin|hosted-fields)-engine\.ts|braintree[\\/]braintree-components\.ts|SavedCards\.tsx|Paid\.tsx|saved-card-cvc\.ts|saved-cards\.css|three-d-secure[\\/]test-challenge\.ts|test-processor-client\.ts|test-dialog\.ts|apple-pay[\\/]|wallets[\\/]|local-payment[\\/]|shop[\\/](?:PromotionCode|ShippingChoice|AddressForm|QuantityStepper|CustomFields)\.tsx|shop[\\/](?:shop-api\.ts|quantity-stepper\.css|promotion-code\.css|shipping-choice\.css|address-form\.css)|test-dialog\.css|i18n[\\/](?:pseudo-locale\.ts|locale-chunks\.ts|locales[\\/]))/;
+  /[\\/]web[\\/]checkout[\\/](?:card-form[\\/](?:builtin|hosted-fields)-engine\.ts|braintree[\\/]braintree-components\.ts|SavedCards\.tsx|Paid\.tsx|saved-card-cvc\.ts|saved-cards\.css|three-d-secure[\\/]test-challenge\.ts|test-processor-client\.ts|test-dialog\.ts|apple-pay[\\/]|wallets[\\/]|local-payment[\\/]|bank-debit[\\/]|shop[\\/](?:PromotionCode|ShippingChoice|AddressForm|QuantityStepper|CustomFields)\.tsx|shop[\\/](?:shop-api\.ts|quantity-stepper\.css|promotion-code\.css|shipping-choice\.css|address-form\.css)|test-dialog\.css|i18n[\\/](?:pseudo-locale\.ts|locale-chunks\.ts|locales[\\/]))/;
 
 /**
  * React's part of the checkout page (web/checkout/hydrate.tsx) with all it imports besides React:

@@ -44,6 +44,8 @@ export default async function globalSetup() {
     // A test local payment's bank confirms it this long after its approval: long enough for a loaded
     // machine to see it waiting (e2e/local-payments.spec.ts), short enough not to slow the suite.
     TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS: '6',
+    // A test bank debit (ACH) settles this long after its sale (e2e/ach.spec.ts), for the same reasons.
+    TEST_PROCESSOR_ACH_SETTLE_DELAY_SECONDS: '6',
     // The dashboard tests each sign up an owner of their own; the closed default (invite) is
     // tested on a fresh install of its own (e2e/access.spec.ts).
     SIGNUP: 'open',

@@ -124,6 +124,8 @@ const DISPUTE_WAIT_MS = 60_000;
 
 /** The test nonce the built-in test processor approves (the amount decides the outcome). */
 const TEST_NONCE = 'fake-valid-nonce';
+/** The test US bank account whose debit settles, then is returned R01 (docs/test-processor.md). */
+const ACH_RETURNED_R01_ACCOUNT = '1000000011';
 /** 2001.00 in major units: the test processor declines it with insufficient funds (docs/test-processor.md). */
 const DECLINED_AMOUNT = 200_100;
 
@@ -142,11 +144,11 @@ async function trigger(type: EventType, options: Connection) {
       metadata: { created_by: 'tillpoint trigger' },
     });
   /** Pays as the shopper's page does; answers the payment id (a declined attempt has one too). */
-  const pay = async (paid: CheckoutSession, nonce = TEST_NONCE) => {
+  const pay = async (paid: CheckoutSession, nonce = TEST_NONCE, paymentMethodType = 'card') => {
     const response = await fetch(`${baseUrl}/api/checkout/sessions/${paid.id}/payments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ payment_method_type: 'card', nonce, email: 'shopper@example.com' }),
+      body: JSON.stringify({ payment_method_type: paymentMethodType, nonce, email: 'shopper@example.com' }),
     });
     if (!response.ok && response.status !== 402) throw new Error(`paying ${paid.id} answered ${response.status}: ${await response.text()}`);
     const [payment] = (await tp.payments.list({ checkout_session: paid.id, limit: 1 })).data;
@@ -292,6 +294,35 @@ async function trigger(type: EventType, options: Connection) {
       const { payment } = await post('/local-payments', { payment_method_type: 'ideal', email: 'shopper@example.com' });
       await post(`/local-payments/${payment}/answer`, { answer: 'approve' });
       made.push(`checkout session ${s.id}`, `iDEAL payment ${payment} (approved; its bank confirms it in a few seconds)`);
+      break;
+    }
+    case 'payment.returned': {
+      // An ACH bank debit from the test account the bank returns (R01 insufficient funds): it waits for
+      // its settlement (payment.processing), settles (payment.succeeded), then comes back (payment.returned).
+      const s = await tp.checkout.sessions.create({
+        currency: 'usd',
+        line_items: [{ name: `tillpoint trigger ${type}`, unit_amount: 2500, quantity: 1 }],
+        payment_method_types: ['us_bank_account'],
+        metadata: { created_by: 'tillpoint trigger' },
+      });
+      const tokenized = await fetch(`${baseUrl}/api/checkout/sessions/${s.id}/bank-account-tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          routing_number: '011000015',
+          account_number: ACH_RETURNED_R01_ACCOUNT,
+          account_type: 'checking',
+          account_holder_type: 'personal',
+          account_holder_name: 'Test Shopper',
+          mandate_text: 'By clicking Pay, you authorize the merchant to debit the bank account above for this payment (tillpoint trigger).',
+        }),
+      });
+      if (!tokenized.ok) throw new Error(`tokenizing the test bank account answered ${tokenized.status}: ${await tokenized.text()}`);
+      const paymentId = await pay(s, ((await tokenized.json()) as { nonce: string }).nonce, 'us_bank_account');
+      made.push(
+        `checkout session ${s.id}`,
+        `ACH payment ${paymentId} (processing; it settles in a few seconds, then its bank returns it with R01 insufficient funds)`,
+      );
       break;
     }
     case 'payment.failed': {

@@ -4,6 +4,7 @@ import { events, eventTypes } from '../domain/shared/events';
 import { paymentMethodTypes, payments, refunds } from '../domain/payments/entities';
 import { localPaymentMethodTypes, type LocalPaymentMethodType } from '../domain/payments/payment-method-types';
 import { localPaymentMethods } from '../domain/payments/local-payment-methods';
+import { usBankAccountHolderTypes, usBankAccountTypes } from '../domain/payments/bank-debits';
 import { checkoutSessions, paymentLinks, priceIntervals, prices, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
 import { couponDurations, coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
@@ -200,6 +201,18 @@ const localBankSchema = (type: LocalPaymentMethodType) =>
     .optional()
     .meta({ description: `${localPaymentMethods[type].name}: the bank paid from; only on ${type} payments.` });
 
+/** A US bank account that paid (ACH), as `payment_method.us_bank_account` shows it. */
+const usBankAccountSchema = z
+  .strictObject({
+    bank_name: z.string().nullable().meta({ description: "The bank's name, when the processor tells it." }),
+    last4: z.string().nullable().meta({ description: 'The last 4 digits of the account number; never the number.' }),
+    routing_number: z.string().nullable().meta({ description: "The bank's routing (ABA) number." }),
+    account_type: z.enum(usBankAccountTypes).nullable(),
+    account_holder_type: z.enum(usBankAccountHolderTypes).nullable(),
+  })
+  .optional()
+  .meta({ description: 'A bank debit (ACH): the account paid from; only on us_bank_account payments.' });
+
 const paymentExample = {
   id: 'pay_test_q9W8e7R6t5Y4u3I2o1P0',
   object: 'payment',
@@ -221,6 +234,7 @@ const paymentExample = {
   failure_code: null,
   decline_code: null,
   risk_decision: null,
+  ach_return: null,
   three_d_secure: null,
   total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
   shipping_details: null,
@@ -237,6 +251,13 @@ export const paymentSchema = resourceSchema('payment', payments, {
   json: {
     processorResponse: z.strictObject({ code: z.string(), text: z.string() }).nullable(),
     shippingDetails: shippingDetailsSchema,
+    achReturn: z
+      .strictObject({
+        code: z.string().meta({ description: 'The NACHA return code, e.g. `R01`.' }),
+        reason: z.string().meta({ description: 'The code in words: `insufficient_funds`, `account_closed`…, `other` for a code not listed.' }),
+        returned_at: z.number().int().meta({ description: 'When the processor reported the return (Unix seconds).' }),
+      })
+      .nullable(),
   },
   shaped: {
     payment_method: z
@@ -251,6 +272,7 @@ export const paymentSchema = resourceSchema('payment', payments, {
         username: z.string().nullable().meta({ description: "Venmo: the account's username; null for other methods." }),
         // A local payment method's bank, under the method's name: present only for that method.
         ...Object.fromEntries(localPaymentMethodTypes.map((type) => [type, localBankSchema(type)])),
+        us_bank_account: usBankAccountSchema,
       })
       .nullable(),
     three_d_secure: z.strictObject({ status: z.string(), liability_shifted: z.boolean() }).nullable(),

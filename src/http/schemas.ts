@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { paymentMethodTypes } from '../domain/payments/entities';
 import { localPaymentMethodTypes } from '../domain/payments/payment-method-types';
+import { usBankAccountHolderTypes, usBankAccountTypes } from '../domain/payments/bank-debits';
 import { TillpointError } from '../domain/shared/errors';
 import type { NewShippingOption } from '../domain/sessions/rules';
 import type { CheckoutSessionRequest } from '../domain/sessions/use-cases/create-checkout-session';
@@ -314,6 +315,17 @@ export const tokenizeCardBody = z.strictObject({
   exp_year: z.number().int().min(0).max(9999),
   cvc: z.string().max(4),
   postal_code: z.string().max(16).nullable().optional(),
+});
+
+/** Body of a US bank account typed on the checkout page, with the mandate the shopper accepted (test processor only). */
+export const tokenizeBankAccountBody = z.strictObject({
+  routing_number: z.string().max(32),
+  account_number: z.string().max(32),
+  account_type: z.enum(usBankAccountTypes),
+  account_holder_type: z.enum(usBankAccountHolderTypes),
+  account_holder_name: z.string().max(200),
+  /** The mandate the page showed and the shopper accepted, word for word. */
+  mandate_text: z.string().max(2000),
 });
 
 /** Body of a saved card's CVC typed again on the checkout page (test processor only). */

@@ -24,6 +24,8 @@ export interface Config {
   testSettlementDelaySeconds: number;
   /** How long after the shopper approves a test local payment (iDEAL…) its bank confirms it. */
   testLocalPaymentDelaySeconds: number;
+  /** How long a test bank debit (ACH) takes to settle, and a returned one to come back after that. */
+  testAchSettleDelaySeconds: number;
   /** SANDBOX_LATENCY_MS: the test processor's time to answer each call, normally distributed around it; 0 = at once. */
   sandboxLatencyMs: number;
   /** Merchant API requests per second per account (design.md §9: 25 in test mode, 100 in live). */
@@ -108,6 +110,7 @@ const variables = {
     .max(7 * 24 * 3600)
     .default(0),
   TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(3),
+  TEST_PROCESSOR_ACH_SETTLE_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   RATE_LIMIT_TEST_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(25),
   RATE_LIMIT_LIVE_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(100),
@@ -206,6 +209,10 @@ const descriptions: { [Name in keyof typeof variables]: SettingDescription } = {
   TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS: {
     meaning:
       'test mode: seconds from the shopper approving a local payment (iDEAL…) in the test window to its bank confirming it, as Braintree notifies `LOCAL_PAYMENT_COMPLETED`',
+  },
+  TEST_PROCESSOR_ACH_SETTLE_DELAY_SECONDS: {
+    meaning:
+      'test mode: seconds from a bank debit (ACH, `us_bank_account`) to its settlement, as Braintree notifies `TRANSACTION_SETTLED`; a test account that is returned comes back as long again after that',
   },
   SANDBOX_LATENCY_MS: {
     meaning:
@@ -332,6 +339,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     logLevel: read('LOG_LEVEL'),
     testSettlementDelaySeconds: read('TEST_PROCESSOR_SETTLEMENT_DELAY_SECONDS'),
     testLocalPaymentDelaySeconds: read('TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS'),
+    testAchSettleDelaySeconds: read('TEST_PROCESSOR_ACH_SETTLE_DELAY_SECONDS'),
     sandboxLatencyMs: read('SANDBOX_LATENCY_MS'),
     rateLimitPerSecond: { test: read('RATE_LIMIT_TEST_PER_SECOND'), live: read('RATE_LIMIT_LIVE_PER_SECOND') },
     secretKey: read('TILLPOINT_SECRET_KEY') ?? null,

@@ -17,11 +17,16 @@ import { apiKeyChangeFeed } from '../persistence/notifications';
 import { ApiKeyCache } from '../domain/api-guards/api-key-cache';
 import { RateLimitLeases } from '../domain/api-guards/rate-limit-leases';
 import { webhookUrlPolicy } from '../adapters/webhooks/address-policy';
-import { DEFAULT_TEST_LOCAL_PAYMENT_DELAY_SECONDS, SandboxProcessor } from '../adapters/processors/sandbox/sandbox-processor';
+import {
+  DEFAULT_TEST_LOCAL_PAYMENT_DELAY_SECONDS,
+  DEFAULT_TEST_ACH_SETTLE_DELAY_SECONDS,
+  SandboxProcessor,
+} from '../adapters/processors/sandbox/sandbox-processor';
 import { withSandboxLatency } from '../adapters/processors/sandbox/sandbox-latency';
 import { sqlSandboxTransactionLedger } from '../persistence/stores/processors/sandbox-transactions';
 import { sqlSandboxDisputeLedger } from '../persistence/stores/processors/sandbox-disputes';
 import { sqlSandboxLocalPaymentLedger } from '../persistence/stores/processors/sandbox-local-payments';
+import { sqlSandboxBankDebitLedger } from '../persistence/stores/processors/sandbox-bank-debits';
 import type { ProcessorSettingsDeps } from '../domain/processors/processor-config';
 import { processorDirectory } from '../adapters/processors/processor-directory';
 import { CredentialCipher } from '../persistence/credential-cipher';
@@ -89,6 +94,8 @@ export async function openTillpoint(options: {
   testSettlementDelaySeconds?: number;
   /** TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS; 3 by default: a test local payment's bank confirms it this long after its approval. */
   testLocalPaymentDelaySeconds?: number;
+  /** TEST_PROCESSOR_ACH_SETTLE_DELAY_SECONDS; 5 by default: a test bank debit settles this long after its sale (and a returned one comes back as long after). */
+  testAchSettleDelaySeconds?: number;
   /** SANDBOX_LATENCY_MS; 0 (the default): the test processor answers at once. */
   testProcessorLatencyMs?: number;
   /** RATE_LIMIT_TEST_PER_SECOND / RATE_LIMIT_LIVE_PER_SECOND; design.md §9's 25 and 100 by default. */
@@ -128,6 +135,7 @@ export async function openTillpoint(options: {
     },
     sandboxDisputes,
     { ledger: sqlSandboxLocalPaymentLedger(db), delayMs: (options.testLocalPaymentDelaySeconds ?? DEFAULT_TEST_LOCAL_PAYMENT_DELAY_SECONDS) * 1000 },
+    { ledger: sqlSandboxBankDebitLedger(db), settleDelayMs: (options.testAchSettleDelaySeconds ?? DEFAULT_TEST_ACH_SETTLE_DELAY_SECONDS) * 1000 },
   );
   const testProcessor = withAuthorizeDeadline(withSandboxLatency(sandbox, options.testProcessorLatencyMs ?? 0), PROCESSOR_CALL_DEADLINE_MS);
   const processorConfigs = sqlProcessorConfigStore(db, options.secretKey ? new CredentialCipher(options.secretKey) : null);
@@ -137,6 +145,7 @@ export async function openTillpoint(options: {
     braintree: (settings) => withAuthorizeDeadline(new BraintreeProcessor(settings, options.braintree), PROCESSOR_CALL_DEADLINE_MS),
     sandboxDisputes,
     testLocalPaymentReports: () => sandbox.dueLocalPaymentReports(),
+    testBankDebitReports: () => sandbox.dueBankDebitReports(),
     now,
   });
   const replicas =

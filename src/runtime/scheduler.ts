@@ -8,6 +8,7 @@ import { purgeExpiredCspReports } from '../domain/checkout-page/use-cases/purge-
 import { catchUpDisputes } from '../domain/disputes/use-cases/catch-up-disputes';
 import { runBilling } from '../domain/billing/use-cases/run-billing';
 import { expireLocalPayments, receiveTestLocalPayments } from '../domain/payments/use-cases/record-local-payment-report';
+import { receiveTestBankDebits } from '../domain/payments/use-cases/record-bank-debit-report';
 
 /** What a job may report through. */
 export interface JobLog {
@@ -84,6 +85,17 @@ export const periodicJobs: readonly PeriodicJob[] = [
     run: (deps, log) =>
       receiveTestLocalPayments(deps, {
         onError: (processorPaymentId, err) => log.error({ err, processorPaymentId }, 'recording a test local payment failed'),
+      }),
+  },
+  {
+    // The test processor's bank debits (ACH) settling, declined or returned some seconds after their
+    // sale: what Braintree's TRANSACTION_SETTLED / TRANSACTION_SETTLEMENT_DECLINED notifications are.
+    name: 'test-processor-bank-debits',
+    everyMs: 2_000,
+    atStart: true,
+    run: (deps, log) =>
+      receiveTestBankDebits(deps, {
+        onError: (transactionId, err) => log.error({ err, transactionId }, 'recording a test bank debit failed'),
       }),
   },
   {

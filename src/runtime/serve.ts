@@ -148,6 +148,7 @@ export async function startServer(
       publicUrl: config.publicUrl,
       testSettlementDelaySeconds: config.testSettlementDelaySeconds,
       testLocalPaymentDelaySeconds: config.testLocalPaymentDelaySeconds,
+      testAchSettleDelaySeconds: config.testAchSettleDelaySeconds,
       testProcessorLatencyMs: config.sandboxLatencyMs,
       rateLimitPerSecond: config.rateLimitPerSecond,
       secretKey: config.secretKey,

@@ -17,7 +17,6 @@ const unusedComponents: Record<string, string> = {
   // The older paypal component (popup flow); the page uses paypal-checkout.
   paypal: 'PAYPAL_TOKENIZATION_REQUEST_ACTIVE',
   unionpay: 'UNIONPAY_NOT_ENABLED',
-  'us-bank-account': 'US_BANK_ACCOUNT_OPTION_REQUIRED',
   'vault-manager': 'VAULT_MANAGER_DELETE_PAYMENT_METHOD_NONCE_REQUIRES_CLIENT_TOKEN',
   'visa-checkout': 'VISA_CHECKOUT_NOT_ENABLED',
 };
@@ -29,6 +28,7 @@ const usedComponents: Record<string, string> = {
   'paypal-checkout': 'PAYPAL_START_VAULT_INITIATED_CHECKOUT_SETUP_FAILED',
   venmo: 'VENMO_NOT_ENABLED',
   'local-payment': 'LOCAL_PAYMENT_NOT_ENABLED',
+  'us-bank-account': 'US_BANK_ACCOUNT_OPTION_REQUIRED',
   'data-collector': 'DATA_COLLECTOR_KOUNT_ERROR',
   'three-d-secure': 'THREEDS_CARDINAL_SDK_CANCELED',
 };
@@ -62,6 +62,7 @@ describe('braintree-web', () => {
         'braintree-web/paypal-checkout',
         'braintree-web/venmo',
         'braintree-web/local-payment',
+        'braintree-web/us-bank-account',
         'braintree-web/data-collector',
         'braintree-web/three-d-secure',
       ]),

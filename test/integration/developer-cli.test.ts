@@ -137,6 +137,32 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
       .toEqual(['payment.processing', 'payment.succeeded']);
   }, 60_000);
 
+  it('trigger payment.returned makes an ACH payment from the test account its bank returns: processing, settled, then returned R01', async () => {
+    const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [cliBundle, 'trigger', 'payment.returned'], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    expect(triggered.code, triggered.stderr).toBe(0);
+    const payment = /ACH payment (pay_\w+)/.exec(triggered.stdout)?.[1];
+    expect(payment, triggered.stdout).toBeDefined();
+    const types = async () =>
+      (await ctx.db.query<{ type: string }>('SELECT type FROM events WHERE object_id = $1 ORDER BY created_at, id', [payment])).rows.map((row) => row.type);
+    expect(await types()).toEqual(['payment.processing']);
+    // It settles once the test delay (5 s, on the wall clock here) has passed, and is returned as long after.
+    await expect
+      .poll(
+        async () => {
+          await runJobOnce(ctx.h.tillpoint.deps, 'test-processor-bank-debits');
+          return types();
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toEqual(['payment.processing', 'payment.succeeded', 'payment.returned']);
+    const [row] = (await ctx.db.query<{ ach_return: { code: string } }>('SELECT ach_return FROM payments WHERE id = $1', [payment])).rows;
+    expect(row!.ach_return.code).toBe('R01');
+  }, 60_000);
+
   it('refuses to trigger with a live key: it makes real objects', async () => {
     const run = (args: string[], key: string) =>
       new Promise<{ code: number; stderr: string }>((resolve) =>

@@ -27,7 +27,9 @@ export interface EmulatorCredentials {
 }
 
 interface Card {
-  kind: 'credit_card' | 'android_pay_card' | 'apple_pay_card' | 'paypal_account' | 'venmo_account' | 'local_payment';
+  kind: 'credit_card' | 'android_pay_card' | 'apple_pay_card' | 'paypal_account' | 'venmo_account' | 'local_payment' | 'us_bank_account';
+  /** A US bank account's (ACH): what braintree-web's `us-bank-account` tokenized; never the account number, its last 4 digits. */
+  usBankAccount?: EmulatedBankAccount;
   /** A local payment's: its method (`ideal`…) and Braintree's id of it. */
   localPayment?: { fundingSource: string | null; paymentId: string | null };
   payerEmail?: string;
@@ -41,10 +43,61 @@ interface Card {
   postalCode?: string;
   /** A fake nonce that always ends the same way, whatever the amount. */
   forced?: { status: 'processor_declined' | 'failed'; code: string } | { status: 'gateway_rejected'; reason: string };
+  /** A vaulted US bank account whose network check verified it: only such an account is debited. */
+  bankAccountVerified?: boolean;
   /** Verified and vaulted as any card, then every sale of it declined with this processor response (4000 0000 0000 0341). */
   salesDecline?: string;
   threeDSecure?: { status: string; liabilityShifted: boolean };
   uniqueNumberIdentifier: string;
+}
+
+/** A US bank account as the emulator keeps it from its tokenization (braintree-web's GraphQL mutation). */
+export interface EmulatedBankAccount {
+  routingNumber: string;
+  last4: string;
+  accountType: 'checking' | 'savings';
+  ownershipType: 'personal' | 'business';
+  accountHolderName: string;
+  bankName: string;
+  achMandate: string;
+  /** What the account does: Braintree's sandbox network check numbers, and ours for a return. */
+  behavior: {
+    verification: 'verified' | 'failed' | 'processor_declined';
+    code: string;
+    settles: 'settles' | 'returned' | 'declined';
+    returnCode: string | null;
+  };
+}
+
+/**
+ * The sandbox's network check test accounts (any valid routing number): 1000000000 and 1000000001
+ * verify (1003 "with risk"), 1000000002 finds the network down (3000), 1000000004 is declined
+ * (2046), any other number is declined (2038). The sandbox has no account whose debit comes back;
+ * the emulator gives the test processor's ones (docs/test-processor.md) the same behaviour, so a
+ * return runs through the Braintree adapter too: 1000000011 / 1000000012 verify, settle, then are
+ * returned R01 / R02; 1000000013 verifies and is declined R01 instead of settling.
+ */
+function bankAccountBehavior(accountNumber: string): EmulatedBankAccount['behavior'] {
+  const verified = (settles: EmulatedBankAccount['behavior']['settles'] = 'settles', returnCode: string | null = null, code = '1000') =>
+    ({ verification: 'verified', code, settles, returnCode }) as const;
+  switch (accountNumber) {
+    case '1000000000':
+      return verified();
+    case '1000000001':
+      return verified('settles', null, '1003');
+    case '1000000002':
+      return { verification: 'failed', code: '3000', settles: 'settles', returnCode: null };
+    case '1000000004':
+      return { verification: 'processor_declined', code: '2046', settles: 'settles', returnCode: null };
+    case '1000000011':
+      return verified('returned', 'R01');
+    case '1000000012':
+      return verified('returned', 'R02');
+    case '1000000013':
+      return verified('declined', 'R01');
+    default:
+      return { verification: 'processor_declined', code: '2038', settles: 'settles', returnCode: null };
+  }
 }
 
 export interface EmulatedTransaction {
@@ -64,6 +117,8 @@ export interface EmulatedTransaction {
   createdAt: string;
   /** The request body as the SDK sent it, for assertions on what we asked for. */
   request: Record<string, any>;
+  /** An ACH sale the bank declined or returned: its NACHA code. */
+  achReturnCode?: string;
 }
 
 const visa = (last4 = '1881', bin = '401288'): Omit<Card, 'uniqueNumberIdentifier'> => ({
@@ -91,6 +146,21 @@ const fakeNonces: Record<string, Omit<Card, 'uniqueNumberIdentifier'>> = {
   'fake-paypal-one-time-nonce': { ...visa('', ''), kind: 'paypal_account', payerEmail: 'payer@example.com' },
   'fake-venmo-account-nonce': { ...visa('', ''), kind: 'venmo_account', username: 'venmojoe' },
   'fake-local-payment-method-nonce': { ...visa('', ''), kind: 'local_payment', localPayment: { fundingSource: null, paymentId: null } },
+  'fake-us-bank-account-nonce': {
+    ...visa('0000', ''),
+    cardType: '',
+    kind: 'us_bank_account',
+    usBankAccount: {
+      routingNumber: '011000015',
+      last4: '0000',
+      accountType: 'checking',
+      ownershipType: 'personal',
+      accountHolderName: 'Dan Schulman',
+      bankName: 'FEDERAL RESERVE BANK',
+      achMandate: 'fake',
+      behavior: bankAccountBehavior('1000000000'),
+    },
+  },
   'fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce': {
     ...visa('2701', '400000'),
     threeDSecure: { status: 'authenticate_successful', liabilityShifted: true },
@@ -188,6 +258,8 @@ export class BraintreeGatewayEmulator {
   readonly documents = new Map<string, string>();
   /** Every request, for assertions on what the SDK sent. */
   readonly requests: Array<{ method: string; path: string; body: any }> = [];
+  /** braintree-web's GraphQL calls (`graphQL`), the account number masked to its last 4 digits. */
+  readonly graphQLRequests: Array<{ query: string; input: Record<string, any> | null }> = [];
   /** The sandbox's risk rules; the merchant turns them on in the Control Panel (duplicate checking is off by default). */
   rules = { cvv: true, avs: true, duplicate: false };
   private nonces = new Map<string, Card & { used: boolean }>();
@@ -251,6 +323,70 @@ export class BraintreeGatewayEmulator {
       used: false,
     });
     return nonce;
+  }
+
+  /**
+   * Braintree's GraphQL API as braintree-web 3.79.1's `us-bank-account` calls it (`client.request`
+   * with `api: 'graphQLApi'`): the `TokenizeUsBankAccount` mutation with its `input.usBankAccount`
+   * (routing and account number, `CHECKING`/`SAVINGS`, the billing address, `individualOwner` or
+   * `businessOwner`, and `achMandate`), answered with the nonce and the account's last 4 digits as
+   * the gateway does. Kept for assertions (`graphQLRequests`), the account number masked.
+   */
+  graphQL(body: { query?: string; variables?: { input?: { usBankAccount?: Record<string, any> } } }): Record<string, unknown> {
+    const input = body.variables?.input?.usBankAccount;
+    this.graphQLRequests.push({
+      query: body.query ?? '',
+      input: input ? { ...input, accountNumber: input.accountNumber ? `****${String(input.accountNumber).slice(-4)}` : input.accountNumber } : null,
+    });
+    const error = (message: string) => ({
+      errors: [{ message, extensions: { errorClass: 'VALIDATION' } }],
+      extensions: { requestId: randomBytes(8).toString('hex') },
+    });
+    if (!/mutation TokenizeUsBankAccount\(\$input: TokenizeUsBankAccountInput!\)/.test(body.query ?? '') || !input) return error('Unknown operation');
+    if (!input.achMandate) return error("Variable 'input' has an invalid value: achMandate is required");
+    const routingNumber = String(input.routingNumber ?? '');
+    const accountNumber = String(input.accountNumber ?? '');
+    if (!/^\d{9}$/.test(routingNumber)) return error('Routing number is invalid');
+    if (!/^\d{4,17}$/.test(accountNumber)) return error('Account number is invalid');
+    if (!['CHECKING', 'SAVINGS'].includes(input.accountType)) return error('Account type is invalid');
+    const business = input.businessOwner?.businessName;
+    const person = input.individualOwner ? `${input.individualOwner.firstName ?? ''} ${input.individualOwner.lastName ?? ''}`.trim() : '';
+    if (!business && !person) return error('An individualOwner or a businessOwner is required');
+    const nonce = `tokenusbankacct_${randomBytes(12).toString('hex')}`;
+    this.nonces.set(nonce, {
+      ...visa(accountNumber.slice(-4), ''),
+      cardType: '',
+      kind: 'us_bank_account',
+      usBankAccount: {
+        routingNumber,
+        last4: accountNumber.slice(-4),
+        accountType: input.accountType === 'SAVINGS' ? 'savings' : 'checking',
+        ownershipType: business ? 'business' : 'personal',
+        accountHolderName: business || person,
+        bankName: 'FEDERAL RESERVE BANK',
+        achMandate: String(input.achMandate),
+        behavior: bankAccountBehavior(accountNumber),
+      },
+      uniqueNumberIdentifier: '',
+      used: false,
+    });
+    return {
+      data: { tokenizeUsBankAccount: { paymentMethod: { id: nonce, details: { last4: accountNumber.slice(-4) } } } },
+      extensions: { requestId: randomBytes(8).toString('hex') },
+    };
+  }
+
+  /**
+   * Braintree's transaction notifications, sent for ACH: `TRANSACTION_SETTLED` (the sale moves to
+   * `settled`) and `TRANSACTION_SETTLEMENT_DECLINED` (to `settlement_declined`, with the NACHA code
+   * `returnCode`: before settling, or after, when the bank returns it), signed with the merchant's keys.
+   */
+  transactionNotification(kind: 'transaction_settled' | 'transaction_settlement_declined', transactionId: string, returnCode: string | null = null) {
+    const transaction = this.transactions.get(transactionId);
+    if (!transaction) throw new Error(`No transaction ${transactionId}`);
+    transaction.status = kind === 'transaction_settled' ? 'settled' : 'settlement_declined';
+    if (returnCode) transaction.achReturnCode = returnCode;
+    return this.notification(kind, this.transactionXml(transaction));
   }
 
   /** What Hosted Fields with only the CVV field make: a CVV-only nonce, to go with a vaulted card's token. */
@@ -597,6 +733,7 @@ export class BraintreeGatewayEmulator {
       if (!this.customers.has(customerId)) return this.validationError('payment_method', 'customer_id', '93105', 'Customer ID is invalid.');
       const card = this.resolveNonce(String(params.payment_method_nonce ?? ''));
       if ('error' in card) return this.validationError('payment_method', 'payment_method_nonce', ...card.error);
+      if (card.kind === 'us_bank_account') return this.vaultBankAccount(customerId, card, params);
       if (params.options?.verify_card && card.forced) {
         const code = card.forced.status === 'gateway_rejected' ? null : card.forced.code;
         const verification = {
@@ -629,6 +766,55 @@ export class BraintreeGatewayEmulator {
     return undefined;
   }
 
+  /**
+   * A US bank account vaulted: with `us_bank_account_verification_method: network_check` its test
+   * number decides the verification; Braintree vaults it either way and says whether it is verified
+   * (`verified`, `verifications`). Without a verification method it stays unverified, and its sale is
+   * refused.
+   */
+  private vaultBankAccount(customerId: string, card: Card, params: Record<string, any>) {
+    const account = card.usBankAccount!;
+    const method = params.options?.us_bank_account_verification_method;
+    const checked = method === 'network_check';
+    const verified = checked && account.behavior.verification === 'verified';
+    const token = randomBytes(4).toString('hex');
+    this.vaulted.set(token, { token, customerId, card: { ...card, bankAccountVerified: verified } });
+    const verifications = checked
+      ? [
+          {
+            id: randomBytes(4).toString('hex'),
+            status: account.behavior.verification,
+            verificationMethod: 'network_check',
+            processorResponseCode: account.behavior.code,
+            processorResponseText: {
+              '1000': 'Approved',
+              '1003': 'Approved with Risk',
+              '2038': 'Processor Declined',
+              '2046': 'Declined',
+              '3000': 'Processor Network Unavailable - Try Again',
+            }[account.behavior.code],
+            verificationDeterminedAt: new Date().toISOString(),
+          },
+        ]
+      : [];
+    return {
+      status: 201,
+      xml: toXml('usBankAccount', {
+        token,
+        customerId,
+        last4: account.last4,
+        routingNumber: account.routingNumber,
+        accountType: account.accountType,
+        accountHolderName: account.accountHolderName,
+        ownershipType: account.ownershipType,
+        bankName: account.bankName,
+        verified,
+        verifications,
+        achMandate: { text: account.achMandate, acceptedAt: new Date().toISOString() },
+      }),
+    };
+  }
+
   private creditCardValue(card: Card): Record<string, unknown> {
     return {
       bin: card.bin,
@@ -657,6 +843,13 @@ export class BraintreeGatewayEmulator {
     const merchantAccountId = params.merchant_account_id ?? accounts[0]!;
     if (!accounts.includes(merchantAccountId)) {
       return this.validationError('transaction', 'merchant_account_id', '91513', 'Merchant account ID is invalid.');
+    }
+    // The sandbox refuses both sales; its error codes for them are not documented, so these two are the emulator's own.
+    if (card.kind === 'us_bank_account' && !token) {
+      return this.validationError('transaction', 'payment_method_nonce', '91587', 'US bank account nonces must be vaulted and verified before a sale.');
+    }
+    if (card.kind === 'us_bank_account' && !card.bankAccountVerified) {
+      return this.validationError('transaction', 'payment_method_token', '91588', 'US bank account payment method must be verified before a sale.');
     }
     const amount = String(params.amount);
     const transaction: EmulatedTransaction = {
@@ -692,8 +885,10 @@ export class BraintreeGatewayEmulator {
     } else if (card.forced?.status === 'failed' || major === 3000) {
       Object.assign(transaction, { status: 'failed', processorResponseCode: '3000', processorResponseText: 'Processor Network Unavailable - Try Again' });
     }
+    // An ACH sale is accepted long before its money moves: `settlement_pending` until the bank settles it.
+    if (card.kind === 'us_bank_account' && transaction.status === 'submitted_for_settlement') transaction.status = 'settlement_pending';
     this.record(transaction);
-    if (transaction.status === 'authorized' || transaction.status === 'submitted_for_settlement') {
+    if (transaction.status === 'authorized' || transaction.status === 'submitted_for_settlement' || transaction.status === 'settlement_pending') {
       return { status: 201, xml: this.transactionXml(transaction) };
     }
     // Declines and rejections come back as an error response that carries the transaction.
@@ -773,6 +968,21 @@ export class BraintreeGatewayEmulator {
         : {}),
       ...(card.kind === 'paypal_account' ? { paypal: { payerEmail: card.payerEmail } } : {}),
       ...(card.kind === 'venmo_account' ? { venmoAccount: { username: card.username } } : {}),
+      ...(card.kind === 'us_bank_account' && card.usBankAccount
+        ? {
+            usBankAccount: {
+              routingNumber: card.usBankAccount.routingNumber,
+              last4: card.usBankAccount.last4,
+              accountType: card.usBankAccount.accountType,
+              accountHolderName: card.usBankAccount.accountHolderName,
+              ownershipType: card.usBankAccount.ownershipType,
+              bankName: card.usBankAccount.bankName,
+            },
+            ...(t.achReturnCode
+              ? { achReturnCode: t.achReturnCode, achReturnResponses: [{ reasonCode: t.achReturnCode, createdAt: new Date().toISOString() }] }
+              : {}),
+          }
+        : {}),
       ...(card.kind === 'local_payment'
         ? { localPayment: { fundingSource: card.localPayment?.fundingSource ?? null, paymentId: card.localPayment?.paymentId ?? null } }
         : {}),

@@ -40,6 +40,7 @@ const approvalAreas = {
   paypal: ApprovalWalletArea,
   venmo: ApprovalWalletArea,
   banks: lazy(() => import('./local-payment/Banks')) as unknown as typeof ApprovalWalletArea,
+  bankDebit: lazy(() => import('./bank-debit/BankDebitArea')) as unknown as typeof ApprovalWalletArea,
 };
 // The receipt (a paid session's page): loaded only once the session is paid, or about to be.
 const loadPaid = () => import('./Paid');
@@ -296,7 +297,7 @@ function PaymentForm({ session, flags, t, onExpired, onAlreadyPaid, processing: 
   const [absent, setAbsent] = useState<ReadonlySet<Wallet>>(() => new Set());
   const walletAbsent = useCallback((wallet: Wallet) => setAbsent((known) => new Set(known).add(wallet)), []);
   // Nothing to pay with: no card form, no bank button, and no wallet button this browser can show.
-  const nothingToPay = !plan.unavailable && !plan.card && !plan.banks && walletKeys.every((wallet) => !plan[wallet] || absent.has(wallet));
+  const nothingToPay = !plan.unavailable && !plan.card && !plan.banks && !plan.bankDebit && walletKeys.every((wallet) => !plan[wallet] || absent.has(wallet));
   const cardUsable = Boolean(engine) && cardStatus === 'ready';
   const [saveCard, setSaveCard] = useState(false);
   // Saved cards show once the page runs in the browser (the server renders the card form alone);

@@ -25,7 +25,7 @@ export default function Paid({ session, t, receipt }: { session: PublicSession; 
   }
   const amount = formatMoney(session.amount_total, session.currency, t.lang);
   const external = session.redirect_url && !session.redirect_url.includes(`/c/${session.id}/done`);
-  // PayPal, Venmo and the local payment methods (iDEAL…) by their own names (the same in every language).
+  // PayPal, Venmo, the local payment methods (iDEAL…) and a bank debit by their own names (the same in every language).
   const wallet = payment?.type === 'paypal' ? 'PayPal' : payment?.type === 'venmo' ? 'Venmo' : (payment?.method_name ?? null);
   return (
     <>
@@ -36,7 +36,7 @@ export default function Paid({ session, t, receipt }: { session: PublicSession; 
         link={external ? { href: session.redirect_url!, text: t('state.continue') } : undefined}
       >
         {wallet && <p className="paid-with">{t('state.done.paidWithWallet', { amount, wallet })}</p>}
-        {payment?.last4 && (
+        {!wallet && payment?.last4 && (
           <p className="paid-with">
             {t('state.done.paidWith', {
               amount,

@@ -32,7 +32,7 @@ export type AttemptOutcome =
 /** A nonce to charge, or why there is none (the form stays). */
 export type NonceResult = { nonce: string } | { key: MessageKey; field?: CardFieldName };
 
-export type PaymentMethod = 'card' | 'google_pay' | 'apple_pay' | 'paypal' | 'venmo';
+export type PaymentMethod = 'card' | 'google_pay' | 'apple_pay' | 'paypal' | 'venmo' | 'us_bank_account';
 
 /** What an attempt needs from the outside world. */
 export interface AttemptPorts {

@@ -3,7 +3,7 @@ import type { PublicSession } from './api';
 import { offeredMethods } from './payment-methods';
 
 const googlePay = { environment: 'TEST' as const, gateway: 'example' as const, gatewayMerchantId: 'exampleGatewayMerchantId' };
-const session = (types: Array<'card' | 'google_pay' | 'apple_pay' | 'paypal' | 'venmo' | 'ideal' | 'blik'>, withGooglePay = true) =>
+const session = (types: Array<'card' | 'google_pay' | 'apple_pay' | 'paypal' | 'venmo' | 'ideal' | 'blik' | 'us_bank_account'>, withGooglePay = true) =>
   ({ payment_method_types: types, processor: { name: 'test', googlePay: withGooglePay ? googlePay : null } }) as unknown as PublicSession;
 const on = { cardEnabled: true, googlePayEnabled: true };
 
@@ -12,11 +12,30 @@ describe('offeredMethods', () => {
     expect(offeredMethods(session(['ideal']), on)).toMatchObject({ card: false, banks: true });
     expect(offeredMethods(session(['card', 'blik']), { ...on, cardEnabled: false })).toMatchObject({ card: false, banks: true });
     expect(offeredMethods(session(['card']), on).banks).toBe(false);
+    // An ACH bank debit is its own form, not a bank's button.
+    expect(offeredMethods(session(['card', 'us_bank_account']), on)).toMatchObject({ card: true, banks: false, bankDebit: true });
+    expect(offeredMethods(session(['us_bank_account']), { ...on, cardEnabled: false })).toMatchObject({ card: false, bankDebit: true });
   });
 
   it('offers what the session asks for while every switch is on', () => {
-    expect(offeredMethods(session(['card', 'google_pay']), on)).toEqual({ card: true, googlePay, applePay: false, paypal: false, venmo: false, banks: false });
-    expect(offeredMethods(session(['card']), on)).toEqual({ card: true, googlePay: null, applePay: false, paypal: false, venmo: false, banks: false });
+    expect(offeredMethods(session(['card', 'google_pay']), on)).toEqual({
+      card: true,
+      googlePay,
+      applePay: false,
+      paypal: false,
+      venmo: false,
+      banks: false,
+      bankDebit: false,
+    });
+    expect(offeredMethods(session(['card']), on)).toEqual({
+      card: true,
+      googlePay: null,
+      applePay: false,
+      paypal: false,
+      venmo: false,
+      banks: false,
+      bankDebit: false,
+    });
   });
 
   it('google_pay_enabled off removes Google Pay; card_enabled off removes the card form', () => {
@@ -27,6 +46,7 @@ describe('offeredMethods', () => {
       paypal: false,
       venmo: false,
       banks: false,
+      bankDebit: false,
     });
     expect(offeredMethods(session(['card', 'google_pay']), { ...on, cardEnabled: false })).toEqual({
       card: false,
@@ -35,6 +55,7 @@ describe('offeredMethods', () => {
       paypal: false,
       venmo: false,
       banks: false,
+      bankDebit: false,
     });
     expect(offeredMethods(session(['card', 'google_pay']), { cardEnabled: false, googlePayEnabled: false })).toEqual({
       card: false,
@@ -43,6 +64,7 @@ describe('offeredMethods', () => {
       paypal: false,
       venmo: false,
       banks: false,
+      bankDebit: false,
     });
   });
 
@@ -62,6 +84,6 @@ describe('offeredMethods', () => {
     expect(offeredMethods(both, on)).toMatchObject({ paypal: true, venmo: true });
     expect(offeredMethods(both, { ...on, paypalEnabled: false })).toMatchObject({ paypal: false, venmo: true });
     expect(offeredMethods(both, { ...on, venmoEnabled: false })).toMatchObject({ paypal: true, venmo: false });
-    expect(offeredMethods(session(['card']), on)).toMatchObject({ paypal: false, venmo: false, banks: false });
+    expect(offeredMethods(session(['card']), on)).toMatchObject({ paypal: false, venmo: false, banks: false, bankDebit: false });
   });
 });

@@ -22,6 +22,8 @@ export interface OfferedMethods {
   venmo: boolean;
   /** The buttons of the session's local payment methods (iDEAL, Bancontact…), paid at the bank, may show (absent: none). */
   banks?: boolean;
+  /** The ACH bank debit form (`us_bank_account`), loaded on demand, may show (absent: not offered). */
+  bankDebit?: boolean;
 }
 
 /**
@@ -39,5 +41,6 @@ export function offeredMethods(session: Pick<PublicSession, 'payment_method_type
     paypal: allowed.includes('paypal'),
     venmo: allowed.includes('venmo'),
     banks: allowed.some(isLocalPaymentMethod),
+    bankDebit: allowed.includes('us_bank_account'),
   };
 }

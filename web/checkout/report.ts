@@ -14,6 +14,7 @@ export type CheckoutFailureKind =
   | 'paypal'
   | 'venmo'
   | 'local_payment'
+  | 'bank_debit'
   | 'data_collector'
   | 'three_d_secure'
   | 'decline_processing_error'

@@ -47,6 +47,14 @@ describe('paymentMethodSummary', () => {
     expect(paymentMethodSummary(bancontact, t)).toBe('Bancontact · GEBABEBB');
     expect(paymentMethodSummary({ type: 'blik', ...none }, t)).toBe('BLIK');
   });
+
+  it('names an ACH debit by its bank and the last 4 digits of the account, never as a card', () => {
+    const account = { bank_name: 'Tillpoint Test Bank', last4: '0011', routing_number: '011000015', account_type: 'checking', account_holder_type: 'personal' };
+    expect(paymentMethodSummary({ type: 'us_bank_account', brand: null, last4: '0011', us_bank_account: account } as never, t)).toBe(
+      'US bank account (ACH) · Tillpoint Test Bank •••• 0011',
+    );
+    expect(paymentMethodSummary({ type: 'us_bank_account', ...none }, t)).toBe('US bank account (ACH)');
+  });
 });
 
 describe('calendarDaysUntil', () => {

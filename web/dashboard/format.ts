@@ -12,7 +12,23 @@ export const methodTypeLabels: Record<string, DashboardMessageKey> = {
   apple_pay: 'payment.method.applePay',
   paypal: 'payment.method.paypal',
   venmo: 'payment.method.venmo',
+  us_bank_account: 'payment.method.usBankAccount',
 };
+
+/** A US bank account that paid (ACH), as `payment_method.us_bank_account` shows it. */
+export interface UsBankAccount {
+  bank_name: string | null;
+  last4: string | null;
+  routing_number: string | null;
+  account_type: string | null;
+  account_holder_type: string | null;
+}
+
+/** The account a bank debit (ACH) was paid from, or null for any other method. */
+export function usBankAccountOf(method: { type: string } | null): UsBankAccount | null {
+  if (method?.type !== 'us_bank_account') return null;
+  return (method as { us_bank_account?: UsBankAccount }).us_bank_account ?? null;
+}
 
 /** A local payment method's bank, as `payment_method.<type>` shows it (`ideal: {bank, bic, iban_last4}`). */
 export interface LocalBank {
@@ -90,6 +106,11 @@ export function paymentMethodSummary(
   t: (key: DashboardMessageKey, values?: Record<string, string>) => string,
 ): string {
   if (!method) return '—';
+  const account = usBankAccountOf(method);
+  if (account) {
+    const held = account.last4 ? [t('payments.bankAccount', { bank: account.bank_name ?? '', last4: account.last4 }).trim()] : [];
+    return [methodTypeName(method.type, t), ...held].join(' · ');
+  }
   if (method.last4) return t('payments.card', { brand: method.brand ?? t('payments.cardUnknownBrand'), last4: method.last4 });
   const bank = localBankOf(method);
   const who = method.payer_email ?? method.username ?? bank?.bank ?? bank?.bic;

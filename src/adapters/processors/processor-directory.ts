@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { LocalPaymentReport, PaymentProcessor, ProcessorDirectory } from '../../domain/processors/ports';
+import type { BankDebitReport, LocalPaymentReport, PaymentProcessor, ProcessorDirectory } from '../../domain/processors/ports';
 import { processorServing, type BraintreeSettings, type ProcessorConfigStore } from '../../domain/processors/processor-config';
 import type { SandboxDisputeLedger } from '../../domain/processors/sandbox-ports';
 import type { Scope } from '../../domain/shared/scope';
@@ -27,6 +27,8 @@ export function processorDirectory(options: {
   sandboxDisputes: Pick<SandboxDisputeLedger, 'decideDue' | 'scopesWithNews'>;
   /** The test processor's local payments completed by now, each once (its `dueLocalPaymentReports`). */
   testLocalPaymentReports?: () => Promise<Array<{ scope: Scope; report: LocalPaymentReport }>>;
+  /** The test processor's bank debit news due by now, each once (its `dueBankDebitReports`). */
+  testBankDebitReports?: () => Promise<BankDebitReport[]>;
   now: () => Date;
   gatewaysKept?: number;
 }): ProcessorDirectory & { readonly gatewaysHeld: number } {
@@ -51,6 +53,7 @@ export function processorDirectory(options: {
       return options.sandboxDisputes.scopesWithNews(new Date(at.getTime() - TEST_DISPUTE_NEWS_MS), at);
     },
     testLocalPaymentReports: async () => (await options.testLocalPaymentReports?.()) ?? [],
+    testBankDebitReports: async () => (await options.testBankDebitReports?.()) ?? [],
     get gatewaysHeld() {
       return gateways.size;
     },

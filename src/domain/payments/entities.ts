@@ -9,6 +9,7 @@ import type { TotalDetails } from '../pricing/totals';
 export const captureMethods = ['automatic', 'manual'] as const;
 export type CaptureMethod = (typeof captureMethods)[number];
 import type { PaymentMethodType } from './payment-method-types';
+import type { AchReturn, UsBankAccountHolderType, UsBankAccountType } from './bank-debits';
 export { paymentMethodTypes, type PaymentMethodType } from './payment-method-types';
 
 /** The card or wallet that paid, as far as it may be kept: never the number or the CVC. */
@@ -26,6 +27,18 @@ export interface PaymentMethodDetails {
   username?: string | null;
   /** A local payment method (iDEAL, Bancontact…): the shopper's bank, as the processor reported it. */
   bank?: BankDetails | null;
+  /** A bank debit (`us_bank_account`): the account as far as it may be shown, never its number. */
+  usBankAccount?: UsBankAccountDetails | null;
+}
+
+/** A US bank account that paid (ACH): its last 4 digits only, never the account number. */
+export interface UsBankAccountDetails {
+  /** The bank's name, when the processor tells it. */
+  bankName: string | null;
+  last4: string;
+  routingNumber: string;
+  accountType: UsBankAccountType;
+  accountHolderType: UsBankAccountHolderType;
 }
 
 /** The bank a local payment was made from: never the account number, only the IBAN's last 4 characters. */
@@ -89,6 +102,16 @@ export const payments = defineResource('payments', {
       "The processor's fraud screening of the payment (Braintree's risk decision: `Approve`, `Review`, `Decline`, `Not Evaluated`), when it returned one.",
     )
     .examples('Approve'),
+  /**
+   * A bank debit that came back after it settled (migration 0056, ADR 0107): the NACHA code, its
+   * reason and when. The payment stays `succeeded` in its history; nothing remains to refund.
+   */
+  achReturn: field
+    .json<AchReturn>()
+    .nullable()
+    .describe(
+      'A bank debit (`us_bank_account`) returned by the bank after it settled: the NACHA return code (`R01`…), its reason (`insufficient_funds`…) and when (Unix seconds). The money went back to the shopper; null otherwise.',
+    ),
   /** The session's discount, shipping and tax when this attempt was made (docs/pricing.md). */
   totalDetails: field.json<TotalDetails>().nullable().fixedAtCreation().internal(),
   // Addresses (migration 0034, ADR 0068).

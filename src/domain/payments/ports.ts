@@ -70,7 +70,8 @@ export interface PaymentRepository {
   /**
    * Oldest first, across accounts: what the periodic jobs (reconciliation, auto-void) work on.
    * Payments waiting for the bank (local payments: `processorPaymentId` set) are not among them:
-   * `listAwaitingBankCreatedBefore` lists those.
+   * `listAwaitingBankCreatedBefore` lists those. Nor are bank debits waiting for their settlement
+   * (`processing` with their transaction): the processor's settlement report decides them.
    */
   listInStatusCreatedBefore(status: Payment['status'], before: Date, limit: number): Promise<Payment[]>;
   /** Local payments still `processing` (waiting for the bank's confirmation), oldest first, across accounts. */

@@ -3,6 +3,8 @@ import { blankOf } from '../shared/resource-shape';
 import type { UnitOfWork, Deps } from '../deps';
 import { ConcurrentTransitionError, planCheckoutSessionTransition, planPaymentTransition, transitionRefund } from './transition';
 import { TillpointError, resourceMissing } from '../shared/errors';
+import { newEvent } from '../shared/events';
+import { paymentSnapshot } from '../shared/event-payloads';
 import { newId } from '../shared/ids';
 import type { AuthorizeRequest, AuthorizeResult } from '../processors/ports';
 import type { Scope } from '../shared/scope';
@@ -15,6 +17,39 @@ export async function recordRefundSucceeded(tx: UnitOfWork, refund: Refund, proc
   const refunded: Payment = { ...current, amountRefunded: current.amountRefunded + refund.amount, updatedAt: now };
   if (!(await tx.payments.update(refunded, current.status))) throw new ConcurrentTransitionError(refund.paymentId);
   return transitionRefund(tx, refund, 'succeeded', { processorRefundId }, now);
+}
+
+/**
+ * A processor's answer that decides a `processing` payment: everything but no answer (`unknown`)
+ * and a bank debit accepted to settle later (`pending`, `recordSettlementPending`).
+ */
+export type KnownAuthorizeResult = Exclude<AuthorizeResult, { outcome: 'unknown' } | { outcome: 'pending' }>;
+
+/**
+ * A bank debit the processor accepted to settle later: the payment stays `processing`, now with
+ * its transaction, its account (never the number) and its `payment.processing` event, written
+ * together. The processor's settlement report decides it later (`recordBankDebitReport`).
+ * `ConcurrentTransitionError` when the payment is no longer `processing` as read.
+ */
+export async function recordSettlementPending(
+  deps: Deps,
+  options: { payment: Payment; result: Extract<AuthorizeResult, { outcome: 'pending' }> },
+): Promise<Payment> {
+  const { payment, result } = options;
+  const now = deps.clock.now();
+  const next: Payment = {
+    ...payment,
+    paymentMethod: { ...result.paymentMethod, type: payment.paymentMethod?.type ?? result.paymentMethod.type },
+    processorTransactionId: result.transactionId,
+    processorResponse: result.response,
+    riskDecision: result.riskDecision ?? null,
+    updatedAt: now,
+  };
+  return deps.store.transaction(async (tx) => {
+    if (!(await tx.payments.update(next, 'processing'))) throw new ConcurrentTransitionError(payment.id);
+    await tx.events.insert(newEvent(next, 'payment.processing', paymentSnapshot(next), now));
+    return next;
+  });
 }
 
 /** How many times a won payment's outcome is decided again on a session that moved since it was read. */
@@ -31,7 +66,7 @@ const OUTCOME_ATTEMPTS = 3;
  */
 export async function recordAuthorizationOutcome(
   deps: Deps,
-  options: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
+  options: RecordAuthorizationOptions & { result: KnownAuthorizeResult },
 ): Promise<PaidCheckout | { payment: Payment; error: TillpointError }> {
   const { payment } = options;
   const { to, changes, error } = paymentOutcome(options);
@@ -70,7 +105,7 @@ export async function recordAuthorizationOutcome(
  */
 export function unrecordedAuthorizationOutcome(
   deps: Pick<Deps, 'clock' | 'publicUrl'>,
-  options: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
+  options: RecordAuthorizationOptions & { result: KnownAuthorizeResult },
 ): PaidCheckout | { payment: Payment; error: TillpointError } {
   const now = deps.clock.now();
   const { to, changes, error } = paymentOutcome(options);
@@ -86,7 +121,7 @@ export function unrecordedAuthorizationOutcome(
  */
 export async function recordChargeOutcome(
   deps: Deps,
-  options: { payment: Payment; result: Exclude<AuthorizeResult, { outcome: 'unknown' }> },
+  options: { payment: Payment; result: KnownAuthorizeResult },
 ): Promise<{ payment: Payment; error: TillpointError | null }> {
   const { payment } = options;
   const { to, changes, error } = paymentOutcome({ ...options, session: null });
@@ -100,7 +135,7 @@ export async function recordChargeOutcome(
 function paymentOutcome(
   options: Pick<RecordAuthorizationOptions, 'payment' | 'paymentMethodType'> & {
     session: CheckoutSession | null;
-    result: Exclude<AuthorizeResult, { outcome: 'unknown' }>;
+    result: KnownAuthorizeResult;
   },
 ): { to: Payment['status']; changes: Partial<Payment>; error: TillpointError | null } {
   const { result, payment } = options;

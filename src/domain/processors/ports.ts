@@ -1,5 +1,6 @@
 import type { BankDetails, PaymentMethodDetails, PaymentMethodType } from '../payments/entities';
 import type { LocalPaymentMethodType } from '../payments/payment-method-types';
+import type { UsBankAccountHolderType, UsBankAccountType } from '../payments/bank-debits';
 import type { DeclineCode } from '../shared/errors';
 import type { ThreeDSecureMode } from './three-d-secure-policy';
 import type { Scope } from '../shared/scope';
@@ -108,10 +109,37 @@ export type LocalPaymentReport =
     }
   | { kind: 'expired' | 'reversed'; processorPaymentId: string };
 
+/**
+ * A bank debit's news as the processor reports it (Braintree's `TRANSACTION_SETTLED` and
+ * `TRANSACTION_SETTLEMENT_DECLINED`): the money settled, or the bank declined it — before it
+ * settled, or after (a return, with its NACHA code when the processor gives one).
+ */
+export interface BankDebitReport {
+  kind: 'settled' | 'declined';
+  /** The processor's transaction. */
+  transactionId: string;
+  /** Our payment id, as the transaction's order id, when it carries one. */
+  paymentId: string | null;
+  /** The NACHA return code (`R01`…) of a declined debit, when the processor gives one. */
+  returnCode: string | null;
+}
+
 /** A notification the processor sent us, as its SDK verified and read it. */
 export type ProcessorNotification =
   | { verified: false; reason: string }
-  | { verified: true; kind: string; dispute: ProcessorDispute | null; localPayment?: LocalPaymentReport | null };
+  | { verified: true; kind: string; dispute: ProcessorDispute | null; localPayment?: LocalPaymentReport | null; bankDebit?: BankDebitReport | null };
+
+/** A US bank account as typed by the shopper. Lives in memory for one request; only its last 4 digits are ever kept. */
+export interface RawBankAccount {
+  routingNumber: string;
+  accountNumber: string;
+  accountType: UsBankAccountType;
+  accountHolderType: UsBankAccountHolderType;
+  /** The account holder: a person's name, or the business's. */
+  holderName: string;
+  /** The mandate the shopper accepted, word for word. */
+  mandateText: string;
+}
 
 /**
  * Disputes (chargebacks) as the processor keeps them: every adapter answers for its own, and
@@ -149,6 +177,8 @@ export interface SavePaymentMethodRequest {
   deviceData: string | null;
   /** The session's currency: Braintree verifies the card with that currency's merchant account. */
   currency?: string;
+  /** What the nonce is: a bank account (`us_bank_account`) is verified by a network check, not as a card. */
+  paymentMethodType?: PaymentMethodType;
 }
 
 export type SavePaymentMethodResult =
@@ -215,6 +245,17 @@ export type AuthorizeResult =
       threeDSecure?: ThreeDSecureResult | null;
       riskDecision?: string | null;
     }
+  /**
+   * Accepted, but the money settles later (a bank debit: Braintree's `settlement_pending`): the
+   * payment stays `processing` until the processor reports the settlement (`BankDebitReport`).
+   */
+  | {
+      outcome: 'pending';
+      transactionId: string;
+      paymentMethod: PaymentMethodDetails;
+      response: { code: string; text: string };
+      riskDecision?: string | null;
+    }
   | { outcome: 'invalid_payment_method'; message: string }
   | { outcome: 'unavailable'; response: { code: string; text: string } | null }
   /** No answer (timeout, dropped connection): the charge may or may not exist. */
@@ -246,6 +287,11 @@ export interface PaymentProcessor extends ProcessorLifecycle, ProcessorDisputes 
   savePaymentMethod?(request: SavePaymentMethodRequest): Promise<SavePaymentMethodResult>;
   /** Deletes a saved card at the processor; `missing` when it had none under the token. Throws when unreachable. */
   deletePaymentMethod?(request: { token: string }): Promise<'deleted' | 'missing'>;
+  /**
+   * Only processors that take bank details on our side (the test processor): a US bank account and
+   * its accepted mandate → a single-use nonce (braintree-web's `us-bank-account` does it against Braintree).
+   */
+  tokenizeBankAccount?(account: RawBankAccount): Promise<TokenizeResult>;
   /** Only the test processor takes a Google Pay token from Google's test gateway (`gateway: "example"`). */
   tokenizeGooglePay?(payment: GooglePayTestPayment): Promise<TokenizeResult>;
   /**
@@ -315,4 +361,10 @@ export interface ProcessorDirectory {
    * its scope (what Braintree sends as notifications).
    */
   testLocalPaymentReports?(): Promise<Array<{ scope: Scope; report: LocalPaymentReport }>>;
+  /**
+   * The test processor's bank debits that settled or were declined or returned by now, each news
+   * reported once (what Braintree sends as `TRANSACTION_SETTLED` / `_SETTLEMENT_DECLINED`); each
+   * names our payment.
+   */
+  testBankDebitReports?(): Promise<BankDebitReport[]>;
 }

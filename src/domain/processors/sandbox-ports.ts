@@ -4,7 +4,7 @@ import type { PaymentMethodDetails } from '../payments/entities';
 import type { LocalPaymentMethodType } from '../payments/payment-method-types';
 
 /** Braintree's transaction statuses that the test processor models. */
-export type SandboxTransactionStatus = 'authorized' | 'submitted_for_settlement' | 'settled' | 'voided' | 'processor_declined';
+export type SandboxTransactionStatus = 'authorized' | 'submitted_for_settlement' | 'settled' | 'voided' | 'processor_declined' | 'settlement_declined';
 
 /** The authorization as reported when it happened, replayed by `findByPaymentId`. */
 export type RecordedAuthorization = Extract<FoundTransaction, { found: true }>['authorization'];
@@ -124,7 +124,37 @@ export type SandboxCardBehavior =
    * CVC is not kept, only its check: `mismatch` is Braintree's sandbox CVV 200 (does not match).
    */
   | 'cvc_only_match'
-  | 'cvc_only_mismatch';
+  | 'cvc_only_mismatch'
+  /** A test US bank account (docs/test-processor.md): what its debit does, or its verification's decline code. */
+  | SandboxBankAccountBehavior;
+
+/**
+ * What a test US bank account does: its debit settles; settles, then is returned with that NACHA
+ * code; is declined with that code instead of settling; or its verification (Braintree's network
+ * check) is declined with that processor response code.
+ */
+export type SandboxBankAccountBehavior = 'ach_settles' | `ach_returned_${string}` | `ach_declined_${string}` | `ach_verification_${number}`;
+
+/** A bank debit the test processor made, and what its account makes of it (`SandboxBankAccountBehavior`). */
+export interface SandboxBankDebit {
+  transactionId: string;
+  paymentId: string;
+  outcome: 'settles' | 'returned' | 'declined';
+  returnCode: string | null;
+  settlesAt: Date;
+  returnsAt: Date | null;
+  createdAt: Date;
+}
+
+/** Where the test processor keeps its bank debits: the shared database, as its transactions. */
+export interface SandboxBankDebitLedger {
+  insert(debit: SandboxBankDebit): Promise<void>;
+  /**
+   * The news due by `at`, each taken once by one caller: debits whose settlement day came (settled,
+   * or declined), and settled debits whose return came.
+   */
+  takeDue(at: Date, limit: number): Promise<Array<{ debit: SandboxBankDebit; news: 'settled' | 'declined' | 'returned' }>>;
+}
 
 /** Whether a vault record is a CVC-only nonce (it pays only beside a saved card's token). */
 export function isCvcOnly(behavior: SandboxCardBehavior): boolean {

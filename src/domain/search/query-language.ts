@@ -1,6 +1,7 @@
 import { TillpointError } from '../shared/errors';
 import { paymentStatusBadges, type PaymentStatusBadge } from '../payments/status-badge';
 import { MAX_AMOUNT, currencyRule } from '../shared/currency';
+import { paymentMethodTypes, type PaymentMethodType } from '../payments/payment-method-types';
 
 /**
  * The query language of `GET /v1/payments/search` (docs/api.md, "Searching payments"), Stripe's
@@ -14,6 +15,7 @@ export type PaymentSearchClause =
   | { field: 'last4'; value: string }
   | { field: 'status'; value: PaymentStatusBadge }
   | { field: 'currency'; value: string }
+  | { field: 'payment_method_type'; value: PaymentMethodType }
   | { field: 'client_reference_id'; value: string }
   | { field: 'checkout_session'; value: string }
   | { field: 'metadata'; key: string; value: string }
@@ -26,7 +28,7 @@ export const MAX_QUERY_LENGTH = 1000;
 export const MAX_CLAUSES = 10;
 const MAX_VALUE_LENGTH = 200;
 
-const textFields = ['id', 'email', 'last4', 'status', 'currency', 'client_reference_id', 'checkout_session'] as const;
+const textFields = ['id', 'email', 'last4', 'status', 'currency', 'payment_method_type', 'client_reference_id', 'checkout_session'] as const;
 const numberFields = ['amount', 'created'] as const;
 export const searchableFields = [...textFields, ...numberFields, 'metadata'] as const;
 
@@ -148,6 +150,11 @@ function clause(s: Scanner): PaymentSearchClause {
       if (!rule) throw invalid(`Invalid search query: ${value} is not a supported currency`);
       return { field: 'currency', value: rule.code };
     }
+    case 'payment_method_type':
+      if (!(paymentMethodTypes as readonly string[]).includes(value)) {
+        throw invalid(`Invalid search query: payment_method_type must be one of ${paymentMethodTypes.join(', ')}`);
+      }
+      return { field: 'payment_method_type', value: value as PaymentMethodType };
     case 'client_reference_id':
       return { field: 'client_reference_id', value };
     default:

@@ -1,5 +1,4 @@
-import { isLocalPaymentMethod } from '../payments/payment-method-types';
-import { localMethodTakes, localPaymentMethods } from '../payments/local-payment-methods';
+import { currencyBoundMethod } from '../payments/bank-debits';
 import { currencyRule, MAX_AMOUNT } from '../shared/currency';
 import type { CaptureMethod, PaymentMethodType } from '../payments/entities';
 import { TillpointError } from '../shared/errors';
@@ -231,10 +230,13 @@ export function buildCheckoutSession(input: NewCheckoutSession, scope: Scope, no
   const methods = input.paymentMethodTypes ?? (setup || subscription ? ['card'] : ['card', 'google_pay']);
   if (methods.length === 0) throw invalid('payment_method_types', 'payment_method_types may not be empty');
   for (const type of methods) {
-    if (!isLocalPaymentMethod(type)) continue;
-    // A local payment method takes its own currencies only, and the bank pays at once.
-    const { name, currencies } = localPaymentMethods[type];
-    if (!localMethodTakes(type, rule.code)) throw invalid('payment_method_types', `${name} takes ${currencies.join(' or ')} payments only, not ${rule.code}`);
+    // A local payment method or a bank debit takes its own currencies only, and the bank pays at once.
+    const bound = currencyBoundMethod(type);
+    if (!bound) continue;
+    const { name, currencies } = bound;
+    if (!currencies.includes(rule.code.toUpperCase())) {
+      throw invalid('payment_method_types', `${name} takes ${currencies.join(' or ')} payments only, not ${rule.code}`);
+    }
     if (input.captureMethod === 'manual') throw invalid('capture_method', `${name} is paid at once: capture_method manual is not used with ${type}`);
   }
 

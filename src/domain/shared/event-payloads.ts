@@ -1,4 +1,4 @@
-import { payments, refunds, type BankDetails, type Payment, type Refund } from '../payments/entities';
+import { payments, refunds, type BankDetails, type UsBankAccountDetails, type Payment, type Refund } from '../payments/entities';
 import { isLocalPaymentMethod } from '../payments/payment-method-types';
 import { events, type DomainEvent } from './events';
 import { checkoutSessions, type CheckoutSession } from '../sessions/entities';
@@ -100,6 +100,8 @@ export function paymentSnapshot(payment: Payment) {
       username: method.username ?? null,
       // A local payment method's bank, under the method's own name (Stripe's `ideal: {bank}`).
       ...(isLocalPaymentMethod(method.type) ? { [method.type]: bankSnapshot(method.bank ?? null) } : {}),
+      // A bank debit's account: its last 4 digits only, never the number (Stripe's `us_bank_account`).
+      ...(method.type === 'us_bank_account' ? { us_bank_account: usBankAccountSnapshot(method.usBankAccount ?? null) } : {}),
     },
     three_d_secure: payment.threeDSecure && {
       status: payment.threeDSecure.status,
@@ -114,6 +116,17 @@ export function paymentSnapshot(payment: Payment) {
 /** The bank a local payment was paid from: never its account number, only the IBAN's last 4 characters. */
 export function bankSnapshot(bank: BankDetails | null) {
   return { bank: bank?.name ?? null, bic: bank?.bic ?? null, iban_last4: bank?.ibanLast4 ?? null };
+}
+
+/** A US bank account that paid (ACH), as the API shows it: never the account number, only its last 4 digits. */
+export function usBankAccountSnapshot(account: UsBankAccountDetails | null) {
+  return {
+    bank_name: account?.bankName ?? null,
+    last4: account?.last4 ?? null,
+    routing_number: account?.routingNumber ?? null,
+    account_type: account?.accountType ?? null,
+    account_holder_type: account?.accountHolderType ?? null,
+  };
 }
 
 /** The refund as its events carry it (and the merchant API shows it): its fields as its definition shows them (`refunds`). */

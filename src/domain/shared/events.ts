@@ -6,8 +6,9 @@ export const eventTypes = [
   'checkout.session.completed',
   'checkout.session.expired',
   /**
-   * An asynchronous payment (a local payment method) was started and waits for the bank's
-   * confirmation; `payment.succeeded` or `payment.failed` follows.
+   * An asynchronous payment was started and waits: a local payment method for the bank's
+   * confirmation, a bank debit (ACH) for its settlement; `payment.succeeded` or `payment.failed`
+   * follows.
    */
   'payment.processing',
   'payment.succeeded',
@@ -15,6 +16,11 @@ export const eventTypes = [
   'payment.requires_capture',
   'payment.captured',
   'payment.canceled',
+  /**
+   * A bank debit (ACH) that had succeeded came back: the bank returned it after settlement (R01
+   * insufficient funds, R02 account closed…). The payment keeps `succeeded` and gains `ach_return`.
+   */
+  'payment.returned',
   'refund.succeeded',
   'refund.failed',
   /** The cardholder's bank opened a dispute (chargeback) against a payment. */

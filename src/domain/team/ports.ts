@@ -1,4 +1,4 @@
-import type { Payment } from '../payments/entities';
+import type { Payment, PaymentMethodType } from '../payments/entities';
 import type { Role } from './permissions';
 import type { CheckoutSessionStatus } from '../payments/state-machine';
 import type { PaymentStatusBadge } from '../payments/status-badge';
@@ -47,6 +47,8 @@ export interface PaymentFilter extends PageRequest {
   /** Exact match, case-insensitive. */
   email?: string;
   last4?: string;
+  /** The way it was paid (`card`, `us_bank_account`…). */
+  paymentMethodType?: PaymentMethodType;
   /** A payment id or its checkout session id. */
   id?: string;
   /** The customer's (`cus_…`) payments only. */

@@ -16,6 +16,7 @@
  * `paid`: the session is paid (its receipt), or a payment under way is about to be.
  * `paypal_or_venmo`: the session offers PayPal or Venmo (their buttons share a chunk).
  * `local_payment`: the session offers a local payment method (iDEAL, Bancontact…; their buttons share a chunk).
+ * `us_bank_account`: the session offers an ACH bank debit (its form, loaded on demand).
  * `popup_window`: the page may open PayPal's or a bank's window (the session offers PayPal, Venmo or a
  * local payment method).
  * `test_window`: test mode shows a stand-in for a third party's window (the 3-D Secure test
@@ -36,6 +37,7 @@ export const pageConfigurations = [
   'venmo',
   'paypal_or_venmo',
   'local_payment',
+  'us_bank_account',
   'popup_window',
   'test_window',
   'three_d_secure',
@@ -263,6 +265,19 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     justification: 'The local payment methods’ buttons’ styles, loaded with them. Written by Tillpoint.',
   },
   {
+    id: 'bank-debit-form',
+    source: /^checkout\/bank-debit\/(?:BankDebitArea\.tsx|bank-debit\.ts)$/,
+    loadedWhen: ['us_bank_account'],
+    justification:
+      'The ACH bank debit form: the account holder’s name, routing and account numbers, account type and owner, and the mandate the shopper accepts; paying turns the account into a nonce (braintree-web’s us-bank-account, or this server’s test endpoint in test mode) and pays with it. Loaded only when the session offers a US bank account. Built by Tillpoint from web/checkout.',
+  },
+  {
+    id: 'bank-debit-styles',
+    source: /(?:^|\/)bank-debit-[\w-]+\.css$/,
+    loadedWhen: ['us_bank_account'],
+    justification: 'The ACH bank debit form’s styles, loaded with it. Written by Tillpoint.',
+  },
+  {
     id: 'test-window',
     source: /^checkout\/test-dialog\.ts$/,
     loadedWhen: ['test_processor', 'test_window'],
@@ -391,6 +406,13 @@ export const firstPartyPurposes: readonly FirstPartyPurpose[] = [
     loadedWhen: ['braintree', 'local_payment'],
     justification:
       'braintree-web 3.79.1’s local-payment component: opens the bank’s window for a local payment method through Braintree (a popup from Braintree’s assets, a redirect back for a bank app) and names the payment before the shopper is sent to the bank. Loaded only when the session offers a local payment method. From the pinned npm package, bundled by Tillpoint.',
+  },
+  {
+    id: 'braintree-us-bank-account',
+    source: /braintree-web\/(?:dist\/browser\/us-bank-account|us-bank-account\/index)\.js$/,
+    loadedWhen: ['braintree', 'us_bank_account'],
+    justification:
+      'braintree-web 3.79.1’s us-bank-account component: turns the bank account the shopper typed and the mandate they accepted into a Braintree nonce (a GraphQL request to Braintree); its bank-login flow, which would load Plaid’s script, is never used. Loaded only when the session offers a US bank account. From the pinned npm package, bundled by Tillpoint.',
   },
   {
     id: 'braintree-data-collector',

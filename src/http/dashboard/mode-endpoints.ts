@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Deps } from '../../domain/deps';
 import { checkoutSessionStatuses } from '../../domain/payments/state-machine';
 import { paymentStatusBadges } from '../../domain/payments/status-badge';
+import { paymentMethodTypes } from '../../domain/payments/payment-method-types';
 import type { PaymentFilter } from '../../domain/team/ports';
 import { createApiKey } from '../../domain/team/use-cases/create-api-key';
 import { getCheckoutSessionHistory } from '../../domain/sessions/use-cases/get-checkout-session-history';
@@ -62,6 +63,7 @@ const paymentFilters = {
     .string()
     .regex(/^cus_[A-Za-z0-9]{1,60}$/, 'must be a customer id (cus_…)')
     .optional(),
+  payment_method: z.enum(paymentMethodTypes).optional(),
   q: z
     .string()
     .regex(/^(pay|cs)_[A-Za-z0-9]{1,60}$/, 'must be a payment id (pay_…) or a checkout session id (cs_…)')
@@ -78,6 +80,7 @@ function toPaymentFilter(query: PaymentFilterQuery): Omit<PaymentFilter, 'limit'
     amountMax: query.amount_max,
     email: query.email,
     last4: query.last4,
+    paymentMethodType: query.payment_method,
     id: query.q,
     customerId: query.customer,
   };

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps';
 import { getCheckoutPage } from '../../domain/sessions/use-cases/get-checkout-page';
 import { payCheckoutSession } from '../../domain/payments/use-cases/pay-checkout-session';
-import { tokenizeCard, tokenizeSavedCardCvc } from '../../domain/payments/use-cases/tokenize-card';
+import { tokenizeBankAccount, tokenizeCard, tokenizeSavedCardCvc } from '../../domain/payments/use-cases/tokenize-card';
 import { defineRoute } from '../define-route';
 import {
   applyPromotionCodeBody,
@@ -12,6 +12,7 @@ import {
   lineItemParams,
   payBody,
   setLineItemQuantityBody,
+  tokenizeBankAccountBody,
   tokenizeCardBody,
   tokenizeCvcBody,
 } from '../schemas';
@@ -73,6 +74,34 @@ export async function checkoutApi(
           expYear: body.exp_year,
           cvc: body.cvc,
           postalCode: body.postal_code ?? null,
+        },
+      });
+      reply.header('cache-control', 'no-store');
+      return token;
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/api/checkout/sessions/:id/bank-account-tokens',
+      tag,
+      summary: 'Tokenize a test US bank account and its accepted mandate into a single-use nonce (test processor only)',
+      params: idParams,
+      body: tokenizeBankAccountBody,
+      internal: true,
+    },
+    async ({ params, body, reply }) => {
+      const token = await tokenizeBankAccount(deps, {
+        sessionId: params.id,
+        account: {
+          routingNumber: body.routing_number,
+          accountNumber: body.account_number,
+          accountType: body.account_type,
+          accountHolderType: body.account_holder_type,
+          holderName: body.account_holder_name,
+          mandateText: body.mandate_text,
         },
       });
       reply.header('cache-control', 'no-store');

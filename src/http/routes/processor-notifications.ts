@@ -49,7 +49,12 @@ export async function processorNotificationRoutes(app: FastifyInstance, { deps }
           payload: body.bt_payload,
         });
         request.log.info(
-          { account: scope.accountId, mode: scope.mode, kind: received.kind, outcome: received.recorded?.outcome ?? received.localPayment ?? 'ignored' },
+          {
+            account: scope.accountId,
+            mode: scope.mode,
+            kind: received.kind,
+            outcome: received.recorded?.outcome ?? received.localPayment ?? received.bankDebit ?? 'ignored',
+          },
           'Braintree notification received',
         );
         return { received: true };

@@ -1,4 +1,4 @@
-import { localMethodName } from '../../domain/payments/local-payment-methods';
+import { currencyBoundMethod } from '../../domain/payments/bank-debits';
 import { maskEmail } from '../../domain/sessions/customer-email';
 import { customFieldSnapshot } from '../../domain/sessions/shopper-options';
 import { checkoutSessionSnapshot } from '../../domain/shared/event-payloads';
@@ -124,7 +124,7 @@ export function publicCheckoutSessionView(page: CheckoutPage, publicUrl: string,
       amount: payment.amount,
       type: payment.paymentMethod?.type ?? null,
       // A local payment method by its own name (`iDEAL`), as the receipt says it.
-      method_name: payment.paymentMethod ? localMethodName(payment.paymentMethod.type) : null,
+      method_name: payment.paymentMethod ? (currencyBoundMethod(payment.paymentMethod.type)?.name ?? null) : null,
       brand: payment.paymentMethod?.brand ?? null,
       last4: payment.paymentMethod?.last4 ?? null,
     },

@@ -26,3 +26,6 @@ declare module 'braintree-web/venmo' {
 declare module 'braintree-web/local-payment' {
   export function create(options: Record<string, unknown>): Promise<unknown>;
 }
+declare module 'braintree-web/us-bank-account' {
+  export function create(options: Record<string, unknown>): Promise<unknown>;
+}

@@ -9,7 +9,7 @@ import { queryKeyOf, useApiQuery } from '../queries';
 import { useAction } from '../use-action';
 import { useT, type DashboardMessageKey } from '../i18n';
 import { PaymentActions } from './PaymentActions';
-import { localBankOf, methodTypeLabels, methodTypeName } from '../format';
+import { localBankOf, methodTypeLabels, methodTypeName, usBankAccountOf } from '../format';
 import { can } from '../../../src/domain/team/permissions';
 import { addressLines } from '../../../src/domain/addresses/address-lines';
 import type { PostalAddress } from '../api';
@@ -129,6 +129,7 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
   const money = (amount: number) => formatMoney(amount, p.currency.toUpperCase(), undefined);
   const method = p.payment_method;
   const bank = localBankOf(method);
+  const account = usBankAccountOf(method);
   const refundOf = (objectId: string) => p.refunds.find((r) => r.id === objectId);
   const eventLabel = (e: StoryEvent) => {
     const name = eventLabels[e.type] ? t(eventLabels[e.type]!) : e.type;
@@ -411,8 +412,32 @@ export function PaymentDetailPage({ base, place, id }: PageScope & { id: string 
                 <dd className="mono">{bank.iban_last4 ?? '—'}</dd>
               </>
             )}
+            {account && (
+              <>
+                <dt>{t('payment.method.bank')}</dt>
+                <dd data-testid="payment-bank">{account.bank_name ?? '—'}</dd>
+                <dt>{t('payment.method.accountLast4')}</dt>
+                <dd className="mono">{account.last4 ?? '—'}</dd>
+                <dt>{t('payment.method.routingNumber')}</dt>
+                <dd className="mono">{account.routing_number ?? '—'}</dd>
+                <dt>{t('payment.method.accountType')}</dt>
+                <dd>{account.account_type ?? '—'}</dd>
+                <dt>{t('payment.method.accountHolderType')}</dt>
+                <dd>{account.account_holder_type ?? '—'}</dd>
+                <dt>{t('payment.achReturn')}</dt>
+                <dd data-testid="payment-ach-return">
+                  {p.ach_return
+                    ? t('payment.achReturn.value', {
+                        code: p.ach_return.code,
+                        reason: statusLabel(p.ach_return.reason),
+                        at: formatTime(p.ach_return.returned_at),
+                      })
+                    : t('payment.achReturn.none')}
+                </dd>
+              </>
+            )}
             <dt>{t('payment.method.card')}</dt>
-            <dd>{method?.last4 ? t('payments.card', { brand: method.brand ?? t('payments.cardUnknownBrand'), last4: method.last4 }) : '—'}</dd>
+            <dd>{method?.last4 && !account ? t('payments.card', { brand: method.brand ?? t('payments.cardUnknownBrand'), last4: method.last4 }) : '—'}</dd>
             <dt>{t('payment.method.expires')}</dt>
             <dd>{method?.exp_month ? `${String(method.exp_month).padStart(2, '0')}/${method.exp_year}` : '—'}</dd>
             <dt>{t('payment.threeDSecure')}</dt>

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { List, Payment } from '../api';
 import { ErrorNote, Field, Loading, StatusBadge } from '../components';
 import { EmailFilter } from '../EmailFilter';
-import { formatMoney, formatTime, fromMinor, parseAmount, paymentMethodSummary, statusLabel } from '../format';
+import { formatMoney, formatTime, fromMinor, methodTypeLabels, methodTypeName, parseAmount, paymentMethodSummary, statusLabel } from '../format';
+import { localPaymentMethods } from '../../../src/domain/payments/local-payment-methods';
 import type { PageScope } from '../Layout';
 import { Pager } from '../Pager';
 import { SavedViews } from '../SavedViews';
@@ -10,9 +11,15 @@ import { Link, navigate, useLocation } from '../router';
 import { useApiQuery } from '../queries';
 import { useT } from '../i18n';
 
+/**
+ * The ways to pay the method filter picks by: those the dashboard names, then the local payment
+ * methods (read from their table, not payment-method-types.ts, which is in the checkout page's first script).
+ */
+const methodFilter = [...Object.keys(methodTypeLabels), ...Object.keys(localPaymentMethods)];
+
 /** The badges the list shows, which the status filter picks by (docs/dashboard.md, "Payment status badges"). */
 const statuses = ['succeeded', 'partially_refunded', 'refunded', 'requires_capture', 'processing', 'requires_action', 'failed', 'canceled'];
-const filterNames = ['status', 'created_from', 'created_to', 'amount_min', 'amount_max', 'email', 'last4', 'q'] as const;
+const filterNames = ['status', 'payment_method', 'created_from', 'created_to', 'amount_min', 'amount_max', 'email', 'last4', 'q'] as const;
 
 const TYPING_PAUSE_MS = 400;
 
@@ -21,6 +28,7 @@ type FilterForm = Record<(typeof filterNames)[number], string>;
 function formFromQuery(query: URLSearchParams, currency: string): FilterForm {
   return {
     status: query.get('status') ?? '',
+    payment_method: query.get('payment_method') ?? '',
     created_from: query.get('created_from') ?? '',
     created_to: query.get('created_to') ?? '',
     amount_min: fromMinor(query.get('amount_min'), currency),
@@ -125,6 +133,16 @@ export function PaymentsPage({ base, place }: PageScope) {
             {statuses.map((s) => (
               <option key={s} value={s}>
                 {statusLabel(s)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="f-method" label={t('payments.filter.method')}>
+          <select id="f-method" value={form.payment_method} onChange={set('payment_method')}>
+            <option value="">{t('payments.filter.any')}</option>
+            {methodFilter.map((type) => (
+              <option key={type} value={type}>
+                {methodTypeName(type, t)}
               </option>
             ))}
           </select>

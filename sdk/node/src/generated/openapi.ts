@@ -1192,7 +1192,7 @@ export interface components {
             cancel_url: string | null;
             /** @enum {string} */
             capture_method: "automatic" | "manual";
-            payment_method_types: ("card" | "google_pay" | "apple_pay" | "paypal" | "venmo" | "ideal" | "bancontact" | "sofort" | "giropay" | "eps" | "p24" | "mybank" | "blik")[];
+            payment_method_types: ("card" | "google_pay" | "apple_pay" | "paypal" | "venmo" | "ideal" | "bancontact" | "sofort" | "giropay" | "eps" | "p24" | "mybank" | "blik" | "us_bank_account")[];
             locale: string | null;
             metadata: {
                 [key: string]: string;
@@ -1348,6 +1348,7 @@ export interface components {
          *       "failure_code": null,
          *       "decline_code": null,
          *       "risk_decision": null,
+         *       "ach_return": null,
          *       "shipping_details": null,
          *       "created": 1767225700,
          *       "payment_method": {
@@ -1422,6 +1423,15 @@ export interface components {
              * @example Approve
              */
             risk_decision: string | null;
+            /** @description A bank debit (`us_bank_account`) returned by the bank after it settled: the NACHA return code (`R01`…), its reason (`insufficient_funds`…) and when (Unix seconds). The money went back to the shopper; null otherwise. */
+            ach_return: {
+                /** @description The NACHA return code, e.g. `R01`. */
+                code: string;
+                /** @description The code in words: `insufficient_funds`, `account_closed`…, `other` for a code not listed. */
+                reason: string;
+                /** @description When the processor reported the return (Unix seconds). */
+                returned_at: number;
+            } | null;
             /** @description The shopper's shipping name and address; null until given. */
             shipping_details: {
                 name: string;
@@ -1431,7 +1441,7 @@ export interface components {
             created: number;
             payment_method: {
                 /** @enum {string} */
-                type: "card" | "google_pay" | "apple_pay" | "paypal" | "venmo" | "ideal" | "bancontact" | "sofort" | "giropay" | "eps" | "p24" | "mybank" | "blik";
+                type: "card" | "google_pay" | "apple_pay" | "paypal" | "venmo" | "ideal" | "bancontact" | "sofort" | "giropay" | "eps" | "p24" | "mybank" | "blik" | "us_bank_account";
                 brand: string | null;
                 last4: string | null;
                 exp_month: number | null;
@@ -1513,6 +1523,17 @@ export interface components {
                     bic: string | null;
                     /** @description The last 4 characters of the shopper's IBAN; never the account number. */
                     iban_last4: string | null;
+                };
+                /** @description A bank debit (ACH): the account paid from; only on us_bank_account payments. */
+                us_bank_account?: {
+                    /** @description The bank's name, when the processor tells it. */
+                    bank_name: string | null;
+                    /** @description The last 4 digits of the account number; never the number. */
+                    last4: string | null;
+                    /** @description The bank's routing (ABA) number. */
+                    routing_number: string | null;
+                    account_type: ("checking" | "savings") | null;
+                    account_holder_type: ("personal" | "business") | null;
                 };
             } | null;
             three_d_secure: {
@@ -2407,6 +2428,7 @@ export interface components {
          *           "failure_code": null,
          *           "decline_code": null,
          *           "risk_decision": null,
+         *           "ach_return": null,
          *           "three_d_secure": null,
          *           "total_details": {
          *             "amount_discount": 0,
@@ -2435,7 +2457,7 @@ export interface components {
             /** @description True in live mode, false in test mode. */
             livemode: boolean;
             /** @enum {string} */
-            type: "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
+            type: "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "payment.returned" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
             /** @description When the change happened (Unix seconds). */
             created: number;
             data: {
@@ -2800,7 +2822,7 @@ export interface components {
             livemode: boolean;
             url: string;
             description: string | null;
-            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
+            enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "payment.returned" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Creation time */
@@ -2833,7 +2855,7 @@ export interface components {
              */
             event: string;
             /** @enum {string} */
-            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
+            event_type: "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "payment.returned" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
             /** @enum {string} */
             status: "pending" | "delivered" | "retrying" | "abandoned";
             attempts: number;
@@ -3686,7 +3708,7 @@ export interface operations {
                     cancel_url?: string;
                     /** @enum {string} */
                     capture_method?: "automatic" | "manual";
-                    payment_method_types?: ("card" | "google_pay" | "apple_pay" | "paypal" | "venmo" | "ideal" | "bancontact" | "sofort" | "giropay" | "eps" | "p24" | "mybank" | "blik")[];
+                    payment_method_types?: ("card" | "google_pay" | "apple_pay" | "paypal" | "venmo" | "ideal" | "bancontact" | "sofort" | "giropay" | "eps" | "p24" | "mybank" | "blik" | "us_bank_account")[];
                     /** @description An existing customer (`cus_…`) the session is for; its email is prefilled. */
                     customer?: string;
                     /** Format: email */
@@ -4198,7 +4220,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
+                    enabled_events: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "payment.returned" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
                     description?: string;
                 };
             };
@@ -4272,7 +4294,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
+                    enabled_events?: ("*" | "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "payment.returned" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed")[];
                     description?: string;
                     disabled?: boolean;
                 };
@@ -4776,7 +4798,7 @@ export interface operations {
                 limit?: number;
                 /** @description The id of the last object of the previous page: answers the page after it (`has_more` says whether there is one). */
                 starting_after?: string;
-                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
+                type?: "checkout.session.completed" | "checkout.session.expired" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.requires_capture" | "payment.captured" | "payment.canceled" | "payment.returned" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.detached" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "invoice.created" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming" | "checkout_page.changed";
                 "created[gte]"?: number;
                 "created[lte]"?: number;
             };

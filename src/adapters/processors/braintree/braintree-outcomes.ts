@@ -46,7 +46,43 @@ export interface BraintreeTransaction {
   riskData?: { decision?: string | null } | null;
   /** A local payment method's transaction (`paymentInstrumentType: local_payment`): `ideal`, `bancontact`… */
   localPayment?: { fundingSource?: string | null } | null;
+  /** An ACH transaction's account (`paymentInstrumentType: us_bank_account`): never the number, its last 4 digits. */
+  usBankAccount?: BraintreeUsBankAccount | null;
+  /** An ACH transaction the bank declined or returned: the NACHA code (`R01`…), as newer gateways name it. */
+  achReturnCode?: string | null;
+  /** An ACH transaction's returns, each with its NACHA code. */
+  achReturnResponses?: Array<{ reasonCode?: string | null }> | null;
   createdAt?: string;
+}
+
+/** A US bank account as Braintree shows it, on a transaction or vaulted. */
+export interface BraintreeUsBankAccount {
+  routingNumber?: string | null;
+  last4?: string | null;
+  accountType?: string | null;
+  accountHolderName?: string | null;
+  ownershipType?: string | null;
+  bankName?: string | null;
+}
+
+/** A US bank account as the domain keeps it: `us_bank_account`, its last 4 digits, routing number, type and owner. */
+export function usBankAccountMethod(account: BraintreeUsBankAccount): PaymentMethodDetails {
+  const last4 = account.last4 ?? '';
+  return {
+    type: 'us_bank_account',
+    brand: null,
+    last4: last4 || null,
+    expMonth: null,
+    expYear: null,
+    fingerprint: null,
+    usBankAccount: {
+      bankName: account.bankName ?? null,
+      last4,
+      routingNumber: account.routingNumber ?? '',
+      accountType: account.accountType?.toLowerCase() === 'savings' ? 'savings' : 'checking',
+      accountHolderType: account.ownershipType?.toLowerCase() === 'business' ? 'business' : 'personal',
+    },
+  };
 }
 
 /** A Braintree result object: success, or errors with perhaps a transaction. */
@@ -127,6 +163,7 @@ export function paymentMethodOf(transaction: BraintreeTransaction): PaymentMetho
     // The bank is in the local payment's notification, not the transaction; the payment keeps it from there.
     return { type: isLocalPaymentMethod(source) ? source : 'ideal', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null };
   }
+  if (transaction.paymentInstrumentType === 'us_bank_account') return usBankAccountMethod(transaction.usBankAccount ?? {});
   if (transaction.paymentInstrumentType === 'venmo_account') {
     const username = transaction.venmoAccountDetails?.username ?? null;
     return { type: 'venmo', brand: null, last4: null, expMonth: null, expYear: null, fingerprint: null, username };
@@ -151,6 +188,8 @@ function threeDSecureOf(transaction: BraintreeTransaction): ThreeDSecureResult |
 }
 
 const approvedStatuses = new Set(['authorized', 'submitted_for_settlement', 'settling', 'settled', 'settlement_pending', 'settlement_confirmed']);
+/** An ACH sale's statuses before its money settled. */
+const achPendingStatuses = new Set(['authorized', 'submitted_for_settlement', 'settling', 'settlement_pending']);
 const capturedStatuses = new Set(['submitted_for_settlement', 'settling', 'settled', 'settlement_pending', 'settlement_confirmed']);
 
 /**
@@ -167,6 +206,16 @@ export function authorizationOf(transaction: BraintreeTransaction): Exclude<Auth
     code: transaction.processorResponseCode ?? '',
     text: transaction.processorResponseText ?? '',
   };
+  // An ACH debit is accepted long before its money settles: `processing` until TRANSACTION_SETTLED.
+  if (transaction.paymentInstrumentType === 'us_bank_account' && achPendingStatuses.has(transaction.status)) {
+    return {
+      outcome: 'pending',
+      transactionId: transaction.id,
+      paymentMethod: paymentMethod ?? usBankAccountMethod({}),
+      response,
+      riskDecision,
+    };
+  }
   if (approvedStatuses.has(transaction.status) || (transaction.status === 'voided' && code > 0 && code < 2000)) {
     return {
       outcome: 'approved',
@@ -271,4 +320,37 @@ export function vaultOutcome(result: VaultResult): SavePaymentMethodResult {
   const outcome = saleOutcome({ success: false, message: result.message, errors: result.errors });
   if (outcome.outcome === 'invalid_payment_method' || outcome.outcome === 'unavailable') return outcome;
   return { outcome: 'unavailable', response: { code: 'validation', text: result.message ?? 'The card could not be saved' } };
+}
+
+/** A vaulted US bank account as `paymentMethod.create` answers it: verified or not, with its verifications. */
+interface VaultedUsBankAccount extends BraintreeUsBankAccount {
+  token: string;
+  verified?: boolean | null;
+  verifications?: Array<{ status?: string | null; processorResponseCode?: string | null; processorResponseText?: string | null }> | null;
+}
+
+/**
+ * Maps `paymentMethod.create` of a US bank account with a network check onto the port: verified →
+ * saved; a verification declined (the account's check failed: Braintree still vaults it, unverified)
+ * → a decline through the one table; the network down (3000) → unavailable; anything else as a card's.
+ */
+export function bankVaultOutcome(result: VaultResult): SavePaymentMethodResult {
+  const account = result.paymentMethod as unknown as VaultedUsBankAccount | undefined;
+  if (!result.success || !account) return vaultOutcome(result);
+  const paymentMethod = usBankAccountMethod(account);
+  if (account.verified === true) return { outcome: 'saved', token: account.token, paymentMethod };
+  const verification = account.verifications?.[0];
+  const code = Number(verification?.processorResponseCode);
+  const response = {
+    code: verification?.processorResponseCode ?? 'unverified',
+    text: verification?.processorResponseText ?? 'The bank account could not be verified',
+  };
+  if (code === PROCESSOR_UNAVAILABLE_CODE || verification?.status === 'failed') return { outcome: 'unavailable', response };
+  const { declineCode, ...described } = describeDecline(code >= 2000 && code < 3000 ? code : 2000);
+  return { outcome: 'declined', declineCode, paymentMethod, response: { code: described.code, text: verification?.processorResponseText || described.text } };
+}
+
+/** The NACHA return code of a declined ACH transaction, when the gateway gives one. */
+export function achReturnCodeOf(transaction: BraintreeTransaction): string | null {
+  return transaction.achReturnCode ?? transaction.achReturnResponses?.find((response) => response.reasonCode)?.reasonCode ?? null;
 }

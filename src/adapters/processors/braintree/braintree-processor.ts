@@ -17,6 +17,7 @@ import type {
   ProcessorDispute,
   ProcessorNotification,
   LocalPaymentReport,
+  BankDebitReport,
   SavePaymentMethodRequest,
   SavePaymentMethodResult,
 } from '../../../domain/processors/ports';
@@ -24,7 +25,9 @@ import type { DisputeStatus } from '../../../domain/disputes/state-machine';
 import { threeDSecurePolicy } from '../../../domain/processors/three-d-secure-policy';
 import { bankOfBic } from '../../../domain/payments/local-payment-methods';
 import {
+  achReturnCodeOf,
   authorizationOf,
+  bankVaultOutcome,
   saleOutcome,
   thrownOutcome,
   vaultOutcome,
@@ -180,13 +183,18 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
       }
       const made = await this.ensureCustomer(request.customerId, request.email);
       if (made) return made;
+      // A US bank account is verified by Braintree's network check (its sale needs a verified one); a card by verifyCard.
+      const bankAccount = request.paymentMethodType === 'us_bank_account';
       const result = (await this.gateway.paymentMethod.create({
         customerId: request.customerId,
         paymentMethodNonce: request.nonce,
         ...(request.deviceData ? { deviceData: request.deviceData } : {}),
-        options: { verifyCard: true, ...(verificationAccount ? { verificationMerchantAccountId: verificationAccount } : {}) },
+        options: {
+          ...(bankAccount ? { usBankAccountVerificationMethod: 'network_check' } : { verifyCard: true }),
+          ...(verificationAccount ? { verificationMerchantAccountId: verificationAccount } : {}),
+        },
       } as braintree.PaymentMethodCreateRequest)) as unknown as VaultResult;
-      return vaultOutcome(result);
+      return bankAccount ? bankVaultOutcome(result) : vaultOutcome(result);
     } catch (error) {
       const thrown = thrownOutcome(error);
       // An unknown vaulting keeps nothing on our side; a card vaulted meanwhile is never charged.
@@ -323,7 +331,7 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
   }
 
   async parseNotification(request: { signature: string; payload: string }): Promise<ProcessorNotification> {
-    let notification: { kind: string; dispute?: BraintreeDispute } & BraintreeLocalPaymentNotification;
+    let notification: { kind: string; dispute?: BraintreeDispute; transaction?: BraintreeTransaction } & BraintreeLocalPaymentNotification;
     try {
       notification = (await this.gateway.webhookNotification.parse(request.signature, request.payload)) as unknown as typeof notification;
     } catch (error) {
@@ -339,6 +347,7 @@ export class BraintreeProcessor implements PaymentProcessor, ProcessorLifecycle 
       kind: notification.kind,
       dispute: notification.kind.startsWith('dispute_') && notification.dispute ? disputeReport(notification.dispute) : null,
       localPayment: localPaymentReport(notification),
+      bankDebit: bankDebitReport(notification),
     };
   }
 
@@ -427,6 +436,22 @@ function localPaymentReport(notification: { kind: string } & BraintreeLocalPayme
   if (notification.kind === 'local_payment_expired' && expired) return { kind: 'expired', processorPaymentId: expired };
   const reversed = notification.localPaymentReversed?.paymentId;
   if (notification.kind === 'local_payment_reversed' && reversed) return { kind: 'reversed', processorPaymentId: reversed };
+  return null;
+}
+
+/**
+ * Braintree's transaction notifications (sent for ACH sales) as the domain reads them:
+ * `TRANSACTION_SETTLED`, and `TRANSACTION_SETTLEMENT_DECLINED` — before the settlement, or after it
+ * when the bank returns the debit — with the return code the transaction carries. Null for any other kind.
+ */
+function bankDebitReport(notification: { kind: string; transaction?: BraintreeTransaction }): BankDebitReport | null {
+  const transaction = notification.transaction;
+  if (!transaction?.id) return null;
+  if (notification.kind === 'transaction_settled')
+    return { kind: 'settled', transactionId: transaction.id, paymentId: transaction.orderId ?? null, returnCode: null };
+  if (notification.kind === 'transaction_settlement_declined') {
+    return { kind: 'declined', transactionId: transaction.id, paymentId: transaction.orderId ?? null, returnCode: achReturnCodeOf(transaction) };
+  }
   return null;
 }
 

@@ -37,8 +37,18 @@ import type {
   SandboxDisputeStatus,
   SandboxNonceThreeDSecure,
   SandboxLocalPaymentLedger,
+  SandboxBankDebitLedger,
 } from '../../../domain/processors/sandbox-ports';
-import type { LocalPaymentReport, TestLocalPaymentRequest } from '../../../domain/processors/ports';
+import type { BankDebitReport, LocalPaymentReport, RawBankAccount, TestLocalPaymentRequest } from '../../../domain/processors/ports';
+import { isValidBankAccountNumber, isValidRoutingNumber } from '../../../domain/payments/bank-debits';
+import {
+  bankDebitOutcome,
+  FAKE_US_BANK_ACCOUNT_NONCE,
+  TEST_BANK_NAME,
+  testBankAccounts,
+  UNKNOWN_TEST_BANK_ACCOUNT,
+  verificationDecline,
+} from './sandbox-bank-accounts';
 import { isLocalPaymentMethod, type LocalPaymentMethodType } from '../../../domain/payments/payment-method-types';
 import { bankOfBic, localMethodName } from '../../../domain/payments/local-payment-methods';
 
@@ -89,6 +99,9 @@ export const TEST_LOCAL_PAYMENT_BANKS: Readonly<Record<LocalPaymentMethodType, {
   blik: { bic: 'BPKOPLPW', ibanLast4: '5264' },
 };
 
+/** How long after its sale a test bank debit settles (and after that, a returned one is returned), unless configured. */
+export const DEFAULT_TEST_ACH_SETTLE_DELAY_SECONDS = 5;
+
 /** Braintree's dispute test card: charged, then disputed some seconds after capture. */
 export const DISPUTE_TEST_CARD = '4023898493988028';
 
@@ -132,7 +145,70 @@ export class SandboxProcessor implements PaymentProcessor {
     private readonly disputes: SandboxDisputeLedger | null = null,
     /** Its local payments (iDEAL…), and how long after an approval the bank completes one. */
     private readonly localPayments: { ledger: SandboxLocalPaymentLedger; delayMs: number } | null = null,
+    /** Its bank debits (ACH), and how long after its sale one settles (and after that, a returned one comes back). */
+    private readonly bankDebits: { ledger: SandboxBankDebitLedger; settleDelayMs: number } | null = null,
   ) {}
+
+  /**
+   * A US bank account typed on the page, with its accepted mandate → a single-use nonce, as
+   * braintree-web's `us-bank-account` tokenizes one at Braintree. Only the last 4 digits are kept;
+   * what the test account does (docs/test-processor.md) travels with the nonce.
+   */
+  async tokenizeBankAccount(account: RawBankAccount): Promise<TokenizeResult> {
+    const routingNumber = account.routingNumber.trim();
+    const accountNumber = account.accountNumber.replace(/[\s-]/g, '');
+    if (!isValidRoutingNumber(routingNumber)) {
+      return { ok: false, declineCode: 'processing_error', param: 'routing_number', message: 'The routing number is not valid: 9 digits' };
+    }
+    if (!isValidBankAccountNumber(accountNumber)) {
+      return { ok: false, declineCode: 'processing_error', param: 'account_number', message: 'The account number is not valid: 4 to 17 digits' };
+    }
+    if (!account.holderName.trim())
+      return { ok: false, declineCode: 'processing_error', param: 'account_holder_name', message: "Enter the account holder's name" };
+    if (!account.mandateText.trim())
+      return { ok: false, declineCode: 'processing_error', param: 'mandate_text', message: 'The shopper must accept the mandate' };
+    const paymentMethod: PaymentMethodDetails = {
+      type: 'us_bank_account',
+      brand: null,
+      last4: accountNumber.slice(-4),
+      expMonth: null,
+      expYear: null,
+      fingerprint: createHmac('sha256', this.fingerprintKey).update(`${routingNumber}:${accountNumber}`).digest('base64url').slice(0, 16),
+      usBankAccount: {
+        bankName: TEST_BANK_NAME,
+        last4: accountNumber.slice(-4),
+        routingNumber,
+        accountType: account.accountType,
+        accountHolderType: account.accountHolderType,
+      },
+    };
+    const nonce = `tokenusbankacct_${randomBytes(18).toString('base64url')}`;
+    await this.vault.save({ nonce, paymentMethod, behavior: testBankAccounts.get(accountNumber) ?? UNKNOWN_TEST_BANK_ACCOUNT, createdAt: this.now() });
+    return { ok: true, nonce, paymentMethod };
+  }
+
+  /**
+   * The bank debits whose news is due by now, each reported once (as Braintree notifies
+   * `TRANSACTION_SETTLED` and `TRANSACTION_SETTLEMENT_DECLINED`): settled (its transaction is then
+   * `settled`, and refundable), declined instead of settling, or returned after settling.
+   */
+  async dueBankDebitReports(): Promise<BankDebitReport[]> {
+    if (!this.bankDebits) return [];
+    const now = this.now();
+    const due = await this.bankDebits.ledger.takeDue(now, 100);
+    const reports: BankDebitReport[] = [];
+    for (const { debit, news } of due) {
+      if (news === 'settled') await this.ledger.settleDue(debit.transactionId, new Date(Math.max(now.getTime(), debit.settlesAt.getTime())));
+      else await this.ledger.move(debit.transactionId, ['submitted_for_settlement', 'settled'], 'settlement_declined', {}, now);
+      reports.push({
+        kind: news === 'settled' ? 'settled' : 'declined',
+        transactionId: debit.transactionId,
+        paymentId: debit.paymentId,
+        returnCode: news === 'settled' ? null : debit.returnCode,
+      });
+    }
+    return reports;
+  }
 
   /**
    * Opens a local payment for the test window, as braintree-web's `local-payment` opens one at
@@ -315,6 +391,19 @@ export class SandboxProcessor implements PaymentProcessor {
     const resolved = await this.resolveNonce(request.nonce);
     if (!resolved || isCvcOnly(resolved.behavior) || resolved.local)
       return { outcome: 'invalid_payment_method', message: 'Unknown or expired payment method nonce' };
+    const bankAccount = resolved.paymentMethod.type === 'us_bank_account';
+    if (bankAccount !== (request.paymentMethodType === 'us_bank_account')) {
+      return {
+        outcome: 'invalid_payment_method',
+        message: bankAccount ? 'This nonce is a US bank account: save it as us_bank_account' : 'This nonce is not a US bank account',
+      };
+    }
+    // A bank account is verified by Braintree's network check: its test number decides.
+    const verificationCode = bankAccount ? verificationDecline(resolved.behavior) : null;
+    if (verificationCode !== null) {
+      const { declineCode, ...response } = describeDecline(verificationCode);
+      return { outcome: 'declined', declineCode, paymentMethod: resolved.paymentMethod, response };
+    }
     if (resolved.behavior === 'processor_failure') {
       return { outcome: 'unavailable', response: { code: String(PROCESSOR_UNAVAILABLE_CODE), text: 'Processor Network Unavailable - Try Again' } };
     }
@@ -350,6 +439,18 @@ export class SandboxProcessor implements PaymentProcessor {
     }
     const { behavior } = resolved;
     const paidAs = request.paymentMethodType ?? 'card';
+    // A US bank account is debited only once vaulted and verified (as Braintree requires), and pays only as one.
+    if ((resolved.paymentMethod.type === 'us_bank_account') !== (paidAs === 'us_bank_account')) {
+      return {
+        outcome: 'invalid_payment_method',
+        message: paidAs === 'us_bank_account' ? 'Pay us_bank_account with a US bank account' : `A US bank account pays only as us_bank_account, not ${paidAs}`,
+      };
+    }
+    if (paidAs === 'us_bank_account') {
+      if (!request.paymentMethodToken)
+        return { outcome: 'invalid_payment_method', message: 'A US bank account is debited once vaulted and verified: save it first' };
+      return this.debitBankAccount(request, resolved.paymentMethod, behavior);
+    }
     // A local payment's nonce pays only as a local payment method, and a local payment method only with one.
     const local = 'local' in resolved && resolved.local === true;
     if (local !== isLocalPaymentMethod(paidAs)) {
@@ -428,6 +529,51 @@ export class SandboxProcessor implements PaymentProcessor {
         decidesAt: null,
         createdAt: now,
         updatedAt: opensAt ?? now,
+      });
+    }
+    return result;
+  }
+
+  /**
+   * A verified bank account's debit, as Braintree's ACH sale: the amount decides as for cards
+   * (2000.00–2999.99 declined, 3000.00 unavailable); otherwise it is accepted `settlement_pending`
+   * and settles `settleDelayMs` later, when the account says how it ends.
+   */
+  private async debitBankAccount(request: AuthorizeRequest, paymentMethod: PaymentMethodDetails, behavior: string): Promise<AuthorizeResult> {
+    if (!this.bankDebits) return { outcome: 'invalid_payment_method', message: 'This test processor makes no bank debits' };
+    if (behavior === 'processor_failure') return unavailable();
+    const major = majorUnits(request.amount, request.currency);
+    if (major === PROCESSOR_UNAVAILABLE_CODE) return unavailable();
+    const transactionId = newTransactionId();
+    const now = this.now();
+    const result: RecordedAuthorization =
+      major >= 2000 && major < 3000
+        ? declined(major, transactionId, paymentMethod)
+        : { outcome: 'pending', transactionId, paymentMethod, response: { code: '1000', text: 'Approved' } };
+    const settlesAt = new Date(now.getTime() + this.bankDebits.settleDelayMs);
+    await this.ledger.insert({
+      id: transactionId,
+      paymentId: request.paymentId,
+      status: result.outcome === 'pending' ? 'submitted_for_settlement' : 'processor_declined',
+      currency: request.currency,
+      amountAuthorized: request.amount,
+      amountCaptured: result.outcome === 'pending' ? request.amount : 0,
+      amountRefunded: 0,
+      authorization: result,
+      settlesAt: result.outcome === 'pending' ? settlesAt : null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (result.outcome === 'pending') {
+      const { outcome, returnCode } = bankDebitOutcome(behavior);
+      await this.bankDebits.ledger.insert({
+        transactionId,
+        paymentId: request.paymentId,
+        outcome,
+        returnCode,
+        settlesAt,
+        returnsAt: outcome === 'returned' ? new Date(settlesAt.getTime() + this.bankDebits.settleDelayMs) : null,
+        createdAt: now,
       });
     }
     return result;
@@ -577,6 +723,19 @@ export class SandboxProcessor implements PaymentProcessor {
     threeDSecure?: SandboxNonceThreeDSecure | null;
     local?: boolean;
   } | null> {
+    if (nonce === FAKE_US_BANK_ACCOUNT_NONCE) {
+      const usBankAccount = {
+        bankName: TEST_BANK_NAME,
+        last4: '0000',
+        routingNumber: '011000015',
+        accountType: 'checking',
+        accountHolderType: 'personal',
+      } as const;
+      return {
+        behavior: 'ach_settles',
+        paymentMethod: { type: 'us_bank_account', brand: null, last4: '0000', expMonth: null, expYear: null, fingerprint: null, usBankAccount },
+      };
+    }
     const fake = fakeNonces.get(nonce);
     if (fake) {
       if (fake.behavior === 'invalid') return null;

@@ -186,6 +186,8 @@ export async function chargeInvoice(
   // An unknown outcome stays `processing`: reconciliation resolves the payment, and the next run
   // settles the invoice by it.
   if (result.outcome === 'unknown') throw new TillpointError('processor_timeout', 'The processor did not answer in time; the charge is resolved later');
+  // Only a bank debit settles later, and a subscription bills saved cards only (its session takes `card` alone).
+  if (result.outcome === 'pending') throw new Error(`Payment ${claim.payment.id}: a subscription's saved card answered as a bank debit`);
   let recorded: { payment: Payment; error: TillpointError | null };
   try {
     recorded = await recordChargeOutcome(deps, { payment: claim.payment, result });

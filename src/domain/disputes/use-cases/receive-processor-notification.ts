@@ -3,17 +3,23 @@ import { TillpointError } from '../../shared/errors';
 import type { Scope } from '../../shared/scope';
 import { recordProcessorDispute, type RecordedDispute } from './record-processor-dispute';
 import { recordLocalPaymentReport, type LocalPaymentReportOutcome } from '../../payments/use-cases/record-local-payment-report';
+import { recordBankDebitReport, type BankDebitReportOutcome } from '../../payments/use-cases/record-bank-debit-report';
 
 /**
  * What a notification did: recorded a dispute, recorded news of a local payment (iDEAL…), or was of
  * a kind that has nothing to record (`check`…).
  */
-export type ReceivedNotification = { kind: string; recorded: RecordedDispute | null; localPayment?: LocalPaymentReportOutcome };
+export type ReceivedNotification = {
+  kind: string;
+  recorded: RecordedDispute | null;
+  localPayment?: LocalPaymentReportOutcome;
+  bankDebit?: BankDebitReportOutcome;
+};
 
 /**
  * Receives a notification the scope's processor posted (Braintree's webhooks): the processor's SDK
  * verifies its signature and reads it; a dispute notification is recorded as any report of the
- * processor is, and so is a local payment's (`recordLocalPaymentReport`). Refused: a scope whose processor sends none, a notification that does not verify, a
+ * processor is, and so is a local payment's (`recordLocalPaymentReport`) and a bank debit's (`recordBankDebitReport`). Refused: a scope whose processor sends none, a notification that does not verify, a
  * dispute of a transaction that is no payment here.
  */
 export async function receiveProcessorNotification(
@@ -33,6 +39,11 @@ export async function receiveProcessorNotification(
     // and left alone (another integration on the same Braintree account).
     const recorded = await recordLocalPaymentReport(deps, { scope: options.scope, processor, report: notification.localPayment });
     return { kind: notification.kind, recorded: null, localPayment: recorded.outcome };
+  }
+  if (notification.bankDebit) {
+    // A bank debit's settlement, decline or return; one that is not ours is acknowledged and left alone.
+    const recorded = await recordBankDebitReport(deps, { scope: options.scope, processor, report: notification.bankDebit });
+    return { kind: notification.kind, recorded: null, bankDebit: recorded.outcome };
   }
   if (!notification.dispute) return { kind: notification.kind, recorded: null };
   const recorded = await recordProcessorDispute(deps, { scope: options.scope, processor: processor.name, report: notification.dispute });

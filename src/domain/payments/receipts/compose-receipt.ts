@@ -1,4 +1,4 @@
-import { localMethodName } from '../local-payment-methods';
+import { currencyBoundMethod } from '../bank-debits';
 import type { Account } from '../../team/entities';
 import type { CheckoutSession } from '../../sessions/entities';
 import type { Payment } from '../entities';
@@ -108,11 +108,16 @@ export async function composeReceipt(options: {
 
   const method = payment.paymentMethod;
   if (method?.last4) {
-    const brand = (method.brand && brandNames[method.brand.toLowerCase()]) ?? method.brand ?? methodNames[method.type] ?? method.type;
+    const brand =
+      (method.brand && brandNames[method.brand.toLowerCase()]) ??
+      method.brand ??
+      methodNames[method.type] ??
+      currencyBoundMethod(method.type)?.name ??
+      method.type;
     lines.push(t('receipt.paidWith', { brand, last4: method.last4 }));
   } else if (method) {
-    // A local payment method by its own name (iDEAL, Bancontact…).
-    lines.push(t('receipt.paidWithMethod', { method: methodNames[method.type] ?? localMethodName(method.type) ?? method.type }));
+    // A local payment method by its own name (iDEAL, Bancontact…); a bank debit with its account's last 4 digits above.
+    lines.push(t('receipt.paidWithMethod', { method: methodNames[method.type] ?? currencyBoundMethod(method.type)?.name ?? method.type }));
   }
   if (account.supportEmail) lines.push('', t('receipt.contact', { merchant, email: account.supportEmail }));
   if (payment.mode === 'test') lines.push('', t('receipt.testMode'));

@@ -6,7 +6,7 @@ import { TillpointError } from '../../shared/errors';
 import { currencyRule } from '../../shared/currency';
 import { assertPayableTotal } from '../../sessions/rules';
 import type { CaptureMethod, Payment } from '../entities';
-import { merchantInitiatedAuthorization, merchantInitiatedPayment, recordChargeOutcome } from '../rules';
+import { merchantInitiatedAuthorization, merchantInitiatedPayment, recordChargeOutcome, recordSettlementPending } from '../rules';
 
 export interface ChargeSavedPaymentMethodOptions {
   scope: Scope;
@@ -77,6 +77,8 @@ export async function chargeSavedPaymentMethod(deps: Deps, options: ChargeSavedP
   if (result.outcome === 'unknown') {
     throw new TillpointError('processor_timeout', 'The processor did not answer in time; the payment stays processing until its outcome is known');
   }
+  // A bank debit waits for its settlement, `processing`.
+  if (result.outcome === 'pending') return recordSettlementPending(deps, { payment, result });
   const recorded = await recordChargeOutcome(deps, { payment, result });
   if (recorded.error) throw recorded.error;
   return recorded.payment;

@@ -47,6 +47,13 @@ export async function createRefund(deps: Deps, options: CreateRefundOptions): Pr
     if (payment.status !== 'succeeded' || !payment.processorTransactionId) {
       throw new TillpointError('payment_not_refundable', `This payment is ${payment.status}; only a succeeded payment can be refunded`);
     }
+    if (payment.achReturn) {
+      // The bank took the debit back already (ADR 0107): a refund would pay the shopper twice.
+      throw new TillpointError(
+        'payment_not_refundable',
+        `This bank debit was returned by the shopper's bank (${payment.achReturn.code} ${payment.achReturn.reason}): the money went back already`,
+      );
+    }
     if (now.getTime() - payment.createdAt.getTime() > REFUND_WINDOW_MS) {
       throw new TillpointError('payment_not_refundable', 'This payment is older than the 180-day refund window');
     }

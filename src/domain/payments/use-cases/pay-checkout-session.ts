@@ -1,5 +1,5 @@
 import type { Payment, PaymentMethodDetails, PaymentMethodType } from '../entities';
-import { isLocalPaymentMethod } from '../payment-method-types';
+import { isBankDebitMethod, isLocalPaymentMethod } from '../payment-method-types';
 import { localMethodName } from '../local-payment-methods';
 import { paymentSnapshot } from '../../shared/event-payloads';
 import { newEvent } from '../../shared/events';
@@ -25,7 +25,9 @@ import { missingAddress } from '../../addresses/use-cases/set-checkout-addresses
 import {
   newPayment,
   recordAuthorizationOutcome,
+  recordSettlementPending,
   refusalToPay,
+  type KnownAuthorizeResult,
   unrecordedAuthorizationOutcome,
   type PaidCheckout,
   type RecordAuthorizationOptions,
@@ -69,6 +71,13 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   if (!options.nonce && !options.paymentMethodId) {
     throw new TillpointError('parameter_missing', 'Give a payment method nonce or a saved payment_method', { param: 'nonce' });
   }
+  // A bank debit (ACH) pays with the account the page tokenized, with its accepted mandate.
+  const bankDebit = isBankDebitMethod(options.paymentMethodType);
+  if (bankDebit && (options.paymentMethodId || !options.nonce)) {
+    throw new TillpointError('parameter_invalid', 'A US bank account pays with the nonce of the account the shopper entered', {
+      param: options.paymentMethodId ? 'payment_method' : 'nonce',
+    });
+  }
   const email = options.email.trim();
   if (!isValidCustomerEmail(email)) {
     throw new TillpointError('parameter_invalid', 'Enter a valid email address', { param: 'email' });
@@ -109,7 +118,11 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   // An address the session asks for is sent before paying (ADR 0068).
   const noAddress = target.status === 'open' ? missingAddress(target) : null;
   if (noAddress) throw noAddress;
-  const saving = wantsSaving(target, options) && processor.savePaymentMethod !== undefined;
+  // A bank debit is made from a vaulted, verified account (Braintree requires it): vaulted first, as a card to save is.
+  const saving = (bankDebit || wantsSaving(target, options)) && processor.savePaymentMethod !== undefined;
+  if (bankDebit && !saving) {
+    throw new TillpointError('parameter_invalid', 'This processor takes no US bank accounts', { param: 'payment_method_type' });
+  }
   const saved = options.paymentMethodId ? await savedMethodToPay(deps, target, options.paymentMethodId, processor.name) : null;
   // A saved card's CVC typed again comes as its CVC-only nonce; without one where it is required,
   // nothing is recorded or charged.
@@ -141,6 +154,7 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
       nonce: options.nonce ?? '',
       deviceData: options.deviceData ?? null,
       currency: session.currency,
+      paymentMethodType: options.paymentMethodType,
     });
     if (kept.outcome === 'saved') {
       vaulted = { token: kept.token, card: kept.paymentMethod };
@@ -169,23 +183,30 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   // the processor said, never a 503 that invites paying again after a charge. The payment stays
   // `processing` while the same answer is recorded in the background, soon after (or, failing
   // that, by reconciliation).
-  const recording = { session, payment, paymentMethodType: options.paymentMethodType, result };
-  let vault = vaulted && session.customerId ? { customerId: session.customerId, session, vaulted, result } : null;
+  // A bank debit accepted to settle later: `processing` with its `payment.processing` event; its
+  // settlement decides it (recordBankDebitReport), and the receipt goes out then.
+  if (result.outcome === 'pending') {
+    if (vaulted) await keepOrDiscardVaulted(deps, processor, { customerId: session.customerId!, session, vaulted, result, keep: false });
+    return { session, payment: await recordSettlementPending(deps, { payment, result }) };
+  }
+  const known = result;
+  const recording = { session, payment, paymentMethodType: options.paymentMethodType, result: known };
+  let vault = vaulted && session.customerId ? { customerId: session.customerId, session, vaulted, result: known, keep: !bankDebit } : null;
   let paid: PaidCheckout;
   try {
     if (vault) await keepOrDiscardVaulted(deps, processor, vault);
     vault = null;
     paid = await recordAuthorization(deps, recording);
   } catch (error) {
-    if (!isDatabaseUnavailable(error) || result.outcome === 'unknown') throw error;
-    const known = { ...recording, result };
+    if (!isDatabaseUnavailable(error) || known.outcome === 'unknown') throw error;
+    const answered = { ...recording, result: known };
     const unkept = vault;
     recordLater(deps, {
-      recording: known,
+      recording: answered,
       keepVaulted: unkept && (() => keepOrDiscardVaulted(deps, processor, unkept)),
       acceptLanguage: options.acceptLanguage,
     });
-    const answer = unrecordedAuthorizationOutcome(deps, known);
+    const answer = unrecordedAuthorizationOutcome(deps, answered);
     if ('error' in answer) throw answer.error;
     // The receipt is sent once the payment is recorded (ADR 0066), by the work that records it.
     return answer;
@@ -223,7 +244,7 @@ const pause = (ms: number) =>
 function recordLater(
   deps: Deps,
   options: {
-    recording: RecordAuthorizationOptions & { result: Exclude<AuthorizeResult, { outcome: 'unknown' }> };
+    recording: RecordAuthorizationOptions & { result: KnownAuthorizeResult };
     /** The vaulted card's record, when the request could not write it either. */
     keepVaulted: (() => Promise<void>) | null;
     acceptLanguage?: string | null;
@@ -285,9 +306,20 @@ function vaultRefusal(kept: Exclude<SavePaymentMethodResult, { outcome: 'saved' 
 async function keepOrDiscardVaulted(
   deps: Deps,
   processor: PaymentProcessor,
-  options: { customerId: string; session: CheckoutSession; vaulted: { token: string; card: PaymentMethodDetails }; result: AuthorizeResult },
+  options: {
+    customerId: string;
+    session: CheckoutSession;
+    vaulted: { token: string; card: PaymentMethodDetails };
+    result: AuthorizeResult;
+    /** False: vaulted only to be charged (a bank debit), removed at the processor once the charge is answered. */
+    keep: boolean;
+  },
 ): Promise<void> {
   const { session, vaulted, result } = options;
+  if (!options.keep) {
+    if (result.outcome !== 'unknown') await processor.deletePaymentMethod?.({ token: vaulted.token }).catch(() => undefined);
+    return;
+  }
   if (result.outcome === 'approved' || result.outcome === 'unknown') {
     const now = deps.clock.now();
     const card = result.outcome === 'approved' ? result.paymentMethod : vaulted.card;
@@ -379,6 +411,8 @@ export async function recordAuthorization(deps: Deps, options: RecordAuthorizati
   if (options.result.outcome === 'unknown') {
     throw new TillpointError('processor_timeout', 'The processor did not answer in time; the payment stays processing until its outcome is known');
   }
+  // A bank debit's pending answer is recorded by `recordSettlementPending`, never as an outcome.
+  if (options.result.outcome === 'pending') throw new Error(`Payment ${options.payment.id}: a pending settlement is not an outcome`);
   const outcome = await recordAuthorizationOutcome(deps, { ...options, result: options.result });
   if ('error' in outcome) throw outcome.error;
   return outcome;

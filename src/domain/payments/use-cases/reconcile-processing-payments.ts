@@ -4,7 +4,7 @@ import type { FoundTransaction, PaymentProcessor } from '../../processors/ports'
 import { resourceMissing } from '../../shared/errors';
 import type { Deps } from '../../deps';
 import { ConcurrentTransitionError, transitionPayment } from '../transition';
-import { recordAuthorizationOutcome, recordChargeOutcome, reconciliationTimings } from '../rules';
+import { recordAuthorizationOutcome, recordChargeOutcome, recordSettlementPending, reconciliationTimings } from '../rules';
 
 export interface ReconciliationReport {
   /** Payments moved out of `processing`. */
@@ -79,6 +79,12 @@ async function reconcile(deps: Deps, payment: Payment, now: Date): Promise<boole
   const processor = await deps.processors.forScope(payment);
   const found = await processor.findByPaymentId({ paymentId: payment.id });
   if (found.found) {
+    // A bank debit whose answer was lost, accepted and waiting for its settlement: recorded as such
+    // (its settlement report decides it; reconciliation lists it no more).
+    if (found.authorization.outcome === 'pending') {
+      await recordSettlementPending(deps, { payment, result: found.authorization });
+      return true;
+    }
     const sessionId = payment.checkoutSessionId;
     if (sessionId === null) {
       await recordChargeOutcome(deps, { payment, result: found.authorization });

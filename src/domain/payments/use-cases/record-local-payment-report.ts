@@ -2,10 +2,10 @@ import type { Deps } from '../../deps';
 import type { Payment } from '../entities';
 import type { AuthorizeResult, LocalPaymentReport, PaymentProcessor } from '../../processors/ports';
 import type { Scope } from '../../shared/scope';
-import { isLocalPaymentMethod } from '../payment-method-types';
+import { isBankDebitMethod, isLocalPaymentMethod } from '../payment-method-types';
 import { LOCAL_PAYMENT_LIFETIME_MS, localPaymentFailureCodes } from '../local-payment-methods';
 import { ConcurrentTransitionError, transitionPayment } from '../transition';
-import { recordAuthorizationOutcome, recordChargeOutcome } from '../rules';
+import { recordAuthorizationOutcome, recordChargeOutcome, type KnownAuthorizeResult } from '../rules';
 import { sendReceiptInBackground } from './send-receipt';
 
 /**
@@ -55,7 +55,7 @@ export async function recordLocalPaymentReport(
   }
   // No answer, or the nonce already used (the same report delivered twice, the first one selling):
   // the processor's transaction, found by our payment id, decides later.
-  if (result.outcome === 'unknown' || result.outcome === 'invalid_payment_method') return { outcome: 'waiting', payment };
+  if (result.outcome === 'unknown' || result.outcome === 'invalid_payment_method' || result.outcome === 'pending') return { outcome: 'waiting', payment };
   const recorded = await recordSale(deps, payment, withBank(result, payment, report.bank));
   return recorded ? { outcome: 'recorded', payment: recorded } : { outcome: 'already_final', payment };
 }
@@ -77,7 +77,7 @@ export async function expireLocalPayments(
     try {
       const processor = await deps.processors.forScope(payment);
       const found = await processor.findByPaymentId({ paymentId: payment.id });
-      if (found.found) {
+      if (found.found && found.authorization.outcome !== 'pending') {
         if (await recordSale(deps, payment, withBank(found.authorization, payment, null))) counts.recorded += 1;
         continue;
       }
@@ -108,15 +108,21 @@ export async function receiveTestLocalPayments(
 }
 
 /**
- * Ends a waiting local payment unpaid (`payment.failed` with `failureCode`): the shopper canceled or
- * the bank's window failed, or it expired. Its session takes another attempt.
+ * Ends a waiting payment unpaid (`payment.failed` with `failureCode`, and `changes`): a local
+ * payment the shopper canceled, whose bank's window failed, or that expired; a bank debit declined
+ * before it settled. Its session takes another attempt.
  */
-export async function endUnpaid(deps: Deps, payment: Payment, failureCode: string): Promise<{ outcome: LocalPaymentReportOutcome; payment: Payment }> {
+export async function endUnpaid(
+  deps: Deps,
+  payment: Payment,
+  failureCode: string,
+  changes: Partial<Payment> = {},
+): Promise<{ outcome: LocalPaymentReportOutcome; payment: Payment }> {
   try {
     const ended = await deps.store.transaction(async (tx) => {
       const current = await tx.payments.get(null, payment.id, { forUpdate: true });
       if (current?.status !== 'processing') throw new ConcurrentTransitionError(payment.id);
-      return transitionPayment(tx, current, 'failed', { failureCode }, deps.clock.now());
+      return transitionPayment(tx, current, 'failed', { ...changes, failureCode }, deps.clock.now());
     });
     return { outcome: 'recorded', payment: ended };
   } catch (error) {
@@ -137,8 +143,9 @@ function withBank<R extends AuthorizeResult>(result: R, payment: Payment, bank: 
 /**
  * Writes a sale's answer onto the waiting payment (and its session, when it won) the one way
  * outcomes are written; the receipt goes out once it is recorded. Null when another wrote it first.
+ * A local payment's, and a bank debit's once it settled (`recordBankDebitReport`).
  */
-async function recordSale(deps: Deps, payment: Payment, result: Exclude<AuthorizeResult, { outcome: 'unknown' }>): Promise<Payment | null> {
+export async function recordSale(deps: Deps, payment: Payment, result: KnownAuthorizeResult): Promise<Payment | null> {
   try {
     let recorded: Payment;
     if (payment.checkoutSessionId) {
@@ -146,9 +153,8 @@ async function recordSale(deps: Deps, payment: Payment, result: Exclude<Authoriz
       const session = await deps.store.read((reader) => reader.checkoutSessions.get(null, sessionId));
       if (!session) return null;
       const type = payment.paymentMethod?.type;
-      recorded = (
-        await recordAuthorizationOutcome(deps, { session, payment, result, ...(type && isLocalPaymentMethod(type) ? { paymentMethodType: type } : {}) })
-      ).payment;
+      const ownType = type && (isLocalPaymentMethod(type) || isBankDebitMethod(type));
+      recorded = (await recordAuthorizationOutcome(deps, { session, payment, result, ...(ownType ? { paymentMethodType: type } : {}) })).payment;
     } else {
       recorded = (await recordChargeOutcome(deps, { payment, result })).payment;
     }

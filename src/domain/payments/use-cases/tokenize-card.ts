@@ -1,6 +1,6 @@
 import { TillpointError } from '../../shared/errors';
 import type { Deps } from '../../deps';
-import type { RawCard } from '../../processors/ports';
+import type { RawBankAccount, RawCard } from '../../processors/ports';
 import { openSessionForPayment } from '../rules';
 
 /**
@@ -48,4 +48,27 @@ export async function tokenizeSavedCardCvc(deps: Deps, options: { sessionId: str
   const result = await processor.tokenizeCvc({ cvc: options.cvc, brand: method.brand });
   if (!result.ok) throw new TillpointError('parameter_invalid', result.message, { param: result.param });
   return { nonce: result.nonce };
+}
+
+/**
+ * A US bank account typed on the checkout page, with the mandate the shopper accepted → a
+ * single-use nonce, for processors that take bank details on our side (the test processor;
+ * braintree-web's `us-bank-account` tokenizes at Braintree). The account number lives only in this
+ * call's memory; the answer names its last 4 digits.
+ */
+export async function tokenizeBankAccount(
+  deps: Deps,
+  options: { sessionId: string; account: RawBankAccount },
+): Promise<{ nonce: string; last4: string | null; bank_name: string | null }> {
+  const session = await openSessionForPayment(deps, options.sessionId);
+  if (!session.paymentMethodTypes.includes('us_bank_account')) {
+    throw new TillpointError('parameter_invalid', 'This session does not take US bank accounts', { param: 'payment_method_type' });
+  }
+  const processor = await deps.processors.forScope(session);
+  if (!processor.tokenizeBankAccount) {
+    throw new TillpointError('parameter_invalid', 'This processor tokenizes bank accounts in the browser', { param: 'account_number' });
+  }
+  const result = await processor.tokenizeBankAccount(options.account);
+  if (!result.ok) throw new TillpointError('parameter_invalid', result.message, { param: result.param });
+  return { nonce: result.nonce, last4: result.paymentMethod.last4, bank_name: result.paymentMethod.usBankAccount?.bankName ?? null };
 }

@@ -215,7 +215,10 @@ export function paymentRepositories(db: SqlExecutor): Pick<UnitOfWork, 'payments
       },
       async listInStatusCreatedBefore(status, before, limit) {
         const { rows } = await db.query(
-          'SELECT * FROM payments WHERE status = $1 AND created_at <= $2 AND processor_payment_id IS NULL ORDER BY created_at, id LIMIT $3',
+          // A processing payment with its transaction is a bank debit waiting for its settlement: its report decides it.
+          `SELECT * FROM payments WHERE status = $1 AND created_at <= $2 AND processor_payment_id IS NULL
+              AND (status <> 'processing' OR processor_transaction_id IS NULL)
+            ORDER BY created_at, id LIMIT $3`,
           [status, before, limit],
         );
         return rows.map(toPayment);

@@ -23,6 +23,7 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
         if (f.amountMax !== undefined) q.where(`amount <= ${q.param(f.amountMax)}`);
         if (f.email) q.where(`lower(customer_email) = ${q.param(f.email.toLowerCase())}`);
         if (f.last4) q.where(`payment_method->>'last4' = ${q.param(f.last4)}`);
+        if (f.paymentMethodType) q.where(`payment_method->>'type' = ${q.param(f.paymentMethodType)}`);
         if (f.customerId) q.where(`customer_id = ${q.param(f.customerId)}`);
         if (f.id) {
           const id = q.param(f.id);
@@ -332,6 +333,9 @@ function paymentClause(q: Query, clause: PaymentSearchClause, scopeSql: string) 
       return;
     case 'currency':
       q.where(`currency = ${q.param(clause.value)}`);
+      return;
+    case 'payment_method_type':
+      q.where(`payment_method->>'type' = ${q.param(clause.value)}`);
       return;
     case 'checkout_session':
       q.where(`checkout_session_id = ${q.param(clause.value)}`);
