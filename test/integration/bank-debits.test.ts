@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getAnalytics } from '../../src/domain/payments/use-cases/get-analytics';
+import { getOverview } from '../../src/domain/payments/use-cases/get-overview';
+import { getPaymentStory } from '../../src/domain/payments/use-cases/get-payment-story';
+import { paymentStoryView } from '../../src/http/views/payment-story';
 import { runJobOnce } from '../../src/runtime/scheduler';
 import { testDatabases } from '../support/databases';
 import { createSession, dumpDatabase, expectError, merchantCall, rows, useIntegration, withoutBookkeeping } from '../support/integration';
@@ -177,6 +180,19 @@ describe.each(testDatabases)('ACH bank debits in test mode ($name)', (database) 
     });
     expectError(await merchantCall(ctx.h, ctx.key, 'POST', '/v1/refunds', { payment: paymentId, amount: 100 }), 409, 'payment_not_refundable');
     expect((await rows(ctx.db, 'SELECT id FROM refunds WHERE payment_id = $1', [paymentId])).length).toBe(1);
+
+    // The bank took the whole debit back, on top of the refund already sent: the payment's page and the
+    // Overview count it as lost, and the net volume falls by it.
+    const scope = { accountId: ctx.accountId, mode: 'test' } as const;
+    const story = await getPaymentStory(ctx.h.tillpoint.deps, { scope, id: paymentId, role: 'owner' });
+    const view = paymentStoryView(story, { accountId: ctx.accountId, userId: 'usr_owner', role: 'owner', createdAt: new Date() });
+    expect({ captured: view.amount_captured, refunded: view.amount_refunded, lost: view.amount_lost }).toEqual({
+      captured: 45000,
+      refunded: 5000,
+      lost: 45000,
+    });
+    const overview = await getOverview(ctx.h.tillpoint.deps, { scope, days: 1 });
+    expect(overview.figures[0]?.current).toMatchObject({ captured: 45000, refunded: 5000, lost: 45000, net: -5000 });
   });
 
   it('declined instead of settling: failed (bank_debit_declined, R01), the session takes another attempt', async () => {

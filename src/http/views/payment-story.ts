@@ -65,9 +65,12 @@ export function paymentStoryView(story: PaymentStory, membership: Membership) {
     line_items: session
       ? session.lineItems.map((item) => ({ name: item.name, unit_amount: item.unitAmount, quantity: item.quantity, amount: item.amount }))
       : [],
-    // Money the bank took back or may take back, beside what was captured and refunded.
+    // Money the bank took back or may take back, beside what was captured and refunded: lost
+    // disputes, and the whole debit when a bank debit was returned (ADR 0107).
     amount_disputed: story.disputes.reduce((sum, d) => sum + d.amount, 0),
-    amount_lost: story.disputes.filter((d) => lostDisputeStatuses.has(d.status)).reduce((sum, d) => sum + d.amount, 0),
+    amount_lost:
+      story.disputes.filter((d) => lostDisputeStatuses.has(d.status)).reduce((sum, d) => sum + d.amount, 0) +
+      (story.payment.achReturn ? story.payment.amountCaptured : 0),
     order: orderView(story.payment, session),
     metadata: session?.metadata ?? {},
     client_reference_id: session?.clientReferenceId ?? null,

@@ -15,9 +15,9 @@ export interface PeriodFigures {
   captured: number;
   /** What has been refunded of it so far. */
   refunded: number;
-  /** What disputes lost (or accepted, or left to expire) took back of it so far. */
+  /** What disputes lost (or accepted, or left to expire) and returned bank debits took back of it so far. */
   lost: number;
-  /** Net volume: captured − refunded − lost to disputes. */
+  /** Net volume: captured − refunded − lost to disputes and bank returns. */
   net: number;
   /** Authorized and not captured yet: shown apart, in no volume. */
   authorized: number;

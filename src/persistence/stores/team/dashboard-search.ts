@@ -53,7 +53,8 @@ export function dashboardSearchRepositories(db: SqlExecutor): Pick<UnitOfWork, '
                   count(*) FILTER (WHERE p.status = 'canceled') AS voided,
                   coalesce(sum(p.amount_captured) FILTER (WHERE p.status = 'succeeded'), 0) AS captured,
                   coalesce(sum(p.amount_refunded) FILTER (WHERE p.status = 'succeeded'), 0) AS refunded,
-                  coalesce(sum(d.lost) FILTER (WHERE p.status = 'succeeded'), 0) AS lost,
+                  coalesce(sum(coalesce(d.lost, 0) + CASE WHEN p.ach_return IS NULL THEN 0 ELSE p.amount_captured END)
+                           FILTER (WHERE p.status = 'succeeded'), 0) AS lost,
                   coalesce(sum(p.amount) FILTER (WHERE p.status = 'requires_capture'), 0) AS authorized_amount
            FROM payments p
            LEFT JOIN (SELECT payment_id, sum(amount) AS lost FROM disputes
