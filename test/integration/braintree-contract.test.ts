@@ -21,6 +21,7 @@ const settings: BraintreeSettings = emulatedMerchantSettings();
 
 const emulator = new BraintreeGatewayEmulator(credentials);
 let processor: BraintreeProcessor;
+let impatient: BraintreeProcessor;
 let counter = 0;
 
 function sale(overrides: Partial<AuthorizeRequest> = {}): AuthorizeRequest {
@@ -40,7 +41,10 @@ beforeAll(async () => {
   const port = await emulator.start();
   // The SDK's Development environment points at localhost:GATEWAY_PORT, read when it loads.
   (braintree.Environment.Development as unknown as { port: string }).port = String(port);
-  processor = new BraintreeProcessor(settings, { timeoutMs: 400 });
+  // Calls that should be answered get a deadline a loaded machine keeps; the tests of a lost
+  // answer use `impatient`, whose deadline the emulator's stall (1.5 s) is far past.
+  processor = new BraintreeProcessor(settings, { timeoutMs: 10_000 });
+  impatient = new BraintreeProcessor(settings, { timeoutMs: 400 });
 });
 afterAll(() => emulator.stop());
 beforeEach(() => {
@@ -91,7 +95,7 @@ describe('Braintree sale outcomes', () => {
   });
 
   it('3-D Secure results travel with the nonce: frictionless and challenge passed shift liability; failed and unavailable do not', async () => {
-    const strict = new BraintreeProcessor({ ...settings, requireThreeDSecure: true }, { timeoutMs: 400 });
+    const strict = new BraintreeProcessor({ ...settings, requireThreeDSecure: true }, { timeoutMs: 10_000 });
     for (const nonce of [
       'fake-three-d-secure-two-visa-successful-frictionless-authentication-nonce',
       'fake-three-d-secure-two-visa-successful-step-up-authentication-nonce',
@@ -165,7 +169,7 @@ describe('Braintree sale outcomes', () => {
     });
 
     it('3-D Secure required without authentication → three_d_secure → authentication_failed', async () => {
-      const strict = new BraintreeProcessor({ ...settings, requireThreeDSecure: true }, { timeoutMs: 400 });
+      const strict = new BraintreeProcessor({ ...settings, requireThreeDSecure: true }, { timeoutMs: 10_000 });
       const rejected = await strict.authorize(sale());
       expectRejection(rejected, 'three_d_secure');
       expect(describeGatewayRejection('three_d_secure').declineCode).toBe('authentication_failed');
@@ -217,7 +221,7 @@ describe('Braintree sale outcomes', () => {
   it('a gateway outage (503) and wrong credentials (401) are unavailable: nothing was charged', async () => {
     emulator.unavailableNext();
     expect(await processor.authorize(sale())).toMatchObject({ outcome: 'unavailable', response: { code: 'serviceUnavailableError' } });
-    const wrongKey = new BraintreeProcessor({ ...settings, privateKey: 'wrong' }, { timeoutMs: 400 });
+    const wrongKey = new BraintreeProcessor({ ...settings, privateKey: 'wrong' }, { timeoutMs: 10_000 });
     expect(await wrongKey.authorize(sale())).toMatchObject({ outcome: 'unavailable', response: { code: 'authenticationError' } });
   });
 });
@@ -226,7 +230,7 @@ describe('unknown outcomes and reconciliation', () => {
   it('a sale answered after the timeout is unknown; findByPaymentId finds the charge by orderId', async () => {
     const request = sale({ amount: 5150 });
     emulator.stallNext(1500);
-    const result = await processor.authorize(request);
+    const result = await impatient.authorize(request);
     expect(result).toMatchObject({ outcome: 'unknown' });
     expect((result as { reason: string }).reason).toMatch(/timed out/i);
 
@@ -241,7 +245,7 @@ describe('unknown outcomes and reconciliation', () => {
   it('a declined sale whose answer was lost is found as declined', async () => {
     const request = sale({ amount: 200100 });
     emulator.stallNext(1500);
-    expect(await processor.authorize(request)).toMatchObject({ outcome: 'unknown' });
+    expect(await impatient.authorize(request)).toMatchObject({ outcome: 'unknown' });
     expect(await processor.findByPaymentId({ paymentId: request.paymentId })).toMatchObject({
       found: true,
       authorization: { outcome: 'declined', declineCode: 'insufficient_funds' },
@@ -295,7 +299,7 @@ describe('lifecycle: capture, void, refund', () => {
   it('a capture whose answer is lost is unknown', async () => {
     const id = await approved(false);
     emulator.stallNext(1500);
-    expect(await processor.capture({ transactionId: id, amount: 5000, currency: 'USD' })).toMatchObject({ outcome: 'unknown' });
+    expect(await impatient.capture({ transactionId: id, amount: 5000, currency: 'USD' })).toMatchObject({ outcome: 'unknown' });
   });
 });
 
@@ -313,7 +317,7 @@ describe('client configuration and the connection check', () => {
   });
 
   it('names what is wrong: keys, merchant id, merchant account, reachability', async () => {
-    const check = braintreeConnectionCheck({ timeoutMs: 400 });
+    const check = braintreeConnectionCheck({ timeoutMs: 10_000 });
     expect(await check.check(settings)).toEqual([]);
     expect(await check.check({ ...settings, privateKey: 'nope' })).toMatchObject([{ kind: 'authentication' }]);
     expect(await check.check({ ...settings, merchantId: 'someone_else' })).toMatchObject([{ kind: 'authorization' }]);
