@@ -211,13 +211,21 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         client.on('error', lost);
         return client;
       };
-      const inTransaction: SqlExecutor['query'] = async (text, params = []) => {
-        try {
-          return await send(await connection(), text, params, false);
-        } catch (error) {
-          broken ||= isDatabaseUnreachable(error);
-          throw error;
-        }
+      // A connection runs one statement at a time: statements a transaction starts side by side
+      // (`Promise.all` of reads) wait their turn here, in the order they were started, rather than
+      // in pg's own queue (deprecated, gone in pg 9).
+      let previous: Promise<unknown> = Promise.resolve();
+      const inTransaction: SqlExecutor['query'] = (text, params = []) => {
+        const result = previous.then(async () => {
+          try {
+            return await send(await connection(), text, params, false);
+          } catch (error) {
+            broken ||= isDatabaseUnreachable(error);
+            throw error;
+          }
+        });
+        previous = result.catch(() => undefined);
+        return result;
       };
       try {
         return await runTransaction(

@@ -68,3 +68,31 @@ describe.skipIf(!url)('named prepared statements on PostgreSQL', () => {
     expect(both.map((r) => r.rows[0]!.rank)).toEqual([7, 7]);
   });
 });
+
+describe.skipIf(!url)('statements a transaction starts side by side, on PostgreSQL', () => {
+  it('run one after another on its connection, in the order started, with no deprecated queueing by pg', async () => {
+    const db = await openPostgres(url!, { max: 1 });
+    const throwing = process.throwDeprecation;
+    // pg warns (here: throws) when a query is sent while its client is still running one.
+    process.throwDeprecation = true;
+    try {
+      const order: number[] = [];
+      const results = await db.transaction(async (tx) =>
+        Promise.all(
+          [0.05, 0, 0.02].map(async (seconds, i) => {
+            const { rows } = await tx.query<{ i: number }>('SELECT $1::int AS i FROM pg_sleep($2)', [i, seconds]);
+            order.push(rows[0]!.i);
+            return rows[0]!.i;
+          }),
+        ),
+      );
+      expect(results).toEqual([0, 1, 2]);
+      expect(order).toEqual([0, 1, 2]);
+      // A failed statement does not stop the ones started after it (the transaction then fails as a whole).
+      await expect(db.transaction(async (tx) => Promise.all([tx.query('SELECT 1/0'), tx.query('SELECT 1')]))).rejects.toThrow();
+    } finally {
+      process.throwDeprecation = throwing;
+      await db.close();
+    }
+  });
+});
