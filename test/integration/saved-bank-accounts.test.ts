@@ -3,7 +3,7 @@ import { paymentMethodSchema } from '../../src/http/response-schemas';
 import { runJobOnce } from '../../src/runtime/scheduler';
 import { testDatabases } from '../support/databases';
 import { billingCalls, DAY, START } from '../support/billing';
-import { dumpDatabase, rows, useIntegration } from '../support/integration';
+import { dumpDatabase, expectError, rows, useIntegration, withoutBookkeeping } from '../support/integration';
 
 /**
  * Saved US bank accounts (ADR 0108): a bank account paid with in a session that saves its payment
@@ -13,7 +13,8 @@ import { dumpDatabase, rows, useIntegration } from '../support/integration';
  */
 describe.each(testDatabases)('saved US bank accounts and renewals by ACH ($name)', (database) => {
   const ctx = useIntegration(database);
-  const { ok, recurringPrice, invoicesOf, advance, eventsOf } = billingCalls(ctx);
+  const { call, ok, recurringPrice, invoicesOf, advance, eventsOf } = billingCalls(ctx);
+  const page = (url: string) => ctx.h.app.inject({ method: 'GET', url: url.replace(/^https?:\/\/[^/]+/, ''), headers: { 'accept-language': 'en' } });
   const mandate = 'By clicking Pay, you authorize Demo Shop to debit the bank account above for this payment and future payments.';
   /** The test processor's bank reports what is due, the default delay (5 s) later. */
   const SETTLE_MS = 5_000;
@@ -99,6 +100,15 @@ describe.each(testDatabases)('saved US bank accounts and renewals by ACH ($name)
     expect(page.json().saved_payment_methods ?? []).toEqual([]);
   });
 
+  it('POST /v1/payments debits a saved bank account: processing until it settles, then succeeded', async () => {
+    const { customer, method } = await customerWithBankAccount('1000000000');
+    const charged = await call('POST', '/v1/payments', { customer, payment_method: method.id, amount: 1500, currency: 'usd' });
+    expect(charged.statusCode, charged.body).toBe(200);
+    expect(charged.json()).toMatchObject({ status: 'processing', payment_method: { type: 'us_bank_account', us_bank_account: { last4: '0000' } } });
+    await settle();
+    expect(await ok('GET', `/v1/payments/${charged.json().id}`)).toMatchObject({ status: 'succeeded', amount_captured: 1500 });
+  });
+
   it('a subscription billed to it: open while each debit is processing, never charged twice, paid once it settles', async () => {
     const { clock, customer, method } = await customerWithBankAccount('1000000000');
     await settle();
@@ -114,6 +124,16 @@ describe.each(testDatabases)('saved US bank accounts and renewals by ACH ($name)
       status: 'processing',
       payment_method: { type: 'us_bank_account', us_bank_account: { last4: '0000' } },
     });
+
+    // Paying it meanwhile is refused, changing nothing; its page and the portal show the account by bank and last 4.
+    const before = withoutBookkeeping(await dumpDatabase(ctx.db));
+    expectError(await call('POST', `/v1/invoices/${first!.id}/pay`, {}), 409, 'invoice_not_payable');
+    expect(withoutBookkeeping(await dumpDatabase(ctx.db))).toEqual(before);
+    const hosted = await page(first!.hosted_invoice_url);
+    expect(hosted.statusCode, hosted.body).toBe(200);
+    const portal = await page((await ok('POST', '/v1/billing_portal/sessions', { customer })).url);
+    expect(portal.statusCode, portal.body).toBe(200);
+    expect(portal.body).toContain('Tillpoint Test Bank •••• 0000');
 
     // Billing runs again meanwhile (the clock's and the wall clock's): nothing is charged twice.
     await advance(clock, START + 3 * 3600);
