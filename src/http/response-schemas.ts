@@ -376,17 +376,23 @@ const paymentMethodExample = {
 
 export const paymentMethodSchema = resourceSchema('payment_method', savedPaymentMethods, {
   id: 'PaymentMethod',
-  description: "A card saved to a customer at the processor: never the card's number or CVC.",
+  description: "A card or a US bank account saved to a customer at the processor: never a card's number or CVC, never an account number.",
   prefix: 'pm_',
   example: paymentMethodExample,
   json: {},
   shaped: {
-    card: z.strictObject({
-      brand: z.string().nullable(),
-      last4: z.string().nullable(),
-      exp_month: z.number().int().nullable(),
-      exp_year: z.number().int().nullable(),
-      fingerprint: z.string().nullable(),
+    card: z
+      .strictObject({
+        brand: z.string().nullable(),
+        last4: z.string().nullable(),
+        exp_month: z.number().int().nullable(),
+        exp_year: z.number().int().nullable(),
+        fingerprint: z.string().nullable(),
+      })
+      .optional()
+      .meta({ description: 'A saved card: what may be shown of it; only on card payment methods.' }),
+    us_bank_account: usBankAccountSchema.meta({
+      description: 'A saved US bank account (ACH): bank, last 4 digits, routing number and type; only on us_bank_account payment methods.',
     }),
   },
 });

@@ -154,6 +154,47 @@ describe.each(testDatabases)('Braintree ACH bank debits ($name)', (database) => 
     expect(await eventTypes(paymentId)).toEqual(['payment.processing', 'payment.succeeded']);
   });
 
+  it('a session that saves its payment method keeps the vaulted account as the customer’s us_bank_account method; a debit of it settles', async () => {
+    const session = await api('POST', '/v1/checkout/sessions', {
+      currency: 'usd',
+      line_items: [{ name: 'Standing desk', unit_amount: 45000, quantity: 1 }],
+      payment_method_types: ['card', 'us_bank_account'],
+      payment_method_options: { card: { save: 'on' } },
+    });
+    expect(session.statusCode, session.body).toBe(200);
+    const tokenized = await usBankAccount().tokenize({ bankDetails: bankDetails('1000000000'), mandateText });
+    const paid = await bt.app.inject({
+      method: 'POST',
+      url: `/api/checkout/sessions/${session.json().id}/payments`,
+      payload: { payment_method_type: 'us_bank_account', nonce: tokenized.nonce, email: 'shopper@example.com' },
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json().status).toBe('processing');
+    // Kept in the vault, and as the customer's saved method.
+    expect(bt.emulator.requests.some((r) => r.method === 'DELETE' && r.path.includes('/payment_methods/'))).toBe(false);
+    const customer = (await api('GET', `/v1/checkout/sessions/${session.json().id}`)).json().customer as string;
+    const methods = (await api('GET', `/v1/customers/${customer}/payment_methods`)).json().data;
+    expect(methods).toHaveLength(1);
+    expect(methods[0]).toMatchObject({
+      type: 'us_bank_account',
+      processor: 'braintree',
+      us_bank_account: { bank_name: 'FEDERAL RESERVE BANK', last4: '0000', routing_number: '011000015', account_type: 'checking' },
+    });
+    expect(methods[0].card).toBeUndefined();
+
+    // The merchant debits it again: a sale of the vaulted token, processing until Braintree settles it.
+    bt.emulator.requests.length = 0;
+    const charged = await api('POST', '/v1/payments', { customer, payment_method: methods[0].id, amount: 1500, currency: 'usd' });
+    expect(charged.statusCode, charged.body).toBe(200);
+    expect(charged.json()).toMatchObject({ status: 'processing', payment_method: { type: 'us_bank_account' } });
+    const sale = bt.emulator.requests.find((r) => r.method === 'POST' && r.path.endsWith('/transactions'));
+    expect(sale?.body.transaction).toMatchObject({ order_id: charged.json().id, amount: '15.00', transaction_source: 'unscheduled' });
+    expect(sale?.body.transaction.payment_method_token).toEqual(expect.any(String));
+    const settled = await notify(bt.emulator.transactionNotification('transaction_settled', charged.json().processor_transaction_id));
+    expect(settled.statusCode, settled.body).toBe(200);
+    expect((await api('GET', `/v1/payments/${charged.json().id}`)).json()).toMatchObject({ status: 'succeeded', amount_captured: 1500 });
+  });
+
   it('TRANSACTION_SETTLEMENT_DECLINED before settling → failed; after settling (R01) → returned, and a refund is refused', async () => {
     const declined = await debit('1000000013');
     expect(declined.paid.json().status).toBe('processing');

@@ -40,13 +40,15 @@ describe.each(testDatabases)("the dashboard's Customers page ($name)", (database
     expect(page.statusCode, page.body).toBe(200);
     expect(page.json().email).toBe('a•••@buyer.example');
     expect(page.json().payment_methods).toHaveLength(1);
+    // As the API lists it (one definition): what may be shown of the card, never its number.
     expect(page.json().payment_methods[0]).toEqual({
       id: expect.stringMatching(/^pm_/),
+      object: 'payment_method',
+      livemode: false,
+      customer: ada.id,
       type: 'card',
-      brand: 'mastercard',
-      last4: '4444',
-      exp_month: 7,
-      exp_year: 2031,
+      card: { brand: 'mastercard', last4: '4444', exp_month: 7, exp_year: 2031, fingerprint: expect.any(String) },
+      processor: 'test',
       created: expect.any(Number),
     });
     const payments = await as('viewer', 'GET', `/payments?customer=${ada.id}`);

@@ -18,8 +18,10 @@ export type Notice = { text: string; tone: 'ok' | 'error' };
 const date = (t: BillingTranslate, at: Date) => new Intl.DateTimeFormat(t.lang, { dateStyle: 'long', timeZone: 'UTC' }).format(at);
 const money = (t: BillingTranslate, amount: number, currency: string) => formatMoney(amount, currency, t.lang);
 
-/** "Visa ending in 4242, expires 12/30", in the page's language. */
+/** "Visa ending in 4242, expires 12/30", in the page's language; a bank account "Bank name •••• 6789". */
 export function cardLabel(t: BillingTranslate, card: SavedPaymentMethod): string {
+  // A saved bank account (ACH): by its bank and last 4 digits.
+  if (card.type === 'us_bank_account') return `${card.usBankAccount?.bankName ?? 'Bank account'} •••• ${card.usBankAccount?.last4 ?? card.last4 ?? ''}`;
   const brandKey = `brand.${card.brand ?? 'unknown'}`;
   return t.checkout('saved.card', {
     brand: t.checkout(t.checkout.has(brandKey) ? brandKey : 'brand.unknown'),

@@ -1,3 +1,4 @@
+import type { UsBankAccountDetails } from '../payments/entities';
 import { modes } from '../shared/events';
 import { defineResource, field, type EntityOf } from '../shared/resource-shape';
 
@@ -51,29 +52,35 @@ export const customerCreations = ['always', 'if_required'] as const;
 export type CustomerCreation = (typeof customerCreations)[number];
 
 /**
- * A card saved for a customer (`pm_…`): what may be shown of it and the processor's reusable token
- * for it. Never the number or the CVC. The one definition of its stored fields (resource-shape.ts);
- * its API object is `paymentMethodSnapshot`, which shows the card's fields under `card`.
+ * A card or a US bank account saved for a customer (`pm_…`): what may be shown of it and the
+ * processor's reusable token for it. Never a card's number or CVC, never an account number. The one
+ * definition of its stored fields (resource-shape.ts); its API object is `paymentMethodSnapshot`,
+ * which shows a card's fields under `card` and a bank account's under `us_bank_account`.
  */
+/** What a customer's saved payment method can be: a card, or a US bank account debited by ACH (ADR 0108). */
+export const savedPaymentMethodTypes = ['card', 'us_bank_account'] as const;
+
 export const savedPaymentMethods = defineResource('payment_methods', {
   id: field.text().fixedAtCreation(),
   accountId: field.text().fixedAtCreation().internal(),
   mode: field.oneOf(modes).fixedAtCreation().internal(),
   customerId: field.text().fixedAtCreation().shownAs('customer').describe('The customer it is saved to.'),
-  type: field.oneOf(['card']),
+  type: field.oneOf(savedPaymentMethodTypes),
   // What may be shown of the card (the API's `card`).
   brand: field.text().nullable().internal(),
   last4: field.text().nullable().internal(),
   expMonth: field.integer().nullable().internal(),
   expYear: field.integer().nullable().internal(),
   fingerprint: field.text().nullable().internal(),
+  /** A saved bank account (migration 0057): what may be shown of it (the API's `us_bank_account`); null for a card. */
+  usBankAccount: field.json<UsBankAccountDetails>().nullable().internal(),
   /** The processor that keeps it (`test`, `braintree`) and its token there. */
   processor: field.text().describe('The processor that keeps it.'),
   processorToken: field.text().internal(),
   createdAt: field.timestamp().fixedAtCreation().shownAs('created').describe('When it was saved'),
 });
 
-/** A card saved for a customer. */
+/** A card or a US bank account saved for a customer. */
 export type SavedPaymentMethod = EntityOf<typeof savedPaymentMethods>;
 
 /** Whether paying a session saves the card: the merchant decides (`on`), or the shopper does. */

@@ -5,7 +5,10 @@ import { newEvent, type DomainEvent } from '../shared/events';
 import { newId } from '../shared/ids';
 import type { Customer, SavedPaymentMethod } from './entities';
 
-/** A card the processor saved for `customer` under `token`. */
+/**
+ * A card, or a US bank account (`card.type` 'us_bank_account', with its account as far as it may be
+ * shown), the processor saved for `customer` under `token`.
+ */
 export function newSavedPaymentMethod(
   customer: Pick<Customer, 'id' | 'accountId' | 'mode'>,
   processor: string,
@@ -18,12 +21,13 @@ export function newSavedPaymentMethod(
     accountId: customer.accountId,
     mode: customer.mode,
     customerId: customer.id,
-    type: 'card',
+    type: card.type === 'us_bank_account' ? 'us_bank_account' : 'card',
     brand: card.brand,
     last4: card.last4,
     expMonth: card.expMonth,
     expYear: card.expYear,
     fingerprint: card.fingerprint,
+    usBankAccount: card.type === 'us_bank_account' ? (card.usBankAccount ?? null) : null,
     processor,
     processorToken: token,
     createdAt: now,

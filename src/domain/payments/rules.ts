@@ -294,10 +294,15 @@ export function merchantInitiatedPayment(options: {
 }
 
 /**
- * What the processor is asked for a merchant-initiated `payment` of the saved method `token`: no
- * shopper, no 3-D Secure; `recurring` when a subscription's schedule makes it.
+ * What the processor is asked for a merchant-initiated `payment` of the saved method `token` (a card,
+ * or a bank account as `paymentMethodType`): no shopper, no 3-D Secure; `recurring` when a
+ * subscription's schedule makes it.
  */
-export function merchantInitiatedAuthorization(payment: Payment, token: string, options: { recurring?: boolean } = {}): AuthorizeRequest {
+export function merchantInitiatedAuthorization(
+  payment: Payment,
+  token: string,
+  options: { recurring?: boolean; paymentMethodType?: PaymentMethodType } = {},
+): AuthorizeRequest {
   return {
     paymentId: payment.id,
     amount: payment.amount,
@@ -310,7 +315,8 @@ export function merchantInitiatedAuthorization(payment: Payment, token: string, 
     deviceData: null,
     email: payment.customerEmail,
     threeDSecureMode: 'off',
-    paymentMethodType: 'card',
+    // A saved bank account is debited as one (ACH): its sale settles later (`pending`).
+    paymentMethodType: options.paymentMethodType ?? 'card',
   };
 }
 

@@ -157,7 +157,10 @@ export function customerSnapshot(customer: Customer) {
 export function paymentMethodSnapshot(method: SavedPaymentMethod) {
   return {
     ...apiObjectOf('payment_method', savedPaymentMethods, method),
-    card: { brand: method.brand, last4: method.last4, exp_month: method.expMonth, exp_year: method.expYear, fingerprint: method.fingerprint },
+    // Stripe's shape: a card's fields under `card`, a bank account's under `us_bank_account` (never its number).
+    ...(method.type === 'us_bank_account'
+      ? { us_bank_account: usBankAccountSnapshot(method.usBankAccount) }
+      : { card: { brand: method.brand, last4: method.last4, exp_month: method.expMonth, exp_year: method.expYear, fingerprint: method.fingerprint } }),
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Deps } from '../../domain/deps';
-import type { Customer, SavedPaymentMethod } from '../../domain/customers/entities';
+import type { Customer } from '../../domain/customers/entities';
 import { deleteCustomer } from '../../domain/customers/use-cases/delete-customer';
 import { getCustomer } from '../../domain/customers/use-cases/get-customer';
 import { listPaymentMethods } from '../../domain/customers/use-cases/list-payment-methods';
@@ -10,6 +10,7 @@ import { maskEmail } from '../../domain/sessions/customer-email';
 import type { Membership } from '../../domain/team/entities';
 import { listQuery } from '../schemas';
 import { customerView } from '../views/customer';
+import { paymentMethodView } from '../views/payment-method';
 import { seesEmails } from '../views/payment';
 import { modeEndpoint, type DashboardEndpoint } from './dashboard-route';
 import { base, objectParams, scopeParams } from './mode-endpoints';
@@ -21,19 +22,6 @@ const tag = 'Dashboard: customers';
 function dashboardCustomerView(customer: Customer, membership: Membership) {
   const view = customerView(customer);
   return { ...view, email: seesEmails(membership) ? view.email : maskEmail(view.email) };
-}
-
-/** A saved payment method as the dashboard shows it: brand, last4 and expiry, nothing more. */
-function dashboardPaymentMethodView(method: SavedPaymentMethod) {
-  return {
-    id: method.id,
-    type: method.type,
-    brand: method.brand,
-    last4: method.last4,
-    exp_month: method.expMonth,
-    exp_year: method.expYear,
-    created: Math.floor(method.createdAt.getTime() / 1000),
-  };
 }
 
 /**
@@ -104,7 +92,7 @@ export function customerEndpoints(deps: Deps): DashboardEndpoint[] {
       async ({ params, scope, member }) => {
         const customer = await getCustomer(deps, { scope, id: params.id });
         const methods = await listPaymentMethods(deps, { scope, customerId: customer.id });
-        return { ...dashboardCustomerView(customer, member.membership), payment_methods: methods.map(dashboardPaymentMethodView) };
+        return { ...dashboardCustomerView(customer, member.membership), payment_methods: methods.map(paymentMethodView) };
       },
     ),
     modeEndpoint(

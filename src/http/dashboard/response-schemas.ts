@@ -9,6 +9,7 @@ import {
   flagSchema,
   invoiceSchema,
   lineItemSchema,
+  paymentMethodSchema,
   paymentSchema,
   refundSchema,
   subscriptionSchema,
@@ -94,19 +95,9 @@ export const sessionHistorySchema = checkoutSessionSchema.extend({
 });
 
 export const dashboardCustomerListSchema = pageOf(customerSchema);
-/** A customer's page: the customer and its saved payment methods, of which only brand, last4 and expiry. */
+/** A customer's page: the customer and its saved payment methods, as the API shows them (a card's brand, last4 and expiry; a bank account's bank, last4 and routing number). */
 export const customerDetailSchema = customerSchema.extend({
-  payment_methods: z.array(
-    z.strictObject({
-      id: z.string(),
-      type: z.string(),
-      brand: z.string().nullable(),
-      last4: z.string().nullable(),
-      exp_month: z.number().int().nullable(),
-      exp_year: z.number().int().nullable(),
-      created: z.number().int(),
-    }),
-  ),
+  payment_methods: z.array(paymentMethodSchema),
 });
 /** Shoppers who paid with an email and are no customer (emails masked for roles that do not see them). */
 export const guestCustomerListSchema = pageOf(

@@ -3,7 +3,7 @@ import { api, type Customer, type CustomerDetail, type GuestCustomer, type List,
 import { ErrorNote, Loading, StatusBadge } from '../components';
 import { Confirm } from '../Confirm';
 import { EmailFilter } from '../EmailFilter';
-import { formatMoney, formatTime } from '../format';
+import { formatMoney, formatTime, paymentMethodSummary } from '../format';
 import type { PageScope } from '../Layout';
 import { Pager, useCursorStack } from '../Pager';
 import { Link, navigate, useLocation } from '../router';
@@ -168,7 +168,7 @@ function CustomerPayments({ base, customerId }: { base: string; customerId: stri
   );
 }
 
-/** One customer: details, payments, saved payment methods (brand, last4, expiry) and, as the role allows, delete. */
+/** One customer: details, payments, saved payment methods (a card's brand, last4, expiry; a bank account's bank and last4) and, as the role allows, delete. */
 export function CustomerDetailPage({ base, place, id }: PageScope & { id: string }) {
   const t = useT();
   const path = `/accounts${base}/customers/${id}`;
@@ -232,11 +232,17 @@ export function CustomerDetailPage({ base, place, id }: PageScope & { id: string
               <ul data-testid="saved-methods">
                 {c.payment_methods.map((m) => (
                   <li key={m.id}>
-                    {t('customer.method', {
-                      brand: m.brand ?? t('payments.cardUnknownBrand'),
-                      last4: m.last4 ?? '••••',
-                      expiry: m.exp_month ? `${String(m.exp_month).padStart(2, '0')}/${m.exp_year}` : '—',
-                    })}
+                    {m.card
+                      ? t('customer.method', {
+                          brand: m.card.brand ?? t('payments.cardUnknownBrand'),
+                          last4: m.card.last4 ?? '••••',
+                          expiry: m.card.exp_month ? `${String(m.card.exp_month).padStart(2, '0')}/${m.card.exp_year}` : '—',
+                        })
+                      : // A saved bank account: by its bank and last 4 digits, as a payment paid by one is named.
+                        paymentMethodSummary(
+                          { type: m.type, brand: null, last4: m.us_bank_account?.last4 ?? null, us_bank_account: m.us_bank_account } as never,
+                          t,
+                        )}
                   </li>
                 ))}
               </ul>

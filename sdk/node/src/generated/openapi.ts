@@ -1733,7 +1733,7 @@ export interface components {
             test_clock: string | null;
         };
         /**
-         * @description A card saved to a customer at the processor: never the card's number or CVC.
+         * @description A card or a US bank account saved to a customer at the processor: never a card's number or CVC, never an account number.
          * @example {
          *       "id": "pm_test_k8L7j6H5g4F3d2S1a0QwErTy",
          *       "object": "payment_method",
@@ -1764,17 +1764,29 @@ export interface components {
             /** @description The customer it is saved to. */
             customer: string;
             /** @enum {string} */
-            type: "card";
+            type: "card" | "us_bank_account";
             /** @description The processor that keeps it. */
             processor: string;
             /** @description When it was saved */
             created: number;
-            card: {
+            /** @description A saved card: what may be shown of it; only on card payment methods. */
+            card?: {
                 brand: string | null;
                 last4: string | null;
                 exp_month: number | null;
                 exp_year: number | null;
                 fingerprint: string | null;
+            };
+            /** @description A saved US bank account (ACH): bank, last 4 digits, routing number and type; only on us_bank_account payment methods. */
+            us_bank_account?: {
+                /** @description The bank's name, when the processor tells it. */
+                bank_name: string | null;
+                /** @description The last 4 digits of the account number; never the number. */
+                last4: string | null;
+                /** @description The bank's routing (ABA) number. */
+                routing_number: string | null;
+                account_type: ("checking" | "savings") | null;
+                account_holder_type: ("personal" | "business") | null;
             };
         };
         /**

@@ -6,7 +6,8 @@ import type { Scope } from '../../shared/scope';
 import { auditWrite } from '../../team/audit';
 import type { Actor } from '../../team/entities';
 import type { Invoice, InvoiceStatus, TestClock } from '../entities';
-import { chargeInvoice, runBilling } from './run-billing';
+import type { Payment } from '../../payments/entities';
+import { chargeInvoice, runBilling, settleInvoice } from './run-billing';
 import { NOTICE_LEADS } from './notices';
 
 /** One invoice of the scope. */
@@ -55,6 +56,19 @@ export async function voidInvoice(deps: Deps, options: { scope: Scope; actor: Ac
     await auditWrite(tx, { scope: options.scope, actor: options.actor, action: 'invoice.void', target: invoice.id, at: now });
     return voided;
   });
+}
+
+/**
+ * Records on its invoice the outcome of a charge decided after its request answered (a bank debit
+ * settled or declined, ADR 0108), as of the invoice's clock: paid, or failed with its retry planned,
+ * exactly as the billing job's next run would (`settleInvoice`, safe to call any number of times).
+ */
+export async function settleInvoiceOfPayment(deps: Deps, payment: Pick<Payment, 'accountId' | 'mode' | 'invoiceId'>): Promise<Invoice | null> {
+  if (!payment.invoiceId) return null;
+  const scope = { accountId: payment.accountId, mode: payment.mode };
+  const invoice = await deps.store.read((reader) => reader.invoices.get(scope, payment.invoiceId!));
+  if (!invoice) return null;
+  return settleInvoice(await onCustomerClock(deps, scope, invoice.testClockId), invoice.id);
 }
 
 /** `deps` with the clock of a customer on test clock `testClockId`, or as they are. */

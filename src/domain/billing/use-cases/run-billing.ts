@@ -2,7 +2,7 @@ import type { Deps, UnitOfWork } from '../../deps';
 import type { Scope } from '../../shared/scope';
 import { TillpointError } from '../../shared/errors';
 import type { Payment } from '../../payments/entities';
-import { merchantInitiatedAuthorization, merchantInitiatedPayment, recordChargeOutcome } from '../../payments/rules';
+import { merchantInitiatedAuthorization, merchantInitiatedPayment, recordChargeOutcome, recordSettlementPending } from '../../payments/rules';
 import { ConcurrentTransitionError } from '../../payments/transition';
 import type { Price } from '../../sessions/entities';
 import { renewingStatuses, type Invoice, type Subscription } from '../entities';
@@ -182,12 +182,19 @@ export async function chargeInvoice(
   const processor = await deps.processors.forScope(claim.invoice);
   // The billing job's charges follow the subscription's schedule; one the merchant or the customer
   // asks for now is unscheduled.
-  const result = await processor.authorize(merchantInitiatedAuthorization(claim.payment, claim.method.processorToken, { recurring: !options.manual }));
+  const result = await processor.authorize(
+    merchantInitiatedAuthorization(claim.payment, claim.method.processorToken, { recurring: !options.manual, paymentMethodType: claim.method.type }),
+  );
   // An unknown outcome stays `processing`: reconciliation resolves the payment, and the next run
   // settles the invoice by it.
   if (result.outcome === 'unknown') throw new TillpointError('processor_timeout', 'The processor did not answer in time; the charge is resolved later');
-  // Only a bank debit settles later, and a subscription bills saved cards only (its session takes `card` alone).
-  if (result.outcome === 'pending') throw new Error(`Payment ${claim.payment.id}: a subscription's saved card answered as a bank debit`);
+  // A saved bank account's debit settles later (ADR 0108): the payment stays `processing`, so the
+  // invoice stays open and holds it (no other charge, no retry) until the settlement report decides
+  // it; the next run (or the report itself) settles the invoice then, paid or failed as a card's.
+  if (result.outcome === 'pending') {
+    const pending = await recordSettlementPending(deps, { payment: claim.payment, result });
+    return { invoice: claim.invoice, payment: pending };
+  }
   let recorded: { payment: Payment; error: TillpointError | null };
   try {
     recorded = await recordChargeOutcome(deps, { payment: claim.payment, result });

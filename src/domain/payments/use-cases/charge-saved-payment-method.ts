@@ -22,7 +22,7 @@ export interface ChargeSavedPaymentMethodOptions {
 }
 
 /**
- * The merchant charges a customer's saved card from its server, with no shopper present
+ * The merchant charges a customer's saved card (or debits a saved bank account: `processing` until it settles) from its server, with no shopper present
  * (a merchant-initiated transaction; docs/customers.md). The payment belongs to no checkout session
  * and otherwise lives like any other: `processing` until the processor answers, the same events,
  * capture, refunds and reconciliation.
@@ -73,7 +73,7 @@ export async function chargeSavedPaymentMethod(deps: Deps, options: ChargeSavedP
     await auditWrite(tx, { scope, actor: options.actor, action: 'payment.create', target: payment.id, at: now });
   });
 
-  const result = await processor.authorize(merchantInitiatedAuthorization(payment, method.processorToken));
+  const result = await processor.authorize(merchantInitiatedAuthorization(payment, method.processorToken, { paymentMethodType: method.type }));
   if (result.outcome === 'unknown') {
     throw new TillpointError('processor_timeout', 'The processor did not answer in time; the payment stays processing until its outcome is known');
   }

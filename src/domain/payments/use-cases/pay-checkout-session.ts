@@ -185,13 +185,15 @@ export async function payCheckoutSession(deps: Deps, options: PayCheckoutSession
   // that, by reconciliation).
   // A bank debit accepted to settle later: `processing` with its `payment.processing` event; its
   // settlement decides it (recordBankDebitReport), and the receipt goes out then.
+  // A bank account the session saves is kept (the customer's `us_bank_account` method, ADR 0108); otherwise removed.
+  const keepVaulted = wantsSaving(target, options);
   if (result.outcome === 'pending') {
-    if (vaulted) await keepOrDiscardVaulted(deps, processor, { customerId: session.customerId!, session, vaulted, result, keep: false });
+    if (vaulted) await keepOrDiscardVaulted(deps, processor, { customerId: session.customerId!, session, vaulted, result, keep: keepVaulted });
     return { session, payment: await recordSettlementPending(deps, { payment, result }) };
   }
   const known = result;
   const recording = { session, payment, paymentMethodType: options.paymentMethodType, result: known };
-  let vault = vaulted && session.customerId ? { customerId: session.customerId, session, vaulted, result: known, keep: !bankDebit } : null;
+  let vault = vaulted && session.customerId ? { customerId: session.customerId, session, vaulted, result: known, keep: keepVaulted } : null;
   let paid: PaidCheckout;
   try {
     if (vault) await keepOrDiscardVaulted(deps, processor, vault);
@@ -271,9 +273,12 @@ function recordLater(
   });
 }
 
-/** Whether this payment saves its card: the merchant said `on`, or the shopper consented. */
+/**
+ * Whether this payment saves its card or its US bank account (ADR 0108): the merchant said `on`, or
+ * the shopper consented. A subscription's session always saves what pays it.
+ */
 function wantsSaving(session: CheckoutSession, options: PayCheckoutSessionOptions): boolean {
-  if (options.paymentMethodId || options.paymentMethodType !== 'card') return false;
+  if (options.paymentMethodId || (options.paymentMethodType !== 'card' && !isBankDebitMethod(options.paymentMethodType))) return false;
   return session.paymentMethodSave === 'on' || (session.paymentMethodSave === 'shopper_choice' && options.savePaymentMethod === true);
 }
 
@@ -311,7 +316,7 @@ async function keepOrDiscardVaulted(
     session: CheckoutSession;
     vaulted: { token: string; card: PaymentMethodDetails };
     result: AuthorizeResult;
-    /** False: vaulted only to be charged (a bank debit), removed at the processor once the charge is answered. */
+    /** False: vaulted only to be charged (a bank debit the session does not save), removed at the processor once the charge is answered. */
     keep: boolean;
   },
 ): Promise<void> {
@@ -320,9 +325,11 @@ async function keepOrDiscardVaulted(
     if (result.outcome !== 'unknown') await processor.deletePaymentMethod?.({ token: vaulted.token }).catch(() => undefined);
     return;
   }
-  if (result.outcome === 'approved' || result.outcome === 'unknown') {
+  // A bank debit accepted to settle (`pending`) keeps its verified account: a later decline or
+  // return is the debit's, not the account's (a renewal's retry tries it again).
+  if (result.outcome === 'approved' || result.outcome === 'unknown' || result.outcome === 'pending') {
     const now = deps.clock.now();
-    const card = result.outcome === 'approved' ? result.paymentMethod : vaulted.card;
+    const card = result.outcome === 'approved' || result.outcome === 'pending' ? result.paymentMethod : vaulted.card;
     const method = newSavedPaymentMethod(
       { id: options.customerId, accountId: session.accountId, mode: session.mode },
       processor.name,

@@ -8,6 +8,7 @@ import { isBankDebitMethod } from '../payment-method-types';
 import { achReturnOf, achReturnReasons, bankDebitFailureCodes } from '../bank-debits';
 import { ConcurrentTransitionError } from '../transition';
 import { endUnpaid, recordSale } from './record-local-payment-report';
+import { settleInvoiceOfPayment } from '../../billing/use-cases/invoices-and-clocks';
 
 /**
  * What a bank debit report did: `recorded` the settlement (succeeded), the decline (failed) or the
@@ -26,6 +27,20 @@ export type BankDebitReportOutcome = 'recorded' | 'already_final' | 'unknown_pay
  * refund. Idempotent: news already recorded changes nothing.
  */
 export async function recordBankDebitReport(
+  deps: Deps,
+  options: { scope: Scope | null; processor: PaymentProcessor; report: BankDebitReport },
+): Promise<{ outcome: BankDebitReportOutcome; payment: Payment | null }> {
+  const decided = await recordReport(deps, options);
+  // A subscription invoice's debit (ADR 0108): its invoice is paid, or its failure recorded with the
+  // next try planned, now rather than at the billing job's next run. The run stays the safety net:
+  // an invoice this could not settle is settled by it, once.
+  if (decided.outcome === 'recorded' && decided.payment?.invoiceId && decided.payment.status !== 'processing') {
+    await settleInvoiceOfPayment(deps, decided.payment).catch(() => undefined);
+  }
+  return decided;
+}
+
+async function recordReport(
   deps: Deps,
   options: { scope: Scope | null; processor: PaymentProcessor; report: BankDebitReport },
 ): Promise<{ outcome: BankDebitReportOutcome; payment: Payment | null }> {

@@ -41,7 +41,8 @@ export async function getCheckoutPage(deps: Deps, options: { sessionId: string }
   if (!read) throw resourceMissing('checkout session', options.sessionId);
   const processor = await deps.processors.forScope(read.session);
   const { saved, ...rest } = read;
-  const savedPaymentMethods = saved.filter((method) => method.processor === processor.name);
+  // The page pays a saved card in one tap; a saved bank account is debited from the server only (a subscription's renewal, an invoice).
+  const savedPaymentMethods = saved.filter((method) => method.processor === processor.name && method.type === 'card');
   // With saved cards to offer, the processor's client side is scoped to their customer.
   const customerId = savedPaymentMethods.length > 0 ? read.session.customerId : null;
   return {
