@@ -8,7 +8,7 @@ import type { ProcessorClient } from '../processor-client';
 import { reportCheckoutFailure } from '../report';
 import type { usePaymentAttempt, WalletForm } from '../use-payment-attempt';
 import { useLatest } from '../use-latest';
-import { braintreeBankAccountTokenizer, testBankAccountTokenizer, type BankAccountTokenizer } from './bank-debit';
+import { braintreeBankAccountTokenizer, mandateMessageKey, testBankAccountTokenizer, type BankAccountTokenizer } from './bank-debit';
 
 // The form's styles, in the browser only: the server renders this module too (see ApprovalWalletArea.tsx).
 if (typeof document !== 'undefined') void import('./bank-debit.css');
@@ -28,8 +28,9 @@ type Field = 'holderName' | 'routingNumber' | 'accountNumber' | 'accepted';
 /**
  * The ACH bank debit form (loaded only when the session offers `us_bank_account`): the account
  * holder's name, routing and account numbers, account type and owner, and the mandate the shopper
- * must accept. Paying tokenizes the account with the mandate's words, then pays with the nonce as any
- * payment; the payment is `processing` until the bank settles it, and the page says it is confirming it.
+ * must accept (of later debits too when the session saves the account: mandateMessageKey). Paying
+ * tokenizes the account with the mandate's words, then pays with the nonce as any payment; the
+ * payment is `processing` until the bank settles it, and the page says it is confirming it.
  */
 export default function BankDebitArea({ session, client, t, form, onAbsent }: BankDebitAreaProps) {
   const id = useId();
@@ -74,7 +75,8 @@ export default function BankDebitArea({ session, client, t, form, onAbsent }: Ba
 
   if (!tokenizer) return null;
   const amount = formatMoney(session.amount_total, session.currency, t.lang);
-  const mandateText = t('bankDebit.mandate', { merchant: session.merchant.name, amount });
+  // The words shown are the words tokenized: a standing authorization when the session saves the account.
+  const mandateText = t(mandateMessageKey(session.save_payment_method), { merchant: session.merchant.name, amount });
   const busy = form.processing || tokenizing;
 
   const submit = async (event: FormEvent) => {

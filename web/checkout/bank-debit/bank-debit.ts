@@ -1,6 +1,7 @@
 import type { UsBankAccountHolderType, UsBankAccountType } from '../../../src/domain/payments/bank-debits';
-import { base, request } from '../api';
+import { base, request, type PublicSession } from '../api';
 import { cjs } from '../braintree/module-exports';
+import type { MessageKey } from '../i18n';
 
 /**
  * ACH bank debits (`us_bank_account`): the shopper's US bank account and the mandate they accepted
@@ -15,6 +16,15 @@ export interface BankAccountDetails {
   ownershipType: UsBankAccountHolderType;
   /** A person's full name, or the business's. */
   holderName: string;
+}
+
+/**
+ * The mandate the shopper accepts: a session that saves the payment method (`on`) keeps the account
+ * for later debits (renewals, the merchant's payments: ADR 0108), so its words authorize those too
+ * (NACHA's standing authorization); any other session's authorize the one debit.
+ */
+export function mandateMessageKey(save: PublicSession['save_payment_method']): MessageKey {
+  return save === 'on' ? 'bankDebit.mandateSaved' : 'bankDebit.mandate';
 }
 
 /** Turns the account and its accepted mandate into a nonce; rejects when the processor refuses them. */
