@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useBraintreeIntegration } from '../support/braintree-fixtures';
+import { useBraintreeIntegration, braintreeCalls } from '../support/braintree-fixtures';
 import { testDatabases } from '../support/databases';
-import { bearer, expectError, rows } from '../support/integration';
+import { expectError, rows } from '../support/integration';
 
 /**
  * ACH bank debits through Braintree: the page's braintree-web 3.79.1 `us-bank-account` (the real
@@ -57,16 +57,7 @@ describe.each(testDatabases)('Braintree ACH bank debits ($name)', (database) => 
     lastName: 'Lovelace',
     billingAddress: { streetAddress: '1 Main St', locality: 'Springfield', region: 'IL', postalCode: '62701' },
   });
-  const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    bt.app.inject({ method, url, headers: bearer(bt.key), ...(payload ? { payload } : {}) });
-  const notify = (form: { bt_signature: string; bt_payload: string }) =>
-    bt.app.inject({
-      method: 'POST',
-      url: `/webhooks/braintree/${bt.accountId}?mode=test`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams(form).toString(),
-    });
-  const eventTypes = async (id: string) => (await rows(bt.db, 'SELECT type FROM events WHERE object_id = $1 ORDER BY created_at, id', [id])).map((e) => e.type);
+  const { api, notify, eventTypes } = braintreeCalls(bt);
 
   /** A USD session offering ACH, paid with the account braintree-web tokenized: the payment's id and its Braintree transaction. */
   async function debit(accountNumber: string) {

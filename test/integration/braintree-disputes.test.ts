@@ -1,7 +1,7 @@
 import braintree from 'braintree';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runJobOnce } from '../../src/runtime/scheduler';
-import { emulatedMerchant, useBraintreeIntegration } from '../support/braintree-fixtures';
+import { braintreeCalls, emulatedMerchant, useBraintreeIntegration } from '../support/braintree-fixtures';
 import { testDatabases } from '../support/databases';
 import { bearer, dumpDatabase, expectError, rows, withoutBookkeeping } from '../support/integration';
 import { dumpBusinessData } from '../support/payments';
@@ -50,14 +50,7 @@ describe.each(testDatabases)('Braintree disputes ($name)', (database) => {
     return payment!;
   }
 
-  /** Posts a notification as Braintree does: a form with bt_signature and bt_payload. */
-  const notify = (sample: { bt_signature: string; bt_payload: string }, url = `/webhooks/braintree/${bt.accountId}?mode=test`) =>
-    bt.app.inject({
-      method: 'POST',
-      url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams(sample).toString(),
-    });
+  const { notify } = braintreeCalls(bt);
   const sample = (kind: string, id: string) =>
     braintreeSide.webhookTesting.sampleNotification(kind as never, id) as unknown as { bt_signature: string; bt_payload: string };
 

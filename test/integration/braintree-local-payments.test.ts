@@ -1,9 +1,9 @@
 import braintree from 'braintree';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runJobOnce } from '../../src/runtime/scheduler';
-import { emulatedMerchant, useBraintreeIntegration } from '../support/braintree-fixtures';
+import { emulatedMerchant, useBraintreeIntegration, braintreeCalls } from '../support/braintree-fixtures';
 import { testDatabases } from '../support/databases';
-import { bearer, dumpDatabase, expectError, rows, withoutBookkeeping } from '../support/integration';
+import { dumpDatabase, expectError, withoutBookkeeping } from '../support/integration';
 
 /**
  * Local payment methods through Braintree: the page's braintree-web `local-payment` names the
@@ -25,16 +25,7 @@ describe.each(testDatabases)('Braintree local payments ($name)', (database) => {
     bt.emulator.requests.length = 0;
   });
 
-  const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    bt.app.inject({ method, url, headers: bearer(bt.key), ...(payload ? { payload } : {}) });
-  const notify = (form: { bt_signature: string; bt_payload: string }) =>
-    bt.app.inject({
-      method: 'POST',
-      url: `/webhooks/braintree/${bt.accountId}?mode=test`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams(form).toString(),
-    });
-  const eventTypes = async (id: string) => (await rows(bt.db, 'SELECT type FROM events WHERE object_id = $1 ORDER BY created_at, id', [id])).map((e) => e.type);
+  const { api, notify, eventTypes } = braintreeCalls(bt);
 
   /** An EUR session offering iDEAL, and its local payment started as the page starts it on Braintree. */
   async function started(paymentId = `PAY-${Math.random().toString(36).slice(2).toUpperCase()}`) {

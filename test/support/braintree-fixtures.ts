@@ -12,6 +12,7 @@ import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint'
 import { BraintreeGatewayEmulator, type EmulatorCredentials } from './braintree-gateway-emulator';
 import { truncateAll, type TestDatabase } from './databases';
 import { TestClock } from './harness';
+import { bearer, rows } from './integration';
 
 /** One Braintree merchant as the emulator knows it, and the matching settings for our adapter. */
 export const emulatedMerchant: EmulatorCredentials = {
@@ -51,6 +52,25 @@ export interface BraintreeIntegration {
   app: FastifyInstance;
   accountId: string;
   key: string;
+}
+
+/**
+ * What the Braintree suites do again and again against a `useBraintreeIntegration` server: call the
+ * merchant API with the account's test key, post a notification as Braintree does (a form with
+ * bt_signature and bt_payload), and read an object's event types in order.
+ */
+export function braintreeCalls(bt: BraintreeIntegration) {
+  return {
+    api: (method: 'GET' | 'POST', url: string, payload?: object) => bt.app.inject({ method, url, headers: bearer(bt.key), ...(payload ? { payload } : {}) }),
+    notify: (form: { bt_signature: string; bt_payload: string }, url = `/webhooks/braintree/${bt.accountId}?mode=test`) =>
+      bt.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(form).toString(),
+      }),
+    eventTypes: async (id: string) => (await rows(bt.db, 'SELECT type FROM events WHERE object_id = $1 ORDER BY created_at, id', [id])).map((e) => e.type),
+  };
 }
 
 export function useBraintreeIntegration(database: TestDatabase, options: { logLevel?: 'trace' | 'info' | false } = {}): BraintreeIntegration {
