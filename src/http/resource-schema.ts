@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiNameOf, type AnyField, type ApiFieldsOf, type ResourceDefinition } from '../domain/shared/resource-shape';
+import { apiNameOf, type AnyField, type ApiFieldsOf, type OrBlank, type ResourceDefinition } from '../domain/shared/resource-shape';
 
 /*
  * A resource's response schema, derived from its one definition (src/domain/shared/resource-shape.ts):
@@ -60,7 +60,13 @@ export interface ResourceSchemaOptions<R extends ResourceDefinition, C extends z
  * The schema of each field a definition shows but `id`, by its API name, and each one's example:
  * `given`'s when it has one, else its definition's.
  */
-function shownFields(name: string, definition: ResourceDefinition, json: Partial<Record<string, z.ZodType>>, given: Record<string, unknown>) {
+function shownFields(
+  name: string,
+  definition: ResourceDefinition,
+  json: Partial<Record<string, z.ZodType>>,
+  given: Record<string, unknown>,
+  everyFieldNullable = false,
+) {
   const shape: Record<string, z.ZodType> = {};
   const example: Record<string, unknown> = {};
   for (const [field, def] of Object.entries(definition.fields) as [string, AnyField][]) {
@@ -69,7 +75,7 @@ function shownFields(name: string, definition: ResourceDefinition, json: Partial
     const schemaOfJson = json[field];
     if (def.spec.kind === 'json' && !schemaOfJson) throw new Error(`${name}.${apiName}: a JSON field the API shows needs its schema`);
     let schema = schemaOfJson ?? kindSchema(def);
-    if (def.spec.nullable && !schemaOfJson) schema = schema.nullable();
+    if ((def.spec.nullable || everyFieldNullable) && !schemaOfJson) schema = schema.nullable();
     const { description, examples } = def.spec;
     if (description || examples) schema = schema.meta({ ...(description ? { description } : {}), ...(examples ? { examples: [...examples] } : {}) });
     shape[apiName] = schema;
@@ -112,4 +118,13 @@ export function partSchema<R extends ResourceDefinition>(
 ) {
   const derived = shownFields(name, definition, options.json, {});
   return z.strictObject({ id: idSchema(options.prefix, options.exampleId), ...(derived.shape as Omit<DerivedShape<R>, 'id'>) });
+}
+
+/**
+ * The strict schema of a part kept in a resource's JSON field (`definePart`), as the resource's
+ * snapshot shows it with `apiFieldsOrBlank`: each field the API shows, null when the part is missing.
+ */
+export function partFieldsSchema<R extends ResourceDefinition>(name: string, definition: R) {
+  const derived = shownFields(name, definition, {}, {}, true);
+  return z.strictObject(derived.shape as { [K in keyof ApiFieldsOf<R>]-?: z.ZodType<OrBlank<ApiFieldsOf<R>>[K]> });
 }

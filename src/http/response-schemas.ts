@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { declineCodes, errorCatalogue } from '../domain/shared/errors';
 import { events, eventTypes } from '../domain/shared/events';
-import { paymentMethodTypes, payments, refunds } from '../domain/payments/entities';
+import { bankDetails, paymentMethodTypes, payments, refunds, usBankAccountDetails } from '../domain/payments/entities';
 import { localPaymentMethodTypes, type LocalPaymentMethodType } from '../domain/payments/payment-method-types';
 import { localPaymentMethods } from '../domain/payments/local-payment-methods';
-import { usBankAccountHolderTypes, usBankAccountTypes } from '../domain/payments/bank-debits';
 import { checkoutSessions, paymentLinks, priceIntervals, prices, products } from '../domain/sessions/entities';
 import { customers, savedPaymentMethods } from '../domain/customers/entities';
 import { couponDurations, coupons, promotionCodes, taxRates } from '../domain/pricing/entities';
 import { disputeEvidence, disputes } from '../domain/disputes/entities';
 import { webhookEndpoints } from '../domain/webhooks/entities';
-import { partSchema, resourceSchema } from './resource-schema';
+import { partFieldsSchema, partSchema, resourceSchema } from './resource-schema';
 import { billingPortalSessions, invoices, subscriptions, testClocks } from '../domain/billing/entities';
 
 /**
@@ -190,26 +189,14 @@ export const checkoutSessionSchema = resourceSchema('checkout.session', checkout
   },
 });
 
-/** A local payment method's bank, as `payment_method.<type>` shows it. */
+/** A local payment method's bank, as `payment_method.<type>` shows it: its definition's fields (`bankDetails`). */
 const localBankSchema = (type: LocalPaymentMethodType) =>
-  z
-    .strictObject({
-      bank: z.string().nullable().meta({ description: 'The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists.' }),
-      bic: z.string().nullable().meta({ description: "The bank's BIC, as the processor reported it." }),
-      iban_last4: z.string().nullable().meta({ description: "The last 4 characters of the shopper's IBAN; never the account number." }),
-    })
+  partFieldsSchema('LocalBank', bankDetails)
     .optional()
     .meta({ description: `${localPaymentMethods[type].name}: the bank paid from; only on ${type} payments.` });
 
-/** A US bank account that paid (ACH), as `payment_method.us_bank_account` shows it. */
-const usBankAccountSchema = z
-  .strictObject({
-    bank_name: z.string().nullable().meta({ description: "The bank's name, when the processor tells it." }),
-    last4: z.string().nullable().meta({ description: 'The last 4 digits of the account number; never the number.' }),
-    routing_number: z.string().nullable().meta({ description: "The bank's routing (ABA) number." }),
-    account_type: z.enum(usBankAccountTypes).nullable(),
-    account_holder_type: z.enum(usBankAccountHolderTypes).nullable(),
-  })
+/** A US bank account that paid (ACH), as `payment_method.us_bank_account` shows it: its definition's fields (`usBankAccountDetails`). */
+const usBankAccountSchema = partFieldsSchema('UsBankAccount', usBankAccountDetails)
   .optional()
   .meta({ description: 'A bank debit (ACH): the account paid from; only on us_bank_account payments.' });
 
@@ -271,7 +258,10 @@ export const paymentSchema = resourceSchema('payment', payments, {
         payer_email: z.string().nullable().meta({ description: "PayPal: the payer's email; null for other methods." }),
         username: z.string().nullable().meta({ description: "Venmo: the account's username; null for other methods." }),
         // A local payment method's bank, under the method's name: present only for that method.
-        ...Object.fromEntries(localPaymentMethodTypes.map((type) => [type, localBankSchema(type)])),
+        ...(Object.fromEntries(localPaymentMethodTypes.map((type) => [type, localBankSchema(type)])) as Record<
+          LocalPaymentMethodType,
+          ReturnType<typeof localBankSchema>
+        >),
         us_bank_account: usBankAccountSchema,
       })
       .nullable(),

@@ -1,4 +1,5 @@
 import type { DashboardMessageKey } from './i18n';
+import type { Payment } from './api';
 import { currencyRule } from '../../src/domain/shared/currency';
 import { formatMoney } from '../checkout/format';
 import { localMethodName } from '../../src/domain/payments/local-payment-methods';
@@ -15,14 +16,11 @@ export const methodTypeLabels: Record<string, DashboardMessageKey> = {
   us_bank_account: 'payment.method.usBankAccount',
 };
 
+/** A payment's method as the API shows it (its schema's type). */
+type MethodShown = NonNullable<Payment['payment_method']>;
+
 /** A US bank account that paid (ACH), as `payment_method.us_bank_account` shows it. */
-export interface UsBankAccount {
-  bank_name: string | null;
-  last4: string | null;
-  routing_number: string | null;
-  account_type: string | null;
-  account_holder_type: string | null;
-}
+export type UsBankAccount = NonNullable<MethodShown['us_bank_account']>;
 
 /** The account a bank debit (ACH) was paid from, or null for any other method. */
 export function usBankAccountOf(method: { type: string } | null): UsBankAccount | null {
@@ -31,11 +29,7 @@ export function usBankAccountOf(method: { type: string } | null): UsBankAccount 
 }
 
 /** A local payment method's bank, as `payment_method.<type>` shows it (`ideal: {bank, bic, iban_last4}`). */
-export interface LocalBank {
-  bank: string | null;
-  bic: string | null;
-  iban_last4: string | null;
-}
+export type LocalBank = NonNullable<MethodShown['ideal']>;
 
 /** The bank a local payment (iDEAL…) was paid from, or null for any other method. */
 export function localBankOf(method: { type: string } | null): LocalBank | null {

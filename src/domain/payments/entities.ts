@@ -3,13 +3,13 @@ import { modes } from '../shared/events';
 import type { Address, ShippingDetails } from '../addresses/entities';
 import { paymentStatuses, refundStatuses } from './state-machine';
 import { declineCodes } from '../shared/errors';
-import { defineResource, field, type EntityOf } from '../shared/resource-shape';
+import { defineResource, definePart, field, type EntityOf } from '../shared/resource-shape';
 import type { TotalDetails } from '../pricing/totals';
 
 export const captureMethods = ['automatic', 'manual'] as const;
 export type CaptureMethod = (typeof captureMethods)[number];
 import type { PaymentMethodType } from './payment-method-types';
-import type { AchReturn, UsBankAccountHolderType, UsBankAccountType } from './bank-debits';
+import { usBankAccountHolderTypes, usBankAccountTypes, type AchReturn } from './bank-debits';
 export { paymentMethodTypes, type PaymentMethodType } from './payment-method-types';
 
 /** The card or wallet that paid, as far as it may be kept: never the number or the CVC. */
@@ -32,22 +32,23 @@ export interface PaymentMethodDetails {
 }
 
 /** A US bank account that paid (ACH): its last 4 digits only, never the account number. */
-export interface UsBankAccountDetails {
-  /** The bank's name, when the processor tells it. */
-  bankName: string | null;
-  last4: string;
-  routingNumber: string;
-  accountType: UsBankAccountType;
-  accountHolderType: UsBankAccountHolderType;
-}
+export const usBankAccountDetails = definePart({
+  bankName: field.text().nullable().describe("The bank's name, when the processor tells it."),
+  last4: field.text().describe('The last 4 digits of the account number; never the number.'),
+  routingNumber: field.text().describe("The bank's routing (ABA) number."),
+  accountType: field.oneOf(usBankAccountTypes),
+  accountHolderType: field.oneOf(usBankAccountHolderTypes),
+});
+export type UsBankAccountDetails = EntityOf<typeof usBankAccountDetails>;
 
 /** The bank a local payment was made from: never the account number, only the IBAN's last 4 characters. */
-export interface BankDetails {
+export const bankDetails = definePart({
   /** The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists; else null. */
-  name: string | null;
-  bic: string | null;
-  ibanLast4: string | null;
-}
+  name: field.text().nullable().shownAs('bank').describe('The bank as iDEAL names it (`ing`, `rabobank`…), when its BIC is one it lists.'),
+  bic: field.text().nullable().describe("The bank's BIC, as the processor reported it."),
+  ibanLast4: field.text().nullable().describe("The last 4 characters of the shopper's IBAN; never the account number."),
+});
+export type BankDetails = EntityOf<typeof bankDetails>;
 
 /**
  * One attempt to pay a session, or a charge of a saved payment method from the server (design.md §3,

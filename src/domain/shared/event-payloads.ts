@@ -1,8 +1,17 @@
-import { payments, refunds, type BankDetails, type UsBankAccountDetails, type Payment, type Refund } from '../payments/entities';
+import {
+  bankDetails,
+  payments,
+  refunds,
+  usBankAccountDetails,
+  type BankDetails,
+  type UsBankAccountDetails,
+  type Payment,
+  type Refund,
+} from '../payments/entities';
 import { isLocalPaymentMethod } from '../payments/payment-method-types';
 import { events, type DomainEvent } from './events';
 import { checkoutSessions, type CheckoutSession } from '../sessions/entities';
-import { apiFieldsOf, apiObjectOf } from './resource-shape';
+import { apiFieldsOf, apiFieldsOrBlank, apiObjectOf } from './resource-shape';
 import type { CheckoutPageChange } from '../checkout-page/entities';
 import { disputeEvidence, disputes, type Dispute } from '../disputes/entities';
 import type { TotalDetails } from '../pricing/totals';
@@ -113,21 +122,11 @@ export function paymentSnapshot(payment: Payment) {
   };
 }
 
-/** The bank a local payment was paid from: never its account number, only the IBAN's last 4 characters. */
-export function bankSnapshot(bank: BankDetails | null) {
-  return { bank: bank?.name ?? null, bic: bank?.bic ?? null, iban_last4: bank?.ibanLast4 ?? null };
-}
+/** The bank a local payment was paid from, as its definition shows it (`bankDetails`): never its account number. */
+export const bankSnapshot = (bank: BankDetails | null) => apiFieldsOrBlank(bankDetails, bank);
 
-/** A US bank account that paid (ACH), as the API shows it: never the account number, only its last 4 digits. */
-export function usBankAccountSnapshot(account: UsBankAccountDetails | null) {
-  return {
-    bank_name: account?.bankName ?? null,
-    last4: account?.last4 ?? null,
-    routing_number: account?.routingNumber ?? null,
-    account_type: account?.accountType ?? null,
-    account_holder_type: account?.accountHolderType ?? null,
-  };
-}
+/** A US bank account that paid (ACH), as its definition shows it (`usBankAccountDetails`): only its last 4 digits. */
+export const usBankAccountSnapshot = (account: UsBankAccountDetails | null) => apiFieldsOrBlank(usBankAccountDetails, account);
 
 /** The refund as its events carry it (and the merchant API shows it): its fields as its definition shows them (`refunds`). */
 export function refundSnapshot(refund: Refund) {

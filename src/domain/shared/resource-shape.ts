@@ -140,6 +140,16 @@ export function defineResource<const F extends Fields>(table: string, fields: F)
   return { table, fields, shown, blank: Object.freeze(blank) };
 }
 
+/**
+ * A part of a resource kept inside one of its JSON fields (the bank a payment was made from): its
+ * fields written once, as a resource's are, with no table of its own. Its API fields
+ * (`apiFieldsOrBlank`) and its schema (`partFieldsSchema` in src/http/resource-schema.ts) derive
+ * from it.
+ */
+export function definePart<const F extends Fields>(fields: F): ResourceDefinition<F> {
+  return defineResource('', fields);
+}
+
 /** `camelCase` as `snake_case`. */
 type Snake<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Snake<T>}` : S;
 
@@ -181,6 +191,15 @@ export function apiValueOf(def: AnyField, value: unknown): unknown {
 export function apiFieldsOf<R extends ResourceDefinition>(definition: R, entity: EntityOf<R>): ApiFieldsOf<R> {
   return showInto({}, definition, entity) as ApiFieldsOf<R>;
 }
+
+/** A part's API fields as `apiFieldsOf` shows them; every one null when the part is missing. */
+export function apiFieldsOrBlank<R extends ResourceDefinition>(definition: R, entity: EntityOf<R> | null): OrBlank<ApiFieldsOf<R>> {
+  if (entity) return apiFieldsOf(definition, entity) as OrBlank<ApiFieldsOf<R>>;
+  return Object.fromEntries(definition.shown.map(([, apiName]) => [apiName, null])) as OrBlank<ApiFieldsOf<R>>;
+}
+
+/** Each field, or null. */
+export type OrBlank<T> = { [K in keyof T]: T[K] | null };
 
 /** Sets on `target` every field the definition shows, by its API name. */
 function showInto(target: Record<string, unknown>, definition: ResourceDefinition, entity: object): Record<string, unknown> {
