@@ -194,7 +194,7 @@ export function apiFieldsOf<R extends ResourceDefinition>(definition: R, entity:
 
 /** A part's API fields as `apiFieldsOf` shows them; every one null when the part is missing. */
 export function apiFieldsOrBlank<R extends ResourceDefinition>(definition: R, entity: EntityOf<R> | null): OrBlank<ApiFieldsOf<R>> {
-  if (entity) return apiFieldsOf(definition, entity) as OrBlank<ApiFieldsOf<R>>;
+  if (entity) return showInto({}, definition, entity) as OrBlank<ApiFieldsOf<R>>;
   return Object.fromEntries(definition.shown.map(([, apiName]) => [apiName, null])) as OrBlank<ApiFieldsOf<R>>;
 }
 
