@@ -7,24 +7,15 @@ import type { PublicSession } from './api';
 import { defaultCheckoutFlags } from './flags';
 import { inlineMessages, loadMessages, primeMessages } from './i18n';
 import type { CheckoutPageData } from './page-data';
+import { openSession } from './test-session';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const session = {
-  id: 'cs_confirming',
-  status: 'open',
-  livemode: false,
-  merchant: { name: 'Test Shop', logo_url: null, accent_color: null },
-  currency: 'USD',
-  locale: 'en',
-  line_items: [],
-  amount_total: 1800,
-  customer_email: null,
-  mode: 'payment',
+const session = openSession('cs_confirming', {
   redirect_url: null,
   cancel_url: null,
   payment: { status: 'processing', amount: 1800, brand: null, last4: null },
-} as unknown as PublicSession;
+});
 
 afterEach(() => {
   vi.useRealTimers();

@@ -5,24 +5,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PublicSession } from '../api';
 import { loadMessages, translator } from '../i18n';
 import type { ProcessorClient } from '../processor-client';
+import { openSession } from '../test-session';
 import BankDebitArea, { type BankDebitAreaProps } from './BankDebitArea';
 import { mandateMessageKey } from './bank-debit';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const session = {
-  id: 'cs_bank_debit',
-  status: 'open',
-  livemode: false,
-  merchant: { name: 'Test Shop', logo_url: null, accent_color: null },
-  currency: 'USD',
-  locale: 'en',
-  line_items: [],
-  amount_total: 1800,
-  customer_email: null,
-  mode: 'payment',
-  save_payment_method: null,
-} as unknown as PublicSession;
+const session = openSession('cs_bank_debit', { save_payment_method: null });
 
 const standing =
   "By clicking the button below, you authorize Test Shop to debit the bank account above for $18.00 now and for later payments you agree to with Test Shop, such as a subscription's renewals, until you tell Test Shop to stop, and to credit it if an error needs correcting.";
