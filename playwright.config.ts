@@ -7,9 +7,9 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  // A test's whole flow, on a 2-core machine running two browsers, their servers and PostgreSQL at
-  // once; the long dashboard flows set more for themselves.
-  timeout: 60_000,
+  // A test's whole flow, on a 2-core machine running two browsers, their servers, Vitest and
+  // PostgreSQL at once (up to 40 s on a slow day); the long dashboard flows set as much or more.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {

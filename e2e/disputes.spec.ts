@@ -80,7 +80,7 @@ async function expectDecided(page: Page, url: string, status: string) {
 }
 
 test.describe('disputes', () => {
-  test.describe.configure({ timeout: 90_000 });
+  test.describe.configure({ timeout: 180_000 });
 
   test('inbox by reply-by; evidence with a file (refused types and sizes said plainly); submit → won and lost; accept; roles @desktop', async ({
     page,
