@@ -55,7 +55,14 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
   async function payThenTerminate(server: ServerProcess) {
     const ready = await shoppers(server.base, key, SHOPPERS);
     const sent = sentCounter(SHOPPERS + MERCHANT_READS);
-    const answers = ready.map((shopper) => pay(server.base, shopper, sent.onSent));
+    // When each answer (or failure) came, to tell in a failure where in the shutdown a request was cut.
+    const endedAt: number[] = [];
+    const answers = ready.map((shopper, i) =>
+      pay(server.base, shopper, sent.onSent).then((answer) => {
+        endedAt[i] = Date.now();
+        return answer;
+      }),
+    );
     // The merchant's back end reads sessions meanwhile: each call answered goes to the request log.
     const reads = ready
       .slice(0, MERCHANT_READS)
@@ -66,7 +73,8 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
     const settled: Answer[] = await Promise.all(answers);
     const read: Answer[] = await Promise.all(reads);
     const code = await server.exited;
-    return { settled, read, code, stopMs: Date.now() - signalledAt };
+    const cutAfterMs = settled.flatMap((answer, i) => (answer.error === null ? [] : [endedAt[i]! - signalledAt]));
+    return { settled, read, code, stopMs: Date.now() - signalledAt, cutAfterMs };
   }
 
   const describeAnswers = (settled: Answer[]) => {
@@ -80,12 +88,12 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
 
   it(`answers all ${SHOPPERS} payments in flight, resets none, and exits 0`, { timeout: 240_000 }, async () => {
     const server = await serve();
-    const { settled, read, code, stopMs } = await payThenTerminate(server);
+    const { settled, read, code, stopMs, cutAfterMs } = await payThenTerminate(server);
     const counts = describeAnswers(settled);
     console.info(`SIGTERM with ${SHOPPERS} payments in flight: ${JSON.stringify(counts)}; exit ${code} after ${stopMs} ms`);
     expect(
       settled.filter((answer) => answer.error !== null),
-      JSON.stringify(counts),
+      `${JSON.stringify(counts)}; cut ${JSON.stringify(cutAfterMs)} ms after the signal`,
     ).toEqual([]);
     // An answer is a payment made or a clean refusal, never a server error of ours.
     for (const answer of settled) expect([200, 402, 409, 503], answer.body).toContain(answer.status);
@@ -118,7 +126,7 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
     // A few payments before: their events' sends are under way, held, when the signal comes.
     for (const shopper of await shoppers(server.base, key, 8)) expect((await pay(server.base, shopper)).status).toBe(200);
     expect(await until(() => receiver.received.length >= 8, 30_000)).toBe(true);
-    const { settled, code, stopMs } = await payThenTerminate(server);
+    const { settled, code, stopMs, cutAfterMs } = await payThenTerminate(server);
     const counts = describeAnswers(settled);
     const held = new Set(receiver.received.map((webhook) => webhook.event.id));
     console.info(
@@ -126,7 +134,7 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
     );
     expect(
       settled.filter((answer) => answer.error !== null),
-      JSON.stringify(counts),
+      `${JSON.stringify(counts)}; cut ${JSON.stringify(cutAfterMs)} ms after the signal`,
     ).toEqual([]);
     expect(code, server.stderr()).toBe(0);
     expect(held.size).toBeGreaterThan(0);
