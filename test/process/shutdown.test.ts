@@ -86,6 +86,14 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
     return counts;
   };
 
+  /** Each request got an HTTP answer, or a refusal (503) that closes its connection. */
+  const expectAnsweredOrRefused = (answers: Answer[]) => {
+    for (const answer of answers) {
+      expect([200, 503], answer.body).toContain(answer.status);
+      if (answer.status === 503) expect(answer.headers.connection, answer.body).toBe('close');
+    }
+  };
+
   it(`answers all ${SHOPPERS} payments in flight, resets none, and exits 0`, { timeout: 240_000 }, async () => {
     const server = await serve();
     const { settled, read, code, stopMs, cutAfterMs } = await payThenTerminate(server);
@@ -101,10 +109,7 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
     // budget, refused like a payment: 503 with `Connection: close` (all 50 were, behind 300
     // payments, on PostgreSQL with both test runners beside this suite).
     const readsAnswered = read.filter((answer) => answer.status === 200).length;
-    for (const answer of read) {
-      expect([200, 503], answer.body).toContain(answer.status);
-      if (answer.status === 503) expect(answer.headers.connection, answer.body).toBe('close');
-    }
+    expectAnsweredOrRefused(read);
     expect(code, server.stderr()).toBe(0);
     expect(server.stderr()).not.toMatch(/did not stop within/);
 
@@ -195,14 +200,8 @@ describe.each(shopDatabases)('SIGTERM with $name', ({ make }) => {
     // Every request got an HTTP answer: a payment made, or a refusal that closes its connection.
     const unanswered = [...settled, ...read].filter((answer) => answer.error !== null);
     expect(unanswered.length, `payments ${JSON.stringify(counts)}, reads ${JSON.stringify(readCounts)}`).toBe(0);
-    for (const answer of settled) {
-      expect([200, 503], answer.body).toContain(answer.status);
-      if (answer.status === 503) expect(answer.headers.connection, answer.body).toBe('close');
-    }
-    for (const answer of read) {
-      expect([200, 503], answer.body).toContain(answer.status);
-      if (answer.status === 503) expect(answer.headers.connection, answer.body).toBe('close');
-    }
+    expectAnsweredOrRefused(settled);
+    expectAnsweredOrRefused(read);
     expect(code, server.stderr()).toBe(0);
     expect(server.stderr()).not.toMatch(/did not stop within/);
     expect(stopMs).toBeLessThan(SHORT_TIMEOUT_SECONDS * 1000 + 1000);
