@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -37,8 +37,13 @@ const ownModuleUrls: Plugin = {
   },
 };
 
+/**
+ * Each file is written beside its place and renamed into it, so a process started by another run
+ * beside this one (`npm test` runs two) never reads a file half written.
+ */
 export async function buildCliBundle(): Promise<void> {
-  await build({
+  const { outputFiles } = await build({
+    write: false,
     entryPoints: { tillpoint: path.join(root, 'src/cli/main.ts'), 'crashing-server': path.join(root, 'test/process/crashing-server.ts') },
     outdir,
     outExtension: { '.js': '.mjs' },
@@ -53,4 +58,10 @@ export async function buildCliBundle(): Promise<void> {
     plugins: [ownModuleUrls],
     logLevel: 'warning',
   });
+  for (const file of outputFiles) {
+    await mkdir(path.dirname(file.path), { recursive: true });
+    const writing = `${file.path}.${process.pid}.tmp`;
+    await writeFile(writing, file.contents);
+    await rename(writing, file.path);
+  }
 }
