@@ -1,5 +1,3 @@
-import { cliBundle } from '../support/cli-bundle';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createAccount } from '../../src/domain/team/use-cases/create-account';
 import { openPostgres, type SqlClient } from '../../src/persistence/sql-client';
 import { openTillpoint } from '../../src/runtime/open-tillpoint';
-import { freePort, root } from '../support/processes';
+import { startServe, until, type ServerProcess } from '../support/processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -23,32 +21,16 @@ describe.skipIf(!postgresUrl)('webhook delivery across server processes (postgre
   const databaseUrl = `${postgresUrl}${postgresUrl?.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tillpoint-proc-'));
   const receiver = new WebhookReceiver();
-  const servers: ChildProcess[] = [];
+  const servers: ServerProcess[] = [];
   let receiverUrl = '';
   let db: SqlClient;
   let key = '';
 
-  async function serve(): Promise<{ process: ChildProcess; base: string }> {
-    const port = await freePort();
-    const child = spawn(process.execPath, [cliBundle, 'serve'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: '' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    servers.push(child);
-    const base = `http://127.0.0.1:${port}`;
-    // Seconds alone; over a minute on a loaded 2-core machine running both test runners beside it.
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}`);
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) return { process: child, base };
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error('serve did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  /** `tillpoint serve` on the shared schema; afterEach stops it. */
+  async function serve(): Promise<ServerProcess> {
+    const server = await startServe({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PUBLIC_URL: '' });
+    servers.push(server);
+    return server;
   }
 
   const call = async (base: string, method: string, url: string, body?: unknown) => {
@@ -59,15 +41,6 @@ describe.skipIf(!postgresUrl)('webhook delivery across server processes (postgre
     });
     expect(res.status, `${method} ${url}`).toBeLessThan(300);
     return res.json() as Promise<Record<string, any>>;
-  };
-
-  const until = async (condition: () => boolean | Promise<boolean>, ms: number) => {
-    const deadline = Date.now() + ms;
-    while (!(await condition())) {
-      if (Date.now() > deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return true;
   };
 
   const session = { currency: 'usd', line_items: [{ name: 'Beans', unit_amount: 1500, quantity: 1 }] };
@@ -91,10 +64,10 @@ describe.skipIf(!postgresUrl)('webhook delivery across server processes (postgre
   });
 
   afterEach(async () => {
-    for (const child of servers.splice(0)) {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((resolve) => child.once('exit', resolve));
+    for (const server of servers.splice(0)) {
+      if (server.child.exitCode === null && server.child.signalCode === null) {
+        server.child.kill('SIGTERM');
+        await server.exited;
       }
     }
   });
@@ -144,8 +117,8 @@ describe.skipIf(!postgresUrl)('webhook delivery across server processes (postgre
     await call(first.base, 'POST', `/v1/checkout/sessions/${created.id}/expire`);
     expect(await until(() => receiver.received.length === 1, 60_000)).toBe(true);
 
-    first.process.kill('SIGKILL');
-    await new Promise((resolve) => first.process.once('exit', resolve));
+    first.child.kill('SIGKILL');
+    await first.exited;
     receiver.hold = false;
     await serve();
     // The dead server's lease (10 s timeout + 5 s) runs out, then the new one delivers again.
