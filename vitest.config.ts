@@ -22,34 +22,10 @@ class ProcessSuitesFirst extends BaseSequencer {
   }
 }
 
-const everySuite = ['src/**/*.test.ts', 'web/**/*.test.ts', 'web/**/*.test.tsx', 'test/**/*.test.ts', 'sdk/node/test/**/*.test.ts'];
-const notSuites = ['**/node_modules/**', 'dist', 'sdk/node/dist', 'e2e'];
-
-/**
- * The parts `npm test` runs as Vitest runs of their own (docs/testing.md), picked by TEST_PART; without
- * it, every suite. `timed`: the suites that hold the product to a time bound (real servers stopped
- * within a shutdown budget, crashed and restarted; lock waits), run on a machine loaded by nothing but
- * them. `refusals`: suites of requests refused or answered without a change, no clock but a fake one,
- * which use the cores the timed suites leave idle. `suites`: the rest.
- */
-const parts: Record<string, string[]> = {
-  timed: ['test/process/**/*.test.ts', 'test/integration/lock-waits.test.ts'],
-  refusals: [
-    'test/integration/fuzz-every-route.test.ts',
-    'test/integration/restricted-api-keys.test.ts',
-    'test/integration/refused-input.test.ts',
-    'test/integration/utf8-input.test.ts',
-    'test/integration/url-control-characters.test.ts',
-    'test/integration/edge-refusals.test.ts',
-  ],
-};
-const part = process.env.TEST_PART;
-if (part !== undefined && part !== 'suites' && !(part in parts)) throw new Error(`TEST_PART is timed, refusals or suites, not ${part}`);
-
 export default defineConfig({
   test: {
-    include: part !== undefined && part !== 'suites' ? parts[part] : everySuite,
-    exclude: part === 'suites' ? [...notSuites, ...Object.values(parts).flat()] : notSuites,
+    include: ['src/**/*.test.ts', 'web/**/*.test.ts', 'web/**/*.test.tsx', 'test/**/*.test.ts', 'sdk/node/test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'dist', 'sdk/node/dist', 'e2e'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     // Three workers on CI's two cores: the process suites, which start first, spend most of their
