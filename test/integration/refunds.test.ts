@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runJobOnce } from '../../src/runtime/scheduler';
 import { testDatabases } from '../support/databases';
 import { expectError, merchantCall, rows, useIntegration } from '../support/integration';
 import { DAY_MS, dumpBusinessData, paidPayment, readPayment } from '../support/payments';
@@ -81,16 +82,30 @@ describe.each(testDatabases)('refunds ($name)', (database) => {
   it('50 parallel refunds that together exceed the capture never over-refund', async () => {
     const payment = await paidPayment(ctx, 10_000);
     // 50 × 300 = 15,000 asked for, 10,000 captured: at most 33 can succeed.
-    const answers = await Promise.all(Array.from({ length: 50 }, () => call('POST', '/v1/refunds', { payment: payment.id, amount: 300 })));
+    const refund = () => call('POST', '/v1/refunds', { payment: payment.id, amount: 300 });
+    const answers = await Promise.all(Array.from({ length: 50 }, refund));
+    // On a loaded machine a refund queued behind the others past the lock timeout is answered 503
+    // database_unavailable (lock-waits.test.ts holds that bound). One cut after its intent was
+    // recorded stays pending until operation reconciliation settles it, as after a crash; then the
+    // merchant's client retries each, one at a time.
+    const unavailable = answers.filter((a) => a.statusCode === 503);
+    for (const answer of unavailable) expectError(answer, 503, 'database_unavailable');
+    if (unavailable.length > 0) {
+      ctx.h.clock.advance(61_000);
+      await runJobOnce(ctx.h.tillpoint.deps, 'operation-reconciliation');
+      for (const _ of unavailable) answers.push(await refund());
+    }
     const succeeded = answers.filter((a) => a.statusCode === 200);
-    for (const refused of answers.filter((a) => a.statusCode !== 200)) {
+    for (const refused of answers.filter((a) => a.statusCode !== 200 && a.statusCode !== 503)) {
       expectError(refused, 409, 'refund_exceeds_available', { param: 'amount' });
     }
-    expect(succeeded.length).toBe(33);
+    expect(succeeded.length).toBeLessThanOrEqual(33);
     const stored = await rows(ctx.db, `SELECT status, amount FROM refunds`);
     const total = stored.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + Number(r.amount), 0);
+    // Every refund final, and all that could be refunded was: 33 × 300.
     expect(total).toBe(9900);
-    expect(stored.filter((r) => r.status !== 'succeeded')).toEqual([]);
+    expect(stored.filter((r) => r.status !== 'succeeded' && r.status !== 'failed')).toEqual([]);
+    if (unavailable.length === 0) expect(stored.filter((r) => r.status !== 'succeeded')).toEqual([]);
     expect(await readPayment(ctx, payment.id)).toMatchObject({ amount_captured: 10_000, amount_refunded: 9900 });
     const [transaction] = await rows(ctx.db, 'SELECT amount_refunded FROM test_processor_transactions WHERE payment_id = $1', [payment.id]);
     expect(Number(transaction!.amount_refunded)).toBe(9900);
