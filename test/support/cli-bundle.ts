@@ -38,8 +38,8 @@ const ownModuleUrls: Plugin = {
 };
 
 /**
- * Each file is written beside its place and renamed into it, so a process started by another run
- * beside this one (`npm test` runs two) never reads a file half written.
+ * Each file is written beside its place and renamed into it, so a process started by another
+ * Vitest run beside this one never reads a file half written.
  */
 export async function buildCliBundle(): Promise<void> {
   const { outputFiles } = await build({
