@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { PASSWORD, inviteMember, payAsShopper, signUp, unique, goTo } from './dashboard-support';
-import { expectNoAxeViolations, fillCheckout, payButton } from './support';
+import { checkScreen, fillCheckout, payButton } from './support';
 import { startSmtpReceiver } from '../test/support/smtp-receiver';
 
 async function signIn(page: Page, email: string, password = PASSWORD) {
@@ -87,7 +87,7 @@ test.describe('a fresh install, closed by default', () => {
 
     await page.goto(setupUrl!);
     await expect(page.getByRole('heading', { name: 'Claim Demo Coffee Roasters' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByLabel('Your name').fill('Opal Operator');
     await page.getByLabel('Email').fill(ownerEmail);
     await page.getByLabel('Password').fill(PASSWORD);
@@ -101,7 +101,7 @@ test.describe('a fresh install, closed by default', () => {
     // Used once: the same link no longer works.
     await page.goto(setupUrl!);
     await expect(page.getByRole('heading', { name: 'This setup link does not work' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 
   test('sign-up is refused: the page says so and the API answers sign_up_closed', async ({ page }) => {
@@ -110,7 +110,7 @@ test.describe('a fresh install, closed by default', () => {
     await expect(page.getByRole('link', { name: 'Create an account' })).toHaveCount(0);
     await page.goto(`${base}/dashboard/sign-up`);
     await expect(page.getByRole('heading', { name: 'Sign-up is closed' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     const refused = await page.evaluate(async () => {
       const session = await (await fetch('/dashboard/api/session')).json();
       const res = await fetch('/dashboard/api/sign-up', {
@@ -149,7 +149,7 @@ test.describe('a fresh install, closed by default', () => {
     await expect(member.getByRole('alert')).toHaveText('Your role does not allow this. Ask an owner or an admin.');
     await expect(member.getByText(/Loading/)).toHaveCount(0);
     await expect(member.getByRole('table')).toHaveCount(0);
-    await expectNoAxeViolations(member);
+    await checkScreen(member);
     await context.close();
   });
 
@@ -158,7 +158,7 @@ test.describe('a fresh install, closed by default', () => {
     await signIn(page, ownerEmail);
     await page.getByRole('link', { name: 'New account' }).click();
     await expect(page.getByRole('heading', { name: 'New account' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByLabel('Business name').fill('Second Roastery');
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
@@ -169,7 +169,7 @@ test.describe('a fresh install, closed by default', () => {
     await page.goto(`${base}/dashboard/sign-in`);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     const arriving = smtp.next();
     await page.getByLabel('Email').fill(ownerEmail);
     await page.getByRole('button', { name: 'Email me a reset link' }).click();
@@ -197,7 +197,7 @@ test.describe('a fresh install, closed by default', () => {
     await sendReceipts.check();
     await page.getByRole('form', { name: 'Business profile and branding' }).getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Saved. Your checkout page now shows these.')).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     const arriving = smtp.next();
     await payAsShopper(request, demoCheckout, 'receipt.shopper@buyer.example');
@@ -226,7 +226,7 @@ test.describe('account security', () => {
     await page.getByRole('link', { name: 'Your security' }).click();
     await expect(page.getByRole('heading', { name: 'Your security' })).toBeVisible();
     await expect(page.getByRole('cell', { name: 'This browser' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByLabel('Current password').fill('not my password');
     await page.getByLabel('New password').fill('an even longer passphrase');
     await page.getByRole('button', { name: 'Change password' }).click();
@@ -253,14 +253,14 @@ test.describe('account security', () => {
     // The Team page, loaded again now that the member has joined.
     await page.reload();
     await expect(page.getByRole('row').filter({ hasText: memberEmail })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByRole('button', { name: `Make a password reset link for ${memberEmail}` }).click();
     const link = (await page.getByTestId('reset-link').textContent())!;
     expect(link).toMatch(/\/dashboard\/reset-password\/pwr_/);
 
     await member.goto(link);
     await expect(member.getByRole('heading', { name: 'Set a new password' })).toBeVisible();
-    await expectNoAxeViolations(member);
+    await checkScreen(member);
     await member.getByLabel('New password').fill('a brand new passphrase');
     await member.getByRole('button', { name: 'Set password' }).click();
     await expect(member.getByRole('heading', { name: 'Your password is set' })).toBeVisible();
@@ -278,19 +278,19 @@ test.describe('account security', () => {
     await page.getByRole('link', { name: 'Your security' }).click();
     await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
     await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     const secret = (await page.getByTestId('totp-secret').textContent())!;
     await page.getByLabel('Code from your authenticator app').fill(codeFor(secret));
     await page.getByRole('button', { name: 'Confirm and turn on' }).click();
     await expect(page.getByTestId('recovery-codes').locator('li')).toHaveCount(10);
     const codes = (await page.getByTestId('recovery-codes').locator('li').allTextContents()).map((c) => c.trim());
     await expect(page.getByText('Recovery codes left: 10')).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await signOut(page);
     await signIn(page, email);
     await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     const wrong = String((Number(codeFor(secret, 1)) + 1) % 1_000_000).padStart(6, '0');
     await page.getByLabel('Code from your authenticator app').fill(wrong);
     await page.getByRole('button', { name: 'Verify' }).click();

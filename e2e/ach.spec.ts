@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiGet, createSession, expectNoAxeViolations, paymentsOf } from './support';
+import { apiGet, createSession, checkScreen, paymentsOf } from './support';
 
 /**
  * An ACH bank debit with the test processor: the shopper opens the bank account form, types the
@@ -23,7 +23,7 @@ test.describe('ACH bank debit on the checkout page (test processor)', () => {
     const session = await dollarSession(request);
     await page.goto(session.url);
     await openForm(page);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     // The mandate names the merchant and the amount, and paying waits for its acceptance.
     await expect(page.getByTestId('bank-debit-mandate')).toContainText('you authorize');
     await expect(page.getByTestId('bank-debit-mandate')).toContainText('$450.00');
@@ -37,7 +37,7 @@ test.describe('ACH bank debit on the checkout page (test processor)', () => {
     await expect(page.getByTestId('bank-debit-notice')).toContainText('your authorization');
     await expect(page.getByLabel('I authorize this debit')).toBeFocused();
     expect(await paymentsOf(request, session.id)).toEqual([]);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await page.getByLabel('I authorize this debit').check();
     await page.getByRole('button', { name: 'Pay $450.00 by bank debit' }).click();
@@ -47,12 +47,12 @@ test.describe('ACH bank debit on the checkout page (test processor)', () => {
     await expect(page.getByRole('status')).toContainText('This page updates by itself');
     const [waiting] = await paymentsOf(request, session.id);
     expect(waiting!.status).toBe('processing');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // The debit settles (6 s here: TEST_PROCESSOR_ACH_SETTLE_DELAY_SECONDS); the page reads the session again and shows the receipt.
     await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByText('Paid $450.00 with US bank account (ACH)')).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     const details = await apiGet(request, `/v1/payments/${waiting!.id}`);
     expect(details).toMatchObject({
       status: 'succeeded',
@@ -80,6 +80,6 @@ test.describe('ACH bank debit on the checkout page (test processor)', () => {
     await expect(page.locator('#form-notice')).not.toBeEmpty();
     await expect(page.getByRole('button', { name: 'Pay $450.00 by bank debit' })).toBeEnabled();
     expect((await paymentsOf(request, session.id)).map((payment) => payment.status)).toEqual(['failed']);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { goTo, signUp, unique } from './dashboard-support';
-import { expectNoAxeViolations } from './support';
+import { checkScreen } from './support';
 
 test.describe('API keys on the Developers page', () => {
   // A long dashboard flow, as the other dashboard specs: more than the default minute on a loaded machine.
@@ -19,7 +19,7 @@ test.describe('API keys on the Developers page', () => {
     await page.getByRole('radio', { name: 'checkout_sessions: Read' }).check();
     await page.getByRole('radio', { name: 'payments: Read' }).check();
     await page.getByRole('radio', { name: 'customers: Write' }).check();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByRole('button', { name: 'Create restricted key' }).click();
     const restricted = (await page.getByTestId('new-key').textContent())!;
     expect(restricted).toMatch(/^rk_test_/);
@@ -54,7 +54,7 @@ test.describe('API keys on the Developers page', () => {
     // Roll it: the old key keeps working for an hour beside the new one.
     await renamed.getByRole('button', { name: /^Roll rk_test_/ }).click();
     await expect(page.getByLabel('Old key stops working')).toHaveValue('3600');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByRole('button', { name: 'Roll key' }).click();
     const rolled = (await page.getByTestId('new-key').textContent())!;
     expect(rolled).toMatch(/^rk_test_/);
@@ -84,7 +84,7 @@ test.describe('API keys on the Developers page', () => {
     const editor = page.getByRole('form', { name: `Permissions of Nightly report (${rolledLabel})` });
     await expect(editor.getByRole('radio', { name: 'payments: Read' })).toBeChecked();
     await editor.getByRole('radio', { name: 'refunds: Read' }).check();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await editor.getByRole('button', { name: 'Save permissions' }).click();
     await expect(editor).toHaveCount(0);
     await expect(page.getByRole('row').filter({ hasText: rolledLabel })).toContainText('refunds: read');
@@ -95,7 +95,7 @@ test.describe('API keys on the Developers page', () => {
     await revokeButton.click();
     const confirm = page.getByRole('dialog', { name: `Revoke Nightly report (${rolledLabel})? Calls with it will be refused at once.` });
     await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(confirm).toHaveCount(0);
     expect((await request.get('/v1/payments', { headers: as(rolled) })).status()).toBe(200);
@@ -106,6 +106,6 @@ test.describe('API keys on the Developers page', () => {
     expect(revoked.status()).toBe(401);
     expect((await revoked.json()).error.code).toBe('api_key_revoked');
     await page.getByRole('button', { name: 'Done' }).click();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { giveUpOnCardFrames, routeThirdParties } from './doubles/braintree-client-api';
-import { createSession, expectNoAxeViolations, fillCheckout, payButton } from './support';
+import { createSession, checkScreen, fillCheckout, payButton } from './support';
 
 /**
  * The checkout page with the real braintree-web 3.79.1, paying through our server, the real
@@ -37,7 +37,7 @@ test.describe('Braintree checkout', () => {
     const session = await braintreeSession(request, { payment_method_types: ['google_pay'] });
     await page.goto(session.url);
     await expect(googlePayButton(page)).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     const paying = page.waitForRequest((r) => r.url().endsWith(`/api/checkout/sessions/${session.id}/payments`));
     await googlePayButton(page).click();
@@ -164,7 +164,7 @@ test.describe('Braintree checkout', () => {
     await expect(page.getByRole('alert')).toHaveText('Card payment could not be loaded. Nothing was charged; reload the page or use Google Pay.');
     await expect(page.getByRole('button', { name: 'Pay $18.00' })).toBeDisabled();
     await expect(page.getByText('Loading the secure card form…')).toHaveCount(0);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await googlePayButton(page).click();
     await page.getByRole('dialog', { name: 'Google Pay payment sheet' }).getByRole('button', { name: 'Continue' }).click();

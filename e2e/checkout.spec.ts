@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiGet, createSession, expectNoAxeViolations, fillCheckout, payButton, paymentsOf, stubMerchantSite, typeInto } from './support';
+import { apiGet, createSession, checkScreen, fillCheckout, payButton, paymentsOf, stubMerchantSite, typeInto } from './support';
 
 test.describe('paying a checkout session', () => {
   test('pays with 4111 1111 1111 1111 and lands on the success URL @desktop', async ({ page, request }) => {
@@ -16,7 +16,7 @@ test.describe('paying a checkout session', () => {
     await expect(page.getByText('Kenya AA, 250 g')).toBeVisible();
     await expect(page.getByTestId('total')).toHaveText('$36.00');
     await expect(payButton(page)).toHaveText('Pay $36.00');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await fillCheckout(page);
     await expect(page.locator('.brand-icon')).toHaveAttribute('data-brand', 'visa');
@@ -39,12 +39,12 @@ test.describe('paying a checkout session', () => {
     await page.waitForURL(`**/c/${session.id}/done`);
     await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
     await expect(page.getByText('Paid $18.00 with Visa ending in 1111')).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await page.goto(session.url);
     await expect(page.getByRole('heading', { name: 'This order is already paid' })).toBeVisible();
     await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCount(0);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 
   test('a decline for insufficient funds (amount 2001.00) explains itself and the shopper can try again', async ({ page, request }) => {
@@ -58,7 +58,7 @@ test.describe('paying a checkout session', () => {
     await expect(alert).toHaveText('Your card has insufficient funds. Try another card.');
     await expect(payButton(page)).toBeEnabled();
     await expect(page.getByLabel('Card number', { exact: true })).toBeEnabled();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // The same session takes another attempt (the amount still decides, as in Braintree's sandbox).
     await payButton(page).click();
@@ -92,7 +92,7 @@ test.describe('paying a checkout session', () => {
     await payButton(page).click();
     await expect(page.getByRole('alert')).toHaveText(/payment service is not responding/);
     await expect(payButton(page)).toBeEnabled();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 
   test('a real card number is refused in test mode', async ({ page, request }) => {
@@ -134,7 +134,7 @@ test.describe('the card form', () => {
     await page.getByLabel('Email').fill('not-an-email');
     await page.getByLabel('Email').blur();
     await expect(page.locator('#email-error')).toHaveText('Enter an email address like name@example.com.');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // Nothing reaches the server while the form is wrong.
     await payButton(page).click();
@@ -158,7 +158,7 @@ test.describe('the card form', () => {
     await expect(number).toHaveAttribute('aria-invalid', 'true');
     await expect(page.locator('#card-cvc-error')).toHaveText('The security code is 3 digits.');
     await expect(cvc).toHaveAttribute('aria-invalid', 'true');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // Retyped: still wrong while typing, then right; each message goes with its field, the banner with the last.
     await number.press('Backspace');
@@ -198,7 +198,7 @@ test.describe('session states', () => {
     await expect(page.getByRole('heading', { name: 'This checkout has expired' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Back to the shop' })).toHaveAttribute('href', 'https://merchant.example/cart');
     await expect(payButton(page)).toHaveCount(0);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 
   test('a session that expires while the page is open refuses the payment', async ({ page, request }) => {
@@ -216,7 +216,7 @@ test.describe('session states', () => {
   test('an unknown session id shows a clear not-found page', async ({ page }) => {
     await page.goto('/c/cs_doesnotexist000000000000');
     await expect(page.getByRole('heading', { name: 'Checkout not found' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 
   test('while paying, the form is locked and the button says so', async ({ page, request }) => {
@@ -234,7 +234,7 @@ test.describe('session states', () => {
     await expect(busy).toBeDisabled();
     await expect(page.getByLabel('Card number', { exact: true })).toBeDisabled();
     await expect(page.getByLabel('Email')).toBeDisabled();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     release();
     await page.waitForURL(`**/c/${session.id}/done`);
   });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { payAsShopper, signUp, unique, goTo } from './dashboard-support';
-import { expectNoAxeViolations } from './support';
+import { checkScreen } from './support';
 
 test.describe('the Customers page', () => {
   test.describe.configure({ timeout: 90_000 });
@@ -48,7 +48,7 @@ test.describe('the Customers page', () => {
     await expect(guest).toContainText('Guest');
     await expect(guest.getByRole('cell').nth(1)).toHaveText('1');
     await expect(page.getByTestId('guest-customers')).not.toContainText('ada@buyer.example');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await guest.getByRole('link', { name: 'cy.guest@buyer.example' }).click();
     await expect(page.getByRole('row').filter({ hasText: 'cy.guest@buyer.example' })).toContainText('$9.90');
     await goTo(page, 'Customers');
@@ -57,14 +57,14 @@ test.describe('the Customers page', () => {
     const rows = page.getByTestId('customers').getByRole('row');
     await expect(rows).toHaveCount(2);
     await expect(rows.nth(1)).toContainText('ada@buyer.example');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await rows.nth(1).getByRole('link', { name: 'ada@buyer.example' }).click();
     await expect(page.getByRole('heading', { name: 'ada@buyer.example' })).toBeVisible();
     await expect(page.getByTestId('saved-methods')).toHaveText('visa •••• 1111, expires 12/2034');
     const payment = page.getByTestId('customer-payments').getByRole('row').nth(1);
     await expect(payment).toContainText('$16.50');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // The payment's page links back to its customer.
     const paymentId = (await payment.getByRole('link').textContent())!;
@@ -75,7 +75,7 @@ test.describe('the Customers page', () => {
     await page.getByRole('button', { name: 'Delete customer' }).click();
     const confirm = page.getByRole('dialog', { name: /Their payments stay/ });
     await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await confirm.getByRole('button', { name: 'Yes, delete the customer' }).click();
     await expect(page.getByText(`Customer ${ada} deleted`)).toHaveAttribute('role', 'status');
     await expect(page.getByTestId('customers').getByRole('row')).toHaveCount(2);

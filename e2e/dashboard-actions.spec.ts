@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { inviteMember, payAsShopper, signUp, unique, goTo } from './dashboard-support';
-import { expectNoAxeViolations } from './support';
+import { checkScreen } from './support';
 
 interface Received {
   signature: string;
@@ -52,7 +52,7 @@ test.describe('dashboard actions', () => {
     const secret = (await page.getByTestId('webhook-secret').textContent())!;
     expect(secret).toMatch(/^whsec_/);
     await expect(page.getByRole('row').filter({ hasText: receiver.url })).toContainText('All events');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // A product with a price, and a payment link selling it.
     await goTo(page, 'Payment links');
@@ -64,7 +64,7 @@ test.describe('dashboard actions', () => {
     await page.getByRole('button', { name: 'Create payment link' }).click();
     const linkRow = page.getByRole('row').filter({ hasText: '2 × Ethiopia Guji, 250 g' });
     await expect(linkRow).toContainText('$36.00');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     const linkUrl = (await linkRow.getByTestId('link-url').textContent())!;
     expect(linkUrl).toMatch(/\/l\/[a-z0-9]+$/);
 
@@ -81,7 +81,7 @@ test.describe('dashboard actions', () => {
     await page.getByRole('button', { name: 'Refund…' }).click();
     await page.getByLabel('Amount (USD)').fill('5.00');
     await page.getByLabel('Reason').selectOption('duplicate');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await expect(page.getByText('Refund $5.00 to the customer? This cannot be undone.')).toBeVisible();
     await page.getByRole('button', { name: 'Confirm refund' }).click();
@@ -90,7 +90,7 @@ test.describe('dashboard actions', () => {
     const refunds = page.getByRole('region', { name: 'Refunds' });
     await expect(refunds.getByRole('row').filter({ hasText: '$5.00' })).toContainText('duplicate');
     await expect(page.getByRole('definition').filter({ hasText: '$5.00' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // The merchant's receiver gets refund.succeeded, signed with the endpoint's secret.
     await expect.poll(() => receiver.received.find((r) => JSON.parse(r.body).type === 'refund.succeeded'), { timeout: 20_000 }).toBeTruthy();
@@ -108,7 +108,7 @@ test.describe('dashboard actions', () => {
     await refundDelivery.getByText('Request and responses').click();
     await expect(refundDelivery).toContainText('"type":"refund.succeeded"');
     await expect(refundDelivery).toContainText('thanks');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // A viewer sees no refund button, and the server refuses the refund itself.
     const { member: viewer, context } = await inviteMember(page, browser, 'viewer');
@@ -173,7 +173,7 @@ test.describe('dashboard actions', () => {
       name: 'Capture $45.00 from the card? What is left of the authorization is released. This cannot be undone.',
     });
     await expect(captureConfirm.getByRole('button', { name: 'Back' })).toBeFocused();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await captureConfirm.getByRole('button', { name: 'Back' }).click();
     await expect(captureConfirm).toHaveCount(0);
     expect((await (await request.get(`/v1/payments/${toCapture}`, { headers: auth })).json()).status).toBe('requires_capture');
@@ -185,7 +185,7 @@ test.describe('dashboard actions', () => {
     await page.getByRole('button', { name: 'Void…' }).click();
     const voidConfirm = page.getByRole('dialog', { name: 'Void this authorization? The shopper is not charged, and it cannot be captured afterwards.' });
     await expect(voidConfirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await voidConfirm.getByRole('button', { name: 'Void payment' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Voided' })).toBeVisible();
     expect((await (await request.get(`/v1/payments/${toVoid}`, { headers: auth })).json()).status).toBe('canceled');
@@ -198,7 +198,7 @@ test.describe('dashboard actions', () => {
     await expect(page.getByTestId('processor-current')).toContainText('built-in test processor');
     await page.getByRole('button', { name: 'Check connection' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Connection' })).toHaveText('Connection works (test).');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // Braintree credentials: the private key goes in, and never comes back out.
     await page.getByLabel('Processor', { exact: true }).selectOption('braintree');
@@ -207,7 +207,7 @@ test.describe('dashboard actions', () => {
     await page.getByLabel('Public key').fill('shop_public');
     await page.getByLabel('Private key').fill('very_secret_private_key');
     await page.getByLabel('Merchant accounts').fill('USD=shop_usd');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByRole('button', { name: 'Save processor settings' }).click();
     await expect(page.getByText('Saved. New payments in this mode use these settings.')).toBeVisible();
     await expect(page.getByTestId('processor-current')).toContainText('Braintree (sandbox), merchant shop_merchant; private key set.');
@@ -239,7 +239,7 @@ test.describe('dashboard actions', () => {
     const results = page.getByRole('region', { name: 'Results' });
     await expect(results.getByRole('row').filter({ hasText: 'pay_now' })).toContainText('0');
     await expect(page.getByTestId('verdict')).not.toBeEmpty();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await experiment.getByRole('button', { name: 'Stop' }).click();
     await expect(experiment).toContainText('stopped');
 

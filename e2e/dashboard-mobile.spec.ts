@@ -1,21 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { payAsShopper, signUp, unique } from './dashboard-support';
-import { expectNoAxeViolations } from './support';
-
-/**
- * What makes the page itself scroll sideways at this width: the elements reaching past the
- * viewport's right edge (a wide table may scroll inside its own box: its overflow is clipped there).
- * Empty when the page fits.
- */
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth <= width) return [];
-    return [...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > width + 1)
-      .map((e) => `${e.tagName.toLowerCase()}.${e.className} (${e.textContent?.slice(0, 30)})`)
-      .slice(0, 5);
-  });
+import { checkScreen, sidewaysOverflow } from './support';
 
 /**
  * Words broken across lines where they would have fitted on a line of their own ("suc/cee/ded",
@@ -79,7 +64,7 @@ test.describe('the dashboard on a phone', () => {
     await expect(menuButton(page)).toHaveAttribute('aria-expanded', 'false');
     await expect(links).toBeHidden();
     expect(await sidewaysOverflow(page)).toEqual([]);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // Opened: the links show, focus is on the current page's link; Escape closes and focus returns.
     await menuButton(page).click();
@@ -87,7 +72,7 @@ test.describe('the dashboard on a phone', () => {
     await expect(menuButton(page)).toHaveAttribute('aria-controls', (await links.getAttribute('id'))!);
     await expect(links).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Overview' })).toBeFocused();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.keyboard.press('Tab');
     await expect(nav.getByRole('link', { name: 'Analytics' })).toBeFocused();
     await page.keyboard.press('Escape');
@@ -145,7 +130,7 @@ test.describe('the dashboard on a phone', () => {
       await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0);
       expect.soft(await sidewaysOverflow(page), `${name} scrolls sideways at 375 px`).toEqual([]);
       expect.soft(await brokenWords(page), `${name} breaks words at 375 px`).toEqual([]);
-      await expectNoAxeViolations(page);
+      await checkScreen(page);
     }
 
     // A payment's page is under Payments; it too fits.
@@ -156,7 +141,7 @@ test.describe('the dashboard on a phone', () => {
     await expect(page.getByTestId('line-items')).toBeVisible();
     expect(await sidewaysOverflow(page), "a payment's page scrolls sideways at 375 px").toEqual([]);
     expect(await brokenWords(page), "a payment's page breaks words at 375 px").toEqual([]);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 });
 
@@ -190,6 +175,6 @@ test.describe('the dashboard on a laptop', () => {
       return texts;
     });
     expect(wrapped).toEqual([]);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 });

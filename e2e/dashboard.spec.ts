@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PASSWORD, payAsShopper, signUp, signUpThroughThePage, unique, goTo } from './dashboard-support';
-import { expectNoAxeViolations } from './support';
+import { checkScreen } from './support';
 
 test.describe('merchant dashboard', () => {
   // Each test signs up (argon2id) and pays in a second browser; the phone profile needs the room.
@@ -10,13 +10,13 @@ test.describe('merchant dashboard', () => {
     await signUpThroughThePage(page, `Roastery ${unique()}`);
     await expect(page.getByRole('note')).toContainText('Test mode');
     await expect(page.getByRole('group', { name: 'Mode' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await goTo(page, 'Developers');
     await page.getByRole('button', { name: 'Create secret key' }).click();
     const secret = (await page.getByTestId('new-key').textContent())!;
     expect(secret).toMatch(/^sk_test_/);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     const created = await request.post('/v1/checkout/sessions', {
       headers: { Authorization: `Bearer ${secret}` },
@@ -31,7 +31,7 @@ test.describe('merchant dashboard', () => {
     await expect(row).toContainText('$33.00');
     await expect(row).toContainText('succeeded');
     await expect(row).toContainText('visa •••• 1111');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await page.getByLabel('Card last 4').fill('0000');
     await expect(page.getByText('No payments match.')).toBeVisible();
@@ -44,20 +44,20 @@ test.describe('merchant dashboard', () => {
     await expect(timeline).toContainText('Payment started');
     await expect(timeline).toContainText('Payment succeeded');
     await expect(page.getByText('1000 Approved')).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await goTo(page, 'Checkout sessions');
     await expect(page.getByRole('row').filter({ hasText: '$33.00' })).toContainText('complete');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByRole('row').filter({ hasText: '$33.00' }).getByRole('link').click();
     await expect(page.getByText('Completed')).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await goTo(page, 'Overview');
     await expect(page.getByTestId('success-rate')).toHaveText('100%');
     await expect(page.getByRole('group', { name: /^Net volume \(USD\)/ })).toBeVisible();
     await expect(page.getByTestId('figures-USD').getByRole('row', { name: /Net volume/ })).toContainText('$33.00');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await page.getByRole('link', { name: 'Live mode' }).click();
     await expect(page.getByRole('note')).toHaveCount(0);
@@ -66,7 +66,7 @@ test.describe('merchant dashboard', () => {
 
     await goTo(page, 'Audit log');
     await expect(page.getByRole('row').filter({ hasText: 'checkout_session.create' })).toContainText('API key sk_test_…');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 
   test('branding changes show in the preview and then on the checkout page @desktop', async ({ page, browser }) => {
@@ -76,7 +76,7 @@ test.describe('merchant dashboard', () => {
     await page.getByLabel('Accent colour', { exact: true }).fill('#0b6e4f');
     await expect(page.getByRole('figure', { name: 'Checkout page preview' })).toContainText('Blue Door Coffee');
     await expect(page.getByTestId('preview-pay')).toHaveCSS('background-color', 'rgb(11, 110, 79)');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('status')).toHaveText('Saved. Your checkout page now shows these.');
 
@@ -111,13 +111,13 @@ test.describe('merchant dashboard', () => {
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');
     await page.getByRole('button', { name: 'Create invite link' }).click();
     const link = (await page.getByTestId('invite-link').textContent())!;
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     const viewerContext = await browser.newContext();
     const viewer = await viewerContext.newPage();
     await viewer.goto(link);
     await expect(viewer.getByText('You are invited as viewer.')).toBeVisible();
-    await expectNoAxeViolations(viewer);
+    await checkScreen(viewer);
     await viewer.getByLabel('Your name').fill('Vic Viewer');
     await viewer.getByLabel('Email').fill(`viewer-${unique()}@shop.example`);
     await viewer.getByLabel('Password').fill(PASSWORD);
@@ -132,7 +132,7 @@ test.describe('merchant dashboard', () => {
     await expect(viewer.getByRole('link', { name: 'Audit log' })).toHaveCount(0);
     await goTo(viewer, 'Team');
     await expect(viewer.getByRole('button', { name: 'Create invite link' })).toHaveCount(0);
-    await expectNoAxeViolations(viewer);
+    await checkScreen(viewer);
 
     // The page hiding the button is a courtesy: the server refuses the call itself.
     const csrf = await viewer.evaluate(async () => (await (await fetch('/dashboard/api/session')).json()).csrf_token);
@@ -156,7 +156,7 @@ test.describe('merchant dashboard', () => {
     const email = await signUp(page, `Session ${unique()}`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('wrong password!');
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { joinByInvite, signUp, unique, goTo } from './dashboard-support';
-import { expectNoAxeViolations } from './support';
+import { checkScreen } from './support';
 
 /** Braintree's dispute test card: the test processor opens a dispute five seconds after capture. */
 const DISPUTE_CARD = { number: '4023898493988028', exp_month: 12, exp_year: new Date().getFullYear() + 2, cvc: '123' };
@@ -145,7 +145,7 @@ test.describe('disputes', () => {
 
     // It fits a phone's width: the ids break rather than push the page sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // A viewer reads the open dispute and has nothing to press.
     const wonUrl = `${base}/disputes/${won!.id}`;
@@ -195,13 +195,13 @@ test.describe('disputes', () => {
     await fileInput.setInputFiles({ name: 'signed-delivery.png', mimeType: 'image/png', buffer: png });
     await add.click();
     await expect(evidence.getByRole('listitem')).toHaveText(['compelling_evidence', 'signed-delivery.png (image/png, 1 KB)']);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     // Submitting cannot be undone: an in-page confirmation says so first, and Cancel sends nothing.
     await page.getByRole('button', { name: 'Submit evidence' }).click();
     const submitConfirm = page.getByRole('dialog', { name: /^Submit the evidence to the bank\? It cannot be changed/ });
     await expect(submitConfirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
     await expect(page.getByRole('button', { name: 'Accept dispute' })).toHaveCount(0);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await submitConfirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toContainText('needs response');
     await page.getByRole('button', { name: 'Submit evidence' }).click();

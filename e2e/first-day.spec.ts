@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { payAsShopper, signUp, unique, goTo } from './dashboard-support';
-import { createSession, expectNoAxeViolations, stubMerchantSite } from './support';
+import { createSession, checkScreen, stubMerchantSite } from './support';
 
 const arabic = JSON.parse(readFileSync(path.join(import.meta.dirname, '../web/checkout/i18n/locales/ar.json'), 'utf8')) as Record<string, string>;
 
@@ -43,7 +43,7 @@ test.describe("the merchant's first day", () => {
     await expect(amount).toHaveAttribute('aria-invalid', 'true');
     await expect(amount).toBeFocused();
     await expect(page.getByText('This cannot be undone.', { exact: false })).toHaveCount(0);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // A part of it: asked, confirmed, and the badge says partially refunded.
     await amount.fill('10.00');
@@ -61,7 +61,7 @@ test.describe("the merchant's first day", () => {
     await page.getByRole('button', { name: 'Confirm refund' }).click();
     await expect(page.getByRole('heading', { level: 1 }).locator('.badge')).toHaveText('refunded');
     await expect(page.getByRole('button', { name: 'Refund…' })).toHaveCount(0);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await page.getByRole('link', { name: '← Payments' }).click();
     const row = page.getByRole('row').filter({ hasText: 'rita.refund@buyer.example' });
@@ -70,7 +70,7 @@ test.describe("the merchant's first day", () => {
     await expect(page.getByText('No payments match.')).toBeVisible();
     await page.getByLabel('Status').selectOption('refunded');
     await expect(row.locator('.badge')).toHaveText('refunded');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 
   test('turning off a payment method asks first and says what shoppers will see; with none left, the checkout page says payment is unavailable', async ({
@@ -90,7 +90,7 @@ test.describe("the merchant's first day", () => {
     await expect(confirmation).toContainText(
       'Shoppers can still pay with what remains on, where a session offers it (and, for a wallet, their device has it): Google Pay, Apple Pay, PayPal, Venmo.',
     );
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await confirmation.getByRole('button', { name: 'Keep it on' }).click();
     await expect(confirmation).toHaveCount(0);
     await expect(card).toBeChecked();
@@ -115,7 +115,7 @@ test.describe("the merchant's first day", () => {
     await confirmation.getByRole('button', { name: 'Turn off card payments' }).click();
     await expect(card).not.toBeChecked();
     await expect(page.getByTestId('no-payment-method')).toContainText('No payment method is on in this mode');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     const created = await page.request.post('/v1/checkout/sessions', {
       headers: { Authorization: `Bearer ${secret}` },
@@ -127,7 +127,7 @@ test.describe("the merchant's first day", () => {
     await expect(checkout.getByText('Payment is not available right now. Try again later or contact the shop.')).toBeVisible();
     await expect(checkout.getByLabel('Email')).toHaveCount(0);
     await expect(checkout.getByRole('button', { name: /^Pay / })).toHaveCount(0);
-    await expectNoAxeViolations(checkout);
+    await checkScreen(checkout);
     await shopper.close();
   });
 
@@ -138,7 +138,7 @@ test.describe("the merchant's first day", () => {
     await page.goto(`/dashboard/${accountId}/test/settings/page-security`);
     await expect(page.getByTestId('page-status')).toHaveText(/^No baseline yet\./);
     await expect(page.getByText('treat this as an incident', { exact: false })).toHaveCount(0);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     const created = await page.request.post('/v1/checkout/sessions', {
       headers: { Authorization: `Bearer ${secret}` },
@@ -160,7 +160,7 @@ test.describe("the merchant's first day", () => {
     await page.goto(session.url);
     const back = page.getByRole('link', { name: 'Back to the shop' });
     await expect(back).toHaveAttribute('href', 'https://merchant.example/cart');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.keyboard.press('Tab');
     await expect(back).toBeFocused();
     await page.keyboard.press('Enter');
@@ -183,6 +183,6 @@ test.describe("the merchant's first day", () => {
     expect(box.x).toBeGreaterThan(width - box.x - box.width);
     const arrow = await backAr.locator('.back-arrow').evaluate((el) => getComputedStyle(el).transform);
     expect(arrow).toBe('matrix(-1, 0, 0, 1, 0, 0)');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 });

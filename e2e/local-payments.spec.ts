@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiGet, createSession, expectNoAxeViolations, paymentsOf } from './support';
+import { apiGet, createSession, checkScreen, paymentsOf } from './support';
 
 /**
  * A local payment method with the test processor: iDEAL's button opens a test window standing in
@@ -21,13 +21,13 @@ test.describe('iDEAL on the checkout page (test processor)', () => {
     const session = await euroSession(request);
     await page.goto(session.url);
     await expect(idealButton(page)).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await page.getByLabel('Email').fill('shopper@example.com');
     await idealButton(page).click();
     const dialog = testWindow(page);
     await expect(dialog).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await dialog.getByRole('button', { name: 'Approve the payment' }).click();
 
     // The bank has not confirmed yet: the payment waits, and the page says so.
@@ -35,12 +35,12 @@ test.describe('iDEAL on the checkout page (test processor)', () => {
     await expect(page.getByRole('status')).toContainText('This page updates by itself');
     const [waiting] = await paymentsOf(request, session.id);
     expect(waiting!.status).toBe('processing');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // The bank confirms (6 s here: TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS); the page reads the session again and shows the receipt.
     await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByText('Paid €25.00 with iDEAL')).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     const [paid] = await paymentsOf(request, session.id);
     const details = await apiGet(request, `/v1/payments/${paid!.id}`);
     expect(details).toMatchObject({ status: 'succeeded', amount: 2500, payment_method: { type: 'ideal', ideal: { bank: 'ing', bic: 'INGBNL2A' } } });
@@ -61,7 +61,7 @@ test.describe('iDEAL on the checkout page (test processor)', () => {
     await expect(page.getByTestId('local-payment-notice')).toHaveText('iDEAL did not work this time. Nothing was charged; try again or pay another way.');
     const [failed] = await paymentsOf(request, session.id);
     expect(failed!.status).toBe('failed');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // Canceled: no message, and the button works again.
     await idealButton(page).click();

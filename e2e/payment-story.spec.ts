@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { payAsShopper, signUp, unique, goTo } from './dashboard-support';
-import { expectNoAxeViolations } from './support';
+import { checkScreen } from './support';
 
 /**
  * The merchant's webhook receiver (a third party's server): it answers 500 to the first
@@ -87,7 +87,7 @@ test.describe("a payment's whole story", () => {
     await expect(page.getByRole('region', { name: 'Refunds' })).toContainText(refund.id);
     await expect(page.getByTestId('payment-request-log')).toContainText('POST /v1/refunds');
     await expect(page.getByTestId('payment-request-log')).toContainText('POST /v1/checkout/sessions');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // Resend the refused delivery: the worker sends it at once and the receiver now says 200.
     await paid.getByRole('button', { name: `Resend the delivery of Payment succeeded to ${receiver.url}` }).click();
@@ -112,7 +112,7 @@ test.describe("a payment's whole story", () => {
     await page.getByRole('button', { name: `Copy Payment id ${payment.id}` }).click();
     await expect(page.getByTestId('payment-id').getByRole('status')).toHaveText(`Copied ${payment.id}`);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(payment.id);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await receiver.close();
   });
 
@@ -143,11 +143,11 @@ test.describe("a payment's whole story", () => {
     await page.getByLabel('Question 2', { exact: true }).fill('Colour');
     await page.getByLabel('Answer type of question 2').selectOption('dropdown');
     await page.getByLabel('Choices of question 2').fill('Ivory, Slate grey');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByRole('button', { name: 'Create payment link' }).click();
     const linkRow = page.getByRole('row').filter({ hasText: '1 × Espresso cups, set of 2' });
     await expect(linkRow.getByTestId('link-options')).toHaveText('promotion codes · asks “Gift message” · asks “Colour”');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // The shopper opens the link: the session carries the options.
     const opened = await request.get((await linkRow.getByTestId('link-url').textContent())!, { maxRedirects: 0 });
@@ -195,7 +195,7 @@ test.describe("a payment's whole story", () => {
     await expect(page.getByRole('heading', { name: "Shopper's answers" })).toBeVisible();
     await expect(answers.locator('dt')).toHaveText(['Gift message', 'Colour']);
     await expect(answers.locator('dd')).toHaveText(['Happy birthday, Sam!', 'Slate grey']);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 
   test('a payment link with shipping choices made in the dashboard: a price that is not one is refused, the link says its choices, and its page offers them', async ({
@@ -215,7 +215,7 @@ test.describe("a payment's whole story", () => {
     await page.getByRole('button', { name: 'Add a shipping choice' }).click();
     await page.getByLabel('Shipping choice 2', { exact: true }).fill('Pick up at the roastery');
     await page.getByLabel('Price of shipping choice 2').fill('0');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // Half a cent is not a price: refused, and no link is made.
     await page.getByRole('button', { name: 'Create payment link' }).click();
@@ -300,6 +300,6 @@ test.describe("a payment's order", () => {
     await expect(page.getByTestId('payment-custom-fields')).toContainText('Happy birthday');
     await expect(page.getByTestId('payment-timeline')).toContainText('Captured $60.00');
     await expect(page.getByTestId('payment-net')).toHaveText('$60.00');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { routeThirdParties } from './doubles/braintree-client-api';
-import { apiGet, createSession, expectNoAxeViolations, merchantApi, payWithTestCard, paymentsOf } from './support';
+import { apiGet, createSession, checkScreen, merchantApi, payWithTestCard, paymentsOf } from './support';
 
 /**
  * PayPal and Venmo with the test processor: each button opens a test window standing in for the
@@ -38,11 +38,11 @@ test.describe('PayPal and Venmo on the checkout page (test processor)', () => {
     expect(answers).toHaveLength(3);
     for (const [i, box] of answers.slice(1).entries()) expect(box.top - answers[i]!.bottom).toBeGreaterThanOrEqual(8);
     await expect(dialog.getByRole('button', { name: 'Approve the payment' })).toHaveClass('pay-button');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await dialog.getByRole('button', { name: 'Approve the payment' }).click();
     await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
     await expect(page.getByText('Paid $21.00 with PayPal')).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     // React hydrated the wallet's server markup as it was (no error #419, no boundary rendered again).
     expect(messages).toEqual([]);
 
@@ -133,11 +133,11 @@ test.describe('PayPal and Venmo on the checkout page (test processor)', () => {
     await expect(venmoButton(page)).toBeVisible();
     await expect(page.getByTestId('google-pay').getByRole('button')).toBeVisible();
     await expect(page.getByLabel('Card number', { exact: true })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await paypalButton(page).focus();
     await page.keyboard.press('Enter');
     await expect(testWindow(page, 'PayPal')).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.keyboard.press('Escape');
   });
 
@@ -148,11 +148,11 @@ test.describe('PayPal and Venmo on the checkout page (test processor)', () => {
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
     await expect(page.getByRole('button', { name: 'الدفع باستخدام PayPal' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'الدفع باستخدام Venmo' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByRole('button', { name: 'الدفع باستخدام PayPal' }).click();
     const window = page.getByRole('dialog', { name: 'نافذة اختبار PayPal: لا يُستخدم أي حساب حقيقي' });
     await expect(window).toHaveAttribute('dir', 'rtl');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await window.getByRole('button', { name: 'إلغاء' }).click();
   });
 });
@@ -208,7 +208,7 @@ test.describe('PayPal on Braintree (paypal-checkout, PayPal’s JS SDK doubled)'
     });
     await page.goto(session.url);
     await expect(sdkButton(page)).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     // loadPayPalSDK asked PayPal for the account's client id, the session's currency and the capture intent.
     expect(await page.evaluate(() => (window as any).__paypalDouble.query)).toMatchObject({
       'client-id': 'e2e-paypal-client-id',

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiGet, createSession, expectNoAxeViolations, fillCheckout, payButton, secretKey } from './support';
+import { apiGet, createSession, checkScreen, fillCheckout, payButton, secretKey } from './support';
 
 test.describe('a returning shopper', () => {
   test('saves the card with consent, then pays a later session with it in one tap', async ({ page, request }) => {
@@ -11,7 +11,7 @@ test.describe('a returning shopper', () => {
     await page.goto(first.url);
     const consent = page.getByLabel('Save this card for next time');
     await expect(consent).not.toBeChecked();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await fillCheckout(page, { email: 'ada@example.com', number: '5555 5555 5555 4444', expiry: '07 / 31' });
     await consent.check();
     await payButton(page).click();
@@ -25,7 +25,7 @@ test.describe('a returning shopper', () => {
     await page.goto(later.url);
     const saved = page.getByTestId('saved-cards');
     await expect(saved.getByLabel('Mastercard ending in 4444, expires 07/2031')).toBeChecked();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     // "Use another card" brings the card form back; the saved cards are there until then.
     await expect(page.getByLabel('Card number', { exact: true })).toBeHidden();
     await saved.getByRole('button', { name: 'Pay $18.00' }).click();
@@ -55,7 +55,7 @@ test.describe('a returning shopper', () => {
     const saved = page.getByTestId('saved-cards');
     const cvc = saved.getByLabel('Security code');
     await expect(cvc).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     // Nothing typed: the field says so, and nothing is charged.
     await saved.getByRole('button', { name: 'Pay $18.00' }).click();
     await expect(saved.getByText('Enter the security code.')).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiGet, createSession, expectNoAxeViolations, payButton, payWithTestCard, secretKey, typeInto } from './support';
+import { apiGet, createSession, checkScreen, payButton, payWithTestCard, secretKey, typeInto } from './support';
 
 const post = async (request: APIRequestContext, path: string, data: unknown) => {
   const response = await request.post(path, { headers: { Authorization: `Bearer ${secretKey()}` }, data });
@@ -58,7 +58,7 @@ test.describe('shop options on the checkout page', () => {
     await expect(summary.getByTestId('total')).toHaveText('$60.00');
     await expect(page.getByRole('radio', { name: /Standard/ })).toBeChecked();
     await expect(page.getByTestId('shipping-choice')).toContainText('3–5 business days');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await page.getByRole('button', { name: 'Add promotion code' }).click();
     const code = page.getByLabel('Promotion code');
@@ -76,7 +76,7 @@ test.describe('shop options on the checkout page', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(code).toBeFocused();
     await expect(summary.getByTestId('total')).toHaveText('$60.00');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByLabel('Promotion code').fill(`save10${suffix.toLowerCase()}`);
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(page.getByTestId('promo-applied')).toContainText(`Code SAVE10${suffix} applied`);
@@ -89,7 +89,7 @@ test.describe('shop options on the checkout page', () => {
     await expect(summary.getByTestId('shipping')).toHaveText('$15.00');
     await expect(summary.getByTestId('total')).toHaveText('$64.50');
     await expect(payButton(page)).toHaveText('Pay $64.50');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     const payment = await payWithTestCard(page, request, session.id);
     expect(payment).toMatchObject({ status: 'succeeded', amount: 6450, total_details: { amount_discount: 500, amount_shipping: 1500, amount_tax: 450 } });
@@ -116,7 +116,7 @@ test.describe('shop options on the checkout page', () => {
       'shipping name',
     ]);
     await expect(payButton(page)).toBeEnabled();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await form.getByLabel('Country or region').selectOption('GB');
     await expect(form.getByLabel('Town/City')).toBeVisible();
@@ -124,7 +124,7 @@ test.describe('shop options on the checkout page', () => {
     await fillAddress(page, { 'Full name': 'Ada Lovelace', Address: '10 Downing St', 'Town/City': 'London', 'Postal code': '12345' });
     await form.getByRole('button', { name: 'Use this address' }).click();
     await expect(form.getByText('Enter a valid postal code, such as EC1Y 8SY.')).toBeVisible();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await form.getByLabel('Postal code', { exact: true }).fill('sw1a 2aa');
     await form.getByRole('button', { name: 'Use this address' }).click();
     await expect(page.getByTestId('shipping-address')).toContainText('SW1A 2AA');
@@ -159,7 +159,7 @@ test.describe('shop options on the checkout page', () => {
       'United States',
     ]);
     await expect(page.locator('.summary').getByTestId('total')).toHaveText('$107.25');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     const payment = await payWithTestCard(page, request, session.id);
     expect(payment).toMatchObject({
@@ -186,7 +186,7 @@ test.describe('shop options on the checkout page', () => {
     await expect(page.getByTestId('billing-form')).toHaveCount(0);
     await expect(payButton(page)).toHaveText('Pay $100.00');
     await expect(payButton(page)).toBeEnabled();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // The card's postal code is the billing address's: the card form does not ask it again.
     await expect(page.getByLabel('Postal code', { exact: true })).toBeHidden();
@@ -206,7 +206,7 @@ test.describe('shop options on the checkout page', () => {
     await expect(form.getByLabel('Full name')).toHaveAttribute('aria-invalid', 'true');
     await expect(form.getByText('This field is required.').first()).toBeVisible();
     expect((await apiGet(request, `/v1/checkout/sessions/${session.id}`)).payment).toBeNull();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     // Pay with the address typed, never "Use this address": saved with the payment. California's
     // tax changes the total, so the shopper sees it before paying it.
@@ -250,6 +250,6 @@ test.describe('shop options on the checkout page', () => {
     await page.getByLabel('الرمز الترويجي').fill('NOPE');
     await page.getByRole('button', { name: 'تطبيق' }).click();
     await expect(page.getByTestId('promo-error')).toHaveText('لا يمكن استخدام هذا الرمز لهذا الطلب.');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
   });
 });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { goTo, signUp, unique } from './dashboard-support';
-import { expectNoAxeViolations } from './support';
+import { checkScreen } from './support';
 
 test.describe('the Subscriptions and Invoices pages', () => {
   test.describe.configure({ timeout: 90_000 });
@@ -44,17 +44,17 @@ test.describe('the Subscriptions and Invoices pages', () => {
     await expect(row).toContainText('ada@buyer.example');
     await expect(row).toContainText('$40.00 / month');
     await expect(row).toContainText('active');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await row.getByRole('link', { name: subscription.id }).click();
     await expect(page.getByRole('heading', { level: 1 })).toContainText('$40.00 / month');
     await expect(page.getByTestId('cancel-at-period-end')).toContainText('No: renews on');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
 
     await page.getByRole('button', { name: 'Cancel at period end' }).click();
     const confirm = page.getByRole('dialog', { name: /at the end of its period/ });
     await expect(confirm.getByRole('button', { name: 'Cancel', exact: true })).toBeFocused();
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await confirm.getByRole('button', { name: 'Yes, cancel at period end' }).click();
     await expect(page.getByRole('status')).toHaveText('The subscription will end at the end of its period.');
     await expect(page.getByTestId('cancel-at-period-end')).toContainText('Yes: ends on');
@@ -68,7 +68,7 @@ test.describe('the Subscriptions and Invoices pages', () => {
     await expect(page.getByTestId('invoice-attempts').getByRole('row')).toHaveCount(2);
     await expect(page.getByTestId('invoice-attempts')).toContainText('succeeded');
     await expect(page.getByRole('link', { name: 'Open the page where the customer pays it' })).toHaveAttribute('href', /\/i\/ih_[A-Za-z0-9]{32}$/);
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await page.getByTestId('invoice-details').getByRole('link', { name: subscription.id }).click();
     await expect(page.getByTestId('cancel-at-period-end')).toContainText('Yes: ends on');
   });

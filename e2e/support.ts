@@ -84,13 +84,45 @@ export async function payWithTestCard(page: Page, request: APIRequestContext, se
 }
 
 /**
+ * What every screen a browser test reaches is held to: axe finds no violation. In a flow tagged
+ * `@desktop`, the same screen is then laid out at a desktop's 1280×800 too (`atDesktopWidth`) and
+ * held to what that width promises: the page does not scroll sideways, every control on it can be
+ * pressed where it shows (nothing covers it), and axe finds nothing there either; the flow then goes
+ * on at the phone's width. So a flow runs once, and each screen it reaches is checked at both widths
+ * ([ADR 0124](../docs/adr/0124-one-flow-each-screen-at-both-widths.md)). The page's scripts do not
+ * look at its width (only its CSS does), so the widths differ in layout alone.
+ */
+export async function checkScreen(page: Page) {
+  await expectNoAxeViolations(page);
+  if (!test.info().tags.includes('@desktop')) return;
+  await atDesktopWidth(page, async () => {
+    expect(await sidewaysOverflow(page), 'the page scrolls sideways at 1280 px').toEqual([]);
+    expect(await coveredControls(page), 'controls that cannot be pressed at 1280 px').toEqual([]);
+    await expectNoAxeViolations(page);
+  });
+}
+
+/** Runs `check` with the page laid out at a desktop's 1280×800, then puts back the viewport it had. */
+export async function atDesktopWidth(page: Page, check: () => Promise<void>) {
+  const before = page.viewportSize()!;
+  await test.step('at 1280×800', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    try {
+      await check();
+    } finally {
+      await page.setViewportSize(before);
+    }
+  });
+}
+
+/**
  * axe-core over the whole page, its frames included: no violations allowed. Every rule runs, in the
  * page (axe's own messages between frames, same-origin frames as @axe-core/playwright's legacy mode
  * reaches them), and describes only the violations, which is what the assertion reads. axe's 580 KB
  * are put into a frame once, on its first scan, not again on every scan of the same document: a scan
  * was then about an eighth of the browser tests' CPU.
  */
-export async function expectNoAxeViolations(page: Page) {
+async function expectNoAxeViolations(page: Page) {
   await test.step('axe scan', async () => {
     await Promise.all(page.frames().map(withAxe));
     const violations = await page.evaluate(async () => {
@@ -100,6 +132,59 @@ export async function expectNoAxeViolations(page: Page) {
     expect(violations).toEqual([]);
   });
 }
+
+/**
+ * What makes the page itself scroll sideways at its width: the elements reaching past the
+ * viewport's right edge (a wide table may scroll inside its own box: its overflow is clipped there).
+ * Empty when the page fits.
+ */
+export const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    return [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > width + 1)
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className} (${e.textContent?.slice(0, 30)})`)
+      .slice(0, 5);
+  });
+
+/**
+ * The controls on the page a user could not press: each one shown (a box of its own, visible, not
+ * hidden from everyone) is scrolled to the middle of the viewport, and the element at its middle
+ * must be the control itself, a part of it, or its label, as a click's target must be; while a modal
+ * dialog is open, only the controls in it (the rest of the page is inert). A frame
+ * (Braintree's card fields) counts as one control. The page's scroll is put back after. Empty when
+ * every control can be pressed.
+ */
+const coveredControls = (page: Page) =>
+  page.evaluate(() => {
+    const name = (e: Element | null) =>
+      e
+        ? `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${typeof e.className === 'string' && e.className ? `.${e.className.split(' ').join('.')}` : ''} "${(e.textContent ?? '').trim().slice(0, 30)}"`
+        : 'nothing';
+    const modal = document.querySelector('dialog:modal');
+    // A modal dialog makes the rest of the page inert: only what is in it can be pressed.
+    const controls = (modal ?? document).querySelectorAll<HTMLElement>(
+      'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [role="link"], [role="tab"], iframe',
+    );
+    const { scrollX, scrollY } = window;
+    const covered: string[] = [];
+    for (const control of controls) {
+      const style = getComputedStyle(control);
+      if (style.visibility !== 'visible' || Number(style.opacity) === 0 || control.closest('[aria-hidden="true"], [inert]')) continue;
+      const shown = control.getBoundingClientRect();
+      // Not drawn (in a closed menu or dialog), or drawn as a pixel for screen readers only.
+      if (shown.width <= 1 || shown.height <= 1) continue;
+      control.scrollIntoView({ block: 'center', inline: 'center' });
+      const box = control.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      const label = hit?.closest('label');
+      if (hit && (control.contains(hit) || (label && label.control === control))) continue;
+      covered.push(`${name(control)} under ${name(hit)}`);
+    }
+    window.scrollTo(scrollX, scrollY);
+    return covered.slice(0, 8);
+  });
 
 /** axe-core in this frame, unless its document has it already; a frame gone meanwhile is skipped. */
 async function withAxe(frame: Frame): Promise<void> {

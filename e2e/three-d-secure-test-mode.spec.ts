@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectNoAxeViolations, fillCheckout, merchantApi, payButton } from './support';
+import { checkScreen, fillCheckout, merchantApi, payButton } from './support';
 
 /** This spec's own account (see global-setup), with `three_d_secure` at `always`: every card payment is verified. */
 const { call, createSession: newSession, paymentsOf } = merchantApi(() => process.env.E2E_THREE_D_SECURE_SECRET_KEY!);
@@ -31,7 +31,7 @@ test.describe('3-D Secure rehearsed in test mode (the test processor as the Brai
     // Drawn as a considered window: no heavy frame, room inside, the answers apart.
     await expect(challenge).toHaveCSS('border-top-width', '0px');
     await expect(challenge.locator('.test-dialog-actions')).toHaveCSS('row-gap', '12px');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await challenge.getByRole('button', { name: 'Pass the check' }).click();
     await page.waitForURL(`**/c/${session.id}/done`);
     expect(await paymentsOf(request, session.id)).toMatchObject([
@@ -94,7 +94,7 @@ test.describe('3-D Secure rehearsed in test mode (the test processor as the Brai
     const challenge = page.getByRole('dialog', { name: 'فحص 3-D Secure تجريبي: لا يُسأل أي بنك' });
     await expect(challenge).toBeVisible();
     await expect(challenge).toHaveAttribute('dir', 'rtl');
-    await expectNoAxeViolations(page);
+    await checkScreen(page);
     await challenge.getByRole('button', { name: 'اجتياز الفحص' }).click();
     await page.waitForURL(`**/c/${session.id}/done`);
   });
