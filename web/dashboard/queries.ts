@@ -41,6 +41,8 @@ export function useApiQuery<T>(path: string) {
   });
   return {
     data: query.data ?? null,
+    /** `data` is another path's, kept on screen while this path's is read (a new page of a list, new filters). */
+    previous: query.isPlaceholderData,
     error: query.error,
     loading: query.isFetching,
     reload: async () => {

@@ -35,16 +35,19 @@ export function SearchPage({ base }: PageScope) {
   const { query } = useLocation();
   const q = query.get('q') ?? '';
   const found = useApiQuery<{ data: SearchHit[] }>(`/accounts${base}/search?${new URLSearchParams({ q })}`);
+  // Under a new term, the last term's hits are not shown while this one's are read: they would sit
+  // under a heading they do not answer, and move when the answer comes, under the pointer.
+  const results = found.previous ? null : found.data;
   const groups = new Map<string, SearchHit[]>();
-  for (const hit of found.data?.data ?? []) groups.set(hit.kind, [...(groups.get(hit.kind) ?? []), hit]);
+  for (const hit of results?.data ?? []) groups.set(hit.kind, [...(groups.get(hit.kind) ?? []), hit]);
 
   return (
     <>
       <h1>{t('search.title', { q })}</h1>
       <p className="hint">{t('search.help')}</p>
       <ErrorNote error={found.error} />
-      {found.loading && !found.data && <Loading what={t('search.results')} />}
-      {found.data && groups.size === 0 && <p role="status">{t('search.none', { q })}</p>}
+      {found.loading && !results && <Loading what={t('search.results')} />}
+      {results && groups.size === 0 && <p role="status">{t('search.none', { q })}</p>}
       {[...groups].map(([kind, hits]) => {
         const page = kindPages[kind];
         return (
