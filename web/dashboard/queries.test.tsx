@@ -3,14 +3,10 @@ import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from './api';
 import { queryKeyOf, useApiQuery } from './queries';
-import { renderWithQueries, settle, unmountRendered } from './render-for-tests';
+import { renderWithQueries, settle, cleanUpRendered } from './render-for-tests';
 import { useAction } from './use-action';
 
-afterEach(() => {
-  unmountRendered();
-  vi.unstubAllGlobals();
-  document.body.innerHTML = '';
-});
+afterEach(cleanUpRendered);
 
 /** Lets the query cache run what it scheduled for the next task. */
 

@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import { vi } from 'vitest';
 import { createDashboardQueryClient } from './queries';
 
 /** The dashboard's component tests: a page rendered as the app renders it, with a query client of its own. */
@@ -25,4 +26,11 @@ export async function renderWithQueries(element: ReactNode): Promise<HTMLElement
 export function unmountRendered() {
   act(() => root?.unmount());
   root = null;
+}
+
+/** What each test leaves behind, gone (a test file's afterEach): the page, the stubbed globals, the document. */
+export function cleanUpRendered() {
+  unmountRendered();
+  vi.unstubAllGlobals();
+  document.body.innerHTML = '';
 }

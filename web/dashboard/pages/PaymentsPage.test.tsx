@@ -3,7 +3,7 @@ import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DashboardIntl } from '../i18n';
 import type { Place } from '../Layout';
-import { renderWithQueries, settle, unmountRendered } from '../render-for-tests';
+import { renderWithQueries, settle, cleanUpRendered } from '../render-for-tests';
 import { PaymentsPage } from './PaymentsPage';
 
 const place: Place = { account: { id: 'acct_1', name: 'Shop', role: 'owner', default_currency: 'USD' }, mode: 'test', rest: 'payments' };
@@ -29,11 +29,7 @@ interface Asked {
 
 /** Lets the page run what it scheduled (the query cache starts a read, and renders its answer, on the next task). */
 
-afterEach(() => {
-  unmountRendered();
-  vi.unstubAllGlobals();
-  document.body.innerHTML = '';
-});
+afterEach(cleanUpRendered);
 
 describe('the payments list', () => {
   it('shows the rows of the last filter chosen, even when an earlier filter is answered after it, and aborts the earlier request', async () => {

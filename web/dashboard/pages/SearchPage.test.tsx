@@ -2,7 +2,7 @@
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DashboardIntl } from '../i18n';
-import { renderWithQueries, settle, unmountRendered } from '../render-for-tests';
+import { renderWithQueries, settle, cleanUpRendered } from '../render-for-tests';
 import { navigate } from '../router';
 import { SearchPage, type SearchHit } from './SearchPage';
 
@@ -17,11 +17,7 @@ const hit = (kind: string, id: string): SearchHit => ({
   detail: null,
 });
 
-afterEach(() => {
-  unmountRendered();
-  vi.unstubAllGlobals();
-  document.body.innerHTML = '';
-});
+afterEach(cleanUpRendered);
 
 describe('the search page', () => {
   it("under a new term, shows none of the last term's hits while this one's are read, then this one's", async () => {

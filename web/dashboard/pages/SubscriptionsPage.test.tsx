@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SubscriptionDetail } from '../api';
 import { DashboardIntl } from '../i18n';
 import type { Place } from '../Layout';
-import { renderWithQueries, settle, unmountRendered } from '../render-for-tests';
+import { renderWithQueries, settle, cleanUpRendered } from '../render-for-tests';
 import { SubscriptionDetailPage } from './SubscriptionsPage';
 
 const placeAs = (role: Place['account']['role']): Place => ({
@@ -130,11 +130,7 @@ async function click(element: HTMLElement | null) {
   await settle();
 }
 
-afterEach(() => {
-  unmountRendered();
-  vi.unstubAllGlobals();
-  document.body.innerHTML = '';
-});
+afterEach(cleanUpRendered);
 
 describe("a subscription's page", () => {
   it('shows its price, customer, period, invoices and timeline, with links to the customer and the invoices', async () => {
