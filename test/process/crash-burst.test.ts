@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerProcess } from '../support/processes';
-import { type Answer, useBurstShop, json, listAll, pay, shopDatabases, shoppers } from './shop';
+import { type Answer, useBurstShop, jobInterval, json, listAll, pay, shopDatabases, shoppers } from './shop';
 
 /**
  * `kill -9` of a real `tillpoint serve` while 400 shoppers pay, then a restart at once: once it
@@ -19,8 +19,8 @@ const SHOPPERS = 400;
 const KILL_AFTER_ANSWERS = 100;
 /** The restarted server's lease: longer than any of its own few payments takes to answer. */
 const RESTART_LEASE_SECONDS = 3;
-/** The reconciliation job's interval (src/runtime/scheduler.ts). */
-const RECONCILE_EVERY_MS = 15_000;
+/** The reconciliation job's interval. */
+const RECONCILE_EVERY_MS = jobInterval('reconciliation');
 /** What the restarted server's reconciliation takes to go through all of them: seconds, far more on a loaded machine. */
 const RECONCILE_WORK_MS = 60_000;
 /**

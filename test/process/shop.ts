@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPglite, openPostgres, type SqlClient } from '../../src/persistence/sql-client';
+import { periodicJobs } from '../../src/runtime/scheduler';
 import { seededDataDir } from '../support/pglite-template';
 import { afterAll, beforeAll } from 'vitest';
 import { cli, startServe, stopAll, type ServerProcess } from '../support/processes';
@@ -23,6 +24,13 @@ export interface ShopDatabase {
 }
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
+
+/** How often the server runs one of its periodic jobs (src/runtime/scheduler.ts), so a bound built on it follows it. */
+export function jobInterval(name: string): number {
+  const job = periodicJobs.find((candidate) => candidate.name === name);
+  if (!job) throw new Error(`no periodic job named ${name}`);
+  return job.everyMs;
+}
 
 export const shopDatabases: Array<{ name: string; make: () => Promise<ShopDatabase> }> = [
   {
