@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiGet, createSession, checkScreen, paymentsOf } from './support';
+import { createSession, checkScreen, confirmedLater, paymentsOf } from './support';
 
 /**
  * An ACH bank debit with the test processor: the shopper opens the bank account form, types the
@@ -42,29 +42,15 @@ test.describe('ACH bank debit on the checkout page (test processor)', () => {
     await page.getByLabel('I authorize this debit').check();
     await page.getByRole('button', { name: 'Pay $450.00 by bank debit' }).click();
 
-    // Not settled yet: the payment waits, and the page says so.
-    await expect(page.getByRole('heading', { name: 'Confirming your payment' })).toBeVisible();
-    await expect(page.getByRole('status')).toContainText('This page updates by itself');
-    const [waiting] = await paymentsOf(request, session.id);
-    expect(waiting!.status).toBe('processing');
-    await checkScreen(page);
-
-    // The debit settles (6 s here: TEST_PROCESSOR_ACH_SETTLE_DELAY_SECONDS); the page reads the session again and shows the receipt.
-    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByText('Paid $450.00 with US bank account (ACH)')).toBeVisible();
-    await checkScreen(page);
-    const details = await apiGet(request, `/v1/payments/${waiting!.id}`);
-    expect(details).toMatchObject({
+    // Not settled yet: the page waits, then shows the receipt once the debit settles (6 s here:
+    // TEST_PROCESSOR_ACH_SETTLE_DELAY_SECONDS).
+    const { payment, events } = await confirmedLater(page, request, session.id, 'Paid $450.00 with US bank account (ACH)');
+    expect(payment).toMatchObject({
       status: 'succeeded',
       amount: 45000,
       payment_method: { type: 'us_bank_account', us_bank_account: { last4: '0000', routing_number: '011000015', account_type: 'savings' } },
     });
-    const events = await apiGet(request, `/v1/events?limit=100`);
-    const types = (events.data as Array<{ type: string; data: { object: { id: string } } }>)
-      .filter((event) => event.data.object.id === waiting!.id)
-      .map((event) => event.type)
-      .reverse();
-    expect(types).toEqual(['payment.processing', 'payment.succeeded']);
+    expect(events).toEqual(['payment.processing', 'payment.succeeded']);
   });
 
   test('an account its check declines: a clear message, nothing debited, the form works again', async ({ page, request }) => {

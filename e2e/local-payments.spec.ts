@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiGet, createSession, checkScreen, paymentsOf } from './support';
+import { createSession, checkScreen, confirmedLater, paymentsOf } from './support';
 
 /**
  * A local payment method with the test processor: iDEAL's button opens a test window standing in
@@ -30,26 +30,11 @@ test.describe('iDEAL on the checkout page (test processor)', () => {
     await checkScreen(page);
     await dialog.getByRole('button', { name: 'Approve the payment' }).click();
 
-    // The bank has not confirmed yet: the payment waits, and the page says so.
-    await expect(page.getByRole('heading', { name: 'Confirming your payment' })).toBeVisible();
-    await expect(page.getByRole('status')).toContainText('This page updates by itself');
-    const [waiting] = await paymentsOf(request, session.id);
-    expect(waiting!.status).toBe('processing');
-    await checkScreen(page);
-
-    // The bank confirms (6 s here: TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS); the page reads the session again and shows the receipt.
-    await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByText('Paid €25.00 with iDEAL')).toBeVisible();
-    await checkScreen(page);
-    const [paid] = await paymentsOf(request, session.id);
-    const details = await apiGet(request, `/v1/payments/${paid!.id}`);
-    expect(details).toMatchObject({ status: 'succeeded', amount: 2500, payment_method: { type: 'ideal', ideal: { bank: 'ing', bic: 'INGBNL2A' } } });
-    const events = await apiGet(request, `/v1/events?limit=100`);
-    const types = (events.data as Array<{ type: string; data: { object: { id: string } } }>)
-      .filter((event) => event.data.object.id === paid!.id)
-      .map((event) => event.type)
-      .reverse();
-    expect(types).toEqual(['payment.processing', 'payment.succeeded']);
+    // The bank has not confirmed yet: the page waits, then shows the receipt once it does (6 s here:
+    // TEST_PROCESSOR_LOCAL_PAYMENT_DELAY_SECONDS).
+    const { payment, events } = await confirmedLater(page, request, session.id, 'Paid €25.00 with iDEAL');
+    expect(payment).toMatchObject({ status: 'succeeded', amount: 2500, payment_method: { type: 'ideal', ideal: { bank: 'ing', bic: 'INGBNL2A' } } });
+    expect(events).toEqual(['payment.processing', 'payment.succeeded']);
   });
 
   test('made to fail in the test window: a clear message beside the buttons, nothing charged; canceled: the button works again', async ({ page, request }) => {

@@ -41,6 +41,32 @@ export const createSession = sharedAccount.createSession;
 export const apiGet = (request: APIRequestContext, path: string) => sharedAccount.call(request, 'GET', path);
 export const paymentsOf = sharedAccount.paymentsOf;
 
+/**
+ * A payment its bank confirms later (a bank debit, a local method), from the shopper's approval on:
+ * the page says it is confirming and updates by itself while the payment is `processing`; once the
+ * test processor's delay has passed, it shows the receipt (`paidWith`) with no reload. Each screen is
+ * checked. Returns the payment as it is then, and the types of the events it made, oldest first.
+ */
+export async function confirmedLater(page: Page, request: APIRequestContext, sessionId: string, paidWith: string) {
+  await expect(page.getByRole('heading', { name: 'Confirming your payment' })).toBeVisible();
+  await expect(page.getByRole('status')).toContainText('This page updates by itself');
+  const [waiting] = await paymentsOf(request, sessionId);
+  expect(waiting!.status).toBe('processing');
+  await checkScreen(page);
+
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(paidWith)).toBeVisible();
+  await checkScreen(page);
+  const events = (await apiGet(request, '/v1/events?limit=100')).data as Array<{ type: string; data: { object: { id: string } } }>;
+  return {
+    payment: await apiGet(request, `/v1/payments/${waiting!.id}`),
+    events: events
+      .filter((event) => event.data.object.id === waiting!.id)
+      .map((event) => event.type)
+      .reverse(),
+  };
+}
+
 export interface CardInput {
   email?: string;
   number?: string;
