@@ -8,8 +8,6 @@ import { useAction } from './use-action';
 
 afterEach(cleanUpRendered);
 
-/** Lets the query cache run what it scheduled for the next task. */
-
 /** A page with two reads, and a write that changes the first. */
 function Page() {
   const endpoints = useApiQuery<{ data: Array<{ id: string }> }>('/accounts/acct_1/test/webhook-endpoints?limit=100');

@@ -22,15 +22,10 @@ export async function renderWithQueries(element: ReactNode): Promise<HTMLElement
   return container;
 }
 
-/** Unmounts what `renderWithQueries` rendered (each test file's afterEach). */
-export function unmountRendered() {
-  act(() => root?.unmount());
-  root = null;
-}
-
 /** What each test leaves behind, gone (a test file's afterEach): the page, the stubbed globals, the document. */
 export function cleanUpRendered() {
-  unmountRendered();
+  act(() => root?.unmount());
+  root = null;
   vi.unstubAllGlobals();
   document.body.innerHTML = '';
 }

@@ -27,8 +27,6 @@ interface Asked {
   answer: (rows: ReturnType<typeof payment>[]) => Promise<void>;
 }
 
-/** Lets the page run what it scheduled (the query cache starts a read, and renders its answer, on the next task). */
-
 afterEach(cleanUpRendered);
 
 describe('the payments list', () => {
