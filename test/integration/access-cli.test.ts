@@ -1,34 +1,17 @@
 import { cliBundle } from '../support/cli-bundle';
-import { freePort } from '../support/processes';
-import { execFile, spawn } from 'node:child_process';
+import { cleanEnv, cli, commandBoundMs, freePort, root } from '../support/processes';
+import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededDataDir } from '../support/pglite-template';
 
 /** The operator's access commands, as typed on the server: against a running `serve` and without one. */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dirs: string[] = [];
 
 function freshDataDir(): string {
   const dir = seededDataDir('tillpoint-access-cli-', { migrated: true });
   dirs.push(dir);
   return dir;
-}
-
-function cleanEnv(env: Record<string, string>) {
-  const base = { ...process.env };
-  for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'PUBLIC_URL', 'LOG_LEVEL', 'SIGNUP', 'SMTP_URL', 'SMTP_FROM']) delete base[name];
-  return { ...base, ...env };
-}
-
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cliBundle, ...args], { cwd: root, env: cleanEnv(env), timeout: 90_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-    });
-  });
 }
 
 /** A browser's pre-sign-in CSRF cookie and token, then a public POST with them. */
@@ -48,7 +31,7 @@ afterAll(() => {
 });
 
 describe('tillpoint setup-link and password-reset-link', () => {
-  it('without a server: a link for the only account; refusals for an unknown account or email', { timeout: 180_000 }, async () => {
+  it('without a server: a link for the only account; refusals for an unknown account or email', { timeout: 2 * commandBoundMs }, async () => {
     const dataDir = freshDataDir();
     const none = await cli(['setup-link'], { DATA_DIR: dataDir });
     expect(none.code).toBe(2);
@@ -69,7 +52,7 @@ describe('tillpoint setup-link and password-reset-link', () => {
   });
 
   it("through the running server: the first start's setup link claims the demo account; the CLI makes a new one and a reset link", {
-    timeout: 180_000,
+    timeout: 2 * commandBoundMs,
   }, async () => {
     const dataDir = freshDataDir();
     const port = await freePort();
@@ -80,7 +63,7 @@ describe('tillpoint setup-link and password-reset-link', () => {
     server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
-      const deadline = Date.now() + 90_000;
+      const deadline = Date.now() + commandBoundMs;
       while (!/Dashboard: /.test(output)) {
         if (server.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start: ${output}`);
         await new Promise((resolve) => setTimeout(resolve, 200));

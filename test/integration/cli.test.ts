@@ -1,16 +1,13 @@
-import { cliBundle } from '../support/cli-bundle';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../src/persistence/sql-client';
 import { settings } from '../../src/runtime/config';
+import { commandBoundMs, cli as runCli, root } from '../support/processes';
 
 /** The CLI runs once, not per database: it makes its own embedded database in DATA_DIR. */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dirs: string[] = [];
 
 function freshDataDir(): string {
@@ -19,34 +16,14 @@ function freshDataDir(): string {
   return dir;
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const base = { ...process.env };
-  // Nothing from the caller's environment may pick the database or port for these runs.
-  for (const name of ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'PUBLIC_URL', 'LOG_LEVEL']) delete base[name];
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cliBundle, ...args],
-      { cwd: root, env: { ...base, ...env, DATA_DIR: env.DATA_DIR ?? freshDataDir() }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+/** `tillpoint <args>`, on a data folder of its own unless `env` names one. */
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { ...env, DATA_DIR: env.DATA_DIR ?? freshDataDir() });
 
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe.concurrent('tillpoint CLI', () => {
+describe.concurrent('tillpoint CLI', { timeout: commandBoundMs }, () => {
   it('--help lists serve, migrate and account', async () => {
     const run = await cli(['--help']);
     expect(run.code, run.stderr).toBe(0);
@@ -75,7 +52,7 @@ describe.concurrent('tillpoint CLI', () => {
 
   // One data folder through its life: a fresh embedded database takes several seconds to create
   // (PGlite's initdb), so the stateful commands share it instead of paying that cost each.
-  it('migrate brings a fresh embedded database up to date; account create then prints JSON', { timeout: 120_000 }, async () => {
+  it('migrate brings a fresh embedded database up to date; account create then prints JSON', { timeout: 4 * commandBoundMs }, async () => {
     const dataDir = freshDataDir();
     const first = await cli(['migrate'], { DATA_DIR: dataDir });
     expect(first.code, first.stderr).toBe(0);
@@ -103,24 +80,28 @@ describe.concurrent('tillpoint CLI', () => {
     expect(text.stdout).toMatch(new RegExp(`^${printed.id}\\s+USD\\s+\\d{4}-\\d{2}-\\d{2}\\s+Shop$`, 'm'));
   });
 
-  it.runIf(process.env.TEST_DATABASE_URL)('account create and account list on PostgreSQL (DATABASE_URL)', { timeout: 120_000 }, async ({ onTestFinished }) => {
-    // A schema of its own, as docs/operations.md shows, so the shared test database stays clean.
-    const url = process.env.TEST_DATABASE_URL!;
-    const schema = `cli_${randomBytes(6).toString('hex')}`;
-    const admin = await openPostgres(url, { max: 1 });
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    onTestFinished(async () => {
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.close();
-    });
-    const env = { DATABASE_URL: `${url}${url.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}` };
-    const created = await cli(['account', 'create', '--name', 'PG shop', '--json'], env);
-    expect(created.code, created.stderr).toBe(0);
-    const { id } = JSON.parse(created.stdout.trim());
-    const listed = await cli(['account', 'list', '--json'], env);
-    expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout.trim())).toMatchObject([{ id, name: 'PG shop', default_currency: 'USD' }]);
-  });
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'account create and account list on PostgreSQL (DATABASE_URL)',
+    { timeout: 2 * commandBoundMs },
+    async ({ onTestFinished }) => {
+      // A schema of its own, as docs/operations.md shows, so the shared test database stays clean.
+      const url = process.env.TEST_DATABASE_URL!;
+      const schema = `cli_${randomBytes(6).toString('hex')}`;
+      const admin = await openPostgres(url, { max: 1 });
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      onTestFinished(async () => {
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.close();
+      });
+      const env = { DATABASE_URL: `${url}${url.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}` };
+      const created = await cli(['account', 'create', '--name', 'PG shop', '--json'], env);
+      expect(created.code, created.stderr).toBe(0);
+      const { id } = JSON.parse(created.stdout.trim());
+      const listed = await cli(['account', 'list', '--json'], env);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout.trim())).toMatchObject([{ id, name: 'PG shop', default_currency: 'USD' }]);
+    },
+  );
 
   it.each([
     ['PORT', 'abc'],

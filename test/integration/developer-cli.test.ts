@@ -1,16 +1,13 @@
 import { cliBundle } from '../support/cli-bundle';
 import { runJobOnce } from '../../src/runtime/scheduler';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDatabases } from '../support/databases';
 import { runJob } from '../support/disputes';
 import { useIntegration } from '../support/integration';
+import { cleanEnv, cli, root } from '../support/processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** `tillpoint listen` and `tillpoint trigger` as a developer runs them, against a real listening server. */
 describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)', (database) => {
@@ -33,13 +30,13 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
     await receiver.stop();
   });
 
-  const env = () => ({ ...process.env, TILLPOINT_API_KEY: ctx.key, TILLPOINT_URL: baseUrl });
+  const env = () => ({ TILLPOINT_API_KEY: ctx.key, TILLPOINT_URL: baseUrl });
 
   it('listen forwards the events trigger makes, signed with the secret it printed', async () => {
     let output = '';
     listener = spawn(process.execPath, [cliBundle, 'listen', '--forward-to', receiverUrl, '--events', 'payment.succeeded,refund.succeeded'], {
       cwd: root,
-      env: env(),
+      env: cleanEnv(env()),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     listener.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -54,11 +51,7 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
     );
     receiver.secret = secret;
 
-    const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(process.execPath, [cliBundle, 'trigger', 'refund.succeeded'], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      ),
-    );
+    const triggered = await cli(['trigger', 'refund.succeeded'], env());
     expect(triggered.code, triggered.stderr).toBe(0);
     expect(triggered.stdout).toMatch(/^Triggered refund\.succeeded in test mode: made checkout session cs_\w+, payment pay_\w+, refund re_\w+\.$/m);
 
@@ -80,11 +73,7 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
   }, 120_000);
 
   it('trigger invoice.payment_failed makes a subscription whose renewal is declined, through the real API', async () => {
-    const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(process.execPath, [cliBundle, 'trigger', 'invoice.payment_failed'], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      ),
-    );
+    const triggered = await cli(['trigger', 'invoice.payment_failed'], env());
     expect(triggered.code, triggered.stderr).toBe(0);
     const subscription = /subscription (sub_\w+)/.exec(triggered.stdout)?.[1];
     expect(subscription, triggered.stdout).toBeDefined();
@@ -98,11 +87,7 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
   ])(
     'trigger %s makes a subscription on a test clock whose notice is sent, through the real API',
     async (type, about) => {
-      const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-        execFile(process.execPath, [cliBundle, 'trigger', type], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
-          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-        ),
-      );
+      const triggered = await cli(['trigger', type], env());
       expect(triggered.code, triggered.stderr).toBe(0);
       const subscription = /subscription (sub_\w+)/.exec(triggered.stdout)?.[1];
       expect(subscription, triggered.stdout).toBeDefined();
@@ -113,11 +98,7 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
   );
 
   it('trigger payment.processing makes an iDEAL payment approved in the test window, waiting for its bank, which then confirms it', async () => {
-    const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(process.execPath, [cliBundle, 'trigger', 'payment.processing'], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      ),
-    );
+    const triggered = await cli(['trigger', 'payment.processing'], env());
     expect(triggered.code, triggered.stderr).toBe(0);
     const payment = /iDEAL payment (pay_\w+)/.exec(triggered.stdout)?.[1];
     expect(payment, triggered.stdout).toBeDefined();
@@ -138,11 +119,7 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
   }, 60_000);
 
   it('trigger payment.returned makes an ACH payment from the test account its bank returns: processing, settled, then returned R01', async () => {
-    const triggered = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(process.execPath, [cliBundle, 'trigger', 'payment.returned'], { cwd: root, env: env(), timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      ),
-    );
+    const triggered = await cli(['trigger', 'payment.returned'], env());
     expect(triggered.code, triggered.stderr).toBe(0);
     const payment = /ACH payment (pay_\w+)/.exec(triggered.stdout)?.[1];
     expect(payment, triggered.stdout).toBeDefined();
@@ -164,13 +141,7 @@ describe.each(testDatabases.slice(0, 1))('tillpoint listen and trigger ($name)',
   }, 60_000);
 
   it('refuses to trigger with a live key: it makes real objects', async () => {
-    const run = (args: string[], key: string) =>
-      new Promise<{ code: number; stderr: string }>((resolve) =>
-        execFile(process.execPath, [cliBundle, ...args], { cwd: root, env: { ...env(), TILLPOINT_API_KEY: key } }, (error, _stdout, stderr) =>
-          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
-        ),
-      );
-    const live = await run(['trigger', 'payment.succeeded'], 'sk_live_abc');
+    const live = await cli(['trigger', 'payment.succeeded'], { ...env(), TILLPOINT_API_KEY: 'sk_live_abc' });
     expect(live.code).toBe(2);
     expect(live.stderr).toContain('only runs with a test secret key');
   }, 60_000);
@@ -192,17 +163,9 @@ describe.each(testDatabases)('tillpoint trigger dispute.created ($name)', (datab
 
   it('pays with the dispute test card and prints the dispute, which GET /v1/disputes then lists', async () => {
     let exited = false;
-    const triggered = new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(
-        process.execPath,
-        [cliBundle, 'trigger', 'dispute.created'],
-        { cwd: root, env: { ...process.env, TILLPOINT_API_KEY: ctx.key, TILLPOINT_URL: baseUrl }, timeout: 60_000 },
-        (error, stdout, stderr) => {
-          exited = true;
-          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-        },
-      ),
-    );
+    const triggered = cli(['trigger', 'dispute.created'], { TILLPOINT_API_KEY: ctx.key, TILLPOINT_URL: baseUrl }).finally(() => {
+      exited = true;
+    });
     // The server's scheduler, as `serve` runs it: the test processor's disputes are read every few seconds.
     while (!exited) {
       await runJob(ctx, 'test-processor-disputes');

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BraintreeGatewayEmulator } from '../support/braintree-gateway-emulator';
-import { cli as run } from '../support/processes';
+import { commandBoundMs, cli as run } from '../support/processes';
 import { seededDataDir } from '../support/pglite-template';
 
 /** `tillpoint processor set | show | check`, run as an owner would, against the gateway emulator. */
@@ -52,7 +52,7 @@ function filesUnder(dir: string): string[] {
 }
 
 // Each run starts a process with its own embedded database: seconds, not milliseconds.
-describe('tillpoint processor', { timeout: 60_000 }, () => {
+describe('tillpoint processor', { timeout: 2 * commandBoundMs }, () => {
   it('refuses to store Braintree credentials without TILLPOINT_SECRET_KEY, saying what to set', async () => {
     const run = await cli(braintreeArgs(account), { TILLPOINT_SECRET_KEY: undefined });
     expect(run.code).toBe(2);
@@ -79,23 +79,27 @@ describe('tillpoint processor', { timeout: 60_000 }, () => {
     for (const file of filesUnder(dataDir)) expect(readFileSync(file).includes('cli_private_Zq9'), file).toBe(false);
   });
 
-  it('check says OK for good credentials and names the problem for bad ones', async () => {
-    const ok = await cli(['processor', 'check', '--account', account, '--mode', 'test']);
-    expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toMatch(/^OK/);
+  it(
+    'check says OK for good credentials and names the problem for bad ones',
+    async () => {
+      const ok = await cli(['processor', 'check', '--account', account, '--mode', 'test']);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stdout).toMatch(/^OK/);
 
-    await cli(braintreeArgs(account, { '--private-key': 'wrong_key' }));
-    const auth = await cli(['processor', 'check', '--account', account, '--mode', 'test']);
-    expect(auth.code).toBe(1);
-    expect(auth.stdout).toMatch(/\[authentication\].*public\/private key/);
+      await cli(braintreeArgs(account, { '--private-key': 'wrong_key' }));
+      const auth = await cli(['processor', 'check', '--account', account, '--mode', 'test']);
+      expect(auth.code).toBe(1);
+      expect(auth.stdout).toMatch(/\[authentication\].*public\/private key/);
 
-    await cli([...braintreeArgs(account), '--merchant-account', 'EUR=cli_eur']);
-    const missing = await cli(['processor', 'check', '--account', account, '--mode', 'test', '--json']);
-    expect(JSON.parse(missing.stdout)).toMatchObject({ ok: false, problems: [{ kind: 'merchant_account_missing', currency: 'EUR' }] });
+      await cli([...braintreeArgs(account), '--merchant-account', 'EUR=cli_eur']);
+      const missing = await cli(['processor', 'check', '--account', account, '--mode', 'test', '--json']);
+      expect(JSON.parse(missing.stdout)).toMatchObject({ ok: false, problems: [{ kind: 'merchant_account_missing', currency: 'EUR' }] });
 
-    const unreachable = await cli(['processor', 'check', '--account', account, '--mode', 'test'], { GATEWAY_PORT: '1' });
-    expect(unreachable.stdout).toMatch(/\[unreachable\]/);
-  }, 120_000);
+      const unreachable = await cli(['processor', 'check', '--account', account, '--mode', 'test'], { GATEWAY_PORT: '1' });
+      expect(unreachable.stdout).toMatch(/\[unreachable\]/);
+    },
+    4 * commandBoundMs,
+  );
 
   it('switches back to the test processor; live mode refuses it', async () => {
     expect((await cli(['processor', 'set', 'test', '--account', account, '--mode', 'test'])).code).toBe(0);

@@ -8,7 +8,20 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Variables of the caller's environment that must not pick the database, port or keys of a run. */
-const isolated = ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'PUBLIC_URL', 'LOG_LEVEL', 'TILLPOINT_SECRET_KEY', 'METRICS_TOKEN', 'SHUTDOWN_TIMEOUT_SECONDS'];
+const isolated = [
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'PUBLIC_URL',
+  'LOG_LEVEL',
+  'TILLPOINT_SECRET_KEY',
+  'METRICS_TOKEN',
+  'SHUTDOWN_TIMEOUT_SECONDS',
+  'SIGNUP',
+  'SMTP_URL',
+  'SMTP_FROM',
+];
 
 export function cleanEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const merged: Record<string, string | undefined> = { ...process.env };
@@ -33,7 +46,14 @@ export interface Run {
 }
 
 /**
- * Runs `tillpoint <args>` to its end. `withoutFileOverride` runs it without the power to ignore file
+ * How long one command may run before its test calls it hung: the allowance of a first start. A
+ * command opens its own embedded database (seconds of CPU; initdb and every migration on a fresh
+ * DATA_DIR, about ten), and beside both test runners on a slow day a fresh `migrate` took over 60 s.
+ */
+export const commandBoundMs = 150_000;
+
+/**
+ * Runs `tillpoint <args>` to its end (killed after `commandBoundMs`: then `code` is null). `withoutFileOverride` runs it without the power to ignore file
  * modes, which root has: as root, through util-linux's `setpriv` with CAP_DAC_OVERRIDE and
  * CAP_DAC_READ_SEARCH dropped (still root, so it reads the clone wherever it sits); as anyone else,
  * as it is.
@@ -44,7 +64,7 @@ export function cli(args: string[], env: Record<string, string | undefined>, opt
     ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', process.execPath, cliBundle, ...args]
     : [process.execPath, cliBundle, ...args];
   return new Promise((resolve) => {
-    execFile(program!, programArgs, { cwd: root, env: cleanEnv(env), timeout: 90_000 }, (error, stdout, stderr) => {
+    execFile(program!, programArgs, { cwd: root, env: cleanEnv(env), timeout: commandBoundMs }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });
@@ -75,7 +95,7 @@ export async function startServe(
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (options.timeoutMs ?? 150_000);
+  const deadline = Date.now() + (options.timeoutMs ?? commandBoundMs);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${stderr}`);
     try {
