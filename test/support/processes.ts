@@ -53,10 +53,10 @@ export interface Run {
 export const commandBoundMs = 150_000;
 
 /**
- * Runs `tillpoint <args>` to its end (killed after `commandBoundMs`: then `code` is null). `withoutFileOverride` runs it without the power to ignore file
- * modes, which root has: as root, through util-linux's `setpriv` with CAP_DAC_OVERRIDE and
- * CAP_DAC_READ_SEARCH dropped (still root, so it reads the clone wherever it sits); as anyone else,
- * as it is.
+ * Runs `tillpoint <args>` to its end (killed after `commandBoundMs`: then `code` is null).
+ * `withoutFileOverride` runs it without the power to ignore file modes, which root has: as root,
+ * through util-linux's `setpriv` with CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH dropped (still root,
+ * so it reads the clone wherever it sits); as anyone else, as it is.
  */
 export function cli(args: string[], env: Record<string, string | undefined>, options: { withoutFileOverride?: boolean } = {}): Promise<Run> {
   const dropOverride = options.withoutFileOverride === true && process.getuid?.() === 0;
