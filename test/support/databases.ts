@@ -34,24 +34,61 @@ export function asRole(url: string, role: string): string {
 }
 
 /**
- * A suite's schema on the server, reached directly: the schema is a start-up setting of each
- * connection.
+ * The schemas of this run on the server start with this prefix, so the run's end removes any a worker
+ * left (`dropRunSchemas`, from the global setup): each worker keeps one migrated schema for its next
+ * suite until it exits.
+ */
+const runSchemaPrefix = () => `t_${process.env.TEST_RUN_ID ?? 'norun'}_`;
+
+/** A new, empty schema of this run on the server. */
+async function createSchema(url: string): Promise<string> {
+  const schema = `${runSchemaPrefix()}${randomBytes(6).toString('hex')}`;
+  const admin = await openPostgres(url, { max: 1 });
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await admin.close();
+  }
+  return schema;
+}
+
+async function dropSchemas(url: string, schemas: string[]): Promise<void> {
+  if (schemas.length === 0) return;
+  const admin = await openPostgres(url, { max: 1 });
+  try {
+    await admin.exec(schemas.map((schema) => `DROP SCHEMA IF EXISTS ${schema} CASCADE`).join(';\n'));
+  } finally {
+    await admin.close();
+  }
+}
+
+/** Removes the schemas this run made on the server that are still there. */
+export async function dropRunSchemas(url: string): Promise<void> {
+  const admin = await openPostgres(url, { max: 1 });
+  const { rows } = await admin
+    .query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [runSchemaPrefix()])
+    .finally(() => admin.close());
+  await dropSchemas(
+    url,
+    rows.map((row) => row.nspname),
+  );
+}
+
+/** A pool on `schema` of the server (the schema is a start-up setting of each connection). */
+const connectTo = (url: string, schema: string, timeouts?: DatabaseTimeouts) => openPostgres(url, { schema, max: 20, ...(timeouts ? { timeouts } : {}) });
+
+/**
+ * A suite's schema on the server, reached directly. Each suite gets its own, so suites run in
+ * parallel on one server without meeting; `close` ends the pool and drops the schema.
  */
 async function openDirect(url: string, timeouts?: DatabaseTimeouts): Promise<SqlClient> {
-  // Each suite gets its own schema, so suites run in parallel on one server without meeting.
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = await openPostgres(url, { max: 1 });
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.close();
-  const db = await openPostgres(url, { schema, max: 20, ...(timeouts ? { timeouts } : {}) });
-  const close = db.close;
+  const schema = await createSchema(url);
+  const db = await connectTo(url, schema, timeouts);
   return {
     ...db,
     async close() {
-      await close();
-      const cleanup = await openPostgres(url, { max: 1 });
-      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-      await cleanup.close();
+      await db.close();
+      await dropSchemas(url, [schema]);
     },
   };
 }
@@ -132,20 +169,34 @@ const shapeOf = async (db: SqlClient): Promise<string> =>
   ).rows[0]!.shape;
 
 /**
- * One migrated PGlite database per test worker, lent to one suite at a time: opening one costs about
- * a second of CPU (WebAssembly PostgreSQL restoring the template), and the suites of a worker run one
- * after another. Returning a lent database (its `close`) empties it (`truncateAll`) and keeps it for
- * the next suite, unless its shape changed; a suite that asks for other timeouts, or for a second
- * database while it holds one, gets one of its own. (On PostgreSQL each suite keeps a schema of its
- * own: a schema lent on kept its pool's connections open between suites, and with several workers
- * and the suites' own extra connections the server ran out of them.)
+ * How a worker keeps one migrated database between its suites: `open` makes a new one (every
+ * migration applied); `setAside` takes a returned one, emptied, and gives back what opens it for the
+ * next suite; `discard` closes one for good.
  */
-function lentPerWorker(openMigrated: (timeouts?: DatabaseTimeouts) => Promise<SqlClient>) {
-  const lending: { spare: SqlClient | null; shape: string | null } = { spare: null, shape: null };
+interface Shelf {
+  open(timeouts?: DatabaseTimeouts): Promise<SqlClient>;
+  setAside(db: SqlClient): Promise<() => Promise<SqlClient>>;
+  discard(db: SqlClient): Promise<void>;
+}
+
+/**
+ * One migrated database per test worker, lent to one suite at a time: making one costs about a
+ * second of CPU (WebAssembly PostgreSQL restoring the template; on the server, every migration in a
+ * new schema: about a sixth of the PostgreSQL suites' time), and the suites of a worker run one after
+ * another. Returning a lent database (its `close`) empties it (`truncateAll`) and keeps it for the next
+ * suite, unless its shape changed; a suite that asks for other timeouts, or for a second database
+ * while it holds one, gets one of its own.
+ */
+function lentPerWorker(shelf: Shelf) {
+  const lending: { spare: (() => Promise<SqlClient>) | null; shape: string | null } = { spare: null, shape: null };
   return async (timeouts?: DatabaseTimeouts): Promise<SqlClient> => {
-    if (timeouts && JSON.stringify(timeouts) !== JSON.stringify(DEFAULT_DATABASE_TIMEOUTS)) return openMigrated(timeouts);
-    const db = lending.spare ?? (await openMigrated());
+    if (timeouts && JSON.stringify(timeouts) !== JSON.stringify(DEFAULT_DATABASE_TIMEOUTS)) {
+      const own = await shelf.open(timeouts);
+      return { ...own, close: () => shelf.discard(own) };
+    }
+    const spare = lending.spare;
     lending.spare = null;
+    const db = spare ? await spare() : await shelf.open();
     lending.shape ??= await shapeOf(db);
     let returned = false;
     return {
@@ -154,24 +205,68 @@ function lentPerWorker(openMigrated: (timeouts?: DatabaseTimeouts) => Promise<Sq
         if (returned) return;
         returned = true;
         const reusable = lending.spare === null && (await shapeOf(db).catch(() => null)) === lending.shape;
-        if (reusable) {
-          await truncateAll(db);
-          lending.spare = db;
-        } else {
-          await db.close();
-        }
+        if (!reusable) return shelf.discard(db);
+        await truncateAll(db);
+        // Another of the suite's databases may have been returned meanwhile: the first one back is kept.
+        if (lending.spare !== null) return shelf.discard(db);
+        lending.spare = await shelf.setAside(db);
       },
     };
   };
 }
 
+/** PGlite in memory: kept open as it is (it holds no connection of anyone's). */
+const pgliteShelf: Shelf = {
+  open: (timeouts) => openPglite(null, timeouts, migratedPgliteTemplate.dump),
+  setAside: async (db) => async () => db,
+  discard: (db) => db.close(),
+};
+
+/**
+ * A schema on the server, reached directly: kept without its pool (idle pools of every worker's kept
+ * schema ran the server out of connections), and connected to again for the next suite.
+ */
+const serverShelf = (url: string): Shelf => {
+  const schemaOf = new WeakMap<SqlClient, string>();
+  const connect = async (schema: string, timeouts?: DatabaseTimeouts) => {
+    const db = await connectTo(url, schema, timeouts);
+    schemaOf.set(db, schema);
+    return db;
+  };
+  return {
+    async open(timeouts) {
+      const db = await connect(await createSchema(url), timeouts);
+      await migrate(db);
+      return db;
+    },
+    async setAside(db) {
+      await db.close();
+      const schema = schemaOf.get(db)!;
+      return () => connect(schema);
+    },
+    async discard(db) {
+      await db.close();
+      await dropSchemas(url, [schemaOf.get(db)!]);
+    },
+  };
+};
+
 export const testDatabases: TestDatabase[] = [
   {
     name: 'pglite' as const,
     open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, pgliteTemplate.dump),
-    openMigrated: lentPerWorker((timeouts) => openPglite(null, timeouts, migratedPgliteTemplate.dump)),
+    openMigrated: lentPerWorker(pgliteShelf),
   },
-  ...(postgresUrl ? [{ name: 'postgres' as const, open: openServer, openMigrated: migrated(openServer) }] : []),
+  ...(postgresUrl
+    ? [
+        {
+          name: 'postgres' as const,
+          open: openServer,
+          // Through a pooler each suite keeps a role and schema of its own (`openPooled`).
+          openMigrated: directUrl ? migrated(openServer) : lentPerWorker(serverShelf(postgresUrl)),
+        },
+      ]
+    : []),
 ].filter((database) => !only || only.includes(database.name));
 
 /**
