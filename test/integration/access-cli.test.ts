@@ -1,6 +1,4 @@
-import { cliBundle } from '../support/cli-bundle';
-import { cleanEnv, cli, commandBoundMs, freePort, root } from '../support/processes';
-import { spawn } from 'node:child_process';
+import { cli, commandBoundMs, freePort, startServe, until } from '../support/processes';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededDataDir } from '../support/pglite-template';
@@ -58,16 +56,11 @@ describe('tillpoint setup-link and password-reset-link', () => {
     const port = await freePort();
     const base = `http://localhost:${port}`;
     const env = { DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, LOG_LEVEL: 'warn' };
-    const server = spawn(process.execPath, [cliBundle, 'serve'], { cwd: root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const server = await startServe(env, { port });
     try {
-      const deadline = Date.now() + commandBoundMs;
-      while (!/Dashboard: /.test(output)) {
-        if (server.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start: ${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      // The banner follows the first answer of /healthz.
+      expect(await until(() => /Dashboard: /.test(server.stdout()), commandBoundMs), server.stdout()).toBe(true);
+      const output = server.stdout();
       expect(output).toContain('new people join by invitation');
       const printed = /setup link:\s+(\S+)/.exec(output)![1]!;
 
@@ -89,8 +82,8 @@ describe('tillpoint setup-link and password-reset-link', () => {
       expect(used.status).toBe(200);
       expect((await publicPost(base, '/dashboard/api/sign-in', { email: person.email, password: 'a new long passphrase' })).status).toBe(200);
     } finally {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server.once('exit', resolve));
+      server.child.kill('SIGTERM');
+      await server.exited;
     }
     // Typed where neither PUBLIC_URL nor PORT is set, and run by the CLI itself (as always on
     // PostgreSQL): the link names the address the server was started with, not the default port.

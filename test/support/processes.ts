@@ -81,7 +81,8 @@ export function cli(args: string[], env: Record<string, string | undefined>, opt
 export interface ServerProcess {
   child: ChildProcess;
   base: string;
-  /** Everything it wrote to stderr so far. */
+  /** Everything it wrote to stdout (the start-up banner, links) and to stderr so far. */
+  stdout(): string;
   stderr(): string;
   /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>;
@@ -97,9 +98,11 @@ export async function startServe(
   const child = spawn(program!, args, {
     cwd: options.cwd ?? root,
     env: cleanEnv({ LOG_LEVEL: 'warn', ...env, PORT: String(port) }),
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
   let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
@@ -117,7 +120,7 @@ export async function startServe(
     }
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
-  return { child, base, stderr: () => stderr, exited };
+  return { child, base, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
 /** Polls until `condition` holds; false when `ms` pass first. */
