@@ -114,7 +114,7 @@ export async function runDatabaseCommand<O extends object>(command: DatabaseComm
 async function runHere<O extends object>(command: DatabaseCommand<O>, options: O, config: Config): Promise<number> {
   // Loaded only here: a command handed to the running server never pays for the database drivers.
   const { openDatabase, openTillpoint } = await import('../runtime/open-tillpoint');
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, { forCommand: true });
   let tillpoint: Tillpoint | null = null;
   try {
     // Links the command prints (setup, password reset) name the address shoppers and members reach:

@@ -1,5 +1,5 @@
 import { asCallerSees } from './database-errors';
-import { startPgliteThread, type PgliteThread } from './pglite-client';
+import { startPgliteThread, type PgliteStart, type PgliteThread } from './pglite-client';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, type SqlClient } from './sql-executor';
 import { runTransaction, type TransactionConnection } from './transaction-runner';
 
@@ -8,18 +8,23 @@ function rethrown(error: unknown): never {
 }
 
 /**
+ * PostgreSQL's buffer pool for a one-shot command (`tillpoint migrate`, `account create`…), which
+ * reads and writes a few pages and exits. PGlite sets the whole pool up at start: PostgreSQL's
+ * default 128 MB, which a server keeps, costs a command about 0.5 CPU-seconds, a third of opening
+ * the database ([ADR 0126](../../docs/adr/0126-a-command-opens-the-embedded-database-with-a-small-buffer-pool.md)).
+ */
+export const COMMAND_SHARED_BUFFERS = '16MB';
+
+/**
  * The embedded database: PostgreSQL compiled to WebAssembly, kept in `dataDir` (or in memory). It
  * runs in a thread of its own (pglite-client.ts), so its work leaves the HTTP server's event loop.
  * It has one connection: a transaction holds it, and every other statement waits for it (at most
- * `timeouts.lockMs`). An in-memory database may start from `startFrom`, a data directory PGlite
- * dumped (dumpDataDir's tarball) instead of an empty one.
+ * `timeouts.lockMs`). An in-memory database may start from `start.startFrom`, a data directory
+ * PGlite dumped (dumpDataDir's tarball) instead of an empty one; `start.sharedBuffers` sets its
+ * buffer pool (PostgreSQL's 128 MB unless given).
  */
-export async function openPglite(
-  dataDir: string | null,
-  timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS,
-  startFrom: string | null = null,
-): Promise<SqlClient> {
-  const db = await startPgliteThread(dataDir, timeouts, startFrom);
+export async function openPglite(dataDir: string | null, timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS, start: PgliteStart = {}): Promise<SqlClient> {
+  const db = await startPgliteThread(dataDir, timeouts, start);
   let active = 0;
   const counted = async <T>(work: () => Promise<T>): Promise<T> => {
     active += 1;

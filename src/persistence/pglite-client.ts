@@ -63,9 +63,21 @@ export interface PgliteTimeouts {
   idleInTransactionMs: number;
 }
 
-export async function startPgliteThread(dataDir: string | null, timeouts: PgliteTimeouts, startFrom: string | null = null): Promise<PgliteThread> {
+/** How a thread's database starts: from a dumped data directory, and with PostgreSQL's `shared_buffers` other than its default. */
+export interface PgliteStart {
+  startFrom?: string | null;
+  sharedBuffers?: string;
+}
+
+export async function startPgliteThread(dataDir: string | null, timeouts: PgliteTimeouts, start: PgliteStart = {}): Promise<PgliteThread> {
   const worker = new Worker(workerFile, {
-    workerData: { dataDir, startFrom, timeouts: { lockMs: timeouts.lockMs, idleInTransactionMs: timeouts.idleInTransactionMs }, ...(await wasmModules()) },
+    workerData: {
+      dataDir,
+      startFrom: start.startFrom ?? null,
+      sharedBuffers: start.sharedBuffers ?? null,
+      timeouts: { lockMs: timeouts.lockMs, idleInTransactionMs: timeouts.idleInTransactionMs },
+      ...(await wasmModules()),
+    },
   });
   const pending = new Map<number, { resolve: (answer: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;

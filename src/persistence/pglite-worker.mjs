@@ -20,12 +20,14 @@ import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 
-const { dataDir, startFrom, pgliteWasmModule, initdbWasmModule, timeouts } = workerData;
+const { dataDir, startFrom, sharedBuffers, pgliteWasmModule, initdbWasmModule, timeouts } = workerData;
 // The modules come compiled from the main thread (compiled once per process). `startFrom`, a data
 // directory dumped by PGlite's dumpDataDir, spares an in-memory database its initdb.
+// `sharedBuffers`, when given, replaces PostgreSQL's default of 128 MB (see pglite-adapter.ts).
 const db = new PGlite({
   ...(dataDir ? { dataDir } : {}),
   ...(startFrom ? { loadDataDir: new Blob([readFileSync(startFrom)]) } : {}),
+  ...(sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`] } : {}),
   pgliteWasmModule,
   initdbWasmModule,
 });

@@ -5,6 +5,6 @@
  */
 export type { DatabaseTimeouts, PoolStats, SqlClient, SqlExecutor } from './sql-executor';
 export { DEFAULT_DATABASE_TIMEOUTS } from './sql-executor';
-export { openPglite } from './pglite-adapter';
+export { COMMAND_SHARED_BUFFERS, openPglite } from './pglite-adapter';
 export { openPostgres, PreparedStatements, MAX_PREPARED_STATEMENTS } from './postgres-adapter';
 export { isDatabaseUnreachable, isDatabaseTimeout } from './database-errors';

@@ -7,7 +7,7 @@ import type { Deps } from '../domain/deps';
 import { useSha256Hex } from '../domain/shared/digest';
 import { openServerFlags, storeEvaluation, type ReadFlagState } from '../adapters/flags/server-flags';
 import { migrate } from '../persistence/migrations/index';
-import { DEFAULT_DATABASE_TIMEOUTS, openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
+import { COMMAND_SHARED_BUFFERS, DEFAULT_DATABASE_TIMEOUTS, openPglite, openPostgres, type SqlClient } from '../persistence/sql-client';
 import { sqlStore } from '../persistence/sql-store';
 import { watchReplicas, type ReplicaSet } from '../persistence/replicas';
 import { installSecret } from '../persistence/stores/install-settings';
@@ -57,10 +57,15 @@ export interface Tillpoint {
  */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseTimeouts' | 'databaseDirectUrl'>>,
-  options: { onIdleError?: (error: Error) => void; onWarning?: (message: string) => void } = {},
+  options: {
+    onIdleError?: (error: Error) => void;
+    onWarning?: (message: string) => void;
+    /** For a one-shot command: the embedded database starts with a command's small buffer pool. */
+    forCommand?: boolean;
+  } = {},
 ): Promise<SqlClient> {
   const timeouts = config.databaseTimeouts ?? DEFAULT_DATABASE_TIMEOUTS;
-  if (!config.databaseUrl) return openPglite(config.dataDir, timeouts);
+  if (!config.databaseUrl) return openPglite(config.dataDir, timeouts, options.forCommand ? { sharedBuffers: COMMAND_SHARED_BUFFERS } : {});
   return openPostgres(config.databaseUrl, { ...options, timeouts, ...(config.databaseDirectUrl ? { directUrl: config.databaseDirectUrl } : {}) });
 }
 

@@ -1,10 +1,13 @@
 import { pgliteTemplate } from '../support/pglite-template';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpServer } from '../../src/http/server';
 import { isUniqueViolation } from '../../src/persistence/rows';
 import { openPglite, type SqlClient } from '../../src/persistence/sql-client';
-import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
+import { openDatabase, openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
 
 /**
  * The embedded database runs in a thread of its own: a long statement does not stop the server
@@ -17,7 +20,7 @@ describe('PGlite in its own thread', () => {
   let base = '';
 
   beforeAll(async () => {
-    db = await openPglite(null, undefined, pgliteTemplate.dump);
+    db = await openPglite(null, undefined, { startFrom: pgliteTemplate.dump });
     tillpoint = await openTillpoint({ db, publicUrl: 'http://pay.test' });
     app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent' });
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -124,5 +127,27 @@ describe('PGlite in its own thread', () => {
     // …and as a script (a migration), after which even a transaction's first use of it works.
     await db.exec("ALTER TABLE thread_shape ADD COLUMN note text NOT NULL DEFAULT 'y'");
     expect(await db.transaction((tx) => tx.query(select, [1]))).toMatchObject({ rows: [{ id: 1, label: 'x', note: 'y' }] });
+  });
+});
+
+describe('the embedded database of a one-shot command', () => {
+  it('starts with a 16 MB buffer pool; a server keeps PostgreSQL’s 128 MB', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'tillpoint-buffers-'));
+    const dataDir = path.join(home, 'data');
+    cpSync(pgliteTemplate.dir, dataDir, { recursive: true });
+    try {
+      const pool = async (options: { forCommand?: boolean }) => {
+        const opened = await openDatabase({ databaseUrl: null, dataDir }, options);
+        try {
+          return (await opened.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]!.shared_buffers;
+        } finally {
+          await opened.close();
+        }
+      };
+      expect(await pool({ forCommand: true })).toBe('16MB');
+      expect(await pool({})).toBe('128MB');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

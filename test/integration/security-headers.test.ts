@@ -24,7 +24,7 @@ describe('security headers on every page', () => {
   let key = '';
 
   beforeAll(async () => {
-    db = await openPglite(null, undefined, pgliteTemplate.dump);
+    db = await openPglite(null, undefined, { startFrom: pgliteTemplate.dump });
     tillpoint = await openTillpoint({ db, publicUrl: 'https://pay.example.com' });
     key = (await createAccount(tillpoint.deps, { name: 'Header Shop' })).testSecretKey;
     for (const [scheme, hsts] of [

@@ -217,7 +217,7 @@ function lentPerWorker(shelf: Shelf) {
 
 /** PGlite in memory: kept open as it is (it holds no connection of anyone's). */
 const pgliteShelf: Shelf = {
-  open: (timeouts) => openPglite(null, timeouts, migratedPgliteTemplate.dump),
+  open: (timeouts) => openPglite(null, timeouts, { startFrom: migratedPgliteTemplate.dump }),
   setAside: async (db) => async () => db,
   discard: (db) => db.close(),
 };
@@ -254,7 +254,7 @@ const serverShelf = (url: string): Shelf => {
 export const testDatabases: TestDatabase[] = [
   {
     name: 'pglite' as const,
-    open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, pgliteTemplate.dump),
+    open: (timeouts?: DatabaseTimeouts) => openPglite(null, timeouts, { startFrom: pgliteTemplate.dump }),
     openMigrated: lentPerWorker(pgliteShelf),
   },
   ...(postgresUrl
