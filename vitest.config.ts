@@ -3,9 +3,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The process suites (test/process) and the command suites (test/commands) start first: they spend
- * minutes waiting on real servers (a lease to expire, a restart) and commands, and begun last they
- * would leave one worker alone at the end.
+ * The process suites (test/process) start first: they spend minutes waiting on real servers (a
+ * lease to expire, a restart), and begun last they would leave one worker alone at the end.
  *
  * The suites of the web apps that run in a DOM (`@vitest-environment happy-dom`) come last, all
  * together: a worker is reused only while the next file in the queue has its environment, so each
@@ -15,7 +14,7 @@ import { defineConfig } from 'vitest/config';
 class ProcessSuitesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const isProcess = (file: TestSpecification) => /\/test\/(process|commands)\//.test(file.moduleId);
+    const isProcess = (file: TestSpecification) => file.moduleId.includes('/test/process/');
     const inDom = (file: TestSpecification) => readFileSync(file.moduleId, 'utf8').slice(0, 500).includes('@vitest-environment happy-dom');
     const dom = sorted.filter(inDom);
     const node = sorted.filter((file) => !dom.includes(file));
