@@ -302,7 +302,11 @@ test.describe('Venmo on Braintree (venmo, the Venmo app doubled)', () => {
     await page.goto(session.url);
     const venmo = page.waitForEvent('popup');
     await venmoButton(page).click();
-    await (await venmo).getByRole('link', { name: 'Cancel' }).click();
+    const app = await venmo;
+    // While Venmo's app is open the button is busy: a tap before braintree-web reports the cancel
+    // would do nothing. It comes back once the cancel is reported.
+    await expect(venmoButton(page)).toBeDisabled();
+    await app.getByRole('link', { name: 'Cancel' }).click();
     await expect(venmoButton(page)).toBeEnabled();
     await expect(page.locator('#form-notice')).toHaveText('');
     expect(await braintree.paymentsOf(request, session.id)).toEqual([]);

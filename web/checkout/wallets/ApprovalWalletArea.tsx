@@ -77,13 +77,18 @@ export default function ApprovalWalletArea({ wallet, session, client, t, form, o
   const setNotice = form.setNotice;
   const [provider, setProvider] = useState<ApprovalWalletProvider | null>(null);
   const container = useRef<HTMLDivElement>(null);
+  // The wallet's window or app is open: the button shows busy and takes no tap until the wallet
+  // answers (a shopper back from Venmo's app before braintree-web reports the cancel would tap for
+  // nothing). The ref also holds off a second tap within the same render.
   const open = useRef(false);
+  const [opened, setOpened] = useState(false);
   const formRef = useRef(form);
   formRef.current = form;
 
   const fail = (error: unknown) => {
     reportCheckoutFailure(wallet, error);
     open.current = false;
+    setOpened(false);
     formRef.current.setNotice({ tone: 'error', key: `${wallet}.failed` });
   };
   // The provider is made once per client and wallet, with the session and wording of that moment.
@@ -143,16 +148,19 @@ export default function ApprovalWalletArea({ wallet, session, client, t, form, o
     }
     setNotice(null);
     open.current = true;
+    setOpened(true);
     provider.approve().then(async (approval) => {
       open.current = false;
+      setOpened(false);
       // null: the shopper canceled, nothing was charged; the button is as it was.
       if (approval) await formRef.current.payWithWallet(wallet, async () => approval.nonce, approval.email);
     }, fail);
   };
 
+  const busy = disabled || opened;
   return (
     <div className="wallet-tap" data-testid={wallet}>
-      <button type="button" className={`wallet-button wallet-button-${wallet}`} lang={t.lang} disabled={disabled} aria-busy={disabled} onClick={start}>
+      <button type="button" className={`wallet-button wallet-button-${wallet}`} lang={t.lang} disabled={busy} aria-busy={busy} onClick={start}>
         {t(`${wallet}.button`)}
       </button>
     </div>
