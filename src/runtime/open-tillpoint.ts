@@ -65,8 +65,9 @@ export async function openDatabase(
   } = {},
 ): Promise<SqlClient> {
   const timeouts = config.databaseTimeouts ?? DEFAULT_DATABASE_TIMEOUTS;
-  if (!config.databaseUrl) return openPglite(config.dataDir, timeouts, options.forCommand ? { sharedBuffers: COMMAND_SHARED_BUFFERS } : {});
-  return openPostgres(config.databaseUrl, { ...options, timeouts, ...(config.databaseDirectUrl ? { directUrl: config.databaseDirectUrl } : {}) });
+  const { forCommand, ...postgresOptions } = options;
+  if (!config.databaseUrl) return openPglite(config.dataDir, timeouts, forCommand ? { sharedBuffers: COMMAND_SHARED_BUFFERS } : {});
+  return openPostgres(config.databaseUrl, { ...postgresOptions, timeouts, ...(config.databaseDirectUrl ? { directUrl: config.databaseDirectUrl } : {}) });
 }
 
 /**
