@@ -79,15 +79,14 @@ export default function ApprovalWalletArea({ wallet, session, client, t, form, o
   const container = useRef<HTMLDivElement>(null);
   // The wallet's window or app is open: the button shows busy and takes no tap until the wallet
   // answers (a shopper back from Venmo's app before braintree-web reports the cancel would tap for
-  // nothing). The ref also holds off a second tap within the same render.
-  const open = useRef(false);
+  // nothing). React renders a tap's state before the next tap, so the disabled button holds off a
+  // second one.
   const [opened, setOpened] = useState(false);
   const formRef = useRef(form);
   formRef.current = form;
 
   const fail = (error: unknown) => {
     reportCheckoutFailure(wallet, error);
-    open.current = false;
     setOpened(false);
     formRef.current.setNotice({ tone: 'error', key: `${wallet}.failed` });
   };
@@ -138,7 +137,7 @@ export default function ApprovalWalletArea({ wallet, session, client, t, form, o
   }
 
   const start = () => {
-    if (disabled || open.current || form.busy.current) return;
+    if (disabled || opened || form.busy.current) return;
     // Venmo tells no email: the receipt's address is the one typed, asked for before Venmo opens.
     if (wallet === 'venmo' && !isValidCustomerEmail(form.email.trim())) {
       form.touchEmail();
@@ -147,10 +146,8 @@ export default function ApprovalWalletArea({ wallet, session, client, t, form, o
       return;
     }
     setNotice(null);
-    open.current = true;
     setOpened(true);
     provider.approve().then(async (approval) => {
-      open.current = false;
       setOpened(false);
       // null: the shopper canceled, nothing was charged; the button is as it was.
       if (approval) await formRef.current.payWithWallet(wallet, async () => approval.nonce, approval.email);
