@@ -35,10 +35,22 @@ export function isDatabaseTimeout(error: unknown): boolean {
   return typeof code === 'string' && TIMEOUT_CODES.has(code);
 }
 
-export const databaseUnavailable = () => new TillpointError('database_unavailable', 'The database is unavailable right now; try again shortly');
+/** `database_unavailable`; `cause`, the driver's error it stands for. */
+export const databaseUnavailable = (cause?: unknown) =>
+  new TillpointError('database_unavailable', 'The database is unavailable right now; try again shortly', { cause });
 
 /** `error` as the caller should see it: `database_unavailable` when it is either of the above. */
 export function asCallerSees(error: unknown): unknown {
   if (error instanceof TillpointError) return error;
-  return isDatabaseUnreachable(error) || isDatabaseTimeout(error) ? databaseUnavailable() : error;
+  return isDatabaseUnreachable(error) || isDatabaseTimeout(error) ? databaseUnavailable(error) : error;
+}
+
+/**
+ * Whether a statement failed because the database was out of reach, not because a wait was cut
+ * short by its bound. Such a statement's fate is unknown: the server may have committed it before
+ * its connection was lost, and its answer with it. A timeout cancelled it: nothing of it is kept.
+ */
+export function lostTheDatabase(error: unknown): boolean {
+  const cause = error instanceof TillpointError ? error.cause : error;
+  return cause !== undefined && !(cause instanceof TillpointError) && isDatabaseUnreachable(cause) && !isDatabaseTimeout(cause);
 }

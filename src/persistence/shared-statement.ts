@@ -1,5 +1,5 @@
 import type { SqlClient, SqlExecutor } from './sql-executor';
-import { isDatabaseUnreachable } from './database-errors';
+import { isDatabaseUnreachable, lostTheDatabase } from './database-errors';
 
 /**
  * A statement written over a set of members, which callers that arrive together share: one
@@ -146,7 +146,7 @@ async function runAlone<M, R>(db: SqlExecutor, statement: SharedStatement<M, R>,
  * them all: alone, only that one fails). A statement that failed as `database_unavailable` (a lock
  * or statement timeout: a lock outside the rows it skips, a table locked by DDL) has already waited
  * the lock timeout for its members, so alone each waits at most RESENT_LOCK_WAIT_MS more: no member
- * waits the lock timeout twice.
+ * waits the lock timeout twice. One that lost the database is not sent again (`lostTheDatabase`).
  */
 async function send<M, R>(db: SqlClient, statement: SharedStatement<M, R>, members: Waiting<M, R>[]): Promise<void> {
   const alone = (each: Waiting<M, R>, waited = false) => runAlone(db, statement, each.member, waited).then(each.resolve, each.reject);
@@ -156,6 +156,13 @@ async function send<M, R>(db: SqlClient, statement: SharedStatement<M, R>, membe
     const parameter = `[${members.map((each, n) => `[${n},${statement.member(each.member)}]`).join(',')}]`;
     ({ rows } = await db.query(statement.shared, [parameter]));
   } catch (error) {
+    // The database out of reach, the statement may have been committed with its answer lost: sent
+    // again alone, each member would find its own work done (a duplicate, a payment moved). Each is
+    // answered as one member alone is, `database_unavailable`: its caller retries, or reconciles.
+    if (lostTheDatabase(error)) {
+      for (const each of members) each.reject(error);
+      return;
+    }
     const waited = isDatabaseUnreachable(error);
     await Promise.all(members.map((each) => alone(each, waited)));
     return;

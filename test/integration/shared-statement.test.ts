@@ -7,8 +7,10 @@ import { paymentRepositories } from '../../src/persistence/stores/payments/payme
 import { checkoutSessionRepositories } from '../../src/persistence/stores/sessions/checkout-sessions';
 import { sqlSandboxTransactionLedger } from '../../src/persistence/stores/processors/sandbox-transactions';
 import { recordPart, recordSet, type Field } from '../../src/persistence/rows';
+import { openPostgres } from '../../src/persistence/sql-client';
 import { testDatabases } from '../support/databases';
 import { createSessionOf, rows, useIntegration, type IntegrationContext } from '../support/integration';
+import { TcpProxy } from '../support/tcp-proxy';
 
 /**
  * Statements shared by callers that arrive together (src/persistence/shared-statement.ts): each
@@ -126,6 +128,40 @@ describe.each(testDatabases)('statements shared by payments made at once ($name)
       { id: 'tt_taken', payment_id: 'pay_first' },
     ]);
   });
+
+  it.runIf(database.name === 'postgres')(
+    'a statement whose answer is lost with its connection is not sent again: each member is told database_unavailable, and its rows are written once',
+    async () => {
+      // A shared statement the server committed whose answer never came back (a primary stopped
+      // between the two, PgBouncer then holding the resend until it is back): sent again alone, each
+      // member would find its own row already there and fail as a duplicate, which a payment answered
+      // as a 500 to a shopper the processor had charged. As one member alone, each is told to retry.
+      const target = new URL(process.env.TEST_DATABASE_URL!);
+      const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      const viaProxy = new URL(target);
+      viaProxy.host = `127.0.0.1:${await proxy.start()}`;
+      const schema = (await rows(ctx.db, 'SELECT current_schema() AS schema'))[0]!.schema as string;
+      const db = await openPostgres(viaProxy.toString(), { schema, max: 4 });
+      try {
+        const ledger = sqlSandboxTransactionLedger(db);
+        const lost = proxy.loseAnswerTo('pay_lost_');
+        const settled = await Promise.allSettled(['tt_x', 'tt_y', 'tt_z'].map((id) => ledger.insert(transaction(id, `pay_lost_${id}`))));
+        await lost;
+        expect(settled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'written'))).toEqual([
+          'database_unavailable',
+          'database_unavailable',
+          'database_unavailable',
+        ]);
+        expect(await rows(ctx.db, 'SELECT id FROM test_processor_transactions ORDER BY id')).toEqual([{ id: 'tt_x' }, { id: 'tt_y' }, { id: 'tt_z' }]);
+        // The client recovers: a new connection answers.
+        await ledger.insert(transaction('tt_after', 'pay_after'));
+        expect(await rows(ctx.db, 'SELECT count(*)::int AS n FROM test_processor_transactions')).toEqual([{ n: 4 }]);
+      } finally {
+        await db.close();
+        await proxy.stop();
+      }
+    },
+  );
 
   it('a member that cannot even be sent (it throws before its statement) fails alone; the others are answered', async () => {
     const sessions = [await openSession(ctx), await openSession(ctx), await openSession(ctx)];

@@ -21,10 +21,54 @@ export class TcpProxy {
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => undefined);
       }
-      client.pipe(upstream).pipe(client);
+      upstream.pipe(client);
+      client.on('data', (chunk: Buffer) => {
+        const losing = this.losing;
+        if (losing && chunk.includes(losing.marker)) {
+          this.losing = null;
+          this.loseAnswer(client, upstream, losing.done);
+        }
+        upstream.write(chunk);
+      });
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
+  }
+
+  private losing: { marker: string; done: () => void } | null = null;
+
+  /**
+   * The next statement whose bytes hold `marker` reaches the server, which carries it out and
+   * answers; the answer never reaches the client: its connection is reset once the server says it is
+   * ready again (the statement committed). Resolves then. Other connections are left alone.
+   */
+  loseAnswerTo(marker: string): Promise<void> {
+    return new Promise((done) => {
+      this.losing = { marker, done };
+    });
+  }
+
+  /** Reads the server's messages on (a node-postgres client sends nothing before they are done) up to ReadyForQuery, then resets the client. */
+  private loseAnswer(client: Socket, upstream: Socket, done: () => void): void {
+    upstream.unpipe(client);
+    let buffered = Buffer.alloc(0);
+    upstream.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      while (buffered.length >= 5) {
+        const length = buffered.readInt32BE(1);
+        if (buffered.length < 1 + length) return;
+        const type = String.fromCharCode(buffered[0]!);
+        buffered = buffered.subarray(1 + length);
+        if (type === 'Z') {
+          client.resetAndDestroy();
+          upstream.destroy();
+          done();
+          return;
+        }
+      }
+    });
+    // Unpiped, the stream was paused: read on.
+    upstream.resume();
   }
 
   async start(): Promise<number> {

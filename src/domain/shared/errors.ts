@@ -95,8 +95,8 @@ export class TillpointError extends Error {
   readonly param: string | undefined;
   readonly declineCode: DeclineCode | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { param?: string; declineCode?: DeclineCode } = {}) {
-    super(message);
+  constructor(code: ErrorCode, message: string, options: { param?: string; declineCode?: DeclineCode; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TillpointError';
     this.code = code;
     this.param = options.param;
