@@ -7,6 +7,7 @@ import { openPostgres, type SqlClient } from '../../src/persistence/sql-client';
 import { openTillpoint, type Tillpoint } from '../../src/runtime/open-tillpoint';
 import { runJobOnce } from '../../src/runtime/scheduler';
 import { expectError, testCard } from '../support/integration';
+import { startSmtpReceiver } from '../support/smtp-receiver';
 import { TcpProxy } from '../support/tcp-proxy';
 
 /**
@@ -26,8 +27,10 @@ describe.skipIf(!postgresUrl)('database faults (postgres, through a proxy)', () 
   let tillpoint: Tillpoint;
   let app: FastifyInstance;
   let key = '';
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
 
   beforeAll(async () => {
+    smtp = await startSmtpReceiver();
     const target = new URL(postgresUrl!);
     proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const port = await proxy.start();
@@ -43,6 +46,7 @@ describe.skipIf(!postgresUrl)('database faults (postgres, through a proxy)', () 
       publicUrl: 'http://checkout.test',
       rateLimitPerSecond: { test: 100_000 },
       reconciliation: { afterMs: 0, notFoundGraceMs: 0 },
+      smtp: { url: smtp.url, from: 'receipts@checkout.test' },
     });
     app = await buildHttpServer({ deps: tillpoint.deps, webRoot: '/nonexistent' });
     key = (await createAccount(tillpoint.deps, { name: 'Fault Shop' })).testSecretKey;
@@ -54,6 +58,7 @@ describe.skipIf(!postgresUrl)('database faults (postgres, through a proxy)', () 
     await proxy?.stop();
     await admin.query(`DROP SCHEMA ${schema} CASCADE`);
     await admin.close();
+    await smtp?.close();
   });
 
   const all = async (sql: string) => (await admin.query<Record<string, any>>(sql.replaceAll('$schema', schema))).rows;
@@ -68,7 +73,7 @@ describe.skipIf(!postgresUrl)('database faults (postgres, through a proxy)', () 
     ).rows[0]!.n;
 
   /** One shopper's whole path: a session opened by the merchant, a card tokenized, the payment. */
-  async function shopperPays(): Promise<LightMyRequestResponse[]> {
+  async function shopperPays(email = 'shopper@example.com'): Promise<LightMyRequestResponse[]> {
     const answers: LightMyRequestResponse[] = [];
     const session = await app.inject({
       method: 'POST',
@@ -86,7 +91,7 @@ describe.skipIf(!postgresUrl)('database faults (postgres, through a proxy)', () 
       await app.inject({
         method: 'POST',
         url: `/api/checkout/sessions/${id}/payments`,
-        payload: { payment_method_type: 'card', nonce: token.json().nonce, email: 'shopper@example.com' },
+        payload: { payment_method_type: 'card', nonce: token.json().nonce, email },
       }),
     );
     return answers;
@@ -172,6 +177,29 @@ describe.skipIf(!postgresUrl)('database faults (postgres, through a proxy)', () 
     // Recovered without a restart.
     const after = await shopperPays();
     expect(after.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+  });
+
+  it('a payment whose outcome the database committed but whose answer was lost: the shopper is told it is paid, and gets one receipt', async () => {
+    await all(`UPDATE $schema.accounts SET send_receipts = true`);
+    const receipts = () => smtp.received.filter((m) => m.to.includes('lost-answer@example.com'));
+    // The outcome's statement (it writes the payment.succeeded event) reaches the server, which
+    // commits it; its answer is lost with the connection. The background retries find the payment
+    // already moved, by that very statement.
+    const lost = proxy.loseAnswerTo('payment.succeeded');
+    const answers = await shopperPays('lost-answer@example.com');
+    await lost;
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(answers[2]!.json()).toMatchObject({ status: 'succeeded' });
+    const sessionId = String(answers[0]!.json().id);
+    const payments = await all(`SELECT id, status FROM $schema.payments WHERE checkout_session_id = '${sessionId}'`);
+    expect(payments.map((p) => p.status)).toEqual(['succeeded']);
+    // Once the background's tries (and the receipt they send) are over: one receipt, one event.
+    await tillpoint.deps.background.idle();
+    expect(receipts(), 'its receipt').toHaveLength(1);
+    expect(await all(`SELECT count(*)::int AS n FROM $schema.events WHERE object_id = '${payments[0]!.id}' AND type = 'payment.succeeded'`)).toEqual([
+      { n: 1 },
+    ]);
+    await all(`UPDATE $schema.accounts SET send_receipts = false`);
   });
 
   it('a database down for 10 s during payments: clear 503s, nothing half-written, payments again once it is back', { timeout: 60_000 }, async () => {

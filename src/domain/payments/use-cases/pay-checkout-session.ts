@@ -20,6 +20,7 @@ import { withSessionCustomer } from '../../customers/session-customer';
 import { setUpCheckoutSession, type SetUpCheckout } from '../../sessions/use-cases/set-up-checkout-session';
 import { savedCardCvcRequired } from '../../sessions/use-cases/get-checkout-page';
 import { sendReceiptInBackground } from './send-receipt';
+import { ConcurrentTransitionError } from '../transition';
 import { startCheckoutSubscription } from '../../billing/use-cases/checkout-subscription';
 import { missingAddress } from '../../addresses/use-cases/set-checkout-addresses';
 import {
@@ -263,14 +264,26 @@ function recordLater(
         recorded = await recordAuthorizationOutcome(deps, options.recording);
       } catch (error) {
         if (isDatabaseUnavailable(error)) continue;
-        // ConcurrentTransitionError: already final, recorded by reconciliation. Anything else is
-        // left to reconciliation too.
+        // Already final: recorded by reconciliation, or by the request's own statement, committed
+        // with its answer lost. Neither sent the receipt: it goes out for this charge's success.
+        // Anything else is left to reconciliation.
+        if (error instanceof ConcurrentTransitionError) await receiptOfRecordedCharge(deps, options.recording, options.acceptLanguage);
         return;
       }
       if (!('error' in recorded)) sendReceiptInBackground(deps, { payment: recorded.payment, acceptLanguage: options.acceptLanguage });
       return;
     }
   });
+}
+
+/** The receipt of a payment found recorded as succeeded with this answer's charge. */
+async function receiptOfRecordedCharge(deps: Deps, recording: RecordAuthorizationOptions & { result: KnownAuthorizeResult }, acceptLanguage?: string | null) {
+  const { payment, result } = recording;
+  if (result.outcome !== 'approved') return;
+  const current = await deps.store.read((reader) => reader.payments.get(null, payment.id)).catch(() => null);
+  if (current?.status === 'succeeded' && current.processorTransactionId === result.transactionId) {
+    sendReceiptInBackground(deps, { payment: current, acceptLanguage });
+  }
 }
 
 /**
