@@ -163,6 +163,7 @@ async function send<M, R>(db: SqlClient, statement: SharedStatement<M, R>, membe
       for (const each of members) each.reject(error);
       return;
     }
+    // What is left of database_unavailable is a wait cut short by its bound (lock or statement timeout).
     const waited = isDatabaseUnreachable(error);
     await Promise.all(members.map((each) => alone(each, waited)));
     return;

@@ -242,7 +242,8 @@ const pause = (ms: number) =>
  * after each of `RECORD_LATER_WAITS_MS` until it is written. A payment found already final
  * (reconciliation recorded it meanwhile) is left alone; a try that fails for any other reason than
  * the database's unavailability ends the retries. Reconciliation stays the safety net. The
- * receipt goes out once this records a success (or finds it recorded, with its charge), as after a request that recorded it itself.
+ * receipt goes out once this records a success (or finds it recorded, with its charge), as after a
+ * request that recorded it itself.
  */
 function recordLater(
   deps: Deps,
